@@ -1,0 +1,1 @@
+/* qd-block-constant.c: not written yet */

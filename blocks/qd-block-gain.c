@@ -1,0 +1,1 @@
+/* qd-block-gain.c: not written yet */

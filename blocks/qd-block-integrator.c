@@ -1,0 +1,1 @@
+/* qd-block-integrator.c: not written yet */

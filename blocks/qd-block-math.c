@@ -1,0 +1,1 @@
+/* qd-block-math.c: not written yet */

@@ -1,0 +1,1 @@
+/* qd-block-nlfunction.c: not written yet */

@@ -1,0 +1,1 @@
+/* qd-block-scope.c: not written yet */

@@ -1,0 +1,1 @@
+/* qd-block-step.c: not written yet */

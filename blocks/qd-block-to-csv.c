@@ -1,0 +1,1 @@
+/* qd-block-to-csv.c: not written yet */

@@ -1,0 +1,1 @@
+/* qd-block-wsum.c: not written yet */

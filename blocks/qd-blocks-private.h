@@ -1,0 +1,30 @@
+/* qd-blocks-private.h: the descriptors of the built-in blocks
+ *
+ * Each block file defines one or more constant descriptors; qd-blocks.c
+ * registers them all. Add a new block's descriptor here and in qd-blocks.c.
+ */
+#pragma once
+
+#include <glib/gi18n-lib.h>
+
+#include "qd-block-type.h"
+#include "qd-registry.h"
+
+G_BEGIN_DECLS
+
+/* Continuous */
+extern const QdBlockType qd_block_integrator;
+
+/* Math (static functions) */
+extern const QdBlockType qd_block_gain;
+extern const QdBlockType qd_block_wsum;
+
+/* Sources */
+extern const QdBlockType qd_block_constant;
+extern const QdBlockType qd_block_step;
+
+/* Sinks */
+extern const QdBlockType qd_block_scope;
+extern const QdBlockType qd_block_to_csv;
+
+G_END_DECLS

@@ -1,0 +1,183 @@
+/* qd-block-type.h: the block API, the contract a block author writes against
+ *
+ * A block type is a constant descriptor (in the shape of GSL's
+ * gsl_odeiv2_step_type): identity and documentation, ports, a parameter
+ * schema, and the DEVS functions named as in the literature. The descriptor
+ * is the single source for the palette, the inspector, `qdevs-cli blocks`
+ * and the generated block reference.
+ *
+ * At compile time the engine makes one QdAtomic per block instance, with the
+ * parameters evaluated, the inputs wired and the state allocated (zeroed,
+ * state_size bytes, in one arena). The DEVS functions then run with no
+ * allocation:
+ *
+ *   init    once, at the start time; may allocate with qd_atomic_alloc() and
+ *           open resources (files, traces).
+ *   ta      the time advance sigma of the current state (0 ≤ ta ≤ QD_INF).
+ *   lambda  the output of the current state, just before dint: write the
+ *           new segments into self->out[p] and return the mask of the ports
+ *           that emit (bit p for port p; 0 for none).
+ *   dint    the internal transition, at time t.
+ *   dext    the external transition: an event @x arrived on input @port at
+ *           time @t, @e after the block's last transition.
+ *   exit    once, at the end of the run (flush and close files).
+ *
+ * Only lambda writes self->out. Receivers may read the segment driving any
+ * of their inputs at any time through self->in[port]; it is the last value
+ * that arrived on that port (a zero segment before the first event, or when
+ * an optional input is left unconnected).
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "qd-version-macros.h"
+#include "qd-error.h"
+#include "qd-types.h"
+
+G_BEGIN_DECLS
+
+typedef struct _QdBlockType   QdBlockType;
+typedef struct _QdParamSpec   QdParamSpec;
+typedef struct _QdPortSpec    QdPortSpec;
+typedef struct _QdParamValue  QdParamValue;
+typedef struct _QdAtomic      QdAtomic;
+typedef struct _QdSimulation  QdSimulation;
+typedef struct _QdTrace       QdTrace;
+
+typedef enum
+{
+  QD_PARAM_NUMBER,      /* an expression giving a real number */
+  QD_PARAM_INTEGER,     /* an expression giving a whole number */
+  QD_PARAM_BOOLEAN,     /* "true" or "false" */
+  QD_PARAM_CHOICE,      /* one of QdParamSpec.choices, by name */
+  QD_PARAM_STRING,      /* free text (a file name, signal names) */
+  QD_PARAM_VECTOR,      /* comma-separated expressions: "1, -1, 2*k" */
+  QD_PARAM_FUNCTION,    /* an expression over u0..u(n-1), t and the model
+                           variables, evaluated at run time (NLFunction) */
+} QdParamKind;
+
+typedef enum
+{
+  QD_PARAM_FLAGS_NONE = 0,
+  /* An empty value means "use the model's default" (simulation settings):
+   * the integration method and the quanta. The default_value of such a
+   * parameter is "" and its name matches the settings' key. */
+  QD_PARAM_INHERIT    = 1 << 0,
+} QdParamFlags;
+
+struct _QdParamSpec
+{
+  const char         *name;           /* key in the file: "x0" */
+  const char         *label;          /* N_("Initial state") */
+  QdParamKind         kind;
+  const char         *default_value;  /* text, as it would be in the file */
+  double              min, max;       /* allowed range; -QD_INF/QD_INF for none */
+  const char         *unit;           /* "s", "V", or NULL */
+  const char         *doc;            /* N_("...") one or two sentences */
+  const char *const  *choices;        /* QD_PARAM_CHOICE: NULL-terminated */
+  QdParamFlags        flags;
+};
+
+struct _QdPortSpec
+{
+  guint        count;       /* fixed number of ports when size_param is NULL */
+  const char  *size_param;  /* name of an INTEGER parameter giving the count */
+  const char  *name_prefix; /* ports are named prefix0, prefix1...; "u" by default */
+  const char  *doc;         /* N_("...") what the ports carry */
+};
+
+typedef enum
+{
+  QD_BLOCK_FLAGS_NONE = 0,
+  /* The output can follow an input with no time advance (ta = 0 after
+   * dext): static functions. Cycles among such blocks are algebraic loops. */
+  QD_BLOCK_FEEDTHROUGH = 1 << 0,
+  /* A quantized integrator: its internal transitions are the "integrator
+   * steps" that statistics and benchmarks count. */
+  QD_BLOCK_INTEGRATOR  = 1 << 1,
+  /* Structural: a subsystem or one of its port blocks. It has no DEVS
+   * functions and disappears when the hierarchy is flattened. */
+  QD_BLOCK_STRUCTURAL  = 1 << 2,
+  /* An input port may be left unconnected (it then reads as zero). */
+  QD_BLOCK_OPTIONAL_INPUTS = 1 << 3,
+} QdBlockFlags;
+
+struct _QdParamValue
+{
+  double         number;    /* NUMBER, INTEGER, BOOLEAN (0 or 1), CHOICE (index) */
+  const char    *text;      /* the value as written (every kind); never NULL */
+  const double  *vector;    /* VECTOR: the evaluated elements */
+  guint          n_vector;
+};
+
+struct _QdBlockType
+{
+  const char          *id;         /* stable type id in files: "integrator" */
+  const char          *category;   /* N_("Continuous"), N_("Sources"), ... */
+  const char          *name;       /* N_("Integrator") display name */
+  const char          *glyph;      /* drawn on the block: "∫", "Σ", "K" */
+  const char          *doc;        /* N_("...") documentation, a paragraph */
+  QdPortSpec           inputs;
+  QdPortSpec           outputs;
+  const QdParamSpec   *params;
+  guint                n_params;
+  QdBlockFlags         flags;
+  gsize                state_size;
+
+  /* Optional: checks parameter combinations that the schema cannot express
+   * (e.g. WSum needs as many weights as inputs). @params is in schema order.
+   * On failure set @error with a message that names the parameter. */
+  gboolean (*check)  (const QdBlockType  *type,
+                      const QdParamValue *params,
+                      guint               n_inputs,
+                      guint               n_outputs,
+                      GError            **error);
+
+  void     (*init)   (QdAtomic *self, double t);
+  double   (*ta)     (QdAtomic *self);
+  void     (*dint)   (QdAtomic *self, double t);
+  void     (*dext)   (QdAtomic *self, double t, double e,
+                      guint port, const QdSignal *x);
+  guint64  (*lambda) (QdAtomic *self, double t);
+  void     (*exit)   (QdAtomic *self, double t);
+};
+
+/* The run-time instance of a block. The engine owns it; fields are set
+ * before init and constant afterwards, except what `state` points to. */
+struct _QdAtomic
+{
+  gpointer               state;     /* state_size bytes, zeroed */
+  const QdSignal *const *in;        /* n_in pointers to the driving segments */
+  QdSignal              *out;       /* n_out output segments, written by lambda */
+  guint                  n_in;
+  guint                  n_out;
+  const QdParamValue    *params;    /* evaluated, in schema order */
+  const QdBlockType     *type;
+  QdSimulation          *sim;
+  const char            *path;      /* "/Plant/Integrator 2" */
+  guint                  index;     /* position in the flat model = priority */
+};
+
+/* Services for the DEVS functions. */
+
+/* Zeroed memory that lives as long as the simulation; for init only. */
+QD_API gpointer     qd_atomic_alloc       (QdAtomic    *self,
+                                           gsize        size);
+/* A trace store the simulation exposes under "path/name" (sinks); init only. */
+QD_API QdTrace     *qd_atomic_add_trace   (QdAtomic    *self,
+                                           const char  *name);
+/* Stops the run with an error "path: message" (QD_ERROR_FAILED unless
+ * another code is given); the current transition completes first. */
+QD_API void         qd_atomic_fail        (QdAtomic    *self,
+                                           QdErrorCode  code,
+                                           const char  *format,
+                                           ...) G_GNUC_PRINTF (3, 4);
+QD_API double       qd_atomic_get_start_time (QdAtomic *self);
+QD_API double       qd_atomic_get_final_time (QdAtomic *self);
+
+/* Parameter lookup by name in a descriptor; returns the index or -1. */
+QD_API int          qd_block_type_find_param (const QdBlockType *type,
+                                              const char        *name);
+
+G_END_DECLS

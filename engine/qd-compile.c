@@ -1,0 +1,1 @@
+/* qd-compile.c: not written yet */

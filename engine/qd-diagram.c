@@ -1,0 +1,1 @@
+/* qd-diagram.c: not written yet */

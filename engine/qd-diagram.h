@@ -1,0 +1,153 @@
+/* qd-diagram.h: the plain data of a diagram: blocks, links, systems
+ *
+ * A system is the inside of a coupled model: its blocks, in priority order
+ * (simultaneous events go to the earlier block first), and the links between
+ * them. A subsystem block owns an inner system whose "inport" and "outport"
+ * blocks (parameter "port", 1-based) are the subsystem's ports.
+ *
+ * These structures belong to a QdDocument. Read them freely; change them
+ * only through the document's commands (qd-document.h), which record undo
+ * and emit "changed". Blocks, links and systems are reference counted so
+ * that the edit history can keep removed ones alive.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "qd-version-macros.h"
+#include "qd-block-type.h"
+
+G_BEGIN_DECLS
+
+typedef struct _QdBlock      QdBlock;
+typedef struct _QdLink       QdLink;
+typedef struct _QdLinkTarget QdLinkTarget;
+typedef struct _QdSystem     QdSystem;
+
+typedef struct
+{
+  double x, y;
+} QdPoint;
+
+typedef struct
+{
+  char  *block;   /* block id, in the same system */
+  guint  port;    /* 0-based port index */
+} QdEndpoint;
+
+typedef struct
+{
+  char  *name;
+  char  *value;   /* as written: "10", "1/(R*C)", "QSS2", "true" */
+} QdParam;
+
+struct _QdBlock
+{
+  /*< read-only >*/
+  char        *id;        /* stable, unique in the document: "b12" */
+  char        *type;      /* registry id: "integrator" */
+  char        *name;      /* unique among its siblings: "Integrator 2" */
+  GArray      *params;    /* QdParam, only those set; others take the default */
+  double       x, y;      /* top-left corner, canvas units */
+  double       width, height;
+  int          rotation;  /* 0, 90, 180 or 270 degrees, clockwise */
+  gboolean     flip;      /* mirrored left-right before rotation */
+  QdSystem    *inner;     /* subsystem blocks only: the contents */
+  QdSystem    *parent;    /* the system holding this block (weak) */
+  /*< private >*/
+  gint         ref_count;
+};
+
+struct _QdLinkTarget
+{
+  QdEndpoint  dst;
+  GArray     *points;     /* QdPoint bend points, from the source side */
+};
+
+struct _QdLink
+{
+  /*< read-only >*/
+  char        *id;        /* stable, unique in the document: "l3" */
+  QdEndpoint   src;       /* an output port */
+  GPtrArray   *targets;   /* QdLinkTarget*, one per driven input; never empty */
+  QdSystem    *parent;    /* (weak) */
+  /*< private >*/
+  gint         ref_count;
+};
+
+struct _QdSystem
+{
+  /*< read-only >*/
+  GPtrArray   *blocks;    /* QdBlock*, in priority order */
+  GPtrArray   *links;     /* QdLink* */
+  QdBlock     *owner;     /* the subsystem block, NULL for the root (weak) */
+  /*< private >*/
+  GHashTable  *by_id;     /* id -> QdBlock* of this system */
+  gint         ref_count;
+};
+
+QD_API QdBlock     *qd_block_ref            (QdBlock       *block);
+QD_API void         qd_block_unref          (QdBlock       *block);
+/* The value set for @name, or NULL when it takes its default. */
+QD_API const char  *qd_block_get_param      (const QdBlock *block,
+                                             const char    *name);
+/* The value set for @name, or the schema default (NULL if no such param). */
+QD_API const char  *qd_block_get_param_or_default (const QdBlock *block,
+                                                   const char    *name);
+QD_API const QdBlockType *qd_block_get_type_info (const QdBlock *block);
+/* Port counts, from the type (a port-sizing parameter must be a whole
+ * number literal) or, for a subsystem, from its port blocks. FALSE with
+ * @error when a sizing parameter is not a valid count. */
+QD_API gboolean     qd_block_count_ports    (const QdBlock *block,
+                                             guint         *n_inputs,
+                                             guint         *n_outputs,
+                                             GError       **error);
+/* "/Plant/Integrator 2": the names from the root down. */
+QD_API char        *qd_block_get_path       (const QdBlock *block);
+
+QD_API QdLink      *qd_link_ref             (QdLink        *link);
+QD_API void         qd_link_unref           (QdLink        *link);
+
+QD_API QdSystem    *qd_system_ref           (QdSystem      *system);
+QD_API void         qd_system_unref         (QdSystem      *system);
+QD_API QdBlock     *qd_system_find_block    (QdSystem      *system,
+                                             const char    *id);
+QD_API QdBlock     *qd_system_find_block_by_name (QdSystem   *system,
+                                                  const char *name);
+/* The link whose target drives input @port of block @id, or NULL;
+ * @target_index receives the target's index in the link. */
+QD_API QdLink      *qd_system_find_driver   (QdSystem      *system,
+                                             const char    *id,
+                                             guint          port,
+                                             guint         *target_index);
+/* The link leaving output @port of block @id, or NULL. */
+QD_API QdLink      *qd_system_find_source   (QdSystem      *system,
+                                             const char    *id,
+                                             guint          port);
+/* The path of the system itself: "" for the root, "/Plant" inside Plant. */
+QD_API char        *qd_system_get_path      (const QdSystem *system);
+
+/* For engine use (loader, commands): construction without undo. */
+QD_API QdSystem    *qd_system_new           (void);
+QD_API QdBlock     *qd_block_new            (const char    *id,
+                                             const char    *type,
+                                             const char    *name);
+QD_API void         qd_block_set_param_raw  (QdBlock       *block,
+                                             const char    *name,
+                                             const char    *value);
+QD_API QdLink      *qd_link_new             (const char    *id,
+                                             const char    *src_block,
+                                             guint          src_port);
+QD_API QdLinkTarget *qd_link_add_target     (QdLink        *link,
+                                             const char    *dst_block,
+                                             guint          dst_port);
+QD_API void         qd_system_append_block  (QdSystem      *system,
+                                             QdBlock       *block);
+QD_API void         qd_system_append_link   (QdSystem      *system,
+                                             QdLink        *link);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (QdBlock, qd_block_unref)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (QdLink, qd_link_unref)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (QdSystem, qd_system_unref)
+
+G_END_DECLS

@@ -1,0 +1,1 @@
+/* qd-document-group.c: not written yet */

@@ -1,0 +1,1 @@
+/* qd-document.c: not written yet */

@@ -1,0 +1,1 @@
+/* qd-expr.c: not written yet */

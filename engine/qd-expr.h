@@ -1,0 +1,80 @@
+/* qd-expr.h: parameter and function expressions
+ *
+ * Parameter values are expressions: numbers, + - * / ^ (right-associative,
+ * binding tighter than unary minus as in -2^2 = -4), parentheses, the math
+ * functions sqrt exp log sin cos tan asin acos atan atan2 sinh cosh tanh abs
+ * sign min max pow floor ceil, the constants pi and e, and names bound by the
+ * caller (model variables, or u0..u(n-1) and t in an NLFunction block).
+ *
+ * An expression is parsed once, then bound to an ordered list of names
+ * (each name becomes a slot index) and evaluated many times, either on plain
+ * doubles or on truncated Taylor series (QdTaylor) so that static blocks emit
+ * the exact Taylor coefficients of f applied to polynomial inputs.
+ *
+ * Errors are GErrors in QD_ERROR whose message starts with "column N: "
+ * (1-based, counted in characters); callers put the block path and the
+ * parameter name in front.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "qd-version-macros.h"
+#include "qd-types.h"
+
+G_BEGIN_DECLS
+
+typedef struct _QdExpr QdExpr;
+
+/* A truncated Taylor series: v(t0 + s) = c[0] + c[1] s + c[2] s^2 + c[3] s^3. */
+typedef struct
+{
+  double c[QD_MAX_ORDER + 1];
+} QdTaylor;
+
+QD_API QdExpr     *qd_expr_parse        (const char    *text,
+                                         GError       **error);
+QD_API void        qd_expr_free         (QdExpr        *expr);
+QD_API const char *qd_expr_get_text     (const QdExpr  *expr);
+
+/* The identifiers the expression uses (not functions, not pi or e), each
+ * once, in order of first appearance. Owned by @expr. */
+QD_API const char *const *qd_expr_get_identifiers (const QdExpr *expr,
+                                                   guint        *n_identifiers);
+
+/* Resolves each identifier to the index of the same name in @names; fails,
+ * naming the column of the first unknown identifier, if one is missing. */
+QD_API gboolean    qd_expr_bind         (QdExpr             *expr,
+                                         const char *const  *names,
+                                         guint               n_names,
+                                         GError            **error);
+
+/* TRUE when the expression is a plain number literal (optionally signed). */
+QD_API gboolean    qd_expr_is_constant  (const QdExpr  *expr);
+
+/* Evaluates a bound expression; @slots holds one value per bound name.
+ * Domain errors give NaN or infinity, as in C; callers check. */
+QD_API double      qd_expr_eval         (const QdExpr  *expr,
+                                         const double  *slots);
+
+/* Evaluates a bound expression on truncated Taylor series of order @order
+ * (0..3): @out receives the exact Taylor coefficients, up to @order, of the
+ * expression applied to the input series (coefficients above @order are set
+ * to zero). Not thread-safe per expression: it uses a scratch stack kept in
+ * @expr, so give each block instance its own QdExpr. */
+QD_API void        qd_expr_eval_taylor  (QdExpr         *expr,
+                                         const QdTaylor *slots,
+                                         int             order,
+                                         QdTaylor       *out);
+
+/* Convenience: parse and evaluate an expression without names. */
+QD_API gboolean    qd_expr_eval_string  (const char    *text,
+                                         double        *value,
+                                         GError       **error);
+
+/* TRUE when @name is a valid identifier and not a function or constant. */
+QD_API gboolean    qd_expr_is_valid_name (const char   *name);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (QdExpr, qd_expr_free)
+
+G_END_DECLS

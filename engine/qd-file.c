@@ -1,0 +1,1 @@
+/* qd-file.c: not written yet */

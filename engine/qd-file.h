@@ -1,0 +1,39 @@
+/* qd-file.h: reading and writing .qdevs files
+ *
+ * The format is JSON, documented in docs/file-format.md. Writing is
+ * canonical (fixed key order, two-space indent, numbers in their shortest
+ * exact form), so loading and saving an unchanged file gives the same bytes
+ * and diagrams diff well. Saving is atomic: a temporary file is written and
+ * renamed over the old one.
+ *
+ * Errors (QD_ERROR) start with the file name: "FILE:LINE:COLUMN: ..." for a
+ * syntax error, "FILE: /Path/Block: ..." for a semantic one, and say what
+ * to do. Loading never crashes, whatever the input.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "qd-version-macros.h"
+#include "qd-document.h"
+
+G_BEGIN_DECLS
+
+#define QD_FILE_EXTENSION ".qdevs"
+
+QD_API QdDocument *qd_document_load        (const char   *path,
+                                            GError      **error);
+/* @name is used in error messages in place of a path ("<stdin>"). */
+QD_API QdDocument *qd_document_load_data   (const char   *data,
+                                            gsize         length,
+                                            const char   *name,
+                                            GError      **error);
+/* The canonical text, NUL-terminated. */
+QD_API char       *qd_document_to_data     (QdDocument   *self,
+                                            gsize        *length);
+/* Atomic save; marks the document saved on success. */
+QD_API gboolean    qd_document_save        (QdDocument   *self,
+                                            const char   *path,
+                                            GError      **error);
+
+G_END_DECLS

@@ -1,0 +1,1 @@
+/* qd-heap.c: not written yet */

@@ -1,0 +1,1 @@
+/* qd-history.c: not written yet */

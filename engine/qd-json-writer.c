@@ -1,0 +1,1 @@
+/* qd-json-writer.c: not written yet */

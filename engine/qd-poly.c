@@ -1,0 +1,1 @@
+/* qd-poly.c: not written yet */

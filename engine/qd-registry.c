@@ -1,0 +1,88 @@
+/* qd-registry.c: the registry of block types */
+#include "qd-registry.h"
+
+#include <string.h>
+
+/* Types by id, and the sorted list handed to the palette and the CLI.
+ * Registration happens once at start-up (qd_init); the lock makes a late
+ * registration from another thread safe, not fast. */
+static GMutex registry_lock;
+static GHashTable *types_by_id;
+static GPtrArray *sorted_types;
+
+static int
+compare_types (gconstpointer a,
+               gconstpointer b)
+{
+  const QdBlockType *ta = *(const QdBlockType **) a;
+  const QdBlockType *tb = *(const QdBlockType **) b;
+  int c = strcmp (ta->category, tb->category);
+
+  return c != 0 ? c : strcmp (ta->name, tb->name);
+}
+
+void
+qd_registry_register (const QdBlockType *type)
+{
+  g_return_if_fail (type != NULL && type->id != NULL);
+
+  g_mutex_lock (&registry_lock);
+  if (types_by_id == NULL)
+    {
+      types_by_id = g_hash_table_new (g_str_hash, g_str_equal);
+      sorted_types = g_ptr_array_new ();
+    }
+  if (g_hash_table_contains (types_by_id, type->id))
+    g_warning ("Block type '%s' is registered twice; keeping the first", type->id);
+  else
+    {
+      g_hash_table_insert (types_by_id, (gpointer) type->id, (gpointer) type);
+      g_ptr_array_add (sorted_types, (gpointer) type);
+      g_ptr_array_sort (sorted_types, compare_types);
+    }
+  g_mutex_unlock (&registry_lock);
+}
+
+const QdBlockType *
+qd_registry_lookup (const char *id)
+{
+  const QdBlockType *type = NULL;
+
+  if (id == NULL)
+    return NULL;
+  g_mutex_lock (&registry_lock);
+  if (types_by_id != NULL)
+    type = g_hash_table_lookup (types_by_id, id);
+  g_mutex_unlock (&registry_lock);
+
+  return type;
+}
+
+const QdBlockType *const *
+qd_registry_list (guint *n_types)
+{
+  const QdBlockType *const *list = NULL;
+  guint n = 0;
+
+  g_mutex_lock (&registry_lock);
+  if (sorted_types != NULL)
+    {
+      list = (const QdBlockType *const *) sorted_types->pdata;
+      n = sorted_types->len;
+    }
+  g_mutex_unlock (&registry_lock);
+
+  if (n_types != NULL)
+    *n_types = n;
+  return list;
+}
+
+int
+qd_block_type_find_param (const QdBlockType *type,
+                          const char        *name)
+{
+  for (guint i = 0; i < type->n_params; i++)
+    if (strcmp (type->params[i].name, name) == 0)
+      return (int) i;
+  return -1;
+}

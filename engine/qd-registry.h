@@ -1,0 +1,30 @@
+/* qd-registry.h: the registry of block types
+ *
+ * One process-wide registry. The engine registers its structural types
+ * (subsystem, inport, outport) itself; qd_init() (blocks/qd-blocks.h) adds
+ * the built-in block library. Register everything before the first compile
+ * or load; lookups are thread-safe afterwards.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "qd-version-macros.h"
+#include "qd-block-type.h"
+
+G_BEGIN_DECLS
+
+/* Type ids of the structural blocks. */
+#define QD_TYPE_SUBSYSTEM "subsystem"
+#define QD_TYPE_INPORT    "inport"
+#define QD_TYPE_OUTPORT   "outport"
+
+/* Adds @type (a static constant). Registering an id twice is a programming
+ * error and is ignored with a warning. */
+QD_API void                qd_registry_register (const QdBlockType *type);
+QD_API const QdBlockType  *qd_registry_lookup   (const char        *id);
+/* Every registered type, sorted by category then display name. The array
+ * is owned by the registry. */
+QD_API const QdBlockType *const *qd_registry_list (guint *n_types);
+
+G_END_DECLS

@@ -1,0 +1,1 @@
+/* qd-simulation.c: not written yet */

@@ -1,0 +1,103 @@
+/* qd-simulation.h: a compiled diagram and its DEVS event loop
+ *
+ * qd_simulation_new() compiles a document into a flat simulation: it
+ * validates everything (unknown types, bad parameters, unresolved names,
+ * unconnected inputs, algebraic loops among direct-feedthrough blocks),
+ * evaluates the variables and parameters, flattens the hierarchy, and builds
+ * the fan-out of every output. The simulation is a snapshot: later edits of
+ * the document do not touch it.
+ *
+ * The event loop is classic DEVS as in PowerDEVS: the imminent block's
+ * output (lambda), its internal transition, then the external transition of
+ * each receiver with its elapsed time. Simultaneous events go to the block
+ * with the lower priority number, which is its position in the flattened
+ * model (depth-first, in each system's block order); every run is therefore
+ * deterministic. More than settings.illegitimacy_limit transitions without
+ * time advancing stop the run with QD_ERROR_ILLEGITIMATE naming the blocks
+ * involved; a block producing NaN or infinity stops it with
+ * QD_ERROR_NUMERIC.
+ *
+ * A simulation is used from one thread, except qd_simulation_request_stop(),
+ * the progress getters (time, counts) and the traces, which any thread may
+ * call.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "qd-version-macros.h"
+#include "qd-document.h"
+#include "qd-trace.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  QD_RUN_DONE,      /* reached the requested time (or nothing is left to do) */
+  QD_RUN_STEPPED,   /* executed the requested number of events */
+  QD_RUN_STOPPED,   /* qd_simulation_request_stop() was called */
+  QD_RUN_ERROR,     /* an error stopped the run; see @error */
+} QdRunStatus;
+
+/* Compiles @document. @overrides is a NULL-terminated list of
+ * "NAME=EXPRESSION" that replace (or add) model variables, or NULL. Every
+ * problem found is appended to @problems (QdProblem*, may be NULL); on any
+ * problem NULL is returned and @error holds the first one. */
+QD_API QdSimulation *qd_simulation_new     (QdDocument          *document,
+                                            const char *const   *overrides,
+                                            GPtrArray           *problems,
+                                            GError             **error);
+QD_API void          qd_simulation_free    (QdSimulation        *self);
+
+/* Validates without keeping a simulation: TRUE when there is no problem. */
+QD_API gboolean      qd_document_check     (QdDocument          *document,
+                                            const char *const   *overrides,
+                                            GPtrArray           *problems);
+
+/* Executes every event with time < @t_stop (clamped to the final time);
+ * afterwards the simulation time is @t_stop. Runs may be resumed: any
+ * sequence of run_until and step calls gives the same result as one run. */
+QD_API QdRunStatus   qd_simulation_run_until (QdSimulation      *self,
+                                              double             t_stop,
+                                              GError           **error);
+/* Executes @n_events internal events (imminent blocks), or fewer if the
+ * final time comes first. */
+QD_API QdRunStatus   qd_simulation_step    (QdSimulation        *self,
+                                            guint64              n_events,
+                                            GError             **error);
+/* run_until(final time), then finish(). */
+QD_API QdRunStatus   qd_simulation_run     (QdSimulation        *self,
+                                            GError             **error);
+/* Calls every block's exit and closes the traces at the current time.
+ * Idempotent; no event runs afterwards. */
+QD_API void          qd_simulation_finish  (QdSimulation        *self);
+/* Any thread: the running call returns QD_RUN_STOPPED within a few
+ * thousand events. */
+QD_API void          qd_simulation_request_stop (QdSimulation   *self);
+
+QD_API double        qd_simulation_get_time        (QdSimulation *self);
+QD_API double        qd_simulation_get_next_time   (QdSimulation *self);
+QD_API double        qd_simulation_get_start_time  (QdSimulation *self);
+QD_API double        qd_simulation_get_final_time  (QdSimulation *self);
+/* Internal events executed (each is one lambda + dint). */
+QD_API guint64       qd_simulation_get_events      (QdSimulation *self);
+/* Internal plus external transitions. */
+QD_API guint64       qd_simulation_get_transitions (QdSimulation *self);
+/* Internal transitions of QD_BLOCK_INTEGRATOR blocks. */
+QD_API guint64       qd_simulation_get_integrator_steps (QdSimulation *self);
+
+/* The flat model: atomic blocks in priority order. */
+QD_API guint            qd_simulation_get_n_atomics (QdSimulation *self);
+QD_API const QdAtomic  *qd_simulation_get_atomic    (QdSimulation *self,
+                                                     guint         index);
+QD_API void             qd_simulation_get_block_stats (QdSimulation *self,
+                                                       guint         index,
+                                                       guint64      *n_internal,
+                                                       guint64      *n_external);
+/* Every trace the sinks created, in block order (QdTrace*, owned). */
+QD_API GPtrArray       *qd_simulation_get_traces    (QdSimulation *self);
+/* The value of a model variable after overrides, or NaN. */
+QD_API double           qd_simulation_get_variable  (QdSimulation *self,
+                                                     const char   *name);
+
+G_END_DECLS

@@ -1,0 +1,1 @@
+/* qd-taylor.c: not written yet */

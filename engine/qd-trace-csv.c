@@ -1,0 +1,1 @@
+/* qd-trace-csv.c: not written yet */

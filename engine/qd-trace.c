@@ -1,0 +1,1 @@
+/* qd-trace.c: not written yet */

@@ -1,0 +1,27 @@
+/* qdevs.h: the single public header of libqdevs
+ *
+ * libqdevs is the engine of QDevs: diagrams and their edit commands, the
+ * .qdevs file format, the block registry and API, expressions, compilation
+ * to a flat simulation, the DEVS event loop and trace storage. It depends
+ * on GLib and json-c only. Call qd_init() once before anything else.
+ */
+#pragma once
+
+#define QD_INSIDE_QDEVS_H
+
+#include "qd-version-macros.h"
+#include "qd-types.h"
+#include "qd-error.h"
+#include "qd-expr.h"
+#include "qd-block-type.h"
+#include "qd-registry.h"
+#include "qd-diagram.h"
+#include "qd-document.h"
+#include "qd-file.h"
+#include "qd-trace.h"
+#include "qd-trace-csv.h"
+#include "qd-simulation.h"
+#include "qd-poly.h"
+#include "qd-blocks.h"
+
+#undef QD_INSIDE_QDEVS_H

@@ -1,0 +1,10 @@
+/* test-qss.c: not written yet */
+#include "qd-test-util.h"
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  qd_init ();
+  return g_test_run ();
+}
