@@ -1,1 +1,92 @@
-/* qd-block-gain.c: not written yet */
+/* qd-block-gain.c: Gain, y = k u
+ *
+ * A static function: after an input event it outputs at once (ta = 0) the
+ * input segment scaled by k. Scaling is exact on every Taylor coefficient,
+ * so the output keeps the input's order.
+ */
+#include "qd-blocks-private.h"
+
+typedef struct
+{
+  double sigma;
+} Gain;
+
+static void
+gain_init (QdAtomic *self,
+           double    t)
+{
+  Gain *st = self->state;
+
+  st->sigma = QD_INF;
+}
+
+static double
+gain_ta (QdAtomic *self)
+{
+  Gain *st = self->state;
+
+  return st->sigma;
+}
+
+static void
+gain_dext (QdAtomic       *self,
+           double          t,
+           double          e,
+           guint           port,
+           const QdSignal *x)
+{
+  Gain *st = self->state;
+
+  st->sigma = 0.0;
+}
+
+static guint64
+gain_lambda (QdAtomic *self,
+             double    t)
+{
+  double k = self->params[0].number;
+  QdSignal *y = &self->out[0];
+
+  qd_signal_advance (self->in[0], t, y);
+  for (int i = 0; i <= QD_MAX_ORDER; i++)
+    y->c[i] *= k;
+  y->tag = 0;
+  return 1;
+}
+
+static void
+gain_dint (QdAtomic *self,
+           double    t)
+{
+  Gain *st = self->state;
+
+  st->sigma = QD_INF;
+}
+
+static const QdParamSpec gain_params[] = {
+  { "k", N_("Gain"), QD_PARAM_NUMBER, "1", -QD_INF, QD_INF, NULL,
+    N_("The factor the input is multiplied by."), NULL, 0 },
+};
+
+const QdBlockType qd_block_gain = {
+  .id = "gain",
+  .category = N_("Math"),
+  .name = N_("Gain"),
+  .glyph = "K",
+  .doc = N_("Multiplies its input by a constant: y = k·u. The output "
+            "follows each input event at once, with the input's order "
+            "(value, slope and curvature are all scaled exactly)."),
+  .inputs = { .count = 1, .name_prefix = "u",
+              .doc = N_("The signal to scale.") },
+  .outputs = { .count = 1, .name_prefix = "y",
+               .doc = N_("k times the input.") },
+  .params = gain_params,
+  .n_params = G_N_ELEMENTS (gain_params),
+  .flags = QD_BLOCK_FEEDTHROUGH,
+  .state_size = sizeof (Gain),
+  .init = gain_init,
+  .ta = gain_ta,
+  .dint = gain_dint,
+  .dext = gain_dext,
+  .lambda = gain_lambda,
+};

@@ -1,1 +1,356 @@
-/* qd-block-math.c: not written yet */
+/* qd-block-math.c: Product, Division and the one-input math functions
+ *
+ * All are static functions in the DEVS sense: an input event schedules an
+ * output at the same time (ta = 0), computed from every input advanced to
+ * that time. The output carries the exact Taylor coefficients of the
+ * function applied to the input polynomials (truncated Taylor arithmetic,
+ * qd-taylor.h), up to the highest input order, so QSS2 and QSS3 signals
+ * keep their order through these blocks.
+ */
+#include <math.h>
+
+#include "qd-blocks-private.h"
+#include "qd-taylor.h"
+
+typedef void (*QdUnaryFunc) (QdTaylor       *r,
+                             const QdTaylor *a,
+                             int             n);
+
+typedef struct
+{
+  double       sigma;
+  QdUnaryFunc  func;      /* one-input blocks */
+  double       exponent;  /* Power */
+  const char  *domain;    /* what the function needs of its input */
+} MathState;
+
+/* ---- the static-function pattern, shared by every block here --------- */
+
+static double
+math_ta (QdAtomic *self)
+{
+  MathState *st = self->state;
+
+  return st->sigma;
+}
+
+static void
+math_dext (QdAtomic       *self,
+           double          t,
+           double          e,
+           guint           port,
+           const QdSignal *x)
+{
+  MathState *st = self->state;
+
+  /* Recompute the output now, at the time of the event. */
+  st->sigma = 0.0;
+}
+
+static void
+math_dint (QdAtomic *self,
+           double    t)
+{
+  MathState *st = self->state;
+
+  st->sigma = QD_INF;
+}
+
+/* Reads input @i advanced to @t; returns its order. */
+static int
+read_input (QdAtomic *self,
+            guint     i,
+            double    t,
+            QdTaylor *u)
+{
+  QdSignal s;
+
+  qd_signal_advance (self->in[i], t, &s);
+  for (int k = 0; k <= QD_MAX_ORDER; k++)
+    u->c[k] = s.c[k];
+  return CLAMP (s.order, 0, QD_MAX_ORDER);
+}
+
+/* Writes the output segment; a value outside the function's domain stops
+ * the run with a message that says which input value caused it. */
+static guint64
+write_output (QdAtomic       *self,
+              double          t,
+              const QdTaylor *r,
+              int             order,
+              const QdTaylor *u)
+{
+  MathState *st = self->state;
+  QdSignal *y = &self->out[0];
+
+  y->t = t;
+  y->order = order;
+  y->tag = 0;
+  for (int k = 0; k <= QD_MAX_ORDER; k++)
+    y->c[k] = k <= order ? r->c[k] : 0.0;
+
+  if (!isfinite (y->c[0]) && st->domain != NULL)
+    qd_atomic_fail (self, QD_ERROR_NUMERIC,
+                    _("at t = %g the input is %g: %s"),
+                    t, u->c[0], _(st->domain));
+  return 1;
+}
+
+/* ---- one-input functions ---------------------------------------------- */
+
+static void
+square (QdTaylor       *r,
+        const QdTaylor *a,
+        int             n)
+{
+  qd_taylor_mul (r, a, a, n);
+}
+
+static void
+inverse (QdTaylor       *r,
+         const QdTaylor *a,
+         int             n)
+{
+  QdTaylor one;
+
+  qd_taylor_constant (&one, 1.0);
+  qd_taylor_div (r, &one, a, n);
+}
+
+static const struct
+{
+  const QdBlockType *type;
+  QdUnaryFunc        func;
+  const char        *domain;
+} unary_funcs[] = {
+  { &qd_block_sin, qd_taylor_sin, NULL },
+  { &qd_block_cos, qd_taylor_cos, NULL },
+  { &qd_block_exp, qd_taylor_exp,
+    N_("the exponential overflows; check the input's scale") },
+  { &qd_block_log, qd_taylor_log,
+    N_("log needs a positive input; keep it above zero (add an offset or "
+       "use abs)") },
+  { &qd_block_sqrt, qd_taylor_sqrt,
+    N_("sqrt needs an input of zero or more") },
+  { &qd_block_abs, qd_taylor_abs, NULL },
+  { &qd_block_square, square, NULL },
+  { &qd_block_pow, NULL,
+    N_("the power is not defined there (a negative base needs a whole "
+       "exponent, a zero base a positive one)") },
+  { &qd_block_inverse, inverse,
+    N_("1/u needs a nonzero input") },
+};
+
+static void
+unary_init (QdAtomic *self,
+            double    t)
+{
+  MathState *st = self->state;
+
+  st->sigma = QD_INF;
+  for (guint i = 0; i < G_N_ELEMENTS (unary_funcs); i++)
+    if (unary_funcs[i].type == self->type)
+      {
+        st->func = unary_funcs[i].func;
+        st->domain = unary_funcs[i].domain;
+      }
+  if (self->type == &qd_block_pow)
+    st->exponent = self->params[0].number;
+}
+
+static guint64
+unary_lambda (QdAtomic *self,
+              double    t)
+{
+  MathState *st = self->state;
+  QdTaylor u, r;
+  int order = read_input (self, 0, t, &u);
+
+  if (st->func != NULL)
+    st->func (&r, &u, order);
+  else
+    qd_taylor_pow_const (&r, &u, st->exponent, order);
+  return write_output (self, t, &r, order, &u);
+}
+
+#define UNARY_BLOCK(var, ID, NAME, GLYPH, DOC, OUT_DOC, PARAMS, N_PARAMS) \
+  const QdBlockType var = {                                               \
+    .id = ID,                                                             \
+    .category = N_("Math"),                                               \
+    .name = NAME,                                                         \
+    .glyph = GLYPH,                                                       \
+    .doc = DOC,                                                           \
+    .inputs = { .count = 1, .name_prefix = "u",                           \
+                .doc = N_("The argument u.") },                           \
+    .outputs = { .count = 1, .name_prefix = "y", .doc = OUT_DOC },        \
+    .params = PARAMS,                                                     \
+    .n_params = N_PARAMS,                                                 \
+    .flags = QD_BLOCK_FEEDTHROUGH,                                        \
+    .state_size = sizeof (MathState),                                     \
+    .init = unary_init,                                                   \
+    .ta = math_ta,                                                        \
+    .dint = math_dint,                                                    \
+    .dext = math_dext,                                                    \
+    .lambda = unary_lambda,                                               \
+  }
+
+UNARY_BLOCK (qd_block_sin, "sin", N_("Sine"), "sin",
+             N_("The sine of its input (in radians): y = sin(u). The output "
+                "follows each input event at once and carries the exact "
+                "Taylor coefficients of sin applied to the input polynomial, "
+                "so QSS2 and QSS3 keep their order."),
+             N_("sin(u)"), NULL, 0);
+
+UNARY_BLOCK (qd_block_cos, "cos", N_("Cosine"), "cos",
+             N_("The cosine of its input (in radians): y = cos(u), with the "
+                "exact Taylor coefficients of the composition up to the "
+                "input's order."),
+             N_("cos(u)"), NULL, 0);
+
+UNARY_BLOCK (qd_block_exp, "exp", N_("Exponential"), "eˣ",
+             N_("The exponential of its input: y = e^u, with the exact "
+                "Taylor coefficients of the composition up to the input's "
+                "order."),
+             N_("e^u"), NULL, 0);
+
+UNARY_BLOCK (qd_block_log, "log", N_("Logarithm"), "log",
+             N_("The natural logarithm of its input: y = log(u). The input "
+                "must stay positive; the run stops with an error naming this "
+                "block otherwise."),
+             N_("log(u)"), NULL, 0);
+
+UNARY_BLOCK (qd_block_sqrt, "sqrt", N_("Square root"), "√",
+             N_("The square root of its input: y = √u. The input must not "
+                "be negative; at exactly zero the slope is infinite unless "
+                "the input is identically zero."),
+             N_("√u"), NULL, 0);
+
+UNARY_BLOCK (qd_block_abs, "abs", N_("Absolute value"), "|u|",
+             N_("The absolute value of its input: y = |u|. Where the input "
+                "crosses zero the output follows the branch the input moves "
+                "into (the sign of its first nonzero derivative)."),
+             N_("|u|"), NULL, 0);
+
+UNARY_BLOCK (qd_block_square, "square", N_("Square"), "u²",
+             N_("The square of its input: y = u², exact on every Taylor "
+                "coefficient up to the input's order."),
+             N_("u²"), NULL, 0);
+
+static const QdParamSpec pow_params[] = {
+  { "exponent", N_("Exponent"), QD_PARAM_NUMBER, "2", -QD_INF, QD_INF, NULL,
+    N_("The power a in y = u^a. A whole exponent works for any input; "
+       "a fractional one needs a positive input."), NULL, 0 },
+};
+
+UNARY_BLOCK (qd_block_pow, "pow", N_("Power"), "uᵃ",
+             N_("Raises its input to a constant power: y = u^a. Whole "
+                "exponents are computed by exact multiplication; others "
+                "with the power recurrence, which needs u > 0."),
+             N_("u^a"), pow_params, G_N_ELEMENTS (pow_params));
+
+UNARY_BLOCK (qd_block_inverse, "inverse", N_("Inverse"), "1/u",
+             N_("The reciprocal of its input: y = 1/u. The input must not "
+                "be zero."),
+             N_("1/u"), NULL, 0);
+
+/* ---- Product ----------------------------------------------------------- */
+
+static void
+product_init (QdAtomic *self,
+              double    t)
+{
+  MathState *st = self->state;
+
+  st->sigma = self->n_in > 0 ? QD_INF : 0.0;
+}
+
+static guint64
+product_lambda (QdAtomic *self,
+                double    t)
+{
+  QdTaylor p, u;
+  int order = 0;
+
+  /* Multiplied at the full order 3 (inputs are zero above their own
+   * order), then truncated to the highest input order on output. */
+  qd_taylor_constant (&p, 1.0);
+  for (guint i = 0; i < self->n_in; i++)
+    {
+      order = MAX (order, read_input (self, i, t, &u));
+      qd_taylor_mul (&p, &p, &u, QD_MAX_ORDER);
+    }
+  return write_output (self, t, &p, order, &p);
+}
+
+static const QdParamSpec product_params[] = {
+  { "n", N_("Inputs"), QD_PARAM_INTEGER, "2", 1, 64, NULL,
+    N_("The number of factors (inputs)."), NULL, 0 },
+};
+
+const QdBlockType qd_block_product = {
+  .id = "product",
+  .category = N_("Math"),
+  .name = N_("Product"),
+  .glyph = "×",
+  .doc = N_("Multiplies its inputs: y = u0·u1·…. The product is exact on "
+            "every Taylor coefficient up to the highest input order, so a "
+            "product of QSS2 or QSS3 signals keeps its order."),
+  .inputs = { .size_param = "n", .name_prefix = "u",
+              .doc = N_("The factors.") },
+  .outputs = { .count = 1, .name_prefix = "y",
+               .doc = N_("The product of the inputs.") },
+  .params = product_params,
+  .n_params = G_N_ELEMENTS (product_params),
+  .flags = QD_BLOCK_FEEDTHROUGH,
+  .state_size = sizeof (MathState),
+  .init = product_init,
+  .ta = math_ta,
+  .dint = math_dint,
+  .dext = math_dext,
+  .lambda = product_lambda,
+};
+
+/* ---- Division ---------------------------------------------------------- */
+
+static void
+division_init (QdAtomic *self,
+               double    t)
+{
+  MathState *st = self->state;
+
+  st->sigma = QD_INF;
+  st->domain = N_("the divisor u1 is zero; keep it away from zero");
+}
+
+static guint64
+division_lambda (QdAtomic *self,
+                 double    t)
+{
+  QdTaylor a, b, r;
+  int order = MAX (read_input (self, 0, t, &a), read_input (self, 1, t, &b));
+
+  qd_taylor_div (&r, &a, &b, order);
+  return write_output (self, t, &r, order, &b);
+}
+
+const QdBlockType qd_block_division = {
+  .id = "division",
+  .category = N_("Math"),
+  .name = N_("Division"),
+  .glyph = "÷",
+  .doc = N_("Divides its first input by its second: y = u0/u1, with the "
+            "exact Taylor coefficients of the quotient (series division) up "
+            "to the highest input order. The run stops with an error if the "
+            "divisor becomes zero."),
+  .inputs = { .count = 2, .name_prefix = "u",
+              .doc = N_("u0 is the dividend, u1 the divisor.") },
+  .outputs = { .count = 1, .name_prefix = "y",
+               .doc = N_("The quotient u0/u1.") },
+  .flags = QD_BLOCK_FEEDTHROUGH,
+  .state_size = sizeof (MathState),
+  .init = division_init,
+  .ta = math_ta,
+  .dint = math_dint,
+  .dext = math_dext,
+  .lambda = division_lambda,
+};

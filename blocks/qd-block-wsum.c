@@ -1,1 +1,134 @@
-/* qd-block-wsum.c: not written yet */
+/* qd-block-wsum.c: WSum, the weighted sum y = w0 u0 + w1 u1 + ...
+ *
+ * A static function with n inputs (n sizes the ports). After any input
+ * event it outputs at once the weighted sum of all inputs taken at the
+ * current time; the sum is exact on every Taylor coefficient, and the
+ * output order is the highest input order.
+ */
+#include "qd-blocks-private.h"
+
+enum
+{
+  PARAM_N,
+  PARAM_WEIGHTS,
+};
+
+typedef struct
+{
+  double sigma;
+} WSum;
+
+static void
+wsum_init (QdAtomic *self,
+           double    t)
+{
+  WSum *st = self->state;
+
+  st->sigma = QD_INF;
+}
+
+static double
+wsum_ta (QdAtomic *self)
+{
+  WSum *st = self->state;
+
+  return st->sigma;
+}
+
+static void
+wsum_dext (QdAtomic       *self,
+           double          t,
+           double          e,
+           guint           port,
+           const QdSignal *x)
+{
+  WSum *st = self->state;
+
+  st->sigma = 0.0;
+}
+
+static guint64
+wsum_lambda (QdAtomic *self,
+             double    t)
+{
+  const double *w = self->params[PARAM_WEIGHTS].vector;
+  QdSignal *y = &self->out[0];
+  int order = 0;
+
+  y->t = t;
+  y->tag = 0;
+  y->c[0] = y->c[1] = y->c[2] = y->c[3] = 0.0;
+  for (guint i = 0; i < self->n_in; i++)
+    {
+      QdSignal u;
+
+      qd_signal_advance (self->in[i], t, &u);
+      for (int k = 0; k <= QD_MAX_ORDER; k++)
+        y->c[k] += w[i] * u.c[k];
+      if (u.order > order)
+        order = u.order;
+    }
+  y->order = order;
+  return 1;
+}
+
+static void
+wsum_dint (QdAtomic *self,
+           double    t)
+{
+  WSum *st = self->state;
+
+  st->sigma = QD_INF;
+}
+
+static gboolean
+wsum_check (const QdBlockType  *type,
+            const QdParamValue *params,
+            guint               n_inputs,
+            guint               n_outputs,
+            GError            **error)
+{
+  guint n_weights = params[PARAM_WEIGHTS].n_vector;
+
+  if (n_weights != n_inputs)
+    {
+      g_set_error (error, QD_ERROR, QD_ERROR_PARAM,
+                   _("parameter 'weights' has %u values but the block has "
+                     "%u inputs: give one weight per input"),
+                   n_weights, n_inputs);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static const QdParamSpec wsum_params[] = {
+  { "n", N_("Inputs"), QD_PARAM_INTEGER, "2", 1, 64, NULL,
+    N_("The number of inputs."), NULL, 0 },
+  { "weights", N_("Weights"), QD_PARAM_VECTOR, "1, 1", -QD_INF, QD_INF, NULL,
+    N_("One weight per input, separated by commas: \"1, -1\" subtracts "
+       "the second input from the first."), NULL, 0 },
+};
+
+const QdBlockType qd_block_wsum = {
+  .id = "wsum",
+  .category = N_("Math"),
+  .name = N_("Weighted Sum"),
+  .glyph = "Σ",
+  .doc = N_("Adds its inputs, each multiplied by its weight: y = w0·u0 + "
+            "w1·u1 + .... The output follows each input event at once, "
+            "with the highest order among the inputs."),
+  .inputs = { .size_param = "n", .name_prefix = "u",
+              .doc = N_("The signals to add.") },
+  .outputs = { .count = 1, .name_prefix = "y",
+               .doc = N_("The weighted sum.") },
+  .params = wsum_params,
+  .n_params = G_N_ELEMENTS (wsum_params),
+  .flags = QD_BLOCK_FEEDTHROUGH,
+  .state_size = sizeof (WSum),
+  .check = wsum_check,
+  .init = wsum_init,
+  .ta = wsum_ta,
+  .dint = wsum_dint,
+  .dext = wsum_dext,
+  .lambda = wsum_lambda,
+};

@@ -18,6 +18,18 @@ extern const QdBlockType qd_block_integrator;
 /* Math (static functions) */
 extern const QdBlockType qd_block_gain;
 extern const QdBlockType qd_block_wsum;
+extern const QdBlockType qd_block_product;
+extern const QdBlockType qd_block_division;
+extern const QdBlockType qd_block_sin;
+extern const QdBlockType qd_block_cos;
+extern const QdBlockType qd_block_exp;
+extern const QdBlockType qd_block_log;
+extern const QdBlockType qd_block_sqrt;
+extern const QdBlockType qd_block_abs;
+extern const QdBlockType qd_block_square;
+extern const QdBlockType qd_block_pow;
+extern const QdBlockType qd_block_inverse;
+extern const QdBlockType qd_block_nlfunction;
 
 /* Sources */
 extern const QdBlockType qd_block_constant;

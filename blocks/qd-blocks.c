@@ -7,6 +7,25 @@
 
 static const QdBlockType *const builtin_blocks[] = {
   /* one line per descriptor, in the order of qd-blocks-private.h */
+  &qd_block_integrator,
+  &qd_block_gain,
+  &qd_block_wsum,
+  &qd_block_product,
+  &qd_block_division,
+  &qd_block_sin,
+  &qd_block_cos,
+  &qd_block_exp,
+  &qd_block_log,
+  &qd_block_sqrt,
+  &qd_block_abs,
+  &qd_block_square,
+  &qd_block_pow,
+  &qd_block_inverse,
+  &qd_block_nlfunction,
+  &qd_block_constant,
+  &qd_block_step,
+  &qd_block_scope,
+  &qd_block_to_csv,
   NULL
 };
 

@@ -1,1 +1,1167 @@
-/* qd-compile.c: not written yet */
+/* qd-compile.c: a document compiled into a flat simulation
+ *
+ * The compiler validates everything and reports every problem it finds
+ * (not just the first), each with the block path and id:
+ *
+ *  1. the simulation settings;
+ *  2. the model variables, in order, after the overrides;
+ *  3. every block of the hierarchy, depth-first in priority order: its
+ *     type, each parameter of its schema (evaluated with the variables
+ *     bound), then the type's own check;
+ *  4. the wiring: each input of an atomic block is traced back through
+ *     inport, outport and subsystem blocks to the atomic output that drives
+ *     it, so the hierarchy disappears; inputs nothing drives are reported;
+ *  5. algebraic loops: strongly connected components (Tarjan) of the graph
+ *     of direct-feedthrough blocks.
+ *
+ * Only when there is no problem are the flat arrays kept (see
+ * qd-simulation-private.h for their layout).
+ */
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#include "qd-simulation-private.h"
+#include "qd-expr.h"
+#include "qd-registry.h"
+
+typedef struct _Node Node;
+
+typedef struct
+{
+  Node  *src;
+  guint  port;
+} Driver;
+
+struct _Node
+{
+  QdBlock           *block;
+  const QdBlockType *type;     /* NULL when unknown */
+  char              *path;
+  gboolean           ok;       /* type known, parameters valid */
+  gboolean           structural;
+  int                atomic;   /* index in the flat model, or -1 */
+  guint              n_in, n_out;
+  guint              port_number;  /* inport/outport: the "port" value */
+  QdParamValue      *params;   /* atomics: into sim->param_values */
+  GArray            *drivers;  /* Driver by input port (lazily sized) */
+  GPtrArray         *outports; /* subsystems: outport Node by port - 1 */
+};
+
+typedef struct
+{
+  QdSimulation       *sim;
+  const QdSettings   *settings;
+  GPtrArray          *problems;   /* QdProblem*, owned */
+  GPtrArray          *nodes;      /* Node*, depth-first order */
+  GHashTable         *by_block;   /* QdBlock* -> Node* */
+  GHashTable         *by_id;      /* block id -> Node*, one system's */
+  GPtrArray          *systems;    /* QdSystem*, every system visited */
+  guint               n_atomics;
+  guint               n_params;
+  /* Model variables during evaluation. */
+  GPtrArray          *var_names;  /* char* */
+  GArray             *var_values; /* double */
+  GArray             *var_ok;     /* gboolean */
+} Compiler;
+
+static void
+add_problem (Compiler    *c,
+             Node        *node,
+             QdErrorCode  code,
+             const char  *format,
+             ...) G_GNUC_PRINTF (4, 5);
+
+static void
+add_problem (Compiler    *c,
+             Node        *node,
+             QdErrorCode  code,
+             const char  *format,
+             ...)
+{
+  va_list args;
+  char *message;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_ptr_array_add (c->problems,
+                   qd_problem_new (code,
+                                   node != NULL ? node->path : "",
+                                   node != NULL ? node->block->id : NULL,
+                                   "%s", message));
+  g_free (message);
+}
+
+static void
+node_free (Node *node)
+{
+  g_free (node->path);
+  if (node->drivers != NULL)
+    g_array_unref (node->drivers);
+  if (node->outports != NULL)
+    g_ptr_array_unref (node->outports);
+  g_free (node);
+}
+
+/* -------------------------------------------------------------------- */
+/* Settings and variables */
+
+static void
+check_settings (Compiler *c)
+{
+  const QdSettings *s = c->settings;
+
+  if (!isfinite (s->start_time) || !isfinite (s->final_time))
+    add_problem (c, NULL, QD_ERROR_PARAM,
+                 _("the start time (%g) and the final time (%g) must be "
+                   "finite numbers; change the simulation settings"),
+                 s->start_time, s->final_time);
+  else if (!(s->final_time > s->start_time))
+    add_problem (c, NULL, QD_ERROR_PARAM,
+                 _("the final time (%g) must be greater than the start time "
+                   "(%g); change the simulation settings"),
+                 s->final_time, s->start_time);
+  if (!(s->dqmin >= 0) || !isfinite (s->dqmin))
+    add_problem (c, NULL, QD_ERROR_PARAM,
+                 _("the default absolute quantum dqmin must be a number of "
+                   "at least 0 (it is %g); change the simulation settings"),
+                 s->dqmin);
+  if (!(s->dqrel >= 0) || !isfinite (s->dqrel))
+    add_problem (c, NULL, QD_ERROR_PARAM,
+                 _("the default relative quantum dqrel must be a number of "
+                   "at least 0 (it is %g); change the simulation settings"),
+                 s->dqrel);
+  if (s->illegitimacy_limit == 0)
+    add_problem (c, NULL, QD_ERROR_PARAM,
+                 _("the illegitimacy limit must be at least 1; change the "
+                   "simulation settings"));
+}
+
+static int
+find_variable (Compiler   *c,
+               const char *name)
+{
+  for (guint i = 0; i < c->var_names->len; i++)
+    if (strcmp (g_ptr_array_index (c->var_names, i), name) == 0)
+      return (int) i;
+  return -1;
+}
+
+/* TRUE when @expr uses a variable that failed: its own error would only
+ * repeat that variable's problem. */
+static gboolean
+uses_failed_variable (Compiler     *c,
+                      const QdExpr *expr)
+{
+  guint n;
+  const char *const *ids = qd_expr_get_identifiers (expr, &n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      int k = find_variable (c, ids[i]);
+
+      /* Only variables already evaluated count (a variable may name a
+       * later one by mistake: that is its own unknown name). */
+      if (k >= 0 && (guint) k < c->var_ok->len
+          && !g_array_index (c->var_ok, gboolean, k))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+evaluate_variables (Compiler          *c,
+                    QdDocument        *document,
+                    const char *const *overrides)
+{
+  GPtrArray *vars = qd_document_get_variables (document);
+  GPtrArray *exprs = g_ptr_array_new_with_free_func (g_free);
+
+  /* The list with the overrides applied: a name already defined keeps its
+   * place (later variables may use it), a new one goes last. */
+  for (guint i = 0; vars != NULL && i < vars->len; i++)
+    {
+      QdVariable *v = g_ptr_array_index (vars, i);
+
+      g_ptr_array_add (c->var_names, g_strdup (v->name));
+      g_ptr_array_add (exprs, g_strdup (v->value != NULL ? v->value : ""));
+    }
+  for (guint i = 0; overrides != NULL && overrides[i] != NULL; i++)
+    {
+      const char *eq = strchr (overrides[i], '=');
+      char *name;
+      int k;
+
+      if (eq == NULL)
+        {
+          add_problem (c, NULL, QD_ERROR_PARAM,
+                       _("override '%s': expected NAME=EXPRESSION"),
+                       overrides[i]);
+          continue;
+        }
+      name = g_strstrip (g_strndup (overrides[i], eq - overrides[i]));
+      if (!qd_expr_is_valid_name (name))
+        {
+          add_problem (c, NULL, QD_ERROR_PARAM,
+                       _("override '%s': '%s' is not a valid variable name"),
+                       overrides[i], name);
+          g_free (name);
+          continue;
+        }
+      k = find_variable (c, name);
+      if (k >= 0)
+        {
+          g_free (g_ptr_array_index (exprs, k));
+          g_ptr_array_index (exprs, k) = g_strdup (eq + 1);
+          g_free (name);
+        }
+      else
+        {
+          g_ptr_array_add (c->var_names, name);
+          g_ptr_array_add (exprs, g_strdup (eq + 1));
+        }
+    }
+
+  for (guint i = 0; i < c->var_names->len; i++)
+    {
+      const char *name = g_ptr_array_index (c->var_names, i);
+      g_autoptr(GError) error = NULL;
+      QdExpr *expr = qd_expr_parse (g_ptr_array_index (exprs, i), &error);
+      double value = NAN;
+      gboolean ok = FALSE;
+
+      /* Each variable sees only those defined before it. */
+      if (expr != NULL
+          && qd_expr_bind (expr, (const char *const *) c->var_names->pdata,
+                           i, &error))
+        {
+          value = qd_expr_eval (expr, (const double *) c->var_values->data);
+          if (isfinite (value))
+            ok = TRUE;
+          else if (!uses_failed_variable (c, expr))
+            add_problem (c, NULL, QD_ERROR_EXPR,
+                         _("variable '%s' is not a finite number (it is %g); "
+                           "check its expression"), name, value);
+        }
+      else if (expr == NULL || !uses_failed_variable (c, expr))
+        add_problem (c, NULL, QD_ERROR_EXPR, _("variable '%s': %s"),
+                     name, error->message);
+      g_array_append_val (c->var_values, value);
+      g_array_append_val (c->var_ok, ok);
+      g_clear_pointer (&expr, qd_expr_free);
+    }
+  g_ptr_array_unref (exprs);
+}
+
+/* -------------------------------------------------------------------- */
+/* Parameters */
+
+static const char *
+intern (Compiler   *c,
+        const char *text)
+{
+  return g_string_chunk_insert_const (c->sim->strings, text);
+}
+
+static const char *
+block_param_text (const QdBlock *block,
+                  const char    *name)
+{
+  for (guint i = 0; block->params != NULL && i < block->params->len; i++)
+    {
+      const QdParam *p = &g_array_index (block->params, QdParam, i);
+
+      if (strcmp (p->name, name) == 0)
+        return p->value;
+    }
+  return NULL;
+}
+
+/* Evaluates one expression of parameter @spec. @offset is where @text
+ * starts in the parameter's value, so that columns refer to the whole
+ * value. FALSE when it failed (a problem was added, unless the cause is a
+ * variable that failed). */
+static gboolean
+eval_number (Compiler          *c,
+             Node              *node,
+             const QdParamSpec *spec,
+             const char        *text,
+             guint              offset,
+             double            *value)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QdExpr) expr = qd_expr_parse (text, &error);
+
+  if (expr != NULL
+      && qd_expr_bind (expr, (const char *const *) c->var_names->pdata,
+                       c->var_names->len, &error))
+    {
+      *value = qd_expr_eval (expr, (const double *) c->var_values->data);
+      if (isfinite (*value))
+        return TRUE;
+      if (!uses_failed_variable (c, expr))
+        add_problem (c, node, QD_ERROR_PARAM,
+                     _("parameter '%s' is not a finite number (it is %g); "
+                       "check its expression"), spec->name, *value);
+      return FALSE;
+    }
+  if (expr != NULL && uses_failed_variable (c, expr))
+    return FALSE;
+
+  {
+    const char *msg = error->message;
+    guint64 column;
+    char *end;
+
+    /* "column N: what" from the expression: shift N by the offset. */
+    if (offset > 0 && g_str_has_prefix (msg, "column ")
+        && (column = g_ascii_strtoull (msg + 7, &end, 10)) > 0 && *end == ':')
+      add_problem (c, node, QD_ERROR_EXPR, _("parameter '%s': column %u%s"),
+                   spec->name, (guint) (column + offset), end);
+    else
+      add_problem (c, node, QD_ERROR_EXPR, _("parameter '%s': %s"),
+                   spec->name, msg);
+  }
+  return FALSE;
+}
+
+static gboolean
+check_range (Compiler          *c,
+             Node              *node,
+             const QdParamSpec *spec,
+             double             value)
+{
+  if (spec->kind == QD_PARAM_INTEGER && value != floor (value))
+    {
+      add_problem (c, node, QD_ERROR_PARAM,
+                   _("parameter '%s' must be a whole number (it is %g)"),
+                   spec->name, value);
+      return FALSE;
+    }
+  if (value < spec->min)
+    {
+      add_problem (c, node, QD_ERROR_PARAM,
+                   _("parameter '%s' must be at least %g (it is %g)"),
+                   spec->name, spec->min, value);
+      return FALSE;
+    }
+  if (value > spec->max)
+    {
+      add_problem (c, node, QD_ERROR_PARAM,
+                   _("parameter '%s' must be at most %g (it is %g)"),
+                   spec->name, spec->max, value);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+eval_vector (Compiler          *c,
+             Node              *node,
+             const QdParamSpec *spec,
+             const char        *text,
+             QdParamValue      *out)
+{
+  GArray *values = g_array_new (FALSE, FALSE, sizeof (double));
+  gboolean ok = TRUE;
+  const char *start = text;
+  int depth = 0;
+
+  /* Split at the commas outside parentheses: "1, max(a, b)" is two. */
+  for (const char *p = text;; p++)
+    {
+      if (*p == '(')
+        depth++;
+      else if (*p == ')')
+        depth--;
+      else if ((*p == ',' && depth <= 0) || *p == '\0')
+        {
+          g_autofree char *item = g_strndup (start, p - start);
+          double v = 0;
+
+          /* An empty or blank text is an empty vector. */
+          if (*p == '\0' && values->len == 0 && start == text
+              && strspn (item, " \t\n\r") == strlen (item))
+            break;
+          if (eval_number (c, node, spec, item, (guint) (start - text), &v))
+            {
+              if (!check_range (c, node, spec, v))
+                ok = FALSE;
+              g_array_append_val (values, v);
+            }
+          else
+            ok = FALSE;
+          if (*p == '\0')
+            break;
+          start = p + 1;
+        }
+    }
+
+  out->n_vector = values->len;
+  out->vector = (const double *) g_array_free (values, FALSE);
+  g_ptr_array_add (c->sim->allocs, (gpointer) out->vector);
+  return ok;
+}
+
+static gboolean
+eval_param (Compiler          *c,
+            Node              *node,
+            const QdParamSpec *spec,
+            QdParamValue      *out)
+{
+  const QdSettings *s = c->settings;
+  const char *text = block_param_text (node->block, spec->name);
+  g_autofree char *inherited = NULL;
+
+  if (text == NULL)
+    text = spec->default_value != NULL ? spec->default_value : "";
+  if ((spec->flags & QD_PARAM_INHERIT) != 0 && text[0] == '\0')
+    {
+      if (strcmp (spec->name, "method") == 0)
+        text = s->method != NULL ? s->method : "";
+      else if (strcmp (spec->name, "dqmin") == 0)
+        text = inherited = g_strdup_printf ("%.17g", s->dqmin);
+      else if (strcmp (spec->name, "dqrel") == 0)
+        text = inherited = g_strdup_printf ("%.17g", s->dqrel);
+    }
+  memset (out, 0, sizeof *out);
+  out->text = intern (c, text);
+
+  switch (spec->kind)
+    {
+    case QD_PARAM_NUMBER:
+    case QD_PARAM_INTEGER:
+      if (!eval_number (c, node, spec, text, 0, &out->number))
+        return FALSE;
+      return check_range (c, node, spec, out->number);
+
+    case QD_PARAM_VECTOR:
+      return eval_vector (c, node, spec, text, out);
+
+    case QD_PARAM_BOOLEAN:
+      if (strcmp (text, "true") == 0)
+        out->number = 1;
+      else if (strcmp (text, "false") == 0)
+        out->number = 0;
+      else
+        {
+          add_problem (c, node, QD_ERROR_PARAM,
+                       _("parameter '%s' must be true or false (it is '%s')"),
+                       spec->name, text);
+          return FALSE;
+        }
+      return TRUE;
+
+    case QD_PARAM_CHOICE:
+      for (guint i = 0; spec->choices != NULL && spec->choices[i] != NULL; i++)
+        if (strcmp (spec->choices[i], text) == 0)
+          {
+            out->number = i;
+            return TRUE;
+          }
+      {
+        g_autofree char *list =
+          spec->choices != NULL ? g_strjoinv (", ", (char **) spec->choices)
+                                : g_strdup ("");
+        add_problem (c, node, QD_ERROR_PARAM,
+                     _("parameter '%s' must be one of %s (it is '%s')"),
+                     spec->name, list, text);
+      }
+      return FALSE;
+
+    case QD_PARAM_STRING:
+    case QD_PARAM_FUNCTION:
+    default:
+      return TRUE;
+    }
+}
+
+/* Port count from a spec: fixed, or the value of its sizing parameter. */
+static gboolean
+port_count (Compiler           *c,
+            Node               *node,
+            const QdPortSpec   *spec,
+            const QdParamValue *params,
+            const gboolean     *param_ok,
+            guint              *count)
+{
+  int k;
+
+  if (spec->size_param == NULL)
+    {
+      *count = spec->count;
+      return TRUE;
+    }
+  k = qd_block_type_find_param (node->type, spec->size_param);
+  if (k < 0 || !param_ok[k])
+    return FALSE;
+  if (params[k].number < 0 || params[k].number > 1e6)
+    {
+      add_problem (c, node, QD_ERROR_PARAM,
+                   _("parameter '%s' must be a port count from 0 (it is %g)"),
+                   spec->size_param, params[k].number);
+      return FALSE;
+    }
+  *count = (guint) params[k].number;
+  return TRUE;
+}
+
+/* Evaluates every parameter of @node (into @values, n_params of them),
+ * counts its ports and runs the type's check. */
+static void
+evaluate_block (Compiler     *c,
+                Node         *node,
+                QdParamValue *values)
+{
+  const QdBlockType *type = node->type;
+  g_autofree gboolean *ok = g_new0 (gboolean, MAX (type->n_params, 1));
+  gboolean all_ok = TRUE;
+
+  for (guint i = 0; i < type->n_params; i++)
+    {
+      ok[i] = eval_param (c, node, &type->params[i], &values[i]);
+      all_ok &= ok[i];
+    }
+  if (!port_count (c, node, &type->inputs, values, ok, &node->n_in)
+      || !port_count (c, node, &type->outputs, values, ok, &node->n_out))
+    {
+      node->ok = FALSE;
+      return;
+    }
+  if (node->n_out > 64)
+    {
+      add_problem (c, node, QD_ERROR_PARAM,
+                   _("a block has at most 64 outputs (this one has %u); "
+                     "split it into several blocks"), node->n_out);
+      all_ok = FALSE;
+    }
+  if (all_ok && type->check != NULL)
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (!type->check (type, values, node->n_in, node->n_out, &error))
+        {
+          add_problem (c, node,
+                       error != NULL && error->domain == QD_ERROR
+                         ? (QdErrorCode) error->code : QD_ERROR_PARAM,
+                       "%s", error != NULL ? error->message
+                                           : _("invalid parameters"));
+          all_ok = FALSE;
+        }
+    }
+  node->ok = all_ok;
+  if (type->flags & QD_BLOCK_STRUCTURAL && ok[0] && type->n_params > 0)
+    node->port_number = (guint) values[0].number;
+}
+
+/* -------------------------------------------------------------------- */
+/* The hierarchy */
+
+static void
+collect_system (Compiler   *c,
+                QdSystem   *system,
+                const char *prefix)
+{
+  g_ptr_array_add (c->systems, system);
+  for (guint i = 0; i < system->blocks->len; i++)
+    {
+      QdBlock *block = g_ptr_array_index (system->blocks, i);
+      Node *node = g_new0 (Node, 1);
+
+      node->block = block;
+      node->path = g_strconcat (prefix, "/", block->name, NULL);
+      node->type = qd_registry_lookup (block->type);
+      node->atomic = -1;
+      g_ptr_array_add (c->nodes, node);
+      g_hash_table_insert (c->by_block, block, node);
+
+      if (node->type == NULL)
+        {
+          add_problem (c, node, QD_ERROR_UNKNOWN_TYPE,
+                       _("unknown block type '%s'; replace the block, or "
+                         "load the library that provides this type"),
+                       block->type);
+          continue;
+        }
+      node->structural = (node->type->flags & QD_BLOCK_STRUCTURAL) != 0;
+      if (!node->structural)
+        {
+          node->atomic = (int) c->n_atomics++;
+          c->n_params += node->type->n_params;
+        }
+      /* A subsystem's inner blocks take its place in the order. */
+      if (strcmp (block->type, QD_TYPE_SUBSYSTEM) == 0 && block->inner != NULL)
+        collect_system (c, block->inner, node->path);
+    }
+}
+
+static Driver *
+node_driver (Node  *node,
+             guint  port,
+             gboolean create)
+{
+  if (node->drivers == NULL || port >= node->drivers->len)
+    {
+      if (!create)
+        return NULL;
+      if (node->drivers == NULL)
+        node->drivers = g_array_new (FALSE, TRUE, sizeof (Driver));
+      g_array_set_size (node->drivers, port + 1);
+    }
+  return &g_array_index (node->drivers, Driver, port);
+}
+
+static void
+index_links (Compiler *c)
+{
+  /* Outports by subsystem and number, for joining through subsystems. */
+  for (guint i = 0; i < c->nodes->len; i++)
+    {
+      Node *node = g_ptr_array_index (c->nodes, i);
+      QdSystem *parent = node->block->parent;
+      Node *owner;
+
+      if (node->type == NULL || strcmp (node->block->type, QD_TYPE_OUTPORT) != 0
+          || node->port_number == 0 || parent == NULL || parent->owner == NULL)
+        continue;
+      owner = g_hash_table_lookup (c->by_block, parent->owner);
+      if (owner == NULL)
+        continue;
+      if (owner->outports == NULL)
+        owner->outports = g_ptr_array_new ();
+      if (owner->outports->len < node->port_number)
+        g_ptr_array_set_size (owner->outports, node->port_number);
+      if (g_ptr_array_index (owner->outports, node->port_number - 1) == NULL)
+        g_ptr_array_index (owner->outports, node->port_number - 1) = node;
+    }
+
+  /* Links name blocks by id within their own system. */
+  for (guint s = 0; s < c->systems->len; s++)
+    {
+      QdSystem *system = g_ptr_array_index (c->systems, s);
+
+      g_hash_table_remove_all (c->by_id);
+      for (guint b = 0; b < system->blocks->len; b++)
+        {
+          QdBlock *block = g_ptr_array_index (system->blocks, b);
+
+          g_hash_table_insert (c->by_id, block->id,
+                               g_hash_table_lookup (c->by_block, block));
+        }
+      for (guint l = 0; l < system->links->len; l++)
+        {
+          QdLink *link = g_ptr_array_index (system->links, l);
+          Node *src = g_hash_table_lookup (c->by_id, link->src.block);
+
+          if (src == NULL)
+            continue;
+          for (guint k = 0; k < link->targets->len; k++)
+            {
+              QdLinkTarget *target = g_ptr_array_index (link->targets, k);
+              Node *dst = g_hash_table_lookup (c->by_id, target->dst.block);
+              Driver *d;
+
+              if (dst == NULL)
+                continue;
+              d = node_driver (dst, target->dst.port, TRUE);
+              if (d->src == NULL)
+                {
+                  d->src = src;
+                  d->port = link->src.port;
+                }
+            }
+        }
+    }
+}
+
+typedef enum
+{
+  RESOLVED,
+  UNCONNECTED,
+  BROKEN,     /* driven from a block that has its own problem */
+} Resolution;
+
+/* Follows the links back from input @port of @node, through port blocks
+ * and subsystems, to the atomic output driving it. */
+static Resolution
+resolve_input (Compiler *c,
+               Node     *node,
+               guint     port,
+               Node    **src_out,
+               guint    *src_port)
+{
+  /* A bound on the hops: a subsystem whose outport is wired straight to
+   * an inport, fed back outside, would otherwise go round for ever. */
+  for (guint hops = 0; hops < 100000; hops++)
+    {
+      Driver *d = node_driver (node, port, FALSE);
+      Node *src;
+
+      if (d == NULL || d->src == NULL)
+        return UNCONNECTED;
+      src = d->src;
+      if (src->type == NULL)
+        return BROKEN;
+      if (!src->structural)
+        {
+          if (!src->ok)
+            return BROKEN;
+          if (d->port >= src->n_out)
+            return UNCONNECTED;
+          *src_out = src;
+          *src_port = d->port;
+          return RESOLVED;
+        }
+      if (strcmp (src->block->type, QD_TYPE_INPORT) == 0)
+        {
+          QdSystem *parent = src->block->parent;
+          Node *owner = parent != NULL && parent->owner != NULL
+                          ? g_hash_table_lookup (c->by_block, parent->owner)
+                          : NULL;
+
+          if (owner == NULL || src->port_number == 0)
+            return owner == NULL ? UNCONNECTED : BROKEN;
+          node = owner;
+          port = src->port_number - 1;
+        }
+      else if (strcmp (src->block->type, QD_TYPE_SUBSYSTEM) == 0)
+        {
+          if (src->outports == NULL || d->port >= src->outports->len
+              || g_ptr_array_index (src->outports, d->port) == NULL)
+            return UNCONNECTED;
+          node = g_ptr_array_index (src->outports, d->port);
+          port = 0;
+        }
+      else
+        return UNCONNECTED;
+    }
+  return UNCONNECTED;
+}
+
+/* -------------------------------------------------------------------- */
+/* Algebraic loops: Tarjan's SCC, iterative (chains of static blocks can be
+ * long), over the feedthrough blocks with the fan-out arrays as edges. */
+
+typedef struct
+{
+  guint v;
+  guint edge;   /* next fan-out entry to visit */
+  guint edge_end;
+  guint port;   /* next output port */
+} Frame;
+
+static int
+compare_guint (gconstpointer a,
+               gconstpointer b)
+{
+  guint x = *(const guint *) a, y = *(const guint *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+static void
+find_algebraic_loops (Compiler *c,
+                      Node    **atomic_nodes)
+{
+  QdSimulation *sim = c->sim;
+  guint n = sim->n_atomics;
+  g_autofree guint *index = g_new (guint, n);
+  g_autofree guint *low = g_new (guint, n);
+  g_autofree gboolean *on_stack = g_new0 (gboolean, n);
+  g_autofree guint *stack = g_new (guint, n);
+  g_autofree Frame *frames = g_new (Frame, n);
+  GArray *loops = g_array_new (FALSE, FALSE, sizeof (guint)); /* flattened */
+  GArray *loop_starts = g_array_new (FALSE, FALSE, sizeof (guint));
+  guint counter = 0, sp = 0;
+
+#define FEEDTHROUGH(i) ((sim->atomics[i].type->flags & QD_BLOCK_FEEDTHROUGH) != 0)
+#define UNVISITED G_MAXUINT
+
+  for (guint i = 0; i < n; i++)
+    index[i] = UNVISITED;
+
+  for (guint root = 0; root < n; root++)
+    {
+      guint depth = 0;
+
+      if (!FEEDTHROUGH (root) || index[root] != UNVISITED)
+        continue;
+      frames[depth++] = (Frame) { root, 0, 0, 0 };
+      index[root] = low[root] = counter++;
+      stack[sp++] = root;
+      on_stack[root] = TRUE;
+
+      while (depth > 0)
+        {
+          Frame *f = &frames[depth - 1];
+          guint v = f->v;
+          gboolean pushed = FALSE;
+
+          for (;;)
+            {
+              if (f->edge >= f->edge_end)
+                {
+                  guint s;
+
+                  if (f->port >= sim->atomics[v].n_out)
+                    break;
+                  s = sim->out_base[v] + f->port++;
+                  f->edge = sim->fan_start[s];
+                  f->edge_end = sim->fan_start[s + 1];
+                  continue;
+                }
+              {
+                guint w = sim->fanout[f->edge++].receiver;
+
+                if (!FEEDTHROUGH (w))
+                  continue;
+                if (index[w] == UNVISITED)
+                  {
+                    index[w] = low[w] = counter++;
+                    stack[sp++] = w;
+                    on_stack[w] = TRUE;
+                    frames[depth++] = (Frame) { w, 0, 0, 0 };
+                    pushed = TRUE;
+                    break;
+                  }
+                if (on_stack[w])
+                  low[v] = MIN (low[v], index[w]);
+              }
+            }
+          if (pushed)
+            continue;
+
+          /* v is done. */
+          if (low[v] == index[v])
+            {
+              guint first = loops->len;
+              guint size = 0;
+              gboolean self_loop = FALSE;
+
+              do
+                {
+                  guint w = stack[--sp];
+
+                  on_stack[w] = FALSE;
+                  g_array_append_val (loops, w);
+                  size++;
+                }
+              while (loops->len > 0
+                     && g_array_index (loops, guint, loops->len - 1) != v);
+
+              if (size == 1)
+                for (guint p = 0; p < sim->atomics[v].n_out && !self_loop; p++)
+                  {
+                    guint s = sim->out_base[v] + p;
+
+                    for (guint e = sim->fan_start[s]; e < sim->fan_start[s + 1]; e++)
+                      if (sim->fanout[e].receiver == v)
+                        self_loop = TRUE;
+                  }
+              if (size > 1 || self_loop)
+                g_array_append_val (loop_starts, first);
+              else
+                g_array_set_size (loops, first);
+            }
+          depth--;
+          if (depth > 0)
+            {
+              guint parent = frames[depth - 1].v;
+
+              low[parent] = MIN (low[parent], low[v]);
+            }
+        }
+    }
+
+  /* One problem per loop, the blocks in priority order; loops in the order
+   * of their first block. */
+  {
+    guint n_loops = loop_starts->len;
+    g_autofree guint *order = g_new (guint, MAX (n_loops, 1));
+
+    for (guint k = 0; k < n_loops; k++)
+      {
+        guint start = g_array_index (loop_starts, guint, k);
+        guint end = k + 1 < n_loops ? g_array_index (loop_starts, guint, k + 1)
+                                    : loops->len;
+
+        qsort (&g_array_index (loops, guint, start), end - start,
+               sizeof (guint), compare_guint);
+        order[k] = k;
+      }
+    /* Sort the loops by their smallest member (insertion sort: few). */
+    for (guint a = 1; a < n_loops; a++)
+      for (guint b = a; b > 0; b--)
+        {
+          guint sa = g_array_index (loops, guint,
+                                    g_array_index (loop_starts, guint, order[b]));
+          guint sb = g_array_index (loops, guint,
+                                    g_array_index (loop_starts, guint, order[b - 1]));
+          guint tmp;
+
+          if (sa >= sb)
+            break;
+          tmp = order[b];
+          order[b] = order[b - 1];
+          order[b - 1] = tmp;
+        }
+    for (guint k = 0; k < n_loops; k++)
+      {
+        guint j = order[k];
+        guint start = g_array_index (loop_starts, guint, j);
+        guint end = j + 1 < n_loops ? g_array_index (loop_starts, guint, j + 1)
+                                    : loops->len;
+        GString *names = g_string_new (NULL);
+        Node *first = atomic_nodes[g_array_index (loops, guint, start)];
+
+        for (guint m = start; m < end; m++)
+          {
+            if (m > start)
+              g_string_append (names, ", ");
+            g_string_append (names,
+                             atomic_nodes[g_array_index (loops, guint, m)]->path);
+          }
+        /* A model problem (empty path, since it is about several blocks)
+         * that still carries the first block's id for selection. */
+        g_ptr_array_add (c->problems,
+                         qd_problem_new (QD_ERROR_ALGEBRAIC_LOOP, "",
+                                         first->block->id,
+                                         _("algebraic loop through %s: break "
+                                           "it with an integrator or a delay"),
+                                         names->str));
+        g_string_free (names, TRUE);
+      }
+  }
+  g_array_unref (loops);
+  g_array_unref (loop_starts);
+#undef FEEDTHROUGH
+#undef UNVISITED
+}
+
+/* -------------------------------------------------------------------- */
+
+static const QdSignal zero_signal;
+
+static void
+build_model (Compiler *c)
+{
+  QdSimulation *sim = c->sim;
+  guint n = c->n_atomics;
+  g_autofree Node **atomic_nodes = g_new0 (Node *, MAX (n, 1));
+  guint32 *in_base;
+  gsize arena_size = 0, arena_pos = 0;
+  guint n_inputs = 0;
+  gboolean wiring_ok = TRUE;
+  guint param_pos = 0;
+
+  sim->n_atomics = n;
+  sim->atomics = g_new0 (QdAtomic, MAX (n, 1));
+  sim->is_integrator = g_new0 (guint8, MAX (n, 1));
+  sim->out_base = g_new0 (guint32, n + 1);
+  sim->block_ids = g_new0 (char *, n + 1);
+  sim->param_values = g_new0 (QdParamValue, MAX (c->n_params, 1));
+  in_base = g_new0 (guint32, n + 1);
+
+  /* Parameters of every block, atomic or structural, in order. */
+  for (guint i = 0; i < c->nodes->len; i++)
+    {
+      Node *node = g_ptr_array_index (c->nodes, i);
+
+      if (node->type == NULL)
+        continue;
+      if (node->atomic >= 0)
+        {
+          node->params = &sim->param_values[param_pos];
+          param_pos += node->type->n_params;
+          evaluate_block (c, node, node->params);
+          atomic_nodes[node->atomic] = node;
+        }
+      else
+        {
+          g_autofree QdParamValue *tmp =
+            g_new0 (QdParamValue, MAX (node->type->n_params, 1));
+
+          evaluate_block (c, node, tmp);
+        }
+    }
+
+  for (guint i = 0; i < n; i++)
+    {
+      Node *node = atomic_nodes[i];
+
+      sim->out_base[i + 1] = sim->out_base[i] + (node->ok ? node->n_out : 0);
+      in_base[i + 1] = in_base[i] + (node->ok ? node->n_in : 0);
+      arena_size += (node->type->state_size + 15) & ~(gsize) 15;
+    }
+  sim->n_signals = sim->out_base[n];
+  n_inputs = in_base[n];
+  sim->signals = g_new0 (QdSignal, MAX (sim->n_signals, 1));
+  sim->inputs = g_new0 (const QdSignal *, MAX (n_inputs, 1));
+  sim->fan_start = g_new0 (guint32, sim->n_signals + 2);
+  sim->arena = g_aligned_alloc0 (MAX (arena_size, 16), 1, 16);
+
+  index_links (c);
+
+  /* Resolve every input; count the receivers of each output. */
+  {
+    g_autofree guint32 *src_of = g_new (guint32, MAX (n_inputs, 1));
+
+    for (guint i = 0; i < n; i++)
+      {
+        Node *node = atomic_nodes[i];
+
+        if (!node->ok)
+          continue;
+        for (guint q = 0; q < node->n_in; q++)
+          {
+            Node *src = NULL;
+            guint src_port = 0;
+            Resolution r = resolve_input (c, node, q, &src, &src_port);
+
+            src_of[in_base[i] + q] = G_MAXUINT32;
+            if (r == RESOLVED)
+              {
+                guint s = sim->out_base[src->atomic] + src_port;
+
+                src_of[in_base[i] + q] = s;
+                sim->fan_start[s + 1]++;
+              }
+            else if (r == UNCONNECTED
+                     && (node->type->flags & QD_BLOCK_OPTIONAL_INPUTS) == 0)
+              {
+                add_problem (c, node, QD_ERROR_UNCONNECTED,
+                             _("input %u is not connected; connect it or "
+                               "delete the block"), q + 1);
+                wiring_ok = FALSE;
+              }
+            else if (r == BROKEN)
+              wiring_ok = FALSE;
+          }
+      }
+    for (guint s = 0; s < sim->n_signals; s++)
+      sim->fan_start[s + 1] += sim->fan_start[s];
+    sim->fanout = g_new (QdFanout, MAX (sim->fan_start[sim->n_signals], 1));
+
+    /* Receivers go in priority order: the loop below visits them so. */
+    {
+      g_autofree guint32 *fill = g_memdup2 (sim->fan_start,
+                                            sizeof (guint32) * (sim->n_signals + 1));
+
+      for (guint i = 0; i < n; i++)
+        {
+          Node *node = atomic_nodes[i];
+
+          if (!node->ok)
+            continue;
+          for (guint q = 0; q < node->n_in; q++)
+            {
+              guint32 s = src_of[in_base[i] + q];
+
+              if (s == G_MAXUINT32)
+                sim->inputs[in_base[i] + q] = &zero_signal;
+              else
+                {
+                  sim->inputs[in_base[i] + q] = &sim->signals[s];
+                  sim->fanout[fill[s]++] = (QdFanout) { i, q };
+                }
+            }
+        }
+    }
+  }
+
+  /* The atomics themselves. */
+  for (guint i = 0; i < n; i++)
+    {
+      Node *node = atomic_nodes[i];
+      QdAtomic *a = &sim->atomics[i];
+
+      a->state = sim->arena + arena_pos;
+      arena_pos += (node->type->state_size + 15) & ~(gsize) 15;
+      a->in = &sim->inputs[in_base[i]];
+      a->out = &sim->signals[sim->out_base[i]];
+      a->n_in = node->ok ? node->n_in : 0;
+      a->n_out = node->ok ? node->n_out : 0;
+      a->params = node->params;
+      a->type = node->type;
+      a->sim = sim;
+      a->path = intern (c, node->path);
+      a->index = i;
+      sim->is_integrator[i] = (node->type->flags & QD_BLOCK_INTEGRATOR) != 0;
+      sim->block_ids[i] = g_strdup (node->block->id);
+    }
+
+  if (wiring_ok)
+    find_algebraic_loops (c, atomic_nodes);
+  g_free (in_base);
+}
+
+QdSimulation *
+qd_compile (QdDocument        *document,
+            const char *const *overrides,
+            GPtrArray         *problems,
+            GError           **error)
+{
+  Compiler c = { 0 };
+  QdSimulation *sim = g_new0 (QdSimulation, 1);
+  QdSystem *root;
+
+  c.sim = sim;
+  c.settings = qd_document_get_settings (document);
+  c.problems = g_ptr_array_new ();
+  c.nodes = g_ptr_array_new_with_free_func ((GDestroyNotify) node_free);
+  c.by_block = g_hash_table_new (NULL, NULL);
+  c.by_id = g_hash_table_new (g_str_hash, g_str_equal);
+  c.systems = g_ptr_array_new ();
+  c.var_names = g_ptr_array_new_with_free_func (g_free);
+  c.var_values = g_array_new (FALSE, FALSE, sizeof (double));
+  c.var_ok = g_array_new (FALSE, FALSE, sizeof (gboolean));
+
+  sim->strings = g_string_chunk_new (4096);
+  sim->allocs = g_ptr_array_new_with_free_func (g_free);
+  sim->traces = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_trace_unref);
+  sim->start_time = c.settings->start_time;
+  sim->final_time = c.settings->final_time;
+  sim->illegitimacy_limit = c.settings->illegitimacy_limit;
+
+  check_settings (&c);
+  evaluate_variables (&c, document, overrides);
+
+  root = qd_document_get_root (document);
+  if (root != NULL)
+    collect_system (&c, root, "");
+  build_model (&c);
+
+  /* The variables stay available (qd_simulation_get_variable). */
+  sim->n_variables = c.var_names->len;
+  g_ptr_array_add (c.var_names, NULL);
+  sim->variable_names = (char **) g_ptr_array_free (c.var_names, FALSE);
+  sim->variable_values = (double *) g_array_free (c.var_values, FALSE);
+
+  if (c.problems->len > 0)
+    {
+      g_autofree char *first =
+        qd_problem_to_string (g_ptr_array_index (c.problems, 0));
+
+      g_set_error_literal (error, QD_ERROR,
+                           ((QdProblem *) g_ptr_array_index (c.problems, 0))->code,
+                           first);
+      for (guint i = 0; i < c.problems->len; i++)
+        {
+          if (problems != NULL)
+            g_ptr_array_add (problems, g_ptr_array_index (c.problems, i));
+          else
+            qd_problem_free (g_ptr_array_index (c.problems, i));
+        }
+      qd_simulation_free (sim);
+      sim = NULL;
+    }
+
+  g_ptr_array_unref (c.problems);
+  g_ptr_array_unref (c.nodes);
+  g_hash_table_unref (c.by_block);
+  g_hash_table_unref (c.by_id);
+  g_ptr_array_unref (c.systems);
+  g_array_unref (c.var_ok);
+
+  return sim;
+}

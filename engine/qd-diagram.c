@@ -1,1 +1,796 @@
-/* qd-diagram.c: not written yet */
+/* qd-diagram.c: the plain data of a diagram: blocks, links, systems
+ *
+ * Construction, reference counting and read-only queries. Nothing here
+ * records undo: the document's commands (qd-document.c) build on these
+ * structures and keep the history.
+ */
+#include <glib/gi18n-lib.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qd-diagram.h"
+#include "qd-expr.h"
+#include "qd-history.h"
+#include "qd-registry.h"
+
+/* A port count is a small literal: the canvas draws every port, and a
+ * count must be known without evaluating the model's variables. */
+#define QD_MAX_PORTS 64
+
+/* Blocks */
+
+static void
+param_clear (gpointer data)
+{
+  QdParam *param = data;
+
+  g_free (param->name);
+  g_free (param->value);
+}
+
+QdBlock *
+qd_block_new (const char *id,
+              const char *type,
+              const char *name)
+{
+  QdBlock *block;
+
+  g_return_val_if_fail (id != NULL, NULL);
+  g_return_val_if_fail (type != NULL, NULL);
+
+  block = g_new0 (QdBlock, 1);
+  block->ref_count = 1;
+  block->id = g_strdup (id);
+  block->type = g_strdup (type);
+  block->name = g_strdup (name != NULL ? name : "");
+  block->params = g_array_new (FALSE, TRUE, sizeof (QdParam));
+  g_array_set_clear_func (block->params, param_clear);
+  block->width = 60;
+  block->height = 40;
+  if (strcmp (type, QD_TYPE_SUBSYSTEM) == 0)
+    {
+      block->width = 80;
+      block->height = 60;
+      block->inner = qd_system_new ();
+      block->inner->owner = block;
+    }
+
+  return block;
+}
+
+QdBlock *
+qd_block_ref (QdBlock *block)
+{
+  g_return_val_if_fail (block != NULL, NULL);
+
+  g_atomic_int_inc (&block->ref_count);
+  return block;
+}
+
+void
+qd_block_unref (QdBlock *block)
+{
+  if (block == NULL)
+    return;
+  if (!g_atomic_int_dec_and_test (&block->ref_count))
+    return;
+
+  if (block->inner != NULL)
+    {
+      /* The inner system may outlive us in the history; its owner
+       * pointer is weak and must not dangle. */
+      if (block->inner->owner == block)
+        block->inner->owner = NULL;
+      qd_system_unref (block->inner);
+    }
+  g_array_unref (block->params);
+  g_free (block->id);
+  g_free (block->type);
+  g_free (block->name);
+  g_free (block);
+}
+
+const char *
+qd_block_get_param (const QdBlock *block,
+                    const char    *name)
+{
+  g_return_val_if_fail (block != NULL, NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  for (guint i = 0; i < block->params->len; i++)
+    {
+      const QdParam *param = &g_array_index (block->params, QdParam, i);
+
+      if (strcmp (param->name, name) == 0)
+        return param->value;
+    }
+  return NULL;
+}
+
+const char *
+qd_block_get_param_or_default (const QdBlock *block,
+                               const char    *name)
+{
+  const QdBlockType *type;
+  const char *value;
+  int index;
+
+  value = qd_block_get_param (block, name);
+  if (value != NULL)
+    return value;
+  type = qd_block_get_type_info (block);
+  if (type == NULL)
+    return NULL;
+  index = qd_block_type_find_param (type, name);
+  if (index < 0)
+    return NULL;
+  return type->params[index].default_value;
+}
+
+void
+qd_block_set_param_raw (QdBlock    *block,
+                        const char *name,
+                        const char *value)
+{
+  g_return_if_fail (block != NULL);
+  g_return_if_fail (name != NULL);
+
+  for (guint i = 0; i < block->params->len; i++)
+    {
+      QdParam *param = &g_array_index (block->params, QdParam, i);
+
+      if (strcmp (param->name, name) == 0)
+        {
+          if (value == NULL)
+            g_array_remove_index (block->params, i);
+          else
+            {
+              char *copy = g_strdup (value);
+
+              g_free (param->value);
+              param->value = copy;
+            }
+          return;
+        }
+    }
+
+  if (value != NULL)
+    {
+      QdParam param = { g_strdup (name), g_strdup (value) };
+
+      g_array_append_val (block->params, param);
+    }
+}
+
+const QdBlockType *
+qd_block_get_type_info (const QdBlock *block)
+{
+  g_return_val_if_fail (block != NULL, NULL);
+
+  return qd_registry_lookup (block->type);
+}
+
+/* The port-sizing parameter's range: the schema's, clipped to what the
+ * canvas can draw. */
+static void
+port_count_range (const QdParamSpec *spec,
+                  guint             *lo,
+                  guint             *hi)
+{
+  *lo = 0;
+  *hi = QD_MAX_PORTS;
+  if (spec != NULL && spec->min > 0 && spec->min <= QD_MAX_PORTS)
+    *lo = (guint) ceil (spec->min);
+  if (spec != NULL && spec->max >= *lo && spec->max < QD_MAX_PORTS)
+    *hi = (guint) floor (spec->max);
+}
+
+/* Parses a whole-number literal (digits, optional surrounding blanks). */
+static gboolean
+parse_port_count (const QdParamSpec *spec,
+                  const char        *value,
+                  guint             *count,
+                  GError           **error)
+{
+  const char *p = value;
+  guint64 n = 0;
+  gboolean digits = FALSE;
+  guint lo, hi;
+
+  port_count_range (spec, &lo, &hi);
+  while (g_ascii_isspace (*p))
+    p++;
+  while (g_ascii_isdigit (*p))
+    {
+      digits = TRUE;
+      if (n <= 1000)
+        n = n * 10 + (guint64) (*p - '0');
+      p++;
+    }
+  while (g_ascii_isspace (*p))
+    p++;
+
+  if (!digits || *p != '\0' || n < lo || n > hi)
+    {
+      g_set_error (error, QD_ERROR, QD_ERROR_PARAM,
+                   _("parameter '%s': '%s' is not a port count; write a whole "
+                     "number from %u to %u"),
+                   spec->name, value, lo, hi);
+      return FALSE;
+    }
+  *count = (guint) n;
+  return TRUE;
+}
+
+static gboolean
+count_side (const QdBlock     *block,
+            const QdBlockType *type,
+            const QdPortSpec  *ports,
+            guint             *count,
+            GError           **error)
+{
+  const QdParamSpec *spec;
+  const char *value;
+  int index;
+
+  if (ports->size_param == NULL)
+    {
+      *count = ports->count;
+      return TRUE;
+    }
+
+  index = qd_block_type_find_param (type, ports->size_param);
+  if (index < 0)
+    {
+      /* A descriptor bug, not a user error; say so plainly. */
+      g_set_error (error, QD_ERROR, QD_ERROR_FAILED,
+                   _("block type '%s' sizes its ports by '%s', which is not "
+                     "one of its parameters"),
+                   type->id, ports->size_param);
+      return FALSE;
+    }
+  spec = &type->params[index];
+  value = qd_block_get_param (block, spec->name);
+  if (value == NULL)
+    value = spec->default_value != NULL ? spec->default_value : "";
+
+  return parse_port_count (spec, value, count, error);
+}
+
+gboolean
+qd_block_count_ports (const QdBlock *block,
+                      guint         *n_inputs,
+                      guint         *n_outputs,
+                      GError       **error)
+{
+  const QdBlockType *type;
+  guint n_in = 0, n_out = 0;
+
+  g_return_val_if_fail (block != NULL, FALSE);
+
+  if (block->inner != NULL)
+    {
+      /* A subsystem's ports are its port blocks. */
+      for (guint i = 0; i < block->inner->blocks->len; i++)
+        {
+          const QdBlock *child = g_ptr_array_index (block->inner->blocks, i);
+
+          if (strcmp (child->type, QD_TYPE_INPORT) == 0)
+            n_in++;
+          else if (strcmp (child->type, QD_TYPE_OUTPORT) == 0)
+            n_out++;
+        }
+    }
+  else
+    {
+      type = qd_block_get_type_info (block);
+      if (type == NULL)
+        {
+          g_set_error (error, QD_ERROR, QD_ERROR_UNKNOWN_TYPE,
+                       _("unknown block type '%s'; replace the block with one "
+                         "from the palette"),
+                       block->type);
+          return FALSE;
+        }
+      if (!count_side (block, type, &type->inputs, &n_in, error)
+          || !count_side (block, type, &type->outputs, &n_out, error))
+        return FALSE;
+    }
+
+  if (n_inputs != NULL)
+    *n_inputs = n_in;
+  if (n_outputs != NULL)
+    *n_outputs = n_out;
+  return TRUE;
+}
+
+char *
+qd_block_get_path (const QdBlock *block)
+{
+  GString *path;
+  GPtrArray *names;
+
+  g_return_val_if_fail (block != NULL, NULL);
+
+  names = g_ptr_array_new ();
+  for (const QdBlock *b = block; b != NULL;
+       b = b->parent != NULL ? b->parent->owner : NULL)
+    g_ptr_array_add (names, b->name);
+
+  path = g_string_new (NULL);
+  for (guint i = names->len; i > 0; i--)
+    {
+      g_string_append_c (path, '/');
+      g_string_append (path, g_ptr_array_index (names, i - 1));
+    }
+  g_ptr_array_unref (names);
+
+  return g_string_free (path, FALSE);
+}
+
+/* Parameter checks */
+
+/* Puts "parameter 'k': " in front of an expression error, moving its
+ * "column N: " by @offset characters so that it counts from the start of
+ * the whole value (for the elements of a vector). */
+static void
+propagate_expr_error (GError     **error,
+                      GError      *local,
+                      const char  *name,
+                      glong        offset)
+{
+  guint column = 0;
+  int consumed = 0;
+
+  if (offset > 0
+      && sscanf (local->message, "column %u: %n", &column, &consumed) >= 1
+      && consumed > 0)
+    {
+      char *rest = g_strdup (local->message + consumed);
+
+      g_free (local->message);
+      local->message = g_strdup_printf ("column %u: %s",
+                                        column + (guint) offset, rest);
+      g_free (rest);
+    }
+  g_propagate_prefixed_error (error, local, _("parameter '%s': "), name);
+}
+
+static gboolean
+check_expression (const char  *name,
+                  const char  *text,
+                  glong        offset,
+                  GError     **error)
+{
+  GError *local = NULL;
+  QdExpr *expr;
+
+  expr = qd_expr_parse (text, &local);
+  if (expr == NULL)
+    {
+      if (local == NULL)
+        local = g_error_new (QD_ERROR, QD_ERROR_SYNTAX,
+                             _("column 1: '%s' is not an expression"), text);
+      propagate_expr_error (error, local, name, offset);
+      return FALSE;
+    }
+  qd_expr_free (expr);
+  return TRUE;
+}
+
+/* Each comma at parenthesis depth 0 separates two elements, so that
+ * "max(a, b), 2" has two. A blank value is the empty vector. */
+static gboolean
+check_vector (const char  *name,
+              const char  *value,
+              GError     **error)
+{
+  const char *start = value;
+  int depth = 0;
+  gboolean blank = TRUE;
+
+  for (const char *p = value; *p != '\0'; p++)
+    if (!g_ascii_isspace (*p))
+      blank = FALSE;
+  if (blank)
+    return TRUE;
+
+  for (const char *p = value;; p++)
+    {
+      if (*p == '(')
+        depth++;
+      else if (*p == ')' && depth > 0)
+        depth--;
+      else if ((*p == ',' && depth == 0) || *p == '\0')
+        {
+          char *element = g_strndup (start, (gsize) (p - start));
+          glong offset = g_utf8_strlen (value, start - value);
+          gboolean ok = check_expression (name, element, offset, error);
+
+          g_free (element);
+          if (!ok)
+            return FALSE;
+          if (*p == '\0')
+            break;
+          start = p + 1;
+        }
+    }
+  return TRUE;
+}
+
+static gboolean
+is_port_sizing (const QdBlockType *type,
+                const char        *name)
+{
+  return (type->inputs.size_param != NULL
+          && strcmp (type->inputs.size_param, name) == 0)
+         || (type->outputs.size_param != NULL
+             && strcmp (type->outputs.size_param, name) == 0);
+}
+
+gboolean
+qd_block_check_param (const QdBlock *block,
+                      const char    *name,
+                      const char    *value,
+                      GError       **error)
+{
+  const QdBlockType *type;
+  const QdParamSpec *spec;
+  int index;
+
+  g_return_val_if_fail (block != NULL, FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  type = qd_block_get_type_info (block);
+  if (type == NULL)
+    {
+      g_set_error (error, QD_ERROR, QD_ERROR_UNKNOWN_TYPE,
+                   _("unknown block type '%s'; replace the block with one "
+                     "from the palette"),
+                   block->type);
+      return FALSE;
+    }
+
+  index = qd_block_type_find_param (type, name);
+  if (index < 0)
+    {
+      if (type->n_params == 0)
+        g_set_error (error, QD_ERROR, QD_ERROR_PARAM,
+                     _("unknown parameter '%s' (%s has no parameters)"),
+                     name, _(type->name));
+      else
+        {
+          GString *names = g_string_new (NULL);
+
+          for (guint i = 0; i < type->n_params; i++)
+            {
+              if (i > 0)
+                g_string_append (names, ", ");
+              g_string_append (names, type->params[i].name);
+            }
+          g_set_error (error, QD_ERROR, QD_ERROR_PARAM,
+                       _("unknown parameter '%s' (%s has: %s)"),
+                       name, _(type->name), names->str);
+          g_string_free (names, TRUE);
+        }
+      return FALSE;
+    }
+
+  if (value == NULL)
+    return TRUE;
+
+  spec = &type->params[index];
+  if ((spec->flags & QD_PARAM_INHERIT) != 0 && value[0] == '\0')
+    return TRUE;
+
+  if (spec->kind == QD_PARAM_INTEGER && is_port_sizing (type, name))
+    {
+      guint count;
+
+      return parse_port_count (spec, value, &count, error);
+    }
+
+  switch (spec->kind)
+    {
+    case QD_PARAM_NUMBER:
+    case QD_PARAM_INTEGER:
+    case QD_PARAM_FUNCTION:
+      return check_expression (name, value, 0, error);
+
+    case QD_PARAM_VECTOR:
+      return check_vector (name, value, error);
+
+    case QD_PARAM_BOOLEAN:
+      if (strcmp (value, "true") == 0 || strcmp (value, "false") == 0)
+        return TRUE;
+      g_set_error (error, QD_ERROR, QD_ERROR_PARAM,
+                   _("parameter '%s': '%s' is neither true nor false"),
+                   name, value);
+      return FALSE;
+
+    case QD_PARAM_CHOICE:
+      {
+        GString *choices = g_string_new (NULL);
+
+        for (guint i = 0; spec->choices != NULL && spec->choices[i] != NULL; i++)
+          {
+            if (strcmp (spec->choices[i], value) == 0)
+              {
+                g_string_free (choices, TRUE);
+                return TRUE;
+              }
+            if (i > 0)
+              g_string_append (choices, ", ");
+            g_string_append (choices, spec->choices[i]);
+          }
+        if ((spec->flags & QD_PARAM_INHERIT) != 0)
+          g_set_error (error, QD_ERROR, QD_ERROR_PARAM,
+                       _("parameter '%s': '%s' is not one of %s (or empty for "
+                         "the model's default)"),
+                       name, value, choices->str);
+        else
+          g_set_error (error, QD_ERROR, QD_ERROR_PARAM,
+                       _("parameter '%s': '%s' is not one of %s"),
+                       name, value, choices->str);
+        g_string_free (choices, TRUE);
+        return FALSE;
+      }
+
+    case QD_PARAM_STRING:
+    default:
+      return TRUE;
+    }
+}
+
+/* Links */
+
+QdLinkTarget *
+qd_link_target_new (const char    *dst_block,
+                    guint          dst_port,
+                    const QdPoint *points,
+                    guint          n_points)
+{
+  QdLinkTarget *target = g_new0 (QdLinkTarget, 1);
+
+  target->dst.block = g_strdup (dst_block);
+  target->dst.port = dst_port;
+  target->points = g_array_sized_new (FALSE, FALSE, sizeof (QdPoint), n_points);
+  if (n_points > 0)
+    g_array_append_vals (target->points, points, n_points);
+
+  return target;
+}
+
+void
+qd_link_target_free (QdLinkTarget *target)
+{
+  if (target == NULL)
+    return;
+  g_free (target->dst.block);
+  g_array_unref (target->points);
+  g_free (target);
+}
+
+QdLink *
+qd_link_new (const char *id,
+             const char *src_block,
+             guint       src_port)
+{
+  QdLink *link;
+
+  g_return_val_if_fail (id != NULL, NULL);
+  g_return_val_if_fail (src_block != NULL, NULL);
+
+  link = g_new0 (QdLink, 1);
+  link->ref_count = 1;
+  link->id = g_strdup (id);
+  link->src.block = g_strdup (src_block);
+  link->src.port = src_port;
+  link->targets = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_link_target_free);
+
+  return link;
+}
+
+QdLinkTarget *
+qd_link_add_target (QdLink     *link,
+                    const char *dst_block,
+                    guint       dst_port)
+{
+  QdLinkTarget *target;
+
+  g_return_val_if_fail (link != NULL, NULL);
+  g_return_val_if_fail (dst_block != NULL, NULL);
+
+  target = qd_link_target_new (dst_block, dst_port, NULL, 0);
+  g_ptr_array_add (link->targets, target);
+
+  return target;
+}
+
+QdLink *
+qd_link_ref (QdLink *link)
+{
+  g_return_val_if_fail (link != NULL, NULL);
+
+  g_atomic_int_inc (&link->ref_count);
+  return link;
+}
+
+void
+qd_link_unref (QdLink *link)
+{
+  if (link == NULL)
+    return;
+  if (!g_atomic_int_dec_and_test (&link->ref_count))
+    return;
+
+  g_ptr_array_unref (link->targets);
+  g_free (link->src.block);
+  g_free (link->id);
+  g_free (link);
+}
+
+/* Systems */
+
+QdSystem *
+qd_system_new (void)
+{
+  QdSystem *system = g_new0 (QdSystem, 1);
+
+  system->ref_count = 1;
+  system->blocks = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_block_unref);
+  system->links = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_link_unref);
+  /* Keys are the blocks' own ids, which never change. */
+  system->by_id = g_hash_table_new (g_str_hash, g_str_equal);
+
+  return system;
+}
+
+QdSystem *
+qd_system_ref (QdSystem *system)
+{
+  g_return_val_if_fail (system != NULL, NULL);
+
+  g_atomic_int_inc (&system->ref_count);
+  return system;
+}
+
+void
+qd_system_unref (QdSystem *system)
+{
+  if (system == NULL)
+    return;
+  if (!g_atomic_int_dec_and_test (&system->ref_count))
+    return;
+
+  /* Children kept alive elsewhere (the history) lose their weak parent. */
+  for (guint i = 0; i < system->blocks->len; i++)
+    {
+      QdBlock *block = g_ptr_array_index (system->blocks, i);
+
+      if (block->parent == system)
+        block->parent = NULL;
+    }
+  for (guint i = 0; i < system->links->len; i++)
+    {
+      QdLink *link = g_ptr_array_index (system->links, i);
+
+      if (link->parent == system)
+        link->parent = NULL;
+    }
+  g_hash_table_unref (system->by_id);
+  g_ptr_array_unref (system->blocks);
+  g_ptr_array_unref (system->links);
+  g_free (system);
+}
+
+QdBlock *
+qd_system_find_block (QdSystem   *system,
+                      const char *id)
+{
+  g_return_val_if_fail (system != NULL, NULL);
+
+  if (id == NULL)
+    return NULL;
+  return g_hash_table_lookup (system->by_id, id);
+}
+
+QdBlock *
+qd_system_find_block_by_name (QdSystem   *system,
+                              const char *name)
+{
+  g_return_val_if_fail (system != NULL, NULL);
+
+  if (name == NULL)
+    return NULL;
+  for (guint i = 0; i < system->blocks->len; i++)
+    {
+      QdBlock *block = g_ptr_array_index (system->blocks, i);
+
+      if (strcmp (block->name, name) == 0)
+        return block;
+    }
+  return NULL;
+}
+
+QdLink *
+qd_system_find_driver (QdSystem   *system,
+                       const char *id,
+                       guint       port,
+                       guint      *target_index)
+{
+  g_return_val_if_fail (system != NULL, NULL);
+  g_return_val_if_fail (id != NULL, NULL);
+
+  for (guint i = 0; i < system->links->len; i++)
+    {
+      QdLink *link = g_ptr_array_index (system->links, i);
+
+      for (guint j = 0; j < link->targets->len; j++)
+        {
+          const QdLinkTarget *target = g_ptr_array_index (link->targets, j);
+
+          if (target->dst.port == port && strcmp (target->dst.block, id) == 0)
+            {
+              if (target_index != NULL)
+                *target_index = j;
+              return link;
+            }
+        }
+    }
+  return NULL;
+}
+
+QdLink *
+qd_system_find_source (QdSystem   *system,
+                       const char *id,
+                       guint       port)
+{
+  g_return_val_if_fail (system != NULL, NULL);
+  g_return_val_if_fail (id != NULL, NULL);
+
+  for (guint i = 0; i < system->links->len; i++)
+    {
+      QdLink *link = g_ptr_array_index (system->links, i);
+
+      if (link->src.port == port && strcmp (link->src.block, id) == 0)
+        return link;
+    }
+  return NULL;
+}
+
+char *
+qd_system_get_path (const QdSystem *system)
+{
+  g_return_val_if_fail (system != NULL, NULL);
+
+  if (system->owner == NULL)
+    return g_strdup ("");
+  return qd_block_get_path (system->owner);
+}
+
+void
+qd_system_append_block (QdSystem *system,
+                        QdBlock  *block)
+{
+  g_return_if_fail (system != NULL);
+  g_return_if_fail (block != NULL);
+
+  block->parent = system;
+  g_ptr_array_add (system->blocks, block);
+  g_hash_table_insert (system->by_id, block->id, block);
+}
+
+void
+qd_system_append_link (QdSystem *system,
+                       QdLink   *link)
+{
+  g_return_if_fail (system != NULL);
+  g_return_if_fail (link != NULL);
+
+  link->parent = system;
+  g_ptr_array_add (system->links, link);
+}

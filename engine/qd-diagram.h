@@ -97,13 +97,26 @@ QD_API const char  *qd_block_get_param_or_default (const QdBlock *block,
 QD_API const QdBlockType *qd_block_get_type_info (const QdBlock *block);
 /* Port counts, from the type (a port-sizing parameter must be a whole
  * number literal) or, for a subsystem, from its port blocks. FALSE with
- * @error when a sizing parameter is not a valid count. */
+ * @error when a sizing parameter is not a valid count or the type is
+ * unknown (the message does not name the block). */
 QD_API gboolean     qd_block_count_ports    (const QdBlock *block,
                                              guint         *n_inputs,
                                              guint         *n_outputs,
                                              GError       **error);
 /* "/Plant/Integrator 2": the names from the root down. */
 QD_API char        *qd_block_get_path       (const QdBlock *block);
+/* Checks one parameter value against the block type's schema: that the
+ * parameter exists, a CHOICE names a choice ("" allowed for a
+ * QD_PARAM_INHERIT parameter), a BOOLEAN is "true" or "false", a NUMBER,
+ * INTEGER or FUNCTION parses as an expression and a VECTOR as
+ * comma-separated expressions, and a port-sizing INTEGER is a whole number
+ * literal from 0 to 64 (narrowed by the schema's min and max). A NULL
+ * @value (the default) is always valid. The
+ * message does not name the block; callers put its path in front. */
+QD_API gboolean     qd_block_check_param    (const QdBlock *block,
+                                             const char    *name,
+                                             const char    *value,
+                                             GError       **error);
 
 QD_API QdLink      *qd_link_ref             (QdLink        *link);
 QD_API void         qd_link_unref           (QdLink        *link);
@@ -127,20 +140,28 @@ QD_API QdLink      *qd_system_find_source   (QdSystem      *system,
 /* The path of the system itself: "" for the root, "/Plant" inside Plant. */
 QD_API char        *qd_system_get_path      (const QdSystem *system);
 
-/* For engine use (loader, commands): construction without undo. */
+/* For engine use (loader, commands): construction without undo.
+ *
+ * Every constructor returns a new reference. A block of type "subsystem"
+ * comes with an empty inner system (block->inner) to fill. A new block is
+ * 60x40 (a subsystem 80x60) at 0,0 with no parameter set. */
 QD_API QdSystem    *qd_system_new           (void);
 QD_API QdBlock     *qd_block_new            (const char    *id,
                                              const char    *type,
                                              const char    *name);
+/* Sets the text of parameter @name, unchecked; NULL unsets it. */
 QD_API void         qd_block_set_param_raw  (QdBlock       *block,
                                              const char    *name,
                                              const char    *value);
 QD_API QdLink      *qd_link_new             (const char    *id,
                                              const char    *src_block,
                                              guint          src_port);
+/* Adds a target with no bend points; the link owns it, the caller may
+ * fill its points array. */
 QD_API QdLinkTarget *qd_link_add_target     (QdLink        *link,
                                              const char    *dst_block,
                                              guint          dst_port);
+/* Both take over the caller's reference to @block or @link. */
 QD_API void         qd_system_append_block  (QdSystem      *system,
                                              QdBlock       *block);
 QD_API void         qd_system_append_link   (QdSystem      *system,

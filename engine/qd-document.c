@@ -1,1 +1,2085 @@
-/* qd-document.c: not written yet */
+/* qd-document.c: a diagram and the commands that edit it
+ *
+ * Every command validates first, then applies itself as a sequence of
+ * primitive edits (insert or remove a block, a link or a link target, set a
+ * field...), each recorded on the history with references to what it
+ * touches, so that removed blocks live on in the history and undo puts back
+ * the very same objects. A command runs in its own transaction, which nests
+ * into the caller's when there is one; "changed" fires once when the
+ * outermost transaction closes.
+ */
+#include <glib/gi18n-lib.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "qd-document.h"
+#include "qd-expr.h"
+#include "qd-history.h"
+#include "qd-registry.h"
+
+struct _QdDocument
+{
+  GObject     parent_instance;
+
+  QdSystem   *root;
+  char       *title;
+  char       *description;
+  QdSettings  settings;
+  GPtrArray  *variables;     /* QdVariable* */
+
+  QdHistory  *history;
+  guint64     saved_state;
+
+  /* Document-wide indexes, rebuilt on demand after a structural edit:
+   * finding is frequent, structural edits are rare. */
+  GHashTable *block_index;   /* id -> QdBlock* */
+  GHashTable *link_index;    /* id -> QdLink* */
+  gboolean    index_dirty;
+  /* prefix -> the largest numeric suffix handed out or seen */
+  GHashTable *id_counters;
+
+  /* What the last "changed" told the listeners. */
+  gboolean    can_undo;
+  gboolean    can_redo;
+  gboolean    modified;
+  gboolean    title_changed;
+};
+
+enum
+{
+  PROP_0,
+  PROP_CAN_UNDO,
+  PROP_CAN_REDO,
+  PROP_MODIFIED,
+  PROP_TITLE,
+  N_PROPS
+};
+
+enum
+{
+  CHANGED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (QdDocument, qd_document, G_TYPE_OBJECT)
+
+/* Settings and variables */
+
+void
+qd_document_init_settings (QdSettings *settings)
+{
+  g_return_if_fail (settings != NULL);
+
+  settings->start_time = 0.0;
+  settings->final_time = 10.0;
+  settings->method = g_strdup ("QSS1");
+  settings->dqmin = 1e-6;
+  settings->dqrel = 1e-3;
+  settings->illegitimacy_limit = 1000000;
+}
+
+void
+qd_settings_clear (QdSettings *settings)
+{
+  g_return_if_fail (settings != NULL);
+
+  g_clear_pointer (&settings->method, g_free);
+}
+
+static void
+settings_copy (QdSettings       *dst,
+               const QdSettings *src)
+{
+  char *method = g_strdup (src->method);
+
+  g_free (dst->method);
+  *dst = *src;
+  dst->method = method;
+}
+
+static void
+variable_free (gpointer data)
+{
+  QdVariable *variable = data;
+
+  g_free (variable->name);
+  g_free (variable->value);
+  g_free (variable);
+}
+
+static int
+find_variable (QdDocument *self,
+               const char *name)
+{
+  for (guint i = 0; i < self->variables->len; i++)
+    {
+      QdVariable *variable = g_ptr_array_index (self->variables, i);
+
+      if (strcmp (variable->name, name) == 0)
+        return (int) i;
+    }
+  return -1;
+}
+
+/* Change notification */
+
+static void
+emit_changes (QdDocument *self)
+{
+  gboolean can_undo, can_redo, modified;
+
+  g_signal_emit (self, signals[CHANGED], 0);
+
+  can_undo = qd_history_can_undo (self->history);
+  can_redo = qd_history_can_redo (self->history);
+  modified = qd_document_get_modified (self);
+  if (can_undo != self->can_undo)
+    {
+      self->can_undo = can_undo;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAN_UNDO]);
+    }
+  if (can_redo != self->can_redo)
+    {
+      self->can_redo = can_redo;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAN_REDO]);
+    }
+  if (modified != self->modified)
+    {
+      self->modified = modified;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODIFIED]);
+    }
+  if (self->title_changed)
+    {
+      self->title_changed = FALSE;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
+    }
+}
+
+/* Indexes and ids */
+
+static void
+index_system (QdDocument *self,
+              QdSystem   *system)
+{
+  for (guint i = 0; i < system->blocks->len; i++)
+    {
+      QdBlock *block = g_ptr_array_index (system->blocks, i);
+
+      g_hash_table_insert (self->block_index, block->id, block);
+      if (block->inner != NULL)
+        index_system (self, block->inner);
+    }
+  for (guint i = 0; i < system->links->len; i++)
+    {
+      QdLink *link = g_ptr_array_index (system->links, i);
+
+      g_hash_table_insert (self->link_index, link->id, link);
+    }
+}
+
+static void
+ensure_index (QdDocument *self)
+{
+  if (!self->index_dirty)
+    return;
+  g_hash_table_remove_all (self->block_index);
+  g_hash_table_remove_all (self->link_index);
+  index_system (self, self->root);
+  self->index_dirty = FALSE;
+}
+
+/* Splits "b12" into "b" and 12; FALSE when there is no numeric suffix. */
+static gboolean
+split_id (const char *id,
+          char      **prefix,
+          guint64    *number)
+{
+  gsize len = strlen (id);
+  gsize start = len;
+
+  while (start > 0 && g_ascii_isdigit (id[start - 1]))
+    start--;
+  if (start == len || len - start > 18)
+    return FALSE;
+  *prefix = g_strndup (id, start);
+  *number = g_ascii_strtoull (id + start, NULL, 10);
+  return TRUE;
+}
+
+static void
+note_id (QdDocument *self,
+         const char *id)
+{
+  char *prefix;
+  guint64 number;
+  gpointer old;
+
+  if (!split_id (id, &prefix, &number))
+    return;
+  old = g_hash_table_lookup (self->id_counters, prefix);
+  if (old == NULL || *(guint64 *) old < number)
+    {
+      guint64 *value = g_new (guint64, 1);
+
+      *value = number;
+      g_hash_table_insert (self->id_counters, prefix, value);
+    }
+  else
+    g_free (prefix);
+}
+
+static void
+note_ids (QdDocument *self,
+          QdSystem   *system)
+{
+  for (guint i = 0; i < system->blocks->len; i++)
+    {
+      QdBlock *block = g_ptr_array_index (system->blocks, i);
+
+      note_id (self, block->id);
+      if (block->inner != NULL)
+        note_ids (self, block->inner);
+    }
+  for (guint i = 0; i < system->links->len; i++)
+    note_id (self, ((QdLink *) g_ptr_array_index (system->links, i))->id);
+}
+
+char *
+qd_document_new_id (QdDocument *self,
+                    const char *prefix)
+{
+  guint64 *counter;
+  char *id = NULL;
+
+  g_return_val_if_fail (QD_IS_DOCUMENT (self), NULL);
+  g_return_val_if_fail (prefix != NULL, NULL);
+
+  counter = g_hash_table_lookup (self->id_counters, prefix);
+  if (counter == NULL)
+    {
+      counter = g_new0 (guint64, 1);
+      g_hash_table_insert (self->id_counters, g_strdup (prefix), counter);
+    }
+
+  /* Never hand out a number again, even after undo: the history may still
+   * hold the block or link that had it. The loop only guards against ids
+   * the loader made up without a number we could see. */
+  ensure_index (self);
+  do
+    {
+      g_free (id);
+      *counter += 1;
+      id = g_strdup_printf ("%s%" G_GUINT64_FORMAT, prefix, *counter);
+    }
+  while (g_hash_table_contains (self->block_index, id)
+         || g_hash_table_contains (self->link_index, id));
+
+  return id;
+}
+
+/* The primitive edits */
+
+/* Insert or remove a block at an index of a system. */
+typedef struct
+{
+  QdEdit    base;
+  QdSystem *system;
+  QdBlock  *block;
+  guint     index;
+  gboolean  insert;
+} BlockEdit;
+
+static void
+block_edit_apply (QdEdit   *edit,
+                  gpointer  target,
+                  gboolean  undo)
+{
+  BlockEdit *self = (BlockEdit *) edit;
+  QdDocument *doc = target;
+
+  if (self->insert != undo)
+    {
+      g_ptr_array_insert (self->system->blocks, (gint) self->index,
+                          qd_block_ref (self->block));
+      g_hash_table_insert (self->system->by_id, self->block->id, self->block);
+      self->block->parent = self->system;
+    }
+  else
+    {
+      g_assert (g_ptr_array_index (self->system->blocks, self->index) == self->block);
+      g_hash_table_remove (self->system->by_id, self->block->id);
+      self->block->parent = NULL;
+      g_ptr_array_remove_index (self->system->blocks, self->index);
+    }
+  doc->index_dirty = TRUE;
+}
+
+static void
+block_edit_free (QdEdit *edit)
+{
+  BlockEdit *self = (BlockEdit *) edit;
+
+  qd_system_unref (self->system);
+  qd_block_unref (self->block);
+  g_free (self);
+}
+
+static const QdEditClass block_edit_class = { block_edit_apply, block_edit_free };
+
+static void
+record_block_edit (QdDocument *self,
+                   QdSystem   *system,
+                   QdBlock    *block,
+                   guint       index,
+                   gboolean    insert)
+{
+  BlockEdit *edit = g_new0 (BlockEdit, 1);
+
+  edit->base.klass = &block_edit_class;
+  edit->system = qd_system_ref (system);
+  edit->block = qd_block_ref (block);
+  edit->index = index;
+  edit->insert = insert;
+  block_edit_apply (&edit->base, self, FALSE);
+  qd_history_record (self->history, &edit->base);
+}
+
+void
+qd_document_edit_insert_block (QdDocument *self,
+                               QdSystem   *system,
+                               QdBlock    *block,
+                               guint       index)
+{
+  record_block_edit (self, system, block, MIN (index, system->blocks->len), TRUE);
+}
+
+void
+qd_document_edit_remove_block (QdDocument *self,
+                               QdBlock    *block)
+{
+  QdSystem *system = block->parent;
+  guint index;
+
+  g_return_if_fail (system != NULL);
+  if (!g_ptr_array_find (system->blocks, block, &index))
+    g_return_if_reached ();
+  record_block_edit (self, system, block, index, FALSE);
+}
+
+/* Move a block to another place in the priority order. */
+typedef struct
+{
+  QdEdit    base;
+  QdSystem *system;
+  QdBlock  *block;
+  guint     from, to;
+} OrderEdit;
+
+static void
+order_edit_apply (QdEdit   *edit,
+                  gpointer  target,
+                  gboolean  undo)
+{
+  OrderEdit *self = (OrderEdit *) edit;
+  guint from = undo ? self->to : self->from;
+  guint to = undo ? self->from : self->to;
+  gpointer block = g_ptr_array_steal_index (self->system->blocks, from);
+
+  g_assert (block == self->block);
+  g_ptr_array_insert (self->system->blocks, (gint) to, block);
+}
+
+static void
+order_edit_free (QdEdit *edit)
+{
+  OrderEdit *self = (OrderEdit *) edit;
+
+  qd_system_unref (self->system);
+  qd_block_unref (self->block);
+  g_free (self);
+}
+
+static const QdEditClass order_edit_class = { order_edit_apply, order_edit_free };
+
+/* Position, size, rotation and flip of a block. */
+typedef struct
+{
+  double   x, y, width, height;
+  int      rotation;
+  gboolean flip;
+} Geometry;
+
+typedef struct
+{
+  QdEdit    base;
+  QdBlock  *block;
+  Geometry  before, after;
+} GeometryEdit;
+
+static void
+geometry_edit_apply (QdEdit   *edit,
+                     gpointer  target,
+                     gboolean  undo)
+{
+  GeometryEdit *self = (GeometryEdit *) edit;
+  const Geometry *g = undo ? &self->before : &self->after;
+
+  self->block->x = g->x;
+  self->block->y = g->y;
+  self->block->width = g->width;
+  self->block->height = g->height;
+  self->block->rotation = g->rotation;
+  self->block->flip = g->flip;
+}
+
+static void
+geometry_edit_free (QdEdit *edit)
+{
+  GeometryEdit *self = (GeometryEdit *) edit;
+
+  qd_block_unref (self->block);
+  g_free (self);
+}
+
+static const QdEditClass geometry_edit_class = { geometry_edit_apply, geometry_edit_free };
+
+void
+qd_document_edit_geometry (QdDocument *self,
+                           QdBlock    *block,
+                           double      x,
+                           double      y,
+                           double      width,
+                           double      height,
+                           int         rotation,
+                           gboolean    flip)
+{
+  GeometryEdit *edit = g_new0 (GeometryEdit, 1);
+
+  edit->base.klass = &geometry_edit_class;
+  edit->block = qd_block_ref (block);
+  edit->before = (Geometry) { block->x, block->y, block->width, block->height,
+                              block->rotation, block->flip };
+  edit->after = (Geometry) { x, y, width, height, rotation, flip != FALSE };
+  geometry_edit_apply (&edit->base, self, FALSE);
+  qd_history_record (self->history, &edit->base);
+}
+
+/* A block's name, or one of its parameters (NULL: the default). */
+typedef struct
+{
+  QdEdit   base;
+  QdBlock *block;
+  char    *param;    /* NULL for the name */
+  char    *before;
+  char    *after;
+} TextFieldEdit;
+
+static void
+text_field_edit_apply (QdEdit   *edit,
+                       gpointer  target,
+                       gboolean  undo)
+{
+  TextFieldEdit *self = (TextFieldEdit *) edit;
+  const char *value = undo ? self->before : self->after;
+
+  if (self->param != NULL)
+    qd_block_set_param_raw (self->block, self->param, value);
+  else
+    {
+      g_free (self->block->name);
+      self->block->name = g_strdup (value);
+    }
+}
+
+static void
+text_field_edit_free (QdEdit *edit)
+{
+  TextFieldEdit *self = (TextFieldEdit *) edit;
+
+  qd_block_unref (self->block);
+  g_free (self->param);
+  g_free (self->before);
+  g_free (self->after);
+  g_free (self);
+}
+
+static const QdEditClass text_field_edit_class = { text_field_edit_apply, text_field_edit_free };
+
+static void
+record_text_field_edit (QdDocument *self,
+                        QdBlock    *block,
+                        const char *param,
+                        const char *value)
+{
+  TextFieldEdit *edit = g_new0 (TextFieldEdit, 1);
+
+  edit->base.klass = &text_field_edit_class;
+  edit->block = qd_block_ref (block);
+  edit->param = g_strdup (param);
+  edit->before = g_strdup (param != NULL ? qd_block_get_param (block, param)
+                                         : block->name);
+  edit->after = g_strdup (value);
+  text_field_edit_apply (&edit->base, self, FALSE);
+  qd_history_record (self->history, &edit->base);
+}
+
+void
+qd_document_edit_name (QdDocument *self,
+                       QdBlock    *block,
+                       const char *name)
+{
+  record_text_field_edit (self, block, NULL, name);
+}
+
+void
+qd_document_edit_param (QdDocument *self,
+                        QdBlock    *block,
+                        const char *name,
+                        const char *value)
+{
+  record_text_field_edit (self, block, name, value);
+}
+
+/* Insert or remove a link at an index of a system. */
+typedef struct
+{
+  QdEdit    base;
+  QdSystem *system;
+  QdLink   *link;
+  guint     index;
+  gboolean  insert;
+} LinkEdit;
+
+static void
+link_edit_apply (QdEdit   *edit,
+                 gpointer  target,
+                 gboolean  undo)
+{
+  LinkEdit *self = (LinkEdit *) edit;
+  QdDocument *doc = target;
+
+  if (self->insert != undo)
+    {
+      g_ptr_array_insert (self->system->links, (gint) self->index,
+                          qd_link_ref (self->link));
+      self->link->parent = self->system;
+    }
+  else
+    {
+      g_assert (g_ptr_array_index (self->system->links, self->index) == self->link);
+      self->link->parent = NULL;
+      g_ptr_array_remove_index (self->system->links, self->index);
+    }
+  doc->index_dirty = TRUE;
+}
+
+static void
+link_edit_free (QdEdit *edit)
+{
+  LinkEdit *self = (LinkEdit *) edit;
+
+  qd_system_unref (self->system);
+  qd_link_unref (self->link);
+  g_free (self);
+}
+
+static const QdEditClass link_edit_class = { link_edit_apply, link_edit_free };
+
+static void
+record_link_edit (QdDocument *self,
+                  QdSystem   *system,
+                  QdLink     *link,
+                  guint       index,
+                  gboolean    insert)
+{
+  LinkEdit *edit = g_new0 (LinkEdit, 1);
+
+  edit->base.klass = &link_edit_class;
+  edit->system = qd_system_ref (system);
+  edit->link = qd_link_ref (link);
+  edit->index = index;
+  edit->insert = insert;
+  link_edit_apply (&edit->base, self, FALSE);
+  qd_history_record (self->history, &edit->base);
+}
+
+void
+qd_document_edit_insert_link (QdDocument *self,
+                              QdSystem   *system,
+                              QdLink     *link,
+                              guint       index)
+{
+  record_link_edit (self, system, link, MIN (index, system->links->len), TRUE);
+}
+
+void
+qd_document_edit_remove_link (QdDocument *self,
+                              QdLink     *link)
+{
+  QdSystem *system = link->parent;
+  guint index;
+
+  g_return_if_fail (system != NULL);
+  if (!g_ptr_array_find (system->links, link, &index))
+    g_return_if_reached ();
+  record_link_edit (self, system, link, index, FALSE);
+}
+
+/* Insert or remove one target of a link. The target belongs to the link
+ * while it is in it, and to this edit while it is not. */
+typedef struct
+{
+  QdEdit        base;
+  QdLink       *link;
+  QdLinkTarget *target;
+  guint         index;
+  gboolean      insert;
+  gboolean      attached;
+} TargetEdit;
+
+static void
+target_edit_apply (QdEdit   *edit,
+                   gpointer  target,
+                   gboolean  undo)
+{
+  TargetEdit *self = (TargetEdit *) edit;
+
+  if (self->insert != undo)
+    {
+      g_ptr_array_insert (self->link->targets, (gint) self->index, self->target);
+      self->attached = TRUE;
+    }
+  else
+    {
+      gpointer removed = g_ptr_array_steal_index (self->link->targets, self->index);
+
+      g_assert (removed == self->target);
+      self->attached = FALSE;
+    }
+}
+
+static void
+target_edit_free (QdEdit *edit)
+{
+  TargetEdit *self = (TargetEdit *) edit;
+
+  if (!self->attached)
+    qd_link_target_free (self->target);
+  qd_link_unref (self->link);
+  g_free (self);
+}
+
+static const QdEditClass target_edit_class = { target_edit_apply, target_edit_free };
+
+static void
+record_target_edit (QdDocument   *self,
+                    QdLink       *link,
+                    QdLinkTarget *target,
+                    guint         index,
+                    gboolean      insert)
+{
+  TargetEdit *edit = g_new0 (TargetEdit, 1);
+
+  edit->base.klass = &target_edit_class;
+  edit->link = qd_link_ref (link);
+  edit->target = target;
+  edit->index = index;
+  edit->insert = insert;
+  edit->attached = !insert;
+  target_edit_apply (&edit->base, self, FALSE);
+  qd_history_record (self->history, &edit->base);
+}
+
+void
+qd_document_edit_insert_target (QdDocument   *self,
+                                QdLink       *link,
+                                QdLinkTarget *target,
+                                guint         index)
+{
+  record_target_edit (self, link, target, MIN (index, link->targets->len), TRUE);
+}
+
+void
+qd_document_edit_remove_target (QdDocument *self,
+                                QdLink     *link,
+                                guint       index)
+{
+  g_return_if_fail (index < link->targets->len);
+
+  record_target_edit (self, link, g_ptr_array_index (link->targets, index),
+                      index, FALSE);
+}
+
+/* The source of a link or the destination of one of its targets. */
+typedef struct
+{
+  QdEdit  base;
+  QdLink *link;
+  int     target_index;
+  char   *before_block, *after_block;
+  guint   before_port, after_port;
+} EndpointEdit;
+
+static void
+endpoint_edit_apply (QdEdit   *edit,
+                     gpointer  target,
+                     gboolean  undo)
+{
+  EndpointEdit *self = (EndpointEdit *) edit;
+  QdEndpoint *endpoint;
+
+  if (self->target_index < 0)
+    endpoint = &self->link->src;
+  else
+    endpoint = &((QdLinkTarget *) g_ptr_array_index (self->link->targets,
+                                                     self->target_index))->dst;
+  g_free (endpoint->block);
+  endpoint->block = g_strdup (undo ? self->before_block : self->after_block);
+  endpoint->port = undo ? self->before_port : self->after_port;
+}
+
+static void
+endpoint_edit_free (QdEdit *edit)
+{
+  EndpointEdit *self = (EndpointEdit *) edit;
+
+  qd_link_unref (self->link);
+  g_free (self->before_block);
+  g_free (self->after_block);
+  g_free (self);
+}
+
+static const QdEditClass endpoint_edit_class = { endpoint_edit_apply, endpoint_edit_free };
+
+void
+qd_document_edit_endpoint (QdDocument *self,
+                           QdLink     *link,
+                           int         target_index,
+                           const char *block,
+                           guint       port)
+{
+  EndpointEdit *edit = g_new0 (EndpointEdit, 1);
+  const QdEndpoint *endpoint;
+
+  g_return_if_fail (target_index < (int) link->targets->len);
+
+  if (target_index < 0)
+    endpoint = &link->src;
+  else
+    endpoint = &((QdLinkTarget *) g_ptr_array_index (link->targets,
+                                                     target_index))->dst;
+  edit->base.klass = &endpoint_edit_class;
+  edit->link = qd_link_ref (link);
+  edit->target_index = target_index;
+  edit->before_block = g_strdup (endpoint->block);
+  edit->before_port = endpoint->port;
+  edit->after_block = g_strdup (block);
+  edit->after_port = port;
+  endpoint_edit_apply (&edit->base, self, FALSE);
+  qd_history_record (self->history, &edit->base);
+}
+
+/* The bend points of one target. */
+typedef struct
+{
+  QdEdit  base;
+  QdLink *link;
+  guint   index;
+  GArray *before, *after;
+} PointsEdit;
+
+static void
+points_edit_apply (QdEdit   *edit,
+                   gpointer  target,
+                   gboolean  undo)
+{
+  PointsEdit *self = (PointsEdit *) edit;
+  QdLinkTarget *t = g_ptr_array_index (self->link->targets, self->index);
+  GArray *points = undo ? self->before : self->after;
+
+  g_array_set_size (t->points, 0);
+  g_array_append_vals (t->points, points->data, points->len);
+}
+
+static void
+points_edit_free (QdEdit *edit)
+{
+  PointsEdit *self = (PointsEdit *) edit;
+
+  qd_link_unref (self->link);
+  g_array_unref (self->before);
+  g_array_unref (self->after);
+  g_free (self);
+}
+
+static const QdEditClass points_edit_class = { points_edit_apply, points_edit_free };
+
+/* A model variable: added (before is NULL), removed (after is NULL) or
+ * changed, at its index in the ordered list. */
+typedef struct
+{
+  QdEdit  base;
+  char   *name;
+  guint   index;
+  char   *before, *after;
+} VariableEdit;
+
+static void
+variable_edit_apply (QdEdit   *edit,
+                     gpointer  target,
+                     gboolean  undo)
+{
+  VariableEdit *self = (VariableEdit *) edit;
+  QdDocument *doc = target;
+  const char *from = undo ? self->after : self->before;
+  const char *to = undo ? self->before : self->after;
+
+  if (from == NULL)
+    {
+      QdVariable *variable = g_new0 (QdVariable, 1);
+
+      variable->name = g_strdup (self->name);
+      variable->value = g_strdup (to);
+      g_ptr_array_insert (doc->variables, (gint) self->index, variable);
+    }
+  else if (to == NULL)
+    g_ptr_array_remove_index (doc->variables, self->index);
+  else
+    {
+      QdVariable *variable = g_ptr_array_index (doc->variables, self->index);
+
+      g_free (variable->value);
+      variable->value = g_strdup (to);
+    }
+}
+
+static void
+variable_edit_free (QdEdit *edit)
+{
+  VariableEdit *self = (VariableEdit *) edit;
+
+  g_free (self->name);
+  g_free (self->before);
+  g_free (self->after);
+  g_free (self);
+}
+
+static const QdEditClass variable_edit_class = { variable_edit_apply, variable_edit_free };
+
+/* The simulation settings, whole. */
+typedef struct
+{
+  QdEdit     base;
+  QdSettings before, after;
+} SettingsEdit;
+
+static void
+settings_edit_apply (QdEdit   *edit,
+                     gpointer  target,
+                     gboolean  undo)
+{
+  SettingsEdit *self = (SettingsEdit *) edit;
+  QdDocument *doc = target;
+
+  settings_copy (&doc->settings, undo ? &self->before : &self->after);
+}
+
+static void
+settings_edit_free (QdEdit *edit)
+{
+  SettingsEdit *self = (SettingsEdit *) edit;
+
+  qd_settings_clear (&self->before);
+  qd_settings_clear (&self->after);
+  g_free (self);
+}
+
+static const QdEditClass settings_edit_class = { settings_edit_apply, settings_edit_free };
+
+/* The title or the description. */
+typedef struct
+{
+  QdEdit    base;
+  gboolean  is_title;
+  char     *before, *after;
+} InfoEdit;
+
+static void
+info_edit_apply (QdEdit   *edit,
+                 gpointer  target,
+                 gboolean  undo)
+{
+  InfoEdit *self = (InfoEdit *) edit;
+  QdDocument *doc = target;
+  char **field = self->is_title ? &doc->title : &doc->description;
+
+  g_free (*field);
+  *field = g_strdup (undo ? self->before : self->after);
+  if (self->is_title)
+    doc->title_changed = TRUE;
+}
+
+static void
+info_edit_free (QdEdit *edit)
+{
+  InfoEdit *self = (InfoEdit *) edit;
+
+  g_free (self->before);
+  g_free (self->after);
+  g_free (self);
+}
+
+static const QdEditClass info_edit_class = { info_edit_apply, info_edit_free };
+
+static void
+record (QdDocument *self,
+        QdEdit     *edit)
+{
+  edit->klass->apply (edit, self, FALSE);
+  qd_history_record (self->history, edit);
+}
+
+/* Helpers shared by the commands */
+
+/* Where a message about a system starts: its path, "/" for the root. */
+static char *
+system_where (QdSystem *system)
+{
+  char *path = qd_system_get_path (system);
+
+  if (path[0] == '\0')
+    {
+      g_free (path);
+      return g_strdup ("/");
+    }
+  return path;
+}
+
+static void
+set_block_error (GError        **error,
+                 const QdBlock  *block,
+                 QdErrorCode     code,
+                 const char     *message)
+{
+  char *path = qd_block_get_path (block);
+
+  g_set_error (error, QD_ERROR, code, "%s: %s", path, message);
+  g_free (path);
+}
+
+static void
+prefix_block_error (GError        **error,
+                    GError         *local,
+                    const QdBlock  *block)
+{
+  char *path = qd_block_get_path (block);
+
+  g_propagate_prefixed_error (error, local, "%s: ", path);
+  g_free (path);
+}
+
+/* Removes target @index of @link, or the whole link for its last one. */
+void
+qd_document_edit_remove_target_or_link (QdDocument *self,
+                                        QdLink     *link,
+                                        guint       index)
+{
+  if (link->targets->len <= 1)
+    qd_document_edit_remove_link (self, link);
+  else
+    qd_document_edit_remove_target (self, link, index);
+}
+
+/* Removes every link or target whose block id matches and whose port
+ * passes the limit (all ports when @max_in / @max_out is 0). */
+static void
+remove_links_of (QdDocument *self,
+                 QdSystem   *system,
+                 const char *id,
+                 guint       max_in,
+                 guint       max_out)
+{
+  for (guint i = system->links->len; i > 0; i--)
+    {
+      QdLink *link = g_ptr_array_index (system->links, i - 1);
+
+      if (strcmp (link->src.block, id) == 0 && link->src.port >= max_out)
+        {
+          qd_document_edit_remove_link (self, link);
+          continue;
+        }
+      for (guint j = link->targets->len; j > 0; j--)
+        {
+          QdLinkTarget *target = g_ptr_array_index (link->targets, j - 1);
+
+          if (strcmp (target->dst.block, id) == 0 && target->dst.port >= max_in)
+            {
+              gboolean last = link->targets->len == 1;
+
+              qd_document_edit_remove_target_or_link (self, link, j - 1);
+              if (last)
+                break;
+            }
+        }
+    }
+}
+
+void
+qd_document_prune_ports (QdDocument *self,
+                         QdBlock    *block)
+{
+  guint n_in, n_out;
+
+  if (block->parent == NULL
+      || !qd_block_count_ports (block, &n_in, &n_out, NULL))
+    return;
+  remove_links_of (self, block->parent, block->id, n_in, n_out);
+}
+
+gboolean
+qd_document_check_name (QdSystem    *system,
+                        const char  *where,
+                        const char  *name,
+                        GError     **error)
+{
+  if (name[0] == '\0' || strchr (name, '/') != NULL)
+    {
+      g_set_error (error, QD_ERROR, QD_ERROR_INVALID,
+                   _("%s: '%s' cannot name a block; use a name that is not "
+                     "empty and has no '/'"),
+                   where, name);
+      return FALSE;
+    }
+  if (qd_system_find_block_by_name (system, name) != NULL)
+    {
+      g_set_error (error, QD_ERROR, QD_ERROR_DUPLICATE,
+                   _("%s: a block named '%s' already exists here; choose "
+                     "another name"),
+                   where, name);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* "Integrator", then "Integrator 2", "Integrator 3"... */
+char *
+qd_document_unique_name (QdSystem   *system,
+                         const char *base)
+{
+  if (qd_system_find_block_by_name (system, base) == NULL)
+    return g_strdup (base);
+  for (guint n = 2;; n++)
+    {
+      char *name = g_strdup_printf ("%s %u", base, n);
+
+      if (qd_system_find_block_by_name (system, name) == NULL)
+        return name;
+      g_free (name);
+    }
+}
+
+/* GObject */
+
+static void
+qd_document_finalize (GObject *object)
+{
+  QdDocument *self = QD_DOCUMENT (object);
+
+  /* The history first: its edits hold references into the diagram. */
+  qd_history_free (self->history);
+  qd_system_unref (self->root);
+  g_hash_table_unref (self->block_index);
+  g_hash_table_unref (self->link_index);
+  g_hash_table_unref (self->id_counters);
+  g_ptr_array_unref (self->variables);
+  qd_settings_clear (&self->settings);
+  g_free (self->title);
+  g_free (self->description);
+
+  G_OBJECT_CLASS (qd_document_parent_class)->finalize (object);
+}
+
+static void
+qd_document_get_property (GObject    *object,
+                          guint       prop_id,
+                          GValue     *value,
+                          GParamSpec *pspec)
+{
+  QdDocument *self = QD_DOCUMENT (object);
+
+  switch (prop_id)
+    {
+    case PROP_CAN_UNDO:
+      g_value_set_boolean (value, qd_document_can_undo (self));
+      break;
+    case PROP_CAN_REDO:
+      g_value_set_boolean (value, qd_document_can_redo (self));
+      break;
+    case PROP_MODIFIED:
+      g_value_set_boolean (value, qd_document_get_modified (self));
+      break;
+    case PROP_TITLE:
+      g_value_set_string (value, self->title);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+qd_document_set_property (GObject      *object,
+                          guint         prop_id,
+                          const GValue *value,
+                          GParamSpec   *pspec)
+{
+  QdDocument *self = QD_DOCUMENT (object);
+
+  switch (prop_id)
+    {
+    case PROP_TITLE:
+      qd_document_set_title (self, g_value_get_string (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+qd_document_class_init (QdDocumentClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = qd_document_finalize;
+  object_class->get_property = qd_document_get_property;
+  object_class->set_property = qd_document_set_property;
+
+  properties[PROP_CAN_UNDO] =
+    g_param_spec_boolean ("can-undo", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_CAN_REDO] =
+    g_param_spec_boolean ("can-redo", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_MODIFIED] =
+    g_param_spec_boolean ("modified", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* Setting it is the Change Title command. */
+  properties[PROP_TITLE] =
+    g_param_spec_string ("title", NULL, NULL, "",
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /* Once after each outermost command or transaction, undo and redo, and
+   * when the loader installs a new diagram. */
+  signals[CHANGED] =
+    g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+static void
+qd_document_init (QdDocument *self)
+{
+  self->root = qd_system_new ();
+  self->title = g_strdup ("");
+  self->description = g_strdup ("");
+  qd_document_init_settings (&self->settings);
+  self->variables = g_ptr_array_new_with_free_func (variable_free);
+  self->history = qd_history_new ();
+  self->block_index = g_hash_table_new (g_str_hash, g_str_equal);
+  self->link_index = g_hash_table_new (g_str_hash, g_str_equal);
+  self->id_counters = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+}
+
+QdDocument *
+qd_document_new (void)
+{
+  return g_object_new (QD_TYPE_DOCUMENT, NULL);
+}
+
+/* Reading */
+
+QdSystem *
+qd_document_get_root (QdDocument *self)
+{
+  g_return_val_if_fail (QD_IS_DOCUMENT (self), NULL);
+
+  return self->root;
+}
+
+const char *
+qd_document_get_title (QdDocument *self)
+{
+  g_return_val_if_fail (QD_IS_DOCUMENT (self), NULL);
+
+  return self->title;
+}
+
+const char *
+qd_document_get_description (QdDocument *self)
+{
+  g_return_val_if_fail (QD_IS_DOCUMENT (self), NULL);
+
+  return self->description;
+}
+
+const QdSettings *
+qd_document_get_settings (QdDocument *self)
+{
+  g_return_val_if_fail (QD_IS_DOCUMENT (self), NULL);
+
+  return &self->settings;
+}
+
+GPtrArray *
+qd_document_get_variables (QdDocument *self)
+{
+  g_return_val_if_fail (QD_IS_DOCUMENT (self), NULL);
+
+  return self->variables;
+}
+
+const char *
+qd_document_get_variable (QdDocument *self,
+                          const char *name)
+{
+  int index;
+
+  g_return_val_if_fail (QD_IS_DOCUMENT (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  index = find_variable (self, name);
+  if (index < 0)
+    return NULL;
+  return ((QdVariable *) g_ptr_array_index (self->variables, index))->value;
+}
+
+QdBlock *
+qd_document_find_block (QdDocument *self,
+                        const char *id)
+{
+  g_return_val_if_fail (QD_IS_DOCUMENT (self), NULL);
+
+  if (id == NULL)
+    return NULL;
+  ensure_index (self);
+  return g_hash_table_lookup (self->block_index, id);
+}
+
+QdBlock *
+qd_document_find_block_by_path (QdDocument *self,
+                                const char *path)
+{
+  QdSystem *system;
+  QdBlock *block = NULL;
+  char **parts;
+
+  g_return_val_if_fail (QD_IS_DOCUMENT (self), NULL);
+
+  if (path == NULL || path[0] != '/' || path[1] == '\0')
+    return NULL;
+
+  parts = g_strsplit (path + 1, "/", -1);
+  system = self->root;
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      if (system == NULL)
+        {
+          block = NULL;
+          break;
+        }
+      block = qd_system_find_block_by_name (system, parts[i]);
+      if (block == NULL)
+        break;
+      system = block->inner;
+    }
+  g_strfreev (parts);
+
+  return block;
+}
+
+QdLink *
+qd_document_find_link (QdDocument *self,
+                       const char *id)
+{
+  g_return_val_if_fail (QD_IS_DOCUMENT (self), NULL);
+
+  if (id == NULL)
+    return NULL;
+  ensure_index (self);
+  return g_hash_table_lookup (self->link_index, id);
+}
+
+/* Transactions and history */
+
+void
+qd_document_begin (QdDocument *self,
+                   const char *label)
+{
+  g_return_if_fail (QD_IS_DOCUMENT (self));
+
+  qd_history_begin (self->history, label);
+}
+
+void
+qd_document_end (QdDocument *self)
+{
+  g_return_if_fail (QD_IS_DOCUMENT (self));
+  g_return_if_fail (qd_history_get_depth (self->history) > 0);
+
+  if (qd_history_end (self->history))
+    emit_changes (self);
+}
+
+gboolean
+qd_document_can_undo (QdDocument *self)
+{
+  g_return_val_if_fail (QD_IS_DOCUMENT (self), FALSE);
+
+  return qd_history_can_undo (self->history);
+}
+
+gboolean
+qd_document_can_redo (QdDocument *self)
+{
+  g_return_val_if_fail (QD_IS_DOCUMENT (self), FALSE);
+
+  return qd_history_can_redo (self->history);
+}
+
+const char *
+qd_document_get_undo_label (QdDocument *self)
+{
+  g_return_val_if_fail (QD_IS_DOCUMENT (self), NULL);
+
+  return qd_history_get_undo_label (self->history);
+}
+
+const char *
+qd_document_get_redo_label (QdDocument *self)
+{
+  g_return_val_if_fail (QD_IS_DOCUMENT (self), NULL);
+
+  return qd_history_get_redo_label (self->history);
+}
+
+gboolean
+qd_document_undo (QdDocument *self)
+{
+  g_return_val_if_fail (QD_IS_DOCUMENT (self), FALSE);
+
+  if (!qd_history_undo (self->history, self))
+    return FALSE;
+  emit_changes (self);
+  return TRUE;
+}
+
+gboolean
+qd_document_redo (QdDocument *self)
+{
+  g_return_val_if_fail (QD_IS_DOCUMENT (self), FALSE);
+
+  if (!qd_history_redo (self->history, self))
+    return FALSE;
+  emit_changes (self);
+  return TRUE;
+}
+
+gboolean
+qd_document_get_modified (QdDocument *self)
+{
+  g_return_val_if_fail (QD_IS_DOCUMENT (self), FALSE);
+
+  return qd_history_get_state (self->history) != self->saved_state;
+}
+
+void
+qd_document_set_saved (QdDocument *self)
+{
+  g_return_if_fail (QD_IS_DOCUMENT (self));
+
+  self->saved_state = qd_history_get_state (self->history);
+  if (self->modified)
+    {
+      self->modified = FALSE;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODIFIED]);
+    }
+}
+
+/* Commands: blocks */
+
+QdBlock *
+qd_document_add_block (QdDocument  *self,
+                       QdSystem    *system,
+                       const char  *type,
+                       const char  *name,
+                       double       x,
+                       double       y,
+                       GError     **error)
+{
+  const QdBlockType *info;
+  char *where, *id, *chosen;
+  QdBlock *block;
+
+  g_return_val_if_fail (QD_IS_DOCUMENT (self), NULL);
+  g_return_val_if_fail (system != NULL, NULL);
+  g_return_val_if_fail (type != NULL, NULL);
+
+  where = system_where (system);
+  info = qd_registry_lookup (type);
+  if (info == NULL)
+    {
+      g_set_error (error, QD_ERROR, QD_ERROR_UNKNOWN_TYPE,
+                   _("%s: there is no block type '%s'; pick one from the "
+                     "palette or the list of `qdevs-cli blocks`"),
+                   where, type);
+      g_free (where);
+      return NULL;
+    }
+  if (name != NULL && !qd_document_check_name (system, where, name, error))
+    {
+      g_free (where);
+      return NULL;
+    }
+  g_free (where);
+
+  chosen = name != NULL ? g_strdup (name) : qd_document_unique_name (system, _(info->name));
+  id = qd_document_new_id (self, "b");
+  block = qd_block_new (id, type, chosen);
+  block->x = x;
+  block->y = y;
+
+  qd_document_begin (self, _("Add Block"));
+  qd_document_edit_insert_block (self, system, block, system->blocks->len);
+  qd_document_end (self);
+
+  g_free (id);
+  g_free (chosen);
+  /* The system holds it now; the caller borrows. */
+  qd_block_unref (block);
+  return block;
+}
+
+void
+qd_document_remove_block (QdDocument *self,
+                          QdBlock    *block)
+{
+  QdSystem *system;
+  QdBlock *owner;
+  gboolean is_port;
+
+  g_return_if_fail (QD_IS_DOCUMENT (self));
+  g_return_if_fail (block != NULL && block->parent != NULL);
+
+  system = block->parent;
+  owner = system->owner;
+  is_port = strcmp (block->type, QD_TYPE_INPORT) == 0
+            || strcmp (block->type, QD_TYPE_OUTPORT) == 0;
+
+  qd_document_begin (self, _("Delete Block"));
+  remove_links_of (self, system, block->id, 0, 0);
+  qd_document_edit_remove_block (self, block);
+  /* One port fewer on the subsystem: its outer links to a port that is
+   * gone would dangle. */
+  if (is_port && owner != NULL)
+    qd_document_prune_ports (self, owner);
+  qd_document_end (self);
+}
+
+void
+qd_document_move_block (QdDocument *self,
+                        QdBlock    *block,
+                        double      x,
+                        double      y)
+{
+  g_return_if_fail (QD_IS_DOCUMENT (self));
+  g_return_if_fail (block != NULL);
+
+  if (block->x == x && block->y == y)
+    return;
+  qd_document_begin (self, _("Move"));
+  qd_document_edit_geometry (self, block, x, y, block->width, block->height,
+                             block->rotation, block->flip);
+  qd_document_end (self);
+}
+
+gboolean
+qd_document_set_geometry (QdDocument  *self,
+                          QdBlock     *block,
+                          double       x,
+                          double       y,
+                          double       width,
+                          double       height,
+                          int          rotation,
+                          gboolean     flip,
+                          GError     **error)
+{
+  g_return_val_if_fail (QD_IS_DOCUMENT (self), FALSE);
+  g_return_val_if_fail (block != NULL, FALSE);
+
+  if (rotation != 0 && rotation != 90 && rotation != 180 && rotation != 270)
+    {
+      char *message = g_strdup_printf (_("a rotation of %d degrees is not "
+                                         "possible; use 0, 90, 180 or 270"),
+                                       rotation);
+
+      set_block_error (error, block, QD_ERROR_INVALID, message);
+      g_free (message);
+      return FALSE;
+    }
+  if (!(width > 0) || !(height > 0) || !isfinite (width) || !isfinite (height)
+      || !isfinite (x) || !isfinite (y))
+    {
+      char *message = g_strdup_printf (_("a size of %g by %g at %g, %g is not "
+                                         "possible; width and height must be "
+                                         "positive"),
+                                       width, height, x, y);
+
+      set_block_error (error, block, QD_ERROR_INVALID, message);
+      g_free (message);
+      return FALSE;
+    }
+
+  flip = flip != FALSE;
+  if (block->x == x && block->y == y && block->width == width
+      && block->height == height && block->rotation == rotation
+      && block->flip == flip)
+    return TRUE;
+
+  qd_document_begin (self, _("Change Geometry"));
+  qd_document_edit_geometry (self, block, x, y, width, height, rotation, flip);
+  qd_document_end (self);
+  return TRUE;
+}
+
+gboolean
+qd_document_rename_block (QdDocument  *self,
+                          QdBlock     *block,
+                          const char  *name,
+                          GError     **error)
+{
+  char *where;
+  gboolean ok;
+
+  g_return_val_if_fail (QD_IS_DOCUMENT (self), FALSE);
+  g_return_val_if_fail (block != NULL && block->parent != NULL, FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  if (strcmp (block->name, name) == 0)
+    return TRUE;
+
+  where = qd_block_get_path (block);
+  ok = qd_document_check_name (block->parent, where, name, error);
+  g_free (where);
+  if (!ok)
+    return FALSE;
+
+  qd_document_begin (self, _("Rename Block"));
+  record_text_field_edit (self, block, NULL, name);
+  qd_document_end (self);
+  return TRUE;
+}
+
+gboolean
+qd_document_set_param (QdDocument  *self,
+                       QdBlock     *block,
+                       const char  *name,
+                       const char  *value,
+                       GError     **error)
+{
+  GError *local = NULL;
+  const char *old;
+
+  g_return_val_if_fail (QD_IS_DOCUMENT (self), FALSE);
+  g_return_val_if_fail (block != NULL, FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  if (!qd_block_check_param (block, name, value, &local))
+    {
+      prefix_block_error (error, local, block);
+      return FALSE;
+    }
+
+  old = qd_block_get_param (block, name);
+  if (g_strcmp0 (old, value) == 0)
+    return TRUE;
+
+  qd_document_begin (self, _("Change Parameter"));
+  qd_document_edit_param (self, block, name, value);
+  /* Cheap enough to do for every parameter, and it catches every way a
+   * port count can shrink. */
+  qd_document_prune_ports (self, block);
+  qd_document_end (self);
+  return TRUE;
+}
+
+void
+qd_document_set_priority (QdDocument *self,
+                          QdBlock    *block,
+                          guint       index)
+{
+  OrderEdit *edit;
+  QdSystem *system;
+  guint from;
+
+  g_return_if_fail (QD_IS_DOCUMENT (self));
+  g_return_if_fail (block != NULL && block->parent != NULL);
+
+  system = block->parent;
+  if (!g_ptr_array_find (system->blocks, block, &from))
+    g_return_if_reached ();
+  index = MIN (index, system->blocks->len - 1);
+  if (index == from)
+    return;
+
+  edit = g_new0 (OrderEdit, 1);
+  edit->base.klass = &order_edit_class;
+  edit->system = qd_system_ref (system);
+  edit->block = qd_block_ref (block);
+  edit->from = from;
+  edit->to = index;
+  qd_document_begin (self, _("Change Priority"));
+  record (self, &edit->base);
+  qd_document_end (self);
+}
+
+/* Commands: links */
+
+static const char *
+plural_inputs (guint n)
+{
+  return g_dngettext (GETTEXT_PACKAGE, "input", "inputs", n);
+}
+
+static const char *
+plural_outputs (guint n)
+{
+  return g_dngettext (GETTEXT_PACKAGE, "output", "outputs", n);
+}
+
+QdLink *
+qd_document_connect (QdDocument  *self,
+                     QdSystem    *system,
+                     const char  *src_block,
+                     guint        src_port,
+                     const char  *dst_block,
+                     guint        dst_port,
+                     GError     **error)
+{
+  QdBlock *src, *dst;
+  QdLink *link;
+  GError *local = NULL;
+  guint n_in, n_out, index;
+  const char *ids[2] = { src_block, dst_block };
+
+  g_return_val_if_fail (QD_IS_DOCUMENT (self), NULL);
+  g_return_val_if_fail (system != NULL, NULL);
+  g_return_val_if_fail (src_block != NULL && dst_block != NULL, NULL);
+
+  for (guint i = 0; i < 2; i++)
+    if (qd_system_find_block (system, ids[i]) == NULL)
+      {
+        QdBlock *elsewhere = qd_document_find_block (self, ids[i]);
+        char *where = system_where (system);
+
+        if (elsewhere != NULL)
+          {
+            char *path = qd_block_get_path (elsewhere);
+
+            g_set_error (error, QD_ERROR, QD_ERROR_LINK,
+                         _("%s: is not in the system %s; a link joins blocks "
+                           "of one system (cross a subsystem boundary through "
+                           "an Inport or Outport)"),
+                         path, where);
+            g_free (path);
+          }
+        else
+          g_set_error (error, QD_ERROR, QD_ERROR_LINK,
+                       _("%s: there is no block with id '%s' to connect"),
+                       where, ids[i]);
+        g_free (where);
+        return NULL;
+      }
+  src = qd_system_find_block (system, src_block);
+  dst = qd_system_find_block (system, dst_block);
+
+  if (!qd_block_count_ports (src, NULL, &n_out, &local))
+    {
+      prefix_block_error (error, local, src);
+      return NULL;
+    }
+  if (src_port >= n_out)
+    {
+      char *message;
+
+      if (n_out == 0)
+        message = g_strdup (_("has no outputs; a link starts at an output"));
+      else
+        message = g_strdup_printf (_("there is no output %u (the block has "
+                                     "%u %s); start the link at an existing "
+                                     "output"),
+                                   src_port + 1, n_out, plural_outputs (n_out));
+      set_block_error (error, src, QD_ERROR_LINK, message);
+      g_free (message);
+      return NULL;
+    }
+
+  if (!qd_block_count_ports (dst, &n_in, NULL, &local))
+    {
+      prefix_block_error (error, local, dst);
+      return NULL;
+    }
+  if (dst_port >= n_in)
+    {
+      char *message;
+
+      if (n_in == 0)
+        message = g_strdup (_("has no inputs; a link ends at an input"));
+      else
+        message = g_strdup_printf (_("there is no input %u (the block has "
+                                     "%u %s); end the link at an existing "
+                                     "input"),
+                                   dst_port + 1, n_in, plural_inputs (n_in));
+      set_block_error (error, dst, QD_ERROR_LINK, message);
+      g_free (message);
+      return NULL;
+    }
+
+  link = qd_system_find_driver (system, dst_block, dst_port, &index);
+  if (link != NULL)
+    {
+      QdBlock *driver = qd_system_find_block (system, link->src.block);
+      char *dst_path = qd_block_get_path (dst);
+      char *driver_path = driver != NULL ? qd_block_get_path (driver)
+                                         : g_strdup (link->src.block);
+
+      g_set_error (error, QD_ERROR, QD_ERROR_LINK,
+                   _("input %u of %s is already driven by %s; disconnect it "
+                     "first"),
+                   dst_port + 1, dst_path, driver_path);
+      g_free (dst_path);
+      g_free (driver_path);
+      return NULL;
+    }
+
+  qd_document_begin (self, _("Connect"));
+  link = qd_system_find_source (system, src_block, src_port);
+  if (link != NULL)
+    qd_document_edit_insert_target (self, link,
+                                    qd_link_target_new (dst_block, dst_port,
+                                                        NULL, 0),
+                                    link->targets->len);
+  else
+    {
+      char *id = qd_document_new_id (self, "l");
+
+      link = qd_link_new (id, src_block, src_port);
+      qd_link_add_target (link, dst_block, dst_port);
+      qd_document_edit_insert_link (self, system, link, system->links->len);
+      qd_link_unref (link);
+      g_free (id);
+    }
+  qd_document_end (self);
+
+  return link;
+}
+
+void
+qd_document_disconnect (QdDocument *self,
+                        QdLink     *link,
+                        guint       target_index)
+{
+  g_return_if_fail (QD_IS_DOCUMENT (self));
+  g_return_if_fail (link != NULL && link->parent != NULL);
+  g_return_if_fail (target_index < link->targets->len);
+
+  qd_document_begin (self, _("Disconnect"));
+  qd_document_edit_remove_target_or_link (self, link, target_index);
+  qd_document_end (self);
+}
+
+void
+qd_document_remove_link (QdDocument *self,
+                         QdLink     *link)
+{
+  g_return_if_fail (QD_IS_DOCUMENT (self));
+  g_return_if_fail (link != NULL && link->parent != NULL);
+
+  qd_document_begin (self, _("Delete Link"));
+  qd_document_edit_remove_link (self, link);
+  qd_document_end (self);
+}
+
+void
+qd_document_set_link_points (QdDocument    *self,
+                             QdLink        *link,
+                             guint          target_index,
+                             const QdPoint *points,
+                             guint          n_points)
+{
+  QdLinkTarget *target;
+  PointsEdit *edit;
+
+  g_return_if_fail (QD_IS_DOCUMENT (self));
+  g_return_if_fail (link != NULL);
+  g_return_if_fail (target_index < link->targets->len);
+  g_return_if_fail (points != NULL || n_points == 0);
+
+  target = g_ptr_array_index (link->targets, target_index);
+  if (target->points->len == n_points
+      && (n_points == 0
+          || memcmp (target->points->data, points, n_points * sizeof (QdPoint)) == 0))
+    return;
+
+  edit = g_new0 (PointsEdit, 1);
+  edit->base.klass = &points_edit_class;
+  edit->link = qd_link_ref (link);
+  edit->index = target_index;
+  edit->before = g_array_copy (target->points);
+  edit->after = g_array_sized_new (FALSE, FALSE, sizeof (QdPoint), n_points);
+  if (n_points > 0)
+    g_array_append_vals (edit->after, points, n_points);
+
+  qd_document_begin (self, _("Reshape Link"));
+  record (self, &edit->base);
+  qd_document_end (self);
+}
+
+/* Commands: the model */
+
+gboolean
+qd_document_set_variable (QdDocument  *self,
+                          const char  *name,
+                          const char  *value,
+                          GError     **error)
+{
+  VariableEdit *edit;
+  QdVariable *variable = NULL;
+  int index;
+
+  g_return_val_if_fail (QD_IS_DOCUMENT (self), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  index = find_variable (self, name);
+  if (index >= 0)
+    variable = g_ptr_array_index (self->variables, index);
+
+  if (value != NULL)
+    {
+      GError *local = NULL;
+      QdExpr *expr;
+
+      if (!qd_expr_is_valid_name (name))
+        {
+          g_set_error (error, QD_ERROR, QD_ERROR_INVALID,
+                       _("variable '%s': not a valid name; use letters, digits "
+                         "and '_', starting with a letter, and no function "
+                         "or constant name"),
+                       name);
+          return FALSE;
+        }
+      expr = qd_expr_parse (value, &local);
+      if (expr == NULL)
+        {
+          if (local == NULL)
+            local = g_error_new (QD_ERROR, QD_ERROR_SYNTAX,
+                                 _("'%s' is not an expression"), value);
+          g_propagate_prefixed_error (error, local, _("variable '%s': "), name);
+          return FALSE;
+        }
+      qd_expr_free (expr);
+    }
+
+  if (variable == NULL && value == NULL)
+    return TRUE;
+  if (variable != NULL && g_strcmp0 (variable->value, value) == 0)
+    return TRUE;
+
+  edit = g_new0 (VariableEdit, 1);
+  edit->base.klass = &variable_edit_class;
+  edit->name = g_strdup (name);
+  edit->index = index >= 0 ? (guint) index : self->variables->len;
+  edit->before = variable != NULL ? g_strdup (variable->value) : NULL;
+  edit->after = g_strdup (value);
+
+  qd_document_begin (self, value != NULL ? _("Set Variable") : _("Remove Variable"));
+  record (self, &edit->base);
+  qd_document_end (self);
+  return TRUE;
+}
+
+/* The methods an integrator accepts, when the library says which. */
+static gboolean
+method_is_known (const char  *method,
+                 char       **known)
+{
+  const QdBlockType *integrator = qd_registry_lookup ("integrator");
+  const QdParamSpec *spec = NULL;
+  GString *list;
+  int index;
+
+  *known = NULL;
+  if (integrator != NULL
+      && (index = qd_block_type_find_param (integrator, "method")) >= 0)
+    spec = &integrator->params[index];
+  if (spec == NULL || spec->kind != QD_PARAM_CHOICE || spec->choices == NULL)
+    return method[0] != '\0';
+
+  list = g_string_new (NULL);
+  for (guint i = 0; spec->choices[i] != NULL; i++)
+    {
+      if (strcmp (spec->choices[i], method) == 0)
+        {
+          g_string_free (list, TRUE);
+          return TRUE;
+        }
+      if (i > 0)
+        g_string_append (list, ", ");
+      g_string_append (list, spec->choices[i]);
+    }
+  *known = g_string_free (list, FALSE);
+  return FALSE;
+}
+
+gboolean
+qd_document_set_settings (QdDocument        *self,
+                          const QdSettings  *settings,
+                          GError           **error)
+{
+  const QdSettings *old = &self->settings;
+  SettingsEdit *edit;
+  char *known = NULL;
+
+  g_return_val_if_fail (QD_IS_DOCUMENT (self), FALSE);
+  g_return_val_if_fail (settings != NULL, FALSE);
+
+  if (!isfinite (settings->start_time) || isnan (settings->final_time)
+      || settings->final_time <= settings->start_time)
+    {
+      g_set_error (error, QD_ERROR, QD_ERROR_INVALID,
+                   _("settings: the final time (%g) must be later than the "
+                     "start time (%g)"),
+                   settings->final_time, settings->start_time);
+      return FALSE;
+    }
+  if (settings->method == NULL || !method_is_known (settings->method, &known))
+    {
+      if (known != NULL)
+        g_set_error (error, QD_ERROR, QD_ERROR_INVALID,
+                     _("settings: method '%s' is not one of %s"),
+                     settings->method, known);
+      else
+        g_set_error (error, QD_ERROR, QD_ERROR_INVALID,
+                     _("settings: the integration method is missing; choose "
+                       "one, e.g. QSS1"));
+      g_free (known);
+      return FALSE;
+    }
+  if (!(settings->dqmin > 0) || !isfinite (settings->dqmin))
+    {
+      g_set_error (error, QD_ERROR, QD_ERROR_INVALID,
+                   _("settings: the absolute quantum dqmin (%g) must be "
+                     "positive, e.g. 1e-6"),
+                   settings->dqmin);
+      return FALSE;
+    }
+  if (!(settings->dqrel >= 0) || !isfinite (settings->dqrel))
+    {
+      g_set_error (error, QD_ERROR, QD_ERROR_INVALID,
+                   _("settings: the relative quantum dqrel (%g) must be zero "
+                     "or positive, e.g. 1e-3"),
+                   settings->dqrel);
+      return FALSE;
+    }
+  if (settings->illegitimacy_limit == 0)
+    {
+      g_set_error (error, QD_ERROR, QD_ERROR_INVALID,
+                   _("settings: the illegitimacy limit must be at least 1"));
+      return FALSE;
+    }
+
+  if (old->start_time == settings->start_time
+      && old->final_time == settings->final_time
+      && g_strcmp0 (old->method, settings->method) == 0
+      && old->dqmin == settings->dqmin
+      && old->dqrel == settings->dqrel
+      && old->illegitimacy_limit == settings->illegitimacy_limit)
+    return TRUE;
+
+  edit = g_new0 (SettingsEdit, 1);
+  edit->base.klass = &settings_edit_class;
+  settings_copy (&edit->before, old);
+  settings_copy (&edit->after, settings);
+
+  qd_document_begin (self, _("Change Settings"));
+  record (self, &edit->base);
+  qd_document_end (self);
+  return TRUE;
+}
+
+static void
+set_info (QdDocument *self,
+          gboolean    is_title,
+          const char *text,
+          const char *label)
+{
+  const char *old = is_title ? self->title : self->description;
+  InfoEdit *edit;
+
+  if (text == NULL)
+    text = "";
+  if (strcmp (old, text) == 0)
+    return;
+
+  edit = g_new0 (InfoEdit, 1);
+  edit->base.klass = &info_edit_class;
+  edit->is_title = is_title;
+  edit->before = g_strdup (old);
+  edit->after = g_strdup (text);
+
+  qd_document_begin (self, label);
+  record (self, &edit->base);
+  qd_document_end (self);
+}
+
+void
+qd_document_set_title (QdDocument *self,
+                       const char *title)
+{
+  g_return_if_fail (QD_IS_DOCUMENT (self));
+
+  set_info (self, TRUE, title, _("Change Title"));
+}
+
+void
+qd_document_set_description (QdDocument *self,
+                             const char *description)
+{
+  g_return_if_fail (QD_IS_DOCUMENT (self));
+
+  set_info (self, FALSE, description, _("Change Description"));
+}
+
+void
+qd_document_take_root (QdDocument *self,
+                       QdSystem   *root)
+{
+  g_return_if_fail (QD_IS_DOCUMENT (self));
+  g_return_if_fail (root != NULL);
+  g_return_if_fail (qd_history_get_depth (self->history) == 0);
+
+  /* The history may refer to the old root's blocks: drop it first. */
+  qd_history_clear (self->history);
+  qd_system_unref (self->root);
+  self->root = root;
+  root->owner = NULL;
+  self->index_dirty = TRUE;
+
+  g_hash_table_remove_all (self->id_counters);
+  note_ids (self, root);
+
+  self->saved_state = qd_history_get_state (self->history);
+  emit_changes (self);
+}

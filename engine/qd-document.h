@@ -82,7 +82,8 @@ QD_API gboolean    qd_document_get_modified   (QdDocument  *self);
 QD_API void        qd_document_set_saved      (QdDocument  *self);
 
 /* Commands: blocks. A NULL @name picks a unique one from the type's display
- * name ("Integrator", "Integrator 2", ...). */
+ * name ("Integrator", "Integrator 2", ...). The block returned belongs to
+ * @system (transfer none). */
 QD_API QdBlock  *qd_document_add_block     (QdDocument   *self,
                                             QdSystem     *system,
                                             const char   *type,
@@ -127,7 +128,9 @@ QD_API void      qd_document_set_priority  (QdDocument   *self,
 
 /* Commands: links. Connecting from an output that already has a link adds
  * a target (a branch) to that link. Refused: a missing block or port, an
- * input that is already driven, blocks in different systems. */
+ * input that is already driven, blocks in different systems. Ports are
+ * 0-based here and 1-based in messages. The link returned belongs to
+ * @system (transfer none). */
 QD_API QdLink   *qd_document_connect       (QdDocument   *self,
                                             QdSystem     *system,
                                             const char   *src_block,
@@ -151,7 +154,10 @@ QD_API void      qd_document_set_link_points (QdDocument    *self,
  * subsystem block named @name (NULL: "Subsystem"); every link that crosses
  * the boundary is cut and joined through a new inport or outport, so the
  * model computes the same thing. Ungroup is the reverse: the contents go
- * back into the parent, port blocks are removed and their links joined. */
+ * back into the parent, port blocks are removed and their links joined.
+ * Blocks and links keep their ids; the new subsystem's ports are numbered
+ * by the vertical position of the blocks they serve. The subsystem
+ * returned belongs to its system (transfer none). */
 QD_API QdBlock  *qd_document_group         (QdDocument   *self,
                                             QdBlock     **blocks,
                                             guint         n_blocks,
@@ -174,8 +180,9 @@ QD_API void      qd_document_set_title     (QdDocument   *self,
 QD_API void      qd_document_set_description (QdDocument *self,
                                               const char *description);
 
-/* For the loader only: installs a root built without commands and clears
- * the history. */
+/* For the loader only: installs a root built without commands (taking over
+ * the caller's reference), clears the history, marks the document saved
+ * and emits "changed". */
 QD_API void      qd_document_take_root     (QdDocument   *self,
                                             QdSystem     *root);
 QD_API void      qd_document_init_settings (QdSettings   *settings);

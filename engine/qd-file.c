@@ -1,1 +1,1338 @@
-/* qd-file.c: not written yet */
+/* qd-file.c: reading and writing .qdevs files
+ *
+ * Loading parses the text with json-c's tokener (strict JSON, UTF-8
+ * checked), then walks the tree and builds the document without commands,
+ * checking everything on the way: a file that loads is a diagram every
+ * other part of QDevs can trust (unique ids and sibling names, known types
+ * and parameters, links between existing ports, one driver per input).
+ * Every error says where (line:column for syntax, the block path or link
+ * id otherwise) and what to do. Nothing in here may crash on bad input:
+ * the loader is fuzzed (tests/fuzz).
+ *
+ * Saving goes through the canonical writer (qd-json-writer.c), so an
+ * unchanged document saves to the same bytes, and replaces the file
+ * atomically.
+ */
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "qd-file.h"
+#include "qd-json-writer.h"
+#include "qd-registry.h"
+
+/* Each subsystem level costs two levels of JSON nesting (a "blocks" array
+ * and a block object); this allows about a hundred levels of subsystems
+ * while bounding the loader's recursion. */
+#define QD_FILE_MAX_DEPTH 256
+
+/* Allowed keys, in the order the writer puts them. Unknown keys are
+ * refused, so that a typo ("positon") is reported instead of vanishing on
+ * the next save. */
+static const char *const top_keys[] = {
+  "format", "version", "title", "description", "simulation", "variables",
+  "blocks", "links", NULL
+};
+static const char *const simulation_keys[] = {
+  "start", "final", "method", "dqmin", "dqrel", "illegitimacy_limit", NULL
+};
+static const char *const block_keys[] = {
+  "id", "type", "name", "position", "size", "rotation", "flip", "params",
+  "blocks", "links", NULL
+};
+static const char *const link_keys[] = { "id", "from", "to", NULL };
+static const char *const from_keys[] = { "block", "port", NULL };
+static const char *const target_keys[] = { "block", "port", "points", NULL };
+
+typedef struct
+{
+  const char  *name;        /* the file, as shown in messages */
+  GHashTable  *block_ids;   /* block id -> its path (owned) */
+  GHashTable  *link_ids;    /* link id -> the path of its system (owned) */
+  GError     **error;
+} Loader;
+
+/* Sets "NAME: WHERE: MESSAGE" (or "NAME: MESSAGE" without @where) and
+ * returns FALSE, so that checks read `return fail (...)`. */
+static gboolean fail (Loader     *loader,
+                      int         code,
+                      const char *where,
+                      const char *format,
+                      ...) G_GNUC_PRINTF (4, 5);
+
+static gboolean
+fail (Loader     *loader,
+      int         code,
+      const char *where,
+      const char *format,
+      ...)
+{
+  va_list args;
+  char *message;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  if (where != NULL && where[0] != '\0')
+    g_set_error (loader->error, QD_ERROR, code, "%s: %s: %s",
+                 loader->name, where, message);
+  else
+    g_set_error (loader->error, QD_ERROR, code, "%s: %s",
+                 loader->name, message);
+  g_free (message);
+
+  return FALSE;
+}
+
+/* JSON value helpers. Each returns FALSE when @value has the wrong type
+ * and leaves the message to the caller, who knows the key. */
+
+static gboolean
+get_string (json_object  *value,
+            const char  **out)
+{
+  const char *str;
+  int len;
+
+  if (!json_object_is_type (value, json_type_string))
+    return FALSE;
+  str = json_object_get_string (value);
+  len = json_object_get_string_len (value);
+  /* "\u0000" and lone surrogates decode to text that GLib and GTK cannot
+   * handle; g_utf8_validate refuses both. */
+  if (str == NULL || len < 0 || !g_utf8_validate (str, len, NULL))
+    return FALSE;
+  *out = str;
+  return TRUE;
+}
+
+static gboolean
+get_number (json_object *value,
+            double      *out)
+{
+  double d;
+
+  if (!json_object_is_type (value, json_type_double)
+      && !json_object_is_type (value, json_type_int))
+    return FALSE;
+  d = json_object_get_double (value);
+  /* json-c reads NaN, Infinity and 1e999; none is a coordinate or a
+   * time, and the writer could not write them back. */
+  if (!isfinite (d))
+    return FALSE;
+  *out = d;
+  return TRUE;
+}
+
+/* A whole number from 0 to @max, written as an integer or as a double
+ * with no fraction ("port": 1.0 is fine). */
+static gboolean
+get_uint (json_object *value,
+          guint64      max,
+          guint64     *out)
+{
+  if (json_object_is_type (value, json_type_int))
+    {
+      guint64 u;
+
+      if (json_object_get_int64 (value) < 0)
+        return FALSE;
+      u = json_object_get_uint64 (value);
+      if (u > max)
+        return FALSE;
+      *out = u;
+      return TRUE;
+    }
+  if (json_object_is_type (value, json_type_double))
+    {
+      double d = json_object_get_double (value);
+
+      if (!isfinite (d) || d < 0 || d != floor (d) || d > (double) max
+          || d >= 18446744073709551616.0)
+        return FALSE;
+      *out = (guint64) d;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static gboolean
+get_point (json_object *value,
+           QdPoint     *out)
+{
+  if (!json_object_is_type (value, json_type_array)
+      || json_object_array_length (value) != 2)
+    return FALSE;
+  return get_number (json_object_array_get_idx (value, 0), &out->x)
+         && get_number (json_object_array_get_idx (value, 1), &out->y);
+}
+
+/* The text of a parameter or variable value: strings as they are, numbers
+ * and booleans as they were written, so "k": -1 means "k": "-1". */
+static gboolean
+get_value_text (json_object  *value,
+                char        **out)
+{
+  const char *str;
+
+  switch (json_object_get_type (value))
+    {
+    case json_type_string:
+      if (!get_string (value, &str))
+        return FALSE;
+      *out = g_strdup (str);
+      return TRUE;
+
+    case json_type_int:
+    case json_type_double:
+      /* For a number read from text, json-c keeps and prints that text. */
+      *out = g_strdup (json_object_to_json_string_ext (value, JSON_C_TO_STRING_PLAIN));
+      return TRUE;
+
+    case json_type_boolean:
+      *out = g_strdup (json_object_get_boolean (value) ? "true" : "false");
+      return TRUE;
+
+    case json_type_null:
+    case json_type_object:
+    case json_type_array:
+    default:
+      return FALSE;
+    }
+}
+
+static gboolean
+is_allowed_key (const char        *key,
+                const char *const *allowed)
+{
+  for (guint i = 0; allowed[i] != NULL; i++)
+    if (strcmp (key, allowed[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* Refuses keys not in @allowed; @what names the object ("a block"). */
+static gboolean
+check_keys (Loader            *loader,
+            const char        *where,
+            json_object       *object,
+            const char        *what,
+            const char *const *allowed)
+{
+  json_object_object_foreach (object, key, value)
+    {
+      (void) value;
+      if (!is_allowed_key (key, allowed))
+        {
+          char *list = g_strjoinv (", ", (char **) allowed);
+          char *shown = g_utf8_make_valid (key, -1);
+
+          fail (loader, QD_ERROR_FORMAT, where,
+                _("unknown key \"%s\" in %s; the keys are %s"),
+                shown, what, list);
+          g_free (shown);
+          g_free (list);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* Line and column (both from 1, the column in characters) of byte
+ * @offset, for syntax errors that editors can jump to. */
+static void
+offset_to_line_column (const char *data,
+                       gsize       length,
+                       gsize       offset,
+                       guint      *line,
+                       guint      *column)
+{
+  gsize line_start = 0;
+  guint l = 1, c = 1;
+
+  if (offset > length)
+    offset = length;
+  for (gsize i = 0; i < offset; i++)
+    if (data[i] == '\n')
+      {
+        l++;
+        line_start = i + 1;
+      }
+  for (gsize i = line_start; i < offset; i++)
+    /* Count UTF-8 lead bytes only, so "ẋ" is one column. */
+    if (((guchar) data[i] & 0xc0) != 0x80)
+      c++;
+
+  *line = l;
+  *column = c;
+}
+
+static char *
+describe_syntax_error (enum json_tokener_error  jerr,
+                       const char              *data,
+                       gsize                    length,
+                       gsize                    offset)
+{
+  switch (jerr)
+    {
+    case json_tokener_continue:
+    case json_tokener_error_parse_eof:
+      {
+        gsize i = 0;
+
+        while (i < length && g_ascii_isspace (data[i]))
+          i++;
+        if (i == length)
+          return g_strdup (_("the file is empty"));
+        return g_strdup (_("unexpected end of the file; is the file cut short?"));
+      }
+    case json_tokener_error_depth:
+      return g_strdup_printf (_("nesting deeper than %d levels"), QD_FILE_MAX_DEPTH);
+    case json_tokener_error_parse_unexpected:
+      if (offset < length && g_ascii_isprint (data[offset]))
+        return g_strdup_printf (_("unexpected character '%c'"), data[offset]);
+      if (offset < length)
+        return g_strdup_printf (_("unexpected byte 0x%02x"), (guchar) data[offset]);
+      return g_strdup (_("unexpected character"));
+    case json_tokener_error_parse_null:
+    case json_tokener_error_parse_boolean:
+      return g_strdup (_("unknown word; the JSON words are true, false and null"));
+    case json_tokener_error_parse_number:
+      return g_strdup (_("malformed number"));
+    case json_tokener_error_parse_array:
+      return g_strdup (_("expected ',' or ']' in an array"));
+    case json_tokener_error_parse_object_key_name:
+      return g_strdup (_("expected a key in double quotes"));
+    case json_tokener_error_parse_object_key_sep:
+      return g_strdup (_("expected ':' after a key"));
+    case json_tokener_error_parse_object_value_sep:
+      return g_strdup (_("expected ',' or '}' in an object"));
+    case json_tokener_error_parse_string:
+      return g_strdup (_("malformed string (a bad escape or a control character)"));
+    case json_tokener_error_parse_comment:
+      return g_strdup (_("comments are not allowed in JSON"));
+    case json_tokener_error_parse_utf8_string:
+      return g_strdup (_("the text is not valid UTF-8; save the file as UTF-8"));
+    case json_tokener_error_size:
+      return g_strdup (_("the file is too large"));
+    case json_tokener_success:
+    default:
+      return g_strdup (json_tokener_error_desc (jerr));
+    }
+}
+
+static json_object *
+parse_json (Loader     *loader,
+            const char *data,
+            gsize       length)
+{
+  struct json_tokener *tok;
+  json_object *root;
+  enum json_tokener_error jerr;
+  gsize offset;
+
+  if (length > G_MAXINT)
+    {
+      fail (loader, QD_ERROR_SYNTAX, NULL, _("the file is too large"));
+      return NULL;
+    }
+
+  tok = json_tokener_new_ex (QD_FILE_MAX_DEPTH);
+  if (tok == NULL)
+    {
+      fail (loader, QD_ERROR_FAILED, NULL, _("out of memory"));
+      return NULL;
+    }
+  json_tokener_set_flags (tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
+  root = json_tokener_parse_ex (tok, data, (int) length);
+  jerr = json_tokener_get_error (tok);
+  offset = json_tokener_get_parse_end (tok);
+
+  /* A number or a word (true, null) at the very end is not finished
+   * until the tokener sees what follows it; a NUL says "nothing". */
+  if (root == NULL && jerr == json_tokener_continue)
+    {
+      root = json_tokener_parse_ex (tok, "", 1);
+      jerr = json_tokener_get_error (tok);
+      if (jerr != json_tokener_success)
+        jerr = json_tokener_continue;
+      offset = length;
+    }
+  if (root == NULL && jerr == json_tokener_success)
+    {
+      /* The document is the word null: valid JSON, and no diagram. Any
+       * value that is not an object gets the same message below. */
+      json_tokener_free (tok);
+      return json_object_new_boolean (FALSE);
+    }
+
+  /* Strict mode already refuses text after the document, except that a
+   * parse can end early on a NUL byte; whatever remains must be blank. */
+  if (root != NULL)
+    {
+      while (offset < length && g_ascii_isspace (data[offset]))
+        offset++;
+      if (offset < length)
+        {
+          jerr = json_tokener_error_parse_unexpected;
+          g_clear_pointer (&root, json_object_put);
+        }
+    }
+
+  if (root == NULL)
+    {
+      guint line, column;
+      char *what;
+
+      if (jerr == json_tokener_continue)
+        offset = length;
+      offset_to_line_column (data, length, offset, &line, &column);
+      what = describe_syntax_error (jerr, data, length, offset);
+      g_set_error (loader->error, QD_ERROR, QD_ERROR_SYNTAX,
+                   _("%s:%u:%u: JSON syntax error: %s"),
+                   loader->name, line, column, what);
+      g_free (what);
+    }
+
+  json_tokener_free (tok);
+  return root;
+}
+
+/* Where an unnamed block or a link without an id is: "block 3" at the top,
+ * "/Plant, block 3" inside Plant. */
+static char *
+nth_where (const char *system_path,
+           const char *what,
+           gsize       index)
+{
+  if (system_path[0] == '\0')
+    return g_strdup_printf ("%s %" G_GSIZE_FORMAT, what, index + 1);
+  return g_strdup_printf ("%s, %s %" G_GSIZE_FORMAT, system_path, what, index + 1);
+}
+
+static gboolean load_system (Loader      *loader,
+                             QdSystem    *system,
+                             const char  *system_path,
+                             json_object *blocks,
+                             json_object *links);
+
+static gboolean
+load_params (Loader            *loader,
+             const char        *path,
+             QdBlock           *block,
+             json_object       *params)
+{
+  if (!json_object_is_type (params, json_type_object))
+    return fail (loader, QD_ERROR_FORMAT, path,
+                 _("\"params\" must be an object of parameter names and values"));
+
+  json_object_object_foreach (params, key, value)
+    {
+      g_autoptr(GError) local_error = NULL;
+      g_autofree char *text = NULL;
+
+      /* Check the name first: an unknown name is the likelier mistake. */
+      if (!qd_block_check_param (block, key, NULL, &local_error))
+        return fail (loader, local_error->code, path, "%s", local_error->message);
+      if (!get_value_text (value, &text))
+        return fail (loader, QD_ERROR_PARAM, path,
+                     _("parameter '%s' must be a string, a number, true or false"),
+                     key);
+      if (!qd_block_check_param (block, key, text, &local_error))
+        return fail (loader, local_error->code, path, "%s", local_error->message);
+      qd_block_set_param_raw (block, key, text);
+    }
+  return TRUE;
+}
+
+static gboolean
+load_block (Loader      *loader,
+            QdSystem    *system,
+            const char  *system_path,
+            GHashTable  *names,
+            gsize        index,
+            json_object *json)
+{
+  g_autofree char *unnamed = nth_where (system_path, _("block"), index);
+  g_autofree char *path = NULL;
+  json_object *value;
+  const char *name = NULL;
+  const char *id = NULL;
+  const char *type_id = NULL;
+  const QdBlockType *type;
+  const char *other;
+  QdBlock *block;
+  gboolean is_subsystem;
+
+  if (!json_object_is_type (json, json_type_object))
+    return fail (loader, QD_ERROR_FORMAT, unnamed, _("a block must be an object"));
+
+  if (json_object_object_get_ex (json, "name", &value)
+      && get_string (value, &name) && name[0] != '\0' && strchr (name, '/') == NULL)
+    path = g_strdup_printf ("%s/%s", system_path, name);
+  else
+    name = NULL;
+
+  if (!check_keys (loader, path != NULL ? path : unnamed, json, _("a block"), block_keys))
+    return FALSE;
+  if (name == NULL)
+    return fail (loader, QD_ERROR_FORMAT, unnamed,
+                 _("\"name\" must be a non-empty string without '/'"));
+  if (g_hash_table_contains (names, name))
+    return fail (loader, QD_ERROR_DUPLICATE, path,
+                 _("another block in %s has the same name; names must be unique "
+                   "among the blocks of a system"),
+                 system_path[0] != '\0' ? system_path : _("the top level"));
+
+  if (!json_object_object_get_ex (json, "id", &value)
+      || !get_string (value, &id) || id[0] == '\0')
+    return fail (loader, QD_ERROR_FORMAT, path, _("\"id\" must be a non-empty string"));
+  other = g_hash_table_lookup (loader->block_ids, id);
+  if (other != NULL)
+    return fail (loader, QD_ERROR_DUPLICATE, path,
+                 _("id '%s' is already used by %s; ids must be unique"), id, other);
+
+  if (!json_object_object_get_ex (json, "type", &value)
+      || !get_string (value, &type_id) || type_id[0] == '\0')
+    return fail (loader, QD_ERROR_FORMAT, path, _("\"type\" must be a non-empty string"));
+  type = qd_registry_lookup (type_id);
+  if (type == NULL)
+    return fail (loader, QD_ERROR_UNKNOWN_TYPE, path,
+                 _("unknown block type '%s'; run 'qdevs-cli blocks' to see the "
+                   "available types"),
+                 type_id);
+  is_subsystem = strcmp (type->id, QD_TYPE_SUBSYSTEM) == 0;
+
+  block = qd_block_new (id, type_id, name);
+  /* The system owns the block from here on, so an error below frees it
+   * with the rest of the tree. */
+  qd_system_append_block (system, block);
+  g_hash_table_add (names, block->name);
+  g_hash_table_insert (loader->block_ids, g_strdup (id), g_strdup (path));
+
+  if (json_object_object_get_ex (json, "position", &value))
+    {
+      QdPoint p;
+
+      if (!get_point (value, &p))
+        return fail (loader, QD_ERROR_FORMAT, path,
+                     _("\"position\" must be an array of two numbers"));
+      block->x = p.x;
+      block->y = p.y;
+    }
+  if (json_object_object_get_ex (json, "size", &value))
+    {
+      QdPoint p;
+
+      if (!get_point (value, &p) || p.x <= 0 || p.y <= 0)
+        return fail (loader, QD_ERROR_FORMAT, path,
+                     _("\"size\" must be an array of two positive numbers"));
+      block->width = p.x;
+      block->height = p.y;
+    }
+  if (json_object_object_get_ex (json, "rotation", &value))
+    {
+      guint64 r;
+
+      if (!get_uint (value, 270, &r) || r % 90 != 0)
+        return fail (loader, QD_ERROR_FORMAT, path,
+                     _("\"rotation\" must be 0, 90, 180 or 270"));
+      block->rotation = (int) r;
+    }
+  if (json_object_object_get_ex (json, "flip", &value))
+    {
+      if (!json_object_is_type (value, json_type_boolean))
+        return fail (loader, QD_ERROR_FORMAT, path, _("\"flip\" must be true or false"));
+      block->flip = json_object_get_boolean (value);
+    }
+  if (json_object_object_get_ex (json, "params", &value)
+      && !load_params (loader, path, block, value))
+    return FALSE;
+
+  if (is_subsystem && block->inner != NULL)
+    {
+      json_object *inner_blocks = NULL, *inner_links = NULL;
+
+      json_object_object_get_ex (json, "blocks", &inner_blocks);
+      json_object_object_get_ex (json, "links", &inner_links);
+      if (!load_system (loader, block->inner, path, inner_blocks, inner_links))
+        return FALSE;
+    }
+  else if (json_object_object_get_ex (json, "blocks", NULL)
+           || json_object_object_get_ex (json, "links", NULL))
+    return fail (loader, QD_ERROR_FORMAT, path,
+                 _("only a subsystem has \"blocks\" and \"links\"; remove them or "
+                   "make the block a subsystem"));
+
+  return TRUE;
+}
+
+/* Reads {"block": ..., "port": ...} and checks that the block is in
+ * @system and has that port. */
+static gboolean
+load_endpoint (Loader       *loader,
+               const char   *where,
+               QdSystem     *system,
+               const char   *system_path,
+               json_object  *json,
+               const char   *key,
+               gboolean      is_input,
+               const char  **block_id,
+               guint        *port,
+               QdBlock     **block)
+{
+  g_autoptr(GError) local_error = NULL;
+  json_object *value;
+  const char *id;
+  guint64 p;
+  guint n_inputs, n_outputs, n;
+  char *block_path;
+
+  if (!json_object_is_type (json, json_type_object))
+    return fail (loader, QD_ERROR_FORMAT, where,
+                 _("%s must be an object with \"block\" and \"port\""), key);
+  if (!check_keys (loader, where, json, key, is_input ? target_keys : from_keys))
+    return FALSE;
+  if (!json_object_object_get_ex (json, "block", &value)
+      || !get_string (value, &id) || id[0] == '\0')
+    return fail (loader, QD_ERROR_FORMAT, where,
+                 _("\"block\" in %s must be a block id (a string)"), key);
+  if (!json_object_object_get_ex (json, "port", &value)
+      || !get_uint (value, G_MAXUINT, &p))
+    return fail (loader, QD_ERROR_FORMAT, where,
+                 _("\"port\" in %s must be a port number (0, 1, ...)"), key);
+
+  *block = qd_system_find_block (system, id);
+  if (*block == NULL)
+    {
+      const char *elsewhere = g_hash_table_lookup (loader->block_ids, id);
+
+      if (elsewhere != NULL)
+        return fail (loader, QD_ERROR_LINK, where,
+                     _("block '%s' is %s, not in %s; a link joins blocks of "
+                       "the same system"),
+                     id, elsewhere,
+                     system_path[0] != '\0' ? system_path : _("the top level"));
+      if (system_path[0] != '\0')
+        return fail (loader, QD_ERROR_LINK, where,
+                     _("block '%s' does not exist in %s"), id, system_path);
+      return fail (loader, QD_ERROR_LINK, where, _("block '%s' does not exist"), id);
+    }
+
+  block_path = g_hash_table_lookup (loader->block_ids, id);
+  if (!qd_block_count_ports (*block, &n_inputs, &n_outputs, &local_error))
+    return fail (loader, local_error->code, block_path, "%s", local_error->message);
+  n = is_input ? n_inputs : n_outputs;
+  if (p >= n)
+    {
+      if (is_input)
+        return fail (loader, QD_ERROR_LINK, where,
+                     g_dngettext (GETTEXT_PACKAGE,
+                                  "%s has %u input, so input port %u does not exist",
+                                  "%s has %u inputs, so input port %u does not exist",
+                                  n),
+                     block_path, n, (guint) p);
+      return fail (loader, QD_ERROR_LINK, where,
+                   g_dngettext (GETTEXT_PACKAGE,
+                                "%s has %u output, so output port %u does not exist",
+                                "%s has %u outputs, so output port %u does not exist",
+                                n),
+                   block_path, n, (guint) p);
+    }
+
+  *block_id = id;
+  *port = (guint) p;
+  return TRUE;
+}
+
+static gboolean
+load_link (Loader      *loader,
+           QdSystem    *system,
+           const char  *system_path,
+           GHashTable  *drivers,
+           GHashTable  *sources,
+           gsize        index,
+           json_object *json)
+{
+  g_autofree char *where = nth_where (system_path, _("link"), index);
+  json_object *value, *to;
+  const char *id;
+  const char *src_id;
+  guint src_port;
+  QdBlock *src_block;
+  QdLink *link;
+  char *key;
+  const char *other;
+
+  if (!json_object_is_type (json, json_type_object))
+    return fail (loader, QD_ERROR_FORMAT, where, _("a link must be an object"));
+  if (json_object_object_get_ex (json, "id", &value)
+      && get_string (value, &id) && id[0] != '\0')
+    {
+      g_free (where);
+      if (system_path[0] == '\0')
+        where = g_strdup_printf (_("link %s"), id);
+      else
+        where = g_strdup_printf (_("%s, link %s"), system_path, id);
+    }
+  else
+    id = NULL;
+  if (!check_keys (loader, where, json, _("a link"), link_keys))
+    return FALSE;
+  if (id == NULL)
+    return fail (loader, QD_ERROR_FORMAT, where, _("\"id\" must be a non-empty string"));
+  if (g_hash_table_contains (loader->link_ids, id))
+    return fail (loader, QD_ERROR_DUPLICATE, where,
+                 _("the id is already used by another link; ids must be unique"));
+
+  if (!json_object_object_get_ex (json, "from", &value))
+    return fail (loader, QD_ERROR_FORMAT, where,
+                 _("\"from\" is missing: the output the link starts at"));
+  if (!load_endpoint (loader, where, system, system_path, value, "\"from\"", FALSE,
+                      &src_id, &src_port, &src_block))
+    return FALSE;
+
+  key = g_strdup_printf ("%s\x1f%u", src_id, src_port);
+  other = g_hash_table_lookup (sources, key);
+  if (other != NULL)
+    {
+      g_autofree char *path = g_strdup (g_hash_table_lookup (loader->block_ids, src_id));
+
+      g_free (key);
+      return fail (loader, QD_ERROR_LINK, where,
+                   _("output port %u of %s already starts link %s; make this "
+                     "target another entry in that link's \"to\""),
+                   src_port, path, other);
+    }
+  g_hash_table_insert (sources, key, g_strdup (id));
+
+  if (!json_object_object_get_ex (json, "to", &to)
+      || !json_object_is_type (to, json_type_array)
+      || json_object_array_length (to) == 0)
+    return fail (loader, QD_ERROR_FORMAT, where,
+                 _("\"to\" must be a non-empty array of targets "
+                   "({ \"block\": ..., \"port\": ... })"));
+
+  link = qd_link_new (id, src_id, src_port);
+  qd_system_append_link (system, link);
+  g_hash_table_insert (loader->link_ids, g_strdup (id), g_strdup (system_path));
+
+  for (gsize i = 0; i < json_object_array_length (to); i++)
+    {
+      json_object *target_json = json_object_array_get_idx (to, i);
+      const char *dst_id;
+      guint dst_port;
+      QdBlock *dst_block;
+      QdLinkTarget *target;
+      json_object *points;
+
+      if (!load_endpoint (loader, where, system, system_path, target_json,
+                          "\"to\"", TRUE, &dst_id, &dst_port, &dst_block))
+        return FALSE;
+
+      key = g_strdup_printf ("%s\x1f%u", dst_id, dst_port);
+      other = g_hash_table_lookup (drivers, key);
+      if (other != NULL)
+        {
+          g_autofree char *path = g_strdup (g_hash_table_lookup (loader->block_ids, dst_id));
+          g_autofree char *by = g_strdup (other);
+
+          g_free (key);
+          return fail (loader, QD_ERROR_LINK, where,
+                       _("input port %u of %s is already driven by link %s; an "
+                         "input takes only one link"),
+                       dst_port, path, by);
+        }
+      g_hash_table_insert (drivers, key, g_strdup (id));
+
+      target = qd_link_add_target (link, dst_id, dst_port);
+      if (json_object_object_get_ex (target_json, "points", &points))
+        {
+          if (!json_object_is_type (points, json_type_array))
+            return fail (loader, QD_ERROR_FORMAT, where,
+                         _("\"points\" must be an array of [x, y] pairs"));
+          for (gsize j = 0; j < json_object_array_length (points); j++)
+            {
+              QdPoint p;
+
+              if (!get_point (json_object_array_get_idx (points, j), &p))
+                return fail (loader, QD_ERROR_FORMAT, where,
+                             _("\"points\" must be an array of [x, y] pairs"));
+              g_array_append_val (target->points, p);
+            }
+        }
+    }
+
+  return TRUE;
+}
+
+/* Loads the blocks of a system (each subsystem's inside at once, so that
+ * its port count is known), then its links. */
+static gboolean
+load_system (Loader      *loader,
+             QdSystem    *system,
+             const char  *system_path,
+             json_object *blocks,
+             json_object *links)
+{
+  g_autoptr(GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) drivers = NULL;
+  g_autoptr(GHashTable) sources = NULL;
+
+  if (blocks != NULL)
+    {
+      if (!json_object_is_type (blocks, json_type_array))
+        return fail (loader, QD_ERROR_FORMAT, system_path,
+                     _("\"blocks\" must be an array of blocks"));
+      for (gsize i = 0; i < json_object_array_length (blocks); i++)
+        if (!load_block (loader, system, system_path, names, i,
+                         json_object_array_get_idx (blocks, i)))
+          return FALSE;
+    }
+
+  if (links != NULL)
+    {
+      if (!json_object_is_type (links, json_type_array))
+        return fail (loader, QD_ERROR_FORMAT, system_path,
+                     _("\"links\" must be an array of links"));
+      drivers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+      sources = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+      for (gsize i = 0; i < json_object_array_length (links); i++)
+        if (!load_link (loader, system, system_path, drivers, sources, i,
+                        json_object_array_get_idx (links, i)))
+          return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+load_settings (Loader      *loader,
+               json_object *json,
+               QdSettings  *settings)
+{
+  const char *where = "\"simulation\"";
+  json_object *value;
+
+  if (!json_object_is_type (json, json_type_object))
+    return fail (loader, QD_ERROR_FORMAT, NULL, _("\"simulation\" must be an object"));
+  if (!check_keys (loader, where, json, "\"simulation\"", simulation_keys))
+    return FALSE;
+
+  if (json_object_object_get_ex (json, "start", &value)
+      && !get_number (value, &settings->start_time))
+    return fail (loader, QD_ERROR_FORMAT, where, _("\"start\" must be a number"));
+  if (json_object_object_get_ex (json, "final", &value)
+      && !get_number (value, &settings->final_time))
+    return fail (loader, QD_ERROR_FORMAT, where, _("\"final\" must be a number"));
+  if (json_object_object_get_ex (json, "method", &value))
+    {
+      const char *method;
+
+      if (!get_string (value, &method))
+        return fail (loader, QD_ERROR_FORMAT, where,
+                     _("\"method\" must be a string such as \"QSS2\""));
+      g_free (settings->method);
+      settings->method = g_strdup (method);
+    }
+  if (json_object_object_get_ex (json, "dqmin", &value)
+      && !get_number (value, &settings->dqmin))
+    return fail (loader, QD_ERROR_FORMAT, where, _("\"dqmin\" must be a number"));
+  if (json_object_object_get_ex (json, "dqrel", &value)
+      && !get_number (value, &settings->dqrel))
+    return fail (loader, QD_ERROR_FORMAT, where, _("\"dqrel\" must be a number"));
+  if (json_object_object_get_ex (json, "illegitimacy_limit", &value))
+    {
+      guint64 limit;
+
+      if (!get_uint (value, G_MAXUINT64, &limit))
+        return fail (loader, QD_ERROR_FORMAT, where,
+                     _("\"illegitimacy_limit\" must be a whole number"));
+      settings->illegitimacy_limit = limit;
+    }
+
+  return TRUE;
+}
+
+static QdDocument *
+load_tree (Loader      *loader,
+           json_object *root_json)
+{
+  g_autoptr(QdDocument) doc = NULL;
+  g_autoptr(GError) local_error = NULL;
+  QdSettings settings;
+  json_object *value;
+  json_object *blocks = NULL, *links = NULL;
+  const char *format;
+  const char *title = NULL, *description = NULL;
+  guint64 version;
+  QdSystem *root;
+  gboolean ok;
+
+  if (!json_object_is_type (root_json, json_type_object)
+      || !json_object_object_get_ex (root_json, "format", &value)
+      || !get_string (value, &format) || strcmp (format, QD_FORMAT_NAME) != 0)
+    {
+      fail (loader, QD_ERROR_FORMAT, NULL,
+            _("not a QDevs diagram (no \"format\": \"qdevs\")"));
+      return NULL;
+    }
+  if (!json_object_object_get_ex (root_json, "version", &value)
+      || !get_uint (value, G_MAXUINT, &version) || version == 0)
+    {
+      fail (loader, QD_ERROR_FORMAT, NULL,
+            _("\"version\" must be a whole number (this QDevs writes %d)"),
+            QD_FORMAT_VERSION);
+      return NULL;
+    }
+  if (version > QD_FORMAT_VERSION)
+    {
+      fail (loader, QD_ERROR_VERSION, NULL,
+            _("format version %u is newer than this QDevs understands (%d); "
+              "open it with a newer QDevs"),
+            (guint) version, QD_FORMAT_VERSION);
+      return NULL;
+    }
+  if (!check_keys (loader, NULL, root_json, _("the diagram"), top_keys))
+    return NULL;
+
+  if (json_object_object_get_ex (root_json, "title", &value)
+      && !get_string (value, &title))
+    {
+      fail (loader, QD_ERROR_FORMAT, NULL, _("\"title\" must be a string"));
+      return NULL;
+    }
+  if (json_object_object_get_ex (root_json, "description", &value)
+      && !get_string (value, &description))
+    {
+      fail (loader, QD_ERROR_FORMAT, NULL, _("\"description\" must be a string"));
+      return NULL;
+    }
+
+  if (json_object_object_get_ex (root_json, "variables", &value)
+      && !json_object_is_type (value, json_type_object))
+    {
+      fail (loader, QD_ERROR_FORMAT, NULL,
+            _("\"variables\" must be an object of names and expressions"));
+      return NULL;
+    }
+
+  json_object_object_get_ex (root_json, "blocks", &blocks);
+  json_object_object_get_ex (root_json, "links", &links);
+  root = qd_system_new ();
+  if (!load_system (loader, root, "", blocks, links))
+    {
+      qd_system_unref (root);
+      return NULL;
+    }
+
+  doc = qd_document_new ();
+  qd_document_init_settings (&settings);
+  ok = TRUE;
+  if (json_object_object_get_ex (root_json, "simulation", &value))
+    ok = load_settings (loader, value, &settings);
+  if (ok && !qd_document_set_settings (doc, &settings, &local_error))
+    /* Its message already starts with "settings: ". */
+    ok = fail (loader, local_error->code, NULL, "%s", local_error->message);
+  qd_settings_clear (&settings);
+
+  if (ok && json_object_object_get_ex (root_json, "variables", &value))
+    {
+      json_object_object_foreach (value, name, expr)
+        {
+          g_autofree char *text = NULL;
+          g_autofree char *where = NULL;
+
+          if (!g_utf8_validate (name, -1, NULL))
+            {
+              ok = fail (loader, QD_ERROR_FORMAT, "\"variables\"",
+                         _("a variable name is not valid UTF-8"));
+              break;
+            }
+          where = g_strdup_printf (_("variable '%s'"), name);
+          if (!get_value_text (expr, &text))
+            {
+              ok = fail (loader, QD_ERROR_FORMAT, where,
+                         _("the value must be an expression in a string, or a number"));
+              break;
+            }
+          if (!qd_document_set_variable (doc, name, text, &local_error))
+            {
+              /* Its message already names the variable. */
+              ok = fail (loader, local_error->code, NULL, "%s", local_error->message);
+              break;
+            }
+        }
+    }
+  if (!ok)
+    {
+      qd_system_unref (root);
+      return NULL;
+    }
+
+  qd_document_set_title (doc, title);
+  qd_document_set_description (doc, description);
+  /* Last: installing the root clears the history the setters above left
+   * and marks the document saved, since it is exactly the file. */
+  qd_document_take_root (doc, root);
+
+  return g_steal_pointer (&doc);
+}
+
+QdDocument *
+qd_document_load_data (const char  *data,
+                       gsize        length,
+                       const char  *name,
+                       GError     **error)
+{
+  Loader loader = { 0, };
+  json_object *json;
+  QdDocument *doc;
+
+  g_return_val_if_fail (data != NULL || length == 0, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  loader.name = name != NULL ? name : "<data>";
+  loader.error = error;
+
+  json = parse_json (&loader, data != NULL ? data : "", length);
+  if (json == NULL)
+    return NULL;
+
+  loader.block_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  loader.link_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  doc = load_tree (&loader, json);
+  g_hash_table_unref (loader.block_ids);
+  g_hash_table_unref (loader.link_ids);
+  json_object_put (json);
+
+  return doc;
+}
+
+/* Reads the whole file, reporting errors with the strerror text only: the
+ * file name is already at the front of the message. */
+static gboolean
+read_file (const char  *path,
+           const char  *display,
+           char       **contents,
+           gsize       *length,
+           GError     **error)
+{
+  GByteArray *bytes;
+  guint8 buf[65536];
+  int fd;
+
+  fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  if (fd < 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, QD_ERROR, QD_ERROR_IO, _("%s: cannot open: %s"),
+                   display, g_strerror (saved));
+      return FALSE;
+    }
+
+  bytes = g_byte_array_new ();
+  for (;;)
+    {
+      gssize n = read (fd, buf, sizeof buf);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int saved = errno;
+
+          g_set_error (error, QD_ERROR, QD_ERROR_IO, _("%s: cannot read: %s"),
+                       display, g_strerror (saved));
+          g_byte_array_unref (bytes);
+          close (fd);
+          return FALSE;
+        }
+      if (n == 0)
+        break;
+      g_byte_array_append (bytes, buf, (guint) n);
+    }
+  close (fd);
+
+  *length = bytes->len;
+  g_byte_array_append (bytes, (const guint8 *) "", 1);
+  *contents = (char *) g_byte_array_free (bytes, FALSE);
+  return TRUE;
+}
+
+QdDocument *
+qd_document_load (const char  *path,
+                  GError     **error)
+{
+  g_autofree char *display = NULL;
+  g_autofree char *contents = NULL;
+  gsize length;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  display = g_filename_display_name (path);
+  if (!read_file (path, display, &contents, &length, error))
+    return NULL;
+
+  return qd_document_load_data (contents, length, display, error);
+}
+
+/* Writing */
+
+static void
+write_block (QdJsonWriter  *w,
+             const QdBlock *block);
+
+static void
+write_system (QdJsonWriter   *w,
+              const QdSystem *system)
+{
+  qd_json_writer_key (w, "blocks");
+  qd_json_writer_begin_array (w, FALSE);
+  for (guint i = 0; i < system->blocks->len; i++)
+    write_block (w, g_ptr_array_index (system->blocks, i));
+  qd_json_writer_end_array (w);
+
+  qd_json_writer_key (w, "links");
+  qd_json_writer_begin_array (w, FALSE);
+  for (guint i = 0; i < system->links->len; i++)
+    {
+      const QdLink *link = g_ptr_array_index (system->links, i);
+
+      qd_json_writer_begin_object (w, FALSE);
+      qd_json_writer_key (w, "id");
+      qd_json_writer_string (w, link->id);
+
+      qd_json_writer_key (w, "from");
+      qd_json_writer_begin_object (w, TRUE);
+      qd_json_writer_key (w, "block");
+      qd_json_writer_string (w, link->src.block);
+      qd_json_writer_key (w, "port");
+      qd_json_writer_uint (w, link->src.port);
+      qd_json_writer_end_object (w);
+
+      /* One target per line: adding a branch adds a line to the diff. */
+      qd_json_writer_key (w, "to");
+      qd_json_writer_begin_array (w, FALSE);
+      for (guint j = 0; j < link->targets->len; j++)
+        {
+          const QdLinkTarget *target = g_ptr_array_index (link->targets, j);
+
+          qd_json_writer_begin_object (w, TRUE);
+          qd_json_writer_key (w, "block");
+          qd_json_writer_string (w, target->dst.block);
+          qd_json_writer_key (w, "port");
+          qd_json_writer_uint (w, target->dst.port);
+          if (target->points != NULL && target->points->len > 0)
+            {
+              qd_json_writer_key (w, "points");
+              qd_json_writer_begin_array (w, TRUE);
+              for (guint k = 0; k < target->points->len; k++)
+                {
+                  const QdPoint *p = &g_array_index (target->points, QdPoint, k);
+
+                  qd_json_writer_point (w, p->x, p->y);
+                }
+              qd_json_writer_end_array (w);
+            }
+          qd_json_writer_end_object (w);
+        }
+      qd_json_writer_end_array (w);
+      qd_json_writer_end_object (w);
+    }
+  qd_json_writer_end_array (w);
+}
+
+static void
+write_block (QdJsonWriter  *w,
+             const QdBlock *block)
+{
+  const QdBlockType *type = qd_block_get_type_info (block);
+
+  qd_json_writer_begin_object (w, FALSE);
+  qd_json_writer_key (w, "id");
+  qd_json_writer_string (w, block->id);
+  qd_json_writer_key (w, "type");
+  qd_json_writer_string (w, block->type);
+  qd_json_writer_key (w, "name");
+  qd_json_writer_string (w, block->name);
+  qd_json_writer_key (w, "position");
+  qd_json_writer_point (w, block->x, block->y);
+  qd_json_writer_key (w, "size");
+  qd_json_writer_point (w, block->width, block->height);
+  if (block->rotation != 0)
+    {
+      qd_json_writer_key (w, "rotation");
+      qd_json_writer_int (w, block->rotation);
+    }
+  if (block->flip)
+    {
+      qd_json_writer_key (w, "flip");
+      qd_json_writer_boolean (w, TRUE);
+    }
+
+  if (block->params->len > 0)
+    {
+      qd_json_writer_key (w, "params");
+      qd_json_writer_begin_object (w, FALSE);
+      /* Schema order, so that the file does not depend on the order in
+       * which parameters were edited. */
+      for (guint i = 0; type != NULL && i < type->n_params; i++)
+        {
+          const char *value = qd_block_get_param (block, type->params[i].name);
+
+          if (value != NULL)
+            {
+              qd_json_writer_key (w, type->params[i].name);
+              qd_json_writer_string (w, value);
+            }
+        }
+      /* A loaded document has no others, but never drop data silently. */
+      for (guint i = 0; i < block->params->len; i++)
+        {
+          const QdParam *param = &g_array_index (block->params, QdParam, i);
+
+          if (type == NULL || qd_block_type_find_param (type, param->name) < 0)
+            {
+              qd_json_writer_key (w, param->name);
+              qd_json_writer_string (w, param->value);
+            }
+        }
+      qd_json_writer_end_object (w);
+    }
+
+  if (block->inner != NULL)
+    write_system (w, block->inner);
+
+  qd_json_writer_end_object (w);
+}
+
+char *
+qd_document_to_data (QdDocument *self,
+                     gsize      *length)
+{
+  QdJsonWriter *w;
+  const QdSettings *settings;
+  GPtrArray *variables;
+  const char *text;
+
+  g_return_val_if_fail (QD_IS_DOCUMENT (self), NULL);
+
+  w = qd_json_writer_new ();
+  qd_json_writer_begin_object (w, FALSE);
+  qd_json_writer_key (w, "format");
+  qd_json_writer_string (w, QD_FORMAT_NAME);
+  qd_json_writer_key (w, "version");
+  qd_json_writer_int (w, QD_FORMAT_VERSION);
+
+  /* Every top-level key is always written, empty or not, so that a
+   * reader of the file sees the whole shape of the format. */
+  text = qd_document_get_title (self);
+  qd_json_writer_key (w, "title");
+  qd_json_writer_string (w, text != NULL ? text : "");
+  text = qd_document_get_description (self);
+  qd_json_writer_key (w, "description");
+  qd_json_writer_string (w, text != NULL ? text : "");
+
+  settings = qd_document_get_settings (self);
+  qd_json_writer_key (w, "simulation");
+  qd_json_writer_begin_object (w, FALSE);
+  qd_json_writer_key (w, "start");
+  qd_json_writer_number (w, settings->start_time);
+  qd_json_writer_key (w, "final");
+  qd_json_writer_number (w, settings->final_time);
+  qd_json_writer_key (w, "method");
+  qd_json_writer_string (w, settings->method);
+  qd_json_writer_key (w, "dqmin");
+  qd_json_writer_number (w, settings->dqmin);
+  qd_json_writer_key (w, "dqrel");
+  qd_json_writer_number (w, settings->dqrel);
+  qd_json_writer_key (w, "illegitimacy_limit");
+  qd_json_writer_uint (w, settings->illegitimacy_limit);
+  qd_json_writer_end_object (w);
+
+  variables = qd_document_get_variables (self);
+  qd_json_writer_key (w, "variables");
+  qd_json_writer_begin_object (w, FALSE);
+  for (guint i = 0; variables != NULL && i < variables->len; i++)
+    {
+      const QdVariable *var = g_ptr_array_index (variables, i);
+
+      qd_json_writer_key (w, var->name);
+      qd_json_writer_string (w, var->value);
+    }
+  qd_json_writer_end_object (w);
+
+  write_system (w, qd_document_get_root (self));
+  qd_json_writer_end_object (w);
+
+  return qd_json_writer_free_to_data (w, length);
+}
+
+/* GLib's message names the temporary file ("Failed to create file
+ * “x.qdevs.ABC123”: No such file or directory"), which means nothing to
+ * the user; the reason is the part after the last ": ". */
+static const char *
+save_reason (const GError *error)
+{
+  const char *colon = g_strrstr (error->message, ": ");
+
+  if (colon != NULL && colon[2] != '\0')
+    return colon + 2;
+  return error->message;
+}
+
+gboolean
+qd_document_save (QdDocument  *self,
+                  const char  *path,
+                  GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *display = NULL;
+  g_autofree char *data = NULL;
+  g_autofree char *real_path = NULL;
+  const char *target;
+  GStatBuf st;
+  int mode = 0644;
+  gsize length;
+
+  g_return_val_if_fail (QD_IS_DOCUMENT (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  display = g_filename_display_name (path);
+  data = qd_document_to_data (self, &length);
+
+  /* The rename would replace a symbolic link by a plain file; write
+   * through it to the file it points at instead, as editors do. */
+  real_path = realpath (path, NULL);
+  target = real_path != NULL ? real_path : path;
+
+  /* The new file replaces the old one by a rename, so it would take the
+   * default mode; keep the permissions the user gave the old file. */
+  if (g_stat (target, &st) == 0 && S_ISREG (st.st_mode))
+    mode = st.st_mode & 0777;
+
+  if (!g_file_set_contents_full (target, data, (gssize) length,
+                                 G_FILE_SET_CONTENTS_CONSISTENT, mode,
+                                 &local_error))
+    {
+      g_set_error (error, QD_ERROR, QD_ERROR_IO, _("%s: cannot save: %s"),
+                   display, save_reason (local_error));
+      return FALSE;
+    }
+
+  qd_document_set_saved (self);
+  return TRUE;
+}

@@ -1,1 +1,441 @@
-/* qd-poly.c: not written yet */
+/* qd-poly.c: polynomial root finding for quantized integrators and
+ * crossing detectors
+ *
+ * The numerical approach.
+ *
+ * Degree 1 and 2 are solved in closed form. The quadratic uses the stable
+ * formula: with q = -(b + sign(b) sqrt(b^2 - 4ac)) / 2 the roots are q/a
+ * and c/q, so the small root never suffers cancellation and a vanishing
+ * leading coefficient a only pushes the other root (q/a) out towards
+ * infinity instead of destroying the small one; the degree therefore
+ * degrades smoothly and a == 0 is the linear case. A discriminant that is
+ * negative by no more than its own rounding error is a tangency (a double
+ * root), reported as a touch.
+ *
+ * Cubics are not solved by Cardano's formula: dividing by a tiny leading
+ * coefficient loses every digit of the small roots, which are the only ones
+ * a quantized integrator cares about. Instead the half-line [0, inf) is cut
+ * at the positive roots of p' (a quadratic, solved as above) and at the
+ * inflection point -a2 / (3 a3). On each piece p is monotone with a fixed
+ * convexity, so a piece holds at most one root, present exactly when p
+ * changes sign over it; the pieces are searched in order and the first
+ * root found is the answer. A tiny leading coefficient only places some
+ * cut points far away, beyond the root that matters: that is how the
+ * degree degrades, without a threshold. The last piece is bounded by
+ * Fujiwara's bound on the moduli of the roots, 2 max |a_k / a_n|^(1/(n-k)),
+ * computed with logarithms so that it cannot overflow.
+ *
+ * Inside a piece, a safeguarded local-quadratic Newton: from the lower end,
+ * the step solves the second-order Taylor model of p (cubic convergence,
+ * and it works from a critical point where p' = 0 and Newton cannot
+ * start); when a step falls outside the bracket or does not shrink fast
+ * enough, the bracket is bisected instead, geometrically when its ends
+ * differ by orders of magnitude (so a root at 1e-12 s inside a bracket
+ * reaching 1e6 s is found in a few dozen steps) and arithmetically
+ * otherwise. The iteration count is capped, so the cost is bounded
+ * whatever the coefficients.
+ *
+ * Touches: a value of p at a critical point within the rounding error of
+ * evaluating p there (a few ulps of the sum of |a_k s^k|) counts as zero,
+ * so a tangency that rounding would turn into a near miss is still found.
+ *
+ * qd_poly_first_crossing() is the earlier of the first roots of p - dq
+ * and p + dq; the second search stops at the first one's answer, so a
+ * far crossing of the other edge costs nothing.
+ *
+ * Roots at zero: qd_poly_first_root() returns roots s > 0 only; a root at
+ * s = 0 is skipped. qd_poly_first_crossing() decides at s = 0 itself: when
+ * |p(0)| > dq the state has already left the band and the answer is 0;
+ * when |p(0)| = dq exactly the answer is 0 only if p moves outward (the
+ * first non-zero derivative at 0 has the sign of p(0)), otherwise the next
+ * crossing s > 0. So a state sitting on the edge of its band and moving
+ * inward never returns 0 forever.
+ */
+#include <float.h>
+#include <math.h>
+
+#include "qd-poly.h"
+
+/* Enough for geometric then arithmetic bisection across the whole range
+ * of doubles; Newton usually ends the search in a handful. */
+#define MAX_ITERATIONS 300
+
+static inline double
+poly_eval (const double *a,
+           int           n,
+           double        s)
+{
+  double v = a[n];
+
+  for (int k = n - 1; k >= 0; k--)
+    v = v * s + a[k];
+  return v;
+}
+
+/* A bound on the rounding error of evaluating p at s. */
+static inline double
+poly_eval_error (const double *a,
+                 int           n,
+                 double        s)
+{
+  double sum = 0.0, sk = 1.0;
+
+  for (int k = 0; k <= n; k++)
+    {
+      sum += fabs (a[k]) * sk;
+      sk *= s;
+    }
+  return 4.0 * (n + 1) * DBL_EPSILON * sum;
+}
+
+static inline int
+sign_of (double v)
+{
+  return (v > 0.0) - (v < 0.0);
+}
+
+/* Roots of c + b s + a s^2 (a may be 0), sorted; returns how many (0-2).
+ * A double root is returned once. */
+static int
+quadratic_roots (double  a,
+                 double  b,
+                 double  c,
+                 double *roots)
+{
+  double disc, q, r1, r2;
+
+  if (a == 0.0)
+    {
+      if (b == 0.0)
+        return 0;
+      roots[0] = -c / b;
+      return 1;
+    }
+
+  disc = b * b - 4.0 * a * c;
+  if (disc < 0.0)
+    {
+      /* Within rounding of zero: a tangency, a double root. */
+      if (-disc <= 8.0 * DBL_EPSILON * (b * b + fabs (4.0 * a * c)))
+        {
+          roots[0] = -b / (2.0 * a);
+          return 1;
+        }
+      return 0;
+    }
+  if (disc == 0.0)
+    {
+      roots[0] = -b / (2.0 * a);
+      return 1;
+    }
+
+  q = -0.5 * (b + copysign (sqrt (disc), b));
+  r1 = q / a;
+  r2 = q != 0.0 ? c / q : 0.0;
+  if (r1 > r2)
+    {
+      double tmp = r1;
+      r1 = r2;
+      r2 = tmp;
+    }
+  roots[0] = r1;
+  if (r2 == r1)
+    return 1;
+  roots[1] = r2;
+  return 2;
+}
+
+/* The one root of p in (lo, hi], where p is monotone with constant
+ * convexity, p(lo) and p(hi) have opposite signs or p(hi) == 0. */
+static double
+solve_bracket (const double *a,
+               int           n,
+               double        lo,
+               double        hi,
+               double        plo,
+               double        phi)
+{
+  double x = lo, fx = plo;
+  double step = 2.0 * (hi - lo), step_old = 2.0 * (hi - lo);
+  int slo = sign_of (plo);
+
+  if (phi == 0.0)
+    return hi;
+
+  for (int i = 0; i < MAX_ITERATIONS; i++)
+    {
+      double d1 = 0.0, d2 = 0.0, xn = 0.0, h[2];
+      gboolean ok = FALSE;
+      int m;
+
+      /* p, p' and p''/2 at x. */
+      for (int k = n; k >= 0; k--)
+        {
+          if (k >= 2)
+            d2 = d2 * x + a[k] * k * (k - 1) / 2.0;
+          if (k >= 1)
+            d1 = d1 * x + a[k] * k;
+        }
+
+      /* The root of the local quadratic model f + f' h + (f''/2) h^2
+       * (exact for a quadratic, cubically convergent for a cubic); it
+       * copes with f' = 0 at a critical point, where Newton cannot. */
+      m = quadratic_roots (d2, d1, fx, h);
+      for (int j = 0; j < m && !ok; j++)
+        {
+          double c = x + h[j];
+
+          /* x is within rounding of the root (which may sit an ulp from
+           * the end of the bracket, where no step can land inside). */
+          if (x > 0.0 && fabs (h[j]) <= 4.0 * DBL_EPSILON * x)
+            return c > lo ? c : x;
+          if (c > lo && c < hi)
+            {
+              xn = c;
+              ok = TRUE;
+            }
+        }
+      if (!ok && d1 != 0.0)
+        {
+          xn = x - fx / d1;
+          ok = xn > lo && xn < hi;
+        }
+      /* Safeguard: the steps must at least halve every other iteration. */
+      if (ok && fabs (xn - x) > 0.5 * step_old)
+        ok = FALSE;
+
+      if (ok)
+        {
+          if (fabs (xn - x) <= 2.0 * DBL_EPSILON * fabs (xn))
+            return xn;
+          step_old = step;
+          step = fabs (xn - x);
+        }
+      else
+        {
+          /* Bisection: geometric when the ends are orders of magnitude
+           * apart, so a tiny root inside a huge bracket is reached in few
+           * steps. */
+          if (lo <= 0.0)
+            xn = hi > 1.0 ? fmin (1.0, 0.5 * hi) : hi * 0x1p-20;
+          else if (hi > 16.0 * lo)
+            xn = sqrt (lo) * sqrt (hi);
+          else
+            xn = 0.5 * (lo + hi);
+          if (!(xn > lo && xn < hi))
+            xn = 0.5 * (lo + hi);
+          step_old = step;
+          step = hi - lo;
+        }
+
+      x = xn;
+      fx = poly_eval (a, n, x);
+      if (fx == 0.0)
+        return x;
+      if (sign_of (fx) == slo)
+        lo = x;
+      else
+        hi = x;
+
+      /* Converged: the bracket is down to a couple of ulps. */
+      if (hi - lo <= 4.0 * DBL_EPSILON * hi)
+        break;
+    }
+
+  /* Return the end that is past the root, so a caller scheduling an event
+   * there sees the condition already met. */
+  return hi;
+}
+
+/* Fujiwara's bound on the moduli of the roots of p (a[n] != 0). */
+static double
+root_bound (const double *a,
+            int           n)
+{
+  double lan = log (fabs (a[n]));
+  double best = -HUGE_VAL;
+
+  for (int k = 0; k < n; k++)
+    {
+      double l;
+
+      if (a[k] == 0.0)
+        continue;
+      l = (log (fabs (a[k])) - lan) / (n - k);
+      if (k == 0)
+        l -= log (2.0) / n;
+      if (l > best)
+        best = l;
+    }
+  if (best == -HUGE_VAL)
+    return 0.0;
+  return 2.0 * exp (fmin (best, 700.0));
+}
+
+/* The smallest root s > 0 of p, or QD_INF; roots beyond @limit may be
+ * reported as QD_INF (a caller taking a minimum needs no more). */
+static double
+first_root_below (const double *a,
+                  int           degree,
+                  double        limit)
+{
+  double cuts[4];
+  int n = degree, n_cuts = 0;
+  double lo, plo;
+
+  if (n > QD_MAX_ORDER)
+    n = QD_MAX_ORDER;
+  while (n > 0 && a[n] == 0.0)
+    n--;
+  for (int k = 0; k <= n; k++)
+    if (!isfinite (a[k]))
+      return QD_INF;
+  if (n == 0)
+    return QD_INF;
+
+  if (n == 1)
+    {
+      double s = -a[0] / a[1];
+      return s > 0.0 && isfinite (s) ? s : QD_INF;
+    }
+
+  if (n == 2)
+    {
+      double roots[2];
+      int m = quadratic_roots (a[2], a[1], a[0], roots);
+
+      for (int i = 0; i < m; i++)
+        if (roots[i] > 0.0 && isfinite (roots[i]))
+          return roots[i];
+      return QD_INF;
+    }
+
+  /* Cubic: cut [0, inf) where p' vanishes or p'' changes sign. */
+  {
+    double croots[2];
+    int m = quadratic_roots (3.0 * a[3], 2.0 * a[2], a[1], croots);
+    double infl = -a[2] / (3.0 * a[3]);
+
+    for (int i = 0; i < m; i++)
+      if (croots[i] > 0.0 && isfinite (croots[i]))
+        cuts[n_cuts++] = croots[i];
+    if (infl > 0.0 && isfinite (infl))
+      {
+        int j = n_cuts;
+
+        while (j > 0 && cuts[j - 1] > infl)
+          {
+            cuts[j] = cuts[j - 1];
+            j--;
+          }
+        cuts[j] = infl;
+        n_cuts++;
+      }
+  }
+
+  lo = 0.0;
+  plo = a[0];
+  for (int i = 0; i < n_cuts; i++)
+    {
+      double c = cuts[i];
+      double pc;
+
+      if (c <= lo)
+        continue;
+      if (c > limit)
+        break;
+      pc = poly_eval (a, n, c);
+      /* Zero within the rounding error of evaluating p: a touch (at a
+       * critical point) or a root within rounding of the cut. */
+      if (fabs (pc) <= poly_eval_error (a, n, c))
+        pc = 0.0;
+      if (pc == 0.0)
+        return c;
+      if (plo != 0.0 && sign_of (pc) != sign_of (plo))
+        return solve_bracket (a, n, lo, c, plo, pc);
+      lo = c;
+      plo = pc;
+    }
+
+  /* The last piece is monotone up to infinity (or the next cut, when the
+   * search stopped at @limit): a root there exactly when p(lo) is on the
+   * other side of zero from p at the end. A root at lo == 0 (p(0) == 0)
+   * is skipped: the piece is monotone, so no other root lies in it. */
+  if (plo == 0.0)
+    return QD_INF;
+  {
+    double hi, phi;
+
+    if (isfinite (limit))
+      {
+        hi = limit;
+        phi = poly_eval (a, n, hi);
+        if (phi != 0.0 && sign_of (phi) == sign_of (plo))
+          return QD_INF;
+      }
+    else
+      {
+        if (sign_of (plo) == sign_of (a[n]))
+          return QD_INF;
+        hi = fmax (root_bound (a, n), 2.0 * lo);
+        phi = poly_eval (a, n, hi);
+        for (int i = 0; i < 64 && sign_of (phi) == sign_of (plo); i++)
+          {
+            hi *= 2.0;
+            phi = poly_eval (a, n, hi);
+          }
+        if (sign_of (phi) == sign_of (plo) || !isfinite (hi))
+          return QD_INF;
+      }
+    return solve_bracket (a, n, lo, hi, plo, phi);
+  }
+}
+
+double
+qd_poly_first_root (const double *a,
+                    int           degree)
+{
+  return first_root_below (a, degree, QD_INF);
+}
+
+double
+qd_poly_first_crossing (const double *a,
+                        int           degree,
+                        double        dq)
+{
+  double b[QD_MAX_ORDER + 1] = { 0.0, };
+  double s_up, s_down;
+  int n = degree;
+
+  if (n > QD_MAX_ORDER)
+    n = QD_MAX_ORDER;
+  if (n < 0)
+    return QD_INF;
+  if (!(dq >= 0.0))
+    return 0.0;
+
+  if (fabs (a[0]) >= dq)
+    {
+      int dir = 0;
+
+      if (fabs (a[0]) > dq)
+        return 0.0;
+      /* On the edge: leaving now if the first non-zero derivative points
+       * outward. */
+      for (int k = 1; k <= n && dir == 0; k++)
+        dir = sign_of (a[k]);
+      if (dir == 0)
+        return QD_INF;
+      if (dir == sign_of (a[0]) || a[0] == 0.0)
+        return 0.0;
+    }
+
+  for (int k = 1; k <= n; k++)
+    b[k] = a[k];
+  b[0] = a[0] - dq;
+  s_up = first_root_below (b, n, QD_INF);
+  b[0] = a[0] + dq;
+  s_down = first_root_below (b, n, s_up);
+
+  return fmin (s_up, s_down);
+}

@@ -13,6 +13,7 @@
 #include "qd-types.h"
 #include "qd-error.h"
 #include "qd-expr.h"
+#include "qd-taylor.h"
 #include "qd-block-type.h"
 #include "qd-registry.h"
 #include "qd-diagram.h"

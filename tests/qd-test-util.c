@@ -23,3 +23,79 @@ qd_test_source_path (const char *first,
 
   return path;
 }
+
+static void
+dump_system (GString  *out,
+             QdSystem *system,
+             int       depth)
+{
+  for (guint i = 0; i < system->blocks->len; i++)
+    {
+      QdBlock *block = g_ptr_array_index (system->blocks, i);
+
+      g_string_append_printf (out, "%*sblock %s %s '%s' %g,%g %gx%g r%d%s",
+                              depth * 2, "", block->id, block->type,
+                              block->name, block->x, block->y, block->width,
+                              block->height, block->rotation,
+                              block->flip ? " flip" : "");
+      for (guint j = 0; j < block->params->len; j++)
+        {
+          QdParam *param = &g_array_index (block->params, QdParam, j);
+
+          g_string_append_printf (out, " %s=%s", param->name, param->value);
+        }
+      g_string_append_c (out, '\n');
+      if (block->inner != NULL)
+        dump_system (out, block->inner, depth + 1);
+    }
+  for (guint i = 0; i < system->links->len; i++)
+    {
+      QdLink *link = g_ptr_array_index (system->links, i);
+
+      g_string_append_printf (out, "%*slink %s %s:%u ->", depth * 2, "",
+                              link->id, link->src.block, link->src.port);
+      for (guint j = 0; j < link->targets->len; j++)
+        {
+          QdLinkTarget *target = g_ptr_array_index (link->targets, j);
+
+          g_string_append_printf (out, " %s:%u", target->dst.block,
+                                  target->dst.port);
+          for (guint k = 0; k < target->points->len; k++)
+            {
+              QdPoint *point = &g_array_index (target->points, QdPoint, k);
+
+              g_string_append_printf (out, "%s%g,%g", k == 0 ? "[" : " ",
+                                      point->x, point->y);
+            }
+          if (target->points->len > 0)
+            g_string_append_c (out, ']');
+        }
+      g_string_append_c (out, '\n');
+    }
+}
+
+char *
+qd_test_dump_document (QdDocument *document)
+{
+  const QdSettings *settings = qd_document_get_settings (document);
+  GPtrArray *variables = qd_document_get_variables (document);
+  GString *out = g_string_new (NULL);
+
+  g_string_append_printf (out, "title '%s'\ndescription '%s'\n",
+                          qd_document_get_title (document),
+                          qd_document_get_description (document));
+  g_string_append_printf (out, "settings %g %g %s %g %g %" G_GUINT64_FORMAT "\n",
+                          settings->start_time, settings->final_time,
+                          settings->method, settings->dqmin, settings->dqrel,
+                          settings->illegitimacy_limit);
+  for (guint i = 0; i < variables->len; i++)
+    {
+      QdVariable *variable = g_ptr_array_index (variables, i);
+
+      g_string_append_printf (out, "var %s = %s\n", variable->name,
+                              variable->value);
+    }
+  dump_system (out, qd_document_get_root (document), 0);
+
+  return g_string_free (out, FALSE);
+}

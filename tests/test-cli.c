@@ -1,10 +1,642 @@
-/* test-cli.c: not written yet */
+/* test-cli.c: qdevs-cli as a user runs it: exit statuses, where errors
+ * point, the statistics JSON, CSV export, the block reference.
+ *
+ * The built program is spawned ($QD_BUILD_DIR/app/qdevs-cli); the models
+ * are the shipped examples and small files written to a temporary folder.
+ */
 #include "qd-test-util.h"
+
+#include <glib/gstdio.h>
+#include <json-c/json.h>
+#include <string.h>
+#include <sys/wait.h>
+
+static char *tmp_dir;
+
+typedef struct
+{
+  int   status;   /* exit status */
+  char *out;
+  char *err;
+} CliResult;
+
+static void
+cli_result_clear (CliResult *r)
+{
+  g_free (r->out);
+  g_free (r->err);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (CliResult, cli_result_clear)
+
+/* Runs qdevs-cli with the NULL-terminated arguments. */
+static void
+run_cli (CliResult  *r,
+         const char *first,
+         ...)
+{
+  g_autofree char *cli = g_build_filename (g_getenv ("QD_BUILD_DIR"), "app", "qdevs-cli", NULL);
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  int wait_status = 0;
+  va_list ap;
+
+  g_assert_true (g_file_test (cli, G_FILE_TEST_IS_EXECUTABLE));
+  g_ptr_array_add (args, cli);
+  va_start (ap, first);
+  for (const char *a = first; a != NULL; a = va_arg (ap, const char *))
+    g_ptr_array_add (args, (gpointer) a);
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+
+  memset (r, 0, sizeof *r);
+  g_spawn_sync (NULL, (char **) args->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                &r->out, &r->err, &wait_status, &error);
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (wait_status));
+  r->status = WEXITSTATUS (wait_status);
+}
+
+static char *
+example (const char *name)
+{
+  return qd_test_source_path ("data", "examples", name, NULL);
+}
+
+static char *
+write_model (const char *name,
+             const char *text)
+{
+  char *path = g_build_filename (tmp_dir, name, NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (path, text, -1, &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+static guint
+count_lines (const char *text)
+{
+  guint n = 0;
+
+  for (const char *p = text; *p != '\0'; p++)
+    if (*p == '\n')
+      n++;
+  return n;
+}
+
+/* A valid model with a gain k driven by model variable "k":
+ * dx/dt = k·x, x(0) = 1. */
+static const char model_with_variable[] =
+  "{\"format\": \"qdevs\", \"version\": 1, \"title\": \"k\", \"description\": \"\",\n"
+  " \"simulation\": {\"start\": 0, \"final\": 1, \"method\": \"QSS1\", \"dqmin\": 0.01, \"dqrel\": 0, \"illegitimacy_limit\": 1000000},\n"
+  " \"variables\": {\"k\": \"-1\"},\n"
+  " \"blocks\": [\n"
+  "  {\"id\": \"b1\", \"type\": \"integrator\", \"name\": \"Integrator\", \"position\": [0, 0], \"size\": [60, 40], \"params\": {\"x0\": \"1\"}},\n"
+  "  {\"id\": \"b2\", \"type\": \"gain\", \"name\": \"Gain\", \"position\": [0, 100], \"size\": [60, 40], \"params\": {\"k\": \"k\"}},\n"
+  "  {\"id\": \"b3\", \"type\": \"scope\", \"name\": \"Scope\", \"position\": [200, 0], \"size\": [60, 40]}],\n"
+  " \"links\": [\n"
+  "  {\"id\": \"l1\", \"from\": {\"block\": \"b1\", \"port\": 0}, \"to\": [{\"block\": \"b2\", \"port\": 0}, {\"block\": \"b3\", \"port\": 0}]},\n"
+  "  {\"id\": \"l2\", \"from\": {\"block\": \"b2\", \"port\": 0}, \"to\": [{\"block\": \"b1\", \"port\": 0}]}]}\n";
+
+static void
+test_cli_version_and_help (void)
+{
+  g_auto(CliResult) r1 = { 0 }, r2 = { 0 }, r3 = { 0 }, r4 = { 0 };
+
+  run_cli (&r1, "--version", NULL);
+  g_assert_cmpint (r1.status, ==, 0);
+  g_assert_cmpstr (r1.out, ==, "qdevs-cli " QD_VERSION "\n");
+
+  run_cli (&r2, "help", NULL);
+  g_assert_cmpint (r2.status, ==, 0);
+  g_assert_nonnull (strstr (r2.out, "run FILE"));
+  g_assert_nonnull (strstr (r2.out, "check FILE"));
+  g_assert_nonnull (strstr (r2.out, "blocks"));
+
+  run_cli (&r3, "run", "--help", NULL);
+  g_assert_cmpint (r3.status, ==, 0);
+  g_assert_nonnull (strstr (r3.out, "--until"));
+  g_assert_nonnull (strstr (r3.out, "--csv-step"));
+
+  run_cli (&r4, "help", "check", NULL);
+  g_assert_cmpint (r4.status, ==, 0);
+  g_assert_nonnull (strstr (r4.out, "--set"));
+}
+
+static void
+assert_usage_error (CliResult  *r,
+                    const char *message)
+{
+  g_assert_cmpint (r->status, ==, 2);
+  g_assert_nonnull (strstr (r->err, message));
+  g_assert_nonnull (strstr (r->err, "Try 'qdevs-cli --help'"));
+  g_assert_cmpstr (r->out, ==, "");
+}
+
+static void
+test_cli_usage_errors (void)
+{
+  g_autofree char *cellier = example ("cellier-first-order.qdevs");
+  g_auto(CliResult) r1 = { 0 }, r2 = { 0 }, r3 = { 0 }, r4 = { 0 }, r5 = { 0 }, r6 = { 0 };
+
+  run_cli (&r1, "frobnicate", NULL);
+  assert_usage_error (&r1, "qdevs-cli: unknown command 'frobnicate'");
+
+  run_cli (&r2, "run", NULL);
+  assert_usage_error (&r2, "qdevs-cli run: missing FILE");
+
+  run_cli (&r3, "run", "--bogus", cellier, NULL);
+  assert_usage_error (&r3, "qdevs-cli run: ");
+  g_assert_nonnull (strstr (r3.err, "--bogus"));
+
+  run_cli (&r4, "check", cellier, "--set", "k", NULL);
+  assert_usage_error (&r4, "qdevs-cli check: --set 'k' is not of the form NAME=VALUE");
+
+  run_cli (&r5, "run", cellier, "extra", NULL);
+  assert_usage_error (&r5, "unexpected argument 'extra'");
+
+  run_cli (&r6, NULL);
+  g_assert_cmpint (r6.status, ==, 2);
+}
+
+static void
+test_cli_file_errors (void)
+{
+  g_autofree char *missing = g_build_filename (tmp_dir, "missing.qdevs", NULL);
+  g_autofree char *syntax = write_model ("syntax.qdevs",
+                                         "{\n  \"format\": \"qdevs\",\n  \"version\": 1 \"title\": \"x\"\n}\n");
+  g_autofree char *syntax_prefix = g_strconcat (syntax, ":3:", NULL);
+  g_autofree char *missing_prefix = g_strconcat (missing, ": ", NULL);
+  g_auto(CliResult) r1 = { 0 }, r2 = { 0 }, r3 = { 0 };
+
+  run_cli (&r1, "run", missing, NULL);
+  g_assert_cmpint (r1.status, ==, 1);
+  g_assert_true (g_str_has_prefix (r1.err, missing_prefix));
+  g_assert_cmpuint (count_lines (r1.err), ==, 1);
+
+  /* A syntax error points at line 3 (and a column) of the file. */
+  run_cli (&r2, "run", syntax, NULL);
+  g_assert_cmpint (r2.status, ==, 1);
+  g_assert_true (g_str_has_prefix (r2.err, syntax_prefix));
+  g_assert_cmpuint (count_lines (r2.err), ==, 1);
+
+  run_cli (&r3, "check", syntax, NULL);
+  g_assert_cmpint (r3.status, ==, 1);
+  g_assert_true (g_str_has_prefix (r3.err, syntax_prefix));
+}
+
+static void
+test_cli_model_errors (void)
+{
+  /* Two unconnected inputs: check lists both, each with the block path. */
+  g_autofree char *path = write_model ("unconnected.qdevs",
+    "{\"format\": \"qdevs\", \"version\": 1, \"title\": \"\", \"description\": \"\",\n"
+    " \"simulation\": {\"start\": 0, \"final\": 1, \"method\": \"QSS1\", \"dqmin\": 1e-06, \"dqrel\": 0.001, \"illegitimacy_limit\": 1000000},\n"
+    " \"variables\": {},\n"
+    " \"blocks\": [\n"
+    "  {\"id\": \"b1\", \"type\": \"integrator\", \"name\": \"Integrator\", \"position\": [0, 0], \"size\": [60, 40]},\n"
+    "  {\"id\": \"b2\", \"type\": \"gain\", \"name\": \"Gain\", \"position\": [0, 100], \"size\": [60, 40]},\n"
+    "  {\"id\": \"b3\", \"type\": \"scope\", \"name\": \"Scope\", \"position\": [200, 0], \"size\": [60, 60], \"params\": {\"n\": \"2\"}}],\n"
+    " \"links\": [\n"
+    "  {\"id\": \"l1\", \"from\": {\"block\": \"b1\", \"port\": 0}, \"to\": [{\"block\": \"b3\", \"port\": 0}]},\n"
+    "  {\"id\": \"l2\", \"from\": {\"block\": \"b2\", \"port\": 0}, \"to\": [{\"block\": \"b3\", \"port\": 1}]}]}\n");
+  g_autofree char *integrator_prefix = g_strconcat (path, ": /Integrator: ", NULL);
+  g_autofree char *gain_prefix = g_strconcat (path, ": /Gain: ", NULL);
+  g_auto(CliResult) r1 = { 0 }, r2 = { 0 };
+  g_auto(GStrv) lines = NULL;
+
+  run_cli (&r1, "check", path, NULL);
+  g_assert_cmpint (r1.status, ==, 1);
+  g_assert_cmpstr (r1.out, ==, "");
+  lines = g_strsplit (r1.err, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 3);   /* two lines and "" */
+  g_assert_true ((g_str_has_prefix (lines[0], integrator_prefix) && g_str_has_prefix (lines[1], gain_prefix))
+                 || (g_str_has_prefix (lines[1], integrator_prefix) && g_str_has_prefix (lines[0], gain_prefix)));
+  g_assert_nonnull (strstr (r1.err, "not connected"));
+
+  run_cli (&r2, "run", path, NULL);
+  g_assert_cmpint (r2.status, ==, 1);
+  g_assert_cmpstr (r2.err, ==, r1.err);
+}
+
+static void
+test_cli_check_ok (void)
+{
+  g_autofree char *cellier = example ("cellier-first-order.qdevs");
+  g_autofree char *expected = g_strconcat (cellier, ": OK (5 blocks, 4 links)\n", NULL);
+  g_auto(CliResult) r = { 0 };
+
+  run_cli (&r, "check", cellier, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==, expected);
+  g_assert_cmpstr (r.err, ==, "");
+}
+
+/* A legitimate model that exceeds its own illegitimacy limit: a constant
+ * through a chain of 12 gains makes 13 internal transitions at t = 0, and
+ * the file allows 10. */
+static void
+test_cli_run_error (void)
+{
+  GString *text = g_string_new (NULL);
+  g_autofree char *path = NULL;
+  g_autofree char *prefix = NULL;
+  g_auto(CliResult) r = { 0 };
+
+  g_string_append (text,
+    "{\"format\": \"qdevs\", \"version\": 1, \"title\": \"\", \"description\": \"\",\n"
+    " \"simulation\": {\"start\": 0, \"final\": 1, \"method\": \"QSS1\", \"dqmin\": 1e-06, \"dqrel\": 0.001, \"illegitimacy_limit\": 10},\n"
+    " \"variables\": {},\n"
+    " \"blocks\": [\n"
+    "  {\"id\": \"c\", \"type\": \"constant\", \"name\": \"Constant\", \"position\": [0, 0], \"size\": [60, 40]},\n");
+  for (int i = 1; i <= 12; i++)
+    g_string_append_printf (text, "  {\"id\": \"g%d\", \"type\": \"gain\", \"name\": \"Gain %d\", \"position\": [%d, 0], \"size\": [60, 40]},\n",
+                            i, i, 100 * i);
+  g_string_append (text,
+    "  {\"id\": \"s\", \"type\": \"scope\", \"name\": \"Scope\", \"position\": [1400, 0], \"size\": [60, 40]}],\n"
+    " \"links\": [\n");
+  for (int i = 1; i <= 13; i++)
+    {
+      g_autofree char *src = i == 1 ? g_strdup ("c") : g_strdup_printf ("g%d", i - 1);
+      g_autofree char *dst = i == 13 ? g_strdup ("s") : g_strdup_printf ("g%d", i);
+
+      g_string_append_printf (text, "  {\"id\": \"l%d\", \"from\": {\"block\": \"%s\", \"port\": 0}, \"to\": [{\"block\": \"%s\", \"port\": 0}]}%s\n",
+                              i, src, dst, i == 13 ? "]}" : ",");
+    }
+  path = write_model ("illegitimate.qdevs", text->str);
+  g_string_free (text, TRUE);
+  prefix = g_strconcat (path, ": ", NULL);
+
+  run_cli (&r, "run", path, NULL);
+  g_assert_cmpint (r.status, ==, 3);
+  g_assert_true (g_str_has_prefix (r.err, prefix));
+  g_assert_nonnull (strstr (r.err, "illegitimate"));
+  g_assert_cmpuint (count_lines (r.err), ==, 1);
+}
+
+static json_object *
+parse_single_json (const char *text)
+{
+  json_tokener *tok = json_tokener_new ();
+  json_object *obj = json_tokener_parse_ex (tok, text, (int) strlen (text));
+  size_t end = json_tokener_get_parse_end (tok);
+
+  g_assert_nonnull (obj);
+  /* Exactly one value on one line: nothing but blanks after it. */
+  g_assert_true (g_str_has_suffix (text, "\n"));
+  g_assert_cmpuint (count_lines (text), ==, 1);
+  for (const char *p = text + end; *p != '\0'; p++)
+    g_assert_true (g_ascii_isspace (*p));
+  json_tokener_free (tok);
+  return obj;
+}
+
+static gint64
+get_int (json_object *obj,
+         const char  *key)
+{
+  json_object *value = NULL;
+
+  g_assert_true (json_object_object_get_ex (obj, key, &value));
+  g_assert_cmpint (json_object_get_type (value), ==, json_type_int);
+  return json_object_get_int64 (value);
+}
+
+static double
+get_double (json_object *obj,
+            const char  *key)
+{
+  json_object *value = NULL;
+
+  g_assert_true (json_object_object_get_ex (obj, key, &value));
+  g_assert_cmpint (json_object_get_type (value), ==, json_type_double);
+  return json_object_get_double (value);
+}
+
+static void
+test_cli_stats_json (void)
+{
+  static const char *const keys[] = {
+    "blocks", "events", "transitions", "integrator_steps", "final_time", "wall_s", "events_per_s",
+  };
+  g_autofree char *cellier = example ("cellier-first-order.qdevs");
+  g_auto(CliResult) r = { 0 };
+  json_object *root, *blocks;
+  gint64 sum_internal = 0, sum_all = 0, integrator_internal = -1;
+
+  run_cli (&r, "run", cellier, "--stats-json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.err, ==, "");
+  root = parse_single_json (r.out);
+  g_assert_cmpint (json_object_get_type (root), ==, json_type_object);
+  g_assert_cmpint (json_object_object_length (root), ==, G_N_ELEMENTS (keys));
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    g_assert_true (json_object_object_get_ex (root, keys[i], NULL));
+
+  g_assert_true (json_object_object_get_ex (root, "blocks", &blocks));
+  g_assert_cmpint (json_object_get_type (blocks), ==, json_type_array);
+  g_assert_cmpuint (json_object_array_length (blocks), ==, 5);
+  for (size_t i = 0; i < json_object_array_length (blocks); i++)
+    {
+      json_object *block = json_object_array_get_idx (blocks, i);
+      json_object *path, *type;
+      gint64 internal = get_int (block, "internal");
+      gint64 external = get_int (block, "external");
+
+      g_assert_cmpint (json_object_object_length (block), ==, 4);
+      g_assert_true (json_object_object_get_ex (block, "path", &path));
+      g_assert_true (json_object_object_get_ex (block, "type", &type));
+      g_assert_cmpint (json_object_get_type (path), ==, json_type_string);
+      g_assert_cmpint (json_object_get_type (type), ==, json_type_string);
+      g_assert_true (json_object_get_string (path)[0] == '/');
+      sum_internal += internal;
+      sum_all += internal + external;
+      if (strcmp (json_object_get_string (path), "/Integrator") == 0)
+        {
+          g_assert_cmpstr (json_object_get_string (type), ==, "integrator");
+          integrator_internal = internal;
+        }
+    }
+
+  g_assert_cmpint (sum_all, ==, get_int (root, "transitions"));
+  g_assert_cmpint (sum_internal, ==, get_int (root, "events"));
+  /* The integrator's internal transitions are the integrator steps: the
+   * initial output and the 16 changes of q in Cellier's example. */
+  g_assert_cmpint (integrator_internal, ==, get_int (root, "integrator_steps"));
+  g_assert_cmpint (integrator_internal, ==, 17);
+  g_assert_cmpfloat (get_double (root, "final_time"), ==, 5.0);
+  g_assert_cmpfloat (get_double (root, "wall_s"), >=, 0.0);
+  g_assert_cmpfloat (get_double (root, "events_per_s"), >=, 0.0);
+  json_object_put (root);
+}
+
+static void
+test_cli_stats_table (void)
+{
+  g_autofree char *cellier = example ("cellier-first-order.qdevs");
+  g_auto(CliResult) r = { 0 };
+
+  run_cli (&r, "run", cellier, "--stats", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "/Integrator"));
+  g_assert_nonnull (strstr (r.out, "integrator"));
+  g_assert_nonnull (strstr (r.out, "Integrator steps:"));
+  g_assert_nonnull (strstr (r.out, "Events per second:"));
+}
+
+static void
+test_cli_until_and_set (void)
+{
+  g_autofree char *cellier = example ("cellier-first-order.qdevs");
+  g_autofree char *model = write_model ("variable.qdevs", model_with_variable);
+  g_auto(CliResult) r1 = { 0 }, r2 = { 0 }, r3 = { 0 }, r4 = { 0 }, r5 = { 0 };
+  json_object *root;
+
+  /* --until replaces the final time, both earlier and later. */
+  run_cli (&r1, "run", cellier, "--until", "1", "--stats-json", NULL);
+  g_assert_cmpint (r1.status, ==, 0);
+  root = parse_single_json (r1.out);
+  g_assert_cmpfloat (get_double (root, "final_time"), ==, 1.0);
+  /* Steps at 0, 0.1, ... up to 0.8456 (q = 4). */
+  g_assert_cmpint (get_int (root, "integrator_steps"), ==, 7);
+  json_object_put (root);
+
+  run_cli (&r2, "run", cellier, "--until", "8", "--stats-json", NULL);
+  g_assert_cmpint (r2.status, ==, 0);
+  root = parse_single_json (r2.out);
+  g_assert_cmpfloat (get_double (root, "final_time"), ==, 8.0);
+  g_assert_cmpint (get_int (root, "integrator_steps"), ==, 17);
+  json_object_put (root);
+
+  /* k = 0 freezes the state: only the initial output remains. */
+  run_cli (&r3, "run", model, "--stats-json", NULL);
+  g_assert_cmpint (r3.status, ==, 0);
+  root = parse_single_json (r3.out);
+  g_assert_cmpint (get_int (root, "integrator_steps"), >, 50);
+  json_object_put (root);
+
+  run_cli (&r4, "run", model, "--set", "k=0", "--stats-json", NULL);
+  g_assert_cmpint (r4.status, ==, 0);
+  root = parse_single_json (r4.out);
+  g_assert_cmpint (get_int (root, "integrator_steps"), ==, 1);
+  json_object_put (root);
+
+  /* A --set that does not evaluate is a model error naming the file. */
+  run_cli (&r5, "run", model, "--set", "k=nosuchname", NULL);
+  g_assert_cmpint (r5.status, ==, 1);
+  g_assert_true (g_str_has_prefix (r5.err, model));
+  g_assert_nonnull (strstr (r5.err, "nosuchname"));
+}
+
+static void
+test_cli_csv (void)
+{
+  g_autofree char *cellier = example ("cellier-first-order.qdevs");
+  g_autofree char *out = g_build_filename (tmp_dir, "cellier.csv", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(CliResult) r1 = { 0 }, r2 = { 0 }, r3 = { 0 };
+  g_auto(GStrv) lines = NULL;
+  guint n;
+
+  run_cli (&r1, "run", cellier, "--csv", out, NULL);
+  g_assert_cmpint (r1.status, ==, 0);
+  g_file_get_contents (out, &text, NULL, &error);
+  g_assert_no_error (error);
+  lines = g_strsplit (text, "\n", -1);
+  n = g_strv_length (lines);
+  /* Header, the 17 event rows, the row at the final time, "" after the
+   * last newline. */
+  g_assert_cmpuint (n, ==, 1 + 17 + 1 + 1);
+  g_assert_cmpstr (lines[0], ==, "time,/Scope/x");
+  g_assert_cmpstr (lines[1], ==, "0,10");
+  g_assert_true (g_str_has_suffix (lines[2], ",9"));
+  g_assert_cmpfloat_with_epsilon (g_ascii_strtod (lines[2], NULL), 0.1, 1e-12);
+  g_assert_cmpstr (lines[n - 2], ==, "5,10");
+  g_assert_cmpstr (lines[n - 1], ==, "");
+  g_clear_pointer (&lines, g_strfreev);
+  g_clear_pointer (&text, g_free);
+
+  /* Sampled: t = 0, 0.5, ..., 5. At t = 0.5, q = 6 (since 0.479). */
+  run_cli (&r2, "run", cellier, "--csv", out, "--csv-step", "0.5", NULL);
+  g_assert_cmpint (r2.status, ==, 0);
+  g_file_get_contents (out, &text, NULL, &error);
+  g_assert_no_error (error);
+  lines = g_strsplit (text, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 1 + 11 + 1);
+  g_assert_cmpstr (lines[2], ==, "0.5,6");
+  g_assert_cmpstr (lines[11], ==, "5,10");
+
+  /* No temporary file is left next to the output. */
+  {
+    GDir *dir = g_dir_open (tmp_dir, 0, NULL);
+    const char *name;
+
+    while ((name = g_dir_read_name (dir)) != NULL)
+      g_assert_false (g_str_has_prefix (name, "cellier.csv."));
+    g_dir_close (dir);
+  }
+
+  /* An unwritable destination is a file error that names it. */
+  run_cli (&r3, "run", cellier, "--csv", "/nonexistent-dir/out.csv", NULL);
+  g_assert_cmpint (r3.status, ==, 1);
+  g_assert_true (g_str_has_prefix (r3.err, "/nonexistent-dir/out.csv: "));
+}
+
+static void
+test_cli_blocks (void)
+{
+  g_auto(CliResult) r1 = { 0 }, r2 = { 0 };
+  json_object *root, *integrator = NULL, *params;
+  const char *names[] = { "x0", "method", "dqmin", "dqrel" };
+
+  run_cli (&r1, "blocks", "--json", NULL);
+  g_assert_cmpint (r1.status, ==, 0);
+  root = json_tokener_parse (r1.out);
+  g_assert_nonnull (root);
+  g_assert_cmpint (json_object_get_type (root), ==, json_type_array);
+  for (size_t i = 0; i < json_object_array_length (root); i++)
+    {
+      json_object *type = json_object_array_get_idx (root, i), *id;
+
+      g_assert_true (json_object_object_get_ex (type, "id", &id));
+      g_assert_true (json_object_object_get_ex (type, "category", NULL));
+      g_assert_true (json_object_object_get_ex (type, "doc", NULL));
+      g_assert_true (json_object_object_get_ex (type, "inputs", NULL));
+      g_assert_true (json_object_object_get_ex (type, "outputs", NULL));
+      if (strcmp (json_object_get_string (id), "integrator") == 0)
+        integrator = type;
+    }
+  g_assert_nonnull (integrator);
+  g_assert_true (json_object_object_get_ex (integrator, "params", &params));
+  g_assert_cmpuint (json_object_array_length (params), >=, G_N_ELEMENTS (names));
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      json_object *param = json_object_array_get_idx (params, i), *value;
+
+      g_assert_true (json_object_object_get_ex (param, "name", &value));
+      g_assert_cmpstr (json_object_get_string (value), ==, names[i]);
+      g_assert_true (json_object_object_get_ex (param, "kind", &value));
+      g_assert_cmpstr (json_object_get_string (value), ==, i == 1 ? "choice" : "number");
+      if (i == 1)
+        {
+          g_assert_true (json_object_object_get_ex (param, "choices", &value));
+          g_assert_cmpstr (json_object_get_string (json_object_array_get_idx (value, 0)), ==, "QSS1");
+        }
+    }
+  json_object_put (root);
+
+  run_cli (&r2, "blocks", NULL);
+  g_assert_cmpint (r2.status, ==, 0);
+  g_assert_nonnull (strstr (r2.out, "(integrator)"));
+  g_assert_nonnull (strstr (r2.out, "x0 (number"));
+}
+
+static void
+append_segment (QdTrace *trace,
+                double   t,
+                double   c0,
+                double   c1)
+{
+  QdSignal seg = { .t = t, .c = { c0, c1, 0, 0 }, .order = c1 != 0.0 ? 1 : 0 };
+
+  qd_trace_append (trace, &seg);
+}
+
+/* The CSV writer itself, on hand-made traces: the union of event times
+ * with one row per distinct time, the last segment at a time wins, values
+ * from the polynomials, empty fields before a trace starts, sampling on a
+ * grid, and names that need quoting. */
+static void
+test_cli_csv_writer (void)
+{
+  g_autofree char *path = g_build_filename (tmp_dir, "writer.csv", NULL);
+  g_autoptr(GPtrArray) traces = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_trace_unref);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  QdTrace *a = qd_trace_new ("/Scope/a");
+  QdTrace *b = qd_trace_new ("/Scope/b,\"c\"");
+
+  append_segment (a, 0.0, 1.0, 2.0);    /* a = 1 + 2t */
+  append_segment (a, 1.0, 5.0, 0.0);
+  append_segment (a, 1.0, 6.0, 0.0);    /* same time: this one counts */
+  append_segment (b, 0.5, -1.0, 0.0);
+  append_segment (b, 1.0, -2.0, 0.0);   /* same time as a's: one row */
+  qd_trace_close (a, 2.0);
+  qd_trace_close (b, 2.0);
+  g_ptr_array_add (traces, a);
+  g_ptr_array_add (traces, b);
+
+  g_assert_true (qd_traces_write_csv (traces, 0.0, 2.0, 0.0, path, &error));
+  g_assert_no_error (error);
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (text, ==,
+                   "time,/Scope/a,\"/Scope/b,\"\"c\"\"\"\n"
+                   "0,1,\n"
+                   "0.5,2,-1\n"
+                   "1,6,-2\n"
+                   "2,6,-2\n");
+  g_clear_pointer (&text, g_free);
+
+  /* Sampled every 0.4 up to 1.0: 0, 0.4, 0.8, then the end row. */
+  g_assert_true (qd_traces_write_csv (traces, 0.0, 1.0, 0.4, path, &error));
+  g_assert_no_error (error);
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (text, ==,
+                   "time,/Scope/a,\"/Scope/b,\"\"c\"\"\"\n"
+                   "0,1,\n"
+                   "0.40000000000000002,1.8,\n"
+                   "0.80000000000000004,2.6000000000000001,-1\n"
+                   "1,6,-2\n");
+}
+
+static void
+remove_tmp_dir (void)
+{
+  GDir *dir = g_dir_open (tmp_dir, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (tmp_dir, name, NULL);
+      g_unlink (path);
+    }
+  if (dir != NULL)
+    g_dir_close (dir);
+  g_rmdir (tmp_dir);
+}
 
 int
 main (int argc, char **argv)
 {
+  g_autoptr(GError) error = NULL;
+  int status;
+
   g_test_init (&argc, &argv, NULL);
   qd_init ();
-  return g_test_run ();
+
+  tmp_dir = g_dir_make_tmp ("qd-test-cli-XXXXXX", &error);
+  g_assert_no_error (error);
+
+  g_test_add_func ("/cli/version-and-help", test_cli_version_and_help);
+  g_test_add_func ("/cli/usage-errors", test_cli_usage_errors);
+  g_test_add_func ("/cli/file-errors", test_cli_file_errors);
+  g_test_add_func ("/cli/model-errors", test_cli_model_errors);
+  g_test_add_func ("/cli/check-ok", test_cli_check_ok);
+  g_test_add_func ("/cli/run-error", test_cli_run_error);
+  g_test_add_func ("/cli/stats-json", test_cli_stats_json);
+  g_test_add_func ("/cli/stats-table", test_cli_stats_table);
+  g_test_add_func ("/cli/until-and-set", test_cli_until_and_set);
+  g_test_add_func ("/cli/csv", test_cli_csv);
+  g_test_add_func ("/cli/blocks", test_cli_blocks);
+  g_test_add_func ("/cli/csv-writer", test_cli_csv_writer);
+
+  status = g_test_run ();
+  remove_tmp_dir ();
+  g_free (tmp_dir);
+  return status;
 }

@@ -1,10 +1,1047 @@
-/* test-document.c: not written yet */
+/* test-document.c: the document model, its commands, undo and redo
+ *
+ * Each command is checked three ways: what it does to the structure, that
+ * undo gives back exactly the structure before (compared as a full text
+ * dump) and that redo gives back exactly the structure after. Refusals are
+ * checked by their exact message. The blocks used are test-only types, so
+ * that the test depends on the engine alone.
+ */
 #include "qd-test-util.h"
+
+#include <string.h>
+
+/* Test-only block types */
+
+static const char *const test_methods[] = { "QSS1", "QSS2", "QSS3", NULL };
+
+static const QdParamSpec gain_params[] = {
+  { "k", "Gain", QD_PARAM_NUMBER, "1", -QD_INF, QD_INF, NULL, "", NULL, 0 },
+  { "method", "Method", QD_PARAM_CHOICE, "", 0, 0, NULL, "", test_methods,
+    QD_PARAM_INHERIT },
+  { "saturate", "Saturate", QD_PARAM_BOOLEAN, "false", 0, 1, NULL, "", NULL, 0 },
+  { "w", "Weights", QD_PARAM_VECTOR, "1", -QD_INF, QD_INF, NULL, "", NULL, 0 },
+  { "label", "Label", QD_PARAM_STRING, "", 0, 0, NULL, "", NULL, 0 },
+};
+
+static const QdBlockType test_gain = {
+  .id = "test-gain",
+  .category = "Test",
+  .name = "Test Gain",
+  .inputs = { .count = 1 },
+  .outputs = { .count = 1 },
+  .params = gain_params,
+  .n_params = G_N_ELEMENTS (gain_params),
+  .flags = QD_BLOCK_FEEDTHROUGH,
+};
+
+static const QdParamSpec sum_params[] = {
+  { "n", "Inputs", QD_PARAM_INTEGER, "2", 1, 64, NULL, "", NULL, 0 },
+};
+
+static const QdBlockType test_sum = {
+  .id = "test-sum",
+  .category = "Test",
+  .name = "Test Sum",
+  .inputs = { .size_param = "n" },
+  .outputs = { .count = 1 },
+  .params = sum_params,
+  .n_params = G_N_ELEMENTS (sum_params),
+};
+
+static const QdBlockType test_source = {
+  .id = "test-source",
+  .category = "Test",
+  .name = "Test Source",
+  .outputs = { .count = 1 },
+};
+
+static const QdBlockType test_sink = {
+  .id = "test-sink",
+  .category = "Test",
+  .name = "Test Sink",
+  .inputs = { .count = 1 },
+};
+
+static void
+register_test_types (void)
+{
+  qd_registry_register (&test_gain);
+  qd_registry_register (&test_sum);
+  qd_registry_register (&test_source);
+  qd_registry_register (&test_sink);
+}
+
+/* Helpers */
+
+static void
+count_signal (QdDocument *document,
+              guint      *count)
+{
+  (*count)++;
+}
+
+static QdBlock *
+add (QdDocument *document,
+     const char *type,
+     const char *name,
+     double      x,
+     double      y)
+{
+  GError *error = NULL;
+  QdBlock *block;
+
+  block = qd_document_add_block (document, qd_document_get_root (document),
+                                 type, name, x, y, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (block);
+  return block;
+}
+
+static QdLink *
+connect (QdDocument *document,
+         QdBlock    *src,
+         guint       src_port,
+         QdBlock    *dst,
+         guint       dst_port)
+{
+  GError *error = NULL;
+  QdLink *link;
+
+  link = qd_document_connect (document, src->parent, src->id, src_port,
+                              dst->id, dst_port, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (link);
+  return link;
+}
+
+/* Undo gives @before back, redo gives what the document holds now. */
+static void
+assert_undo_redo (QdDocument *document,
+                  const char *before)
+{
+  char *after = qd_test_dump_document (document);
+  char *dump;
+
+  g_assert_true (qd_document_undo (document));
+  dump = qd_test_dump_document (document);
+  g_assert_cmpstr (dump, ==, before);
+  g_free (dump);
+
+  g_assert_true (qd_document_redo (document));
+  dump = qd_test_dump_document (document);
+  g_assert_cmpstr (dump, ==, after);
+  g_free (dump);
+  g_free (after);
+}
+
+static void
+assert_error (GError     *error,
+              QdErrorCode code,
+              const char *message)
+{
+  g_assert_error (error, QD_ERROR, (int) code);
+  g_assert_cmpstr (error->message, ==, message);
+}
+
+/* A source feeding a gain feeding a sink, and the gain branching into a
+ * sum's second input. */
+typedef struct
+{
+  QdDocument *doc;
+  QdBlock    *src, *gain, *sum, *sink;
+  QdLink     *l_src, *l_gain;
+} Chain;
+
+static void
+chain_init (Chain *c)
+{
+  c->doc = qd_document_new ();
+  c->src = add (c->doc, "test-source", NULL, 0, 0);
+  c->gain = add (c->doc, "test-gain", "Gain", 100, 0);
+  c->sum = add (c->doc, "test-sum", "Sum", 200, 0);
+  c->sink = add (c->doc, "test-sink", NULL, 300, 0);
+  c->l_src = connect (c->doc, c->src, 0, c->gain, 0);
+  c->l_gain = connect (c->doc, c->gain, 0, c->sink, 0);
+  g_assert_true (connect (c->doc, c->gain, 0, c->sum, 1) == c->l_gain);
+}
+
+/* Tests */
+
+static void
+test_add_block (void)
+{
+  QdDocument *doc = qd_document_new ();
+  QdSystem *root = qd_document_get_root (doc);
+  GError *error = NULL;
+  QdBlock *a, *b, *sub;
+  char *empty, *before, *path;
+
+  empty = qd_test_dump_document (doc);
+  g_assert_false (qd_document_can_undo (doc));
+
+  a = add (doc, "test-gain", NULL, 10, 20);
+  g_assert_cmpstr (a->id, ==, "b1");
+  g_assert_cmpstr (a->name, ==, "Test Gain");
+  g_assert_cmpfloat (a->x, ==, 10);
+  g_assert_cmpfloat (a->y, ==, 20);
+  g_assert_cmpfloat (a->width, ==, 60);
+  g_assert_cmpfloat (a->height, ==, 40);
+  g_assert_cmpuint (a->params->len, ==, 0);
+  g_assert_true (a->parent == root);
+  g_assert_cmpstr (qd_document_get_undo_label (doc), ==, "Add Block");
+  g_assert_true (qd_document_find_block (doc, "b1") == a);
+  assert_undo_redo (doc, empty);
+
+  before = qd_test_dump_document (doc);
+  b = add (doc, "test-gain", NULL, 10, 80);
+  g_assert_cmpstr (b->id, ==, "b2");
+  g_assert_cmpstr (b->name, ==, "Test Gain 2");
+  assert_undo_redo (doc, before);
+  g_free (before);
+
+  sub = add (doc, "subsystem", NULL, 0, 0);
+  g_assert_cmpstr (sub->name, ==, "Subsystem");
+  g_assert_cmpfloat (sub->width, ==, 80);
+  g_assert_cmpfloat (sub->height, ==, 60);
+  g_assert_nonnull (sub->inner);
+  g_assert_true (sub->inner->owner == sub);
+
+  /* Inside a subsystem, and paths */
+  b = qd_document_add_block (doc, sub->inner, "test-gain", "Inner", 0, 0, &error);
+  g_assert_no_error (error);
+  path = qd_block_get_path (b);
+  g_assert_cmpstr (path, ==, "/Subsystem/Inner");
+  g_free (path);
+  path = qd_system_get_path (sub->inner);
+  g_assert_cmpstr (path, ==, "/Subsystem");
+  g_free (path);
+  path = qd_system_get_path (root);
+  g_assert_cmpstr (path, ==, "");
+  g_free (path);
+  g_assert_true (qd_document_find_block_by_path (doc, "/Subsystem/Inner") == b);
+  g_assert_true (qd_document_find_block_by_path (doc, "/Test Gain 2") != NULL);
+  g_assert_null (qd_document_find_block_by_path (doc, "/Subsystem/Nope"));
+  g_assert_null (qd_document_find_block_by_path (doc, "/Test Gain/Inner"));
+  g_assert_true (qd_document_find_block (doc, b->id) == b);
+
+  /* Refusals change nothing */
+  before = qd_test_dump_document (doc);
+  g_assert_null (qd_document_add_block (doc, root, "no-such-type", NULL, 0, 0, &error));
+  assert_error (error, QD_ERROR_UNKNOWN_TYPE,
+                "/: there is no block type 'no-such-type'; pick one from the "
+                "palette or the list of `qdevs-cli blocks`");
+  g_clear_error (&error);
+  g_assert_null (qd_document_add_block (doc, sub->inner, "test-gain", "Inner", 0, 0, &error));
+  assert_error (error, QD_ERROR_DUPLICATE,
+                "/Subsystem: a block named 'Inner' already exists here; "
+                "choose another name");
+  g_clear_error (&error);
+  g_assert_null (qd_document_add_block (doc, root, "test-gain", "a/b", 0, 0, &error));
+  assert_error (error, QD_ERROR_INVALID,
+                "/: 'a/b' cannot name a block; use a name that is not empty "
+                "and has no '/'");
+  g_clear_error (&error);
+  empty = (g_free (empty), qd_test_dump_document (doc));
+  g_assert_cmpstr (empty, ==, before);
+
+  g_free (before);
+  g_free (empty);
+  g_object_unref (doc);
+}
+
+static void
+test_remove_block (void)
+{
+  Chain c;
+  char *before;
+  QdBlock *gain;
+
+  chain_init (&c);
+  before = qd_test_dump_document (c.doc);
+  gain = qd_block_ref (c.gain);
+
+  qd_document_remove_block (c.doc, c.gain);
+  g_assert_null (qd_document_find_block (c.doc, gain->id));
+  g_assert_null (gain->parent);
+  /* Both links touched the gain: the one into it and the one out of it. */
+  g_assert_cmpuint (qd_document_get_root (c.doc)->links->len, ==, 0);
+  g_assert_null (qd_document_find_link (c.doc, c.l_gain->id));
+  g_assert_cmpstr (qd_document_get_undo_label (c.doc), ==, "Delete Block");
+
+  /* Undo puts back the very same block. */
+  assert_undo_redo (c.doc, before);
+  g_assert_true (qd_document_undo (c.doc));
+  g_assert_true (qd_document_find_block (c.doc, gain->id) == gain);
+  g_assert_true (gain->parent == qd_document_get_root (c.doc));
+
+  /* Removing one target of a branching link keeps the link. */
+  qd_document_remove_block (c.doc, c.sink);
+  g_assert_cmpuint (c.l_gain->targets->len, ==, 1);
+  g_assert_cmpstr (((QdLinkTarget *) g_ptr_array_index (c.l_gain->targets, 0))->dst.block,
+                   ==, c.sum->id);
+  assert_undo_redo (c.doc, before);
+
+  qd_block_unref (gain);
+  g_free (before);
+  g_object_unref (c.doc);
+}
+
+static void
+test_geometry (void)
+{
+  Chain c;
+  GError *error = NULL;
+  char *before;
+  guint changed = 0;
+
+  chain_init (&c);
+  g_signal_connect (c.doc, "changed", G_CALLBACK (count_signal), &changed);
+
+  before = qd_test_dump_document (c.doc);
+  qd_document_move_block (c.doc, c.gain, 120, 40);
+  g_assert_cmpfloat (c.gain->x, ==, 120);
+  g_assert_cmpfloat (c.gain->y, ==, 40);
+  g_assert_cmpstr (qd_document_get_undo_label (c.doc), ==, "Move");
+  g_assert_cmpuint (changed, ==, 1);
+  assert_undo_redo (c.doc, before);
+  g_assert_cmpuint (changed, ==, 3);
+
+  /* Moving to where it is records nothing. */
+  qd_document_move_block (c.doc, c.gain, 120, 40);
+  g_assert_cmpuint (changed, ==, 3);
+  g_free (before);
+
+  before = qd_test_dump_document (c.doc);
+  g_assert_true (qd_document_set_geometry (c.doc, c.gain, 1, 2, 70, 50, 90, TRUE, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (c.gain->rotation, ==, 90);
+  g_assert_true (c.gain->flip);
+  g_assert_cmpfloat (c.gain->width, ==, 70);
+  assert_undo_redo (c.doc, before);
+  g_free (before);
+
+  before = qd_test_dump_document (c.doc);
+  g_assert_false (qd_document_set_geometry (c.doc, c.gain, 1, 2, 70, 50, 45, FALSE, &error));
+  assert_error (error, QD_ERROR_INVALID,
+                "/Gain: a rotation of 45 degrees is not possible; use 0, 90, "
+                "180 or 270");
+  g_clear_error (&error);
+  g_assert_false (qd_document_set_geometry (c.doc, c.gain, 1, 2, 0, 50, 0, FALSE, &error));
+  assert_error (error, QD_ERROR_INVALID,
+                "/Gain: a size of 0 by 50 at 1, 2 is not possible; width and "
+                "height must be positive");
+  g_clear_error (&error);
+  {
+    char *dump = qd_test_dump_document (c.doc);
+
+    g_assert_cmpstr (dump, ==, before);
+    g_free (dump);
+  }
+
+  g_free (before);
+  g_object_unref (c.doc);
+}
+
+static void
+test_rename (void)
+{
+  Chain c;
+  GError *error = NULL;
+  char *before, *path;
+
+  chain_init (&c);
+  before = qd_test_dump_document (c.doc);
+
+  g_assert_true (qd_document_rename_block (c.doc, c.gain, "Amplifier", &error));
+  g_assert_no_error (error);
+  path = qd_block_get_path (c.gain);
+  g_assert_cmpstr (path, ==, "/Amplifier");
+  g_free (path);
+  g_assert_cmpstr (qd_document_get_undo_label (c.doc), ==, "Rename Block");
+  assert_undo_redo (c.doc, before);
+  g_assert_true (qd_document_undo (c.doc));
+
+  g_assert_false (qd_document_rename_block (c.doc, c.gain, "Sum", &error));
+  assert_error (error, QD_ERROR_DUPLICATE,
+                "/Gain: a block named 'Sum' already exists here; choose "
+                "another name");
+  g_clear_error (&error);
+  g_assert_false (qd_document_rename_block (c.doc, c.gain, "", &error));
+  assert_error (error, QD_ERROR_INVALID,
+                "/Gain: '' cannot name a block; use a name that is not empty "
+                "and has no '/'");
+  g_clear_error (&error);
+  g_assert_cmpstr (c.gain->name, ==, "Gain");
+
+  g_free (before);
+  g_object_unref (c.doc);
+}
+
+static void
+test_set_param (void)
+{
+  Chain c;
+  GError *error = NULL;
+  char *before;
+
+  chain_init (&c);
+  before = qd_test_dump_document (c.doc);
+
+  g_assert_cmpstr (qd_block_get_param_or_default (c.gain, "k"), ==, "1");
+  g_assert_null (qd_block_get_param (c.gain, "k"));
+  g_assert_true (qd_document_set_param (c.doc, c.gain, "k", "2*pi", &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (qd_block_get_param (c.gain, "k"), ==, "2*pi");
+  g_assert_cmpstr (qd_document_get_undo_label (c.doc), ==, "Change Parameter");
+  assert_undo_redo (c.doc, before);
+
+  /* NULL goes back to the default. */
+  g_assert_true (qd_document_set_param (c.doc, c.gain, "k", NULL, &error));
+  g_assert_null (qd_block_get_param (c.gain, "k"));
+  {
+    char *dump = qd_test_dump_document (c.doc);
+
+    g_assert_cmpstr (dump, ==, before);
+    g_free (dump);
+  }
+
+  /* Each kind accepts what it should. */
+  g_assert_true (qd_document_set_param (c.doc, c.gain, "method", "QSS2", &error));
+  g_assert_true (qd_document_set_param (c.doc, c.gain, "method", "", &error));
+  g_assert_true (qd_document_set_param (c.doc, c.gain, "saturate", "true", &error));
+  g_assert_true (qd_document_set_param (c.doc, c.gain, "w", "1, max(a, 2), -3", &error));
+  g_assert_true (qd_document_set_param (c.doc, c.gain, "label", "any text, (", &error));
+  g_assert_no_error (error);
+
+  /* ... and refuses the rest with its exact reason. */
+  g_assert_false (qd_document_set_param (c.doc, c.gain, "kk", "1", &error));
+  assert_error (error, QD_ERROR_PARAM,
+                "/Gain: unknown parameter 'kk' (Test Gain has: k, method, "
+                "saturate, w, label)");
+  g_clear_error (&error);
+  g_assert_false (qd_document_set_param (c.doc, c.src, "k", "1", &error));
+  assert_error (error, QD_ERROR_PARAM,
+                "/Test Source: unknown parameter 'k' (Test Source has no "
+                "parameters)");
+  g_clear_error (&error);
+  g_assert_false (qd_document_set_param (c.doc, c.gain, "method", "QSS9", &error));
+  assert_error (error, QD_ERROR_PARAM,
+                "/Gain: parameter 'method': 'QSS9' is not one of QSS1, QSS2, "
+                "QSS3 (or empty for the model's default)");
+  g_clear_error (&error);
+  g_assert_false (qd_document_set_param (c.doc, c.gain, "saturate", "yes", &error));
+  assert_error (error, QD_ERROR_PARAM,
+                "/Gain: parameter 'saturate': 'yes' is neither true nor false");
+  g_clear_error (&error);
+  g_assert_false (qd_document_set_param (c.doc, c.gain, "k", "2*", &error));
+  g_assert_error (error, QD_ERROR, QD_ERROR_SYNTAX);
+  g_assert_true (g_str_has_prefix (error->message, "/Gain: parameter 'k': column 3: "));
+  g_clear_error (&error);
+  /* In a vector, columns count from the start of the whole value. */
+  g_assert_false (qd_document_set_param (c.doc, c.gain, "w", "1, 2, 3*", &error));
+  g_assert_error (error, QD_ERROR, QD_ERROR_SYNTAX);
+  g_assert_true (g_str_has_prefix (error->message, "/Gain: parameter 'w': column 9: "));
+  g_clear_error (&error);
+  g_assert_false (qd_document_set_param (c.doc, c.sum, "n", "k", &error));
+  assert_error (error, QD_ERROR_PARAM,
+                "/Sum: parameter 'n': 'k' is not a port count; write a whole "
+                "number from 1 to 64");
+  g_clear_error (&error);
+  g_assert_false (qd_document_set_param (c.doc, c.sum, "n", "65", &error));
+  g_assert_error (error, QD_ERROR, QD_ERROR_PARAM);
+  g_clear_error (&error);
+  g_assert_false (qd_document_set_param (c.doc, c.sum, "n", "2.5", &error));
+  g_assert_error (error, QD_ERROR, QD_ERROR_PARAM);
+  g_clear_error (&error);
+
+  g_free (before);
+  g_object_unref (c.doc);
+}
+
+static void
+test_port_count (void)
+{
+  Chain c;
+  GError *error = NULL;
+  guint n_in = 0, n_out = 0;
+  char *before;
+
+  chain_init (&c);
+  g_assert_true (qd_block_count_ports (c.sum, &n_in, &n_out, &error));
+  g_assert_cmpuint (n_in, ==, 2);
+  g_assert_cmpuint (n_out, ==, 1);
+
+  g_assert_true (qd_document_set_param (c.doc, c.sum, "n", "3", &error));
+  g_assert_true (qd_block_count_ports (c.sum, &n_in, NULL, &error));
+  g_assert_cmpuint (n_in, ==, 3);
+  connect (c.doc, c.src, 0, c.sum, 2);
+  g_assert_cmpuint (c.l_src->targets->len, ==, 2);
+
+  /* Shrinking to one input drops the links into inputs 2 and 3, in the
+   * same undo step. */
+  before = qd_test_dump_document (c.doc);
+  g_assert_true (qd_document_set_param (c.doc, c.sum, "n", "1", &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (c.l_src->targets->len, ==, 1);
+  g_assert_cmpuint (c.l_gain->targets->len, ==, 1);
+  g_assert_null (qd_system_find_driver (c.sum->parent, c.sum->id, 1, NULL));
+  g_assert_null (qd_system_find_driver (c.sum->parent, c.sum->id, 2, NULL));
+  assert_undo_redo (c.doc, before);
+  g_assert_true (qd_document_undo (c.doc));
+  {
+    guint index = 99;
+
+    g_assert_true (qd_system_find_driver (c.sum->parent, c.sum->id, 2, &index) == c.l_src);
+    g_assert_cmpuint (index, ==, 1);
+  }
+
+  /* A port count the loader put in unchecked is reported. */
+  qd_block_set_param_raw (c.sum, "n", "x");
+  g_assert_false (qd_block_count_ports (c.sum, &n_in, &n_out, &error));
+  assert_error (error, QD_ERROR_PARAM,
+                "parameter 'n': 'x' is not a port count; write a whole number "
+                "from 1 to 64");
+  g_clear_error (&error);
+
+  g_free (before);
+  g_object_unref (c.doc);
+}
+
+static void
+test_check_param (void)
+{
+  QdBlock *block = qd_block_new ("b1", "test-gain", "G");
+  QdBlock *unknown = qd_block_new ("b2", "no-such", "U");
+  GError *error = NULL;
+
+  g_assert_true (qd_block_check_param (block, "k", "-3e-2", &error));
+  g_assert_true (qd_block_check_param (block, "k", NULL, &error));
+  g_assert_true (qd_block_check_param (block, "w", "  ", &error));
+  g_assert_no_error (error);
+  g_assert_true (qd_block_check_param (block, "method", "", NULL));
+  g_assert_false (qd_block_check_param (block, "method", "qss1", &error));
+  assert_error (error, QD_ERROR_PARAM,
+                "parameter 'method': 'qss1' is not one of QSS1, QSS2, QSS3 "
+                "(or empty for the model's default)");
+  g_clear_error (&error);
+  g_assert_false (qd_block_check_param (unknown, "k", "1", &error));
+  assert_error (error, QD_ERROR_UNKNOWN_TYPE,
+                "unknown block type 'no-such'; replace the block with one "
+                "from the palette");
+  g_clear_error (&error);
+
+  qd_block_unref (block);
+  qd_block_unref (unknown);
+}
+
+static void
+test_connect (void)
+{
+  Chain c;
+  GError *error = NULL;
+  QdBlock *other, *sub, *inner;
+  QdLink *link;
+  char *before;
+
+  chain_init (&c);
+  before = qd_test_dump_document (c.doc);
+
+  /* A second target from the same output is a branch of the same link. */
+  g_assert_cmpuint (c.l_gain->targets->len, ==, 2);
+  other = add (c.doc, "test-sink", "Other", 0, 200);
+  g_free (before);
+  before = qd_test_dump_document (c.doc);
+  link = connect (c.doc, c.src, 0, other, 0);
+  g_assert_true (link == c.l_src);
+  g_assert_cmpuint (link->targets->len, ==, 2);
+  g_assert_cmpstr (qd_document_get_undo_label (c.doc), ==, "Connect");
+  assert_undo_redo (c.doc, before);
+  g_free (before);
+
+  /* Branches share the link and its id. */
+  before = qd_test_dump_document (c.doc);
+  link = connect (c.doc, c.src, 0, c.sum, 0);
+  g_assert_true (link == c.l_src);
+  g_assert_true (qd_document_find_link (c.doc, c.l_gain->id) == c.l_gain);
+  g_assert_cmpstr (c.l_src->id, ==, "l1");
+  g_assert_cmpstr (c.l_gain->id, ==, "l2");
+  g_free (before);
+
+  before = qd_test_dump_document (c.doc);
+  g_assert_null (qd_document_connect (c.doc, c.src->parent, "b99", 0, c.sink->id, 0, &error));
+  assert_error (error, QD_ERROR_LINK, "/: there is no block with id 'b99' to connect");
+  g_clear_error (&error);
+  g_assert_null (qd_document_connect (c.doc, c.src->parent, c.src->id, 1, c.sink->id, 0, &error));
+  assert_error (error, QD_ERROR_LINK,
+                "/Test Source: there is no output 2 (the block has 1 output); "
+                "start the link at an existing output");
+  g_clear_error (&error);
+  g_assert_null (qd_document_connect (c.doc, c.src->parent, c.gain->id, 0, c.sum->id, 2, &error));
+  assert_error (error, QD_ERROR_LINK,
+                "/Sum: there is no input 3 (the block has 2 inputs); end the "
+                "link at an existing input");
+  g_clear_error (&error);
+  /* Output to output, input to input. */
+  g_assert_null (qd_document_connect (c.doc, c.src->parent, c.sink->id, 0, c.gain->id, 0, &error));
+  assert_error (error, QD_ERROR_LINK,
+                "/Test Sink: has no outputs; a link starts at an output");
+  g_clear_error (&error);
+  g_assert_null (qd_document_connect (c.doc, c.src->parent, c.gain->id, 0, c.src->id, 0, &error));
+  assert_error (error, QD_ERROR_LINK,
+                "/Test Source: has no inputs; a link ends at an input");
+  g_clear_error (&error);
+  g_assert_null (qd_document_connect (c.doc, c.src->parent, c.src->id, 0, c.sum->id, 1, &error));
+  assert_error (error, QD_ERROR_LINK,
+                "input 2 of /Sum is already driven by /Gain; disconnect it first");
+  g_clear_error (&error);
+
+  sub = add (c.doc, "subsystem", "Plant", 0, 300);
+  inner = qd_document_add_block (c.doc, sub->inner, "test-sink", "Deep", 0, 0, &error);
+  g_assert_no_error (error);
+  g_free (before);
+  before = qd_test_dump_document (c.doc);
+  g_assert_null (qd_document_connect (c.doc, c.src->parent, c.src->id, 0, inner->id, 0, &error));
+  assert_error (error, QD_ERROR_LINK,
+                "/Plant/Deep: is not in the system /; a link joins blocks of "
+                "one system (cross a subsystem boundary through an Inport or "
+                "Outport)");
+  g_clear_error (&error);
+  {
+    char *dump = qd_test_dump_document (c.doc);
+
+    g_assert_cmpstr (dump, ==, before);
+    g_free (dump);
+  }
+
+  g_free (before);
+  g_object_unref (c.doc);
+}
+
+static void
+test_disconnect (void)
+{
+  Chain c;
+  QdPoint points[] = { { 150, 10 }, { 150, 60 } };
+  char *before;
+  QdLink *l_src;
+
+  chain_init (&c);
+
+  /* One target of two: the link stays. */
+  before = qd_test_dump_document (c.doc);
+  qd_document_disconnect (c.doc, c.l_gain, 0);
+  g_assert_cmpuint (c.l_gain->targets->len, ==, 1);
+  g_assert_true (qd_document_find_link (c.doc, c.l_gain->id) == c.l_gain);
+  g_assert_cmpstr (qd_document_get_undo_label (c.doc), ==, "Disconnect");
+  assert_undo_redo (c.doc, before);
+  g_free (before);
+  g_assert_true (qd_document_undo (c.doc));
+
+  /* The last target: the link goes. */
+  before = qd_test_dump_document (c.doc);
+  l_src = qd_link_ref (c.l_src);
+  qd_document_disconnect (c.doc, c.l_src, 0);
+  g_assert_null (qd_document_find_link (c.doc, l_src->id));
+  assert_undo_redo (c.doc, before);
+  g_free (before);
+  g_assert_true (qd_document_undo (c.doc));
+  g_assert_true (qd_document_find_link (c.doc, l_src->id) == l_src);
+  qd_link_unref (l_src);
+
+  before = qd_test_dump_document (c.doc);
+  qd_document_remove_link (c.doc, c.l_gain);
+  g_assert_cmpuint (qd_document_get_root (c.doc)->links->len, ==, 1);
+  g_assert_cmpstr (qd_document_get_undo_label (c.doc), ==, "Delete Link");
+  assert_undo_redo (c.doc, before);
+  g_free (before);
+  g_assert_true (qd_document_undo (c.doc));
+
+  before = qd_test_dump_document (c.doc);
+  qd_document_set_link_points (c.doc, c.l_gain, 1, points, 2);
+  {
+    QdLinkTarget *target = g_ptr_array_index (c.l_gain->targets, 1);
+
+    g_assert_cmpuint (target->points->len, ==, 2);
+    g_assert_cmpfloat (g_array_index (target->points, QdPoint, 1).y, ==, 60);
+  }
+  assert_undo_redo (c.doc, before);
+  g_free (before);
+
+  g_object_unref (c.doc);
+}
+
+static void
+test_priority (void)
+{
+  Chain c;
+  QdSystem *root;
+  char *before;
+
+  chain_init (&c);
+  root = qd_document_get_root (c.doc);
+  before = qd_test_dump_document (c.doc);
+
+  qd_document_set_priority (c.doc, c.sink, 0);
+  g_assert_true (g_ptr_array_index (root->blocks, 0) == c.sink);
+  g_assert_true (g_ptr_array_index (root->blocks, 1) == c.src);
+  g_assert_true (g_ptr_array_index (root->blocks, 3) == c.sum);
+  assert_undo_redo (c.doc, before);
+  g_assert_true (qd_document_undo (c.doc));
+
+  qd_document_set_priority (c.doc, c.src, 100);
+  g_assert_true (g_ptr_array_index (root->blocks, 3) == c.src);
+  assert_undo_redo (c.doc, before);
+
+  g_free (before);
+  g_object_unref (c.doc);
+}
+
+static void
+test_transactions (void)
+{
+  QdDocument *doc = qd_document_new ();
+  guint changed = 0;
+  QdBlock *a, *b;
+  char *empty, *dump;
+
+  g_signal_connect (doc, "changed", G_CALLBACK (count_signal), &changed);
+  empty = qd_test_dump_document (doc);
+
+  qd_document_begin (doc, "Build");
+  a = add (doc, "test-source", NULL, 0, 0);
+  qd_document_begin (doc, "Inner");
+  b = add (doc, "test-sink", NULL, 100, 0);
+  connect (doc, a, 0, b, 0);
+  qd_document_end (doc);
+  g_assert_cmpuint (changed, ==, 0);
+  /* No undo in the middle of a transaction. */
+  g_assert_false (qd_document_undo (doc));
+  qd_document_move_block (doc, b, 100, 50);
+  qd_document_end (doc);
+  g_assert_cmpuint (changed, ==, 1);
+
+  g_assert_cmpstr (qd_document_get_undo_label (doc), ==, "Build");
+  g_assert_true (qd_document_undo (doc));
+  g_assert_cmpuint (changed, ==, 2);
+  dump = qd_test_dump_document (doc);
+  g_assert_cmpstr (dump, ==, empty);
+  g_free (dump);
+  g_assert_false (qd_document_can_undo (doc));
+  g_assert_true (qd_document_can_redo (doc));
+  g_assert_cmpstr (qd_document_get_redo_label (doc), ==, "Build");
+
+  g_assert_true (qd_document_redo (doc));
+  g_assert_cmpuint (changed, ==, 3);
+  g_assert_cmpuint (qd_document_get_root (doc)->blocks->len, ==, 2);
+  g_assert_cmpuint (qd_document_get_root (doc)->links->len, ==, 1);
+  g_assert_cmpfloat (b->y, ==, 50);
+  g_assert_false (qd_document_redo (doc));
+
+  /* An empty transaction is no step and no signal. */
+  qd_document_begin (doc, "Nothing");
+  qd_document_end (doc);
+  g_assert_cmpuint (changed, ==, 3);
+  g_assert_cmpstr (qd_document_get_undo_label (doc), ==, "Build");
+
+  /* A new edit throws the redo stack away. */
+  g_assert_true (qd_document_undo (doc));
+  g_assert_true (qd_document_can_redo (doc));
+  add (doc, "test-gain", NULL, 0, 0);
+  g_assert_false (qd_document_can_redo (doc));
+  g_assert_false (qd_document_redo (doc));
+  g_assert_cmpuint (changed, ==, 5);
+
+  /* A refused command inside a transaction keeps the rest. */
+  qd_document_begin (doc, "Mixed");
+  add (doc, "test-gain", "X", 0, 0);
+  g_assert_null (qd_document_add_block (doc, qd_document_get_root (doc),
+                                        "test-gain", "X", 0, 0, NULL));
+  qd_document_end (doc);
+  g_assert_cmpuint (qd_document_get_root (doc)->blocks->len, ==, 2);
+  g_assert_cmpuint (changed, ==, 6);
+
+  g_free (empty);
+  g_object_unref (doc);
+}
+
+static void
+count_notify (GObject    *object,
+              GParamSpec *pspec,
+              guint      *count)
+{
+  (*count)++;
+}
+
+static void
+test_modified (void)
+{
+  QdDocument *doc = qd_document_new ();
+  guint modified_notes = 0, undo_notes = 0, title_notes = 0;
+  gboolean value;
+
+  g_signal_connect (doc, "notify::modified", G_CALLBACK (count_notify), &modified_notes);
+  g_signal_connect (doc, "notify::can-undo", G_CALLBACK (count_notify), &undo_notes);
+  g_signal_connect (doc, "notify::title", G_CALLBACK (count_notify), &title_notes);
+
+  g_assert_false (qd_document_get_modified (doc));
+  add (doc, "test-gain", NULL, 0, 0);
+  g_assert_true (qd_document_get_modified (doc));
+  g_object_get (doc, "modified", &value, NULL);
+  g_assert_true (value);
+  g_assert_cmpuint (modified_notes, ==, 1);
+  g_assert_cmpuint (undo_notes, ==, 1);
+
+  qd_document_set_saved (doc);
+  g_assert_false (qd_document_get_modified (doc));
+  g_assert_cmpuint (modified_notes, ==, 2);
+
+  add (doc, "test-gain", NULL, 0, 0);
+  g_assert_true (qd_document_get_modified (doc));
+  g_assert_true (qd_document_undo (doc));
+  g_assert_false (qd_document_get_modified (doc));
+  g_assert_true (qd_document_undo (doc));
+  g_assert_true (qd_document_get_modified (doc));
+  g_assert_true (qd_document_redo (doc));
+  g_assert_false (qd_document_get_modified (doc));
+  g_assert_cmpuint (modified_notes, ==, 6);
+  /* can-undo changed only on the way to the empty stack and back. */
+  g_assert_cmpuint (undo_notes, ==, 1 + 2);
+
+  /* The saved state thrown away with the redo stack is never reached
+   * again. */
+  g_assert_true (qd_document_redo (doc));
+  g_assert_true (qd_document_undo (doc));
+  g_assert_true (qd_document_undo (doc));
+  add (doc, "test-sink", NULL, 0, 0);
+  g_assert_true (qd_document_get_modified (doc));
+  g_assert_true (qd_document_undo (doc));
+  g_assert_true (qd_document_get_modified (doc));
+
+  /* Title: a command, with notify and undo. */
+  g_object_set (doc, "title", "Bouncing ball", NULL);
+  g_assert_cmpstr (qd_document_get_title (doc), ==, "Bouncing ball");
+  g_assert_cmpuint (title_notes, ==, 1);
+  g_assert_cmpstr (qd_document_get_undo_label (doc), ==, "Change Title");
+  g_assert_true (qd_document_undo (doc));
+  g_assert_cmpstr (qd_document_get_title (doc), ==, "");
+  g_assert_cmpuint (title_notes, ==, 2);
+
+  g_object_unref (doc);
+}
+
+static void
+test_model (void)
+{
+  QdDocument *doc = qd_document_new ();
+  const QdSettings *settings = qd_document_get_settings (doc);
+  QdSettings changed;
+  GError *error = NULL;
+  char *empty, *before;
+
+  g_assert_cmpfloat (settings->start_time, ==, 0);
+  g_assert_cmpfloat (settings->final_time, ==, 10);
+  g_assert_cmpstr (settings->method, ==, "QSS1");
+  g_assert_cmpfloat (settings->dqmin, ==, 1e-6);
+  g_assert_cmpfloat (settings->dqrel, ==, 1e-3);
+  g_assert_cmpuint (settings->illegitimacy_limit, ==, 1000000);
+
+  empty = qd_test_dump_document (doc);
+  g_assert_true (qd_document_set_variable (doc, "R", "10", &error));
+  g_assert_true (qd_document_set_variable (doc, "C", "1e-3", &error));
+  g_assert_true (qd_document_set_variable (doc, "tau", "R*C", &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (qd_document_get_variable (doc, "tau"), ==, "R*C");
+  g_assert_cmpstr (qd_document_get_undo_label (doc), ==, "Set Variable");
+
+  /* Changing keeps the place; removing and undoing puts it back there. */
+  before = qd_test_dump_document (doc);
+  g_assert_true (qd_document_set_variable (doc, "R", "20", &error));
+  g_assert_cmpstr (((QdVariable *) g_ptr_array_index (qd_document_get_variables (doc), 0))->value,
+                   ==, "20");
+  assert_undo_redo (doc, before);
+  g_assert_true (qd_document_undo (doc));
+  g_assert_true (qd_document_set_variable (doc, "C", NULL, &error));
+  g_assert_null (qd_document_get_variable (doc, "C"));
+  g_assert_cmpuint (qd_document_get_variables (doc)->len, ==, 2);
+  g_assert_cmpstr (qd_document_get_undo_label (doc), ==, "Remove Variable");
+  assert_undo_redo (doc, before);
+  g_free (before);
+
+  g_assert_false (qd_document_set_variable (doc, "2x", "1", &error));
+  assert_error (error, QD_ERROR_INVALID,
+                "variable '2x': not a valid name; use letters, digits and "
+                "'_', starting with a letter, and no function or constant "
+                "name");
+  g_clear_error (&error);
+  g_assert_false (qd_document_set_variable (doc, "sin", "1", &error));
+  g_assert_error (error, QD_ERROR, QD_ERROR_INVALID);
+  g_clear_error (&error);
+  g_assert_false (qd_document_set_variable (doc, "x", "1+", &error));
+  g_assert_true (g_str_has_prefix (error->message, "variable 'x': column "));
+  g_clear_error (&error);
+
+  /* Settings */
+  before = qd_test_dump_document (doc);
+  changed = *settings;
+  changed.final_time = 50;
+  changed.method = "QSS2";
+  g_assert_true (qd_document_set_settings (doc, &changed, &error));
+  g_assert_no_error (error);
+  g_assert_cmpfloat (qd_document_get_settings (doc)->final_time, ==, 50);
+  g_assert_cmpstr (qd_document_get_settings (doc)->method, ==, "QSS2");
+  assert_undo_redo (doc, before);
+  g_free (before);
+
+  changed.final_time = -1;
+  g_assert_false (qd_document_set_settings (doc, &changed, &error));
+  assert_error (error, QD_ERROR_INVALID,
+                "settings: the final time (-1) must be later than the start "
+                "time (0)");
+  g_clear_error (&error);
+  changed.final_time = 5;
+  changed.method = "RK4";
+  g_assert_false (qd_document_set_settings (doc, &changed, &error));
+  g_assert_error (error, QD_ERROR, QD_ERROR_INVALID);
+  g_assert_true (g_str_has_prefix (error->message, "settings: method 'RK4' is not one of QSS1, "));
+  g_clear_error (&error);
+  changed.method = "QSS2";
+  changed.dqmin = 0;
+  g_assert_false (qd_document_set_settings (doc, &changed, &error));
+  assert_error (error, QD_ERROR_INVALID,
+                "settings: the absolute quantum dqmin (0) must be positive, "
+                "e.g. 1e-6");
+  g_clear_error (&error);
+
+  /* Description */
+  before = qd_test_dump_document (doc);
+  qd_document_set_description (doc, "An RC circuit.");
+  g_assert_cmpstr (qd_document_get_description (doc), ==, "An RC circuit.");
+  assert_undo_redo (doc, before);
+  g_free (before);
+
+  /* Everything undoes back to the empty document. */
+  while (qd_document_undo (doc))
+    ;
+  before = qd_test_dump_document (doc);
+  g_assert_cmpstr (before, ==, empty);
+  g_free (before);
+
+  g_free (empty);
+  g_object_unref (doc);
+}
+
+static void
+test_take_root (void)
+{
+  QdDocument *doc = qd_document_new ();
+  QdSystem *root = qd_system_new ();
+  QdBlock *sub = qd_block_new ("b7", "subsystem", "Plant");
+  QdBlock *a = qd_block_new ("b2", "test-source", "Source");
+  QdBlock *b = qd_block_new ("b12", "test-sink", "Sink");
+  QdLink *link = qd_link_new ("l3", "b2", 0);
+  guint changed = 0;
+  char *id;
+
+  g_signal_connect (doc, "changed", G_CALLBACK (count_signal), &changed);
+  qd_document_set_title (doc, "Loaded");
+  g_assert_true (qd_document_can_undo (doc));
+
+  qd_link_add_target (link, "b12", 0);
+  qd_system_append_block (sub->inner, a);
+  qd_system_append_block (sub->inner, b);
+  qd_system_append_link (sub->inner, link);
+  qd_system_append_block (root, sub);
+  qd_document_take_root (doc, root);
+
+  g_assert_cmpuint (changed, ==, 2);
+  g_assert_false (qd_document_can_undo (doc));
+  g_assert_false (qd_document_get_modified (doc));
+  g_assert_cmpstr (qd_document_get_title (doc), ==, "Loaded");
+  g_assert_true (qd_document_find_block (doc, "b12") == b);
+  g_assert_true (qd_document_find_link (doc, "l3") == link);
+  g_assert_true (qd_document_find_block_by_path (doc, "/Plant/Sink") == b);
+  g_assert_true (qd_system_find_source (sub->inner, "b2", 0) == link);
+  g_assert_null (qd_system_find_source (sub->inner, "b2", 1));
+
+  /* New ids continue after the largest in use. */
+  id = qd_document_new_id (doc, "b");
+  g_assert_cmpstr (id, ==, "b13");
+  g_free (id);
+  id = qd_document_new_id (doc, "l");
+  g_assert_cmpstr (id, ==, "l4");
+  g_free (id);
+  id = qd_document_new_id (doc, "x");
+  g_assert_cmpstr (id, ==, "x1");
+  g_free (id);
+
+  {
+    guint n_in = 9, n_out = 9;
+    QdBlock *in = qd_block_new ("b20", "inport", "In 1");
+
+    /* A subsystem's ports are its port blocks. */
+    g_assert_true (qd_block_count_ports (sub, &n_in, &n_out, NULL));
+    g_assert_cmpuint (n_in, ==, 0);
+    g_assert_cmpuint (n_out, ==, 0);
+    qd_system_append_block (sub->inner, in);
+    g_assert_true (qd_block_count_ports (sub, &n_in, &n_out, NULL));
+    g_assert_cmpuint (n_in, ==, 1);
+    g_assert_cmpuint (n_out, ==, 0);
+  }
+
+  g_object_unref (doc);
+}
+
+static void
+test_remove_port_block (void)
+{
+  QdDocument *doc = qd_document_new ();
+  GError *error = NULL;
+  QdBlock *src, *sub, *in1, *in2;
+  char *before;
+
+  src = add (doc, "test-source", NULL, 0, 0);
+  sub = add (doc, "subsystem", "Plant", 100, 0);
+  in1 = qd_document_add_block (doc, sub->inner, "inport", "In 1", 0, 0, &error);
+  in2 = qd_document_add_block (doc, sub->inner, "inport", "In 2", 0, 50, &error);
+  g_assert_no_error (error);
+  g_assert_true (qd_document_set_param (doc, in2, "port", "2", &error));
+  connect (doc, src, 0, sub, 0);
+  connect (doc, src, 0, sub, 1);
+
+  /* One port fewer: the link into the port that is gone goes too. */
+  before = qd_test_dump_document (doc);
+  qd_document_remove_block (doc, in2);
+  g_assert_cmpuint (((QdLink *) g_ptr_array_index (qd_document_get_root (doc)->links, 0))->targets->len,
+                    ==, 1);
+  assert_undo_redo (doc, before);
+  g_assert_nonnull (in1);
+
+  g_free (before);
+  g_object_unref (doc);
+}
 
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   qd_init ();
+  register_test_types ();
+
+  g_test_add_func ("/document/add-block", test_add_block);
+  g_test_add_func ("/document/remove-block", test_remove_block);
+  g_test_add_func ("/document/geometry", test_geometry);
+  g_test_add_func ("/document/rename", test_rename);
+  g_test_add_func ("/document/set-param", test_set_param);
+  g_test_add_func ("/document/port-count", test_port_count);
+  g_test_add_func ("/document/check-param", test_check_param);
+  g_test_add_func ("/document/connect", test_connect);
+  g_test_add_func ("/document/disconnect", test_disconnect);
+  g_test_add_func ("/document/priority", test_priority);
+  g_test_add_func ("/document/transactions", test_transactions);
+  g_test_add_func ("/document/modified", test_modified);
+  g_test_add_func ("/document/model", test_model);
+  g_test_add_func ("/document/take-root", test_take_root);
+  g_test_add_func ("/document/remove-port-block", test_remove_port_block);
+
   return g_test_run ();
 }

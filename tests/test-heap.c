@@ -1,10 +1,154 @@
-/* test-heap.c: not written yet */
+/* test-heap.c: the indexed time heap against a reference on random
+ * operation sequences */
 #include "qd-test-util.h"
+#include "qd-heap.h"
+
+/* The reference: a plain array of times, the minimum found by a scan with
+ * the same tie rule (lower id first). */
+static gboolean
+reference_min (const double *times,
+               guint         n,
+               guint        *id)
+{
+  gboolean found = FALSE;
+
+  for (guint i = 0; i < n; i++)
+    if (times[i] != QD_INF && (!found || times[i] < times[*id]))
+      {
+        *id = i;
+        found = TRUE;
+      }
+  return found;
+}
+
+static void
+run_sequence (guint32 seed,
+              guint   n_ids,
+              guint   n_ops,
+              guint   n_distinct_times)
+{
+  GRand *rand = g_rand_new_with_seed (seed);
+  double *times = g_new (double, n_ids);
+  QdHeap heap;
+
+  qd_heap_init (&heap, n_ids);
+  for (guint i = 0; i < n_ids; i++)
+    times[i] = QD_INF;
+
+  for (guint op = 0; op < n_ops; op++)
+    {
+      guint id = g_rand_int_range (rand, 0, n_ids);
+      guint kind = g_rand_int_range (rand, 0, 10);
+      guint ref_id = 0;
+      gboolean has_min;
+
+      if (kind == 0)
+        {
+          qd_heap_remove (&heap, id);
+          times[id] = QD_INF;
+        }
+      else
+        {
+          /* Few distinct times, so that ties are frequent; some QD_INF. */
+          double t = kind == 1 ? QD_INF
+                               : (double) g_rand_int_range (rand, 0, n_distinct_times);
+
+          qd_heap_update (&heap, id, t);
+          times[id] = t;
+        }
+
+      g_assert_true (qd_heap_validate (&heap));
+      has_min = reference_min (times, n_ids, &ref_id);
+      g_assert_cmpint (has_min, ==, !qd_heap_is_empty (&heap));
+      if (has_min)
+        {
+          g_assert_cmpuint (qd_heap_top_id (&heap), ==, ref_id);
+          g_assert_cmpfloat (qd_heap_top_time (&heap), ==, times[ref_id]);
+        }
+      g_assert_cmpfloat (qd_heap_get_time (&heap, id), ==, times[id]);
+      g_assert_cmpint (qd_heap_contains (&heap, id), ==, times[id] != QD_INF);
+    }
+
+  /* Draining gives (time, id) in increasing order. */
+  {
+    double last_t = -1;
+    guint last_id = 0;
+    gboolean first = TRUE;
+
+    while (!qd_heap_is_empty (&heap))
+      {
+        double t = qd_heap_top_time (&heap);
+        guint id = qd_heap_top_id (&heap);
+
+        g_assert_cmpfloat (t, ==, times[id]);
+        if (!first)
+          g_assert_true (t > last_t || (t == last_t && id > last_id));
+        first = FALSE;
+        last_t = t;
+        last_id = id;
+        qd_heap_remove (&heap, id);
+        times[id] = QD_INF;
+        g_assert_true (qd_heap_validate (&heap));
+      }
+    for (guint i = 0; i < n_ids; i++)
+      g_assert_true (times[i] == QD_INF);
+  }
+
+  qd_heap_clear (&heap);
+  g_free (times);
+  g_rand_free (rand);
+}
+
+static void
+test_heap_random_small (void)
+{
+  for (guint32 seed = 1; seed <= 200; seed++)
+    run_sequence (seed, 1 + seed % 9, 300, 4);
+}
+
+static void
+test_heap_random_large (void)
+{
+  for (guint32 seed = 1000; seed < 1010; seed++)
+    run_sequence (seed, 500, 5000, 50 + seed % 1000);
+}
+
+/* Changing a key in place keeps the entry count: no re-insert. */
+static void
+test_heap_update_in_place (void)
+{
+  QdHeap heap;
+
+  qd_heap_init (&heap, 8);
+  for (guint i = 0; i < 8; i++)
+    qd_heap_update (&heap, i, 10.0 + i);
+  g_assert_cmpuint (heap.n, ==, 8);
+  qd_heap_update (&heap, 7, 1.0);   /* decrease-key to the top */
+  g_assert_cmpuint (heap.n, ==, 8);
+  g_assert_cmpuint (qd_heap_top_id (&heap), ==, 7);
+  qd_heap_update (&heap, 7, 100.0); /* increase-key to the bottom */
+  g_assert_cmpuint (heap.n, ==, 8);
+  g_assert_cmpuint (qd_heap_top_id (&heap), ==, 0);
+  qd_heap_update (&heap, 3, 10.0);  /* a tie with id 0: 0 stays first */
+  g_assert_cmpuint (qd_heap_top_id (&heap), ==, 0);
+  qd_heap_update (&heap, 0, 10.5);
+  g_assert_cmpuint (qd_heap_top_id (&heap), ==, 3);
+  qd_heap_update (&heap, 3, QD_INF); /* passive: leaves the heap */
+  g_assert_cmpuint (heap.n, ==, 7);
+  g_assert_false (qd_heap_contains (&heap, 3));
+  g_assert_true (qd_heap_validate (&heap));
+  qd_heap_clear (&heap);
+}
 
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   qd_init ();
+
+  g_test_add_func ("/heap/random-small", test_heap_random_small);
+  g_test_add_func ("/heap/random-large", test_heap_random_large);
+  g_test_add_func ("/heap/update-in-place", test_heap_update_in_place);
+
   return g_test_run ();
 }

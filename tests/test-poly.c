@@ -1,10 +1,369 @@
-/* test-poly.c: not written yet */
+/* test-poly.c: the polynomial root finder behind quantized integrators
+ *
+ * Random polynomials are checked against a brute-force reference (a fine
+ * scan for the first sign change, refined by bisection); adversarial cases
+ * (double roots, tangency, vanishing leading coefficients, roots at zero,
+ * extreme time scales) against their known answers.
+ */
 #include "qd-test-util.h"
+
+#include <float.h>
+#include <math.h>
+
+static double
+eval (const double *a,
+      int           n,
+      double        s)
+{
+  double v = 0.0;
+
+  for (int k = n; k >= 0; k--)
+    v = v * s + a[k];
+  return v;
+}
+
+static double
+scale (const double *a,
+       int           n,
+       double        s)
+{
+  double v = 0.0;
+
+  for (int k = n; k >= 0; k--)
+    v = v * fabs (s) + fabs (a[k]);
+  return v;
+}
+
+/* The first s in (0, horizon] where f(s) = p(s) - level changes sign, by
+ * scanning @steps points then bisecting; QD_INF when none. */
+static double
+reference_root (const double *a,
+                int           n,
+                double        level,
+                double        horizon,
+                int           steps)
+{
+  double prev_s = 0.0, prev_f = eval (a, n, 0.0) - level;
+
+  for (int i = 1; i <= steps; i++)
+    {
+      double s = horizon * i / steps;
+      double f = eval (a, n, s) - level;
+
+      if (f == 0.0)
+        return s;
+      if (prev_f != 0.0 && (f > 0.0) != (prev_f > 0.0))
+        {
+          double lo = prev_s, hi = s;
+
+          for (int k = 0; k < 200 && hi - lo > 0; k++)
+            {
+              double mid = 0.5 * (lo + hi);
+              double fm = eval (a, n, mid) - level;
+
+              if (fm == 0.0)
+                return mid;
+              if ((fm > 0.0) == (prev_f > 0.0))
+                lo = mid;
+              else
+                hi = mid;
+              if (mid == lo && mid == hi)
+                break;
+            }
+          return 0.5 * (lo + hi);
+        }
+      prev_s = s;
+      prev_f = f;
+    }
+  return QD_INF;
+}
+
+static void
+assert_sane (double s)
+{
+  g_assert_false (isnan (s));
+  g_assert_cmpfloat (s, >=, 0.0);
+}
+
+/* The solver's root s against the reference r: equal, or s is a root that
+ * the scan could not see (a touch between two samples). */
+static void
+check_against_reference (const double *a,
+                         int           n,
+                         double        level,
+                         double        s,
+                         double        r,
+                         double        horizon)
+{
+  assert_sane (s);
+  if (isfinite (r))
+    {
+      if (fabs (s - r) <= 1e-8 * (1.0 + r))
+        return;
+      /* Earlier than the reference: must be a genuine touch. */
+      g_assert_cmpfloat (s, <, r);
+      g_assert_cmpfloat (fabs (eval (a, n, s) - level), <=,
+                         1e-9 * (scale (a, n, s) + fabs (level)));
+    }
+  else if (s <= horizon)
+    {
+      g_assert_cmpfloat (fabs (eval (a, n, s) - level), <=,
+                         1e-9 * (scale (a, n, s) + fabs (level)));
+    }
+}
+
+static void
+test_random_roots (void)
+{
+  GRand *rand = g_rand_new_with_seed (20261122);
+
+  for (int trial = 0; trial < 3000; trial++)
+    {
+      int n = 1 + trial % 3;
+      double a[4] = { 0, };
+      double s, r;
+
+      for (int k = 0; k <= n; k++)
+        a[k] = g_rand_double_range (rand, -1.0, 1.0);
+      s = qd_poly_first_root (a, n);
+      r = reference_root (a, n, 0.0, 10.0, 20000);
+      check_against_reference (a, n, 0.0, s, r, 10.0);
+    }
+  g_rand_free (rand);
+}
+
+static void
+test_random_crossings (void)
+{
+  GRand *rand = g_rand_new_with_seed (7);
+
+  for (int trial = 0; trial < 3000; trial++)
+    {
+      int n = 1 + trial % 3;
+      double a[4] = { 0, };
+      double dq = g_rand_double_range (rand, 0.01, 1.0);
+      double s, r_up, r_down, r;
+
+      a[0] = g_rand_double_range (rand, -dq, dq);
+      for (int k = 1; k <= n; k++)
+        a[k] = g_rand_double_range (rand, -1.0, 1.0);
+      s = qd_poly_first_crossing (a, n, dq);
+      r_up = reference_root (a, n, dq, 10.0, 20000);
+      r_down = reference_root (a, n, -dq, 10.0, 20000);
+      r = fmin (r_up, r_down);
+      assert_sane (s);
+      if (isfinite (r))
+        {
+          /* Never later than the first crossing: that one is not missed. */
+          g_assert_cmpfloat (s, <=, r * (1.0 + 1e-8) + 1e-12);
+          /* And when earlier, it is a real touch of the band's edge. */
+          if (s < r * (1.0 - 1e-8))
+            g_assert_cmpfloat (fabs (fabs (eval (a, n, s)) - dq), <=, 1e-9);
+        }
+      else if (s <= 10.0)
+        g_assert_cmpfloat (fabs (fabs (eval (a, n, s)) - dq), <=, 1e-9);
+      /* Inside the band until then. */
+      for (int i = 1; i < 50 && isfinite (s); i++)
+        g_assert_cmpfloat (fabs (eval (a, n, s * i / 50.0)), <=,
+                           dq * (1.0 + 1e-9));
+    }
+  g_rand_free (rand);
+}
+
+static void
+test_double_roots (void)
+{
+  /* (s - 1)^2 */
+  double q[] = { 1.0, -2.0, 1.0 };
+  /* (s - 1)^2 (s + 2) = s^3 - 3s + 2 */
+  double c[] = { 2.0, -3.0, 0.0, 1.0 };
+  /* (s - 0.3)^3: a triple root */
+  double t[] = { -0.027, 0.27, -0.9, 1.0 };
+  /* (s - 2)^2 (s - 3): double then simple */
+  double d[] = { -12.0, 16.0, -7.0, 1.0 };
+
+  g_assert_cmpfloat_with_epsilon (qd_poly_first_root (q, 2), 1.0, 1e-7);
+  g_assert_cmpfloat_with_epsilon (qd_poly_first_root (c, 3), 1.0, 1e-7);
+  g_assert_cmpfloat_with_epsilon (qd_poly_first_root (t, 3), 0.3, 1e-5);
+  g_assert_cmpfloat_with_epsilon (qd_poly_first_root (d, 3), 2.0, 1e-7);
+}
+
+static void
+test_tangency (void)
+{
+  /* p(s) = 1 - (s - 1)^2 touches dq = 1 at s = 1 (and reaches -1 only at
+   * 1 + sqrt 2): the touch is the first crossing. */
+  double q[] = { 0.0, 2.0, -1.0 };
+  /* p(s) = 0.5 - 0.5 (s - 1)^2 (s + 1) touches dq = 0.5 at s = 1. */
+  double c[] = { 0.0, 0.5, 0.5, -0.5 };
+  /* A near miss: stays at 0.999 * dq at most, then comes back and goes
+   * through -dq at 1 + sqrt(1.999). */
+  double m[] = { 0.0, 2.0 * 0.999, -0.999 };
+
+  g_assert_cmpfloat_with_epsilon (qd_poly_first_crossing (q, 2, 1.0), 1.0, 1e-7);
+  g_assert_cmpfloat_with_epsilon (qd_poly_first_crossing (c, 3, 0.5), 1.0, 1e-7);
+  g_assert_cmpfloat_with_epsilon (qd_poly_first_crossing (m, 2, 1.0),
+                                  1.0 + sqrt (1.0 + 1.0 / 0.999), 1e-9);
+}
+
+static void
+test_vanishing_leading (void)
+{
+  /* Leading coefficients of zero, 1e-300 and 1e-20 (relative) must give the
+   * root of the lower-degree polynomial, 1 + tiny. */
+  double z3[] = { -1.0, 1.0, 0.0, 0.0 };
+  double t3[] = { -1.0, 1.0, 0.0, 1e-300 };
+  double r3[] = { -1.0, 1.0, 0.0, 1e-20 };
+  double t2[] = { -1.0, 1.0, 1e-300 };
+  double r2[] = { -1.0, 1.0, -1e-20 };
+  /* A quadratic with a tiny cubic term: (s - 1)(s - 2) + 1e-18 s^3 */
+  double qc[] = { 2.0, -3.0, 1.0, 1e-18 };
+  /* Zero linear and quadratic, tiny cubic: s^3 = 1e-300 * ... big root */
+  double big[] = { -1.0, 0.0, 0.0, 1e-30 };
+
+  g_assert_cmpfloat (qd_poly_first_root (z3, 3), ==, 1.0);
+  g_assert_cmpfloat_with_epsilon (qd_poly_first_root (t3, 3), 1.0, 1e-12);
+  g_assert_cmpfloat_with_epsilon (qd_poly_first_root (r3, 3), 1.0, 1e-12);
+  g_assert_cmpfloat_with_epsilon (qd_poly_first_root (t2, 2), 1.0, 1e-12);
+  g_assert_cmpfloat_with_epsilon (qd_poly_first_root (r2, 2), 1.0, 1e-12);
+  g_assert_cmpfloat_with_epsilon (qd_poly_first_root (qc, 3), 1.0, 1e-12);
+  g_assert_cmpfloat_with_epsilon (qd_poly_first_root (big, 3) / 1e10, 1.0, 1e-12);
+  /* With a crossing band: x - q = 1e-300 s^3 + s, dq = 1 */
+  {
+    double band[] = { 0.0, 1.0, 0.0, 1e-300 };
+    g_assert_cmpfloat_with_epsilon (qd_poly_first_crossing (band, 3, 1.0), 1.0, 1e-12);
+  }
+}
+
+static void
+test_roots_at_zero (void)
+{
+  double a[] = { 0.0, -1.0, 1.0 };         /* roots 0 and 1 */
+  double b[] = { 0.0, 1.0, 1.0 };          /* roots 0 and -1 */
+  double c[] = { 0.0, 0.0, 0.0, 1.0 };     /* triple root at 0 */
+  double d[] = { 0.0, 0.0, -1.0, 1.0 };    /* double root at 0, then 1 */
+  double e[] = { 0.0, 2.0, -3.0, 1.0 };    /* s (s - 1)(s - 2) */
+  double edge_in[] = { 1.0, -1.0 };        /* on the edge, moving inward */
+  double edge_out[] = { 1.0, 1.0 };        /* on the edge, moving outward */
+  double edge_out2[] = { -1.0, 0.0, -1.0 };/* outward through curvature */
+  double edge_still[] = { 1.0, 0.0, 0.0 }; /* on the edge, not moving */
+  double beyond[] = { 1.5, -1.0 };         /* already out */
+
+  g_assert_cmpfloat (qd_poly_first_root (a, 2), ==, 1.0);
+  g_assert_cmpfloat (qd_poly_first_root (b, 2), ==, QD_INF);
+  g_assert_cmpfloat (qd_poly_first_root (c, 3), ==, QD_INF);
+  g_assert_cmpfloat_with_epsilon (qd_poly_first_root (d, 3), 1.0, 1e-12);
+  g_assert_cmpfloat_with_epsilon (qd_poly_first_root (e, 3), 1.0, 1e-12);
+
+  /* The documented rule: 0 only when the state truly leaves the band. */
+  g_assert_cmpfloat_with_epsilon (qd_poly_first_crossing (edge_in, 1, 1.0), 2.0, 1e-12);
+  g_assert_cmpfloat (qd_poly_first_crossing (edge_out, 1, 1.0), ==, 0.0);
+  g_assert_cmpfloat (qd_poly_first_crossing (edge_out2, 2, 1.0), ==, 0.0);
+  g_assert_cmpfloat (qd_poly_first_crossing (edge_still, 2, 1.0), ==, QD_INF);
+  g_assert_cmpfloat (qd_poly_first_crossing (beyond, 1, 1.0), ==, 0.0);
+}
+
+static void
+test_constants (void)
+{
+  double zero[] = { 0.0, 0.0, 0.0, 0.0 };
+  double one[] = { 1.0, 0.0, 0.0, 0.0 };
+  double half[] = { 0.5 };
+
+  for (int n = 0; n <= 3; n++)
+    {
+      g_assert_cmpfloat (qd_poly_first_root (zero, n), ==, QD_INF);
+      g_assert_cmpfloat (qd_poly_first_root (one, n), ==, QD_INF);
+      g_assert_cmpfloat (qd_poly_first_crossing (zero, n, 1.0), ==, QD_INF);
+    }
+  g_assert_cmpfloat (qd_poly_first_crossing (half, 0, 1.0), ==, QD_INF);
+}
+
+static void
+test_scales (void)
+{
+  /* QSS1 with a fast slope: x - q = 1e12 s, dq = 1 */
+  double fast[] = { 0.0, 1e12 };
+  /* (s - 1e-12)(s + 1)(s + 2) */
+  double r = 1e-12;
+  double small[] = { -2.0 * r, 2.0 - 3.0 * r, 3.0 - r, 1.0 };
+  /* (s - 1e6)(s - 2e6)(s + 1) */
+  double big[] = { 2e12, 2e12 - 3e6, 1.0 - 3e6, 1.0 };
+  /* QSS3 step shapes: x - q = c s^3 with c from 1e-12 to 1e12 */
+  for (int e = -12; e <= 12; e += 3)
+    {
+      double c3[] = { 0.0, 0.0, 0.0, pow (10.0, e) };
+      double c2[] = { 0.0, 0.0, pow (10.0, e) };
+      double dq = 1e-6;
+
+      g_assert_cmpfloat_with_epsilon (qd_poly_first_crossing (c3, 3, dq)
+                                      / cbrt (dq / c3[3]), 1.0, 1e-12);
+      g_assert_cmpfloat_with_epsilon (qd_poly_first_crossing (c2, 2, dq)
+                                      / sqrt (dq / c2[2]), 1.0, 1e-12);
+    }
+
+  g_assert_cmpfloat_with_epsilon (qd_poly_first_crossing (fast, 1, 1.0) / 1e-12,
+                                  1.0, 1e-14);
+  g_assert_cmpfloat_with_epsilon (qd_poly_first_root (small, 3) / r, 1.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (qd_poly_first_root (big, 3) / 1e6, 1.0, 1e-9);
+}
+
+static void
+test_random_scaled (void)
+{
+  /* Random cubics with roots placed at scale T: after rescaling time by T
+   * the answer must scale exactly. */
+  GRand *rand = g_rand_new_with_seed (99);
+
+  for (int trial = 0; trial < 2000; trial++)
+    {
+      double T = pow (10.0, g_rand_double_range (rand, -12.0, 6.0));
+      double r1 = g_rand_double_range (rand, -2.0, 2.0);
+      double r2 = g_rand_double_range (rand, -2.0, 2.0);
+      double r3 = g_rand_double_range (rand, -2.0, 2.0);
+      double k = g_rand_double_range (rand, 0.1, 10.0);
+      /* k (s/T - r1)(s/T - r2)(s/T - r3) */
+      double a[4];
+      double expect = QD_INF, s;
+
+      a[3] = k / (T * T * T);
+      a[2] = -k * (r1 + r2 + r3) / (T * T);
+      a[1] = k * (r1 * r2 + r1 * r3 + r2 * r3) / T;
+      a[0] = -k * r1 * r2 * r3;
+      if (r1 > 0) expect = fmin (expect, r1 * T);
+      if (r2 > 0) expect = fmin (expect, r2 * T);
+      if (r3 > 0) expect = fmin (expect, r3 * T);
+      s = qd_poly_first_root (a, 3);
+      assert_sane (s);
+      if (isfinite (expect))
+        {
+          /* Close roots are ill-conditioned: allow the sqrt(eps) of a
+           * near-double root. */
+          double sep = fmin (fmin (fabs (r1 - r2), fabs (r1 - r3)), fabs (r2 - r3));
+          double tol = sep < 1e-3 ? 1e-5 : 1e-9;
+
+          g_assert_cmpfloat (fabs (s - expect), <=, tol * T * (1.0 + fabs (expect / T)));
+        }
+      else
+        g_assert_cmpfloat (s, ==, QD_INF);
+    }
+  g_rand_free (rand);
+}
 
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  qd_init ();
+
+  g_test_add_func ("/poly/random-roots", test_random_roots);
+  g_test_add_func ("/poly/random-crossings", test_random_crossings);
+  g_test_add_func ("/poly/random-scaled", test_random_scaled);
+  g_test_add_func ("/poly/double-roots", test_double_roots);
+  g_test_add_func ("/poly/tangency", test_tangency);
+  g_test_add_func ("/poly/vanishing-leading", test_vanishing_leading);
+  g_test_add_func ("/poly/roots-at-zero", test_roots_at_zero);
+  g_test_add_func ("/poly/constants", test_constants);
+  g_test_add_func ("/poly/scales", test_scales);
+
   return g_test_run ();
 }

@@ -1,0 +1,323 @@
+/* qd-application.c: the QDevs editor as a GtkApplication
+ *
+ * Windows are created here and nowhere else, so that "open a file" means
+ * the same thing from the command line, the file manager, the Open button
+ * and the menu: reuse the active window while it is still empty, otherwise
+ * open a new one.
+ */
+#include <glib/gi18n-lib.h>
+
+#include "qd-application.h"
+#include "qd-window.h"
+
+struct _QdApplication
+{
+  GtkApplication        parent_instance;
+
+  /* The chooser must outlive the action that showed it (it is not modal
+   * in the blocking sense), so the application keeps it. */
+  GtkFileChooserNative *chooser;
+};
+
+G_DEFINE_FINAL_TYPE (QdApplication, qd_application, GTK_TYPE_APPLICATION)
+
+static QdWindow *
+get_active_qd_window (QdApplication *self)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  return QD_IS_WINDOW (window) ? QD_WINDOW (window) : NULL;
+}
+
+static void
+qd_application_activate (GApplication *app)
+{
+  QdWindow *window = get_active_qd_window (QD_APPLICATION (app));
+
+  if (window == NULL)
+    window = qd_window_new (GTK_APPLICATION (app));
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+static void
+qd_application_open (GApplication  *app,
+                     GFile        **files,
+                     int            n_files,
+                     const char    *hint)
+{
+  QdApplication *self = QD_APPLICATION (app);
+  QdWindow *reusable = get_active_qd_window (self);
+
+  if (reusable != NULL && qd_window_get_document (reusable) != NULL)
+    reusable = NULL;
+
+  for (int i = 0; i < n_files; i++)
+    {
+      QdWindow *window = reusable;
+
+      /* Only the first file may go into the empty window; even if it
+       * fails, its error message stays visible there. */
+      reusable = NULL;
+      if (window == NULL)
+        window = qd_window_new (GTK_APPLICATION (app));
+      qd_window_open_file (window, files[i], NULL);
+      gtk_window_present (GTK_WINDOW (window));
+    }
+}
+
+static void
+on_chooser_response (GtkNativeDialog *dialog,
+                     int              response,
+                     QdApplication   *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GListModel) files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (dialog));
+      guint n = g_list_model_get_n_items (files);
+      g_autoptr(GPtrArray) array = g_ptr_array_new_with_free_func (g_object_unref);
+
+      for (guint i = 0; i < n; i++)
+        g_ptr_array_add (array, g_list_model_get_item (files, i));
+      if (array->len > 0)
+        g_application_open (G_APPLICATION (self), (GFile **) array->pdata,
+                            (int) array->len, "");
+    }
+
+  gtk_native_dialog_destroy (dialog);
+  g_clear_object (&self->chooser);
+}
+
+static void
+show_open_chooser (QdApplication *self,
+                   const char    *title,
+                   const char    *folder)
+{
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
+  GtkFileFilter *filter;
+
+  /* One chooser at a time: a second request raises the first. */
+  if (self->chooser != NULL)
+    {
+      gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+      return;
+    }
+
+  self->chooser = gtk_file_chooser_native_new (title, parent,
+                                               GTK_FILE_CHOOSER_ACTION_OPEN,
+                                               _("_Open"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (self->chooser), TRUE);
+
+  filter = gtk_file_filter_new ();
+  gtk_file_filter_set_name (filter, _("QDevs Diagrams"));
+  gtk_file_filter_add_suffix (filter, "qdevs");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
+  g_object_unref (filter);
+
+  filter = gtk_file_filter_new ();
+  gtk_file_filter_set_name (filter, _("All Files"));
+  gtk_file_filter_add_pattern (filter, "*");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
+  g_object_unref (filter);
+
+  if (folder != NULL)
+    {
+      g_autoptr(GFile) dir = g_file_new_for_path (folder);
+
+      gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (self->chooser),
+                                           dir, NULL);
+    }
+
+  g_signal_connect (self->chooser, "response",
+                    G_CALLBACK (on_chooser_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+static void
+new_window_activated (GSimpleAction *action,
+                      GVariant      *parameter,
+                      gpointer       user_data)
+{
+  QdWindow *window = qd_window_new (GTK_APPLICATION (user_data));
+
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+static void
+open_activated (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  show_open_chooser (QD_APPLICATION (user_data), _("Open Diagram"), NULL);
+}
+
+static void
+open_example_activated (GSimpleAction *action,
+                        GVariant      *parameter,
+                        gpointer       user_data)
+{
+  QdApplication *self = QD_APPLICATION (user_data);
+  g_autofree char *dir = qd_application_get_examples_dir ();
+
+  if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
+    {
+      QdWindow *window = get_active_qd_window (self);
+      g_autofree char *text = NULL;
+
+      text = g_strdup_printf (_("%s: the examples folder is missing; "
+                                "reinstall QDevs or set QD_EXAMPLES_DIR "
+                                "to a folder of .qdevs files"), dir);
+      if (window != NULL)
+        qd_window_show_message (window, GTK_MESSAGE_WARNING, text);
+      else
+        g_warning ("%s", text);
+      return;
+    }
+
+  show_open_chooser (self, _("Open Example"), dir);
+}
+
+static void
+shortcuts_activated (GSimpleAction *action,
+                     GVariant      *parameter,
+                     gpointer       user_data)
+{
+  GtkApplication *app = GTK_APPLICATION (user_data);
+  g_autoptr(GtkBuilder) builder = NULL;
+  GtkWindow *window;
+
+  builder = gtk_builder_new_from_resource ("/io/github/qdevs/Qdevs/ui/qd-shortcuts-window.ui");
+  window = GTK_WINDOW (gtk_builder_get_object (builder, "shortcuts_window"));
+  gtk_window_set_transient_for (window, gtk_application_get_active_window (app));
+  gtk_window_present (window);
+}
+
+static void
+about_activated (GSimpleAction *action,
+                 GVariant      *parameter,
+                 gpointer       user_data)
+{
+  GtkApplication *app = GTK_APPLICATION (user_data);
+  static const char *authors[] = { N_("The QDevs authors"), NULL };
+  const char *translated_authors[G_N_ELEMENTS (authors)];
+
+  for (guint i = 0; i < G_N_ELEMENTS (authors); i++)
+    translated_authors[i] = authors[i] != NULL ? _(authors[i]) : NULL;
+
+  gtk_show_about_dialog (gtk_application_get_active_window (app),
+                         "program-name", _("QDevs"),
+                         "logo-icon-name", QD_APPLICATION_ID,
+                         "version", QD_VERSION,
+                         "comments", _("Block diagrams for discrete-event "
+                                       "and quantized-state simulation"),
+                         "authors", translated_authors,
+                         "translator-credits", _("translator-credits"),
+                         "license-type", GTK_LICENSE_GPL_3_0,
+                         NULL);
+}
+
+static void
+quit_activated (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  GtkApplication *app = GTK_APPLICATION (user_data);
+  GList *windows = g_list_copy (gtk_application_get_windows (app));
+
+  /* Closing (not destroying) lets each window save its size and, later,
+   * ask about unsaved changes; the application ends with its last window. */
+  for (GList *l = windows; l != NULL; l = l->next)
+    gtk_window_close (GTK_WINDOW (l->data));
+  g_list_free (windows);
+}
+
+static const GActionEntry app_actions[] = {
+  { "new", new_window_activated, NULL, NULL, NULL, { 0 } },
+  { "open", open_activated, NULL, NULL, NULL, { 0 } },
+  { "open-example", open_example_activated, NULL, NULL, NULL, { 0 } },
+  { "shortcuts", shortcuts_activated, NULL, NULL, NULL, { 0 } },
+  { "about", about_activated, NULL, NULL, NULL, { 0 } },
+  { "quit", quit_activated, NULL, NULL, NULL, { 0 } },
+};
+
+static void
+qd_application_startup (GApplication *app)
+{
+  static const struct
+  {
+    const char *action;
+    const char *accels[3];
+  } accels[] = {
+    { "app.new", { "<Control>n", NULL } },
+    { "app.open", { "<Control>o", NULL } },
+    { "app.shortcuts", { "<Control>question", NULL } },
+    { "app.quit", { "<Control>q", NULL } },
+    { "window.close", { "<Control>w", NULL } },
+  };
+  g_autoptr(GtkCssProvider) css = NULL;
+
+  G_APPLICATION_CLASS (qd_application_parent_class)->startup (app);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions,
+                                   G_N_ELEMENTS (app_actions), app);
+  for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
+    gtk_application_set_accels_for_action (GTK_APPLICATION (app),
+                                           accels[i].action,
+                                           accels[i].accels);
+
+  css = gtk_css_provider_new ();
+  gtk_css_provider_load_from_resource (css, "/io/github/qdevs/Qdevs/ui/qd-style.css");
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (),
+                                              GTK_STYLE_PROVIDER (css),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+
+  gtk_window_set_default_icon_name (QD_APPLICATION_ID);
+}
+
+static void
+qd_application_dispose (GObject *object)
+{
+  QdApplication *self = QD_APPLICATION (object);
+
+  if (self->chooser != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
+  g_clear_object (&self->chooser);
+
+  G_OBJECT_CLASS (qd_application_parent_class)->dispose (object);
+}
+
+static void
+qd_application_class_init (QdApplicationClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  object_class->dispose = qd_application_dispose;
+  app_class->startup = qd_application_startup;
+  app_class->activate = qd_application_activate;
+  app_class->open = qd_application_open;
+}
+
+static void
+qd_application_init (QdApplication *self)
+{
+}
+
+QdApplication *
+qd_application_new (GApplicationFlags extra_flags)
+{
+  return g_object_new (QD_TYPE_APPLICATION,
+                       "application-id", QD_APPLICATION_ID,
+                       "flags", G_APPLICATION_HANDLES_OPEN | extra_flags,
+                       NULL);
+}
+
+char *
+qd_application_get_examples_dir (void)
+{
+  const char *dir = g_getenv ("QD_EXAMPLES_DIR");
+
+  if (dir != NULL && dir[0] != '\0')
+    return g_strdup (dir);
+  return g_build_filename (QD_PKGDATADIR, "examples", NULL);
+}

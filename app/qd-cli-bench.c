@@ -1,0 +1,594 @@
+/* qd-cli-bench.c: `qdevs-cli bench`, generated large models, headless
+ *
+ * Builds large diagrams in memory (with the constructors the file loader
+ * uses, or with --commands through the editor's edit commands), compiles
+ * and runs them,
+ * and reports integrator steps, wall time, nanoseconds per step and peak
+ * memory. Each run happens in a child process, so every row's peak memory
+ * is that run's own and not the high-water mark of all runs before it.
+ *
+ * Models:
+ *   lcline         the lossless LC transmission line, x(0) = 0, driven by
+ *                  a unit pulse d of width 1:
+ *                    ẋ1 = d − x2,  ẋi = x(i−1) − x(i+1),  ẋN = x(N−1)
+ *   lcline-random  the same line with x(0) uniform in [-1, 1] (fixed seed),
+ *                  so every state is active from the start
+ *   advection      the advection–reaction chain (needs NLFunction):
+ *                    u̇j = (u(j−1) − uj)·N − μ·uj·(uj − α)·(uj − 1),
+ *                  α = 0.5, μ = 1000, u0 = 1, uj(0) = 1 on the first third
+ * Every state is one Integrator and one static block (WSum or NLFunction);
+ * dqrel = 1e-3, dqmin = 1e-6.
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "qd-cli-private.h"
+
+#define BENCH_SEED 20240601
+
+typedef struct
+{
+  const char *model;
+  guint       n;
+  const char *method;
+  double      until;
+  gboolean    commands;   /* build through the edit commands */
+} BenchSpec;
+
+/* What a child sends back through its pipe. */
+typedef struct
+{
+  gboolean ok;
+  guint64  integrator_steps;
+  guint64  transitions;
+  double   wall_s;         /* the run alone */
+  double   build_s;        /* building the diagram */
+  double   compile_s;
+  char     message[512];
+} BenchResult;
+
+static const char *const models[] = { "lcline", "lcline-random", "advection" };
+static const char *const default_methods[] = { "QSS1", "QSS2", "QSS3" };
+
+static gboolean
+is_model (const char *name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (models); i++)
+    if (strcmp (models[i], name) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static double
+default_until (const char *model)
+{
+  /* The LC line: long enough for the pulse to cross ten sections; the
+   * advection front moves one chain length per time unit. */
+  return strcmp (model, "advection") == 0 ? 1.0 : 10.0;
+}
+
+/* Builds a diagram either through the document's edit commands (what the
+ * editor does; --commands) or with the plain constructors the file loader
+ * uses, handing the result to the document at the end. Both give the same
+ * model; the second does not keep an undo record per edit, so it also
+ * scales to a million blocks. */
+typedef struct
+{
+  QdDocument *doc;
+  QdSystem   *root;        /* direct construction: the system being built */
+  GHashTable *out_links;   /* direct: QdBlock* -> its output link */
+  guint       n_ids;
+} Builder;
+
+static QdBlock *
+add_block (Builder     *b,
+           const char  *type,
+           const char  *name,
+           double       x,
+           double       y,
+           GError     **error)
+{
+  g_autofree char *id = NULL;
+  QdBlock *block;
+
+  if (b->root == NULL)
+    return qd_document_add_block (b->doc, qd_document_get_root (b->doc), type, name, x, y, error);
+
+  id = g_strdup_printf ("b%u", ++b->n_ids);
+  block = qd_block_new (id, type, name);
+  /* Not yet in a document: setting the geometry directly is how the
+   * loader builds blocks too. */
+  block->x = x;
+  block->y = y;
+  qd_system_append_block (b->root, block);
+  return block;
+}
+
+static gboolean
+set_params (Builder     *b,
+            QdBlock     *block,
+            GError     **error,
+            ...)
+{
+  const char *name;
+  va_list args;
+  gboolean ok = TRUE;
+
+  va_start (args, error);
+  while (ok && (name = va_arg (args, const char *)) != NULL)
+    {
+      const char *value = va_arg (args, const char *);
+
+      if (b->root == NULL)
+        ok = qd_document_set_param (b->doc, block, name, value, error);
+      else
+        qd_block_set_param_raw (block, name, value);
+    }
+  va_end (args);
+  return ok;
+}
+
+static gboolean
+connect (Builder     *b,
+         QdBlock     *src,
+         QdBlock     *dst,
+         guint        dst_port,
+         GError     **error)
+{
+  QdLink *link;
+
+  if (b->root == NULL)
+    return qd_document_connect (b->doc, qd_document_get_root (b->doc), src->id, 0,
+                                dst->id, dst_port, error) != NULL;
+
+  /* One link per output; every further receiver is a branch of it. */
+  link = g_hash_table_lookup (b->out_links, src);
+  if (link == NULL)
+    {
+      g_autofree char *id = g_strdup_printf ("l%u", ++b->n_ids);
+
+      link = qd_link_new (id, src->id, 0);
+      qd_system_append_link (b->root, link);
+      g_hash_table_insert (b->out_links, src, link);
+    }
+  qd_link_add_target (link, dst->id, dst_port);
+  return TRUE;
+}
+
+static char *
+format_double (double value)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  return g_strdup (g_ascii_formatd (buf, sizeof buf, "%.17g", value));
+}
+
+static gboolean
+set_settings (QdDocument  *doc,
+              const char  *method,
+              double       until,
+              GError     **error)
+{
+  QdSettings settings;
+  gboolean ok;
+
+  qd_document_init_settings (&settings);
+  settings.start_time = 0.0;
+  settings.final_time = until;
+  g_free (settings.method);
+  settings.method = g_strdup (method);
+  settings.dqmin = 1e-6;
+  settings.dqrel = 1e-3;
+  ok = qd_document_set_settings (doc, &settings, error);
+  qd_settings_clear (&settings);
+  return ok;
+}
+
+static gboolean
+build_lcline (Builder     *doc,
+              guint        n,
+              gboolean     random_start,
+              GError     **error)
+{
+  g_autofree QdBlock **x = g_new0 (QdBlock *, n);
+  g_autofree QdBlock **dx = g_new0 (QdBlock *, n);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (BENCH_SEED);
+  QdBlock *pulse_on, *pulse_off, *pulse;
+
+  /* d = step(t) − step(t − 1), a unit pulse of width 1. */
+  if (!(pulse_on = add_block (doc, "step", "Pulse on", 0, 0, error))
+      || !set_params (doc, pulse_on, error, "time", "0", "initial", "0", "final", "1", NULL)
+      || !(pulse_off = add_block (doc, "step", "Pulse off", 0, 80, error))
+      || !set_params (doc, pulse_off, error, "time", "1", "initial", "0", "final", "1", NULL)
+      || !(pulse = add_block (doc, "wsum", "Pulse", 100, 40, error))
+      || !set_params (doc, pulse, error, "n", "2", "weights", "1, -1", NULL)
+      || !connect (doc, pulse_on, pulse, 0, error)
+      || !connect (doc, pulse_off, pulse, 1, error))
+    return FALSE;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *x_name = g_strdup_printf ("x%u", i + 1);
+      g_autofree char *dx_name = g_strdup_printf ("dx%u", i + 1);
+      g_autofree char *x0 = format_double (random_start ? g_rand_double_range (rand, -1.0, 1.0) : 0.0);
+      /* Every state but the last sees two neighbours (or d and x2). */
+      gboolean two = i + 1 < n;
+
+      if (!(dx[i] = add_block (doc, "wsum", dx_name, 200 + 160.0 * i, 0, error))
+          || !set_params (doc, dx[i], error, "n", two ? "2" : "1",
+                          "weights", two ? "1, -1" : "1", NULL)
+          || !(x[i] = add_block (doc, "integrator", x_name, 280 + 160.0 * i, 0, error))
+          || !set_params (doc, x[i], error, "x0", x0, NULL)
+          || !connect (doc, dx[i], x[i], 0, error))
+        return FALSE;
+    }
+
+  for (guint i = 0; i < n; i++)
+    {
+      QdBlock *left = i == 0 ? pulse : x[i - 1];
+
+      if (!connect (doc, left, dx[i], 0, error))
+        return FALSE;
+      if (i + 1 < n && !connect (doc, x[i + 1], dx[i], 1, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+build_advection (Builder     *doc,
+                 guint        n,
+                 GError     **error)
+{
+  g_autofree QdBlock **u = g_new0 (QdBlock *, n);
+  g_autofree QdBlock **f = g_new0 (QdBlock *, n);
+  g_autofree char *n_text = g_strdup_printf ("%u", n);
+  QdBlock *inflow;
+
+  if (!qd_document_set_variable (doc->doc, "N", n_text, error)
+      || !qd_document_set_variable (doc->doc, "mu", "1000", error)
+      || !qd_document_set_variable (doc->doc, "alpha", "0.5", error)
+      || !(inflow = add_block (doc, "constant", "Inflow", 0, 0, error))
+      || !set_params (doc, inflow, error, "value", "1", NULL))
+    return FALSE;
+
+  for (guint j = 0; j < n; j++)
+    {
+      g_autofree char *u_name = g_strdup_printf ("u%u", j + 1);
+      g_autofree char *f_name = g_strdup_printf ("f%u", j + 1);
+
+      /* u0 is the upstream neighbour, u1 the state itself. */
+      if (!(f[j] = add_block (doc, "nlfunction", f_name, 100 + 160.0 * j, 0, error))
+          || !set_params (doc, f[j], error, "n", "2",
+                          "expression", "(u0 - u1)*N - mu*u1*(u1 - alpha)*(u1 - 1)", NULL)
+          || !(u[j] = add_block (doc, "integrator", u_name, 180 + 160.0 * j, 0, error))
+          || !set_params (doc, u[j], error, "x0", 3 * j < n ? "1" : "0", NULL)
+          || !connect (doc, f[j], u[j], 0, error)
+          || !connect (doc, j == 0 ? inflow : u[j - 1], f[j], 0, error)
+          || !connect (doc, u[j], f[j], 1, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+fail (BenchResult *result,
+      GError      *error)
+{
+  result->ok = FALSE;
+  g_strlcpy (result->message, error != NULL ? error->message : "failed", sizeof result->message);
+}
+
+/* Runs in the child: everything from building the diagram to the end of
+ * the simulation, so the child's peak memory covers all of it. */
+static void
+bench_one (const BenchSpec *spec,
+           BenchResult     *result)
+{
+  g_autoptr(QdDocument) doc = qd_document_new ();
+  g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_problem_free);
+  g_autoptr(GError) error = NULL;
+  Builder builder = { .doc = doc };
+  QdSimulation *sim;
+  gint64 start_us;
+  gboolean ok;
+
+  memset (result, 0, sizeof *result);
+  start_us = g_get_monotonic_time ();
+  ok = set_settings (doc, spec->method, spec->until, &error);
+  if (spec->commands)
+    /* One transaction: a single undo step rather than millions. */
+    qd_document_begin (doc, "bench");
+  else
+    {
+      builder.root = qd_system_new ();
+      builder.out_links = g_hash_table_new (NULL, NULL);
+    }
+  if (ok && strcmp (spec->model, "advection") == 0)
+    ok = build_advection (&builder, spec->n, &error);
+  else if (ok)
+    ok = build_lcline (&builder, spec->n, strcmp (spec->model, "lcline-random") == 0, &error);
+  if (spec->commands)
+    qd_document_end (doc);
+  else
+    {
+      g_hash_table_unref (builder.out_links);
+      qd_document_take_root (doc, builder.root);
+    }
+  result->build_s = (double) (g_get_monotonic_time () - start_us) / G_USEC_PER_SEC;
+  if (!ok)
+    {
+      fail (result, error);
+      return;
+    }
+
+  start_us = g_get_monotonic_time ();
+  sim = qd_simulation_new (doc, NULL, problems, &error);
+  result->compile_s = (double) (g_get_monotonic_time () - start_us) / G_USEC_PER_SEC;
+  if (sim == NULL)
+    {
+      fail (result, error);
+      return;
+    }
+
+  start_us = g_get_monotonic_time ();
+  if (qd_simulation_run (sim, &error) == QD_RUN_ERROR)
+    fail (result, error);
+  else
+    result->ok = TRUE;
+  result->wall_s = (double) (g_get_monotonic_time () - start_us) / G_USEC_PER_SEC;
+  result->integrator_steps = qd_simulation_get_integrator_steps (sim);
+  result->transitions = qd_simulation_get_transitions (sim);
+  qd_simulation_free (sim);
+}
+
+static gboolean
+bench_in_child (const BenchSpec *spec,
+                BenchResult     *result,
+                long            *peak_rss_kb)
+{
+  struct rusage usage;
+  int fds[2];
+  pid_t pid;
+  int status;
+  gsize got = 0;
+
+  if (pipe (fds) != 0)
+    return FALSE;
+  fflush (stdout);
+  pid = fork ();
+  if (pid < 0)
+    {
+      close (fds[0]);
+      close (fds[1]);
+      return FALSE;
+    }
+  if (pid == 0)
+    {
+      BenchResult mine;
+      gsize done = 0;
+
+      close (fds[0]);
+      bench_one (spec, &mine);
+      while (done < sizeof mine)
+        {
+          ssize_t w = write (fds[1], (char *) &mine + done, sizeof mine - done);
+
+          if (w <= 0 && errno != EINTR)
+            break;
+          if (w > 0)
+            done += (gsize) w;
+        }
+      _exit (0);
+    }
+
+  close (fds[1]);
+  while (got < sizeof *result)
+    {
+      ssize_t r = read (fds[0], (char *) result + got, sizeof *result - got);
+
+      if (r == 0 || (r < 0 && errno != EINTR))
+        break;
+      if (r > 0)
+        got += (gsize) r;
+    }
+  close (fds[0]);
+
+  /* wait4 gives this child's own resource usage: ru_maxrss is its peak
+   * resident set in kilobytes. */
+  while (wait4 (pid, &status, 0, &usage) < 0 && errno == EINTR)
+    ;
+  *peak_rss_kb = usage.ru_maxrss;
+
+  if (got < sizeof *result)
+    {
+      memset (result, 0, sizeof *result);
+      g_snprintf (result->message, sizeof result->message,
+                  WIFSIGNALED (status) ? _("the run was killed by signal %d") : _("the run ended early (status %d)"),
+                  WIFSIGNALED (status) ? WTERMSIG (status) : WEXITSTATUS (status));
+    }
+  return TRUE;
+}
+
+static void
+print_row (const BenchSpec   *spec,
+           const BenchResult *result,
+           long               peak_rss_kb,
+           gboolean           as_json)
+{
+  double ns_per_step = result->integrator_steps > 0
+                       ? result->wall_s * 1e9 / (double) result->integrator_steps : 0.0;
+
+  if (!result->ok)
+    {
+      g_printerr ("bench %s n=%u %s: %s\n", spec->model, spec->n, spec->method, result->message);
+      return;
+    }
+  if (as_json)
+    {
+      json_object *obj = json_object_new_object ();
+
+      json_object_object_add (obj, "model", json_object_new_string (spec->model));
+      json_object_object_add (obj, "n", json_object_new_int64 (spec->n));
+      json_object_object_add (obj, "method", json_object_new_string (spec->method));
+      json_object_object_add (obj, "integrator_steps", json_object_new_int64 ((gint64) result->integrator_steps));
+      json_object_object_add (obj, "transitions", json_object_new_int64 ((gint64) result->transitions));
+      json_object_object_add (obj, "wall_s", json_object_new_double (result->wall_s));
+      json_object_object_add (obj, "ns_per_step", json_object_new_double (ns_per_step));
+      json_object_object_add (obj, "peak_rss_kb", json_object_new_int64 (peak_rss_kb));
+      json_object_object_add (obj, "build_s", json_object_new_double (result->build_s));
+      json_object_object_add (obj, "compile_s", json_object_new_double (result->compile_s));
+      g_print ("%s\n", json_object_to_json_string_ext (obj, JSON_C_TO_STRING_PLAIN));
+      json_object_put (obj);
+    }
+  else
+    g_print ("%-14s %8u %-7s %16" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT
+             " %10.3f %12.1f %12ld %9.3f %9.3f\n",
+             spec->model, spec->n, spec->method, result->integrator_steps,
+             result->transitions, result->wall_s, ns_per_step, peak_rss_kb,
+             result->build_s, result->compile_s);
+  fflush (stdout);
+}
+
+static int
+run_spec (const BenchSpec *spec,
+          gboolean         as_json)
+{
+  BenchResult result;
+  long peak_rss_kb = 0;
+
+  if (!bench_in_child (spec, &result, &peak_rss_kb))
+    {
+      g_printerr (_("bench: cannot start a child process: %s\n"), g_strerror (errno));
+      return QD_CLI_EXIT_RUN;
+    }
+  print_row (spec, &result, peak_rss_kb, as_json);
+  return result.ok ? QD_CLI_EXIT_OK : QD_CLI_EXIT_RUN;
+}
+
+int
+qd_cli_bench (int    argc,
+              char **argv)
+{
+  char *model = NULL, *method = NULL;
+  int n = -1;
+  double until = NAN;
+  gboolean as_json = FALSE, large = FALSE, commands = FALSE;
+  GOptionEntry entries[] = {
+    { "model", 0, 0, G_OPTION_ARG_STRING, &model,
+      N_("One model: lcline, lcline-random or advection (default: all)"), N_("MODEL") },
+    { "n", 0, 0, G_OPTION_ARG_INT, &n,
+      N_("Number of states (default: 10, 100, 1000 and 10000)"), N_("N") },
+    { "method", 0, 0, G_OPTION_ARG_STRING, &method,
+      N_("Integration method (default: QSS1, QSS2 and QSS3)"), N_("M") },
+    { "until", 0, 0, G_OPTION_ARG_DOUBLE, &until,
+      N_("Final time (default 10 for the LC lines, 1 for advection)"), N_("T") },
+    { "large", 0, 0, G_OPTION_ARG_NONE, &large,
+      N_("Add N = 100000 and 1000000 to the table"), NULL },
+    { "commands", 0, 0, G_OPTION_ARG_NONE, &commands,
+      N_("Build the diagrams through the editor's undoable edit commands instead of the loader's constructors"), NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &as_json,
+      N_("Print one JSON object per run and line"), NULL },
+    { NULL }
+  };
+  static const guint sizes[] = { 10, 100, 1000, 10000, 100000, 1000000 };
+  GPtrArray *model_list = g_ptr_array_new ();
+  GPtrArray *method_list = g_ptr_array_new ();
+  GArray *n_list = g_array_new (FALSE, FALSE, sizeof (guint));
+  int status_code = QD_CLI_EXIT_OK;
+
+  if (!qd_cli_parse_options ("bench", NULL,
+                             _("Run generated large models headless and report speed and memory."),
+                             _("Each run is one row: model, n, method, integrator_steps, transitions,\n"
+                               "wall_s (the run alone, not building or compiling), ns_per_step\n"
+                               "(wall time per integrator step) and peak_rss_kb. Every run happens in\n"
+                               "its own child process, so peak_rss_kb is that run's own peak resident\n"
+                               "memory (building the diagram, compiling and running), not cumulative.\n"
+                               "build_s and compile_s are the time to build the diagram and to compile it.\n"
+                               "Benchmarks print figures; they never fail on time.\n\n"
+                               "Example:\n"
+                               "  qdevs-cli bench --model lcline --n 1000 --method QSS2 --json"),
+                             entries, &argc, &argv))
+    {
+      status_code = QD_CLI_EXIT_USAGE;
+      goto out;
+    }
+
+  if (argc > 1)
+    status_code = qd_cli_usage_error ("bench", _("unexpected argument '%s'"), argv[1]);
+  else if (model != NULL && !is_model (model))
+    status_code = qd_cli_usage_error ("bench", _("unknown model '%s' (use lcline, lcline-random or advection)"), model);
+  else if (n != -1 && n <= 0)
+    status_code = qd_cli_usage_error ("bench", _("--n must be a positive number of states"));
+  else if (!isnan (until) && !(until > 0.0))
+    status_code = qd_cli_usage_error ("bench", _("--until must be positive"));
+  if (status_code != QD_CLI_EXIT_OK)
+    goto out;
+
+  for (guint i = 0; i < G_N_ELEMENTS (models); i++)
+    if (model == NULL || strcmp (model, models[i]) == 0)
+      g_ptr_array_add (model_list, (gpointer) models[i]);
+  if (method != NULL)
+    g_ptr_array_add (method_list, method);
+  else
+    for (guint i = 0; i < G_N_ELEMENTS (default_methods); i++)
+      g_ptr_array_add (method_list, (gpointer) default_methods[i]);
+  if (n > 0)
+    {
+      guint un = (guint) n;
+
+      g_array_append_val (n_list, un);
+    }
+  else
+    g_array_append_vals (n_list, sizes, large ? 6 : 4);
+
+  if (!as_json)
+    g_print ("%-14s %8s %-7s %16s %14s %10s %12s %12s %9s %9s\n", "model", "n", "method",
+             "integrator_steps", "transitions", "wall_s", "ns_per_step", "peak_rss_kb",
+             "build_s", "compile_s");
+
+  for (guint m = 0; m < model_list->len; m++)
+    {
+      const char *model_name = g_ptr_array_index (model_list, m);
+
+      if (strcmp (model_name, "advection") == 0 && qd_registry_lookup ("nlfunction") == NULL)
+        {
+          if (model != NULL)
+            {
+              g_printerr (_("bench: the advection model needs the NLFunction block, which this build does not have\n"));
+              status_code = QD_CLI_EXIT_RUN;
+            }
+          continue;
+        }
+      for (guint k = 0; k < method_list->len; k++)
+        for (guint s = 0; s < n_list->len; s++)
+          {
+            BenchSpec spec = {
+              .model = model_name,
+              .n = g_array_index (n_list, guint, s),
+              .method = g_ptr_array_index (method_list, k),
+              .until = isnan (until) ? default_until (model_name) : until,
+              .commands = commands,
+            };
+            int code = run_spec (&spec, as_json);
+
+            if (code != QD_CLI_EXIT_OK)
+              status_code = code;
+          }
+    }
+
+out:
+  g_ptr_array_unref (model_list);
+  g_ptr_array_unref (method_list);
+  g_array_unref (n_list);
+  g_free (model);
+  g_free (method);
+  return status_code;
+}

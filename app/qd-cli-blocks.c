@@ -1,0 +1,237 @@
+/* qd-cli-blocks.c: `qdevs-cli blocks`, the block reference
+ *
+ * Everything comes from the registry's descriptors, the same source the
+ * editor's palette and inspector use, so the reference cannot drift from
+ * what the blocks really accept.
+ */
+#include <json-c/json.h>
+#include <math.h>
+#include <string.h>
+
+#include "qd-cli-private.h"
+
+static const char *
+kind_name (QdParamKind kind)
+{
+  switch (kind)
+    {
+    case QD_PARAM_NUMBER:   return "number";
+    case QD_PARAM_INTEGER:  return "integer";
+    case QD_PARAM_BOOLEAN:  return "boolean";
+    case QD_PARAM_CHOICE:   return "choice";
+    case QD_PARAM_STRING:   return "string";
+    case QD_PARAM_VECTOR:   return "vector";
+    case QD_PARAM_FUNCTION: return "function";
+    default:                return "unknown";
+    }
+}
+
+static const char *
+tr (const char *text)
+{
+  return text != NULL && text[0] != '\0' ? _(text) : "";
+}
+
+static char *
+ports_text (const QdPortSpec *ports)
+{
+  if (ports->size_param != NULL)
+    return g_strdup_printf (_("sized by %s"), ports->size_param);
+  return g_strdup_printf ("%u", ports->count);
+}
+
+static char *
+format_number (double value)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  return g_strdup (g_ascii_formatd (buf, sizeof buf, "%.15g", value));
+}
+
+static void
+print_param (const QdParamSpec *spec)
+{
+  GString *line = g_string_new (NULL);
+
+  g_string_append_printf (line, "    %s (%s", spec->name, kind_name (spec->kind));
+  if (spec->flags & QD_PARAM_INHERIT)
+    g_string_append (line, _(", default: the model's setting"));
+  else
+    g_string_append_printf (line, _(", default \"%s\""),
+                            spec->default_value ? spec->default_value : "");
+  if (isfinite (spec->min) || isfinite (spec->max))
+    {
+      g_autofree char *lo = isfinite (spec->min) ? format_number (spec->min) : g_strdup ("-inf");
+      g_autofree char *hi = isfinite (spec->max) ? format_number (spec->max) : g_strdup ("inf");
+
+      g_string_append_printf (line, _(", range [%s, %s]"), lo, hi);
+    }
+  if (spec->unit != NULL && spec->unit[0] != '\0')
+    g_string_append_printf (line, _(", unit %s"), spec->unit);
+  if (spec->choices != NULL)
+    {
+      g_autofree char *choices = g_strjoinv (", ", (char **) spec->choices);
+
+      g_string_append_printf (line, _(", one of %s"), choices);
+    }
+  g_string_append (line, ")");
+  if (spec->label != NULL)
+    g_string_append_printf (line, ": %s", tr (spec->label));
+  g_print ("%s\n", line->str);
+  if (spec->doc != NULL && spec->doc[0] != '\0')
+    g_print ("      %s\n", tr (spec->doc));
+  g_string_free (line, TRUE);
+}
+
+static void
+print_text (const QdBlockType *const *types,
+            guint                     n)
+{
+  const char *category = NULL;
+
+  for (guint i = 0; i < n; i++)
+    {
+      const QdBlockType *type = types[i];
+      g_autofree char *inputs = ports_text (&type->inputs);
+      g_autofree char *outputs = ports_text (&type->outputs);
+
+      if (category == NULL || strcmp (category, type->category) != 0)
+        {
+          category = type->category;
+          g_print ("%s%s\n", i > 0 ? "\n" : "", tr (category));
+          g_print ("%s\n", "========================================");
+        }
+      g_print ("\n%s  (%s)\n", tr (type->name), type->id);
+      if (type->doc != NULL && type->doc[0] != '\0')
+        g_print ("  %s\n", tr (type->doc));
+      g_print (_("  Inputs: %s   Outputs: %s\n"), inputs, outputs);
+      if (type->inputs.doc != NULL)
+        g_print (_("    inputs: %s\n"), tr (type->inputs.doc));
+      if (type->outputs.doc != NULL)
+        g_print (_("    outputs: %s\n"), tr (type->outputs.doc));
+      if (type->n_params > 0)
+        {
+          g_print (_("  Parameters:\n"));
+          for (guint p = 0; p < type->n_params; p++)
+            print_param (&type->params[p]);
+        }
+    }
+}
+
+static json_object *
+ports_json (const QdPortSpec *ports)
+{
+  json_object *obj = json_object_new_object ();
+
+  if (ports->size_param != NULL)
+    json_object_object_add (obj, "sized_by", json_object_new_string (ports->size_param));
+  else
+    json_object_object_add (obj, "count", json_object_new_int ((int) ports->count));
+  json_object_object_add (obj, "name_prefix",
+                          json_object_new_string (ports->name_prefix ? ports->name_prefix : "u"));
+  if (ports->doc != NULL)
+    json_object_object_add (obj, "doc", json_object_new_string (ports->doc));
+  return obj;
+}
+
+static json_object *
+param_json (const QdParamSpec *spec)
+{
+  json_object *obj = json_object_new_object ();
+
+  json_object_object_add (obj, "name", json_object_new_string (spec->name));
+  json_object_object_add (obj, "label", json_object_new_string (spec->label ? spec->label : ""));
+  json_object_object_add (obj, "kind", json_object_new_string (kind_name (spec->kind)));
+  json_object_object_add (obj, "default",
+                          json_object_new_string (spec->default_value ? spec->default_value : ""));
+  json_object_object_add (obj, "inherit",
+                          json_object_new_boolean ((spec->flags & QD_PARAM_INHERIT) != 0));
+  /* JSON has no infinity: an open end of the range is null. */
+  json_object_object_add (obj, "min", isfinite (spec->min) ? json_object_new_double (spec->min) : NULL);
+  json_object_object_add (obj, "max", isfinite (spec->max) ? json_object_new_double (spec->max) : NULL);
+  json_object_object_add (obj, "unit", spec->unit ? json_object_new_string (spec->unit) : NULL);
+  if (spec->choices != NULL)
+    {
+      json_object *choices = json_object_new_array ();
+
+      for (guint c = 0; spec->choices[c] != NULL; c++)
+        json_object_array_add (choices, json_object_new_string (spec->choices[c]));
+      json_object_object_add (obj, "choices", choices);
+    }
+  else
+    json_object_object_add (obj, "choices", NULL);
+  json_object_object_add (obj, "doc", json_object_new_string (spec->doc ? spec->doc : ""));
+  return obj;
+}
+
+static void
+print_json (const QdBlockType *const *types,
+            guint                     n)
+{
+  json_object *array = json_object_new_array ();
+
+  /* Untranslated text: the JSON is for tools (documentation generators,
+   * editor integrations), which want stable strings. */
+  for (guint i = 0; i < n; i++)
+    {
+      const QdBlockType *type = types[i];
+      json_object *obj = json_object_new_object ();
+      json_object *params = json_object_new_array ();
+      json_object *flags = json_object_new_array ();
+
+      json_object_object_add (obj, "id", json_object_new_string (type->id));
+      json_object_object_add (obj, "name", json_object_new_string (type->name));
+      json_object_object_add (obj, "category", json_object_new_string (type->category));
+      json_object_object_add (obj, "glyph", json_object_new_string (type->glyph ? type->glyph : ""));
+      json_object_object_add (obj, "doc", json_object_new_string (type->doc ? type->doc : ""));
+      json_object_object_add (obj, "inputs", ports_json (&type->inputs));
+      json_object_object_add (obj, "outputs", ports_json (&type->outputs));
+      if (type->flags & QD_BLOCK_FEEDTHROUGH)
+        json_object_array_add (flags, json_object_new_string ("feedthrough"));
+      if (type->flags & QD_BLOCK_INTEGRATOR)
+        json_object_array_add (flags, json_object_new_string ("integrator"));
+      if (type->flags & QD_BLOCK_STRUCTURAL)
+        json_object_array_add (flags, json_object_new_string ("structural"));
+      if (type->flags & QD_BLOCK_OPTIONAL_INPUTS)
+        json_object_array_add (flags, json_object_new_string ("optional-inputs"));
+      json_object_object_add (obj, "flags", flags);
+      for (guint p = 0; p < type->n_params; p++)
+        json_object_array_add (params, param_json (&type->params[p]));
+      json_object_object_add (obj, "params", params);
+      json_object_array_add (array, obj);
+    }
+
+  g_print ("%s\n", json_object_to_json_string_ext (array, JSON_C_TO_STRING_PRETTY
+                                                          | JSON_C_TO_STRING_SPACED
+                                                          | JSON_C_TO_STRING_NOSLASHESCAPE));
+  json_object_put (array);
+}
+
+int
+qd_cli_blocks (int    argc,
+               char **argv)
+{
+  gboolean as_json = FALSE;
+  GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &as_json,
+      N_("Print an array of JSON objects instead of text"), NULL },
+    { NULL }
+  };
+  const QdBlockType *const *types;
+  guint n = 0;
+
+  if (!qd_cli_parse_options ("blocks", NULL,
+                             _("Describe every block type: ports, parameters with kind, default, range, unit and choices."),
+                             NULL, entries, &argc, &argv))
+    return QD_CLI_EXIT_USAGE;
+  if (argc > 1)
+    return qd_cli_usage_error ("blocks", _("unexpected argument '%s'"), argv[1]);
+
+  types = qd_registry_list (&n);
+  if (as_json)
+    print_json (types, n);
+  else
+    print_text (types, n);
+
+  return QD_CLI_EXIT_OK;
+}

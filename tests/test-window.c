@@ -1,0 +1,426 @@
+/* test-window.c: the editor's main window under a real display
+ *
+ * Runs against whatever display the environment gives (the CI runs the
+ * suite under xvfb-run); without one, the whole test is skipped. Settings
+ * use the memory backend, so the user's configuration is never touched.
+ */
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "qd-application.h"
+#include "qd-test-util.h"
+#include "qd-window.h"
+
+static QdApplication *app;
+
+static GtkWidget *
+template_child (QdWindow   *window,
+                const char *name)
+{
+  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (window),
+                                                  QD_TYPE_WINDOW, name);
+
+  g_assert_nonnull (child);
+  return GTK_WIDGET (child);
+}
+
+static const char *
+label_text (QdWindow   *window,
+            const char *name)
+{
+  return gtk_label_get_text (GTK_LABEL (template_child (window, name)));
+}
+
+static void
+test_palette_rows (void)
+{
+  QdWindow *window = qd_window_new (GTK_APPLICATION (app));
+  GtkListBox *list = GTK_LIST_BOX (template_child (window, "palette_list"));
+  const QdBlockType *const *types;
+  guint n_types = 0, n_rows = 0;
+
+  types = qd_registry_list (&n_types);
+  g_assert_cmpuint (n_types, >, 0);
+
+  /* One row per registered type, in the registry's order, each showing
+   * the type's glyph and translated name. */
+  for (GtkListBoxRow *row; (row = gtk_list_box_get_row_at_index (list, (int) n_rows)); n_rows++)
+    {
+      GtkWidget *box = gtk_list_box_row_get_child (row);
+      GtkWidget *glyph = gtk_widget_get_first_child (box);
+      GtkWidget *name = gtk_widget_get_next_sibling (glyph);
+
+      g_assert_cmpuint (n_rows, <, n_types);
+      g_assert_true (g_object_get_data (G_OBJECT (row), "qd-block-type") == types[n_rows]);
+      g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (glyph)), ==, types[n_rows]->glyph);
+      g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (name)), ==, _(types[n_rows]->name));
+    }
+  g_assert_cmpuint (n_rows, ==, n_types);
+
+  /* The first row of each category carries the category as its header. */
+  {
+    GtkListBoxRow *first = gtk_list_box_get_row_at_index (list, 0);
+    GtkWidget *header;
+
+    gtk_list_box_invalidate_headers (list);
+    header = gtk_list_box_row_get_header (first);
+    g_assert_nonnull (header);
+    g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (header)), ==, _(types[0]->category));
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_empty_window (void)
+{
+  QdWindow *window = qd_window_new (GTK_APPLICATION (app));
+  GtkStack *stack = GTK_STACK (template_child (window, "main_stack"));
+
+  g_assert_null (qd_window_get_document (window));
+  g_assert_null (qd_window_get_file (window));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "empty");
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, _("QDevs"));
+  g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (template_child (window, "message_revealer"))));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_open_example (void)
+{
+  g_autofree char *path = qd_test_source_path ("data", "examples",
+                                               "cellier-first-order.qdevs", NULL);
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *basename = NULL;
+  QdWindow *window;
+  QdDocument *document;
+  const char *title;
+  GtkStack *stack;
+  gboolean opened;
+
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    {
+      g_test_skip ("data/examples/cellier-first-order.qdevs is not there yet");
+      return;
+    }
+
+  window = qd_window_new (GTK_APPLICATION (app));
+  file = g_file_new_for_path (path);
+  opened = qd_window_open_file (window, file, &error);
+  g_assert_no_error (error);
+  g_assert_true (opened);
+
+  document = qd_window_get_document (window);
+  g_assert_nonnull (document);
+  g_assert_true (qd_window_get_file (window) == file);
+
+  /* The header bar shows the diagram's title over its file name, and the
+   * window title (what the window manager shows) joins both. */
+  title = qd_document_get_title (document);
+  basename = g_file_get_basename (file);
+  if (title == NULL || title[0] == '\0')
+    title = basename;
+  g_assert_cmpstr (label_text (window, "title_label"), ==, title);
+  g_assert_cmpstr (label_text (window, "subtitle_label"), ==, basename);
+  g_assert_true (gtk_widget_get_visible (template_child (window, "subtitle_label")));
+  g_assert_cmpstr (label_text (window, "doc_title_label"), ==, title);
+  g_assert_nonnull (strstr (gtk_window_get_title (GTK_WINDOW (window)), title));
+  g_assert_nonnull (strstr (gtk_window_get_title (GTK_WINDOW (window)), basename));
+
+  stack = GTK_STACK (template_child (window, "main_stack"));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "document");
+  g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (template_child (window, "message_revealer"))));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The value shown next to @key in the diagram's facts, or NULL. */
+static const char *
+fact_value (QdWindow   *window,
+            const char *key)
+{
+  GtkGrid *grid = GTK_GRID (template_child (window, "facts_grid"));
+
+  for (int row = 0; gtk_grid_get_child_at (grid, 0, row) != NULL; row++)
+    {
+      GtkWidget *k = gtk_grid_get_child_at (grid, 0, row);
+
+      if (g_strcmp0 (gtk_label_get_text (GTK_LABEL (k)), key) == 0)
+        return gtk_label_get_text (GTK_LABEL (gtk_grid_get_child_at (grid, 1, row)));
+    }
+  return NULL;
+}
+
+/* A diagram made with the document's commands, saved and opened: the
+ * window shows its title, description and what it holds, counted through
+ * the hierarchy. Needs only the structural block types. */
+static void
+test_open_saved (void)
+{
+  g_autoptr(QdDocument) document = qd_document_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *path = NULL;
+  QdSystem *root = qd_document_get_root (document);
+  QdBlock *plant, *in, *out;
+  QdWindow *window;
+
+  qd_document_set_title (document, "Two levels");
+  qd_document_set_description (document, "A subsystem that passes its input through.");
+  plant = qd_document_add_block (document, root, QD_TYPE_SUBSYSTEM, "Plant", 100, 100, &error);
+  g_assert_no_error (error);
+  in = qd_document_add_block (document, plant->inner, QD_TYPE_INPORT, "In", 0, 0, &error);
+  g_assert_no_error (error);
+  out = qd_document_add_block (document, plant->inner, QD_TYPE_OUTPORT, "Out", 200, 0, &error);
+  g_assert_no_error (error);
+  qd_document_connect (document, plant->inner, in->id, 0, out->id, 0, &error);
+  g_assert_no_error (error);
+
+  dir = g_dir_make_tmp ("qd-test-window-XXXXXX", &error);
+  g_assert_no_error (error);
+  path = g_build_filename (dir, "two-levels.qdevs", NULL);
+  qd_document_save (document, path, &error);
+  g_assert_no_error (error);
+
+  window = qd_window_new (GTK_APPLICATION (app));
+  file = g_file_new_for_path (path);
+  qd_window_open_file (window, file, &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpstr (label_text (window, "title_label"), ==, "Two levels");
+  g_assert_cmpstr (label_text (window, "subtitle_label"), ==, "two-levels.qdevs");
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==,
+                   "Two levels — two-levels.qdevs");
+  g_assert_cmpstr (label_text (window, "doc_title_label"), ==, "Two levels");
+  g_assert_cmpstr (label_text (window, "doc_description_label"), ==,
+                   "A subsystem that passes its input through.");
+  g_assert_cmpstr (fact_value (window, _("Blocks")), ==, "3");
+  g_assert_cmpstr (fact_value (window, _("Subsystems")), ==, "1");
+  g_assert_cmpstr (fact_value (window, _("Connections")), ==, "1");
+  g_assert_null (fact_value (window, _("Variables")));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* A file that is not a diagram: the window stays empty and says why in
+ * its message area, with the loader's message, which names the file. */
+static void
+test_open_error (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autofree char *path = NULL;
+  QdWindow *window;
+  const char *message;
+  int fd;
+
+  fd = g_file_open_tmp ("qd-test-window-XXXXXX.qdevs", &path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (write (fd, "{ \"format\": ", 12), ==, 12);
+  close (fd);
+
+  window = qd_window_new (GTK_APPLICATION (app));
+  file = g_file_new_for_path (path);
+  g_assert_false (qd_window_open_file (window, file, &error));
+  g_assert_error (error, QD_ERROR, QD_ERROR_SYNTAX);
+
+  g_assert_null (qd_window_get_document (window));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (template_child (window, "main_stack"))),
+                   ==, "empty");
+  g_assert_true (gtk_revealer_get_reveal_child (GTK_REVEALER (template_child (window, "message_revealer"))));
+  message = label_text (window, "message_label");
+  g_assert_cmpstr (message, ==, error->message);
+  g_assert_true (g_str_has_prefix (message, path));
+  g_assert_true (gtk_widget_has_css_class (template_child (window, "message_box"), "error"));
+
+  /* Dismissing hides the message. */
+  qd_window_hide_message (window);
+  g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (template_child (window, "message_revealer"))));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+}
+
+static void
+test_open_missing (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = g_file_new_for_path ("/nonexistent/diagram.qdevs");
+  QdWindow *window = qd_window_new (GTK_APPLICATION (app));
+
+  g_assert_false (qd_window_open_file (window, file, &error));
+  g_assert_error (error, QD_ERROR, QD_ERROR_IO);
+  g_assert_true (g_str_has_prefix (label_text (window, "message_label"),
+                                   "/nonexistent/diagram.qdevs"));
+  g_assert_null (qd_window_get_document (window));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_actions_and_accels (void)
+{
+  static const struct
+  {
+    const char *action;
+    const char *accel;
+  } expected[] = {
+    { "app.new", "<Control>n" },
+    { "app.open", "<Control>o" },
+    { "app.shortcuts", "<Control>question" },
+    { "app.quit", "<Control>q" },
+    { "app.about", NULL },
+    { "app.open-example", NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      g_auto(GStrv) accels = NULL;
+
+      g_assert_true (g_action_group_has_action (G_ACTION_GROUP (app),
+                                                expected[i].action + strlen ("app.")));
+      accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app),
+                                                      expected[i].action);
+      if (expected[i].accel == NULL)
+        g_assert_cmpuint (g_strv_length (accels), ==, 0);
+      else
+        {
+          g_assert_cmpuint (g_strv_length (accels), ==, 1);
+          g_assert_cmpstr (accels[0], ==, expected[i].accel);
+        }
+    }
+}
+
+/* Opening files reuses the active window while it is empty, and gives
+ * every further file a window of its own. */
+static void
+test_application_open (void)
+{
+  g_autofree char *path1 = qd_test_source_path ("data", "examples",
+                                                "cellier-first-order.qdevs", NULL);
+  g_autofree char *path2 = qd_test_source_path ("data", "examples",
+                                                "exp-decay.qdevs", NULL);
+  GFile *files[2];
+  GList *windows;
+  QdWindow *empty, *other = NULL;
+  guint n_before;
+
+  if (!g_file_test (path1, G_FILE_TEST_IS_REGULAR) ||
+      !g_file_test (path2, G_FILE_TEST_IS_REGULAR))
+    {
+      g_test_skip ("the examples are not there yet");
+      return;
+    }
+
+  empty = qd_window_new (GTK_APPLICATION (app));
+  g_assert_true (gtk_application_get_active_window (GTK_APPLICATION (app)) == GTK_WINDOW (empty));
+  n_before = g_list_length (gtk_application_get_windows (GTK_APPLICATION (app)));
+
+  files[0] = g_file_new_for_path (path1);
+  files[1] = g_file_new_for_path (path2);
+  g_application_open (G_APPLICATION (app), files, 2, "");
+
+  windows = gtk_application_get_windows (GTK_APPLICATION (app));
+  g_assert_cmpuint (g_list_length (windows), ==, n_before + 1);
+  g_assert_true (g_file_equal (qd_window_get_file (empty), files[0]));
+  for (GList *l = windows; l != NULL; l = l->next)
+    if (QD_IS_WINDOW (l->data) && l->data != empty)
+      other = l->data;
+  g_assert_nonnull (other);
+  g_assert_true (g_file_equal (qd_window_get_file (other), files[1]));
+
+  gtk_window_destroy (GTK_WINDOW (other));
+  gtk_window_destroy (GTK_WINDOW (empty));
+  g_object_unref (files[0]);
+  g_object_unref (files[1]);
+}
+
+static void
+test_shortcuts_window (void)
+{
+  g_autoptr(GtkBuilder) builder = NULL;
+  GObject *window;
+
+  builder = gtk_builder_new_from_resource ("/io/github/qdevs/Qdevs/ui/qd-shortcuts-window.ui");
+  window = gtk_builder_get_object (builder, "shortcuts_window");
+  g_assert_true (GTK_IS_SHORTCUTS_WINDOW (window));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The window restores the size it had when last closed. */
+static void
+test_window_size_remembered (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (QD_APPLICATION_ID);
+  QdWindow *window;
+  int width = 0, height = 0;
+
+  g_settings_set_int (settings, "window-width", 777);
+  g_settings_set_int (settings, "window-height", 555);
+  g_settings_set_boolean (settings, "window-maximized", FALSE);
+
+  window = qd_window_new (GTK_APPLICATION (app));
+  gtk_window_get_default_size (GTK_WINDOW (window), &width, &height);
+  g_assert_cmpint (width, ==, 777);
+  g_assert_cmpint (height, ==, 555);
+
+  /* Only a shown window can be closed (an unrealized one ignores it). */
+  gtk_window_present (GTK_WINDOW (window));
+  gtk_window_set_default_size (GTK_WINDOW (window), 640, 480);
+  g_object_ref (window);
+  gtk_window_close (GTK_WINDOW (window));
+  g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 640);
+  g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 480);
+  g_assert_false (g_settings_get_boolean (settings, "window-maximized"));
+  g_object_unref (window);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
+    {
+      /* TAP's way of saying "nothing to run here". */
+      g_print ("1..0 # SKIP no display (run under xvfb-run)\n");
+      return 0;
+    }
+
+  /* Before GTK starts: the memory backend keeps the tests away from the
+   * user's settings. */
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+
+  gtk_test_init (&argc, &argv, NULL);
+  qd_init ();
+
+  /* Non-unique, so a running editor on the same display does not take
+   * over; registering runs startup (actions, accelerators, style). */
+  app = qd_application_new (G_APPLICATION_NON_UNIQUE);
+  g_application_register (G_APPLICATION (app), NULL, &error);
+  g_assert_no_error (error);
+
+  g_test_add_func ("/window/palette-rows", test_palette_rows);
+  g_test_add_func ("/window/empty", test_empty_window);
+  g_test_add_func ("/window/open-example", test_open_example);
+  g_test_add_func ("/window/open-saved", test_open_saved);
+  g_test_add_func ("/window/open-error", test_open_error);
+  g_test_add_func ("/window/open-missing", test_open_missing);
+  g_test_add_func ("/window/size-remembered", test_window_size_remembered);
+  g_test_add_func ("/application/actions", test_actions_and_accels);
+  g_test_add_func ("/application/open", test_application_open);
+  g_test_add_func ("/application/shortcuts-window", test_shortcuts_window);
+
+  status = g_test_run ();
+  g_clear_object (&app);
+  return status;
+}

@@ -1,0 +1,563 @@
+/* qd-window.c: the main window of the QDevs editor
+ *
+ * The static chrome comes from qd-window.ui. This file fills the palette
+ * from the block registry, shows what a loaded diagram contains, keeps the
+ * header bar's title in step with the document, and remembers the window
+ * size in GSettings.
+ */
+#include <glib/gi18n-lib.h>
+
+#include "qd-window.h"
+
+struct _QdWindow
+{
+  GtkApplicationWindow  parent_instance;
+
+  /* Template children */
+  GtkLabel    *title_label;
+  GtkLabel    *subtitle_label;
+  GtkListBox  *palette_list;
+  GtkStack    *main_stack;
+  GtkLabel    *doc_title_label;
+  GtkLabel    *doc_file_label;
+  GtkLabel    *doc_description_label;
+  GtkGrid     *facts_grid;
+  GtkRevealer *message_revealer;
+  GtkWidget   *message_box;
+  GtkImage    *message_icon;
+  GtkLabel    *message_label;
+
+  /* NULL when the schema is not installed (running from a build tree
+   * without GSETTINGS_SCHEMA_DIR): the window then simply forgets its
+   * size instead of aborting. */
+  GSettings   *settings;
+
+  QdDocument  *document;
+  GFile       *file;
+};
+
+G_DEFINE_FINAL_TYPE (QdWindow, qd_window, GTK_TYPE_APPLICATION_WINDOW)
+
+/* What a diagram holds, counted over the whole hierarchy. */
+typedef struct
+{
+  guint blocks;
+  guint subsystems;
+  guint connections;
+} QdDiagramCounts;
+
+static void
+count_system (const QdSystem  *system,
+              QdDiagramCounts *counts)
+{
+  if (system == NULL)
+    return;
+
+  for (guint i = 0; i < system->blocks->len; i++)
+    {
+      const QdBlock *block = g_ptr_array_index (system->blocks, i);
+
+      counts->blocks++;
+      if (block->inner != NULL)
+        {
+          counts->subsystems++;
+          count_system (block->inner, counts);
+        }
+    }
+  /* A link with branches drives several inputs; each is a connection. */
+  for (guint i = 0; i < system->links->len; i++)
+    {
+      const QdLink *link = g_ptr_array_index (system->links, i);
+
+      counts->connections += link->targets->len;
+    }
+}
+
+static void
+palette_header_func (GtkListBoxRow *row,
+                     GtkListBoxRow *before,
+                     gpointer       user_data)
+{
+  const QdBlockType *type = g_object_get_data (G_OBJECT (row), "qd-block-type");
+  const QdBlockType *prev = NULL;
+  GtkWidget *header;
+
+  if (before != NULL)
+    prev = g_object_get_data (G_OBJECT (before), "qd-block-type");
+
+  /* The registry sorts by category, so a header goes where it changes. */
+  if (prev != NULL && g_strcmp0 (prev->category, type->category) == 0)
+    {
+      gtk_list_box_row_set_header (row, NULL);
+      return;
+    }
+
+  header = gtk_label_new (_(type->category));
+  gtk_label_set_xalign (GTK_LABEL (header), 0.0f);
+  gtk_widget_add_css_class (header, "qd-category");
+  gtk_list_box_row_set_header (row, header);
+}
+
+static GtkWidget *
+create_palette_row (const QdBlockType *type)
+{
+  GtkWidget *row = gtk_list_box_row_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 10);
+  GtkWidget *glyph = gtk_label_new (type->glyph != NULL ? type->glyph : "");
+  GtkWidget *name = gtk_label_new (_(type->name));
+
+  gtk_widget_add_css_class (glyph, "qd-glyph");
+  gtk_widget_set_valign (glyph, GTK_ALIGN_CENTER);
+  gtk_label_set_width_chars (GTK_LABEL (glyph), 3);
+  gtk_label_set_xalign (GTK_LABEL (name), 0.0f);
+  gtk_label_set_ellipsize (GTK_LABEL (name), PANGO_ELLIPSIZE_END);
+  gtk_widget_set_hexpand (name, TRUE);
+  gtk_box_append (GTK_BOX (box), glyph);
+  gtk_box_append (GTK_BOX (box), name);
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+
+  if (type->doc != NULL && type->doc[0] != '\0')
+    gtk_widget_set_tooltip_text (row, _(type->doc));
+  g_object_set_data (G_OBJECT (row), "qd-block-type", (gpointer) type);
+
+  return row;
+}
+
+static void
+populate_palette (QdWindow *self)
+{
+  const QdBlockType *const *types;
+  guint n_types = 0;
+
+  types = qd_registry_list (&n_types);
+  for (guint i = 0; i < n_types; i++)
+    gtk_list_box_append (self->palette_list, create_palette_row (types[i]));
+  gtk_list_box_set_header_func (self->palette_list, palette_header_func,
+                                NULL, NULL);
+}
+
+static void
+add_fact (QdWindow   *self,
+          int         row,
+          const char *label,
+          const char *value)
+{
+  GtkWidget *key = gtk_label_new (label);
+  GtkWidget *val = gtk_label_new (value);
+
+  gtk_label_set_xalign (GTK_LABEL (key), 1.0f);
+  gtk_widget_add_css_class (key, "dim-label");
+  gtk_label_set_xalign (GTK_LABEL (val), 0.0f);
+  gtk_label_set_selectable (GTK_LABEL (val), TRUE);
+  gtk_widget_add_css_class (val, "qd-fact-value");
+  gtk_grid_attach (self->facts_grid, key, 0, row, 1, 1);
+  gtk_grid_attach (self->facts_grid, val, 1, row, 1, 1);
+}
+
+static void
+clear_facts (QdWindow *self)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->facts_grid))))
+    gtk_grid_remove (self->facts_grid, child);
+}
+
+/* The name a diagram goes by: its title, else its file name. */
+static char *
+dup_display_title (QdWindow *self)
+{
+  const char *title = NULL;
+
+  if (self->document != NULL)
+    title = qd_document_get_title (self->document);
+  if (title != NULL && title[0] != '\0')
+    return g_strdup (title);
+  if (self->file != NULL)
+    return g_file_get_basename (self->file);
+  return g_strdup (_("Untitled Diagram"));
+}
+
+/* The file's location as people write it: "~/Diagrams/rc.qdevs". */
+static char *
+dup_location_for_display (GFile *file)
+{
+  g_autoptr(GFile) home = g_file_new_for_path (g_get_home_dir ());
+  g_autofree char *relative = g_file_get_relative_path (home, file);
+
+  if (relative != NULL)
+    return g_build_filename ("~", relative, NULL);
+  return g_file_get_parse_name (file);
+}
+
+static void
+update_title (QdWindow *self)
+{
+  g_autofree char *title = NULL;
+  g_autofree char *basename = NULL;
+  g_autofree char *window_title = NULL;
+
+  if (self->document == NULL)
+    {
+      gtk_label_set_text (self->title_label, _("QDevs"));
+      gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), FALSE);
+      gtk_window_set_title (GTK_WINDOW (self), _("QDevs"));
+      return;
+    }
+
+  title = dup_display_title (self);
+  gtk_label_set_text (self->title_label, title);
+  if (self->file != NULL)
+    {
+      basename = g_file_get_basename (self->file);
+      gtk_label_set_text (self->subtitle_label, basename);
+      gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), TRUE);
+      /* TRANSLATORS: the window title: "diagram title — file name" */
+      window_title = g_strdup_printf (_("%s — %s"), title, basename);
+    }
+  else
+    {
+      gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), FALSE);
+      window_title = g_strdup (title);
+    }
+  gtk_window_set_title (GTK_WINDOW (self), window_title);
+}
+
+static void
+update_document_page (QdWindow *self)
+{
+  QdDiagramCounts counts = { 0, 0, 0 };
+  const QdSettings *settings;
+  const char *description;
+  g_autofree char *title = NULL;
+  g_autofree char *value = NULL;
+  GPtrArray *variables;
+  int row = 0;
+
+  if (self->document == NULL)
+    {
+      gtk_stack_set_visible_child_name (self->main_stack, "empty");
+      return;
+    }
+
+  title = dup_display_title (self);
+  gtk_label_set_text (self->doc_title_label, title);
+
+  if (self->file != NULL)
+    {
+      g_autofree char *name = dup_location_for_display (self->file);
+
+      gtk_label_set_text (self->doc_file_label, name);
+      gtk_widget_set_visible (GTK_WIDGET (self->doc_file_label), TRUE);
+    }
+  else
+    gtk_widget_set_visible (GTK_WIDGET (self->doc_file_label), FALSE);
+
+  description = qd_document_get_description (self->document);
+  if (description != NULL && description[0] != '\0')
+    gtk_label_set_text (self->doc_description_label, description);
+  else
+    gtk_label_set_text (self->doc_description_label,
+                        _("This diagram has no description."));
+
+  count_system (qd_document_get_root (self->document), &counts);
+  clear_facts (self);
+
+  value = g_strdup_printf ("%u", counts.blocks);
+  add_fact (self, row++, _("Blocks"), value);
+  g_clear_pointer (&value, g_free);
+
+  value = g_strdup_printf ("%u", counts.connections);
+  add_fact (self, row++, _("Connections"), value);
+  g_clear_pointer (&value, g_free);
+
+  if (counts.subsystems > 0)
+    {
+      value = g_strdup_printf ("%u", counts.subsystems);
+      add_fact (self, row++, _("Subsystems"), value);
+      g_clear_pointer (&value, g_free);
+    }
+
+  variables = qd_document_get_variables (self->document);
+  if (variables != NULL && variables->len > 0)
+    {
+      value = g_strdup_printf ("%u", variables->len);
+      add_fact (self, row++, _("Variables"), value);
+      g_clear_pointer (&value, g_free);
+    }
+
+  settings = qd_document_get_settings (self->document);
+  if (settings != NULL)
+    {
+      if (settings->method != NULL && settings->method[0] != '\0')
+        add_fact (self, row++, _("Method"), settings->method);
+      /* TRANSLATORS: the simulated interval: "from 0 to 10 s" */
+      value = g_strdup_printf (_("from %g to %g s"),
+                               settings->start_time, settings->final_time);
+      add_fact (self, row++, _("Time"), value);
+      g_clear_pointer (&value, g_free);
+    }
+
+  gtk_stack_set_visible_child_name (self->main_stack, "document");
+}
+
+static void
+on_message_close_clicked (QdWindow *self)
+{
+  qd_window_hide_message (self);
+}
+
+static void
+restore_size (QdWindow *self)
+{
+  int width, height;
+
+  if (self->settings == NULL)
+    return;
+
+  width = g_settings_get_int (self->settings, "window-width");
+  height = g_settings_get_int (self->settings, "window-height");
+  if (width > 0 && height > 0)
+    gtk_window_set_default_size (GTK_WINDOW (self), width, height);
+  if (g_settings_get_boolean (self->settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+}
+
+static void
+save_size (QdWindow *self)
+{
+  gboolean maximized;
+  int width, height;
+
+  if (self->settings == NULL)
+    return;
+
+  /* The default size tracks the unmaximized size, which is the one worth
+   * restoring; a maximized window restores maximized anyway. */
+  maximized = gtk_window_is_maximized (GTK_WINDOW (self));
+  gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
+  g_settings_set_boolean (self->settings, "window-maximized", maximized);
+  if (width > 0 && height > 0)
+    {
+      g_settings_set_int (self->settings, "window-width", width);
+      g_settings_set_int (self->settings, "window-height", height);
+    }
+}
+
+static gboolean
+qd_window_close_request (GtkWindow *window)
+{
+  save_size (QD_WINDOW (window));
+
+  return GTK_WINDOW_CLASS (qd_window_parent_class)->close_request (window);
+}
+
+static gboolean
+on_drop (GtkDropTarget *target,
+         const GValue  *value,
+         double         x,
+         double         y,
+         QdWindow      *self)
+{
+  GSList *files;
+
+  if (!G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
+    return FALSE;
+  files = g_value_get_boxed (value);
+  if (files == NULL)
+    return FALSE;
+
+  /* One window shows one diagram: the first file goes here, any others
+   * go through the application, which opens a window for each. */
+  qd_window_open_file (self, files->data, NULL);
+  if (files->next != NULL)
+    {
+      GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+      GPtrArray *rest = g_ptr_array_new ();
+
+      for (GSList *l = files->next; l != NULL; l = l->next)
+        g_ptr_array_add (rest, l->data);
+      if (app != NULL)
+        g_application_open (G_APPLICATION (app), (GFile **) rest->pdata,
+                            (int) rest->len, "");
+      g_ptr_array_unref (rest);
+    }
+  return TRUE;
+}
+
+static void
+qd_window_dispose (GObject *object)
+{
+  QdWindow *self = QD_WINDOW (object);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), QD_TYPE_WINDOW);
+  g_clear_object (&self->document);
+  g_clear_object (&self->file);
+  g_clear_object (&self->settings);
+
+  G_OBJECT_CLASS (qd_window_parent_class)->dispose (object);
+}
+
+static void
+qd_window_class_init (QdWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->dispose = qd_window_dispose;
+  window_class->close_request = qd_window_close_request;
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/qdevs/Qdevs/ui/qd-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, QdWindow, title_label);
+  gtk_widget_class_bind_template_child (widget_class, QdWindow, subtitle_label);
+  gtk_widget_class_bind_template_child (widget_class, QdWindow, palette_list);
+  gtk_widget_class_bind_template_child (widget_class, QdWindow, main_stack);
+  gtk_widget_class_bind_template_child (widget_class, QdWindow, doc_title_label);
+  gtk_widget_class_bind_template_child (widget_class, QdWindow, doc_file_label);
+  gtk_widget_class_bind_template_child (widget_class, QdWindow, doc_description_label);
+  gtk_widget_class_bind_template_child (widget_class, QdWindow, facts_grid);
+  gtk_widget_class_bind_template_child (widget_class, QdWindow, message_revealer);
+  gtk_widget_class_bind_template_child (widget_class, QdWindow, message_box);
+  gtk_widget_class_bind_template_child (widget_class, QdWindow, message_icon);
+  gtk_widget_class_bind_template_child (widget_class, QdWindow, message_label);
+  gtk_widget_class_bind_template_callback (widget_class, on_message_close_clicked);
+}
+
+static void
+qd_window_init (QdWindow *self)
+{
+  GSettingsSchemaSource *source;
+  g_autoptr(GSettingsSchema) schema = NULL;
+  GtkDropTarget *drop;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  source = g_settings_schema_source_get_default ();
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, QD_APPLICATION_ID, TRUE);
+  if (schema != NULL)
+    self->settings = g_settings_new_full (schema, NULL, NULL);
+  restore_size (self);
+
+  populate_palette (self);
+
+  drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+  g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+
+  update_title (self);
+  update_document_page (self);
+}
+
+QdWindow *
+qd_window_new (GtkApplication *application)
+{
+  g_return_val_if_fail (GTK_IS_APPLICATION (application), NULL);
+
+  return g_object_new (QD_TYPE_WINDOW, "application", application, NULL);
+}
+
+gboolean
+qd_window_open_file (QdWindow  *self,
+                     GFile     *file,
+                     GError   **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *path = NULL;
+  QdDocument *document;
+
+  g_return_val_if_fail (QD_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  path = g_file_get_path (file);
+  if (path == NULL)
+    {
+      g_autofree char *uri = g_file_get_uri (file);
+
+      g_set_error (&local_error, QD_ERROR, QD_ERROR_IO,
+                   _("%s: only local files can be opened; copy the diagram "
+                     "to this computer first"), uri);
+      document = NULL;
+    }
+  else
+    document = qd_document_load (path, &local_error);
+
+  if (document == NULL)
+    {
+      /* The loader's messages already start with the file name. */
+      qd_window_show_message (self, GTK_MESSAGE_ERROR, local_error->message);
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+
+  g_set_object (&self->file, file);
+  g_clear_object (&self->document);
+  self->document = document;
+  qd_window_hide_message (self);
+  update_title (self);
+  update_document_page (self);
+
+  return TRUE;
+}
+
+QdDocument *
+qd_window_get_document (QdWindow *self)
+{
+  g_return_val_if_fail (QD_IS_WINDOW (self), NULL);
+
+  return self->document;
+}
+
+GFile *
+qd_window_get_file (QdWindow *self)
+{
+  g_return_val_if_fail (QD_IS_WINDOW (self), NULL);
+
+  return self->file;
+}
+
+void
+qd_window_show_message (QdWindow       *self,
+                        GtkMessageType  type,
+                        const char     *text)
+{
+  const char *icon_name;
+
+  g_return_if_fail (QD_IS_WINDOW (self));
+  g_return_if_fail (text != NULL);
+
+  gtk_widget_remove_css_class (self->message_box, "error");
+  gtk_widget_remove_css_class (self->message_box, "warning");
+  gtk_widget_remove_css_class (self->message_box, "info");
+  switch (type)
+    {
+    case GTK_MESSAGE_ERROR:
+      icon_name = "dialog-error-symbolic";
+      gtk_widget_add_css_class (self->message_box, "error");
+      break;
+    case GTK_MESSAGE_WARNING:
+      icon_name = "dialog-warning-symbolic";
+      gtk_widget_add_css_class (self->message_box, "warning");
+      break;
+    case GTK_MESSAGE_INFO:
+    case GTK_MESSAGE_QUESTION:
+    case GTK_MESSAGE_OTHER:
+    default:
+      icon_name = "dialog-information-symbolic";
+      gtk_widget_add_css_class (self->message_box, "info");
+      break;
+    }
+  gtk_image_set_from_icon_name (self->message_icon, icon_name);
+  gtk_label_set_text (self->message_label, text);
+  gtk_revealer_set_reveal_child (self->message_revealer, TRUE);
+}
+
+void
+qd_window_hide_message (QdWindow *self)
+{
+  g_return_if_fail (QD_IS_WINDOW (self));
+
+  gtk_revealer_set_reveal_child (self->message_revealer, FALSE);
+}

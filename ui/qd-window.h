@@ -1,0 +1,39 @@
+/* qd-window.h: the main window of the QDevs editor
+ *
+ * One window shows one diagram: a header bar with the diagram's title and
+ * file name, the block palette on the left, the diagram in the middle and
+ * a message area at the bottom that reports problems (a file that cannot
+ * be loaded) without a modal dialog.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "qdevs.h"
+
+G_BEGIN_DECLS
+
+#define QD_APPLICATION_ID "io.github.qdevs.Qdevs"
+
+#define QD_TYPE_WINDOW (qd_window_get_type ())
+G_DECLARE_FINAL_TYPE (QdWindow, qd_window, QD, WINDOW, GtkApplicationWindow)
+
+QdWindow   *qd_window_new          (GtkApplication *application);
+/* Loads @file (a .qdevs diagram) into the window. On failure the window
+ * keeps what it showed, shows the error in its message area and returns
+ * FALSE with @error set (@error may be NULL). */
+gboolean    qd_window_open_file    (QdWindow       *self,
+                                    GFile          *file,
+                                    GError        **error);
+/* The diagram shown, or NULL while the window is empty. */
+QdDocument *qd_window_get_document (QdWindow       *self);
+/* The file the diagram came from, or NULL. */
+GFile      *qd_window_get_file     (QdWindow       *self);
+/* Shows @text in the message area; @type is GTK_MESSAGE_ERROR, _WARNING
+ * or _INFO and sets the icon and colour. */
+void        qd_window_show_message (QdWindow       *self,
+                                    GtkMessageType  type,
+                                    const char     *text);
+void        qd_window_hide_message (QdWindow       *self);
+
+G_END_DECLS
