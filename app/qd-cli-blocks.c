@@ -32,6 +32,36 @@ tr (const char *text)
   return text != NULL && text[0] != '\0' ? _(text) : "";
 }
 
+/* Prints @text wrapped at 79 columns, each line indented by @indent
+ * spaces. Widths count characters, not bytes, so "·" and "−" are one. */
+static void
+print_wrapped (const char *text,
+               int         indent)
+{
+  const int width = 79 - indent;
+  const char *line = text;
+
+  while (*line != '\0')
+    {
+      const char *p = line, *cut = NULL;
+      int n = 0;
+
+      while (*p != '\0' && n < width)
+        {
+          if (*p == ' ')
+            cut = p;
+          p = g_utf8_next_char (p);
+          n++;
+        }
+      if (*p == '\0' || cut == NULL)
+        cut = p;
+      g_print ("%*s%.*s\n", indent, "", (int) (cut - line), line);
+      line = cut;
+      while (*line == ' ')
+        line++;
+    }
+}
+
 static char *
 ports_text (const QdPortSpec *ports)
 {
@@ -53,7 +83,12 @@ print_param (const QdParamSpec *spec)
 {
   GString *line = g_string_new (NULL);
 
-  g_string_append_printf (line, "    %s (%s", spec->name, kind_name (spec->kind));
+  /* "x0: Initial state", then the schema, then the documentation. */
+  if (spec->label != NULL)
+    g_print ("    %s: %s\n", spec->name, tr (spec->label));
+  else
+    g_print ("    %s\n", spec->name);
+  g_string_append (line, kind_name (spec->kind));
   if (spec->flags & QD_PARAM_INHERIT)
     g_string_append (line, _(", default: the model's setting"));
   else
@@ -74,12 +109,9 @@ print_param (const QdParamSpec *spec)
 
       g_string_append_printf (line, _(", one of %s"), choices);
     }
-  g_string_append (line, ")");
-  if (spec->label != NULL)
-    g_string_append_printf (line, ": %s", tr (spec->label));
-  g_print ("%s\n", line->str);
+  print_wrapped (line->str, 6);
   if (spec->doc != NULL && spec->doc[0] != '\0')
-    g_print ("      %s\n", tr (spec->doc));
+    print_wrapped (tr (spec->doc), 6);
   g_string_free (line, TRUE);
 }
 
@@ -103,12 +135,18 @@ print_text (const QdBlockType *const *types,
         }
       g_print ("\n%s  (%s)\n", tr (type->name), type->id);
       if (type->doc != NULL && type->doc[0] != '\0')
-        g_print ("  %s\n", tr (type->doc));
+        print_wrapped (tr (type->doc), 2);
       g_print (_("  Inputs: %s   Outputs: %s\n"), inputs, outputs);
       if (type->inputs.doc != NULL)
-        g_print (_("    inputs: %s\n"), tr (type->inputs.doc));
+        {
+          g_autofree char *text = g_strdup_printf (_("inputs: %s"), tr (type->inputs.doc));
+          print_wrapped (text, 4);
+        }
       if (type->outputs.doc != NULL)
-        g_print (_("    outputs: %s\n"), tr (type->outputs.doc));
+        {
+          g_autofree char *text = g_strdup_printf (_("outputs: %s"), tr (type->outputs.doc));
+          print_wrapped (text, 4);
+        }
       if (type->n_params > 0)
         {
           g_print (_("  Parameters:\n"));

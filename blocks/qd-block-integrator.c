@@ -1,4 +1,5 @@
-/* qd-block-integrator.c: the quantized-state integrator (QSS1, QSS2, QSS3, LIQSS1)
+/* qd-block-integrator.c: the quantized-state integrator (QSS1, QSS2, QSS3,
+ * LIQSS1), with or without a reset input
  *
  * The integrator of a quantized state system: it integrates its input (the
  * derivative) exactly as a polynomial, and emits the quantized state q, a
@@ -36,7 +37,13 @@
  *     the loop holds a delay, a is polluted until the next requantization
  *     (the method stays correct, only less implicit); nonlinear feedback
  *     makes a the secant slope over one quantum.
- *   LIQSS2 and LIQSS3 are not implemented (check() says so).
+ *   LIQSS2, LIQSS3, BQSS and CQSS, the other stiff methods, are in
+ *     qd-integrator-stiff.c, on the state and method table of
+ *     qd-integrator-private.h.
+ *
+ * Integrator with Reset is the same block with a second input: an event
+ * there sets x to the value it carries and requantizes at once (ta = 0),
+ * as at the start; the derivative is left as it was.
  *
  * The quantum is dQ = max(dqrel |x|, dqmin), recomputed at each
  * requantization as PowerDEVS does.
@@ -51,20 +58,14 @@
 #include <math.h>
 #include <string.h>
 
-#include "qd-blocks-private.h"
+#include "qd-integrator-private.h"
 #include "qd-poly.h"
 
-typedef enum
+enum
 {
-  METHOD_QSS1,
-  METHOD_QSS2,
-  METHOD_QSS3,
-  METHOD_LIQSS1,
-  METHOD_LIQSS2,
-  METHOD_LIQSS3,
-  METHOD_BQSS,
-  METHOD_CQSS,
-} Method;
+  PORT_DERIVATIVE,
+  PORT_RESET,
+};
 
 enum
 {
@@ -73,71 +74,6 @@ enum
   PARAM_DQMIN,
   PARAM_DQREL,
 };
-
-typedef struct _Integrator Integrator;
-
-typedef struct
-{
-  /* Writes the new q (coefficients 0..n-1) for a requantization of the
-   * state x (already advanced to now). */
-  void   (*requantize)  (const Integrator *st,
-                         const double     *x,
-                         double            dq,
-                         double           *q);
-  /* The time advance after x, q or the derivative changed. */
-  double (*reschedule)  (Integrator       *st);
-  /* Called by dext after the new derivative is in x. */
-  void   (*derivative)  (Integrator       *st,
-                         double            t);
-} Ops;
-
-struct _Integrator
-{
-  const Ops *ops;
-  double  tl;                    /* time of the last transition */
-  double  x[QD_MAX_ORDER + 1];   /* x(tl + s) = sum x[k] s^k, k <= n */
-  double  q[QD_MAX_ORDER + 1];   /* q(tl + s), k <= n - 1 */
-  double  sigma;                 /* time to the next requantization */
-  double  dq;                    /* the current quantum */
-  double  dqmin, dqrel;
-  int     n;                     /* order of x: 1, 2 or 3 */
-
-  /* LIQSS only: dx/dt = u0 + a q, estimated as described above. */
-  double  a, u0;
-  double  q_old, dx_old;         /* q and dx/dt just before the last output */
-  double  t_out;                 /* time of the last output */
-  gboolean awaiting;             /* the next derivative answers that output */
-  gboolean initial;              /* the initial q is still to be emitted */
-};
-
-/* Re-expands the polynomial c (degree n) around s: c(s + r) in r. */
-static inline void
-shift (double *c,
-       int     n,
-       double  s)
-{
-  if (s == 0.0)
-    return;
-  /* Repeated synthetic division (Horner's shift), exact in the same sense
-   * as qd_signal_advance(). */
-  for (int i = 0; i < n; i++)
-    for (int k = n - 1; k >= i; k--)
-      c[k] += s * c[k + 1];
-}
-
-/* The quantum for a state of value x. A state sitting exactly at 0 with
- * dqmin = 0 would get a zero quantum and requantize endlessly; it gets
- * the quantum of a state of 1e-6 instead (a documented floor). */
-static inline double
-quantum (const Integrator *st,
-         double            x)
-{
-  double dq = fmax (st->dqrel * fabs (x), st->dqmin);
-
-  if (dq <= 0.0)
-    dq = st->dqrel * 1e-6;
-  return dq;
-}
 
 /* sigma after a requantization, where x - q = x[n] s^n exactly. */
 static inline double
@@ -191,6 +127,7 @@ static const Ops qss_ops = {
   qss_requantize,
   qss_reschedule,
   qss_derivative,
+  NULL,
 };
 
 /* LIQSS1: q where x is heading (see the top of the file), in the order
@@ -259,6 +196,7 @@ static const Ops liqss1_ops = {
   liqss1_requantize,
   liqss1_reschedule,
   liqss1_derivative,
+  NULL,
 };
 
 /* QSS1 reaches the edge of its band exactly at the scheduled time, where
@@ -295,6 +233,22 @@ integrator_init (QdAtomic *self,
     {
     case METHOD_LIQSS1:
       st->ops = &liqss1_ops;
+      st->n = 1;
+      break;
+    case METHOD_LIQSS2:
+      st->ops = &qd_integrator_liqss2_ops;
+      st->n = 2;
+      break;
+    case METHOD_LIQSS3:
+      st->ops = &qd_integrator_liqss3_ops;
+      st->n = 3;
+      break;
+    case METHOD_BQSS:
+      st->ops = &qd_integrator_bqss_ops;
+      st->n = 1;
+      break;
+    case METHOD_CQSS:
+      st->ops = &qd_integrator_cqss_ops;
       st->n = 1;
       break;
     default:
@@ -363,6 +317,8 @@ integrator_dint (QdAtomic *self,
   /* The quantum of the new x, then the same q lambda just emitted. */
   st->dq = quantum (st, st->x[0]);
   st->ops->requantize (st, st->x, st->dq, st->q);
+  if (st->ops->requantized != NULL)
+    st->ops->requantized (st, t);
   st->initial = FALSE;
   if (st->ops == &qss_ops)
     st->sigma = sigma_after_requantization (st);
@@ -388,6 +344,16 @@ integrator_dext (QdAtomic       *self,
   st->tl = t;
 
   qd_signal_advance (u, t, &v);
+  if (port == PORT_RESET)
+    {
+      /* The state jumps; the derivative goes on. q follows at once, as
+       * at the start: without waiting a quantum, and (LIQSS1) placed on
+       * x itself, since the jump says nothing of where x is heading. */
+      st->x[0] = v.c[0];
+      st->initial = TRUE;
+      st->sigma = 0.0;
+      return;
+    }
   for (int k = 0; k < st->n; k++)
     st->x[k + 1] = v.c[k] / (k + 1);
 
@@ -402,20 +368,10 @@ integrator_check (const QdBlockType  *type,
                   guint               n_outputs,
                   GError            **error)
 {
-  int method = (int) params[PARAM_METHOD].number;
-
   if (params[PARAM_DQMIN].number == 0.0 && params[PARAM_DQREL].number == 0.0)
     {
       g_set_error (error, QD_ERROR, QD_ERROR_PARAM,
                    _("dqmin and dqrel are both 0: set one of them"));
-      return FALSE;
-    }
-  if (method > METHOD_LIQSS1)
-    {
-      g_set_error (error, QD_ERROR, QD_ERROR_PARAM,
-                   _("parameter 'method': %s is not implemented; "
-                     "choose QSS1, QSS2, QSS3 or LIQSS1"),
-                   params[PARAM_METHOD].text);
       return FALSE;
     }
   return TRUE;
@@ -430,8 +386,10 @@ static const QdParamSpec integrator_params[] = {
     N_("The value of the state x at the start time."), NULL, 0 },
   { "method", N_("Method"), QD_PARAM_CHOICE, "", -QD_INF, QD_INF, NULL,
     N_("The quantized-state method: QSS1, QSS2 or QSS3 emit a piecewise "
-       "constant, linear or parabolic q; LIQSS1 is the linearly implicit "
-       "QSS1 for stiff systems. Empty uses the model's setting."),
+       "constant, linear or parabolic q; LIQSS1, LIQSS2 and LIQSS3 are "
+       "their linearly implicit versions for stiff systems; BQSS (backward) "
+       "and CQSS (centered) are first-order stiff methods. Empty uses the "
+       "model's setting."),
     method_choices, QD_PARAM_INHERIT },
   { "dqmin", N_("Absolute quantum"), QD_PARAM_NUMBER, "", 0, QD_INF, NULL,
     N_("The smallest quantum: q is updated when x drifts max(dqrel·|x|, "
@@ -458,6 +416,38 @@ const QdBlockType qd_block_integrator = {
             "stable linear system stays bounded by a multiple of dQ."),
   .inputs = { .count = 1, .name_prefix = "derivative",
               .doc = N_("The derivative of the state, dx/dt.") },
+  .outputs = { .count = 1, .name_prefix = "q",
+               .doc = N_("The quantized state q.") },
+  .params = integrator_params,
+  .n_params = G_N_ELEMENTS (integrator_params),
+  .flags = QD_BLOCK_INTEGRATOR,
+  .state_size = sizeof (Integrator),
+  .check = integrator_check,
+  .init = integrator_init,
+  .ta = integrator_ta,
+  .dint = integrator_dint,
+  .dext = integrator_dext,
+  .lambda = integrator_lambda,
+};
+
+/* The same integrator with a reset input: one method table, one set of
+ * parameters; only the ports and the documentation differ. */
+const QdBlockType qd_block_integrator_reset = {
+  .id = "integrator_reset",
+  .category = N_("Continuous"),
+  .name = N_("Integrator with Reset"),
+  .glyph = "∫↺",
+  .doc = N_("A quantized-state integrator (see Integrator) whose state can "
+            "be set from outside: an event on the reset input sets x to the "
+            "value it carries, at that time, and the new q is emitted at "
+            "once. The derivative input is integrated as before. Use it "
+            "for hybrid models, e.g. a bouncing ball (a Cross Detect on the "
+            "height commands a sampler of the speed, whose value times the "
+            "restitution coefficient resets the speed) or a spiking neuron "
+            "(reset of the potential after each spike)."),
+  .inputs = { .count = 2, .name_prefix = "u",
+              .doc = N_("u0 is the derivative dx/dt; an event on u1 (the "
+                        "reset) sets x to its value.") },
   .outputs = { .count = 1, .name_prefix = "q",
                .doc = N_("The quantized state q.") },
   .params = integrator_params,

@@ -10,6 +10,7 @@
 #include <math.h>
 
 #include "qd-blocks-private.h"
+#include "qd-poly.h"
 #include "qd-taylor.h"
 
 typedef void (*QdUnaryFunc) (QdTaylor       *r,
@@ -22,6 +23,7 @@ typedef struct
   QdUnaryFunc  func;      /* one-input blocks */
   double       exponent;  /* Power */
   const char  *domain;    /* what the function needs of its input */
+  gboolean     at_zero;   /* Absolute value: the event is a zero crossing */
 } MathState;
 
 /* ---- the static-function pattern, shared by every block here --------- */
@@ -45,6 +47,7 @@ math_dext (QdAtomic       *self,
 
   /* Recompute the output now, at the time of the event. */
   st->sigma = 0.0;
+  st->at_zero = FALSE;
 }
 
 static void
@@ -52,8 +55,25 @@ math_dint (QdAtomic *self,
            double    t)
 {
   MathState *st = self->state;
+  gboolean at_zero = st->at_zero;
 
   st->sigma = QD_INF;
+  st->at_zero = FALSE;
+  /* Absolute value changes branch where its input crosses zero: an
+   * internal event at that exact time (solved from the input polynomial)
+   * emits the new branch there, instead of the wrong branch lasting until
+   * the next input event. */
+  if (self->type == &qd_block_abs)
+    {
+      QdSignal u;
+
+      qd_signal_advance (self->in[0], t, &u);
+      /* Leaving the crossing just handled, not finding it again. */
+      if (at_zero)
+        u.c[0] = 0.0;
+      st->sigma = qd_poly_first_root (u.c, CLAMP (u.order, 0, QD_MAX_ORDER));
+      st->at_zero = st->sigma < QD_INF;
+    }
 }
 
 /* Reads input @i advanced to @t; returns its order. */
@@ -166,6 +186,11 @@ unary_lambda (QdAtomic *self,
   QdTaylor u, r;
   int order = read_input (self, 0, t, &u);
 
+  /* At the crossing the input is zero by construction; the rounded value
+   * left by t = tl + sigma could pick the old branch. Exactly zero, abs
+   * takes the branch the input moves into. */
+  if (st->at_zero)
+    u.c[0] = 0.0;
   if (st->func != NULL)
     st->func (&r, &u, order);
   else
@@ -226,9 +251,10 @@ UNARY_BLOCK (qd_block_sqrt, "sqrt", N_("Square root"), "√",
              N_("√u"), NULL, 0);
 
 UNARY_BLOCK (qd_block_abs, "abs", N_("Absolute value"), "|u|",
-             N_("The absolute value of its input: y = |u|. Where the input "
-                "crosses zero the output follows the branch the input moves "
-                "into (the sign of its first nonzero derivative)."),
+             N_("The absolute value of its input: y = |u|. The output "
+                "changes branch at the exact time the input crosses zero "
+                "(solved from the input polynomial), and there follows the "
+                "branch the input moves into."),
              N_("|u|"), NULL, 0);
 
 UNARY_BLOCK (qd_block_square, "square", N_("Square"), "u²",

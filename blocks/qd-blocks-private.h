@@ -14,6 +14,7 @@ G_BEGIN_DECLS
 
 /* Continuous */
 extern const QdBlockType qd_block_integrator;
+extern const QdBlockType qd_block_integrator_reset;
 
 /* Math (static functions) */
 extern const QdBlockType qd_block_gain;
@@ -34,6 +35,29 @@ extern const QdBlockType qd_block_nlfunction;
 /* Sources */
 extern const QdBlockType qd_block_constant;
 extern const QdBlockType qd_block_step;
+extern const QdBlockType qd_block_ramp;
+extern const QdBlockType qd_block_pulse;
+extern const QdBlockType qd_block_square_wave;
+extern const QdBlockType qd_block_sine;
+extern const QdBlockType qd_block_triangle;
+extern const QdBlockType qd_block_sawtooth;
+extern const QdBlockType qd_block_trapezoid;
+extern const QdBlockType qd_block_time;
+extern const QdBlockType qd_block_random;
+extern const QdBlockType qd_block_poisson;
+extern const QdBlockType qd_block_from_csv;
+
+/* Hybrid (discontinuities located exactly) */
+extern const QdBlockType qd_block_cross_detect;
+extern const QdBlockType qd_block_switch;
+extern const QdBlockType qd_block_comparator;
+extern const QdBlockType qd_block_sign;
+extern const QdBlockType qd_block_hysteresis;
+extern const QdBlockType qd_block_relay;
+extern const QdBlockType qd_block_saturation;
+extern const QdBlockType qd_block_quantizer;
+extern const QdBlockType qd_block_sample_hold;
+extern const QdBlockType qd_block_commanded_sampler;
 
 /* Sinks */
 extern const QdBlockType qd_block_scope;

@@ -383,7 +383,9 @@ eval_vector (Compiler          *c,
           if (*p == '\0' && values->len == 0 && start == text
               && strspn (item, " \t\n\r") == strlen (item))
             break;
-          if (eval_number (c, node, spec, item, (guint) (start - text), &v))
+          /* Columns count characters, as the expression's do. */
+          if (eval_number (c, node, spec, item,
+                           (guint) g_utf8_strlen (text, start - text), &v))
             {
               if (!check_range (c, node, spec, v))
                 ok = FALSE;

@@ -643,8 +643,10 @@ qd_system_new (void)
   system->ref_count = 1;
   system->blocks = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_block_unref);
   system->links = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_link_unref);
-  /* Keys are the blocks' own ids, which never change. */
+  /* Keys are the blocks' own ids, which never change, and their names,
+   * taken out before a rename frees them. */
   system->by_id = g_hash_table_new (g_str_hash, g_str_equal);
+  system->by_name = g_hash_table_new (g_str_hash, g_str_equal);
 
   return system;
 }
@@ -682,6 +684,7 @@ qd_system_unref (QdSystem *system)
         link->parent = NULL;
     }
   g_hash_table_unref (system->by_id);
+  g_hash_table_unref (system->by_name);
   g_ptr_array_unref (system->blocks);
   g_ptr_array_unref (system->links);
   g_free (system);
@@ -698,6 +701,45 @@ qd_system_find_block (QdSystem   *system,
   return g_hash_table_lookup (system->by_id, id);
 }
 
+/* The first block named like @block's name, other than @block. */
+static QdBlock *
+find_namesake (QdSystem *system,
+               QdBlock  *block)
+{
+  for (guint i = 0; i < system->blocks->len; i++)
+    {
+      QdBlock *other = g_ptr_array_index (system->blocks, i);
+
+      if (other != block && strcmp (other->name, block->name) == 0)
+        return other;
+    }
+  return NULL;
+}
+
+void
+qd_system_name_added (QdSystem *system,
+                      QdBlock  *block)
+{
+  /* With duplicate names (a file not yet checked) the first one wins, as
+   * a search in order would find it. */
+  if (!g_hash_table_contains (system->by_name, block->name))
+    g_hash_table_insert (system->by_name, block->name, block);
+}
+
+void
+qd_system_name_removed (QdSystem *system,
+                        QdBlock  *block)
+{
+  QdBlock *other;
+
+  if (g_hash_table_lookup (system->by_name, block->name) != block)
+    return;
+  g_hash_table_remove (system->by_name, block->name);
+  other = find_namesake (system, block);
+  if (other != NULL)
+    g_hash_table_insert (system->by_name, other->name, other);
+}
+
 QdBlock *
 qd_system_find_block_by_name (QdSystem   *system,
                               const char *name)
@@ -706,14 +748,7 @@ qd_system_find_block_by_name (QdSystem   *system,
 
   if (name == NULL)
     return NULL;
-  for (guint i = 0; i < system->blocks->len; i++)
-    {
-      QdBlock *block = g_ptr_array_index (system->blocks, i);
-
-      if (strcmp (block->name, name) == 0)
-        return block;
-    }
-  return NULL;
+  return g_hash_table_lookup (system->by_name, name);
 }
 
 QdLink *
@@ -782,6 +817,7 @@ qd_system_append_block (QdSystem *system,
   block->parent = system;
   g_ptr_array_add (system->blocks, block);
   g_hash_table_insert (system->by_id, block->id, block);
+  qd_system_name_added (system, block);
 }
 
 void

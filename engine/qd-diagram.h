@@ -84,6 +84,7 @@ struct _QdSystem
   /*< private >*/
   GHashTable  *by_id;     /* id -> QdBlock* of this system */
   gint         ref_count;
+  GHashTable  *by_name;   /* name -> QdBlock* of this system */
 };
 
 QD_API QdBlock     *qd_block_ref            (QdBlock       *block);

@@ -31,10 +31,13 @@ struct _QdDocument
   QdHistory  *history;
   guint64     saved_state;
 
-  /* Document-wide indexes, rebuilt on demand after a structural edit:
-   * finding is frequent, structural edits are rare. */
+  /* Document-wide indexes of what is reachable from the root, kept up to
+   * date by the edits that attach and detach blocks and links (rebuilt
+   * whole only after the loader installs a root). */
   GHashTable *block_index;   /* id -> QdBlock* */
   GHashTable *link_index;    /* id -> QdLink* */
+  GHashTable *drivers;       /* "block:port" of an input -> QdLink* */
+  GHashTable *sources;       /* "block:port" of an output -> QdLink* */
   gboolean    index_dirty;
   /* prefix -> the largest numeric suffix handed out or seen */
   GHashTable *id_counters;
@@ -161,24 +164,111 @@ emit_changes (QdDocument *self)
 
 /* Indexes and ids */
 
+static char *
+endpoint_key (const char *block,
+              guint       port)
+{
+  return g_strdup_printf ("%s:%u", block, port);
+}
+
+/* Adds or removes one driven input in the index of drivers. */
+static void
+index_target (QdDocument         *self,
+              QdLink             *link,
+              const QdLinkTarget *target,
+              gboolean            add)
+{
+  char *key = endpoint_key (target->dst.block, target->dst.port);
+
+  if (add)
+    g_hash_table_insert (self->drivers, key, link);
+  else
+    {
+      if (g_hash_table_lookup (self->drivers, key) == link)
+        g_hash_table_remove (self->drivers, key);
+      g_free (key);
+    }
+}
+
+static void
+index_source (QdDocument *self,
+              QdLink     *link,
+              gboolean    add)
+{
+  char *key = endpoint_key (link->src.block, link->src.port);
+
+  if (add)
+    g_hash_table_insert (self->sources, key, link);
+  else
+    {
+      if (g_hash_table_lookup (self->sources, key) == link)
+        g_hash_table_remove (self->sources, key);
+      g_free (key);
+    }
+}
+
+static void
+index_link (QdDocument *self,
+            QdLink     *link,
+            gboolean    add)
+{
+  if (add)
+    g_hash_table_insert (self->link_index, link->id, link);
+  else if (g_hash_table_lookup (self->link_index, link->id) == link)
+    g_hash_table_remove (self->link_index, link->id);
+
+  index_source (self, link, add);
+  for (guint i = 0; i < link->targets->len; i++)
+    index_target (self, link, g_ptr_array_index (link->targets, i), add);
+}
+
 static void
 index_system (QdDocument *self,
-              QdSystem   *system)
+              QdSystem   *system,
+              gboolean    add);
+
+static void
+index_block (QdDocument *self,
+             QdBlock    *block,
+             gboolean    add)
+{
+  if (add)
+    g_hash_table_insert (self->block_index, block->id, block);
+  else if (g_hash_table_lookup (self->block_index, block->id) == block)
+    g_hash_table_remove (self->block_index, block->id);
+
+  if (block->inner != NULL)
+    index_system (self, block->inner, add);
+}
+
+static void
+index_system (QdDocument *self,
+              QdSystem   *system,
+              gboolean    add)
 {
   for (guint i = 0; i < system->blocks->len; i++)
-    {
-      QdBlock *block = g_ptr_array_index (system->blocks, i);
-
-      g_hash_table_insert (self->block_index, block->id, block);
-      if (block->inner != NULL)
-        index_system (self, block->inner);
-    }
+    index_block (self, g_ptr_array_index (system->blocks, i), add);
   for (guint i = 0; i < system->links->len; i++)
-    {
-      QdLink *link = g_ptr_array_index (system->links, i);
+    index_link (self, g_ptr_array_index (system->links, i), add);
+}
 
-      g_hash_table_insert (self->link_index, link->id, link);
-    }
+/* Whether @system hangs from the root (and not from a block that lives
+ * only in the history). */
+static gboolean
+is_attached (QdDocument *self,
+             QdSystem   *system)
+{
+  while (system != NULL && system->owner != NULL)
+    system = system->owner->parent;
+  return system == self->root;
+}
+
+/* Whether the indexes must follow an edit of @system. */
+static gboolean
+indexed (QdDocument *self,
+         QdSystem   *system)
+{
+  return !self->index_dirty && is_attached (self, system);
 }
 
 static void
@@ -188,8 +278,40 @@ ensure_index (QdDocument *self)
     return;
   g_hash_table_remove_all (self->block_index);
   g_hash_table_remove_all (self->link_index);
-  index_system (self, self->root);
+  g_hash_table_remove_all (self->drivers);
+  g_hash_table_remove_all (self->sources);
+  index_system (self, self->root, TRUE);
   self->index_dirty = FALSE;
+}
+
+/* The link driving input @port of block @id (ids are unique in the
+ * document, so the block alone names the system). */
+static QdLink *
+find_driver (QdDocument *self,
+             const char *id,
+             guint       port)
+{
+  char *key = endpoint_key (id, port);
+  QdLink *link;
+
+  ensure_index (self);
+  link = g_hash_table_lookup (self->drivers, key);
+  g_free (key);
+  return link;
+}
+
+static QdLink *
+find_source (QdDocument *self,
+             const char *id,
+             guint       port)
+{
+  char *key = endpoint_key (id, port);
+  QdLink *link;
+
+  ensure_index (self);
+  link = g_hash_table_lookup (self->sources, key);
+  g_free (key);
+  return link;
 }
 
 /* Splits "b12" into "b" and 12; FALSE when there is no numeric suffix. */
@@ -307,15 +429,21 @@ block_edit_apply (QdEdit   *edit,
                           qd_block_ref (self->block));
       g_hash_table_insert (self->system->by_id, self->block->id, self->block);
       self->block->parent = self->system;
+      qd_system_name_added (self->system, self->block);
+      if (indexed (doc, self->system))
+        index_block (doc, self->block, TRUE);
     }
   else
     {
       g_assert (g_ptr_array_index (self->system->blocks, self->index) == self->block);
+      if (indexed (doc, self->system))
+        index_block (doc, self->block, FALSE);
       g_hash_table_remove (self->system->by_id, self->block->id);
       self->block->parent = NULL;
       g_ptr_array_remove_index (self->system->blocks, self->index);
+      /* After the removal, so that a namesake left behind is found. */
+      qd_system_name_removed (self->system, self->block);
     }
-  doc->index_dirty = TRUE;
 }
 
 static void
@@ -490,8 +618,14 @@ text_field_edit_apply (QdEdit   *edit,
     qd_block_set_param_raw (self->block, self->param, value);
   else
     {
+      QdSystem *parent = self->block->parent;
+
+      if (parent != NULL)
+        qd_system_name_removed (parent, self->block);
       g_free (self->block->name);
       self->block->name = g_strdup (value);
+      if (parent != NULL)
+        qd_system_name_added (parent, self->block);
     }
 }
 
@@ -567,14 +701,17 @@ link_edit_apply (QdEdit   *edit,
       g_ptr_array_insert (self->system->links, (gint) self->index,
                           qd_link_ref (self->link));
       self->link->parent = self->system;
+      if (indexed (doc, self->system))
+        index_link (doc, self->link, TRUE);
     }
   else
     {
       g_assert (g_ptr_array_index (self->system->links, self->index) == self->link);
+      if (indexed (doc, self->system))
+        index_link (doc, self->link, FALSE);
       self->link->parent = NULL;
       g_ptr_array_remove_index (self->system->links, self->index);
     }
-  doc->index_dirty = TRUE;
 }
 
 static void
@@ -647,11 +784,15 @@ target_edit_apply (QdEdit   *edit,
                    gboolean  undo)
 {
   TargetEdit *self = (TargetEdit *) edit;
+  QdDocument *doc = target;
+  gboolean follow = self->link->parent != NULL && indexed (doc, self->link->parent);
 
   if (self->insert != undo)
     {
       g_ptr_array_insert (self->link->targets, (gint) self->index, self->target);
       self->attached = TRUE;
+      if (follow)
+        index_target (doc, self->link, self->target, TRUE);
     }
   else
     {
@@ -659,6 +800,8 @@ target_edit_apply (QdEdit   *edit,
 
       g_assert (removed == self->target);
       self->attached = FALSE;
+      if (follow)
+        index_target (doc, self->link, self->target, FALSE);
     }
 }
 
@@ -730,16 +873,32 @@ endpoint_edit_apply (QdEdit   *edit,
                      gboolean  undo)
 {
   EndpointEdit *self = (EndpointEdit *) edit;
+  QdDocument *doc = target;
+  gboolean follow = self->link->parent != NULL && indexed (doc, self->link->parent);
+  QdLinkTarget *link_target = NULL;
   QdEndpoint *endpoint;
 
   if (self->target_index < 0)
     endpoint = &self->link->src;
   else
-    endpoint = &((QdLinkTarget *) g_ptr_array_index (self->link->targets,
-                                                     self->target_index))->dst;
+    {
+      link_target = g_ptr_array_index (self->link->targets, self->target_index);
+      endpoint = &link_target->dst;
+    }
+
+  if (follow && link_target != NULL)
+    index_target (doc, self->link, link_target, FALSE);
+  else if (follow)
+    index_source (doc, self->link, FALSE);
+
   g_free (endpoint->block);
   endpoint->block = g_strdup (undo ? self->before_block : self->after_block);
   endpoint->port = undo ? self->before_port : self->after_port;
+
+  if (follow && link_target != NULL)
+    index_target (doc, self->link, link_target, TRUE);
+  else if (follow)
+    index_source (doc, self->link, TRUE);
 }
 
 static void
@@ -1094,6 +1253,8 @@ qd_document_finalize (GObject *object)
   qd_system_unref (self->root);
   g_hash_table_unref (self->block_index);
   g_hash_table_unref (self->link_index);
+  g_hash_table_unref (self->drivers);
+  g_hash_table_unref (self->sources);
   g_hash_table_unref (self->id_counters);
   g_ptr_array_unref (self->variables);
   qd_settings_clear (&self->settings);
@@ -1190,6 +1351,8 @@ qd_document_init (QdDocument *self)
   self->history = qd_history_new ();
   self->block_index = g_hash_table_new (g_str_hash, g_str_equal);
   self->link_index = g_hash_table_new (g_str_hash, g_str_equal);
+  self->drivers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->sources = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->id_counters = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 }
 
@@ -1591,6 +1754,7 @@ qd_document_set_param (QdDocument  *self,
 {
   GError *local = NULL;
   const char *old;
+  guint old_in, old_out, new_in, new_out;
 
   g_return_val_if_fail (QD_IS_DOCUMENT (self), FALSE);
   g_return_val_if_fail (block != NULL, FALSE);
@@ -1606,11 +1770,16 @@ qd_document_set_param (QdDocument  *self,
   if (g_strcmp0 (old, value) == 0)
     return TRUE;
 
+  /* A count that was invalid before (the loader does not check) counts as
+   * shrinking, so that links to ports that never existed go too. */
+  if (!qd_block_count_ports (block, &old_in, &old_out, NULL))
+    old_in = old_out = G_MAXUINT;
+
   qd_document_begin (self, _("Change Parameter"));
   qd_document_edit_param (self, block, name, value);
-  /* Cheap enough to do for every parameter, and it catches every way a
-   * port count can shrink. */
-  qd_document_prune_ports (self, block);
+  if (qd_block_count_ports (block, &new_in, &new_out, NULL)
+      && (new_in < old_in || new_out < old_out))
+    qd_document_prune_ports (self, block);
   qd_document_end (self);
   return TRUE;
 }
@@ -1671,7 +1840,7 @@ qd_document_connect (QdDocument  *self,
   QdBlock *src, *dst;
   QdLink *link;
   GError *local = NULL;
-  guint n_in, n_out, index;
+  guint n_in, n_out;
   const char *ids[2] = { src_block, dst_block };
 
   g_return_val_if_fail (QD_IS_DOCUMENT (self), NULL);
@@ -1747,7 +1916,7 @@ qd_document_connect (QdDocument  *self,
       return NULL;
     }
 
-  link = qd_system_find_driver (system, dst_block, dst_port, &index);
+  link = find_driver (self, dst_block, dst_port);
   if (link != NULL)
     {
       QdBlock *driver = qd_system_find_block (system, link->src.block);
@@ -1765,7 +1934,7 @@ qd_document_connect (QdDocument  *self,
     }
 
   qd_document_begin (self, _("Connect"));
-  link = qd_system_find_source (system, src_block, src_port);
+  link = find_source (self, src_block, src_port);
   if (link != NULL)
     qd_document_edit_insert_target (self, link,
                                     qd_link_target_new (dst_block, dst_port,

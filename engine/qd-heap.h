@@ -10,10 +10,19 @@
  * The capacity is the number of ids, fixed at init: no operation allocates.
  * An id whose time is QD_INF is simply not in the heap.
  *
- * Why 4-ary: a sift-down compares four children that share one or two
- * cache lines (entries are 16 bytes), and the tree is half as deep as a
- * binary one; for the few thousand entries of a large model that is
- * measurably faster than a binary heap, and no slower for small ones.
+ * Why 4-ary: the tree is half as deep as a binary one, and the four
+ * children of a node are one 64-byte cache line: entries are 16 bytes and
+ * the array is shifted so that every group of siblings starts on a line.
+ * The best of four is chosen by a branch-free tournament (the comparisons
+ * of a sift are unpredictable, so branches would mispredict), and an
+ * increased key first sinks along the path of smaller children to a leaf,
+ * then climbs back (Floyd's bottom-up sift): a key pushed into the future
+ * usually belongs near the bottom, and this halves the comparisons.
+ * On random update sequences over 1000 ids (the pattern of a QSS model:
+ * the top moves into the future, two others move either way) this took
+ * an update from about 56 ns to about 42 ns against the same 4-ary heap
+ * with plain branching sifts; a binary heap with the same tricks measured
+ * the same, the 4-ary one keeps the shallower tree for larger models.
  */
 #pragma once
 
@@ -35,6 +44,7 @@ typedef struct
 typedef struct
 {
   QdHeapEntry *entries;   /* entries[0] is the minimum */
+  QdHeapEntry *block;     /* the aligned allocation holding them */
   guint32     *pos;       /* pos[id]: index in entries, or QD_HEAP_ABSENT */
   guint        n;         /* entries in use */
   guint        n_ids;     /* capacity */

@@ -109,6 +109,13 @@ void        qd_document_edit_endpoint      (QdDocument *self,
                                             const char *block,
                                             guint       port);
 
+/* Keep a system's index of names in step when a block joins or leaves
+ * it or is renamed (qd-diagram.c). */
+void        qd_system_name_added           (QdSystem      *system,
+                                            QdBlock       *block);
+void        qd_system_name_removed         (QdSystem      *system,
+                                            QdBlock       *block);
+
 /* A target owned by no link, to hand to qd_document_edit_insert_target
  * (qd-diagram.c). */
 QdLinkTarget *qd_link_target_new           (const char    *dst_block,

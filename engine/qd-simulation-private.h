@@ -9,7 +9,8 @@
  *   inputs[in_base[i] + q]     pointer to the segment driving input q of i
  *   fanout[fan_start[s] .. fan_start[s + 1]]   receivers (block, port) of
  *                         output s, in receiver order
- *   tn[i], tl[i]          next and last transition times
+ *   tl[i]                 last transition time (the next one is in the
+ *                         time heap or the now queue)
  *
  * Block states share one arena, each state_size rounded up to 16 bytes.
  */
@@ -65,7 +66,6 @@ struct _QdSimulation
   GPtrArray      *traces;          /* QdTrace*, in block order */
 
   /* The loop state. */
-  double         *tn;
   double         *tl;
   guint8         *where;           /* QD_SCHED_* */
   guint8         *in_now;          /* has an entry in now_queue */

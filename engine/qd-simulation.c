@@ -131,7 +131,6 @@ schedule (QdSimulation *sim,
                 sim->atomics[i].path, ta, t);
       tn = QD_INF;
     }
-  sim->tn[i] = tn;
   if (tn == t)
     {
       if (sim->where[i] == QD_SCHED_HEAP)
@@ -293,6 +292,12 @@ run_loop (QdSimulation *sim,
   double *tl = sim->tl;
   guint64 *n_internal = sim->n_internal;
   guint64 *n_external = sim->n_external;
+  const guint8 *is_integrator = sim->is_integrator;
+  /* Counters in locals: the blocks' functions, called through pointers,
+   * could otherwise make the compiler reload and store them each time. */
+  guint64 events = sim->events;
+  guint64 transitions = sim->transitions;
+  guint64 steps = sim->integrator_steps;
   guint64 done = 0;
   guint countdown = CHECK_INTERVAL;
   QdRunStatus status = QD_RUN_DONE;
@@ -345,9 +350,9 @@ run_loop (QdSimulation *sim,
         type->dint (a, t);
       tl[i] = t;
       n_internal[i]++;
-      sim->events++;
-      sim->transitions++;
-      sim->integrator_steps += sim->is_integrator[i];
+      events++;
+      transitions++;
+      steps += is_integrator[i];
       done++;
       schedule (sim, i, t, type->ta != NULL ? type->ta (a) : QD_INF);
 
@@ -377,7 +382,7 @@ run_loop (QdSimulation *sim,
                 b->type->dext (b, t, t - tl[j], fanout[e].port, sig);
               tl[j] = t;
               n_external[j]++;
-              sim->transitions++;
+              transitions++;
               schedule (sim, j, t, b->type->ta != NULL ? b->type->ta (b) : QD_INF);
             }
         }
@@ -390,6 +395,9 @@ run_loop (QdSimulation *sim,
       if (G_UNLIKELY (--countdown == 0))
         {
           countdown = CHECK_INTERVAL;
+          sim->events = events;
+          sim->transitions = transitions;
+          sim->integrator_steps = steps;
           publish (sim);
           if (g_atomic_int_compare_and_exchange (&sim->stop_requested, 1, 0))
             {
@@ -399,6 +407,9 @@ run_loop (QdSimulation *sim,
         }
     }
 
+  sim->events = events;
+  sim->transitions = transitions;
+  sim->integrator_steps = steps;
   if (status == QD_RUN_ERROR)
     {
       g_clear_error (&sim->error);
@@ -517,7 +528,6 @@ initialize (QdSimulation  *sim,
   guint n = sim->n_atomics;
   double t0 = sim->start_time;
 
-  sim->tn = g_new (double, MAX (n, 1));
   sim->tl = g_new (double, MAX (n, 1));
   sim->where = g_new0 (guint8, MAX (n, 1));
   sim->in_now = g_new0 (guint8, MAX (n, 1));
@@ -617,7 +627,6 @@ qd_simulation_free (QdSimulation *self)
   g_free (self->variable_values);
   if (self->traces != NULL)
     g_ptr_array_unref (self->traces);
-  g_free (self->tn);
   g_free (self->tl);
   g_free (self->where);
   g_free (self->in_now);

@@ -276,6 +276,35 @@ test_cli_run_error (void)
   g_assert_cmpuint (count_lines (r.err), ==, 1);
 }
 
+/* A block that fails during the run: the error names the file, then the
+ * block. */
+static void
+test_cli_run_error_block (void)
+{
+  g_autofree char *path = write_model ("division.qdevs",
+    "{\"format\": \"qdevs\", \"version\": 1, \"title\": \"\", \"description\": \"\",\n"
+    " \"simulation\": {\"start\": 0, \"final\": 1, \"method\": \"QSS1\", \"dqmin\": 1e-06, \"dqrel\": 0.001, \"illegitimacy_limit\": 1000000},\n"
+    " \"variables\": {},\n"
+    " \"blocks\": [\n"
+    "  {\"id\": \"b1\", \"type\": \"constant\", \"name\": \"One\", \"position\": [0, 0], \"size\": [60, 40]},\n"
+    "  {\"id\": \"b2\", \"type\": \"constant\", \"name\": \"Zero\", \"position\": [0, 100], \"size\": [60, 40], \"params\": {\"value\": \"0\"}},\n"
+    "  {\"id\": \"b3\", \"type\": \"division\", \"name\": \"Division\", \"position\": [100, 0], \"size\": [60, 40]},\n"
+    "  {\"id\": \"b4\", \"type\": \"scope\", \"name\": \"Scope\", \"position\": [200, 0], \"size\": [60, 40]}],\n"
+    " \"links\": [\n"
+    "  {\"id\": \"l1\", \"from\": {\"block\": \"b1\", \"port\": 0}, \"to\": [{\"block\": \"b3\", \"port\": 0}]},\n"
+    "  {\"id\": \"l2\", \"from\": {\"block\": \"b2\", \"port\": 0}, \"to\": [{\"block\": \"b3\", \"port\": 1}]},\n"
+    "  {\"id\": \"l3\", \"from\": {\"block\": \"b3\", \"port\": 0}, \"to\": [{\"block\": \"b4\", \"port\": 0}]}]}\n");
+  g_autofree char *prefix = g_strconcat (path, ": /Division: ", NULL);
+  g_auto(CliResult) r = { 0 };
+
+  run_cli (&r, "run", path, "--stats-json", NULL);
+  g_assert_cmpint (r.status, ==, 3);
+  g_assert_true (g_str_has_prefix (r.err, prefix));
+  g_assert_cmpuint (count_lines (r.err), ==, 1);
+  /* No statistics after a failed run. */
+  g_assert_cmpstr (r.out, ==, "");
+}
+
 static json_object *
 parse_single_json (const char *text)
 {
@@ -531,7 +560,37 @@ test_cli_blocks (void)
   run_cli (&r2, "blocks", NULL);
   g_assert_cmpint (r2.status, ==, 0);
   g_assert_nonnull (strstr (r2.out, "(integrator)"));
-  g_assert_nonnull (strstr (r2.out, "x0 (number"));
+  g_assert_nonnull (strstr (r2.out, "    x0: "));
+  g_assert_nonnull (strstr (r2.out, "      number, default \"0\""));
+}
+
+/* A small benchmark run prints one JSON object with the documented
+ * fields, and counts that make sense for a 10-state line. */
+static void
+test_cli_bench (void)
+{
+  static const char *const keys[] = {
+    "model", "n", "method", "integrator_steps", "transitions", "wall_s", "ns_per_step", "peak_rss_kb",
+  };
+  g_auto(CliResult) r1 = { 0 }, r2 = { 0 };
+  json_object *root, *value;
+
+  run_cli (&r1, "bench", "--model", "lcline", "--n", "10", "--method", "QSS2", "--until", "5", "--json", NULL);
+  g_assert_cmpint (r1.status, ==, 0);
+  g_assert_cmpstr (r1.err, ==, "");
+  root = parse_single_json (r1.out);
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    g_assert_true (json_object_object_get_ex (root, keys[i], NULL));
+  g_assert_true (json_object_object_get_ex (root, "model", &value));
+  g_assert_cmpstr (json_object_get_string (value), ==, "lcline");
+  g_assert_cmpint (get_int (root, "n"), ==, 10);
+  g_assert_cmpint (get_int (root, "integrator_steps"), >, 10);
+  g_assert_cmpint (get_int (root, "transitions"), >, get_int (root, "integrator_steps"));
+  g_assert_cmpint (get_int (root, "peak_rss_kb"), >, 0);
+  json_object_put (root);
+
+  run_cli (&r2, "bench", "--model", "nosuchmodel", NULL);
+  assert_usage_error (&r2, "unknown model 'nosuchmodel'");
 }
 
 static void
@@ -628,12 +687,14 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/model-errors", test_cli_model_errors);
   g_test_add_func ("/cli/check-ok", test_cli_check_ok);
   g_test_add_func ("/cli/run-error", test_cli_run_error);
+  g_test_add_func ("/cli/run-error-block", test_cli_run_error_block);
   g_test_add_func ("/cli/stats-json", test_cli_stats_json);
   g_test_add_func ("/cli/stats-table", test_cli_stats_table);
   g_test_add_func ("/cli/until-and-set", test_cli_until_and_set);
   g_test_add_func ("/cli/csv", test_cli_csv);
   g_test_add_func ("/cli/blocks", test_cli_blocks);
   g_test_add_func ("/cli/csv-writer", test_cli_csv_writer);
+  g_test_add_func ("/cli/bench", test_cli_bench);
 
   status = g_test_run ();
   remove_tmp_dir ();

@@ -170,6 +170,7 @@ test_number_format (void)
     { 0.30000000000000004, "0.30000000000000004" }, { 1e300, "1e300" },
     { 1.5e-7, "1.5e-7" }, { 123456789012345.0, "123456789012345" },
     { 1e15, "1e15" }, { 2.5, "2.5" }, { -1e-300, "-1e-300" },
+    { -999999999999999.0, "-999999999999999" }, { 7, "7" }, { -1, "-1" },
     { NAN, "null" }, { INFINITY, "null" },
   };
   char buf[QD_JSON_NUMBER_BUFSIZE];
@@ -229,6 +230,8 @@ test_writer_layout (void)
   qd_json_writer_key (w, "e");
   qd_json_writer_begin_array (w, FALSE);
   qd_json_writer_int (w, -3);
+  qd_json_writer_int (w, 0);
+  qd_json_writer_int (w, G_MININT64);
   qd_json_writer_uint (w, G_MAXUINT64);
   qd_json_writer_end_array (w);
   qd_json_writer_end_object (w);
@@ -240,6 +243,8 @@ test_writer_layout (void)
                    "  \"b\": { \"c\": [1, 2], \"d\": false },\n"
                    "  \"e\": [\n"
                    "    -3,\n"
+                   "    0,\n"
+                   "    -9223372036854775808,\n"
                    "    18446744073709551615\n"
                    "  ]\n"
                    "}\n");
@@ -350,6 +355,32 @@ test_roundtrip_features (void)
   g_assert_cmpstr (target->dst.block, ==, "b8");
   g_assert_cmpuint (target->dst.port, ==, 2);
   g_assert_cmpuint (target->points->len, ==, 0);
+}
+
+/* The fuzzer's seeds are valid diagrams of the real block library, so
+ * that it starts from inputs that reach every part of the loader. */
+static void
+test_fuzz_seeds (void)
+{
+  g_autofree char *dir_path = qd_test_source_path ("tests", "fuzz", "corpus", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDir) dir = g_dir_open (dir_path, 0, &error);
+  const char *name;
+  guint n = 0;
+
+  g_assert_no_error (error);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir_path, name, NULL);
+      g_autofree char *contents = NULL;
+      gsize length;
+
+      g_file_get_contents (path, &contents, &length, &error);
+      g_assert_no_error (error);
+      assert_canonical (contents, length, NULL, name);
+      n++;
+    }
+  g_assert_cmpuint (n, >=, 5);
 }
 
 /* The first ```json block of docs/file-format.md is the complete example
@@ -851,6 +882,7 @@ main (int argc, char **argv)
   g_test_add_func ("/file/roundtrip/features", test_roundtrip_features);
   g_test_add_func ("/file/roundtrip/docs-example", test_docs_example);
   g_test_add_func ("/file/canonicalise", test_canonicalise);
+  g_test_add_func ("/file/fuzz-seeds", test_fuzz_seeds);
   g_test_add_func ("/file/errors/syntax", test_syntax_errors);
   g_test_add_func ("/file/errors/semantic", test_semantic_errors);
   g_test_add_func ("/file/accepted-forms", test_accepted_forms);

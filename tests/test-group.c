@@ -600,6 +600,7 @@ check_system (QdDocument *doc,
       g_assert_true (qd_system_find_block (system, block->id) == block);
       g_assert_false (g_hash_table_contains (names, block->name));
       g_hash_table_add (names, block->name);
+      g_assert_true (qd_system_find_block_by_name (system, block->name) == block);
       g_assert_false (g_hash_table_contains (ids, block->id));
       g_hash_table_add (ids, block->id);
       if (block->inner != NULL)
@@ -644,12 +645,27 @@ check_system (QdDocument *doc,
   g_hash_table_unref (names);
 }
 
+/* @ever collects every id seen so far: one not in the diagram now (the
+ * history may keep it) must not be found. */
 static void
-check_document (QdDocument *doc)
+check_document (QdDocument *doc,
+                GHashTable *ever)
 {
   GHashTable *ids = g_hash_table_new (g_str_hash, g_str_equal);
+  GHashTableIter iter;
+  gpointer key;
 
   check_system (doc, qd_document_get_root (doc), ids);
+  g_hash_table_iter_init (&iter, ids);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_hash_table_add (ever, g_strdup (key));
+  g_hash_table_iter_init (&iter, ever);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    if (!g_hash_table_contains (ids, key))
+      {
+        g_assert_null (qd_document_find_block (doc, key));
+        g_assert_null (qd_document_find_link (doc, key));
+      }
   g_hash_table_unref (ids);
 }
 
@@ -763,6 +779,7 @@ random_edits (guint32 seed,
               guint   steps)
 {
   GRand *rng = g_rand_new_with_seed (seed);
+  GHashTable *ever = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   static const char *const types[] = {
     "group-gain", "group-sum", "group-source", "group-sink", "subsystem",
     "inport", "outport",
@@ -874,7 +891,7 @@ random_edits (guint32 seed,
       dump = qd_test_dump_document (doc);
       if (strcmp (dump, dump_before) == 0)
         changed = FALSE;
-      check_document (doc);
+      check_document (doc, ever);
       if (changed)
         {
           g_assert_cmpuint (n_changed, ==, signals_before + 1);
@@ -903,7 +920,7 @@ random_edits (guint32 seed,
       char *dump;
 
       g_assert_true (qd_document_undo (doc));
-      check_document (doc);
+      check_document (doc, ever);
       dump = qd_test_dump_document (doc);
       g_assert_cmpstr (dump, ==, g_ptr_array_index (dumps, i - 1));
       g_free (dump);
@@ -914,6 +931,7 @@ random_edits (guint32 seed,
       char *dump;
 
       g_assert_true (qd_document_redo (doc));
+      check_document (doc, ever);
       dump = qd_test_dump_document (doc);
       g_assert_cmpstr (dump, ==, g_ptr_array_index (dumps, i));
       g_free (dump);
@@ -922,6 +940,7 @@ random_edits (guint32 seed,
 
   g_ptr_array_unref (dumps);
   g_object_unref (doc);
+  g_hash_table_unref (ever);
   g_rand_free (rng);
 }
 

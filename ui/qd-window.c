@@ -1,12 +1,15 @@
 /* qd-window.c: the main window of the QDevs editor
  *
  * The static chrome comes from qd-window.ui. This file fills the palette
- * from the block registry, shows what a loaded diagram contains, keeps the
- * header bar's title in step with the document, and remembers the window
- * size in GSettings.
+ * from the block registry (its rows drag onto the canvas), shows the
+ * diagram in the canvas with a breadcrumb bar of the subsystems opened,
+ * keeps what a loaded diagram contains in the header bar's information
+ * popover, keeps the header bar's title and the Undo and Redo actions in
+ * step with the document, and remembers the window size in GSettings.
  */
 #include <glib/gi18n-lib.h>
 
+#include "qd-canvas.h"
 #include "qd-window.h"
 
 struct _QdWindow
@@ -26,6 +29,9 @@ struct _QdWindow
   GtkWidget   *message_box;
   GtkImage    *message_icon;
   GtkLabel    *message_label;
+  QdCanvas    *canvas;
+  GtkBox      *breadcrumb_box;
+  GtkWidget   *info_button;
 
   /* NULL when the schema is not installed (running from a build tree
    * without GSETTINGS_SCHEMA_DIR): the window then simply forgets its
@@ -34,6 +40,7 @@ struct _QdWindow
 
   QdDocument  *document;
   GFile       *file;
+  gulong       document_changed_id;
 };
 
 G_DEFINE_FINAL_TYPE (QdWindow, qd_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -98,9 +105,32 @@ palette_header_func (GtkListBoxRow *row,
   gtk_list_box_row_set_header (row, header);
 }
 
+static GdkContentProvider *
+on_palette_drag_prepare (GtkDragSource *source,
+                         double         x,
+                         double         y,
+                         GtkWidget     *row)
+{
+  const QdBlockType *type = g_object_get_data (G_OBJECT (row), "qd-block-type");
+
+  return gdk_content_provider_new_typed (G_TYPE_STRING, type->id);
+}
+
+static void
+on_palette_drag_begin (GtkDragSource *source,
+                       GdkDrag       *drag,
+                       GtkWidget     *row)
+{
+  /* The row itself follows the pointer: it shows what will be dropped. */
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (row);
+
+  gtk_drag_source_set_icon (source, paintable, 12, 12);
+}
+
 static GtkWidget *
 create_palette_row (const QdBlockType *type)
 {
+  GtkDragSource *source;
   GtkWidget *row = gtk_list_box_row_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 10);
   GtkWidget *glyph = gtk_label_new (type->glyph != NULL ? type->glyph : "");
@@ -120,6 +150,13 @@ create_palette_row (const QdBlockType *type)
     gtk_widget_set_tooltip_text (row, _(type->doc));
   g_object_set_data (G_OBJECT (row), "qd-block-type", (gpointer) type);
 
+  /* Rows drag onto the canvas, carrying the block type id. */
+  source = gtk_drag_source_new ();
+  gtk_drag_source_set_actions (source, GDK_ACTION_COPY);
+  g_signal_connect (source, "prepare", G_CALLBACK (on_palette_drag_prepare), row);
+  g_signal_connect (source, "drag-begin", G_CALLBACK (on_palette_drag_begin), row);
+  gtk_widget_add_controller (row, GTK_EVENT_CONTROLLER (source));
+
   return row;
 }
 
@@ -134,6 +171,143 @@ populate_palette (QdWindow *self)
     gtk_list_box_append (self->palette_list, create_palette_row (types[i]));
   gtk_list_box_set_header_func (self->palette_list, palette_header_func,
                                 NULL, NULL);
+  /* A single click only focuses a row (it may start a drag); Enter or a
+   * double click inserts the block. */
+  gtk_list_box_set_activate_on_single_click (self->palette_list, FALSE);
+}
+
+static void
+on_palette_row_activated (GtkListBox    *list,
+                          GtkListBoxRow *row,
+                          QdWindow      *self)
+{
+  const QdBlockType *type = g_object_get_data (G_OBJECT (row), "qd-block-type");
+
+  if (type == NULL)
+    return;
+  if (self->document == NULL)
+    {
+      qd_window_show_message (self, GTK_MESSAGE_INFO,
+                              _("Open a diagram first, then add blocks to it."));
+      return;
+    }
+  qd_canvas_insert_block (self->canvas, type->id);
+}
+
+static char *dup_display_title (QdWindow *self);
+
+/* Breadcrumbs: one button per level from the root to the system shown. */
+
+static void
+on_breadcrumb_clicked (GtkButton *button,
+                       QdWindow  *self)
+{
+  QdSystem *system = g_object_get_data (G_OBJECT (button), "qd-system");
+
+  qd_canvas_set_system (self->canvas, system);
+  gtk_widget_grab_focus (GTK_WIDGET (self->canvas));
+}
+
+static void
+update_breadcrumbs (QdWindow *self)
+{
+  QdSystem *system = qd_canvas_get_system (self->canvas);
+  g_autoptr(GPtrArray) chain = g_ptr_array_new ();
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->breadcrumb_box))))
+    gtk_box_remove (self->breadcrumb_box, child);
+
+  for (QdSystem *s = system; s != NULL; s = s->owner != NULL ? s->owner->parent : NULL)
+    g_ptr_array_insert (chain, 0, s);
+
+  /* At the top level the bar has nothing to say. */
+  gtk_widget_set_visible (GTK_WIDGET (self->breadcrumb_box), chain->len > 1);
+
+  for (guint i = 0; i < chain->len; i++)
+    {
+      QdSystem *s = g_ptr_array_index (chain, i);
+      g_autofree char *label = NULL;
+      GtkWidget *button;
+
+      if (s->owner == NULL)
+        label = dup_display_title (self);
+      else
+        label = g_strdup (s->owner->name);
+
+      if (i > 0)
+        {
+          GtkWidget *sep = gtk_label_new ("›");
+
+          gtk_widget_add_css_class (sep, "dim-label");
+          gtk_box_append (self->breadcrumb_box, sep);
+        }
+      if (i + 1 == chain->len)
+        {
+          /* Where we are: shown, not a way to go. */
+          GtkWidget *here = gtk_label_new (label);
+
+          gtk_widget_add_css_class (here, "qd-breadcrumb-current");
+          gtk_box_append (self->breadcrumb_box, here);
+          continue;
+        }
+      button = gtk_button_new_with_label (label);
+      gtk_widget_add_css_class (button, "flat");
+      g_object_set_data_full (G_OBJECT (button), "qd-system",
+                              qd_system_ref (s), (GDestroyNotify) qd_system_unref);
+      g_signal_connect (button, "clicked", G_CALLBACK (on_breadcrumb_clicked), self);
+      gtk_box_append (self->breadcrumb_box, button);
+    }
+}
+
+/* Undo and Redo */
+
+static void
+update_undo_actions (QdWindow *self)
+{
+  GAction *undo = g_action_map_lookup_action (G_ACTION_MAP (self), "undo");
+  GAction *redo = g_action_map_lookup_action (G_ACTION_MAP (self), "redo");
+
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (undo),
+                               self->document != NULL && qd_document_can_undo (self->document));
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (redo),
+                               self->document != NULL && qd_document_can_redo (self->document));
+}
+
+static void
+undo_activated (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  QdWindow *self = user_data;
+
+  if (self->document != NULL)
+    qd_document_undo (self->document);
+}
+
+static void
+redo_activated (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  QdWindow *self = user_data;
+
+  if (self->document != NULL)
+    qd_document_redo (self->document);
+}
+
+static void
+on_document_changed (QdDocument *document,
+                     QdWindow   *self)
+{
+  update_undo_actions (self);
+}
+
+static void
+on_canvas_message (QdWindow   *self,
+                   const char *text)
+{
+  qd_window_show_message (self, GTK_MESSAGE_WARNING, text);
 }
 
 static void
@@ -234,6 +408,7 @@ update_document_page (QdWindow *self)
   GPtrArray *variables;
   int row = 0;
 
+  gtk_widget_set_visible (self->info_button, self->document != NULL);
   if (self->document == NULL)
     {
       gtk_stack_set_visible_child_name (self->main_stack, "empty");
@@ -390,6 +565,8 @@ qd_window_dispose (GObject *object)
 {
   QdWindow *self = QD_WINDOW (object);
 
+  if (self->document != NULL)
+    g_clear_signal_handler (&self->document_changed_id, self->document);
   gtk_widget_dispose_template (GTK_WIDGET (self), QD_TYPE_WINDOW);
   g_clear_object (&self->document);
   g_clear_object (&self->file);
@@ -408,6 +585,7 @@ qd_window_class_init (QdWindowClass *klass)
   object_class->dispose = qd_window_dispose;
   window_class->close_request = qd_window_close_request;
 
+  g_type_ensure (QD_TYPE_CANVAS);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/qdevs/Qdevs/ui/qd-window.ui");
   gtk_widget_class_bind_template_child (widget_class, QdWindow, title_label);
@@ -422,8 +600,17 @@ qd_window_class_init (QdWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, QdWindow, message_box);
   gtk_widget_class_bind_template_child (widget_class, QdWindow, message_icon);
   gtk_widget_class_bind_template_child (widget_class, QdWindow, message_label);
+  gtk_widget_class_bind_template_child (widget_class, QdWindow, canvas);
+  gtk_widget_class_bind_template_child (widget_class, QdWindow, breadcrumb_box);
+  gtk_widget_class_bind_template_child (widget_class, QdWindow, info_button);
+  gtk_widget_class_bind_template_callback (widget_class, on_canvas_message);
   gtk_widget_class_bind_template_callback (widget_class, on_message_close_clicked);
 }
+
+static const GActionEntry win_actions[] = {
+  { "undo", undo_activated, NULL, NULL, NULL, { 0 } },
+  { "redo", redo_activated, NULL, NULL, NULL, { 0 } },
+};
 
 static void
 qd_window_init (QdWindow *self)
@@ -431,8 +618,32 @@ qd_window_init (QdWindow *self)
   GSettingsSchemaSource *source;
   g_autoptr(GSettingsSchema) schema = NULL;
   GtkDropTarget *drop;
+  GtkEventController *shortcuts;
+  static const struct
+  {
+    const char *trigger;
+    const char *action;
+  } keys[] = {
+    { "<Control>z", "win.undo" },
+    { "<Control><Shift>z", "win.redo" },
+    { "<Control>y", "win.redo" },
+  };
 
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions,
+                                   G_N_ELEMENTS (win_actions), self);
+  /* Undo works wherever the focus is, so the window holds the keys. */
+  shortcuts = gtk_shortcut_controller_new ();
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts),
+                                          gtk_shortcut_new (gtk_shortcut_trigger_parse_string (keys[i].trigger),
+                                                            gtk_named_action_new (keys[i].action)));
+  gtk_widget_add_controller (GTK_WIDGET (self), shortcuts);
+  g_signal_connect (self->palette_list, "row-activated",
+                    G_CALLBACK (on_palette_row_activated), self);
+  g_signal_connect_swapped (self->canvas, "notify::system",
+                            G_CALLBACK (update_breadcrumbs), self);
 
   source = g_settings_schema_source_get_default ();
   if (source != NULL)
@@ -449,6 +660,7 @@ qd_window_init (QdWindow *self)
 
   update_title (self);
   update_document_page (self);
+  update_undo_actions (self);
 }
 
 QdWindow *
@@ -493,11 +705,19 @@ qd_window_open_file (QdWindow  *self,
     }
 
   g_set_object (&self->file, file);
+  if (self->document != NULL)
+    g_clear_signal_handler (&self->document_changed_id, self->document);
   g_clear_object (&self->document);
   self->document = document;
+  self->document_changed_id = g_signal_connect (document, "changed",
+                                                G_CALLBACK (on_document_changed), self);
   qd_window_hide_message (self);
   update_title (self);
   update_document_page (self);
+  qd_canvas_set_document (self->canvas, document);
+  update_breadcrumbs (self);
+  update_undo_actions (self);
+  gtk_widget_grab_focus (GTK_WIDGET (self->canvas));
 
   return TRUE;
 }

@@ -1,0 +1,123 @@
+/* qd-integrator-private.h: the state and method table of the Integrator
+ * block, shared by the files that implement its methods
+ *
+ * qd-block-integrator.c holds the block (its DEVS functions, parameters
+ * and the explicit methods QSS1-3 and LIQSS1); qd-integrator-stiff.c holds
+ * the stiff methods LIQSS2, LIQSS3, BQSS and CQSS. Both write against the
+ * state struct and the table of operations declared here. Not installed.
+ */
+#pragma once
+
+#include <math.h>
+
+#include "qd-blocks-private.h"
+
+G_BEGIN_DECLS
+
+/* In the order of the "method" parameter's choices. */
+typedef enum
+{
+  METHOD_QSS1,
+  METHOD_QSS2,
+  METHOD_QSS3,
+  METHOD_LIQSS1,
+  METHOD_LIQSS2,
+  METHOD_LIQSS3,
+  METHOD_BQSS,
+  METHOD_CQSS,
+} Method;
+
+typedef struct _Integrator Integrator;
+
+typedef struct
+{
+  /* Writes the new q (coefficients 0..n-1) for a requantization of the
+   * state x (already advanced to now). */
+  void   (*requantize)  (const Integrator *st,
+                         const double     *x,
+                         double            dq,
+                         double           *q);
+  /* The time advance after x, q or the derivative changed. */
+  double (*reschedule)  (Integrator       *st);
+  /* Called by dext after the new derivative is in x. */
+  void   (*derivative)  (Integrator       *st,
+                         double            t);
+  /* Optional (may be NULL): called by dint once the new q is in st->q and
+   * before reschedule, while st->initial still tells whether that q was
+   * the initial one; for methods whose state follows their own outputs. */
+  void   (*requantized) (Integrator       *st,
+                         double            t);
+} Ops;
+
+struct _Integrator
+{
+  const Ops *ops;
+  double  tl;                    /* time of the last transition */
+  double  x[QD_MAX_ORDER + 1];   /* x(tl + s) = sum x[k] s^k, k <= n */
+  double  q[QD_MAX_ORDER + 1];   /* q(tl + s), k <= n - 1 */
+  double  sigma;                 /* time to the next requantization */
+  double  dq;                    /* the current quantum */
+  double  dqmin, dqrel;
+  int     n;                     /* order of x: 1, 2 or 3 */
+
+  /* LIQSS1: dx/dt = u0 + a q, a estimated as qd-block-integrator.c
+   * describes (LIQSS2 and LIQSS3 estimate a the same way). */
+  double  a, u0;
+  double  q_old, dx_old;         /* q and dx/dt just before the last output */
+  double  t_out;                 /* time of the last output */
+  gboolean awaiting;             /* the next derivative answers that output */
+  gboolean initial;              /* the initial q is still to be emitted */
+
+  /* LIQSS2, LIQSS3 (qd-integrator-stiff.c): the affine term as a
+   * polynomial, u(tu + s) = sum u[k] s^k, and its value at the next
+   * scheduled requantization, where lambda needs it. */
+  double  u[QD_MAX_ORDER];
+  double  tu;
+  double  u_next[QD_MAX_ORDER];
+
+  /* BQSS, CQSS (qd-integrator-stiff.c): the level x is heading for, how
+   * many of the two levels were offered in the current decision, and
+   * whether x is held still between them. */
+  double  level;
+  int     tries;
+  gboolean retry;
+  gboolean redecide;
+  gboolean frozen;
+};
+
+/* Re-expands the polynomial c (degree n) around s: c(s + r) in r. */
+static inline void
+shift (double *c,
+       int     n,
+       double  s)
+{
+  if (s == 0.0)
+    return;
+  /* Repeated synthetic division (Horner's shift), exact in the same sense
+   * as qd_signal_advance(). */
+  for (int i = 0; i < n; i++)
+    for (int k = n - 1; k >= i; k--)
+      c[k] += s * c[k + 1];
+}
+
+/* The quantum for a state of value x. A state sitting exactly at 0 with
+ * dqmin = 0 would get a zero quantum and requantize endlessly; it gets
+ * the quantum of a state of 1e-6 instead (a documented floor). */
+static inline double
+quantum (const Integrator *st,
+         double            x)
+{
+  double dq = fmax (st->dqrel * fabs (x), st->dqmin);
+
+  if (dq <= 0.0)
+    dq = st->dqrel * 1e-6;
+  return dq;
+}
+
+/* The stiff methods' tables (qd-integrator-stiff.c). */
+extern const Ops qd_integrator_liqss2_ops;
+extern const Ops qd_integrator_liqss3_ops;
+extern const Ops qd_integrator_bqss_ops;
+extern const Ops qd_integrator_cqss_ops;
+
+G_END_DECLS

@@ -1,0 +1,321 @@
+/* qd-integrator-stiff.c: the stiff methods of the Integrator block
+ * (LIQSS2, LIQSS3, BQSS, CQSS)
+ *
+ * These are method tables (Ops, qd-integrator-private.h) that
+ * qd-block-integrator.c picks at init; the block's DEVS functions, its
+ * parameters and the explicit methods live there. Notation: x(s) and q(s)
+ * are the state and the quantized state as polynomials in the time s since
+ * the current instant, dQ the quantum, n the order of x.
+ *
+ * LIQSS2 and LIQSS3 (Migoni and Kofman 2009, "Linearly implicit discrete
+ * event methods for stiff ODEs", Lat. Am. Appl. Res. 39(3), for LIQSS2;
+ * Migoni, Bortolotto, Kofman and Cellier 2013, "Linearly implicit
+ * quantization-based integration methods for stiff ordinary differential
+ * equations", Simul. Model. Pract. Theory 35, for both). Near its own
+ * state the derivative is taken as affine in q, dx/dt = a q + u(s), with u
+ * a polynomial of degree n - 1 (u0, and its slope u1 for LIQSS2; also u2
+ * for LIQSS3). At a requantization q0 is chosen first; the higher
+ * coefficients of q are then those the affine model gives from q0 (the
+ * "linearly implicit" step: q has the slope x will have once the loop has
+ * answered the new q, so x - q has no terms below s^n):
+ *     q1 = a q0 + u0,            q2 = (a q1 + u1) / 2      (LIQSS3),
+ * and the n-th derivative of x, affine in q0, is then d(q0) with
+ *     LIQSS2: d = a (a q0 + u0) + u1,
+ *     LIQSS3: d = a (a q1 + u1) + 2 u2.
+ * q0 is x0 + dQ or x0 - dQ, the one x is heading to: after the loop
+ * has answered, x - q = -/+dQ + d s^n / n!, so x0 + dQ qualifies when
+ * d(x0 + dQ) > 0 and x0 - dQ when d(x0 - dQ) < 0 (the n-th order form
+ * of LIQSS1's rule on dx/dt). When exactly one qualifies it is q0.
+ * Otherwise (the papers' third case) q0 is the point q^ between them
+ * where d vanishes, so that x and q run parallel at the quasi-steady
+ * state instead of oscillating around it. d is affine in q0 with slope
+ * a^n / (n - 1)!; for a stable self-dependence (a < 0) both levels
+ * qualify when q^ is within dQ of x0 for LIQSS2 (a^2 > 0), and neither
+ * does for LIQSS3 (a^3 < 0), as for LIQSS1.
+ * The next requantization is, as for LIQSS1, the first s > 0 where x
+ * meets q or |x - q| = 2 dQ.
+ *     a and u are estimated as LIQSS1 does (qd-block-integrator.c): a from
+ * the change of the derivative that answers the block's own output at
+ * the same instant, a = (dx/dt after - dx/dt before) / (q0 after - q0
+ * before); then u = dx/dt - a q coefficient by coefficient, whenever a
+ * new derivative arrives. u is kept as a polynomial and evaluated at the
+ * scheduled requantization (u_next) so that lambda and dint see it.
+ *     Choices: the initial q (and the q after a reset) takes x's own
+ * Taylor coefficients, as QSS2 and QSS3 do, since no a is known yet. a
+ * is not clipped to a < 0. A level that qualifies together with the
+ * other one is not taken (read as an ordered if/else, the conditions
+ * would take x0 + dQ): for LIQSS2 near the quasi-steady state that makes
+ * x circle around q^ with one step every 1/|a| or so, which is what the
+ * third case is there to prevent.
+ *
+ * BQSS and CQSS (Migoni, Kofman and Cellier 2012, "Quantization-based
+ * new integration methods for stiff ordinary differential equations",
+ * Simulation 88(4)). BQSS, the backward QSS: q is one of the two levels
+ * x0 - dQ and x0 + dQ, the one that the derivative evaluated there points
+ * to (dx/dt(q) > 0 for the upper, < 0 for the lower), so x moves towards
+ * q; x then requantizes when it reaches q. When neither level qualifies,
+ * the equilibrium lies between them and x is held still (dx/dt := 0): the
+ * method's quasi-equilibrium, a spurious equilibrium within dQ of the true
+ * one. CQSS, the centered QSS: the same choice of level, but the q
+ * emitted is the midpoint of x0 and the level, x0 +/- dQ/2, the average
+ * of the explicit (QSS) and backward (BQSS) values; x still runs to the
+ * level, so |x - q| <= dQ/2 around the requantization.
+ *     Choices: a block cannot evaluate the derivative at a point it has
+ * not emitted, so the levels are tried through the loop, as the papers'
+ * DEVS model does: the level in the direction of the current derivative
+ * is emitted; if the derivative that answers it at the same instant
+ * points away from it, the other level is emitted at once (a second
+ * requantization at the same time, counted as a step); if that one is
+ * answered pointing away too, x is held. A later change of the derivative
+ * that points away from the level restarts the choice. The two levels
+ * are centred on x at each choice (x0 +/- dQ, dQ recomputed there)
+ * rather than kept on a fixed grid. While x is held, q stays on the last
+ * level offered, so the other states see a bias of up to dQ (dQ/2 for
+ * CQSS); on the stiff spring-mass-damper the slow mode integrates it into
+ * an error of about 100 quanta on the position, the spurious-equilibrium
+ * effect that LIQSS was made to remove (tests/test-stiff.c).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "qd-integrator-private.h"
+#include "qd-poly.h"
+
+/* ---- LIQSS2 and LIQSS3 --------------------------------------------- */
+
+/* The coefficients of q from q0 under the affine model (see the top). */
+static void
+affine_q (const Integrator *st,
+          const double     *u,
+          double            q0,
+          double           *q)
+{
+  q[0] = q0;
+  for (int k = 1; k <= QD_MAX_ORDER; k++)
+    q[k] = k < st->n ? (st->a * q[k - 1] + u[k - 1]) / k : 0.0;
+}
+
+/* a q_{n-1} + u_{n-1}: the n-th derivative of x over (n - 1)!, whose
+ * sign and root are those of d(q0). */
+static double
+nth_derivative (const Integrator *st,
+                const double     *u,
+                double            q0)
+{
+  double q[QD_MAX_ORDER + 1];
+
+  affine_q (st, u, q0, q);
+  return st->a * q[st->n - 1] + u[st->n - 1];
+}
+
+static void
+liqss_requantize (const Integrator *st,
+                  const double     *x,
+                  double            dq,
+                  double           *q)
+{
+  double target;
+  gboolean up, down;
+
+  if (st->initial)
+    {
+      for (int k = 0; k <= QD_MAX_ORDER; k++)
+        q[k] = k < st->n ? x[k] : 0.0;
+      return;
+    }
+
+  up = nth_derivative (st, st->u_next, x[0] + dq) > 0.0;
+  down = nth_derivative (st, st->u_next, x[0] - dq) < 0.0;
+  if (up && !down)
+    target = x[0] + dq;
+  else if (down && !up)
+    target = x[0] - dq;
+  else
+    {
+      /* Both or neither: d(q0) changes sign between x0 - dQ and
+       * x0 + dQ (so a != 0), at q^; nth_derivative() is affine in q0 with
+       * slope a^n / (n - 1)!, and is taken at x0 for a well-conditioned
+       * root. The clamp only guards rounding; a d that vanishes
+       * everywhere leaves q at x. */
+      double slope = pow (st->a, st->n) / (st->n == 3 ? 2.0 : 1.0);
+      double qhat = slope != 0.0
+                    ? x[0] - nth_derivative (st, st->u_next, x[0]) / slope
+                    : x[0];
+
+      target = isfinite (qhat) ? CLAMP (qhat, x[0] - dq, x[0] + dq) : x[0];
+    }
+  affine_q (st, st->u_next, target, q);
+}
+
+static double
+liqss_reschedule (Integrator *st)
+{
+  double d[QD_MAX_ORDER + 1];
+  double sigma;
+
+  for (int k = 0; k < st->n; k++)
+    d[k] = st->x[k] - st->q[k];
+  d[st->n] = st->x[st->n];
+  sigma = fmin (qd_poly_first_root (d, st->n),
+                qd_poly_first_crossing (d, st->n, 2.0 * st->dq));
+
+  /* The affine term where the next requantization will need it. */
+  if (sigma < QD_INF)
+    {
+      memcpy (st->u_next, st->u, sizeof st->u_next);
+      shift (st->u_next, st->n - 1, st->tl + sigma - st->tu);
+    }
+  return sigma;
+}
+
+static void
+liqss_derivative (Integrator *st,
+                  double      t)
+{
+  double v[QD_MAX_ORDER];
+
+  for (int k = 0; k < st->n; k++)
+    v[k] = (k + 1) * st->x[k + 1];
+
+  /* As LIQSS1: the derivative that answers our own output at the same
+   * instant measures the self-dependence. */
+  if (st->awaiting && t == st->t_out)
+    {
+      double dq = st->q[0] - st->q_old;
+
+      if (dq != 0.0)
+        st->a = (v[0] - st->dx_old) / dq;
+    }
+  st->awaiting = FALSE;
+
+  for (int k = 0; k < QD_MAX_ORDER; k++)
+    st->u[k] = k < st->n ? v[k] - st->a * st->q[k] : 0.0;
+  st->u0 = st->u[0];
+  st->tu = t;
+}
+
+const Ops qd_integrator_liqss2_ops = {
+  liqss_requantize,
+  liqss_reschedule,
+  liqss_derivative,
+  NULL,
+};
+
+/* The same functions: the order comes from st->n. */
+const Ops qd_integrator_liqss3_ops = {
+  liqss_requantize,
+  liqss_reschedule,
+  liqss_derivative,
+  NULL,
+};
+
+/* ---- BQSS and CQSS ------------------------------------------------- */
+
+/* +1 or -1: the side of x the next level is offered on. After a level is
+ * reached x moves on the same way; after a derivative pointing away from
+ * the level, it points to the other side; both are the sign of dx/dt. */
+static inline double
+bqss_side (const double *x)
+{
+  return x[1] >= 0.0 ? 1.0 : -1.0;
+}
+
+static void
+bqss_requantize (const Integrator *st,
+                 const double     *x,
+                 double            dq,
+                 double           *q)
+{
+  q[0] = st->initial ? x[0] : x[0] + bqss_side (x) * dq;
+  q[1] = q[2] = q[3] = 0.0;
+}
+
+static void
+cqss_requantize (const Integrator *st,
+                 const double     *x,
+                 double            dq,
+                 double           *q)
+{
+  q[0] = st->initial ? x[0] : x[0] + bqss_side (x) * 0.5 * dq;
+  q[1] = q[2] = q[3] = 0.0;
+}
+
+static void
+bqss_requantized (Integrator *st,
+                  double      t)
+{
+  if (st->initial)
+    {
+      st->level = st->x[0];
+      st->tries = 0;
+    }
+  else
+    {
+      st->level = st->x[0] + copysign (st->dq, st->q[0] - st->x[0]);
+      st->tries = st->retry ? 2 : 1;
+    }
+  st->retry = FALSE;
+  st->redecide = FALSE;
+  st->frozen = FALSE;
+}
+
+static double
+bqss_reschedule (Integrator *st)
+{
+  double s;
+
+  if (st->redecide)
+    return 0.0;
+  if (st->x[1] == 0.0)
+    return QD_INF;
+  s = (st->level - st->x[0]) / st->x[1];
+  return s > 0.0 ? s : 0.0;
+}
+
+static void
+bqss_derivative (Integrator *st,
+                 double      t)
+{
+  gboolean answer = t == st->t_out;
+
+  st->awaiting = FALSE;
+  st->retry = FALSE;
+  st->redecide = FALSE;
+  st->frozen = FALSE;
+  if (st->initial || st->x[1] == 0.0
+      || (st->level - st->x[0]) * st->x[1] > 0.0)
+    return;
+
+  /* The derivative at q points away from the level. */
+  if (answer && st->tries == 1)
+    {
+      /* The first level offered is wrong: offer the other one now. */
+      st->retry = TRUE;
+      st->redecide = TRUE;
+    }
+  else if (answer && st->tries == 2)
+    {
+      /* Both are wrong: the equilibrium is between them; hold x. */
+      st->frozen = TRUE;
+      st->x[1] = 0.0;
+    }
+  else
+    {
+      /* Something else moved the derivative: choose again. */
+      st->redecide = TRUE;
+    }
+}
+
+const Ops qd_integrator_bqss_ops = {
+  bqss_requantize,
+  bqss_reschedule,
+  bqss_derivative,
+  bqss_requantized,
+};
+
+const Ops qd_integrator_cqss_ops = {
+  cqss_requantize,
+  bqss_reschedule,
+  bqss_derivative,
+  bqss_requantized,
+};

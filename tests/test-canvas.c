@@ -1,0 +1,1050 @@
+/* test-canvas.c: the diagram canvas: geometry, editing, drawing
+ *
+ * Geometry and controller tests drive the canvas's edits with canvas
+ * coordinates, as the widget does with real pointer events, and check
+ * the document afterwards (and that one undo restores its exact text).
+ * Render tests draw into an image surface with a style of pure colours
+ * and read pixels back. Runs under a display (xvfb-run in CI) because
+ * the widget tests need GTK; without one the test is skipped.
+ */
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+#include "qd-application.h"
+#include "qd-canvas.h"
+#include "qd-canvas-render.h"
+#include "qd-test-util.h"
+#include "qd-window.h"
+
+static QdApplication *app;
+
+/* A small diagram: Gain (100,100) -> Integrator (300,100), and a free
+ * Gain 2 at (300,250) and Constant at (100,250). Every block is 60x40,
+ * so ports sit at y = block y + 20. */
+typedef struct
+{
+  QdDocument         *document;
+  QdSystem           *root;
+  QdBlock            *gain;
+  QdBlock            *integrator;
+  QdBlock            *gain2;
+  QdBlock            *constant;
+  QdCanvasController *controller;
+  char               *message;
+  guint               n_messages;
+} Fixture;
+
+static void
+on_message (QdCanvasController *controller,
+            const char         *text,
+            Fixture            *fixture)
+{
+  g_free (fixture->message);
+  fixture->message = g_strdup (text);
+  fixture->n_messages++;
+}
+
+static QdBlock *
+add (Fixture    *f,
+     const char *type,
+     const char *name,
+     double      x,
+     double      y)
+{
+  g_autoptr(GError) error = NULL;
+  QdBlock *block = qd_document_add_block (f->document, f->root, type, name, x, y, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (block);
+  return block;
+}
+
+static void
+fixture_setup (Fixture       *f,
+               gconstpointer  data)
+{
+  gboolean linked = GPOINTER_TO_INT (data);
+
+  f->document = qd_document_new ();
+  f->root = qd_document_get_root (f->document);
+  f->gain = add (f, "gain", "Gain", 100, 100);
+  f->integrator = add (f, "integrator", "Integrator", 300, 100);
+  f->gain2 = add (f, "gain", "Gain 2", 300, 250);
+  f->constant = add (f, "constant", "Constant", 100, 250);
+  if (linked)
+    {
+      g_autoptr(GError) error = NULL;
+
+      qd_document_connect (f->document, f->root, f->gain->id, 0,
+                           f->integrator->id, 0, &error);
+      g_assert_no_error (error);
+    }
+  f->controller = qd_canvas_controller_new ();
+  qd_canvas_controller_set_document (f->controller, f->document);
+  qd_canvas_controller_set_tolerance (f->controller, 5.0);
+  g_signal_connect (f->controller, "message", G_CALLBACK (on_message), f);
+}
+
+static void
+fixture_teardown (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_clear_object (&f->controller);
+  g_clear_object (&f->document);
+  g_clear_pointer (&f->message, g_free);
+}
+
+static char *
+text_of (Fixture *f)
+{
+  return qd_document_to_data (f->document, NULL);
+}
+
+static void
+click_drag (Fixture          *f,
+            double            x0,
+            double            y0,
+            double            x1,
+            double            y1,
+            QdCanvasModifiers mods)
+{
+  qd_canvas_controller_press (f->controller, x0, y0, mods);
+  qd_canvas_controller_drag (f->controller, (x0 + x1) / 2, (y0 + y1) / 2);
+  qd_canvas_controller_drag (f->controller, x1, y1);
+  qd_canvas_controller_release (f->controller, x1, y1);
+}
+
+static void
+assert_point (QdPoint p,
+              double  x,
+              double  y)
+{
+  g_assert_cmpfloat_with_epsilon (p.x, x, 1e-9);
+  g_assert_cmpfloat_with_epsilon (p.y, y, 1e-9);
+}
+
+static void
+assert_orthogonal (const GArray *route)
+{
+  g_assert_cmpuint (route->len, >=, 2);
+  for (guint k = 0; k + 1 < route->len; k++)
+    {
+      QdPoint a = g_array_index (route, QdPoint, k);
+      QdPoint b = g_array_index (route, QdPoint, k + 1);
+
+      g_assert_true (fabs (a.x - b.x) < 1e-9 || fabs (a.y - b.y) < 1e-9);
+    }
+}
+
+/* Geometry */
+
+static void
+test_port_positions (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  QdPoint pos, dir;
+  QdBlock *sum;
+
+  /* Unturned: inputs left, outputs right, pointing away. */
+  g_assert_true (qd_canvas_port_position (f->gain, QD_CANVAS_PORT_INPUT, 0, &pos, &dir));
+  assert_point (pos, 100, 120);
+  assert_point (dir, -1, 0);
+  g_assert_true (qd_canvas_port_position (f->gain, QD_CANVAS_PORT_OUTPUT, 0, &pos, &dir));
+  assert_point (pos, 160, 120);
+  assert_point (dir, 1, 0);
+  g_assert_false (qd_canvas_port_position (f->gain, QD_CANVAS_PORT_INPUT, 1, &pos, &dir));
+  g_assert_false (qd_canvas_port_position (f->constant, QD_CANVAS_PORT_INPUT, 0, &pos, &dir));
+
+  /* Flipped: mirrored left-right. */
+  qd_document_set_geometry (f->document, f->gain, 100, 100, 60, 40, 0, TRUE, &error);
+  g_assert_no_error (error);
+  qd_canvas_port_position (f->gain, QD_CANVAS_PORT_INPUT, 0, &pos, &dir);
+  assert_point (pos, 160, 120);
+  assert_point (dir, 1, 0);
+
+  /* A quarter turn clockwise (the rectangle turned to 40x60): the input
+   * is on top, the output at the bottom. */
+  qd_document_set_geometry (f->document, f->gain, 100, 100, 40, 60, 90, FALSE, &error);
+  g_assert_no_error (error);
+  qd_canvas_port_position (f->gain, QD_CANVAS_PORT_INPUT, 0, &pos, &dir);
+  assert_point (pos, 120, 100);
+  assert_point (dir, 0, -1);
+  qd_canvas_port_position (f->gain, QD_CANVAS_PORT_OUTPUT, 0, &pos, &dir);
+  assert_point (pos, 120, 160);
+  assert_point (dir, 0, 1);
+
+  /* Half a turn: input on the right. Three quarters: at the bottom. */
+  qd_document_set_geometry (f->document, f->gain, 100, 100, 60, 40, 180, FALSE, &error);
+  qd_canvas_port_position (f->gain, QD_CANVAS_PORT_INPUT, 0, &pos, &dir);
+  assert_point (pos, 160, 120);
+  assert_point (dir, 1, 0);
+  qd_document_set_geometry (f->document, f->gain, 100, 100, 40, 60, 270, FALSE, &error);
+  qd_canvas_port_position (f->gain, QD_CANVAS_PORT_INPUT, 0, &pos, &dir);
+  assert_point (pos, 120, 160);
+  assert_point (dir, 0, 1);
+
+  /* Several ports spread evenly along their side; flip and a quarter turn
+   * put the inputs at the bottom, the first one at the right end. */
+  sum = add (f, "wsum", "Sum", 500, 100);
+  qd_document_set_param (f->document, sum, "n", "3", &error);
+  g_assert_no_error (error);
+  qd_document_set_geometry (f->document, sum, 500, 100, 60, 60, 0, FALSE, &error);
+  for (guint i = 0; i < 3; i++)
+    {
+      qd_canvas_port_position (sum, QD_CANVAS_PORT_INPUT, i, &pos, NULL);
+      assert_point (pos, 500, 110 + 20 * i);
+    }
+  qd_document_set_geometry (f->document, sum, 500, 100, 60, 60, 90, TRUE, &error);
+  qd_canvas_port_position (sum, QD_CANVAS_PORT_INPUT, 0, &pos, &dir);
+  assert_point (pos, 550, 160);
+  assert_point (dir, 0, 1);
+  qd_canvas_port_position (sum, QD_CANVAS_PORT_INPUT, 2, &pos, NULL);
+  assert_point (pos, 510, 160);
+}
+
+static void
+test_hit_testing (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  QdCanvasHit hit;
+  QdLink *link;
+  QdPoint bends[4] = { { 200, 120 }, { 200, 60 }, { 260, 60 }, { 260, 120 } };
+
+  hit = qd_canvas_hit_test (f->root, NULL, 130, 120, 5);
+  g_assert_cmpint (hit.kind, ==, QD_CANVAS_HIT_BLOCK);
+  g_assert_true (hit.block == f->gain);
+
+  /* Ports win over the block and the link that end there. */
+  hit = qd_canvas_hit_test (f->root, NULL, 161, 121, 5);
+  g_assert_cmpint (hit.kind, ==, QD_CANVAS_HIT_PORT);
+  g_assert_true (hit.block == f->gain);
+  g_assert_cmpint (hit.port_kind, ==, QD_CANVAS_PORT_OUTPUT);
+  hit = qd_canvas_hit_test (f->root, NULL, 298, 120, 5);
+  g_assert_cmpint (hit.kind, ==, QD_CANVAS_HIT_PORT);
+  g_assert_true (hit.block == f->integrator);
+  g_assert_cmpint (hit.port_kind, ==, QD_CANVAS_PORT_INPUT);
+
+  /* The link Gain -> Integrator is straight along y = 120. */
+  hit = qd_canvas_hit_test (f->root, NULL, 230, 122, 5);
+  g_assert_cmpint (hit.kind, ==, QD_CANVAS_HIT_LINK);
+  g_assert_cmpuint (hit.target, ==, 0);
+  hit = qd_canvas_hit_test (f->root, NULL, 230, 130, 5);
+  g_assert_cmpint (hit.kind, ==, QD_CANVAS_HIT_NONE);
+  hit = qd_canvas_hit_test (f->root, NULL, 600, 600, 5);
+  g_assert_cmpint (hit.kind, ==, QD_CANVAS_HIT_NONE);
+
+  /* After a turn and a flip, the ports are hit where they are drawn. */
+  qd_document_set_geometry (f->document, f->gain2, 300, 250, 40, 60, 90, TRUE, &error);
+  g_assert_no_error (error);
+  /* Flip sends the input right, the turn sends right to the bottom. */
+  hit = qd_canvas_hit_test (f->root, NULL, 320, 311, 5);
+  g_assert_cmpint (hit.kind, ==, QD_CANVAS_HIT_PORT);
+  g_assert_true (hit.block == f->gain2);
+  g_assert_cmpint (hit.port_kind, ==, QD_CANVAS_PORT_INPUT);
+  hit = qd_canvas_hit_test (f->root, NULL, 320, 249, 5);
+  g_assert_cmpint (hit.kind, ==, QD_CANVAS_HIT_PORT);
+  g_assert_cmpint (hit.port_kind, ==, QD_CANVAS_PORT_OUTPUT);
+  /* Nothing left where the input was before the turn. */
+  hit = qd_canvas_hit_test (f->root, NULL, 299, 270, 3);
+  g_assert_cmpint (hit.kind, !=, QD_CANVAS_HIT_PORT);
+
+  /* Explicit bend points: their corners are hit as bends. */
+  link = qd_system_find_source (f->root, f->gain->id, 0);
+  qd_document_set_link_points (f->document, link, 0, bends, 4);
+  hit = qd_canvas_hit_test (f->root, NULL, 201, 61, 5);
+  g_assert_cmpint (hit.kind, ==, QD_CANVAS_HIT_BEND);
+  g_assert_true (hit.link == link);
+  g_assert_cmpuint (hit.index, ==, 2);
+  hit = qd_canvas_hit_test (f->root, NULL, 230, 61, 5);
+  g_assert_cmpint (hit.kind, ==, QD_CANVAS_HIT_LINK);
+  hit = qd_canvas_hit_test (f->root, NULL, 230, 120, 3);
+  g_assert_cmpint (hit.kind, ==, QD_CANVAS_HIT_NONE);
+}
+
+static void
+test_routing (Fixture       *f,
+              gconstpointer  data)
+{
+  g_autoptr(GArray) straight = NULL;
+  g_autoptr(GArray) around = NULL;
+  g_autoptr(GArray) elbows = NULL;
+  QdLink *link = qd_system_find_source (f->root, f->gain->id, 0);
+  QdPoint start = { 160, 270 }, right = { 1, 0 }, left = { -1, 0 };
+  QdPoint end = { 100, 120 };
+  QdPoint bends[1] = { { 230, 60 } };
+  QdRect obstacle = qd_canvas_block_rect (f->gain);
+
+  straight = qd_canvas_route_target (f->root, link, 0);
+  g_assert_cmpuint (straight->len, ==, 2);
+  assert_point (g_array_index (straight, QdPoint, 0), 160, 120);
+  assert_point (g_array_index (straight, QdPoint, 1), 300, 120);
+
+  /* Constant (160,270) back to Gain's input (100,120): the route must
+   * leave rightwards, come into the input from the left, and not cross
+   * the Gain block in between. */
+  around = qd_canvas_route_auto (f->root, start, right, end, left);
+  assert_orthogonal (around);
+  assert_point (g_array_index (around, QdPoint, 0), 160, 270);
+  assert_point (g_array_index (around, QdPoint, around->len - 1), 100, 120);
+  g_assert_cmpfloat (g_array_index (around, QdPoint, 1).x, >, 160);
+  g_assert_cmpfloat (g_array_index (around, QdPoint, around->len - 2).x, <, 100);
+  for (guint k = 0; k + 1 < around->len; k++)
+    {
+      QdPoint a = g_array_index (around, QdPoint, k);
+      QdPoint b = g_array_index (around, QdPoint, k + 1);
+      QdRect seg = { MIN (a.x, b.x), MIN (a.y, b.y), fabs (a.x - b.x) + 0.01, fabs (a.y - b.y) + 0.01 };
+      QdRect inner = { obstacle.x + 1, obstacle.y + 1, obstacle.width - 2, obstacle.height - 2 };
+
+      g_assert_false (qd_rect_intersects (&seg, &inner));
+    }
+
+  /* A bend point that is not aligned gets elbows. */
+  qd_document_set_link_points (f->document, link, 0, bends, 1);
+  elbows = qd_canvas_route_target (f->root, link, 0);
+  assert_orthogonal (elbows);
+  assert_point (g_array_index (elbows, QdPoint, 0), 160, 120);
+  assert_point (g_array_index (elbows, QdPoint, elbows->len - 1), 300, 120);
+  {
+    gboolean through = FALSE;
+
+    for (guint k = 0; k < elbows->len; k++)
+      if (fabs (g_array_index (elbows, QdPoint, k).x - 230) < 1e-9 &&
+          fabs (g_array_index (elbows, QdPoint, k).y - 60) < 1e-9)
+        through = TRUE;
+    g_assert_true (through);
+  }
+}
+
+static void
+test_junctions (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) junctions = NULL;
+  QdLink *link;
+
+  link = qd_document_connect (f->document, f->root, f->gain->id, 0,
+                              f->gain2->id, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (link->targets->len, ==, 2);
+  junctions = qd_canvas_link_junctions (f->root, link);
+  g_assert_cmpuint (junctions->len, ==, 1);
+  /* The branch leaves the straight trunk somewhere along it. */
+  g_assert_cmpfloat (g_array_index (junctions, QdPoint, 0).y, ==, 120);
+  g_assert_cmpfloat (g_array_index (junctions, QdPoint, 0).x, >, 160);
+  g_assert_cmpfloat (g_array_index (junctions, QdPoint, 0).x, <, 300);
+}
+
+/* Controller: links */
+
+static void
+test_connect (Fixture       *f,
+              gconstpointer  data)
+{
+  g_autofree char *before = text_of (f);
+  g_autofree char *after = NULL;
+  QdCanvasFeedback feedback;
+  QdLink *link;
+
+  qd_canvas_controller_press (f->controller, 160.5, 120, 0);
+  g_assert_cmpint (qd_canvas_controller_get_mode (f->controller), ==, QD_CANVAS_MODE_CONNECT);
+  qd_canvas_controller_drag (f->controller, 250, 110);
+  qd_canvas_controller_drag (f->controller, 301, 121);
+  qd_canvas_controller_get_feedback (f->controller, &feedback);
+  g_assert_nonnull (feedback.pending_route);
+  g_assert_true (feedback.mark_block == f->integrator);
+  g_assert_false (feedback.mark_bad);
+  qd_canvas_controller_release (f->controller, 301, 121);
+
+  link = qd_system_find_driver (f->root, f->integrator->id, 0, NULL);
+  g_assert_nonnull (link);
+  g_assert_cmpstr (link->src.block, ==, f->gain->id);
+  g_assert_cmpuint (f->n_messages, ==, 0);
+  g_assert_cmpint (qd_canvas_controller_get_mode (f->controller), ==, QD_CANVAS_MODE_IDLE);
+
+  /* Dragged the other way, from an input to an output, works too. */
+  click_drag (f, 300, 270, 160, 270, 0);
+  link = qd_system_find_driver (f->root, f->gain2->id, 0, NULL);
+  g_assert_nonnull (link);
+  g_assert_cmpstr (link->src.block, ==, f->constant->id);
+
+  /* Each connection is one undo step. */
+  qd_document_undo (f->document);
+  qd_document_undo (f->document);
+  after = text_of (f);
+  g_assert_cmpstr (after, ==, before);
+}
+
+static void
+test_connect_refused (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autofree char *before = text_of (f);
+  g_autofree char *after = NULL;
+  QdCanvasFeedback feedback;
+
+  /* Output onto output: the target is marked bad during the drag, and
+   * the release explains. */
+  qd_canvas_controller_press (f->controller, 160, 120, 0);
+  qd_canvas_controller_drag (f->controller, 360, 121);
+  qd_canvas_controller_get_feedback (f->controller, &feedback);
+  g_assert_true (feedback.mark_block == f->integrator);
+  g_assert_cmpint (feedback.mark_kind, ==, QD_CANVAS_PORT_OUTPUT);
+  g_assert_true (feedback.mark_bad);
+  g_assert_true (feedback.pending_bad);
+  qd_canvas_controller_release (f->controller, 360, 121);
+  g_assert_cmpuint (f->n_messages, ==, 1);
+  g_assert_cmpstr (f->message, ==,
+                   "/Gain: output 1 cannot be joined to output 1 of /Integrator; "
+                   "a link goes from an output to an input, so drop it on an "
+                   "input port");
+
+  /* Onto an input that is already driven (Gain drives Integrator). */
+  qd_canvas_controller_press (f->controller, 160, 270, 0);
+  qd_canvas_controller_drag (f->controller, 299, 119);
+  qd_canvas_controller_get_feedback (f->controller, &feedback);
+  g_assert_true (feedback.mark_bad);
+  qd_canvas_controller_release (f->controller, 299, 119);
+  g_assert_cmpuint (f->n_messages, ==, 2);
+  g_assert_cmpstr (f->message, ==,
+                   "/Integrator: input 1 is already driven by /Gain; delete "
+                   "that link first, or drop on a free input");
+
+  /* Input onto input. */
+  click_drag (f, 300, 270, 300, 120, 0);
+  g_assert_cmpuint (f->n_messages, ==, 3);
+  g_assert_cmpstr (f->message, ==,
+                   "/Gain 2: input 1 cannot be joined to input 1 of /Integrator; "
+                   "a link goes from an output to an input, so drop it on an "
+                   "output port or on a link");
+
+  /* Released on nothing: no link, no message. */
+  click_drag (f, 160, 270, 220, 400, 0);
+  g_assert_cmpuint (f->n_messages, ==, 3);
+
+  after = text_of (f);
+  g_assert_cmpstr (after, ==, before);
+  g_assert_false (qd_document_can_redo (f->document));
+}
+
+static void
+test_branch (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autofree char *before = text_of (f);
+  g_autofree char *after = NULL;
+  QdLink *link = qd_system_find_source (f->root, f->gain->id, 0);
+  QdLinkTarget *target;
+
+  /* From the free input of Gain 2 onto the middle of the link. */
+  click_drag (f, 300, 270, 230, 121, 0);
+  g_assert_cmpuint (f->n_messages, ==, 0);
+  g_assert_cmpuint (f->root->links->len, ==, 1);
+  g_assert_cmpuint (link->targets->len, ==, 2);
+  target = g_ptr_array_index (link->targets, 1);
+  g_assert_cmpstr (target->dst.block, ==, f->gain2->id);
+  g_assert_cmpuint (target->dst.port, ==, 0);
+
+  /* Ctrl-drag from the link to a free input branches it as well. */
+  qd_document_undo (f->document);
+  click_drag (f, 230, 120, 300, 270, QD_CANVAS_MODIFIER_CONTROL);
+  g_assert_cmpuint (link->targets->len, ==, 2);
+
+  qd_document_undo (f->document);
+  after = text_of (f);
+  g_assert_cmpstr (after, ==, before);
+}
+
+static void
+test_bend_drag (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autofree char *before = text_of (f);
+  g_autofree char *after = NULL;
+  g_autoptr(GArray) route = NULL;
+  QdLink *link = qd_system_find_source (f->root, f->gain->id, 0);
+  QdLinkTarget *target = g_ptr_array_index (link->targets, 0);
+
+  /* Dragging the straight link down moves its middle, snapped, and keeps
+   * both ends on their ports. */
+  click_drag (f, 230, 121, 233, 163, 0);
+  g_assert_cmpuint (target->points->len, >, 0);
+  route = qd_canvas_route_target (f->root, link, 0);
+  assert_orthogonal (route);
+  assert_point (g_array_index (route, QdPoint, 0), 160, 120);
+  assert_point (g_array_index (route, QdPoint, route->len - 1), 300, 120);
+  {
+    gboolean lowered = FALSE;
+
+    for (guint k = 0; k + 1 < route->len; k++)
+      if (g_array_index (route, QdPoint, k).y == 160 &&
+          g_array_index (route, QdPoint, k + 1).y == 160)
+        lowered = TRUE;
+    g_assert_true (lowered);
+  }
+
+  qd_document_undo (f->document);
+  after = text_of (f);
+  g_assert_cmpstr (after, ==, before);
+}
+
+/* Controller: selection and moves */
+
+static void
+test_move_with_links (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autofree char *before = text_of (f);
+  g_autofree char *after = NULL;
+  g_autoptr(GArray) route = NULL;
+  QdLink *link = qd_system_find_source (f->root, f->gain->id, 0);
+  QdPoint out, in;
+
+  /* Drag Gain by (33, 17): it lands on the grid at (130, 120). */
+  click_drag (f, 130, 120, 163, 137, 0);
+  g_assert_true (qd_canvas_controller_is_selected (f->controller, f->gain->id));
+  g_assert_cmpfloat (f->gain->x, ==, 130);
+  g_assert_cmpfloat (f->gain->y, ==, 120);
+
+  /* The link follows: its route starts and ends on the moved ports. */
+  qd_canvas_port_position (f->gain, QD_CANVAS_PORT_OUTPUT, 0, &out, NULL);
+  qd_canvas_port_position (f->integrator, QD_CANVAS_PORT_INPUT, 0, &in, NULL);
+  route = qd_canvas_controller_get_route (f->controller, link, 0);
+  assert_orthogonal (route);
+  assert_point (g_array_index (route, QdPoint, 0), out.x, out.y);
+  assert_point (g_array_index (route, QdPoint, route->len - 1), in.x, in.y);
+  assert_point (out, 190, 140);
+
+  /* Moving two blocks through many pointer positions is one undo step. */
+  qd_canvas_controller_select (f->controller, f->integrator->id, TRUE);
+  qd_canvas_controller_press (f->controller, 320, 110, 0);
+  for (int i = 1; i <= 20; i++)
+    qd_canvas_controller_drag (f->controller, 320 + 3 * i, 110 + 2 * i);
+  qd_canvas_controller_release (f->controller, 380, 150);
+  g_assert_cmpfloat (f->integrator->x, ==, 360);
+  g_assert_cmpfloat (f->integrator->y, ==, 140);
+  g_assert_cmpfloat (f->gain->x, ==, 190);
+  g_assert_cmpfloat (f->gain->y, ==, 160);
+
+  qd_document_undo (f->document);
+  g_assert_cmpfloat (f->gain->x, ==, 130);
+  g_assert_cmpfloat (f->integrator->x, ==, 300);
+  qd_document_undo (f->document);
+  after = text_of (f);
+  g_assert_cmpstr (after, ==, before);
+}
+
+static void
+test_click_selection (Fixture       *f,
+                      gconstpointer  data)
+{
+  GHashTable *selection = qd_canvas_controller_get_selection (f->controller);
+  g_autofree char *link_key = NULL;
+
+  click_drag (f, 130, 120, 130, 120, 0);
+  g_assert_cmpuint (g_hash_table_size (selection), ==, 1);
+  g_assert_true (qd_canvas_controller_is_selected (f->controller, f->gain->id));
+
+  /* Shift adds, Ctrl toggles off. */
+  click_drag (f, 330, 120, 330, 120, QD_CANVAS_MODIFIER_SHIFT);
+  g_assert_cmpuint (g_hash_table_size (selection), ==, 2);
+  click_drag (f, 130, 120, 130, 120, QD_CANVAS_MODIFIER_CONTROL);
+  g_assert_cmpuint (g_hash_table_size (selection), ==, 1);
+  g_assert_true (qd_canvas_controller_is_selected (f->controller, f->integrator->id));
+
+  /* A click on a link selects that branch. */
+  click_drag (f, 230, 120, 230, 120, 0);
+  link_key = qd_canvas_link_key (qd_system_find_source (f->root, f->gain->id, 0), 0);
+  g_assert_cmpuint (g_hash_table_size (selection), ==, 1);
+  g_assert_true (qd_canvas_controller_is_selected (f->controller, link_key));
+
+  /* A click on empty space clears; Select All takes everything. */
+  click_drag (f, 600, 600, 600, 600, 0);
+  g_assert_cmpuint (g_hash_table_size (selection), ==, 0);
+  qd_canvas_controller_select_all (f->controller);
+  g_assert_cmpuint (g_hash_table_size (selection), ==, 5);
+}
+
+static void
+test_rubber_band (Fixture       *f,
+                  gconstpointer  data)
+{
+  GHashTable *selection = qd_canvas_controller_get_selection (f->controller);
+  g_autofree char *link_key = qd_canvas_link_key (qd_system_find_source (f->root, f->gain->id, 0), 0);
+  QdCanvasFeedback feedback;
+
+  qd_canvas_controller_press (f->controller, 50, 50, 0);
+  qd_canvas_controller_drag (f->controller, 400, 170);
+  qd_canvas_controller_get_feedback (f->controller, &feedback);
+  g_assert_true (feedback.has_rubber_band);
+  g_assert_cmpfloat (feedback.rubber_band.width, ==, 350);
+  qd_canvas_controller_release (f->controller, 400, 170);
+
+  /* Gain and Integrator lie wholly inside, and so does their link. */
+  g_assert_cmpuint (g_hash_table_size (selection), ==, 3);
+  g_assert_true (qd_canvas_controller_is_selected (f->controller, f->gain->id));
+  g_assert_true (qd_canvas_controller_is_selected (f->controller, f->integrator->id));
+  g_assert_true (qd_canvas_controller_is_selected (f->controller, link_key));
+
+  /* A band that only touches a block does not take it; Shift extends. */
+  click_drag (f, 50, 240, 130, 300, QD_CANVAS_MODIFIER_SHIFT);
+  g_assert_cmpuint (g_hash_table_size (selection), ==, 3);
+  click_drag (f, 50, 240, 170, 300, QD_CANVAS_MODIFIER_SHIFT);
+  g_assert_cmpuint (g_hash_table_size (selection), ==, 4);
+  g_assert_true (qd_canvas_controller_is_selected (f->controller, f->constant->id));
+
+  /* A rubber band changes nothing in the document. */
+  g_assert_false (qd_document_can_redo (f->document));
+}
+
+static void
+test_copy_paste (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autofree char *before = text_of (f);
+  g_autofree char *after = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(GPtrArray) pasted = NULL;
+  g_autoptr(GError) error = NULL;
+  QdBlock *g, *i;
+  QdLink *link;
+
+  qd_canvas_controller_select (f->controller, f->gain->id, FALSE);
+  qd_canvas_controller_select (f->controller, f->integrator->id, TRUE);
+  text = qd_canvas_controller_copy (f->controller);
+  g_assert_nonnull (text);
+  g_assert_nonnull (strstr (text, "\"format\": \"qdevs\""));
+  /* Only what was selected: not Gain 2 nor Constant. */
+  g_assert_null (strstr (text, "Gain 2"));
+  g_assert_null (strstr (text, "Constant"));
+
+  g_assert_true (qd_canvas_controller_paste (f->controller, text, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (f->root->blocks->len, ==, 6);
+
+  /* The pasted blocks are selected, with fresh ids and unique names,
+   * 20 units down and right; the link among them came along. */
+  pasted = qd_canvas_controller_get_selected_blocks (f->controller);
+  g_assert_cmpuint (pasted->len, ==, 2);
+  g = g_ptr_array_index (pasted, 0);
+  i = g_ptr_array_index (pasted, 1);
+  g_assert_cmpstr (g->type, ==, "gain");
+  g_assert_cmpstr (g->name, ==, "Gain 3");
+  g_assert_cmpstr (i->name, ==, "Integrator 2");
+  g_assert_cmpstr (g->id, !=, f->gain->id);
+  g_assert_cmpstr (i->id, !=, f->integrator->id);
+  g_assert_cmpfloat (g->x, ==, 120);
+  g_assert_cmpfloat (g->y, ==, 120);
+  link = qd_system_find_driver (f->root, i->id, 0, NULL);
+  g_assert_nonnull (link);
+  g_assert_cmpstr (link->src.block, ==, g->id);
+
+  /* Pasting again steps further away. */
+  g_assert_true (qd_canvas_controller_paste (f->controller, text, &error));
+  pasted = (g_ptr_array_unref (pasted), qd_canvas_controller_get_selected_blocks (f->controller));
+  g_assert_cmpfloat (((QdBlock *) g_ptr_array_index (pasted, 0))->x, ==, 140);
+  g_assert_cmpstr (((QdBlock *) g_ptr_array_index (pasted, 0))->name, ==, "Gain 4");
+
+  /* Each paste is one undo step. */
+  qd_document_undo (f->document);
+  qd_document_undo (f->document);
+  after = text_of (f);
+  g_assert_cmpstr (after, ==, before);
+
+  /* Text that is not a diagram is refused, and nothing changes. */
+  g_assert_false (qd_canvas_controller_paste (f->controller, "hello", &error));
+  g_assert_nonnull (error);
+  g_clear_error (&error);
+  g_assert_cmpuint (f->root->blocks->len, ==, 4);
+}
+
+static void
+test_group (Fixture       *f,
+            gconstpointer  data)
+{
+  g_autofree char *before = text_of (f);
+  g_autofree char *after = NULL;
+  g_autoptr(GPtrArray) selected = NULL;
+  QdBlock *sub;
+
+  qd_canvas_controller_select (f->controller, f->gain->id, FALSE);
+  qd_canvas_controller_select (f->controller, f->integrator->id, TRUE);
+  g_assert_true (qd_canvas_controller_group (f->controller));
+  g_assert_cmpuint (f->root->blocks->len, ==, 3);
+
+  selected = qd_canvas_controller_get_selected_blocks (f->controller);
+  g_assert_cmpuint (selected->len, ==, 1);
+  sub = g_ptr_array_index (selected, 0);
+  g_assert_nonnull (sub->inner);
+  g_assert_nonnull (qd_system_find_block (sub->inner, f->gain->id));
+
+  /* Double-click opens it in the same canvas. */
+  g_assert_true (qd_canvas_controller_activate (f->controller,
+                                                sub->x + sub->width / 2,
+                                                sub->y + sub->height / 2));
+  g_assert_true (qd_canvas_controller_get_system (f->controller) == sub->inner);
+
+  /* Undo takes the subsystem away: the canvas goes back to the root. */
+  qd_document_undo (f->document);
+  g_assert_true (qd_canvas_controller_get_system (f->controller) == f->root);
+  after = text_of (f);
+  g_assert_cmpstr (after, ==, before);
+
+  /* Nothing selected: refused with a message. */
+  qd_canvas_controller_clear_selection (f->controller);
+  g_assert_false (qd_canvas_controller_group (f->controller));
+  g_assert_cmpstr (f->message, ==, "/: select the blocks to put into a subsystem first");
+}
+
+typedef void (*EditFunc) (Fixture *f);
+
+static void edit_rotate (Fixture *f) { qd_canvas_controller_rotate_selection (f->controller); }
+static void edit_flip (Fixture *f) { qd_canvas_controller_flip_selection (f->controller); }
+static void edit_delete (Fixture *f) { qd_canvas_controller_delete_selection (f->controller); }
+static void edit_nudge (Fixture *f) { qd_canvas_controller_nudge (f->controller, 10, 0, TRUE); }
+static void edit_align (Fixture *f) { qd_canvas_controller_align_selection (f->controller, QD_CANVAS_ALIGN_TOP); }
+static void edit_duplicate (Fixture *f) { qd_canvas_controller_duplicate (f->controller); }
+static void edit_ungroup (Fixture *f) { qd_canvas_controller_ungroup (f->controller); }
+static void edit_add (Fixture *f) { qd_canvas_controller_add_block (f->controller, "gain", 503, 497); }
+
+static void
+test_undo_each (Fixture       *f,
+                gconstpointer  data)
+{
+  static const struct
+  {
+    const char *name;
+    EditFunc    edit;
+  } edits[] = {
+    { "rotate", edit_rotate },
+    { "flip", edit_flip },
+    { "delete", edit_delete },
+    { "nudge", edit_nudge },
+    { "align", edit_align },
+    { "duplicate", edit_duplicate },
+    { "add", edit_add },
+  };
+
+  for (guint k = 0; k < G_N_ELEMENTS (edits); k++)
+    {
+      g_autofree char *before = NULL;
+      g_autofree char *changed = NULL;
+      g_autofree char *after = NULL;
+
+      g_test_message ("edit: %s", edits[k].name);
+      qd_canvas_controller_select (f->controller, f->gain->id, FALSE);
+      qd_canvas_controller_select (f->controller, f->gain2->id, TRUE);
+      before = text_of (f);
+      edits[k].edit (f);
+      changed = text_of (f);
+      g_assert_cmpstr (changed, !=, before);
+      qd_document_undo (f->document);
+      after = text_of (f);
+      g_assert_cmpstr (after, ==, before);
+    }
+
+  /* Ungroup of a subsystem made by the canvas. */
+  {
+    g_autofree char *before = NULL;
+    g_autofree char *after = NULL;
+
+    qd_canvas_controller_select (f->controller, f->gain->id, FALSE);
+    qd_canvas_controller_select (f->controller, f->integrator->id, TRUE);
+    g_assert_true (qd_canvas_controller_group (f->controller));
+    before = text_of (f);
+    edit_ungroup (f);
+    g_assert_cmpuint (f->root->blocks->len, ==, 4);
+    qd_document_undo (f->document);
+    after = text_of (f);
+    g_assert_cmpstr (after, ==, before);
+  }
+}
+
+static void
+test_geometry_edits (Fixture       *f,
+                     gconstpointer  data)
+{
+  qd_canvas_controller_select (f->controller, f->gain->id, FALSE);
+
+  /* Rotating turns the rectangle about its centre. */
+  qd_canvas_controller_rotate_selection (f->controller);
+  g_assert_cmpint (f->gain->rotation, ==, 90);
+  g_assert_cmpfloat (f->gain->width, ==, 40);
+  g_assert_cmpfloat (f->gain->height, ==, 60);
+  g_assert_cmpfloat (f->gain->x + f->gain->width / 2, ==, 130);
+  g_assert_cmpfloat (f->gain->y + f->gain->height / 2, ==, 120);
+  qd_canvas_controller_flip_selection (f->controller);
+  g_assert_true (f->gain->flip);
+
+  /* Arrows step to the next grid line; Shift+arrow by one unit. */
+  qd_canvas_controller_nudge (f->controller, 1, 0, FALSE);
+  g_assert_cmpfloat (f->gain->x, ==, 111);
+  qd_canvas_controller_nudge (f->controller, 10, 0, TRUE);
+  g_assert_cmpfloat (f->gain->x, ==, 120);
+  qd_canvas_controller_nudge (f->controller, -10, 0, TRUE);
+  g_assert_cmpfloat (f->gain->x, ==, 110);
+  qd_canvas_controller_nudge (f->controller, 0, 10, TRUE);
+  g_assert_cmpfloat (f->gain->y, ==, 100);
+
+  /* Align left and top to the selection's edges. */
+  qd_canvas_controller_select (f->controller, f->gain2->id, TRUE);
+  qd_canvas_controller_align_selection (f->controller, QD_CANVAS_ALIGN_LEFT);
+  g_assert_cmpfloat (f->gain2->x, ==, 110);
+  qd_canvas_controller_align_selection (f->controller, QD_CANVAS_ALIGN_TOP);
+  g_assert_cmpfloat (f->gain2->y, ==, 100);
+
+  /* A dropped block is centred on the drop point, on the grid. */
+  {
+    QdBlock *block = qd_canvas_controller_add_block (f->controller, "integrator", 503, 497);
+
+    g_assert_nonnull (block);
+    g_assert_cmpfloat (block->x, ==, 470);
+    g_assert_cmpfloat (block->y, ==, 480);
+    g_assert_true (qd_canvas_controller_is_selected (f->controller, block->id));
+  }
+}
+
+/* Rendering */
+
+static guint32
+pixel_at (cairo_surface_t *surface,
+          int              x,
+          int              y)
+{
+  unsigned char *data = cairo_image_surface_get_data (surface);
+  int stride = cairo_image_surface_get_stride (surface);
+
+  return *(guint32 *) (data + y * stride + x * 4) & 0xffffff;
+}
+
+static void
+test_render_pixels (Fixture       *f,
+                    gconstpointer  data)
+{
+  QdCanvasRenderOptions options;
+  QdCanvasStyle style;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  QdPoint out;
+  QdLink *link = qd_system_find_source (f->root, f->gain->id, 0);
+  QdPoint through[3] = { { 200, 120 }, { 200, 270 }, { 330, 270 } };
+  guint32 p;
+
+  /* Pure colours, so that each thing drawn is recognisable. */
+  qd_canvas_style_init_light (&style);
+  style.background = (QdColor) { 0, 0, 0, 1 };
+  style.block_fill = (QdColor) { 0, 0, 1, 1 };
+  style.link = (QdColor) { 1, 0, 0, 1 };
+  style.port = (QdColor) { 0, 1, 0, 1 };
+
+  qd_canvas_render_options_init (&options);
+  options.style = &style;
+  options.draw_grid = FALSE;
+  options.zoom = 2.0;
+  options.origin_x = 50;
+  options.origin_y = 0;
+
+  surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 800, 700);
+  cr = cairo_create (surface);
+  qd_canvas_render (cr, f->root, &options, 800, 700);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+
+  /* Gain's body, left of its glyph: (100 + 8, 120 + 10) on the canvas is
+   * (116, 260) on the image. */
+  g_assert_cmphex (pixel_at (surface, 116, 260), ==, 0x0000ff);
+  /* Its output mark just outside the right edge, off the link's line. */
+  qd_canvas_port_position (f->gain, QD_CANVAS_PORT_OUTPUT, 0, &out, NULL);
+  g_assert_cmphex (pixel_at (surface, (int) ((out.x + 1.5 - 50) * 2), (int) ((out.y + 1.5) * 2)),
+                   ==, 0x00ff00);
+  /* The link at a point of its route (y = 120, a 1.5 pixel line centred
+   * on the boundary of two pixel rows): clearly red in either row. */
+  p = pixel_at (surface, (230 - 50) * 2, 120 * 2);
+  g_assert_cmpuint ((p >> 16) & 0xff, >, 150);
+  g_assert_cmpuint (p & 0xff, <, 60);
+  /* Nothing in an empty area. */
+  g_assert_cmphex (pixel_at (surface, 500, 600), ==, 0x000000);
+  g_assert_cmphex (pixel_at (surface, 20, 20), ==, 0x000000);
+
+  /* Links lie above blocks: a link routed across Gain 2 shows on it. */
+  qd_document_set_link_points (f->document, link, 0, through, 3);
+  surface = (cairo_surface_destroy (surface),
+             cairo_image_surface_create (CAIRO_FORMAT_RGB24, 800, 700));
+  cr = cairo_create (surface);
+  qd_canvas_render (cr, f->root, &options, 800, 700);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  /* (315, 270) is inside Gain 2 (300..360 x 250..290) on the link. */
+  p = pixel_at (surface, (315 - 50) * 2, 270 * 2);
+  g_assert_cmpuint ((p >> 16) & 0xff, >, 150);
+  g_assert_cmpuint (p & 0xff, <, 150);
+  /* The body of Gain 2 away from the link is still blue. */
+  g_assert_cmphex (pixel_at (surface, (305 - 50) * 2, 285 * 2), ==, 0x0000ff);
+
+  cairo_surface_destroy (surface);
+}
+
+/* The widget and its window */
+
+static void
+test_widget_view (void)
+{
+  g_autoptr(QdDocument) document = qd_document_new ();
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *canvas = qd_canvas_new ();
+  double cx, cy, cx2, cy2;
+
+  g_object_ref_sink (canvas);
+  gtk_window_set_child (GTK_WINDOW (window), canvas);
+  qd_canvas_set_document (QD_CANVAS (canvas), document);
+  g_assert_true (qd_canvas_get_system (QD_CANVAS (canvas)) == qd_document_get_root (document));
+
+  /* Zooming keeps the canvas point under the anchor in place. */
+  qd_canvas_widget_to_canvas (QD_CANVAS (canvas), 123, 45, &cx, &cy);
+  qd_canvas_set_zoom (QD_CANVAS (canvas), 2.5, 123, 45);
+  g_assert_cmpfloat (qd_canvas_get_zoom (QD_CANVAS (canvas)), ==, 2.5);
+  qd_canvas_widget_to_canvas (QD_CANVAS (canvas), 123, 45, &cx2, &cy2);
+  g_assert_cmpfloat_with_epsilon (cx, cx2, 1e-9);
+  g_assert_cmpfloat_with_epsilon (cy, cy2, 1e-9);
+  qd_canvas_set_zoom (QD_CANVAS (canvas), 100, 0, 0);
+  g_assert_cmpfloat (qd_canvas_get_zoom (QD_CANVAS (canvas)), ==, QD_CANVAS_ZOOM_MAX);
+
+  /* Actions follow the selection. */
+  g_assert_false (gtk_widget_activate_action (canvas, "canvas.bogus", NULL));
+  g_assert_true (gtk_widget_activate_action (canvas, "canvas.zoom-100", NULL));
+  g_assert_cmpfloat (qd_canvas_get_zoom (QD_CANVAS (canvas)), ==, 1.0);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (canvas);
+}
+
+static GtkWidget *
+template_child (QdWindow   *window,
+                const char *name)
+{
+  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (window),
+                                                  QD_TYPE_WINDOW, name);
+
+  g_assert_nonnull (child);
+  return GTK_WIDGET (child);
+}
+
+static void
+test_window_canvas (void)
+{
+  g_autoptr(QdDocument) document = qd_document_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *path = NULL;
+  QdSystem *root = qd_document_get_root (document);
+  QdBlock *plant, *in, *out;
+  QdWindow *window;
+  QdCanvas *canvas;
+  QdDocument *shown;
+  GtkWidget *crumbs, *first;
+  GtkListBox *palette;
+  guint n_blocks;
+
+  qd_document_set_title (document, "Two levels");
+  plant = qd_document_add_block (document, root, QD_TYPE_SUBSYSTEM, "Plant", 100, 100, &error);
+  in = qd_document_add_block (document, plant->inner, QD_TYPE_INPORT, "In", 0, 0, &error);
+  out = qd_document_add_block (document, plant->inner, QD_TYPE_OUTPORT, "Out", 200, 0, &error);
+  qd_document_connect (document, plant->inner, in->id, 0, out->id, 0, &error);
+  g_assert_no_error (error);
+  dir = g_dir_make_tmp ("qd-test-canvas-XXXXXX", &error);
+  path = g_build_filename (dir, "two-levels.qdevs", NULL);
+  qd_document_save (document, path, &error);
+  g_assert_no_error (error);
+
+  window = qd_window_new (GTK_APPLICATION (app));
+  canvas = QD_CANVAS (template_child (window, "canvas"));
+  g_assert_null (qd_canvas_get_document (canvas));
+  file = g_file_new_for_path (path);
+  g_assert_true (qd_window_open_file (window, file, &error));
+  shown = qd_window_get_document (window);
+  g_assert_true (qd_canvas_get_document (canvas) == shown);
+  g_assert_true (qd_canvas_get_system (canvas) == qd_document_get_root (shown));
+
+  /* Into the subsystem: the breadcrumb bar shows the way back. */
+  crumbs = template_child (window, "breadcrumb_box");
+  g_assert_false (gtk_widget_get_visible (crumbs));
+  plant = qd_document_find_block_by_path (shown, "/Plant");
+  g_assert_true (qd_canvas_controller_activate (qd_canvas_get_controller (canvas),
+                                                plant->x + 5, plant->y + 5));
+  g_assert_true (qd_canvas_get_system (canvas) == plant->inner);
+  g_assert_true (gtk_widget_get_visible (crumbs));
+  first = gtk_widget_get_first_child (crumbs);
+  g_assert_true (GTK_IS_BUTTON (first));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (first)), ==, "Two levels");
+  g_signal_emit_by_name (first, "clicked");
+  g_assert_true (qd_canvas_get_system (canvas) == qd_document_get_root (shown));
+
+  /* A palette row activated (Enter) adds its block to the canvas; the
+   * window's Undo takes it back. */
+  palette = GTK_LIST_BOX (template_child (window, "palette_list"));
+  n_blocks = qd_document_get_root (shown)->blocks->len;
+  g_signal_emit_by_name (palette, "row-activated", gtk_list_box_get_row_at_index (palette, 0));
+  g_assert_cmpuint (qd_document_get_root (shown)->blocks->len, ==, n_blocks + 1);
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "undo"));
+  g_action_group_activate_action (G_ACTION_GROUP (window), "undo", NULL);
+  g_assert_cmpuint (qd_document_get_root (shown)->blocks->len, ==, n_blocks);
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "redo"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
+    {
+      g_print ("1..0 # SKIP no display (run under xvfb-run)\n");
+      return 0;
+    }
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+
+  gtk_test_init (&argc, &argv, NULL);
+  qd_init ();
+
+  app = qd_application_new (G_APPLICATION_NON_UNIQUE);
+  g_application_register (G_APPLICATION (app), NULL, &error);
+  g_assert_no_error (error);
+
+#define ADD(path, func, linked) \
+  g_test_add ("/canvas/" path, Fixture, GINT_TO_POINTER (linked), \
+              fixture_setup, func, fixture_teardown)
+
+  ADD ("geometry/ports", test_port_positions, FALSE);
+  ADD ("geometry/hit", test_hit_testing, TRUE);
+  ADD ("geometry/route", test_routing, TRUE);
+  ADD ("geometry/junctions", test_junctions, TRUE);
+  ADD ("controller/connect", test_connect, FALSE);
+  ADD ("controller/connect-refused", test_connect_refused, TRUE);
+  ADD ("controller/branch", test_branch, TRUE);
+  ADD ("controller/bend", test_bend_drag, TRUE);
+  ADD ("controller/move", test_move_with_links, TRUE);
+  ADD ("controller/click", test_click_selection, TRUE);
+  ADD ("controller/rubber-band", test_rubber_band, TRUE);
+  ADD ("controller/copy-paste", test_copy_paste, TRUE);
+  ADD ("controller/group", test_group, TRUE);
+  ADD ("controller/undo-each", test_undo_each, TRUE);
+  ADD ("controller/geometry-edits", test_geometry_edits, TRUE);
+  ADD ("render/pixels", test_render_pixels, TRUE);
+  g_test_add_func ("/canvas/widget/view", test_widget_view);
+  g_test_add_func ("/canvas/window", test_window_canvas);
+
+  status = g_test_run ();
+  g_clear_object (&app);
+  return status;
+}

@@ -1,0 +1,985 @@
+/* qd-canvas-geometry.c: where things are on a diagram
+ *
+ * Port positions, hit testing and orthogonal link routing, in canvas
+ * units. The automatic router is deliberately simple, in the spirit of
+ * what block-diagram editors do for a single link: it leaves each port
+ * straight for a short stub, then tries one- and two-bend Manhattan paths
+ * through a handful of candidate lines (the middle, the ports' own lines
+ * and the lines just beside the nearby blocks) and keeps the shortest one
+ * that crosses the fewest blocks.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "qd-canvas-geometry.h"
+
+#define EPS 1e-6
+
+double
+qd_canvas_snap (double value)
+{
+  return floor (value / QD_CANVAS_GRID + 0.5) * QD_CANVAS_GRID;
+}
+
+gboolean
+qd_rect_intersects (const QdRect *a,
+                    const QdRect *b)
+{
+  return a->x < b->x + b->width && b->x < a->x + a->width &&
+         a->y < b->y + b->height && b->y < a->y + a->height;
+}
+
+gboolean
+qd_rect_contains (const QdRect *rect,
+                  double        x,
+                  double        y)
+{
+  return x >= rect->x && x <= rect->x + rect->width &&
+         y >= rect->y && y <= rect->y + rect->height;
+}
+
+QdRect
+qd_canvas_block_rect (const QdBlock *block)
+{
+  QdRect rect = { block->x, block->y, block->width, block->height };
+
+  return rect;
+}
+
+static void
+rect_add_point (QdRect   *rect,
+                gboolean *empty,
+                double    x,
+                double    y)
+{
+  if (*empty)
+    {
+      rect->x = x;
+      rect->y = y;
+      rect->width = rect->height = 0;
+      *empty = FALSE;
+      return;
+    }
+  if (x < rect->x)
+    {
+      rect->width += rect->x - x;
+      rect->x = x;
+    }
+  if (y < rect->y)
+    {
+      rect->height += rect->y - y;
+      rect->y = y;
+    }
+  if (x > rect->x + rect->width)
+    rect->width = x - rect->x;
+  if (y > rect->y + rect->height)
+    rect->height = y - rect->y;
+}
+
+gboolean
+qd_canvas_system_bounds (const QdSystem *system,
+                         QdRect         *bounds)
+{
+  gboolean empty = TRUE;
+  QdRect rect = { 0, 0, 0, 0 };
+
+  for (guint i = 0; i < system->blocks->len; i++)
+    {
+      const QdBlock *block = g_ptr_array_index (system->blocks, i);
+
+      rect_add_point (&rect, &empty, block->x, block->y);
+      /* Room for the name drawn below the block. */
+      rect_add_point (&rect, &empty, block->x + block->width,
+                      block->y + block->height + 18);
+    }
+  for (guint i = 0; i < system->links->len; i++)
+    {
+      const QdLink *link = g_ptr_array_index (system->links, i);
+
+      for (guint t = 0; t < link->targets->len; t++)
+        {
+          const QdLinkTarget *target = g_ptr_array_index (link->targets, t);
+
+          for (guint k = 0; target->points != NULL && k < target->points->len; k++)
+            {
+              QdPoint p = g_array_index (target->points, QdPoint, k);
+
+              rect_add_point (&rect, &empty, p.x, p.y);
+            }
+        }
+    }
+  if (bounds != NULL)
+    *bounds = rect;
+  return !empty;
+}
+
+/* Ports */
+
+void
+qd_canvas_port_position_n (const QdBlock    *block,
+                           QdCanvasPortKind  kind,
+                           guint             index,
+                           guint             n_ports,
+                           QdPoint          *position,
+                           QdPoint          *direction)
+{
+  gboolean quarter = block->rotation == 90 || block->rotation == 270;
+  /* The block's own frame before turning: its sides swap on a quarter
+   * turn, so that the turned frame fills the rectangle on the canvas. */
+  double w = quarter ? block->height : block->width;
+  double h = quarter ? block->width : block->height;
+  double u, v, du, dv, ru, rv, rdu, rdv;
+
+  if (n_ports == 0)
+    n_ports = 1;
+  /* Spread along the side on the grid where the side allows it, so that
+   * straight links between aligned blocks stay straight. */
+  v = -h / 2 + h * (index + 0.5) / n_ports;
+  if (kind == QD_CANVAS_PORT_INPUT)
+    {
+      u = -w / 2;
+      du = -1;
+    }
+  else
+    {
+      u = w / 2;
+      du = 1;
+    }
+  dv = 0;
+
+  if (block->flip)
+    {
+      u = -u;
+      du = -du;
+    }
+
+  /* Clockwise on screen (y grows downwards): (u, v) -> (-v, u). */
+  switch (((block->rotation % 360) + 360) % 360)
+    {
+    case 90:
+      ru = -v; rv = u; rdu = -dv; rdv = du;
+      break;
+    case 180:
+      ru = -u; rv = -v; rdu = -du; rdv = -dv;
+      break;
+    case 270:
+      ru = v; rv = -u; rdu = dv; rdv = -du;
+      break;
+    default:
+      ru = u; rv = v; rdu = du; rdv = dv;
+      break;
+    }
+
+  if (position != NULL)
+    {
+      position->x = block->x + block->width / 2 + ru;
+      position->y = block->y + block->height / 2 + rv;
+    }
+  if (direction != NULL)
+    {
+      direction->x = rdu;
+      direction->y = rdv;
+    }
+}
+
+gboolean
+qd_canvas_port_position (const QdBlock    *block,
+                         QdCanvasPortKind  kind,
+                         guint             index,
+                         QdPoint          *position,
+                         QdPoint          *direction)
+{
+  guint n_in = 0, n_out = 0, n;
+
+  if (!qd_block_count_ports (block, &n_in, &n_out, NULL))
+    return FALSE;
+  n = kind == QD_CANVAS_PORT_INPUT ? n_in : n_out;
+  if (index >= n)
+    return FALSE;
+  qd_canvas_port_position_n (block, kind, index, n, position, direction);
+  return TRUE;
+}
+
+/* Routes */
+
+static gboolean
+same_point (QdPoint a,
+            QdPoint b)
+{
+  return fabs (a.x - b.x) < EPS && fabs (a.y - b.y) < EPS;
+}
+
+void
+qd_canvas_route_simplify (GArray *route)
+{
+  guint i = 1;
+
+  while (i < route->len)
+    {
+      if (same_point (g_array_index (route, QdPoint, i - 1),
+                      g_array_index (route, QdPoint, i)))
+        {
+          /* Keep the ends themselves: drop the inner copy. */
+          g_array_remove_index (route, i == route->len - 1 ? i - 1 : i);
+          if (route->len < 2)
+            break;
+          continue;
+        }
+      i++;
+    }
+
+  i = 1;
+  while (route->len > 2 && i + 1 < route->len)
+    {
+      QdPoint a = g_array_index (route, QdPoint, i - 1);
+      QdPoint b = g_array_index (route, QdPoint, i);
+      QdPoint c = g_array_index (route, QdPoint, i + 1);
+      gboolean collinear = (fabs (a.x - b.x) < EPS && fabs (b.x - c.x) < EPS) ||
+                           (fabs (a.y - b.y) < EPS && fabs (b.y - c.y) < EPS);
+
+      if (collinear)
+        g_array_remove_index (route, i);
+      else
+        i++;
+    }
+}
+
+/* Something a route should not cross: a block, or (less bad) the name
+ * written under it. */
+typedef struct
+{
+  QdRect rect;
+  double penalty;
+} Obstacle;
+
+/* The penalty of the obstacles the segment a-b passes through (touching
+ * an edge does not count). */
+static double
+segment_crossings (QdPoint       a,
+                   QdPoint       b,
+                   const GArray *obstacles)
+{
+  double x0 = MIN (a.x, b.x), x1 = MAX (a.x, b.x);
+  double y0 = MIN (a.y, b.y), y1 = MAX (a.y, b.y);
+  double penalty = 0;
+
+  for (guint i = 0; i < obstacles->len; i++)
+    {
+      const Obstacle *o = &g_array_index (obstacles, Obstacle, i);
+      const QdRect *r = &o->rect;
+
+      /* The segment is axis-aligned, so it is its own bounding box. */
+      if (x1 > r->x + 0.5 && x0 < r->x + r->width - 0.5 &&
+          y1 > r->y + 0.5 && y0 < r->y + r->height - 0.5)
+        penalty += o->penalty;
+    }
+  return penalty;
+}
+
+/* A segment of a route already laid, and the link it belongs to. */
+typedef struct
+{
+  QdPoint       a, b;
+  const QdLink *link;
+} Laid;
+
+/* Running along another link's line makes two links look like one: costly.
+ * Running along a branch of the same link shares the trunk: a saving.
+ * Crossing another link is allowed but avoided when it is cheap to. */
+static double
+segment_overlaps (QdPoint       a,
+                  QdPoint       b,
+                  const GArray *laid,
+                  const QdLink *link)
+{
+  gboolean horizontal = fabs (a.y - b.y) < EPS;
+  double cost = 0;
+
+  if (laid == NULL)
+    return 0;
+  for (guint i = 0; i < laid->len; i++)
+    {
+      const Laid *l = &g_array_index (laid, Laid, i);
+      gboolean lh = fabs (l->a.y - l->b.y) < EPS;
+      double overlap;
+
+      if (horizontal == lh)
+        {
+          if (horizontal)
+            {
+              if (fabs (a.y - l->a.y) > 1.5)
+                continue;
+              overlap = MIN (MAX (a.x, b.x), MAX (l->a.x, l->b.x)) -
+                        MAX (MIN (a.x, b.x), MIN (l->a.x, l->b.x));
+            }
+          else
+            {
+              if (fabs (a.x - l->a.x) > 1.5)
+                continue;
+              overlap = MIN (MAX (a.y, b.y), MAX (l->a.y, l->b.y)) -
+                        MAX (MIN (a.y, b.y), MIN (l->a.y, l->b.y));
+            }
+          if (overlap <= EPS)
+            continue;
+          if (l->link == link)
+            cost -= 0.5 * overlap;
+          else
+            cost += 300.0 + 2.0 * overlap;
+        }
+      else if (l->link != link)
+        {
+          /* Perpendicular: do they cross? */
+          QdPoint h0 = horizontal ? a : l->a, h1 = horizontal ? b : l->b;
+          QdPoint v0 = horizontal ? l->a : a, v1 = horizontal ? l->b : b;
+
+          if (v0.x > MIN (h0.x, h1.x) + EPS && v0.x < MAX (h0.x, h1.x) - EPS &&
+              h0.y > MIN (v0.y, v1.y) + EPS && h0.y < MAX (v0.y, v1.y) - EPS)
+            cost += 8.0;
+        }
+    }
+  return cost;
+}
+
+static double
+route_cost (const QdPoint *pts,
+            guint          n,
+            const GArray  *obstacles,
+            QdPoint        start_dir,
+            QdPoint        end_dir,
+            const GArray  *laid,
+            const QdLink  *link)
+{
+  double cost = 0;
+  guint bends = 0;
+
+  /* pts[0] and pts[n-1] are the ports, pts[1] and pts[n-2] the stubs. */
+  for (guint i = 0; i + 1 < n; i++)
+    {
+      QdPoint a = pts[i], b = pts[i + 1];
+      double len = fabs (b.x - a.x) + fabs (b.y - a.y);
+
+      if (len < EPS)
+        continue;
+      cost += len;
+      if (i > 0 && i + 2 < n)
+        cost += segment_crossings (a, b, obstacles);
+      cost += segment_overlaps (a, b, laid, link);
+    }
+  for (guint i = 1; i + 1 < n; i++)
+    {
+      QdPoint a = pts[i - 1], b = pts[i], c = pts[i + 1];
+
+      if (same_point (a, b) || same_point (b, c))
+        continue;
+      if (!((fabs (a.x - b.x) < EPS && fabs (b.x - c.x) < EPS) ||
+            (fabs (a.y - b.y) < EPS && fabs (b.y - c.y) < EPS)))
+        bends++;
+    }
+  cost += 25.0 * bends;
+
+  /* Turning straight back over a stub hides the link under itself. */
+  if (n >= 4)
+    {
+      QdPoint s = pts[1], t = pts[2];
+      QdPoint u = pts[n - 3], e = pts[n - 2];
+
+      if ((t.x - s.x) * start_dir.x + (t.y - s.y) * start_dir.y < -EPS)
+        cost += 500.0;
+      /* Arriving at the end stub, the link moves along -end_dir. */
+      if ((e.x - u.x) * end_dir.x + (e.y - u.y) * end_dir.y > EPS)
+        cost += 500.0;
+    }
+  return cost;
+}
+
+static GArray *
+route_auto (const QdSystem *system,
+            QdPoint         start,
+            QdPoint         start_dir,
+            QdPoint         end,
+            QdPoint         end_dir,
+            const GArray   *laid,
+            const QdLink   *link)
+{
+  GArray *route = g_array_new (FALSE, FALSE, sizeof (QdPoint));
+  GArray *obstacles = g_array_new (FALSE, FALSE, sizeof (Obstacle));
+  GArray *xs = g_array_new (FALSE, FALSE, sizeof (double));
+  GArray *ys = g_array_new (FALSE, FALSE, sizeof (double));
+  QdPoint s1 = { start.x + start_dir.x * QD_CANVAS_STUB,
+                 start.y + start_dir.y * QD_CANVAS_STUB };
+  QdPoint e1 = { end.x + end_dir.x * QD_CANVAS_STUB,
+                 end.y + end_dir.y * QD_CANVAS_STUB };
+  QdPoint best[6];
+  double best_cost = G_MAXDOUBLE;
+  QdRect area;
+  double v;
+
+  /* Only blocks near the two ends shape the route: this keeps routing
+   * cheap on large diagrams. */
+  area.x = MIN (s1.x, e1.x) - 80;
+  area.y = MIN (s1.y, e1.y) - 80;
+  area.width = fabs (s1.x - e1.x) + 160;
+  area.height = fabs (s1.y - e1.y) + 160;
+  if (system != NULL)
+    for (guint i = 0; i < system->blocks->len; i++)
+      {
+        const QdBlock *block = g_ptr_array_index (system->blocks, i);
+        Obstacle o = { qd_canvas_block_rect (block), 10000.0 };
+
+        if (qd_rect_intersects (&o.rect, &area))
+          {
+            Obstacle label;
+            double w = 6.0 * g_utf8_strlen (block->name != NULL ? block->name : "", -1);
+
+            g_array_append_val (obstacles, o);
+            /* The name is drawn centred under the block, about 10 units
+             * high: crossing it makes both hard to read. */
+            label.rect.x = block->x + block->width / 2 - w / 2;
+            label.rect.y = block->y + block->height + 2;
+            label.rect.width = w;
+            label.rect.height = 12;
+            label.penalty = 400.0;
+            g_array_append_val (obstacles, label);
+          }
+      }
+
+  v = (s1.x + e1.x) / 2;
+  g_array_append_val (xs, v);
+  g_array_append_val (xs, s1.x);
+  g_array_append_val (xs, e1.x);
+  v = (s1.y + e1.y) / 2;
+  g_array_append_val (ys, v);
+  g_array_append_val (ys, s1.y);
+  g_array_append_val (ys, e1.y);
+  for (guint i = 0; i < obstacles->len; i += 2)
+    {
+      const QdRect *r = &g_array_index (obstacles, Obstacle, i).rect;
+
+      v = r->x - QD_CANVAS_STUB - 10;
+      g_array_append_val (xs, v);
+      v = r->x + r->width + QD_CANVAS_STUB + 10;
+      g_array_append_val (xs, v);
+      v = r->y - QD_CANVAS_STUB - 10;
+      g_array_append_val (ys, v);
+      /* Below a block is its name: pass further down. */
+      v = r->y + r->height + QD_CANVAS_STUB + 20;
+      g_array_append_val (ys, v);
+    }
+
+  for (guint i = 0; i < xs->len; i++)
+    {
+      double xm = g_array_index (xs, double, i);
+      QdPoint pts[6] = { start, s1, { xm, s1.y }, { xm, e1.y }, e1, end };
+      double cost = route_cost (pts, 6, obstacles, start_dir, end_dir, laid, link);
+
+      if (cost < best_cost - EPS)
+        {
+          best_cost = cost;
+          memcpy (best, pts, sizeof best);
+        }
+    }
+  for (guint i = 0; i < ys->len; i++)
+    {
+      double ym = g_array_index (ys, double, i);
+      QdPoint pts[6] = { start, s1, { s1.x, ym }, { e1.x, ym }, e1, end };
+      double cost = route_cost (pts, 6, obstacles, start_dir, end_dir, laid, link);
+
+      if (cost < best_cost - EPS)
+        {
+          best_cost = cost;
+          memcpy (best, pts, sizeof best);
+        }
+    }
+
+  g_array_append_vals (route, best, 6);
+  qd_canvas_route_simplify (route);
+
+  g_array_unref (obstacles);
+  g_array_unref (xs);
+  g_array_unref (ys);
+  return route;
+}
+
+GArray *
+qd_canvas_route_auto (const QdSystem *system,
+                      QdPoint         start,
+                      QdPoint         start_dir,
+                      QdPoint         end,
+                      QdPoint         end_dir)
+{
+  return route_auto (system, start, start_dir, end, end_dir, NULL, NULL);
+}
+
+/* Joins @from to @to with at most one elbow. Of the two possible elbows
+ * it takes the one that does not turn straight back over the segment
+ * before (going along @prev), and, for the last leg, the one that arrives
+ * along @arrive (NULL for any). */
+static void
+append_orthogonal (GArray        *route,
+                   QdPoint        from,
+                   QdPoint        to,
+                   QdPoint        prev,
+                   const QdPoint *arrive)
+{
+  if (fabs (from.x - to.x) > EPS && fabs (from.y - to.y) > EPS)
+    {
+      QdPoint options[2] = { { to.x, from.y }, { from.x, to.y } };
+      int best = 0, best_score = G_MAXINT;
+
+      for (int i = 0; i < 2; i++)
+        {
+          QdPoint e = options[i];
+          int score = 0;
+
+          if ((e.x - from.x) * prev.x + (e.y - from.y) * prev.y < -EPS)
+            score += 2;
+          if (arrive != NULL &&
+              fabs ((to.x - e.x) * arrive->y - (to.y - e.y) * arrive->x) > EPS)
+            score += 1;
+          if (score < best_score)
+            {
+              best = i;
+              best_score = score;
+            }
+        }
+      g_array_append_val (route, options[best]);
+    }
+  g_array_append_val (route, to);
+}
+
+static QdPoint
+last_direction (const GArray *route,
+                QdPoint       fallback)
+{
+  for (guint k = route->len - 1; k > 0; k--)
+    {
+      QdPoint a = g_array_index (route, QdPoint, k - 1);
+      QdPoint b = g_array_index (route, QdPoint, k);
+      double len = fabs (b.x - a.x) + fabs (b.y - a.y);
+
+      if (len > EPS)
+        return (QdPoint) { (b.x - a.x) / len, (b.y - a.y) / len };
+    }
+  return fallback;
+}
+
+static GArray *
+route_target (const QdSystem *system,
+              const QdLink   *link,
+              guint           target_index,
+              const GArray   *laid)
+{
+  const QdLinkTarget *target;
+  QdBlock *src, *dst;
+  QdPoint start, start_dir, end, end_dir, arrive;
+  GArray *route;
+
+  g_return_val_if_fail (link != NULL, NULL);
+
+  if (target_index >= link->targets->len)
+    return g_array_new (FALSE, FALSE, sizeof (QdPoint));
+  target = g_ptr_array_index (link->targets, target_index);
+  src = qd_system_find_block ((QdSystem *) system, link->src.block);
+  dst = qd_system_find_block ((QdSystem *) system, target->dst.block);
+  if (src == NULL || dst == NULL ||
+      !qd_canvas_port_position (src, QD_CANVAS_PORT_OUTPUT, link->src.port,
+                                &start, &start_dir) ||
+      !qd_canvas_port_position (dst, QD_CANVAS_PORT_INPUT, target->dst.port,
+                                &end, &end_dir))
+    return g_array_new (FALSE, FALSE, sizeof (QdPoint));
+
+  if (target->points == NULL || target->points->len == 0)
+    return route_auto (system, start, start_dir, end, end_dir, laid, link);
+
+  route = g_array_new (FALSE, FALSE, sizeof (QdPoint));
+  g_array_append_val (route, start);
+  for (guint i = 0; i < target->points->len; i++)
+    {
+      QdPoint from = g_array_index (route, QdPoint, route->len - 1);
+      QdPoint to = g_array_index (target->points, QdPoint, i);
+
+      append_orthogonal (route, from, to, last_direction (route, start_dir), NULL);
+    }
+  /* Arrive along the port's own direction where the last point allows. */
+  arrive = (QdPoint) { -end_dir.x, -end_dir.y };
+  append_orthogonal (route, g_array_index (route, QdPoint, route->len - 1), end,
+                     last_direction (route, start_dir), &arrive);
+  qd_canvas_route_simplify (route);
+  return route;
+}
+
+GHashTable *
+qd_canvas_route_system (const QdSystem *system)
+{
+  GHashTable *routes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                              (GDestroyNotify) g_array_unref);
+  GArray *laid = g_array_new (FALSE, FALSE, sizeof (Laid));
+
+  g_return_val_if_fail (system != NULL, routes);
+
+  /* In the system's order, each route seeing those laid before it. */
+  for (guint i = 0; i < system->links->len; i++)
+    {
+      const QdLink *link = g_ptr_array_index (system->links, i);
+
+      for (guint t = 0; t < link->targets->len; t++)
+        {
+          GArray *route = route_target (system, link, t, laid);
+
+          for (guint k = 0; k + 1 < route->len; k++)
+            {
+              Laid l = { g_array_index (route, QdPoint, k),
+                         g_array_index (route, QdPoint, k + 1), link };
+
+              g_array_append_val (laid, l);
+            }
+          g_hash_table_insert (routes, g_strdup_printf ("%s:%u", link->id, t), route);
+        }
+    }
+  g_array_unref (laid);
+  return routes;
+}
+
+GArray *
+qd_canvas_route_target (const QdSystem *system,
+                        const QdLink   *link,
+                        guint           target)
+{
+  g_autoptr(GHashTable) routes = NULL;
+  g_autofree char *key = NULL;
+  GArray *route;
+
+  g_return_val_if_fail (link != NULL, NULL);
+
+  if (system == NULL)
+    return route_target (NULL, link, target, NULL);
+  routes = qd_canvas_route_system (system);
+  key = g_strdup_printf ("%s:%u", link->id, target);
+  route = g_hash_table_lookup (routes, key);
+  if (route == NULL)
+    return route_target (system, link, target, NULL);
+  return g_array_ref (route);
+}
+
+/* How far along @a the two routes run together, and where they part. */
+static double
+common_prefix (const GArray *a,
+               const GArray *b,
+               QdPoint      *where)
+{
+  guint ia = 0, ib = 0;
+  QdPoint p;
+  double travelled = 0;
+
+  if (a->len == 0 || b->len == 0)
+    {
+      *where = (QdPoint) { 0, 0 };
+      return 0;
+    }
+  p = g_array_index (a, QdPoint, 0);
+  while (ia + 1 < a->len && ib + 1 < b->len)
+    {
+      QdPoint na = g_array_index (a, QdPoint, ia + 1);
+      QdPoint nb = g_array_index (b, QdPoint, ib + 1);
+      double la = fabs (na.x - p.x) + fabs (na.y - p.y);
+      double lb = fabs (nb.x - p.x) + fabs (nb.y - p.y);
+      double dax, day, dbx, dby;
+
+      if (la < EPS)
+        {
+          ia++;
+          continue;
+        }
+      if (lb < EPS)
+        {
+          ib++;
+          continue;
+        }
+      dax = (na.x - p.x) / la;
+      day = (na.y - p.y) / la;
+      dbx = (nb.x - p.x) / lb;
+      dby = (nb.y - p.y) / lb;
+      if (fabs (dax - dbx) > EPS || fabs (day - dby) > EPS)
+        break;
+      if (la <= lb + EPS)
+        {
+          p = na;
+          travelled += la;
+          ia++;
+          if (fabs (la - lb) <= EPS)
+            ib++;
+        }
+      else
+        {
+          p = nb;
+          travelled += lb;
+          ib++;
+        }
+    }
+  *where = p;
+  return travelled;
+}
+
+GArray *
+qd_canvas_link_junctions (const QdSystem *system,
+                          const QdLink   *link)
+{
+  g_autoptr(GHashTable) table = qd_canvas_route_system (system);
+  g_autoptr(GPtrArray) routes = g_ptr_array_new ();
+
+  for (guint t = 0; t < link->targets->len; t++)
+    {
+      g_autofree char *key = g_strdup_printf ("%s:%u", link->id, t);
+      GArray *route = g_hash_table_lookup (table, key);
+
+      if (route != NULL)
+        g_ptr_array_add (routes, route);
+    }
+  return qd_canvas_junctions_of_routes (routes);
+}
+
+GArray *
+qd_canvas_junctions_of_routes (GPtrArray *routes)
+{
+  GArray *junctions = g_array_new (FALSE, FALSE, sizeof (QdPoint));
+
+  if (routes->len < 2)
+    return junctions;
+
+  for (guint t = 1; t < routes->len; t++)
+    {
+      GArray *mine = g_ptr_array_index (routes, t);
+      double longest = -1;
+      QdPoint best = { 0, 0 };
+
+      if (mine->len < 2)
+        continue;
+      /* A branch leaves the tree where it stops running along any branch
+       * drawn before it. */
+      for (guint o = 0; o < t; o++)
+        {
+          QdPoint where;
+          double along = common_prefix (mine, g_ptr_array_index (routes, o), &where);
+
+          if (along > longest)
+            {
+              longest = along;
+              best = where;
+            }
+        }
+      if (longest <= EPS ||
+          same_point (best, g_array_index (mine, QdPoint, mine->len - 1)))
+        continue;
+      for (guint k = 0; k < junctions->len; k++)
+        if (same_point (g_array_index (junctions, QdPoint, k), best))
+          goto next;
+      g_array_append_val (junctions, best);
+    next:
+      ;
+    }
+  return junctions;
+}
+
+guint
+qd_canvas_route_move_segment (GArray *route,
+                              guint   segment,
+                              double  dx,
+                              double  dy)
+{
+  QdPoint *a, *b;
+  gboolean horizontal;
+
+  g_return_val_if_fail (route->len >= 2, segment);
+  g_return_val_if_fail (segment + 1 < route->len, segment);
+
+  /* The ends are ports: they stay, and a copy of the end moves instead,
+   * which becomes an elbow. */
+  if (segment == 0)
+    {
+      QdPoint copy = g_array_index (route, QdPoint, 0);
+
+      g_array_insert_val (route, 1, copy);
+      segment = 1;
+    }
+  if (segment + 2 == route->len)
+    {
+      QdPoint copy = g_array_index (route, QdPoint, route->len - 1);
+
+      g_array_insert_val (route, route->len - 1, copy);
+    }
+
+  a = &g_array_index (route, QdPoint, segment);
+  b = &g_array_index (route, QdPoint, segment + 1);
+  horizontal = fabs (a->y - b->y) < EPS;
+  if (horizontal)
+    {
+      a->y += dy;
+      b->y += dy;
+    }
+  else
+    {
+      a->x += dx;
+      b->x += dx;
+    }
+  return segment;
+}
+
+void
+qd_canvas_route_move_corner (GArray *route,
+                             guint   corner,
+                             double  dx,
+                             double  dy)
+{
+  guint seg;
+
+  g_return_if_fail (corner > 0 && corner + 1 < route->len);
+
+  /* A corner is where two segments meet: each moves across itself. */
+  seg = qd_canvas_route_move_segment (route, corner - 1, dx, dy);
+  qd_canvas_route_move_segment (route, seg + 1, dx, dy);
+}
+
+double
+qd_canvas_distance_to_segment (QdPoint p,
+                               QdPoint a,
+                               QdPoint b)
+{
+  double vx = b.x - a.x, vy = b.y - a.y;
+  double len2 = vx * vx + vy * vy;
+  double t = 0;
+
+  if (len2 > 0)
+    t = CLAMP (((p.x - a.x) * vx + (p.y - a.y) * vy) / len2, 0.0, 1.0);
+  return hypot (p.x - (a.x + t * vx), p.y - (a.y + t * vy));
+}
+
+/* Hit testing */
+
+QdCanvasHit
+qd_canvas_hit_port (const QdSystem *system,
+                    double          x,
+                    double          y,
+                    double          tolerance)
+{
+  QdCanvasHit hit = { QD_CANVAS_HIT_NONE, };
+  double best = tolerance;
+
+  /* Later blocks are drawn on top: search from the top down and keep the
+   * nearest port. */
+  for (guint i = system->blocks->len; i-- > 0;)
+    {
+      QdBlock *block = g_ptr_array_index (system->blocks, i);
+      guint n[2] = { 0, 0 };
+      QdRect r = qd_canvas_block_rect (block);
+
+      if (x < r.x - tolerance - 1 || x > r.x + r.width + tolerance + 1 ||
+          y < r.y - tolerance - 1 || y > r.y + r.height + tolerance + 1)
+        continue;
+      if (!qd_block_count_ports (block, &n[0], &n[1], NULL))
+        continue;
+      for (guint k = 0; k < 2; k++)
+        for (guint p = 0; p < n[k]; p++)
+          {
+            QdPoint pos;
+            double d;
+
+            qd_canvas_port_position_n (block, (QdCanvasPortKind) k, p, n[k],
+                                       &pos, NULL);
+            d = hypot (pos.x - x, pos.y - y);
+            if (d <= best)
+              {
+                best = d;
+                hit.kind = QD_CANVAS_HIT_PORT;
+                hit.block = block;
+                hit.port_kind = (QdCanvasPortKind) k;
+                hit.port = p;
+              }
+          }
+    }
+  return hit;
+}
+
+QdCanvasHit
+qd_canvas_hit_link (const QdSystem *system,
+                    GHashTable     *routes,
+                    double          x,
+                    double          y,
+                    double          tolerance)
+{
+  g_autoptr(GHashTable) own = NULL;
+  QdCanvasHit hit = { QD_CANVAS_HIT_NONE, };
+  QdPoint p = { x, y };
+  double best_bend = tolerance, best_segment = tolerance;
+  QdCanvasHit bend = { QD_CANVAS_HIT_NONE, };
+
+  if (routes == NULL)
+    routes = own = qd_canvas_route_system (system);
+  for (guint i = system->links->len; i-- > 0;)
+    {
+      QdLink *link = g_ptr_array_index (system->links, i);
+
+      for (guint t = 0; t < link->targets->len; t++)
+        {
+          g_autofree char *key = g_strdup_printf ("%s:%u", link->id, t);
+          GArray *route = g_hash_table_lookup (routes, key);
+
+          if (route == NULL)
+            continue;
+          for (guint k = 0; k + 1 < route->len; k++)
+            {
+              QdPoint a = g_array_index (route, QdPoint, k);
+              QdPoint b = g_array_index (route, QdPoint, k + 1);
+              double d = qd_canvas_distance_to_segment (p, a, b);
+
+              if (d <= best_segment)
+                {
+                  best_segment = d;
+                  hit = (QdCanvasHit) { QD_CANVAS_HIT_LINK, NULL, 0, 0, link, t, k };
+                }
+              if (k > 0)
+                {
+                  d = hypot (a.x - x, a.y - y);
+                  if (d <= best_bend)
+                    {
+                      best_bend = d;
+                      bend = (QdCanvasHit) { QD_CANVAS_HIT_BEND, NULL, 0, 0, link, t, k };
+                    }
+                }
+            }
+        }
+    }
+  return bend.kind != QD_CANVAS_HIT_NONE ? bend : hit;
+}
+
+QdCanvasHit
+qd_canvas_hit_test (const QdSystem *system,
+                    GHashTable     *routes,
+                    double          x,
+                    double          y,
+                    double          tolerance)
+{
+  QdCanvasHit hit = { QD_CANVAS_HIT_NONE, };
+
+  if (system == NULL)
+    return hit;
+
+  hit = qd_canvas_hit_port (system, x, y, tolerance);
+  if (hit.kind != QD_CANVAS_HIT_NONE)
+    return hit;
+  hit = qd_canvas_hit_link (system, routes, x, y, tolerance);
+  if (hit.kind != QD_CANVAS_HIT_NONE)
+    return hit;
+  for (guint i = system->blocks->len; i-- > 0;)
+    {
+      QdBlock *block = g_ptr_array_index (system->blocks, i);
+      QdRect r = qd_canvas_block_rect (block);
+
+      if (qd_rect_contains (&r, x, y))
+        {
+          hit.kind = QD_CANVAS_HIT_BLOCK;
+          hit.block = block;
+          return hit;
+        }
+    }
+  return hit;
+}

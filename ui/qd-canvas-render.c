@@ -1,0 +1,618 @@
+/* qd-canvas-render.c: drawing a diagram with Cairo
+ *
+ * The order matters: blocks first, links above them (a wrong connection
+ * must never hide under an icon), then the overlays of a gesture. The
+ * user space is scaled to canvas units once; widths meant in output pixels
+ * are divided by the zoom.
+ */
+#include <math.h>
+#include <string.h>
+
+#include <pango/pangocairo.h>
+
+#include "qd-canvas-render.h"
+
+static void
+set_color (QdColor *color,
+           guint32  rgb,
+           double   alpha)
+{
+  color->red = ((rgb >> 16) & 0xff) / 255.0;
+  color->green = ((rgb >> 8) & 0xff) / 255.0;
+  color->blue = (rgb & 0xff) / 255.0;
+  color->alpha = alpha;
+}
+
+void
+qd_canvas_style_init_light (QdCanvasStyle *style)
+{
+  set_color (&style->background, 0xfbfbfb, 1.0);
+  set_color (&style->grid, 0x9a9996, 0.45);
+  set_color (&style->block_fill, 0xffffff, 1.0);
+  set_color (&style->block_border, 0x5e5c64, 1.0);
+  set_color (&style->text, 0x241f31, 1.0);
+  set_color (&style->dim_text, 0x5e5c64, 1.0);
+  set_color (&style->link, 0x303040, 1.0);
+  set_color (&style->port, 0x303040, 1.0);
+  set_color (&style->accent, 0x1c71d8, 1.0);
+  set_color (&style->error, 0xe01b24, 1.0);
+  set_color (&style->good, 0x26a269, 1.0);
+}
+
+void
+qd_canvas_style_init_dark (QdCanvasStyle *style)
+{
+  set_color (&style->background, 0x242424, 1.0);
+  set_color (&style->grid, 0x77767b, 0.45);
+  set_color (&style->block_fill, 0x383838, 1.0);
+  set_color (&style->block_border, 0xc0bfbc, 1.0);
+  set_color (&style->text, 0xffffff, 1.0);
+  set_color (&style->dim_text, 0xc0bfbc, 1.0);
+  set_color (&style->link, 0xdeddda, 1.0);
+  set_color (&style->port, 0xdeddda, 1.0);
+  set_color (&style->accent, 0x78aeed, 1.0);
+  set_color (&style->error, 0xff7b63, 1.0);
+  set_color (&style->good, 0x8ff0a4, 1.0);
+}
+
+void
+qd_canvas_render_options_init (QdCanvasRenderOptions *options)
+{
+  memset (options, 0, sizeof *options);
+  options->zoom = 1.0;
+  options->draw_grid = TRUE;
+  options->draw_background = TRUE;
+}
+
+char *
+qd_canvas_link_key (const QdLink *link,
+                    guint         target)
+{
+  return g_strdup_printf ("%s:%u", link->id, target);
+}
+
+void
+qd_canvas_category_color (const char *category,
+                          QdColor    *color)
+{
+  /* The untranslated category names of the block library. */
+  static const struct
+  {
+    const char *category;
+    guint32     rgb;
+  } colors[] = {
+    { "Sources", 0x2ec27e },
+    { "Continuous", 0x3584e4 },
+    { "Math", 0x9141ac },
+    { "Sinks", 0xff7800 },
+    { "Hybrid", 0xe5a50a },
+    { "Structure", 0x77767b },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (colors); i++)
+    if (g_strcmp0 (category, colors[i].category) == 0)
+      {
+        set_color (color, colors[i].rgb, 1.0);
+        return;
+      }
+  /* Any other category still gets a stable colour of its own. */
+  set_color (color, 0x404040 | (g_str_hash (category != NULL ? category : "") & 0x7f7f7f), 1.0);
+}
+
+static void
+source_color (cairo_t       *cr,
+              const QdColor *color,
+              double         alpha)
+{
+  cairo_set_source_rgba (cr, color->red, color->green, color->blue,
+                         color->alpha * alpha);
+}
+
+static void
+rounded_rect (cairo_t *cr,
+              double   x,
+              double   y,
+              double   w,
+              double   h,
+              double   r)
+{
+  r = MIN (r, MIN (w, h) / 2);
+  cairo_new_sub_path (cr);
+  cairo_arc (cr, x + w - r, y + r, r, -G_PI / 2, 0);
+  cairo_arc (cr, x + w - r, y + h - r, r, 0, G_PI / 2);
+  cairo_arc (cr, x + r, y + h - r, r, G_PI / 2, G_PI);
+  cairo_arc (cr, x + r, y + r, r, G_PI, 3 * G_PI / 2);
+  cairo_close_path (cr);
+}
+
+static PangoLayout *
+create_layout (cairo_t    *cr,
+               const char *text,
+               double      size,
+               gboolean    bold)
+{
+  PangoLayout *layout = pango_cairo_create_layout (cr);
+  PangoFontDescription *desc = pango_font_description_from_string ("Sans");
+  cairo_font_options_t *font_options = cairo_font_options_create ();
+
+  /* Unhinted metrics: text keeps its proportions at every zoom instead of
+   * jumping between pixel sizes. */
+  cairo_font_options_set_hint_metrics (font_options, CAIRO_HINT_METRICS_OFF);
+  cairo_font_options_set_hint_style (font_options, CAIRO_HINT_STYLE_NONE);
+  pango_cairo_context_set_font_options (pango_layout_get_context (layout),
+                                        font_options);
+  cairo_font_options_destroy (font_options);
+  pango_layout_context_changed (layout);
+
+  pango_font_description_set_absolute_size (desc, size * PANGO_SCALE);
+  if (bold)
+    pango_font_description_set_weight (desc, PANGO_WEIGHT_BOLD);
+  pango_layout_set_font_description (layout, desc);
+  pango_font_description_free (desc);
+  pango_layout_set_text (layout, text, -1);
+  return layout;
+}
+
+/* Text centred on (cx, cy), shrunk to fit @max_w by @max_h if needed. */
+static void
+draw_text_centered (cairo_t    *cr,
+                    const char *text,
+                    double      cx,
+                    double      cy,
+                    double      size,
+                    double      max_w,
+                    double      max_h,
+                    gboolean    bold)
+{
+  PangoLayout *layout = create_layout (cr, text, size, bold);
+  PangoRectangle ink, logical;
+  double scale = 1.0;
+
+  pango_layout_get_extents (layout, &ink, &logical);
+  if (logical.width > 0 && max_w > 0)
+    scale = MIN (scale, max_w / (logical.width / (double) PANGO_SCALE));
+  if (logical.height > 0 && max_h > 0)
+    scale = MIN (scale, max_h / (logical.height / (double) PANGO_SCALE));
+  cairo_save (cr);
+  cairo_translate (cr, cx, cy);
+  cairo_scale (cr, scale, scale);
+  /* Centre the ink (what is seen), not the line box, so glyphs like ∫ or
+   * Σ sit in the middle of the block. */
+  cairo_move_to (cr,
+                 -(ink.x + ink.width / 2.0) / PANGO_SCALE,
+                 -(ink.y + ink.height / 2.0) / PANGO_SCALE);
+  pango_cairo_show_layout (cr, layout);
+  cairo_restore (cr);
+  g_object_unref (layout);
+}
+
+static void
+draw_text_top_centered (cairo_t    *cr,
+                        const char *text,
+                        double      cx,
+                        double      top,
+                        double      size)
+{
+  PangoLayout *layout = create_layout (cr, text, size, FALSE);
+  PangoRectangle logical;
+
+  pango_layout_get_extents (layout, NULL, &logical);
+  cairo_move_to (cr, cx - (logical.x + logical.width / 2.0) / PANGO_SCALE, top);
+  pango_cairo_show_layout (cr, layout);
+  g_object_unref (layout);
+}
+
+static void
+draw_grid (cairo_t                     *cr,
+           const QdCanvasRenderOptions *options,
+           const QdCanvasStyle         *style,
+           double                       width,
+           double                       height)
+{
+  double step = QD_CANVAS_GRID;
+  double px = 1.0 / options->zoom;
+  double x0, y0, x1, y1;
+
+  /* Never denser than one dot every 8 pixels. */
+  while (step * options->zoom < 8)
+    step *= 5;
+  x0 = floor (options->origin_x / step) * step;
+  y0 = floor (options->origin_y / step) * step;
+  x1 = options->origin_x + width / options->zoom;
+  y1 = options->origin_y + height / options->zoom;
+
+  source_color (cr, &style->grid, 1.0);
+  for (double y = y0; y <= y1; y += step)
+    for (double x = x0; x <= x1; x += step)
+      {
+        /* Every fifth line a little stronger: the eye finds alignment. */
+        gboolean major = fmod (fabs (x), step * 5) < 0.5 && fmod (fabs (y), step * 5) < 0.5;
+        double s = major ? 2 * px : 1.2 * px;
+
+        cairo_rectangle (cr, x - s / 2, y - s / 2, s, s);
+      }
+  cairo_fill (cr);
+}
+
+static gboolean
+is_selected (const QdCanvasRenderOptions *options,
+             const char                  *key)
+{
+  return options->selection != NULL &&
+         g_hash_table_contains (options->selection, key);
+}
+
+static gboolean
+input_is_driven (const QdSystem *system,
+                 const QdBlock  *block,
+                 guint           port)
+{
+  return qd_system_find_driver ((QdSystem *) system, block->id, port, NULL) != NULL;
+}
+
+static void
+draw_port (cairo_t             *cr,
+           const QdSystem      *system,
+           const QdBlock       *block,
+           QdCanvasPortKind     kind,
+           guint                index,
+           guint                n,
+           const QdCanvasStyle *style,
+           double               px)
+{
+  QdPoint pos, dir;
+  double len = 6, half = 3.5;
+  double nx, ny;
+
+  qd_canvas_port_position_n (block, kind, index, n, &pos, &dir);
+  nx = -dir.y;
+  ny = dir.x;
+  /* Both marks point the way the signal flows: an output's out of the
+   * block, an input's into it, from just outside the edge. */
+  if (kind == QD_CANVAS_PORT_OUTPUT)
+    {
+      cairo_move_to (cr, pos.x + nx * half, pos.y + ny * half);
+      cairo_line_to (cr, pos.x + dir.x * len, pos.y + dir.y * len);
+      cairo_line_to (cr, pos.x - nx * half, pos.y - ny * half);
+    }
+  else
+    {
+      cairo_move_to (cr, pos.x + dir.x * len + nx * half, pos.y + dir.y * len + ny * half);
+      cairo_line_to (cr, pos.x, pos.y);
+      cairo_line_to (cr, pos.x + dir.x * len - nx * half, pos.y + dir.y * len - ny * half);
+    }
+  cairo_close_path (cr);
+  source_color (cr, &style->port, 1.0);
+  if (kind == QD_CANVAS_PORT_INPUT && !input_is_driven (system, block, index))
+    {
+      /* An input with nothing driving it is hollow: easy to spot before
+       * the compiler complains. */
+      cairo_set_line_width (cr, 1.2 * px);
+      cairo_set_line_join (cr, CAIRO_LINE_JOIN_MITER);
+      cairo_stroke (cr);
+    }
+  else
+    cairo_fill (cr);
+}
+
+static void
+draw_block (cairo_t                     *cr,
+            const QdSystem              *system,
+            const QdBlock               *block,
+            const QdCanvasRenderOptions *options,
+            const QdCanvasStyle         *style)
+{
+  const QdBlockType *type = qd_block_get_type_info (block);
+  double px = 1.0 / options->zoom;
+  double x = block->x, y = block->y, w = block->width, h = block->height;
+  gboolean selected = is_selected (options, block->id);
+  gboolean is_port_block = FALSE;
+  const char *glyph = "?";
+  g_autofree char *glyph_owned = NULL;
+  QdColor category;
+  guint n_in = 0, n_out = 0;
+  double radius = 4;
+
+  if (type != NULL)
+    {
+      glyph = type->glyph != NULL ? type->glyph : "";
+      qd_canvas_category_color (type->category, &category);
+      is_port_block = g_strcmp0 (type->id, QD_TYPE_INPORT) == 0 ||
+                      g_strcmp0 (type->id, QD_TYPE_OUTPORT) == 0;
+    }
+  else
+    qd_canvas_category_color (NULL, &category);
+
+  if (is_port_block)
+    {
+      /* Port blocks show their number, as in PowerDEVS and Simulink. */
+      glyph_owned = g_strdup (qd_block_get_param_or_default (block, "port"));
+      glyph = glyph_owned != NULL ? glyph_owned : "";
+      radius = MIN (w, h) / 2;
+    }
+
+  /* A soft shadow lifts the block off the grid. */
+  rounded_rect (cr, x + 0.5 * px, y + 1.5 * px, w, h, radius);
+  cairo_set_source_rgba (cr, 0, 0, 0, 0.10);
+  cairo_fill (cr);
+
+  rounded_rect (cr, x, y, w, h, radius);
+  source_color (cr, &style->block_fill, 1.0);
+  cairo_fill_preserve (cr);
+  if (selected)
+    {
+      source_color (cr, &style->accent, 0.10);
+      cairo_fill_preserve (cr);
+    }
+
+  /* The category colour as a band along the top. */
+  cairo_save (cr);
+  cairo_clip_preserve (cr);
+  cairo_new_path (cr);
+  if (!is_port_block)
+    {
+      cairo_rectangle (cr, x, y, w, MIN (3.0, h / 6));
+      source_color (cr, &category, 0.9);
+      cairo_fill (cr);
+    }
+  cairo_restore (cr);
+
+  rounded_rect (cr, x, y, w, h, radius);
+  if (selected)
+    {
+      source_color (cr, &style->accent, 1.0);
+      cairo_set_line_width (cr, 2.0 * px);
+    }
+  else
+    {
+      source_color (cr, &style->block_border, 0.85);
+      cairo_set_line_width (cr, 1.0 * px);
+    }
+  cairo_stroke (cr);
+
+  if (block->inner != NULL)
+    {
+      /* A subsystem has depth: an inner frame says "open me". */
+      rounded_rect (cr, x + 3, y + 3 + MIN (3.0, h / 6), w - 6, h - 6 - MIN (3.0, h / 6), 2);
+      source_color (cr, &style->block_border, 0.35);
+      cairo_set_line_width (cr, 1.0 * px);
+      cairo_stroke (cr);
+    }
+
+  source_color (cr, &style->text, 1.0);
+  draw_text_centered (cr, glyph, x + w / 2, y + h / 2 + MIN (1.5, h / 12),
+                      MIN (h * 0.5, 24), w * 0.8, h * 0.75, TRUE);
+
+  /* The name under the block, unless it would be unreadably small. */
+  if (options->zoom * 10 >= 5 && block->name != NULL)
+    {
+      source_color (cr, selected ? &style->accent : &style->dim_text, 1.0);
+      draw_text_top_centered (cr, block->name, x + w / 2, y + h + 3, 10);
+    }
+
+  if (qd_block_count_ports (block, &n_in, &n_out, NULL))
+    {
+      for (guint i = 0; i < n_in; i++)
+        draw_port (cr, system, block, QD_CANVAS_PORT_INPUT, i, n_in, style, px);
+      for (guint i = 0; i < n_out; i++)
+        draw_port (cr, system, block, QD_CANVAS_PORT_OUTPUT, i, n_out, style, px);
+    }
+}
+
+static void
+path_route (cairo_t      *cr,
+            const GArray *route)
+{
+  for (guint k = 0; k < route->len; k++)
+    {
+      QdPoint p = g_array_index (route, QdPoint, k);
+
+      if (k == 0)
+        cairo_move_to (cr, p.x, p.y);
+      else
+        cairo_line_to (cr, p.x, p.y);
+    }
+}
+
+static GArray *
+route_from_table (const QdSystem *system,
+                  const QdLink   *link,
+                  guint           target,
+                  gpointer        user_data)
+{
+  g_autofree char *key = qd_canvas_link_key (link, target);
+  GArray *route = g_hash_table_lookup (user_data, key);
+
+  return route != NULL ? g_array_ref (route) : g_array_new (FALSE, FALSE, sizeof (QdPoint));
+}
+
+static GArray *
+get_route (const QdCanvasRenderOptions *options,
+           const QdSystem              *system,
+           const QdLink                *link,
+           guint                        target)
+{
+  return options->route_func (system, link, target, options->route_data);
+}
+
+static void
+draw_link (cairo_t                     *cr,
+           const QdSystem              *system,
+           const QdLink                *link,
+           const QdCanvasRenderOptions *options,
+           const QdCanvasStyle         *style)
+{
+  double px = 1.0 / options->zoom;
+  g_autoptr(GPtrArray) routes = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  GArray *junctions;
+
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_MITER);
+  cairo_set_line_cap (cr, CAIRO_LINE_CAP_BUTT);
+
+  for (guint t = 0; t < link->targets->len; t++)
+    {
+      g_autofree char *key = qd_canvas_link_key (link, t);
+      GArray *route = get_route (options, system, link, t);
+
+      if (route->len < 2)
+        {
+          g_array_unref (route);
+          continue;
+        }
+      path_route (cr, route);
+      if (is_selected (options, key))
+        {
+          /* A halo under the line, so the selection reads at a glance
+           * without changing the line itself. */
+          source_color (cr, &style->accent, 0.30);
+          cairo_set_line_width (cr, 6.0 * px);
+          cairo_stroke_preserve (cr);
+          source_color (cr, &style->accent, 1.0);
+          cairo_set_line_width (cr, 2.0 * px);
+        }
+      else if (link == options->mark_link)
+        {
+          source_color (cr, options->mark_bad ? &style->error : &style->good, 1.0);
+          cairo_set_line_width (cr, 2.5 * px);
+        }
+      else
+        {
+          source_color (cr, &style->link, 1.0);
+          cairo_set_line_width (cr, 1.5 * px);
+        }
+      cairo_stroke (cr);
+      g_ptr_array_add (routes, route);
+    }
+
+  junctions = qd_canvas_junctions_of_routes (routes);
+  source_color (cr, &style->link, 1.0);
+  for (guint k = 0; k < junctions->len; k++)
+    {
+      QdPoint p = g_array_index (junctions, QdPoint, k);
+
+      cairo_new_sub_path (cr);
+      cairo_arc (cr, p.x, p.y, MAX (2.5, 3.5 * px), 0, 2 * G_PI);
+    }
+  cairo_fill (cr);
+  g_array_unref (junctions);
+}
+
+static void
+draw_overlays (cairo_t                     *cr,
+               const QdCanvasRenderOptions *options,
+               const QdCanvasStyle         *style)
+{
+  double px = 1.0 / options->zoom;
+
+  if (options->pending_route != NULL && options->pending_route->len >= 2)
+    {
+      static const double dash[] = { 5.0, 3.0 };
+      double scaled[2] = { dash[0] * px, dash[1] * px };
+
+      path_route (cr, options->pending_route);
+      source_color (cr, options->pending_bad ? &style->error : &style->accent, 1.0);
+      cairo_set_line_width (cr, 1.5 * px);
+      cairo_set_dash (cr, scaled, 2, 0);
+      cairo_stroke (cr);
+      cairo_set_dash (cr, NULL, 0, 0);
+    }
+
+  if (options->mark_block != NULL)
+    {
+      QdPoint pos;
+
+      if (qd_canvas_port_position (options->mark_block, options->mark_kind,
+                                   options->mark_port, &pos, NULL))
+        {
+          const QdColor *color = options->mark_bad ? &style->error : &style->good;
+
+          cairo_new_sub_path (cr);
+          cairo_arc (cr, pos.x, pos.y, MAX (6.0, 7 * px), 0, 2 * G_PI);
+          source_color (cr, color, 0.30);
+          cairo_fill_preserve (cr);
+          source_color (cr, color, 1.0);
+          cairo_set_line_width (cr, 1.5 * px);
+          cairo_stroke (cr);
+        }
+    }
+
+  if (options->has_rubber_band)
+    {
+      const QdRect *r = &options->rubber_band;
+
+      cairo_rectangle (cr, r->x, r->y, r->width, r->height);
+      source_color (cr, &style->accent, 0.12);
+      cairo_fill_preserve (cr);
+      source_color (cr, &style->accent, 0.9);
+      cairo_set_line_width (cr, 1.0 * px);
+      cairo_stroke (cr);
+    }
+}
+
+void
+qd_canvas_render (cairo_t                     *cr,
+                  const QdSystem              *system,
+                  const QdCanvasRenderOptions *options,
+                  double                       width,
+                  double                       height)
+{
+  QdCanvasStyle light;
+  const QdCanvasStyle *style = options->style;
+  QdCanvasRenderOptions own;
+  g_autoptr(GHashTable) routes = NULL;
+
+  g_return_if_fail (cr != NULL);
+  g_return_if_fail (options != NULL && options->zoom > 0);
+
+  if (style == NULL)
+    {
+      qd_canvas_style_init_light (&light);
+      style = &light;
+    }
+  if (options->route_func == NULL && system != NULL)
+    {
+      /* Route every link once for this drawing. */
+      routes = qd_canvas_route_system (system);
+      own = *options;
+      own.route_func = route_from_table;
+      own.route_data = routes;
+      options = &own;
+    }
+
+  cairo_save (cr);
+  if (options->draw_background)
+    {
+      cairo_rectangle (cr, 0, 0, width, height);
+      source_color (cr, &style->background, 1.0);
+      cairo_fill (cr);
+    }
+
+  cairo_scale (cr, options->zoom, options->zoom);
+  cairo_translate (cr, -options->origin_x, -options->origin_y);
+
+  if (options->draw_grid)
+    draw_grid (cr, options, style, width, height);
+
+  if (system != NULL)
+    {
+      double x1 = options->origin_x + width / options->zoom;
+      double y1 = options->origin_y + height / options->zoom;
+
+      for (guint i = 0; i < system->blocks->len; i++)
+        {
+          const QdBlock *block = g_ptr_array_index (system->blocks, i);
+
+          /* Skip what lies outside the output, with room for the name. */
+          if (block->x > x1 || block->y > y1 ||
+              block->x + block->width + 40 < options->origin_x ||
+              block->y + block->height + 30 < options->origin_y)
+            continue;
+          draw_block (cr, system, block, options, style);
+        }
+      for (guint i = 0; i < system->links->len; i++)
+        draw_link (cr, system, g_ptr_array_index (system->links, i), options, style);
+    }
+
+  draw_overlays (cr, options, style);
+  cairo_restore (cr);
+}

@@ -1,0 +1,1053 @@
+/* qd-canvas.c: the diagram canvas of the QDevs editor
+ *
+ * The widget is thin: it keeps the view (zoom and the canvas point at its
+ * top-left corner), turns GTK input into canvas coordinates for the
+ * controller, and draws in snapshot() through the Cairo renderer. GTK
+ * gives the Cairo context at the surface's scale, so the drawing is made
+ * in device pixels and stays crisp on HiDPI screens.
+ */
+#include <glib/gi18n-lib.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "qd-canvas.h"
+#include "qd-canvas-render.h"
+
+/* How near the pointer must be to pick a port or link, in pixels. */
+#define PICK_PIXELS 6.0
+
+struct _QdCanvas
+{
+  GtkWidget           parent_instance;
+
+  QdCanvasController *controller;
+  double              zoom;
+  double              origin_x, origin_y;   /* canvas point at the top-left */
+  gboolean            fit_pending;
+
+  double              pointer_x, pointer_y; /* widget coordinates */
+  double              pan_origin_x, pan_origin_y;
+  double              drag_start_x, drag_start_y;
+  double              pinch_zoom;
+
+  GtkGesture         *drag;
+  GtkWidget          *context_menu;
+};
+
+enum
+{
+  PROP_0,
+  PROP_DOCUMENT,
+  PROP_SYSTEM,
+  PROP_ZOOM,
+  N_PROPS
+};
+
+enum
+{
+  MESSAGE,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (QdCanvas, qd_canvas, GTK_TYPE_WIDGET)
+
+/* View */
+
+void
+qd_canvas_widget_to_canvas (QdCanvas *self,
+                            double    wx,
+                            double    wy,
+                            double   *cx,
+                            double   *cy)
+{
+  g_return_if_fail (QD_IS_CANVAS (self));
+
+  *cx = self->origin_x + wx / self->zoom;
+  *cy = self->origin_y + wy / self->zoom;
+}
+
+void
+qd_canvas_canvas_to_widget (QdCanvas *self,
+                            double    cx,
+                            double    cy,
+                            double   *wx,
+                            double   *wy)
+{
+  g_return_if_fail (QD_IS_CANVAS (self));
+
+  *wx = (cx - self->origin_x) * self->zoom;
+  *wy = (cy - self->origin_y) * self->zoom;
+}
+
+void
+qd_canvas_set_zoom (QdCanvas *self,
+                    double    zoom,
+                    double    anchor_x,
+                    double    anchor_y)
+{
+  double cx, cy;
+
+  g_return_if_fail (QD_IS_CANVAS (self));
+
+  zoom = CLAMP (zoom, QD_CANVAS_ZOOM_MIN, QD_CANVAS_ZOOM_MAX);
+  qd_canvas_widget_to_canvas (self, anchor_x, anchor_y, &cx, &cy);
+  self->zoom = zoom;
+  self->origin_x = cx - anchor_x / zoom;
+  self->origin_y = cy - anchor_y / zoom;
+  qd_canvas_controller_set_tolerance (self->controller, PICK_PIXELS / zoom);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM]);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+double
+qd_canvas_get_zoom (QdCanvas *self)
+{
+  g_return_val_if_fail (QD_IS_CANVAS (self), 1.0);
+
+  return self->zoom;
+}
+
+void
+qd_canvas_zoom_fit (QdCanvas *self)
+{
+  QdSystem *system;
+  QdRect bounds;
+  double width, height, zoom;
+  double margin = 32;
+
+  g_return_if_fail (QD_IS_CANVAS (self));
+
+  width = gtk_widget_get_width (GTK_WIDGET (self));
+  height = gtk_widget_get_height (GTK_WIDGET (self));
+  if (width <= 1 || height <= 1)
+    {
+      /* Not laid out yet: fit when the size is known. */
+      self->fit_pending = TRUE;
+      return;
+    }
+  self->fit_pending = FALSE;
+
+  system = qd_canvas_get_system (self);
+  if (system == NULL || !qd_canvas_system_bounds (system, &bounds))
+    {
+      self->zoom = 1.0;
+      self->origin_x = -margin;
+      self->origin_y = -margin;
+    }
+  else
+    {
+      /* Include the port marks and link stubs that stick out. */
+      bounds.x -= 12;
+      bounds.y -= 12;
+      bounds.width += 24;
+      bounds.height += 24;
+      zoom = MIN ((width - 2 * margin) / MAX (bounds.width, 1),
+                  (height - 2 * margin) / MAX (bounds.height, 1));
+      /* A small diagram is shown at a comfortable size, not blown up. */
+      zoom = CLAMP (zoom, QD_CANVAS_ZOOM_MIN, 1.5);
+      self->zoom = zoom;
+      self->origin_x = bounds.x + bounds.width / 2 - width / 2 / zoom;
+      self->origin_y = bounds.y + bounds.height / 2 - height / 2 / zoom;
+    }
+  qd_canvas_controller_set_tolerance (self->controller, PICK_PIXELS / self->zoom);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM]);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+qd_canvas_zoom_reset (QdCanvas *self)
+{
+  g_return_if_fail (QD_IS_CANVAS (self));
+
+  qd_canvas_set_zoom (self, 1.0,
+                      gtk_widget_get_width (GTK_WIDGET (self)) / 2.0,
+                      gtk_widget_get_height (GTK_WIDGET (self)) / 2.0);
+}
+
+/* Document and system */
+
+void
+qd_canvas_set_document (QdCanvas   *self,
+                        QdDocument *document)
+{
+  g_return_if_fail (QD_IS_CANVAS (self));
+
+  if (qd_canvas_controller_get_document (self->controller) == document)
+    return;
+  qd_canvas_controller_set_document (self->controller, document);
+  qd_canvas_zoom_fit (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DOCUMENT]);
+}
+
+QdDocument *
+qd_canvas_get_document (QdCanvas *self)
+{
+  g_return_val_if_fail (QD_IS_CANVAS (self), NULL);
+
+  return qd_canvas_controller_get_document (self->controller);
+}
+
+void
+qd_canvas_set_system (QdCanvas *self,
+                      QdSystem *system)
+{
+  g_return_if_fail (QD_IS_CANVAS (self));
+
+  qd_canvas_controller_set_system (self->controller, system);
+}
+
+QdSystem *
+qd_canvas_get_system (QdCanvas *self)
+{
+  g_return_val_if_fail (QD_IS_CANVAS (self), NULL);
+
+  return qd_canvas_controller_get_system (self->controller);
+}
+
+QdCanvasController *
+qd_canvas_get_controller (QdCanvas *self)
+{
+  g_return_val_if_fail (QD_IS_CANVAS (self), NULL);
+
+  return self->controller;
+}
+
+QdBlock *
+qd_canvas_insert_block (QdCanvas   *self,
+                        const char *type)
+{
+  double cx, cy;
+
+  g_return_val_if_fail (QD_IS_CANVAS (self), NULL);
+
+  qd_canvas_widget_to_canvas (self,
+                              gtk_widget_get_width (GTK_WIDGET (self)) / 2.0,
+                              gtk_widget_get_height (GTK_WIDGET (self)) / 2.0,
+                              &cx, &cy);
+  gtk_widget_grab_focus (GTK_WIDGET (self));
+  return qd_canvas_controller_add_block (self->controller, type, cx, cy);
+}
+
+/* Controller signals */
+
+static void
+on_invalidate (QdCanvas *self)
+{
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+on_message (QdCanvas   *self,
+            const char *text)
+{
+  g_signal_emit (self, signals[MESSAGE], 0, text);
+}
+
+static void
+update_actions (QdCanvas *self)
+{
+  QdCanvasController *c = self->controller;
+  gboolean has_doc = qd_canvas_controller_get_document (c) != NULL;
+  g_autoptr(GPtrArray) blocks = qd_canvas_controller_get_selected_blocks (c);
+  gboolean any = g_hash_table_size (qd_canvas_controller_get_selection (c)) > 0;
+  gboolean some_blocks = blocks->len > 0;
+  gboolean subsystem = FALSE;
+  QdSystem *system = qd_canvas_controller_get_system (c);
+
+  for (guint i = 0; i < blocks->len; i++)
+    if (((QdBlock *) g_ptr_array_index (blocks, i))->inner != NULL)
+      subsystem = TRUE;
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "canvas.delete", any);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "canvas.cut", some_blocks);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "canvas.copy", some_blocks);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "canvas.duplicate", some_blocks);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "canvas.paste", has_doc);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "canvas.rotate", some_blocks);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "canvas.flip", some_blocks);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "canvas.group", some_blocks);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "canvas.ungroup", subsystem);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "canvas.align", blocks->len > 1);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "canvas.select-all", has_doc);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "canvas.go-up",
+                                 system != NULL && system->owner != NULL);
+}
+
+static void
+on_selection_changed (QdCanvas *self)
+{
+  update_actions (self);
+}
+
+static void
+on_system_changed (QdCanvas *self)
+{
+  update_actions (self);
+  qd_canvas_zoom_fit (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SYSTEM]);
+}
+
+/* Drawing */
+
+static gboolean
+widget_is_dark (GtkWidget *widget)
+{
+  GdkRGBA color;
+
+  /* Light text means a dark theme. (gtk_widget_get_color is 4.10.) */
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  gtk_style_context_get_color (gtk_widget_get_style_context (widget), &color);
+  G_GNUC_END_IGNORE_DEPRECATIONS
+  return 0.299 * color.red + 0.587 * color.green + 0.114 * color.blue > 0.5;
+}
+
+static GArray *
+route_from_controller (const QdSystem *system,
+                       const QdLink   *link,
+                       guint           target,
+                       gpointer        user_data)
+{
+  return qd_canvas_controller_get_route (user_data, link, target);
+}
+
+static void
+qd_canvas_snapshot (GtkWidget   *widget,
+                    GtkSnapshot *snapshot)
+{
+  QdCanvas *self = QD_CANVAS (widget);
+  double width = gtk_widget_get_width (widget);
+  double height = gtk_widget_get_height (widget);
+  QdCanvasRenderOptions options;
+  QdCanvasFeedback feedback;
+  QdCanvasStyle style;
+  cairo_t *cr;
+
+  if (widget_is_dark (widget))
+    qd_canvas_style_init_dark (&style);
+  else
+    qd_canvas_style_init_light (&style);
+
+  qd_canvas_render_options_init (&options);
+  options.zoom = self->zoom;
+  options.origin_x = self->origin_x;
+  options.origin_y = self->origin_y;
+  options.style = &style;
+  options.selection = qd_canvas_controller_get_selection (self->controller);
+  options.route_func = route_from_controller;
+  options.route_data = self->controller;
+
+  qd_canvas_controller_get_feedback (self->controller, &feedback);
+  options.has_rubber_band = feedback.has_rubber_band;
+  options.rubber_band = feedback.rubber_band;
+  options.pending_route = feedback.pending_route;
+  options.pending_bad = feedback.pending_bad;
+  options.mark_block = feedback.mark_block;
+  options.mark_kind = feedback.mark_kind;
+  options.mark_port = feedback.mark_port;
+  options.mark_link = feedback.mark_link;
+  options.mark_bad = feedback.mark_bad;
+
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  qd_canvas_render (cr, qd_canvas_get_system (self), &options, width, height);
+  cairo_destroy (cr);
+}
+
+static void
+qd_canvas_size_allocate (GtkWidget *widget,
+                         int        width,
+                         int        height,
+                         int        baseline)
+{
+  QdCanvas *self = QD_CANVAS (widget);
+
+  if (self->context_menu != NULL)
+    gtk_popover_present (GTK_POPOVER (self->context_menu));
+  if (self->fit_pending && width > 1 && height > 1)
+    qd_canvas_zoom_fit (self);
+}
+
+/* Input */
+
+static QdCanvasModifiers
+current_modifiers (GtkEventController *controller)
+{
+  GdkModifierType state = gtk_event_controller_get_current_event_state (controller);
+  QdCanvasModifiers modifiers = QD_CANVAS_MODIFIER_NONE;
+
+  if (state & GDK_SHIFT_MASK)
+    modifiers |= QD_CANVAS_MODIFIER_SHIFT;
+  if (state & GDK_CONTROL_MASK)
+    modifiers |= QD_CANVAS_MODIFIER_CONTROL;
+  return modifiers;
+}
+
+static void
+on_drag_begin (GtkGestureDrag *gesture,
+               double          x,
+               double          y,
+               QdCanvas       *self)
+{
+  double cx, cy;
+
+  gtk_widget_grab_focus (GTK_WIDGET (self));
+  self->drag_start_x = x;
+  self->drag_start_y = y;
+  qd_canvas_widget_to_canvas (self, x, y, &cx, &cy);
+  qd_canvas_controller_press (self->controller, cx, cy,
+                              current_modifiers (GTK_EVENT_CONTROLLER (gesture)));
+}
+
+static void
+on_drag_update (GtkGestureDrag *gesture,
+                double          dx,
+                double          dy,
+                QdCanvas       *self)
+{
+  double cx, cy;
+
+  qd_canvas_widget_to_canvas (self, self->drag_start_x + dx, self->drag_start_y + dy,
+                              &cx, &cy);
+  qd_canvas_controller_drag (self->controller, cx, cy);
+}
+
+static void
+on_drag_end (GtkGestureDrag *gesture,
+             double          dx,
+             double          dy,
+             QdCanvas       *self)
+{
+  double cx, cy;
+
+  qd_canvas_widget_to_canvas (self, self->drag_start_x + dx, self->drag_start_y + dy,
+                              &cx, &cy);
+  qd_canvas_controller_release (self->controller, cx, cy);
+}
+
+static void
+on_drag_cancel (GtkGesture       *gesture,
+                GdkEventSequence *sequence,
+                QdCanvas         *self)
+{
+  qd_canvas_controller_cancel (self->controller);
+}
+
+static void
+on_click_pressed (GtkGestureClick *gesture,
+                  int              n_press,
+                  double           x,
+                  double           y,
+                  QdCanvas        *self)
+{
+  double cx, cy;
+
+  if (n_press != 2)
+    return;
+  qd_canvas_widget_to_canvas (self, x, y, &cx, &cy);
+  qd_canvas_controller_activate (self->controller, cx, cy);
+}
+
+static void
+on_pan_begin (GtkGestureDrag *gesture,
+              double          x,
+              double          y,
+              QdCanvas       *self)
+{
+  self->pan_origin_x = self->origin_x;
+  self->pan_origin_y = self->origin_y;
+  gtk_widget_set_cursor_from_name (GTK_WIDGET (self), "grabbing");
+}
+
+static void
+on_pan_update (GtkGestureDrag *gesture,
+               double          dx,
+               double          dy,
+               QdCanvas       *self)
+{
+  self->origin_x = self->pan_origin_x - dx / self->zoom;
+  self->origin_y = self->pan_origin_y - dy / self->zoom;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+on_pan_end (GtkGestureDrag *gesture,
+            double          dx,
+            double          dy,
+            QdCanvas       *self)
+{
+  gtk_widget_set_cursor (GTK_WIDGET (self), NULL);
+}
+
+static void
+on_context_pressed (GtkGestureClick *gesture,
+                    int              n_press,
+                    double           x,
+                    double           y,
+                    QdCanvas        *self)
+{
+  QdSystem *system = qd_canvas_get_system (self);
+  double cx, cy;
+  QdCanvasHit hit;
+
+  if (system == NULL)
+    return;
+  gtk_widget_grab_focus (GTK_WIDGET (self));
+  qd_canvas_widget_to_canvas (self, x, y, &cx, &cy);
+  hit = qd_canvas_controller_hit_test (self->controller, cx, cy);
+  /* The menu acts on what was clicked: make it the selection unless it
+   * is already part of it. */
+  if (hit.kind == QD_CANVAS_HIT_BLOCK &&
+      !qd_canvas_controller_is_selected (self->controller, hit.block->id))
+    qd_canvas_controller_select (self->controller, hit.block->id, FALSE);
+
+  gtk_popover_set_pointing_to (GTK_POPOVER (self->context_menu),
+                               &(GdkRectangle) { (int) x, (int) y, 1, 1 });
+  gtk_popover_popup (GTK_POPOVER (self->context_menu));
+}
+
+static void
+on_motion (GtkEventControllerMotion *motion,
+           double                    x,
+           double                    y,
+           QdCanvas                 *self)
+{
+  QdSystem *system = qd_canvas_get_system (self);
+  const char *cursor = NULL;
+  double cx, cy;
+  QdCanvasHit hit;
+
+  self->pointer_x = x;
+  self->pointer_y = y;
+  if (system == NULL || qd_canvas_controller_get_mode (self->controller) != QD_CANVAS_MODE_IDLE)
+    return;
+
+  /* The cursor says what a press here would do. */
+  qd_canvas_widget_to_canvas (self, x, y, &cx, &cy);
+  hit = qd_canvas_controller_hit_test (self->controller, cx, cy);
+  switch (hit.kind)
+    {
+    case QD_CANVAS_HIT_PORT:
+      cursor = "crosshair";
+      break;
+    case QD_CANVAS_HIT_BEND:
+      cursor = "move";
+      break;
+    case QD_CANVAS_HIT_LINK:
+      {
+        g_autoptr(GArray) route = qd_canvas_controller_get_route (self->controller,
+                                                                  hit.link, hit.target);
+
+        if (hit.index + 1 < route->len)
+          {
+            QdPoint a = g_array_index (route, QdPoint, hit.index);
+            QdPoint b = g_array_index (route, QdPoint, hit.index + 1);
+
+            cursor = fabs (a.y - b.y) < 1e-6 ? "row-resize" : "col-resize";
+          }
+      }
+      break;
+    case QD_CANVAS_HIT_BLOCK:
+    case QD_CANVAS_HIT_NONE:
+    default:
+      break;
+    }
+  gtk_widget_set_cursor_from_name (GTK_WIDGET (self), cursor);
+}
+
+static gboolean
+on_scroll (GtkEventControllerScroll *scroll,
+           double                    dx,
+           double                    dy,
+           QdCanvas                 *self)
+{
+  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (scroll));
+  double step = 1.0;
+
+  if (gtk_event_controller_scroll_get_unit (scroll) == GDK_SCROLL_UNIT_WHEEL)
+    step = 40.0;
+
+  if (state & GDK_CONTROL_MASK)
+    {
+      /* Zoom around the pointer: the point under it stays under it. */
+      double factor = pow (1.1, -dy * (step > 1 ? 1.0 : 0.1));
+
+      qd_canvas_set_zoom (self, self->zoom * factor, self->pointer_x, self->pointer_y);
+      return TRUE;
+    }
+  if (state & GDK_SHIFT_MASK && dx == 0)
+    {
+      dx = dy;
+      dy = 0;
+    }
+  self->origin_x += dx * step / self->zoom;
+  self->origin_y += dy * step / self->zoom;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  return TRUE;
+}
+
+static void
+on_pinch_begin (GtkGesture       *gesture,
+                GdkEventSequence *sequence,
+                QdCanvas         *self)
+{
+  self->pinch_zoom = self->zoom;
+}
+
+static void
+on_pinch_scale_changed (GtkGestureZoom *gesture,
+                        double          scale,
+                        QdCanvas       *self)
+{
+  double x, y;
+
+  if (!gtk_gesture_get_bounding_box_center (GTK_GESTURE (gesture), &x, &y))
+    {
+      x = gtk_widget_get_width (GTK_WIDGET (self)) / 2.0;
+      y = gtk_widget_get_height (GTK_WIDGET (self)) / 2.0;
+    }
+  qd_canvas_set_zoom (self, self->pinch_zoom * scale, x, y);
+}
+
+static gboolean
+on_drop (GtkDropTarget *target,
+         const GValue  *value,
+         double         x,
+         double         y,
+         QdCanvas      *self)
+{
+  const char *type;
+  double cx, cy;
+
+  if (!G_VALUE_HOLDS_STRING (value) || qd_canvas_get_system (self) == NULL)
+    return FALSE;
+  type = g_value_get_string (value);
+  if (type == NULL || qd_registry_lookup (type) == NULL)
+    return FALSE;
+  qd_canvas_widget_to_canvas (self, x, y, &cx, &cy);
+  gtk_widget_grab_focus (GTK_WIDGET (self));
+  return qd_canvas_controller_add_block (self->controller, type, cx, cy) != NULL;
+}
+
+/* Actions */
+
+static void
+clipboard_copy (QdCanvas *self)
+{
+  g_autofree char *text = qd_canvas_controller_copy (self->controller);
+
+  if (text != NULL)
+    gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), text);
+}
+
+static void
+on_clipboard_text (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(QdCanvas) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (source), result, &error);
+
+  if (text == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_signal_emit (self, signals[MESSAGE], 0,
+                       _("clipboard: there is no diagram text to paste; copy some blocks first"));
+      return;
+    }
+  if (!qd_canvas_controller_paste (self->controller, text, &error))
+    g_signal_emit (self, signals[MESSAGE], 0, error->message);
+}
+
+static void
+action_activated (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  QdCanvas *self = QD_CANVAS (widget);
+  QdCanvasController *c = self->controller;
+  const char *name = action_name + strlen ("canvas.");
+
+  if (g_str_equal (name, "select-all"))
+    qd_canvas_controller_select_all (c);
+  else if (g_str_equal (name, "delete"))
+    qd_canvas_controller_delete_selection (c);
+  else if (g_str_equal (name, "copy"))
+    clipboard_copy (self);
+  else if (g_str_equal (name, "cut"))
+    {
+      clipboard_copy (self);
+      qd_canvas_controller_delete_selection (c);
+    }
+  else if (g_str_equal (name, "paste"))
+    gdk_clipboard_read_text_async (gtk_widget_get_clipboard (widget), NULL,
+                                   on_clipboard_text, g_object_ref (self));
+  else if (g_str_equal (name, "duplicate"))
+    qd_canvas_controller_duplicate (c);
+  else if (g_str_equal (name, "rotate"))
+    qd_canvas_controller_rotate_selection (c);
+  else if (g_str_equal (name, "flip"))
+    qd_canvas_controller_flip_selection (c);
+  else if (g_str_equal (name, "group"))
+    qd_canvas_controller_group (c);
+  else if (g_str_equal (name, "ungroup"))
+    qd_canvas_controller_ungroup (c);
+  else if (g_str_equal (name, "zoom-in"))
+    qd_canvas_set_zoom (self, self->zoom * 1.25, gtk_widget_get_width (widget) / 2.0,
+                        gtk_widget_get_height (widget) / 2.0);
+  else if (g_str_equal (name, "zoom-out"))
+    qd_canvas_set_zoom (self, self->zoom / 1.25, gtk_widget_get_width (widget) / 2.0,
+                        gtk_widget_get_height (widget) / 2.0);
+  else if (g_str_equal (name, "zoom-fit"))
+    qd_canvas_zoom_fit (self);
+  else if (g_str_equal (name, "zoom-100"))
+    qd_canvas_zoom_reset (self);
+  else if (g_str_equal (name, "go-up"))
+    {
+      QdSystem *system = qd_canvas_get_system (self);
+
+      if (system != NULL && system->owner != NULL)
+        qd_canvas_set_system (self, system->owner->parent);
+    }
+  else if (g_str_equal (name, "align"))
+    {
+      const char *how = g_variant_get_string (parameter, NULL);
+      static const struct { const char *name; QdCanvasAlign align; } aligns[] = {
+        { "left", QD_CANVAS_ALIGN_LEFT },
+        { "right", QD_CANVAS_ALIGN_RIGHT },
+        { "top", QD_CANVAS_ALIGN_TOP },
+        { "bottom", QD_CANVAS_ALIGN_BOTTOM },
+        { "center", QD_CANVAS_ALIGN_CENTER },
+        { "middle", QD_CANVAS_ALIGN_MIDDLE },
+      };
+
+      for (guint i = 0; i < G_N_ELEMENTS (aligns); i++)
+        if (g_str_equal (how, aligns[i].name))
+          qd_canvas_controller_align_selection (c, aligns[i].align);
+    }
+}
+
+static gboolean
+nudge_shortcut (GtkWidget *widget,
+                GVariant  *args,
+                gpointer   user_data)
+{
+  QdCanvas *self = QD_CANVAS (widget);
+  double dx, dy;
+  gboolean snap;
+
+  g_variant_get (args, "(ddb)", &dx, &dy, &snap);
+  qd_canvas_controller_nudge (self->controller, dx, dy, snap);
+  return TRUE;
+}
+
+static gboolean
+escape_shortcut (GtkWidget *widget,
+                 GVariant  *args,
+                 gpointer   user_data)
+{
+  QdCanvas *self = QD_CANVAS (widget);
+
+  if (qd_canvas_controller_get_mode (self->controller) != QD_CANVAS_MODE_IDLE)
+    {
+      gtk_event_controller_reset (GTK_EVENT_CONTROLLER (self->drag));
+      qd_canvas_controller_cancel (self->controller);
+    }
+  else
+    qd_canvas_controller_clear_selection (self->controller);
+  return TRUE;
+}
+
+static GMenuModel *
+create_context_menu_model (void)
+{
+  GMenu *menu = g_menu_new ();
+  GMenu *section;
+  GMenu *align;
+
+  section = g_menu_new ();
+  g_menu_append (section, _("Cu_t"), "canvas.cut");
+  g_menu_append (section, _("_Copy"), "canvas.copy");
+  g_menu_append (section, _("_Paste"), "canvas.paste");
+  g_menu_append (section, _("_Duplicate"), "canvas.duplicate");
+  g_menu_append (section, _("De_lete"), "canvas.delete");
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
+  g_object_unref (section);
+
+  section = g_menu_new ();
+  g_menu_append (section, _("_Rotate"), "canvas.rotate");
+  g_menu_append (section, _("_Flip"), "canvas.flip");
+  align = g_menu_new ();
+  g_menu_append (align, _("_Left"), "canvas.align::left");
+  g_menu_append (align, _("_Center"), "canvas.align::center");
+  g_menu_append (align, _("_Right"), "canvas.align::right");
+  g_menu_append (align, _("_Top"), "canvas.align::top");
+  g_menu_append (align, _("_Middle"), "canvas.align::middle");
+  g_menu_append (align, _("_Bottom"), "canvas.align::bottom");
+  g_menu_append_submenu (section, _("_Align"), G_MENU_MODEL (align));
+  g_object_unref (align);
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
+  g_object_unref (section);
+
+  section = g_menu_new ();
+  g_menu_append (section, _("Create _Subsystem"), "canvas.group");
+  g_menu_append (section, _("_Ungroup"), "canvas.ungroup");
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
+  g_object_unref (section);
+
+  section = g_menu_new ();
+  g_menu_append (section, _("Select _All"), "canvas.select-all");
+  g_menu_append (section, _("_Zoom to Fit"), "canvas.zoom-fit");
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
+  g_object_unref (section);
+
+  return G_MENU_MODEL (menu);
+}
+
+/* GObject */
+
+static void
+qd_canvas_dispose (GObject *object)
+{
+  QdCanvas *self = QD_CANVAS (object);
+
+  g_clear_pointer (&self->context_menu, gtk_widget_unparent);
+  if (self->controller != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->controller, self);
+      qd_canvas_controller_set_document (self->controller, NULL);
+    }
+  g_clear_object (&self->controller);
+
+  G_OBJECT_CLASS (qd_canvas_parent_class)->dispose (object);
+}
+
+static void
+qd_canvas_get_property (GObject    *object,
+                        guint       prop_id,
+                        GValue     *value,
+                        GParamSpec *pspec)
+{
+  QdCanvas *self = QD_CANVAS (object);
+
+  switch (prop_id)
+    {
+    case PROP_DOCUMENT:
+      g_value_set_object (value, qd_canvas_get_document (self));
+      break;
+    case PROP_SYSTEM:
+      g_value_set_pointer (value, qd_canvas_get_system (self));
+      break;
+    case PROP_ZOOM:
+      g_value_set_double (value, self->zoom);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+qd_canvas_set_property (GObject      *object,
+                        guint         prop_id,
+                        const GValue *value,
+                        GParamSpec   *pspec)
+{
+  QdCanvas *self = QD_CANVAS (object);
+
+  switch (prop_id)
+    {
+    case PROP_DOCUMENT:
+      qd_canvas_set_document (self, g_value_get_object (value));
+      break;
+    case PROP_ZOOM:
+      qd_canvas_set_zoom (self, g_value_get_double (value),
+                          gtk_widget_get_width (GTK_WIDGET (self)) / 2.0,
+                          gtk_widget_get_height (GTK_WIDGET (self)) / 2.0);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+add_binding_action (GtkWidgetClass  *widget_class,
+                    guint            keyval,
+                    GdkModifierType  mods,
+                    const char      *action)
+{
+  gtk_widget_class_add_binding_action (widget_class, keyval, mods, action, NULL);
+}
+
+static void
+qd_canvas_class_init (QdCanvasClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  static const char *const plain_actions[] = {
+    "canvas.select-all", "canvas.delete", "canvas.cut", "canvas.copy",
+    "canvas.paste", "canvas.duplicate", "canvas.rotate", "canvas.flip",
+    "canvas.group", "canvas.ungroup", "canvas.zoom-in", "canvas.zoom-out",
+    "canvas.zoom-fit", "canvas.zoom-100", "canvas.go-up",
+  };
+  static const struct
+  {
+    guint keyval;
+    double dx, dy;
+  } arrows[] = {
+    { GDK_KEY_Left, -1, 0 }, { GDK_KEY_Right, 1, 0 },
+    { GDK_KEY_Up, 0, -1 }, { GDK_KEY_Down, 0, 1 },
+  };
+
+  object_class->dispose = qd_canvas_dispose;
+  object_class->get_property = qd_canvas_get_property;
+  object_class->set_property = qd_canvas_set_property;
+  widget_class->snapshot = qd_canvas_snapshot;
+  widget_class->size_allocate = qd_canvas_size_allocate;
+
+  properties[PROP_DOCUMENT] =
+    g_param_spec_object ("document", NULL, NULL, QD_TYPE_DOCUMENT,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SYSTEM] =
+    g_param_spec_pointer ("system", NULL, NULL,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_ZOOM] =
+    g_param_spec_double ("zoom", NULL, NULL, QD_CANVAS_ZOOM_MIN, QD_CANVAS_ZOOM_MAX, 1.0,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /* A refused edit, to show in the window's message area. */
+  signals[MESSAGE] =
+    g_signal_new ("message", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+
+  for (guint i = 0; i < G_N_ELEMENTS (plain_actions); i++)
+    gtk_widget_class_install_action (widget_class, plain_actions[i], NULL, action_activated);
+  gtk_widget_class_install_action (widget_class, "canvas.align", "s", action_activated);
+
+  add_binding_action (widget_class, GDK_KEY_a, GDK_CONTROL_MASK, "canvas.select-all");
+  add_binding_action (widget_class, GDK_KEY_Delete, 0, "canvas.delete");
+  add_binding_action (widget_class, GDK_KEY_KP_Delete, 0, "canvas.delete");
+  add_binding_action (widget_class, GDK_KEY_BackSpace, 0, "canvas.delete");
+  add_binding_action (widget_class, GDK_KEY_x, GDK_CONTROL_MASK, "canvas.cut");
+  add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK, "canvas.copy");
+  add_binding_action (widget_class, GDK_KEY_v, GDK_CONTROL_MASK, "canvas.paste");
+  add_binding_action (widget_class, GDK_KEY_d, GDK_CONTROL_MASK, "canvas.duplicate");
+  add_binding_action (widget_class, GDK_KEY_r, GDK_CONTROL_MASK, "canvas.rotate");
+  add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "canvas.flip");
+  add_binding_action (widget_class, GDK_KEY_g, GDK_CONTROL_MASK, "canvas.group");
+  add_binding_action (widget_class, GDK_KEY_g, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "canvas.ungroup");
+  add_binding_action (widget_class, GDK_KEY_G, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "canvas.ungroup");
+  add_binding_action (widget_class, GDK_KEY_plus, GDK_CONTROL_MASK, "canvas.zoom-in");
+  add_binding_action (widget_class, GDK_KEY_plus, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "canvas.zoom-in");
+  add_binding_action (widget_class, GDK_KEY_equal, GDK_CONTROL_MASK, "canvas.zoom-in");
+  add_binding_action (widget_class, GDK_KEY_KP_Add, GDK_CONTROL_MASK, "canvas.zoom-in");
+  add_binding_action (widget_class, GDK_KEY_minus, GDK_CONTROL_MASK, "canvas.zoom-out");
+  add_binding_action (widget_class, GDK_KEY_KP_Subtract, GDK_CONTROL_MASK, "canvas.zoom-out");
+  add_binding_action (widget_class, GDK_KEY_0, GDK_CONTROL_MASK, "canvas.zoom-fit");
+  add_binding_action (widget_class, GDK_KEY_KP_0, GDK_CONTROL_MASK, "canvas.zoom-fit");
+  add_binding_action (widget_class, GDK_KEY_1, GDK_CONTROL_MASK, "canvas.zoom-100");
+  add_binding_action (widget_class, GDK_KEY_KP_1, GDK_CONTROL_MASK, "canvas.zoom-100");
+  add_binding_action (widget_class, GDK_KEY_Up, GDK_ALT_MASK, "canvas.go-up");
+
+  for (guint i = 0; i < G_N_ELEMENTS (arrows); i++)
+    {
+      /* An arrow steps to the next grid line; with Shift, one unit. */
+      gtk_widget_class_add_binding (widget_class, arrows[i].keyval, 0,
+                                    nudge_shortcut, "(ddb)",
+                                    arrows[i].dx * QD_CANVAS_GRID,
+                                    arrows[i].dy * QD_CANVAS_GRID, TRUE);
+      gtk_widget_class_add_binding (widget_class, arrows[i].keyval, GDK_SHIFT_MASK,
+                                    nudge_shortcut, "(ddb)",
+                                    arrows[i].dx, arrows[i].dy, FALSE);
+    }
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_Escape, 0, escape_shortcut, NULL);
+
+  gtk_widget_class_set_css_name (widget_class, "qd-canvas");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
+}
+
+static void
+qd_canvas_init (QdCanvas *self)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  GtkEventController *controller;
+  GtkGesture *gesture;
+  GtkDropTarget *drop;
+  g_autoptr(GMenuModel) menu = NULL;
+
+  self->zoom = 1.0;
+  self->controller = qd_canvas_controller_new ();
+  qd_canvas_controller_set_tolerance (self->controller, PICK_PIXELS);
+  g_signal_connect_swapped (self->controller, "invalidate", G_CALLBACK (on_invalidate), self);
+  g_signal_connect_swapped (self->controller, "message", G_CALLBACK (on_message), self);
+  g_signal_connect_swapped (self->controller, "selection-changed",
+                            G_CALLBACK (on_selection_changed), self);
+  g_signal_connect_swapped (self->controller, "notify::system",
+                            G_CALLBACK (on_system_changed), self);
+
+  gtk_widget_set_focusable (widget, TRUE);
+  gtk_widget_set_focus_on_click (widget, TRUE);
+  gtk_widget_set_hexpand (widget, TRUE);
+  gtk_widget_set_vexpand (widget, TRUE);
+  gtk_widget_set_overflow (widget, GTK_OVERFLOW_HIDDEN);
+
+  gesture = gtk_gesture_drag_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_PRIMARY);
+  g_signal_connect (gesture, "drag-begin", G_CALLBACK (on_drag_begin), self);
+  g_signal_connect (gesture, "drag-update", G_CALLBACK (on_drag_update), self);
+  g_signal_connect (gesture, "drag-end", G_CALLBACK (on_drag_end), self);
+  g_signal_connect (gesture, "cancel", G_CALLBACK (on_drag_cancel), self);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (gesture));
+  self->drag = gesture;
+
+  gesture = gtk_gesture_click_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_PRIMARY);
+  g_signal_connect (gesture, "pressed", G_CALLBACK (on_click_pressed), self);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (gesture));
+
+  gesture = gtk_gesture_click_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_SECONDARY);
+  g_signal_connect (gesture, "pressed", G_CALLBACK (on_context_pressed), self);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (gesture));
+
+  gesture = gtk_gesture_drag_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_MIDDLE);
+  g_signal_connect (gesture, "drag-begin", G_CALLBACK (on_pan_begin), self);
+  g_signal_connect (gesture, "drag-update", G_CALLBACK (on_pan_update), self);
+  g_signal_connect (gesture, "drag-end", G_CALLBACK (on_pan_end), self);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (gesture));
+
+  gesture = gtk_gesture_zoom_new ();
+  g_signal_connect (gesture, "begin", G_CALLBACK (on_pinch_begin), self);
+  g_signal_connect (gesture, "scale-changed", G_CALLBACK (on_pinch_scale_changed), self);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (gesture));
+
+  controller = gtk_event_controller_motion_new ();
+  g_signal_connect (controller, "motion", G_CALLBACK (on_motion), self);
+  gtk_widget_add_controller (widget, controller);
+
+  controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
+  g_signal_connect (controller, "scroll", G_CALLBACK (on_scroll), self);
+  gtk_widget_add_controller (widget, controller);
+
+  drop = gtk_drop_target_new (G_TYPE_STRING, GDK_ACTION_COPY);
+  g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (drop));
+
+  menu = create_context_menu_model ();
+  self->context_menu = gtk_popover_menu_new_from_model (menu);
+  gtk_widget_set_parent (self->context_menu, widget);
+  gtk_popover_set_has_arrow (GTK_POPOVER (self->context_menu), FALSE);
+  gtk_widget_set_halign (self->context_menu, GTK_ALIGN_START);
+
+  update_actions (self);
+}
+
+GtkWidget *
+qd_canvas_new (void)
+{
+  return g_object_new (QD_TYPE_CANVAS, NULL);
+}

@@ -1,0 +1,62 @@
+/* qd-canvas.h: the diagram canvas of the QDevs editor
+ *
+ * A widget that shows one system of a document (the root or the inside
+ * of a subsystem) and edits it with the mouse and the keyboard: select,
+ * move, connect, bend links, rubber band, zoom and pan, drop blocks from
+ * the palette, clipboard, rotate and flip, group into subsystems. Every
+ * edit goes through the document's commands (see QdCanvasController), so
+ * the window's Undo takes it back.
+ *
+ * Its actions live in the "canvas." group (canvas.copy, canvas.zoom-fit,
+ * ...) with the usual accelerators while the canvas has the focus.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "qdevs.h"
+#include "qd-canvas-controller.h"
+
+G_BEGIN_DECLS
+
+#define QD_CANVAS_ZOOM_MIN 0.1
+#define QD_CANVAS_ZOOM_MAX 8.0
+
+#define QD_TYPE_CANVAS (qd_canvas_get_type ())
+G_DECLARE_FINAL_TYPE (QdCanvas, qd_canvas, QD, CANVAS, GtkWidget)
+
+GtkWidget          *qd_canvas_new            (void);
+/* Shows the root of @document, fitted to the view once there is room. */
+void                qd_canvas_set_document   (QdCanvas   *self,
+                                              QdDocument *document);
+QdDocument         *qd_canvas_get_document   (QdCanvas   *self);
+/* The system shown; NULL goes to the root. Notifies "system". */
+void                qd_canvas_set_system     (QdCanvas   *self,
+                                              QdSystem   *system);
+QdSystem           *qd_canvas_get_system     (QdCanvas   *self);
+QdCanvasController *qd_canvas_get_controller (QdCanvas   *self);
+
+/* View: @zoom pixels per canvas unit, keeping the canvas point under the
+ * widget point (@anchor_x, @anchor_y) in place. */
+void                qd_canvas_set_zoom       (QdCanvas   *self,
+                                              double      zoom,
+                                              double      anchor_x,
+                                              double      anchor_y);
+double              qd_canvas_get_zoom       (QdCanvas   *self);
+void                qd_canvas_zoom_fit       (QdCanvas   *self);
+void                qd_canvas_zoom_reset     (QdCanvas   *self);
+void                qd_canvas_widget_to_canvas (QdCanvas *self,
+                                                double    wx,
+                                                double    wy,
+                                                double   *cx,
+                                                double   *cy);
+void                qd_canvas_canvas_to_widget (QdCanvas *self,
+                                                double    cx,
+                                                double    cy,
+                                                double   *wx,
+                                                double   *wy);
+/* Adds a block of @type at the centre of the view (palette activation). */
+QdBlock            *qd_canvas_insert_block   (QdCanvas   *self,
+                                              const char *type);
+
+G_END_DECLS

@@ -1,0 +1,329 @@
+/* qd-plot-decimate.c: per-pixel-column minimum and maximum of a trace
+ *
+ * Each display mode turns segment i into a polynomial piece over
+ * [t_i, t_i+1]: the segment itself (exact), its first coefficient
+ * (steps), the chord to the next event's value (lines), or a single point
+ * (events). A piece is cut at column boundaries and each part's exact
+ * extremes are merged into its column. A piece is final once the next
+ * segment exists, so those are "committed" once and for all; only the
+ * open last piece is recomputed at every update, on a copy.
+ */
+#include "qd-plot-decimate.h"
+
+#include <math.h>
+#include <string.h>
+
+struct _QdPlotColumns
+{
+  QdTrace      *trace;      /* a reference, so the identity stays valid */
+  QdPlotMode    mode;
+  double        t0, t1;
+  guint         n;
+  gboolean      valid;
+
+  QdPlotColumn *committed;  /* the pieces whose end is known */
+  QdPlotColumn *out;        /* committed plus the open last piece */
+  gsize         done;       /* pieces below this index are committed */
+  gboolean      has_tail;
+  guint         tail_lo, tail_hi;
+  gsize         n_read;
+};
+
+void
+qd_plot_segment_range (const QdSignal *segment,
+                       double          ta,
+                       double          tb,
+                       double         *min,
+                       double         *max)
+{
+  double fa = qd_signal_eval (segment, ta);
+  double fb = qd_signal_eval (segment, tb);
+  double lo = MIN (fa, fb), hi = MAX (fa, fb);
+  double c1 = segment->c[1], c2 = segment->c[2], c3 = segment->c[3];
+
+  /* Inside the interval a polynomial can only turn where its derivative
+   * c1 + 2 c2 s + 3 c3 s^2 vanishes: at most two points for a cubic. */
+  if (c2 != 0.0 || c3 != 0.0)
+    {
+      double sa = ta - segment->t, sb = tb - segment->t;
+      double roots[2];
+      int n_roots = 0;
+
+      if (c3 == 0.0)
+        roots[n_roots++] = -c1 / (2.0 * c2);
+      else
+        {
+          double a = 3.0 * c3, b = 2.0 * c2, c = c1;
+          double disc = b * b - 4.0 * a * c;
+
+          if (disc >= 0.0)
+            {
+              /* The cancellation-free pair of quadratic roots. */
+              double q = -0.5 * (b + copysign (sqrt (disc), b));
+
+              if (q != 0.0)
+                {
+                  roots[n_roots++] = q / a;
+                  roots[n_roots++] = c / q;
+                }
+              else
+                roots[n_roots++] = 0.0;
+            }
+        }
+      for (int k = 0; k < n_roots; k++)
+        if (roots[k] > sa && roots[k] < sb)
+          {
+            double v = qd_signal_eval (segment, segment->t + roots[k]);
+
+            lo = MIN (lo, v);
+            hi = MAX (hi, v);
+          }
+    }
+  *min = lo;
+  *max = hi;
+}
+
+QdPlotColumns *
+qd_plot_columns_new (void)
+{
+  return g_new0 (QdPlotColumns, 1);
+}
+
+void
+qd_plot_columns_reset (QdPlotColumns *self)
+{
+  g_clear_pointer (&self->trace, qd_trace_unref);
+  self->valid = FALSE;
+}
+
+void
+qd_plot_columns_free (QdPlotColumns *self)
+{
+  if (self == NULL)
+    return;
+  qd_plot_columns_reset (self);
+  g_free (self->committed);
+  g_free (self->out);
+  g_free (self);
+}
+
+gsize
+qd_plot_columns_get_n_read (QdPlotColumns *self)
+{
+  return self->n_read;
+}
+
+static inline void
+clear_columns (QdPlotColumn *cols,
+               guint         n)
+{
+  for (guint k = 0; k < n; k++)
+    {
+      cols[k].min = INFINITY;
+      cols[k].max = -INFINITY;
+      cols[k].first = cols[k].last = NAN;
+    }
+}
+
+static inline void
+merge (QdPlotColumn *col,
+       double        lo,
+       double        hi,
+       double        first,
+       double        last)
+{
+  if (col->min > col->max)
+    col->first = first;
+  col->min = MIN (col->min, lo);
+  col->max = MAX (col->max, hi);
+  col->last = last;
+}
+
+/* The piece of segment @i in @mode: a polynomial in @piece over
+ * [piece->t, *end]. Returns FALSE when the piece is not known yet (a line
+ * needs the next event). */
+static inline void
+make_piece (QdTrace    *trace,
+            gsize       i,
+            gsize       length,
+            QdPlotMode  mode,
+            double      t_end,
+            QdSignal   *piece,
+            double     *end)
+{
+  const QdSignal *seg = qd_trace_get (trace, i);
+  const QdSignal *next = i + 1 < length ? qd_trace_get (trace, i + 1) : NULL;
+
+  switch (mode)
+    {
+    case QD_PLOT_MODE_EXACT:
+      *piece = *seg;
+      *end = next != NULL ? next->t : MAX (t_end, seg->t);
+      break;
+
+    case QD_PLOT_MODE_STEPS:
+      qd_signal_set_constant (piece, seg->t, seg->c[0]);
+      *end = next != NULL ? next->t : MAX (t_end, seg->t);
+      break;
+
+    case QD_PLOT_MODE_LINES:
+      qd_signal_set_constant (piece, seg->t, seg->c[0]);
+      *end = seg->t;
+      if (next != NULL && next->t > seg->t)
+        {
+          piece->c[1] = (next->c[0] - seg->c[0]) / (next->t - seg->t);
+          piece->order = 1;
+          *end = next->t;
+        }
+      break;
+
+    case QD_PLOT_MODE_EVENTS:
+    default:
+      qd_signal_set_constant (piece, seg->t, seg->c[0]);
+      *end = seg->t;
+      break;
+    }
+}
+
+/* Merges the piece over [a, b] into @cols; widens [*lo, *hi] to the
+ * columns it touched. */
+static void
+add_piece (QdPlotColumns  *self,
+           QdPlotColumn   *cols,
+           const QdSignal *piece,
+           double          a,
+           double          b,
+           guint          *lo,
+           guint          *hi)
+{
+  double t0 = self->t0, t1 = self->t1;
+  double width = (t1 - t0) / self->n;
+  guint ka, kb;
+
+  if (b < t0 || a > t1)
+    return;
+  a = MAX (a, t0);
+  b = MIN (b, t1);
+  ka = (guint) MIN ((a - t0) / width, (double) (self->n - 1));
+  kb = (guint) MIN ((b - t0) / width, (double) (self->n - 1));
+  *lo = MIN (*lo, ka);
+  *hi = MAX (*hi, kb);
+
+  if (ka == kb)
+    {
+      double mn, mx;
+
+      qd_plot_segment_range (piece, a, b, &mn, &mx);
+      merge (&cols[ka], mn, mx, qd_signal_eval (piece, a), qd_signal_eval (piece, b));
+      return;
+    }
+  for (guint k = ka; k <= kb; k++)
+    {
+      double ca = k == ka ? a : t0 + k * width;
+      double cb = k == kb ? b : t0 + (k + 1) * width;
+      double mn, mx;
+
+      qd_plot_segment_range (piece, ca, cb, &mn, &mx);
+      merge (&cols[k], mn, mx, qd_signal_eval (piece, ca), qd_signal_eval (piece, cb));
+    }
+}
+
+const QdPlotColumn *
+qd_plot_columns_update (QdPlotColumns *self,
+                        QdTrace       *trace,
+                        QdPlotMode     mode,
+                        double         t0,
+                        double         t1,
+                        guint          n_columns,
+                        double         t_end)
+{
+  gsize length = qd_trace_get_length (trace);
+  guint dirty_lo = G_MAXUINT, dirty_hi = 0;
+  guint copy_lo, copy_hi;
+
+  g_return_val_if_fail (n_columns > 0, NULL);
+  g_return_val_if_fail (t1 > t0, NULL);
+
+  self->n_read = 0;
+  if (!self->valid || self->trace != trace || self->mode != mode
+      || self->t0 != t0 || self->t1 != t1 || self->n != n_columns)
+    {
+      gssize first;
+
+      if (self->trace != trace)
+        {
+          g_clear_pointer (&self->trace, qd_trace_unref);
+          self->trace = qd_trace_ref (trace);
+        }
+      if (self->n != n_columns || self->committed == NULL)
+        {
+          self->committed = g_renew (QdPlotColumn, self->committed, n_columns);
+          self->out = g_renew (QdPlotColumn, self->out, n_columns);
+        }
+      self->mode = mode;
+      self->t0 = t0;
+      self->t1 = t1;
+      self->n = n_columns;
+      self->valid = TRUE;
+      self->has_tail = FALSE;
+      clear_columns (self->committed, n_columns);
+      /* Skip what ends before the view: one binary search. */
+      first = qd_trace_find (trace, length, t0);
+      self->done = first > 0 ? (gsize) first : 0;
+      dirty_lo = 0;
+      dirty_hi = n_columns - 1;
+    }
+
+  if (length == 0)
+    {
+      clear_columns (self->out, n_columns);
+      self->has_tail = FALSE;
+      return self->out;
+    }
+
+  /* Commit every piece that now has a successor. */
+  while (self->done + 1 < length)
+    {
+      QdSignal piece;
+      double end;
+
+      if (qd_trace_get (trace, self->done)->t > t1)
+        {
+          /* Everything from here on is right of the view. */
+          self->done = length - 1;
+          break;
+        }
+      make_piece (trace, self->done, length, mode, t_end, &piece, &end);
+      add_piece (self, self->committed, &piece, piece.t, end, &dirty_lo, &dirty_hi);
+      self->done++;
+      self->n_read++;
+    }
+
+  /* Refresh the output where the commits or the previous tail changed it. */
+  copy_lo = dirty_lo;
+  copy_hi = dirty_hi;
+  if (self->has_tail)
+    {
+      copy_lo = MIN (copy_lo, self->tail_lo);
+      copy_hi = MAX (copy_hi, self->tail_hi);
+    }
+  if (copy_lo <= copy_hi && copy_lo < n_columns)
+    memcpy (self->out + copy_lo, self->committed + copy_lo,
+            (MIN (copy_hi, n_columns - 1) - copy_lo + 1) * sizeof (QdPlotColumn));
+
+  /* The open last piece, on the output only. */
+  {
+    QdSignal piece;
+    double end;
+    guint lo = G_MAXUINT, hi = 0;
+
+    make_piece (trace, length - 1, length, mode, t_end, &piece, &end);
+    add_piece (self, self->out, &piece, piece.t, end, &lo, &hi);
+    self->n_read++;
+    self->has_tail = lo <= hi;
+    self->tail_lo = lo;
+    self->tail_hi = hi;
+  }
+
+  return self->out;
+}

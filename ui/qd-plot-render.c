@@ -1,0 +1,1258 @@
+/* qd-plot-render.c: drawing traces with Cairo
+ *
+ * Order of drawing: background, grid, earlier runs (lighter, so the
+ * current run is never hidden under them), current traces, frame and
+ * tick labels, legend, then the widget's overlays. Curves are clipped to
+ * the plot area.
+ *
+ * A trace is drawn in one of two ways. When the view holds fewer segments
+ * than half its pixel columns, every segment is drawn as a polyline
+ * through its polynomial, sampled at each pixel column plus the exact
+ * turning points, so parabolas and cubics look like what they are. With
+ * more segments than that, a segment is narrower than a pixel and the
+ * exact per-column minimum and maximum say everything the screen can
+ * show.
+ */
+#include <glib/gi18n-lib.h>
+
+#include <math.h>
+#include <string.h>
+
+#include <pango/pangocairo.h>
+
+#include "qd-plot-render.h"
+
+/* Margins around the plot area, in output pixels, when axes are drawn. */
+#define MARGIN_LEFT   66.0
+#define MARGIN_RIGHT  16.0
+#define MARGIN_TOP    12.0
+#define MARGIN_BOTTOM 34.0
+/* Beyond this, Cairo's fixed-point coordinates overflow: clamp. */
+#define COORD_LIMIT   1.0e6
+#define FONT          "Sans 9"
+
+static void
+set_color (QdPlotColor *color,
+           guint32      rgb,
+           double       alpha)
+{
+  color->red = ((rgb >> 16) & 0xff) / 255.0;
+  color->green = ((rgb >> 8) & 0xff) / 255.0;
+  color->blue = (rgb & 0xff) / 255.0;
+  color->alpha = alpha;
+}
+
+static void
+source_color (cairo_t           *cr,
+              const QdPlotColor *color)
+{
+  cairo_set_source_rgba (cr, color->red, color->green, color->blue, color->alpha);
+}
+
+void
+qd_plot_style_init_light (QdPlotStyle *style)
+{
+  set_color (&style->background, 0xffffff, 1.0);
+  set_color (&style->frame, 0x5e5c64, 1.0);
+  set_color (&style->grid, 0xdeddda, 1.0);
+  set_color (&style->text, 0x3d3846, 1.0);
+  set_color (&style->cursor, 0x77767b, 1.0);
+  set_color (&style->legend_background, 0xffffff, 0.88);
+}
+
+void
+qd_plot_palette_color (guint        index,
+                       QdPlotColor *color)
+{
+  /* GNOME's palette, strong shades, ordered so neighbours differ. */
+  static const guint32 palette[] = {
+    0x1c71d8, 0xe01b24, 0x26a269, 0xe66100,
+    0x813d9c, 0x865e3c, 0x0b8a9e, 0xc64600,
+  };
+
+  set_color (color, palette[index % G_N_ELEMENTS (palette)], 1.0);
+}
+
+void
+qd_plot_render_options_init (QdPlotRenderOptions *options)
+{
+  memset (options, 0, sizeof *options);
+  options->mode = QD_PLOT_MODE_EXACT;
+  options->x_min = 0.0;
+  options->x_max = 1.0;
+  options->y_min = 0.0;
+  options->y_max = 1.0;
+  options->t_end = -INFINITY;
+  options->draw_grid = TRUE;
+  options->draw_axes = TRUE;
+  options->draw_legend = TRUE;
+  options->draw_background = TRUE;
+  options->line_width = 1.5;
+}
+
+static const QdPlotStyle *
+get_style (const QdPlotRenderOptions *o,
+           QdPlotStyle               *fallback)
+{
+  if (o->style != NULL)
+    return o->style;
+  qd_plot_style_init_light (fallback);
+  return fallback;
+}
+
+void
+qd_plot_render_get_area (const QdPlotRenderOptions *o,
+                         double                     width,
+                         double                     height,
+                         QdPlotRect                *area)
+{
+  if (o->draw_axes)
+    {
+      area->x = MARGIN_LEFT;
+      area->y = MARGIN_TOP;
+      area->width = MAX (1.0, width - MARGIN_LEFT - MARGIN_RIGHT);
+      area->height = MAX (1.0, height - MARGIN_TOP - MARGIN_BOTTOM);
+    }
+  else
+    {
+      area->x = area->y = 0.0;
+      area->width = MAX (1.0, width);
+      area->height = MAX (1.0, height);
+    }
+}
+
+/* Ticks and labels */
+
+double
+qd_plot_nice_ceil (double value)
+{
+  double e, base, f;
+
+  g_return_val_if_fail (value > 0.0, 1.0);
+  e = floor (log10 (value));
+  base = pow (10.0, e);
+  f = value / base;
+  /* A relative tolerance: 0.30000000000000004 / 0.1 must give 3 -> 5,
+   * and 2.0000000001 must stay 2. */
+  if (f <= 1.0 + 1e-9)
+    return base;
+  if (f <= 2.0 + 1e-9)
+    return 2.0 * base;
+  if (f <= 5.0 + 1e-9)
+    return 5.0 * base;
+  return 10.0 * base;
+}
+
+guint
+qd_plot_nice_ticks (double  lo,
+                    double  hi,
+                    guint   max_ticks,
+                    double *ticks,
+                    double *step)
+{
+  double s;
+  guint n;
+
+  if (!(hi > lo) || !isfinite (lo) || !isfinite (hi) || max_ticks == 0)
+    {
+      *step = 0.0;
+      return 0;
+    }
+  max_ticks = MAX (max_ticks, 2);
+  s = qd_plot_nice_ceil ((hi - lo) / max_ticks);
+  for (;;)
+    {
+      double first = ceil (lo / s - 1e-9);
+      double last = floor (hi / s + 1e-9);
+
+      if (last - first + 1.0 <= max_ticks)
+        {
+          n = 0;
+          for (double k = first; k <= last; k++)
+            {
+              /* k * s, not an accumulated sum: 0.1 + 0.2 must print 0.3,
+               * and zero must be exactly zero. */
+              double v = k * s;
+
+              ticks[n++] = fabs (v) < s * 1e-9 ? 0.0 : v;
+            }
+          *step = s;
+          return n;
+        }
+      s = qd_plot_nice_ceil (s * 1.5);
+    }
+}
+
+char *
+qd_plot_format_tick (double value,
+                     double step)
+{
+  double mag = MAX (fabs (value), fabs (step));
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  int decimals;
+
+  if (value == 0.0 || fabs (value) < fabs (step) * 1e-9)
+    return g_strdup ("0");
+  if (step <= 0.0)
+    step = fabs (value);
+
+  if (mag < 1e6 && step >= 1e-3)
+    {
+      decimals = (int) MAX (0.0, -floor (log10 (step) + 1e-9));
+      g_snprintf (buf, sizeof buf, "%.*f", decimals, value);
+      return g_strdup (buf);
+    }
+  else
+    {
+      /* Engineering notation: the exponent a multiple of three, so the
+       * mantissa reads like a unit prefix (n, µ, m, k, M, G). */
+      int e3 = 3 * (int) floor (log10 (fabs (value)) / 3.0 + 1e-12);
+      double scale = pow (10.0, e3);
+      double mantissa = value / scale;
+
+      decimals = (int) MAX (0.0, -floor (log10 (step / scale) + 1e-9));
+      decimals = MIN (decimals, 6);
+      g_snprintf (buf, sizeof buf, "%.*fe%d", decimals, mantissa, e3);
+      return g_strdup (buf);
+    }
+}
+
+/* Coordinates */
+
+typedef struct
+{
+  QdPlotRect area;
+  double     x_min, x_max, y_min, y_max;
+  double     sx, sy;   /* pixels per unit */
+} Map;
+
+static void
+map_init (Map                       *m,
+          const QdPlotRenderOptions *o,
+          const QdPlotRect          *area)
+{
+  m->area = *area;
+  m->x_min = o->x_min;
+  m->x_max = o->x_max;
+  m->y_min = o->y_min;
+  m->y_max = o->y_max;
+  m->sx = area->width / (o->x_max - o->x_min);
+  m->sy = area->height / (o->y_max - o->y_min);
+}
+
+static inline double
+clamp_coord (double v)
+{
+  if (isnan (v))
+    return 0.0;
+  return CLAMP (v, -COORD_LIMIT, COORD_LIMIT);
+}
+
+static inline double
+map_x (const Map *m,
+       double     x)
+{
+  return clamp_coord (m->area.x + (x - m->x_min) * m->sx);
+}
+
+static inline double
+map_y (const Map *m,
+       double     y)
+{
+  return clamp_coord (m->area.y + m->area.height - (y - m->y_min) * m->sy);
+}
+
+/* Text */
+
+static PangoLayout *
+make_layout (cairo_t    *cr,
+             const char *text)
+{
+  PangoLayout *layout = pango_cairo_create_layout (cr);
+  PangoFontDescription *font = pango_font_description_from_string (FONT);
+
+  pango_layout_set_font_description (layout, font);
+  pango_font_description_free (font);
+  pango_layout_set_text (layout, text, -1);
+  return layout;
+}
+
+/* Draws @text with its anchor (0 = left/top, 0.5 = centre, 1 = right/
+ * bottom) at (x, y). */
+static void
+draw_text (cairo_t    *cr,
+           const char *text,
+           double      x,
+           double      y,
+           double      ax,
+           double      ay)
+{
+  PangoLayout *layout = make_layout (cr, text);
+  int w, h;
+
+  pango_layout_get_pixel_size (layout, &w, &h);
+  cairo_move_to (cr, round (x - ax * w), round (y - ay * h));
+  pango_cairo_show_layout (cr, layout);
+  g_object_unref (layout);
+}
+
+static void
+text_size (cairo_t    *cr,
+           const char *text,
+           double     *w,
+           double     *h)
+{
+  PangoLayout *layout = make_layout (cr, text);
+  int iw, ih;
+
+  pango_layout_get_pixel_size (layout, &iw, &ih);
+  *w = iw;
+  *h = ih;
+  g_object_unref (layout);
+}
+
+/* Series helpers */
+
+/* Where the last segment of @trace ends: the close time, or the run's
+ * current time for a trace still being written. */
+static double
+series_end (const QdPlotRenderOptions *o,
+            QdTrace                   *trace,
+            gsize                      length)
+{
+  double end;
+
+  if (qd_trace_is_closed (trace, &end))
+    return end;
+  end = qd_trace_get (trace, length - 1)->t;
+  return MAX (end, o->t_end);
+}
+
+static void
+series_color (const QdPlotSeries *s,
+              const QdPlotStyle  *style,
+              QdPlotColor        *color)
+{
+  *color = s->color;
+  if (s->earlier)
+    {
+      /* A lighter shade of the same hue: mixed with the background. */
+      const double keep = 0.42;
+
+      color->red = keep * color->red + (1.0 - keep) * style->background.red;
+      color->green = keep * color->green + (1.0 - keep) * style->background.green;
+      color->blue = keep * color->blue + (1.0 - keep) * style->background.blue;
+    }
+}
+
+static inline void
+path_point (cairo_t  *cr,
+            gboolean *started,
+            double    x,
+            double    y)
+{
+  if (*started)
+    cairo_line_to (cr, x, y);
+  else
+    {
+      cairo_move_to (cr, x, y);
+      *started = TRUE;
+    }
+}
+
+static void
+marker (cairo_t *cr,
+        double   x,
+        double   y,
+        double   r)
+{
+  cairo_new_sub_path (cr);
+  cairo_arc (cr, x, y, r, 0.0, 2.0 * G_PI);
+}
+
+/* The turning points of @seg strictly inside (a, b), in time order. */
+static int
+turning_points (const QdSignal *seg,
+                double          a,
+                double          b,
+                double         *out)
+{
+  double c1 = seg->c[1], c2 = seg->c[2], c3 = seg->c[3];
+  double roots[2];
+  int n = 0, k = 0;
+
+  if (c3 == 0.0)
+    {
+      if (c2 == 0.0)
+        return 0;
+      roots[n++] = -c1 / (2.0 * c2);
+    }
+  else
+    {
+      double qa = 3.0 * c3, qb = 2.0 * c2;
+      double disc = qb * qb - 4.0 * qa * c1;
+
+      if (disc < 0.0)
+        return 0;
+      {
+        double q = -0.5 * (qb + copysign (sqrt (disc), qb));
+
+        if (q == 0.0)
+          roots[n++] = 0.0;
+        else
+          {
+            roots[n++] = q / qa;
+            roots[n++] = c1 / q;
+          }
+      }
+    }
+  if (n == 2 && roots[0] > roots[1])
+    {
+      double tmp = roots[0];
+
+      roots[0] = roots[1];
+      roots[1] = tmp;
+    }
+  for (int i = 0; i < n; i++)
+    {
+      double t = seg->t + roots[i];
+
+      if (t > a && t < b)
+        out[k++] = t;
+    }
+  return k;
+}
+
+/* One segment's polynomial over [a, b]: a point at each pixel column and
+ * at each turning point, so the drawn curve holds the true extremes. */
+static void
+path_polynomial (cairo_t        *cr,
+                 const Map      *m,
+                 const QdSignal *seg,
+                 double          a,
+                 double          b,
+                 gboolean       *started)
+{
+  double turns[2];
+  int n_turns, next_turn = 0;
+  guint n;
+
+  path_point (cr, started, map_x (m, a), map_y (m, qd_signal_eval (seg, a)));
+  if (b <= a)
+    return;
+  if (seg->c[2] == 0.0 && seg->c[3] == 0.0)
+    {
+      path_point (cr, started, map_x (m, b), map_y (m, qd_signal_eval (seg, b)));
+      return;
+    }
+  n_turns = turning_points (seg, a, b, turns);
+  n = (guint) MIN (ceil ((b - a) * m->sx), 1e5);
+  n = MAX (n, 1);
+  for (guint j = 1; j <= n; j++)
+    {
+      double t = j == n ? b : a + (b - a) * j / n;
+
+      while (next_turn < n_turns && turns[next_turn] < t)
+        {
+          double u = turns[next_turn++];
+
+          path_point (cr, started, map_x (m, u), map_y (m, qd_signal_eval (seg, u)));
+        }
+      path_point (cr, started, map_x (m, t), map_y (m, qd_signal_eval (seg, t)));
+    }
+}
+
+static void
+draw_sparse (cairo_t                   *cr,
+             const QdPlotRenderOptions *o,
+             const Map                 *m,
+             QdTrace                   *trace,
+             gsize                      length,
+             gsize                      i0,
+             gsize                      i1,
+             double                     end)
+{
+  gboolean started = FALSE;
+
+  switch (o->mode)
+    {
+    case QD_PLOT_MODE_EXACT:
+      for (gsize i = i0; i <= i1; i++)
+        {
+          const QdSignal *seg = qd_trace_get (trace, i);
+          double b = i + 1 < length ? qd_trace_get (trace, i + 1)->t : end;
+          double a = MAX (seg->t, m->x_min);
+
+          b = MIN (b, m->x_max);
+          if (b < a)
+            continue;
+          path_polynomial (cr, m, seg, a, b, &started);
+        }
+      break;
+
+    case QD_PLOT_MODE_LINES:
+      /* One event beyond each side, so the chords run to the edges. */
+      for (gsize i = i0 > 0 ? i0 - 1 : 0; i <= MIN (i1 + 1, length - 1); i++)
+        {
+          const QdSignal *seg = qd_trace_get (trace, i);
+
+          path_point (cr, &started, map_x (m, seg->t), map_y (m, seg->c[0]));
+        }
+      break;
+
+    case QD_PLOT_MODE_STEPS:
+      for (gsize i = i0; i <= i1; i++)
+        {
+          const QdSignal *seg = qd_trace_get (trace, i);
+          double b = i + 1 < length ? qd_trace_get (trace, i + 1)->t : end;
+          double y = map_y (m, seg->c[0]);
+
+          path_point (cr, &started, map_x (m, MAX (seg->t, m->x_min - 1.0 / m->sx)), y);
+          path_point (cr, &started, map_x (m, MIN (b, m->x_max + 1.0 / m->sx)), y);
+        }
+      break;
+
+    case QD_PLOT_MODE_EVENTS:
+    default:
+      for (gsize i = i0; i <= i1; i++)
+        {
+          const QdSignal *seg = qd_trace_get (trace, i);
+
+          if (seg->t >= m->x_min)
+            marker (cr, map_x (m, seg->t), map_y (m, seg->c[0]), 2.5);
+        }
+      cairo_fill (cr);
+      return;
+    }
+  cairo_stroke (cr);
+}
+
+static void
+draw_dense (cairo_t                   *cr,
+            const QdPlotRenderOptions *o,
+            const Map                 *m,
+            const QdPlotColumn        *cols,
+            guint                      n)
+{
+  double cw = m->area.width / n;
+  gboolean started = FALSE;
+
+  for (guint k = 0; k < n; k++)
+    {
+      const QdPlotColumn *c = &cols[k];
+      double x = m->area.x + (k + 0.5) * cw;
+
+      if (c->min > c->max)
+        {
+          started = FALSE;
+          continue;
+        }
+      if (o->mode == QD_PLOT_MODE_EVENTS)
+        {
+          marker (cr, x, map_y (m, c->min), 2.0);
+          if (c->max > c->min)
+            {
+              cairo_rectangle (cr, x - 0.5 * cw, map_y (m, c->max), cw,
+                               map_y (m, c->min) - map_y (m, c->max));
+              marker (cr, x, map_y (m, c->max), 2.0);
+            }
+          continue;
+        }
+      path_point (cr, &started, x, map_y (m, c->first));
+      /* The column's spread: the pixels between its extremes are all on
+       * the curve somewhere within the column. */
+      cairo_line_to (cr, x, map_y (m, c->min));
+      cairo_line_to (cr, x, map_y (m, c->max));
+      cairo_line_to (cr, x, map_y (m, c->last));
+    }
+  if (o->mode == QD_PLOT_MODE_EVENTS)
+    cairo_fill (cr);
+  else
+    cairo_stroke (cr);
+}
+
+static guint
+n_columns (const QdPlotRect *area)
+{
+  return (guint) MAX (1.0, ceil (area->width - 1e-6));
+}
+
+/* The columns of @s over the view, from its cache or a scratch one. */
+static const QdPlotColumn *
+series_columns (const QdPlotRenderOptions *o,
+                const QdPlotSeries        *s,
+                const QdPlotRect          *area,
+                double                     end,
+                QdPlotColumns            **scratch)
+{
+  QdPlotColumns *cache = s->columns;
+
+  if (cache == NULL)
+    cache = *scratch = qd_plot_columns_new ();
+  return qd_plot_columns_update (cache, s->trace, o->mode, o->x_min, o->x_max,
+                                 n_columns (area), end);
+}
+
+static void
+draw_series_time (cairo_t                   *cr,
+                  const QdPlotRenderOptions *o,
+                  const Map                 *m,
+                  const QdPlotSeries        *s)
+{
+  gsize length = qd_trace_get_length (s->trace);
+  gssize i0, i1;
+  guint ncols = n_columns (&m->area);
+  double end;
+
+  if (length == 0)
+    return;
+  end = series_end (o, s->trace, length);
+  i1 = qd_trace_find (s->trace, length, o->x_max);
+  if (i1 < 0)
+    return;
+  i0 = MAX (qd_trace_find (s->trace, (gsize) i1 + 1, o->x_min), 0);
+
+  if ((gsize) (i1 - i0 + 1) * 2 <= ncols)
+    draw_sparse (cr, o, m, s->trace, length, (gsize) i0, (gsize) i1, end);
+  else
+    {
+      QdPlotColumns *scratch = NULL;
+      const QdPlotColumn *cols = series_columns (o, s, &m->area, end, &scratch);
+
+      draw_dense (cr, o, m, cols, ncols);
+      qd_plot_columns_free (scratch);
+    }
+}
+
+/* XY mode */
+
+typedef struct
+{
+  QdTrace *trace;
+  gsize    length;
+  gsize    index;
+} XyCursor;
+
+static double
+xy_next_time (const XyCursor *c)
+{
+  return c->index + 1 < c->length ? qd_trace_get (c->trace, c->index + 1)->t : INFINITY;
+}
+
+static void
+xy_advance (XyCursor *c,
+            double    t)
+{
+  while (c->index + 1 < c->length && qd_trace_get (c->trace, c->index + 1)->t <= t)
+    c->index++;
+}
+
+/* Walks the union of both traces' event times over their common span,
+ * calling @func for each sample. Curved pieces get extra samples so that
+ * no chord is longer than about two pixels. */
+typedef void (*XyFunc) (double x, double y, gboolean event, gpointer data);
+
+static void
+xy_walk (const QdPlotRenderOptions *o,
+         const Map                 *m,
+         QdTrace                   *tx,
+         QdTrace                   *ty,
+         XyFunc                     func,
+         gpointer                   data)
+{
+  XyCursor cx = { tx, qd_trace_get_length (tx), 0 };
+  XyCursor cy = { ty, qd_trace_get_length (ty), 0 };
+  double t, stop;
+
+  if (cx.length == 0 || cy.length == 0)
+    return;
+  t = MAX (qd_trace_get (tx, 0)->t, qd_trace_get (ty, 0)->t);
+  stop = MIN (series_end (o, tx, cx.length), series_end (o, ty, cy.length));
+  if (stop < t)
+    return;
+  xy_advance (&cx, t);
+  xy_advance (&cy, t);
+
+  for (;;)
+    {
+      const QdSignal *sx = qd_trace_get (tx, cx.index);
+      const QdSignal *sy = qd_trace_get (ty, cy.index);
+      double next = MIN (MIN (xy_next_time (&cx), xy_next_time (&cy)), stop);
+      gboolean curved = o->mode != QD_PLOT_MODE_LINES
+                         && (sx->c[2] != 0.0 || sx->c[3] != 0.0
+                             || sy->c[2] != 0.0 || sy->c[3] != 0.0);
+      guint n = 1;
+
+      func (qd_signal_eval (sx, t), qd_signal_eval (sy, t), TRUE, data);
+      if (curved && next > t && m != NULL)
+        {
+          /* The length of the piece in pixels, from four chords. */
+          double len = 0.0, px = 0.0, py = 0.0;
+
+          for (int j = 0; j <= 4; j++)
+            {
+              double u = t + (next - t) * j / 4.0;
+              double qx = qd_signal_eval (sx, u) * m->sx;
+              double qy = qd_signal_eval (sy, u) * m->sy;
+
+              if (j > 0)
+                len += hypot (qx - px, qy - py);
+              px = qx;
+              py = qy;
+            }
+          n = (guint) CLAMP (ceil (len / 2.0), 1.0, 1024.0);
+        }
+      else if (curved && next > t)
+        n = 16;
+      for (guint j = 1; j < n; j++)
+        {
+          double u = t + (next - t) * j / n;
+
+          func (qd_signal_eval (sx, u), qd_signal_eval (sy, u), FALSE, data);
+        }
+      if (next >= stop)
+        {
+          func (qd_signal_eval (sx, stop), qd_signal_eval (sy, stop), FALSE, data);
+          break;
+        }
+      t = next;
+      xy_advance (&cx, t);
+      xy_advance (&cy, t);
+    }
+}
+
+typedef struct
+{
+  cairo_t   *cr;
+  const Map *map;
+  gboolean   started;
+  gboolean   markers;
+} XyDraw;
+
+static void
+xy_draw_point (double   x,
+               double   y,
+               gboolean event,
+               gpointer data)
+{
+  XyDraw *d = data;
+
+  if (d->markers)
+    {
+      if (event)
+        marker (d->cr, map_x (d->map, x), map_y (d->map, y), 2.5);
+      return;
+    }
+  path_point (d->cr, &d->started, map_x (d->map, x), map_y (d->map, y));
+}
+
+static void
+draw_series_xy (cairo_t                   *cr,
+                const QdPlotRenderOptions *o,
+                const Map                 *m,
+                const QdPlotSeries        *sx,
+                const QdPlotSeries        *sy)
+{
+  XyDraw d = { cr, m, FALSE, o->mode == QD_PLOT_MODE_EVENTS };
+
+  xy_walk (o, m, sx->trace, sy->trace, xy_draw_point, &d);
+  if (d.markers)
+    cairo_fill (cr);
+  else
+    cairo_stroke (cr);
+}
+
+typedef struct
+{
+  double x_min, x_max, y_min, y_max;
+} XyExtent;
+
+static void
+xy_extent_point (double   x,
+                 double   y,
+                 gboolean event,
+                 gpointer data)
+{
+  XyExtent *e = data;
+
+  e->x_min = MIN (e->x_min, x);
+  e->x_max = MAX (e->x_max, x);
+  e->y_min = MIN (e->y_min, y);
+  e->y_max = MAX (e->y_max, y);
+}
+
+static gboolean
+xy_extent (const QdPlotRenderOptions *o,
+           XyExtent                  *e)
+{
+  e->x_min = e->y_min = INFINITY;
+  e->x_max = e->y_max = -INFINITY;
+  if (o->xy_x >= o->n_series || o->xy_y >= o->n_series)
+    return FALSE;
+  xy_walk (o, NULL, o->series[o->xy_x].trace, o->series[o->xy_y].trace,
+           xy_extent_point, e);
+  return e->x_min <= e->x_max;
+}
+
+/* Extents */
+
+gboolean
+qd_plot_render_get_x_extent (const QdPlotRenderOptions *o,
+                             double                    *x_min,
+                             double                    *x_max)
+{
+  double lo = INFINITY, hi = -INFINITY;
+
+  if (o->xy)
+    {
+      XyExtent e;
+
+      if (!xy_extent (o, &e))
+        return FALSE;
+      *x_min = e.x_min;
+      *x_max = e.x_max;
+      return TRUE;
+    }
+  for (guint i = 0; i < o->n_series; i++)
+    {
+      const QdPlotSeries *s = &o->series[i];
+      gsize length;
+
+      if (!s->visible || (length = qd_trace_get_length (s->trace)) == 0)
+        continue;
+      lo = MIN (lo, qd_trace_get (s->trace, 0)->t);
+      hi = MAX (hi, series_end (o, s->trace, length));
+    }
+  if (!(lo <= hi))
+    return FALSE;
+  *x_min = lo;
+  *x_max = hi;
+  return TRUE;
+}
+
+gboolean
+qd_plot_render_get_y_extent (const QdPlotRenderOptions *o,
+                             double                     width,
+                             double                    *y_min,
+                             double                    *y_max)
+{
+  double lo = INFINITY, hi = -INFINITY;
+  QdPlotRect area;
+
+  if (o->xy)
+    {
+      XyExtent e;
+
+      if (!xy_extent (o, &e))
+        return FALSE;
+      *y_min = e.y_min;
+      *y_max = e.y_max;
+      return TRUE;
+    }
+  if (!(o->x_max > o->x_min))
+    return FALSE;
+  qd_plot_render_get_area (o, width, 100.0, &area);
+  for (guint i = 0; i < o->n_series; i++)
+    {
+      const QdPlotSeries *s = &o->series[i];
+      QdPlotColumns *scratch = NULL;
+      const QdPlotColumn *cols;
+      gsize length;
+      guint n = n_columns (&area);
+
+      if (!s->visible || (length = qd_trace_get_length (s->trace)) == 0)
+        continue;
+      /* The same columns the drawing uses (and caches). */
+      cols = series_columns (o, s, &area, series_end (o, s->trace, length), &scratch);
+      for (guint k = 0; k < n; k++)
+        if (cols[k].min <= cols[k].max)
+          {
+            lo = MIN (lo, cols[k].min);
+            hi = MAX (hi, cols[k].max);
+          }
+      qd_plot_columns_free (scratch);
+    }
+  if (!(lo <= hi) || !isfinite (lo) || !isfinite (hi))
+    return FALSE;
+  *y_min = lo;
+  *y_max = hi;
+  return TRUE;
+}
+
+/* Grid and axes */
+
+static void
+draw_grid_and_axes (cairo_t                   *cr,
+                    const QdPlotRenderOptions *o,
+                    const QdPlotStyle         *style,
+                    const Map                 *m,
+                    gboolean                   grid,
+                    gboolean                   labels)
+{
+  const QdPlotRect *a = &m->area;
+  double xt[64], yt[64], xstep, ystep;
+  guint nx, ny;
+
+  nx = qd_plot_nice_ticks (o->x_min, o->x_max,
+                           (guint) CLAMP (a->width / 90.0, 2, 60), xt, &xstep);
+  ny = qd_plot_nice_ticks (o->y_min, o->y_max,
+                           (guint) CLAMP (a->height / 45.0, 2, 60), yt, &ystep);
+
+  if (grid)
+    {
+      cairo_save (cr);
+      cairo_set_line_width (cr, 1.0);
+      source_color (cr, &style->grid);
+      /* Half-pixel offsets keep one-pixel lines sharp. */
+      for (guint i = 0; i < nx; i++)
+        {
+          double x = floor (map_x (m, xt[i])) + 0.5;
+
+          cairo_move_to (cr, x, a->y);
+          cairo_line_to (cr, x, a->y + a->height);
+        }
+      for (guint i = 0; i < ny; i++)
+        {
+          double y = floor (map_y (m, yt[i])) + 0.5;
+
+          cairo_move_to (cr, a->x, y);
+          cairo_line_to (cr, a->x + a->width, y);
+        }
+      cairo_stroke (cr);
+      cairo_restore (cr);
+      return;
+    }
+
+  if (!labels)
+    return;
+
+  cairo_save (cr);
+  cairo_set_line_width (cr, 1.0);
+  source_color (cr, &style->frame);
+  cairo_rectangle (cr, floor (a->x) + 0.5, floor (a->y) + 0.5,
+                   floor (a->width), floor (a->height));
+  for (guint i = 0; i < nx; i++)
+    {
+      double x = floor (map_x (m, xt[i])) + 0.5;
+
+      cairo_move_to (cr, x, a->y + a->height);
+      cairo_line_to (cr, x, a->y + a->height + 4.0);
+    }
+  for (guint i = 0; i < ny; i++)
+    {
+      double y = floor (map_y (m, yt[i])) + 0.5;
+
+      cairo_move_to (cr, a->x - 4.0, y);
+      cairo_line_to (cr, a->x, y);
+    }
+  cairo_stroke (cr);
+
+  source_color (cr, &style->text);
+  for (guint i = 0; i < nx; i++)
+    {
+      g_autofree char *text = qd_plot_format_tick (xt[i], xstep);
+
+      draw_text (cr, text, map_x (m, xt[i]), a->y + a->height + 6.0, 0.5, 0.0);
+    }
+  for (guint i = 0; i < ny; i++)
+    {
+      g_autofree char *text = qd_plot_format_tick (yt[i], ystep);
+
+      draw_text (cr, text, a->x - 7.0, map_y (m, yt[i]), 1.0, 0.5);
+    }
+  cairo_restore (cr);
+}
+
+/* Legend */
+
+#define LEGEND_PAD    6.0
+#define LEGEND_SWATCH 18.0
+#define LEGEND_ROW    17.0
+
+typedef struct
+{
+  QdPlotRect box;
+  guint      n_rows;
+  guint      rows[64];   /* series index of each row */
+} LegendLayout;
+
+static gboolean
+legend_layout (cairo_t                   *cr,
+               const QdPlotRenderOptions *o,
+               const QdPlotRect          *area,
+               LegendLayout              *l)
+{
+  double text_w = 0.0;
+
+  l->n_rows = 0;
+  for (guint i = 0; i < o->n_series && l->n_rows < G_N_ELEMENTS (l->rows); i++)
+    {
+      double w, h;
+
+      if (o->series[i].label == NULL || o->xy)
+        continue;
+      text_size (cr, o->series[i].label, &w, &h);
+      text_w = MAX (text_w, w);
+      l->rows[l->n_rows++] = i;
+    }
+  if (o->xy && o->xy_x < o->n_series && o->xy_y < o->n_series)
+    {
+      /* One entry: the curve, named "y against x". */
+      l->rows[l->n_rows++] = o->xy_y;
+      text_w = 160.0;
+    }
+  if (l->n_rows == 0)
+    return FALSE;
+  l->box.width = LEGEND_PAD * 3 + LEGEND_SWATCH + text_w;
+  l->box.height = LEGEND_PAD * 2 + LEGEND_ROW * l->n_rows;
+  l->box.x = area->x + area->width - l->box.width - 8.0;
+  l->box.y = area->y + 8.0;
+  return TRUE;
+}
+
+static void
+draw_legend (cairo_t                   *cr,
+             const QdPlotRenderOptions *o,
+             const QdPlotStyle         *style,
+             const QdPlotRect          *area)
+{
+  LegendLayout l;
+
+  if (!legend_layout (cr, o, area, &l))
+    return;
+  cairo_save (cr);
+  source_color (cr, &style->legend_background);
+  cairo_rectangle (cr, l.box.x, l.box.y, l.box.width, l.box.height);
+  cairo_fill_preserve (cr);
+  source_color (cr, &style->grid);
+  cairo_set_line_width (cr, 1.0);
+  cairo_stroke (cr);
+
+  for (guint r = 0; r < l.n_rows; r++)
+    {
+      const QdPlotSeries *s = &o->series[l.rows[r]];
+      double y = l.box.y + LEGEND_PAD + LEGEND_ROW * (r + 0.5);
+      double x = l.box.x + LEGEND_PAD;
+      QdPlotColor color;
+      g_autofree char *xy_label = NULL;
+      const char *label = s->label;
+
+      series_color (s, style, &color);
+      if (o->xy)
+        {
+          /* TRANSLATORS: the XY plot's legend: "y against x". */
+          xy_label = g_strdup_printf (_("%s against %s"),
+                                      o->series[o->xy_y].label ? o->series[o->xy_y].label : "",
+                                      o->series[o->xy_x].label ? o->series[o->xy_x].label : "");
+          label = xy_label;
+        }
+      source_color (cr, &color);
+      cairo_set_line_width (cr, 2.5);
+      cairo_move_to (cr, x, floor (y) + 0.5);
+      cairo_line_to (cr, x + LEGEND_SWATCH, floor (y) + 0.5);
+      if (s->visible)
+        cairo_stroke (cr);
+      else
+        {
+          /* Hidden: a hollow swatch and dimmed text, still clickable. */
+          cairo_set_line_width (cr, 1.0);
+          cairo_rectangle (cr, x + 0.5, floor (y) - 2.5, LEGEND_SWATCH - 1.0, 6.0);
+          cairo_stroke (cr);
+        }
+      if (s->visible)
+        source_color (cr, &style->text);
+      else
+        cairo_set_source_rgba (cr, style->text.red, style->text.green,
+                               style->text.blue, 0.45);
+      draw_text (cr, label, x + LEGEND_SWATCH + LEGEND_PAD, y, 0.0, 0.5);
+    }
+  cairo_restore (cr);
+}
+
+int
+qd_plot_render_legend_hit (const QdPlotRenderOptions *o,
+                           double                     width,
+                           double                     height,
+                           double                     x,
+                           double                     y)
+{
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  QdPlotRect area;
+  LegendLayout l;
+  int hit = -1;
+
+  if (!o->draw_legend)
+    return -1;
+  qd_plot_render_get_area (o, width, height, &area);
+  /* Text sizes need a context; a one-pixel scratch surface will do. */
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
+  cr = cairo_create (surface);
+  if (legend_layout (cr, o, &area, &l)
+      && x >= l.box.x && x < l.box.x + l.box.width
+      && y >= l.box.y + LEGEND_PAD && y < l.box.y + l.box.height - LEGEND_PAD)
+    {
+      guint r = (guint) ((y - l.box.y - LEGEND_PAD) / LEGEND_ROW);
+
+      if (r < l.n_rows)
+        hit = (int) l.rows[r];
+    }
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  return hit;
+}
+
+/* Cursor */
+
+static void
+draw_cursor (cairo_t                   *cr,
+             const QdPlotRenderOptions *o,
+             const QdPlotStyle         *style,
+             const Map                 *m)
+{
+  const QdPlotRect *a = &m->area;
+  double x = o->cursor_x, t;
+  GString *text;
+  double tw, th, bx, by;
+  g_autofree char *tstr = NULL;
+  guint n_rows = 1;
+  guint rows[64];
+
+  if (x < a->x || x > a->x + a->width || o->xy)
+    return;
+  t = m->x_min + (x - a->x) / m->sx;
+
+  cairo_save (cr);
+  source_color (cr, &style->cursor);
+  cairo_set_line_width (cr, 1.0);
+  cairo_move_to (cr, floor (x) + 0.5, a->y);
+  cairo_line_to (cr, floor (x) + 0.5, a->y + a->height);
+  cairo_stroke (cr);
+
+  /* The readout: the time, then each visible trace's exact value. */
+  text = g_string_new (NULL);
+  tstr = g_strdup_printf ("%.6g", t);
+  g_string_append_printf (text, _("t = %s"), tstr);
+  for (guint i = 0; i < o->n_series && n_rows < G_N_ELEMENTS (rows); i++)
+    {
+      const QdPlotSeries *s = &o->series[i];
+      double v;
+      QdPlotColor color;
+
+      if (!s->visible || s->earlier)
+        continue;
+      v = qd_trace_eval (s->trace, t);
+      if (isnan (v))
+        continue;
+      g_string_append_printf (text, "\n%s = %.6g", s->label ? s->label : "", v);
+      rows[n_rows++] = i;
+      series_color (s, style, &color);
+      source_color (cr, &color);
+      marker (cr, x, map_y (m, v), 3.5);
+      cairo_fill (cr);
+    }
+
+  text_size (cr, text->str, &tw, &th);
+  bx = x + 10.0;
+  if (bx + tw + 12.0 > a->x + a->width)
+    bx = x - 10.0 - tw - 12.0;
+  by = a->y + a->height - th - 18.0;
+  source_color (cr, &style->legend_background);
+  cairo_rectangle (cr, bx, by, tw + 12.0, th + 8.0);
+  cairo_fill_preserve (cr);
+  source_color (cr, &style->grid);
+  cairo_stroke (cr);
+  source_color (cr, &style->text);
+  draw_text (cr, text->str, bx + 6.0, by + 4.0, 0.0, 0.0);
+  g_string_free (text, TRUE);
+  cairo_restore (cr);
+}
+
+/* All of it */
+
+void
+qd_plot_render (cairo_t                   *cr,
+                const QdPlotRenderOptions *o,
+                double                     width,
+                double                     height)
+{
+  QdPlotStyle fallback;
+  const QdPlotStyle *style = get_style (o, &fallback);
+  QdPlotRect area;
+  Map m;
+
+  qd_plot_render_get_area (o, width, height, &area);
+  cairo_save (cr);
+
+  if (o->draw_background)
+    {
+      source_color (cr, &style->background);
+      cairo_rectangle (cr, 0, 0, width, height);
+      cairo_fill (cr);
+    }
+  if (!(o->x_max > o->x_min) || !(o->y_max > o->y_min)
+      || !isfinite (o->x_max - o->x_min) || !isfinite (o->y_max - o->y_min))
+    {
+      cairo_restore (cr);
+      return;
+    }
+  map_init (&m, o, &area);
+
+  if (o->draw_grid)
+    draw_grid_and_axes (cr, o, style, &m, TRUE, FALSE);
+
+  cairo_save (cr);
+  cairo_rectangle (cr, area.x, area.y, area.width, area.height);
+  cairo_clip (cr);
+  cairo_set_line_width (cr, o->line_width);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
+  if (o->xy)
+    {
+      if (o->xy_x < o->n_series && o->xy_y < o->n_series)
+        {
+          const QdPlotSeries *sy = &o->series[o->xy_y];
+          QdPlotColor color;
+
+          series_color (sy, style, &color);
+          source_color (cr, &color);
+          draw_series_xy (cr, o, &m, &o->series[o->xy_x], sy);
+        }
+    }
+  else
+    {
+      /* Earlier runs first, underneath. */
+      for (int pass = 0; pass < 2; pass++)
+        for (guint i = 0; i < o->n_series; i++)
+          {
+            const QdPlotSeries *s = &o->series[i];
+            QdPlotColor color;
+
+            if (!s->visible || s->earlier != (pass == 0))
+              continue;
+            series_color (s, style, &color);
+            source_color (cr, &color);
+            draw_series_time (cr, o, &m, s);
+          }
+    }
+  cairo_restore (cr);
+
+  if (o->draw_axes)
+    draw_grid_and_axes (cr, o, style, &m, FALSE, TRUE);
+  if (o->draw_legend)
+    draw_legend (cr, o, style, &area);
+  if (o->has_cursor)
+    draw_cursor (cr, o, style, &m);
+  if (o->has_box)
+    {
+      cairo_save (cr);
+      cairo_rectangle (cr, o->box.x + 0.5, o->box.y + 0.5, o->box.width, o->box.height);
+      cairo_set_source_rgba (cr, 0.11, 0.44, 0.85, 0.15);
+      cairo_fill_preserve (cr);
+      cairo_set_source_rgba (cr, 0.11, 0.44, 0.85, 0.8);
+      cairo_set_line_width (cr, 1.0);
+      cairo_stroke (cr);
+      cairo_restore (cr);
+    }
+  cairo_restore (cr);
+}

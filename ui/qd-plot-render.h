@@ -1,0 +1,134 @@
+/* qd-plot-render.h: drawing traces with Cairo
+ *
+ * Draws a set of traces (grid, axes with nice ticks, the curves, the
+ * legend, a cursor readout and a zoom box) into a cairo context of a given
+ * size with given axis ranges. The plot widget draws through it in
+ * snapshot(), and export draws through it into image, SVG and PDF
+ * surfaces, so what is saved is what is seen. No GTK here.
+ *
+ * Curves are exact: each segment's polynomial is drawn from its start to
+ * the next event. When a view holds more segments than pixel columns, the
+ * curves are drawn from per-column exact minima and maxima
+ * (qd-plot-decimate.h), which a series can cache across frames.
+ */
+#pragma once
+
+#include <cairo.h>
+#include <glib.h>
+
+#include "qdevs.h"
+#include "qd-plot-decimate.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  double red, green, blue, alpha;
+} QdPlotColor;
+
+typedef struct
+{
+  double x, y, width, height;
+} QdPlotRect;
+
+typedef struct
+{
+  QdTrace       *trace;
+  const char    *label;
+  QdPlotColor    color;
+  gboolean       visible;
+  gboolean       earlier;   /* a kept run: drawn lighter, under the others */
+  QdPlotColumns *columns;   /* a cache kept by the caller; NULL: none */
+} QdPlotSeries;
+
+typedef struct
+{
+  QdPlotColor background;
+  QdPlotColor frame;
+  QdPlotColor grid;
+  QdPlotColor text;
+  QdPlotColor cursor;
+  QdPlotColor legend_background;
+} QdPlotStyle;
+
+typedef struct
+{
+  const QdPlotSeries *series;
+  guint               n_series;
+  QdPlotMode          mode;
+  /* Axis ranges: time and value, or the two traces' values in XY mode. */
+  double              x_min, x_max;
+  double              y_min, y_max;
+  /* Where the open last segment of a trace still running ends. */
+  double              t_end;
+  /* XY mode: series[xy_x] along x against series[xy_y] along y. */
+  gboolean            xy;
+  guint               xy_x, xy_y;
+
+  gboolean            draw_grid;
+  gboolean            draw_axes;     /* margins with ticks and labels */
+  gboolean            draw_legend;
+  gboolean            draw_background;
+  double              line_width;
+  const QdPlotStyle  *style;         /* NULL: the light style */
+
+  /* Overlays of the widget, in output coordinates. */
+  gboolean            has_cursor;
+  double              cursor_x;
+  gboolean            has_box;
+  QdPlotRect          box;
+} QdPlotRenderOptions;
+
+void     qd_plot_style_init_light       (QdPlotStyle                *style);
+void     qd_plot_render_options_init    (QdPlotRenderOptions        *options);
+/* The @index-th colour of the automatic palette (cycles). */
+void     qd_plot_palette_color          (guint                       index,
+                                         QdPlotColor                *color);
+
+/* The rectangle the curves are drawn in, for an output of the size. */
+void     qd_plot_render_get_area        (const QdPlotRenderOptions  *options,
+                                         double                      width,
+                                         double                      height,
+                                         QdPlotRect                 *area);
+void     qd_plot_render                 (cairo_t                    *cr,
+                                         const QdPlotRenderOptions  *options,
+                                         double                      width,
+                                         double                      height);
+
+/* Where the data of the visible series lies: time (or the XY traces'
+ * values) along x, values along y over [x_min, x_max] of @options, exact
+ * extremes. With @x_only, fills only the x range (y is left alone).
+ * Returns FALSE when there is nothing to show. */
+gboolean qd_plot_render_get_x_extent    (const QdPlotRenderOptions  *options,
+                                         double                     *x_min,
+                                         double                     *x_max);
+gboolean qd_plot_render_get_y_extent    (const QdPlotRenderOptions  *options,
+                                         double                      width,
+                                         double                     *y_min,
+                                         double                     *y_max);
+
+/* The series whose legend entry is at (@x, @y), or -1. */
+int      qd_plot_render_legend_hit      (const QdPlotRenderOptions  *options,
+                                         double                      width,
+                                         double                      height,
+                                         double                      x,
+                                         double                      y);
+
+/* Nice ticks (1, 2 or 5 x 10^k apart) inside [@lo, @hi], at most
+ * @max_ticks of them (and at least two when the range allows); returns
+ * how many were written to @ticks, and their spacing in @step. */
+guint    qd_plot_nice_ticks             (double                      lo,
+                                         double                      hi,
+                                         guint                       max_ticks,
+                                         double                     *ticks,
+                                         double                     *step);
+/* The smallest 1, 2 or 5 x 10^k that is >= @value (> 0). */
+double   qd_plot_nice_ceil              (double                      value);
+/* A tick label: plain decimals for ordinary magnitudes, engineering
+ * notation (exponent a multiple of 3) for tiny or huge ones: "0.25",
+ * "-3", "3.2e-9", "150e6". @step is the tick spacing, which sets the
+ * precision. */
+char    *qd_plot_format_tick            (double                      value,
+                                         double                      step);
+
+G_END_DECLS

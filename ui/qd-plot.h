@@ -1,0 +1,102 @@
+/* qd-plot.h: the live plot of the QDevs editor
+ *
+ * Shows trace stores as the exact piecewise polynomials they are, while a
+ * simulation is still appending to them: the widget reads the traces on
+ * its frame clock and redraws only when one of them grew or the view
+ * changed; the writer never waits for it.
+ *
+ * Mouse and keyboard: drag with the left button to zoom into a box; drag
+ * with the middle button (or Shift and the left button) to pan; scroll
+ * over an axis to zoom that axis, or Ctrl+scroll (time) and Shift+scroll
+ * (values) over the plot; double-click or Home to go back to autoscale;
+ * click a legend entry to hide or show its trace. A cursor line follows
+ * the pointer and reads each trace's exact value.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "qdevs.h"
+#include "qd-plot-decimate.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  QD_PLOT_FORMAT_PNG,
+  QD_PLOT_FORMAT_SVG,
+  QD_PLOT_FORMAT_PDF,
+} QdPlotFormat;
+
+#define QD_TYPE_PLOT (qd_plot_get_type ())
+G_DECLARE_FINAL_TYPE (QdPlot, qd_plot, QD, PLOT, GtkWidget)
+
+GtkWidget  *qd_plot_new                (void);
+
+/* Adds @trace to the current run, drawn in @color, or with NULL in the
+ * colour an earlier run's trace of the same label had, else the next of
+ * the palette. Returns its index among the current traces. */
+guint       qd_plot_add_trace          (QdPlot        *self,
+                                        QdTrace       *trace,
+                                        const char    *label,
+                                        const GdkRGBA *color);
+guint       qd_plot_get_n_traces       (QdPlot        *self);
+/* Removes the current traces (earlier runs stay). */
+void        qd_plot_clear              (QdPlot        *self);
+
+/* Starts a new run: the current traces become an earlier run, drawn in a
+ * lighter shade of their colour until qd_plot_clear_runs(). */
+void        qd_plot_begin_run          (QdPlot        *self);
+void        qd_plot_clear_runs         (QdPlot        *self);
+guint       qd_plot_get_n_earlier_runs (QdPlot        *self);
+
+void        qd_plot_set_trace_visible  (QdPlot        *self,
+                                        guint          index,
+                                        gboolean       visible);
+gboolean    qd_plot_get_trace_visible  (QdPlot        *self,
+                                        guint          index);
+
+void        qd_plot_set_mode           (QdPlot        *self,
+                                        QdPlotMode     mode);
+QdPlotMode  qd_plot_get_mode           (QdPlot        *self);
+
+/* XY mode: current trace @y_index against trace @x_index; -1 for either
+ * goes back to values against time. */
+void        qd_plot_set_xy             (QdPlot        *self,
+                                        int            x_index,
+                                        int            y_index);
+
+/* The view. Setting it turns autoscale off; autoscale (on by default)
+ * follows the data while a run appends. */
+void        qd_plot_set_view           (QdPlot        *self,
+                                        double         x_min,
+                                        double         x_max,
+                                        double         y_min,
+                                        double         y_max);
+void        qd_plot_get_view           (QdPlot        *self,
+                                        double        *x_min,
+                                        double        *x_max,
+                                        double        *y_min,
+                                        double        *y_max);
+void        qd_plot_set_autoscale      (QdPlot        *self,
+                                        gboolean       autoscale);
+gboolean    qd_plot_get_autoscale      (QdPlot        *self);
+/* Autoscale again (double-click, Home). */
+void        qd_plot_reset_view         (QdPlot        *self);
+
+/* Saves what is shown (current view, visible traces) through the same
+ * renderer, at @width x @height pixels (points for SVG and PDF). */
+gboolean    qd_plot_export             (QdPlot        *self,
+                                        const char    *path,
+                                        QdPlotFormat   format,
+                                        int            width,
+                                        int            height,
+                                        GError       **error);
+/* The visible current traces as CSV (qd_traces_write_csv()): every event
+ * with @step == 0, else sampled every @step. */
+gboolean    qd_plot_export_csv         (QdPlot        *self,
+                                        const char    *path,
+                                        double         step,
+                                        GError       **error);
+
+G_END_DECLS
