@@ -61,8 +61,8 @@
  * of the explicit (QSS) and backward (BQSS) values; x still runs to the
  * level, so |x - q| <= dQ/2 around the requantization.
  *     Choices: a block cannot evaluate the derivative at a point it has
- * not emitted, so the levels are tried through the loop, as the papers'
- * DEVS model does: the level in the direction of the current derivative
+ * not emitted, so the levels are tried through the loop, the way a DEVS
+ * model can: the level in the direction of the current derivative
  * is emitted; if the derivative that answers it at the same instant
  * points away from it, the other level is emitted at once (a second
  * requantization at the same time, counted as a step); if that one is

@@ -398,6 +398,241 @@ qd_poly_first_root (const double *a,
   return first_root_below (a, degree, QD_INF);
 }
 
+/* ---- fast paths for the band crossings of QSS2 and QSS3 ---------------
+ *
+ * A quantized integrator asks, after every input event, for the first
+ * s > 0 with |d(s)| = dq, d = x - q, starting inside the band (|d(0)| <
+ * dq). That is the hot path of a simulation, so degrees 2 and 3 have
+ * specialised solvers; they return NaN for anything unusual (non-finite
+ * values, a stalled iteration), and the general search above answers
+ * instead.
+ *
+ * The band is symmetric, so d may be negated: the leading coefficient is
+ * made positive.
+ *
+ * Quadratic (QSS2), a2 > 0: d is convex. The upper edge is always
+ * reached; the lower edge first exactly when d falls to it, which is
+ * possible only while decreasing (a1 < 0) and happens at the smaller root
+ * of d + dq. Each case is one stable closed form (no cancellation: the
+ * square root is added to a number of the same sign), so one square root
+ * answers, two at most.
+ *
+ * Cubic (QSS3), a3 > 0: the critical points c1 < c2 (local maximum and
+ * minimum, when real) and the inflection point si cut [0, inf) into
+ * pieces where d is monotone with a fixed convexity. The pieces are walked
+ * in order; d at each cut says whether the band is left in that piece
+ * (through the upper edge while increasing, the lower one while
+ * decreasing). There the root is unique, and Newton's iteration started
+ * from the end where (d - edge) d'' >= 0 (Fourier's condition) converges
+ * monotonically, without leaving the piece, and quadratically. That end
+ * is never a critical point, where Newton could not start: at a critical
+ * end the condition fails whenever the piece holds the root. The last
+ * piece is unbounded; Newton starts there from the positive root of the
+ * quadratic Taylor model of d at the piece's start, which lies past the
+ * root because the third derivative 6 a3 > 0 makes the model fall short
+ * of d. */
+
+/* Newton on a piece [lo, hi] of monotone, fixed convexity, from x; NaN
+ * when rounding stalls it (the caller falls back). */
+static inline double
+cubic_newton (const double *f,
+              double        lo,
+              double        hi,
+              double        x)
+{
+  for (int i = 0; i < 64; i++)
+    {
+      double v = ((f[3] * x + f[2]) * x + f[1]) * x + f[0];
+      double dv = (3.0 * f[3] * x + 2.0 * f[2]) * x + f[1];
+      double xn;
+
+      if (v == 0.0)
+        return x;
+      if (dv == 0.0)
+        return NAN;
+      xn = x - v / dv;
+      if (!(xn >= lo && xn <= hi))
+        return NAN;
+      if (fabs (xn - x) <= 4.0 * DBL_EPSILON * fabs (xn))
+        return xn;
+      x = xn;
+    }
+  return NAN;
+}
+
+/* The root of f = d - edge in (lo, hi], where f(lo) = flo and f(hi) = fhi
+ * have opposite signs (or fhi == 0). */
+static inline double
+cubic_piece (const double *f,
+             double        lo,
+             double        hi,
+             double        flo,
+             double        fhi)
+{
+  double mid = 0.5 * (lo + hi);
+  double curvature = 3.0 * f[3] * mid + f[2];
+  double s;
+
+  double g1 = (3.0 * f[3] * lo + 2.0 * f[2]) * lo + f[1];
+  double g2 = 3.0 * f[3] * lo + f[2];
+  double h[2];
+  int m;
+
+  if (fhi == 0.0)
+    return hi;
+  /* The good end may be far from a root near lo (the common case of a
+   * quantum crossed soon): first from the root of the quadratic Taylor
+   * model at lo, usually a few ulps from the answer. Started on the wrong
+   * side, Newton's first step crosses the root and the rest is monotone;
+   * if it leaves the piece instead, the good end takes over. */
+  m = quadratic_roots (g2, g1, flo, h);
+  s = NAN;
+  for (int i = 0; i < m; i++)
+    if (h[i] > 0.0)
+      {
+        if (lo + h[i] < hi)
+          s = cubic_newton (f, lo, hi, lo + h[i]);
+        break;
+      }
+  if (isnan (s))
+    s = cubic_newton (f, lo, hi, flo * curvature >= 0.0 ? lo : hi);
+  if (isnan (s))
+    s = solve_bracket (f, 3, lo, hi, flo, fhi);
+  return s;
+}
+
+static double
+crossing_quadratic (double a0,
+                    double a1,
+                    double a2,
+                    double dq)
+{
+  double c, disc;
+
+  if (a2 < 0.0)
+    {
+      a0 = -a0;
+      a1 = -a1;
+      a2 = -a2;
+    }
+  if (a1 < 0.0)
+    {
+      /* The smaller root of d + dq = 0, if d gets down there. */
+      c = a0 + dq;
+      disc = a1 * a1 - 4.0 * a2 * c;
+      if (disc < 0.0 && -disc <= 8.0 * DBL_EPSILON * (a1 * a1 + 4.0 * a2 * c))
+        disc = 0.0;
+      if (disc >= 0.0)
+        return 2.0 * c / (-a1 + sqrt (disc));
+      /* Otherwise the larger root of d - dq = 0 (c < 0: one positive). */
+      c = a0 - dq;
+      return (-a1 + sqrt (a1 * a1 - 4.0 * a2 * c)) / (2.0 * a2);
+    }
+  /* Increasing from the start: the positive root of d - dq = 0. */
+  c = a0 - dq;
+  return -2.0 * c / (a1 + sqrt (a1 * a1 - 4.0 * a2 * c));
+}
+
+static double
+crossing_cubic (const double *a,
+                double        dq)
+{
+  double d[4], f[4], cuts[3];
+  double lo = 0.0, vlo, disc, si;
+  int n_cuts = 0;
+
+  if (a[3] > 0.0)
+    for (int k = 0; k < 4; k++)
+      d[k] = a[k];
+  else
+    for (int k = 0; k < 4; k++)
+      d[k] = -a[k];
+
+  /* d' = 3 d3 s^2 + 2 d2 s + d1: critical points, stable formula. */
+  disc = d[2] * d[2] - 3.0 * d[3] * d[1];
+  si = -d[2] / (3.0 * d[3]);
+  if (disc > 0.0)
+    {
+      double q = -(d[2] + copysign (sqrt (disc), d[2]));
+      double r1 = q / (3.0 * d[3]), r2 = d[1] / q;
+      double c1 = fmin (r1, r2), c2 = fmax (r1, r2);
+
+      if (c1 > 0.0)
+        cuts[n_cuts++] = c1;
+      if (si > 0.0)
+        cuts[n_cuts++] = si;
+      if (c2 > 0.0)
+        cuts[n_cuts++] = c2;
+    }
+  else if (si > 0.0)
+    cuts[n_cuts++] = si;
+
+  vlo = d[0];
+  for (int i = 0; i < n_cuts; i++)
+    {
+      double c = cuts[i];
+      double vc = ((d[3] * c + d[2]) * c + d[1]) * c + d[0];
+      double edge;
+
+      if (!isfinite (vc))
+        return NAN;
+      if (c <= lo)
+        continue;
+      /* A touch of an edge at a critical point, within the rounding of
+       * evaluating d there, is a crossing (as in the general search). */
+      if (c != si && fabs (fabs (vc) - dq) <= poly_eval_error (d, 3, c))
+        return c;
+      if (vc >= dq)
+        edge = dq;
+      else if (vc <= -dq)
+        edge = -dq;
+      else
+        {
+          lo = c;
+          vlo = vc;
+          continue;
+        }
+      f[0] = d[0] - edge;
+      f[1] = d[1];
+      f[2] = d[2];
+      f[3] = d[3];
+      return cubic_piece (f, lo, c, vlo - edge, vc - edge);
+    }
+
+  /* The last piece: increasing and convex to infinity; the upper edge. */
+  {
+    double flo = vlo - dq;
+    double g1 = (3.0 * d[3] * lo + 2.0 * d[2]) * lo + d[1];
+    double g2 = 3.0 * d[3] * lo + d[2];
+    double h, s;
+
+    f[0] = d[0] - dq;
+    f[1] = d[1];
+    f[2] = d[2];
+    f[3] = d[3];
+    /* The positive root of flo + g1 h + g2 h^2 (g1, g2 >= 0, flo < 0). */
+    if (g2 > 0.0)
+      h = -2.0 * flo / (g1 + sqrt (g1 * g1 - 4.0 * g2 * flo));
+    else if (g1 > 0.0)
+      h = -flo / g1;
+    else
+      h = cbrt (-flo / d[3]);
+    if (!(h > 0.0) || !isfinite (h))
+      return NAN;
+    s = cubic_newton (f, lo, QD_INF, lo + h);
+    if (isnan (s))
+      {
+        double hi = lo + h;
+        double fhi = ((f[3] * hi + f[2]) * hi + f[1]) * hi + f[0];
+
+        if (!(fhi >= 0.0) || !isfinite (fhi))
+          return NAN;
+        s = solve_bracket (f, 3, lo, hi, flo, fhi);
+      }
+    return s;
+  }
+}
+
 double
 qd_poly_first_crossing (const double *a,
                         int           degree,
@@ -428,6 +663,26 @@ qd_poly_first_crossing (const double *a,
         return QD_INF;
       if (dir == sign_of (a[0]) || a[0] == 0.0)
         return 0.0;
+    }
+  else
+    {
+      /* Strictly inside the band: the fast paths. */
+      double s = NAN;
+
+      while (n > 0 && a[n] == 0.0)
+        n--;
+      if (n == 3)
+        s = crossing_cubic (a, dq);
+      else if (n == 2)
+        s = crossing_quadratic (a[0], a[1], a[2], dq);
+      else if (n == 1)
+        s = (copysign (dq, a[1]) - a[0]) / a[1];
+      else
+        return QD_INF;
+      if (s > 0.0 && s < QD_INF)
+        return s;
+      /* NaN, or a time that rounding pushed to 0 or infinity: the general
+       * search decides. */
     }
 
   for (int k = 1; k <= n; k++)

@@ -64,6 +64,7 @@ struct _QdSimulation
   double         *variable_values;
 
   GPtrArray      *traces;          /* QdTrace*, in block order */
+  GPtrArray      *stats;           /* QdStat*, in block order (qd-stats.c) */
 
   /* The loop state. */
   double         *tl;

@@ -627,6 +627,8 @@ qd_simulation_free (QdSimulation *self)
   g_free (self->variable_values);
   if (self->traces != NULL)
     g_ptr_array_unref (self->traces);
+  if (self->stats != NULL)
+    g_ptr_array_unref (self->stats);
   g_free (self->tl);
   g_free (self->where);
   g_free (self->in_now);

@@ -459,8 +459,12 @@ static void
 test_descriptors (void)
 {
   const QdBlockType *types[] = {
-    &qd_block_integrator, &qd_block_gain, &qd_block_wsum,
-    &qd_block_constant, &qd_block_step,
+    &qd_block_integrator, &qd_block_integrator_reset, &qd_block_gain,
+    &qd_block_wsum, &qd_block_constant, &qd_block_step,
+    &qd_block_cross_detect, &qd_block_switch, &qd_block_comparator,
+    &qd_block_sign, &qd_block_hysteresis, &qd_block_relay,
+    &qd_block_saturation, &qd_block_quantizer, &qd_block_sample_hold,
+    &qd_block_commanded_sampler,
   };
 
   /* Every block documents itself and its parameters; the parameter

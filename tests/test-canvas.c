@@ -682,6 +682,28 @@ test_group (Fixture       *f,
   g_assert_nonnull (sub->inner);
   g_assert_nonnull (qd_system_find_block (sub->inner, f->gain->id));
 
+  /* A copied subsystem comes back whole: its inside, with its own port
+   * blocks and links, under fresh ids. */
+  {
+    g_autofree char *text = qd_canvas_controller_copy (f->controller);
+    g_autoptr(GPtrArray) pasted = NULL;
+    g_autoptr(GError) error = NULL;
+    QdBlock *copy;
+
+    g_assert_true (qd_canvas_controller_paste (f->controller, text, &error));
+    g_assert_no_error (error);
+    pasted = qd_canvas_controller_get_selected_blocks (f->controller);
+    g_assert_cmpuint (pasted->len, ==, 1);
+    copy = g_ptr_array_index (pasted, 0);
+    g_assert_nonnull (copy->inner);
+    g_assert_cmpstr (copy->id, !=, sub->id);
+    g_assert_cmpuint (copy->inner->blocks->len, ==, sub->inner->blocks->len);
+    g_assert_cmpuint (copy->inner->links->len, ==, sub->inner->links->len);
+    g_assert_null (qd_system_find_block (copy->inner, f->gain->id));
+    qd_document_undo (f->document);
+    qd_canvas_controller_select (f->controller, sub->id, FALSE);
+  }
+
   /* Double-click opens it in the same canvas. */
   g_assert_true (qd_canvas_controller_activate (f->controller,
                                                 sub->x + sub->width / 2,

@@ -1025,6 +1025,48 @@ test_checks (void)
       params[i].text = "";
     }
   g_assert_true (qd_block_relay.check (&qd_block_relay, params, 1, 1, NULL));
+
+  /* The defaults of every hybrid block pass its check. */
+  {
+    const QdBlockType *types[] = {
+      &qd_block_cross_detect, &qd_block_switch, &qd_block_comparator,
+      &qd_block_sign, &qd_block_hysteresis, &qd_block_relay,
+      &qd_block_saturation, &qd_block_quantizer, &qd_block_sample_hold,
+      &qd_block_commanded_sampler,
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (types); i++)
+      {
+        const QdBlockType *t = types[i];
+        QdParamValue defaults[8] = { { 0, } };
+        GError *error = NULL;
+
+        g_assert_cmpstr (t->category, ==, "Hybrid");
+        g_assert_cmpuint (t->n_params, <=, G_N_ELEMENTS (defaults));
+        for (guint k = 0; k < t->n_params; k++)
+          {
+            const QdParamSpec *spec = &t->params[k];
+
+            defaults[k].text = spec->default_value;
+            if (spec->kind == QD_PARAM_BOOLEAN)
+              defaults[k].number = g_str_equal (spec->default_value, "true");
+            else if (spec->kind == QD_PARAM_CHOICE)
+              {
+                /* The default is one of the choices; its index. */
+                g_assert_true (g_strv_contains (spec->choices,
+                                                spec->default_value));
+                for (guint c = 0; spec->choices[c] != NULL; c++)
+                  if (g_str_equal (spec->choices[c], spec->default_value))
+                    defaults[k].number = c;
+              }
+            else
+              defaults[k].number = g_ascii_strtod (spec->default_value, NULL);
+          }
+        if (t->check != NULL)
+          g_assert_true (t->check (t, defaults, t->inputs.count, 1, &error));
+        g_assert_no_error (error);
+      }
+  }
 }
 
 /* ---- whole simulations ------------------------------------------------- */

@@ -9,6 +9,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <time.h>
 
 static double
 eval (const double *a,
@@ -350,6 +351,114 @@ test_random_scaled (void)
   g_rand_free (rand);
 }
 
+/* Band crossings of quadratics and cubics (the QSS2 and QSS3 paths) over
+ * many orders of magnitude of time and quantum, with terms dropped and a
+ * nearly vanishing leading one: at the answer d is on the edge of the
+ * band, and before it d stays inside. */
+static void
+test_crossings_scaled (void)
+{
+  GRand *rand = g_rand_new_with_seed (31337);
+
+  for (int trial = 0; trial < 40000; trial++)
+    {
+      int n = 2 + trial % 2;
+      double a[4] = { 0, };
+      double dq = pow (10.0, g_rand_double_range (rand, -12.0, 2.0));
+      double T = pow (10.0, g_rand_double_range (rand, -6.0, 6.0));
+      double s;
+
+      a[0] = trial % 7 == 0 ? 0.0 : g_rand_double_range (rand, -dq, dq);
+      for (int k = 1; k <= n; k++)
+        if (trial % 5 != k)
+          a[k] = dq * g_rand_double_range (rand, -1.0, 1.0) / pow (T, k);
+      if (trial % 11 == 0)
+        a[n] *= 1e-10;
+      s = qd_poly_first_crossing (a, n, dq);
+      assert_sane (s);
+      if (!isfinite (s))
+        {
+          /* Only a polynomial with no motion at all stays in the band. */
+          for (int k = 1; k <= n; k++)
+            g_assert_cmpfloat (a[k], ==, 0.0);
+          continue;
+        }
+      g_assert_cmpfloat (fabs (fabs (eval (a, n, s)) - dq), <=,
+                         1e-9 * (scale (a, n, s) + dq));
+      for (int i = 1; i < 64; i++)
+        g_assert_cmpfloat (fabs (eval (a, n, s * i / 64.0)), <=,
+                           dq + 1e-9 * (scale (a, n, s) + dq));
+    }
+  g_rand_free (rand);
+}
+
+/* A micro-benchmark of the calls a quantized integrator makes (run with
+ * -m perf): ns per call of qd_poly_first_crossing() on QSS2-like
+ * quadratics and QSS3-like cubics, and of qd_poly_first_root(), in
+ * processor time. Prints figures; never fails on time. */
+#define PERF_SETS 4096
+
+static void
+perf_case (const char *label,
+           int         n,
+           gboolean    crossing,
+           double      d1_scale)
+{
+  GRand *rand = g_rand_new_with_seed (4242);
+  double (*a)[4] = g_malloc0 (sizeof (double[4]) * PERF_SETS);
+  double *dq = g_new (double, PERF_SETS);
+  double sink = 0.0, elapsed, per_call;
+  guint reps = 0;
+  clock_t start;
+
+  for (int i = 0; i < PERF_SETS; i++)
+    {
+      dq[i] = g_rand_double_range (rand, 1e-4, 1e-2);
+      a[i][0] = crossing ? g_rand_double_range (rand, -dq[i], dq[i])
+                         : g_rand_double_range (rand, -1.0, 1.0);
+      a[i][1] = d1_scale * g_rand_double_range (rand, -1.0, 1.0);
+      for (int k = 2; k <= n; k++)
+        a[i][k] = g_rand_double_range (rand, -1.0, 1.0);
+    }
+  /* Processor time, not wall time: a busy machine shares the cores. */
+  start = clock ();
+  do
+    {
+      for (int i = 0; i < PERF_SETS; i++)
+        {
+          double s = crossing ? qd_poly_first_crossing (a[i], n, dq[i])
+                              : qd_poly_first_root (a[i], n);
+
+          sink += isfinite (s) ? s : 0.0;
+        }
+      reps++;
+    }
+  while ((elapsed = (double) (clock () - start) / CLOCKS_PER_SEC) < 0.5);
+  per_call = elapsed * 1e9 / ((double) reps * PERF_SETS);
+  g_test_minimized_result (per_call, "%s: %.1f ns per call", label, per_call);
+  g_test_message ("%s: %.1f ns per call (checksum %g)", label, per_call,
+                  sink);
+  g_free (a);
+  g_free (dq);
+  g_rand_free (rand);
+}
+
+static void
+test_perf (void)
+{
+  if (!g_test_perf ())
+    {
+      g_test_skip ("a benchmark: run with -m perf");
+      return;
+    }
+  perf_case ("crossing, quadratic (QSS2 after an input)", 2, TRUE, 1.0);
+  perf_case ("crossing, quadratic with no linear term", 2, TRUE, 0.0);
+  perf_case ("crossing, cubic (QSS3 after an input)", 3, TRUE, 1.0);
+  perf_case ("crossing, cubic with no linear term", 3, TRUE, 0.0);
+  perf_case ("first root, quadratic", 2, FALSE, 1.0);
+  perf_case ("first root, cubic", 3, FALSE, 1.0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -358,12 +467,14 @@ main (int argc, char **argv)
   g_test_add_func ("/poly/random-roots", test_random_roots);
   g_test_add_func ("/poly/random-crossings", test_random_crossings);
   g_test_add_func ("/poly/random-scaled", test_random_scaled);
+  g_test_add_func ("/poly/crossings-scaled", test_crossings_scaled);
   g_test_add_func ("/poly/double-roots", test_double_roots);
   g_test_add_func ("/poly/tangency", test_tangency);
   g_test_add_func ("/poly/vanishing-leading", test_vanishing_leading);
   g_test_add_func ("/poly/roots-at-zero", test_roots_at_zero);
   g_test_add_func ("/poly/constants", test_constants);
   g_test_add_func ("/poly/scales", test_scales);
+  g_test_add_func ("/poly/perf", test_perf);
 
   return g_test_run ();
 }

@@ -885,11 +885,9 @@ update_bend (QdCanvasController *self,
   if (link == NULL || self->bend_route->len < 2)
     return;
 
-  /* Snap the moved line (or corner) itself to the grid. */
-  if (self->press_hit.kind == QD_CANVAS_HIT_BEND)
-    anchor = g_array_index (self->bend_route, QdPoint, index);
-  else
-    anchor = g_array_index (self->bend_route, QdPoint, index);
+  /* Snap the moved line (or corner) itself to the grid: for a segment,
+   * its first point; for a bend, the corner. */
+  anchor = g_array_index (self->bend_route, QdPoint, index);
   dx = qd_canvas_snap (anchor.x + x - self->press_x) - anchor.x;
   dy = qd_canvas_snap (anchor.y + y - self->press_y) - anchor.y;
 

@@ -305,23 +305,32 @@ segment_overlaps (QdPoint       a,
 
       if (horizontal == lh)
         {
+          double apart = horizontal ? fabs (a.y - l->a.y) : fabs (a.x - l->a.x);
+
           if (horizontal)
             {
-              if (fabs (a.y - l->a.y) > 1.5)
+              if (apart > 8.0)
                 continue;
               overlap = MIN (MAX (a.x, b.x), MAX (l->a.x, l->b.x)) -
                         MAX (MIN (a.x, b.x), MIN (l->a.x, l->b.x));
             }
           else
             {
-              if (fabs (a.x - l->a.x) > 1.5)
+              if (apart > 8.0)
                 continue;
               overlap = MIN (MAX (a.y, b.y), MAX (l->a.y, l->b.y)) -
                         MAX (MIN (a.y, b.y), MIN (l->a.y, l->b.y));
             }
           if (overlap <= EPS)
             continue;
-          if (l->link == link)
+          if (apart > 1.5)
+            {
+              /* Two links side by side, closer than the grid: they read
+               * as one thick line or a misdrawn one. */
+              if (l->link != link)
+                cost += 100.0 + overlap;
+            }
+          else if (l->link == link)
             cost -= 0.5 * overlap;
           else
             cost += 300.0 + 2.0 * overlap;

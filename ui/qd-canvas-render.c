@@ -5,6 +5,8 @@
  * user space is scaled to canvas units once; widths meant in output pixels
  * are divided by the zoom.
  */
+#include <glib/gi18n-lib.h>
+
 #include <math.h>
 #include <string.h>
 
@@ -379,9 +381,23 @@ draw_block (cairo_t                     *cr,
       cairo_stroke (cr);
     }
 
+  /* A glyph the fonts cannot show would be an empty box: the block's
+   * name says more. */
+  if (type != NULL && glyph[0] != '\0' && !is_port_block)
+    {
+      PangoLayout *probe = create_layout (cr, glyph, 12, TRUE);
+
+      if (pango_layout_get_unknown_glyphs_count (probe) > 0)
+        glyph = NULL;
+      g_object_unref (probe);
+    }
   source_color (cr, &style->text, 1.0);
-  draw_text_centered (cr, glyph, x + w / 2, y + h / 2 + MIN (1.5, h / 12),
-                      MIN (h * 0.5, 24), w * 0.8, h * 0.75, TRUE);
+  if (glyph != NULL)
+    draw_text_centered (cr, glyph, x + w / 2, y + h / 2 + MIN (1.5, h / 12),
+                        MIN (h * 0.5, 24), w * 0.8, h * 0.75, TRUE);
+  else
+    draw_text_centered (cr, _(type->name), x + w / 2, y + h / 2 + MIN (1.5, h / 12),
+                        MIN (h * 0.3, 12), w * 0.85, h * 0.75, FALSE);
 
   /* The name under the block, unless it would be unreadably small. */
   if (options->zoom * 10 >= 5 && block->name != NULL)
@@ -524,7 +540,8 @@ draw_overlays (cairo_t                     *cr,
       if (qd_canvas_port_position (options->mark_block, options->mark_kind,
                                    options->mark_port, &pos, NULL))
         {
-          const QdColor *color = options->mark_bad ? &style->error : &style->good;
+          const QdColor *color = options->mark_bad ? &style->error
+                                 : options->mark_hover ? &style->accent : &style->good;
 
           cairo_new_sub_path (cr);
           cairo_arc (cr, pos.x, pos.y, MAX (6.0, 7 * px), 0, 2 * G_PI);

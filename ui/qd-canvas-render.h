@@ -64,6 +64,7 @@ typedef struct
   QdCanvasPortKind     mark_kind;
   guint                mark_port;
   gboolean             mark_bad;
+  gboolean             mark_hover;     /* ring the port in the accent colour */
   const QdLink        *mark_link;      /* a link drawn in good or error */
   gboolean             has_rubber_band;
   QdRect               rubber_band;

@@ -33,6 +33,12 @@ struct _QdCanvas
 
   GtkGesture         *drag;
   GtkWidget          *context_menu;
+
+  /* The port under the pointer while idle: ringed, to say "drag from
+   * here to connect". Ids, not pointers: the block may go. */
+  char               *hover_block;
+  QdCanvasPortKind    hover_kind;
+  guint               hover_port;
 };
 
 enum
@@ -350,6 +356,14 @@ qd_canvas_snapshot (GtkWidget   *widget,
   options.mark_port = feedback.mark_port;
   options.mark_link = feedback.mark_link;
   options.mark_bad = feedback.mark_bad;
+  if (feedback.mode == QD_CANVAS_MODE_IDLE && self->hover_block != NULL &&
+      qd_canvas_get_system (self) != NULL)
+    {
+      options.mark_block = qd_system_find_block (qd_canvas_get_system (self), self->hover_block);
+      options.mark_kind = self->hover_kind;
+      options.mark_port = self->hover_port;
+      options.mark_hover = TRUE;
+    }
 
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   qd_canvas_render (cr, qd_canvas_get_system (self), &options, width, height);
@@ -509,6 +523,55 @@ on_context_pressed (GtkGestureClick *gesture,
 }
 
 static void
+on_leave (GtkEventControllerMotion *motion,
+          QdCanvas                 *self)
+{
+  if (self->hover_block != NULL)
+    {
+      g_clear_pointer (&self->hover_block, g_free);
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+    }
+}
+
+static gboolean
+on_query_tooltip (GtkWidget  *widget,
+                  int         x,
+                  int         y,
+                  gboolean    keyboard,
+                  GtkTooltip *tooltip,
+                  QdCanvas   *self)
+{
+  const QdBlockType *type;
+  g_autofree char *text = NULL;
+  double cx, cy;
+  QdCanvasHit hit;
+
+  if (keyboard || qd_canvas_get_system (self) == NULL ||
+      qd_canvas_controller_get_mode (self->controller) != QD_CANVAS_MODE_IDLE)
+    return FALSE;
+  qd_canvas_widget_to_canvas (self, x, y, &cx, &cy);
+  hit = qd_canvas_controller_hit_test (self->controller, cx, cy);
+  if (hit.kind != QD_CANVAS_HIT_BLOCK && hit.kind != QD_CANVAS_HIT_PORT)
+    return FALSE;
+  type = qd_block_get_type_info (hit.block);
+
+  /* What it is and, on a port, which one: enough to wire without
+   * opening the documentation. */
+  if (hit.kind == QD_CANVAS_HIT_PORT)
+    text = g_markup_printf_escaped (hit.port_kind == QD_CANVAS_PORT_INPUT
+                                    ? _("<b>%s</b>: input %u") : _("<b>%s</b>: output %u"),
+                                    hit.block->name, hit.port + 1);
+  else if (type != NULL)
+    text = g_markup_printf_escaped ("<b>%s</b> (%s)\n%s", hit.block->name, _(type->name),
+                                    type->doc != NULL ? _(type->doc) : "");
+  else
+    text = g_markup_printf_escaped (_("<b>%s</b>: unknown block type “%s”"),
+                                    hit.block->name, hit.block->type);
+  gtk_tooltip_set_markup (tooltip, text);
+  return TRUE;
+}
+
+static void
 on_motion (GtkEventControllerMotion *motion,
            double                    x,
            double                    y,
@@ -522,11 +585,32 @@ on_motion (GtkEventControllerMotion *motion,
   self->pointer_x = x;
   self->pointer_y = y;
   if (system == NULL || qd_canvas_controller_get_mode (self->controller) != QD_CANVAS_MODE_IDLE)
-    return;
+    {
+      g_clear_pointer (&self->hover_block, g_free);
+      return;
+    }
 
   /* The cursor says what a press here would do. */
   qd_canvas_widget_to_canvas (self, x, y, &cx, &cy);
   hit = qd_canvas_controller_hit_test (self->controller, cx, cy);
+  if (hit.kind == QD_CANVAS_HIT_PORT)
+    {
+      if (g_strcmp0 (self->hover_block, hit.block->id) != 0 ||
+          self->hover_kind != hit.port_kind || self->hover_port != hit.port)
+        {
+          g_free (self->hover_block);
+          self->hover_block = g_strdup (hit.block->id);
+          self->hover_kind = hit.port_kind;
+          self->hover_port = hit.port;
+          gtk_widget_queue_draw (GTK_WIDGET (self));
+        }
+    }
+  else if (self->hover_block != NULL)
+    {
+      g_clear_pointer (&self->hover_block, g_free);
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+    }
+
   switch (hit.kind)
     {
     case QD_CANVAS_HIT_PORT:
@@ -815,6 +899,7 @@ qd_canvas_dispose (GObject *object)
   QdCanvas *self = QD_CANVAS (object);
 
   g_clear_pointer (&self->context_menu, gtk_widget_unparent);
+  g_clear_pointer (&self->hover_block, g_free);
   if (self->controller != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->controller, self);
@@ -927,10 +1012,11 @@ qd_canvas_class_init (QdCanvasClass *klass)
     gtk_widget_class_install_action (widget_class, plain_actions[i], NULL, action_activated);
   gtk_widget_class_install_action (widget_class, "canvas.align", "s", action_activated);
 
+  /* Menus show the last binding of an action: alternatives go first. */
   add_binding_action (widget_class, GDK_KEY_a, GDK_CONTROL_MASK, "canvas.select-all");
-  add_binding_action (widget_class, GDK_KEY_Delete, 0, "canvas.delete");
-  add_binding_action (widget_class, GDK_KEY_KP_Delete, 0, "canvas.delete");
   add_binding_action (widget_class, GDK_KEY_BackSpace, 0, "canvas.delete");
+  add_binding_action (widget_class, GDK_KEY_KP_Delete, 0, "canvas.delete");
+  add_binding_action (widget_class, GDK_KEY_Delete, 0, "canvas.delete");
   add_binding_action (widget_class, GDK_KEY_x, GDK_CONTROL_MASK, "canvas.cut");
   add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK, "canvas.copy");
   add_binding_action (widget_class, GDK_KEY_v, GDK_CONTROL_MASK, "canvas.paste");
@@ -938,18 +1024,18 @@ qd_canvas_class_init (QdCanvasClass *klass)
   add_binding_action (widget_class, GDK_KEY_r, GDK_CONTROL_MASK, "canvas.rotate");
   add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "canvas.flip");
   add_binding_action (widget_class, GDK_KEY_g, GDK_CONTROL_MASK, "canvas.group");
-  add_binding_action (widget_class, GDK_KEY_g, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "canvas.ungroup");
   add_binding_action (widget_class, GDK_KEY_G, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "canvas.ungroup");
-  add_binding_action (widget_class, GDK_KEY_plus, GDK_CONTROL_MASK, "canvas.zoom-in");
+  add_binding_action (widget_class, GDK_KEY_g, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "canvas.ungroup");
   add_binding_action (widget_class, GDK_KEY_plus, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "canvas.zoom-in");
   add_binding_action (widget_class, GDK_KEY_equal, GDK_CONTROL_MASK, "canvas.zoom-in");
   add_binding_action (widget_class, GDK_KEY_KP_Add, GDK_CONTROL_MASK, "canvas.zoom-in");
-  add_binding_action (widget_class, GDK_KEY_minus, GDK_CONTROL_MASK, "canvas.zoom-out");
+  add_binding_action (widget_class, GDK_KEY_plus, GDK_CONTROL_MASK, "canvas.zoom-in");
   add_binding_action (widget_class, GDK_KEY_KP_Subtract, GDK_CONTROL_MASK, "canvas.zoom-out");
-  add_binding_action (widget_class, GDK_KEY_0, GDK_CONTROL_MASK, "canvas.zoom-fit");
+  add_binding_action (widget_class, GDK_KEY_minus, GDK_CONTROL_MASK, "canvas.zoom-out");
   add_binding_action (widget_class, GDK_KEY_KP_0, GDK_CONTROL_MASK, "canvas.zoom-fit");
-  add_binding_action (widget_class, GDK_KEY_1, GDK_CONTROL_MASK, "canvas.zoom-100");
+  add_binding_action (widget_class, GDK_KEY_0, GDK_CONTROL_MASK, "canvas.zoom-fit");
   add_binding_action (widget_class, GDK_KEY_KP_1, GDK_CONTROL_MASK, "canvas.zoom-100");
+  add_binding_action (widget_class, GDK_KEY_1, GDK_CONTROL_MASK, "canvas.zoom-100");
   add_binding_action (widget_class, GDK_KEY_Up, GDK_ALT_MASK, "canvas.go-up");
 
   for (guint i = 0; i < G_N_ELEMENTS (arrows); i++)
@@ -993,6 +1079,8 @@ qd_canvas_init (QdCanvas *self)
   gtk_widget_set_hexpand (widget, TRUE);
   gtk_widget_set_vexpand (widget, TRUE);
   gtk_widget_set_overflow (widget, GTK_OVERFLOW_HIDDEN);
+  gtk_widget_set_has_tooltip (widget, TRUE);
+  g_signal_connect (widget, "query-tooltip", G_CALLBACK (on_query_tooltip), self);
 
   gesture = gtk_gesture_drag_new ();
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_PRIMARY);
@@ -1027,6 +1115,7 @@ qd_canvas_init (QdCanvas *self)
 
   controller = gtk_event_controller_motion_new ();
   g_signal_connect (controller, "motion", G_CALLBACK (on_motion), self);
+  g_signal_connect (controller, "leave", G_CALLBACK (on_leave), self);
   gtk_widget_add_controller (widget, controller);
 
   controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);

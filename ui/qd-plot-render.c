@@ -18,6 +18,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
 #include <pango/pangocairo.h>
 
 #include "qd-plot-render.h"
@@ -969,6 +971,16 @@ draw_grid_and_axes (cairo_t                   *cr,
 #define LEGEND_SWATCH 18.0
 #define LEGEND_ROW    17.0
 
+static char *
+xy_label (const QdPlotRenderOptions *o)
+{
+  const char *y = o->series[o->xy_y].label;
+  const char *x = o->series[o->xy_x].label;
+
+  /* TRANSLATORS: the XY plot's legend entry: "y against x". */
+  return g_strdup_printf (_("%s against %s"), y ? y : "", x ? x : "");
+}
+
 typedef struct
 {
   QdPlotRect box;
@@ -998,8 +1010,11 @@ legend_layout (cairo_t                   *cr,
   if (o->xy && o->xy_x < o->n_series && o->xy_y < o->n_series)
     {
       /* One entry: the curve, named "y against x". */
+      g_autofree char *label = xy_label (o);
+      double h;
+
+      text_size (cr, label, &text_w, &h);
       l->rows[l->n_rows++] = o->xy_y;
-      text_w = 160.0;
     }
   if (l->n_rows == 0)
     return FALSE;
@@ -1034,18 +1049,12 @@ draw_legend (cairo_t                   *cr,
       double y = l.box.y + LEGEND_PAD + LEGEND_ROW * (r + 0.5);
       double x = l.box.x + LEGEND_PAD;
       QdPlotColor color;
-      g_autofree char *xy_label = NULL;
+      g_autofree char *xy_text = NULL;
       const char *label = s->label;
 
       series_color (s, style, &color);
       if (o->xy)
-        {
-          /* TRANSLATORS: the XY plot's legend: "y against x". */
-          xy_label = g_strdup_printf (_("%s against %s"),
-                                      o->series[o->xy_y].label ? o->series[o->xy_y].label : "",
-                                      o->series[o->xy_x].label ? o->series[o->xy_x].label : "");
-          label = xy_label;
-        }
+        label = xy_text = xy_label (o);
       source_color (cr, &color);
       cairo_set_line_width (cr, 2.5);
       cairo_move_to (cr, x, floor (y) + 0.5);
@@ -1255,4 +1264,71 @@ qd_plot_render (cairo_t                   *cr,
       cairo_restore (cr);
     }
   cairo_restore (cr);
+}
+
+static void
+set_write_error (GError     **error,
+                 const char  *path,
+                 const char  *reason)
+{
+  g_set_error (error, QD_ERROR, QD_ERROR_IO,
+               _("%s: cannot write the plot: %s; check that the folder exists and is writable"),
+               path, reason);
+}
+
+gboolean
+qd_plot_render_to_file (const QdPlotRenderOptions  *o,
+                        const char                 *path,
+                        QdPlotFormat                format,
+                        int                         width,
+                        int                         height,
+                        GError                    **error)
+{
+  cairo_surface_t *surface;
+  cairo_status_t status;
+  cairo_t *cr;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (width > 0 && height > 0, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  switch (format)
+    {
+    case QD_PLOT_FORMAT_SVG:
+      surface = cairo_svg_surface_create (path, width, height);
+      break;
+    case QD_PLOT_FORMAT_PDF:
+      surface = cairo_pdf_surface_create (path, width, height);
+      break;
+    case QD_PLOT_FORMAT_PNG:
+    default:
+      surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+      break;
+    }
+  status = cairo_surface_status (surface);
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      set_write_error (error, path, cairo_status_to_string (status));
+      cairo_surface_destroy (surface);
+      return FALSE;
+    }
+
+  cr = cairo_create (surface);
+  qd_plot_render (cr, o, width, height);
+  status = cairo_status (cr);
+  cairo_destroy (cr);
+
+  if (status == CAIRO_STATUS_SUCCESS && format == QD_PLOT_FORMAT_PNG)
+    status = cairo_surface_write_to_png (surface, path);
+  /* Vector surfaces write the file when finished; errors show then. */
+  cairo_surface_finish (surface);
+  if (status == CAIRO_STATUS_SUCCESS)
+    status = cairo_surface_status (surface);
+  cairo_surface_destroy (surface);
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      set_write_error (error, path, cairo_status_to_string (status));
+      return FALSE;
+    }
+  return TRUE;
 }

@@ -26,6 +26,13 @@ typedef struct
   double red, green, blue, alpha;
 } QdPlotColor;
 
+typedef enum
+{
+  QD_PLOT_FORMAT_PNG,
+  QD_PLOT_FORMAT_SVG,
+  QD_PLOT_FORMAT_PDF,
+} QdPlotFormat;
+
 typedef struct
 {
   double x, y, width, height;
@@ -94,6 +101,15 @@ void     qd_plot_render                 (cairo_t                    *cr,
                                          const QdPlotRenderOptions  *options,
                                          double                      width,
                                          double                      height);
+
+/* Draws into a new file at @path: a PNG image of @width x @height
+ * pixels, or an SVG or PDF page of that many points. */
+gboolean qd_plot_render_to_file         (const QdPlotRenderOptions  *options,
+                                         const char                 *path,
+                                         QdPlotFormat                format,
+                                         int                         width,
+                                         int                         height,
+                                         GError                    **error);
 
 /* Where the data of the visible series lies: time (or the XY traces'
  * values) along x, values along y over [x_min, x_max] of @options, exact

@@ -17,16 +17,9 @@
 #include <gtk/gtk.h>
 
 #include "qdevs.h"
-#include "qd-plot-decimate.h"
+#include "qd-plot-render.h"
 
 G_BEGIN_DECLS
-
-typedef enum
-{
-  QD_PLOT_FORMAT_PNG,
-  QD_PLOT_FORMAT_SVG,
-  QD_PLOT_FORMAT_PDF,
-} QdPlotFormat;
 
 #define QD_TYPE_PLOT (qd_plot_get_type ())
 G_DECLARE_FINAL_TYPE (QdPlot, qd_plot, QD, PLOT, GtkWidget)

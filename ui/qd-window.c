@@ -41,6 +41,8 @@ struct _QdWindow
   QdDocument  *document;
   GFile       *file;
   gulong       document_changed_id;
+  /* The message shown is a canvas refusal: the next edit clears it. */
+  gboolean     canvas_message;
 };
 
 G_DEFINE_FINAL_TYPE (QdWindow, qd_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -194,7 +196,8 @@ on_palette_row_activated (GtkListBox    *list,
   qd_canvas_insert_block (self->canvas, type->id);
 }
 
-static char *dup_display_title (QdWindow *self);
+static char *dup_display_title    (QdWindow *self);
+static void  update_document_page (QdWindow *self);
 
 /* Breadcrumbs: one button per level from the root to the system shown. */
 
@@ -301,6 +304,10 @@ on_document_changed (QdDocument *document,
                      QdWindow   *self)
 {
   update_undo_actions (self);
+  /* The counts in the information popover follow the edits. */
+  update_document_page (self);
+  if (self->canvas_message)
+    qd_window_hide_message (self);
 }
 
 static void
@@ -308,6 +315,7 @@ on_canvas_message (QdWindow   *self,
                    const char *text)
 {
   qd_window_show_message (self, GTK_MESSAGE_WARNING, text);
+  self->canvas_message = TRUE;
 }
 
 static void
@@ -771,6 +779,7 @@ qd_window_show_message (QdWindow       *self,
     }
   gtk_image_set_from_icon_name (self->message_icon, icon_name);
   gtk_label_set_text (self->message_label, text);
+  self->canvas_message = FALSE;
   gtk_revealer_set_reveal_child (self->message_revealer, TRUE);
 }
 

@@ -1,0 +1,9 @@
+/* test-plot.c: the plot's renderer, decimation and export */
+#include "qd-plot.h"
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  return g_test_run ();
+}

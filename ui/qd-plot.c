@@ -1,0 +1,983 @@
+/* qd-plot.c: the live plot of the QDevs editor
+ *
+ * Like Sysprof's charts: the traces are append-only stores a worker
+ * fills; the widget polls their lengths on the frame clock (a few atomic
+ * loads per trace and frame), queues a draw only when something changed,
+ * and draws in snapshot() through the Cairo renderer shared with export.
+ * Each trace keeps its per-column cache, so a frame during a live run only
+ * reads the segments appended since the previous one.
+ *
+ * Autoscale follows a running simulation with a time axis that grows in
+ * 1-2-5 steps rather than every frame: a fixed view keeps the column
+ * caches valid, and the curve does not creep across the screen.
+ */
+#include <glib/gi18n-lib.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "qd-plot.h"
+#include "qd-plot-render.h"
+
+/* How far the pointer must drag before a box zoom counts, in pixels. */
+#define MIN_BOX     5.0
+#define SCROLL_STEP 1.2
+
+typedef struct
+{
+  QdTrace       *trace;
+  char          *label;
+  QdPlotColor    color;
+  gboolean       visible;
+  gboolean       earlier;
+  QdPlotColumns *columns;
+  gsize          seen_length;
+  gboolean       seen_closed;
+} Series;
+
+typedef enum
+{
+  DRAG_NONE,
+  DRAG_BOX,
+  DRAG_PAN,
+} DragKind;
+
+struct _QdPlot
+{
+  GtkWidget   parent_instance;
+
+  GPtrArray  *current;       /* Series* of the run being drawn */
+  GPtrArray  *earlier;       /* Series* of kept runs */
+  guint       n_runs_kept;
+  guint       next_color;
+
+  QdPlotMode  mode;
+  gboolean    xy;
+  guint       xy_x, xy_y;
+
+  gboolean    autoscale;
+  double      x_min, x_max, y_min, y_max;
+  double      t_end;
+  gboolean    dirty;         /* data or view changed: redraw */
+
+  gboolean    has_cursor;
+  double      pointer_x, pointer_y;
+
+  DragKind    drag_kind;
+  double      drag_x, drag_y;      /* start, widget coordinates */
+  double      drag_dx, drag_dy;
+  double      drag_view[4];        /* the view when the drag started */
+};
+
+enum
+{
+  PROP_0,
+  PROP_AUTOSCALE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (QdPlot, qd_plot, GTK_TYPE_WIDGET)
+
+static void
+series_free (gpointer data)
+{
+  Series *s = data;
+
+  qd_trace_unref (s->trace);
+  g_free (s->label);
+  qd_plot_columns_free (s->columns);
+  g_free (s);
+}
+
+/* Render options for the widget's state; @series is filled with the
+ * earlier runs first, then the current ones (free it with g_free). */
+static void
+fill_options (QdPlot              *self,
+              QdPlotRenderOptions *o,
+              QdPlotSeries       **series,
+              gboolean             with_caches)
+{
+  guint n = self->earlier->len + self->current->len, k = 0;
+  QdPlotSeries *out = g_new0 (QdPlotSeries, MAX (n, 1));
+
+  for (int pass = 0; pass < 2; pass++)
+    {
+      GPtrArray *list = pass == 0 ? self->earlier : self->current;
+
+      for (guint i = 0; i < list->len; i++)
+        {
+          Series *s = g_ptr_array_index (list, i);
+
+          out[k].trace = s->trace;
+          out[k].label = s->label;
+          out[k].color = s->color;
+          out[k].visible = s->visible;
+          out[k].earlier = s->earlier;
+          out[k].columns = with_caches ? s->columns : NULL;
+          k++;
+        }
+    }
+  qd_plot_render_options_init (o);
+  o->series = out;
+  o->n_series = n;
+  o->mode = self->mode;
+  o->x_min = self->x_min;
+  o->x_max = self->x_max;
+  o->y_min = self->y_min;
+  o->y_max = self->y_max;
+  o->t_end = self->t_end;
+  o->xy = self->xy && self->xy_x < self->current->len && self->xy_y < self->current->len;
+  o->xy_x = self->earlier->len + self->xy_x;
+  o->xy_y = self->earlier->len + self->xy_y;
+  *series = out;
+}
+
+/* Widens a degenerate or tight range so the data does not touch the
+ * frame. */
+static void
+pad_range (double *lo,
+           double *hi,
+           double  fraction)
+{
+  double span = *hi - *lo;
+
+  if (!(span > 0.0))
+    {
+      double half = fabs (*lo) > 0.0 ? 0.1 * fabs (*lo) : 1.0;
+
+      *lo -= half;
+      *hi += half;
+      return;
+    }
+  *lo -= fraction * span;
+  *hi += fraction * span;
+}
+
+static gboolean
+all_closed (QdPlot *self)
+{
+  for (guint i = 0; i < self->current->len; i++)
+    {
+      Series *s = g_ptr_array_index (self->current, i);
+
+      if (!qd_trace_is_closed (s->trace, NULL))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+autoscale_view (QdPlot *self)
+{
+  QdPlotRenderOptions o;
+  QdPlotSeries *series;
+  double x0, x1, y0, y1;
+  int width = gtk_widget_get_width (GTK_WIDGET (self));
+
+  fill_options (self, &o, &series, TRUE);
+  if (width <= 0 || !qd_plot_render_get_x_extent (&o, &x0, &x1))
+    {
+      g_free (series);
+      return;
+    }
+  if (o.xy)
+    pad_range (&x0, &x1, 0.05);
+  else if (!all_closed (self))
+    {
+      /* While running: the span rounded up to 1, 2 or 5 x 10^k, so the
+       * view (and the column caches) change a few times per decade. */
+      x1 = x0 + qd_plot_nice_ceil (MAX (x1 - x0, 1e-300) * 1.02);
+    }
+  else if (!(x1 > x0))
+    pad_range (&x0, &x1, 0.05);
+  o.x_min = x0;
+  o.x_max = x1;
+  if (qd_plot_render_get_y_extent (&o, width, &y0, &y1))
+    {
+      pad_range (&y0, &y1, 0.05);
+      self->y_min = y0;
+      self->y_max = y1;
+    }
+  self->x_min = x0;
+  self->x_max = x1;
+  g_free (series);
+}
+
+/* The latest event time over the current traces: where the open last
+ * segments are drawn to while the run goes on. */
+static double
+latest_time (QdPlot *self)
+{
+  double t = -INFINITY;
+
+  for (guint i = 0; i < self->current->len; i++)
+    {
+      Series *s = g_ptr_array_index (self->current, i);
+      gsize n = qd_trace_get_length (s->trace);
+
+      if (n > 0)
+        t = MAX (t, qd_trace_get (s->trace, n - 1)->t);
+    }
+  return t;
+}
+
+static gboolean
+on_tick (GtkWidget     *widget,
+         GdkFrameClock *clock,
+         gpointer       user_data)
+{
+  QdPlot *self = QD_PLOT (widget);
+
+  for (int pass = 0; pass < 2; pass++)
+    {
+      GPtrArray *list = pass == 0 ? self->earlier : self->current;
+
+      for (guint i = 0; i < list->len; i++)
+        {
+          Series *s = g_ptr_array_index (list, i);
+          gsize n = qd_trace_get_length (s->trace);
+          gboolean closed = qd_trace_is_closed (s->trace, NULL);
+
+          if (n != s->seen_length || closed != s->seen_closed)
+            {
+              s->seen_length = n;
+              s->seen_closed = closed;
+              self->dirty = TRUE;
+            }
+        }
+    }
+  if (self->dirty)
+    {
+      self->dirty = FALSE;
+      self->t_end = latest_time (self);
+      if (self->autoscale)
+        autoscale_view (self);
+      gtk_widget_queue_draw (widget);
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+view_changed (QdPlot *self)
+{
+  self->dirty = TRUE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+set_autoscale_internal (QdPlot   *self,
+                        gboolean  autoscale)
+{
+  if (self->autoscale == autoscale)
+    return;
+  self->autoscale = autoscale;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_AUTOSCALE]);
+}
+
+/* Drawing */
+
+static void
+qd_plot_snapshot (GtkWidget   *widget,
+                  GtkSnapshot *snapshot)
+{
+  QdPlot *self = QD_PLOT (widget);
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  QdPlotRenderOptions o;
+  QdPlotSeries *series;
+  cairo_t *cr;
+
+  if (width <= 0 || height <= 0)
+    return;
+  fill_options (self, &o, &series, TRUE);
+  o.has_cursor = self->has_cursor && self->drag_kind == DRAG_NONE;
+  o.cursor_x = self->pointer_x;
+  if (self->drag_kind == DRAG_BOX)
+    {
+      o.has_box = TRUE;
+      o.box.x = MIN (self->drag_x, self->drag_x + self->drag_dx);
+      o.box.y = MIN (self->drag_y, self->drag_y + self->drag_dy);
+      o.box.width = fabs (self->drag_dx);
+      o.box.height = fabs (self->drag_dy);
+    }
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  qd_plot_render (cr, &o, width, height);
+  cairo_destroy (cr);
+  g_free (series);
+}
+
+static void
+qd_plot_size_allocate (GtkWidget *widget,
+                       int        width,
+                       int        height,
+                       int        baseline)
+{
+  /* New column count: autoscale again with the new width. */
+  QD_PLOT (widget)->dirty = TRUE;
+}
+
+static void
+qd_plot_measure (GtkWidget      *widget,
+                 GtkOrientation  orientation,
+                 int             for_size,
+                 int            *minimum,
+                 int            *natural,
+                 int            *minimum_baseline,
+                 int            *natural_baseline)
+{
+  *minimum = orientation == GTK_ORIENTATION_HORIZONTAL ? 160 : 100;
+  *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? 480 : 280;
+}
+
+/* Input */
+
+static void
+get_area (QdPlot     *self,
+          QdPlotRect *area)
+{
+  QdPlotRenderOptions o;
+
+  qd_plot_render_options_init (&o);
+  qd_plot_render_get_area (&o, gtk_widget_get_width (GTK_WIDGET (self)),
+                           gtk_widget_get_height (GTK_WIDGET (self)), area);
+}
+
+static void
+widget_to_data (QdPlot *self,
+                double  wx,
+                double  wy,
+                double *x,
+                double *y)
+{
+  QdPlotRect a;
+
+  get_area (self, &a);
+  *x = self->x_min + (wx - a.x) / a.width * (self->x_max - self->x_min);
+  *y = self->y_min + (a.y + a.height - wy) / a.height * (self->y_max - self->y_min);
+}
+
+static int
+legend_hit (QdPlot *self,
+            double  x,
+            double  y)
+{
+  QdPlotRenderOptions o;
+  QdPlotSeries *series;
+  int hit;
+
+  fill_options (self, &o, &series, FALSE);
+  hit = qd_plot_render_legend_hit (&o, gtk_widget_get_width (GTK_WIDGET (self)),
+                                   gtk_widget_get_height (GTK_WIDGET (self)), x, y);
+  g_free (series);
+  return hit;
+}
+
+static Series *
+series_at (QdPlot *self,
+           int     index)
+{
+  if (index < 0)
+    return NULL;
+  if ((guint) index < self->earlier->len)
+    return g_ptr_array_index (self->earlier, index);
+  index -= self->earlier->len;
+  if ((guint) index < self->current->len)
+    return g_ptr_array_index (self->current, index);
+  return NULL;
+}
+
+static void
+on_click_pressed (GtkGestureClick *gesture,
+                  int              n_press,
+                  double           x,
+                  double           y,
+                  QdPlot          *self)
+{
+  Series *s;
+
+  gtk_widget_grab_focus (GTK_WIDGET (self));
+  s = series_at (self, legend_hit (self, x, y));
+  if (s != NULL)
+    {
+      s->visible = !s->visible;
+      if (self->autoscale)
+        autoscale_view (self);
+      view_changed (self);
+      return;
+    }
+  if (n_press == 2)
+    qd_plot_reset_view (self);
+}
+
+static void
+on_drag_begin (GtkGestureDrag *gesture,
+               double          x,
+               double          y,
+               QdPlot          *self)
+{
+  guint button = gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture));
+  GdkModifierType state =
+    gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
+
+  self->drag_x = x;
+  self->drag_y = y;
+  self->drag_dx = self->drag_dy = 0.0;
+  self->drag_view[0] = self->x_min;
+  self->drag_view[1] = self->x_max;
+  self->drag_view[2] = self->y_min;
+  self->drag_view[3] = self->y_max;
+  self->drag_kind = DRAG_NONE;
+  if (button == GDK_BUTTON_MIDDLE
+      || (button == GDK_BUTTON_PRIMARY && (state & GDK_SHIFT_MASK)))
+    self->drag_kind = DRAG_PAN;
+  else if (button == GDK_BUTTON_PRIMARY && legend_hit (self, x, y) < 0)
+    self->drag_kind = DRAG_BOX;
+  else
+    gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_DENIED);
+}
+
+static void
+on_drag_update (GtkGestureDrag *gesture,
+                double          dx,
+                double          dy,
+                QdPlot          *self)
+{
+  self->drag_dx = dx;
+  self->drag_dy = dy;
+  if (self->drag_kind == DRAG_PAN)
+    {
+      QdPlotRect a;
+      double sx, sy;
+
+      get_area (self, &a);
+      sx = (self->drag_view[1] - self->drag_view[0]) / a.width;
+      sy = (self->drag_view[3] - self->drag_view[2]) / a.height;
+      set_autoscale_internal (self, FALSE);
+      self->x_min = self->drag_view[0] - dx * sx;
+      self->x_max = self->drag_view[1] - dx * sx;
+      self->y_min = self->drag_view[2] + dy * sy;
+      self->y_max = self->drag_view[3] + dy * sy;
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+on_drag_end (GtkGestureDrag *gesture,
+             double          dx,
+             double          dy,
+             QdPlot          *self)
+{
+  if (self->drag_kind == DRAG_BOX && fabs (dx) >= MIN_BOX && fabs (dy) >= MIN_BOX)
+    {
+      double x0, y0, x1, y1;
+
+      widget_to_data (self, self->drag_x, self->drag_y, &x0, &y0);
+      widget_to_data (self, self->drag_x + dx, self->drag_y + dy, &x1, &y1);
+      qd_plot_set_view (self, MIN (x0, x1), MAX (x0, x1), MIN (y0, y1), MAX (y0, y1));
+    }
+  self->drag_kind = DRAG_NONE;
+  view_changed (self);
+}
+
+static void
+zoom_axis (double *lo,
+           double *hi,
+           double  anchor,
+           double  factor)
+{
+  double nlo = anchor - (anchor - *lo) * factor;
+  double nhi = anchor + (*hi - anchor) * factor;
+
+  /* Not below what doubles can still tell apart. */
+  if (nhi - nlo > 1e-12 * MAX (fabs (nlo), fabs (nhi)) && isfinite (nhi - nlo))
+    {
+      *lo = nlo;
+      *hi = nhi;
+    }
+}
+
+static gboolean
+on_scroll (GtkEventControllerScroll *controller,
+           double                    dx,
+           double                    dy,
+           QdPlot                   *self)
+{
+  GdkModifierType state =
+    gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
+  double delta = dy != 0.0 ? dy : dx;
+  double factor = pow (SCROLL_STEP, delta);
+  double ax, ay;
+  gboolean zoom_x = TRUE, zoom_y = TRUE;
+  QdPlotRect a;
+
+  if (delta == 0.0)
+    return FALSE;
+  get_area (self, &a);
+  widget_to_data (self, self->pointer_x, self->pointer_y, &ax, &ay);
+  if (self->pointer_y > a.y + a.height)
+    zoom_y = FALSE;              /* over the time axis */
+  else if (self->pointer_x < a.x)
+    zoom_x = FALSE;              /* over the value axis */
+  else if (state & GDK_CONTROL_MASK)
+    zoom_y = FALSE;
+  else if (state & GDK_SHIFT_MASK)
+    zoom_x = FALSE;
+
+  set_autoscale_internal (self, FALSE);
+  if (zoom_x)
+    zoom_axis (&self->x_min, &self->x_max, ax, factor);
+  if (zoom_y)
+    zoom_axis (&self->y_min, &self->y_max, ay, factor);
+  view_changed (self);
+  return TRUE;
+}
+
+static void
+on_motion (GtkEventControllerMotion *controller,
+           double                    x,
+           double                    y,
+           QdPlot                   *self)
+{
+  self->has_cursor = TRUE;
+  self->pointer_x = x;
+  self->pointer_y = y;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+on_leave (GtkEventControllerMotion *controller,
+          QdPlot                   *self)
+{
+  self->has_cursor = FALSE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static gboolean
+on_key_pressed (GtkEventControllerKey *controller,
+                guint                  keyval,
+                guint                  keycode,
+                GdkModifierType        state,
+                QdPlot                *self)
+{
+  if (keyval == GDK_KEY_Home || keyval == GDK_KEY_KP_Home)
+    {
+      qd_plot_reset_view (self);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* GObject */
+
+static void
+qd_plot_dispose (GObject *object)
+{
+  QdPlot *self = QD_PLOT (object);
+
+  g_clear_pointer (&self->current, g_ptr_array_unref);
+  g_clear_pointer (&self->earlier, g_ptr_array_unref);
+  G_OBJECT_CLASS (qd_plot_parent_class)->dispose (object);
+}
+
+static void
+qd_plot_get_property (GObject    *object,
+                      guint       prop_id,
+                      GValue     *value,
+                      GParamSpec *pspec)
+{
+  QdPlot *self = QD_PLOT (object);
+
+  switch (prop_id)
+    {
+    case PROP_AUTOSCALE:
+      g_value_set_boolean (value, self->autoscale);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+qd_plot_set_property (GObject      *object,
+                      guint         prop_id,
+                      const GValue *value,
+                      GParamSpec   *pspec)
+{
+  QdPlot *self = QD_PLOT (object);
+
+  switch (prop_id)
+    {
+    case PROP_AUTOSCALE:
+      qd_plot_set_autoscale (self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+qd_plot_class_init (QdPlotClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = qd_plot_dispose;
+  object_class->get_property = qd_plot_get_property;
+  object_class->set_property = qd_plot_set_property;
+  widget_class->snapshot = qd_plot_snapshot;
+  widget_class->measure = qd_plot_measure;
+  widget_class->size_allocate = qd_plot_size_allocate;
+
+  properties[PROP_AUTOSCALE] =
+    g_param_spec_boolean ("autoscale", NULL, NULL, TRUE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_css_name (widget_class, "qdplot");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+}
+
+static void
+qd_plot_init (QdPlot *self)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  GtkGesture *gesture;
+  GtkEventController *controller;
+
+  self->current = g_ptr_array_new_with_free_func (series_free);
+  self->earlier = g_ptr_array_new_with_free_func (series_free);
+  self->autoscale = TRUE;
+  self->mode = QD_PLOT_MODE_EXACT;
+  self->x_max = self->y_max = 1.0;
+  self->t_end = -INFINITY;
+  self->dirty = TRUE;
+
+  gtk_widget_set_focusable (widget, TRUE);
+  gtk_widget_set_cursor_from_name (widget, "crosshair");
+
+  gesture = gtk_gesture_click_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_PRIMARY);
+  g_signal_connect (gesture, "pressed", G_CALLBACK (on_click_pressed), self);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (gesture));
+
+  gesture = gtk_gesture_drag_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), 0);
+  g_signal_connect (gesture, "drag-begin", G_CALLBACK (on_drag_begin), self);
+  g_signal_connect (gesture, "drag-update", G_CALLBACK (on_drag_update), self);
+  g_signal_connect (gesture, "drag-end", G_CALLBACK (on_drag_end), self);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (gesture));
+
+  controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
+  g_signal_connect (controller, "scroll", G_CALLBACK (on_scroll), self);
+  gtk_widget_add_controller (widget, controller);
+
+  controller = gtk_event_controller_motion_new ();
+  g_signal_connect (controller, "motion", G_CALLBACK (on_motion), self);
+  g_signal_connect (controller, "leave", G_CALLBACK (on_leave), self);
+  gtk_widget_add_controller (widget, controller);
+
+  controller = gtk_event_controller_key_new ();
+  g_signal_connect (controller, "key-pressed", G_CALLBACK (on_key_pressed), self);
+  gtk_widget_add_controller (widget, controller);
+
+  gtk_widget_add_tick_callback (widget, on_tick, NULL, NULL);
+}
+
+/* Public API */
+
+GtkWidget *
+qd_plot_new (void)
+{
+  return g_object_new (QD_TYPE_PLOT, NULL);
+}
+
+guint
+qd_plot_add_trace (QdPlot        *self,
+                   QdTrace       *trace,
+                   const char    *label,
+                   const GdkRGBA *color)
+{
+  Series *s;
+
+  g_return_val_if_fail (QD_IS_PLOT (self), 0);
+  g_return_val_if_fail (trace != NULL, 0);
+
+  s = g_new0 (Series, 1);
+  s->trace = qd_trace_ref (trace);
+  s->label = g_strdup (label != NULL ? label : qd_trace_get_name (trace));
+  s->visible = TRUE;
+  s->columns = qd_plot_columns_new ();
+  s->seen_length = G_MAXSIZE;
+  if (color != NULL)
+    {
+      s->color.red = color->red;
+      s->color.green = color->green;
+      s->color.blue = color->blue;
+      s->color.alpha = color->alpha;
+    }
+  else
+    {
+      gboolean found = FALSE;
+
+      /* The same signal in an earlier run keeps its colour, so runs are
+       * compared by shade, not by hue. */
+      for (guint i = self->earlier->len; i > 0 && !found; i--)
+        {
+          Series *e = g_ptr_array_index (self->earlier, i - 1);
+
+          if (g_str_has_prefix (e->label, s->label)
+              && (e->label[strlen (s->label)] == '\0' || e->label[strlen (s->label)] == ' '))
+            {
+              s->color = e->color;
+              found = TRUE;
+            }
+        }
+      if (!found)
+        qd_plot_palette_color (self->next_color++, &s->color);
+    }
+  g_ptr_array_add (self->current, s);
+  view_changed (self);
+  return self->current->len - 1;
+}
+
+guint
+qd_plot_get_n_traces (QdPlot *self)
+{
+  g_return_val_if_fail (QD_IS_PLOT (self), 0);
+  return self->current->len;
+}
+
+void
+qd_plot_clear (QdPlot *self)
+{
+  g_return_if_fail (QD_IS_PLOT (self));
+  g_ptr_array_set_size (self->current, 0);
+  if (self->earlier->len == 0)
+    self->next_color = 0;
+  view_changed (self);
+}
+
+void
+qd_plot_begin_run (QdPlot *self)
+{
+  gboolean kept = FALSE;
+
+  g_return_if_fail (QD_IS_PLOT (self));
+
+  for (guint i = 0; i < self->current->len; i++)
+    {
+      Series *s = g_ptr_array_index (self->current, i);
+      char *label;
+
+      if (qd_trace_get_length (s->trace) == 0)
+        continue;
+      /* TRANSLATORS: a trace of an earlier run in the legend: "x1 (run 2)". */
+      label = g_strdup_printf (_("%s (run %u)"), s->label, self->n_runs_kept + 1);
+      g_free (s->label);
+      s->label = label;
+      s->earlier = TRUE;
+      qd_plot_columns_reset (s->columns);
+      g_ptr_array_add (self->earlier, g_ptr_array_steal_index (self->current, i));
+      i--;
+      kept = TRUE;
+    }
+  if (kept)
+    self->n_runs_kept++;
+  g_ptr_array_set_size (self->current, 0);
+  view_changed (self);
+}
+
+void
+qd_plot_clear_runs (QdPlot *self)
+{
+  g_return_if_fail (QD_IS_PLOT (self));
+  g_ptr_array_set_size (self->earlier, 0);
+  self->n_runs_kept = 0;
+  if (self->autoscale)
+    autoscale_view (self);
+  view_changed (self);
+}
+
+guint
+qd_plot_get_n_earlier_runs (QdPlot *self)
+{
+  g_return_val_if_fail (QD_IS_PLOT (self), 0);
+  return self->n_runs_kept;
+}
+
+void
+qd_plot_set_trace_visible (QdPlot   *self,
+                           guint     index,
+                           gboolean  visible)
+{
+  Series *s;
+
+  g_return_if_fail (QD_IS_PLOT (self));
+  g_return_if_fail (index < self->current->len);
+  s = g_ptr_array_index (self->current, index);
+  s->visible = !!visible;
+  view_changed (self);
+}
+
+gboolean
+qd_plot_get_trace_visible (QdPlot *self,
+                           guint   index)
+{
+  g_return_val_if_fail (QD_IS_PLOT (self), FALSE);
+  g_return_val_if_fail (index < self->current->len, FALSE);
+  return ((Series *) g_ptr_array_index (self->current, index))->visible;
+}
+
+void
+qd_plot_set_mode (QdPlot     *self,
+                  QdPlotMode  mode)
+{
+  g_return_if_fail (QD_IS_PLOT (self));
+  self->mode = mode;
+  view_changed (self);
+}
+
+QdPlotMode
+qd_plot_get_mode (QdPlot *self)
+{
+  g_return_val_if_fail (QD_IS_PLOT (self), QD_PLOT_MODE_EXACT);
+  return self->mode;
+}
+
+void
+qd_plot_set_xy (QdPlot *self,
+                int     x_index,
+                int     y_index)
+{
+  g_return_if_fail (QD_IS_PLOT (self));
+  self->xy = x_index >= 0 && y_index >= 0;
+  self->xy_x = self->xy ? (guint) x_index : 0;
+  self->xy_y = self->xy ? (guint) y_index : 0;
+  /* The axes now mean something else: rescale. */
+  set_autoscale_internal (self, TRUE);
+  view_changed (self);
+}
+
+void
+qd_plot_set_view (QdPlot *self,
+                  double  x_min,
+                  double  x_max,
+                  double  y_min,
+                  double  y_max)
+{
+  g_return_if_fail (QD_IS_PLOT (self));
+  g_return_if_fail (x_max > x_min && y_max > y_min);
+  set_autoscale_internal (self, FALSE);
+  self->x_min = x_min;
+  self->x_max = x_max;
+  self->y_min = y_min;
+  self->y_max = y_max;
+  view_changed (self);
+}
+
+void
+qd_plot_get_view (QdPlot *self,
+                  double *x_min,
+                  double *x_max,
+                  double *y_min,
+                  double *y_max)
+{
+  g_return_if_fail (QD_IS_PLOT (self));
+  if (x_min) *x_min = self->x_min;
+  if (x_max) *x_max = self->x_max;
+  if (y_min) *y_min = self->y_min;
+  if (y_max) *y_max = self->y_max;
+}
+
+void
+qd_plot_set_autoscale (QdPlot   *self,
+                       gboolean  autoscale)
+{
+  g_return_if_fail (QD_IS_PLOT (self));
+  set_autoscale_internal (self, !!autoscale);
+  if (autoscale)
+    autoscale_view (self);
+  view_changed (self);
+}
+
+gboolean
+qd_plot_get_autoscale (QdPlot *self)
+{
+  g_return_val_if_fail (QD_IS_PLOT (self), FALSE);
+  return self->autoscale;
+}
+
+void
+qd_plot_reset_view (QdPlot *self)
+{
+  qd_plot_set_autoscale (self, TRUE);
+}
+
+/* Export */
+
+gboolean
+qd_plot_export (QdPlot        *self,
+                const char    *path,
+                QdPlotFormat   format,
+                int            width,
+                int            height,
+                GError       **error)
+{
+  QdPlotRenderOptions o;
+  QdPlotSeries *series;
+  gboolean ok;
+
+  g_return_val_if_fail (QD_IS_PLOT (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (width > 0 && height > 0, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (self->autoscale)
+    autoscale_view (self);
+  /* Scratch columns, not the widget's caches: the width differs. */
+  fill_options (self, &o, &series, FALSE);
+  ok = qd_plot_render_to_file (&o, path, format, width, height, error);
+  g_free (series);
+  return ok;
+}
+
+gboolean
+qd_plot_export_csv (QdPlot      *self,
+                    const char  *path,
+                    double       step,
+                    GError     **error)
+{
+  g_autoptr(GPtrArray) traces = g_ptr_array_new ();
+  double start = INFINITY, end = -INFINITY;
+
+  g_return_val_if_fail (QD_IS_PLOT (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (step >= 0.0, FALSE);
+
+  for (guint i = 0; i < self->current->len; i++)
+    {
+      Series *s = g_ptr_array_index (self->current, i);
+      gsize n = qd_trace_get_length (s->trace);
+      double e;
+
+      if (!s->visible)
+        continue;
+      g_ptr_array_add (traces, s->trace);
+      if (n == 0)
+        continue;
+      start = MIN (start, qd_trace_get (s->trace, 0)->t);
+      if (!qd_trace_is_closed (s->trace, &e))
+        e = qd_trace_get (s->trace, n - 1)->t;
+      end = MAX (end, e);
+    }
+  if (traces->len == 0 || !(start <= end))
+    {
+      g_set_error (error, QD_ERROR, QD_ERROR_INVALID,
+                   _("%s: there is no data to export; run the simulation or show a trace first"),
+                   path);
+      return FALSE;
+    }
+  return qd_traces_write_csv (traces, start, end, step, path, error);
+}
