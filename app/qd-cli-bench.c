@@ -487,14 +487,32 @@ print_row (const BenchSpec   *spec,
   fflush (stdout);
 }
 
+/* --in-process: no child, so that callgrind and perf see the run without
+ * following a fork; the peak memory is then the process's high-water
+ * mark so far. */
+static void
+bench_here (const BenchSpec *spec,
+            BenchResult     *result,
+            long            *peak_rss_kb)
+{
+  struct rusage usage;
+
+  bench_one (spec, result);
+  if (getrusage (RUSAGE_SELF, &usage) == 0)
+    *peak_rss_kb = usage.ru_maxrss;
+}
+
 static int
 run_spec (const BenchSpec *spec,
-          gboolean         as_json)
+          gboolean         as_json,
+          gboolean         in_process)
 {
   BenchResult result;
   long peak_rss_kb = 0;
 
-  if (!bench_in_child (spec, &result, &peak_rss_kb))
+  if (in_process)
+    bench_here (spec, &result, &peak_rss_kb);
+  else if (!bench_in_child (spec, &result, &peak_rss_kb))
     {
       g_printerr (_("bench: cannot start a child process: %s\n"), g_strerror (errno));
       return QD_CLI_EXIT_RUN;
@@ -510,7 +528,7 @@ qd_cli_bench (int    argc,
   char *model = NULL, *method = NULL;
   int n = -1;
   double until = NAN;
-  gboolean as_json = FALSE, large = FALSE, commands = FALSE;
+  gboolean as_json = FALSE, large = FALSE, commands = FALSE, in_process = FALSE;
   GOptionEntry entries[] = {
     { "model", 0, 0, G_OPTION_ARG_STRING, &model,
       N_("One model: lcline, lcline-random or advection (default: all)"), N_("MODEL") },
@@ -526,6 +544,8 @@ qd_cli_bench (int    argc,
       N_("Build the diagrams through the editor's undoable edit commands instead of the loader's constructors"), NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &as_json,
       N_("Print one JSON object per run and line"), NULL },
+    { "in-process", 0, 0, G_OPTION_ARG_NONE, &in_process,
+      N_("Run in this process, not in a child (for valgrind and perf; peak_rss_kb is then cumulative)"), NULL },
     { NULL }
   };
   static const guint sizes[] = { 10, 100, 1000, 10000, 100000, 1000000 };
@@ -608,7 +628,7 @@ qd_cli_bench (int    argc,
               .until = isnan (until) ? default_until (model_name) : until,
               .commands = commands,
             };
-            int code = run_spec (&spec, as_json);
+            int code = run_spec (&spec, as_json, in_process);
 
             if (code != QD_CLI_EXIT_OK)
               status_code = code;

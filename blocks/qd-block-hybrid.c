@@ -62,6 +62,7 @@ typedef struct
   double w[QD_MAX_ORDER + 1];   /* w(t + s) = sum w[k] s^k */
   int    n;                     /* its degree */
   double snap;                  /* the level w is exactly on now, or NaN */
+  gboolean first;               /* classifying the first input */
   double root;                  /* earliest crossing of a probed level */
   double root_level;            /* and that level */
 } Probe;
@@ -167,6 +168,7 @@ evaluate (QdAtomic *self,
 
   probe.n = klass->watched (self, t, probe.w);
   probe.snap = snap;
+  probe.first = !((Hybrid *) self->state)->started;
   /* A handful of steps is the common case; the cap only guarantees the
    * event ends whatever the input. */
   for (int i = 0; i < 256; i++)
@@ -841,6 +843,9 @@ quantizer_step (QdAtomic *self,
 
   if (self->params[QUANT_HYSTERESIS].number != 0.0)
     {
+      /* The first level is the one at or below the input. */
+      if (probe->first && k != floor (v))
+        return (int) CLAMP (floor (v), G_MININT + 2, G_MAXINT - 2);
       /* A jump far away starts next to its destination; the probes below
        * settle the last level. */
       if (v >= k + 2.0)

@@ -59,8 +59,21 @@ extern const QdBlockType qd_block_quantizer;
 extern const QdBlockType qd_block_sample_hold;
 extern const QdBlockType qd_block_commanded_sampler;
 
+/* Discrete (events carrying entities and tokens) */
+extern const QdBlockType qd_block_generator;
+extern const QdBlockType qd_block_queue;
+extern const QdBlockType qd_block_server;
+extern const QdBlockType qd_block_delay;
+extern const QdBlockType qd_block_unit_delay;
+extern const QdBlockType qd_block_counter;
+extern const QdBlockType qd_block_place;
+extern const QdBlockType qd_block_transition;
+
 /* Sinks */
 extern const QdBlockType qd_block_scope;
 extern const QdBlockType qd_block_to_csv;
+extern const QdBlockType qd_block_event_counter;
+extern const QdBlockType qd_block_statistics;
+extern const QdBlockType qd_block_terminator;
 
 G_END_DECLS

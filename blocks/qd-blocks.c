@@ -46,8 +46,19 @@ static const QdBlockType *const builtin_blocks[] = {
   &qd_block_quantizer,
   &qd_block_sample_hold,
   &qd_block_commanded_sampler,
+  &qd_block_generator,
+  &qd_block_queue,
+  &qd_block_server,
+  &qd_block_delay,
+  &qd_block_unit_delay,
+  &qd_block_counter,
+  &qd_block_place,
+  &qd_block_transition,
   &qd_block_scope,
   &qd_block_to_csv,
+  &qd_block_event_counter,
+  &qd_block_statistics,
+  &qd_block_terminator,
   NULL
 };
 

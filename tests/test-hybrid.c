@@ -803,12 +803,12 @@ test_quantizer (void)
 static void
 test_quantizer_jumps (void)
 {
-  Poly a = poly_new (0, 0.1, 0, 0, 0), b = poly_new (0, 10.3, 0, 0, 0);
+  Poly a = poly_new (0, -0.4, 0, 0, 0), b = poly_new (0, 10.3, 0, 0, 0);
   Poly c = poly_new (0, -4.6, 0, 0, 0);
   InEvent in[] = { input (0.0, 0, &a), input (1.0, 0, &b), input (2.0, 0, &c) };
-  /* Nearest: 0, 10, -5; with hysteresis: floor going up, ceil going
-   * down: 0, 10, -4. */
-  static const double want[2][3] = { { 0, 10, -5 }, { 0, 10, -4 } };
+  /* Nearest: 0, 10, -5; with hysteresis: the level below at the start,
+   * then floor going up and ceil going down: -1, 10, -4. */
+  static const double want[2][3] = { { 0, 10, -5 }, { -1, 10, -4 } };
 
   for (int hyst = 0; hyst <= 1; hyst++)
     {
@@ -1069,6 +1069,40 @@ test_checks (void)
   }
 }
 
+/* ---- Integrator with Reset ------------------------------------------- */
+
+/* ẋ = 1 from x(0) = 0 (QSS2, so q carries x exactly); a reset to 5 at
+ * t = 0.5 emits q = 5 + (t − 0.5) at once, the slope going on. */
+static void
+test_integrator_reset (void)
+{
+  Poly one = poly_new (0, 1.0, 0, 0, 0);
+  Poly five = poly_new (0, 5.0, 0, 0, 0);
+  InEvent in[] = { input (0.0, 0, &one), input (0.5, 1, &five) };
+  Harness *h = harness_new (&qd_block_integrator_reset, 2);
+  GArray *out;
+  const QdSignal *y;
+
+  set_number (h, "x0", 0.0);
+  set_number (h, "method", 1);
+  set_number (h, "dqmin", 1e-3);
+  set_number (h, "dqrel", 0.0);
+  out = drive (h, in, G_N_ELEMENTS (in), 1.0);
+  /* The initial q at 0 (before or after the derivative), then the reset:
+   * no requantization in between, since q = x exactly. */
+  g_assert_cmpuint (out->len, >=, 2);
+  y = &g_array_index (out, QdSignal, out->len - 1);
+  g_assert_cmpfloat (y->t, ==, 0.5);
+  g_assert_cmpint (y->order, ==, 1);
+  g_assert_cmpfloat (y->c[0], ==, 5.0);
+  g_assert_cmpfloat (y->c[1], ==, 1.0);
+  for (guint i = 0; i + 1 < out->len; i++)
+    g_assert_cmpfloat (g_array_index (out, QdSignal, i).t, ==, 0.0);
+  g_assert_cmpfloat (h->atomic.type->ta (&h->atomic), ==, QD_INF);
+  g_array_unref (out);
+  harness_free (h);
+}
+
 /* ---- whole simulations ------------------------------------------------- */
 
 static QdBlock *
@@ -1301,6 +1335,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hybrid/sample-hold", test_sample_hold);
   g_test_add_func ("/hybrid/commanded-sampler", test_commanded_sampler);
   g_test_add_func ("/hybrid/checks", test_checks);
+  g_test_add_func ("/hybrid/integrator-reset", test_integrator_reset);
   g_test_add_func ("/hybrid/sine-crossings", test_sine_crossings);
   g_test_add_data_func ("/hybrid/bouncing-ball/QSS3", "QSS3",
                         test_bouncing_ball);

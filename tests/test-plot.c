@@ -1,9 +1,791 @@
-/* test-plot.c: the plot's renderer, decimation and export */
+/* test-plot.c: the plot's renderer, decimation and export
+ *
+ * Render tests draw into an image surface with no axes, grid or legend,
+ * a white background and pure colours, and read pixels back where the
+ * analytic curve must pass. Decimation is compared against brute-force
+ * dense sampling. None of that needs a display; the cases that create the
+ * widget are skipped without one (run under xvfb-run). The 10-million
+ * segment case prints timings and asserts none.
+ */
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
 #include "qd-plot.h"
+#include "qd-plot-decimate.h"
+#include "qd-plot-render.h"
+#include "qd-test-util.h"
+
+static gboolean have_display;
+
+static const QdPlotColor red = { 1.0, 0.0, 0.0, 1.0 };
+
+/* Bare options: no axes, grid or legend, so the plot area is the whole
+ * surface and nothing but the curves is drawn. */
+static void
+bare_options (QdPlotRenderOptions *o,
+              QdPlotSeries        *series,
+              guint                n_series)
+{
+  qd_plot_render_options_init (o);
+  o->series = series;
+  o->n_series = n_series;
+  o->draw_axes = FALSE;
+  o->draw_grid = FALSE;
+  o->draw_legend = FALSE;
+  o->line_width = 2.0;
+}
+
+static cairo_surface_t *
+render (const QdPlotRenderOptions *o,
+        int                        width,
+        int                        height)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, height);
+  cairo_t *cr = cairo_create (surface);
+
+  qd_plot_render (cr, o, width, height);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  return surface;
+}
+
+static gboolean
+is_red (cairo_surface_t *surface,
+        int              x,
+        int              y)
+{
+  int w = cairo_image_surface_get_width (surface);
+  int h = cairo_image_surface_get_height (surface);
+  const guint8 *data = cairo_image_surface_get_data (surface);
+  guint32 pixel;
+
+  if (x < 0 || y < 0 || x >= w || y >= h)
+    return FALSE;
+  pixel = *(const guint32 *) (data + y * cairo_image_surface_get_stride (surface) + 4 * x);
+  /* Anti-aliased red: strong red, green and blue well below it. */
+  return ((pixel >> 16) & 0xff) > 200 && ((pixel >> 8) & 0xff) < 150 && (pixel & 0xff) < 150;
+}
+
+/* Red at (x, y) or one of its eight neighbours. */
+static gboolean
+red_near (cairo_surface_t *surface,
+          double           x,
+          double           y)
+{
+  int ix = (int) floor (x), iy = (int) floor (y);
+
+  for (int dy = -1; dy <= 1; dy++)
+    for (int dx = -1; dx <= 1; dx++)
+      if (is_red (surface, ix + dx, iy + dy))
+        return TRUE;
+  return FALSE;
+}
+
+/* x(t) = 1 + 2t - 3t^2 over [0, 1], then a constant 0 from t = 1. */
+static double
+parabola (double t)
+{
+  return 1.0 + 2.0 * t - 3.0 * t * t;
+}
+
+#define W 400
+#define H 300
+
+static void
+pixel_of (const QdPlotRenderOptions *o,
+          double                     t,
+          double                     v,
+          double                    *px,
+          double                    *py)
+{
+  *px = (t - o->x_min) / (o->x_max - o->x_min) * W;
+  *py = H - (v - o->y_min) / (o->y_max - o->y_min) * H;
+}
+
+static QdTrace *
+parabola_trace (guint n_pieces)
+{
+  QdTrace *trace = qd_trace_new ("x");
+  QdSignal s = { 0.0, { 1.0, 2.0, -3.0, 0.0 }, 2, 0 };
+  QdSignal tail;
+
+  /* The same parabola, re-expanded at n_pieces event times: a QSS2 state
+   * between quantum crossings. */
+  for (guint i = 0; i < n_pieces; i++)
+    {
+      QdSignal piece;
+
+      qd_signal_advance (&s, (double) i / n_pieces, &piece);
+      qd_trace_append (trace, &piece);
+    }
+  qd_signal_set_constant (&tail, 1.0, 0.0);
+  qd_trace_append (trace, &tail);
+  qd_trace_close (trace, 1.2);
+  return trace;
+}
+
+static void
+check_parabola_drawn (guint n_pieces)
+{
+  g_autoptr(QdTrace) trace = parabola_trace (n_pieces);
+  QdPlotSeries series = { trace, "x", red, TRUE, FALSE, NULL };
+  QdPlotRenderOptions o;
+  cairo_surface_t *surface;
+  const double ts[] = { 0.05, 0.1, 0.2, 1.0 / 3.0, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 0.97 };
+
+  bare_options (&o, &series, 1);
+  o.x_min = 0.0;
+  o.x_max = 1.2;
+  o.y_min = -0.5;
+  o.y_max = 1.5;
+
+  surface = render (&o, W, H);
+  for (guint i = 0; i < G_N_ELEMENTS (ts); i++)
+    {
+      double px, py;
+
+      pixel_of (&o, ts[i], parabola (ts[i]), &px, &py);
+      if (!red_near (surface, px, py))
+        g_error ("exact mode, %u pieces: no curve at t = %g (pixel %.1f, %.1f)",
+                 n_pieces, ts[i], px, py);
+    }
+  /* The top of the parabola is 4/3 at t = 1/3: nothing above it. */
+  {
+    double px, py;
+
+    pixel_of (&o, 1.0 / 3.0, 4.0 / 3.0 + 0.05, &px, &py);
+    g_assert_false (red_near (surface, px, py - 2.0));
+  }
+  /* The constant piece after the jump at t = 1. */
+  {
+    double px, py;
+
+    pixel_of (&o, 1.1, 0.0, &px, &py);
+    g_assert_true (red_near (surface, px, py));
+  }
+  cairo_surface_destroy (surface);
+
+  /* Straight lines between events cut the chord: with one piece, the
+   * curve's points are missed and the chord's midpoint is drawn. */
+  if (n_pieces == 1)
+    {
+      o.mode = QD_PLOT_MODE_LINES;
+      surface = render (&o, W, H);
+      for (guint i = 0; i < G_N_ELEMENTS (ts); i++)
+        {
+          double px, py;
+
+          if (ts[i] < 0.15 || ts[i] > 0.85)
+            continue;
+          pixel_of (&o, ts[i], parabola (ts[i]), &px, &py);
+          g_assert_false (red_near (surface, px, py));
+          /* The chord from (0, 1) to (1, 0). */
+          pixel_of (&o, ts[i], 1.0 - ts[i], &px, &py);
+          g_assert_true (red_near (surface, px, py));
+        }
+      cairo_surface_destroy (surface);
+
+      /* Steps hold the first value, 1, until t = 1. */
+      o.mode = QD_PLOT_MODE_STEPS;
+      surface = render (&o, W, H);
+      {
+        double px, py;
+
+        pixel_of (&o, 0.5, 1.0, &px, &py);
+        g_assert_true (red_near (surface, px, py));
+        pixel_of (&o, 0.5, parabola (0.5), &px, &py);
+        g_assert_false (red_near (surface, px, py));
+      }
+      cairo_surface_destroy (surface);
+    }
+}
+
+static void
+test_render_parabola (void)
+{
+  check_parabola_drawn (1);
+}
+
+static void
+test_render_parabola_decimated (void)
+{
+  /* 20000 pieces in 400 columns: drawn from the per-column extremes. */
+  check_parabola_drawn (20000);
+}
+
+/* The brute-force extremes of the piecewise polynomial of @trace over
+ * [a, b], sampled densely plus at every segment start inside. */
+static void
+brute_range (QdTrace *trace,
+             double   end,
+             double   a,
+             double   b,
+             double  *lo,
+             double  *hi)
+{
+  gsize n = qd_trace_get_length (trace);
+  const guint samples = 2000;
+
+  *lo = INFINITY;
+  *hi = -INFINITY;
+  a = MAX (a, qd_trace_get (trace, 0)->t);
+  b = MIN (b, end);
+  if (b < a)
+    return;
+  for (guint j = 0; j <= samples; j++)
+    {
+      double t = a + (b - a) * j / samples;
+      gssize k = qd_trace_find (trace, n, t);
+      double v = qd_signal_eval (qd_trace_get (trace, k), t);
+
+      *lo = MIN (*lo, v);
+      *hi = MAX (*hi, v);
+    }
+  for (gsize i = 0; i < n; i++)
+    {
+      const QdSignal *s = qd_trace_get (trace, i);
+
+      double e = i + 1 < n ? qd_trace_get (trace, i + 1)->t : end;
+
+      if (s->t >= a && s->t <= b)
+        {
+          *lo = MIN (*lo, s->c[0]);
+          *hi = MAX (*hi, s->c[0]);
+        }
+      /* The value a segment reaches at its end, just before the next
+       * event replaces it: part of the drawn curve too. */
+      if (e >= a && e <= b)
+        {
+          double v = qd_signal_eval (s, e);
+
+          *lo = MIN (*lo, v);
+          *hi = MAX (*hi, v);
+        }
+    }
+}
+
+static QdTrace *
+random_cubic_trace (guint   n,
+                    double *end)
+{
+  QdTrace *trace = qd_trace_new ("random");
+  double t = 0.0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      QdSignal s = { t, { g_test_rand_double_range (-1, 1),
+                          g_test_rand_double_range (-20, 20),
+                          g_test_rand_double_range (-400, 400),
+                          g_test_rand_double_range (-8000, 8000) }, 3, 0 };
+
+      qd_trace_append (trace, &s);
+      t += g_test_rand_double_range (0.001, 0.05);
+    }
+  *end = t;
+  return trace;
+}
+
+static void
+test_decimate_exact (void)
+{
+  double end;
+  g_autoptr(QdTrace) trace = random_cubic_trace (300, &end);
+  QdPlotColumns *cols = qd_plot_columns_new ();
+  const guint n = 97;
+  double t0 = 0.7, t1 = end * 0.9, w = (t1 - t0) / n;
+  const QdPlotColumn *c;
+  double worst = 0.0;
+
+  c = qd_plot_columns_update (cols, trace, QD_PLOT_MODE_EXACT, t0, t1, n, end);
+  for (guint k = 0; k < n; k++)
+    {
+      double lo, hi;
+
+      brute_range (trace, end, t0 + k * w, t0 + (k + 1) * w, &lo, &hi);
+      g_assert_cmpfloat (c[k].min, <=, c[k].max);
+      /* Exact extremes can only be beyond what sampling finds, and by no
+       * more than sampling can miss. */
+      g_assert_cmpfloat (c[k].min, <=, lo + 1e-12);
+      g_assert_cmpfloat (c[k].max, >=, hi - 1e-12);
+      g_assert_cmpfloat (fabs (c[k].min - lo), <, 1e-3 * MAX (1.0, fabs (lo)));
+      g_assert_cmpfloat (fabs (c[k].max - hi), <, 1e-3 * MAX (1.0, fabs (hi)));
+      worst = MAX (worst, MAX (lo - c[k].min, c[k].max - hi));
+    }
+  g_test_message ("largest gap between exact and sampled extremes: %.3g", worst);
+  qd_plot_columns_free (cols);
+}
+
+static void
+test_decimate_incremental (void)
+{
+  double end;
+  g_autoptr(QdTrace) full = random_cubic_trace (5000, &end);
+  g_autoptr(QdTrace) growing = qd_trace_new ("growing");
+  QdPlotColumns *live = qd_plot_columns_new ();
+  QdPlotColumns *scratch = qd_plot_columns_new ();
+  const guint n = 300;
+  double t0 = 1.0, t1 = end;
+  gsize appended = 0;
+
+  /* Feed the segments in bursts, updating after each as a frame would;
+   * every time the result must equal a from-scratch computation, and
+   * only the new segments (and the open last one) may be read. */
+  while (appended < 5000)
+    {
+      gsize burst = MIN ((gsize) g_test_rand_int_range (1, 400), 5000 - appended);
+      double t_end;
+      const QdPlotColumn *a, *b;
+
+      for (gsize i = 0; i < burst; i++)
+        qd_trace_append (growing, qd_trace_get (full, appended + i));
+      appended += burst;
+      t_end = qd_trace_get (growing, appended - 1)->t + 0.01;
+
+      a = qd_plot_columns_update (live, growing, QD_PLOT_MODE_EXACT, t0, t1, n, t_end);
+      if (appended > burst && qd_trace_get (growing, appended - burst - 1)->t > t0)
+        g_assert_cmpuint (qd_plot_columns_get_n_read (live), ==, burst + 1);
+      b = qd_plot_columns_update (scratch, growing, QD_PLOT_MODE_EXACT, t0, t1, n, t_end);
+      qd_plot_columns_reset (scratch);
+      for (guint k = 0; k < n; k++)
+        {
+          g_assert_cmpfloat (a[k].min, ==, b[k].min);
+          g_assert_cmpfloat (a[k].max, ==, b[k].max);
+          if (a[k].min <= a[k].max)
+            {
+              g_assert_cmpfloat (a[k].first, ==, b[k].first);
+              g_assert_cmpfloat (a[k].last, ==, b[k].last);
+            }
+        }
+    }
+  qd_plot_columns_free (live);
+  qd_plot_columns_free (scratch);
+}
+
+static void
+test_segment_range (void)
+{
+  /* (s - 1)(s - 2)(s - 3) = s^3 - 6 s^2 + 11 s - 6: turning points at
+   * 2 -+ 1/sqrt(3), values +-2/(3 sqrt(3)). */
+  QdSignal s = { 5.0, { -6.0, 11.0, -6.0, 1.0 }, 3, 0 };
+  double lo, hi, e = 2.0 / (3.0 * sqrt (3.0));
+
+  qd_plot_segment_range (&s, 6.0, 8.0, &lo, &hi);
+  g_assert_cmpfloat_with_epsilon (lo, -e, 1e-14);
+  g_assert_cmpfloat_with_epsilon (hi, e, 1e-14);
+  /* Only the ends count when the turning points are outside. */
+  qd_plot_segment_range (&s, 8.5, 9.0, &lo, &hi);
+  g_assert_cmpfloat_with_epsilon (lo, qd_signal_eval (&s, 8.5), 1e-14);
+  g_assert_cmpfloat_with_epsilon (hi, qd_signal_eval (&s, 9.0), 1e-14);
+}
+
+static void
+check_ticks (double        lo,
+             double        hi,
+             guint         max_ticks,
+             double        step,
+             const double *expected,
+             guint         n_expected)
+{
+  double ticks[64], got_step;
+  guint n = qd_plot_nice_ticks (lo, hi, max_ticks, ticks, &got_step);
+
+  g_assert_cmpfloat_with_epsilon (got_step, step, step * 1e-12);
+  g_assert_cmpuint (n, ==, n_expected);
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpfloat_with_epsilon (ticks[i], expected[i], step * 1e-9);
+}
+
+static void
+check_label (double      value,
+             double      step,
+             const char *expected)
+{
+  g_autofree char *text = qd_plot_format_tick (value, step);
+
+  g_assert_cmpstr (text, ==, expected);
+}
+
+static void
+test_nice_ticks (void)
+{
+  check_ticks (0.0, 1.0, 6, 0.2, (double[]) { 0, 0.2, 0.4, 0.6, 0.8, 1.0 }, 6);
+  check_ticks (0.0, 10.0, 5, 5.0, (double[]) { 0, 5, 10 }, 3);
+  check_ticks (-3.7, 12.2, 8, 2.0, (double[]) { -2, 0, 2, 4, 6, 8, 10, 12 }, 8);
+  check_ticks (1.05e-9, 5.2e-9, 5, 1e-9, (double[]) { 2e-9, 3e-9, 4e-9, 5e-9 }, 4);
+  check_ticks (-0.013, 0.0, 4, 0.005, (double[]) { -0.01, -0.005, 0 }, 3);
+  g_assert_cmpfloat (qd_plot_nice_ceil (0.3), ==, 0.5);
+  g_assert_cmpfloat (qd_plot_nice_ceil (2.0), ==, 2.0);
+  g_assert_cmpfloat (qd_plot_nice_ceil (7.1), ==, 10.0);
+
+  check_label (0.0, 0.2, "0");
+  check_label (0.3, 0.1, "0.3");
+  check_label (0.25, 0.05, "0.25");
+  check_label (-3.0, 1.0, "-3");
+  check_label (1500.0, 500.0, "1500");
+  check_label (3.2e-9, 1e-10, "3.2e-9");
+  check_label (150e6, 50e6, "150e6");
+  check_label (2e-4, 1e-4, "200e-6");
+}
+
+/* cos and sin as cubic Taylor segments every 0.05: a QSS3-like pair. */
+static QdTrace *
+circle_trace (gboolean sine)
+{
+  QdTrace *trace = qd_trace_new (sine ? "sin" : "cos");
+  double h = 0.05, stop = 2.0 * G_PI;
+  double t = 0.0;
+
+  for (guint i = 0; t < stop; i++, t = i * h)
+    {
+      double c = cos (t), s = sin (t);
+      QdSignal seg = { t, { c, -s, -c / 2.0, s / 6.0 }, 3, 0 };
+
+      if (sine)
+        {
+          seg.c[0] = s;
+          seg.c[1] = c;
+          seg.c[2] = -s / 2.0;
+          seg.c[3] = -c / 6.0;
+        }
+      qd_trace_append (trace, &seg);
+    }
+  qd_trace_close (trace, stop);
+  return trace;
+}
+
+static void
+test_render_xy_circle (void)
+{
+  g_autoptr(QdTrace) tc = circle_trace (FALSE);
+  g_autoptr(QdTrace) ts = circle_trace (TRUE);
+  QdPlotSeries series[2] = {
+    { tc, "cos", red, TRUE, FALSE, NULL },
+    { ts, "sin", red, TRUE, FALSE, NULL },
+  };
+  QdPlotRenderOptions o;
+  cairo_surface_t *surface;
+  guint n_red = 0, n_off = 0;
+  double x0, x1, y0, y1;
+
+  bare_options (&o, series, 2);
+  o.xy = TRUE;
+  o.xy_x = 0;
+  o.xy_y = 1;
+  /* The extents in XY mode are the traces' value ranges. */
+  g_assert_true (qd_plot_render_get_x_extent (&o, &x0, &x1));
+  g_assert_true (qd_plot_render_get_y_extent (&o, W, &y0, &y1));
+  g_assert_cmpfloat_with_epsilon (x0, -1.0, 1e-4);
+  g_assert_cmpfloat_with_epsilon (x1, 1.0, 1e-4);
+  g_assert_cmpfloat_with_epsilon (y0, -1.0, 1e-4);
+  g_assert_cmpfloat_with_epsilon (y1, 1.0, 1e-4);
+
+  o.x_min = o.y_min = -1.25;
+  o.x_max = o.y_max = 1.25;
+  surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, H, H);
+  {
+    cairo_t *cr = cairo_create (surface);
+
+    qd_plot_render (cr, &o, H, H);
+    cairo_destroy (cr);
+    cairo_surface_flush (surface);
+  }
+
+  for (int deg = 0; deg < 360; deg += 15)
+    {
+      double a = deg * G_PI / 180.0;
+      double px = (cos (a) + 1.25) / 2.5 * H, py = H - (sin (a) + 1.25) / 2.5 * H;
+
+      if (!red_near (surface, px, py))
+        g_error ("XY mode: no curve at %d degrees (pixel %.1f, %.1f)", deg, px, py);
+    }
+  /* Every drawn pixel lies on the unit circle, within the line width. */
+  for (int y = 0; y < H; y++)
+    for (int x = 0; x < H; x++)
+      if (is_red (surface, x, y))
+        {
+          double dx = (x + 0.5) / H * 2.5 - 1.25, dy = 1.25 - (y + 0.5) / H * 2.5;
+          double r_px = fabs (hypot (dx, dy) - 1.0) * H / 2.5;
+
+          n_red++;
+          if (r_px > 2.0)
+            n_off++;
+        }
+  g_assert_cmpuint (n_off, ==, 0);
+  /* About the circumference in pixels (2 pi 120 = 754) times the width. */
+  g_assert_cmpuint (n_red, >, 700);
+  cairo_surface_destroy (surface);
+}
+
+static char *
+read_file (const char *path,
+           gsize      *length)
+{
+  char *contents = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_file_get_contents (path, &contents, length, &error);
+  g_assert_no_error (error);
+  return contents;
+}
+
+static void
+test_export_files (void)
+{
+  g_autoptr(QdTrace) trace = parabola_trace (3);
+  QdPlotSeries series = { trace, "x", red, TRUE, FALSE, NULL };
+  QdPlotRenderOptions o;
+  g_autofree char *dir = g_dir_make_tmp ("qd-plot-XXXXXX", NULL);
+  g_autofree char *png = g_build_filename (dir, "plot.png", NULL);
+  g_autofree char *svg = g_build_filename (dir, "plot.svg", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "plot.pdf", NULL);
+  g_autofree char *bad = g_build_filename (dir, "missing", "plot.png", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *data = NULL;
+  gsize len;
+
+  qd_plot_render_options_init (&o);
+  o.series = &series;
+  o.n_series = 1;
+  o.x_max = 1.2;
+  o.y_min = -0.5;
+  o.y_max = 1.5;
+
+  g_assert_true (qd_plot_render_to_file (&o, png, QD_PLOT_FORMAT_PNG, 320, 200, &error));
+  g_assert_no_error (error);
+  data = read_file (png, &len);
+  g_assert_cmpuint (len, >, 8);
+  g_assert_cmpmem (data, 8, "\x89PNG\r\n\x1a\n", 8);
+  {
+    cairo_surface_t *back = cairo_image_surface_create_from_png (png);
+
+    g_assert_cmpint (cairo_image_surface_get_width (back), ==, 320);
+    g_assert_cmpint (cairo_image_surface_get_height (back), ==, 200);
+    cairo_surface_destroy (back);
+  }
+  g_clear_pointer (&data, g_free);
+
+  g_assert_true (qd_plot_render_to_file (&o, svg, QD_PLOT_FORMAT_SVG, 320, 200, &error));
+  g_assert_no_error (error);
+  data = read_file (svg, &len);
+  g_assert_true (g_str_has_prefix (data, "<?xml"));
+  g_assert_nonnull (strstr (data, "<svg"));
+  g_assert_nonnull (strstr (data, "</svg>"));
+  g_clear_pointer (&data, g_free);
+
+  g_assert_true (qd_plot_render_to_file (&o, pdf, QD_PLOT_FORMAT_PDF, 320, 200, &error));
+  g_assert_no_error (error);
+  data = read_file (pdf, &len);
+  g_assert_true (g_str_has_prefix (data, "%PDF-"));
+  g_assert_nonnull (g_strrstr_len (data, len, "%%EOF"));
+  g_clear_pointer (&data, g_free);
+
+  /* A folder that does not exist: the error says where and what to do. */
+  g_assert_false (qd_plot_render_to_file (&o, bad, QD_PLOT_FORMAT_PNG, 10, 10, &error));
+  g_assert_error (error, QD_ERROR, QD_ERROR_IO);
+  g_assert_true (g_str_has_prefix (error->message, bad));
+  g_assert_nonnull (strstr (error->message, "check that the folder exists"));
+
+  g_unlink (png);
+  g_unlink (svg);
+  g_unlink (pdf);
+  g_rmdir (dir);
+}
+
+/* The widget (needs a display). */
+
+static void
+test_widget_runs_and_csv (void)
+{
+  g_autoptr(QdTrace) x1 = parabola_trace (4);
+  g_autoptr(QdTrace) x2 = circle_trace (TRUE);
+  g_autoptr(QdTrace) x1b = parabola_trace (8);
+  g_autofree char *dir = NULL, *ours = NULL, *ref = NULL, *png = NULL;
+  g_autofree char *a = NULL, *b = NULL;
+  g_autoptr(GPtrArray) traces = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  QdPlot *plot;
+  gsize la, lb;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display (run under xvfb-run)");
+      return;
+    }
+  plot = QD_PLOT (g_object_ref_sink (qd_plot_new ()));
+  g_assert_true (qd_plot_get_autoscale (plot));
+  g_assert_cmpuint (qd_plot_add_trace (plot, x1, "x1", NULL), ==, 0);
+  g_assert_cmpuint (qd_plot_add_trace (plot, x2, "x2", NULL), ==, 1);
+  g_assert_cmpuint (qd_plot_get_n_traces (plot), ==, 2);
+
+  dir = g_dir_make_tmp ("qd-plot-XXXXXX", NULL);
+  ours = g_build_filename (dir, "plot.csv", NULL);
+  ref = g_build_filename (dir, "ref.csv", NULL);
+  png = g_build_filename (dir, "plot.png", NULL);
+
+  /* CSV through qd_traces_write_csv over the traces' whole span. */
+  g_assert_true (qd_plot_export_csv (plot, ours, 0.0, &error));
+  g_assert_no_error (error);
+  g_ptr_array_add (traces, x1);
+  g_ptr_array_add (traces, x2);
+  g_assert_true (qd_traces_write_csv (traces, 0.0, 2.0 * G_PI, 0.0, ref, &error));
+  g_assert_no_error (error);
+  a = read_file (ours, &la);
+  b = read_file (ref, &lb);
+  g_assert_cmpstr (a, ==, b);
+
+  /* A hidden trace is left out of the CSV. */
+  qd_plot_set_trace_visible (plot, 1, FALSE);
+  g_assert_false (qd_plot_get_trace_visible (plot, 1));
+  g_assert_true (qd_plot_export_csv (plot, ours, 0.1, &error));
+  g_clear_pointer (&a, g_free);
+  a = read_file (ours, &la);
+  g_assert_true (g_str_has_prefix (a, "time,x\n"));
+  qd_plot_set_trace_visible (plot, 1, TRUE);
+
+  g_assert_true (qd_plot_export (plot, png, QD_PLOT_FORMAT_PNG, 300, 200, &error));
+  g_assert_no_error (error);
+
+  /* A new run keeps the old traces, lighter, and the same label keeps
+   * its colour. */
+  qd_plot_begin_run (plot);
+  g_assert_cmpuint (qd_plot_get_n_traces (plot), ==, 0);
+  g_assert_cmpuint (qd_plot_get_n_earlier_runs (plot), ==, 1);
+  qd_plot_add_trace (plot, x1b, "x1", NULL);
+  qd_plot_begin_run (plot);
+  g_assert_cmpuint (qd_plot_get_n_earlier_runs (plot), ==, 2);
+  qd_plot_clear_runs (plot);
+  g_assert_cmpuint (qd_plot_get_n_earlier_runs (plot), ==, 0);
+
+  /* With nothing shown there is nothing to export. */
+  g_assert_false (qd_plot_export_csv (plot, ours, 0.0, &error));
+  g_assert_error (error, QD_ERROR, QD_ERROR_INVALID);
+  g_assert_true (g_str_has_prefix (error->message, ours));
+
+  /* An explicit view turns autoscale off; reset turns it back on. */
+  qd_plot_set_view (plot, 0, 2, -1, 1);
+  g_assert_false (qd_plot_get_autoscale (plot));
+  qd_plot_reset_view (plot);
+  g_assert_true (qd_plot_get_autoscale (plot));
+
+  g_object_unref (plot);
+  g_unlink (ours);
+  g_unlink (ref);
+  g_unlink (png);
+  g_rmdir (dir);
+}
+
+/* Ten million segments: prints figures, asserts no time. */
+
+#define BIG_N 10000000
+
+static void
+test_big_trace (void)
+{
+  g_autoptr(QdTrace) trace = qd_trace_new ("big");
+  QdPlotColumns *cols = qd_plot_columns_new ();
+  QdPlotSeries series = { trace, "big", red, TRUE, FALSE, cols };
+  QdPlotRenderOptions o;
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 1000, 600);
+  cairo_t *cr = cairo_create (surface);
+  const double h = 1e-6;
+  gint64 start;
+  double scratch_ms, cached_ms, frame_ms = 0.0, worst_frame_ms = 0.0;
+  guint frames = 0;
+
+  if (!g_test_slow () && !g_test_perf ())
+    {
+      g_test_skip ("a measurement: run with -m slow or -m perf");
+      qd_plot_columns_free (cols);
+      cairo_destroy (cr);
+      cairo_surface_destroy (surface);
+      return;
+    }
+  bare_options (&o, &series, 1);
+  o.draw_axes = TRUE;
+  o.draw_grid = TRUE;
+  o.x_min = 0.0;
+  o.x_max = BIG_N * h;
+  o.y_min = -1.2;
+  o.y_max = 1.2;
+
+  /* A QSS2-like state: parabola pieces of sin(2 pi t / 2.5) + noise. */
+  for (guint i = 0; i < BIG_N; i++)
+    {
+      double t = i * h, w = 2.0 * G_PI / 2.5;
+      QdSignal s = { t, { sin (w * t), w * cos (w * t), -0.5 * w * w * sin (w * t), 0 }, 2, 0 };
+
+      if ((i & 1023) == 0)
+        s.c[0] += 0.1;   /* a spike every 1024 segments */
+      qd_trace_append (trace, &s);
+    }
+  qd_trace_close (trace, BIG_N * h);
+
+  start = g_get_monotonic_time ();
+  qd_plot_render (cr, &o, 1000, 600);
+  scratch_ms = (g_get_monotonic_time () - start) / 1000.0;
+  start = g_get_monotonic_time ();
+  qd_plot_render (cr, &o, 1000, 600);
+  cached_ms = (g_get_monotonic_time () - start) / 1000.0;
+
+  /* Live: the same trace appended again in 60 frames' worth of bursts
+   * into a fresh store, a full redraw after each burst. */
+  {
+    g_autoptr(QdTrace) live = qd_trace_new ("live");
+    QdPlotColumns *live_cols = qd_plot_columns_new ();
+    QdPlotSeries live_series = { live, "live", red, TRUE, FALSE, live_cols };
+    const gsize burst = BIG_N / 60;
+
+    o.series = &live_series;
+    for (gsize done = 0; done < BIG_N; done += burst)
+      {
+        double ms;
+
+        for (gsize i = done; i < MIN (done + burst, (gsize) BIG_N); i++)
+          qd_trace_append (live, qd_trace_get (trace, i));
+        o.t_end = qd_trace_get (live, qd_trace_get_length (live) - 1)->t;
+        start = g_get_monotonic_time ();
+        qd_plot_render (cr, &o, 1000, 600);
+        ms = (g_get_monotonic_time () - start) / 1000.0;
+        frame_ms += ms;
+        worst_frame_ms = MAX (worst_frame_ms, ms);
+        frames++;
+      }
+    qd_plot_columns_free (live_cols);
+  }
+
+  g_test_message ("10 M segments, 1000x600: first draw %.1f ms, cached redraw %.2f ms",
+                  scratch_ms, cached_ms);
+  g_test_message ("live: %u frames of %u new segments: mean %.1f ms, worst %.1f ms",
+                  frames, BIG_N / 60, frame_ms / frames, worst_frame_ms);
+  g_print ("# 10 M segments, 1000x600: first draw %.1f ms, cached redraw %.2f ms\n",
+           scratch_ms, cached_ms);
+  g_print ("# live: %u frames of %u new segments: mean %.1f ms per frame, worst %.1f ms\n",
+           frames, BIG_N / 60, frame_ms / frames, worst_frame_ms);
+
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  qd_plot_columns_free (cols);
+}
 
 int
-main (int argc, char **argv)
+main (int    argc,
+      char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  qd_init ();
+  have_display = gtk_init_check ();
+
+  g_test_add_func ("/plot/render/parabola", test_render_parabola);
+  g_test_add_func ("/plot/render/parabola-decimated", test_render_parabola_decimated);
+  g_test_add_func ("/plot/render/xy-circle", test_render_xy_circle);
+  g_test_add_func ("/plot/decimate/segment-range", test_segment_range);
+  g_test_add_func ("/plot/decimate/exact", test_decimate_exact);
+  g_test_add_func ("/plot/decimate/incremental", test_decimate_incremental);
+  g_test_add_func ("/plot/ticks", test_nice_ticks);
+  g_test_add_func ("/plot/export/files", test_export_files);
+  g_test_add_func ("/plot/widget/runs-and-csv", test_widget_runs_and_csv);
+  g_test_add_func ("/plot/perf/ten-million", test_big_trace);
+
   return g_test_run ();
 }

@@ -507,7 +507,8 @@ draw_link (cairo_t                     *cr,
       QdPoint p = g_array_index (junctions, QdPoint, k);
 
       cairo_new_sub_path (cr);
-      cairo_arc (cr, p.x, p.y, MAX (2.5, 3.5 * px), 0, 2 * G_PI);
+      /* A diagram-sized dot that never shrinks below two pixels. */
+      cairo_arc (cr, p.x, p.y, MAX (3.0, 2.0 * px), 0, 2 * G_PI);
     }
   cairo_fill (cr);
   g_array_unref (junctions);

@@ -1,0 +1,37 @@
+/* qd-diagram-export.h: writing a diagram to SVG, PDF or PNG
+ *
+ * Draws one system with the canvas renderer (no GTK) onto a page just
+ * large enough for its blocks and links, with a margin. SVG and PDF are
+ * vector (one canvas unit is one point); PNG is drawn at twice that scale
+ * so that it stays sharp on slides.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "qdevs.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  QD_DIAGRAM_FORMAT_UNKNOWN,
+  QD_DIAGRAM_FORMAT_SVG,
+  QD_DIAGRAM_FORMAT_PDF,
+  QD_DIAGRAM_FORMAT_PNG,
+} QdDiagramFormat;
+
+/* The format a file name asks for, by its extension (any case). */
+QdDiagramFormat qd_diagram_format_for_path (const char     *path);
+
+/* Writes @system (the root or a subsystem's inside of @document) to
+ * @path in the format of its extension. @selection (a set of block ids,
+ * or NULL for everything) limits the drawing to those blocks and the links
+ * among them. Fails with a message that starts with the file name. */
+gboolean        qd_diagram_export          (QdDocument     *document,
+                                            const QdSystem *system,
+                                            GHashTable     *selection,
+                                            const char     *path,
+                                            GError        **error);
+
+G_END_DECLS
