@@ -8,6 +8,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "qd-application.h"
+#include "qd-example-browser.h"
 #include "qd-window.h"
 
 struct _QdApplication
@@ -139,7 +140,10 @@ new_window_activated (GSimpleAction *action,
                       gpointer       user_data)
 {
   QdWindow *window = qd_window_new (GTK_APPLICATION (user_data));
+  g_autoptr(QdDocument) document = qd_document_new ();
 
+  /* A new window starts with an empty diagram, ready for blocks. */
+  qd_window_set_document (window, document, NULL);
   gtk_window_present (GTK_WINDOW (window));
 }
 
@@ -151,6 +155,30 @@ open_activated (GSimpleAction *action,
   show_open_chooser (QD_APPLICATION (user_data), _("Open Diagram"), NULL);
 }
 
+/* An example opens as a new diagram without a file: saving it asks
+ * where, so the installed example is never overwritten. */
+static void
+on_example_activated (QdApplication *self,
+                      GFile         *file)
+{
+  QdWindow *window = get_active_qd_window (self);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_file_get_path (file);
+  g_autoptr(QdDocument) document = NULL;
+
+  if (window != NULL && qd_window_get_document (window) != NULL)
+    window = NULL;
+  if (window == NULL)
+    window = qd_window_new (GTK_APPLICATION (self));
+  document = path != NULL ? qd_document_load (path, &error) : NULL;
+  if (document == NULL)
+    qd_window_show_message (window, GTK_MESSAGE_ERROR,
+                            error != NULL ? error->message : _("The example is not a local file."));
+  else
+    qd_window_set_document (window, document, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+}
+
 static void
 open_example_activated (GSimpleAction *action,
                         GVariant      *parameter,
@@ -158,6 +186,7 @@ open_example_activated (GSimpleAction *action,
 {
   QdApplication *self = QD_APPLICATION (user_data);
   g_autofree char *dir = qd_application_get_examples_dir ();
+  QdExampleBrowser *browser;
 
   if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
     {
@@ -174,7 +203,11 @@ open_example_activated (GSimpleAction *action,
       return;
     }
 
-  show_open_chooser (self, _("Open Example"), dir);
+  browser = qd_example_browser_new (gtk_application_get_active_window (GTK_APPLICATION (self)),
+                                    dir);
+  g_signal_connect_object (browser, "example-activated",
+                           G_CALLBACK (on_example_activated), self, G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (browser));
 }
 
 static void
@@ -252,6 +285,10 @@ qd_application_startup (GApplication *app)
     { "app.open", { "<Control>o", NULL } },
     { "app.shortcuts", { "<Control>question", NULL } },
     { "app.quit", { "<Control>q", NULL } },
+    { "win.save", { "<Control>s", NULL } },
+    { "win.save-as", { "<Control><Shift>s", NULL } },
+    { "win.export", { "<Control><Shift>e", NULL } },
+    { "win.check", { "F7", NULL } },
     { "window.close", { "<Control>w", NULL } },
   };
   g_autoptr(GtkCssProvider) css = NULL;

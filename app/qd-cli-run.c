@@ -2,7 +2,8 @@
  *
  * Loads, compiles (with --set overrides of model variables), runs to the
  * final time (or --until), then exports the Scope traces as CSV and prints
- * statistics as a table or as one JSON object.
+ * statistics (the engine's counts and those the blocks report, such as a
+ * queue's mean length) as tables or as one JSON object.
  */
 #include <json-c/json.h>
 #include <math.h>
@@ -19,6 +20,38 @@ typedef struct
   gboolean   stats;
   gboolean   stats_json;
 } RunOptions;
+
+/* The statistics blocks report (queues, servers, Statistics sinks), one
+ * row each, after the totals; nothing when no block reports any. */
+static void
+print_block_stats_table (QdSimulation *sim)
+{
+  GPtrArray *stats = qd_simulation_get_stats (sim);
+  int path_width = (int) strlen (_("Block"));
+  int name_width = (int) strlen (_("Statistic"));
+
+  if (stats->len == 0)
+    return;
+  for (guint k = 0; k < stats->len; k++)
+    {
+      const QdStat *stat = g_ptr_array_index (stats, k);
+
+      path_width = MAX (path_width, (int) g_utf8_strlen (stat->path, -1));
+      name_width = MAX (name_width, (int) g_utf8_strlen (stat->name, -1));
+    }
+  g_print ("\n%-*s  %-*s  %s\n", path_width, _("Block"), name_width,
+           _("Statistic"), _("Value"));
+  for (guint k = 0; k < stats->len; k++)
+    {
+      const QdStat *stat = g_ptr_array_index (stats, k);
+      /* As above: pad by width, not by bytes. */
+      int path_pad = path_width + (int) (strlen (stat->path) - g_utf8_strlen (stat->path, -1));
+      int name_pad = name_width + (int) (strlen (stat->name) - g_utf8_strlen (stat->name, -1));
+
+      g_print ("%-*s  %-*s  %.10g\n", path_pad, stat->path, name_pad,
+               stat->name, stat->value);
+    }
+}
 
 static void
 print_stats_table (QdSimulation *sim,
@@ -62,6 +95,7 @@ print_stats_table (QdSimulation *sim,
   g_print ("%-20s %.6f s\n", _("Wall time:"), wall_s);
   g_print ("%-20s %.4g\n", _("Events per second:"),
            wall_s > 0.0 ? (double) events / wall_s : 0.0);
+  print_block_stats_table (sim);
 }
 
 static void
@@ -87,6 +121,24 @@ print_stats_json (QdSimulation *sim,
       json_object_array_add (blocks, block);
     }
   json_object_object_add (root, "blocks", blocks);
+  {
+    GPtrArray *stats = qd_simulation_get_stats (sim);
+    json_object *array = json_object_new_array ();
+
+    for (guint k = 0; k < stats->len; k++)
+      {
+        const QdStat *stat = g_ptr_array_index (stats, k);
+        json_object *entry = json_object_new_object ();
+
+        json_object_object_add (entry, "path", json_object_new_string (stat->path));
+        json_object_object_add (entry, "name", json_object_new_string (stat->name));
+        /* JSON has no NaN or infinity: such a value is written as null. */
+        json_object_object_add (entry, "value",
+                                isfinite (stat->value) ? json_object_new_double (stat->value) : NULL);
+        json_object_array_add (array, entry);
+      }
+    json_object_object_add (root, "stats", array);
+  }
   json_object_object_add (root, "events", json_object_new_int64 ((gint64) events));
   json_object_object_add (root, "transitions",
                           json_object_new_int64 ((gint64) qd_simulation_get_transitions (sim)));
@@ -177,7 +229,7 @@ qd_cli_run (int    argc,
     { "csv-step", 0, 0, G_OPTION_ARG_DOUBLE, &opts.csv_step,
       N_("Sample the CSV every H time units (default 0: one row per event)"), N_("H") },
     { "stats", 0, 0, G_OPTION_ARG_NONE, &opts.stats,
-      N_("Print transitions per block, totals and speed as a table"), NULL },
+      N_("Print transitions per block, totals, speed and the statistics blocks report as tables"), NULL },
     { "stats-json", 0, 0, G_OPTION_ARG_NONE, &opts.stats_json,
       N_("Print the same statistics as one JSON object on standard output"), NULL },
     { NULL }

@@ -99,9 +99,10 @@ delay_dext (QdAtomic       *self,
   if (st->len == st->n_slots)
     {
       qd_atomic_fail (self, QD_ERROR_FAILED,
-                      _("more than %u events are waiting at t = %g; raise "
-                        "parameter 'capacity' (or shorten 'delay')"),
-                      st->n_slots, t);
+                      _("an event arrived at t = %g while %u were already "
+                        "waiting, its capacity; raise parameter 'capacity' "
+                        "(or shorten 'delay')"),
+                      t, st->n_slots);
       return;
     }
   slot = &st->ring[(st->head + st->len) % st->n_slots];

@@ -41,7 +41,11 @@
  *
  * qd_poly_first_crossing() is the earlier of the first roots of p - dq
  * and p + dq; the second search stops at the first one's answer, so a
- * far crossing of the other edge costs nothing.
+ * far crossing of the other edge costs nothing. That general search is
+ * the fallback: the quadratics and cubics of QSS2 and QSS3, starting
+ * inside the band, take the specialised paths described with their code
+ * below (a closed form for the quadratic, monotone Newton on the cubic's
+ * pieces), several times cheaper.
  *
  * Roots at zero: qd_poly_first_root() returns roots s > 0 only; a root at
  * s = 0 is skipped. qd_poly_first_crossing() decides at s = 0 itself: when
@@ -538,7 +542,7 @@ crossing_cubic (const double *a,
                 double        dq)
 {
   double d[4], f[4], cuts[3];
-  double lo = 0.0, vlo, disc, si;
+  double lo = 0.0, vlo, disc, si, inv3;
   int n_cuts = 0;
 
   if (a[3] > 0.0)
@@ -549,12 +553,13 @@ crossing_cubic (const double *a,
       d[k] = -a[k];
 
   /* d' = 3 d3 s^2 + 2 d2 s + d1: critical points, stable formula. */
+  inv3 = 1.0 / (3.0 * d[3]);
   disc = d[2] * d[2] - 3.0 * d[3] * d[1];
-  si = -d[2] / (3.0 * d[3]);
+  si = -d[2] * inv3;
   if (disc > 0.0)
     {
       double q = -(d[2] + copysign (sqrt (disc), d[2]));
-      double r1 = q / (3.0 * d[3]), r2 = d[1] / q;
+      double r1 = q * inv3, r2 = d[1] / q;
       double c1 = fmin (r1, r2), c2 = fmax (r1, r2);
 
       if (c1 > 0.0)

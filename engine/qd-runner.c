@@ -31,7 +31,6 @@
  * is due (or a frame at most, so that the published time keeps moving),
  * or until a command arrives.
  */
-#include <glib/gi18n-lib.h>
 #include <math.h>
 
 #include "qd-runner.h"

@@ -19,11 +19,11 @@
  *  - "notify::state" whenever the state changes (see QdRunnerState);
  *  - "progress" about 30 times a second while running, and once after every
  *    change of state; read the figures with qd_runner_get_progress();
- *  - "finished" (QdRunnerState state, GError *error) exactly once, when the
- *    run reaches its end (QD_RUNNER_FINISHED), is stopped
- *    (QD_RUNNER_STOPPED) or fails (QD_RUNNER_FAILED, @error set: it names
- *    the block as the simulation reports it). The traces are closed by
- *    then.
+ *  - "finished" (QdRunnerState state, const GError *error) exactly once,
+ *    when the run reaches its end (QD_RUNNER_FINISHED), is stopped
+ *    (QD_RUNNER_STOPPED) or fails (QD_RUNNER_FAILED, @error set, owned by
+ *    the runner: it names the block as the simulation reports it). The
+ *    traces are closed by then.
  *
  * Threads. Every qd_runner_* function must be called from the thread that
  * created the runner (the owner), and that thread must run its main

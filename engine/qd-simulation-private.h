@@ -9,8 +9,9 @@
  *   inputs[in_base[i] + q]     pointer to the segment driving input q of i
  *   fanout[fan_start[s] .. fan_start[s + 1]]   receivers (block, port) of
  *                         output s, in receiver order
- *   tl[i]                 last transition time (the next one is in the
- *                         time heap or the now queue)
+ *   hot[i]                what the loop needs of block i on one cache
+ *                         line: its DEVS functions, its last transition
+ *                         time, where its next event is kept
  *
  * Block states share one arena, each state_size rounded up to 16 bytes.
  */
@@ -36,6 +37,32 @@ enum
 };
 
 #define QD_RECENT_SIZE 256
+
+/* The now queue holds at most this many blocks; more go into the time
+ * heap at the current time, which orders them the same way (see
+ * qd-simulation.c). Zero-time cascades are rarely more than a few blocks
+ * wide, so the queue is a short sorted array rather than a heap. */
+#define QD_NOW_CAPACITY 32
+
+/* One block as the event loop sees it: 64 bytes, one cache line. The
+ * functions are never NULL (missing ones are replaced by defaults when
+ * the simulation starts), so the loop calls them without a test. */
+typedef struct
+{
+  guint64 (*lambda) (QdAtomic *self, double t);
+  void    (*dint)   (QdAtomic *self, double t);
+  void    (*dext)   (QdAtomic *self, double t, double e,
+                     guint port, const QdSignal *x);
+  double  (*ta)     (QdAtomic *self);
+  QdAtomic *atomic;
+  double    tl;              /* last transition time */
+  guint32   out_base;        /* first output in signals[] and fan_start[] */
+  guint16   n_out;
+  guint8    where;           /* QD_SCHED_* */
+  guint8    in_now;          /* has an entry in the now queue */
+  guint8    is_integrator;   /* QD_BLOCK_INTEGRATOR: counts as a step */
+  guint8    pad[7];
+} QdHot;
 
 struct _QdSimulation
 {
@@ -67,10 +94,8 @@ struct _QdSimulation
   GPtrArray      *stats;           /* QdStat*, in block order (qd-stats.c) */
 
   /* The loop state. */
-  double         *tl;
-  guint8         *where;           /* QD_SCHED_* */
-  guint8         *in_now;          /* has an entry in now_queue */
-  guint32        *now_queue;       /* binary min-heap of block indices */
+  QdHot          *hot;             /* n_atomics, 64-byte aligned */
+  guint32         now_queue[QD_NOW_CAPACITY];  /* block indices, decreasing */
   guint           now_len;
   QdHeap          heap;
   double          t_event;         /* time of the last event (or the start) */

@@ -44,50 +44,31 @@
 #define MAX_LOOP_PATHS 10
 
 /* -------------------------------------------------------------------- */
-/* The now queue */
+/* The now queue
+ *
+ * A short array of block indices in decreasing order, so that the next
+ * one (the lowest index) is the last element: popping is one decrement
+ * and a push moves only the entries above the new one, which in a cascade
+ * are the one or two blocks queued just before. */
 
-static inline void
+/* FALSE when the queue is full; the caller then uses the time heap. */
+static inline gboolean
 now_push (QdSimulation *sim,
           guint32       i)
 {
   guint32 *q = sim->now_queue;
-  guint hole = sim->now_len++;
+  guint k = sim->now_len;
 
-  while (hole > 0)
+  if (G_UNLIKELY (k == QD_NOW_CAPACITY))
+    return FALSE;
+  while (k > 0 && q[k - 1] < i)
     {
-      guint parent = (hole - 1) / 2;
-
-      if (q[parent] < i)
-        break;
-      q[hole] = q[parent];
-      hole = parent;
+      q[k] = q[k - 1];
+      k--;
     }
-  q[hole] = i;
-}
-
-static inline void
-now_pop (QdSimulation *sim)
-{
-  guint32 *q = sim->now_queue;
-  guint n = --sim->now_len;
-  guint32 last = q[n];
-  guint hole = 0;
-
-  for (;;)
-    {
-      guint child = 2 * hole + 1;
-
-      if (child >= n)
-        break;
-      if (child + 1 < n && q[child + 1] < q[child])
-        child++;
-      if (last < q[child])
-        break;
-      q[hole] = q[child];
-      hole = child;
-    }
-  if (n > 0)
-    q[hole] = last;
+  q[k] = i;
+  sim->now_len++;
+  return TRUE;
 }
 
 /* -------------------------------------------------------------------- */
@@ -117,6 +98,7 @@ set_fail (QdSimulation *sim,
  * belongs. */
 static inline void
 schedule (QdSimulation *sim,
+          QdHot        *h,
           guint         i,
           double        t,
           double        ta)
@@ -128,50 +110,67 @@ schedule (QdSimulation *sim,
       set_fail (sim, QD_ERROR_NUMERIC,
                 _("%s: the time advance is %g at t = %g; it must be 0 or "
                   "more, check the parameters and the inputs of this block"),
-                sim->atomics[i].path, ta, t);
+                h->atomic->path, ta, t);
       tn = QD_INF;
     }
   if (tn == t)
     {
-      if (sim->where[i] == QD_SCHED_HEAP)
-        qd_heap_remove (&sim->heap, i);
-      sim->where[i] = QD_SCHED_NOW;
-      if (!sim->in_now[i])
+      if (h->where == QD_SCHED_NOW)
+        return;
+      if (h->in_now)
         {
-          sim->in_now[i] = 1;
-          now_push (sim, i);
+          /* A stale entry is still queued: it is valid again. */
+          if (h->where == QD_SCHED_HEAP)
+            qd_heap_remove (&sim->heap, i);
+          h->where = QD_SCHED_NOW;
+        }
+      else if (now_push (sim, i))
+        {
+          if (h->where == QD_SCHED_HEAP)
+            qd_heap_remove (&sim->heap, i);
+          h->in_now = 1;
+          h->where = QD_SCHED_NOW;
+        }
+      else
+        {
+          /* The queue is full: the heap orders (t, i) the same way. */
+          qd_heap_update (&sim->heap, i, tn);
+          h->where = QD_SCHED_HEAP;
         }
     }
   else if (tn == QD_INF)
     {
-      if (sim->where[i] == QD_SCHED_HEAP)
+      if (h->where == QD_SCHED_HEAP)
         qd_heap_remove (&sim->heap, i);
-      sim->where[i] = QD_SCHED_NONE;
+      h->where = QD_SCHED_NONE;
     }
   else
     {
       qd_heap_update (&sim->heap, i, tn);
-      sim->where[i] = QD_SCHED_HEAP;
+      h->where = QD_SCHED_HEAP;
     }
 }
 
-/* Drops stale entries from the top of the now queue. */
+/* Drops stale entries (blocks rescheduled elsewhere) from the end of the
+ * now queue. */
 static inline void
 now_clean (QdSimulation *sim)
 {
+  QdHot *hot = sim->hot;
+
   while (sim->now_len > 0)
     {
-      guint32 top = sim->now_queue[0];
+      guint32 top = sim->now_queue[sim->now_len - 1];
 
-      if (sim->where[top] == QD_SCHED_NOW)
+      if (hot[top].where == QD_SCHED_NOW)
         break;
-      sim->in_now[top] = 0;
-      now_pop (sim);
+      hot[top].in_now = 0;
+      sim->now_len--;
     }
 }
 
 /* The imminent block and its time; FALSE when every block is passive.
- * *@from_now tells whether it is the now queue's top. */
+ * *@from_now tells whether it is the now queue's next. */
 static inline gboolean
 imminent (QdSimulation *sim,
           double       *t,
@@ -181,7 +180,7 @@ imminent (QdSimulation *sim,
   now_clean (sim);
   if (sim->now_len > 0)
     {
-      guint32 a = sim->now_queue[0];
+      guint32 a = sim->now_queue[sim->now_len - 1];
 
       if (!qd_heap_is_empty (&sim->heap)
           && qd_heap_top_time (&sim->heap) == sim->t_event
@@ -277,6 +276,19 @@ fail_numeric (QdSimulation   *sim,
                 "the inputs of this block"), sim->atomics[i].path, t);
 }
 
+/* TRUE when every coefficient of @sig is finite: x - x is 0 for a finite
+ * x and NaN otherwise. The coefficients above the order are zero, so all
+ * four can be summed without looking at the order, and the sum as a
+ * tree keeps the dependency chain short. */
+static inline gboolean
+signal_is_finite (const QdSignal *sig)
+{
+  double a = sig->c[0] - sig->c[0], b = sig->c[1] - sig->c[1];
+  double c = sig->c[2] - sig->c[2], d = sig->c[3] - sig->c[3];
+
+  return (a + b) + (c + d) == 0.0;
+}
+
 /* The loop: events with time < @t_limit, at most @max_events of them. */
 static QdRunStatus
 run_loop (QdSimulation *sim,
@@ -284,20 +296,20 @@ run_loop (QdSimulation *sim,
           guint64       max_events,
           GError      **error)
 {
-  QdAtomic *atomics = sim->atomics;
+  QdHot *hot = sim->hot;
   QdSignal *signals = sim->signals;
-  const guint32 *out_base = sim->out_base;
   const guint32 *fan_start = sim->fan_start;
   const QdFanout *fanout = sim->fanout;
-  double *tl = sim->tl;
   guint64 *n_internal = sim->n_internal;
   guint64 *n_external = sim->n_external;
-  const guint8 *is_integrator = sim->is_integrator;
   /* Counters in locals: the blocks' functions, called through pointers,
    * could otherwise make the compiler reload and store them each time. */
   guint64 events = sim->events;
   guint64 transitions = sim->transitions;
   guint64 steps = sim->integrator_steps;
+  guint64 same_time = sim->same_time;
+  guint64 limit = sim->illegitimacy_limit;
+  guint recent_pos = sim->recent_pos;
   guint64 done = 0;
   guint countdown = CHECK_INTERVAL;
   QdRunStatus status = QD_RUN_DONE;
@@ -310,8 +322,8 @@ run_loop (QdSimulation *sim,
       double t;
       guint i;
       gboolean from_now;
+      QdHot *h;
       QdAtomic *a;
-      const QdBlockType *type;
       guint64 mask;
 
       if (done >= max_events)
@@ -326,49 +338,46 @@ run_loop (QdSimulation *sim,
         {
           sim->t_event = t;
           sim->time = t;
-          sim->same_time = 0;
+          same_time = 0;
         }
-      if (G_UNLIKELY (++sim->same_time > sim->illegitimacy_limit))
+      if (G_UNLIKELY (++same_time > limit))
         {
-          sim->same_time--;
+          same_time--;
+          sim->recent_pos = recent_pos;
           fail_illegitimate (sim, t);
           status = QD_RUN_ERROR;
           break;
         }
-      sim->recent[sim->recent_pos++ % QD_RECENT_SIZE] = i;
+      sim->recent[recent_pos++ % QD_RECENT_SIZE] = i;
+      h = &hot[i];
       if (from_now)
         {
-          sim->in_now[i] = 0;
-          now_pop (sim);
+          h->in_now = 0;
+          sim->now_len--;
         }
 
       /* Output, internal transition, and the fan-out. */
-      a = &atomics[i];
-      type = a->type;
-      mask = type->lambda != NULL ? type->lambda (a, t) : 0;
-      if (type->dint != NULL)
-        type->dint (a, t);
-      tl[i] = t;
+      a = h->atomic;
+      mask = h->lambda (a, t);
+      h->dint (a, t);
+      h->tl = t;
       n_internal[i]++;
       events++;
       transitions++;
-      steps += is_integrator[i];
+      steps += h->is_integrator;
       done++;
-      schedule (sim, i, t, type->ta != NULL ? type->ta (a) : QD_INF);
+      schedule (sim, h, i, t, h->ta (a));
 
       while (mask != 0)
         {
           guint p = (guint) __builtin_ctzll (mask);
-          guint s = out_base[i] + p;
+          guint s = h->out_base + p;
           const QdSignal *sig = &signals[s];
 
           mask &= mask - 1;
-          if (G_UNLIKELY (p >= a->n_out))
+          if (G_UNLIKELY (p >= h->n_out))
             break;
-          /* x - x is 0 for a finite x and NaN otherwise. */
-          if (G_UNLIKELY ((sig->c[0] - sig->c[0]) + (sig->c[1] - sig->c[1])
-                          + (sig->c[2] - sig->c[2]) + (sig->c[3] - sig->c[3])
-                          != 0.0))
+          if (G_UNLIKELY (!signal_is_finite (sig)))
             {
               fail_numeric (sim, i, sig, t);
               break;
@@ -376,14 +385,14 @@ run_loop (QdSimulation *sim,
           for (guint e = fan_start[s], end = fan_start[s + 1]; e < end; e++)
             {
               guint j = fanout[e].receiver;
-              QdAtomic *b = &atomics[j];
+              QdHot *r = &hot[j];
+              QdAtomic *b = r->atomic;
 
-              if (b->type->dext != NULL)
-                b->type->dext (b, t, t - tl[j], fanout[e].port, sig);
-              tl[j] = t;
+              r->dext (b, t, t - r->tl, fanout[e].port, sig);
+              r->tl = t;
               n_external[j]++;
               transitions++;
-              schedule (sim, j, t, b->type->ta != NULL ? b->type->ta (b) : QD_INF);
+              schedule (sim, r, j, t, r->ta (b));
             }
         }
 
@@ -410,6 +419,8 @@ run_loop (QdSimulation *sim,
   sim->events = events;
   sim->transitions = transitions;
   sim->integrator_steps = steps;
+  sim->same_time = same_time;
+  sim->recent_pos = recent_pos;
   if (status == QD_RUN_ERROR)
     {
       g_clear_error (&sim->error);
@@ -519,6 +530,63 @@ qd_simulation_request_stop (QdSimulation *self)
 /* -------------------------------------------------------------------- */
 /* Creation */
 
+/* Stand-ins for the DEVS functions a block type leaves NULL, so that the
+ * loop never tests for them: no output, no state change, passive. */
+static guint64
+default_lambda (QdAtomic *self,
+                double    t)
+{
+  return 0;
+}
+
+static void
+default_dint (QdAtomic *self,
+              double    t)
+{
+}
+
+static void
+default_dext (QdAtomic       *self,
+              double          t,
+              double          e,
+              guint           port,
+              const QdSignal *x)
+{
+}
+
+static double
+default_ta (QdAtomic *self)
+{
+  return QD_INF;
+}
+
+G_STATIC_ASSERT (sizeof (QdHot) == 64);
+
+static void
+fill_hot (QdSimulation *sim)
+{
+  guint n = sim->n_atomics;
+
+  sim->hot = g_aligned_alloc0 (MAX (n, 1), sizeof (QdHot), 64);
+  for (guint i = 0; i < n; i++)
+    {
+      QdAtomic *a = &sim->atomics[i];
+      const QdBlockType *type = a->type;
+      QdHot *h = &sim->hot[i];
+
+      h->lambda = type->lambda != NULL ? type->lambda : default_lambda;
+      h->dint = type->dint != NULL ? type->dint : default_dint;
+      h->dext = type->dext != NULL ? type->dext : default_dext;
+      h->ta = type->ta != NULL ? type->ta : default_ta;
+      h->atomic = a;
+      h->tl = sim->start_time;
+      h->out_base = sim->out_base[i];
+      h->n_out = (guint16) a->n_out;
+      h->where = QD_SCHED_NONE;
+      h->is_integrator = sim->is_integrator[i];
+    }
+}
+
 /* Runs every block's init, then schedules its first event. */
 static gboolean
 initialize (QdSimulation  *sim,
@@ -528,10 +596,7 @@ initialize (QdSimulation  *sim,
   guint n = sim->n_atomics;
   double t0 = sim->start_time;
 
-  sim->tl = g_new (double, MAX (n, 1));
-  sim->where = g_new0 (guint8, MAX (n, 1));
-  sim->in_now = g_new0 (guint8, MAX (n, 1));
-  sim->now_queue = g_new (guint32, MAX (n, 1));
+  fill_hot (sim);
   sim->n_internal = g_new0 (guint64, MAX (n, 1));
   sim->n_external = g_new0 (guint64, MAX (n, 1));
   qd_heap_init (&sim->heap, n);
@@ -547,10 +612,9 @@ initialize (QdSimulation  *sim,
     }
   for (guint i = 0; i < n; i++)
     {
-      QdAtomic *a = &sim->atomics[i];
+      QdHot *h = &sim->hot[i];
 
-      sim->tl[i] = t0;
-      schedule (sim, i, t0, a->type->ta != NULL ? a->type->ta (a) : QD_INF);
+      schedule (sim, h, i, t0, h->ta (h->atomic));
     }
   publish (sim);
 
@@ -629,10 +693,8 @@ qd_simulation_free (QdSimulation *self)
     g_ptr_array_unref (self->traces);
   if (self->stats != NULL)
     g_ptr_array_unref (self->stats);
-  g_free (self->tl);
-  g_free (self->where);
-  g_free (self->in_now);
-  g_free (self->now_queue);
+  if (self->hot != NULL)
+    g_aligned_free (self->hot);
   qd_heap_clear (&self->heap);
   g_free (self->n_internal);
   g_free (self->n_external);
@@ -660,7 +722,7 @@ qd_simulation_get_next_time (QdSimulation *self)
   double t = QD_INF;
 
   for (guint k = 0; k < self->now_len; k++)
-    if (self->where[self->now_queue[k]] == QD_SCHED_NOW)
+    if (self->hot[self->now_queue[k]].where == QD_SCHED_NOW)
       return self->t_event;
   if (!qd_heap_is_empty (&self->heap))
     t = qd_heap_top_time (&self->heap);

@@ -33,7 +33,9 @@ QD_API void       qd_atomic_set_stat      (QdAtomic     *self,
                                            double        value);
 
 /* Every statistic reported so far, in block order (QdStat*, owned by the
- * simulation, never NULL). */
+ * simulation, never NULL). Like the blocks, the statistics belong to the
+ * thread that runs the simulation: read them there, or once the run is
+ * over. */
 QD_API GPtrArray *qd_simulation_get_stats (QdSimulation *self);
 
 G_END_DECLS

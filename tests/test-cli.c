@@ -348,7 +348,7 @@ static void
 test_cli_stats_json (void)
 {
   static const char *const keys[] = {
-    "blocks", "events", "transitions", "integrator_steps", "final_time", "wall_s", "events_per_s",
+    "blocks", "stats", "events", "transitions", "integrator_steps", "final_time", "wall_s", "events_per_s",
   };
   g_autofree char *cellier = example ("cellier-first-order.qdevs");
   g_auto(CliResult) r = { 0 };

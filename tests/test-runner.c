@@ -619,19 +619,32 @@ test_stop_identical (void)
   qd_simulation_free (reference);
 }
 
-/* From stop to "finished" on a long run, over several trials. */
+static int
+compare_double (gconstpointer a,
+                gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* From stop to "finished" on a long run, over several trials. The worker
+ * sees the stop within 1024 events (well under a millisecond here); what
+ * remains is the scheduling of two threads, which on a loaded machine can
+ * take tens of milliseconds: the median must stay under 100 ms, every
+ * trial under a second. */
 static void
 test_stop_latency (void)
 {
   g_autoptr(QdDocument) doc = oscillator ("QSS1", 1e-6, 1e9, 0);
-  double worst = 0, sum = 0;
-  const int n_trials = 8;
+  enum { N_TRIALS = 9 };
+  double latencies[N_TRIALS];
+  double sum = 0;
 
-  for (int k = 0; k < n_trials; k++)
+  for (int k = 0; k < N_TRIALS; k++)
     {
       Ctx ctx;
       gint64 asked;
-      double latency;
 
       ctx_init (&ctx, compile (doc));
       qd_runner_run (ctx.runner);
@@ -640,20 +653,23 @@ test_stop_latency (void)
       asked = g_get_monotonic_time ();
       qd_runner_stop (ctx.runner);
       wait_finished (&ctx);
-      latency = (double) (ctx.finished_at - asked) / 1000.0;
+      latencies[k] = (double) (ctx.finished_at - asked) / 1000.0;
       g_assert_cmpint (ctx.finished_state, ==, QD_RUNNER_STOPPED);
       g_assert_cmpuint (qd_simulation_get_events (qd_runner_get_simulation (ctx.runner)),
                         >, 0);
-      worst = MAX (worst, latency);
-      sum += latency;
+      sum += latencies[k];
       ctx_clear (&ctx);
     }
-  g_test_message ("stop latency over %d trials: mean %.3f ms, worst %.3f ms",
-                  n_trials, sum / n_trials, worst);
+  qsort (latencies, N_TRIALS, sizeof (double), compare_double);
+  g_test_message ("stop latency over %d trials: median %.3f ms, mean %.3f ms, "
+                  "worst %.3f ms", N_TRIALS, latencies[N_TRIALS / 2],
+                  sum / N_TRIALS, latencies[N_TRIALS - 1]);
   if (g_test_verbose ())
-    g_printerr ("# stop latency: mean %.3f ms, worst %.3f ms\n",
-                sum / n_trials, worst);
-  g_assert_cmpfloat (worst, <, 100.0);
+    g_printerr ("# stop latency: median %.3f ms, mean %.3f ms, worst %.3f ms\n",
+                latencies[N_TRIALS / 2], sum / N_TRIALS,
+                latencies[N_TRIALS - 1]);
+  g_assert_cmpfloat (latencies[N_TRIALS / 2], <, 100.0);
+  g_assert_cmpfloat (latencies[N_TRIALS - 1], <, 1000.0);
 }
 
 /* -------------------------------------------------------------------- */

@@ -9,6 +9,7 @@
  * that crosses the fewest blocks.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "qd-canvas-geometry.h"
@@ -349,6 +350,8 @@ segment_overlaps (QdPoint       a,
   return cost;
 }
 
+/* The cost of the route @pts, or something at least @bound once it is
+ * known to cost more than @bound (the best so far). */
 static double
 route_cost (const QdPoint *pts,
             guint          n,
@@ -356,34 +359,35 @@ route_cost (const QdPoint *pts,
             QdPoint        start_dir,
             QdPoint        end_dir,
             const GArray  *laid,
-            const QdLink  *link)
+            const QdLink  *link,
+            double         bound)
 {
-  double cost = 0;
+  double cost = 0, credit;
   guint bends = 0;
 
-  /* pts[0] and pts[n-1] are the ports, pts[1] and pts[n-2] the stubs. */
+  /* The cheap part first: length, bends and the stubs. */
   for (guint i = 0; i + 1 < n; i++)
-    {
-      QdPoint a = pts[i], b = pts[i + 1];
-      double len = fabs (b.x - a.x) + fabs (b.y - a.y);
+    cost += fabs (pts[i + 1].x - pts[i].x) + fabs (pts[i + 1].y - pts[i].y);
+  /* Sharing a trunk can save at most half the length: only beyond that
+   * is a route surely worse than the bound. */
+  credit = 0.5 * cost;
+  /* Turns, counted on the route without its repeated points. */
+  {
+    QdPoint q[8];
+    guint m = 0;
 
-      if (len < EPS)
-        continue;
-      cost += len;
-      if (i > 0 && i + 2 < n)
-        cost += segment_crossings (a, b, obstacles);
-      cost += segment_overlaps (a, b, laid, link);
-    }
-  for (guint i = 1; i + 1 < n; i++)
-    {
-      QdPoint a = pts[i - 1], b = pts[i], c = pts[i + 1];
+    for (guint i = 0; i < n && m < G_N_ELEMENTS (q); i++)
+      if (m == 0 || !same_point (q[m - 1], pts[i]))
+        q[m++] = pts[i];
+    for (guint i = 1; i + 1 < m; i++)
+      {
+        QdPoint a = q[i - 1], b = q[i], c = q[i + 1];
 
-      if (same_point (a, b) || same_point (b, c))
-        continue;
-      if (!((fabs (a.x - b.x) < EPS && fabs (b.x - c.x) < EPS) ||
-            (fabs (a.y - b.y) < EPS && fabs (b.y - c.y) < EPS)))
-        bends++;
-    }
+        if (!((fabs (a.x - b.x) < EPS && fabs (b.x - c.x) < EPS) ||
+              (fabs (a.y - b.y) < EPS && fabs (b.y - c.y) < EPS)))
+          bends++;
+      }
+  }
   cost += 25.0 * bends;
 
   /* Turning straight back over a stub hides the link under itself. */
@@ -398,7 +402,55 @@ route_cost (const QdPoint *pts,
       if ((e.x - u.x) * end_dir.x + (e.y - u.y) * end_dir.y > EPS)
         cost += 500.0;
     }
+  if (cost - credit >= bound)
+    return cost;
+
+  /* pts[0] and pts[n-1] are the ports, pts[1] and pts[n-2] the stubs. */
+  for (guint i = 0; i + 1 < n && cost - credit < bound; i++)
+    {
+      QdPoint a = pts[i], b = pts[i + 1];
+
+      if (fabs (b.x - a.x) + fabs (b.y - a.y) < EPS)
+        continue;
+      if (i > 0 && i + 2 < n)
+        cost += segment_crossings (a, b, obstacles);
+      cost += segment_overlaps (a, b, laid, link);
+    }
   return cost;
+}
+
+static int
+compare_doubles (gconstpointer a,
+                 gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* Blocks on a grid share their edges: try each line once. The first
+ * candidate (the middle) stays first, so that it wins ties. */
+static void
+dedupe (GArray *values)
+{
+  double first;
+  guint out = 1;
+
+  if (values->len < 3)
+    return;
+  first = g_array_index (values, double, 0);
+  qsort (&g_array_index (values, double, 1), values->len - 1, sizeof (double),
+         (int (*) (const void *, const void *)) compare_doubles);
+  for (guint i = 1; i < values->len; i++)
+    {
+      double v = g_array_index (values, double, i);
+
+      if (fabs (v - first) <= 0.5 ||
+          (out > 1 && fabs (v - g_array_index (values, double, out - 1)) <= 0.5))
+        continue;
+      g_array_index (values, double, out++) = v;
+    }
+  g_array_set_size (values, out);
 }
 
 static GArray *
@@ -421,6 +473,7 @@ route_auto (const QdSystem *system,
   QdPoint best[6];
   double best_cost = G_MAXDOUBLE;
   QdRect area;
+  GArray *near = NULL;
   double v;
 
   /* Only blocks near the two ends shape the route: this keeps routing
@@ -452,6 +505,21 @@ route_auto (const QdSystem *system,
           }
       }
 
+  /* Likewise only the links laid nearby. */
+  if (laid != NULL)
+    {
+      near = g_array_new (FALSE, FALSE, sizeof (Laid));
+      for (guint i = 0; i < laid->len; i++)
+        {
+          const Laid *l = &g_array_index (laid, Laid, i);
+          QdRect r = { MIN (l->a.x, l->b.x) - 10, MIN (l->a.y, l->b.y) - 10,
+                       fabs (l->a.x - l->b.x) + 20, fabs (l->a.y - l->b.y) + 20 };
+
+          if (qd_rect_intersects (&r, &area))
+            g_array_append_val (near, *l);
+        }
+    }
+
   v = (s1.x + e1.x) / 2;
   g_array_append_val (xs, v);
   g_array_append_val (xs, s1.x);
@@ -475,11 +543,13 @@ route_auto (const QdSystem *system,
       g_array_append_val (ys, v);
     }
 
+  dedupe (xs);
+  dedupe (ys);
   for (guint i = 0; i < xs->len; i++)
     {
       double xm = g_array_index (xs, double, i);
       QdPoint pts[6] = { start, s1, { xm, s1.y }, { xm, e1.y }, e1, end };
-      double cost = route_cost (pts, 6, obstacles, start_dir, end_dir, laid, link);
+      double cost = route_cost (pts, 6, obstacles, start_dir, end_dir, near, link, best_cost);
 
       if (cost < best_cost - EPS)
         {
@@ -491,7 +561,7 @@ route_auto (const QdSystem *system,
     {
       double ym = g_array_index (ys, double, i);
       QdPoint pts[6] = { start, s1, { s1.x, ym }, { e1.x, ym }, e1, end };
-      double cost = route_cost (pts, 6, obstacles, start_dir, end_dir, laid, link);
+      double cost = route_cost (pts, 6, obstacles, start_dir, end_dir, near, link, best_cost);
 
       if (cost < best_cost - EPS)
         {
@@ -506,6 +576,7 @@ route_auto (const QdSystem *system,
   g_array_unref (obstacles);
   g_array_unref (xs);
   g_array_unref (ys);
+  g_clear_pointer (&near, g_array_unref);
   return route;
 }
 

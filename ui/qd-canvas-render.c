@@ -215,8 +215,8 @@ draw_grid (cairo_t                     *cr,
   double px = 1.0 / options->zoom;
   double x0, y0, x1, y1;
 
-  /* Never denser than one dot every 8 pixels. */
-  while (step * options->zoom < 8)
+  /* Never denser than one dot every 6 pixels. */
+  while (step * options->zoom < 6)
     step *= 5;
   x0 = floor (options->origin_x / step) * step;
   y0 = floor (options->origin_y / step) * step;
@@ -552,6 +552,22 @@ draw_overlays (cairo_t                     *cr,
           cairo_set_line_width (cr, 1.5 * px);
           cairo_stroke (cr);
         }
+    }
+
+  if (options->has_ghost)
+    {
+      static const double dash[] = { 4.0, 3.0 };
+      double scaled[2] = { dash[0] * px, dash[1] * px };
+      const QdRect *r = &options->ghost;
+
+      rounded_rect (cr, r->x, r->y, r->width, r->height, 4);
+      source_color (cr, &style->accent, 0.08);
+      cairo_fill_preserve (cr);
+      source_color (cr, &style->accent, 1.0);
+      cairo_set_line_width (cr, 1.5 * px);
+      cairo_set_dash (cr, scaled, 2, 0);
+      cairo_stroke (cr);
+      cairo_set_dash (cr, NULL, 0, 0);
     }
 
   if (options->has_rubber_band)

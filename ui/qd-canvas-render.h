@@ -70,6 +70,8 @@ typedef struct
   QdRect               rubber_band;
   const GArray        *pending_route;  /* QdPoint: the link being drawn */
   gboolean             pending_bad;
+  gboolean             has_ghost;      /* where a dragged block would land */
+  QdRect               ghost;
 } QdCanvasRenderOptions;
 
 void   qd_canvas_style_init_light  (QdCanvasStyle               *style);

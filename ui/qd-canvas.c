@@ -39,6 +39,10 @@ struct _QdCanvas
   char               *hover_block;
   QdCanvasPortKind    hover_kind;
   guint               hover_port;
+
+  /* A palette block dragged over the canvas: where it would land. */
+  gboolean            has_ghost;
+  QdRect              ghost;
 };
 
 enum
@@ -364,6 +368,8 @@ qd_canvas_snapshot (GtkWidget   *widget,
       options.mark_port = self->hover_port;
       options.mark_hover = TRUE;
     }
+  options.has_ghost = self->has_ghost;
+  options.ghost = self->ghost;
 
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   qd_canvas_render (cr, qd_canvas_get_system (self), &options, width, height);
@@ -695,6 +701,47 @@ on_pinch_scale_changed (GtkGestureZoom *gesture,
   qd_canvas_set_zoom (self, self->pinch_zoom * scale, x, y);
 }
 
+static GdkDragAction
+on_drop_motion (GtkDropTarget *target,
+                double         x,
+                double         y,
+                QdCanvas      *self)
+{
+  const GValue *value = gtk_drop_target_get_value (target);
+  const char *type = NULL;
+  g_autoptr(QdBlock) probe = NULL;
+  double cx, cy;
+
+  if (value != NULL && G_VALUE_HOLDS_STRING (value))
+    type = g_value_get_string (value);
+  if (type == NULL || qd_registry_lookup (type) == NULL ||
+      qd_canvas_get_system (self) == NULL)
+    {
+      self->has_ghost = FALSE;
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+      return 0;
+    }
+
+  /* A new block of the type, never added, says what size it will be. */
+  probe = qd_block_new ("", type, "");
+  qd_canvas_widget_to_canvas (self, x, y, &cx, &cy);
+  self->ghost.width = probe->width;
+  self->ghost.height = probe->height;
+  self->ghost.x = qd_canvas_snap (cx - probe->width / 2);
+  self->ghost.y = qd_canvas_snap (cy - probe->height / 2);
+  self->has_ghost = TRUE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  return GDK_ACTION_COPY;
+}
+
+static void
+on_drop_leave (GtkDropTarget *target,
+               QdCanvas      *self)
+{
+  self->has_ghost = FALSE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 static gboolean
 on_drop (GtkDropTarget *target,
          const GValue  *value,
@@ -705,6 +752,8 @@ on_drop (GtkDropTarget *target,
   const char *type;
   double cx, cy;
 
+  self->has_ghost = FALSE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
   if (!G_VALUE_HOLDS_STRING (value) || qd_canvas_get_system (self) == NULL)
     return FALSE;
   type = g_value_get_string (value);
@@ -1123,7 +1172,12 @@ qd_canvas_init (QdCanvas *self)
   gtk_widget_add_controller (widget, controller);
 
   drop = gtk_drop_target_new (G_TYPE_STRING, GDK_ACTION_COPY);
+  /* The value is wanted before the drop, to show where the block goes. */
+  gtk_drop_target_set_preload (drop, TRUE);
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
+  g_signal_connect (drop, "motion", G_CALLBACK (on_drop_motion), self);
+  g_signal_connect (drop, "enter", G_CALLBACK (on_drop_motion), self);
+  g_signal_connect (drop, "leave", G_CALLBACK (on_drop_leave), self);
   gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (drop));
 
   menu = create_context_menu_model ();

@@ -375,6 +375,7 @@ check_param (Field       *field,
   QdInspector *self = field->self;
   QdBlock *block = current_block (self);
   const QdParamSpec *spec = field->spec;
+  g_autoptr(GError) local_error = NULL;
   double value;
 
   if (block == NULL)
@@ -382,8 +383,17 @@ check_param (Field       *field,
   /* Empty: back to the default (or to the model's setting). */
   if (text[0] == '\0')
     return TRUE;
-  if (!qd_block_check_param (block, field->arg, text, error))
-    return FALSE;
+  if (!qd_block_check_param (block, field->arg, text, &local_error))
+    {
+      g_autofree char *prefix = g_strdup_printf ("parameter '%s': ", field->arg);
+      const char *message = local_error->message;
+
+      /* The field is next to its label: the message need not name it. */
+      if (g_str_has_prefix (message, prefix))
+        message += strlen (prefix);
+      g_set_error_literal (error, local_error->domain, local_error->code, message);
+      return FALSE;
+    }
 
   switch (spec->kind)
     {
@@ -398,15 +408,15 @@ check_param (Field       *field,
 
         for (guint i = 0; parts[i] != NULL; i++)
           {
-            g_autoptr(GError) local_error = NULL;
+            g_autoptr(GError) element_error = NULL;
 
             if (!eval_with_variables (self->document, G_MAXUINT, parts[i],
-                                      &value, &local_error)
-                || !check_range (spec, value, &local_error))
+                                      &value, &element_error)
+                || !check_range (spec, value, &element_error))
               {
                 /* TRANSLATORS: an error in one element of a list of values */
                 g_set_error (error, QD_ERROR, QD_ERROR_EXPR,
-                             _("element %u: %s"), i + 1, local_error->message);
+                             _("element %u: %s"), i + 1, element_error->message);
                 return FALSE;
               }
           }
@@ -829,6 +839,8 @@ field_create_editor (Field       *field,
       g_assert_not_reached ();
     }
   gtk_widget_set_hexpand (field->editor, TRUE);
+  if (field->kind != WIDGET_TEXT)
+    gtk_widget_set_valign (field->editor, GTK_ALIGN_CENTER);
   if (field->kind != WIDGET_SWITCH)
     gtk_widget_set_size_request (field->editor, 80, -1);
 
@@ -862,7 +874,11 @@ attach_field (QdInspector *self,
   GtkWidget *label = gtk_label_new (label_text);
 
   gtk_label_set_xalign (GTK_LABEL (label), 0.0f);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  /* The panel is narrow: long labels wrap rather than lose their end. */
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD);
+  gtk_label_set_width_chars (GTK_LABEL (label), 9);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 12);
   gtk_label_set_mnemonic_widget (GTK_LABEL (label), field->editor);
   gtk_widget_set_valign (label, field->kind == WIDGET_TEXT ? GTK_ALIGN_START
                                                            : GTK_ALIGN_CENTER);
@@ -1149,6 +1165,19 @@ build_model_form (QdInspector *self)
   add_section (self, _("Variables"));
   for (guint i = 0; variables != NULL && i < variables->len; i++)
     build_variable_row (self, g_ptr_array_index (variables, i));
+  if (variables == NULL || variables->len == 0)
+    {
+      GtkWidget *none = gtk_label_new (_("No variables yet. A variable names "
+                                         "a value that block parameters can "
+                                         "use, like “k” in “2*k”."));
+
+      gtk_label_set_xalign (GTK_LABEL (none), 0.0f);
+      gtk_label_set_wrap (GTK_LABEL (none), TRUE);
+      gtk_label_set_max_width_chars (GTK_LABEL (none), 30);
+      gtk_widget_add_css_class (none, "dim-label");
+      gtk_widget_add_css_class (none, "qd-inspector-doc");
+      gtk_grid_attach (self->form, none, 0, self->row++, 3, 1);
+    }
   add = gtk_button_new_with_mnemonic (_("_Add Variable"));
   gtk_widget_set_halign (add, GTK_ALIGN_START);
   gtk_widget_set_tooltip_text (add, _("Variables can be used in the "

@@ -537,40 +537,51 @@ draw_dense (cairo_t                   *cr,
             guint                      n)
 {
   double cw = m->area.width / n;
-  gboolean started = FALSE;
+  double half = 0.5 * o->line_width;
+  double prev_last = NAN;
 
   for (guint k = 0; k < n; k++)
     {
       const QdPlotColumn *c = &cols[k];
-      double x = m->area.x + (k + 0.5) * cw;
+      double x = m->area.x + k * cw;
+      double lo, hi;
 
       if (c->min > c->max)
         {
-          started = FALSE;
+          prev_last = NAN;
           continue;
         }
       if (o->mode == QD_PLOT_MODE_EVENTS)
         {
-          marker (cr, x, map_y (m, c->min), 2.0);
+          marker (cr, x + 0.5 * cw, map_y (m, c->min), 2.0);
           if (c->max > c->min)
             {
-              cairo_rectangle (cr, x - 0.5 * cw, map_y (m, c->max), cw,
+              cairo_rectangle (cr, x, map_y (m, c->max), cw,
                                map_y (m, c->min) - map_y (m, c->max));
-              marker (cr, x, map_y (m, c->max), 2.0);
+              marker (cr, x + 0.5 * cw, map_y (m, c->max), 2.0);
             }
           continue;
         }
-      path_point (cr, &started, x, map_y (m, c->first));
-      /* The column's spread: the pixels between its extremes are all on
-       * the curve somewhere within the column. */
-      cairo_line_to (cr, x, map_y (m, c->min));
-      cairo_line_to (cr, x, map_y (m, c->max));
-      cairo_line_to (cr, x, map_y (m, c->last));
+      /* A bar over the column's spread: every pixel in it is on the curve
+       * somewhere within the column. It reaches back to where the curve
+       * left the previous column, so jumps stay connected. Filling
+       * disjoint bars is much cheaper for Cairo than stroking a path that
+       * folds back on itself in every column. */
+      lo = c->min;
+      hi = c->max;
+      if (!isnan (prev_last))
+        {
+          lo = MIN (lo, prev_last);
+          hi = MAX (hi, prev_last);
+        }
+      {
+        double top = map_y (m, hi) - half, bottom = map_y (m, lo) + half;
+
+        cairo_rectangle (cr, x, top, cw, bottom - top);
+      }
+      prev_last = c->last;
     }
-  if (o->mode == QD_PLOT_MODE_EVENTS)
-    cairo_fill (cr);
-  else
-    cairo_stroke (cr);
+  cairo_fill (cr);
 }
 
 static guint
@@ -1121,11 +1132,12 @@ draw_cursor (cairo_t                   *cr,
 {
   const QdPlotRect *a = &m->area;
   double x = o->cursor_x, t;
-  GString *text;
-  double tw, th, bx, by;
+  double tw, th, bx, by, row_h = 0.0;
   g_autofree char *tstr = NULL;
   guint n_rows = 1;
   guint rows[64];
+  char *texts[64];
+  QdPlotColor colors[64];
 
   if (x < a->x || x > a->x + a->width || o->xy)
     return;
@@ -1138,30 +1150,38 @@ draw_cursor (cairo_t                   *cr,
   cairo_line_to (cr, floor (x) + 0.5, a->y + a->height);
   cairo_stroke (cr);
 
-  /* The readout: the time, then each visible trace's exact value. */
-  text = g_string_new (NULL);
+  /* The readout: the time, then each visible trace's exact value,
+   * each row after a swatch of its trace's colour. */
   tstr = g_strdup_printf ("%.6g", t);
-  g_string_append_printf (text, _("t = %s"), tstr);
+  texts[0] = g_strdup_printf (_("t = %s"), tstr);
   for (guint i = 0; i < o->n_series && n_rows < G_N_ELEMENTS (rows); i++)
     {
       const QdPlotSeries *s = &o->series[i];
       double v;
-      QdPlotColor color;
 
       if (!s->visible || s->earlier)
         continue;
       v = qd_trace_eval (s->trace, t);
       if (isnan (v))
         continue;
-      g_string_append_printf (text, "\n%s = %.6g", s->label ? s->label : "", v);
+      texts[n_rows] = g_strdup_printf ("%s = %.6g", s->label ? s->label : "", v);
       rows[n_rows++] = i;
-      series_color (s, style, &color);
-      source_color (cr, &color);
+      series_color (s, style, &colors[i % G_N_ELEMENTS (colors)]);
+      source_color (cr, &colors[i % G_N_ELEMENTS (colors)]);
       marker (cr, x, map_y (m, v), 3.5);
       cairo_fill (cr);
     }
 
-  text_size (cr, text->str, &tw, &th);
+  tw = th = 0.0;
+  for (guint r = 0; r < n_rows; r++)
+    {
+      double w, h;
+
+      text_size (cr, texts[r], &w, &h);
+      tw = MAX (tw, w + (r > 0 ? 14.0 : 0.0));
+      row_h = MAX (row_h, h);
+    }
+  th = row_h * n_rows;
   bx = x + 10.0;
   if (bx + tw + 12.0 > a->x + a->width)
     bx = x - 10.0 - tw - 12.0;
@@ -1171,9 +1191,21 @@ draw_cursor (cairo_t                   *cr,
   cairo_fill_preserve (cr);
   source_color (cr, &style->grid);
   cairo_stroke (cr);
-  source_color (cr, &style->text);
-  draw_text (cr, text->str, bx + 6.0, by + 4.0, 0.0, 0.0);
-  g_string_free (text, TRUE);
+  for (guint r = 0; r < n_rows; r++)
+    {
+      double ry = by + 4.0 + r * row_h, rx = bx + 6.0;
+
+      if (r > 0)
+        {
+          source_color (cr, &colors[rows[r] % G_N_ELEMENTS (colors)]);
+          cairo_rectangle (cr, rx, ry + 0.5 * row_h - 4.0, 8.0, 8.0);
+          cairo_fill (cr);
+          rx += 14.0;
+        }
+      source_color (cr, &style->text);
+      draw_text (cr, texts[r], rx, ry, 0.0, 0.0);
+      g_free (texts[r]);
+    }
   cairo_restore (cr);
 }
 

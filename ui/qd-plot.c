@@ -155,17 +155,37 @@ pad_range (double *lo,
   *hi += fraction * span;
 }
 
+/* The time span of the visible traces: where they start, where the
+ * finished ones (earlier runs among them) end, and where the ones still
+ * being written have got to. */
 static gboolean
-all_closed (QdPlot *self)
+time_extent (QdPlot *self,
+             double *start,
+             double *closed_end,
+             double *open_end)
 {
-  for (guint i = 0; i < self->current->len; i++)
+  *start = INFINITY;
+  *closed_end = *open_end = -INFINITY;
+  for (int pass = 0; pass < 2; pass++)
     {
-      Series *s = g_ptr_array_index (self->current, i);
+      GPtrArray *list = pass == 0 ? self->earlier : self->current;
 
-      if (!qd_trace_is_closed (s->trace, NULL))
-        return FALSE;
+      for (guint i = 0; i < list->len; i++)
+        {
+          Series *s = g_ptr_array_index (list, i);
+          gsize n = qd_trace_get_length (s->trace);
+          double end;
+
+          if (!s->visible || n == 0)
+            continue;
+          *start = MIN (*start, qd_trace_get (s->trace, 0)->t);
+          if (qd_trace_is_closed (s->trace, &end))
+            *closed_end = MAX (*closed_end, end);
+          else
+            *open_end = MAX (*open_end, qd_trace_get (s->trace, n - 1)->t);
+        }
     }
-  return TRUE;
+  return isfinite (*start);
 }
 
 static void
@@ -173,25 +193,31 @@ autoscale_view (QdPlot *self)
 {
   QdPlotRenderOptions o;
   QdPlotSeries *series;
-  double x0, x1, y0, y1;
+  double x0, x1, y0, y1, closed_end, open_end;
   int width = gtk_widget_get_width (GTK_WIDGET (self));
 
+  if (width <= 0)
+    return;
   fill_options (self, &o, &series, TRUE);
-  if (width <= 0 || !qd_plot_render_get_x_extent (&o, &x0, &x1))
-    {
-      g_free (series);
-      return;
-    }
   if (o.xy)
-    pad_range (&x0, &x1, 0.05);
-  else if (!all_closed (self))
     {
-      /* While running: the span rounded up to 1, 2 or 5 x 10^k, so the
-       * view (and the column caches) change a few times per decade. */
-      x1 = x0 + qd_plot_nice_ceil (MAX (x1 - x0, 1e-300) * 1.02);
+      if (!qd_plot_render_get_x_extent (&o, &x0, &x1))
+        goto out;
+      pad_range (&x0, &x1, 0.05);
     }
-  else if (!(x1 > x0))
-    pad_range (&x0, &x1, 0.05);
+  else
+    {
+      if (!time_extent (self, &x0, &closed_end, &open_end))
+        goto out;
+      x1 = closed_end;
+      /* While running: the span rounded up to 1, 2 or 5 x 10^k, so the
+       * view (and the column caches) change a few times per decade, and
+       * not at all within the span of a finished run. */
+      if (isfinite (open_end) && !(open_end <= closed_end))
+        x1 = x0 + qd_plot_nice_ceil (MAX ((open_end - x0) * 1.02, 1e-300));
+      if (!(x1 > x0))
+        pad_range (&x0, &x1, 0.05);
+    }
   o.x_min = x0;
   o.x_max = x1;
   if (qd_plot_render_get_y_extent (&o, width, &y0, &y1))
@@ -202,6 +228,7 @@ autoscale_view (QdPlot *self)
     }
   self->x_min = x0;
   self->x_max = x1;
+out:
   g_free (series);
 }
 

@@ -8,8 +8,12 @@
  * step with the document, and remembers the window size in GSettings.
  */
 #include <glib/gi18n-lib.h>
+#include <string.h>
 
 #include "qd-canvas.h"
+#include "qd-diagram-export.h"
+#include "qd-inspector.h"
+#include "qd-messages-view.h"
 #include "qd-window.h"
 
 struct _QdWindow
@@ -32,6 +36,10 @@ struct _QdWindow
   QdCanvas    *canvas;
   GtkBox      *breadcrumb_box;
   GtkWidget   *info_button;
+  QdInspector *inspector;
+  QdMessagesView *messages_view;
+  GtkNotebook *bottom_notebook;
+  GMenu       *recent_menu;
 
   /* NULL when the schema is not installed (running from a build tree
    * without GSETTINGS_SCHEMA_DIR): the window then simply forgets its
@@ -43,6 +51,14 @@ struct _QdWindow
   gulong       document_changed_id;
   /* The message shown is a canvas refusal: the next edit clears it. */
   gboolean     canvas_message;
+
+  /* Save As and Export: the chooser lives until its response. */
+  GtkFileChooserNative *chooser;
+  /* Close once the save started by the unsaved-changes prompt succeeds. */
+  gboolean     close_after_save;
+  /* The user chose Discard: close without asking again. */
+  gboolean     close_confirmed;
+  gulong       recent_changed_id;
 };
 
 G_DEFINE_FINAL_TYPE (QdWindow, qd_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -527,9 +543,453 @@ save_size (QdWindow *self)
     }
 }
 
+/* Files: save, save as, recent diagrams, unsaved changes, export; and
+ * the model check with its messages panel. */
+
+enum
+{
+  CLOSE_RESPONSE_SAVE = 1,
+  CLOSE_RESPONSE_DISCARD = 2,
+};
+
+#define RECENT_MAX 10
+
+static void
+update_file_actions (QdWindow *self)
+{
+  static const char *const names[] = { "save", "save-as", "export", "check" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), names[i]);
+
+      g_simple_action_set_enabled (G_SIMPLE_ACTION (action), self->document != NULL);
+    }
+}
+
+static void
+add_to_recent (GFile *file)
+{
+  g_autofree char *uri = g_file_get_uri (file);
+
+  gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+}
+
+static gboolean
+save_to_file (QdWindow *self,
+              GFile    *file)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_file_get_path (file);
+
+  if (path == NULL)
+    {
+      g_autofree char *uri = g_file_get_uri (file);
+      g_autofree char *text = g_strdup_printf (_("%s: only local files can be "
+                                                 "saved; choose a folder on "
+                                                 "this computer"), uri);
+
+      qd_window_show_message (self, GTK_MESSAGE_ERROR, text);
+      return FALSE;
+    }
+  /* The save is atomic: a failure leaves the old file as it was. */
+  if (!qd_document_save (self->document, path, &error))
+    {
+      qd_window_show_message (self, GTK_MESSAGE_ERROR, error->message);
+      return FALSE;
+    }
+  g_set_object (&self->file, file);
+  add_to_recent (file);
+  update_title (self);
+  update_document_page (self);
+  return TRUE;
+}
+
+/* The chooser's file, with the extension added when the name has none. */
+static GFile *
+dup_chosen_file (GtkFileChooser *chooser,
+                 const char     *extension)
+{
+  g_autoptr(GFile) file = gtk_file_chooser_get_file (chooser);
+  g_autofree char *basename = NULL;
+  g_autoptr(GFile) parent = NULL;
+  g_autofree char *with_extension = NULL;
+
+  if (file == NULL)
+    return NULL;
+  basename = g_file_get_basename (file);
+  if (extension == NULL || strchr (basename, '.') != NULL)
+    return g_steal_pointer (&file);
+  parent = g_file_get_parent (file);
+  with_extension = g_strconcat (basename, extension, NULL);
+  return g_file_get_child (parent, with_extension);
+}
+
+static void
+on_save_chooser_response (GtkNativeDialog *dialog,
+                          int              response,
+                          QdWindow        *self)
+{
+  gboolean saved = FALSE;
+
+  if (response == GTK_RESPONSE_ACCEPT && self->document != NULL)
+    {
+      g_autoptr(GFile) file = dup_chosen_file (GTK_FILE_CHOOSER (dialog),
+                                               QD_FILE_EXTENSION);
+
+      if (file != NULL)
+        saved = save_to_file (self, file);
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_clear_object (&self->chooser);
+
+  if (self->close_after_save)
+    {
+      self->close_after_save = FALSE;
+      if (saved)
+        {
+          self->close_confirmed = TRUE;
+          gtk_window_close (GTK_WINDOW (self));
+        }
+    }
+}
+
+static void
+add_filter (GtkFileChooser *chooser,
+            const char     *name,
+            const char     *suffix)
+{
+  GtkFileFilter *filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, name);
+  gtk_file_filter_add_suffix (filter, suffix);
+  gtk_file_chooser_add_filter (chooser, filter);
+  g_object_unref (filter);
+}
+
+static void
+show_save_chooser (QdWindow *self)
+{
+  GtkFileChooser *chooser;
+
+  if (self->chooser != NULL)
+    {
+      gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+      return;
+    }
+  self->chooser = gtk_file_chooser_native_new (_("Save Diagram"), GTK_WINDOW (self),
+                                               GTK_FILE_CHOOSER_ACTION_SAVE,
+                                               _("_Save"), _("_Cancel"));
+  chooser = GTK_FILE_CHOOSER (self->chooser);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
+  add_filter (chooser, _("QDevs Diagrams"), "qdevs");
+  if (self->file != NULL)
+    gtk_file_chooser_set_file (chooser, self->file, NULL);
+  else
+    {
+      g_autofree char *title = dup_display_title (self);
+      g_autofree char *name = g_strconcat (title, QD_FILE_EXTENSION, NULL);
+
+      gtk_file_chooser_set_current_name (chooser, name);
+    }
+  g_signal_connect (self->chooser, "response",
+                    G_CALLBACK (on_save_chooser_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+static void
+save_activated (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  QdWindow *self = user_data;
+
+  if (self->document == NULL)
+    return;
+  /* A diagram from an example or a new one has no file: ask for one. */
+  if (self->file == NULL)
+    show_save_chooser (self);
+  else
+    save_to_file (self, self->file);
+}
+
+static void
+save_as_activated (GSimpleAction *action,
+                   GVariant      *parameter,
+                   gpointer       user_data)
+{
+  QdWindow *self = user_data;
+
+  if (self->document != NULL)
+    show_save_chooser (self);
+}
+
+/* Export */
+
+static GHashTable *
+dup_selected_ids (QdWindow *self)
+{
+  QdCanvasController *controller = qd_canvas_get_controller (self->canvas);
+  g_autoptr(GPtrArray) blocks = qd_canvas_controller_get_selected_blocks (controller);
+  GHashTable *ids;
+
+  if (blocks == NULL || blocks->len == 0)
+    return NULL;
+  ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint i = 0; i < blocks->len; i++)
+    g_hash_table_add (ids, g_strdup (((QdBlock *) g_ptr_array_index (blocks, i))->id));
+  return ids;
+}
+
+static void
+on_export_chooser_response (GtkNativeDialog *dialog,
+                            int              response,
+                            QdWindow        *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT && self->document != NULL)
+    {
+      GtkFileChooser *chooser = GTK_FILE_CHOOSER (dialog);
+      const char *what = gtk_file_chooser_get_choice (chooser, "what");
+      g_autoptr(GFile) file = dup_chosen_file (chooser, ".svg");
+      g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
+      g_autoptr(GHashTable) selection = NULL;
+      g_autoptr(GError) error = NULL;
+
+      if (g_strcmp0 (what, "selection") == 0)
+        selection = dup_selected_ids (self);
+      if (path != NULL
+          && !qd_diagram_export (self->document, qd_canvas_get_system (self->canvas),
+                                 selection, path, &error))
+        qd_window_show_message (self, GTK_MESSAGE_ERROR, error->message);
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_clear_object (&self->chooser);
+}
+
+static void
+export_activated (GSimpleAction *action,
+                  GVariant      *parameter,
+                  gpointer       user_data)
+{
+  QdWindow *self = user_data;
+  g_autoptr(GHashTable) selection = NULL;
+  GtkFileChooser *chooser;
+  g_autofree char *title = NULL;
+  g_autofree char *name = NULL;
+  const char *ids[] = { "all", "selection", NULL };
+  const char *labels[] = { N_("The whole diagram"), N_("The selected blocks"), NULL };
+  const char *translated[G_N_ELEMENTS (labels)];
+
+  if (self->document == NULL)
+    return;
+  if (self->chooser != NULL)
+    {
+      gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+      return;
+    }
+  self->chooser = gtk_file_chooser_native_new (_("Export Diagram"), GTK_WINDOW (self),
+                                               GTK_FILE_CHOOSER_ACTION_SAVE,
+                                               _("_Export"), _("_Cancel"));
+  chooser = GTK_FILE_CHOOSER (self->chooser);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
+  /* The format follows the extension typed; the filters only show
+   * which ones there are. */
+  add_filter (chooser, _("SVG Images"), "svg");
+  add_filter (chooser, _("PDF Documents"), "pdf");
+  add_filter (chooser, _("PNG Images"), "png");
+  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
+    translated[i] = labels[i] != NULL ? _(labels[i]) : NULL;
+  gtk_file_chooser_add_choice (chooser, "what", _("Export"), ids, translated);
+  selection = dup_selected_ids (self);
+  gtk_file_chooser_set_choice (chooser, "what", selection != NULL ? "selection" : "all");
+
+  title = dup_display_title (self);
+  name = g_strconcat (title, ".svg", NULL);
+  gtk_file_chooser_set_current_name (chooser, name);
+  g_signal_connect (self->chooser, "response",
+                    G_CALLBACK (on_export_chooser_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+/* Check */
+
+static void
+check_activated (GSimpleAction *action,
+                 GVariant      *parameter,
+                 gpointer       user_data)
+{
+  qd_window_check (QD_WINDOW (user_data));
+}
+
+static void
+on_problem_activated (QdMessagesView *view,
+                      const char     *block_id,
+                      const char     *path,
+                      QdWindow       *self)
+{
+  QdCanvasController *controller = qd_canvas_get_controller (self->canvas);
+  QdBlock *block = NULL;
+
+  if (self->document != NULL && block_id != NULL)
+    block = qd_document_find_block (self->document, block_id);
+  if (block == NULL)
+    {
+      /* A problem of the model: its settings are in the inspector. */
+      qd_canvas_controller_clear_selection (controller);
+      qd_inspector_set_block (self->inspector, NULL);
+      return;
+    }
+  /* Open the subsystem that holds the block, then select it. */
+  if (qd_canvas_get_system (self->canvas) != block->parent)
+    qd_canvas_set_system (self->canvas, block->parent);
+  qd_canvas_controller_select (controller, block->id, FALSE);
+  qd_inspector_set_block (self->inspector, block);
+}
+
+static void
+on_selection_changed (QdWindow *self)
+{
+  g_autoptr(GPtrArray) blocks = NULL;
+
+  /* The canvas may clear its selection while the window is disposed. */
+  if (self->canvas == NULL || self->inspector == NULL)
+    return;
+  blocks = qd_canvas_controller_get_selected_blocks (qd_canvas_get_controller (self->canvas));
+  qd_inspector_set_selection (self->inspector, blocks);
+}
+
+/* Recent diagrams */
+
+static int
+compare_recent (gconstpointer a,
+                gconstpointer b)
+{
+  GtkRecentInfo *ia = (GtkRecentInfo *) a;
+  GtkRecentInfo *ib = (GtkRecentInfo *) b;
+
+  /* The most recently used first. */
+  return -g_date_time_compare (gtk_recent_info_get_modified (ia),
+                               gtk_recent_info_get_modified (ib));
+}
+
+static void
+update_recent_menu (QdWindow *self)
+{
+  GList *items = gtk_recent_manager_get_items (gtk_recent_manager_get_default ());
+  guint n = 0;
+
+  g_menu_remove_all (self->recent_menu);
+  items = g_list_sort (items, compare_recent);
+  for (GList *l = items; l != NULL && n < RECENT_MAX; l = l->next)
+    {
+      GtkRecentInfo *info = l->data;
+      const char *uri = gtk_recent_info_get_uri (info);
+      g_autoptr(GMenuItem) item = NULL;
+
+      if (!g_str_has_suffix (uri, QD_FILE_EXTENSION) || !gtk_recent_info_exists (info))
+        continue;
+      item = g_menu_item_new (gtk_recent_info_get_display_name (info), NULL);
+      g_menu_item_set_action_and_target (item, "win.open-recent", "s", uri);
+      g_menu_append_item (self->recent_menu, item);
+      n++;
+    }
+  g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
+
+  if (n == 0)
+    /* An item without an action shows greyed out. */
+    g_menu_append (self->recent_menu, _("No Recent Diagrams"), "win.no-recent");
+}
+
+static void
+open_recent_activated (GSimpleAction *action,
+                       GVariant      *parameter,
+                       gpointer       user_data)
+{
+  QdWindow *self = user_data;
+  g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (parameter, NULL));
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+  if (self->document == NULL || app == NULL)
+    qd_window_open_file (self, file, NULL);
+  else
+    g_application_open (G_APPLICATION (app), &file, 1, "");
+}
+
+/* Unsaved changes */
+
+static void
+on_close_response (GtkDialog *dialog,
+                   int        response,
+                   QdWindow  *self)
+{
+  /* The dialog is finalized only after this handler, when the window may
+   * be gone: let go of it as a parent now. */
+  gtk_window_set_transient_for (GTK_WINDOW (dialog), NULL);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  switch (response)
+    {
+    case CLOSE_RESPONSE_SAVE:
+      if (self->file == NULL)
+        {
+          self->close_after_save = TRUE;
+          show_save_chooser (self);
+        }
+      else if (save_to_file (self, self->file))
+        {
+          self->close_confirmed = TRUE;
+          gtk_window_close (GTK_WINDOW (self));
+        }
+      break;
+    case CLOSE_RESPONSE_DISCARD:
+      self->close_confirmed = TRUE;
+      gtk_window_close (GTK_WINDOW (self));
+      break;
+    default:
+      break;
+    }
+}
+
+/* TRUE when the window may close now; otherwise asks what to do with
+ * the unsaved changes and closes (or not) once answered. */
+static gboolean
+confirm_close (QdWindow *self)
+{
+  g_autofree char *title = NULL;
+  GtkWidget *dialog;
+  GtkWidget *button;
+
+  if (self->close_confirmed || self->document == NULL
+      || !qd_document_get_modified (self->document))
+    return TRUE;
+
+  title = dup_display_title (self);
+  dialog = gtk_message_dialog_new (GTK_WINDOW (self),
+                                   GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                   GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
+                                   _("Save changes to “%s” before closing?"), title);
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s",
+                                            _("If you don’t save, the changes "
+                                              "since the last save are lost."));
+  gtk_dialog_add_buttons (GTK_DIALOG (dialog),
+                          _("_Discard"), CLOSE_RESPONSE_DISCARD,
+                          _("_Cancel"), GTK_RESPONSE_CANCEL,
+                          _("_Save"), CLOSE_RESPONSE_SAVE,
+                          NULL);
+  button = gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog), CLOSE_RESPONSE_DISCARD);
+  gtk_widget_add_css_class (button, "destructive-action");
+  button = gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog), CLOSE_RESPONSE_SAVE);
+  gtk_widget_add_css_class (button, "suggested-action");
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), CLOSE_RESPONSE_SAVE);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_close_response), self);
+  gtk_window_present (GTK_WINDOW (dialog));
+  return FALSE;
+}
+
 static gboolean
 qd_window_close_request (GtkWindow *window)
 {
+  if (!confirm_close (QD_WINDOW (window)))
+    return TRUE;
   save_size (QD_WINDOW (window));
 
   return GTK_WINDOW_CLASS (qd_window_parent_class)->close_request (window);
@@ -575,6 +1035,10 @@ qd_window_dispose (GObject *object)
 
   if (self->document != NULL)
     g_clear_signal_handler (&self->document_changed_id, self->document);
+  g_clear_signal_handler (&self->recent_changed_id, gtk_recent_manager_get_default ());
+  if (self->chooser != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
+  g_clear_object (&self->chooser);
   gtk_widget_dispose_template (GTK_WIDGET (self), QD_TYPE_WINDOW);
   g_clear_object (&self->document);
   g_clear_object (&self->file);
@@ -594,6 +1058,8 @@ qd_window_class_init (QdWindowClass *klass)
   window_class->close_request = qd_window_close_request;
 
   g_type_ensure (QD_TYPE_CANVAS);
+  g_type_ensure (QD_TYPE_INSPECTOR);
+  g_type_ensure (QD_TYPE_MESSAGES_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/qdevs/Qdevs/ui/qd-window.ui");
   gtk_widget_class_bind_template_child (widget_class, QdWindow, title_label);
@@ -611,6 +1077,10 @@ qd_window_class_init (QdWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, QdWindow, canvas);
   gtk_widget_class_bind_template_child (widget_class, QdWindow, breadcrumb_box);
   gtk_widget_class_bind_template_child (widget_class, QdWindow, info_button);
+  gtk_widget_class_bind_template_child (widget_class, QdWindow, inspector);
+  gtk_widget_class_bind_template_child (widget_class, QdWindow, messages_view);
+  gtk_widget_class_bind_template_child (widget_class, QdWindow, bottom_notebook);
+  gtk_widget_class_bind_template_child (widget_class, QdWindow, recent_menu);
   gtk_widget_class_bind_template_callback (widget_class, on_canvas_message);
   gtk_widget_class_bind_template_callback (widget_class, on_message_close_clicked);
 }
@@ -618,6 +1088,11 @@ qd_window_class_init (QdWindowClass *klass)
 static const GActionEntry win_actions[] = {
   { "undo", undo_activated, NULL, NULL, NULL, { 0 } },
   { "redo", redo_activated, NULL, NULL, NULL, { 0 } },
+  { "save", save_activated, NULL, NULL, NULL, { 0 } },
+  { "save-as", save_as_activated, NULL, NULL, NULL, { 0 } },
+  { "export", export_activated, NULL, NULL, NULL, { 0 } },
+  { "check", check_activated, NULL, NULL, NULL, { 0 } },
+  { "open-recent", open_recent_activated, "s", NULL, NULL, { 0 } },
 };
 
 static void
@@ -652,6 +1127,14 @@ qd_window_init (QdWindow *self)
                     G_CALLBACK (on_palette_row_activated), self);
   g_signal_connect_swapped (self->canvas, "notify::system",
                             G_CALLBACK (update_breadcrumbs), self);
+  g_signal_connect_object (qd_canvas_get_controller (self->canvas), "selection-changed",
+                           G_CALLBACK (on_selection_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect (self->messages_view, "problem-activated",
+                    G_CALLBACK (on_problem_activated), self);
+  self->recent_changed_id = g_signal_connect_swapped (gtk_recent_manager_get_default (),
+                                                      "changed",
+                                                      G_CALLBACK (update_recent_menu), self);
+  update_recent_menu (self);
 
   source = g_settings_schema_source_get_default ();
   if (source != NULL)
@@ -669,6 +1152,7 @@ qd_window_init (QdWindow *self)
   update_title (self);
   update_document_page (self);
   update_undo_actions (self);
+  update_file_actions (self);
 }
 
 QdWindow *
@@ -712,6 +1196,23 @@ qd_window_open_file (QdWindow  *self,
       return FALSE;
     }
 
+  qd_window_set_document (self, document, file);
+  g_object_unref (document);
+  add_to_recent (file);
+
+  return TRUE;
+}
+
+void
+qd_window_set_document (QdWindow   *self,
+                        QdDocument *document,
+                        GFile      *file)
+{
+  g_return_if_fail (QD_IS_WINDOW (self));
+  g_return_if_fail (QD_IS_DOCUMENT (document));
+  g_return_if_fail (file == NULL || G_IS_FILE (file));
+
+  g_object_ref (document);
   g_set_object (&self->file, file);
   if (self->document != NULL)
     g_clear_signal_handler (&self->document_changed_id, self->document);
@@ -719,15 +1220,32 @@ qd_window_open_file (QdWindow  *self,
   self->document = document;
   self->document_changed_id = g_signal_connect (document, "changed",
                                                 G_CALLBACK (on_document_changed), self);
+  self->close_confirmed = FALSE;
   qd_window_hide_message (self);
   update_title (self);
   update_document_page (self);
   qd_canvas_set_document (self->canvas, document);
+  qd_inspector_set_document (self->inspector, document);
+  qd_messages_view_set_problems (self->messages_view, NULL);
   update_breadcrumbs (self);
   update_undo_actions (self);
+  update_file_actions (self);
   gtk_widget_grab_focus (GTK_WIDGET (self->canvas));
+}
 
-  return TRUE;
+guint
+qd_window_check (QdWindow *self)
+{
+  int page;
+
+  g_return_val_if_fail (QD_IS_WINDOW (self), 0);
+
+  if (self->document == NULL)
+    return 0;
+  page = gtk_notebook_page_num (self->bottom_notebook, GTK_WIDGET (self->messages_view));
+  if (page >= 0)
+    gtk_notebook_set_current_page (self->bottom_notebook, page);
+  return qd_messages_view_check (self->messages_view, self->document);
 }
 
 QdDocument *

@@ -25,6 +25,15 @@ QdWindow   *qd_window_new          (GtkApplication *application);
 gboolean    qd_window_open_file    (QdWindow       *self,
                                     GFile          *file,
                                     GError        **error);
+/* Shows @document (the window takes a reference); @file is where it is
+ * saved, or NULL for a new diagram or an example, which Save then asks a
+ * file for. */
+void        qd_window_set_document (QdWindow       *self,
+                                    QdDocument     *document,
+                                    GFile          *file);
+/* Checks the diagram and lists the problems in the messages panel;
+ * returns how many there are (0: ready to run). */
+guint       qd_window_check        (QdWindow       *self);
 /* The diagram shown, or NULL while the window is empty. */
 QdDocument *qd_window_get_document (QdWindow       *self);
 /* The file the diagram came from, or NULL. */

@@ -1,0 +1,683 @@
+/* test-inspector.c: the inspector, the messages panel, the example
+ * browser, diagram export and the window's file handling
+ *
+ * Runs under a display (xvfb-run in CI); without one it is skipped.
+ * Recent files go to a temporary data folder, never the user's.
+ */
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <cairo.h>
+#include <string.h>
+
+#include "qd-application.h"
+#include "qd-canvas.h"
+#include "qd-diagram-export.h"
+#include "qd-example-browser.h"
+#include "qd-inspector.h"
+#include "qd-messages-view.h"
+#include "qd-test-util.h"
+#include "qd-window.h"
+
+static QdApplication *app;
+
+static void
+flush_events (void)
+{
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+static QdBlock *
+add_block (QdDocument *document,
+           const char *type,
+           const char *name,
+           double      x,
+           double      y)
+{
+  g_autoptr(GError) error = NULL;
+  QdBlock *block = qd_document_add_block (document, qd_document_get_root (document),
+                                          type, name, x, y, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (block);
+  return block;
+}
+
+static GtkWidget *
+new_inspector (QdDocument *document)
+{
+  GtkWidget *inspector = qd_inspector_new ();
+
+  g_object_ref_sink (inspector);
+  qd_inspector_set_document (QD_INSPECTOR (inspector), document);
+  return inspector;
+}
+
+/* Types a text into an entry field and presses Enter. */
+static void
+type_and_enter (QdInspector *inspector,
+                const char  *key,
+                const char  *text)
+{
+  GtkWidget *entry = qd_inspector_get_field (inspector, key);
+
+  g_assert_true (GTK_IS_ENTRY (entry));
+  gtk_editable_set_text (GTK_EDITABLE (entry), text);
+  g_signal_emit_by_name (entry, "activate");
+}
+
+static const char *
+entry_text (QdInspector *inspector,
+            const char  *key)
+{
+  GtkWidget *entry = qd_inspector_get_field (inspector, key);
+
+  g_assert_true (GTK_IS_ENTRY (entry));
+  return gtk_editable_get_text (GTK_EDITABLE (entry));
+}
+
+/* Every registered block type gets one field per schema parameter (plus
+ * its name), each with the widget its kind asks for. */
+static void
+test_block_form_widgets (void)
+{
+  g_autoptr(QdDocument) document = qd_document_new ();
+  g_autoptr(GtkWidget) widget = new_inspector (document);
+  QdInspector *inspector = QD_INSPECTOR (widget);
+  const QdBlockType *const *types;
+  guint n_types = 0, n_checked = 0;
+
+  types = qd_registry_list (&n_types);
+  for (guint t = 0; t < n_types; t++)
+    {
+      const QdBlockType *type = types[t];
+      g_autoptr(GError) error = NULL;
+      QdBlock *block;
+
+      block = qd_document_add_block (document, qd_document_get_root (document),
+                                     type->id, NULL, 100.0 * t, 0, &error);
+      if (block == NULL)
+        continue;   /* a port block outside a subsystem, say */
+      qd_inspector_set_block (inspector, block);
+      g_assert_true (qd_inspector_get_block (inspector) == block);
+      g_assert_cmpuint (qd_inspector_get_n_fields (inspector), ==, type->n_params + 1);
+      g_assert_cmpstr (entry_text (inspector, "name"), ==, block->name);
+
+      for (guint i = 0; i < type->n_params; i++)
+        {
+          const QdParamSpec *spec = &type->params[i];
+          GtkWidget *editor = qd_inspector_get_field (inspector, spec->name);
+
+          g_assert_nonnull (editor);
+          switch (spec->kind)
+            {
+            case QD_PARAM_BOOLEAN:
+              g_assert_true (GTK_IS_SWITCH (editor));
+              g_assert_cmpint (gtk_switch_get_active (GTK_SWITCH (editor)), ==,
+                               g_strcmp0 (spec->default_value, "true") == 0);
+              break;
+            case QD_PARAM_CHOICE:
+              g_assert_true (GTK_IS_DROP_DOWN (editor));
+              break;
+            default:
+              g_assert_true (GTK_IS_ENTRY (editor));
+              /* Unset: empty, with the default as placeholder. */
+              g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (editor)), ==, "");
+              if (!(spec->flags & QD_PARAM_INHERIT))
+                g_assert_cmpstr (gtk_entry_get_placeholder_text (GTK_ENTRY (editor)), ==,
+                                 spec->default_value);
+              break;
+            }
+          g_assert_null (qd_inspector_get_error (inspector, spec->name));
+        }
+      n_checked++;
+    }
+  g_assert_cmpuint (n_checked, >, 5);
+}
+
+/* A bad value is reported as typed and never reaches the document. */
+static void
+test_invalid_value (void)
+{
+  g_autoptr(QdDocument) document = qd_document_new ();
+  g_autoptr(GtkWidget) widget = new_inspector (document);
+  QdInspector *inspector = QD_INSPECTOR (widget);
+  g_autoptr(GError) error = NULL;
+  QdBlock *integrator = add_block (document, "integrator", "Integrator", 0, 0);
+  GtkWidget *entry;
+  const char *message;
+
+  qd_document_set_saved (document);
+  qd_document_set_variable (document, "k", "2", &error);
+  g_assert_no_error (error);
+  qd_inspector_set_block (inspector, integrator);
+  entry = qd_inspector_get_field (inspector, "x0");
+
+  /* A syntax error, shown while typing. */
+  gtk_editable_set_text (GTK_EDITABLE (entry), "2*(");
+  message = qd_inspector_get_error (inspector, "x0");
+  g_assert_nonnull (message);
+  g_test_message ("syntax error: %s", message);
+  g_assert_nonnull (strstr (message, "column"));
+  g_assert_true (gtk_widget_has_css_class (entry, "error"));
+  g_signal_emit_by_name (entry, "activate");
+  g_assert_null (qd_block_get_param (integrator, "x0"));
+  g_assert_nonnull (qd_inspector_get_error (inspector, "x0"));
+
+  /* A name that is not a model variable. */
+  gtk_editable_set_text (GTK_EDITABLE (entry), "kk + 1");
+  message = qd_inspector_get_error (inspector, "x0");
+  g_assert_nonnull (message);
+  g_assert_nonnull (strstr (message, "kk"));
+  g_signal_emit_by_name (entry, "activate");
+  g_assert_null (qd_block_get_param (integrator, "x0"));
+
+  /* A value below the schema's range (quanta are not negative). */
+  type_and_enter (inspector, "dqmin", "-k");
+  g_assert_cmpstr (qd_inspector_get_error (inspector, "dqmin"), ==,
+                   "-2 is too small; the value must be at least 0");
+  g_assert_null (qd_block_get_param (integrator, "dqmin"));
+
+  /* A name already taken in the same system. */
+  add_block (document, "gain", "Gain", 0, 100);
+  type_and_enter (inspector, "name", "Gain");
+  g_assert_cmpstr (qd_inspector_get_error (inspector, "name"), ==,
+                   "another block here is named “Gain”; choose another name");
+  g_assert_cmpstr (integrator->name, ==, "Integrator");
+
+  /* Fixing the text clears the error (without applying it yet). */
+  entry = qd_inspector_get_field (inspector, "x0");
+  gtk_editable_set_text (GTK_EDITABLE (entry), "2*(k+1)");
+  g_assert_null (qd_inspector_get_error (inspector, "x0"));
+  g_assert_false (gtk_widget_has_css_class (entry, "error"));
+
+  /* The history holds the two blocks and the variable, nothing the form
+   * refused. */
+  for (guint i = 0; i < 3; i++)
+    g_assert_true (qd_document_undo (document));
+  g_assert_false (qd_document_can_undo (document));
+}
+
+/* A valid change is one undo step, and undo puts the form back. */
+static void
+test_valid_change (void)
+{
+  g_autoptr(QdDocument) document = qd_document_new ();
+  g_autoptr(GtkWidget) widget = new_inspector (document);
+  QdInspector *inspector = QD_INSPECTOR (widget);
+  g_autoptr(GError) error = NULL;
+  QdBlock *integrator = add_block (document, "integrator", "Integrator", 0, 0);
+  GtkWidget *method;
+  guint qss3 = G_MAXUINT;
+  GListModel *items;
+
+  qd_document_set_variable (document, "k", "2", &error);
+  g_assert_no_error (error);
+  qd_inspector_set_block (inspector, integrator);
+
+  type_and_enter (inspector, "x0", "3*k");
+  g_assert_null (qd_inspector_get_error (inspector, "x0"));
+  g_assert_cmpstr (qd_block_get_param (integrator, "x0"), ==, "3*k");
+  g_assert_cmpstr (qd_document_get_undo_label (document), !=, NULL);
+
+  /* Enter again with the same text changes nothing. */
+  type_and_enter (inspector, "x0", "3*k");
+  qd_document_undo (document);
+  g_assert_null (qd_block_get_param (integrator, "x0"));
+  g_assert_cmpstr (entry_text (inspector, "x0"), ==, "");
+  qd_document_redo (document);
+  g_assert_cmpstr (entry_text (inspector, "x0"), ==, "3*k");
+
+  /* The method from the drop-down. */
+  method = qd_inspector_get_field (inspector, "method");
+  items = gtk_drop_down_get_model (GTK_DROP_DOWN (method));
+  for (guint i = 0; i < g_list_model_get_n_items (items); i++)
+    if (g_strcmp0 (gtk_string_list_get_string (GTK_STRING_LIST (items), i), "QSS3") == 0)
+      qss3 = i;
+  g_assert_cmpuint (qss3, !=, G_MAXUINT);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (method), qss3);
+  g_assert_cmpstr (qd_block_get_param (integrator, "method"), ==, "QSS3");
+  qd_document_undo (document);
+  g_assert_null (qd_block_get_param (integrator, "method"));
+  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (method)), ==, 0);
+  g_assert_cmpstr (qd_block_get_param (integrator, "x0"), ==, "3*k");
+
+  /* Renaming, and the name field following an undo. */
+  type_and_enter (inspector, "name", "Tank");
+  g_assert_cmpstr (integrator->name, ==, "Tank");
+  qd_document_undo (document);
+  g_assert_cmpstr (entry_text (inspector, "name"), ==, "Integrator");
+
+  /* Removing the block (an undo of its creation, say) goes to the model. */
+  qd_document_remove_block (document, integrator);
+  g_assert_null (qd_inspector_get_block (inspector));
+  g_assert_nonnull (qd_inspector_get_field (inspector, "final_time"));
+}
+
+/* Integrator method and quanta show the model's default until set. */
+static void
+test_inherit (void)
+{
+  g_autoptr(QdDocument) document = qd_document_new ();
+  g_autoptr(GtkWidget) widget = new_inspector (document);
+  QdInspector *inspector = QD_INSPECTOR (widget);
+  g_autoptr(GError) error = NULL;
+  QdBlock *integrator = add_block (document, "integrator", "Integrator", 0, 0);
+  QdSettings settings;
+  GtkWidget *method, *dqmin;
+  GListModel *items;
+
+  qd_document_init_settings (&settings);
+  g_free (settings.method);
+  settings.method = g_strdup ("QSS2");
+  settings.dqmin = 1e-4;
+  qd_document_set_settings (document, &settings, &error);
+  g_assert_no_error (error);
+
+  qd_inspector_set_block (inspector, integrator);
+  method = qd_inspector_get_field (inspector, "method");
+  items = gtk_drop_down_get_model (GTK_DROP_DOWN (method));
+  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (method)), ==, 0);
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (items), 0), ==,
+                   "QSS2 (model default)");
+  dqmin = qd_inspector_get_field (inspector, "dqmin");
+  g_assert_cmpstr (gtk_entry_get_placeholder_text (GTK_ENTRY (dqmin)), ==,
+                   "0.0001 (model default)");
+
+  /* The model's setting changes: so does what the block inherits. */
+  g_free (settings.method);
+  settings.method = g_strdup ("QSS3");
+  settings.dqmin = 1e-3;
+  qd_document_set_settings (document, &settings, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (items), 0), ==,
+                   "QSS3 (model default)");
+  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (method)), ==, 0);
+  g_assert_cmpstr (gtk_entry_get_placeholder_text (GTK_ENTRY (dqmin)), ==,
+                   "0.001 (model default)");
+
+  /* Overridden, then back to inheriting by emptying the field. */
+  type_and_enter (inspector, "dqmin", "1e-5");
+  g_assert_cmpstr (qd_block_get_param (integrator, "dqmin"), ==, "1e-5");
+  type_and_enter (inspector, "dqmin", "");
+  g_assert_null (qd_block_get_param (integrator, "dqmin"));
+  qd_settings_clear (&settings);
+}
+
+/* With nothing selected, the model: title, variables, settings. */
+static void
+test_model_form (void)
+{
+  g_autoptr(QdDocument) document = qd_document_new ();
+  g_autoptr(GtkWidget) widget = new_inspector (document);
+  QdInspector *inspector = QD_INSPECTOR (widget);
+  g_autoptr(GError) error = NULL;
+  GPtrArray *variables;
+  double final_time = qd_document_get_settings (document)->final_time;
+  g_autofree char *final_text = NULL;
+
+  g_assert_null (qd_inspector_get_block (inspector));
+  type_and_enter (inspector, "title", "Decay");
+  g_assert_cmpstr (qd_document_get_title (document), ==, "Decay");
+
+  /* Settings: applied, refused with the reason, undone. */
+  type_and_enter (inspector, "final_time", "20");
+  g_assert_cmpfloat (qd_document_get_settings (document)->final_time, ==, 20.0);
+  type_and_enter (inspector, "final_time", "2*");
+  g_assert_nonnull (qd_inspector_get_error (inspector, "final_time"));
+  g_assert_cmpfloat (qd_document_get_settings (document)->final_time, ==, 20.0);
+  qd_document_undo (document);
+  g_assert_cmpfloat (qd_document_get_settings (document)->final_time, ==, final_time);
+  final_text = g_strdup_printf ("%g", final_time);
+  g_assert_cmpstr (entry_text (inspector, "final_time"), ==, final_text);
+  g_assert_null (qd_inspector_get_error (inspector, "final_time"));
+  type_and_enter (inspector, "illegitimacy_limit", "2.5");
+  g_assert_nonnull (qd_inspector_get_error (inspector, "illegitimacy_limit"));
+  type_and_enter (inspector, "illegitimacy_limit", "5000");
+  g_assert_cmpuint (qd_document_get_settings (document)->illegitimacy_limit, ==, 5000);
+
+  /* Variables: the form grows a row for each, checks values against the
+   * variables before them, and renames in place. */
+  qd_document_set_variable (document, "a", "1", &error);
+  g_assert_no_error (error);
+  qd_document_set_variable (document, "c", "a*2", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (entry_text (inspector, "var:c"), ==, "a*2");
+  type_and_enter (inspector, "var:a", "c + 1");
+  g_assert_nonnull (qd_inspector_get_error (inspector, "var:a"));
+  g_assert_cmpstr (qd_document_get_variable (document, "a"), ==, "1");
+  type_and_enter (inspector, "var:a", "3");
+  g_assert_cmpstr (qd_document_get_variable (document, "a"), ==, "3");
+
+  type_and_enter (inspector, "varname:a", "2x");
+  g_assert_nonnull (qd_inspector_get_error (inspector, "varname:a"));
+  type_and_enter (inspector, "varname:a", "b");
+  variables = qd_document_get_variables (document);
+  g_assert_cmpuint (variables->len, ==, 2);
+  g_assert_cmpstr (((QdVariable *) g_ptr_array_index (variables, 0))->name, ==, "b");
+  g_assert_cmpstr (((QdVariable *) g_ptr_array_index (variables, 0))->value, ==, "3");
+  g_assert_cmpstr (((QdVariable *) g_ptr_array_index (variables, 1))->name, ==, "c");
+  g_assert_nonnull (qd_inspector_get_field (inspector, "var:b"));
+  g_assert_null (qd_inspector_get_field (inspector, "var:a"));
+  /* The rename is one step. */
+  qd_document_undo (document);
+  variables = qd_document_get_variables (document);
+  g_assert_cmpstr (((QdVariable *) g_ptr_array_index (variables, 0))->name, ==, "a");
+  g_assert_nonnull (qd_inspector_get_field (inspector, "var:a"));
+}
+
+/* The panel lists the problems; activating one selects the block, in
+ * its subsystem if it is nested. */
+static void
+test_messages (void)
+{
+  g_autoptr(QdDocument) document = qd_document_new ();
+  g_autoptr(GError) error = NULL;
+  QdWindow *window = qd_window_new (GTK_APPLICATION (app));
+  QdCanvas *canvas = QD_CANVAS (gtk_widget_get_template_child (GTK_WIDGET (window),
+                                                               QD_TYPE_WINDOW, "canvas"));
+  QdInspector *inspector = QD_INSPECTOR (gtk_widget_get_template_child (GTK_WIDGET (window),
+                                                                        QD_TYPE_WINDOW, "inspector"));
+  QdMessagesView *view = QD_MESSAGES_VIEW (gtk_widget_get_template_child (GTK_WIDGET (window),
+                                                                          QD_TYPE_WINDOW, "messages_view"));
+  QdCanvasController *controller = qd_canvas_get_controller (canvas);
+  QdBlock *constant, *gain, *plant, *inner_gain;
+  const QdProblem *problem;
+  gboolean found_gain = FALSE;
+  guint n;
+
+  constant = add_block (document, "constant", "Source", 0, 0);
+  gain = add_block (document, "gain", "Gain", 100, 0);
+  (void) constant;
+  plant = add_block (document, QD_TYPE_SUBSYSTEM, "Plant", 200, 0);
+  inner_gain = qd_document_add_block (document, plant->inner, "gain", "Inner", 0, 0, &error);
+  g_assert_no_error (error);
+
+  qd_window_set_document (window, document, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  n = qd_window_check (window);
+  g_assert_cmpuint (n, >=, 2);
+  g_assert_cmpuint (qd_messages_view_get_n_problems (view), ==, n);
+  g_assert_true (g_hash_table_contains (qd_messages_view_get_block_ids (view), gain->id));
+  g_assert_true (g_hash_table_contains (qd_messages_view_get_block_ids (view), inner_gain->id));
+
+  for (guint i = 0; i < n; i++)
+    {
+      problem = qd_messages_view_get_problem (view, i);
+      if (g_strcmp0 (problem->block_id, gain->id) != 0)
+        continue;
+      found_gain = TRUE;
+      g_assert_cmpstr (problem->path, ==, "/Gain");
+      qd_messages_view_activate (view, i);
+      g_assert_true (qd_canvas_controller_is_selected (controller, gain->id));
+      g_assert_true (qd_inspector_get_block (inspector) == gain);
+    }
+  g_assert_true (found_gain);
+
+  for (guint i = 0; i < n; i++)
+    {
+      problem = qd_messages_view_get_problem (view, i);
+      if (g_strcmp0 (problem->block_id, inner_gain->id) != 0)
+        continue;
+      g_assert_cmpstr (problem->path, ==, "/Plant/Inner");
+      qd_messages_view_activate (view, i);
+      g_assert_true (qd_canvas_get_system (canvas) == plant->inner);
+      g_assert_true (qd_canvas_controller_is_selected (controller, inner_gain->id));
+      g_assert_false (qd_canvas_controller_is_selected (controller, gain->id));
+    }
+
+  /* A diagram without problems says so. */
+  {
+    g_autoptr(QdDocument) empty = qd_document_new ();
+
+    g_assert_cmpuint (qd_messages_view_check (view, empty), ==, 0);
+  }
+
+  qd_document_set_saved (document);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static gboolean
+file_starts_with (const char *path,
+                  const char *magic,
+                  gsize       length)
+{
+  g_autofree char *contents = NULL;
+  gsize size = 0;
+
+  if (!g_file_get_contents (path, &contents, &size, NULL))
+    return FALSE;
+  return size > length && memcmp (contents, magic, length) == 0;
+}
+
+static void
+test_export (void)
+{
+  g_autofree char *example = qd_test_source_path ("data", "examples", "exp-decay.qdevs", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QdDocument) document = qd_document_load (example, &error);
+  g_autofree char *dir = g_dir_make_tmp ("qd-test-export-XXXXXX", NULL);
+  g_autofree char *svg = g_build_filename (dir, "d.svg", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "d.PDF", NULL);
+  g_autofree char *png = g_build_filename (dir, "d.png", NULL);
+  g_autofree char *part = g_build_filename (dir, "part.png", NULL);
+  g_autofree char *bad = g_build_filename (dir, "d.txt", NULL);
+  g_autofree char *expected = NULL;
+  g_autofree char *svg_text = NULL;
+  g_autoptr(GHashTable) selection = g_hash_table_new (g_str_hash, g_str_equal);
+  QdSystem *root;
+  QdBlock *first;
+  cairo_surface_t *image;
+  int full_width, full_height;
+
+  g_assert_no_error (error);
+  root = qd_document_get_root (document);
+
+  g_assert_true (qd_diagram_export (document, root, NULL, svg, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (svg, &svg_text, NULL, NULL));
+  g_assert_nonnull (strstr (svg_text, "<svg"));
+  g_assert_nonnull (strstr (svg_text, "</svg>"));
+
+  g_assert_true (qd_diagram_export (document, root, NULL, pdf, &error));
+  g_assert_no_error (error);
+  g_assert_true (file_starts_with (pdf, "%PDF-", 5));
+
+  g_assert_true (qd_diagram_export (document, root, NULL, png, &error));
+  g_assert_no_error (error);
+  g_assert_true (file_starts_with (png, "\x89PNG", 4));
+  image = cairo_image_surface_create_from_png (png);
+  g_assert_cmpint (cairo_surface_status (image), ==, CAIRO_STATUS_SUCCESS);
+  full_width = cairo_image_surface_get_width (image);
+  full_height = cairo_image_surface_get_height (image);
+  cairo_surface_destroy (image);
+  g_assert_cmpint (full_width, >, 2 * 60);
+  g_assert_cmpint (full_height, >, 2 * 40);
+
+  /* The selection alone: one block gives a smaller picture, and the
+   * document is untouched. */
+  first = g_ptr_array_index (root->blocks, 0);
+  g_hash_table_add (selection, first->id);
+  g_assert_true (qd_diagram_export (document, root, selection, part, &error));
+  g_assert_no_error (error);
+  image = cairo_image_surface_create_from_png (part);
+  g_assert_cmpint (cairo_surface_status (image), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_image_surface_get_width (image) * cairo_image_surface_get_height (image),
+                   <, full_width * full_height);
+  cairo_surface_destroy (image);
+  g_assert_false (qd_document_get_modified (document));
+
+  g_assert_false (qd_diagram_export (document, root, NULL, bad, &error));
+  expected = g_strdup_printf ("%s: unknown export format; end the file name "
+                              "with .svg, .pdf or .png", bad);
+  g_assert_error (error, QD_ERROR, QD_ERROR_IO);
+  g_assert_cmpstr (error->message, ==, expected);
+
+  g_assert_cmpint (qd_diagram_format_for_path ("a.Svg"), ==, QD_DIAGRAM_FORMAT_SVG);
+  g_assert_cmpint (qd_diagram_format_for_path ("a.svg.bak"), ==, QD_DIAGRAM_FORMAT_UNKNOWN);
+
+  g_unlink (svg);
+  g_unlink (pdf);
+  g_unlink (png);
+  g_unlink (part);
+  g_rmdir (dir);
+}
+
+static void
+on_example (QdExampleBrowser *browser,
+            GFile            *file,
+            GFile           **out)
+{
+  g_set_object (out, file);
+}
+
+static void
+test_example_browser (void)
+{
+  g_autofree char *folder = qd_test_source_path ("data", "examples", NULL);
+  g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
+  g_autoptr(GFile) chosen = NULL;
+  g_autofree char *basename = NULL;
+  QdExampleBrowser *browser;
+  const char *name;
+  guint n_files = 0;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_suffix (name, ".qdevs"))
+      n_files++;
+
+  browser = qd_example_browser_new (NULL, folder);
+  g_assert_cmpuint (qd_example_browser_get_n_examples (browser), ==, n_files);
+  /* Sorted by title. */
+  for (guint i = 1; i < n_files; i++)
+    g_assert_cmpint (g_utf8_collate (qd_example_browser_get_title (browser, i - 1),
+                                     qd_example_browser_get_title (browser, i)), <=, 0);
+
+  g_signal_connect (browser, "example-activated", G_CALLBACK (on_example), &chosen);
+  qd_example_browser_activate (browser, 0);
+  g_assert_nonnull (chosen);
+  basename = g_file_get_basename (chosen);
+  g_assert_true (g_str_has_suffix (basename, ".qdevs"));
+  flush_events ();
+}
+
+/* Save writes the file and clears the modified state; a modified
+ * diagram asks before its window closes. */
+static void
+test_save_and_close (void)
+{
+  g_autoptr(QdDocument) document = qd_document_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("qd-test-save-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "model.qdevs", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(QdDocument) reloaded = NULL;
+  QdWindow *window;
+  GtkWidget *dialog = NULL;
+  GListModel *toplevels;
+
+  g_assert_true (qd_document_save (document, path, &error));
+  g_assert_no_error (error);
+  window = qd_window_new (GTK_APPLICATION (app));
+  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
+  g_assert_true (qd_window_open_file (window, file, &error));
+  gtk_window_present (GTK_WINDOW (window));
+
+  qd_document_set_title (qd_window_get_document (window), "Saved");
+  g_assert_true (qd_document_get_modified (qd_window_get_document (window)));
+  g_action_group_activate_action (G_ACTION_GROUP (window), "save", NULL);
+  g_assert_false (qd_document_get_modified (qd_window_get_document (window)));
+  reloaded = qd_document_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (qd_document_get_title (reloaded), ==, "Saved");
+
+  /* Modified again: closing asks, Cancel keeps the window. */
+  add_block (qd_window_get_document (window), "gain", NULL, 0, 0);
+  gtk_window_close (GTK_WINDOW (window));
+  flush_events ();
+  g_assert_nonnull (window);
+  toplevels = gtk_window_get_toplevels ();
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) w = g_list_model_get_item (toplevels, i);
+
+      if (GTK_IS_MESSAGE_DIALOG (w)
+          && gtk_window_get_transient_for (GTK_WINDOW (w)) == GTK_WINDOW (window))
+        dialog = w;
+    }
+  g_assert_nonnull (dialog);
+  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
+  flush_events ();
+  g_assert_nonnull (window);
+
+  /* Discard closes without saving. */
+  gtk_window_close (GTK_WINDOW (window));
+  flush_events ();
+  dialog = NULL;
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) w = g_list_model_get_item (toplevels, i);
+
+      if (GTK_IS_MESSAGE_DIALOG (w))
+        dialog = w;
+    }
+  g_assert_nonnull (dialog);
+  gtk_dialog_response (GTK_DIALOG (dialog), 2 /* Discard */);
+  flush_events ();
+  g_assert_null (window);
+  g_clear_object (&reloaded);
+  reloaded = qd_document_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (qd_document_get_root (reloaded)->blocks->len, ==, 0);
+
+  /* The saved file is now a recent one. */
+  {
+    g_autofree char *uri = g_file_get_uri (file);
+
+    g_assert_true (gtk_recent_manager_has_item (gtk_recent_manager_get_default (), uri));
+  }
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *data_dir = NULL;
+  int status;
+
+  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
+    {
+      g_print ("1..0 # SKIP no display (run under xvfb-run)\n");
+      return 0;
+    }
+
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  /* The recent files list lives in the data folder: use a scratch one. */
+  data_dir = g_dir_make_tmp ("qd-test-inspector-XXXXXX", NULL);
+  g_setenv ("XDG_DATA_HOME", data_dir, TRUE);
+
+  gtk_test_init (&argc, &argv, NULL);
+  qd_init ();
+
+  app = qd_application_new (G_APPLICATION_NON_UNIQUE);
+  g_application_register (G_APPLICATION (app), NULL, &error);
+  g_assert_no_error (error);
+
+  g_test_add_func ("/inspector/block-form", test_block_form_widgets);
+  g_test_add_func ("/inspector/invalid-value", test_invalid_value);
+  g_test_add_func ("/inspector/valid-change", test_valid_change);
+  g_test_add_func ("/inspector/inherit", test_inherit);
+  g_test_add_func ("/inspector/model-form", test_model_form);
+  g_test_add_func ("/messages/check-and-activate", test_messages);
+  g_test_add_func ("/export/formats", test_export);
+  g_test_add_func ("/example-browser/list", test_example_browser);
+  g_test_add_func ("/window/save-and-close", test_save_and_close);
+
+  status = g_test_run ();
+  g_clear_object (&app);
+  return status;
+}
