@@ -30,6 +30,21 @@ get_active_qd_window (QdApplication *self)
   return QD_IS_WINDOW (window) ? QD_WINDOW (window) : NULL;
 }
 
+/* A window may take another diagram while it shows nothing of value:
+ * no diagram, or the untouched empty one of a new window. */
+static gboolean
+window_is_reusable (QdWindow *window)
+{
+  QdDocument *document = window != NULL ? qd_window_get_document (window) : NULL;
+
+  if (window == NULL)
+    return FALSE;
+  return document == NULL
+         || (qd_window_get_file (window) == NULL
+             && !qd_document_get_modified (document)
+             && qd_document_get_root (document)->blocks->len == 0);
+}
+
 static void
 qd_application_activate (GApplication *app)
 {
@@ -49,7 +64,7 @@ qd_application_open (GApplication  *app,
   QdApplication *self = QD_APPLICATION (app);
   QdWindow *reusable = get_active_qd_window (self);
 
-  if (reusable != NULL && qd_window_get_document (reusable) != NULL)
+  if (!window_is_reusable (reusable))
     reusable = NULL;
 
   for (int i = 0; i < n_files; i++)
@@ -166,9 +181,7 @@ on_example_activated (QdApplication *self,
   g_autofree char *path = g_file_get_path (file);
   g_autoptr(QdDocument) document = NULL;
 
-  if (window != NULL && qd_window_get_document (window) != NULL)
-    window = NULL;
-  if (window == NULL)
+  if (!window_is_reusable (window))
     window = qd_window_new (GTK_APPLICATION (self));
   document = path != NULL ? qd_document_load (path, &error) : NULL;
   if (document == NULL)

@@ -125,7 +125,7 @@ const QdBlockType qd_block_delay = {
   .id = "delay",
   .category = N_("Discrete"),
   .name = N_("Delay"),
-  .glyph = "⧗",
+  .glyph = "Δt",
   .doc = N_("Emits every event it receives again, unchanged, a fixed delay "
             "later: the output is the input shifted in time, exactly. Up "
             "to 'capacity' events may be waiting at once."),

@@ -40,16 +40,36 @@ gain_dext (QdAtomic       *self,
   st->sigma = 0.0;
 }
 
+/* By the input's order, as WSum does (see qd-block-wsum.c): the same
+ * operations as qd_signal_advance() without the zero terms. */
 static guint64
 gain_lambda (QdAtomic *self,
              double    t)
 {
   double k = self->params[0].number;
+  const QdSignal *u = self->in[0];
   QdSignal *y = &self->out[0];
+  double s = t - u->t;
 
-  qd_signal_advance (self->in[0], t, y);
-  for (int i = 0; i <= QD_MAX_ORDER; i++)
-    y->c[i] *= k;
+  switch (u->order)
+    {
+    case 0:
+      y->c[0] = k * u->c[0];
+      y->c[1] = y->c[2] = y->c[3] = 0.0;
+      break;
+    case 1:
+      y->c[0] = k * (u->c[0] + s * u->c[1]);
+      y->c[1] = k * u->c[1];
+      y->c[2] = y->c[3] = 0.0;
+      break;
+    default:
+      qd_signal_advance (u, t, y);
+      for (int i = 0; i <= QD_MAX_ORDER; i++)
+        y->c[i] *= k;
+      break;
+    }
+  y->t = t;
+  y->order = u->order;
   y->tag = 0;
   return 1;
 }

@@ -907,7 +907,7 @@ const QdBlockType qd_block_quantizer = {
   .id = "quantizer",
   .category = N_("Hybrid"),
   .name = N_("Quantizer"),
-  .glyph = "⌗",
+  .glyph = "⌊u⌋",
   .doc = N_("Quantizes its input to whole multiples of the quantum, with "
             "events at the exact times the input reaches a switching level "
             "(solved from its polynomial). Without hysteresis the output is "

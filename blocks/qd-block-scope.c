@@ -96,7 +96,7 @@ const QdBlockType qd_block_scope = {
   .id = "scope",
   .category = N_("Sinks"),
   .name = N_("Scope"),
-  .glyph = "〜",
+  .glyph = "◫",
   .doc = N_("Records its inputs as traces that the plot shows while the "
             "simulation runs and that can be exported afterwards. Each "
             "event is kept as the exact polynomial segment it carries."),

@@ -243,7 +243,7 @@ const QdBlockType qd_block_terminator = {
   .id = "terminator",
   .category = N_("Sinks"),
   .name = N_("Terminator"),
-  .glyph = "⏚",
+  .glyph = "⊣",
   .doc = N_("Accepts events and ignores them: it closes outputs that are "
             "not used, so that every output in a diagram goes somewhere."),
   .inputs = { .size_param = "n", .name_prefix = "u",

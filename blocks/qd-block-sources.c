@@ -251,7 +251,7 @@ const QdBlockType qd_block_ramp = {
   .id = "ramp",
   .category = N_("Sources"),
   .name = N_("Ramp"),
-  .glyph = "⟋",
+  .glyph = "╱",
   .doc = N_("Outputs the initial output until the start time, then a "
             "straight line rising with the given slope: y = initial + "
             "slope·(t − start). The line is emitted once, exactly, as an "
@@ -509,7 +509,7 @@ const QdBlockType qd_block_sawtooth = {
   .id = "sawtooth",
   .category = N_("Sources"),
   .name = N_("Sawtooth"),
-  .glyph = "⩘",
+  .glyph = "◿◿",
   .doc = N_("A sawtooth wave: in each period, starting at t = 0, the "
             "output rises in a straight line from offset − amplitude to "
             "offset + amplitude, then drops back. Each rise is emitted "
@@ -622,7 +622,7 @@ const QdBlockType qd_block_trapezoid = {
   .id = "trapezoid",
   .category = N_("Sources"),
   .name = N_("Trapezoid"),
-  .glyph = "⏢",
+  .glyph = "╱▔╲",
   .doc = N_("A trapezoidal pulse train: the low level until the start "
             "delay, then a straight rise to the high level over the rise "
             "time, the high level for the high time, a straight fall over "

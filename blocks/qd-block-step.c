@@ -93,7 +93,7 @@ const QdBlockType qd_block_step = {
   .id = "step",
   .category = N_("Sources"),
   .name = N_("Step"),
-  .glyph = "⎍",
+  .glyph = "_┌",
   .doc = N_("Outputs the initial value from the start time, then jumps to "
             "the final value at the step time. A step time at or before "
             "the start outputs the final value from the start."),

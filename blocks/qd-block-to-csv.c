@@ -211,7 +211,7 @@ const QdBlockType qd_block_to_csv = {
   .id = "to_csv",
   .category = N_("Sinks"),
   .name = N_("To CSV"),
-  .glyph = "⎙",
+  .glyph = "⇥▤",
   .doc = N_("Writes its inputs to a CSV file with a header \"time,NAME,...\" "
             "and values with 17 significant digits: either one row per "
             "input event, or rows sampled at a fixed period."),

@@ -47,28 +47,64 @@ wsum_dext (QdAtomic       *self,
   st->sigma = 0.0;
 }
 
+/* Why the work goes by the input's order: in QSS1 and QSS2 models nearly
+ * every input is of order 0 or 1, and re-expanding it as a cubic would
+ * spend most of the block's time on coefficients that are zero. The terms
+ * kept are the same operations, in the same order, as in
+ * qd_signal_advance() with the zero terms dropped, so the sums are the
+ * same to the last bit. */
 static guint64
 wsum_lambda (QdAtomic *self,
              double    t)
 {
   const double *w = self->params[PARAM_WEIGHTS].vector;
+  const QdSignal *const *in = self->in;
   QdSignal *y = &self->out[0];
+  double c0 = 0.0, c1 = 0.0, c2 = 0.0, c3 = 0.0;
   int order = 0;
 
+  for (guint i = 0, n = self->n_in; i < n; i++)
+    {
+      const QdSignal *u = in[i];
+      double wi = w[i];
+      double s = t - u->t;
+
+      switch (u->order)
+        {
+        case 0:
+          c0 += wi * u->c[0];
+          break;
+        case 1:
+          c0 += wi * (u->c[0] + s * u->c[1]);
+          c1 += wi * u->c[1];
+          break;
+        case 2:
+          c0 += wi * (u->c[0] + s * (u->c[1] + s * u->c[2]));
+          c1 += wi * (u->c[1] + s * (2.0 * u->c[2]));
+          c2 += wi * u->c[2];
+          break;
+        default:
+          {
+            QdSignal v;
+
+            qd_signal_advance (u, t, &v);
+            c0 += wi * v.c[0];
+            c1 += wi * v.c[1];
+            c2 += wi * v.c[2];
+            c3 += wi * v.c[3];
+          }
+          break;
+        }
+      if (u->order > order)
+        order = u->order;
+    }
   y->t = t;
   y->tag = 0;
-  y->c[0] = y->c[1] = y->c[2] = y->c[3] = 0.0;
-  for (guint i = 0; i < self->n_in; i++)
-    {
-      QdSignal u;
-
-      qd_signal_advance (self->in[i], t, &u);
-      for (int k = 0; k <= QD_MAX_ORDER; k++)
-        y->c[k] += w[i] * u.c[k];
-      if (u.order > order)
-        order = u.order;
-    }
   y->order = order;
+  y->c[0] = c0;
+  y->c[1] = c1;
+  y->c[2] = c2;
+  y->c[3] = c3;
   return 1;
 }
 

@@ -183,7 +183,17 @@ qd_heap_update (QdHeap *heap,
   if (t < heap->entries[p].t)
     sift_up (heap, p, t, id);
   else if (t > heap->entries[p].t)
-    sift_down_bottom_up (heap, p, t, id);
+    {
+      /* The top (the block that just fired) usually goes far down;
+       * another block's key usually moves a little, and the classic sift
+       * stops early where the bottom-up one would go to a leaf and back.
+       * On the LC line (N = 1000, QSS2) this took an update from 168 to
+       * 146 instructions. */
+      if (p == 0)
+        sift_down_bottom_up (heap, p, t, id);
+      else
+        sift_down (heap, p, t, id);
+    }
 }
 
 gboolean

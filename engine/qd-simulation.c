@@ -352,7 +352,10 @@ run_loop (QdSimulation *sim,
       h = &hot[i];
       if (from_now)
         {
+          /* Out of the queue: schedule() below puts it back if its time
+           * advance is 0 again. */
           h->in_now = 0;
+          h->where = QD_SCHED_NONE;
           sim->now_len--;
         }
 

@@ -492,6 +492,45 @@ test_bend_drag (Fixture       *f,
   g_assert_cmpstr (after, ==, before);
 }
 
+static void
+test_rewire (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autofree char *before = text_of (f);
+  g_autofree char *after = NULL;
+  QdLink *link;
+
+  /* The end of Gain's link taken from Integrator to Gain 2. */
+  click_drag (f, 300, 120, 300, 270, 0);
+  g_assert_cmpuint (f->n_messages, ==, 0);
+  g_assert_null (qd_system_find_driver (f->root, f->integrator->id, 0, NULL));
+  link = qd_system_find_driver (f->root, f->gain2->id, 0, NULL);
+  g_assert_nonnull (link);
+  g_assert_cmpstr (link->src.block, ==, f->gain->id);
+  qd_document_undo (f->document);
+  after = text_of (f);
+  g_assert_cmpstr (after, ==, before);
+
+  /* Integrator's input taken to another source: Constant replaces Gain. */
+  click_drag (f, 300, 120, 160, 270, 0);
+  g_assert_cmpuint (f->n_messages, ==, 0);
+  link = qd_system_find_driver (f->root, f->integrator->id, 0, NULL);
+  g_assert_nonnull (link);
+  g_assert_cmpstr (link->src.block, ==, f->constant->id);
+  g_assert_null (qd_system_find_source (f->root, f->gain->id, 0));
+  qd_document_undo (f->document);
+  g_clear_pointer (&after, g_free);
+  after = text_of (f);
+  g_assert_cmpstr (after, ==, before);
+
+  /* Back onto its own source: nothing to do. */
+  click_drag (f, 300, 120, 160, 120, 0);
+  g_assert_cmpuint (f->n_messages, ==, 0);
+  g_clear_pointer (&after, g_free);
+  after = text_of (f);
+  g_assert_cmpstr (after, ==, before);
+}
+
 /* Controller: selection and moves */
 
 static void
@@ -940,6 +979,22 @@ test_widget_view (void)
   g_assert_true (gtk_widget_activate_action (canvas, "canvas.zoom-100", NULL));
   g_assert_cmpfloat (qd_canvas_get_zoom (QD_CANVAS (canvas)), ==, 1.0);
 
+  /* Revealing a block inside a subsystem opens it and selects the block. */
+  {
+    g_autoptr(GError) error = NULL;
+    QdSystem *root = qd_document_get_root (document);
+    QdBlock *plant = qd_document_add_block (document, root, QD_TYPE_SUBSYSTEM, "Plant", 0, 0, &error);
+    QdBlock *inner = qd_document_add_block (document, plant->inner, "gain", NULL, 900, 900, &error);
+
+    g_assert_no_error (error);
+    qd_canvas_reveal_block (QD_CANVAS (canvas), inner);
+    g_assert_true (qd_canvas_get_system (QD_CANVAS (canvas)) == plant->inner);
+    g_assert_true (qd_canvas_controller_is_selected (qd_canvas_get_controller (QD_CANVAS (canvas)),
+                                                     inner->id));
+    g_assert_true (gtk_widget_activate_action (canvas, "canvas.go-up", NULL));
+    g_assert_true (qd_canvas_get_system (QD_CANVAS (canvas)) == root);
+  }
+
   gtk_window_destroy (GTK_WINDOW (window));
   g_object_unref (canvas);
 }
@@ -1055,6 +1110,7 @@ main (int    argc,
   ADD ("controller/connect-refused", test_connect_refused, TRUE);
   ADD ("controller/branch", test_branch, TRUE);
   ADD ("controller/bend", test_bend_drag, TRUE);
+  ADD ("controller/rewire", test_rewire, TRUE);
   ADD ("controller/move", test_move_with_links, TRUE);
   ADD ("controller/click", test_click_selection, TRUE);
   ADD ("controller/rubber-band", test_rubber_band, TRUE);

@@ -304,6 +304,47 @@ test_inherit (void)
   qd_settings_clear (&settings);
 }
 
+/* The form shows what is wrong with the document's own values, and
+ * follows when that changes. */
+static void
+test_document_errors (void)
+{
+  g_autoptr(QdDocument) document = qd_document_new ();
+  g_autoptr(GtkWidget) widget = new_inspector (document);
+  QdInspector *inspector = QD_INSPECTOR (widget);
+  g_autoptr(GError) error = NULL;
+  QdBlock *integrator = add_block (document, "integrator", "Integrator", 0, 0);
+  const char *message;
+
+  qd_document_set_variable (document, "k", "2", &error);
+  g_assert_no_error (error);
+  qd_document_set_param (document, integrator, "x0", "3*k", &error);
+  g_assert_no_error (error);
+  qd_inspector_set_block (inspector, integrator);
+  g_assert_null (qd_inspector_get_error (inspector, "x0"));
+
+  qd_document_set_variable (document, "k", NULL, &error);
+  g_assert_no_error (error);
+  message = qd_inspector_get_error (inspector, "x0");
+  g_assert_nonnull (message);
+  g_assert_nonnull (strstr (message, "'k'"));
+  g_assert_cmpstr (entry_text (inspector, "x0"), ==, "3*k");
+
+  qd_document_undo (document);
+  g_assert_null (qd_inspector_get_error (inspector, "x0"));
+
+  /* Several blocks selected: nothing to edit, and no stale fields. */
+  {
+    g_autoptr(GPtrArray) blocks = g_ptr_array_new ();
+
+    g_ptr_array_add (blocks, integrator);
+    g_ptr_array_add (blocks, add_block (document, "gain", "Gain", 0, 100));
+    qd_inspector_set_selection (inspector, blocks);
+    g_assert_cmpuint (qd_inspector_get_n_fields (inspector), ==, 0);
+    g_assert_null (qd_inspector_get_block (inspector));
+  }
+}
+
 /* With nothing selected, the model: title, variables, settings. */
 static void
 test_model_form (void)
@@ -592,6 +633,32 @@ test_save_and_close (void)
   g_assert_no_error (error);
   g_assert_cmpstr (qd_document_get_title (reloaded), ==, "Saved");
 
+  /* The file is in the Open Recent menu. */
+  {
+    GMenuModel *recent = G_MENU_MODEL (gtk_widget_get_template_child (GTK_WIDGET (window),
+                                                                      QD_TYPE_WINDOW,
+                                                                      "recent_menu"));
+    g_autofree char *uri = g_file_get_uri (file);
+    gboolean listed = FALSE;
+
+    for (guint tries = 0; !listed && tries < 200; tries++)
+      {
+        flush_events ();
+        for (int i = 0; i < g_menu_model_get_n_items (recent); i++)
+          {
+            g_autoptr(GVariant) target = g_menu_model_get_item_attribute_value (recent, i,
+                                                                               G_MENU_ATTRIBUTE_TARGET,
+                                                                               G_VARIANT_TYPE_STRING);
+
+            if (target != NULL && g_strcmp0 (g_variant_get_string (target, NULL), uri) == 0)
+              listed = TRUE;
+          }
+        if (!listed)
+          g_usleep (10000);
+      }
+    g_assert_true (listed);
+  }
+
   /* Modified again: closing asks, Cancel keeps the window. */
   add_block (qd_window_get_document (window), "gain", NULL, 0, 0);
   gtk_window_close (GTK_WINDOW (window));
@@ -671,6 +738,7 @@ main (int    argc,
   g_test_add_func ("/inspector/invalid-value", test_invalid_value);
   g_test_add_func ("/inspector/valid-change", test_valid_change);
   g_test_add_func ("/inspector/inherit", test_inherit);
+  g_test_add_func ("/inspector/document-errors", test_document_errors);
   g_test_add_func ("/inspector/model-form", test_model_form);
   g_test_add_func ("/messages/check-and-activate", test_messages);
   g_test_add_func ("/export/formats", test_export);

@@ -214,15 +214,57 @@ test_render_parabola_decimated (void)
   check_parabola_drawn (20000);
 }
 
-/* The brute-force extremes of the piecewise polynomial of @trace over
- * [a, b], sampled densely plus at every segment start inside. */
+/* The value drawn at @t in @mode from segment @k (the one in force then,
+ * or the one before for the value reached at the next event). NaN where
+ * nothing is drawn. */
+static double
+mode_value (QdTrace    *trace,
+            QdPlotMode  mode,
+            gssize      k,
+            double      t)
+{
+  gsize n = qd_trace_get_length (trace);
+  const QdSignal *s = qd_trace_get (trace, k);
+  const QdSignal *next = (gsize) k + 1 < n ? qd_trace_get (trace, k + 1) : NULL;
+
+  switch (mode)
+    {
+    case QD_PLOT_MODE_EXACT:
+      return qd_signal_eval (s, t);
+    case QD_PLOT_MODE_STEPS:
+      return s->c[0];
+    case QD_PLOT_MODE_LINES:
+      if (next == NULL)
+        return t == s->t ? s->c[0] : NAN;
+      return s->c[0] + (next->c[0] - s->c[0]) * (t - s->t) / (next->t - s->t);
+    case QD_PLOT_MODE_EVENTS:
+    default:
+      return t == s->t ? s->c[0] : NAN;
+    }
+}
+
 static void
-brute_range (QdTrace *trace,
-             double   end,
-             double   a,
-             double   b,
-             double  *lo,
-             double  *hi)
+widen (double *lo,
+       double *hi,
+       double  v)
+{
+  if (isnan (v))
+    return;
+  *lo = MIN (*lo, v);
+  *hi = MAX (*hi, v);
+}
+
+/* The brute-force extremes of what @mode draws of @trace over [a, b]:
+ * dense samples, plus every event inside and the value each segment has
+ * reached where the next one starts. */
+static void
+brute_range_mode (QdTrace    *trace,
+                  QdPlotMode  mode,
+                  double      end,
+                  double      a,
+                  double      b,
+                  double     *lo,
+                  double     *hi)
 {
   gsize n = qd_trace_get_length (trace);
   const guint samples = 2000;
@@ -233,36 +275,34 @@ brute_range (QdTrace *trace,
   b = MIN (b, end);
   if (b < a)
     return;
-  for (guint j = 0; j <= samples; j++)
-    {
-      double t = a + (b - a) * j / samples;
-      gssize k = qd_trace_find (trace, n, t);
-      double v = qd_signal_eval (qd_trace_get (trace, k), t);
+  if (mode != QD_PLOT_MODE_EVENTS)
+    for (guint j = 0; j <= samples; j++)
+      {
+        double t = a + (b - a) * j / samples;
 
-      *lo = MIN (*lo, v);
-      *hi = MAX (*hi, v);
-    }
+        widen (lo, hi, mode_value (trace, mode, qd_trace_find (trace, n, t), t));
+      }
   for (gsize i = 0; i < n; i++)
     {
       const QdSignal *s = qd_trace_get (trace, i);
-
       double e = i + 1 < n ? qd_trace_get (trace, i + 1)->t : end;
 
       if (s->t >= a && s->t <= b)
-        {
-          *lo = MIN (*lo, s->c[0]);
-          *hi = MAX (*hi, s->c[0]);
-        }
-      /* The value a segment reaches at its end, just before the next
-       * event replaces it: part of the drawn curve too. */
-      if (e >= a && e <= b)
-        {
-          double v = qd_signal_eval (s, e);
-
-          *lo = MIN (*lo, v);
-          *hi = MAX (*hi, v);
-        }
+        widen (lo, hi, s->c[0]);
+      if (e >= a && e <= b && i + 1 < n && mode != QD_PLOT_MODE_EVENTS)
+        widen (lo, hi, mode_value (trace, mode, i, e));
     }
+}
+
+static void
+brute_range (QdTrace *trace,
+             double   end,
+             double   a,
+             double   b,
+             double  *lo,
+             double  *hi)
+{
+  brute_range_mode (trace, QD_PLOT_MODE_EXACT, end, a, b, lo, hi);
 }
 
 static QdTrace *
@@ -291,29 +331,72 @@ test_decimate_exact (void)
 {
   double end;
   g_autoptr(QdTrace) trace = random_cubic_trace (300, &end);
-  QdPlotColumns *cols = qd_plot_columns_new ();
   const guint n = 97;
   double t0 = 0.7, t1 = end * 0.9, w = (t1 - t0) / n;
-  const QdPlotColumn *c;
   double worst = 0.0;
 
-  c = qd_plot_columns_update (cols, trace, QD_PLOT_MODE_EXACT, t0, t1, n, end);
-  for (guint k = 0; k < n; k++)
+  /* Piece by piece, then through summaries of runs of 2 pieces. */
+  for (guint pass = 0; pass < 2; pass++)
     {
-      double lo, hi;
+      QdPlotColumns *cols = qd_plot_columns_new ();
+      const QdPlotColumn *c;
 
-      brute_range (trace, end, t0 + k * w, t0 + (k + 1) * w, &lo, &hi);
-      g_assert_cmpfloat (c[k].min, <=, c[k].max);
-      /* Exact extremes can only be beyond what sampling finds, and by no
-       * more than sampling can miss. */
-      g_assert_cmpfloat (c[k].min, <=, lo + 1e-12);
-      g_assert_cmpfloat (c[k].max, >=, hi - 1e-12);
-      g_assert_cmpfloat (fabs (c[k].min - lo), <, 1e-3 * MAX (1.0, fabs (lo)));
-      g_assert_cmpfloat (fabs (c[k].max - hi), <, 1e-3 * MAX (1.0, fabs (hi)));
-      worst = MAX (worst, MAX (lo - c[k].min, c[k].max - hi));
+      qd_plot_columns_set_block_size (cols, pass == 0 ? 29 : 1);
+      c = qd_plot_columns_update (cols, trace, QD_PLOT_MODE_EXACT, t0, t1, n, end);
+      for (guint k = 0; k < n; k++)
+        {
+          double lo, hi;
+
+          brute_range (trace, end, t0 + k * w, t0 + (k + 1) * w, &lo, &hi);
+          g_assert_cmpfloat (c[k].min, <=, c[k].max);
+          /* Exact extremes can only be beyond what sampling finds, and
+           * by no more than sampling can miss. */
+          g_assert_cmpfloat (c[k].min, <=, lo + 1e-12);
+          g_assert_cmpfloat (c[k].max, >=, hi - 1e-12);
+          g_assert_cmpfloat (fabs (c[k].min - lo), <, 1e-3 * MAX (1.0, fabs (lo)));
+          g_assert_cmpfloat (fabs (c[k].max - hi), <, 1e-3 * MAX (1.0, fabs (hi)));
+          worst = MAX (worst, MAX (lo - c[k].min, c[k].max - hi));
+        }
+      qd_plot_columns_free (cols);
     }
   g_test_message ("largest gap between exact and sampled extremes: %.3g", worst);
-  qd_plot_columns_free (cols);
+}
+
+/* Lines, steps and events are decimated like exact curves, from what
+ * each mode draws. */
+static void
+test_decimate_modes (void)
+{
+  double end;
+  g_autoptr(QdTrace) trace = random_cubic_trace (400, &end);
+  const guint n = 61;
+  double t0 = 0.3, t1 = end * 0.95, w = (t1 - t0) / n;
+
+  for (QdPlotMode mode = QD_PLOT_MODE_LINES; mode <= QD_PLOT_MODE_EVENTS; mode++)
+    {
+      QdPlotColumns *cols = qd_plot_columns_new ();
+      const QdPlotColumn *c;
+
+      qd_plot_columns_set_block_size (cols, 2);
+      c = qd_plot_columns_update (cols, trace, mode, t0, t1, n, end);
+      for (guint k = 0; k < n; k++)
+        {
+          double lo, hi;
+
+          brute_range_mode (trace, mode, end, t0 + k * w, t0 + (k + 1) * w, &lo, &hi);
+          if (lo > hi)
+            {
+              /* Nothing drawn there (events mode between events). */
+              g_assert_cmpfloat (c[k].min, >, c[k].max);
+              continue;
+            }
+          /* Lines and steps are straight between events, so samples at
+           * the events find the exact extremes. */
+          g_assert_cmpfloat_with_epsilon (c[k].min, lo, 1e-12);
+          g_assert_cmpfloat_with_epsilon (c[k].max, hi, 1e-12);
+        }
+      qd_plot_columns_free (cols);
+    }
 }
 
 static void
@@ -327,12 +410,24 @@ test_decimate_incremental (void)
   const guint n = 300;
   double t0 = 1.0, t1 = end;
   gsize appended = 0;
+  guint round = 0;
+
+  /* Runs of 4 pieces summarised in the live cache; none (runs longer
+   * than the trace) in the reference, which reads every piece. */
+  qd_plot_columns_set_block_size (live, 2);
+  qd_plot_columns_set_block_size (scratch, 29);
 
   /* Feed the segments in bursts, updating after each as a frame would;
    * every time the result must equal a from-scratch computation, and
-   * only the new segments (and the open last one) may be read. */
+   * only the new segments (and the open last one) may be read. Now and
+   * then the view changes (a zoom), which the summaries must survive. */
   while (appended < 5000)
     {
+      if (++round % 5 == 0)
+        {
+          t0 = g_test_rand_double_range (0.0, end / 2);
+          t1 = g_test_rand_double_range (end / 2, end);
+        }
       gsize burst = (gsize) g_test_rand_int_range (1, 400);
       double t_end;
       const QdPlotColumn *a, *b;
@@ -344,8 +439,12 @@ test_decimate_incremental (void)
       t_end = qd_trace_get (growing, appended - 1)->t + 0.01;
 
       a = qd_plot_columns_update (live, growing, QD_PLOT_MODE_EXACT, t0, t1, n, t_end);
-      if (appended > burst && qd_trace_get (growing, appended - burst - 1)->t > t0)
+      if (round % 5 != 0 && appended > burst
+          && qd_trace_get (growing, appended - burst - 1)->t > t0
+          && qd_trace_get (growing, appended - 1)->t < t1)
         g_assert_cmpuint (qd_plot_columns_get_n_read (live), ==, burst + 1);
+      else if (round % 5 != 0)
+        g_assert_cmpuint (qd_plot_columns_get_n_read (live), <=, burst + 1);
       b = qd_plot_columns_update (scratch, growing, QD_PLOT_MODE_EXACT, t0, t1, n, t_end);
       qd_plot_columns_reset (scratch);
       for (guint k = 0; k < n; k++)
@@ -518,6 +617,38 @@ test_render_xy_circle (void)
   cairo_surface_destroy (surface);
 }
 
+static void
+test_legend_hit (void)
+{
+  g_autoptr(QdTrace) a = parabola_trace (2);
+  g_autoptr(QdTrace) b = parabola_trace (3);
+  g_autoptr(QdTrace) c = parabola_trace (4);
+  QdPlotSeries series[3] = {
+    { a, "first", red, TRUE, TRUE, NULL },
+    { b, "second", red, FALSE, FALSE, NULL },
+    { c, "third", red, TRUE, FALSE, NULL },
+  };
+  QdPlotRenderOptions o;
+  QdPlotRect area;
+  double right, top;
+
+  qd_plot_render_options_init (&o);
+  o.series = series;
+  o.n_series = 3;
+  qd_plot_render_get_area (&o, 500, 300, &area);
+  /* The legend sits 8 px inside the top-right corner of the plot area,
+   * rows of 17 px after 6 px of padding; hidden and earlier traces keep
+   * their rows (a click shows them again). */
+  right = area.x + area.width - 8.0 - 4.0;
+  top = area.y + 8.0 + 6.0;
+  for (int r = 0; r < 3; r++)
+    g_assert_cmpint (qd_plot_render_legend_hit (&o, 500, 300, right, top + 17.0 * r + 8.0), ==, r);
+  g_assert_cmpint (qd_plot_render_legend_hit (&o, 500, 300, right, top + 17.0 * 3 + 8.0), ==, -1);
+  g_assert_cmpint (qd_plot_render_legend_hit (&o, 500, 300, area.x + 5.0, top + 8.0), ==, -1);
+  o.draw_legend = FALSE;
+  g_assert_cmpint (qd_plot_render_legend_hit (&o, 500, 300, right, top + 8.0), ==, -1);
+}
+
 static char *
 read_file (const char *path,
            gsize      *length)
@@ -648,6 +779,17 @@ test_widget_runs_and_csv (void)
 
   g_assert_true (qd_plot_export (plot, png, QD_PLOT_FORMAT_PNG, 300, 200, &error));
   g_assert_no_error (error);
+  {
+    /* Fitted to the data even though the widget was never shown: both
+     * traces end at 2 pi; the values reach beyond -1 and 4/3. */
+    double v_x0, v_x1, v_y0, v_y1;
+
+    qd_plot_get_view (plot, &v_x0, &v_x1, &v_y0, &v_y1);
+    g_assert_cmpfloat (v_x0, ==, 0.0);
+    g_assert_cmpfloat_with_epsilon (v_x1, 2.0 * G_PI, 1e-12);
+    g_assert_cmpfloat (v_y0, <, -1.0);
+    g_assert_cmpfloat (v_y1, >, 4.0 / 3.0);
+  }
 
   /* A new run keeps the old traces, lighter, and the same label keeps
    * its colour. */
@@ -678,6 +820,105 @@ test_widget_runs_and_csv (void)
   g_rmdir (dir);
 }
 
+static gboolean
+timeout_done (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs the main loop for @ms milliseconds: several frame-clock ticks. */
+static void
+run_frames (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, timeout_done, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+append_sine (QdTrace *trace,
+             double   from,
+             double   to)
+{
+  for (double t = from; t < to - 1e-12; t += 0.01)
+    {
+      QdSignal s = { t, { sin (3.0 * t), 3.0 * cos (3.0 * t), -4.5 * sin (3.0 * t), 0 }, 2, 0 };
+
+      qd_trace_append (trace, &s);
+    }
+}
+
+static void
+test_widget_autoscale_live (void)
+{
+  g_autoptr(QdTrace) trace = qd_trace_new ("s");
+  g_autoptr(QdTrace) other = qd_trace_new ("o");
+  GtkWidget *window;
+  QdPlot *plot;
+  double x0, x1, y0, y1;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display (run under xvfb-run)");
+      return;
+    }
+  window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (window), 600, 400);
+  plot = QD_PLOT (qd_plot_new ());
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (plot));
+  gtk_window_present (GTK_WINDOW (window));
+  qd_plot_add_trace (plot, trace, "s", NULL);
+  qd_plot_add_trace (plot, other, "o", NULL);
+  for (guint i = 0; i < 100 && gtk_widget_get_width (GTK_WIDGET (plot)) <= 0; i++)
+    run_frames (20);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (plot)), >, 0);
+
+  /* A run in progress: the time axis is the span rounded up to a nice
+   * number, the value axis the exact range plus a margin. */
+  append_sine (trace, 0.0, 0.7);
+  run_frames (150);
+  qd_plot_get_view (plot, &x0, &x1, &y0, &y1);
+  g_assert_cmpfloat (x0, ==, 0.0);
+  g_assert_cmpfloat (x1, ==, 1.0);
+  g_assert_cmpfloat (y0, <, -0.0);
+  g_assert_cmpfloat (y1, >, 1.0);
+  g_assert_cmpfloat (y1, <, 1.15);
+
+  append_sine (trace, 0.7, 1.5);
+  run_frames (150);
+  qd_plot_get_view (plot, &x0, &x1, NULL, NULL);
+  g_assert_cmpfloat (x1, ==, 2.0);
+
+  /* Finished: the axis fits the run exactly. */
+  qd_trace_close (trace, 1.5);
+  qd_trace_close (other, 1.5);
+  run_frames (150);
+  qd_plot_get_view (plot, &x0, &x1, &y0, &y1);
+  g_assert_cmpfloat (x1, ==, 1.5);
+  /* sin (3t) over [0, 1.5]: from sin (4.5) up to 1 (the parabola
+   * pieces match it to 1e-6), with 5 % on each side. */
+  {
+    double lo = sin (4.5), hi = 1.0, pad = 0.05 * (hi - lo);
+
+    g_assert_cmpfloat_with_epsilon (y0, lo - pad, 1e-5);
+    g_assert_cmpfloat_with_epsilon (y1, hi + pad, 1e-5);
+  }
+
+  /* Hidden traces do not count; a chosen view stays put. */
+  qd_plot_set_trace_visible (plot, 0, FALSE);
+  qd_plot_set_view (plot, 0.2, 0.4, -2.0, 2.0);
+  run_frames (100);
+  qd_plot_get_view (plot, &x0, &x1, &y0, &y1);
+  g_assert_cmpfloat (x0, ==, 0.2);
+  g_assert_cmpfloat (x1, ==, 0.4);
+  g_assert_false (qd_plot_get_autoscale (plot));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* Ten million segments: prints figures, asserts no time. */
 
 #define BIG_N  10000000
@@ -700,8 +941,9 @@ test_big_trace (void)
   cairo_t *cr = cairo_create (surface);
   const double h = 1e-6, w = 2.0 * G_PI / 2.5;
   const gsize burst = BIG_N / FRAMES;
-  double scratch_ms, cached_ms, frame_ms = 0.0, worst_frame_ms = 0.0;
+  double scratch_ms, cached_ms, zoom_ms, frame_ms = 0.0, worst_frame_ms = 0.0;
   guint frames = 0;
+  gsize n_zoom;
   gint64 start;
 
   bare_options (&o, &series, 1);
@@ -752,8 +994,20 @@ test_big_trace (void)
   /* A redraw with nothing new reads only the open last segment. */
   g_assert_cmpuint (qd_plot_columns_get_n_read (cols), ==, 1);
 
+  /* A zoom to the middle half: the summaries built by the first draw
+   * stand for all but the segments at column boundaries. */
+  o.x_min = 0.25 * BIG_N * h;
+  o.x_max = 0.75 * BIG_N * h;
+  start = g_get_monotonic_time ();
+  qd_plot_render (cr, &o, 1000, 600);
+  zoom_ms = elapsed_ms (start);
+  n_zoom = qd_plot_columns_get_n_read (cols);
+  g_assert_cmpuint (n_zoom, <, BIG_N / 10);
+
   g_test_message ("10 M segments, 1000x600: first draw %.1f ms, redraw from the cache %.2f ms",
                   scratch_ms, cached_ms);
+  g_test_message ("zoom to half of it: %.1f ms, %" G_GSIZE_FORMAT " segments read again",
+                  zoom_ms, n_zoom);
   g_test_message ("live: %u frames of %" G_GSIZE_FORMAT " new segments: %.1f ms per frame on average, worst %.1f ms",
                   frames, burst, frame_ms / frames, worst_frame_ms);
 
@@ -775,10 +1029,13 @@ main (int    argc,
   g_test_add_func ("/plot/render/xy-circle", test_render_xy_circle);
   g_test_add_func ("/plot/decimate/segment-range", test_segment_range);
   g_test_add_func ("/plot/decimate/exact", test_decimate_exact);
+  g_test_add_func ("/plot/decimate/modes", test_decimate_modes);
   g_test_add_func ("/plot/decimate/incremental", test_decimate_incremental);
   g_test_add_func ("/plot/ticks", test_nice_ticks);
+  g_test_add_func ("/plot/render/legend-hit", test_legend_hit);
   g_test_add_func ("/plot/export/files", test_export_files);
   g_test_add_func ("/plot/widget/runs-and-csv", test_widget_runs_and_csv);
+  g_test_add_func ("/plot/widget/autoscale-live", test_widget_autoscale_live);
   g_test_add_func ("/plot/perf/ten-million", test_big_trace);
 
   return g_test_run ();

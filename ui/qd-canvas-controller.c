@@ -666,7 +666,9 @@ find_link (QdSystem   *system,
 
 /* What a release at the current target would do: fills the two ends of
  * the link to make and returns TRUE, or returns FALSE with the reason in
- * @message (NULL when there is simply nothing to connect to). */
+ * @message (NULL when there is simply nothing to connect to). A drag that
+ * starts at an input that is already driven rewires it: @rewire is set
+ * when the input's present link must be cut first. */
 static gboolean
 check_connection (QdCanvasController *self,
                   QdCanvasHit        *target,
@@ -674,13 +676,16 @@ check_connection (QdCanvasController *self,
                   guint              *src_port,
                   char              **dst_block,
                   guint              *dst_port,
+                  gboolean           *rewire,
                   char              **message)
 {
   QdBlock *start = qd_system_find_block (self->system, self->conn_block);
+  QdLink *own = NULL;
   g_autofree char *start_path = NULL;
   g_autofree char *other_path = NULL;
 
   *message = NULL;
+  *rewire = FALSE;
   if (start == NULL || target->kind == QD_CANVAS_HIT_NONE)
     return FALSE;
   start_path = qd_block_get_path (start);
@@ -723,11 +728,23 @@ check_connection (QdCanvasController *self,
     }
   else
     {
+      own = qd_system_find_driver (self->system, self->conn_block, self->conn_port, NULL);
       if (target->kind == QD_CANVAS_HIT_PORT &&
           target->port_kind == QD_CANVAS_PORT_INPUT)
         {
           if (target->block == start && target->port == self->conn_port)
             return FALSE;
+          if (own != NULL)
+            {
+              /* The end of a link dragged to another input: the link
+               * now drives that one instead. */
+              *src_block = g_strdup (own->src.block);
+              *src_port = own->src.port;
+              *dst_block = g_strdup (target->block->id);
+              *dst_port = target->port;
+              *rewire = TRUE;
+              goto check_free;
+            }
           *message = g_strdup_printf (_("%s: input %u cannot be joined to "
                                         "input %u of %s; a link goes from an "
                                         "output to an input, so drop it on an "
@@ -751,8 +768,22 @@ check_connection (QdCanvasController *self,
         return FALSE;
       *dst_block = g_strdup (self->conn_block);
       *dst_port = self->conn_port;
+      if (own != NULL)
+        {
+          /* A driven input taken to another source: the new one replaces
+           * the old, unless it is the same. */
+          if (g_strcmp0 (own->src.block, *src_block) == 0 && own->src.port == *src_port)
+            {
+              g_clear_pointer (src_block, g_free);
+              g_clear_pointer (dst_block, g_free);
+              return FALSE;
+            }
+          *rewire = TRUE;
+          return TRUE;
+        }
     }
 
+check_free:
   /* Both directions end at an input, which must be free. */
   {
     QdLink *driver = qd_system_find_driver (self->system, *dst_block, *dst_port, NULL);
@@ -804,11 +835,12 @@ update_connect (QdCanvasController *self,
   g_autofree char *src = NULL, *dst = NULL, *message = NULL;
   guint src_port = 0, dst_port = 0;
   QdPoint a, a_dir, b, b_dir;
-  gboolean ok;
+  gboolean ok, rewire;
 
   if (start == NULL)
     return;
-  ok = check_connection (self, &target, &src, &src_port, &dst, &dst_port, &message);
+  ok = check_connection (self, &target, &src, &src_port, &dst, &dst_port,
+                         &rewire, &message);
 
   self->mark_block = NULL;
   self->mark_link = NULL;
@@ -847,17 +879,39 @@ finish_connect (QdCanvasController *self,
   QdCanvasHit target = connect_target (self, x, y);
   g_autofree char *src = NULL, *dst = NULL, *message = NULL;
   g_autoptr(GError) error = NULL;
-  guint src_port = 0, dst_port = 0;
+  guint src_port = 0, dst_port = 0, index = 0;
+  gboolean rewire;
+  QdLink *own;
 
-  if (!check_connection (self, &target, &src, &src_port, &dst, &dst_port, &message))
+  if (!check_connection (self, &target, &src, &src_port, &dst, &dst_port,
+                         &rewire, &message))
     {
       if (message != NULL)
         g_signal_emit (self, signals[MESSAGE], 0, message);
       return;
     }
+  if (!rewire)
+    {
+      if (qd_document_connect (self->document, self->system, src, src_port,
+                               dst, dst_port, &error) == NULL)
+        g_signal_emit (self, signals[MESSAGE], 0, error->message);
+      return;
+    }
+
+  /* Cut and join as one step. */
+  begin (self, _("Reconnect"));
+  own = qd_system_find_driver (self->system, self->conn_block, self->conn_port, &index);
+  if (own != NULL)
+    qd_document_disconnect (self->document, own, index);
   if (qd_document_connect (self->document, self->system, src, src_port,
                            dst, dst_port, &error) == NULL)
-    g_signal_emit (self, signals[MESSAGE], 0, error->message);
+    {
+      end (self);
+      qd_document_undo (self->document);
+      g_signal_emit (self, signals[MESSAGE], 0, error->message);
+      return;
+    }
+  end (self);
 }
 
 static void

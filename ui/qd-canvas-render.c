@@ -127,35 +127,61 @@ rounded_rect (cairo_t *cr,
   cairo_close_path (cr);
 }
 
+/* Text layouts, shared by every drawing and kept between frames: laying
+ * out text is most of the cost of drawing a large diagram, and the same
+ * names are drawn frame after frame. They are laid out in canvas units
+ * with unhinted metrics, so one layout serves every zoom and every
+ * output (the Cairo context's transformation scales it when shown). */
+#define LAYOUT_CACHE_MAX 4096
+
+G_LOCK_DEFINE_STATIC (layouts);
+static GHashTable *layouts;
+static PangoContext *layout_context;
+
 static PangoLayout *
 create_layout (cairo_t    *cr,
                const char *text,
                double      size,
                gboolean    bold)
 {
-  PangoLayout *layout = pango_cairo_create_layout (cr);
-  PangoFontDescription *desc = pango_font_description_from_string ("Sans");
-  cairo_font_options_t *font_options = cairo_font_options_create ();
+  g_autofree char *key = g_strdup_printf ("%c%.3f|%s", bold ? 'b' : 'r', size, text);
+  PangoLayout *layout;
 
-  /* Unhinted metrics: text keeps its proportions at every zoom instead of
-   * jumping between pixel sizes. */
-  cairo_font_options_set_hint_metrics (font_options, CAIRO_HINT_METRICS_OFF);
-  cairo_font_options_set_hint_style (font_options, CAIRO_HINT_STYLE_NONE);
-  pango_cairo_context_set_font_options (pango_layout_get_context (layout),
-                                        font_options);
-  cairo_font_options_destroy (font_options);
-  pango_layout_context_changed (layout);
+  G_LOCK (layouts);
+  if (layouts == NULL)
+    {
+      cairo_font_options_t *font_options = cairo_font_options_create ();
 
-  pango_font_description_set_absolute_size (desc, size * PANGO_SCALE);
-  if (bold)
-    pango_font_description_set_weight (desc, PANGO_WEIGHT_BOLD);
-  pango_layout_set_font_description (layout, desc);
-  pango_font_description_free (desc);
-  pango_layout_set_text (layout, text, -1);
+      layouts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+      layout_context = pango_font_map_create_context (pango_cairo_font_map_get_default ());
+      /* Unhinted: text keeps its proportions at every zoom instead of
+       * jumping between pixel sizes. */
+      cairo_font_options_set_hint_metrics (font_options, CAIRO_HINT_METRICS_OFF);
+      cairo_font_options_set_hint_style (font_options, CAIRO_HINT_STYLE_NONE);
+      pango_cairo_context_set_font_options (layout_context, font_options);
+      cairo_font_options_destroy (font_options);
+    }
+  layout = g_hash_table_lookup (layouts, key);
+  if (layout == NULL)
+    {
+      PangoFontDescription *desc = pango_font_description_from_string ("Sans");
+
+      if (g_hash_table_size (layouts) >= LAYOUT_CACHE_MAX)
+        g_hash_table_remove_all (layouts);
+      layout = pango_layout_new (layout_context);
+      pango_font_description_set_absolute_size (desc, size * PANGO_SCALE);
+      if (bold)
+        pango_font_description_set_weight (desc, PANGO_WEIGHT_BOLD);
+      pango_layout_set_font_description (layout, desc);
+      pango_font_description_free (desc);
+      pango_layout_set_text (layout, text, -1);
+      g_hash_table_insert (layouts, g_steal_pointer (&key), layout);
+    }
+  g_object_ref (layout);
+  G_UNLOCK (layouts);
   return layout;
 }
 
-/* Text centred on (cx, cy), shrunk to fit @max_w by @max_h if needed. */
 static void
 draw_text_centered (cairo_t    *cr,
                     const char *text,
@@ -297,6 +323,65 @@ draw_port (cairo_t             *cr,
     cairo_fill (cr);
 }
 
+/* A run's figure for the block (an integrator's step count) as a pill
+ * on its top-right corner, in the accent colour so it reads as an
+ * annotation, not as part of the diagram. */
+static void
+draw_badge (cairo_t             *cr,
+            const QdBlock       *block,
+            const char          *text,
+            const QdCanvasStyle *style)
+{
+  PangoLayout *layout = create_layout (cr, text, 8, TRUE);
+  PangoRectangle logical;
+  double tw, th, bw, bh, bx, by;
+
+  pango_layout_get_extents (layout, NULL, &logical);
+  tw = logical.width / (double) PANGO_SCALE;
+  th = logical.height / (double) PANGO_SCALE;
+  bw = tw + 8;
+  bh = th + 2;
+  bx = block->x + block->width - bw + 6;
+  by = block->y - bh / 2;
+  rounded_rect (cr, bx, by, bw, bh, bh / 2);
+  source_color (cr, &style->accent, 1.0);
+  cairo_fill (cr);
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_move_to (cr, bx + 4 - logical.x / (double) PANGO_SCALE,
+                 by + 1 - logical.y / (double) PANGO_SCALE);
+  pango_cairo_show_layout (cr, layout);
+  g_object_unref (layout);
+}
+
+/* Whether the fonts can show the glyph of @type; asked once per type,
+ * since the fonts do not change while the program runs. */
+static gboolean
+glyph_is_shown (cairo_t           *cr,
+                const QdBlockType *type)
+{
+  static GHashTable *shown;
+  G_LOCK_DEFINE_STATIC (shown);
+  gpointer known;
+  gboolean found;
+
+  G_LOCK (shown);
+  if (shown == NULL)
+    shown = g_hash_table_new (g_str_hash, g_str_equal);
+  found = g_hash_table_lookup_extended (shown, type->id, NULL, &known);
+  G_UNLOCK (shown);
+  if (!found)
+    {
+      PangoLayout *probe = create_layout (cr, type->glyph, 12, TRUE);
+
+      known = GINT_TO_POINTER (pango_layout_get_unknown_glyphs_count (probe) == 0);
+      g_object_unref (probe);
+      G_LOCK (shown);
+      g_hash_table_insert (shown, (gpointer) type->id, known);
+      G_UNLOCK (shown);
+    }
+  return GPOINTER_TO_INT (known);
+}
+
 static void
 draw_block (cairo_t                     *cr,
             const QdSystem              *system,
@@ -347,17 +432,24 @@ draw_block (cairo_t                     *cr,
       cairo_fill_preserve (cr);
     }
 
-  /* The category colour as a band along the top. */
-  cairo_save (cr);
-  cairo_clip_preserve (cr);
+  /* The category colour as a band along the top, following the rounded
+   * corners (a path, not a clip: clipping every block is slow). */
   cairo_new_path (cr);
   if (!is_port_block)
     {
-      cairo_rectangle (cr, x, y, w, MIN (3.0, h / 6));
+      double band = MIN (3.0, h / 6);
+      double r = MIN (radius, MIN (w, h) / 2);
+
+      cairo_move_to (cr, x, y + band);
+      cairo_line_to (cr, x, y + r);
+      cairo_arc (cr, x + r, y + r, r, G_PI, 3 * G_PI / 2);
+      cairo_line_to (cr, x + w - r, y);
+      cairo_arc (cr, x + w - r, y + r, r, -G_PI / 2, 0);
+      cairo_line_to (cr, x + w, y + band);
+      cairo_close_path (cr);
       source_color (cr, &category, 0.9);
       cairo_fill (cr);
     }
-  cairo_restore (cr);
 
   rounded_rect (cr, x, y, w, h, radius);
   if (selected)
@@ -383,14 +475,9 @@ draw_block (cairo_t                     *cr,
 
   /* A glyph the fonts cannot show would be an empty box: the block's
    * name says more. */
-  if (type != NULL && glyph[0] != '\0' && !is_port_block)
-    {
-      PangoLayout *probe = create_layout (cr, glyph, 12, TRUE);
-
-      if (pango_layout_get_unknown_glyphs_count (probe) > 0)
-        glyph = NULL;
-      g_object_unref (probe);
-    }
+  if (type != NULL && glyph[0] != '\0' && !is_port_block &&
+      !glyph_is_shown (cr, type))
+    glyph = NULL;
   source_color (cr, &style->text, 1.0);
   if (glyph != NULL)
     draw_text_centered (cr, glyph, x + w / 2, y + h / 2 + MIN (1.5, h / 12),
@@ -412,6 +499,14 @@ draw_block (cairo_t                     *cr,
         draw_port (cr, system, block, QD_CANVAS_PORT_INPUT, i, n_in, style, px);
       for (guint i = 0; i < n_out; i++)
         draw_port (cr, system, block, QD_CANVAS_PORT_OUTPUT, i, n_out, style, px);
+    }
+
+  if (options->badges != NULL)
+    {
+      const char *badge = g_hash_table_lookup (options->badges, block->id);
+
+      if (badge != NULL)
+        draw_badge (cr, block, badge, style);
     }
 }
 

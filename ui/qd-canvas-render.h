@@ -72,6 +72,10 @@ typedef struct
   gboolean             pending_bad;
   gboolean             has_ghost;      /* where a dragged block would land */
   QdRect               ghost;
+
+  /* Block id -> a short text drawn as a badge on the block's top-right
+   * corner (run statistics). May be NULL. */
+  GHashTable          *badges;
 } QdCanvasRenderOptions;
 
 void   qd_canvas_style_init_light  (QdCanvasStyle               *style);

@@ -29,6 +29,9 @@ struct _QdCanvas
   double              pointer_x, pointer_y; /* widget coordinates */
   double              pan_origin_x, pan_origin_y;
   double              drag_start_x, drag_start_y;
+  double              drag_x, drag_y;       /* the pointer during a drag */
+  double              scroll_dx, scroll_dy; /* autoscroll, pixels a frame */
+  guint               autoscroll_id;
   double              pinch_zoom;
 
   GtkGesture         *drag;
@@ -43,6 +46,9 @@ struct _QdCanvas
   /* A palette block dragged over the canvas: where it would land. */
   gboolean            has_ghost;
   QdRect              ghost;
+
+  /* Block id -> short text drawn on the block (run statistics). */
+  GHashTable         *badges;
 };
 
 enum
@@ -226,6 +232,42 @@ qd_canvas_get_controller (QdCanvas *self)
   return self->controller;
 }
 
+void
+qd_canvas_reveal_block (QdCanvas *self,
+                        QdBlock  *block)
+{
+  double width, height, x0, y0, x1, y1;
+  double margin = 40;
+
+  g_return_if_fail (QD_IS_CANVAS (self));
+  g_return_if_fail (block != NULL && block->parent != NULL);
+
+  if (qd_canvas_get_system (self) != block->parent)
+    qd_canvas_set_system (self, block->parent);
+  qd_canvas_controller_select (self->controller, block->id, FALSE);
+
+  width = gtk_widget_get_width (GTK_WIDGET (self));
+  height = gtk_widget_get_height (GTK_WIDGET (self));
+  if (width <= 1 || height <= 1)
+    return;
+  /* Leave the view alone when the block (and its name) is in it; else
+   * centre the block. */
+  qd_canvas_canvas_to_widget (self, block->x, block->y, &x0, &y0);
+  qd_canvas_canvas_to_widget (self, block->x + block->width,
+                              block->y + block->height + 16, &x1, &y1);
+  if (x0 >= 0 && y0 >= 0 && x1 <= width && y1 <= height)
+    return;
+  if (x1 - x0 > width - margin || y1 - y0 > height - margin)
+    self->zoom = CLAMP (MIN ((width - margin) / (block->width + 20),
+                             (height - margin) / (block->height + 36)),
+                        QD_CANVAS_ZOOM_MIN, self->zoom);
+  self->origin_x = block->x + block->width / 2 - width / 2 / self->zoom;
+  self->origin_y = block->y + block->height / 2 - height / 2 / self->zoom;
+  qd_canvas_controller_set_tolerance (self->controller, PICK_PIXELS / self->zoom);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM]);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 QdBlock *
 qd_canvas_insert_block (QdCanvas   *self,
                         const char *type)
@@ -370,6 +412,7 @@ qd_canvas_snapshot (GtkWidget   *widget,
     }
   options.has_ghost = self->has_ghost;
   options.ghost = self->ghost;
+  options.badges = self->badges;
 
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   qd_canvas_render (cr, qd_canvas_get_system (self), &options, width, height);
@@ -405,6 +448,75 @@ current_modifiers (GtkEventController *controller)
   return modifiers;
 }
 
+/* Dragging near an edge scrolls the view, so a block can be moved or a
+ * link drawn to a place outside it. */
+#define AUTOSCROLL_EDGE 24.0
+
+static gboolean
+autoscroll_tick (GtkWidget     *widget,
+                 GdkFrameClock *clock,
+                 gpointer       user_data)
+{
+  QdCanvas *self = QD_CANVAS (widget);
+  QdCanvasMode mode = qd_canvas_controller_get_mode (self->controller);
+  double cx, cy;
+
+  if (mode == QD_CANVAS_MODE_IDLE || mode == QD_CANVAS_MODE_PRESSED ||
+      (self->scroll_dx == 0 && self->scroll_dy == 0))
+    {
+      self->autoscroll_id = 0;
+      return G_SOURCE_REMOVE;
+    }
+  self->origin_x += self->scroll_dx / self->zoom;
+  self->origin_y += self->scroll_dy / self->zoom;
+  qd_canvas_widget_to_canvas (self, self->drag_x, self->drag_y, &cx, &cy);
+  qd_canvas_controller_drag (self->controller, cx, cy);
+  gtk_widget_queue_draw (widget);
+  return G_SOURCE_CONTINUE;
+}
+
+static double
+edge_speed (double position,
+            double size)
+{
+  /* Faster the further into the edge band (or past it). */
+  if (position < AUTOSCROLL_EDGE)
+    return -MIN (AUTOSCROLL_EDGE - position, 3 * AUTOSCROLL_EDGE) / 2;
+  if (position > size - AUTOSCROLL_EDGE)
+    return MIN (position - (size - AUTOSCROLL_EDGE), 3 * AUTOSCROLL_EDGE) / 2;
+  return 0;
+}
+
+static void
+update_autoscroll (QdCanvas *self)
+{
+  QdCanvasMode mode = qd_canvas_controller_get_mode (self->controller);
+  double width = gtk_widget_get_width (GTK_WIDGET (self));
+  double height = gtk_widget_get_height (GTK_WIDGET (self));
+
+  if (mode == QD_CANVAS_MODE_IDLE || mode == QD_CANVAS_MODE_PRESSED)
+    self->scroll_dx = self->scroll_dy = 0;
+  else
+    {
+      self->scroll_dx = edge_speed (self->drag_x, width);
+      self->scroll_dy = edge_speed (self->drag_y, height);
+    }
+  if ((self->scroll_dx != 0 || self->scroll_dy != 0) && self->autoscroll_id == 0)
+    self->autoscroll_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), autoscroll_tick,
+                                                        NULL, NULL);
+}
+
+static void
+stop_autoscroll (QdCanvas *self)
+{
+  self->scroll_dx = self->scroll_dy = 0;
+  if (self->autoscroll_id != 0)
+    {
+      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->autoscroll_id);
+      self->autoscroll_id = 0;
+    }
+}
+
 static void
 on_drag_begin (GtkGestureDrag *gesture,
                double          x,
@@ -429,9 +541,11 @@ on_drag_update (GtkGestureDrag *gesture,
 {
   double cx, cy;
 
-  qd_canvas_widget_to_canvas (self, self->drag_start_x + dx, self->drag_start_y + dy,
-                              &cx, &cy);
+  self->drag_x = self->drag_start_x + dx;
+  self->drag_y = self->drag_start_y + dy;
+  qd_canvas_widget_to_canvas (self, self->drag_x, self->drag_y, &cx, &cy);
   qd_canvas_controller_drag (self->controller, cx, cy);
+  update_autoscroll (self);
 }
 
 static void
@@ -442,6 +556,7 @@ on_drag_end (GtkGestureDrag *gesture,
 {
   double cx, cy;
 
+  stop_autoscroll (self);
   qd_canvas_widget_to_canvas (self, self->drag_start_x + dx, self->drag_start_y + dy,
                               &cx, &cy);
   qd_canvas_controller_release (self->controller, cx, cy);
@@ -452,6 +567,7 @@ on_drag_cancel (GtkGesture       *gesture,
                 GdkEventSequence *sequence,
                 QdCanvas         *self)
 {
+  stop_autoscroll (self);
   qd_canvas_controller_cancel (self->controller);
 }
 
@@ -949,6 +1065,8 @@ qd_canvas_dispose (GObject *object)
 
   g_clear_pointer (&self->context_menu, gtk_widget_unparent);
   g_clear_pointer (&self->hover_block, g_free);
+  g_clear_pointer (&self->badges, g_hash_table_unref);
+  stop_autoscroll (self);
   if (self->controller != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->controller, self);
@@ -1193,4 +1311,17 @@ GtkWidget *
 qd_canvas_new (void)
 {
   return g_object_new (QD_TYPE_CANVAS, NULL);
+}
+
+void
+qd_canvas_set_block_badges (QdCanvas   *self,
+                            GHashTable *badges)
+{
+  g_return_if_fail (QD_IS_CANVAS (self));
+
+  if (badges != NULL)
+    g_hash_table_ref (badges);
+  g_clear_pointer (&self->badges, g_hash_table_unref);
+  self->badges = badges;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }

@@ -55,8 +55,17 @@ void                qd_canvas_canvas_to_widget (QdCanvas *self,
                                                 double    cy,
                                                 double   *wx,
                                                 double   *wy);
+/* Shows @block: opens the system that holds it, selects it and scrolls
+ * it into view (a message that names a block, a search result). */
+void                qd_canvas_reveal_block   (QdCanvas   *self,
+                                              QdBlock    *block);
 /* Adds a block of @type at the centre of the view (palette activation). */
 QdBlock            *qd_canvas_insert_block   (QdCanvas   *self,
                                               const char *type);
+/* Short texts drawn in a corner of blocks (block id -> text, kept with a
+ * reference; NULL removes them all): the results of a run, such as an
+ * integrator's step count. */
+void                qd_canvas_set_block_badges (QdCanvas   *self,
+                                                GHashTable *badges);
 
 G_END_DECLS

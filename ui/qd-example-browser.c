@@ -104,6 +104,10 @@ create_row (const Example *example)
       gtk_label_set_xalign (GTK_LABEL (description), 0.0f);
       gtk_label_set_wrap (GTK_LABEL (description), TRUE);
       gtk_label_set_max_width_chars (GTK_LABEL (description), 60);
+      /* Three lines tell what it is; the tooltip has the rest. */
+      gtk_label_set_lines (GTK_LABEL (description), 3);
+      gtk_label_set_ellipsize (GTK_LABEL (description), PANGO_ELLIPSIZE_END);
+      gtk_widget_set_tooltip_text (description, example->description);
       gtk_box_append (GTK_BOX (box), description);
     }
   gtk_label_set_xalign (GTK_LABEL (file), 0.0f);

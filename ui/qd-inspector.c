@@ -49,6 +49,8 @@ typedef struct
   const QdParamSpec *spec;      /* ROLE_PARAM */
   char              *arg;       /* parameter, setting or variable name */
   GtkWidget         *editor;
+  GtkWidget         *container;  /* what goes in the grid: the editor or
+                                  * a scroller around it */
   GtkWidget         *error_label;
   GPtrArray         *values;    /* WIDGET_DROPDOWN: the text of each item */
   gboolean           inherit;   /* the first drop-down item is "inherit" */
@@ -75,6 +77,7 @@ struct _QdInspector
   GPtrArray   *order;         /* Field*, in form order */
   int          row;           /* next free grid row while building */
   gboolean     refreshing;    /* values are being set from the document */
+  char        *focus_key;     /* the field to focus after a rebuild */
 };
 
 G_DEFINE_FINAL_TYPE (QdInspector, qd_inspector, GTK_TYPE_WIDGET)
@@ -152,14 +155,21 @@ eval_with_variables (QdDocument  *document,
   g_autoptr(GPtrArray) names = g_ptr_array_new ();
   g_autoptr(GArray) values = g_array_new (FALSE, TRUE, sizeof (double));
   g_autoptr(QdExpr) expr = NULL;
+  g_autoptr(GError) local_error = NULL;
   double value;
 
   eval_variables (document, limit, names, values);
   expr = qd_expr_parse (text, error);
   if (expr == NULL)
     return FALSE;
-  if (!qd_expr_bind (expr, (const char *const *) names->pdata, names->len, error))
-    return FALSE;
+  if (!qd_expr_bind (expr, (const char *const *) names->pdata, names->len, &local_error))
+    {
+      /* The fix is elsewhere in the panel: say where. */
+      g_set_error (error, local_error->domain, local_error->code,
+                   _("%s; define it among the model’s variables (click an "
+                     "empty part of the diagram)"), local_error->message);
+      return FALSE;
+    }
   value = qd_expr_eval (expr, (const double *) (void *) values->data);
   if (!isfinite (value))
     {
@@ -672,7 +682,12 @@ field_apply (Field *field)
       ok = qd_document_set_variable (self->document, field->arg, text, &error);
       break;
     case ROLE_VAR_NAME:
+      /* The rename rebuilds the form: go on with the value. */
+      g_free (self->focus_key);
+      self->focus_key = g_strconcat ("var:", text, NULL);
       ok = rename_variable (self->document, field->arg, text, &error);
+      if (!ok)
+        g_clear_pointer (&self->focus_key, g_free);
       break;
     default:
       g_assert_not_reached ();
@@ -715,6 +730,27 @@ on_focus_leave (GtkEventControllerFocus *controller,
 {
   if (field->dirty)
     field_apply (field);
+}
+
+/* Escape takes back what was typed. */
+static gboolean
+on_entry_key_pressed (GtkEventControllerKey *controller,
+                      guint                  keyval,
+                      guint                  keycode,
+                      GdkModifierType        state,
+                      Field                 *field)
+{
+  g_autofree char *text = NULL;
+
+  if (keyval != GDK_KEY_Escape || field->dead || !field->dirty)
+    return FALSE;
+  text = field_document_text (field);
+  field->self->refreshing = TRUE;
+  field_set_text (field, text);
+  field->self->refreshing = FALSE;
+  field->dirty = FALSE;
+  field_show_error (field, NULL);
+  return TRUE;
 }
 
 static void
@@ -815,6 +851,12 @@ field_create_editor (Field       *field,
       gtk_editable_set_width_chars (GTK_EDITABLE (field->editor), 8);
       g_signal_connect (field->editor, "changed", G_CALLBACK (on_entry_changed), field);
       g_signal_connect (field->editor, "activate", G_CALLBACK (on_entry_activate), field);
+      {
+        GtkEventController *keys = gtk_event_controller_key_new ();
+
+        g_signal_connect (keys, "key-pressed", G_CALLBACK (on_entry_key_pressed), field);
+        gtk_widget_add_controller (field->editor, keys);
+      }
       break;
     case WIDGET_DROPDOWN:
       field->editor = gtk_drop_down_new_from_strings (labels);
@@ -831,7 +873,6 @@ field_create_editor (Field       *field,
       field->editor = gtk_text_view_new ();
       gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (field->editor), GTK_WRAP_WORD_CHAR);
       gtk_text_view_set_accepts_tab (GTK_TEXT_VIEW (field->editor), FALSE);
-      gtk_widget_add_css_class (field->editor, "qd-inspector-text");
       g_signal_connect (gtk_text_view_get_buffer (GTK_TEXT_VIEW (field->editor)),
                         "changed", G_CALLBACK (on_text_changed), field);
       break;
@@ -852,6 +893,19 @@ field_create_editor (Field       *field,
    * form by the length of a signal emission. */
   g_object_set_data_full (G_OBJECT (field->editor), "qd-field", field, field_free);
   field->error_label = new_error_label ();
+  field->container = field->editor;
+  if (field->kind == WIDGET_TEXT)
+    {
+      /* A long description scrolls instead of pushing the form away. */
+      field->container = gtk_scrolled_window_new ();
+      gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (field->container),
+                                      GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+      gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (field->container), 60);
+      gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (field->container), 140);
+      gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (field->container), TRUE);
+      gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (field->container), field->editor);
+      gtk_widget_add_css_class (field->container, "qd-inspector-text");
+    }
 }
 
 static void
@@ -893,11 +947,11 @@ attach_field (QdInspector *self,
       GtkWidget *unit_label = gtk_label_new (unit);
 
       gtk_widget_add_css_class (unit_label, "dim-label");
-      gtk_grid_attach (self->form, field->editor, 1, self->row, 1, 1);
+      gtk_grid_attach (self->form, field->container, 1, self->row, 1, 1);
       gtk_grid_attach (self->form, unit_label, 2, self->row, 1, 1);
     }
   else
-    gtk_grid_attach (self->form, field->editor, 1, self->row, 2, 1);
+    gtk_grid_attach (self->form, field->container, 1, self->row, 2, 1);
   self->row++;
   gtk_grid_attach (self->form, field->error_label, 1, self->row++, 2, 1);
   register_field (self, field);
@@ -1159,7 +1213,6 @@ build_model_form (QdInspector *self)
 
   field = field_new (self, "description", ROLE_DESCRIPTION, WIDGET_TEXT, NULL);
   field_create_editor (field, NULL);
-  gtk_widget_set_size_request (field->editor, 80, 60);
   attach_field (self, field, _("Description"), NULL, NULL);
 
   add_section (self, _("Variables"));
@@ -1244,10 +1297,34 @@ compute_shape (QdInspector *self)
   return g_string_free (shape, FALSE);
 }
 
+static gboolean
+restore_focus (gpointer data)
+{
+  QdInspector *self = data;
+  g_autofree char *key = g_steal_pointer (&self->focus_key);
+  Field *field = key != NULL ? g_hash_table_lookup (self->fields, key) : NULL;
+
+  if (field != NULL)
+    gtk_widget_grab_focus (field->editor);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 rebuild (QdInspector *self)
 {
   QdBlock *block = current_block (self);
+  g_autofree char *focus_key = g_steal_pointer (&self->focus_key);
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+
+  /* The field being edited keeps the focus across a rebuild. */
+  for (guint i = 0; focus_key == NULL && focus != NULL && i < self->order->len; i++)
+    {
+      Field *field = g_ptr_array_index (self->order, i);
+
+      if (focus == field->editor || gtk_widget_is_ancestor (focus, field->editor))
+        focus_key = g_strdup (field->key);
+    }
 
   form_clear (self);
   g_free (self->shape);
@@ -1277,6 +1354,15 @@ rebuild (QdInspector *self)
   else
     build_model_form (self);
   refresh (self);
+
+  if (focus_key != NULL && g_hash_table_contains (self->fields, focus_key))
+    {
+      /* Later: a rebuild from a focus change (Tab out of a renamed
+       * variable) would otherwise be undone by the rest of that change. */
+      self->focus_key = g_steal_pointer (&focus_key);
+      g_idle_add_full (G_PRIORITY_HIGH_IDLE, restore_focus, g_object_ref (self),
+                       g_object_unref);
+    }
 }
 
 /* Sets every field from the document, except one being typed into. */
@@ -1294,8 +1380,18 @@ refresh (QdInspector *self)
       text = field_document_text (field);
       field_set_text (field, text);
       field->dirty = FALSE;
-      field_show_error (field, NULL);
       update_placeholder (field);
+      /* What the document holds may be wrong too (a variable it used was
+       * removed, a file written by hand): say so where it shows. */
+      {
+        g_autoptr(GError) error = NULL;
+
+        if (text != NULL && text[0] != '\0' && field->kind == WIDGET_ENTRY
+            && !field_check (field, text, &error))
+          field_show_error (field, error->message);
+        else
+          field_show_error (field, NULL);
+      }
     }
   self->refreshing = FALSE;
 }
@@ -1315,6 +1411,43 @@ on_document_changed (QdDocument  *document,
     rebuild (self);
   else
     refresh (self);
+}
+
+/* The panel asks for the same width whatever it shows (unless a form
+ * cannot fit), so that the canvas beside it does not jump when the
+ * selection changes. */
+#define NATURAL_WIDTH 290
+
+static void
+qd_inspector_measure (GtkWidget      *widget,
+                      GtkOrientation  orientation,
+                      int             for_size,
+                      int            *minimum,
+                      int            *natural,
+                      int            *minimum_baseline,
+                      int            *natural_baseline)
+{
+  QdInspector *self = QD_INSPECTOR (widget);
+
+  gtk_widget_measure (self->scroller, orientation, for_size,
+                      minimum, natural, NULL, NULL);
+  /* The paned beside gives the panel its minimum: make that the width. */
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    {
+      *minimum = MAX (*minimum, NATURAL_WIDTH);
+      *natural = *minimum;
+    }
+}
+
+static void
+qd_inspector_size_allocate (GtkWidget *widget,
+                            int        width,
+                            int        height,
+                            int        baseline)
+{
+  QdInspector *self = QD_INSPECTOR (widget);
+
+  gtk_widget_allocate (self->scroller, width, height, baseline, NULL);
 }
 
 static void
@@ -1340,6 +1473,7 @@ qd_inspector_finalize (GObject *object)
 
   g_free (self->block_id);
   g_free (self->shape);
+  g_free (self->focus_key);
   g_hash_table_unref (self->fields);
   g_ptr_array_unref (self->order);
 
@@ -1361,7 +1495,8 @@ qd_inspector_class_init (QdInspectorClass *klass)
   gtk_widget_class_bind_template_child (widget_class, QdInspector, heading);
   gtk_widget_class_bind_template_child (widget_class, QdInspector, doc_label);
   gtk_widget_class_bind_template_child (widget_class, QdInspector, form);
-  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  widget_class->measure = qd_inspector_measure;
+  widget_class->size_allocate = qd_inspector_size_allocate;
   gtk_widget_class_set_css_name (widget_class, "qd-inspector");
 }
 

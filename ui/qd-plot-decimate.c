@@ -7,11 +7,28 @@
  * extremes are merged into its column. A piece is final once the next
  * segment exists, so those are "committed" once and for all; only the
  * open last piece is recomputed at every update, on a copy.
+ *
+ * Zooming or resizing changes every column, and a view of ten million
+ * segments would read them all again. So runs of BLOCK consecutive
+ * pieces are summarised once per trace and mode (exact extremes over the
+ * run, value in and value out), independently of the view: a run that
+ * falls inside one column is merged in one step. Only the runs that
+ * straddle a column boundary are read piece by piece. A summary is built
+ * the first time it is needed, and never changes after (the run's pieces
+ * are all final), so it survives every change of view.
  */
 #include "qd-plot-decimate.h"
 
 #include <math.h>
 #include <string.h>
+
+#define DEFAULT_BLOCK_SHIFT 8   /* 256 pieces per summary */
+
+typedef struct
+{
+  double min, max;   /* min > max: not built yet */
+  double first, last;
+} Block;
 
 struct _QdPlotColumns
 {
@@ -27,6 +44,10 @@ struct _QdPlotColumns
   gboolean      has_tail;
   guint         tail_lo, tail_hi;
   gsize         n_read;
+
+  /* Summaries of runs of pieces of this trace in this mode. */
+  GArray       *blocks;     /* Block, index i covers pieces i << shift.. */
+  guint         block_shift;
 };
 
 void
@@ -86,14 +107,28 @@ qd_plot_segment_range (const QdSignal *segment,
 QdPlotColumns *
 qd_plot_columns_new (void)
 {
-  return g_new0 (QdPlotColumns, 1);
+  QdPlotColumns *self = g_new0 (QdPlotColumns, 1);
+
+  self->blocks = g_array_new (FALSE, FALSE, sizeof (Block));
+  self->block_shift = DEFAULT_BLOCK_SHIFT;
+  return self;
 }
 
 void
 qd_plot_columns_reset (QdPlotColumns *self)
 {
   g_clear_pointer (&self->trace, qd_trace_unref);
+  g_array_set_size (self->blocks, 0);
   self->valid = FALSE;
+}
+
+void
+qd_plot_columns_set_block_size (QdPlotColumns *self,
+                                guint          log2_size)
+{
+  g_return_if_fail (log2_size >= 1 && log2_size < 30);
+  self->block_shift = log2_size;
+  qd_plot_columns_reset (self);
 }
 
 void
@@ -102,6 +137,7 @@ qd_plot_columns_free (QdPlotColumns *self)
   if (self == NULL)
     return;
   qd_plot_columns_reset (self);
+  g_array_unref (self->blocks);
   g_free (self->committed);
   g_free (self->out);
   g_free (self);
@@ -140,8 +176,8 @@ merge (QdPlotColumn *col,
 }
 
 /* The piece of segment @i in @mode: a polynomial in @piece over
- * [piece->t, *end]. Returns FALSE when the piece is not known yet (a line
- * needs the next event). */
+ * [piece->t, *end]. A line needs the next event: without one (the last
+ * segment) it is a single point. */
 static inline void
 make_piece (QdTrace    *trace,
             gsize       i,
@@ -228,6 +264,86 @@ add_piece (QdPlotColumns  *self,
     }
 }
 
+/* The summary of run @b, whose pieces are all final (the piece after it
+ * exists); built on first use. */
+static const Block *
+get_block (QdPlotColumns *self,
+           QdTrace       *trace,
+           gsize          b,
+           gsize          length)
+{
+  Block *block;
+
+  if (b >= self->blocks->len)
+    {
+      guint old = self->blocks->len;
+
+      g_array_set_size (self->blocks, b + 1);
+      for (guint k = old; k <= b; k++)
+        {
+          Block *e = &g_array_index (self->blocks, Block, k);
+
+          e->min = INFINITY;
+          e->max = -INFINITY;
+        }
+    }
+  block = &g_array_index (self->blocks, Block, b);
+  if (block->min > block->max)
+    {
+      gsize first = b << self->block_shift, n = (gsize) 1 << self->block_shift;
+
+      for (gsize i = first; i < first + n; i++)
+        {
+          QdSignal piece;
+          double end, lo, hi;
+
+          make_piece (trace, i, length, self->mode, 0.0, &piece, &end);
+          qd_plot_segment_range (&piece, piece.t, end, &lo, &hi);
+          if (i == first)
+            block->first = qd_signal_eval (&piece, piece.t);
+          block->last = qd_signal_eval (&piece, end);
+          block->min = MIN (block->min, lo);
+          block->max = MAX (block->max, hi);
+        }
+      self->n_read += n;
+    }
+  return block;
+}
+
+/* If the run of pieces starting at @i is complete, inside the view and
+ * inside one column, merges its summary there and returns TRUE. */
+static gboolean
+try_block (QdPlotColumns *self,
+           QdTrace       *trace,
+           gsize          i,
+           gsize          length,
+           guint         *lo,
+           guint         *hi)
+{
+  gsize n = (gsize) 1 << self->block_shift;
+  double width, a, b;
+  guint ka, kb;
+  const Block *block;
+
+  if ((i & (n - 1)) != 0 || i + n >= length)
+    return FALSE;
+  /* The run spans [t_i, t_i+n] (the last piece ends at the next event). */
+  a = qd_trace_get (trace, i)->t;
+  b = qd_trace_get (trace, i + n)->t;
+  if (a < self->t0 || b > self->t1)
+    return FALSE;
+  width = (self->t1 - self->t0) / self->n;
+  ka = (guint) MIN ((a - self->t0) / width, (double) (self->n - 1));
+  kb = (guint) MIN ((b - self->t0) / width, (double) (self->n - 1));
+  if (ka != kb)
+    return FALSE;
+  block = get_block (self, trace, i >> self->block_shift, length);
+  merge (&self->committed[ka], block->min, block->max, block->first, block->last);
+  *lo = MIN (*lo, ka);
+  *hi = MAX (*hi, ka);
+  return TRUE;
+}
+
 const QdPlotColumn *
 qd_plot_columns_update (QdPlotColumns *self,
                         QdTrace       *trace,
@@ -250,10 +366,15 @@ qd_plot_columns_update (QdPlotColumns *self,
     {
       gssize first;
 
-      if (self->trace != trace)
+      if (self->trace != trace || self->mode != mode)
         {
-          g_clear_pointer (&self->trace, qd_trace_unref);
+          QdTrace *old = self->trace;
+
+          /* The summaries belong to one trace drawn one way. */
+          g_array_set_size (self->blocks, 0);
           self->trace = qd_trace_ref (trace);
+          if (old != NULL)
+            qd_trace_unref (old);
         }
       if (self->n != n_columns || self->committed == NULL)
         {
@@ -292,6 +413,11 @@ qd_plot_columns_update (QdPlotColumns *self,
           /* Everything from here on is right of the view. */
           self->done = length - 1;
           break;
+        }
+      if (try_block (self, trace, self->done, length, &dirty_lo, &dirty_hi))
+        {
+          self->done += (gsize) 1 << self->block_shift;
+          continue;
         }
       make_piece (trace, self->done, length, mode, t_end, &piece, &end);
       add_piece (self, self->committed, &piece, piece.t, end, &dirty_lo, &dirty_hi);

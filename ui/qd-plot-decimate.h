@@ -8,7 +8,9 @@
  * enters and leaves the column, which join neighbouring columns.
  *
  * The columns are a cache: while a run appends, an update only looks at
- * the segments added since the last one. The last segment of a trace is
+ * the segments added since the last one. Below them, exact summaries of
+ * runs of consecutive segments make a change of view cheap as well: a
+ * run inside one column is merged without reading its segments again. The last segment of a trace is
  * still open (its end is not known until the next one arrives), so it is
  * merged on top of the committed columns at each update and never stored.
  *
@@ -67,6 +69,10 @@ const QdPlotColumn *qd_plot_columns_update   (QdPlotColumns  *columns,
                                               double          t1,
                                               guint           n_columns,
                                               double          t_end);
+/* Pieces are summarised in runs of 2^@log2_size (8 unless set): small
+ * runs for tests. Starts again from scratch. */
+void                qd_plot_columns_set_block_size (QdPlotColumns *columns,
+                                                    guint          log2_size);
 /* How many segments the last update read (for measurements and tests). */
 gsize               qd_plot_columns_get_n_read (QdPlotColumns *columns);
 

@@ -63,6 +63,17 @@ qd_plot_style_init_light (QdPlotStyle *style)
 }
 
 void
+qd_plot_style_init_dark (QdPlotStyle *style)
+{
+  set_color (&style->background, 0x1e1e1e, 1.0);
+  set_color (&style->frame, 0x9a9996, 1.0);
+  set_color (&style->grid, 0x3d3846, 1.0);
+  set_color (&style->text, 0xdeddda, 1.0);
+  set_color (&style->cursor, 0x9a9996, 1.0);
+  set_color (&style->legend_background, 0x241f31, 0.88);
+}
+
+void
 qd_plot_palette_color (guint        index,
                        QdPlotColor *color)
 {
@@ -1159,7 +1170,12 @@ draw_cursor (cairo_t                   *cr,
       const QdPlotSeries *s = &o->series[i];
       double v;
 
-      if (!s->visible || s->earlier)
+      gsize length = qd_trace_get_length (s->trace);
+
+      /* Nothing before the first event or after where the trace has got
+       * to: the last polynomial is not the trajectory beyond that. */
+      if (!s->visible || length == 0
+          || t > series_end (o, s->trace, length))
         continue;
       v = qd_trace_eval (s->trace, t);
       if (isnan (v))

@@ -87,6 +87,7 @@ typedef struct
 } QdPlotRenderOptions;
 
 void     qd_plot_style_init_light       (QdPlotStyle                *style);
+void     qd_plot_style_init_dark        (QdPlotStyle                *style);
 void     qd_plot_render_options_init    (QdPlotRenderOptions        *options);
 /* The @index-th colour of the automatic palette (cycles). */
 void     qd_plot_palette_color          (guint                       index,
@@ -111,10 +112,11 @@ gboolean qd_plot_render_to_file         (const QdPlotRenderOptions  *options,
                                          int                         height,
                                          GError                    **error);
 
-/* Where the data of the visible series lies: time (or the XY traces'
- * values) along x, values along y over [x_min, x_max] of @options, exact
- * extremes. With @x_only, fills only the x range (y is left alone).
- * Returns FALSE when there is nothing to show. */
+/* Where the data of the visible series lies, exactly. Along x: from the
+ * first event to where the traces end (or the XY x trace's values).
+ * Along y: the values over [x_min, x_max] of @options, from the same
+ * per-column extremes the drawing uses at @width (or the XY y trace's
+ * values). Return FALSE when there is nothing to show. */
 gboolean qd_plot_render_get_x_extent    (const QdPlotRenderOptions  *options,
                                          double                     *x_min,
                                          double                     *x_max);

@@ -188,17 +188,20 @@ time_extent (QdPlot *self,
   return isfinite (*start);
 }
 
+/* Fits the view to the data, for an output @width pixels wide (the
+ * value range is found from per-column extremes at that width). */
 static void
-autoscale_view (QdPlot *self)
+autoscale_view_for_width (QdPlot *self,
+                          int     width,
+                          gboolean with_caches)
 {
   QdPlotRenderOptions o;
   QdPlotSeries *series;
   double x0, x1, y0, y1, closed_end, open_end;
-  int width = gtk_widget_get_width (GTK_WIDGET (self));
 
   if (width <= 0)
     return;
-  fill_options (self, &o, &series, TRUE);
+  fill_options (self, &o, &series, with_caches);
   if (o.xy)
     {
       if (!qd_plot_render_get_x_extent (&o, &x0, &x1))
@@ -230,6 +233,12 @@ autoscale_view (QdPlot *self)
   self->x_max = x1;
 out:
   g_free (series);
+}
+
+static void
+autoscale_view (QdPlot *self)
+{
+  autoscale_view_for_width (self, gtk_widget_get_width (GTK_WIDGET (self)), TRUE);
 }
 
 /* The latest event time over the current traces: where the open last
@@ -314,11 +323,26 @@ qd_plot_snapshot (GtkWidget   *widget,
   int height = gtk_widget_get_height (widget);
   QdPlotRenderOptions o;
   QdPlotSeries *series;
+  QdPlotStyle style;
   cairo_t *cr;
 
   if (width <= 0 || height <= 0)
     return;
   fill_options (self, &o, &series, TRUE);
+  {
+    GdkRGBA fg;
+
+    /* A light text colour means a dark theme: follow it. Exports keep
+     * the light style, which prints. */
+    G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+    gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
+    G_GNUC_END_IGNORE_DEPRECATIONS
+    if (0.299 * fg.red + 0.587 * fg.green + 0.114 * fg.blue > 0.5)
+      qd_plot_style_init_dark (&style);
+    else
+      qd_plot_style_init_light (&style);
+    o.style = &style;
+  }
   o.has_cursor = self->has_cursor && self->drag_kind == DRAG_NONE;
   o.cursor_x = self->pointer_x;
   if (self->drag_kind == DRAG_BOX)
@@ -448,6 +472,8 @@ on_drag_begin (GtkGestureDrag *gesture,
   GdkModifierType state =
     gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
 
+  /* Any button gives the keyboard focus, for Home. */
+  gtk_widget_grab_focus (GTK_WIDGET (self));
   self->drag_x = x;
   self->drag_y = y;
   self->drag_dx = self->drag_dy = 0.0;
@@ -805,7 +831,6 @@ qd_plot_begin_run (QdPlot *self)
       g_free (s->label);
       s->label = label;
       s->earlier = TRUE;
-      qd_plot_columns_reset (s->columns);
       g_ptr_array_add (self->earlier, g_ptr_array_steal_index (self->current, i));
       i--;
       kept = TRUE;
@@ -961,12 +986,14 @@ qd_plot_export (QdPlot        *self,
   g_return_val_if_fail (width > 0 && height > 0, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (self->autoscale)
-    autoscale_view (self);
   /* Scratch columns, not the widget's caches: the width differs. */
+  if (self->autoscale)
+    autoscale_view_for_width (self, width, FALSE);
   fill_options (self, &o, &series, FALSE);
   ok = qd_plot_render_to_file (&o, path, format, width, height, error);
   g_free (series);
+  /* The view was fitted to the file's width: fit it again to ours. */
+  self->dirty = TRUE;
   return ok;
 }
 

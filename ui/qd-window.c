@@ -14,6 +14,8 @@
 #include "qd-diagram-export.h"
 #include "qd-inspector.h"
 #include "qd-messages-view.h"
+#include "qd-run-bar.h"
+#include "qd-run-session.h"
 #include "qd-window.h"
 
 struct _QdWindow
@@ -39,6 +41,7 @@ struct _QdWindow
   QdInspector *inspector;
   QdMessagesView *messages_view;
   GtkNotebook *bottom_notebook;
+  QdRunBar    *run_bar;
   GMenu       *recent_menu;
 
   /* NULL when the schema is not installed (running from a build tree
@@ -59,6 +62,9 @@ struct _QdWindow
   /* The user chose Discard: close without asking again. */
   gboolean     close_confirmed;
   gulong       recent_changed_id;
+
+  /* Runs of the diagram: plots and statistics in the bottom notebook. */
+  QdRunSession *run_session;
 };
 
 G_DEFINE_FINAL_TYPE (QdWindow, qd_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -663,6 +669,9 @@ add_filter (GtkFileChooser *chooser,
 
   gtk_file_filter_set_name (filter, name);
   gtk_file_filter_add_suffix (filter, suffix);
+  /* A name typed without extension gets the one of the filter shown. */
+  g_object_set_data_full (G_OBJECT (filter), "qd-extension",
+                          g_strconcat (".", suffix, NULL), g_free);
   gtk_file_chooser_add_filter (chooser, filter);
   g_object_unref (filter);
 }
@@ -750,7 +759,9 @@ on_export_chooser_response (GtkNativeDialog *dialog,
     {
       GtkFileChooser *chooser = GTK_FILE_CHOOSER (dialog);
       const char *what = gtk_file_chooser_get_choice (chooser, "what");
-      g_autoptr(GFile) file = dup_chosen_file (chooser, ".svg");
+      GtkFileFilter *filter = gtk_file_chooser_get_filter (chooser);
+      const char *extension = filter != NULL ? g_object_get_data (G_OBJECT (filter), "qd-extension") : NULL;
+      g_autoptr(GFile) file = dup_chosen_file (chooser, extension != NULL ? extension : ".svg");
       g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
       g_autoptr(GHashTable) selection = NULL;
       g_autoptr(GError) error = NULL;
@@ -839,10 +850,9 @@ on_problem_activated (QdMessagesView *view,
       qd_inspector_set_block (self->inspector, NULL);
       return;
     }
-  /* Open the subsystem that holds the block, then select it. */
-  if (qd_canvas_get_system (self->canvas) != block->parent)
-    qd_canvas_set_system (self->canvas, block->parent);
-  qd_canvas_controller_select (controller, block->id, FALSE);
+  /* Opens the subsystem that holds the block, selects it and scrolls it
+   * into view. */
+  qd_canvas_reveal_block (self->canvas, block);
   qd_inspector_set_block (self->inspector, block);
 }
 
@@ -1039,6 +1049,10 @@ qd_window_dispose (GObject *object)
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
+  /* Stops a run and takes its pages out while the notebook is there. */
+  if (self->run_session != NULL)
+    g_object_run_dispose (G_OBJECT (self->run_session));
+  g_clear_object (&self->run_session);
   gtk_widget_dispose_template (GTK_WIDGET (self), QD_TYPE_WINDOW);
   g_clear_object (&self->document);
   g_clear_object (&self->file);
@@ -1060,6 +1074,7 @@ qd_window_class_init (QdWindowClass *klass)
   g_type_ensure (QD_TYPE_CANVAS);
   g_type_ensure (QD_TYPE_INSPECTOR);
   g_type_ensure (QD_TYPE_MESSAGES_VIEW);
+  g_type_ensure (QD_TYPE_RUN_BAR);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/qdevs/Qdevs/ui/qd-window.ui");
   gtk_widget_class_bind_template_child (widget_class, QdWindow, title_label);
@@ -1080,6 +1095,7 @@ qd_window_class_init (QdWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, QdWindow, inspector);
   gtk_widget_class_bind_template_child (widget_class, QdWindow, messages_view);
   gtk_widget_class_bind_template_child (widget_class, QdWindow, bottom_notebook);
+  gtk_widget_class_bind_template_child (widget_class, QdWindow, run_bar);
   gtk_widget_class_bind_template_child (widget_class, QdWindow, recent_menu);
   gtk_widget_class_bind_template_callback (widget_class, on_canvas_message);
   gtk_widget_class_bind_template_callback (widget_class, on_message_close_clicked);
@@ -1113,6 +1129,9 @@ qd_window_init (QdWindow *self)
   };
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->run_session = qd_run_session_new (self->bottom_notebook, self->messages_view,
+                                         self->canvas);
+  qd_run_bar_set_session (self->run_bar, self->run_session);
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions,
                                    G_N_ELEMENTS (win_actions), self);
@@ -1227,6 +1246,7 @@ qd_window_set_document (QdWindow   *self,
   qd_canvas_set_document (self->canvas, document);
   qd_inspector_set_document (self->inspector, document);
   qd_messages_view_set_problems (self->messages_view, NULL);
+  qd_run_session_set_document (self->run_session, document);
   update_breadcrumbs (self);
   update_undo_actions (self);
   update_file_actions (self);

@@ -1,0 +1,535 @@
+/* test-run-ui.c: running a diagram in the editor
+ *
+ * Drives the run bar's actions in a real window (under the display the
+ * CI provides with xvfb-run; without one the test is skipped) and checks
+ * that what the editor shows is exactly what a headless run computes:
+ * the plots' traces bit for bit, however the run was paused or stepped,
+ * the statistics table and the integrators' badges, the problems of a
+ * model that cannot run, detaching a plot, overlaying runs and the CSV
+ * export.
+ */
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "qd-application.h"
+#include "qd-run-bar.h"
+#include "qd-run-session.h"
+#include "qd-test-util.h"
+#include "qd-window.h"
+
+static QdApplication *app;
+
+typedef struct
+{
+  QdWindow     *window;
+  QdRunBar     *bar;
+  QdRunSession *session;
+  QdDocument   *document;
+  guint         n_finished;
+  QdRunnerState last_state;
+  guint         n_paused;       /* "progress" heard in the PAUSED state */
+} Fixture;
+
+static void
+on_progress (QdRunSession *session,
+             Fixture      *f)
+{
+  QdRunnerProgress p;
+
+  qd_run_session_get_progress (session, &p);
+  if (p.state == QD_RUNNER_PAUSED)
+    f->n_paused++;
+}
+
+static void
+on_finished (QdRunSession  *session,
+             QdRunnerState  state,
+             const GError  *error,
+             Fixture       *f)
+{
+  f->n_finished++;
+  f->last_state = state;
+}
+
+static QdDocument *
+load_example (const char *name)
+{
+  g_autofree char *path = qd_test_source_path ("data", "examples", name, NULL);
+  g_autoptr(GError) error = NULL;
+  QdDocument *document = qd_document_load (path, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (document);
+  return document;
+}
+
+static void
+fixture_setup (Fixture    *f,
+               QdDocument *document)
+{
+  memset (f, 0, sizeof *f);
+  f->window = qd_window_new (GTK_APPLICATION (app));
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1000, 700);
+  gtk_window_present (GTK_WINDOW (f->window));
+  f->document = document;
+  qd_window_set_document (f->window, document, NULL);
+  f->bar = QD_RUN_BAR (gtk_widget_get_template_child (GTK_WIDGET (f->window),
+                                                      QD_TYPE_WINDOW, "run_bar"));
+  g_assert_nonnull (f->bar);
+  f->session = qd_run_bar_get_session (f->bar);
+  g_assert_nonnull (f->session);
+  g_assert_true (qd_run_session_get_document (f->session) == document);
+  g_signal_connect (f->session, "finished", G_CALLBACK (on_finished), f);
+  g_signal_connect (f->session, "progress", G_CALLBACK (on_progress), f);
+}
+
+static void
+fixture_teardown (Fixture *f)
+{
+  g_signal_handlers_disconnect_by_data (f->session, f);
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  g_clear_object (&f->document);
+}
+
+static gboolean
+on_timeout (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Iterates the main context until @done says so, failing after 60 s. */
+#define wait_until(done, f) wait_until_at (done, f, __LINE__)
+
+static void
+wait_until_at (gboolean (*done) (Fixture *f),
+               Fixture   *f,
+               int        line)
+{
+  gboolean timed_out = FALSE;
+  guint id = g_timeout_add_seconds (60, on_timeout, &timed_out);
+
+  while (!done (f) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  if (timed_out)
+    g_error ("line %d: the run did not get there within 60 s", line);
+  g_source_remove (id);
+}
+
+static gboolean
+is_finished (Fixture *f)
+{
+  return f->n_finished > 0;
+}
+
+static gboolean
+is_paused (Fixture *f)
+{
+  return f->n_paused > 0 || f->n_finished > 0;
+}
+
+/* Lets the frame clock tick a few times, so the plots draw. */
+static void
+spin_frames (void)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (100, on_timeout, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+activate (Fixture    *f,
+          const char *action)
+{
+  /* Before: a short step may be over within the call. */
+  f->n_paused = 0;
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->bar), action, NULL));
+}
+
+/* A headless run of the same document. */
+static QdSimulation *
+run_headless (QdDocument *document)
+{
+  g_autoptr(GError) error = NULL;
+  QdSimulation *sim = qd_simulation_new (document, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpint (qd_simulation_run (sim, &error), ==, QD_RUN_DONE);
+  g_assert_no_error (error);
+  return sim;
+}
+
+static void
+assert_traces_equal (QdTrace *a,
+                     QdTrace *b)
+{
+  gsize n = qd_trace_get_length (a);
+  double end_a = 0, end_b = 0;
+
+  g_assert_cmpstr (qd_trace_get_name (a), ==, qd_trace_get_name (b));
+  g_assert_cmpuint (n, ==, qd_trace_get_length (b));
+  g_assert_cmpuint (n, >, 100);
+  for (gsize i = 0; i < n; i++)
+    {
+      const QdSignal *sa = qd_trace_get (a, i);
+      const QdSignal *sb = qd_trace_get (b, i);
+
+      /* Bit for bit: the same doubles, not close ones. */
+      if (memcmp (sa, sb, sizeof *sa) != 0)
+        g_error ("%s: segment %" G_GSIZE_FORMAT " differs: t = %.17g / %.17g, c0 = %.17g / %.17g",
+                 qd_trace_get_name (a), i, sa->t, sb->t, sa->c[0], sb->c[0]);
+    }
+  g_assert_true (qd_trace_is_closed (a, &end_a));
+  g_assert_true (qd_trace_is_closed (b, &end_b));
+  g_assert_cmpfloat (end_a, ==, end_b);
+}
+
+/* The session's run against a headless one: same traces, and the plot
+ * of the Scope shows exactly those. */
+static void
+assert_run_equals_headless (Fixture *f)
+{
+  QdRunner *runner = qd_run_session_get_runner (f->session);
+  QdSimulation *sim = qd_runner_get_simulation (runner);
+  QdSimulation *ref = run_headless (f->document);
+  GPtrArray *traces = qd_simulation_get_traces (sim);
+  GPtrArray *ref_traces = qd_simulation_get_traces (ref);
+
+  g_assert_cmpint (qd_runner_get_state (runner), ==, QD_RUNNER_FINISHED);
+  g_assert_cmpuint (traces->len, ==, ref_traces->len);
+  for (guint i = 0; i < traces->len; i++)
+    assert_traces_equal (g_ptr_array_index (traces, i), g_ptr_array_index (ref_traces, i));
+  g_assert_cmpuint (qd_simulation_get_events (sim), ==, qd_simulation_get_events (ref));
+  qd_simulation_free (ref);
+}
+
+static void
+test_run_lotka_volterra (void)
+{
+  Fixture f;
+  QdPlot *plot;
+  GtkNotebook *notebook;
+  GtkWidget *tab;
+  int page;
+
+  fixture_setup (&f, load_example ("lotka-volterra.qdevs"));
+  g_assert_cmpuint (qd_run_session_get_n_plots (f.session), ==, 0);
+
+  activate (&f, "run.start");
+  /* One plot per Scope block, at once: the run is watched as it grows. */
+  g_assert_cmpuint (qd_run_session_get_n_plots (f.session), ==, 1);
+  plot = qd_run_session_get_plot (f.session, 0);
+  g_assert_true (qd_run_session_find_plot (f.session, "/Scope") == plot);
+  g_assert_cmpuint (qd_plot_get_n_traces (plot), ==, 2);
+
+  /* It is a page of the bottom notebook, shown, titled with the name. */
+  notebook = GTK_NOTEBOOK (gtk_widget_get_ancestor (GTK_WIDGET (plot), GTK_TYPE_NOTEBOOK));
+  g_assert_nonnull (notebook);
+  page = gtk_notebook_page_num (notebook, GTK_WIDGET (plot));
+  g_assert_cmpint (page, >=, 0);
+  g_assert_cmpint (gtk_notebook_get_current_page (notebook), ==, page);
+  tab = gtk_notebook_get_tab_label (notebook, GTK_WIDGET (plot));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (gtk_widget_get_first_child (tab))), ==, "Scope");
+
+  wait_until (is_finished, &f);
+  g_assert_cmpuint (f.n_finished, ==, 1);
+  g_assert_cmpint (f.last_state, ==, QD_RUNNER_FINISHED);
+  spin_frames ();
+  assert_run_equals_headless (&f);
+
+  fixture_teardown (&f);
+}
+
+static void
+test_pause_resume_step (void)
+{
+  Fixture f;
+  QdRunnerProgress p;
+  guint64 events;
+
+  fixture_setup (&f, load_example ("lotka-volterra.qdevs"));
+
+  /* Step 100 events, twice: paused after exactly 100 and 200. */
+  qd_run_bar_set_step_count (f.bar, 100);
+  activate (&f, "run.step");
+  wait_until (is_paused, &f);
+  qd_run_session_get_progress (f.session, &p);
+  g_assert_cmpint (p.state, ==, QD_RUNNER_PAUSED);
+  g_assert_cmpuint (p.events, ==, 100);
+  /* Statistics are read while paused, up to the pause. */
+  g_assert_cmpuint (qd_stats_view_get_n_rows (qd_run_session_get_stats_view (f.session)), ==,
+                    qd_simulation_get_n_atomics (qd_runner_get_simulation (qd_run_session_get_runner (f.session))));
+
+  activate (&f, "run.step");
+  /* The state goes RUNNING, then PAUSED again. */
+  wait_until (is_paused, &f);
+  qd_run_session_get_progress (f.session, &p);
+  g_assert_cmpuint (p.events, ==, 200);
+
+  /* Resume runs to the end; pause it on the way, resume again. */
+  activate (&f, "run.resume");
+  activate (&f, "run.pause");
+  wait_until (is_paused, &f);
+  qd_run_session_get_progress (f.session, &p);
+  events = p.events;
+  g_assert_cmpuint (events, >=, 200);
+  if (f.n_finished == 0)
+    {
+      activate (&f, "run.toggle-pause");
+      wait_until (is_finished, &f);
+    }
+  g_assert_cmpint (f.last_state, ==, QD_RUNNER_FINISHED);
+  assert_run_equals_headless (&f);
+
+  fixture_teardown (&f);
+}
+
+static void
+test_unconnected_input (void)
+{
+  Fixture f;
+  QdDocument *document = qd_document_new ();
+  QdSystem *root = qd_document_get_root (document);
+  g_autoptr(GError) error = NULL;
+  QdBlock *integrator, *scope;
+  GtkWidget *messages;
+  GtkNotebook *notebook;
+  const QdProblem *problem;
+
+  integrator = qd_document_add_block (document, root, "integrator", NULL, 0, 0, &error);
+  g_assert_no_error (error);
+  scope = qd_document_add_block (document, root, "scope", NULL, 100, 0, &error);
+  g_assert_no_error (error);
+  qd_document_connect (document, root, integrator->id, 0, scope->id, 0, &error);
+  g_assert_no_error (error);
+
+  fixture_setup (&f, document);
+  messages = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (f.window), QD_TYPE_WINDOW,
+                                                        "messages_view"));
+  notebook = GTK_NOTEBOOK (gtk_widget_get_template_child (GTK_WIDGET (f.window), QD_TYPE_WINDOW,
+                                                          "bottom_notebook"));
+  /* Another page in front, so that switching back is seen. */
+  gtk_notebook_set_current_page (notebook, -1);
+
+  activate (&f, "run.start");
+  /* Nothing runs: no runner, no plot, no "finished". */
+  g_assert_null (qd_run_session_get_runner (f.session));
+  g_assert_cmpuint (qd_run_session_get_n_plots (f.session), ==, 0);
+  /* The problem is listed and linked to its block; its page is shown. */
+  g_assert_cmpuint (qd_messages_view_get_n_problems (QD_MESSAGES_VIEW (messages)), ==, 1);
+  problem = qd_messages_view_get_problem (QD_MESSAGES_VIEW (messages), 0);
+  g_assert_cmpint (problem->code, ==, QD_ERROR_UNCONNECTED);
+  g_assert_cmpstr (problem->path, ==, "/Integrator");
+  g_assert_cmpstr (problem->block_id, ==, integrator->id);
+  g_assert_cmpstr (problem->message, ==,
+                   "input 1 is not connected; connect it or delete the block");
+  g_assert_cmpint (gtk_notebook_get_current_page (notebook), ==,
+                   gtk_notebook_page_num (notebook, messages));
+  spin_frames ();
+  g_assert_cmpuint (f.n_finished, ==, 0);
+
+  fixture_teardown (&f);
+}
+
+static void
+test_stats_and_badges (void)
+{
+  Fixture f;
+  QdStatsView *stats;
+  QdSimulation *ref;
+  GListModel *sorted;
+  g_autoptr(GHashTable) badges = NULL;
+  guint n;
+  guint64 max_internal = 0;
+
+  fixture_setup (&f, load_example ("lotka-volterra.qdevs"));
+  stats = qd_run_session_get_stats_view (f.session);
+  g_assert_cmpuint (qd_stats_view_get_n_rows (stats), ==, 0);
+
+  activate (&f, "run.start");
+  wait_until (is_finished, &f);
+
+  /* Every row equals the counts of a headless run of the same model. */
+  ref = run_headless (f.document);
+  n = qd_simulation_get_n_atomics (ref);
+  g_assert_cmpuint (qd_stats_view_get_n_rows (stats), ==, n);
+  for (guint i = 0; i < n; i++)
+    {
+      const QdAtomic *atomic = qd_simulation_get_atomic (ref, i);
+      const char *path, *type_name;
+      guint64 internal, external, ref_internal, ref_external;
+
+      qd_stats_view_get_row (stats, i, &path, &type_name, &internal, &external);
+      qd_simulation_get_block_stats (ref, i, &ref_internal, &ref_external);
+      g_assert_cmpstr (path, ==, atomic->path);
+      g_assert_cmpstr (type_name, ==, _(atomic->type->name));
+      g_assert_cmpuint (internal, ==, ref_internal);
+      g_assert_cmpuint (external, ==, ref_external);
+      max_internal = MAX (max_internal, internal);
+    }
+  g_assert_cmpuint (max_internal, >, 100);
+
+  /* Sorting by internal transitions, descending, puts the busiest first. */
+  qd_stats_view_sort (stats, 2, GTK_SORT_DESCENDING);
+  sorted = qd_stats_view_get_sorted_model (stats);
+  g_assert_cmpuint (g_list_model_get_n_items (sorted), ==, n);
+  {
+    g_autoptr(GObject) first = g_list_model_get_item (sorted, 0);
+    g_autoptr(GObject) last = g_list_model_get_item (sorted, n - 1);
+    guint64 a = 0, b = 0;
+
+    g_object_get (first, "internal", &a, NULL);
+    g_object_get (last, "internal", &b, NULL);
+    g_assert_cmpuint (a, ==, max_internal);
+    g_assert_cmpuint (a, >=, b);
+  }
+
+  /* The badges: the two integrators (b5 Prey, b6 Predator), nothing else. */
+  badges = qd_stats_view_dup_badges (stats, f.document);
+  g_assert_cmpuint (g_hash_table_size (badges), ==, 2);
+  for (guint i = 0; i < n; i++)
+    {
+      const QdAtomic *atomic = qd_simulation_get_atomic (ref, i);
+      QdBlock *block = qd_document_find_block_by_path (f.document, atomic->path);
+      guint64 internal;
+
+      qd_simulation_get_block_stats (ref, i, &internal, NULL);
+      if (g_strcmp0 (atomic->path, "/Prey") == 0 || g_strcmp0 (atomic->path, "/Predator") == 0)
+        {
+          g_autofree char *expected = g_strdup_printf ("%" G_GUINT64_FORMAT, internal);
+
+          g_assert_cmpstr (g_hash_table_lookup (badges, block->id), ==, expected);
+        }
+      else
+        g_assert_false (g_hash_table_contains (badges, block->id));
+    }
+  qd_simulation_free (ref);
+
+  fixture_teardown (&f);
+}
+
+static void
+test_overlay_and_detach (void)
+{
+  Fixture f;
+  QdPlot *plot;
+  GtkWidget *notebook;
+  GtkRoot *root;
+
+  fixture_setup (&f, load_example ("lotka-volterra.qdevs"));
+  activate (&f, "run.start");
+  wait_until (is_finished, &f);
+  plot = qd_run_session_get_plot (f.session, 0);
+  g_assert_cmpuint (qd_plot_get_n_earlier_runs (plot), ==, 0);
+
+  /* A second run draws over the first, on the same plot. */
+  f.n_finished = 0;
+  activate (&f, "run.start");
+  wait_until (is_finished, &f);
+  g_assert_true (qd_run_session_get_plot (f.session, 0) == plot);
+  g_assert_cmpuint (qd_run_session_get_n_plots (f.session), ==, 1);
+  g_assert_cmpuint (qd_plot_get_n_earlier_runs (plot), ==, 1);
+  g_assert_cmpuint (qd_plot_get_n_traces (plot), ==, 2);
+  activate (&f, "run.clear-runs");
+  g_assert_cmpuint (qd_plot_get_n_earlier_runs (plot), ==, 0);
+
+  /* Detach: the plot goes into a window of its own ... */
+  notebook = gtk_widget_get_parent (GTK_WIDGET (plot));
+  qd_run_session_set_detached (f.session, 0, TRUE);
+  g_assert_true (qd_run_session_get_detached (f.session, 0));
+  root = gtk_widget_get_root (GTK_WIDGET (plot));
+  g_assert_true (GTK_IS_WINDOW (root));
+  g_assert_false (GTK_WIDGET (root) == GTK_WIDGET (f.window));
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (root)), ==, "Scope");
+  /* ... and closing that window puts it back. */
+  gtk_window_close (GTK_WINDOW (root));
+  g_assert_false (qd_run_session_get_detached (f.session, 0));
+  g_assert_true (gtk_widget_get_root (GTK_WIDGET (plot)) == GTK_ROOT (f.window));
+  g_assert_true (gtk_widget_get_parent (GTK_WIDGET (plot)) == notebook);
+
+  fixture_teardown (&f);
+}
+
+static void
+test_export_csv (void)
+{
+  Fixture f;
+  QdSimulation *ref;
+  g_autofree char *dir = NULL;
+  g_autofree char *ours = NULL;
+  g_autofree char *theirs = NULL;
+  g_autofree char *a = NULL;
+  g_autofree char *b = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize la, lb;
+
+  fixture_setup (&f, load_example ("lotka-volterra.qdevs"));
+
+  /* Nothing to export before a run: the error says what to do. */
+  dir = g_dir_make_tmp ("qd-run-ui-XXXXXX", &error);
+  g_assert_no_error (error);
+  ours = g_build_filename (dir, "editor.csv", NULL);
+  theirs = g_build_filename (dir, "headless.csv", NULL);
+  g_assert_false (qd_run_bar_export_csv (f.bar, ours, &error));
+  g_assert_error (error, QD_ERROR, QD_ERROR_INVALID);
+  g_assert_true (g_str_has_prefix (error->message, ours));
+  g_clear_error (&error);
+
+  activate (&f, "run.start");
+  wait_until (is_finished, &f);
+  g_assert_true (qd_run_bar_export_csv (f.bar, ours, &error));
+  g_assert_no_error (error);
+
+  /* The same bytes as the command line's --csv of a headless run. */
+  ref = run_headless (f.document);
+  g_assert_true (qd_traces_write_csv (qd_simulation_get_traces (ref),
+                                      qd_simulation_get_start_time (ref),
+                                      qd_simulation_get_time (ref), 0.0, theirs, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (ours, &a, &la, NULL));
+  g_assert_true (g_file_get_contents (theirs, &b, &lb, NULL));
+  g_assert_cmpuint (la, >, 1000);
+  g_assert_cmpmem (a, la, b, lb);
+  qd_simulation_free (ref);
+
+  g_unlink (ours);
+  g_unlink (theirs);
+  g_rmdir (dir);
+  fixture_teardown (&f);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
+    {
+      g_print ("1..0 # SKIP no display (run under xvfb-run)\n");
+      return 0;
+    }
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+
+  gtk_test_init (&argc, &argv, NULL);
+  qd_init ();
+
+  app = qd_application_new (G_APPLICATION_NON_UNIQUE);
+  g_application_register (G_APPLICATION (app), NULL, &error);
+  g_assert_no_error (error);
+
+  g_test_add_func ("/run-ui/lotka-volterra", test_run_lotka_volterra);
+  g_test_add_func ("/run-ui/pause-resume-step", test_pause_resume_step);
+  g_test_add_func ("/run-ui/unconnected-input", test_unconnected_input);
+  g_test_add_func ("/run-ui/stats-and-badges", test_stats_and_badges);
+  g_test_add_func ("/run-ui/overlay-and-detach", test_overlay_and_detach);
+  g_test_add_func ("/run-ui/export-csv", test_export_csv);
+
+  status = g_test_run ();
+  g_clear_object (&app);
+  return status;
+}

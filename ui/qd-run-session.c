@@ -1,0 +1,738 @@
+/* qd-run-session.c: running the editor's diagram and showing the results
+ *
+ * The session is the glue between the document, the runner and the
+ * widgets that show a run: it never touches the simulation while the
+ * worker runs it, except through what the runner's thread rules allow
+ * (the traces, read by the plots on their frame clock, and the progress
+ * figures). Statistics are read only once the runner has let go of the
+ * simulation (paused or over).
+ */
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#include "qd-run-session.h"
+
+typedef struct
+{
+  QdRunSession *session;
+  char         *path;      /* the Scope block: "/Plant/Scope" */
+  char         *name;      /* its name, the tab's title */
+  QdPlot       *plot;      /* owned */
+  GtkWidget    *tab;       /* owned while detached */
+  GtkLabel     *tab_label;
+  GtkWindow    *window;    /* while detached */
+  gboolean      used;      /* by the run being set up */
+} ScopePage;
+
+struct _QdRunSession
+{
+  GObject         parent_instance;
+
+  GtkNotebook    *notebook;      /* weak */
+  QdMessagesView *messages;      /* weak */
+  QdCanvas       *canvas;        /* weak, may be NULL */
+  QdStatsView    *stats;         /* owned (a page of the notebook) */
+  QdDocument     *document;
+
+  QdRunner       *runner;
+  GPtrArray      *pages;         /* ScopePage*, in block order */
+
+  gboolean        realtime;
+  double          speed;
+};
+
+enum
+{
+  SIGNAL_PROGRESS,
+  SIGNAL_FINISHED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (QdRunSession, qd_run_session, G_TYPE_OBJECT)
+
+static void page_attach (ScopePage *page);
+
+static void
+page_free (gpointer data)
+{
+  ScopePage *page = data;
+
+  if (page->window != NULL)
+    {
+      /* The window must not put the plot back while it goes. */
+      g_signal_handlers_disconnect_by_data (page->window, page);
+      gtk_window_destroy (page->window);
+    }
+  else if (page->session->notebook != NULL)
+    {
+      int num = gtk_notebook_page_num (page->session->notebook, GTK_WIDGET (page->plot));
+
+      if (num >= 0)
+        gtk_notebook_remove_page (page->session->notebook, num);
+    }
+  g_clear_object (&page->tab);
+  g_object_unref (page->plot);
+  g_free (page->path);
+  g_free (page->name);
+  g_free (page);
+}
+
+static gboolean
+on_detached_close_request (GtkWindow *window,
+                           ScopePage *page)
+{
+  /* Closing the window puts the plot back where it came from. */
+  gtk_window_set_child (window, NULL);
+  page->window = NULL;
+  page_attach (page);
+  return FALSE;
+}
+
+static void
+page_detach (ScopePage *page)
+{
+  GtkNotebook *notebook = page->session->notebook;
+  GtkRoot *root;
+  int num;
+
+  if (page->window != NULL || notebook == NULL)
+    return;
+  num = gtk_notebook_page_num (notebook, GTK_WIDGET (page->plot));
+  if (num >= 0)
+    gtk_notebook_remove_page (notebook, num);
+
+  page->window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_title (page->window, page->name);
+  gtk_window_set_default_size (page->window, 640, 420);
+  root = gtk_widget_get_root (GTK_WIDGET (notebook));
+  if (GTK_IS_WINDOW (root))
+    {
+      /* Not transient: a detached plot is a window to arrange next to
+       * the diagram, not a dialog over it. It belongs to the same
+       * application, so it does not keep a closed editor alive. */
+      GtkApplication *app = gtk_window_get_application (GTK_WINDOW (root));
+
+      if (app != NULL)
+        gtk_window_set_application (page->window, app);
+    }
+  gtk_window_set_child (page->window, GTK_WIDGET (page->plot));
+  g_signal_connect (page->window, "close-request",
+                    G_CALLBACK (on_detached_close_request), page);
+  gtk_window_present (page->window);
+}
+
+static void
+on_detach_clicked (GtkButton *button,
+                   ScopePage *page)
+{
+  page_detach (page);
+}
+
+static GtkWidget *
+create_tab (ScopePage *page)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+  GtkWidget *label = gtk_label_new (page->name);
+  GtkWidget *button = gtk_button_new_from_icon_name ("window-new-symbolic");
+  g_autofree char *tip = NULL;
+
+  gtk_widget_add_css_class (button, "flat");
+  gtk_widget_add_css_class (button, "circular");
+  gtk_widget_set_focus_on_click (button, FALSE);
+  /* TRANSLATORS: the tooltip of a button on a plot's tab */
+  tip = g_strdup_printf (_("Show %s in a window of its own"), page->name);
+  gtk_widget_set_tooltip_text (button, tip);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, tip, -1);
+  g_signal_connect (button, "clicked", G_CALLBACK (on_detach_clicked), page);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), button);
+  gtk_widget_set_tooltip_text (label, page->path);
+  page->tab_label = GTK_LABEL (label);
+  return box;
+}
+
+static void
+page_attach (ScopePage *page)
+{
+  GtkNotebook *notebook = page->session->notebook;
+  int num;
+
+  if (notebook == NULL || page->window != NULL)
+    return;
+  if (gtk_notebook_page_num (notebook, GTK_WIDGET (page->plot)) >= 0)
+    return;
+  /* The tab widget is reused: the notebook takes a reference of its own. */
+  num = gtk_notebook_append_page (notebook, GTK_WIDGET (page->plot), page->tab);
+  gtk_notebook_set_tab_reorderable (notebook, GTK_WIDGET (page->plot), TRUE);
+  gtk_notebook_set_current_page (notebook, num);
+}
+
+static ScopePage *
+find_page (QdRunSession *self,
+           const char   *path)
+{
+  for (guint i = 0; i < self->pages->len; i++)
+    {
+      ScopePage *page = g_ptr_array_index (self->pages, i);
+
+      if (g_strcmp0 (page->path, path) == 0)
+        return page;
+    }
+  return NULL;
+}
+
+/* A plot squeezed into a message-sized pane shows nothing: the first
+ * time a plot appears, the pane grows to a useful height (the user may
+ * drag it back; later runs leave it alone). */
+static void
+make_room_for_plots (QdRunSession *self)
+{
+  GtkWidget *parent;
+  int height, available;
+
+  if (self->notebook == NULL)
+    return;
+  parent = gtk_widget_get_parent (GTK_WIDGET (self->notebook));
+  if (!GTK_IS_PANED (parent)
+      || gtk_orientable_get_orientation (GTK_ORIENTABLE (parent)) != GTK_ORIENTATION_VERTICAL
+      || gtk_paned_get_end_child (GTK_PANED (parent)) != GTK_WIDGET (self->notebook))
+    return;
+  height = gtk_widget_get_height (GTK_WIDGET (self->notebook));
+  available = gtk_widget_get_height (parent);
+  if (available <= 0 || height >= 240)
+    return;
+  gtk_paned_set_position (GTK_PANED (parent), MAX (available / 2, available - 320));
+}
+
+static ScopePage *
+page_new (QdRunSession *self,
+          const char   *path)
+{
+  ScopePage *page = g_new0 (ScopePage, 1);
+  const char *slash = strrchr (path, '/');
+
+  page->session = self;
+  page->path = g_strdup (path);
+  page->name = g_strdup (slash != NULL ? slash + 1 : path);
+  page->plot = QD_PLOT (g_object_ref_sink (qd_plot_new ()));
+  gtk_widget_set_hexpand (GTK_WIDGET (page->plot), TRUE);
+  gtk_widget_set_vexpand (GTK_WIDGET (page->plot), TRUE);
+  page->tab = g_object_ref_sink (create_tab (page));
+  page_attach (page);
+  return page;
+}
+
+static void
+show_messages_page (QdRunSession *self)
+{
+  int num;
+
+  if (self->notebook == NULL || self->messages == NULL)
+    return;
+  num = gtk_notebook_page_num (self->notebook, GTK_WIDGET (self->messages));
+  if (num >= 0)
+    gtk_notebook_set_current_page (self->notebook, num);
+}
+
+static void
+update_stats (QdRunSession *self)
+{
+  QdSimulation *sim;
+
+  if (self->runner == NULL)
+    return;
+  sim = qd_runner_get_simulation (self->runner);
+  qd_stats_view_set_simulation (self->stats, sim);
+  if (self->canvas != NULL && self->document != NULL)
+    {
+      g_autoptr(GHashTable) badges = qd_stats_view_dup_badges (self->stats, self->document);
+
+      qd_canvas_set_block_badges (self->canvas, badges);
+    }
+}
+
+/* A run-time error as a row of the messages panel, linked to the block
+ * its message starts with ("/Division: at t = 0 ..."). */
+static void
+report_run_error (QdRunSession *self,
+                  const GError *error)
+{
+  QdSimulation *sim = qd_runner_get_simulation (self->runner);
+  g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_problem_free);
+  const char *path = "";
+  const char *message = error->message;
+  const char *block_id = NULL;
+  gsize best = 0;
+  guint n = qd_simulation_get_n_atomics (sim);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const char *p = qd_simulation_get_atomic (sim, i)->path;
+      gsize len = strlen (p);
+
+      /* The longest match wins: "/A/B" before "/A". */
+      if (len > best && strncmp (error->message, p, len) == 0
+          && error->message[len] == ':' && error->message[len + 1] == ' ')
+        {
+          best = len;
+          path = p;
+          message = error->message + len + 2;
+        }
+    }
+  if (best > 0 && self->document != NULL)
+    {
+      QdBlock *block = qd_document_find_block_by_path (self->document, path);
+
+      if (block != NULL)
+        block_id = block->id;
+    }
+  g_ptr_array_add (problems, qd_problem_new (error->code, path, block_id, "%s", message));
+  if (self->messages != NULL)
+    qd_messages_view_set_problems (self->messages, problems);
+  show_messages_page (self);
+}
+
+/* The worker sets PAUSED only once it has let go of the simulation, so
+ * whoever hears "progress" in that state finds the statistics of the
+ * pause already read, even before the state's notification arrives. */
+static void
+on_runner_progress (QdRunner     *runner,
+                    QdRunSession *self)
+{
+  if (qd_runner_get_state (runner) == QD_RUNNER_PAUSED)
+    update_stats (self);
+  g_signal_emit (self, signals[SIGNAL_PROGRESS], 0);
+}
+
+static void
+on_runner_state (QdRunner     *runner,
+                 GParamSpec   *pspec,
+                 QdRunSession *self)
+{
+  on_runner_progress (runner, self);
+}
+
+static void
+on_runner_finished (QdRunner      *runner,
+                    QdRunnerState  state,
+                    const GError  *error,
+                    QdRunSession  *self)
+{
+  update_stats (self);
+  if (state == QD_RUNNER_FAILED && error != NULL)
+    report_run_error (self, error);
+  g_signal_emit (self, signals[SIGNAL_FINISHED], 0, state, error);
+  g_signal_emit (self, signals[SIGNAL_PROGRESS], 0);
+}
+
+static void
+drop_runner (QdRunSession *self)
+{
+  if (self->runner == NULL)
+    return;
+  g_signal_handlers_disconnect_by_data (self->runner, self);
+  /* The last reference stops the worker and waits for it. */
+  g_clear_object (&self->runner);
+}
+
+static gboolean
+runner_is_over (QdRunSession *self)
+{
+  QdRunnerState state;
+
+  if (self->runner == NULL)
+    return TRUE;
+  state = qd_runner_get_state (self->runner);
+  return state == QD_RUNNER_FINISHED || state == QD_RUNNER_STOPPED
+         || state == QD_RUNNER_FAILED;
+}
+
+/* Compiles the document and sets up the plots; FALSE (with the problems
+ * listed) when the model cannot run. */
+static gboolean
+prepare_run (QdRunSession *self)
+{
+  g_autoptr(GPtrArray) problems = NULL;
+  g_autoptr(GError) error = NULL;
+  QdSimulation *sim;
+  GPtrArray *traces;
+  guint n;
+
+  if (self->document == NULL)
+    return FALSE;
+
+  problems = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_problem_free);
+  sim = qd_simulation_new (self->document, NULL, problems, &error);
+  if (sim == NULL)
+    {
+      if (problems->len == 0 && error != NULL)
+        g_ptr_array_add (problems, qd_problem_new (error->code, "", NULL, "%s", error->message));
+      if (self->messages != NULL)
+        qd_messages_view_set_problems (self->messages, problems);
+      show_messages_page (self);
+      return FALSE;
+    }
+  /* A model that compiles has no problems left to show. */
+  if (self->messages != NULL)
+    qd_messages_view_set_problems (self->messages, problems);
+
+  drop_runner (self);
+  qd_stats_view_set_simulation (self->stats, NULL);
+  if (self->canvas != NULL)
+    qd_canvas_set_block_badges (self->canvas, NULL);
+
+  /* One plot per Scope block, keyed by its path so that a new run of
+   * the same diagram overlays the earlier ones on the same plot. */
+  for (guint i = 0; i < self->pages->len; i++)
+    ((ScopePage *) g_ptr_array_index (self->pages, i))->used = FALSE;
+  traces = qd_simulation_get_traces (sim);
+  n = qd_simulation_get_n_atomics (sim);
+  for (guint i = 0; i < n; i++)
+    {
+      const QdAtomic *atomic = qd_simulation_get_atomic (sim, i);
+      gsize len = strlen (atomic->path);
+      ScopePage *page;
+
+      if (atomic->type == NULL || g_strcmp0 (atomic->type->id, "scope") != 0)
+        continue;
+      page = find_page (self, atomic->path);
+      if (page == NULL)
+        {
+          if (self->pages->len == 0)
+            make_room_for_plots (self);
+          page = page_new (self, atomic->path);
+          g_ptr_array_add (self->pages, page);
+        }
+      page->used = TRUE;
+      qd_plot_begin_run (page->plot);
+      for (guint k = 0; k < traces->len; k++)
+        {
+          QdTrace *trace = g_ptr_array_index (traces, k);
+          const char *name = qd_trace_get_name (trace);
+
+          if (strncmp (name, atomic->path, len) == 0 && name[len] == '/'
+              && strchr (name + len + 1, '/') == NULL)
+            qd_plot_add_trace (page->plot, trace, name + len + 1, NULL);
+        }
+    }
+  /* Scopes deleted since the last run take their plots with them. */
+  for (guint i = self->pages->len; i > 0; i--)
+    if (!((ScopePage *) g_ptr_array_index (self->pages, i - 1))->used)
+      g_ptr_array_remove_index (self->pages, i - 1);
+
+  self->runner = qd_runner_new (sim);
+  qd_runner_set_realtime (self->runner, self->realtime, self->speed);
+  g_signal_connect (self->runner, "progress", G_CALLBACK (on_runner_progress), self);
+  g_signal_connect (self->runner, "notify::state", G_CALLBACK (on_runner_state), self);
+  g_signal_connect (self->runner, "finished", G_CALLBACK (on_runner_finished), self);
+
+  /* Show the first plot: that is what the user pressed Run to see. */
+  if (self->pages->len > 0 && self->notebook != NULL)
+    {
+      ScopePage *first = g_ptr_array_index (self->pages, 0);
+      int num = gtk_notebook_page_num (self->notebook, GTK_WIDGET (first->plot));
+
+      if (num >= 0)
+        gtk_notebook_set_current_page (self->notebook, num);
+    }
+  return TRUE;
+}
+
+static void
+qd_run_session_dispose (GObject *object)
+{
+  QdRunSession *self = QD_RUN_SESSION (object);
+
+  drop_runner (self);
+  if (self->pages != NULL)
+    g_ptr_array_set_size (self->pages, 0);
+  if (self->notebook != NULL && self->stats != NULL)
+    {
+      int num = gtk_notebook_page_num (self->notebook, GTK_WIDGET (self->stats));
+
+      if (num >= 0)
+        gtk_notebook_remove_page (self->notebook, num);
+    }
+  g_clear_object (&self->stats);
+  g_clear_weak_pointer (&self->notebook);
+  g_clear_weak_pointer (&self->messages);
+  g_clear_weak_pointer (&self->canvas);
+  g_clear_object (&self->document);
+
+  G_OBJECT_CLASS (qd_run_session_parent_class)->dispose (object);
+}
+
+static void
+qd_run_session_finalize (GObject *object)
+{
+  QdRunSession *self = QD_RUN_SESSION (object);
+
+  g_ptr_array_unref (self->pages);
+
+  G_OBJECT_CLASS (qd_run_session_parent_class)->finalize (object);
+}
+
+static void
+qd_run_session_class_init (QdRunSessionClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = qd_run_session_dispose;
+  object_class->finalize = qd_run_session_finalize;
+
+  /* The progress or the state of the current run changed, or a new run
+   * replaced it: read qd_run_session_get_progress(). */
+  signals[SIGNAL_PROGRESS] =
+    g_signal_new ("progress", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  /* The current run is over: its final state and, when it failed, the
+   * error (owned by the runner). */
+  signals[SIGNAL_FINISHED] =
+    g_signal_new ("finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 2,
+                  QD_TYPE_RUNNER_STATE, G_TYPE_POINTER);
+}
+
+static void
+qd_run_session_init (QdRunSession *self)
+{
+  self->pages = g_ptr_array_new_with_free_func (page_free);
+  self->speed = 1.0;
+}
+
+QdRunSession *
+qd_run_session_new (GtkNotebook    *notebook,
+                    QdMessagesView *messages,
+                    QdCanvas       *canvas)
+{
+  QdRunSession *self;
+  GtkWidget *label;
+
+  g_return_val_if_fail (GTK_IS_NOTEBOOK (notebook), NULL);
+  g_return_val_if_fail (messages == NULL || QD_IS_MESSAGES_VIEW (messages), NULL);
+  g_return_val_if_fail (canvas == NULL || QD_IS_CANVAS (canvas), NULL);
+
+  self = g_object_new (QD_TYPE_RUN_SESSION, NULL);
+  g_set_weak_pointer (&self->notebook, notebook);
+  g_set_weak_pointer (&self->messages, messages);
+  g_set_weak_pointer (&self->canvas, canvas);
+
+  self->stats = QD_STATS_VIEW (g_object_ref_sink (qd_stats_view_new ()));
+  label = gtk_label_new (_("Statistics"));
+  gtk_notebook_append_page (notebook, GTK_WIDGET (self->stats), label);
+  return self;
+}
+
+void
+qd_run_session_set_document (QdRunSession *self,
+                             QdDocument   *document)
+{
+  g_return_if_fail (QD_IS_RUN_SESSION (self));
+  g_return_if_fail (document == NULL || QD_IS_DOCUMENT (document));
+
+  if (self->document == document)
+    return;
+  drop_runner (self);
+  g_set_object (&self->document, document);
+  g_ptr_array_set_size (self->pages, 0);
+  qd_stats_view_set_simulation (self->stats, NULL);
+  if (self->canvas != NULL)
+    qd_canvas_set_block_badges (self->canvas, NULL);
+  g_signal_emit (self, signals[SIGNAL_PROGRESS], 0);
+}
+
+QdDocument *
+qd_run_session_get_document (QdRunSession *self)
+{
+  g_return_val_if_fail (QD_IS_RUN_SESSION (self), NULL);
+
+  return self->document;
+}
+
+gboolean
+qd_run_session_run (QdRunSession *self)
+{
+  g_return_val_if_fail (QD_IS_RUN_SESSION (self), FALSE);
+
+  if (runner_is_over (self) && !prepare_run (self))
+    {
+      g_signal_emit (self, signals[SIGNAL_PROGRESS], 0);
+      return FALSE;
+    }
+  qd_runner_run (self->runner);
+  g_signal_emit (self, signals[SIGNAL_PROGRESS], 0);
+  return TRUE;
+}
+
+gboolean
+qd_run_session_step (QdRunSession *self,
+                     guint64       n_events)
+{
+  g_return_val_if_fail (QD_IS_RUN_SESSION (self), FALSE);
+  g_return_val_if_fail (n_events > 0, FALSE);
+
+  if (runner_is_over (self) && !prepare_run (self))
+    {
+      g_signal_emit (self, signals[SIGNAL_PROGRESS], 0);
+      return FALSE;
+    }
+  qd_runner_step (self->runner, n_events);
+  g_signal_emit (self, signals[SIGNAL_PROGRESS], 0);
+  return TRUE;
+}
+
+void
+qd_run_session_pause (QdRunSession *self)
+{
+  g_return_if_fail (QD_IS_RUN_SESSION (self));
+
+  if (self->runner != NULL)
+    qd_runner_pause (self->runner);
+}
+
+void
+qd_run_session_resume (QdRunSession *self)
+{
+  g_return_if_fail (QD_IS_RUN_SESSION (self));
+
+  if (self->runner != NULL)
+    qd_runner_resume (self->runner);
+}
+
+void
+qd_run_session_stop (QdRunSession *self)
+{
+  g_return_if_fail (QD_IS_RUN_SESSION (self));
+
+  if (self->runner != NULL)
+    qd_runner_stop (self->runner);
+}
+
+void
+qd_run_session_set_realtime (QdRunSession *self,
+                             gboolean      enabled,
+                             double        speed)
+{
+  g_return_if_fail (QD_IS_RUN_SESSION (self));
+
+  self->realtime = enabled;
+  self->speed = CLAMP (speed, 0.1, 100.0);
+  if (self->runner != NULL)
+    qd_runner_set_realtime (self->runner, self->realtime, self->speed);
+}
+
+void
+qd_run_session_clear_runs (QdRunSession *self)
+{
+  g_return_if_fail (QD_IS_RUN_SESSION (self));
+
+  for (guint i = 0; i < self->pages->len; i++)
+    qd_plot_clear_runs (((ScopePage *) g_ptr_array_index (self->pages, i))->plot);
+}
+
+QdRunner *
+qd_run_session_get_runner (QdRunSession *self)
+{
+  g_return_val_if_fail (QD_IS_RUN_SESSION (self), NULL);
+
+  return self->runner;
+}
+
+void
+qd_run_session_get_progress (QdRunSession     *self,
+                             QdRunnerProgress *progress)
+{
+  g_return_if_fail (QD_IS_RUN_SESSION (self));
+  g_return_if_fail (progress != NULL);
+
+  if (self->runner != NULL)
+    qd_runner_get_progress (self->runner, progress);
+  else
+    memset (progress, 0, sizeof *progress);
+}
+
+guint
+qd_run_session_get_n_plots (QdRunSession *self)
+{
+  g_return_val_if_fail (QD_IS_RUN_SESSION (self), 0);
+
+  return self->pages->len;
+}
+
+QdPlot *
+qd_run_session_get_plot (QdRunSession *self,
+                         guint         index)
+{
+  g_return_val_if_fail (QD_IS_RUN_SESSION (self), NULL);
+  g_return_val_if_fail (index < self->pages->len, NULL);
+
+  return ((ScopePage *) g_ptr_array_index (self->pages, index))->plot;
+}
+
+QdPlot *
+qd_run_session_find_plot (QdRunSession *self,
+                          const char   *path)
+{
+  ScopePage *page;
+
+  g_return_val_if_fail (QD_IS_RUN_SESSION (self), NULL);
+
+  page = find_page (self, path);
+  return page != NULL ? page->plot : NULL;
+}
+
+void
+qd_run_session_set_detached (QdRunSession *self,
+                             guint         index,
+                             gboolean      detached)
+{
+  ScopePage *page;
+
+  g_return_if_fail (QD_IS_RUN_SESSION (self));
+  g_return_if_fail (index < self->pages->len);
+
+  page = g_ptr_array_index (self->pages, index);
+  if (detached)
+    page_detach (page);
+  else if (page->window != NULL)
+    gtk_window_close (page->window);
+}
+
+gboolean
+qd_run_session_get_detached (QdRunSession *self,
+                             guint         index)
+{
+  g_return_val_if_fail (QD_IS_RUN_SESSION (self), FALSE);
+  g_return_val_if_fail (index < self->pages->len, FALSE);
+
+  return ((ScopePage *) g_ptr_array_index (self->pages, index))->window != NULL;
+}
+
+QdPlot *
+qd_run_session_get_current_plot (QdRunSession *self)
+{
+  g_return_val_if_fail (QD_IS_RUN_SESSION (self), NULL);
+
+  if (self->pages->len == 0)
+    return NULL;
+  if (self->notebook != NULL)
+    {
+      int num = gtk_notebook_get_current_page (self->notebook);
+      GtkWidget *child = num >= 0 ? gtk_notebook_get_nth_page (self->notebook, num) : NULL;
+
+      if (QD_IS_PLOT (child))
+        return QD_PLOT (child);
+    }
+  return ((ScopePage *) g_ptr_array_index (self->pages, 0))->plot;
+}
+
+QdStatsView *
+qd_run_session_get_stats_view (QdRunSession *self)
+{
+  g_return_val_if_fail (QD_IS_RUN_SESSION (self), NULL);
+
+  return self->stats;
+}

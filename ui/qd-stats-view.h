@@ -1,0 +1,45 @@
+/* qd-stats-view.h: per-block statistics of a run
+ *
+ * A table of every atomic block of a simulation: its path, its type and
+ * how many internal and external transitions it made, sortable by any
+ * column. It also gives the badges the canvas draws on the integrators
+ * (their internal-transition count), so a student sees where a stiff
+ * state spends its steps.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "qdevs.h"
+
+G_BEGIN_DECLS
+
+#define QD_TYPE_STATS_VIEW (qd_stats_view_get_type ())
+G_DECLARE_FINAL_TYPE (QdStatsView, qd_stats_view, QD, STATS_VIEW, GtkWidget)
+
+GtkWidget  *qd_stats_view_new             (void);
+/* Reads the counts of @simulation, which must not be running (idle,
+ * paused or over); NULL empties the table. */
+void        qd_stats_view_set_simulation  (QdStatsView  *self,
+                                           QdSimulation *simulation);
+/* Rows in the simulation's block order (not the sorted order shown). */
+guint       qd_stats_view_get_n_rows      (QdStatsView  *self);
+void        qd_stats_view_get_row         (QdStatsView  *self,
+                                           guint         index,
+                                           const char  **path,
+                                           const char  **type_name,
+                                           guint64      *n_internal,
+                                           guint64      *n_external);
+/* The model the column view shows, sorted as the user asked. */
+GListModel *qd_stats_view_get_sorted_model (QdStatsView *self);
+/* Sorts by column @column (0 path, 1 type, 2 internal, 3 external), as
+ * a click on its header does. */
+void        qd_stats_view_sort            (QdStatsView  *self,
+                                           guint         column,
+                                           GtkSortType   order);
+/* Block id -> badge text ("1234 steps") for the integrators of the
+ * table that @document still holds, found by path. */
+GHashTable *qd_stats_view_dup_badges      (QdStatsView  *self,
+                                           QdDocument   *document);
+
+G_END_DECLS
