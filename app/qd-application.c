@@ -154,10 +154,14 @@ new_window_activated (GSimpleAction *action,
                       GVariant      *parameter,
                       gpointer       user_data)
 {
-  QdWindow *window = qd_window_new (GTK_APPLICATION (user_data));
+  QdWindow *window = get_active_qd_window (QD_APPLICATION (user_data));
   g_autoptr(QdDocument) document = qd_document_new ();
 
-  /* A new window starts with an empty diagram, ready for blocks. */
+  /* The empty window shown at start takes the new diagram, as opening a
+   * file does; otherwise a new window starts with an empty diagram, ready
+   * for blocks. */
+  if (window == NULL || qd_window_get_document (window) != NULL)
+    window = qd_window_new (GTK_APPLICATION (user_data));
   qd_window_set_document (window, document, NULL);
   gtk_window_present (GTK_WINDOW (window));
 }

@@ -52,6 +52,8 @@ typedef struct
   double   cpu_s;          /* CPU time of the run alone (user + system) */
   double   build_s;        /* building the diagram */
   double   compile_s;
+  long     rss_doc_kb;      /* resident memory once the diagram is built */
+  long     rss_sim_kb;      /* ... and once it is compiled and initialized */
   char     message[512];
 } BenchResult;
 
@@ -304,6 +306,20 @@ process_cpu_time (void)
   return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
 }
 
+/* The resident memory now (not the peak), in kilobytes: the steps
+ * between phases show what the document and the simulation cost. */
+static long
+current_rss_kb (void)
+{
+  g_autofree char *text = NULL;
+  unsigned long size = 0, resident = 0;
+
+  if (!g_file_get_contents ("/proc/self/statm", &text, NULL, NULL)
+      || sscanf (text, "%lu %lu", &size, &resident) != 2)
+    return 0;
+  return (long) (resident * (unsigned long) sysconf (_SC_PAGESIZE) / 1024);
+}
+
 static void
 fail (BenchResult *result,
       GError      *error)
@@ -350,6 +366,7 @@ bench_one (const BenchSpec *spec,
       qd_document_take_root (doc, builder.root);
     }
   result->build_s = (double) (g_get_monotonic_time () - start_us) / G_USEC_PER_SEC;
+  result->rss_doc_kb = current_rss_kb ();
   if (!ok)
     {
       fail (result, error);
@@ -359,6 +376,7 @@ bench_one (const BenchSpec *spec,
   start_us = g_get_monotonic_time ();
   sim = qd_simulation_new (doc, NULL, problems, &error);
   result->compile_s = (double) (g_get_monotonic_time () - start_us) / G_USEC_PER_SEC;
+  result->rss_sim_kb = current_rss_kb ();
   if (sim == NULL)
     {
       fail (result, error);
@@ -475,6 +493,8 @@ print_row (const BenchSpec   *spec,
       json_object_object_add (obj, "cpu_s", json_object_new_double (result->cpu_s));
       json_object_object_add (obj, "build_s", json_object_new_double (result->build_s));
       json_object_object_add (obj, "compile_s", json_object_new_double (result->compile_s));
+      json_object_object_add (obj, "rss_after_build_kb", json_object_new_int64 (result->rss_doc_kb));
+      json_object_object_add (obj, "rss_after_compile_kb", json_object_new_int64 (result->rss_sim_kb));
       g_print ("%s\n", json_object_to_json_string_ext (obj, JSON_C_TO_STRING_PLAIN));
       json_object_put (obj);
     }
@@ -563,6 +583,8 @@ qd_cli_bench (int    argc,
                                "memory (building the diagram, compiling and running), not cumulative.\n"
                                "cpu_s is the CPU time of the run (less than wall_s on a busy machine);\n"
                                "build_s and compile_s are the time to build the diagram and to compile it.\n"
+                               "With --json, rss_after_build_kb and rss_after_compile_kb are the resident\n"
+                               "memory once the diagram is built and once it is compiled (not peaks).\n"
                                "Benchmarks print figures; they never fail on time.\n\n"
                                "Example:\n"
                                "  qdevs-cli bench --model lcline --n 1000 --method QSS2 --json"),

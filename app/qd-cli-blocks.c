@@ -1,11 +1,16 @@
 /* qd-cli-blocks.c: `qdevs-cli blocks`, the block reference
  *
+ * As text for a terminal, as JSON for tools, and as Markdown for the
+ * generated page docs/blocks.md (a test keeps that page equal to this
+ * output).
+ *
  * Everything comes from the registry's descriptors, the same source the
  * editor's palette and inspector use, so the reference cannot drift from
  * what the blocks really accept.
  */
 #include <json-c/json.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "qd-cli-private.h"
@@ -245,14 +250,232 @@ print_json (const QdBlockType *const *types,
   json_object_put (array);
 }
 
+/* Markdown: the generated block reference, docs/blocks.md. */
+
+/* Appends @text with the characters that Markdown would read as markup
+ * escaped. "|" is escaped everywhere, so that the same text is safe in a
+ * table cell; "_" is left alone, since GitHub's Markdown does not read an
+ * underscore inside a word (mean_length) as emphasis. */
+static void
+md_append_escaped (GString    *out,
+                   const char *text)
+{
+  for (const char *p = text; p != NULL && *p != '\0'; p++)
+    {
+      if (strchr ("\\`*|<>[]", *p) != NULL)
+        g_string_append_c (out, '\\');
+      g_string_append_c (out, *p);
+    }
+}
+
+static void
+md_append_code (GString    *out,
+                const char *text)
+{
+  /* No descriptor text holds a backquote; a code span needs no escapes,
+   * except "|", which a table would otherwise take as a cell border. */
+  g_string_append_c (out, '`');
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      if (*p == '|')
+        g_string_append_c (out, '\\');
+      g_string_append_c (out, *p);
+    }
+  g_string_append_c (out, '`');
+}
+
+static void
+md_append_ports (GString          *out,
+                 const char       *title,
+                 const QdPortSpec *ports)
+{
+  g_string_append_printf (out, "- **%s", title);
+  if (ports->size_param != NULL)
+    g_string_append_printf (out, " (as many as `%s`)", ports->size_param);
+  else
+    g_string_append_printf (out, " (%u)", ports->count);
+  g_string_append (out, ":**");
+  if (ports->doc != NULL && ports->doc[0] != '\0')
+    {
+      g_string_append_c (out, ' ');
+      md_append_escaped (out, ports->doc);
+    }
+  else if (ports->size_param == NULL && ports->count == 0)
+    g_string_append (out, " none.");
+  g_string_append_c (out, '\n');
+}
+
+static void
+md_append_param (GString           *out,
+                 const QdParamSpec *spec)
+{
+  /* | name | label | kind | default | range | unit | choices | doc | */
+  g_string_append (out, "| ");
+  md_append_code (out, spec->name);
+  g_string_append (out, " | ");
+  md_append_escaped (out, spec->label);
+  g_string_append_printf (out, " | %s | ", kind_name (spec->kind));
+  if (spec->flags & QD_PARAM_INHERIT)
+    g_string_append (out, "*model's setting*");
+  else if (spec->default_value == NULL || spec->default_value[0] == '\0')
+    g_string_append (out, "*empty*");
+  else
+    md_append_code (out, spec->default_value);
+  g_string_append (out, " | ");
+  /* A boolean's [0, 1] says nothing that "boolean" does not. */
+  if (spec->kind != QD_PARAM_BOOLEAN && (isfinite (spec->min) || isfinite (spec->max)))
+    {
+      g_autofree char *lo = isfinite (spec->min) ? format_number (spec->min) : g_strdup ("−∞");
+      g_autofree char *hi = isfinite (spec->max) ? format_number (spec->max) : g_strdup ("∞");
+
+      g_string_append_printf (out, "[%s, %s]", lo, hi);
+    }
+  g_string_append (out, " | ");
+  if (spec->unit != NULL)
+    md_append_escaped (out, spec->unit);
+  g_string_append (out, " | ");
+  for (guint c = 0; spec->choices != NULL && spec->choices[c] != NULL; c++)
+    {
+      if (c > 0)
+        g_string_append (out, ", ");
+      md_append_code (out, spec->choices[c]);
+    }
+  g_string_append (out, " | ");
+  md_append_escaped (out, spec->doc);
+  g_string_append (out, " |\n");
+}
+
+static void
+md_append_block (GString           *out,
+                 const QdBlockType *type)
+{
+  /* An explicit anchor: the id is stable where a heading's slug is not. */
+  g_string_append_printf (out, "<a id=\"%s\"></a>\n\n### ", type->id);
+  md_append_escaped (out, type->name);
+  g_string_append (out, "\n\nType id ");
+  md_append_code (out, type->id);
+  if (type->glyph != NULL && type->glyph[0] != '\0')
+    {
+      g_string_append (out, ", glyph ");
+      md_append_code (out, type->glyph);
+    }
+  if (type->flags & QD_BLOCK_INTEGRATOR)
+    g_string_append (out, "; a quantized integrator (its internal transitions are the integrator steps)");
+  if (type->flags & QD_BLOCK_FEEDTHROUGH)
+    g_string_append (out, "; direct feedthrough (a loop of such blocks is an algebraic loop)");
+  if (type->flags & QD_BLOCK_OPTIONAL_INPUTS)
+    g_string_append (out, "; inputs may be left unconnected (they read 0)");
+  if (type->flags & QD_BLOCK_STRUCTURAL)
+    g_string_append (out, "; structural (it disappears when the hierarchy is flattened)");
+  g_string_append (out, ".\n\n");
+  if (type->doc != NULL && type->doc[0] != '\0')
+    {
+      md_append_escaped (out, type->doc);
+      g_string_append (out, "\n\n");
+    }
+  md_append_ports (out, "Inputs", &type->inputs);
+  md_append_ports (out, "Outputs", &type->outputs);
+  g_string_append_c (out, '\n');
+  if (type->n_params == 0)
+    {
+      g_string_append (out, "No parameters.\n\n");
+      return;
+    }
+  g_string_append (out, "| Parameter | Label | Kind | Default | Range | Unit | Choices | Description |\n"
+                        "|---|---|---|---|---|---|---|---|\n");
+  for (guint p = 0; p < type->n_params; p++)
+    md_append_param (out, &type->params[p]);
+  g_string_append_c (out, '\n');
+}
+
+static void
+print_markdown (const QdBlockType *const *types,
+                guint                     n)
+{
+  GString *out = g_string_new (NULL);
+  const char *category = NULL;
+
+  /* Untranslated, like the JSON: the page is a file in the source tree,
+   * and a test compares it with this output whatever the locale. */
+  g_string_append (out,
+    "# Block reference\n"
+    "\n"
+    "<!-- Generated by `qdevs-cli blocks --markdown`: do not edit. -->\n"
+    "\n"
+    "Every block type of QDevs, grouped by category as in the editor's\n"
+    "palette. This page is generated from the block descriptors, the same\n"
+    "source the palette, the inspector and `qdevs-cli blocks` read, so it\n"
+    "says exactly what the blocks accept. After changing a block, regenerate\n"
+    "it from the source root with\n"
+    "\n"
+    "```sh\n"
+    "./build/app/qdevs-cli blocks --markdown > docs/blocks.md\n"
+    "```\n"
+    "\n"
+    "Parameters are text, as typed in the inspector or stored in the file.\n"
+    "A *number*, *integer* or *vector* is an expression over the model\n"
+    "variables (`2*k`, `1/(R*C)`); a *function* is an expression over the\n"
+    "inputs `u0`, `u1`..., the time `t` and the model variables, evaluated\n"
+    "during the run. A parameter whose default is *model's setting* takes\n"
+    "the simulation setting of the same name when it is left empty. Ports\n"
+    "are numbered from 0, inputs and outputs separately, from the top of\n"
+    "the block.\n"
+    "\n");
+
+  /* The contents: one line per category. */
+  for (guint i = 0; i < n; i++)
+    {
+      const QdBlockType *type = types[i];
+
+      if (category == NULL || strcmp (category, type->category) != 0)
+        {
+          category = type->category;
+          g_string_append_printf (out, "%s- **%s:** ", i > 0 ? "\n" : "", category);
+        }
+      else
+        g_string_append (out, ", ");
+      g_string_append_c (out, '[');
+      md_append_escaped (out, type->name);
+      g_string_append_printf (out, "](#%s)", type->id);
+    }
+  g_string_append (out, "\n\n");
+
+  category = NULL;
+  for (guint i = 0; i < n; i++)
+    {
+      const QdBlockType *type = types[i];
+
+      if (category == NULL || strcmp (category, type->category) != 0)
+        {
+          category = type->category;
+          g_string_append (out, "## ");
+          md_append_escaped (out, category);
+          g_string_append (out, "\n\n");
+        }
+      md_append_block (out, type);
+    }
+
+  /* One newline at the end, not two. */
+  if (out->len > 1 && out->str[out->len - 2] == '\n')
+    g_string_truncate (out, out->len - 1);
+  /* The bytes as they are: g_print would convert the UTF-8 to the
+   * locale's character set, and the page is UTF-8 in every locale. */
+  fwrite (out->str, 1, out->len, stdout);
+  fflush (stdout);
+  g_string_free (out, TRUE);
+}
+
 int
 qd_cli_blocks (int    argc,
                char **argv)
 {
   gboolean as_json = FALSE;
+  gboolean as_markdown = FALSE;
   GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &as_json,
       N_("Print an array of JSON objects instead of text"), NULL },
+    { "markdown", 0, 0, G_OPTION_ARG_NONE, &as_markdown,
+      N_("Print the reference as Markdown (docs/blocks.md)"), NULL },
     { NULL }
   };
   const QdBlockType *const *types;
@@ -264,10 +487,14 @@ qd_cli_blocks (int    argc,
     return QD_CLI_EXIT_USAGE;
   if (argc > 1)
     return qd_cli_usage_error ("blocks", _("unexpected argument '%s'"), argv[1]);
+  if (as_json && as_markdown)
+    return qd_cli_usage_error ("blocks", _("--json and --markdown cannot be used together; choose one"));
 
   types = qd_registry_list (&n);
   if (as_json)
     print_json (types, n);
+  else if (as_markdown)
+    print_markdown (types, n);
   else
     print_text (types, n);
 

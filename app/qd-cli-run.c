@@ -1,13 +1,25 @@
 /* qd-cli-run.c: `qdevs-cli run`, simulate a diagram headless
  *
  * Loads, compiles (with --set overrides of model variables), runs to the
- * final time (or --until), then exports the Scope traces as CSV and prints
- * statistics (the engine's counts and those the blocks report, such as a
- * queue's mean length) as tables or as one JSON object.
+ * final time (or --until), then exports the Scope traces as CSV, draws
+ * them into an image (--plot, through the editor's plot renderer, so the
+ * image looks like the plot on screen) and prints statistics (the
+ * engine's counts and those the blocks report, such as a queue's mean
+ * length) as tables or as one JSON object.
  */
+#include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+#ifdef QD_CLI_HAVE_PLOT
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <pango/pangocairo.h>
+
+#include "qd-plot-render.h"
+#endif
 
 #include "qd-cli-private.h"
 
@@ -19,7 +31,23 @@ typedef struct
   double     csv_step;
   gboolean   stats;
   gboolean   stats_json;
+  char      *plot;
+  char      *plot_size;
 } RunOptions;
+
+/* The image types --plot writes, by the file name's extension. */
+typedef enum
+{
+  PLOT_PNG,
+  PLOT_SVG,
+  PLOT_PDF,
+} PlotType;
+
+/* The default image: wide enough for a long run, each Scope in a panel
+ * about as tall as a plot in the editor. */
+#define PLOT_DEFAULT_WIDTH   1000
+#define PLOT_PANEL_HEIGHT    360
+#define PLOT_MAX_SIZE        16384
 
 /* The statistics blocks report (queues, servers, Statistics sinks), one
  * row each, after the totals; nothing when no block reports any. */
@@ -214,6 +242,365 @@ export_csv (const char   *file,
   return QD_CLI_EXIT_OK;
 }
 
+static gboolean
+plot_type_from_name (const char *path,
+                     PlotType   *type)
+{
+  const char *dot = strrchr (path, '.');
+
+  if (dot == NULL || strchr (dot, G_DIR_SEPARATOR) != NULL)
+    return FALSE;
+  if (g_ascii_strcasecmp (dot, ".png") == 0)
+    *type = PLOT_PNG;
+  else if (g_ascii_strcasecmp (dot, ".svg") == 0)
+    *type = PLOT_SVG;
+  else if (g_ascii_strcasecmp (dot, ".pdf") == 0)
+    *type = PLOT_PDF;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+/* "WxH" in pixels (points for SVG and PDF), each from 1 to PLOT_MAX_SIZE. */
+static gboolean
+parse_plot_size (const char *text,
+                 int        *width,
+                 int        *height)
+{
+  char *end;
+  gint64 w, h;
+
+  if (!g_ascii_isdigit (text[0]))
+    return FALSE;
+  errno = 0;
+  w = g_ascii_strtoll (text, &end, 10);
+  if (errno != 0 || (*end != 'x' && *end != 'X') || !g_ascii_isdigit (end[1]))
+    return FALSE;
+  h = g_ascii_strtoll (end + 1, &end, 10);
+  if (errno != 0 || *end != '\0')
+    return FALSE;
+  if (w < 1 || h < 1 || w > PLOT_MAX_SIZE || h > PLOT_MAX_SIZE)
+    return FALSE;
+  *width = (int) w;
+  *height = (int) h;
+  return TRUE;
+}
+
+#ifdef QD_CLI_HAVE_PLOT
+
+/* The Scopes of a run, each with its traces, in block order. */
+typedef struct
+{
+  const char *path;    /* the Scope's block path */
+  GPtrArray  *traces;  /* QdTrace*, not owned */
+} PlotPanel;
+
+static void
+plot_panel_clear (gpointer data)
+{
+  PlotPanel *panel = data;
+
+  g_ptr_array_unref (panel->traces);
+}
+
+/* Groups the traces by the block that made them: a trace is named
+ * "PATH/SIGNAL", and the longest block path in front of it is its Scope
+ * (a signal name may itself hold a '/'). */
+static GArray *
+plot_panels_new (QdSimulation *sim)
+{
+  GPtrArray *traces = qd_simulation_get_traces (sim);
+  GArray *panels = g_array_new (FALSE, TRUE, sizeof (PlotPanel));
+  guint n_atomics = qd_simulation_get_n_atomics (sim);
+
+  g_array_set_clear_func (panels, plot_panel_clear);
+  for (guint k = 0; traces != NULL && k < traces->len; k++)
+    {
+      QdTrace *trace = g_ptr_array_index (traces, k);
+      const char *name = qd_trace_get_name (trace);
+      const char *owner = NULL;
+      gsize owner_len = 0;
+      PlotPanel *panel = NULL;
+
+      for (guint i = 0; i < n_atomics; i++)
+        {
+          const char *path = qd_simulation_get_atomic (sim, i)->path;
+          gsize len = strlen (path);
+
+          if (len > owner_len && strncmp (name, path, len) == 0 && name[len] == '/')
+            {
+              owner = path;
+              owner_len = len;
+            }
+        }
+      if (owner == NULL)
+        owner = "";
+      for (guint p = 0; p < panels->len; p++)
+        if (strcmp (g_array_index (panels, PlotPanel, p).path, owner) == 0)
+          panel = &g_array_index (panels, PlotPanel, p);
+      if (panel == NULL)
+        {
+          PlotPanel fresh = { owner, g_ptr_array_new () };
+
+          g_array_append_val (panels, fresh);
+          panel = &g_array_index (panels, PlotPanel, panels->len - 1);
+        }
+      g_ptr_array_add (panel->traces, trace);
+    }
+  return panels;
+}
+
+static void
+plot_pad_range (double *lo,
+                double *hi)
+{
+  double span = *hi - *lo;
+
+  if (!(span > 0.0))
+    span = MAX (fabs (*lo), 1.0);
+  *lo -= 0.05 * span;
+  *hi += 0.05 * span;
+}
+
+/* Writes @text with @font, centred on @x (or from @x when !centre),
+ * its top at @y; returns its height. */
+static double
+plot_draw_text (cairo_t    *cr,
+                const char *text,
+                const char *font,
+                double      x,
+                double      y,
+                double      max_width,
+                gboolean    centre)
+{
+  PangoLayout *layout = pango_cairo_create_layout (cr);
+  PangoFontDescription *desc = pango_font_description_from_string (font);
+  int w, h;
+
+  pango_layout_set_font_description (layout, desc);
+  pango_font_description_free (desc);
+  pango_layout_set_text (layout, text, -1);
+  /* A long title is shortened, not cut off by the page. */
+  pango_layout_set_width (layout, (int) (MAX (max_width, 1.0) * PANGO_SCALE));
+  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+  pango_layout_get_pixel_size (layout, &w, &h);
+  cairo_move_to (cr, round (centre ? x - w / 2.0 : x), round (y));
+  pango_cairo_show_layout (cr, layout);
+  g_object_unref (layout);
+  return h;
+}
+
+/* Fonts of the image's own text; the axes and legend are the renderer's. */
+#define PLOT_TITLE_FONT    "Sans Bold 12"
+#define PLOT_HEADING_FONT  "Sans Bold 9"
+#define PLOT_AXIS_FONT     "Sans Italic 10"
+#define PLOT_TITLE_BAND    36.0
+#define PLOT_HEADING_BAND  20.0
+#define PLOT_AXIS_BAND     16.0
+
+/* One panel: the Scope's path above it when there are several Scopes,
+ * then the renderer's plot with the legend, then "t" under the time
+ * axis. */
+static void
+plot_draw_panel (cairo_t          *cr,
+                 const PlotPanel  *panel,
+                 gboolean          heading,
+                 double            x_min,
+                 double            x_max,
+                 double            t_end,
+                 double            width,
+                 double            height)
+{
+  g_autofree QdPlotSeries *series = g_new0 (QdPlotSeries, panel->traces->len);
+  QdPlotRenderOptions o;
+  QdPlotStyle style;
+  QdPlotRect area;
+  double top = 0.0;
+  double y0, y1;
+  gsize prefix = strlen (panel->path) + 1;
+
+  qd_plot_style_init_light (&style);
+  cairo_set_source_rgba (cr, style.text.red, style.text.green, style.text.blue, style.text.alpha);
+  if (heading)
+    {
+      plot_draw_text (cr, panel->path, PLOT_HEADING_FONT, 8.0, 4.0, width - 16.0, FALSE);
+      top = PLOT_HEADING_BAND;
+    }
+
+  for (guint i = 0; i < panel->traces->len; i++)
+    {
+      QdTrace *trace = g_ptr_array_index (panel->traces, i);
+      const char *name = qd_trace_get_name (trace);
+
+      series[i].trace = trace;
+      /* The legend names the signal; the panel already names the Scope. */
+      series[i].label = strlen (name) >= prefix ? name + prefix : name;
+      series[i].visible = TRUE;
+      qd_plot_palette_color (i, &series[i].color);
+    }
+
+  qd_plot_render_options_init (&o);
+  o.series = series;
+  o.n_series = panel->traces->len;
+  o.style = &style;
+  o.t_end = t_end;
+  o.x_min = x_min;
+  o.x_max = x_max;
+  height = MAX (height - top - PLOT_AXIS_BAND, 1.0);
+  if (qd_plot_render_get_y_extent (&o, width, &y0, &y1))
+    plot_pad_range (&y0, &y1);
+  else
+    {
+      y0 = -1.0;
+      y1 = 1.0;
+    }
+  o.y_min = y0;
+  o.y_max = y1;
+
+  cairo_save (cr);
+  cairo_translate (cr, 0.0, top);
+  qd_plot_render (cr, &o, width, height);
+  qd_plot_render_get_area (&o, width, height, &area);
+  cairo_set_source_rgba (cr, style.text.red, style.text.green, style.text.blue, style.text.alpha);
+  plot_draw_text (cr, "t", PLOT_AXIS_FONT, area.x + area.width / 2.0,
+                  height - 2.0, area.width, TRUE);
+  cairo_restore (cr);
+}
+
+static gboolean
+plot_draw_file (const char   *title,
+                GArray       *panels,
+                double        x_min,
+                double        x_max,
+                double        t_end,
+                const char   *path,
+                PlotType      type,
+                int           width,
+                int           height,
+                GError      **error)
+{
+  cairo_surface_t *surface;
+  cairo_status_t status;
+  cairo_t *cr;
+  double panel_height;
+
+  switch (type)
+    {
+    case PLOT_SVG:
+      surface = cairo_svg_surface_create (path, width, height);
+      break;
+    case PLOT_PDF:
+      surface = cairo_pdf_surface_create (path, width, height);
+      break;
+    case PLOT_PNG:
+    default:
+      surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+      break;
+    }
+  status = cairo_surface_status (surface);
+  if (status == CAIRO_STATUS_SUCCESS)
+    {
+      cr = cairo_create (surface);
+      cairo_set_source_rgb (cr, 1.0, 1.0, 1.0);
+      cairo_paint (cr);
+      cairo_set_source_rgb (cr, 0x3d / 255.0, 0x38 / 255.0, 0x46 / 255.0);
+      plot_draw_text (cr, title, PLOT_TITLE_FONT, width / 2.0, 10.0, width - 24.0, TRUE);
+      panel_height = (height - PLOT_TITLE_BAND) / panels->len;
+      for (guint p = 0; p < panels->len; p++)
+        {
+          cairo_save (cr);
+          cairo_translate (cr, 0.0, PLOT_TITLE_BAND + p * panel_height);
+          plot_draw_panel (cr, &g_array_index (panels, PlotPanel, p), panels->len > 1,
+                           x_min, x_max, t_end, width, panel_height);
+          cairo_restore (cr);
+        }
+      status = cairo_status (cr);
+      cairo_destroy (cr);
+      if (status == CAIRO_STATUS_SUCCESS && type == PLOT_PNG)
+        status = cairo_surface_write_to_png (surface, path);
+      /* SVG and PDF are written when the surface is finished. */
+      cairo_surface_finish (surface);
+      if (status == CAIRO_STATUS_SUCCESS)
+        status = cairo_surface_status (surface);
+    }
+  cairo_surface_destroy (surface);
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      g_set_error (error, QD_ERROR, QD_ERROR_IO,
+                   _("%s: cannot write the plot: %s; check that the folder exists and is writable"),
+                   path, cairo_status_to_string (status));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static int
+export_plot (const char   *file,
+             QdDocument   *document,
+             QdSimulation *sim,
+             const char   *plot,
+             PlotType      type,
+             int           width,
+             int           height)
+{
+  g_autoptr(GArray) panels = plot_panels_new (sim);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *basename = NULL;
+  g_autofree QdPlotSeries *all = NULL;
+  const char *title = qd_document_get_title (document);
+  QdPlotRenderOptions o;
+  double x_min, x_max, t_end = qd_simulation_get_time (sim);
+  guint n = 0;
+
+  if (panels->len == 0)
+    {
+      g_printerr (_("%s: the model has no Scope, so there is nothing to plot into %s; add a Scope and connect the signals to plot\n"),
+                  file, plot);
+      return QD_CLI_EXIT_MODEL;
+    }
+  if (height <= 0)
+    height = (int) (PLOT_TITLE_BAND + PLOT_PANEL_HEIGHT * MIN (panels->len, 8));
+
+  /* One time axis for every panel, so events line up across them. */
+  for (guint p = 0; p < panels->len; p++)
+    n += g_array_index (panels, PlotPanel, p).traces->len;
+  all = g_new0 (QdPlotSeries, n);
+  n = 0;
+  for (guint p = 0; p < panels->len; p++)
+    {
+      GPtrArray *traces = g_array_index (panels, PlotPanel, p).traces;
+
+      for (guint i = 0; i < traces->len; i++)
+        {
+          all[n].trace = g_ptr_array_index (traces, i);
+          all[n++].visible = TRUE;
+        }
+    }
+  qd_plot_render_options_init (&o);
+  o.series = all;
+  o.n_series = n;
+  o.t_end = t_end;
+  if (!qd_plot_render_get_x_extent (&o, &x_min, &x_max))
+    {
+      x_min = qd_simulation_get_start_time (sim);
+      x_max = t_end;
+    }
+  if (!(x_max > x_min))
+    plot_pad_range (&x_min, &x_max);
+
+  if (title == NULL || title[0] == '\0')
+    title = basename = g_path_get_basename (file);
+  if (!plot_draw_file (title, panels, x_min, x_max, t_end, plot, type,
+                       width, height, &error))
+    {
+      g_printerr ("%s\n", error->message);
+      return QD_CLI_EXIT_MODEL;
+    }
+  return QD_CLI_EXIT_OK;
+}
+
+#endif /* QD_CLI_HAVE_PLOT */
+
 int
 qd_cli_run (int    argc,
             char **argv)
@@ -228,6 +615,10 @@ qd_cli_run (int    argc,
       N_("Write every Scope trace to the CSV file OUT"), N_("OUT") },
     { "csv-step", 0, 0, G_OPTION_ARG_DOUBLE, &opts.csv_step,
       N_("Sample the CSV every H time units (default 0: one row per event)"), N_("H") },
+    { "plot", 0, 0, G_OPTION_ARG_FILENAME, &opts.plot,
+      N_("Draw every Scope trace into the image OUT (.png, .svg or .pdf), one panel per Scope"), N_("OUT") },
+    { "plot-size", 0, 0, G_OPTION_ARG_STRING, &opts.plot_size,
+      N_("The size of the --plot image in pixels (points for SVG and PDF); default 1000 wide, 360 high per Scope"), N_("WxH") },
     { "stats", 0, 0, G_OPTION_ARG_NONE, &opts.stats,
       N_("Print transitions per block, totals, speed and the statistics blocks report as tables"), NULL },
     { "stats-json", 0, 0, G_OPTION_ARG_NONE, &opts.stats_json,
@@ -243,6 +634,8 @@ qd_cli_run (int    argc,
   gint64 start_us;
   double wall_s;
   int status_code = QD_CLI_EXIT_OK;
+  PlotType plot_type = PLOT_PNG;
+  int plot_width = PLOT_DEFAULT_WIDTH, plot_height = 0;
 
   if (!qd_cli_parse_options ("run", _("FILE"),
                              _("Simulate the diagram FILE headless, from its start time to its final time."),
@@ -250,7 +643,8 @@ qd_cli_run (int    argc,
                                "earlier or later than it. Without --stats or --stats-json a one-line summary\n"
                                "is printed. Errors go to standard error, one line each, starting with FILE.\n\n"
                                "Example:\n"
-                               "  qdevs-cli run model.qdevs --until 20 --set k=2 --csv out.csv --csv-step 0.1"),
+                               "  qdevs-cli run model.qdevs --until 20 --set k=2 --csv out.csv --csv-step 0.1\n"
+                               "  qdevs-cli run model.qdevs --plot out.png --plot-size 1200x500"),
                              entries, &argc, &argv))
     return QD_CLI_EXIT_USAGE;
 
@@ -264,6 +658,19 @@ qd_cli_run (int    argc,
     status_code = qd_cli_usage_error ("run", _("--csv-step must be 0 or a positive number"));
   else if (opts.csv_step > 0.0 && opts.csv == NULL)
     status_code = qd_cli_usage_error ("run", _("--csv-step needs --csv OUT"));
+  else if (opts.plot_size != NULL && opts.plot == NULL)
+    status_code = qd_cli_usage_error ("run", _("--plot-size needs --plot OUT"));
+  else if (opts.plot_size != NULL
+           && !parse_plot_size (opts.plot_size, &plot_width, &plot_height))
+    status_code = qd_cli_usage_error ("run", _("--plot-size '%s' is not of the form WxH with W and H from 1 to %d, such as 1000x600"),
+                                      opts.plot_size, PLOT_MAX_SIZE);
+  else if (opts.plot != NULL && !plot_type_from_name (opts.plot, &plot_type))
+    status_code = qd_cli_usage_error ("run", _("--plot '%s': the image type is chosen by the extension; end the name with .png, .svg or .pdf"),
+                                      opts.plot);
+#ifndef QD_CLI_HAVE_PLOT
+  else if (opts.plot != NULL)
+    status_code = qd_cli_usage_error ("run", _("--plot: this qdevs-cli was built without plotting (cairo); use --csv OUT, or rebuild with Cairo and PangoCairo installed"));
+#endif
   if (status_code != QD_CLI_EXIT_OK)
     goto out;
 
@@ -312,6 +719,11 @@ qd_cli_run (int    argc,
     {
       if (opts.csv != NULL)
         status_code = export_csv (file, sim, opts.csv, opts.csv_step);
+#ifdef QD_CLI_HAVE_PLOT
+      if (opts.plot != NULL && status_code == QD_CLI_EXIT_OK)
+        status_code = export_plot (file, document, sim, opts.plot, plot_type,
+                                   plot_width, plot_height);
+#endif
       if (opts.stats)
         print_stats_table (sim, wall_s);
       if (opts.stats_json)
@@ -324,5 +736,7 @@ qd_cli_run (int    argc,
 out:
   g_strfreev (opts.overrides);
   g_free (opts.csv);
+  g_free (opts.plot);
+  g_free (opts.plot_size);
   return status_code;
 }

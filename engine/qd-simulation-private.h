@@ -80,7 +80,8 @@ struct _QdSimulation
   QdParamValue   *param_values;
   GStringChunk   *strings;         /* paths and parameter texts */
   GPtrArray      *allocs;          /* qd_atomic_alloc memory and vectors */
-  char          **block_ids;       /* per block, for problems */
+  char          **block_ids;       /* per block, for problems; the
+                                      strings are in @strings */
 
   double          start_time;
   double          final_time;

@@ -689,7 +689,7 @@ qd_simulation_free (QdSimulation *self)
     g_string_chunk_free (self->strings);
   if (self->allocs != NULL)
     g_ptr_array_unref (self->allocs);
-  g_strfreev (self->block_ids);
+  g_free (self->block_ids);
   g_strfreev (self->variable_names);
   g_free (self->variable_values);
   if (self->traces != NULL)

@@ -949,6 +949,65 @@ test_render_pixels (Fixture       *f,
   cairo_surface_destroy (surface);
 }
 
+/* Blocks with problems are ringed in the error colour just outside
+ * their border; other blocks are not. */
+static void
+test_render_highlight (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(GHashTable) ids = g_hash_table_new (g_str_hash, g_str_equal);
+  QdCanvasRenderOptions options;
+  QdCanvasStyle style;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  /* Gain 2 is 300..360 x 250..290 on the canvas; at zoom 2 from x = 50
+   * the ring (3 output pixels out, 2 wide) covers image rows 496..497
+   * above it and columns 493..494 left of it. */
+  const int top_x = (330 - 50) * 2, top_y = 496;
+  const int left_x = 493, left_y = 255 * 2;
+  /* The same place above Gain (100..160 x 100..140). */
+  const int other_x = (130 - 50) * 2, other_y = 2 * 100 - 4;
+
+  qd_canvas_style_init_light (&style);
+  style.background = (QdColor) { 0, 0, 0, 1 };
+  style.block_fill = (QdColor) { 0, 0, 1, 1 };
+  style.link = (QdColor) { 1, 1, 0, 1 };
+  style.error = (QdColor) { 1, 0, 0, 1 };
+
+  qd_canvas_render_options_init (&options);
+  options.style = &style;
+  options.draw_grid = FALSE;
+  options.zoom = 2.0;
+  options.origin_x = 50;
+  options.origin_y = 0;
+
+  /* Nothing is ringed without a highlight. */
+  surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 800, 700);
+  cr = cairo_create (surface);
+  qd_canvas_render (cr, f->root, &options, 800, 700);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  g_assert_cmphex (pixel_at (surface, top_x, top_y), ==, 0x000000);
+  g_assert_cmphex (pixel_at (surface, left_x, left_y), ==, 0x000000);
+  cairo_surface_destroy (surface);
+
+  g_hash_table_add (ids, f->gain2->id);
+  options.highlight = ids;
+  surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 800, 700);
+  cr = cairo_create (surface);
+  qd_canvas_render (cr, f->root, &options, 800, 700);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  g_assert_cmphex (pixel_at (surface, top_x, top_y), ==, 0xff0000);
+  g_assert_cmphex (pixel_at (surface, top_x, top_y + 1), ==, 0xff0000);
+  g_assert_cmphex (pixel_at (surface, left_x, left_y), ==, 0xff0000);
+  /* The ring stays outside: the body is still the fill colour. */
+  g_assert_cmphex (pixel_at (surface, (305 - 50) * 2, 285 * 2), ==, 0x0000ff);
+  /* Gain is not in the set. */
+  g_assert_cmphex (pixel_at (surface, other_x, other_y), ==, 0x000000);
+  cairo_surface_destroy (surface);
+}
+
 /* The widget and its window */
 
 static void
@@ -1119,6 +1178,7 @@ main (int    argc,
   ADD ("controller/undo-each", test_undo_each, TRUE);
   ADD ("controller/geometry-edits", test_geometry_edits, TRUE);
   ADD ("render/pixels", test_render_pixels, TRUE);
+  ADD ("render/highlight", test_render_highlight, TRUE);
   g_test_add_func ("/canvas/widget/view", test_widget_view);
   g_test_add_func ("/canvas/window", test_window_canvas);
 

@@ -1,5 +1,6 @@
 /* test-cli.c: qdevs-cli as a user runs it: exit statuses, where errors
- * point, the statistics JSON, CSV export, the block reference.
+ * point, the statistics JSON, CSV export, plot images, the block
+ * reference.
  *
  * The built program is spawned ($QD_BUILD_DIR/app/qdevs-cli); the models
  * are the shipped examples and small files written to a temporary folder.
@@ -514,6 +515,124 @@ test_cli_csv (void)
   g_assert_true (g_str_has_prefix (r3.err, "/nonexistent-dir/out.csv: "));
 }
 
+/* The width and height in a PNG's header (IHDR, big-endian, after the
+ * 8-byte signature and the chunk's length and type). */
+static void
+assert_png (const char *path,
+            guint       width,
+            guint       height)
+{
+  static const guchar magic[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+  g_autofree guchar *data = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize length = 0;
+
+  g_file_get_contents (path, (char **) &data, &length, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (length, >, 24);
+  g_assert_cmpmem (data, 8, magic, 8);
+  g_assert_cmpmem (data + 12, 4, "IHDR", 4);
+  g_assert_cmpuint (GUINT32_FROM_BE (*(guint32 *) (data + 16)), ==, width);
+  g_assert_cmpuint (GUINT32_FROM_BE (*(guint32 *) (data + 20)), ==, height);
+}
+
+/* A model with two Scopes: the image gets one panel each. */
+static const char model_two_scopes[] =
+  "{\"format\": \"qdevs\", \"version\": 1, \"title\": \"Two scopes\", \"description\": \"\",\n"
+  " \"simulation\": {\"start\": 0, \"final\": 2, \"method\": \"QSS2\", \"dqmin\": 0.001, \"dqrel\": 0, \"illegitimacy_limit\": 1000000},\n"
+  " \"blocks\": [\n"
+  "  {\"id\": \"b1\", \"type\": \"integrator\", \"name\": \"Integrator\", \"position\": [0, 0], \"size\": [60, 40], \"params\": {\"x0\": \"1\"}},\n"
+  "  {\"id\": \"b2\", \"type\": \"gain\", \"name\": \"Gain\", \"position\": [0, 100], \"size\": [60, 40], \"params\": {\"k\": \"-1\"}},\n"
+  "  {\"id\": \"b3\", \"type\": \"scope\", \"name\": \"State\", \"position\": [200, 0], \"size\": [60, 40]},\n"
+  "  {\"id\": \"b4\", \"type\": \"scope\", \"name\": \"Rate\", \"position\": [200, 100], \"size\": [60, 40]}],\n"
+  " \"links\": [\n"
+  "  {\"id\": \"l1\", \"from\": {\"block\": \"b1\", \"port\": 0}, \"to\": [{\"block\": \"b2\", \"port\": 0}, {\"block\": \"b3\", \"port\": 0}]},\n"
+  "  {\"id\": \"l2\", \"from\": {\"block\": \"b2\", \"port\": 0}, \"to\": [{\"block\": \"b1\", \"port\": 0}, {\"block\": \"b4\", \"port\": 0}]}]}\n";
+
+static void
+test_cli_plot (void)
+{
+  g_autofree char *lv = example ("lotka-volterra.qdevs");
+  g_autofree char *png = g_build_filename (tmp_dir, "lv.png", NULL);
+  g_autofree char *svg = g_build_filename (tmp_dir, "lv.svg", NULL);
+  g_autofree char *pdf = g_build_filename (tmp_dir, "lv.PDF", NULL);
+  g_autofree char *gif = g_build_filename (tmp_dir, "lv.gif", NULL);
+  g_autofree char *two = write_model ("two-scopes.qdevs", model_two_scopes);
+  g_autofree char *no_scope = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(CliResult) r1 = { 0 }, r2 = { 0 }, r3 = { 0 }, r4 = { 0 };
+  g_auto(CliResult) r5 = { 0 }, r6 = { 0 }, r7 = { 0 }, r8 = { 0 };
+  g_auto(CliResult) r9 = { 0 };
+  gsize length = 0;
+
+  run_cli (&r1, "run", lv, "--plot", png, NULL);
+  if (r1.status == 2 && strstr (r1.err, "built without plotting (cairo)") != NULL)
+    {
+      /* A build without Cairo says so and writes nothing. */
+      g_assert_false (g_file_test (png, G_FILE_TEST_EXISTS));
+      g_test_skip ("qdevs-cli was built without plotting");
+      return;
+    }
+  g_assert_cmpstr (r1.err, ==, "");
+  g_assert_cmpint (r1.status, ==, 0);
+  /* The default: 1000 wide, a 36-pixel title and 360 per Scope. */
+  assert_png (png, 1000, 36 + 360);
+
+  run_cli (&r2, "run", lv, "--plot", png, "--plot-size", "640x480", NULL);
+  g_assert_cmpint (r2.status, ==, 0);
+  assert_png (png, 640, 480);
+
+  /* Two Scopes, two panels: the default height grows. */
+  run_cli (&r3, "run", two, "--plot", png, NULL);
+  g_assert_cmpint (r3.status, ==, 0);
+  assert_png (png, 1000, 36 + 2 * 360);
+
+  run_cli (&r4, "run", lv, "--plot", svg, "--plot-size", "800x400", NULL);
+  g_assert_cmpint (r4.status, ==, 0);
+  g_file_get_contents (svg, &text, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_prefix (text, "<?xml"));
+  g_assert_nonnull (strstr (text, "<svg"));
+  g_assert_nonnull (strstr (text, "width=\"800pt\" height=\"400pt\""));
+  g_clear_pointer (&text, g_free);
+
+  /* The extension chooses the type, in either case. */
+  run_cli (&r5, "run", lv, "--plot", pdf, "--plot-size", "800x400", NULL);
+  g_assert_cmpint (r5.status, ==, 0);
+  g_file_get_contents (pdf, &text, &length, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (length, >, 5);
+  g_assert_cmpmem (text, 5, "%PDF-", 5);
+
+  /* Usage errors are found before the run, and nothing is written. */
+  run_cli (&r6, "run", lv, "--plot", gif, NULL);
+  g_assert_cmpint (r6.status, ==, 2);
+  g_assert_true (g_str_has_prefix (r6.err, "qdevs-cli run: --plot '"));
+  g_assert_nonnull (strstr (r6.err, "end the name with .png, .svg or .pdf"));
+  g_assert_false (g_file_test (gif, G_FILE_TEST_EXISTS));
+  g_assert_cmpstr (r6.out, ==, "");
+
+  run_cli (&r7, "run", lv, "--plot", png, "--plot-size", "800", NULL);
+  g_assert_cmpint (r7.status, ==, 2);
+  g_assert_true (g_str_has_prefix (r7.err, "qdevs-cli run: --plot-size '800' is not of the form WxH"));
+
+  run_cli (&r8, "run", lv, "--plot-size", "800x400", NULL);
+  g_assert_cmpint (r8.status, ==, 2);
+  g_assert_true (g_str_has_prefix (r8.err, "qdevs-cli run: --plot-size needs --plot OUT"));
+
+  /* A model without a Scope has nothing to plot: a model error. */
+  no_scope = write_model ("no-scope.qdevs",
+    "{\"format\": \"qdevs\", \"version\": 1, \"title\": \"\", \"description\": \"\",\n"
+    " \"simulation\": {\"start\": 0, \"final\": 1, \"method\": \"QSS1\", \"dqmin\": 0.01, \"dqrel\": 0, \"illegitimacy_limit\": 1000000},\n"
+    " \"blocks\": [{\"id\": \"b1\", \"type\": \"constant\", \"name\": \"Constant\", \"position\": [0, 0], \"size\": [60, 40]}],\n"
+    " \"links\": []}\n");
+  run_cli (&r9, "run", no_scope, "--plot", png, NULL);
+  g_assert_cmpint (r9.status, ==, 1);
+  g_assert_true (g_str_has_prefix (r9.err, no_scope));
+  g_assert_nonnull (strstr (r9.err, ": the model has no Scope, so there is nothing to plot into "));
+}
+
 static void
 test_cli_blocks (void)
 {
@@ -562,6 +681,33 @@ test_cli_blocks (void)
   g_assert_nonnull (strstr (r2.out, "(integrator)"));
   g_assert_nonnull (strstr (r2.out, "    x0: "));
   g_assert_nonnull (strstr (r2.out, "      number, default \"0\""));
+}
+
+/* --markdown prints the reference page: a heading per category, an anchor
+ * and a parameter table per block; it cannot be combined with --json. */
+static void
+test_cli_blocks_markdown (void)
+{
+  g_auto(CliResult) r1 = { 0 }, r2 = { 0 };
+  const char *integrator;
+
+  run_cli (&r1, "blocks", "--markdown", NULL);
+  g_assert_cmpint (r1.status, ==, 0);
+  g_assert_cmpstr (r1.err, ==, "");
+  g_assert_true (g_str_has_prefix (r1.out, "# Block reference\n"));
+  g_assert_nonnull (strstr (r1.out, "\n## Continuous\n"));
+  integrator = strstr (r1.out, "<a id=\"integrator\"></a>\n\n### Integrator\n\nType id `integrator`, glyph `∫`");
+  g_assert_nonnull (integrator);
+  g_assert_nonnull (strstr (integrator,
+                            "| Parameter | Label | Kind | Default | Range | Unit | Choices | Description |\n"
+                            "|---|---|---|---|---|---|---|---|\n"
+                            "| `x0` | Initial state | number | `0` |  |  |  | The value of the state x at the start time. |\n"));
+  g_assert_nonnull (strstr (integrator, "| `method` | Method | choice | *model's setting* |  |  | `QSS1`, `QSS2`, "));
+  g_assert_nonnull (strstr (r1.out, "[Integrator](#integrator)"));
+
+  run_cli (&r2, "blocks", "--json", "--markdown", NULL);
+  g_assert_cmpint (r2.status, ==, 2);
+  g_assert_true (g_str_has_prefix (r2.err, "qdevs-cli blocks: --json and --markdown cannot be used together; choose one\n"));
 }
 
 /* A small benchmark run prints one JSON object with the documented
@@ -692,7 +838,9 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/stats-table", test_cli_stats_table);
   g_test_add_func ("/cli/until-and-set", test_cli_until_and_set);
   g_test_add_func ("/cli/csv", test_cli_csv);
+  g_test_add_func ("/cli/plot", test_cli_plot);
   g_test_add_func ("/cli/blocks", test_cli_blocks);
+  g_test_add_func ("/cli/blocks-markdown", test_cli_blocks_markdown);
   g_test_add_func ("/cli/csv-writer", test_cli_csv_writer);
   g_test_add_func ("/cli/bench", test_cli_bench);
 

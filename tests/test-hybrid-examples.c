@@ -171,6 +171,7 @@ trace_crossings (QdTrace *trace,
       if (!isnan (prev) && (prev < 0.0) != (f0 < 0.0))
         {
           Crossing c = { t0, f0 >= 0.0 };
+
           g_array_append_val (out, c);
         }
       for (int j = 0; j < n_sub && t1 > t0; j++)
@@ -179,29 +180,26 @@ trace_crossings (QdTrace *trace,
           double b = t0 + (t1 - t0) * (j + 1) / n_sub;
           double fa = qd_signal_eval (seg, a) - level;
           double fb = qd_signal_eval (seg, b) - level;
+          Crossing c = { 0.0, fb >= 0.0 };
 
           if ((fa < 0.0) == (fb < 0.0))
             continue;
-          {
-            Crossing c = { 0.0, fb >= 0.0 };
+          for (int it = 0; it < 200; it++)
+            {
+              double m = 0.5 * (a + b), fm = qd_signal_eval (seg, m) - level;
 
-            for (int it = 0; it < 200 && b - a > 0.0; it++)
-              {
-                double m = 0.5 * (a + b), fm = qd_signal_eval (seg, m) - level;
-
-                if (m == a || m == b)
-                  break;
-                if ((fm < 0.0) == (fa < 0.0))
-                  {
-                    a = m;
-                    fa = fm;
-                  }
-                else
-                  b = m;
-              }
-            c.t = 0.5 * (a + b);
-            g_array_append_val (out, c);
-          }
+              if (m == a || m == b)
+                break;
+              if ((fm < 0.0) == (fa < 0.0))
+                {
+                  a = m;
+                  fa = fm;
+                }
+              else
+                b = m;
+            }
+          c.t = 0.5 * (a + b);
+          g_array_append_val (out, c);
         }
       prev = qd_signal_eval (seg, t1) - level;
     }
@@ -279,20 +277,86 @@ contact_exit (const Contact *c)
   return 0.5 * (a + b);
 }
 
-static void
-test_bouncing_ball (void)
+/* The landing times of the ball from rest at @h0 by fixed-step RK4 on the
+ * discontinuous right-hand side, without event location (the crossing
+ * inside a step is interpolated linearly, which is generous): the
+ * textbook's experiment (Fig. 3.29). */
+static GArray *
+rk4_landings (double g,
+              double k,
+              double b,
+              double h0,
+              double step,
+              double final_time)
 {
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (double));
+  double z[2] = { h0, 0.0 };
+  long n_steps = lround (final_time / step);
+
+  for (long i = 0; i < n_steps; i++)
+    {
+      double kz[4][2], tmp[2], next[2];
+      static const double stage[4] = { 0.0, 0.5, 0.5, 1.0 };
+
+      for (int s = 0; s < 4; s++)
+        {
+          for (int j = 0; j < 2; j++)
+            tmp[j] = z[j] + (s > 0 ? stage[s] * step * kz[s - 1][j] : 0.0);
+          kz[s][0] = tmp[1];
+          kz[s][1] = -g - (tmp[0] <= 0.0 ? k * tmp[0] + b * tmp[1] : 0.0);
+        }
+      for (int j = 0; j < 2; j++)
+        next[j] = z[j] + step / 6.0 * (kz[0][j] + 2.0 * kz[1][j]
+                                       + 2.0 * kz[2][j] + kz[3][j]);
+      if (z[0] > 0.0 && next[0] <= 0.0)
+        {
+          double t = (i + z[0] / (z[0] - next[0])) * step;
+          g_array_append_val (out, t);
+        }
+      z[0] = next[0];
+      z[1] = next[1];
+    }
+  return out;
+}
+
+/* @data: the method to run the example with, or NULL for its own. */
+static void
+test_bouncing_ball (gconstpointer data)
+{
+  const char *method = data;
   g_autoptr(QdDocument) document = load_example ("bouncing-ball.qdevs");
-  QdSimulation *sim = run (document);
-  const double g = qd_simulation_get_variable (sim, "g");
-  const double k = qd_simulation_get_variable (sim, "k");
-  const double b = qd_simulation_get_variable (sim, "b");
-  const double h = qd_simulation_get_variable (sim, "z1_0");
-  const double final_time = qd_simulation_get_final_time (sim);
-  QdTrace *z1 = find_trace (sim, "/Scope/z1");
+  QdSimulation *sim;
+  double g, k, b, h, final_time, t, v, worst = 0.0;
+  QdTrace *z1;
   g_autoptr(GArray) crossings = NULL;
-  double t = sqrt (2.0 * h / g), v = -g * t, worst = 0.0;
+  g_autoptr(GArray) landings = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GError) error = NULL;
   guint n = 0;
+
+  if (method != NULL)
+    change_settings (document, method, -1.0, -1.0, -1.0);
+  sim = qd_simulation_new (document, NULL, NULL, &error);
+  g_assert_no_error (error);
+  if (qd_simulation_run (sim, &error) != QD_RUN_DONE)
+    {
+      /* Known: LIQSS2 keeps the self-dependence it measured during the
+       * contact (a = -b) after the Switch has stopped passing the force,
+       * since no derivative answers its outputs any more; its q then
+       * drifts from x and the steps shrink to zero time. */
+      g_test_message ("%s: %s", method, error->message);
+      g_test_incomplete ("LIQSS2 does not forget a self-dependence that a "
+                         "Switch has cut");
+      qd_simulation_free (sim);
+      return;
+    }
+  g = qd_simulation_get_variable (sim, "g");
+  k = qd_simulation_get_variable (sim, "k");
+  b = qd_simulation_get_variable (sim, "b");
+  h = qd_simulation_get_variable (sim, "z1_0");
+  final_time = qd_simulation_get_final_time (sim);
+  t = sqrt (2.0 * h / g);
+  v = -g * t;
+  z1 = find_trace (sim, "/Scope/z1");
 
   g_assert_cmpfloat (qd_simulation_get_variable (sim, "m"), ==, 1.0);
   g_assert_cmpfloat (qd_simulation_get_variable (sim, "z2_0"), ==, 0.0);
@@ -320,6 +384,7 @@ test_bouncing_ball (void)
                       n / 2 + 1, in->t, t, v);
       g_assert_cmpfloat (fabs (in->t - t), <=, 1e-4);
       worst = MAX (worst, fabs (in->t - t));
+      g_array_append_val (landings, t);
       n++;
 
       contact_init (&c, g, k, b, v);
@@ -344,11 +409,30 @@ test_bouncing_ball (void)
     }
   g_assert_cmpuint (crossings->len, ==, n);
   /* Four landings within the five seconds. */
-  g_assert_cmpuint (n, >=, 7);
-  g_test_message ("bouncing ball: %u crossings, worst error %.3g s, "
-                  "%" G_GUINT64_FORMAT " integrator steps, %" G_GUINT64_FORMAT
-                  " events", n, worst, qd_simulation_get_integrator_steps (sim),
+  g_assert_cmpuint (landings->len, ==, 4);
+  g_test_message ("bouncing ball (%s): %u crossings, worst error %.3g s, %"
+                  G_GUINT64_FORMAT " integrator steps, %" G_GUINT64_FORMAT
+                  " events", method != NULL ? method : "as saved", n, worst,
+                  qd_simulation_get_integrator_steps (sim),
                   qd_simulation_get_events (sim));
+
+  /* What the example is there to show: fixed-step RK4 with the
+   * textbook's steps, a few thousand to ten thousand steps, misses the
+   * landings by orders of magnitude more. */
+  for (int i = 0; i < 3; i++)
+    {
+      static const double steps[] = { 0.002, 0.001, 0.0005 };
+      g_autoptr(GArray) rk = rk4_landings (g, k, b, h, steps[i], final_time);
+      double rk_worst = 0.0;
+
+      g_assert_cmpuint (rk->len, >=, 2);
+      for (guint j = 0; j < MIN (rk->len, landings->len); j++)
+        rk_worst = MAX (rk_worst, fabs (g_array_index (rk, double, j)
+                                        - g_array_index (landings, double, j)));
+      g_test_message ("RK4, h = %g (%.0f steps): worst landing error %.3g s",
+                      steps[i], final_time / steps[i], rk_worst);
+      g_assert_cmpfloat (rk_worst, >, 100.0 * worst);
+    }
   qd_simulation_free (sim);
 }
 
@@ -477,9 +561,10 @@ test_buck (void)
   steps_fine = qd_simulation_get_integrator_steps (sim);
   qd_simulation_free (sim);
 
-  /* Explicit QSS2 with the example's quanta: the diode's off resistance
-   * makes the inductor's pole -Roff/L, so the inductor current's
-   * quantized state oscillates about its equilibrium on every step. */
+  /* Explicit QSS2 with the example's quanta: while both the switch and
+   * the diode are open (discontinuous conduction) the inductor current
+   * has the pole -Roff/(2L) = -5e8 /s, and its quantized state
+   * oscillates about the quasi-steady value at that rate. */
   change_settings (document, "QSS2", dqmin, dqrel, -1.0);
   sim = run (document);
   mean_qss2 = buck_mean_output (sim);
@@ -737,7 +822,10 @@ main (int   argc,
   qd_init ();
 
   g_test_add_func ("/hybrid-examples/helpers", test_helpers);
-  g_test_add_func ("/hybrid-examples/bouncing-ball", test_bouncing_ball);
+  g_test_add_data_func ("/hybrid-examples/bouncing-ball", NULL,
+                        test_bouncing_ball);
+  g_test_add_data_func ("/hybrid-examples/bouncing-ball/LIQSS2", "LIQSS2",
+                        test_bouncing_ball);
   g_test_add_func ("/hybrid-examples/bouncing-ball-stairs", test_stairs);
   g_test_add_func ("/hybrid-examples/buck-converter", test_buck);
   g_test_add_func ("/hybrid-examples/spiking-neuron", test_neuron);

@@ -11,6 +11,7 @@
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "qd-application.h"
 #include "qd-run-bar.h"
@@ -334,6 +335,53 @@ test_unconnected_input (void)
   fixture_teardown (&f);
 }
 
+/* A run that fails: the error goes to the messages panel, linked to the
+ * block its message names. */
+static void
+test_run_error (void)
+{
+  Fixture f;
+  QdDocument *document = qd_document_new ();
+  QdSystem *root = qd_document_get_root (document);
+  g_autoptr(GError) error = NULL;
+  QdBlock *one, *zero, *division, *scope;
+  QdMessagesView *messages;
+  const QdProblem *problem;
+
+  one = qd_document_add_block (document, root, "constant", NULL, 0, 0, &error);
+  g_assert_no_error (error);
+  zero = qd_document_add_block (document, root, "constant", NULL, 0, 100, &error);
+  g_assert_no_error (error);
+  g_assert_true (qd_document_set_param (document, zero, "value", "0", &error));
+  g_assert_no_error (error);
+  division = qd_document_add_block (document, root, "division", NULL, 100, 50, &error);
+  g_assert_no_error (error);
+  scope = qd_document_add_block (document, root, "scope", NULL, 200, 50, &error);
+  g_assert_no_error (error);
+  qd_document_connect (document, root, one->id, 0, division->id, 0, &error);
+  g_assert_no_error (error);
+  qd_document_connect (document, root, zero->id, 0, division->id, 1, &error);
+  g_assert_no_error (error);
+  qd_document_connect (document, root, division->id, 0, scope->id, 0, &error);
+  g_assert_no_error (error);
+
+  fixture_setup (&f, document);
+  messages = QD_MESSAGES_VIEW (gtk_widget_get_template_child (GTK_WIDGET (f.window),
+                                                              QD_TYPE_WINDOW, "messages_view"));
+  activate (&f, "run.start");
+  wait_until (is_finished, &f);
+  g_assert_cmpint (f.last_state, ==, QD_RUNNER_FAILED);
+  g_assert_cmpuint (qd_messages_view_get_n_problems (messages), ==, 1);
+  problem = qd_messages_view_get_problem (messages, 0);
+  g_assert_cmpint (problem->code, ==, QD_ERROR_NUMERIC);
+  g_assert_cmpstr (problem->path, ==, "/Division");
+  g_assert_cmpstr (problem->block_id, ==, division->id);
+  g_assert_cmpstr (problem->message, ==,
+                   "at t = 0 the input is 0: the divisor u1 is zero; keep it away from zero");
+
+  fixture_teardown (&f);
+}
+
 static void
 test_stats_and_badges (void)
 {
@@ -501,6 +549,170 @@ test_export_csv (void)
   fixture_teardown (&f);
 }
 
+/* Speed: the same long run headless and in the window with its live
+ * plot, as events per second. Printed, never asserted on time; run with
+ * -m perf. */
+
+typedef struct
+{
+  QdRunner *runner;
+  gboolean  done;
+} RunnerWait;
+
+static void
+on_runner_finished (QdRunner      *runner,
+                    QdRunnerState  state,
+                    const GError  *error,
+                    RunnerWait    *w)
+{
+  w->done = TRUE;
+}
+
+/* The processor time of the runner's worker thread so far, in seconds
+ * (-1 when it cannot be read): what the engine itself spent, whatever
+ * else the machine is doing. */
+static double
+worker_cpu_seconds (void)
+{
+  g_autoptr(GDir) dir = g_dir_open ("/proc/self/task", 0, NULL);
+  const char *tid;
+  double seconds = -1;
+
+  while (dir != NULL && (tid = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *comm_path = g_build_filename ("/proc/self/task", tid, "comm", NULL);
+      g_autofree char *stat_path = g_build_filename ("/proc/self/task", tid, "stat", NULL);
+      g_autofree char *comm = NULL;
+      g_autofree char *stat = NULL;
+      g_auto(GStrv) fields = NULL;
+      const char *rest;
+
+      if (!g_file_get_contents (comm_path, &comm, NULL, NULL)
+          || !g_str_has_prefix (comm, "qd-runner")
+          || !g_file_get_contents (stat_path, &stat, NULL, NULL)
+          || (rest = strrchr (stat, ')')) == NULL)
+        continue;
+      /* After "(comm)": state is field 3; utime and stime are 14 and 15. */
+      fields = g_strsplit (rest + 2, " ", -1);
+      if (g_strv_length (fields) > 13)
+        seconds = (g_ascii_strtod (fields[11], NULL) + g_ascii_strtod (fields[12], NULL))
+                  / sysconf (_SC_CLK_TCK);
+    }
+  return seconds;
+}
+
+static gboolean
+count_frame (GtkWidget     *widget,
+             GdkFrameClock *clock,
+             gpointer       user_data)
+{
+  (*(guint *) user_data)++;
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+measure (const char *label,
+         QdDocument *document)
+{
+  double best_sim = 0, best_runner = 0, best_window = 0, fps = 0;
+  double cpu_runner = G_MAXDOUBLE, cpu_window = G_MAXDOUBLE;
+  guint64 events = 0;
+
+  for (int round = 0; round < 3; round++)
+    {
+      g_autoptr(GError) error = NULL;
+      QdSimulation *sim = qd_simulation_new (document, NULL, NULL, &error);
+      gint64 t0;
+      double wall;
+      RunnerWait w = { NULL, FALSE };
+      QdRunnerProgress p;
+      Fixture f;
+      guint frames = 0, tick;
+
+      /* The simulation alone, on this thread. */
+      g_assert_no_error (error);
+      t0 = g_get_monotonic_time ();
+      g_assert_cmpint (qd_simulation_run (sim, &error), ==, QD_RUN_DONE);
+      wall = (g_get_monotonic_time () - t0) / 1e6;
+      events = qd_simulation_get_events (sim);
+      best_sim = MAX (best_sim, events / wall);
+      qd_simulation_free (sim);
+
+      /* The runner's worker without a window. */
+      sim = qd_simulation_new (document, NULL, NULL, &error);
+      g_assert_no_error (error);
+      w.runner = qd_runner_new (sim);
+      g_signal_connect (w.runner, "finished", G_CALLBACK (on_runner_finished), &w);
+      qd_runner_run (w.runner);
+      while (!w.done)
+        g_main_context_iteration (NULL, TRUE);
+      qd_runner_get_progress (w.runner, &p);
+      best_runner = MAX (best_runner, p.events / p.wall_time);
+      cpu_runner = MIN (cpu_runner, worker_cpu_seconds ());
+      g_object_unref (w.runner);
+
+      /* The editor: Run, with the plot drawing as the traces grow. */
+      fixture_setup (&f, g_object_ref (document));
+      spin_frames ();
+      activate (&f, "run.start");
+      tick = gtk_widget_add_tick_callback (GTK_WIDGET (qd_run_session_get_plot (f.session, 0)),
+                                           count_frame, &frames, NULL);
+      wait_until (is_finished, &f);
+      qd_runner_get_progress (qd_run_session_get_runner (f.session), &p);
+      cpu_window = MIN (cpu_window, worker_cpu_seconds ());
+      gtk_widget_remove_tick_callback (GTK_WIDGET (qd_run_session_get_plot (f.session, 0)), tick);
+      g_assert_cmpuint (p.events, ==, events);
+      if (p.events / p.wall_time > best_window)
+        {
+          best_window = p.events / p.wall_time;
+          fps = frames / p.wall_time;
+        }
+      fixture_teardown (&f);
+    }
+  g_test_message ("%s: %" G_GUINT64_FORMAT " events; wall clock: simulation alone "
+                  "%.3g events/s, runner without window %.3g events/s, window with "
+                  "live plot %.3g events/s (%.1f%% of the runner's, %.0f frames/s "
+                  "drawn); worker processor time: %.3g events/s without window, "
+                  "%.3g events/s with the live plot (%.1f%%)",
+                  label, events, best_sim, best_runner, best_window,
+                  100 * best_window / best_runner, fps,
+                  events / cpu_runner, events / cpu_window,
+                  100 * cpu_runner / cpu_window);
+}
+
+static void
+test_speed (void)
+{
+  g_autoptr(GError) error = NULL;
+  QdDocument *document;
+  QdSettings settings;
+
+  if (!g_test_perf ())
+    {
+      g_test_skip ("a measurement: run with -m perf");
+      return;
+    }
+
+  /* Lotka-Volterra for 100,000 time units: about 1.7 million events. */
+  document = load_example ("lotka-volterra.qdevs");
+  /* A shallow copy: the document copies what it keeps. */
+  settings = *qd_document_get_settings (document);
+  settings.final_time = 1e5;
+  g_assert_true (qd_document_set_settings (document, &settings, &error));
+  g_assert_no_error (error);
+  measure ("lotka-volterra to t = 1e5", document);
+  g_object_unref (document);
+
+  /* The RLC transmission line with quanta 1000 times smaller: about 4.3
+   * million events over ten states. */
+  document = load_example ("transmission-line.qdevs");
+  g_assert_true (qd_document_set_variable (document, "dv", "4e-9", &error));
+  g_assert_true (qd_document_set_variable (document, "di", "1e-11", &error));
+  g_assert_no_error (error);
+  measure ("transmission-line, dv = 4e-9", document);
+  g_object_unref (document);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -525,9 +737,11 @@ main (int    argc,
   g_test_add_func ("/run-ui/lotka-volterra", test_run_lotka_volterra);
   g_test_add_func ("/run-ui/pause-resume-step", test_pause_resume_step);
   g_test_add_func ("/run-ui/unconnected-input", test_unconnected_input);
+  g_test_add_func ("/run-ui/run-error", test_run_error);
   g_test_add_func ("/run-ui/stats-and-badges", test_stats_and_badges);
   g_test_add_func ("/run-ui/overlay-and-detach", test_overlay_and_detach);
   g_test_add_func ("/run-ui/export-csv", test_export_csv);
+  g_test_add_func ("/run-ui/speed", test_speed);
 
   status = g_test_run ();
   g_clear_object (&app);

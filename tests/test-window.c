@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "qd-application.h"
+#include "qd-canvas.h"
 #include "qd-test-util.h"
 #include "qd-window.h"
 
@@ -207,6 +208,104 @@ test_open_saved (void)
   gtk_window_destroy (GTK_WINDOW (window));
   g_unlink (path);
   g_rmdir (dir);
+}
+
+/* Unsaved changes: a star before the name in the header bar and the
+ * window title after an edit; saving, or undoing back to the saved
+ * state, takes it away. */
+static void
+test_modified_title (void)
+{
+  g_autoptr(QdDocument) document = qd_document_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *path = NULL;
+  QdWindow *window;
+  QdDocument *shown;
+
+  qd_document_set_title (document, "Edits");
+  dir = g_dir_make_tmp ("qd-test-window-XXXXXX", &error);
+  g_assert_no_error (error);
+  path = g_build_filename (dir, "edits.qdevs", NULL);
+  qd_document_save (document, path, &error);
+  g_assert_no_error (error);
+
+  window = qd_window_new (GTK_APPLICATION (app));
+  file = g_file_new_for_path (path);
+  qd_window_open_file (window, file, &error);
+  g_assert_no_error (error);
+  shown = qd_window_get_document (window);
+  g_assert_cmpstr (label_text (window, "title_label"), ==, "Edits");
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "Edits — edits.qdevs");
+
+  qd_document_add_block (shown, qd_document_get_root (shown), "gain", "Gain", 100, 100, &error);
+  g_assert_no_error (error);
+  g_assert_true (qd_document_get_modified (shown));
+  g_assert_cmpstr (label_text (window, "title_label"), ==, "*Edits");
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "*Edits — edits.qdevs");
+
+  /* Save (Ctrl+S) writes to the file the diagram came from: no dialog. */
+  g_action_group_activate_action (G_ACTION_GROUP (window), "save", NULL);
+  g_assert_false (qd_document_get_modified (shown));
+  g_assert_cmpstr (label_text (window, "title_label"), ==, "Edits");
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "Edits — edits.qdevs");
+
+  /* Undo leaves the saved state, redo comes back to it. */
+  qd_document_undo (shown);
+  g_assert_cmpstr (label_text (window, "title_label"), ==, "*Edits");
+  qd_document_redo (shown);
+  g_assert_cmpstr (label_text (window, "title_label"), ==, "Edits");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* A check that finds problems rings their blocks on the canvas; a clean
+ * check and a new document take the rings away. */
+static void
+test_problem_highlight (void)
+{
+  g_autoptr(QdDocument) document = qd_document_new ();
+  g_autoptr(QdDocument) other = qd_document_new ();
+  g_autoptr(GError) error = NULL;
+  QdSystem *root = qd_document_get_root (document);
+  QdCanvas *canvas;
+  QdWindow *window;
+  QdBlock *gain, *constant;
+  GHashTable *ids;
+
+  /* A Gain with nothing on its input: an unconnected-input problem. */
+  gain = qd_document_add_block (document, root, "gain", "Gain", 100, 100, &error);
+  g_assert_no_error (error);
+  constant = qd_document_add_block (document, root, "constant", "Constant", 0, 100, &error);
+  g_assert_no_error (error);
+
+  window = qd_window_new (GTK_APPLICATION (app));
+  qd_window_set_document (window, document, NULL);
+  canvas = QD_CANVAS (template_child (window, "canvas"));
+  g_assert_null (qd_canvas_get_highlight (canvas));
+
+  g_assert_cmpuint (qd_window_check (window), >, 0);
+  ids = qd_canvas_get_highlight (canvas);
+  g_assert_nonnull (ids);
+  g_assert_true (g_hash_table_contains (ids, gain->id));
+  g_assert_false (g_hash_table_contains (ids, constant->id));
+
+  /* Another document starts with an empty list. */
+  qd_window_set_document (window, other, NULL);
+  g_assert_null (qd_canvas_get_highlight (canvas));
+
+  qd_window_set_document (window, document, NULL);
+  g_assert_cmpuint (qd_window_check (window), >, 0);
+  g_assert_nonnull (qd_canvas_get_highlight (canvas));
+  qd_document_connect (document, root, constant->id, 0, gain->id, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (qd_window_check (window), ==, 0);
+  g_assert_null (qd_canvas_get_highlight (canvas));
+
+  gtk_window_destroy (GTK_WINDOW (window));
 }
 
 /* A file that is not a diagram: the window stays empty and says why in
@@ -413,6 +512,8 @@ main (int    argc,
   g_test_add_func ("/window/empty", test_empty_window);
   g_test_add_func ("/window/open-example", test_open_example);
   g_test_add_func ("/window/open-saved", test_open_saved);
+  g_test_add_func ("/window/modified-title", test_modified_title);
+  g_test_add_func ("/window/problem-highlight", test_problem_highlight);
   g_test_add_func ("/window/open-error", test_open_error);
   g_test_add_func ("/window/open-missing", test_open_missing);
   g_test_add_func ("/window/size-remembered", test_window_size_remembered);

@@ -464,6 +464,19 @@ draw_block (cairo_t                     *cr,
     }
   cairo_stroke (cr);
 
+  /* A block with a problem gets a ring just outside its border, so the
+   * selection outline and the category band stay readable. */
+  if (options->highlight != NULL
+      && g_hash_table_contains (options->highlight, block->id))
+    {
+      double gap = 3.0 * px;
+
+      rounded_rect (cr, x - gap, y - gap, w + 2 * gap, h + 2 * gap, radius + gap);
+      source_color (cr, &style->error, 1.0);
+      cairo_set_line_width (cr, 2.0 * px);
+      cairo_stroke (cr);
+    }
+
   if (block->inner != NULL)
     {
       /* A subsystem has depth: an inner frame says "open me". */

@@ -76,6 +76,10 @@ typedef struct
   /* Block id -> a short text drawn as a badge on the block's top-right
    * corner (run statistics). May be NULL. */
   GHashTable          *badges;
+
+  /* Block ids (values unused) of blocks to ring in the error colour:
+   * those the last check found problems in. May be NULL. */
+  GHashTable          *highlight;
 } QdCanvasRenderOptions;
 
 void   qd_canvas_style_init_light  (QdCanvasStyle               *style);

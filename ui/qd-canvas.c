@@ -49,6 +49,7 @@ struct _QdCanvas
 
   /* Block id -> short text drawn on the block (run statistics). */
   GHashTable         *badges;
+  GHashTable         *highlight;   /* block ids with problems */
 };
 
 enum
@@ -413,6 +414,7 @@ qd_canvas_snapshot (GtkWidget   *widget,
   options.has_ghost = self->has_ghost;
   options.ghost = self->ghost;
   options.badges = self->badges;
+  options.highlight = self->highlight;
 
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   qd_canvas_render (cr, qd_canvas_get_system (self), &options, width, height);
@@ -1066,6 +1068,7 @@ qd_canvas_dispose (GObject *object)
   g_clear_pointer (&self->context_menu, gtk_widget_unparent);
   g_clear_pointer (&self->hover_block, g_free);
   g_clear_pointer (&self->badges, g_hash_table_unref);
+  g_clear_pointer (&self->highlight, g_hash_table_unref);
   stop_autoscroll (self);
   if (self->controller != NULL)
     {
@@ -1324,4 +1327,25 @@ qd_canvas_set_block_badges (QdCanvas   *self,
   g_clear_pointer (&self->badges, g_hash_table_unref);
   self->badges = badges;
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+qd_canvas_set_highlight (QdCanvas   *canvas,
+                         GHashTable *block_ids)
+{
+  g_return_if_fail (QD_IS_CANVAS (canvas));
+
+  if (block_ids != NULL)
+    g_hash_table_ref (block_ids);
+  g_clear_pointer (&canvas->highlight, g_hash_table_unref);
+  canvas->highlight = block_ids;
+  gtk_widget_queue_draw (GTK_WIDGET (canvas));
+}
+
+GHashTable *
+qd_canvas_get_highlight (QdCanvas *canvas)
+{
+  g_return_val_if_fail (QD_IS_CANVAS (canvas), NULL);
+
+  return canvas->highlight;
 }

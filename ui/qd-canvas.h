@@ -67,5 +67,11 @@ QdBlock            *qd_canvas_insert_block   (QdCanvas   *self,
  * integrator's step count. */
 void                qd_canvas_set_block_badges (QdCanvas   *self,
                                                 GHashTable *badges);
+/* Blocks to ring in the error colour (block id -> anything, kept with a
+ * reference; NULL removes the rings): those the messages name. */
+void                qd_canvas_set_highlight  (QdCanvas   *canvas,
+                                              GHashTable *block_ids);
+/* The blocks ringed now, or NULL (owned by the canvas). */
+GHashTable         *qd_canvas_get_highlight  (QdCanvas   *canvas);
 
 G_END_DECLS

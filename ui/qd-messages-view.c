@@ -24,6 +24,7 @@ struct _QdMessagesView
 enum
 {
   PROBLEM_ACTIVATED,
+  PROBLEMS_CHANGED,
   N_SIGNALS
 };
 
@@ -103,6 +104,11 @@ qd_messages_view_class_init (QdMessagesViewClass *klass)
   signals[PROBLEM_ACTIVATED] =
     g_signal_new ("problem-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
+  /* The list was replaced (a check, a failed run, a new document): the
+   * window follows it with the highlight of the blocks on the canvas. */
+  signals[PROBLEMS_CHANGED] =
+    g_signal_new ("problems-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "qd-messages-view");
@@ -184,6 +190,7 @@ set_problems (QdMessagesView *self,
                                         self->problems->len),
                               self->problems->len);
   gtk_label_set_text (self->status, status);
+  g_signal_emit (self, signals[PROBLEMS_CHANGED], 0);
 }
 
 guint

@@ -4,7 +4,8 @@
  * parameters, unknown names, algebraic loops), one row per problem with
  * the block's path and what to do. Activating a row emits
  * "problem-activated" with the block's id and path, so that the window
- * can select and reveal the block.
+ * can select and reveal the block. Each time the list is replaced it
+ * emits "problems-changed".
  */
 #pragma once
 

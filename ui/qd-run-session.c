@@ -39,6 +39,13 @@ struct _QdRunSession
 
   gboolean        realtime;
   double          speed;
+
+  /* While a run goes on, the session also looks at the runner's state on
+   * the notebook's frame clock: the runner's signals come through an idle
+   * source that a main loop busy drawing live plots serves late, and the
+   * statistics and badges should not wait for it. */
+  guint           tick_id;
+  QdRunnerState   polled_state;
 };
 
 enum
@@ -328,9 +335,55 @@ on_runner_finished (QdRunner      *runner,
   g_signal_emit (self, signals[SIGNAL_PROGRESS], 0);
 }
 
+static gboolean
+poll_tick (GtkWidget     *widget,
+           GdkFrameClock *clock,
+           gpointer       user_data)
+{
+  QdRunSession *self = user_data;
+  QdRunnerState state;
+
+  if (self->runner == NULL)
+    {
+      self->tick_id = 0;
+      return G_SOURCE_REMOVE;
+    }
+  state = qd_runner_get_state (self->runner);
+  if (state == self->polled_state)
+    return G_SOURCE_CONTINUE;
+  self->polled_state = state;
+  if (state == QD_RUNNER_RUNNING)
+    return G_SOURCE_CONTINUE;
+  /* Paused or over: the worker has let go of the simulation. */
+  update_stats (self);
+  g_signal_emit (self, signals[SIGNAL_PROGRESS], 0);
+  /* Nothing changes until the next command, which polls again. */
+  self->tick_id = 0;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+start_polling (QdRunSession *self)
+{
+  if (self->tick_id != 0 || self->runner == NULL || self->notebook == NULL)
+    return;
+  self->polled_state = QD_RUNNER_RUNNING;
+  self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self->notebook), poll_tick,
+                                                self, NULL);
+}
+
+static void
+stop_polling (QdRunSession *self)
+{
+  if (self->tick_id != 0 && self->notebook != NULL)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self->notebook), self->tick_id);
+  self->tick_id = 0;
+}
+
 static void
 drop_runner (QdRunSession *self)
 {
+  stop_polling (self);
   if (self->runner == NULL)
     return;
   g_signal_handlers_disconnect_by_data (self->runner, self);
@@ -563,6 +616,7 @@ qd_run_session_run (QdRunSession *self)
       return FALSE;
     }
   qd_runner_run (self->runner);
+  start_polling (self);
   g_signal_emit (self, signals[SIGNAL_PROGRESS], 0);
   return TRUE;
 }
@@ -580,6 +634,7 @@ qd_run_session_step (QdRunSession *self,
       return FALSE;
     }
   qd_runner_step (self->runner, n_events);
+  start_polling (self);
   g_signal_emit (self, signals[SIGNAL_PROGRESS], 0);
   return TRUE;
 }
@@ -600,6 +655,7 @@ qd_run_session_resume (QdRunSession *self)
 
   if (self->runner != NULL)
     qd_runner_resume (self->runner);
+  start_polling (self);
 }
 
 void

@@ -26,6 +26,7 @@ struct _QdWindow
   GtkLabel    *title_label;
   GtkLabel    *subtitle_label;
   GtkListBox  *palette_list;
+  GtkSearchEntry *palette_search;
   GtkStack    *main_stack;
   GtkLabel    *doc_title_label;
   GtkLabel    *doc_file_label;
@@ -218,8 +219,70 @@ on_palette_row_activated (GtkListBox    *list,
   qd_canvas_insert_block (self->canvas, type->id);
 }
 
+/* Palette search: a row stays when its name (as shown), type id or
+ * category contains the text, ignoring case, so "int" finds Integrator
+ * and "sink" a whole category. */
+static gboolean
+palette_filter_func (GtkListBoxRow *row,
+                     gpointer       user_data)
+{
+  QdWindow *self = user_data;
+  const QdBlockType *type = g_object_get_data (G_OBJECT (row), "qd-block-type");
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->palette_search));
+  g_autofree char *needle = NULL;
+  const char *haystacks[3];
+
+  if (text == NULL || text[0] == '\0' || type == NULL)
+    return TRUE;
+  needle = g_utf8_casefold (text, -1);
+  haystacks[0] = _(type->name);
+  haystacks[1] = type->id;
+  haystacks[2] = _(type->category);
+  for (guint i = 0; i < G_N_ELEMENTS (haystacks); i++)
+    {
+      g_autofree char *folded = g_utf8_casefold (haystacks[i], -1);
+
+      if (strstr (folded, needle) != NULL)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+on_palette_search_changed (QdWindow *self)
+{
+  gtk_list_box_invalidate_filter (self->palette_list);
+  gtk_list_box_invalidate_headers (self->palette_list);
+}
+
+/* Enter in the search adds the first block found, as in a launcher. */
+static void
+on_palette_search_activate (QdWindow *self)
+{
+  for (int i = 0;; i++)
+    {
+      GtkListBoxRow *row = gtk_list_box_get_row_at_index (self->palette_list, i);
+
+      if (row == NULL)
+        return;
+      if (gtk_widget_get_child_visible (GTK_WIDGET (row)) &&
+          palette_filter_func (row, self))
+        {
+          g_signal_emit_by_name (self->palette_list, "row-activated", row);
+          return;
+        }
+    }
+}
+
+static void
+on_palette_search_stop (QdWindow *self)
+{
+  gtk_editable_set_text (GTK_EDITABLE (self->palette_search), "");
+}
+
 static char *dup_display_title    (QdWindow *self);
 static void  update_document_page (QdWindow *self);
+static void  update_title         (QdWindow *self);
 
 /* Breadcrumbs: one button per level from the root to the system shown. */
 
@@ -326,6 +389,7 @@ on_document_changed (QdDocument *document,
                      QdWindow   *self)
 {
   update_undo_actions (self);
+  update_title (self);
   /* The counts in the information popover follow the edits. */
   update_document_page (self);
   if (self->canvas_message)
@@ -410,14 +474,27 @@ update_title (QdWindow *self)
     }
 
   title = dup_display_title (self);
+  /* Unsaved changes show as a star before the name, as in most editors;
+   * undoing back to the saved state takes it away again. */
+  if (qd_document_get_modified (self->document))
+    {
+      g_autofree char *plain = g_steal_pointer (&title);
+
+      title = g_strconcat ("*", plain, NULL);
+    }
   gtk_label_set_text (self->title_label, title);
   if (self->file != NULL)
     {
       basename = g_file_get_basename (self->file);
       gtk_label_set_text (self->subtitle_label, basename);
       gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), TRUE);
-      /* TRANSLATORS: the window title: "diagram title — file name" */
-      window_title = g_strdup_printf (_("%s — %s"), title, basename);
+      /* A diagram without a title goes by its file name: no need to say
+       * it twice. */
+      if (g_strcmp0 (title + (title[0] == '*'), basename) == 0)
+        window_title = g_strdup (title);
+      else
+        /* TRANSLATORS: the window title: "diagram title — file name" */
+        window_title = g_strdup_printf (_("%s — %s"), title, basename);
     }
   else
     {
@@ -832,6 +909,20 @@ check_activated (GSimpleAction *action,
   qd_window_check (QD_WINDOW (user_data));
 }
 
+/* The blocks the messages name are ringed on the canvas until the next
+ * check replaces the list. */
+static void
+on_problems_changed (QdMessagesView *view,
+                     QdWindow       *self)
+{
+  GHashTable *ids = qd_messages_view_get_block_ids (view);
+
+  if (self->canvas == NULL)
+    return;
+  qd_canvas_set_highlight (self->canvas,
+                           ids != NULL && g_hash_table_size (ids) > 0 ? ids : NULL);
+}
+
 static void
 on_problem_activated (QdMessagesView *view,
                       const char     *block_id,
@@ -1080,6 +1171,7 @@ qd_window_class_init (QdWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, QdWindow, title_label);
   gtk_widget_class_bind_template_child (widget_class, QdWindow, subtitle_label);
   gtk_widget_class_bind_template_child (widget_class, QdWindow, palette_list);
+  gtk_widget_class_bind_template_child (widget_class, QdWindow, palette_search);
   gtk_widget_class_bind_template_child (widget_class, QdWindow, main_stack);
   gtk_widget_class_bind_template_child (widget_class, QdWindow, doc_title_label);
   gtk_widget_class_bind_template_child (widget_class, QdWindow, doc_file_label);
@@ -1144,12 +1236,21 @@ qd_window_init (QdWindow *self)
   gtk_widget_add_controller (GTK_WIDGET (self), shortcuts);
   g_signal_connect (self->palette_list, "row-activated",
                     G_CALLBACK (on_palette_row_activated), self);
+  gtk_list_box_set_filter_func (self->palette_list, palette_filter_func, self, NULL);
+  g_signal_connect_swapped (self->palette_search, "search-changed",
+                            G_CALLBACK (on_palette_search_changed), self);
+  g_signal_connect_swapped (self->palette_search, "activate",
+                            G_CALLBACK (on_palette_search_activate), self);
+  g_signal_connect_swapped (self->palette_search, "stop-search",
+                            G_CALLBACK (on_palette_search_stop), self);
   g_signal_connect_swapped (self->canvas, "notify::system",
                             G_CALLBACK (update_breadcrumbs), self);
   g_signal_connect_object (qd_canvas_get_controller (self->canvas), "selection-changed",
                            G_CALLBACK (on_selection_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect (self->messages_view, "problem-activated",
                     G_CALLBACK (on_problem_activated), self);
+  g_signal_connect (self->messages_view, "problems-changed",
+                    G_CALLBACK (on_problems_changed), self);
   self->recent_changed_id = g_signal_connect_swapped (gtk_recent_manager_get_default (),
                                                       "changed",
                                                       G_CALLBACK (update_recent_menu), self);

@@ -1,0 +1,309 @@
+#!/bin/sh
+# e2e-editor.sh: the QDevs editor driven as a person drives it
+#
+# Starts the real application on the display it is given (xvfb-run in CI)
+# and uses it with real input events through xdotool: searches the palette
+# and drags an Integrator, a Gain and a Scope onto the canvas, wires
+# Gain -> Integrator -> Gain with a branch to the Scope by dragging from
+# port to port, sets the gain to -1 in the inspector, saves with Ctrl+S
+# through the file chooser, checks the file with qdevs-cli and reads its
+# structure back, reopens it with Ctrl+O, then undoes every edit and saves
+# again to prove the diagram is empty once more.
+#
+# Usage: e2e-editor.sh [QDEVS [QDEVS-CLI]]   (defaults: $MESON_BUILD_ROOT/app/...)
+# Exits 77 (skipped) without xdotool, python3 or a display. With
+# QD_E2E_SCREENSHOTS=DIR and ImageMagick's import, it keeps a screenshot of
+# each main state in DIR.
+#
+# Where things are: the window is resized to 1200x900 at the top-left
+# corner of the screen, and a new diagram shows the canvas at 100 % with
+# the canvas origin 32 pixels inside the canvas's top-left corner, so a
+# point of the diagram has a fixed place on the screen. The places below
+# are those of GTK's default theme with DejaVu fonts, the look of a plain
+# X server; each step checks its effect, so a changed layout makes the test
+# fail at the step that missed, not later.
+
+set -u
+
+build_root=${MESON_BUILD_ROOT:-build}
+qdevs=${1:-$build_root/app/qdevs}
+cli=${2:-$(dirname "$qdevs")/qdevs-cli}
+
+skip ()
+{
+  echo "SKIP: $1"
+  exit 77
+}
+
+command -v xdotool >/dev/null 2>&1 || skip "xdotool is not installed"
+command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
+[ -n "${DISPLAY:-}" ] || skip "no display (run under xvfb-run -a)"
+xdotool getdisplaygeometry >/dev/null 2>&1 || skip "the display $DISPLAY does not answer"
+[ -x "$qdevs" ] || { echo "FAIL: $qdevs is not built"; exit 1; }
+[ -x "$cli" ] || { echo "FAIL: $cli is not built"; exit 1; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/qd-e2e-XXXXXX")
+file="$work/loop.qdevs"
+shots=${QD_E2E_SCREENSHOTS:-}
+app_pid=
+
+cleanup ()
+{
+  if [ -n "$app_pid" ] && kill -0 "$app_pid" 2>/dev/null; then
+    kill "$app_pid" 2>/dev/null
+    wait "$app_pid" 2>/dev/null
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+
+step=0
+ok ()
+{
+  step=$((step + 1))
+  echo "ok $step - $1"
+}
+
+fail ()
+{
+  echo "FAIL: $1"
+  screenshot "failure"
+  [ -f "$work/app.log" ] && sed 's/^/  app: /' "$work/app.log"
+  exit 1
+}
+
+screenshot ()
+{
+  if [ -n "$shots" ] && command -v import >/dev/null 2>&1; then
+    mkdir -p "$shots"
+    import -window root "$shots/$1.png" 2>/dev/null || true
+  fi
+}
+
+# The editor, isolated: its settings in memory, its recent files and
+# caches in the scratch folder, no session bus (no other instance to join).
+export GSETTINGS_BACKEND=memory
+export XDG_DATA_HOME="$work/data" XDG_CONFIG_HOME="$work/config" XDG_CACHE_HOME="$work/cache"
+export DBUS_SESSION_BUS_ADDRESS=disabled:
+export GTK_A11Y=none NO_AT_BRIDGE=1
+if [ -z "${GSETTINGS_SCHEMA_DIR:-}" ] && [ -d "$(dirname "$qdevs")/../data" ]; then
+  export GSETTINGS_SCHEMA_DIR="$(dirname "$qdevs")/../data"
+fi
+
+# Canvas point (x, y) on the screen, for a new diagram at 100 %.
+canvas_x0=258
+canvas_y0=125
+sx () { echo $((canvas_x0 + $1)); }
+sy () { echo $((canvas_y0 + $1)); }
+
+# The palette's search entry, and the first row left by a search.
+search_x=115
+search_y=143
+first_row_x=98
+first_row_y=217
+
+# Waits (up to 30 s: a loaded machine is slow) for a window whose title
+# matches $1; prints its id.
+wait_window ()
+{
+  i=0
+  while [ $i -lt 300 ]; do
+    id=$(xdotool search --onlyvisible --name "$1" 2>/dev/null | head -n 1)
+    if [ -n "$id" ]; then
+      echo "$id"
+      return 0
+    fi
+    sleep 0.1
+    i=$((i + 1))
+  done
+  return 1
+}
+
+title ()
+{
+  xdotool getwindowname "$main" 2>/dev/null
+}
+
+# Waits (up to 20 s) for the main window's title to match the pattern $1.
+wait_title ()
+{
+  i=0
+  while [ $i -lt 200 ]; do
+    case "$(title)" in
+      $1) return 0 ;;
+    esac
+    sleep 0.1
+    i=$((i + 1))
+  done
+  return 1
+}
+
+# A press, a drag in small steps (as a hand moves) and a release.
+drag ()
+{
+  xdotool mousemove "$1" "$2"
+  sleep 0.2
+  xdotool mousedown 1
+  sleep 0.2
+  for i in 1 2 3 4 5 6 7 8 9 10; do
+    xdotool mousemove $(($1 + ($3 - $1) * i / 10)) $(($2 + ($4 - $2) * i / 10))
+    sleep 0.05
+  done
+  sleep 0.3
+  xdotool mouseup 1
+  sleep 0.4
+}
+
+# Types $1 into the palette search and drags the first block found to the
+# canvas point ($2, $3), where the block is centred.
+add_block ()
+{
+  xdotool mousemove "$search_x" "$search_y" click 1
+  sleep 0.2
+  xdotool key ctrl+a
+  xdotool type --delay 20 "$1"
+  # The search waits for a pause in typing before it filters.
+  sleep 1.5
+  drag "$first_row_x" "$first_row_y" "$(sx "$2")" "$(sy "$3")"
+}
+
+# Checks the saved diagram with python3: $1 is a Python expression over
+# `doc` (the parsed file), `blocks` (type -> block) and `targets` (the list
+# of (source type, source port, target type, target port)).
+check_file ()
+{
+  python3 - "$file" "$1" <<'EOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+root = doc
+blocks = {b["type"]: b for b in root.get("blocks", [])}
+by_id = {b["id"]: b for b in root.get("blocks", [])}
+targets = []
+for link in root.get("links", []):
+    src = link["from"]
+    for dst in link["to"]:
+        targets.append((by_id[src["block"]]["type"], src.get("port", 0),
+                        by_id[dst["block"]]["type"], dst.get("port", 0)))
+ok = eval(sys.argv[2])
+if not ok:
+    print("  blocks:", sorted(blocks), "targets:", targets)
+sys.exit(0 if ok else 1)
+EOF
+}
+
+# Start: the window shows no diagram; Ctrl+N starts one in it.
+"$qdevs" >"$work/app.log" 2>&1 &
+app_pid=$!
+main=$(wait_window "^QDevs$") || fail "the editor's window did not appear"
+xdotool windowmove "$main" 0 0 windowsize "$main" 1200 900
+sleep 0.8
+ok "the editor starts with an empty window"
+
+# Real key events go to the window with the input focus.
+press ()
+{
+  xdotool windowfocus --sync "$main" 2>/dev/null
+  xdotool key "$1"
+}
+
+press ctrl+n
+wait_title "Untitled Diagram" || fail "Ctrl+N did not start a new diagram in the window (title: $(title))"
+sleep 0.5
+screenshot "01-new-diagram"
+ok "Ctrl+N starts a new diagram"
+
+# Blocks: Gain at (100, 100), Integrator at (300, 100), Scope at (500, 200);
+# each is 60x40 with its input port at the left middle and its output
+# port at the right middle.
+add_block "Gain" 130 120
+add_block "Integrator" 330 120
+add_block "Scope" 530 220
+wait_title "\**" || fail "the title does not mark the diagram as modified after adding blocks (title: $(title))"
+screenshot "02-blocks"
+ok "three blocks dragged from the palette"
+
+# Links, from port to port: Gain -> Integrator, Integrator -> Gain (the
+# loop), and a branch from the Integrator's output to the Scope.
+drag "$(sx 160)" "$(sy 120)" "$(sx 300)" "$(sy 120)"
+drag "$(sx 360)" "$(sy 120)" "$(sx 100)" "$(sy 120)"
+drag "$(sx 360)" "$(sy 120)" "$(sx 500)" "$(sy 220)"
+screenshot "03-wired"
+ok "three connections drawn by dragging between ports"
+
+# The gain: select the block, then type into the inspector's field.
+xdotool mousemove "$(sx 115)" "$(sy 105)" click 1
+sleep 0.5
+xdotool mousemove 1089 278 click 1
+sleep 0.2
+xdotool key ctrl+a
+xdotool type --delay 30 -- "-1"
+xdotool key Return
+sleep 0.5
+screenshot "04-gain-set"
+ok "gain set to -1 in the inspector"
+
+# Save: the chooser takes a typed path.
+press ctrl+s
+chooser=$(wait_window "Save Diagram") || fail "Ctrl+S did not show the file chooser"
+sleep 0.8
+screenshot "05-save-chooser"
+xdotool key ctrl+a
+xdotool type --delay 10 "$file"
+xdotool key Return
+i=0
+while [ ! -s "$file" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+[ -s "$file" ] || fail "no file at $file after the chooser's Save"
+wait_title "loop.qdevs*" || fail "the title does not name the saved file (title: $(title))"
+ok "Ctrl+S saved $(basename "$file") through the file chooser"
+
+"$cli" check "$file" >"$work/check.log" 2>&1 || { cat "$work/check.log"; fail "qdevs-cli check refuses the saved diagram"; }
+ok "qdevs-cli check accepts the saved diagram"
+
+check_file 'len(root["blocks"]) == 3 and set(blocks) == {"gain", "integrator", "scope"}' \
+  || fail "the saved diagram does not hold exactly a Gain, an Integrator and a Scope"
+check_file 'sorted(targets) == sorted([("gain", 0, "integrator", 0), ("integrator", 0, "gain", 0), ("integrator", 0, "scope", 0)])' \
+  || fail "the saved links are not Gain -> Integrator, Integrator -> Gain and Integrator -> Scope"
+check_file 'len(root["links"]) == 2' \
+  || fail "the Integrator's two targets are not one link with a branch"
+check_file 'float(blocks["gain"].get("params", {}).get("k", "nan")) == -1' \
+  || fail "the saved gain is not k = -1"
+ok "the saved structure: 3 blocks, 3 link targets, gain k = -1"
+
+# Reopen: Ctrl+O and the typed path open it in a second window.
+press ctrl+o
+wait_window "Open Diagram" >/dev/null || fail "Ctrl+O did not show the file chooser"
+sleep 0.8
+xdotool type --delay 10 "$file"
+sleep 0.3
+xdotool key Return
+sleep 1.5
+n=$(xdotool search --onlyvisible --name "loop.qdevs" 2>/dev/null | wc -l)
+[ "$n" -ge 2 ] || fail "the saved diagram did not open in a second window"
+second=$(xdotool search --onlyvisible --name "loop.qdevs" | grep -v "^$main\$" | head -n 1)
+screenshot "06-reopened"
+xdotool windowfocus --sync "$second" 2>/dev/null
+xdotool key ctrl+w
+sleep 0.8
+ok "Ctrl+O reopens the saved diagram"
+
+# Undo everything: the canvas takes the focus (an entry would undo its
+# own text), then Ctrl+Z until nothing is left to undo.
+xdotool windowactivate "$main" 2>/dev/null || xdotool windowfocus "$main"
+xdotool mousemove "$(sx 300)" "$(sy 400)" click 1
+sleep 0.3
+for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
+  press ctrl+z
+  sleep 0.15
+done
+sleep 0.5
+screenshot "07-undone"
+wait_title "\**" || fail "after undoing everything the title does not mark the diagram as changed since the save (title: $(title))"
+press ctrl+s
+sleep 1
+check_file 'len(root.get("blocks", [])) == 0 and len(root.get("links", [])) == 0' \
+  || fail "after undoing every edit the diagram is not empty"
+wait_title "loop.qdevs*" || fail "saving did not clear the modified mark (title: $(title))"
+ok "Ctrl+Z undoes every edit back to an empty diagram"
+
+echo "PASS: $step steps"
+exit 0
