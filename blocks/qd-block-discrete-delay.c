@@ -132,7 +132,7 @@ const QdBlockType qd_block_delay = {
   .inputs = { .count = 1, .name_prefix = "u",
               .doc = N_("The events to delay.") },
   .outputs = { .count = 1, .name_prefix = "y",
-               .doc = N_("The same events, delay later.") },
+               .doc = N_("The same events, one delay later.") },
   .params = delay_params,
   .n_params = G_N_ELEMENTS (delay_params),
   .state_size = sizeof (Delay),
@@ -237,7 +237,7 @@ unit_delay_check (const QdBlockType  *type,
 }
 
 static const QdParamSpec unit_delay_params[] = {
-  { "period", N_("Sample period"), QD_PARAM_NUMBER, "1", 0, QD_INF, "s",
+  { "period", N_("Sampling period"), QD_PARAM_NUMBER, "1", 0, QD_INF, "s",
     N_("The sampling period Ts; must be greater than 0."), NULL, 0 },
   { "initial", N_("Initial output"), QD_PARAM_NUMBER, "0", -QD_INF, QD_INF,
     NULL, N_("The output during the first period."), NULL, 0 },

@@ -200,7 +200,7 @@ const QdBlockType qd_block_generator = {
   .name = N_("Generator"),
   .glyph = "⇶",
   .doc = N_("Creates entities: the first one inter-arrival time after the "
-            "start, then one every inter-arrival time, deterministic or "
+            "start time, then one every inter-arrival time, deterministic or "
             "exponential. Each entity is an order 0 event whose tag and "
             "value are its id, 1, 2, 3, ... Reports the number of entities "
             "as the statistic 'entities'."),

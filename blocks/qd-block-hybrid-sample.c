@@ -137,8 +137,9 @@ const QdBlockType qd_block_sample_hold = {
   .doc = N_("Samples its input at the times phase + k·period and holds the "
             "value until the next sample. The sample is the exact value of "
             "the input polynomial at that time; the output is piecewise "
-            "constant. An input event at the very sampling time is seen "
-            "when its block comes first in the diagram's order."),
+            "constant. An input event at exactly a sampling time is taken "
+            "into that sample only when the block sending it comes before "
+            "this one in the diagram's priority order."),
   .inputs = { .count = 1, .name_prefix = "u",
               .doc = N_("The signal to sample.") },
   .outputs = { .count = 1, .name_prefix = "y",

@@ -704,7 +704,7 @@ const QdBlockType qd_block_relay = {
   .category = N_("Hybrid"),
   .name = N_("Relay"),
   .glyph = "⊏",
-  .doc = N_("A relay with the parameters of Simulink's: it switches on "
+  .doc = N_("A relay with the parameters of Simulink's Relay: it switches on "
             "when the input rises above the switch-on point and off when "
             "it falls below the switch-off point, at the exact crossing "
             "times. It starts on if the first input is above the switch-on "

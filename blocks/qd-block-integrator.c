@@ -31,12 +31,16 @@
  *     diagram; as PowerDEVS (and QSS Solver) do, it is estimated from the
  *     integrator's own requantizations: when a new derivative arrives at
  *     the very time of the block's last output, the change of derivative
- *     divided by the change of q is taken as a, and u0 = dx/dt - a q. Its
+ *     divided by the change of q is taken as a, and u0 = dx/dt - a q.
+ *     When no derivative arrives at that time, the derivative did not
+ *     change with q (say a Switch downstream has stopped passing q), so
+ *     a = 0 and u0 = dx/dt; this is concluded at the first transition
+ *     (or output) at a later time, before q is placed again. Its
  *     limits: it is exact for linear loops through static blocks; when
- *     another input of the derivative changes at that same instant, or
- *     the loop holds a delay, a is polluted until the next requantization
- *     (the method stays correct, only less implicit); nonlinear feedback
- *     makes a the secant slope over one quantum.
+ *     another input of the derivative changes at that same instant, a is
+ *     polluted until the next requantization, and a loop through a delay
+ *     is seen as a = 0 (the method stays correct, only less implicit);
+ *     nonlinear feedback makes a the secant slope over one quantum.
  *   LIQSS2, LIQSS3, BQSS and CQSS, the other stiff methods, are in
  *     qd-integrator-stiff.c, on the state and method table of
  *     qd-integrator-private.h.
@@ -128,6 +132,7 @@ static const Ops qss_ops = {
   qss_reschedule,
   qss_derivative,
   NULL,
+  NULL,
 };
 
 /* LIQSS1: q where x is heading (see the top of the file), in the order
@@ -192,11 +197,27 @@ liqss1_derivative (Integrator *st,
   st->u0 = st->x[1] - st->a * st->q[0];
 }
 
+/* Our last output changed q and no derivative changed at that instant:
+ * the secant slope over that change is 0, and the affine model becomes
+ * the derivative as it is. Keeping the old a instead (say the loop has
+ * been cut by a Switch) would place each q by a self-dependence that no
+ * longer exists. */
+static void
+liqss1_unanswered (Integrator *st,
+                   double      t)
+{
+  if (st->q[0] == st->q_old)
+    return;
+  st->a = 0.0;
+  st->u0 = st->x[1];
+}
+
 static const Ops liqss1_ops = {
   liqss1_requantize,
   liqss1_reschedule,
   liqss1_derivative,
   NULL,
+  liqss1_unanswered,
 };
 
 /* QSS1 reaches the edge of its band exactly at the scheduled time, where
@@ -285,10 +306,20 @@ static guint64
 integrator_lambda (QdAtomic *self,
                    double    t)
 {
-  Integrator *st = self->state;
+  const Integrator *st = self->state;
   QdSignal *y = &self->out[0];
   double x[QD_MAX_ORDER + 1];
+  Integrator settled;
 
+  /* The q emitted must be the one dint will compute, which first draws
+   * the conclusion of an unanswered output; lambda must not change the
+   * state, so that is done on a copy. */
+  if (st->awaiting && t > st->t_out && st->ops->unanswered != NULL)
+    {
+      settled = *st;
+      settle_unanswered (&settled, t);
+      st = &settled;
+    }
   memcpy (x, st->x, sizeof x);
   shift (x, st->n, t - st->tl);
   snap_to_edge (st, x);
@@ -306,6 +337,7 @@ integrator_dint (QdAtomic *self,
 {
   Integrator *st = self->state;
 
+  settle_unanswered (st, t);
   shift (st->x, st->n, t - st->tl);
   shift (st->q, st->n - 1, t - st->tl);
   snap_to_edge (st, st->x);
@@ -337,6 +369,7 @@ integrator_dext (QdAtomic       *self,
   double s = t - st->tl;
   QdSignal v;
 
+  settle_unanswered (st, t);
   /* Both x (with the old derivative) and q follow their trajectories up to
    * now; then the new derivative replaces x's higher coefficients. */
   shift (st->x, st->n, s);

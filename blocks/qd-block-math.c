@@ -276,7 +276,8 @@ UNARY_BLOCK (qd_block_pow, "pow", N_("Power"), "uᵃ",
 
 UNARY_BLOCK (qd_block_inverse, "inverse", N_("Inverse"), "1/u",
              N_("The reciprocal of its input: y = 1/u. The input must not "
-                "be zero."),
+                "be zero; the run stops with an error naming this block "
+                "otherwise."),
              N_("1/u"), NULL, 0);
 
 /* ---- Product ----------------------------------------------------------- */

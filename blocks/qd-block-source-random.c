@@ -179,7 +179,7 @@ static const QdParamSpec random_params[] = {
   { "stddev", N_("Standard deviation"), QD_PARAM_NUMBER, "1", 0, QD_INF,
     NULL, N_("The standard deviation of the normal distribution."),
     NULL, 0 },
-  { "period", N_("Sample period"), QD_PARAM_NUMBER, "0.1", 0, QD_INF, "s",
+  { "period", N_("Sampling period"), QD_PARAM_NUMBER, "0.1", 0, QD_INF, "s",
     N_("How long each sample is held; must be greater than 0."), NULL, 0 },
   { "seed", N_("Seed"), QD_PARAM_INTEGER, "1", 0, 4294967295.0, NULL,
     N_("The seed of the generator: the same seed gives the same "

@@ -187,7 +187,8 @@ const QdBlockType qd_block_sine = {
             "A new segment comes when the polynomial could have drifted a "
             "quantum dQ = max(dqrel·|amplitude|, dqmin) from the sine, by "
             "the bound of the Taylor remainder A·ω^(n+1)·s^(n+1)/(n+1)! "
-            "(ω = 2π·frequency, n the order); the events are therefore "
+            "(A = |amplitude|, ω = 2π·frequency, n the order); the events "
+            "are therefore "
             "evenly spaced by ((n+1)!·dQ/(A·ω^(n+1)))^(1/(n+1)) and the "
             "output is never more than dQ away from the sine."),
   .outputs = { .count = 1, .name_prefix = "y",

@@ -252,7 +252,7 @@ const QdBlockType qd_block_ramp = {
   .category = N_("Sources"),
   .name = N_("Ramp"),
   .glyph = "╱",
-  .doc = N_("Outputs the initial output until the start time, then a "
+  .doc = N_("Outputs the initial value until the start time, then a "
             "straight line rising with the given slope: y = initial + "
             "slope·(t − start). The line is emitted once, exactly, as an "
             "order 1 segment at the start time."),
@@ -314,8 +314,8 @@ const QdBlockType qd_block_pulse = {
   .category = N_("Sources"),
   .name = N_("Pulse"),
   .glyph = "⊓",
-  .doc = N_("A single rectangular pulse: the output is the base level, "
-            "jumps to base + amplitude at the start time, and back to the "
+  .doc = N_("A single rectangular pulse: the output is at the base level, "
+            "jumps to base + amplitude at the start time and back to the "
             "base level at start + width. Both jumps are events at exactly "
             "those times."),
   .outputs = OUTPUT_PORT (N_("The pulse signal.")),

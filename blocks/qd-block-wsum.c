@@ -151,7 +151,7 @@ const QdBlockType qd_block_wsum = {
   .name = N_("Weighted Sum"),
   .glyph = "Σ",
   .doc = N_("Adds its inputs, each multiplied by its weight: y = w0·u0 + "
-            "w1·u1 + .... The output follows each input event at once, "
+            "w1·u1 + …. The output follows each input event at once, "
             "with the highest order among the inputs."),
   .inputs = { .size_param = "n", .name_prefix = "u",
               .doc = N_("The signals to add.") },

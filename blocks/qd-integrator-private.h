@@ -47,6 +47,14 @@ typedef struct
    * the initial one; for methods whose state follows their own outputs. */
   void   (*requantized) (Integrator       *st,
                          double            t);
+  /* Optional (may be NULL): called at the first transition (or output)
+   * at a time t later than the block's last output when no derivative
+   * answered that output at its own instant, before anything else of
+   * that transition; x, q and tl are still those of the last transition.
+   * For the methods that estimate the self-dependence a from the answer:
+   * no answer means the derivative did not change with q, so a = 0. */
+  void   (*unanswered)  (Integrator       *st,
+                         double            t);
 } Ops;
 
 struct _Integrator
@@ -84,6 +92,22 @@ struct _Integrator
   gboolean redecide;
   gboolean frozen;
 };
+
+/* The block emitted at t_out and is still waiting for the derivative
+ * that answers it, but time has moved on to t: the answer will not come.
+ * Lets the method draw its conclusion (Ops.unanswered) and stops
+ * waiting. */
+static inline void
+settle_unanswered (Integrator *st,
+                   double      t)
+{
+  if (st->awaiting && t > st->t_out)
+    {
+      if (st->ops->unanswered != NULL)
+        st->ops->unanswered (st, t);
+      st->awaiting = FALSE;
+    }
+}
 
 /* Re-expands the polynomial c (degree n) around s: c(s + r) in r. */
 static inline void

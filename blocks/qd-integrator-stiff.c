@@ -37,8 +37,10 @@
  *     a and u are estimated as LIQSS1 does (qd-block-integrator.c): a from
  * the change of the derivative that answers the block's own output at
  * the same instant, a = (dx/dt after - dx/dt before) / (q0 after - q0
- * before); then u = dx/dt - a q coefficient by coefficient, whenever a
- * new derivative arrives. u is kept as a polynomial and evaluated at the
+ * before), or a = 0 when no derivative answers the output at its
+ * instant; then u = dx/dt - a q coefficient by coefficient, whenever a
+ * new derivative arrives (or, with a = 0, when the answer is found
+ * missing). u is kept as a polynomial and evaluated at the
  * scheduled requantization (u_next) so that lambda and dint see it.
  *     Choices: the initial q (and the q after a reset) takes x's own
  * Taylor coefficients, as QSS2 and QSS3 do, since no a is known yet. a
@@ -194,11 +196,32 @@ liqss_derivative (Integrator *st,
   st->tu = t;
 }
 
+/* As LIQSS1: our last output changed q0 and the derivative did not
+ * change at that instant, so the secant estimate is a = 0 and u is the
+ * derivative itself. x still holds the derivative at tl, so u is taken
+ * there; u_next is then moved to t, where the requantization that may
+ * follow (dint) needs it, and any new derivative (dext) recomputes u. */
+static void
+liqss_unanswered (Integrator *st,
+                  double      t)
+{
+  if (st->q[0] == st->q_old)
+    return;
+  st->a = 0.0;
+  for (int k = 0; k < QD_MAX_ORDER; k++)
+    st->u[k] = k < st->n ? (k + 1) * st->x[k + 1] : 0.0;
+  st->u0 = st->u[0];
+  st->tu = st->tl;
+  memcpy (st->u_next, st->u, sizeof st->u_next);
+  shift (st->u_next, st->n - 1, t - st->tu);
+}
+
 const Ops qd_integrator_liqss2_ops = {
   liqss_requantize,
   liqss_reschedule,
   liqss_derivative,
   NULL,
+  liqss_unanswered,
 };
 
 /* The same functions: the order comes from st->n. */
@@ -207,6 +230,7 @@ const Ops qd_integrator_liqss3_ops = {
   liqss_reschedule,
   liqss_derivative,
   NULL,
+  liqss_unanswered,
 };
 
 /* ---- BQSS and CQSS ------------------------------------------------- */
@@ -311,6 +335,7 @@ const Ops qd_integrator_bqss_ops = {
   bqss_reschedule,
   bqss_derivative,
   bqss_requantized,
+  NULL,
 };
 
 const Ops qd_integrator_cqss_ops = {
@@ -318,4 +343,5 @@ const Ops qd_integrator_cqss_ops = {
   bqss_reschedule,
   bqss_derivative,
   bqss_requantized,
+  NULL,
 };

@@ -60,6 +60,13 @@ void     qd_heap_init    (QdHeap *heap,
                           guint   n_ids);
 void     qd_heap_clear   (QdHeap *heap);
 
+/* Sets the time of @id: inserts it, moves it in place, or removes it when
+ * @t is QD_INF. */
+void     qd_heap_update  (QdHeap *heap,
+                          guint   id,
+                          double  t);
+void     qd_heap_remove  (QdHeap *heap,
+                          guint   id);
 
 /* Verifies the heap property and the position array (tests). */
 gboolean qd_heap_validate (const QdHeap *heap);
@@ -99,177 +106,5 @@ qd_heap_get_time (const QdHeap *heap,
 
   return p == QD_HEAP_ABSENT ? QD_INF : heap->entries[p].t;
 }
-
-/* The operations below are inline: they sit on the event loop's hottest
- * path, and as calls into another file they cost the loop a tenth more
- * instructions. The sift loops move a "hole" rather than swapping pairs:
- * the moving entry is written once, at its final place. */
-
-#define QD_HEAP_ARITY 4
-
-/* Strict order on (time, id): earlier first, then lower id. Bitwise
- * operators, so that the compiler can use conditional moves. */
-static inline guint
-qd_heap_entry_less (double  ta,
-            guint32 ida,
-            double  tb,
-            guint32 idb)
-{
-  return (ta < tb) | ((ta == tb) & (ida < idb));
-}
-
-static inline void
-qd_heap_sift_up (QdHeap  *heap,
-         guint    hole,
-         double   t,
-         guint32  id)
-{
-  QdHeapEntry *e = heap->entries;
-
-  while (hole > 0)
-    {
-      guint parent = (hole - 1) / QD_HEAP_ARITY;
-
-      if (!qd_heap_entry_less (t, id, e[parent].t, e[parent].id))
-        break;
-      e[hole] = e[parent];
-      heap->pos[e[hole].id] = hole;
-      hole = parent;
-    }
-  e[hole].t = t;
-  e[hole].id = id;
-  heap->pos[id] = hole;
-}
-
-/* The smallest child of @hole, or G_MAXUINT for a leaf. Forced inline:
- * as a call it cost a tenth of the whole event loop. */
-G_ALWAYS_INLINE static inline guint
-qd_heap_best_child (const QdHeapEntry *e,
-            guint              n,
-            guint              hole)
-{
-  guint first = hole * QD_HEAP_ARITY + 1;
-  guint best;
-
-  if (G_LIKELY (first + QD_HEAP_ARITY <= n))
-    {
-      guint a = first + qd_heap_entry_less (e[first + 1].t, e[first + 1].id,
-                                    e[first].t, e[first].id);
-      guint b = first + 2 + qd_heap_entry_less (e[first + 3].t, e[first + 3].id,
-                                        e[first + 2].t, e[first + 2].id);
-
-      return qd_heap_entry_less (e[b].t, e[b].id, e[a].t, e[a].id) ? b : a;
-    }
-  if (first >= n)
-    return G_MAXUINT;
-  best = first;
-  for (guint c = first + 1; c < n; c++)
-    if (qd_heap_entry_less (e[c].t, e[c].id, e[best].t, e[best].id))
-      best = c;
-  return best;
-}
-
-/* Classic sift-down: stops as soon as no child is smaller. */
-static inline void
-qd_heap_sift_down (QdHeap  *heap,
-           guint    hole,
-           double   t,
-           guint32  id)
-{
-  QdHeapEntry *e = heap->entries;
-  guint best;
-
-  while ((best = qd_heap_best_child (e, heap->n, hole)) != G_MAXUINT
-         && qd_heap_entry_less (e[best].t, e[best].id, t, id))
-    {
-      e[hole] = e[best];
-      heap->pos[e[hole].id] = hole;
-      hole = best;
-    }
-  e[hole].t = t;
-  e[hole].id = id;
-  heap->pos[id] = hole;
-}
-
-/* Floyd's bottom-up variant for a key that grew: the hole goes down the
- * path of smallest children to a leaf, then the key climbs back up. */
-static inline void
-qd_heap_sift_down_bottom_up (QdHeap  *heap,
-                     guint    hole,
-                     double   t,
-                     guint32  id)
-{
-  QdHeapEntry *e = heap->entries;
-  guint best;
-
-  while ((best = qd_heap_best_child (e, heap->n, hole)) != G_MAXUINT)
-    {
-      e[hole] = e[best];
-      heap->pos[e[hole].id] = hole;
-      hole = best;
-    }
-  qd_heap_sift_up (heap, hole, t, id);
-}
-
-static inline void
-qd_heap_remove (QdHeap *heap,
-                guint   id)
-{
-  guint32 p = heap->pos[id];
-  QdHeapEntry last;
-
-  if (p == QD_HEAP_ABSENT)
-    return;
-  heap->pos[id] = QD_HEAP_ABSENT;
-  heap->n--;
-  if (p == heap->n)
-    return;
-  /* The last entry fills the hole; it may have to go either way. */
-  last = heap->entries[heap->n];
-  if (p > 0 && qd_heap_entry_less (last.t, last.id,
-                           heap->entries[(p - 1) / QD_HEAP_ARITY].t,
-                           heap->entries[(p - 1) / QD_HEAP_ARITY].id))
-    qd_heap_sift_up (heap, p, last.t, last.id);
-  else
-    qd_heap_sift_down (heap, p, last.t, last.id);
-}
-
-/* Sets the time of @id: inserts it, moves it in place, or removes it when
- * @t is QD_INF. */
-static inline void
-qd_heap_update (QdHeap *heap,
-                guint   id,
-                double  t)
-{
-  guint32 p = heap->pos[id];
-
-  if (t == QD_INF)
-    {
-      qd_heap_remove (heap, id);
-      return;
-    }
-  if (p == QD_HEAP_ABSENT)
-    {
-      qd_heap_sift_up (heap, heap->n++, t, id);
-      return;
-    }
-  /* In place: the id does not change, so comparing the times decides the
-   * direction. */
-  if (t < heap->entries[p].t)
-    qd_heap_sift_up (heap, p, t, id);
-  else if (t > heap->entries[p].t)
-    {
-      /* The top (the block that just fired) usually goes far down;
-       * another block's key usually moves a little, and the classic sift
-       * stops early where the bottom-up one would go to a leaf and back.
-       * On the LC line (N = 1000, QSS2) this took an update from 168 to
-       * 146 instructions. */
-      if (p == 0)
-        qd_heap_sift_down_bottom_up (heap, p, t, id);
-      else
-        qd_heap_sift_down (heap, p, t, id);
-    }
-}
-
 
 G_END_DECLS

@@ -758,7 +758,9 @@ qd_runner_new (QdSimulation *simulation)
   self->context = g_main_context_ref_thread_default ();
   self->source = g_source_new (&source_funcs, sizeof (GSource));
   g_source_set_static_name (self->source, "QdRunner");
-  g_source_set_priority (self->source, G_PRIORITY_DEFAULT_IDLE);
+  /* Default priority, not idle: a busy frame clock (live plots redrawing)
+   * would otherwise hold progress and "finished" back for seconds. */
+  g_source_set_priority (self->source, G_PRIORITY_DEFAULT);
   /* No reference: the source is destroyed in dispose. */
   g_source_set_callback (self->source, on_source, self, NULL);
   g_source_attach (self->source, self->context);

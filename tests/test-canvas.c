@@ -962,9 +962,9 @@ test_render_highlight (Fixture       *f,
   cairo_t *cr;
   /* Gain 2 is 300..360 x 250..290 on the canvas; at zoom 2 from x = 50
    * the ring (3 output pixels out, 2 wide) covers image rows 496..497
-   * above it and columns 493..494 left of it. */
+   * above it and columns 496..497 left of it. */
   const int top_x = (330 - 50) * 2, top_y = 496;
-  const int left_x = 493, left_y = 255 * 2;
+  const int left_x = 496, left_y = 255 * 2;
   /* The same place above Gain (100..160 x 100..140). */
   const int other_x = (130 - 50) * 2, other_y = 2 * 100 - 4;
 

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "qd-application.h"
 #include "qd-canvas.h"
@@ -145,6 +146,19 @@ count_diagram (QdDocument *document,
     *n_targets += ((QdLink *) g_ptr_array_index (root->links, i))->targets->len;
 }
 
+/* CPU time of the calling thread, in microseconds. The machines that run
+ * this are often busy with other work; what the editor itself spends on
+ * a frame is its main thread's CPU time, which other processes do not
+ * inflate the way they inflate the time on the clock. */
+static gint64
+thread_cpu_time (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (gint64) ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
+}
+
 /* Statistics */
 
 static int
@@ -173,17 +187,19 @@ percentile (GArray *values,
 static void
 report (const char *what,
         GArray     *work,
+        GArray     *cpu,
         GArray     *intervals)
 {
   double median = percentile (work, 50), p95 = percentile (work, 95);
-  double worst = percentile (work, 100);
+  double cpu_median = percentile (cpu, 50), cpu_p95 = percentile (cpu, 95);
 
-  g_test_message ("%-26s frame work: median %6.2f ms, 95th %6.2f ms, max %6.2f ms; "
-                  "frame interval median %6.2f ms (%u frames)",
-                  what, median, p95, worst,
+  g_test_message ("%-20s frame CPU: median %6.2f ms, 95th %6.2f ms; on the clock: "
+                  "median %6.2f ms, 95th %6.2f ms; frame interval median %6.2f ms (%u frames)",
+                  what, cpu_median, cpu_p95, median, p95,
                   intervals->len > 0 ? percentile (intervals, 50) : 0.0, work->len);
   /* One machine-readable line per scenario, for the performance notes. */
-  g_print ("# RESULT %s median_ms=%.2f p95_ms=%.2f\n", what, median, p95);
+  g_print ("# RESULT %s cpu_median_ms=%.2f cpu_p95_ms=%.2f wall_median_ms=%.2f wall_p95_ms=%.2f\n",
+           what, cpu_median, cpu_p95, median, p95);
 }
 
 /* Frames: a tick callback changes the view once per frame, the frame
@@ -199,8 +215,10 @@ struct _Run
   guint       frame;
   guint       n_frames;
   gint64      tick_time;
+  gint64      tick_cpu;
   gint64      last_paint;
   GArray     *work;          /* ms from the tick to the end of the paint */
+  GArray     *cpu;           /* the main thread's CPU time over the same */
   GArray     *intervals;     /* ms between the ends of two paints */
   gboolean    done;
 
@@ -224,6 +242,7 @@ run_tick (GtkWidget     *widget,
       return G_SOURCE_REMOVE;
     }
   run->tick_time = g_get_monotonic_time ();
+  run->tick_cpu = thread_cpu_time ();
   run->step (run, run->frame);
   gtk_widget_queue_draw (widget);
   return G_SOURCE_CONTINUE;
@@ -240,8 +259,10 @@ on_after_paint (GdkFrameClock *clock,
   if (run->frame >= N_WARMUP)
     {
       double work = (now - run->tick_time) / 1000.0;
+      double cpu = (thread_cpu_time () - run->tick_cpu) / 1000.0;
 
       g_array_append_val (run->work, work);
+      g_array_append_val (run->cpu, cpu);
       if (run->last_paint != 0)
         {
           double interval = (now - run->last_paint) / 1000.0;
@@ -262,6 +283,7 @@ run_frames (Run *run)
 
   g_assert_nonnull (clock);
   run->work = g_array_new (FALSE, FALSE, sizeof (double));
+  run->cpu = g_array_new (FALSE, FALSE, sizeof (double));
   run->intervals = g_array_new (FALSE, FALSE, sizeof (double));
   handler = g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), run);
   gtk_widget_add_tick_callback (GTK_WIDGET (run->canvas), run_tick, run, NULL);
@@ -274,8 +296,9 @@ static void
 finish_run (Run        *run,
             const char *what)
 {
-  report (what, run->work, run->intervals);
+  report (what, run->work, run->cpu, run->intervals);
   g_array_unref (run->work);
+  g_array_unref (run->cpu);
   g_array_unref (run->intervals);
 }
 
@@ -318,16 +341,30 @@ step_zoom (Run   *run,
                       gtk_widget_get_height (GTK_WIDGET (run->canvas)) / 2.0);
 }
 
+/* A drag along a wave: the block and its links move every frame, and
+ * the block ends far enough away that snapping to the grid cannot put
+ * it back where it was. */
+static double
+drag_x (Run   *run,
+        guint  frame)
+{
+  return run->grab_x + 1.5 * frame;
+}
+
+static double
+drag_y (Run   *run,
+        guint  frame)
+{
+  return run->grab_y + 40 * sin (frame * 0.1);
+}
+
 static void
 step_drag (Run   *run,
            guint  frame)
 {
   QdCanvasController *controller = qd_canvas_get_controller (run->canvas);
 
-  /* A slow circle: the block and its links move every frame. */
-  qd_canvas_controller_drag (controller,
-                             run->grab_x + 60 * sin (frame * 0.1),
-                             run->grab_y + 60 * (1 - cos (frame * 0.1)));
+  qd_canvas_controller_drag (controller, drag_x (run, frame), drag_y (run, frame));
 }
 
 /* The block whose centre is nearest the centre of the view. */
@@ -372,8 +409,7 @@ measure_drag (QdCanvas   *canvas,
   run.grab_y = run.block->y + run.block->height / 4;
   qd_canvas_controller_press (controller, run.grab_x, run.grab_y, QD_CANVAS_MODIFIER_NONE);
   run_frames (&run);
-  qd_canvas_controller_release (controller, run.grab_x + 60 * sin (run.frame * 0.1),
-                                run.grab_y + 60 * (1 - cos (run.frame * 0.1)));
+  qd_canvas_controller_release (controller, drag_x (&run, run.frame), drag_y (&run, run.frame));
   g_assert_cmpint (qd_canvas_controller_get_mode (controller), ==, QD_CANVAS_MODE_IDLE);
   /* The drag moved the block; it is one undo step. */
   g_assert_true (run.block->x != x0 || run.block->y != y0);
@@ -422,15 +458,15 @@ measure_routing (QdCanvas *canvas)
 
   for (guint i = 0; i < 5; i++)
     {
-      gint64 start = g_get_monotonic_time ();
+      gint64 start = thread_cpu_time ();
       g_autoptr(GHashTable) routes = qd_canvas_route_system (qd_canvas_get_system (canvas));
-      double ms = (g_get_monotonic_time () - start) / 1000.0;
+      double ms = (thread_cpu_time () - start) / 1000.0;
 
       g_assert_cmpuint (g_hash_table_size (routes), ==, 1500);
       g_array_append_val (times, ms);
     }
-  g_test_message ("%-26s all 1500 routes: median %6.2f ms", "route-all", percentile (times, 50));
-  g_print ("# RESULT route-all median_ms=%.2f\n", percentile (times, 50));
+  g_test_message ("%-20s all 1500 routes: CPU median %6.2f ms", "route-all", percentile (times, 50));
+  g_print ("# RESULT route-all cpu_median_ms=%.2f\n", percentile (times, 50));
 }
 
 /* The drawing alone: the canvas's renderer into an image the size of the
@@ -438,7 +474,8 @@ measure_routing (QdCanvas *canvas)
  * between. */
 static void
 measure_render (QdCanvas   *canvas,
-                const char *what)
+                const char *what,
+                gboolean    grid)
 {
   int width = gtk_widget_get_width (GTK_WIDGET (canvas));
   int height = gtk_widget_get_height (GTK_WIDGET (canvas));
@@ -455,27 +492,26 @@ measure_render (QdCanvas   *canvas,
   options.origin_x = cx;
   options.origin_y = cy;
   options.style = &style;
-  options.draw_grid = TRUE;
-  options.draw_background = TRUE;
+  options.draw_grid = grid;
   options.route_func = route_from_controller;
   options.route_data = qd_canvas_get_controller (canvas);
   for (guint i = 0; i < 30; i++)
     {
       cairo_t *cr = cairo_create (surface);
-      gint64 start = g_get_monotonic_time ();
+      gint64 start = thread_cpu_time ();
       double ms;
 
       qd_canvas_render (cr, qd_canvas_get_system (canvas), &options, width, height);
       cairo_surface_flush (surface);
-      ms = (g_get_monotonic_time () - start) / 1000.0;
+      ms = (thread_cpu_time () - start) / 1000.0;
       cairo_destroy (cr);
       if (i >= 3)
         g_array_append_val (times, ms);
     }
   cairo_surface_destroy (surface);
-  g_test_message ("%-26s render only: median %6.2f ms, 95th %6.2f ms (%dx%d px)",
+  g_test_message ("%-20s render only: CPU median %6.2f ms, 95th %6.2f ms (%dx%d px)",
                   what, percentile (times, 50), percentile (times, 95), width, height);
-  g_print ("# RESULT %s median_ms=%.2f p95_ms=%.2f\n", what,
+  g_print ("# RESULT %s cpu_median_ms=%.2f cpu_p95_ms=%.2f\n", what,
            percentile (times, 50), percentile (times, 95));
 }
 
@@ -588,13 +624,15 @@ test_large_diagram (void)
 
   /* The whole diagram in view: the worst case for drawing. */
   measure_routing (canvas);
-  measure_render (canvas, "render-fit");
+  measure_render (canvas, "render-fit", TRUE);
+  measure_render (canvas, "render-fit-no-grid", FALSE);
   measure_pan (canvas, "pan-fit");
 
   /* At 100 %, where people edit. */
   gtk_widget_activate_action (GTK_WIDGET (canvas), "canvas.zoom-100", NULL);
   g_assert_cmpfloat (qd_canvas_get_zoom (canvas), ==, 1.0);
-  measure_render (canvas, "render-100");
+  measure_render (canvas, "render-100", TRUE);
+  measure_render (canvas, "render-100-no-grid", FALSE);
   measure_pan (canvas, "pan-100");
   measure_drag (canvas, document, "drag-100");
 

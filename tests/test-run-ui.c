@@ -150,6 +150,23 @@ activate (Fixture    *f,
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->bar), action, NULL));
 }
 
+static GtkWidget *
+bar_child (Fixture    *f,
+           const char *name)
+{
+  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (f->bar), QD_TYPE_RUN_BAR, name);
+
+  g_assert_nonnull (child);
+  return GTK_WIDGET (child);
+}
+
+static const char *
+bar_label (Fixture    *f,
+           const char *name)
+{
+  return gtk_label_get_text (GTK_LABEL (bar_child (f, name)));
+}
+
 /* A headless run of the same document. */
 static QdSimulation *
 run_headless (QdDocument *document)
@@ -240,6 +257,14 @@ test_run_lotka_volterra (void)
   g_assert_cmpint (f.last_state, ==, QD_RUNNER_FINISHED);
   spin_frames ();
   assert_run_equals_headless (&f);
+
+  /* The bar says so. */
+  g_assert_cmpstr (bar_label (&f, "state_label"), ==, "Finished");
+  g_assert_cmpstr (bar_label (&f, "rate_label"), ==, "4845 events");
+  g_assert_cmpstr (gtk_progress_bar_get_text (GTK_PROGRESS_BAR (bar_child (&f, "progress_bar"))),
+                   ==, "t = 300 of 300");
+  g_assert_cmpfloat (gtk_progress_bar_get_fraction (GTK_PROGRESS_BAR (bar_child (&f, "progress_bar"))),
+                     ==, 1.0);
 
   fixture_teardown (&f);
 }
@@ -501,6 +526,70 @@ test_overlay_and_detach (void)
   fixture_teardown (&f);
 }
 
+/* The final time entry edits the model (undoably); real time paces the
+ * run at the speed of the scale; Stop ends it where it is. */
+static void
+test_final_time_and_realtime (void)
+{
+  Fixture f;
+  GtkEditable *entry;
+  GtkRevealer *revealer;
+  QdRunnerProgress p;
+  QdRunner *runner;
+  double speed = 0;
+
+  fixture_setup (&f, load_example ("lotka-volterra.qdevs"));
+  entry = GTK_EDITABLE (bar_child (&f, "final_entry"));
+  g_assert_cmpstr (gtk_editable_get_text (entry), ==, "300");
+
+  /* Not a number after the start: refused with a message, nothing changes. */
+  gtk_editable_set_text (entry, "-5");
+  g_signal_emit_by_name (entry, "activate");
+  g_assert_cmpfloat (qd_document_get_settings (f.document)->final_time, ==, 300);
+  revealer = GTK_REVEALER (gtk_widget_get_template_child (GTK_WIDGET (f.window), QD_TYPE_WINDOW,
+                                                          "message_revealer"));
+  g_assert_true (gtk_revealer_get_reveal_child (revealer));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (gtk_widget_get_template_child (GTK_WIDGET (f.window),
+                                                                                 QD_TYPE_WINDOW,
+                                                                                 "message_label"))),
+                   ==, "Final time: “-5” is not a number after the start time 0; type a larger number");
+
+  gtk_editable_set_text (entry, "150");
+  g_signal_emit_by_name (entry, "activate");
+  g_assert_cmpfloat (qd_document_get_settings (f.document)->final_time, ==, 150);
+
+  activate (&f, "run.start");
+  wait_until (is_finished, &f);
+  qd_run_session_get_progress (f.session, &p);
+  g_assert_cmpfloat (p.time, ==, 150);
+  g_assert_cmpstr (gtk_progress_bar_get_text (GTK_PROGRESS_BAR (bar_child (&f, "progress_bar"))),
+                   ==, "t = 150 of 150");
+
+  /* Undo takes the edit back, and the entry follows. */
+  g_assert_true (qd_document_undo (f.document));
+  g_assert_cmpfloat (qd_document_get_settings (f.document)->final_time, ==, 300);
+  g_assert_cmpstr (gtk_editable_get_text (entry), ==, "300");
+
+  /* Real time at 10x (10^1 on the log scale): 300 s would take 30 s. */
+  gtk_range_set_value (GTK_RANGE (bar_child (&f, "speed_scale")), 1.0);
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (bar_child (&f, "realtime_toggle")), TRUE);
+  g_assert_cmpstr (bar_label (&f, "speed_label"), ==, "10×");
+  f.n_finished = 0;
+  activate (&f, "run.start");
+  runner = qd_run_session_get_runner (f.session);
+  g_assert_true (qd_runner_get_realtime (runner, &speed));
+  g_assert_cmpfloat (speed, ==, 10.0);
+  spin_frames ();
+  activate (&f, "run.stop");
+  wait_until (is_finished, &f);
+  g_assert_cmpint (f.last_state, ==, QD_RUNNER_STOPPED);
+  qd_run_session_get_progress (f.session, &p);
+  g_assert_cmpfloat (p.time, <, 300);
+  g_assert_cmpstr (bar_label (&f, "state_label"), ==, "Stopped");
+
+  fixture_teardown (&f);
+}
+
 static void
 test_export_csv (void)
 {
@@ -740,6 +829,7 @@ main (int    argc,
   g_test_add_func ("/run-ui/run-error", test_run_error);
   g_test_add_func ("/run-ui/stats-and-badges", test_stats_and_badges);
   g_test_add_func ("/run-ui/overlay-and-detach", test_overlay_and_detach);
+  g_test_add_func ("/run-ui/final-time-and-realtime", test_final_time_and_realtime);
   g_test_add_func ("/run-ui/export-csv", test_export_csv);
   g_test_add_func ("/run-ui/speed", test_speed);
 

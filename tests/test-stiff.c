@@ -14,6 +14,8 @@
  * LIQSS2 and LIQSS3 put q exactly on the equilibrium and stop, BQSS and
  * CQSS hold x within a quantum of it and stop. On the non-stiff decay
  * x' = -x, LIQSS2 and LIQSS3 follow the activity law as QSS2 and QSS3 do.
+ * When a Switch cuts a state's feedback to itself, the LIQSS methods
+ * must drop the self-dependence they measured and step as QSS does.
  */
 #include "qd-test-util.h"
 
@@ -406,6 +408,118 @@ test_single_backward (void)
     }
 }
 
+/* ---- a self-coupling that ends: v' = -9.81 + s --------------------- */
+
+/* s = -30 v, passed by a Switch until a Step on its control flips at
+ * t = 0.1; then the Switch passes a constant 0 and v falls at 9.81. The
+ * shape of the bouncing ball's speed leaving a contact. */
+#define CUT_TIME 0.1
+#define CUT_FINAL 0.2
+
+static double
+cut_exact (double t)
+{
+  double c = 9.81 / 30.0;
+  double v = -c + (5.0 + c) * exp (-30.0 * fmin (t, CUT_TIME));
+
+  return t > CUT_TIME ? v - 9.81 * (t - CUT_TIME) : v;
+}
+
+/* Runs the model over [0, CUT_FINAL] with @method; returns the integrator
+ * steps and the largest error of q. */
+static guint64
+run_cut (const char *method,
+         double      dqmin,
+         double      dqrel,
+         double     *err)
+{
+  QdDocument *doc = qd_document_new ();
+  QdBlock *g = add (doc, "constant", "G");
+  QdBlock *acc = add (doc, "wsum", "Acc");
+  QdBlock *integ = add (doc, "integrator", "V");
+  QdBlock *damper = add (doc, "gain", "Damper");
+  QdBlock *zero = add (doc, "constant", "Zero");
+  QdBlock *control = add (doc, "step", "Control");
+  QdBlock *contact = add (doc, "switch", "Contact");
+  QdBlock *scope = add (doc, "scope", "Scope");
+  QdSettings settings = *qd_document_get_settings (doc);
+  GError *error = NULL;
+  QdSimulation *sim;
+  guint64 steps;
+
+  set (doc, g, "value", "-9.81");
+  set (doc, acc, "weights", "1, 1");
+  set (doc, integ, "x0", "5");
+  set (doc, damper, "k", "-30");
+  set (doc, zero, "value", "0");
+  set (doc, control, "time", "0.1");
+  set (doc, control, "initial", "-1");
+  set (doc, control, "final", "1");
+  set (doc, scope, "names", "v");
+  connect (doc, g, 0, acc, 0);
+  connect (doc, acc, 0, integ, 0);
+  connect (doc, integ, 0, damper, 0);
+  connect (doc, integ, 0, scope, 0);
+  /* u1 > 0 passes u0 (the zero), else u2 (the damper). */
+  connect (doc, zero, 0, contact, 0);
+  connect (doc, control, 0, contact, 1);
+  connect (doc, damper, 0, contact, 2);
+  connect (doc, contact, 0, acc, 1);
+  settings.final_time = CUT_FINAL;
+  settings.method = (char *) method;
+  settings.dqmin = dqmin;
+  settings.dqrel = dqrel;
+  g_assert_true (qd_document_set_settings (doc, &settings, &error));
+  g_assert_no_error (error);
+
+  sim = qd_simulation_new (doc, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (qd_simulation_run (sim, &error), ==, QD_RUN_DONE);
+  g_assert_no_error (error);
+  steps = qd_simulation_get_integrator_steps (sim);
+  *err = max_error (find_trace (sim, "/Scope/v"), cut_exact, CUT_FINAL);
+  g_test_message ("%s: %" G_GUINT64_FORMAT " steps, max error %.3g",
+                  method, steps, *err);
+
+  qd_simulation_free (sim);
+  g_object_unref (doc);
+  return steps;
+}
+
+/* The LIQSS methods estimate the self-dependence a from the derivative
+ * that answers their own output at the same instant. Once the Switch
+ * has cut the loop nothing answers; that must read as a = 0 (the
+ * derivative did not move with q), not as the last a measured (-30),
+ * with which q's slope drifts from x's and the steps shrink to zero
+ * time. After the cut v is exactly linear, so each LIQSS method must
+ * take about the steps of its explicit counterpart. */
+static void
+test_cut (void)
+{
+  static const struct {
+    const char *method, *reference;
+    double dqmin, dqrel;
+  } cases[] = {
+    { "LIQSS1", "QSS1", 1e-5, 1e-4 },
+    { "LIQSS2", "QSS2", 1e-7, 1e-6 },
+    { "LIQSS3", "QSS3", 1e-7, 1e-6 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      double err, err_ref;
+      guint64 steps = run_cut (cases[i].method, cases[i].dqmin,
+                               cases[i].dqrel, &err);
+      guint64 ref = run_cut (cases[i].reference, cases[i].dqmin,
+                             cases[i].dqrel, &err_ref);
+      /* The quantum is largest at the start, where |v| = 5. */
+      double dq = fmax (5.0 * cases[i].dqrel, cases[i].dqmin);
+
+      g_assert_cmpuint (steps, <=, 3 * ref);
+      g_assert_cmpfloat (err, <=, 3.0 * dq);
+    }
+}
+
 /* ---- a non-stiff check: x' = -x, x(0) = 1 over [0, 5] --------------- */
 
 static double
@@ -495,6 +609,7 @@ main (int    argc,
   g_test_add_func ("/stiff/single/liqss", test_single_liqss);
   g_test_add_func ("/stiff/single/backward", test_single_backward);
   g_test_add_func ("/stiff/decay/liqss", test_decay);
+  g_test_add_func ("/stiff/cut/liqss", test_cut);
 
   return g_test_run ();
 }

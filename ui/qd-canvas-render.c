@@ -119,6 +119,11 @@ rounded_rect (cairo_t *cr,
               double   r)
 {
   r = MIN (r, MIN (w, h) / 2);
+  if (r <= 0)
+    {
+      cairo_rectangle (cr, x, y, w, h);
+      return;
+    }
   cairo_new_sub_path (cr);
   cairo_arc (cr, x + w - r, y + r, r, -G_PI / 2, 0);
   cairo_arc (cr, x + w - r, y + h - r, r, 0, G_PI / 2);
@@ -250,6 +255,11 @@ draw_grid (cairo_t                     *cr,
   y1 = options->origin_y + height / options->zoom;
 
   source_color (cr, &style->grid, 1.0);
+  /* Without antialiasing, cairo fills the dots as whole pixels, many
+   * times faster than thousands of antialiased squares; a dot is a
+   * pixel or two either way. */
+  cairo_save (cr);
+  cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
   for (double y = y0; y <= y1; y += step)
     for (double x = x0; x <= x1; x += step)
       {
@@ -260,6 +270,7 @@ draw_grid (cairo_t                     *cr,
         cairo_rectangle (cr, x - s / 2, y - s / 2, s, s);
       }
   cairo_fill (cr);
+  cairo_restore (cr);
 }
 
 static gboolean
@@ -270,17 +281,49 @@ is_selected (const QdCanvasRenderOptions *options,
          g_hash_table_contains (options->selection, key);
 }
 
+/* The driven inputs of @system: block id -> bit mask of its driven
+ * ports below 32. Asking qd_system_find_driver() for every port would
+ * scan every link for every port, which makes drawing a large diagram
+ * quadratic in its size. */
+static GHashTable *
+collect_driven_inputs (const QdSystem *system)
+{
+  GHashTable *driven = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint i = 0; i < system->links->len; i++)
+    {
+      const QdLink *link = g_ptr_array_index (system->links, i);
+
+      for (guint t = 0; t < link->targets->len; t++)
+        {
+          const QdLinkTarget *target = g_ptr_array_index (link->targets, t);
+          guint mask;
+
+          if (target->dst.port >= 32)
+            continue;
+          mask = GPOINTER_TO_UINT (g_hash_table_lookup (driven, target->dst.block));
+          mask |= 1u << target->dst.port;
+          g_hash_table_insert (driven, target->dst.block, GUINT_TO_POINTER (mask));
+        }
+    }
+  return driven;
+}
+
 static gboolean
 input_is_driven (const QdSystem *system,
+                 GHashTable     *driven,
                  const QdBlock  *block,
                  guint           port)
 {
+  if (port < 32)
+    return (GPOINTER_TO_UINT (g_hash_table_lookup (driven, block->id)) & (1u << port)) != 0;
   return qd_system_find_driver ((QdSystem *) system, block->id, port, NULL) != NULL;
 }
 
 static void
 draw_port (cairo_t             *cr,
            const QdSystem      *system,
+           GHashTable          *driven,
            const QdBlock       *block,
            QdCanvasPortKind     kind,
            guint                index,
@@ -311,7 +354,7 @@ draw_port (cairo_t             *cr,
     }
   cairo_close_path (cr);
   source_color (cr, &style->port, 1.0);
-  if (kind == QD_CANVAS_PORT_INPUT && !input_is_driven (system, block, index))
+  if (kind == QD_CANVAS_PORT_INPUT && !input_is_driven (system, driven, block, index))
     {
       /* An input with nothing driving it is hollow: easy to spot before
        * the compiler complains. */
@@ -385,6 +428,7 @@ glyph_is_shown (cairo_t           *cr,
 static void
 draw_block (cairo_t                     *cr,
             const QdSystem              *system,
+            GHashTable                  *driven,
             const QdBlock               *block,
             const QdCanvasRenderOptions *options,
             const QdCanvasStyle         *style)
@@ -418,10 +462,18 @@ draw_block (cairo_t                     *cr,
       radius = MIN (w, h) / 2;
     }
 
+  /* Seen from far, a corner's roundness and the shadow are below a
+   * pixel: square corners draw much faster. */
+  if (radius * options->zoom < 1.5)
+    radius = 0;
+
   /* A soft shadow lifts the block off the grid. */
-  rounded_rect (cr, x + 0.5 * px, y + 1.5 * px, w, h, radius);
-  cairo_set_source_rgba (cr, 0, 0, 0, 0.10);
-  cairo_fill (cr);
+  if (radius > 0)
+    {
+      rounded_rect (cr, x + 0.5 * px, y + 1.5 * px, w, h, radius);
+      cairo_set_source_rgba (cr, 0, 0, 0, 0.10);
+      cairo_fill (cr);
+    }
 
   rounded_rect (cr, x, y, w, h, radius);
   source_color (cr, &style->block_fill, 1.0);
@@ -492,7 +544,11 @@ draw_block (cairo_t                     *cr,
       !glyph_is_shown (cr, type))
     glyph = NULL;
   source_color (cr, &style->text, 1.0);
-  if (glyph != NULL)
+  /* Text a few pixels high is a smudge, and laying it out is what costs
+   * most when a large diagram is seen whole: leave it out. */
+  if (MIN (h * 0.5, 24) * options->zoom < 4)
+    ;
+  else if (glyph != NULL)
     draw_text_centered (cr, glyph, x + w / 2, y + h / 2 + MIN (1.5, h / 12),
                         MIN (h * 0.5, 24), w * 0.8, h * 0.75, TRUE);
   else
@@ -506,12 +562,13 @@ draw_block (cairo_t                     *cr,
       draw_text_top_centered (cr, block->name, x + w / 2, y + h + 3, 10);
     }
 
-  if (qd_block_count_ports (block, &n_in, &n_out, NULL))
+  /* Port marks under two pixels are not seen. */
+  if (6 * options->zoom >= 2 && qd_block_count_ports (block, &n_in, &n_out, NULL))
     {
       for (guint i = 0; i < n_in; i++)
-        draw_port (cr, system, block, QD_CANVAS_PORT_INPUT, i, n_in, style, px);
+        draw_port (cr, system, driven, block, QD_CANVAS_PORT_INPUT, i, n_in, style, px);
       for (guint i = 0; i < n_out; i++)
-        draw_port (cr, system, block, QD_CANVAS_PORT_OUTPUT, i, n_out, style, px);
+        draw_port (cr, system, driven, block, QD_CANVAS_PORT_OUTPUT, i, n_out, style, px);
     }
 
   if (options->badges != NULL)
@@ -559,16 +616,59 @@ get_route (const QdCanvasRenderOptions *options,
   return options->route_func (system, link, target, options->route_data);
 }
 
+/* Whether some point of a route of @link lies in @visible: a link
+ * wholly outside the output is not drawn. */
+static gboolean
+link_is_visible (const QdSystem              *system,
+                 const QdLink                *link,
+                 const QdCanvasRenderOptions *options,
+                 const QdRect                *visible,
+                 GPtrArray                   *routes)
+{
+  gboolean shown = FALSE;
+
+  for (guint t = 0; t < link->targets->len; t++)
+    {
+      GArray *route = get_route (options, system, link, t);
+      QdRect box;
+      double x1, y1;
+
+      g_ptr_array_add (routes, route);
+      if (shown || route->len == 0)
+        continue;
+      box.x = x1 = g_array_index (route, QdPoint, 0).x;
+      box.y = y1 = g_array_index (route, QdPoint, 0).y;
+      for (guint k = 1; k < route->len; k++)
+        {
+          QdPoint p = g_array_index (route, QdPoint, k);
+
+          box.x = MIN (box.x, p.x);
+          box.y = MIN (box.y, p.y);
+          x1 = MAX (x1, p.x);
+          y1 = MAX (y1, p.y);
+        }
+      box.width = x1 - box.x;
+      box.height = y1 - box.y;
+      shown = qd_rect_intersects (&box, visible);
+    }
+  return shown;
+}
+
 static void
 draw_link (cairo_t                     *cr,
            const QdSystem              *system,
            const QdLink                *link,
            const QdCanvasRenderOptions *options,
-           const QdCanvasStyle         *style)
+           const QdCanvasStyle         *style,
+           const QdRect                *visible)
 {
   double px = 1.0 / options->zoom;
-  g_autoptr(GPtrArray) routes = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  g_autoptr(GPtrArray) routes = g_ptr_array_new ();
   GArray *junctions;
+
+  if (!link_is_visible (system, link, options, visible, all))
+    return;
 
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_MITER);
   cairo_set_line_cap (cr, CAIRO_LINE_CAP_BUTT);
@@ -576,13 +676,10 @@ draw_link (cairo_t                     *cr,
   for (guint t = 0; t < link->targets->len; t++)
     {
       g_autofree char *key = qd_canvas_link_key (link, t);
-      GArray *route = get_route (options, system, link, t);
+      GArray *route = g_ptr_array_index (all, t);
 
       if (route->len < 2)
-        {
-          g_array_unref (route);
-          continue;
-        }
+        continue;
       path_route (cr, route);
       if (is_selected (options, key))
         {
@@ -739,6 +836,13 @@ qd_canvas_render (cairo_t                     *cr,
     {
       double x1 = options->origin_x + width / options->zoom;
       double y1 = options->origin_y + height / options->zoom;
+      g_autoptr(GHashTable) driven = collect_driven_inputs (system);
+      /* The output in canvas units, with room for line widths and
+       * junction dots. */
+      QdRect visible = {
+        options->origin_x - 8, options->origin_y - 8,
+        width / options->zoom + 16, height / options->zoom + 16
+      };
 
       for (guint i = 0; i < system->blocks->len; i++)
         {
@@ -749,10 +853,10 @@ qd_canvas_render (cairo_t                     *cr,
               block->x + block->width + 40 < options->origin_x ||
               block->y + block->height + 30 < options->origin_y)
             continue;
-          draw_block (cr, system, block, options, style);
+          draw_block (cr, system, driven, block, options, style);
         }
       for (guint i = 0; i < system->links->len; i++)
-        draw_link (cr, system, g_ptr_array_index (system->links, i), options, style);
+        draw_link (cr, system, g_ptr_array_index (system->links, i), options, style, &visible);
     }
 
   draw_overlays (cr, options, style);

@@ -34,11 +34,17 @@ struct _QdRunBar
 
   GtkFileChooserNative *chooser;
 
-  /* While running, the bar reads the progress on its frame clock as
-   * well: the runner's own ticks wait behind a busy main loop (live
-   * plots redrawing every frame), the frame clock does not. */
-  guint            tick_id;
-  gint64           last_tick;
+  /* While running, the bar shows the progress four times a second from
+   * a timer of its own: the runner's ticks wait behind a main loop busy
+   * with live plots, and every change of the bar costs a redraw of the
+   * window, which with software rendering is processor time taken from
+   * the simulation. */
+  guint            timer_id;
+  QdRunnerState    shown_state;
+
+  /* The keys, on the window the bar is in (see qd_run_bar_root()). */
+  GtkEventController *shortcuts;
+  GtkWidget          *shortcuts_owner;
   /* The bar's own rate sample, for when the runner's is not fresh. */
   gint64           rate_wall;
   guint64          rate_events;
@@ -146,9 +152,9 @@ watch_document (QdRunBar *self)
   update_final_entry (self);
 }
 
-static gboolean progress_tick (GtkWidget     *widget,
-                               GdkFrameClock *clock,
-                               gpointer       user_data);
+static gboolean progress_timeout (gpointer user_data);
+
+#define PROGRESS_INTERVAL_MS 250
 
 static void
 update (QdRunBar *self)
@@ -232,9 +238,16 @@ update (QdRunBar *self)
       self->rate = 0;
     }
   if (running && (p.events_per_second > 0 || self->rate > 0))
-    /* TRANSLATORS: simulation speed in events per second */
-    g_snprintf (rate, sizeof rate, _("%.3g events/s"),
-                p.events_per_second > 0 ? p.events_per_second : self->rate);
+    {
+      double eps = p.events_per_second > 0 ? p.events_per_second : self->rate;
+
+      if (eps >= 1e6)
+        /* TRANSLATORS: simulation speed in millions of events per second */
+        g_snprintf (rate, sizeof rate, _("%.1f M events/s"), eps / 1e6);
+      else
+        /* TRANSLATORS: simulation speed in events per second */
+        g_snprintf (rate, sizeof rate, _("%.0f events/s"), eps);
+    }
   else if (p.events > 0)
     /* TRANSLATORS: how many events the run executed */
     g_snprintf (rate, sizeof rate, _("%" G_GUINT64_FORMAT " events"), p.events);
@@ -242,35 +255,43 @@ update (QdRunBar *self)
     rate[0] = '\0';
   gtk_label_set_text (self->rate_label, rate);
 
-  if (running && self->tick_id == 0)
-    self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), progress_tick, NULL, NULL);
+  self->shown_state = p.state;
+  if (running && self->timer_id == 0)
+    self->timer_id = g_timeout_add (PROGRESS_INTERVAL_MS, progress_timeout, self);
 }
 
-#define TICK_INTERVAL_US (G_USEC_PER_SEC / 10)
-
 static gboolean
-progress_tick (GtkWidget     *widget,
-               GdkFrameClock *clock,
-               gpointer       user_data)
+progress_timeout (gpointer user_data)
 {
-  QdRunBar *self = QD_RUN_BAR (widget);
-  gint64 now = gdk_frame_clock_get_frame_time (clock);
+  QdRunBar *self = user_data;
   QdRunnerProgress p = { 0 };
 
-  if (now - self->last_tick < TICK_INTERVAL_US)
-    return G_SOURCE_CONTINUE;
-  self->last_tick = now;
   if (self->session != NULL)
     qd_run_session_get_progress (self->session, &p);
   if (p.state != QD_RUNNER_RUNNING)
     {
-      /* update() would add the tick again while the state says so. */
-      self->tick_id = 0;
+      /* update() would start the timer again while the state says so. */
+      self->timer_id = 0;
       update (self);
       return G_SOURCE_REMOVE;
     }
   update (self);
   return G_SOURCE_CONTINUE;
+}
+
+/* The session's "progress": a change of state shows at once; the
+ * figures of a run in progress wait for the timer. */
+static void
+on_session_progress (QdRunBar *self)
+{
+  QdRunnerProgress p = { 0 };
+
+  if (self->session != NULL)
+    qd_run_session_get_progress (self->session, &p);
+  if (p.state == QD_RUNNER_RUNNING && self->shown_state == QD_RUNNER_RUNNING
+      && self->timer_id != 0)
+    return;
+  update (self);
 }
 
 static void
@@ -473,14 +494,82 @@ export_csv_activated (GtkWidget  *widget,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
 }
 
+/* Keys */
+
+static const struct
+{
+  const char *trigger;
+  const char *action;
+} run_keys[] = {
+  { "F5", "run.start" },
+  { "F6", "run.toggle-pause" },
+  { "F10", "run.step" },
+  { "<Shift>F5", "run.stop" },
+  { "<Control>e", "run.export-csv" },
+};
+
+static gboolean
+on_run_key (GtkWidget *widget,
+            GVariant  *args,
+            gpointer   user_data)
+{
+  QdRunBar *self = g_object_get_data (G_OBJECT (widget), "qd-run-bar");
+  const char *action = user_data;
+
+  if (self == NULL)
+    return FALSE;
+  gtk_widget_activate_action (GTK_WIDGET (self), action, NULL);
+  return TRUE;
+}
+
+/* The keys belong to the whole window, in the capture phase: they work
+ * wherever the focus is (the canvas, a plot, an entry), as the Run key of
+ * any IDE does, and F10 steps instead of opening the main menu. */
+static void
+qd_run_bar_root (GtkWidget *widget)
+{
+  QdRunBar *self = QD_RUN_BAR (widget);
+  GtkWidget *root;
+
+  GTK_WIDGET_CLASS (qd_run_bar_parent_class)->root (widget);
+
+  root = GTK_WIDGET (gtk_widget_get_root (widget));
+  self->shortcuts = gtk_shortcut_controller_new ();
+  gtk_event_controller_set_propagation_phase (self->shortcuts, GTK_PHASE_CAPTURE);
+  for (guint i = 0; i < G_N_ELEMENTS (run_keys); i++)
+    gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (self->shortcuts),
+                                          gtk_shortcut_new (gtk_shortcut_trigger_parse_string (run_keys[i].trigger),
+                                                            gtk_callback_action_new (on_run_key,
+                                                                                     (gpointer) run_keys[i].action,
+                                                                                     NULL)));
+  g_object_set_data (G_OBJECT (root), "qd-run-bar", self);
+  gtk_widget_add_controller (root, self->shortcuts);
+  self->shortcuts_owner = root;
+}
+
+static void
+qd_run_bar_unroot (GtkWidget *widget)
+{
+  QdRunBar *self = QD_RUN_BAR (widget);
+
+  if (self->shortcuts_owner != NULL)
+    {
+      if (g_object_get_data (G_OBJECT (self->shortcuts_owner), "qd-run-bar") == self)
+        g_object_set_data (G_OBJECT (self->shortcuts_owner), "qd-run-bar", NULL);
+      gtk_widget_remove_controller (self->shortcuts_owner, self->shortcuts);
+    }
+  self->shortcuts = NULL;
+  self->shortcuts_owner = NULL;
+
+  GTK_WIDGET_CLASS (qd_run_bar_parent_class)->unroot (widget);
+}
+
 static void
 qd_run_bar_dispose (GObject *object)
 {
   QdRunBar *self = QD_RUN_BAR (object);
 
-  if (self->tick_id != 0)
-    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
-  self->tick_id = 0;
+  g_clear_handle_id (&self->timer_id, g_source_remove);
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
@@ -502,6 +591,8 @@ qd_run_bar_class_init (QdRunBarClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = qd_run_bar_dispose;
+  widget_class->root = qd_run_bar_root;
+  widget_class->unroot = qd_run_bar_unroot;
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/qdevs/Qdevs/ui/qd-run-bar.ui");
@@ -531,30 +622,7 @@ qd_run_bar_class_init (QdRunBarClass *klass)
 static void
 qd_run_bar_init (QdRunBar *self)
 {
-  GtkEventController *shortcuts;
-  static const struct
-  {
-    const char *trigger;
-    const char *action;
-  } keys[] = {
-    { "F5", "run.start" },
-    { "F6", "run.toggle-pause" },
-    { "F10", "run.step" },
-    { "<Shift>F5", "run.stop" },
-    { "<Control>e", "run.export-csv" },
-  };
-
   gtk_widget_init_template (GTK_WIDGET (self));
-
-  /* Global scope: the keys work wherever the focus is in the window
-   * (the canvas, a plot), as the Run key of any IDE does. */
-  shortcuts = gtk_shortcut_controller_new ();
-  gtk_shortcut_controller_set_scope (GTK_SHORTCUT_CONTROLLER (shortcuts), GTK_SHORTCUT_SCOPE_GLOBAL);
-  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
-    gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts),
-                                          gtk_shortcut_new (gtk_shortcut_trigger_parse_string (keys[i].trigger),
-                                                            gtk_named_action_new (keys[i].action)));
-  gtk_widget_add_controller (GTK_WIDGET (self), shortcuts);
 
   g_signal_connect (self->final_entry, "activate", G_CALLBACK (on_final_activate), self);
   g_signal_connect_swapped (self->realtime_toggle, "toggled", G_CALLBACK (apply_realtime), self);
@@ -582,7 +650,7 @@ qd_run_bar_set_session (QdRunBar     *self,
     g_signal_handlers_disconnect_by_data (self->session, self);
   g_set_object (&self->session, session);
   if (session != NULL)
-    g_signal_connect_swapped (session, "progress", G_CALLBACK (update), self);
+    g_signal_connect_swapped (session, "progress", G_CALLBACK (on_session_progress), self);
   apply_realtime (self);
   update (self);
 }

@@ -40,11 +40,12 @@ struct _QdRunSession
   gboolean        realtime;
   double          speed;
 
-  /* While a run goes on, the session also looks at the runner's state on
-   * the notebook's frame clock: the runner's signals come through an idle
-   * source that a main loop busy drawing live plots serves late, and the
-   * statistics and badges should not wait for it. */
-  guint           tick_id;
+  /* While a run goes on, the session also polls the runner's state: the
+   * runner's signals come through an idle source that a main loop busy
+   * drawing live plots serves late, and the statistics and badges should
+   * not wait for it. A timeout, not a tick callback, so that polling never
+   * makes the window draw frames. */
+  guint           poll_id;
   QdRunnerState   polled_state;
 };
 
@@ -335,17 +336,17 @@ on_runner_finished (QdRunner      *runner,
   g_signal_emit (self, signals[SIGNAL_PROGRESS], 0);
 }
 
+#define POLL_INTERVAL_MS 50
+
 static gboolean
-poll_tick (GtkWidget     *widget,
-           GdkFrameClock *clock,
-           gpointer       user_data)
+poll_timeout (gpointer user_data)
 {
   QdRunSession *self = user_data;
   QdRunnerState state;
 
   if (self->runner == NULL)
     {
-      self->tick_id = 0;
+      self->poll_id = 0;
       return G_SOURCE_REMOVE;
     }
   state = qd_runner_get_state (self->runner);
@@ -358,26 +359,23 @@ poll_tick (GtkWidget     *widget,
   update_stats (self);
   g_signal_emit (self, signals[SIGNAL_PROGRESS], 0);
   /* Nothing changes until the next command, which polls again. */
-  self->tick_id = 0;
+  self->poll_id = 0;
   return G_SOURCE_REMOVE;
 }
 
 static void
 start_polling (QdRunSession *self)
 {
-  if (self->tick_id != 0 || self->runner == NULL || self->notebook == NULL)
+  if (self->poll_id != 0 || self->runner == NULL)
     return;
   self->polled_state = QD_RUNNER_RUNNING;
-  self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self->notebook), poll_tick,
-                                                self, NULL);
+  self->poll_id = g_timeout_add (POLL_INTERVAL_MS, poll_timeout, self);
 }
 
 static void
 stop_polling (QdRunSession *self)
 {
-  if (self->tick_id != 0 && self->notebook != NULL)
-    gtk_widget_remove_tick_callback (GTK_WIDGET (self->notebook), self->tick_id);
-  self->tick_id = 0;
+  g_clear_handle_id (&self->poll_id, g_source_remove);
 }
 
 static void

@@ -261,8 +261,16 @@ qd_stats_view_init (QdStatsView *self)
   sorter = gtk_column_view_get_sorter (self->column_view);
   self->sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->store)),
                                           g_object_ref (sorter));
-  gtk_column_view_set_model (self->column_view,
-                             GTK_SELECTION_MODEL (gtk_single_selection_new (G_LIST_MODEL (self->sorted))));
+  {
+    /* Nothing selected until the user picks a row: a highlighted first
+     * row would look like a finding. */
+    GtkSingleSelection *selection = gtk_single_selection_new (G_LIST_MODEL (self->sorted));
+
+    gtk_single_selection_set_autoselect (selection, FALSE);
+    gtk_single_selection_set_can_unselect (selection, TRUE);
+    gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (selection));
+    g_object_unref (selection);
+  }
 
   scroller = gtk_scrolled_window_new ();
   gtk_widget_set_vexpand (scroller, TRUE);
