@@ -203,7 +203,10 @@ on_document_changed (QdDocument         *document,
   gpointer key;
   gboolean pruned = FALSE;
 
-  g_clear_pointer (&self->routes, g_hash_table_unref);
+  /* While blocks are dragged, update_move() reroutes only their links;
+   * the whole system is laid out again on release. */
+  if (self->mode != QD_CANVAS_MODE_MOVE)
+    g_clear_pointer (&self->routes, g_hash_table_unref);
 
   /* Undo may take away the subsystem shown (undoing its creation). */
   if (!system_is_attached (document, self->system))
@@ -594,6 +597,38 @@ start_move (QdCanvasController *self)
     }
 }
 
+/* Routes again the links that touch a moving block. Laying out every
+ * link of the system on each step of a drag is what made dragging in a
+ * large diagram stutter; the other links keep their routes until the
+ * release lays out the whole system. */
+static void
+reroute_moving (QdCanvasController *self)
+{
+  g_autoptr(GHashTable) moving = NULL;
+
+  if (self->routes == NULL)
+    return;
+  moving = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < self->move_blocks->len; i++)
+    g_hash_table_add (moving, ((QdBlock *) g_ptr_array_index (self->move_blocks, i))->id);
+
+  for (guint i = 0; i < self->system->links->len; i++)
+    {
+      QdLink *link = g_ptr_array_index (self->system->links, i);
+      gboolean source_moves = g_hash_table_contains (moving, link->src.block);
+
+      for (guint t = 0; t < link->targets->len; t++)
+        {
+          QdLinkTarget *target = g_ptr_array_index (link->targets, t);
+
+          if (!source_moves && !g_hash_table_contains (moving, target->dst.block))
+            continue;
+          g_hash_table_replace (self->routes, qd_canvas_link_key (link, t),
+                                qd_canvas_route_target_quick (self->system, link, t));
+        }
+    }
+}
+
 static void
 update_move (QdCanvasController *self,
              double              x,
@@ -635,7 +670,8 @@ update_move (QdCanvasController *self,
     }
   self->applied_dx = dx;
   self->applied_dy = dy;
-  invalidate_routes (self);
+  reroute_moving (self);
+  invalidate (self);
 }
 
 static QdPoint

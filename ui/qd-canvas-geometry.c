@@ -741,6 +741,16 @@ qd_canvas_route_target (const QdSystem *system,
   return g_array_ref (route);
 }
 
+GArray *
+qd_canvas_route_target_quick (const QdSystem *system,
+                              const QdLink   *link,
+                              guint           target)
+{
+  g_return_val_if_fail (link != NULL, NULL);
+
+  return route_target (system, link, target, NULL);
+}
+
 /* How far along @a the two routes run together, and where they part. */
 static double
 common_prefix (const GArray *a,

@@ -91,6 +91,12 @@ gboolean qd_canvas_system_bounds      (const QdSystem   *system,
 GArray  *qd_canvas_route_target       (const QdSystem   *system,
                                        const QdLink     *link,
                                        guint             target);
+/* The same route laid alone: around the blocks of @system, but without
+ * regard to the other links, so it costs one route instead of the whole
+ * system's. For previews while blocks are dragged. */
+GArray  *qd_canvas_route_target_quick (const QdSystem   *system,
+                                       const QdLink     *link,
+                                       guint             target);
 /* An automatic orthogonal route from @start (leaving along @start_dir) to
  * @end (arrived at along -@end_dir), avoiding the blocks of @system (which
  * may be NULL). */
