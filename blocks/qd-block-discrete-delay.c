@@ -116,7 +116,8 @@ static const QdParamSpec delay_params[] = {
   { "delay", N_("Delay"), QD_PARAM_NUMBER, "1", 0, QD_INF, "s",
     N_("How long after its arrival each event is emitted again."),
     NULL, 0 },
-  { "capacity", N_("Capacity"), QD_PARAM_INTEGER, "1024", 1, 1e8, NULL,
+  /* The ring is allocated whole at init: 1e6 events is 56 MB. */
+  { "capacity", N_("Capacity"), QD_PARAM_INTEGER, "1024", 1, 1e6, NULL,
     N_("The most events that can be waiting at once; the run stops with "
        "an error when more arrive within one delay."), NULL, 0 },
 };

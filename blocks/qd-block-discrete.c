@@ -265,7 +265,8 @@ queue_init (QdAtomic *self,
   Queue *st = self->state;
 
   st->capacity = (guint) self->params[QUEUE_CAPACITY].number;
-  st->n_slots = st->capacity > 0 ? st->capacity : QUEUE_INITIAL_SLOTS;
+  st->n_slots = st->capacity > 0 ? MIN (st->capacity, QUEUE_INITIAL_SLOTS)
+                                 : QUEUE_INITIAL_SLOTS;
   g_free (st->items);
   st->items = g_new (Entity, st->n_slots);
   st->head = st->len = 0;
@@ -285,9 +286,9 @@ queue_account (Queue  *st,
   st->tl = t;
 }
 
-/* An unbounded queue doubles its ring when full. This is the one
- * allocation in a transition: it happens log2(longest queue) times in a
- * run, and an unbounded queue cannot know its size at init. */
+/* A queue doubles its ring when full. This is the one allocation in a
+ * transition: it happens log2(longest queue) times in a run, and a large
+ * capacity is a bound, not a size to allocate at init. */
 static void
 queue_grow (Queue *st)
 {

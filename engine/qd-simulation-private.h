@@ -44,9 +44,13 @@ enum
  * wide, so the queue is a short sorted array rather than a heap. */
 #define QD_NOW_CAPACITY 32
 
-/* One block as the event loop sees it: 64 bytes, one cache line. The
- * functions are never NULL (missing ones are replaced by defaults when
- * the simulation starts), so the loop calls them without a test. */
+/* One block as the event loop sees it: 64 bytes, one cache line, so that
+ * a transition touches one line of the loop's own data per block (in a
+ * large model whose events are spread over all blocks, each line is a
+ * cache miss). The functions are never NULL (missing ones are replaced by
+ * defaults when the simulation starts), so the loop calls them without a
+ * test. The transition counts keep their low 32 bits here and their high
+ * bits in QdSimulation, touched once every 2^32 transitions. */
 typedef struct
 {
   guint64 (*lambda) (QdAtomic *self, double t);
@@ -54,9 +58,10 @@ typedef struct
   void    (*dext)   (QdAtomic *self, double t, double e,
                      guint port, const QdSignal *x);
   double  (*ta)     (QdAtomic *self);
-  QdAtomic *atomic;
   double    tl;              /* last transition time */
   guint32   out_base;        /* first output in signals[] and fan_start[] */
+  guint32   n_internal;      /* low 32 bits of the counts */
+  guint32   n_external;
   guint16   n_out;
   guint8    where;           /* QD_SCHED_* */
   guint8    in_now;          /* has an entry in the now queue */
@@ -104,8 +109,8 @@ struct _QdSimulation
   guint64         same_time;       /* internal events at t_event so far */
   guint32         recent[QD_RECENT_SIZE];  /* last imminent blocks */
   guint           recent_pos;
-  guint64        *n_internal;
-  guint64        *n_external;
+  guint32        *n_internal_hi;   /* high 32 bits of QdHot's counts */
+  guint32        *n_external_hi;
   guint64         events;
   guint64         transitions;
   guint64         integrator_steps;

@@ -110,7 +110,7 @@ schedule (QdSimulation *sim,
       set_fail (sim, QD_ERROR_NUMERIC,
                 _("%s: the time advance is %g at t = %g; it must be 0 or "
                   "more, check the parameters and the inputs of this block"),
-                h->atomic->path, ta, t);
+                sim->atomics[i].path, ta, t);
       tn = QD_INF;
     }
   if (tn == t)
@@ -300,8 +300,7 @@ run_loop (QdSimulation *sim,
   QdSignal *signals = sim->signals;
   const guint32 *fan_start = sim->fan_start;
   const QdFanout *fanout = sim->fanout;
-  guint64 *n_internal = sim->n_internal;
-  guint64 *n_external = sim->n_external;
+  QdAtomic *atomics = sim->atomics;
   /* Counters in locals: the blocks' functions, called through pointers,
    * could otherwise make the compiler reload and store them each time. */
   guint64 events = sim->events;
@@ -360,11 +359,12 @@ run_loop (QdSimulation *sim,
         }
 
       /* Output, internal transition, and the fan-out. */
-      a = h->atomic;
+      a = &atomics[i];
       mask = h->lambda (a, t);
       h->dint (a, t);
       h->tl = t;
-      n_internal[i]++;
+      if (G_UNLIKELY (++h->n_internal == 0))
+        sim->n_internal_hi[i]++;
       events++;
       transitions++;
       steps += h->is_integrator;
@@ -389,11 +389,12 @@ run_loop (QdSimulation *sim,
             {
               guint j = fanout[e].receiver;
               QdHot *r = &hot[j];
-              QdAtomic *b = r->atomic;
+              QdAtomic *b = &atomics[j];
 
               r->dext (b, t, t - r->tl, fanout[e].port, sig);
               r->tl = t;
-              n_external[j]++;
+              if (G_UNLIKELY (++r->n_external == 0))
+                sim->n_external_hi[j]++;
               transitions++;
               schedule (sim, r, j, t, r->ta (b));
             }
@@ -581,7 +582,6 @@ fill_hot (QdSimulation *sim)
       h->dint = type->dint != NULL ? type->dint : default_dint;
       h->dext = type->dext != NULL ? type->dext : default_dext;
       h->ta = type->ta != NULL ? type->ta : default_ta;
-      h->atomic = a;
       h->tl = sim->start_time;
       h->out_base = sim->out_base[i];
       h->n_out = (guint16) a->n_out;
@@ -600,8 +600,8 @@ initialize (QdSimulation  *sim,
   double t0 = sim->start_time;
 
   fill_hot (sim);
-  sim->n_internal = g_new0 (guint64, MAX (n, 1));
-  sim->n_external = g_new0 (guint64, MAX (n, 1));
+  sim->n_internal_hi = g_new0 (guint32, MAX (n, 1));
+  sim->n_external_hi = g_new0 (guint32, MAX (n, 1));
   qd_heap_init (&sim->heap, n);
   sim->t_event = sim->time = t0;
   sim->initialized = TRUE;
@@ -617,7 +617,7 @@ initialize (QdSimulation  *sim,
     {
       QdHot *h = &sim->hot[i];
 
-      schedule (sim, h, i, t0, h->ta (h->atomic));
+      schedule (sim, h, i, t0, h->ta (&sim->atomics[i]));
     }
   publish (sim);
 
@@ -699,8 +699,8 @@ qd_simulation_free (QdSimulation *self)
   if (self->hot != NULL)
     g_aligned_free (self->hot);
   qd_heap_clear (&self->heap);
-  g_free (self->n_internal);
-  g_free (self->n_external);
+  g_free (self->n_internal_hi);
+  g_free (self->n_external_hi);
   g_clear_error (&self->fail_error);
   g_clear_error (&self->error);
   g_free (self);
@@ -784,9 +784,11 @@ qd_simulation_get_block_stats (QdSimulation *self,
 {
   g_return_if_fail (index < self->n_atomics);
   if (n_internal != NULL)
-    *n_internal = self->n_internal[index];
+    *n_internal = (guint64) self->n_internal_hi[index] << 32
+                  | self->hot[index].n_internal;
   if (n_external != NULL)
-    *n_external = self->n_external[index];
+    *n_external = (guint64) self->n_external_hi[index] << 32
+                  | self->hot[index].n_external;
 }
 
 GPtrArray *

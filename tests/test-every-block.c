@@ -1,7 +1,7 @@
 /* test-every-block.c: every registered block type against the block
  * library's contract
  *
- * Nothing here names a block, except the small fixture table below (blocks
+ * Nothing here names a block under test, except the fixture table (blocks
  * that read or write a file) and the exceptions table: the tests walk
  * qd_registry_list() after qd_init(), so a block added to the library is
  * held to the same rules the day it is registered:
@@ -11,20 +11,32 @@
  *             every port group, choices with a default among them, numeric
  *             defaults within the declared range.
  *   defaults  the block with its default parameters, its inputs driven by a
- *             Constant and its outputs into a Terminator, compiles and runs.
+ *             Constant and its outputs into a Terminator, compiles and runs
+ *             to the final time; also driven by a Sine (between 1 and 3,
+ *             inside every function's domain), and from a start time > 0.
+ *   resume    the outputs (into a Scope) are the same, bit for bit, when
+ *             the run is cut into run_until and step calls.
+ *   choices   every choice of a CHOICE and both BOOLEAN values run.
+ *   unconnected  open inputs run when declared optional, and are otherwise
+ *             an unconnected-input problem at the block.
  *   ports     a port-sizing parameter set to 1 and to 3 gives that many
  *             ports; when check() refuses a companion parameter, its message
  *             names that parameter, and fixing it makes the model compile.
  *   range     a value outside a numeric parameter's range is a problem at
  *             the block's path naming the parameter.
+ *   bounds    a value at the edge of the range runs, or is refused naming
+ *             a parameter, or stops the run at the block; never a crash or
+ *             an allocation of gigabytes.
  *   syntax    a malformed expression is refused when it is set, naming the
  *             block and the parameter.
- *   unknown   an unknown name in a NUMBER parameter is a problem naming the
- *             parameter and the column.
+ *   unknown   an unknown name in a NUMBER, INTEGER or VECTOR parameter is
+ *             a problem naming the parameter and the column (counted from
+ *             the start of the whole text for a vector).
  *   cli       `qdevs-cli blocks --json` lists every type with its params.
  *
  * Failures do not stop at the first: each case lists everything wrong with
- * its block (g_test_fail_printf), so one run shows the whole picture.
+ * its block, and the program keeps going after a failed case, so one run
+ * shows the whole picture.
  */
 #include "qd-test-util.h"
 
@@ -55,8 +67,9 @@ static const struct
   { "to_csv", "file", FIXTURE_OUTPUT_FILE },
 };
 
-/* Types whose defaults genuinely cannot run alone, with the reason. None
- * so far: a block that needs this table should say why in a comment. */
+/* Types whose defaults genuinely cannot run alone, with the reason (the
+ * defaults, start-time and resume cases skip them). Empty: every block of
+ * the library runs alone; the sentinel keeps the array valid C. */
 static const struct
 {
   const char *type;
@@ -67,13 +80,32 @@ static const struct
 
 static char *tmp_dir;
 
+/* What is wrong with the block of the current case, one line each; the
+ * case fails once, at its end, with all of them. */
+static GString *failures;
+
+static void fail (const QdBlockType *type,
+                  const char        *format,
+                  ...) G_GNUC_PRINTF (2, 3);
+
+static void
+fail (const QdBlockType *type,
+      const char        *format,
+      ...)
+{
+  va_list args;
+
+  g_string_append_printf (failures, failures->len > 0 ? " | %s: " : "%s: ",
+                          type->id);
+  va_start (args, format);
+  g_string_append_vprintf (failures, format, args);
+  va_end (args);
+}
+
 #define CHECK(type, cond, ...)                                        \
   G_STMT_START {                                                      \
     if (!(cond))                                                      \
-      {                                                               \
-        g_autofree char *msg_ = g_strdup_printf (__VA_ARGS__);        \
-        g_test_fail_printf ("%s: %s", (type)->id, msg_);              \
-      }                                                               \
+      fail ((type), __VA_ARGS__);                                     \
   } G_STMT_END
 
 static gboolean
@@ -88,6 +120,12 @@ is_numeric_kind (QdParamKind kind)
   return kind == QD_PARAM_NUMBER || kind == QD_PARAM_INTEGER;
 }
 
+static GPtrArray *
+problems_new (void)
+{
+  return g_ptr_array_new_with_free_func ((GDestroyNotify) qd_problem_free);
+}
+
 static char *
 problems_text (GPtrArray *problems)
 {
@@ -97,7 +135,7 @@ problems_text (GPtrArray *problems)
     {
       g_autofree char *line = qd_problem_to_string (problems->pdata[i]);
 
-      g_string_append_printf (text, "\n  %s", line);
+      g_string_append_printf (text, "%s%s", text->len > 0 ? "; " : " ", line);
     }
   return g_string_free (text, FALSE);
 }
@@ -117,7 +155,9 @@ fixture_value (const QdBlockType *type,
           char *path = g_build_filename (tmp_dir, "input.csv", NULL);
           GError *error = NULL;
 
-          g_file_set_contents (path, "time,value\n0,1\n0.25,2\n0.5,-1\n",
+          /* No line of column names: it reads the same with and without
+           * the header option. */
+          g_file_set_contents (path, "# t, y\n0,1\n0.25,2\n0.5,-1\n",
                                -1, &error);
           g_assert_no_error (error);
           return path;
@@ -132,10 +172,12 @@ fixture_value (const QdBlockType *type,
  * a Terminator taking every output. NULL when a parameter is refused
  * (@error set). */
 static QdDocument *
-harness_new (const QdBlockType  *type,
-             const char *const  *params,
-             QdBlock           **block_out,
-             GError            **error)
+harness_new_full (const QdBlockType  *type,
+                  const char         *source_type,
+                  const char         *sink_type,
+                  const char *const  *params,
+                  QdBlock           **block_out,
+                  GError            **error)
 {
   g_autoptr (QdDocument) doc = qd_document_new ();
   QdSystem *root = qd_document_get_root (doc);
@@ -165,12 +207,16 @@ harness_new (const QdBlockType  *type,
   if (!qd_block_count_ports (block, &n_in, &n_out, error))
     return NULL;
 
-  if (n_in > 0)
+  if (n_in > 0 && source_type != NULL)
     {
-      QdBlock *source = qd_document_add_block (doc, root, "constant",
+      QdBlock *source = qd_document_add_block (doc, root, source_type,
                                                "Source", 0, 100, error);
 
-      if (source == NULL)
+      /* A sine between 1 and 3 stays inside every function's domain
+       * (log, sqrt, 1/u, division), so a failure is the block's own. */
+      if (source == NULL
+          || (g_str_equal (source_type, "sine")
+              && !qd_document_set_param (doc, source, "offset", "2", error)))
         return NULL;
       for (guint i = 0; i < n_in; i++)
         if (qd_document_connect (doc, root, source->id, 0, block->id, i,
@@ -179,9 +225,9 @@ harness_new (const QdBlockType  *type,
     }
   if (n_out > 0)
     {
-      const QdBlockType *term = qd_registry_lookup ("terminator");
+      const QdBlockType *term = qd_registry_lookup (sink_type);
       g_autofree char *count = g_strdup_printf ("%u", n_out);
-      QdBlock *sink = qd_document_add_block (doc, root, "terminator", "Sink",
+      QdBlock *sink = qd_document_add_block (doc, root, sink_type, "Sink",
                                              200, 100, error);
 
       if (sink == NULL
@@ -196,6 +242,29 @@ harness_new (const QdBlockType  *type,
   if (block_out != NULL)
     *block_out = block;
   return g_steal_pointer (&doc);
+}
+
+static QdDocument *
+harness_new (const QdBlockType  *type,
+             const char *const  *params,
+             QdBlock           **block_out,
+             GError            **error)
+{
+  return harness_new_full (type, "constant", "terminator", params, block_out,
+                           error);
+}
+
+/* "parameter 'k'", or "parameters 'a' and 'k'" for a combination. */
+static gboolean
+message_names (const char *message,
+               const char *param)
+{
+  g_autofree char *needle = g_strdup_printf ("parameter '%s'", param);
+  g_autofree char *quoted = g_strdup_printf ("'%s'", param);
+
+  return strstr (message, needle) != NULL
+         || (strstr (message, "parameters '") != NULL
+             && strstr (message, quoted) != NULL);
 }
 
 /* Documentation */
@@ -231,8 +300,6 @@ test_doc (gconstpointer data)
   CHECK (type, !is_empty (type->doc), "no doc");
   check_port_doc (type, &type->inputs, "inputs");
   check_port_doc (type, &type->outputs, "outputs");
-  CHECK (type, type->ta != NULL && type->init != NULL,
-         "no init or ta function");
 
   for (guint p = 0; p < type->n_params; p++)
     {
@@ -301,7 +368,7 @@ compile_and_run (const QdBlockType *type,
                  QdDocument        *doc,
                  const char        *what)
 {
-  g_autoptr (GPtrArray) problems = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_problem_free);
+  g_autoptr (GPtrArray) problems = problems_new ();
   g_autoptr (GError) error = NULL;
   QdSimulation *sim = qd_simulation_new (doc, NULL, problems, &error);
   QdRunStatus status;
@@ -310,7 +377,7 @@ compile_and_run (const QdBlockType *type,
     {
       g_autofree char *text = problems_text (problems);
 
-      g_test_fail_printf ("%s: %s does not compile:%s", type->id, what, text);
+      fail (type, "%s does not compile:%s", what, text);
       return FALSE;
     }
   status = qd_simulation_run (sim, &error);
@@ -340,11 +407,324 @@ test_defaults (gconstpointer data)
   doc = harness_new (type, NULL, NULL, &error);
   if (doc == NULL)
     {
-      g_test_fail_printf ("%s: the default block cannot be wired: %s",
-                          type->id, error->message);
+      fail (type, "the default block cannot be wired: %s", error->message);
       return;
     }
   compile_and_run (type, doc, "the default block");
+}
+
+/* The same with a signal that changes all the time: a Sine's polynomial
+ * segments, several per second, instead of one constant event. */
+static void
+test_defaults_varying (gconstpointer data)
+{
+  const QdBlockType *type = data;
+  const char *reason = defaults_exception (type);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (QdDocument) doc = NULL;
+
+  if (reason != NULL)
+    {
+      g_test_skip (reason);
+      return;
+    }
+  doc = harness_new_full (type, "sine", "terminator", NULL, NULL, &error);
+  if (doc == NULL)
+    {
+      fail (type, "the default block cannot be wired: %s", error->message);
+      return;
+    }
+  compile_and_run (type, doc, "the default block driven by a Sine");
+}
+
+/* A run that starts later than 0: nothing may assume the start time. */
+static void
+test_start_time (gconstpointer data)
+{
+  const QdBlockType *type = data;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (QdDocument) doc = NULL;
+  QdSettings settings;
+
+  if (defaults_exception (type) != NULL)
+    {
+      g_test_skip (defaults_exception (type));
+      return;
+    }
+  doc = harness_new_full (type, "sine", "terminator", NULL, NULL, &error);
+  g_assert_no_error (error);
+  settings = *qd_document_get_settings (doc);
+  settings.start_time = FINAL_TIME - 0.5;
+  g_assert_true (qd_document_set_settings (doc, &settings, NULL));
+  compile_and_run (type, doc, "a run starting at 0.5");
+}
+
+/* Runs may be resumed: any sequence of run_until and step gives the same
+ * outputs, bit for bit, as one run. The outputs go into a Scope. */
+static GPtrArray *
+record_outputs (const QdBlockType *type,
+                QdDocument        *doc,
+                gboolean           in_pieces)
+{
+  g_autoptr (GError) error = NULL;
+  QdSimulation *sim = qd_simulation_new (doc, NULL, NULL, &error);
+  GPtrArray *traces;
+
+  g_assert_no_error (error);
+  if (in_pieces)
+    {
+      g_assert_cmpint (qd_simulation_run_until (sim, 0.3, &error), !=,
+                       QD_RUN_ERROR);
+      g_assert_cmpint (qd_simulation_step (sim, 7, &error), !=, QD_RUN_ERROR);
+      g_assert_cmpint (qd_simulation_run_until (sim, 0.3, &error), !=,
+                       QD_RUN_ERROR);
+      g_assert_cmpint (qd_simulation_step (sim, 1, &error), !=, QD_RUN_ERROR);
+      g_assert_cmpint (qd_simulation_run_until (sim, 0.77, &error), !=,
+                       QD_RUN_ERROR);
+    }
+  CHECK (type, qd_simulation_run (sim, &error) == QD_RUN_DONE,
+         "the run fails: %s", error ? error->message : "");
+  /* The traces outlive the simulation by their references. */
+  traces = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_trace_unref);
+  for (guint i = 0; i < qd_simulation_get_traces (sim)->len; i++)
+    g_ptr_array_add (traces,
+                     qd_trace_ref (qd_simulation_get_traces (sim)->pdata[i]));
+  qd_simulation_free (sim);
+  return traces;
+}
+
+static void
+test_resume (gconstpointer data)
+{
+  const QdBlockType *type = data;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (QdDocument) doc = NULL;
+  GPtrArray *whole, *pieces;
+  guint n_in = 0, n_out = 0;
+  QdBlock *block = NULL;
+
+  if (defaults_exception (type) != NULL)
+    {
+      g_test_skip (defaults_exception (type));
+      return;
+    }
+  doc = harness_new_full (type, "sine", "scope", NULL, &block, &error);
+  g_assert_no_error (error);
+  g_assert_true (qd_block_count_ports (block, &n_in, &n_out, NULL));
+  if (n_out == 0)
+    {
+      g_test_skip ("no output to compare");
+      return;
+    }
+  whole = record_outputs (type, doc, FALSE);
+  pieces = record_outputs (type, doc, TRUE);
+  CHECK (type, whole->len == pieces->len && whole->len >= n_out,
+         "%u traces in one run, %u in pieces", whole->len, pieces->len);
+  for (guint i = 0; i < MIN (whole->len, pieces->len); i++)
+    {
+      QdTrace *a = whole->pdata[i], *b = pieces->pdata[i];
+      gsize n = qd_trace_get_length (a);
+
+      if (n != qd_trace_get_length (b))
+        {
+          fail (type, "%s: %zu segments in one run, %zu in pieces",
+                qd_trace_get_name (a), n, qd_trace_get_length (b));
+          continue;
+        }
+      for (gsize k = 0; k < n; k++)
+        if (memcmp (qd_trace_get (a, k), qd_trace_get (b, k),
+                    sizeof (QdSignal)) != 0)
+          {
+            fail (type, "%s: segment %zu differs when the run is resumed",
+                  qd_trace_get_name (a), k);
+            break;
+          }
+    }
+  g_ptr_array_unref (whole);
+  g_ptr_array_unref (pieces);
+}
+
+static char *
+format_value (double value)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  return g_strdup (g_ascii_formatd (buf, sizeof buf, "%.17g", value));
+}
+
+/* A value at the edge of a parameter's range is allowed, so it must either
+ * run, or be refused by check() naming a parameter, or stop the run with
+ * a message at the block: never crash or run away. */
+static void
+check_bound (const QdBlockType *type,
+             const char        *param,
+             double             bound)
+{
+  g_autofree char *value = format_value (bound);
+  const char *params[] = { param, value, NULL };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (QdDocument) doc = harness_new_full (type, "sine", "terminator",
+                                                 params, NULL, &error);
+  g_autoptr (GPtrArray) problems = problems_new ();
+  QdSettings settings;
+  QdSimulation *sim;
+
+  if (doc == NULL)
+    {
+      /* A port count of 0 where the schema allows it, for instance. */
+      fail (type, "%s = %s, inside its range, is refused: %s", param, value,
+            error->message);
+      return;
+    }
+  settings = *qd_document_get_settings (doc);
+  settings.illegitimacy_limit = 100000;
+  g_assert_true (qd_document_set_settings (doc, &settings, NULL));
+  sim = qd_simulation_new (doc, NULL, problems, &error);
+  if (sim == NULL)
+    {
+      for (guint i = 0; i < problems->len; i++)
+        {
+          const QdProblem *problem = problems->pdata[i];
+          gboolean named = FALSE;
+
+          g_test_message ("%s = %s: %s: %s", param, value, problem->path,
+                          problem->message);
+          for (guint p = 0; p < type->n_params; p++)
+            named |= message_names (problem->message, type->params[p].name);
+          /* A failure in init (a file that does not fit the columns) is
+           * reported by the engine as a model problem whose message starts
+           * with the block's path. */
+          if (g_strcmp0 (problem->path, "") == 0
+              && g_str_has_prefix (problem->message, BLOCK_PATH ": "))
+            continue;
+          CHECK (type, named && g_strcmp0 (problem->path, BLOCK_PATH) == 0,
+                 "%s = %s: a problem names no parameter of the block: "
+                 "%s: %s", param, value, problem->path, problem->message);
+        }
+      return;
+    }
+  if (qd_simulation_run (sim, &error) == QD_RUN_ERROR)
+    {
+      g_test_message ("%s = %s: %s", param, value, error->message);
+      CHECK (type, g_str_has_prefix (error->message, BLOCK_PATH ": "),
+             "%s = %s stops the run with a message not at the block: %s",
+             param, value, error->message);
+    }
+  qd_simulation_free (sim);
+}
+
+static void
+test_bounds (gconstpointer data)
+{
+  const QdBlockType *type = data;
+  guint n_checked = 0;
+
+  for (guint p = 0; p < type->n_params; p++)
+    {
+      const QdParamSpec *spec = &type->params[p];
+
+      if (!is_numeric_kind (spec->kind))
+        continue;
+      if (isfinite (spec->min))
+        check_bound (type, spec->name, spec->min), n_checked++;
+      if (isfinite (spec->max))
+        check_bound (type, spec->name, spec->max), n_checked++;
+    }
+  if (n_checked == 0)
+    g_test_skip ("no bounded numeric parameter");
+}
+
+/* Inputs left unconnected: a block that declares them optional runs (they
+ * read 0); any other is refused with a problem at the block. */
+static void
+test_unconnected (gconstpointer data)
+{
+  const QdBlockType *type = data;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (QdDocument) doc = NULL;
+  g_autoptr (GPtrArray) problems = problems_new ();
+  QdBlock *block = NULL;
+  guint n_in = 0, n_out = 0;
+  gboolean found = FALSE;
+
+  doc = harness_new_full (type, NULL, "terminator", NULL, &block, &error);
+  g_assert_no_error (error);
+  g_assert_true (qd_block_count_ports (block, &n_in, &n_out, NULL));
+  if (n_in == 0)
+    {
+      g_test_skip ("no input");
+      return;
+    }
+  if (type->flags & QD_BLOCK_OPTIONAL_INPUTS)
+    {
+      compile_and_run (type, doc, "the block with its optional inputs open");
+      return;
+    }
+  if (qd_document_check (doc, NULL, problems))
+    {
+      fail (type, "compiles with its inputs open, but they are not "
+            "declared optional");
+      return;
+    }
+  for (guint i = 0; i < problems->len; i++)
+    {
+      const QdProblem *problem = problems->pdata[i];
+
+      if (problem->code == QD_ERROR_UNCONNECTED
+          && g_strcmp0 (problem->path, BLOCK_PATH) == 0)
+        {
+          g_test_message ("%s", problem->message);
+          found = TRUE;
+        }
+    }
+  if (!found)
+    {
+      g_autofree char *text = problems_text (problems);
+
+      fail (type, "open inputs give no unconnected problem at the block:%s",
+            text);
+    }
+}
+
+/* Every choice of a CHOICE parameter and both values of a BOOLEAN, the
+ * others at their defaults, compile and run. */
+static void
+test_choices (gconstpointer data)
+{
+  const QdBlockType *type = data;
+  static const char *const booleans[] = { "true", "false", NULL };
+  guint n_checked = 0;
+
+  for (guint p = 0; p < type->n_params; p++)
+    {
+      const QdParamSpec *spec = &type->params[p];
+      const char *const *values;
+
+      if (spec->kind == QD_PARAM_CHOICE)
+        values = spec->choices;
+      else if (spec->kind == QD_PARAM_BOOLEAN)
+        values = booleans;
+      else
+        continue;
+      for (guint v = 0; values != NULL && values[v] != NULL; v++)
+        {
+          const char *params[] = { spec->name, values[v], NULL };
+          g_autofree char *what = g_strdup_printf ("%s = %s", spec->name,
+                                                   values[v]);
+          g_autoptr (GError) error = NULL;
+          g_autoptr (QdDocument) doc = harness_new_full (type, "sine",
+                                                         "terminator", params,
+                                                         NULL, &error);
+
+          n_checked++;
+          if (doc == NULL)
+            fail (type, "%s is refused: %s", what, error->message);
+          else
+            compile_and_run (type, doc, what);
+        }
+    }
+  if (n_checked == 0)
+    g_test_skip ("no CHOICE or BOOLEAN parameter");
 }
 
 /* Port counts follow the sizing parameter */
@@ -410,14 +790,14 @@ check_port_size (const QdBlockType *type,
   g_autofree char *what = g_strdup_printf ("%s = %u", ports->size_param, n);
   g_autoptr (GError) error = NULL;
   g_autoptr (QdDocument) doc = NULL;
-  g_autoptr (GPtrArray) problems = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_problem_free);
+  g_autoptr (GPtrArray) problems = problems_new ();
   QdBlock *block = NULL;
   guint n_in = 0, n_out = 0;
 
   doc = harness_new (type, params, &block, &error);
   if (doc == NULL)
     {
-      g_test_fail_printf ("%s: %s refused: %s", type->id, what,
+      fail (type, "%s refused: %s", what,
                           error->message);
       return;
     }
@@ -438,7 +818,7 @@ check_port_size (const QdBlockType *type,
     {
       g_autofree char *text = problems_text (problems);
 
-      g_test_fail_printf ("%s: %s does not compile:%s", type->id, what, text);
+      fail (type, "%s does not compile:%s", what, text);
       return;
     }
   if (compile_and_run (type, doc, what))
@@ -485,15 +865,6 @@ test_ports (gconstpointer data)
 
 /* Parameter validation */
 
-static gboolean
-message_names (const char *message,
-               const char *param)
-{
-  g_autofree char *needle = g_strdup_printf ("parameter '%s'", param);
-
-  return strstr (message, needle) != NULL;
-}
-
 /* A compile of @type with @param = @value must fail with a problem at the
  * block naming the parameter (and containing @also, when not NULL); or the
  * value is refused when set, with a message naming block and parameter. */
@@ -506,13 +877,14 @@ expect_param_problem (const QdBlockType *type,
   const char *params[] = { param, value, NULL };
   g_autoptr (GError) error = NULL;
   g_autoptr (QdDocument) doc = harness_new (type, params, NULL, &error);
-  g_autoptr (GPtrArray) problems = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_problem_free);
+  g_autoptr (GPtrArray) problems = problems_new ();
   g_autoptr (GError) compile_error = NULL;
   QdSimulation *sim;
   gboolean found = FALSE;
 
   if (doc == NULL)
     {
+      g_test_message ("%s", error->message);
       CHECK (type, strstr (error->message, BLOCK_PATH) != NULL
                    && message_names (error->message, param),
              "%s = '%s' is refused without naming the block and the "
@@ -522,7 +894,7 @@ expect_param_problem (const QdBlockType *type,
   sim = qd_simulation_new (doc, NULL, problems, &compile_error);
   if (sim != NULL)
     {
-      g_test_fail_printf ("%s: %s = '%s' compiles", type->id, param, value);
+      fail (type, "%s = '%s' compiles", param, value);
       qd_simulation_free (sim);
       return;
     }
@@ -533,26 +905,23 @@ expect_param_problem (const QdBlockType *type,
       if (g_strcmp0 (problem->path, BLOCK_PATH) == 0
           && message_names (problem->message, param)
           && (also == NULL || strstr (problem->message, also) != NULL))
-        found = TRUE;
+        {
+          g_autofree char *text = qd_problem_to_string (problem);
+
+          g_test_message ("%s", text);
+          found = TRUE;
+        }
     }
   if (!found)
     {
       g_autofree char *text = problems_text (problems);
 
-      g_test_fail_printf ("%s: %s = '%s': no problem at " BLOCK_PATH
-                          " naming parameter '%s'%s%s; got:%s", type->id,
-                          param, value, param, also ? " and " : "",
-                          also ? also : "", text);
+      fail (type, "%s = '%s': no problem at " BLOCK_PATH
+            " naming parameter '%s'%s%s; got:%s", param, value, param,
+            also ? " and " : "", also ? also : "", text);
     }
 }
 
-static char *
-format_value (double value)
-{
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-  return g_strdup (g_ascii_formatd (buf, sizeof buf, "%.17g", value));
-}
 
 static void
 test_range (gconstpointer data)
@@ -568,14 +937,16 @@ test_range (gconstpointer data)
         continue;
       if (isfinite (spec->min))
         {
-          g_autofree char *below = format_value (spec->min - fmax (1.0, fabs (spec->min)));
+          double out = spec->min - fmax (1.0, fabs (spec->min));
+          g_autofree char *below = format_value (out);
 
           expect_param_problem (type, spec->name, below, NULL);
           n_checked++;
         }
       if (isfinite (spec->max))
         {
-          g_autofree char *above = format_value (spec->max + fmax (1.0, fabs (spec->max)));
+          double out = spec->max + fmax (1.0, fabs (spec->max));
+          g_autofree char *above = format_value (out);
 
           expect_param_problem (type, spec->name, above, NULL);
           n_checked++;
@@ -605,15 +976,17 @@ test_syntax (gconstpointer data)
       g_assert_no_error (error);
       if (qd_document_set_param (doc, block, spec->name, "1+*", &error))
         {
-          g_test_fail_printf ("%s: %s = '1+*' is accepted", type->id,
-                              spec->name);
+          fail (type, "%s = '1+*' is accepted",
+                          spec->name);
           continue;
         }
+      g_test_message ("%s", error->message);
       CHECK (type, strstr (error->message, BLOCK_PATH) != NULL
                    && message_names (error->message, spec->name),
              "%s = '1+*' refused without naming the block and the "
              "parameter: %s", spec->name, error->message);
-      CHECK (type, g_strcmp0 (qd_block_get_param (block, spec->name), "1+*") != 0,
+      CHECK (type,
+             g_strcmp0 (qd_block_get_param (block, spec->name), "1+*") != 0,
              "%s = '1+*' is refused but kept", spec->name);
     }
   if (n_checked == 0)
@@ -630,14 +1003,20 @@ test_unknown_name (gconstpointer data)
     {
       const QdParamSpec *spec = &type->params[p];
 
-      if (spec->kind != QD_PARAM_NUMBER)
+      if (!is_numeric_kind (spec->kind) && spec->kind != QD_PARAM_VECTOR)
         continue;
       n_checked++;
-      /* "nosuchname" starts at column 5. */
-      expect_param_problem (type, spec->name, "1 + nosuchname", "column 5");
+      /* "nosuchname" starts at column 5; in a vector, at column 8 of the
+       * whole text, not of its element. */
+      if (spec->kind == QD_PARAM_VECTOR)
+        expect_param_problem (type, spec->name, "1, 1 + nosuchname",
+                              "column 8");
+      else
+        expect_param_problem (type, spec->name, "1 + nosuchname",
+                              "column 5");
     }
   if (n_checked == 0)
-    g_test_skip ("no NUMBER parameter");
+    g_test_skip ("no expression parameter");
 }
 
 /* The command line's reference */
@@ -714,6 +1093,25 @@ test_cli_json (void)
   json_object_put (root);
 }
 
+/* One case for one block type: runs it, then fails once with everything
+ * it found wrong. */
+typedef struct
+{
+  const QdBlockType *type;
+  GTestDataFunc      func;
+} Case;
+
+static void
+run_case (gconstpointer data)
+{
+  const Case *c = data;
+
+  g_string_truncate (failures, 0);
+  c->func (c->type);
+  if (failures->len > 0)
+    g_test_fail_printf ("%s", failures->str);
+}
+
 static void
 remove_tree (const char *dir)
 {
@@ -742,18 +1140,35 @@ main (int   argc,
   } cases[] = {
     { "doc", test_doc },
     { "defaults", test_defaults },
+    { "defaults-varying", test_defaults_varying },
+    { "start-time", test_start_time },
+    { "resume", test_resume },
+    { "choices", test_choices },
+    { "unconnected", test_unconnected },
     { "ports", test_ports },
     { "range", test_range },
+    { "bounds", test_bounds },
     { "syntax", test_syntax },
     { "unknown-name", test_unknown_name },
   };
   const QdBlockType *const *types;
   guint n_types, n_blocks = 0;
+  char **keep_argv;
+  int keep_argc;
   int status;
 
-  g_test_init (&argc, &argv, NULL);
+  /* Keep going after a failed case, so that one run lists every block
+   * that breaks the contract, not just the first. */
+  keep_argv = g_new0 (char *, argc + 2);
+  for (int i = 0; i < argc; i++)
+    keep_argv[i] = argv[i];
+  keep_argv[argc] = (char *) "--keep-going";
+  keep_argc = argc + 1;
+  argv = keep_argv;
+  g_test_init (&keep_argc, &argv, NULL);
   qd_init ();
 
+  failures = g_string_new (NULL);
   tmp_dir = g_dir_make_tmp ("qd-every-block-XXXXXX", NULL);
   g_assert_nonnull (tmp_dir);
 
@@ -770,8 +1185,11 @@ main (int   argc,
           g_autofree char *path = g_strdup_printf ("/every-block/%s/%s",
                                                    cases[c].name,
                                                    types[i]->id);
+          Case *data = g_new (Case, 1);
 
-          g_test_add_data_func (path, types[i], cases[c].func);
+          data->type = types[i];
+          data->func = cases[c].func;
+          g_test_add_data_func_full (path, data, run_case, g_free);
         }
     }
   /* The library is not empty: a broken registration would pass vacuously. */
@@ -781,5 +1199,7 @@ main (int   argc,
   status = g_test_run ();
   remove_tree (tmp_dir);
   g_free (tmp_dir);
+  g_free (keep_argv);
+  g_string_free (failures, TRUE);
   return status;
 }

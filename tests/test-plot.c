@@ -1016,6 +1016,282 @@ test_big_trace (void)
   qd_plot_columns_free (cols);
 }
 
+/* Counts the pixels of @a and @b that differ by more than a little in a
+ * channel (anti-aliasing may round differently) and have no equal pixel
+ * one step away in @b: the two drawings must agree to within a pixel. */
+static guint
+count_pixel_differences (cairo_surface_t *a,
+                         cairo_surface_t *b)
+{
+  int w = cairo_image_surface_get_width (a), h = cairo_image_surface_get_height (a);
+  int sa = cairo_image_surface_get_stride (a), sb = cairo_image_surface_get_stride (b);
+  const guint8 *da = cairo_image_surface_get_data (a);
+  const guint8 *db = cairo_image_surface_get_data (b);
+  guint n = 0;
+
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      {
+        guint32 pa = *(const guint32 *) (da + y * sa + 4 * x);
+        gboolean near = FALSE;
+
+        for (int dy = -1; dy <= 1 && !near; dy++)
+          for (int dx = -1; dx <= 1 && !near; dx++)
+            {
+              guint32 pb;
+
+              if (x + dx < 0 || y + dy < 0 || x + dx >= w || y + dy >= h)
+                continue;
+              pb = *(const guint32 *) (db + (y + dy) * sb + 4 * (x + dx));
+              near = TRUE;
+              for (int c = 0; c < 24 && near; c += 8)
+                if (abs ((int) ((pa >> c) & 0xff) - (int) ((pb >> c) & 0xff)) > 24)
+                  near = FALSE;
+            }
+        n += !near;
+      }
+  return n;
+}
+
+/* A live run as the widget draws it: two traces grow in bursts, each
+ * frame draws through the series' column caches with the open last
+ * segments ending at the latest event, in a fixed view (as autoscale
+ * keeps it between its 1-2-5 steps). After every frame the picture must
+ * be the one a from-scratch drawing of the same data gives. */
+static void
+test_render_incremental (void)
+{
+  guint frames = 0;
+
+  for (int mode = QD_PLOT_MODE_EXACT; mode <= QD_PLOT_MODE_STEPS; mode++)
+    {
+      g_autoptr(QdTrace) a = qd_trace_new ("a");
+      g_autoptr(QdTrace) b = qd_trace_new ("b");
+      QdPlotSeries live[2] = {
+        { a, "a", red, TRUE, FALSE, qd_plot_columns_new () },
+        { b, "b", { 0.0, 0.0, 1.0, 1.0 }, TRUE, FALSE, qd_plot_columns_new () },
+      };
+      QdPlotSeries fresh[2] = { live[0], live[1] };
+      QdPlotRenderOptions o, f;
+      double t = 0.0;
+
+      fresh[0].columns = fresh[1].columns = NULL;
+      bare_options (&o, live, 2);
+      bare_options (&f, fresh, 2);
+      o.mode = f.mode = (QdPlotMode) mode;
+      o.x_min = f.x_min = 0.0;
+      o.x_max = f.x_max = 200.0;
+      o.y_min = f.y_min = -3.0;
+      o.y_max = f.y_max = 3.0;
+      for (guint burst = 0; burst < 60; burst++)
+        {
+          cairo_surface_t *sl, *sf;
+          guint n = (guint) g_test_rand_int_range (1, 1500);
+
+          /* A QSS2-like pair: parabolas and lines whose events
+           * alternate, some at the same time. */
+          for (guint i = 0; i < n; i++)
+            {
+              QdSignal s = { t, { 0, 0, 0, 0 }, 2, 0 };
+
+              if (i % 2 == 0)
+                {
+                  s.c[0] = sin (t);
+                  s.c[1] = cos (t);
+                  s.c[2] = -0.5 * sin (t);
+                  qd_trace_append (a, &s);
+                }
+              else
+                {
+                  s.c[0] = 2 * cos (0.3 * t);
+                  s.c[1] = -0.6 * sin (0.3 * t);
+                  qd_trace_append (b, &s);
+                }
+              t += g_test_rand_double_range (0.0, 0.01);
+            }
+          /* The latest event: where both open segments are drawn to. */
+          o.t_end = f.t_end = t;
+          sl = render (&o, W, H);
+          sf = render (&f, W, H);
+          g_assert_cmpuint (count_pixel_differences (sl, sf), ==, 0);
+          g_assert_cmpuint (count_pixel_differences (sf, sl), ==, 0);
+          cairo_surface_destroy (sl);
+          cairo_surface_destroy (sf);
+          frames++;
+        }
+      qd_plot_columns_free (live[0].columns);
+      qd_plot_columns_free (live[1].columns);
+    }
+  g_assert_cmpuint (frames, ==, 180);
+}
+
+/* The widget during a live run: traces grow between frames, the view
+ * follows them (autoscale), and each frame draws through the column
+ * caches. What it shows must be what a fresh drawing of the same data
+ * (the export, which starts from scratch) shows. */
+static void
+test_widget_live_equals_fresh (void)
+{
+  g_autoptr(QdTrace) a = qd_trace_new ("a");
+  g_autoptr(QdTrace) b = qd_trace_new ("b");
+  g_autofree char *dir = g_dir_make_tmp ("qd-plot-XXXXXX", NULL);
+  g_autofree char *png = g_build_filename (dir, "fresh.png", NULL);
+  g_autoptr(GError) error = NULL;
+  GdkPaintable *paintable;
+  GtkSnapshot *snapshot;
+  GskRenderNode *node;
+  cairo_surface_t *shown, *fresh;
+  cairo_t *cr;
+  GtkWidget *window;
+  QdPlot *plot;
+  double t = 0.0;
+  int w, h;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display (run under xvfb-run)");
+      return;
+    }
+  window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (window), 600, 400);
+  plot = QD_PLOT (qd_plot_new ());
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (plot));
+  gtk_window_present (GTK_WINDOW (window));
+  qd_plot_add_trace (plot, a, "a", NULL);
+  qd_plot_add_trace (plot, b, "b", NULL);
+  qd_plot_set_time_range_hint (plot, 0.0, 60.0);
+  for (guint i = 0; i < 100 && gtk_widget_get_width (GTK_WIDGET (plot)) <= 0; i++)
+    run_frames (20);
+
+  for (guint burst = 0; burst < 40; burst++)
+    {
+      guint n = (guint) g_test_rand_int_range (1, 3000);
+
+      for (guint i = 0; i < n; i++)
+        {
+          QdSignal s = { t, { 0, 0, 0, 0 }, 2, 0 };
+
+          if (i % 2 == 0)
+            {
+              s.c[0] = sin (t);
+              s.c[1] = cos (t);
+              s.c[2] = -0.5 * sin (t);
+              qd_trace_append (a, &s);
+            }
+          else
+            {
+              s.c[0] = 2 * cos (0.3 * t);
+              s.c[1] = -0.6 * sin (0.3 * t);
+              qd_trace_append (b, &s);
+            }
+          t += g_test_rand_double_range (0.0, 0.001);
+        }
+      run_frames (g_test_rand_int_range (5, 60));
+    }
+  run_frames (150);
+
+  w = gtk_widget_get_width (GTK_WIDGET (plot));
+  h = gtk_widget_get_height (GTK_WIDGET (plot));
+  paintable = gtk_widget_paintable_new (GTK_WIDGET (plot));
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), w, h);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  shown = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  cr = cairo_create (shown);
+  gsk_render_node_draw (node, cr);
+  cairo_destroy (cr);
+  cairo_surface_flush (shown);
+  gsk_render_node_unref (node);
+  g_object_unref (paintable);
+
+  g_assert_true (qd_plot_export (plot, png, QD_PLOT_FORMAT_PNG, w, h, &error));
+  g_assert_no_error (error);
+  fresh = cairo_image_surface_create_from_png (png);
+  g_assert_cmpint (cairo_surface_status (fresh), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpuint (count_pixel_differences (shown, fresh), ==, 0);
+  g_assert_cmpuint (count_pixel_differences (fresh, shown), ==, 0);
+
+  cairo_surface_destroy (shown);
+  cairo_surface_destroy (fresh);
+  g_unlink (png);
+  g_rmdir (dir);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The time axis of a run that has just started, and of one growing
+ * towards a known final time. */
+static void
+test_widget_time_axis (void)
+{
+  g_autoptr(QdTrace) trace = qd_trace_new ("s");
+  QdSignal s = { 200.0, { 1.5, 0.0, 0.0, 0.0 }, 0, 0 };
+  GtkWidget *window;
+  QdPlot *plot;
+  double x0, x1, y0, y1;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display (run under xvfb-run)");
+      return;
+    }
+  window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (window), 600, 400);
+  plot = QD_PLOT (qd_plot_new ());
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (plot));
+  gtk_window_present (GTK_WINDOW (window));
+  qd_plot_add_trace (plot, trace, "s", NULL);
+  for (guint i = 0; i < 100 && gtk_widget_get_width (GTK_WIDGET (plot)) <= 0; i++)
+    run_frames (20);
+
+  /* One event (a single step), final time unknown: one time unit, not
+   * a span of 1e-300 labelled "200e-303". */
+  qd_trace_append (trace, &s);
+  run_frames (150);
+  qd_plot_get_view (plot, &x0, &x1, &y0, &y1);
+  g_assert_cmpfloat (x0, ==, 200.0);
+  g_assert_cmpfloat (x1, ==, 201.0);
+  g_assert_cmpfloat (y0, <, 1.5);
+  g_assert_cmpfloat (y1, >, 1.5);
+
+  /* Known: from the event to the final time. */
+  qd_plot_set_time_range_hint (plot, 0.0, 300.0);
+  run_frames (100);
+  qd_plot_get_view (plot, &x0, &x1, NULL, NULL);
+  g_assert_cmpfloat (x0, ==, 200.0);
+  g_assert_cmpfloat (x1, ==, 300.0);
+
+  /* A second event too close to the first for doubles to tell the
+   * span from rounding changes nothing. */
+  s.t = 200.0 * (1.0 + 1e-13);
+  qd_trace_append (trace, &s);
+  run_frames (100);
+  qd_plot_get_view (plot, &x0, &x1, NULL, NULL);
+  g_assert_cmpfloat (x1, ==, 300.0);
+
+  /* Growing: the span rounded up to a nice number (200 + 50), ... */
+  s.t = 240.0;
+  qd_trace_append (trace, &s);
+  run_frames (100);
+  qd_plot_get_view (plot, &x0, &x1, NULL, NULL);
+  g_assert_cmpfloat (x1, ==, 250.0);
+  /* ... but never past the final time (200 + 100 would be 300 anyway;
+   * 200 + 200 = 400 must stop at 300). */
+  s.t = 299.0;
+  qd_trace_append (trace, &s);
+  run_frames (100);
+  qd_plot_get_view (plot, &x0, &x1, NULL, NULL);
+  g_assert_cmpfloat (x1, ==, 300.0);
+
+  /* Without the hint the same data rounds up past it. */
+  qd_plot_set_time_range_hint (plot, NAN, NAN);
+  run_frames (100);
+  qd_plot_get_view (plot, &x0, &x1, NULL, NULL);
+  g_assert_cmpfloat (x1, ==, 400.0);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1031,11 +1307,14 @@ main (int    argc,
   g_test_add_func ("/plot/decimate/exact", test_decimate_exact);
   g_test_add_func ("/plot/decimate/modes", test_decimate_modes);
   g_test_add_func ("/plot/decimate/incremental", test_decimate_incremental);
+  g_test_add_func ("/plot/render/incremental", test_render_incremental);
   g_test_add_func ("/plot/ticks", test_nice_ticks);
   g_test_add_func ("/plot/render/legend-hit", test_legend_hit);
   g_test_add_func ("/plot/export/files", test_export_files);
   g_test_add_func ("/plot/widget/runs-and-csv", test_widget_runs_and_csv);
   g_test_add_func ("/plot/widget/autoscale-live", test_widget_autoscale_live);
+  g_test_add_func ("/plot/widget/live-equals-fresh", test_widget_live_equals_fresh);
+  g_test_add_func ("/plot/widget/time-axis", test_widget_time_axis);
   g_test_add_func ("/plot/perf/ten-million", test_big_trace);
 
   return g_test_run ();

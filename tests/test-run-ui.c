@@ -224,13 +224,46 @@ assert_run_equals_headless (Fixture *f)
   qd_simulation_free (ref);
 }
 
+/* The toolbar over a plot: the display mode drop-down sets the plot's
+ * mode, and the XY toggle (shown for two traces) plots the second
+ * trace against the first. Leaves the plot as it found it. */
+static void
+assert_toolbar (GtkWidget *page,
+                QdPlot    *plot)
+{
+  GtkWidget *bar = gtk_widget_get_first_child (page);
+  GtkWidget *dropdown = gtk_widget_get_first_child (bar);
+  GtkWidget *xy = gtk_widget_get_next_sibling (dropdown);
+  double x0, x1, y0, y1;
+
+  g_assert_true (GTK_IS_DROP_DOWN (dropdown));
+  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (dropdown)), ==, QD_PLOT_MODE_EXACT);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (dropdown), QD_PLOT_MODE_STEPS);
+  g_assert_cmpint (qd_plot_get_mode (plot), ==, QD_PLOT_MODE_STEPS);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (dropdown), QD_PLOT_MODE_EXACT);
+  g_assert_cmpint (qd_plot_get_mode (plot), ==, QD_PLOT_MODE_EXACT);
+
+  g_assert_true (GTK_IS_TOGGLE_BUTTON (xy));
+  g_assert_true (gtk_widget_get_visible (xy));
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (xy), TRUE);
+  spin_frames ();
+  /* Prey against predators: both positive, so the x axis is a value
+   * range, not the time axis from 0. */
+  qd_plot_get_view (plot, &x0, &x1, &y0, &y1);
+  g_assert_cmpfloat (x0, >, 0.0);
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (xy), FALSE);
+  spin_frames ();
+  qd_plot_get_view (plot, &x0, &x1, NULL, NULL);
+  g_assert_cmpfloat (x0, ==, 0.0);
+}
+
 static void
 test_run_lotka_volterra (void)
 {
   Fixture f;
   QdPlot *plot;
   GtkNotebook *notebook;
-  GtkWidget *tab;
+  GtkWidget *tab, *child;
   int page;
 
   fixture_setup (&f, load_example ("lotka-volterra.qdevs"));
@@ -243,20 +276,34 @@ test_run_lotka_volterra (void)
   g_assert_true (qd_run_session_find_plot (f.session, "/Scope") == plot);
   g_assert_cmpuint (qd_plot_get_n_traces (plot), ==, 2);
 
-  /* It is a page of the bottom notebook, shown, titled with the name. */
+  /* It is a page of the bottom notebook (under the plot's toolbar),
+   * shown, titled with the name. */
   notebook = GTK_NOTEBOOK (gtk_widget_get_ancestor (GTK_WIDGET (plot), GTK_TYPE_NOTEBOOK));
   g_assert_nonnull (notebook);
-  page = gtk_notebook_page_num (notebook, GTK_WIDGET (plot));
+  child = gtk_widget_get_parent (GTK_WIDGET (plot));
+  page = gtk_notebook_page_num (notebook, child);
   g_assert_cmpint (page, >=, 0);
   g_assert_cmpint (gtk_notebook_get_current_page (notebook), ==, page);
-  tab = gtk_notebook_get_tab_label (notebook, GTK_WIDGET (plot));
+  g_assert_true (qd_run_session_get_current_plot (f.session) == plot);
+  tab = gtk_notebook_get_tab_label (notebook, child);
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (gtk_widget_get_first_child (tab))), ==, "Scope");
+
+  /* While it runs, the time axis never goes past the final time. */
+  while (!is_finished (&f))
+    {
+      double x0, x1;
+
+      g_main_context_iteration (NULL, TRUE);
+      qd_plot_get_view (plot, &x0, &x1, NULL, NULL);
+      g_assert_cmpfloat (x1, <=, 300.0);
+    }
 
   wait_until (is_finished, &f);
   g_assert_cmpuint (f.n_finished, ==, 1);
   g_assert_cmpint (f.last_state, ==, QD_RUNNER_FINISHED);
   spin_frames ();
   assert_run_equals_headless (&f);
+  assert_toolbar (child, plot);
 
   /* The bar says so. */
   g_assert_cmpstr (bar_label (&f, "state_label"), ==, "Finished");

@@ -246,8 +246,10 @@ draw_grid (cairo_t                     *cr,
   double px = 1.0 / options->zoom;
   double x0, y0, x1, y1;
 
-  /* Never denser than one dot every 6 pixels. */
-  while (step * options->zoom < 6)
+  /* Never denser than one dot every 8 pixels: a denser grid reads as a
+   * grey haze, and seen whole a large diagram would need thousands of
+   * dots every frame. */
+  while (step * options->zoom < 8)
     step *= 5;
   x0 = floor (options->origin_x / step) * step;
   y0 = floor (options->origin_y / step) * step;
@@ -660,7 +662,8 @@ draw_link (cairo_t                     *cr,
            const QdLink                *link,
            const QdCanvasRenderOptions *options,
            const QdCanvasStyle         *style,
-           const QdRect                *visible)
+           const QdRect                *visible,
+           GPtrArray                   *plain)
 {
   double px = 1.0 / options->zoom;
   g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
@@ -680,6 +683,14 @@ draw_link (cairo_t                     *cr,
 
       if (route->len < 2)
         continue;
+      g_ptr_array_add (routes, route);
+      if (!is_selected (options, key) && link != options->mark_link)
+        {
+          /* Stroked with all the others at the end: one stroke for every
+           * plain link costs far less than one each. */
+          g_ptr_array_add (plain, g_array_ref (route));
+          continue;
+        }
       path_route (cr, route);
       if (is_selected (options, key))
         {
@@ -691,18 +702,12 @@ draw_link (cairo_t                     *cr,
           source_color (cr, &style->accent, 1.0);
           cairo_set_line_width (cr, 2.0 * px);
         }
-      else if (link == options->mark_link)
+      else
         {
           source_color (cr, options->mark_bad ? &style->error : &style->good, 1.0);
           cairo_set_line_width (cr, 2.5 * px);
         }
-      else
-        {
-          source_color (cr, &style->link, 1.0);
-          cairo_set_line_width (cr, 1.5 * px);
-        }
       cairo_stroke (cr);
-      g_ptr_array_add (routes, route);
     }
 
   junctions = qd_canvas_junctions_of_routes (routes);
@@ -855,8 +860,18 @@ qd_canvas_render (cairo_t                     *cr,
             continue;
           draw_block (cr, system, driven, block, options, style);
         }
+      g_autoptr(GPtrArray) plain = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+
       for (guint i = 0; i < system->links->len; i++)
-        draw_link (cr, system, g_ptr_array_index (system->links, i), options, style, &visible);
+        draw_link (cr, system, g_ptr_array_index (system->links, i), options, style,
+                   &visible, plain);
+      for (guint i = 0; i < plain->len; i++)
+        path_route (cr, g_ptr_array_index (plain, i));
+      cairo_set_line_join (cr, CAIRO_LINE_JOIN_MITER);
+      cairo_set_line_cap (cr, CAIRO_LINE_CAP_BUTT);
+      source_color (cr, &style->link, 1.0);
+      cairo_set_line_width (cr, 1.5 / options->zoom);
+      cairo_stroke (cr);
     }
 
   draw_overlays (cr, options, style);

@@ -5,13 +5,13 @@
  * tick labels, legend, then the widget's overlays. Curves are clipped to
  * the plot area.
  *
- * A trace is drawn in one of two ways. When the view holds fewer segments
- * than half its pixel columns, every segment is drawn as a polyline
- * through its polynomial, sampled at each pixel column plus the exact
- * turning points, so parabolas and cubics look like what they are. With
- * more segments than that, a segment is narrower than a pixel and the
+ * A trace is drawn in one of two ways. When the view holds at most a
+ * few segments per pixel column (SPARSE_PER_COLUMN), every segment is
+ * drawn as one anti-aliased polyline through its polynomial, sampled at
+ * each pixel column plus the exact turning points, so parabolas and
+ * cubics look like what they are. With more segments than that, the
  * exact per-column minimum and maximum say everything the screen can
- * show.
+ * show, at a cost that does not grow with the segments.
  */
 #include <glib/gi18n-lib.h>
 
@@ -32,6 +32,11 @@
 /* Beyond this, Cairo's fixed-point coordinates overflow: clamp. */
 #define COORD_LIMIT   1.0e6
 #define FONT          "Sans 9"
+/* Up to this many segments per pixel column, a curve is one polyline:
+ * column bars draw a smooth curve of a few thousand segments (a QSS2
+ * run of a few hundred steps per cycle) as a staircase of vertical
+ * spans, and a polyline of a few points per column is still cheap. */
+#define SPARSE_PER_COLUMN 4
 
 static void
 set_color (QdPlotColor *color,
@@ -636,7 +641,7 @@ draw_series_time (cairo_t                   *cr,
     return;
   i0 = MAX (qd_trace_find (s->trace, (gsize) i1 + 1, o->x_min), 0);
 
-  if ((gsize) (i1 - i0 + 1) * 2 <= ncols)
+  if ((gsize) (i1 - i0 + 1) <= (gsize) ncols * SPARSE_PER_COLUMN)
     draw_sparse (cr, o, m, s->trace, length, (gsize) i0, (gsize) i1, end);
   else
     {

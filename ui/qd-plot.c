@@ -22,6 +22,11 @@
 /* How far the pointer must drag before a box zoom counts, in pixels. */
 #define MIN_BOX     5.0
 #define SCROLL_STEP 1.2
+/* While traces grow, at most one redraw per this many microseconds
+ * (about 24 a second): drawing competes with the simulation's worker
+ * for the processor, and a curve growing 60 times a second does not
+ * read better than one growing 24 times. Input redraws at once. */
+#define GROW_REDRAW_INTERVAL 40000
 
 typedef struct
 {
@@ -58,7 +63,12 @@ struct _QdPlot
   gboolean    autoscale;
   double      x_min, x_max, y_min, y_max;
   double      t_end;
-  gboolean    dirty;         /* data or view changed: redraw */
+  gboolean    dirty;         /* the view changed: redraw at the next frame */
+  gboolean    grown;         /* traces grew: redraw when the interval allows */
+  gint64      last_redraw;   /* frame time of the last redraw, in µs */
+  /* The run's final time, when the caller knows it: autoscale never
+   * shows time beyond it. NAN when unknown. */
+  double      hint_final;
 
   gboolean    has_cursor;
   double      pointer_x, pointer_y;
@@ -188,6 +198,48 @@ time_extent (QdPlot *self,
   return isfinite (*start);
 }
 
+/* The smallest time span worth an axis, from @x0: a span of zero (one
+ * event) or one below what doubles resolve near @x0 would be labelled in
+ * units of 1e-300. The run's final time when known, else one unit (or
+ * more, far from zero). */
+static double
+min_time_span (QdPlot *self,
+               double  x0)
+{
+  if (isfinite (self->hint_final) && self->hint_final > x0
+      && self->hint_final - x0 > 1e-9 * fabs (x0))
+    return self->hint_final - x0;
+  return MAX (1e-9 * fabs (x0), 1.0);
+}
+
+/* Where the time axis from @x0 ends. A finished run: where its traces
+ * end. While running: the span rounded up to 1, 2 or 5 x 10^k, so the
+ * view (and the column caches) change a few times per decade, and not
+ * at all within the span of a finished run; never beyond the run's
+ * final time when known, where the axis stops for good. */
+static void
+time_axis (QdPlot *self,
+           double  x0,
+           double  closed_end,
+           double  open_end,
+           double *x1)
+{
+  double end = closed_end;
+
+  if (isfinite (open_end) && !(open_end <= closed_end))
+    {
+      double span = open_end - x0;
+
+      end = x0 + qd_plot_nice_ceil (MAX (span * 1.02, 1e-300));
+      if (isfinite (self->hint_final) && end > self->hint_final
+          && self->hint_final >= open_end)
+        end = MAX (self->hint_final, closed_end);
+    }
+  if (!(end - x0 >= 1e-9 * fabs (x0)) || !(end - x0 > 1e-100))
+    end = x0 + min_time_span (self, x0);
+  *x1 = end;
+}
+
 /* Fits the view to the data, for an output @width pixels wide (the
  * value range is found from per-column extremes at that width). */
 static void
@@ -212,12 +264,7 @@ autoscale_view_for_width (QdPlot *self,
     {
       if (!time_extent (self, &x0, &closed_end, &open_end))
         goto out;
-      x1 = closed_end;
-      /* While running: the span rounded up to 1, 2 or 5 x 10^k, so the
-       * view (and the column caches) change a few times per decade, and
-       * not at all within the span of a finished run. */
-      if (isfinite (open_end) && !(open_end <= closed_end))
-        x1 = x0 + qd_plot_nice_ceil (MAX ((open_end - x0) * 1.02, 1e-300));
+      time_axis (self, x0, closed_end, open_end, &x1);
       if (!(x1 > x0))
         pad_range (&x0, &x1, 0.05);
     }
@@ -280,13 +327,18 @@ on_tick (GtkWidget     *widget,
             {
               s->seen_length = n;
               s->seen_closed = closed;
-              self->dirty = TRUE;
+              self->grown = TRUE;
             }
         }
     }
-  if (self->dirty)
+  if (self->grown && !self->dirty
+      && gdk_frame_clock_get_frame_time (clock) - self->last_redraw < GROW_REDRAW_INTERVAL)
+    return G_SOURCE_CONTINUE;
+  if (self->dirty || self->grown)
     {
       self->dirty = FALSE;
+      self->grown = FALSE;
+      self->last_redraw = gdk_frame_clock_get_frame_time (clock);
       self->t_end = latest_time (self);
       if (self->autoscale)
         autoscale_view (self);
@@ -706,6 +758,7 @@ qd_plot_init (QdPlot *self)
   self->x_max = self->y_max = 1.0;
   self->t_end = -INFINITY;
   self->dirty = TRUE;
+  self->hint_final = NAN;
 
   gtk_widget_set_focusable (widget, TRUE);
   gtk_widget_set_cursor_from_name (widget, "crosshair");
@@ -951,6 +1004,17 @@ qd_plot_set_autoscale (QdPlot   *self,
   set_autoscale_internal (self, !!autoscale);
   if (autoscale)
     autoscale_view (self);
+  view_changed (self);
+}
+
+void
+qd_plot_set_time_range_hint (QdPlot *self,
+                             double  start,
+                             double  final)
+{
+  g_return_if_fail (QD_IS_PLOT (self));
+  /* The start only tells a final time that cannot be one apart. */
+  self->hint_final = isfinite (final) && (!isfinite (start) || final > start) ? final : NAN;
   view_changed (self);
 }
 

@@ -74,6 +74,13 @@ void        qd_plot_get_view           (QdPlot        *self,
 void        qd_plot_set_autoscale      (QdPlot        *self,
                                         gboolean       autoscale);
 gboolean    qd_plot_get_autoscale      (QdPlot        *self);
+/* The time range of the run being plotted, when known (NAN or infinity
+ * for unknown): autoscale then never shows time beyond @final, and a
+ * run that has only just started (one event, a span of zero) is shown
+ * over [@start, @final] rather than over a span too small to label. */
+void        qd_plot_set_time_range_hint (QdPlot       *self,
+                                         double        start,
+                                         double        final);
 /* Autoscale again (double-click, Home). */
 void        qd_plot_reset_view         (QdPlot        *self);
 

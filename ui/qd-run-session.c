@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "qd-run-session.h"
+#include "qd-window.h"
 
 typedef struct
 {
@@ -18,6 +19,10 @@ typedef struct
   char         *path;      /* the Scope block: "/Plant/Scope" */
   char         *name;      /* its name, the tab's title */
   QdPlot       *plot;      /* owned */
+  GtkWidget    *page;      /* owned: the toolbar over the plot */
+  GtkWidget    *xy_button; /* shown for two traces or more */
+  GtkNativeDialog *chooser;
+  gboolean      chooser_csv;
   GtkWidget    *tab;       /* owned while detached */
   GtkLabel     *tab_label;
   GtkWindow    *window;    /* while detached */
@@ -75,12 +80,19 @@ page_free (gpointer data)
     }
   else if (page->session->notebook != NULL)
     {
-      int num = gtk_notebook_page_num (page->session->notebook, GTK_WIDGET (page->plot));
+      int num = gtk_notebook_page_num (page->session->notebook, page->page);
 
       if (num >= 0)
         gtk_notebook_remove_page (page->session->notebook, num);
     }
+  if (page->chooser != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (page->chooser, page);
+      gtk_native_dialog_destroy (page->chooser);
+      g_clear_object (&page->chooser);
+    }
   g_clear_object (&page->tab);
+  g_object_unref (page->page);
   g_object_unref (page->plot);
   g_free (page->path);
   g_free (page->name);
@@ -107,7 +119,7 @@ page_detach (ScopePage *page)
 
   if (page->window != NULL || notebook == NULL)
     return;
-  num = gtk_notebook_page_num (notebook, GTK_WIDGET (page->plot));
+  num = gtk_notebook_page_num (notebook, page->page);
   if (num >= 0)
     gtk_notebook_remove_page (notebook, num);
 
@@ -125,7 +137,7 @@ page_detach (ScopePage *page)
       if (app != NULL)
         gtk_window_set_application (page->window, app);
     }
-  gtk_window_set_child (page->window, GTK_WIDGET (page->plot));
+  gtk_window_set_child (page->window, page->page);
   g_signal_connect (page->window, "close-request",
                     G_CALLBACK (on_detached_close_request), page);
   gtk_window_present (page->window);
@@ -136,6 +148,227 @@ on_detach_clicked (GtkButton *button,
                    ScopePage *page)
 {
   page_detach (page);
+}
+
+/* The plot's toolbar */
+
+static void
+show_error (ScopePage    *page,
+            const GError *error)
+{
+  GtkRoot *root = gtk_widget_get_root (page->page);
+
+  /* A detached plot reports in the editor it belongs to. */
+  if (!QD_IS_WINDOW (root) && page->session->notebook != NULL)
+    root = gtk_widget_get_root (GTK_WIDGET (page->session->notebook));
+  if (QD_IS_WINDOW (root))
+    qd_window_show_message (QD_WINDOW (root), GTK_MESSAGE_ERROR, error->message);
+  else
+    g_warning ("%s", error->message);
+}
+
+static void
+on_mode_selected (GtkDropDown *dropdown,
+                  GParamSpec  *pspec,
+                  ScopePage   *page)
+{
+  /* The drop-down lists the modes in their enumeration order. */
+  qd_plot_set_mode (page->plot, (QdPlotMode) gtk_drop_down_get_selected (dropdown));
+}
+
+static void
+on_xy_toggled (GtkToggleButton *button,
+               ScopePage       *page)
+{
+  if (gtk_toggle_button_get_active (button) && qd_plot_get_n_traces (page->plot) >= 2)
+    qd_plot_set_xy (page->plot, 0, 1);
+  else
+    qd_plot_set_xy (page->plot, -1, -1);
+}
+
+static void
+on_clear_runs_clicked (GtkButton *button,
+                       ScopePage *page)
+{
+  qd_plot_clear_runs (page->plot);
+}
+
+static QdPlotFormat
+format_for_path (const char *path)
+{
+  g_autofree char *lower = g_ascii_strdown (path, -1);
+
+  if (g_str_has_suffix (lower, ".svg"))
+    return QD_PLOT_FORMAT_SVG;
+  if (g_str_has_suffix (lower, ".pdf"))
+    return QD_PLOT_FORMAT_PDF;
+  return QD_PLOT_FORMAT_PNG;
+}
+
+static void
+on_chooser_response (GtkNativeDialog *dialog,
+                     int              response,
+                     ScopePage       *page)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
+      g_autoptr(GError) error = NULL;
+      gboolean ok = TRUE;
+
+      if (path != NULL && page->chooser_csv)
+        ok = qd_plot_export_csv (page->plot, path, 0.0, &error);
+      else if (path != NULL)
+        {
+          /* What is on the screen, at the size it has there. */
+          int w = gtk_widget_get_width (GTK_WIDGET (page->plot));
+          int h = gtk_widget_get_height (GTK_WIDGET (page->plot));
+
+          ok = qd_plot_export (page->plot, path, format_for_path (path),
+                               w > 0 ? w : 800, h > 0 ? h : 500, &error);
+        }
+      if (!ok)
+        show_error (page, error);
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_clear_object (&page->chooser);
+}
+
+static void
+add_filter (GtkFileChooser *chooser,
+            const char     *name,
+            const char     *suffix)
+{
+  GtkFileFilter *filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, name);
+  gtk_file_filter_add_suffix (filter, suffix);
+  gtk_file_chooser_add_filter (chooser, filter);
+  g_object_unref (filter);
+}
+
+static void
+open_chooser (ScopePage *page,
+              gboolean   csv)
+{
+  GtkRoot *root = gtk_widget_get_root (page->page);
+  GtkFileChooser *chooser;
+  g_autofree char *name = NULL;
+
+  if (page->chooser != NULL)
+    {
+      gtk_native_dialog_show (page->chooser);
+      return;
+    }
+  page->chooser_csv = csv;
+  page->chooser = GTK_NATIVE_DIALOG (
+    gtk_file_chooser_native_new (csv ? _("Export Results as CSV") : _("Export Plot as Image"),
+                                 GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                 GTK_FILE_CHOOSER_ACTION_SAVE,
+                                 _("_Export"), _("_Cancel")));
+  chooser = GTK_FILE_CHOOSER (page->chooser);
+  gtk_native_dialog_set_modal (page->chooser, TRUE);
+  if (csv)
+    add_filter (chooser, _("CSV Files"), "csv");
+  else
+    {
+      /* The format follows the name's extension. */
+      add_filter (chooser, _("PNG Images"), "png");
+      add_filter (chooser, _("SVG Images"), "svg");
+      add_filter (chooser, _("PDF Documents"), "pdf");
+    }
+  name = g_strconcat (page->name, csv ? ".csv" : ".png", NULL);
+  gtk_file_chooser_set_current_name (chooser, name);
+  g_signal_connect (page->chooser, "response", G_CALLBACK (on_chooser_response), page);
+  gtk_native_dialog_show (page->chooser);
+}
+
+static void
+on_export_image_clicked (GtkButton *button,
+                         ScopePage *page)
+{
+  open_chooser (page, FALSE);
+}
+
+static void
+on_export_csv_clicked (GtkButton *button,
+                       ScopePage *page)
+{
+  open_chooser (page, TRUE);
+}
+
+static GtkWidget *
+toolbar_button (GtkWidget  *box,
+                const char *icon,
+                const char *label,
+                const char *tooltip,
+                GCallback   callback,
+                ScopePage  *page)
+{
+  GtkWidget *button = icon != NULL ? gtk_button_new_from_icon_name (icon)
+                                   : gtk_button_new_with_mnemonic (label);
+
+  gtk_widget_add_css_class (button, "flat");
+  gtk_widget_set_tooltip_text (button, tooltip);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, tooltip, -1);
+  g_signal_connect (button, "clicked", callback, page);
+  gtk_box_append (GTK_BOX (box), button);
+  return button;
+}
+
+/* The page of a plot: a row of the plot's own controls over it (what
+ * the mouse cannot say: how to draw, XY, forgetting earlier runs,
+ * saving). */
+static GtkWidget *
+create_page (ScopePage *page)
+{
+  static const char *const modes[] = {
+    /* TRANSLATORS: plot display modes: the exact polynomials, straight
+     * lines between events, held values, markers at the events */
+    N_("Exact"), N_("Lines"), N_("Steps"), N_("Events"), NULL
+  };
+  const char *translated[G_N_ELEMENTS (modes)];
+  GtkWidget *vbox = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+  GtkWidget *dropdown, *spacer;
+
+  for (guint i = 0; i < G_N_ELEMENTS (modes); i++)
+    translated[i] = modes[i] != NULL ? _(modes[i]) : NULL;
+  gtk_widget_add_css_class (bar, "toolbar");
+  gtk_widget_set_margin_start (bar, 4);
+  gtk_widget_set_margin_end (bar, 4);
+
+  dropdown = gtk_drop_down_new_from_strings (translated);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (dropdown), qd_plot_get_mode (page->plot));
+  gtk_widget_set_tooltip_text (dropdown, _("How the curves are drawn"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (dropdown), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Display mode"), -1);
+  g_signal_connect (dropdown, "notify::selected", G_CALLBACK (on_mode_selected), page);
+  gtk_box_append (GTK_BOX (bar), dropdown);
+
+  page->xy_button = gtk_toggle_button_new_with_label (_("XY"));
+  gtk_widget_add_css_class (page->xy_button, "flat");
+  gtk_widget_set_tooltip_text (page->xy_button, _("Plot the second trace against the first"));
+  g_signal_connect (page->xy_button, "toggled", G_CALLBACK (on_xy_toggled), page);
+  gtk_widget_set_visible (page->xy_button, FALSE);
+  gtk_box_append (GTK_BOX (bar), page->xy_button);
+
+  spacer = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  gtk_widget_set_hexpand (spacer, TRUE);
+  gtk_box_append (GTK_BOX (bar), spacer);
+
+  toolbar_button (bar, "edit-clear-all-symbolic", NULL, _("Clear earlier runs"),
+                  G_CALLBACK (on_clear_runs_clicked), page);
+  toolbar_button (bar, "image-x-generic-symbolic", NULL, _("Export image…"),
+                  G_CALLBACK (on_export_image_clicked), page);
+  toolbar_button (bar, "document-save-as-symbolic", NULL, _("Export CSV…"),
+                  G_CALLBACK (on_export_csv_clicked), page);
+
+  gtk_box_append (GTK_BOX (vbox), bar);
+  gtk_box_append (GTK_BOX (vbox), GTK_WIDGET (page->plot));
+  return vbox;
 }
 
 static GtkWidget *
@@ -170,11 +403,11 @@ page_attach (ScopePage *page)
 
   if (notebook == NULL || page->window != NULL)
     return;
-  if (gtk_notebook_page_num (notebook, GTK_WIDGET (page->plot)) >= 0)
+  if (gtk_notebook_page_num (notebook, page->page) >= 0)
     return;
   /* The tab widget is reused: the notebook takes a reference of its own. */
-  num = gtk_notebook_append_page (notebook, GTK_WIDGET (page->plot), page->tab);
-  gtk_notebook_set_tab_reorderable (notebook, GTK_WIDGET (page->plot), TRUE);
+  num = gtk_notebook_append_page (notebook, page->page, page->tab);
+  gtk_notebook_set_tab_reorderable (notebook, page->page, TRUE);
   gtk_notebook_set_current_page (notebook, num);
 }
 
@@ -228,6 +461,7 @@ page_new (QdRunSession *self,
   page->plot = QD_PLOT (g_object_ref_sink (qd_plot_new ()));
   gtk_widget_set_hexpand (GTK_WIDGET (page->plot), TRUE);
   gtk_widget_set_vexpand (GTK_WIDGET (page->plot), TRUE);
+  page->page = g_object_ref_sink (create_page (page));
   page->tab = g_object_ref_sink (create_tab (page));
   page_attach (page);
   return page;
@@ -459,6 +693,8 @@ prepare_run (QdRunSession *self)
         }
       page->used = TRUE;
       qd_plot_begin_run (page->plot);
+      qd_plot_set_time_range_hint (page->plot, qd_simulation_get_start_time (sim),
+                                   qd_simulation_get_final_time (sim));
       for (guint k = 0; k < traces->len; k++)
         {
           QdTrace *trace = g_ptr_array_index (traces, k);
@@ -468,6 +704,12 @@ prepare_run (QdRunSession *self)
               && strchr (name + len + 1, '/') == NULL)
             qd_plot_add_trace (page->plot, trace, name + len + 1, NULL);
         }
+      /* XY needs two traces; a plot that had them may have lost one. */
+      gtk_widget_set_visible (page->xy_button, qd_plot_get_n_traces (page->plot) >= 2);
+      if (qd_plot_get_n_traces (page->plot) < 2)
+        gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (page->xy_button), FALSE);
+      else if (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (page->xy_button)))
+        qd_plot_set_xy (page->plot, 0, 1);
     }
   /* Scopes deleted since the last run take their plots with them. */
   for (guint i = self->pages->len; i > 0; i--)
@@ -484,7 +726,7 @@ prepare_run (QdRunSession *self)
   if (self->pages->len > 0 && self->notebook != NULL)
     {
       ScopePage *first = g_ptr_array_index (self->pages, 0);
-      int num = gtk_notebook_page_num (self->notebook, GTK_WIDGET (first->plot));
+      int num = gtk_notebook_page_num (self->notebook, first->page);
 
       if (num >= 0)
         gtk_notebook_set_current_page (self->notebook, num);
@@ -777,8 +1019,13 @@ qd_run_session_get_current_plot (QdRunSession *self)
       int num = gtk_notebook_get_current_page (self->notebook);
       GtkWidget *child = num >= 0 ? gtk_notebook_get_nth_page (self->notebook, num) : NULL;
 
-      if (QD_IS_PLOT (child))
-        return QD_PLOT (child);
+      for (guint i = 0; child != NULL && i < self->pages->len; i++)
+        {
+          ScopePage *page = g_ptr_array_index (self->pages, i);
+
+          if (page->page == child)
+            return page->plot;
+        }
     }
   return ((ScopePage *) g_ptr_array_index (self->pages, 0))->plot;
 }
