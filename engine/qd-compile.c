@@ -38,6 +38,7 @@ struct _Node
   const QdBlockType *type;     /* NULL when unknown */
   char              *path;
   gboolean           ok;       /* type known, parameters valid */
+  gboolean           ports_ok; /* n_in and n_out are known (even if !ok) */
   gboolean           structural;
   int                atomic;   /* index in the flat model, or -1 */
   guint              n_in, n_out;
@@ -402,21 +403,21 @@ check_range (Compiler          *c,
   if (spec->kind == QD_PARAM_INTEGER && value != floor (value))
     {
       add_problem (c, node, QD_ERROR_PARAM,
-                   _("parameter '%s' must be a whole number (it is %g)"),
+                   _("parameter '%s' must be a whole number (it is %.15g)"),
                    spec->name, value);
       return FALSE;
     }
   if (value < spec->min)
     {
       add_problem (c, node, QD_ERROR_PARAM,
-                   _("parameter '%s' must be at least %g (it is %g)"),
+                   _("parameter '%s' must be at least %.15g (it is %.15g)"),
                    spec->name, spec->min, value);
       return FALSE;
     }
   if (value > spec->max)
     {
       add_problem (c, node, QD_ERROR_PARAM,
-                   _("parameter '%s' must be at most %g (it is %g)"),
+                   _("parameter '%s' must be at most %.15g (it is %.15g)"),
                    spec->name, spec->max, value);
       return FALSE;
     }
@@ -605,6 +606,7 @@ evaluate_block (Compiler     *c,
       node->ok = FALSE;
       return;
     }
+  node->ports_ok = TRUE;
   if (node->n_out > 64)
     {
       add_problem (c, node, QD_ERROR_PARAM,
@@ -1088,7 +1090,23 @@ build_model (Compiler *c)
         Node *node = atomic_nodes[i];
 
         if (!node->ok)
-          continue;
+          {
+            /* A block with a bad parameter is not wired, but its
+             * unconnected inputs are still worth reporting now: a check
+             * lists every problem, not the first of each block. */
+            for (guint q = 0; node->ports_ok && q < node->n_in; q++)
+              {
+                Node *src = NULL;
+                guint src_port = 0;
+
+                if (resolve_input (c, node, q, &src, &src_port) == UNCONNECTED
+                    && (node->type->flags & QD_BLOCK_OPTIONAL_INPUTS) == 0)
+                  add_problem (c, node, QD_ERROR_UNCONNECTED,
+                               _("input %u is not connected; connect it or "
+                                 "delete the block"), q + 1);
+              }
+            continue;
+          }
         for (guint q = 0; q < node->n_in; q++)
           {
             Node *src = NULL;

@@ -15,7 +15,10 @@
  *    whose keys change in place; passive blocks (ta = QD_INF) are not in
  *    it;
  *  - the "now" queue: blocks whose next event is at the current event time
- *    (ta = 0 after a transition), a small binary min-heap of block indices.
+ *    (ta = 0 after a transition), a short array of block indices sorted
+ *    in decreasing order (the next one is the last). When it is full,
+ *    further blocks due now go into the time heap at the current time,
+ *    which orders them the same way.
  *
  * A zero-time cascade through static blocks (integrator -> WSum ->
  * integrator) is the common case; with the now queue it costs no main
@@ -24,9 +27,12 @@
  * top and the heap's top when the heap's top is at the current time.
  *
  * Entries of the now queue are removed lazily: when a block in it is
- * rescheduled elsewhere, only where[i] changes, and the stale entry is
- * dropped when it reaches the top (in_now[i] says an entry exists, so a
+ * rescheduled elsewhere, only its `where` changes, and the stale entry is
+ * dropped when it reaches the end (`in_now` says an entry exists, so a
  * block is never queued twice).
+ *
+ * Everything the loop needs of a block per transition is in its QdHot
+ * (qd-simulation-private.h): one cache line.
  *
  * Nothing here allocates once the simulation is initialized.
  *

@@ -142,16 +142,16 @@ wait_title ()
 drag ()
 {
   xdotool mousemove "$1" "$2"
-  sleep 0.2
-  xdotool mousedown 1
-  sleep 0.2
-  for i in 1 2 3 4 5 6 7 8 9 10; do
-    xdotool mousemove $(($1 + ($3 - $1) * i / 10)) $(($2 + ($4 - $2) * i / 10))
-    sleep 0.05
-  done
-  sleep 0.3
-  xdotool mouseup 1
   sleep 0.4
+  xdotool mousedown 1
+  sleep 0.3
+  for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
+    xdotool mousemove $(($1 + ($3 - $1) * i / 12)) $(($2 + ($4 - $2) * i / 12))
+    sleep 0.06
+  done
+  sleep 0.4
+  xdotool mouseup 1
+  sleep 0.8
 }
 
 # Types $1 into the palette search and drags the first block found to the
@@ -165,6 +165,8 @@ add_block ()
   # The search waits for a pause in typing before it filters.
   sleep 1.5
   drag "$first_row_x" "$first_row_y" "$(sx "$2")" "$(sy "$3")"
+  # The drop ends the drag-and-drop session: let it finish.
+  sleep 1
 }
 
 # Checks the saved diagram with python3: $1 is a Python expression over

@@ -168,9 +168,9 @@ fixture_value (const QdBlockType *type,
 }
 
 /* A document with the block under test (@params: NULL-terminated name,
- * value pairs set after the fixtures), a Constant driving every input and
- * a Terminator taking every output. NULL when a parameter is refused
- * (@error set). */
+ * value pairs set after the fixtures), one block of @source_type driving
+ * every input (none when NULL) and one of @sink_type, sized to match,
+ * taking every output. NULL when a parameter is refused (@error set). */
 static QdDocument *
 harness_new_full (const QdBlockType  *type,
                   const char         *source_type,
@@ -225,13 +225,13 @@ harness_new_full (const QdBlockType  *type,
     }
   if (n_out > 0)
     {
-      const QdBlockType *term = qd_registry_lookup (sink_type);
+      const QdBlockType *sink_info = qd_registry_lookup (sink_type);
       g_autofree char *count = g_strdup_printf ("%u", n_out);
       QdBlock *sink = qd_document_add_block (doc, root, sink_type, "Sink",
                                              200, 100, error);
 
       if (sink == NULL
-          || !qd_document_set_param (doc, sink, term->inputs.size_param,
+          || !qd_document_set_param (doc, sink, sink_info->inputs.size_param,
                                      count, error))
         return NULL;
       for (guint i = 0; i < n_out; i++)

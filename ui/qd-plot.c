@@ -2,8 +2,10 @@
  *
  * Like Sysprof's charts: the traces are append-only stores a worker
  * fills; the widget polls their lengths on the frame clock (a few atomic
- * loads per trace and frame), queues a draw only when something changed,
- * and draws in snapshot() through the Cairo renderer shared with export.
+ * loads per trace and frame), queues a draw only when something changed
+ * (and for growing traces at most about 25 times a second, so that the
+ * drawing leaves the processor to the simulation), and draws in
+ * snapshot() through the Cairo renderer shared with export.
  * Each trace keeps its per-column cache, so a frame during a live run only
  * reads the segments appended since the previous one.
  *
