@@ -118,10 +118,35 @@ shift (double *c,
   if (s == 0.0)
     return;
   /* Repeated synthetic division (Horner's shift), exact in the same sense
-   * as qd_signal_advance(). */
-  for (int i = 0; i < n; i++)
-    for (int k = n - 1; k >= i; k--)
-      c[k] += s * c[k + 1];
+   * as qd_signal_advance(). The orders the methods use are unrolled, on
+   * the hot path of every transition, with the operations in the order of
+   * the general loop below so that the results stay bit-identical. */
+  switch (n)
+    {
+    case 0:
+      return;
+    case 1:
+      c[0] += s * c[1];
+      return;
+    case 2:
+      c[1] += s * c[2];
+      c[0] += s * c[1];
+      c[1] += s * c[2];
+      return;
+    case 3:
+      c[2] += s * c[3];
+      c[1] += s * c[2];
+      c[0] += s * c[1];
+      c[2] += s * c[3];
+      c[1] += s * c[2];
+      c[2] += s * c[3];
+      return;
+    default:
+      for (int i = 0; i < n; i++)
+        for (int k = n - 1; k >= i; k--)
+          c[k] += s * c[k + 1];
+      return;
+    }
 }
 
 /* The quantum for a state of value x. A state sitting exactly at 0 with
@@ -131,7 +156,10 @@ static inline double
 quantum (const Integrator *st,
          double            x)
 {
-  double dq = fmax (st->dqrel * fabs (x), st->dqmin);
+  /* Not fmax(): a library call per transition; the same value for the
+   * non-NaN quantum parameters that check accepts. */
+  double rel = st->dqrel * fabs (x);
+  double dq = rel > st->dqmin ? rel : st->dqmin;
 
   if (dq <= 0.0)
     dq = st->dqrel * 1e-6;

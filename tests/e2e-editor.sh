@@ -25,6 +25,17 @@
 
 set -u
 
+# Synthetic input on a loaded machine can now and then lose an event (a
+# drag that ends before the canvas saw it move). A real defect fails both
+# attempts; a lost event does not fail twice.
+if [ -z "${QD_E2E_ATTEMPT:-}" ]; then
+  QD_E2E_ATTEMPT=1 "$0" "$@" && exit 0
+  rc=$?
+  [ "$rc" -eq 77 ] && exit 77
+  echo "# first attempt failed (exit $rc); trying once more"
+  QD_E2E_ATTEMPT=2 exec "$0" "$@"
+fi
+
 build_root=${MESON_BUILD_ROOT:-build}
 qdevs=${1:-$build_root/app/qdevs}
 cli=${2:-$(dirname "$qdevs")/qdevs-cli}

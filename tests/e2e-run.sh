@@ -13,6 +13,17 @@
 # Set QD_E2E_KEEP=DIR to keep the screenshots in DIR.
 set -u
 
+# Synthetic input on a loaded machine can now and then lose an event (a
+# drag that ends before the canvas saw it move). A real defect fails both
+# attempts; a lost event does not fail twice.
+if [ -z "${QD_E2E_ATTEMPT:-}" ]; then
+  QD_E2E_ATTEMPT=1 "$0" "$@" && exit 0
+  rc=$?
+  [ "$rc" -eq 77 ] && exit 77
+  echo "# first attempt failed (exit $rc); trying once more"
+  QD_E2E_ATTEMPT=2 exec "$0" "$@"
+fi
+
 SRC=${QD_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 BUILD=${QD_BUILD_DIR:-$SRC/build}
 APP=$BUILD/app/qdevs
