@@ -109,11 +109,60 @@ qss_requantize (const Integrator *st,
     q[k] = k < st->n ? x[k] : 0.0;
 }
 
+/* QSS2's usual case of qd_poly_first_crossing(), d = a0 + a1 s + a2 s^2
+ * with |a0| < dQ and a2 != 0, inline: the same closed form as that
+ * function's quadratic path, operation for operation, so the answer is the
+ * same to the bit (keep the two alike). NaN when the formula gives no
+ * usable time; the caller then asks the general search, as it would. */
+static inline double
+qss2_crossing (double a0,
+               double a1,
+               double a2,
+               double dq)
+{
+  double c, disc;
+
+  if (a2 < 0.0)
+    {
+      a0 = -a0;
+      a1 = -a1;
+      a2 = -a2;
+    }
+  if (a1 < 0.0)
+    {
+      c = a0 + dq;
+      disc = a1 * a1 - 4.0 * a2 * c;
+      if (disc < 0.0 && -disc <= 8.0 * DBL_EPSILON * (a1 * a1 + 4.0 * a2 * c))
+        disc = 0.0;
+      if (disc >= 0.0)
+        return 2.0 * c / (-a1 + sqrt (disc));
+      c = a0 - dq;
+      return (-a1 + sqrt (a1 * a1 - 4.0 * a2 * c)) / (2.0 * a2);
+    }
+  c = a0 - dq;
+  return -2.0 * c / (a1 + sqrt (a1 * a1 - 4.0 * a2 * c));
+}
+
 /* The least s > 0 with |x - q| = dQ (the paper's sigma-hat). */
 static double
 qss_reschedule (Integrator *st)
 {
   double d[QD_MAX_ORDER + 1];
+
+  if (st->n == 2)
+    {
+      double a0 = st->x[0] - st->q[0], a1 = st->x[1] - st->q[1];
+
+      /* Strictly inside the band with a true parabola: the closed form,
+       * without the general function's checks and copies. */
+      if (fabs (a0) < st->dq && st->x[2] != 0.0 && st->dq >= 0.0)
+        {
+          double s = qss2_crossing (a0, a1, st->x[2], st->dq);
+
+          if (s > 0.0 && s < QD_INF)
+            return s;
+        }
+    }
 
   for (int k = 0; k < st->n; k++)
     d[k] = st->x[k] - st->q[k];
@@ -292,6 +341,7 @@ integrator_init (QdAtomic *self,
    * the start time) must not cancel it. */
   st->sigma = 0.0;
   st->initial = TRUE;
+  st->cache_valid = FALSE;
 }
 
 static double
@@ -306,7 +356,8 @@ static guint64
 integrator_lambda (QdAtomic *self,
                    double    t)
 {
-  const Integrator *st = self->state;
+  Integrator *cache = self->state;
+  const Integrator *st = cache;
   QdSignal *y = &self->out[0];
   double x[QD_MAX_ORDER + 1];
   Integrator settled;
@@ -327,6 +378,18 @@ integrator_lambda (QdAtomic *self,
   y->t = t;
   y->order = st->n - 1;
   y->tag = 0;
+  if (st->ops == &qss_ops)
+    {
+      /* The only change to the state: dint at this t finds x and its
+       * quantum ready (QSS1-3, whose requantization reads nothing else). */
+      memcpy (cache->cache_x, x, sizeof x);
+      cache->cache_dq = quantum (st, x[0]);
+      cache->cache_t = t;
+      cache->cache_tl = st->tl;
+      cache->cache_valid = TRUE;
+      qss_requantize (st, x, cache->cache_dq, y->c);
+      return 1;
+    }
   st->ops->requantize (st, x, quantum (st, x[0]), y->c);
   return 1;
 }
@@ -337,6 +400,36 @@ integrator_dint (QdAtomic *self,
 {
   Integrator *st = self->state;
 
+  if (st->ops == &qss_ops)
+    {
+      /* QSS1-3: no unanswered outputs to settle, q taken from x, and x
+       * and its quantum usually already computed by lambda at this t. */
+      gboolean cached = st->cache_valid && st->cache_t == t
+                        && st->cache_tl == st->tl;
+
+      st->cache_valid = FALSE;
+      shift (st->q, st->n - 1, t - st->tl);
+      if (cached)
+        {
+          memcpy (st->x, st->cache_x, sizeof st->x);
+          st->dq = st->cache_dq;
+        }
+      else
+        {
+          shift (st->x, st->n, t - st->tl);
+          snap_to_edge (st, st->x);
+          st->dq = quantum (st, st->x[0]);
+        }
+      st->tl = t;
+      st->q_old = st->q[0];
+      st->dx_old = st->x[1];
+      st->t_out = t;
+      st->awaiting = TRUE;
+      qss_requantize (st, st->x, st->dq, st->q);
+      st->initial = FALSE;
+      st->sigma = sigma_after_requantization (st);
+      return;
+    }
   settle_unanswered (st, t);
   shift (st->x, st->n, t - st->tl);
   shift (st->q, st->n - 1, t - st->tl);
@@ -352,10 +445,7 @@ integrator_dint (QdAtomic *self,
   if (st->ops->requantized != NULL)
     st->ops->requantized (st, t);
   st->initial = FALSE;
-  if (st->ops == &qss_ops)
-    st->sigma = sigma_after_requantization (st);
-  else
-    st->sigma = st->ops->reschedule (st);
+  st->sigma = st->ops->reschedule (st);
 }
 
 static void
@@ -369,6 +459,7 @@ integrator_dext (QdAtomic       *self,
   double s = t - st->tl;
   QdSignal v;
 
+  st->cache_valid = FALSE;
   settle_unanswered (st, t);
   /* Both x (with the old derivative) and q follow their trajectories up to
    * now; then the new derivative replaces x's higher coefficients. */
@@ -390,6 +481,12 @@ integrator_dext (QdAtomic       *self,
   for (int k = 0; k < st->n; k++)
     st->x[k + 1] = v.c[k] / (k + 1);
 
+  if (st->ops == &qss_ops)
+    {
+      /* Direct calls on the commonest path (qss_derivative does nothing). */
+      st->sigma = st->initial ? 0.0 : qss_reschedule (st);
+      return;
+    }
   st->ops->derivative (st, t);
   st->sigma = st->initial ? 0.0 : st->ops->reschedule (st);
 }

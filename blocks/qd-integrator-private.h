@@ -76,6 +76,15 @@ struct _Integrator
   gboolean awaiting;             /* the next derivative answers that output */
   gboolean initial;              /* the initial q is still to be emitted */
 
+  /* QSS1-3: x advanced to cache_t (from the x of tl = cache_tl) and its
+   * quantum, as lambda computed them; dint at the same instant takes them
+   * instead of computing them again. Anything that changes x clears
+   * cache_valid. */
+  double  cache_x[QD_MAX_ORDER + 1];
+  double  cache_dq;
+  double  cache_t, cache_tl;
+  gboolean cache_valid;
+
   /* LIQSS2, LIQSS3 (qd-integrator-stiff.c): the affine term as a
    * polynomial, u(tu + s) = sum u[k] s^k, and its value at the next
    * scheduled requantization, where lambda needs it. */

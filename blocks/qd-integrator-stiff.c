@@ -174,7 +174,7 @@ static void
 liqss_derivative (Integrator *st,
                   double      t)
 {
-  double v[QD_MAX_ORDER];
+  double v[QD_MAX_ORDER] = { 0.0 };
 
   for (int k = 0; k < st->n; k++)
     v[k] = (k + 1) * st->x[k + 1];

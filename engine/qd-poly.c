@@ -505,6 +505,8 @@ cubic_piece (const double *f,
   return s;
 }
 
+/* The integrator's qss2_crossing() repeats this formula inline for QSS2,
+ * operation for operation: change the two together. */
 static double
 crossing_quadratic (double a0,
                     double a1,

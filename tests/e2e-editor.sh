@@ -48,6 +48,12 @@ skip ()
 
 command -v xdotool >/dev/null 2>&1 || skip "xdotool is not installed"
 command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
+
+# Once more inside a display of our own, so that no other test or program
+# shares the screen, the pointer or the keyboard focus with this one.
+if [ -z "${QD_E2E_INNER:-}" ] && command -v xvfb-run >/dev/null 2>&1; then
+  QD_E2E_INNER=1 exec xvfb-run -a -s "-screen 0 1280x1024x24" "$0" "$@"
+fi
 [ -n "${DISPLAY:-}" ] || skip "no display (run under xvfb-run -a)"
 xdotool getdisplaygeometry >/dev/null 2>&1 || skip "the display $DISPLAY does not answer"
 [ -x "$qdevs" ] || { echo "FAIL: $qdevs is not built"; exit 1; }
