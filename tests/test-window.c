@@ -459,16 +459,23 @@ test_window_size_remembered (void)
 {
   g_autoptr(GSettings) settings = g_settings_new (QD_APPLICATION_ID);
   QdWindow *window;
+  GtkPaned *sidebar;
   int width = 0, height = 0;
 
   g_settings_set_int (settings, "window-width", 777);
   g_settings_set_int (settings, "window-height", 555);
   g_settings_set_boolean (settings, "window-maximized", FALSE);
+  g_settings_set_int (settings, "sidebar-position", 300);
 
   window = qd_window_new (GTK_APPLICATION (app));
   gtk_window_get_default_size (GTK_WINDOW (window), &width, &height);
   g_assert_cmpint (width, ==, 777);
   g_assert_cmpint (height, ==, 555);
+  sidebar = GTK_PANED (gtk_widget_get_template_child (GTK_WIDGET (window),
+                                                      QD_TYPE_WINDOW,
+                                                      "paned"));
+  g_assert_cmpint (gtk_paned_get_position (sidebar), ==, 300);
+  gtk_paned_set_position (sidebar, 260);
 
   /* Only a shown window can be closed (an unrealized one ignores it). */
   gtk_window_present (GTK_WINDOW (window));
@@ -478,6 +485,7 @@ test_window_size_remembered (void)
   g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 640);
   g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 480);
   g_assert_false (g_settings_get_boolean (settings, "window-maximized"));
+  g_assert_cmpint (g_settings_get_int (settings, "sidebar-position"), ==, 260);
   g_object_unref (window);
 }
 

@@ -28,6 +28,9 @@ struct _QdWindow
   GtkListBox  *palette_list;
   GtkSearchEntry *palette_search;
   GtkStack    *main_stack;
+  GtkPaned    *paned;
+  GtkPaned    *inspector_paned;
+  GtkPaned    *bottom_paned;
   GtkLabel    *doc_title_label;
   GtkLabel    *doc_file_label;
   GtkLabel    *doc_description_label;
@@ -589,6 +592,19 @@ on_message_close_clicked (QdWindow *self)
   qd_window_hide_message (self);
 }
 
+static const char *const panel_keys[] = {
+  "sidebar-position", "inspector-position", "bottom-position",
+};
+
+static GtkPaned *
+panel_paned (QdWindow *self,
+             guint     i)
+{
+  GtkPaned *paneds[] = { self->paned, self->inspector_paned, self->bottom_paned };
+
+  return paneds[i];
+}
+
 static void
 restore_size (QdWindow *self)
 {
@@ -603,6 +619,16 @@ restore_size (QdWindow *self)
     gtk_window_set_default_size (GTK_WINDOW (self), width, height);
   if (g_settings_get_boolean (self->settings, "window-maximized"))
     gtk_window_maximize (GTK_WINDOW (self));
+
+  /* The panel layout follows the user from one session to the next:
+   * palette width, inspector split and plot pane height (0: not saved). */
+  for (guint i = 0; i < G_N_ELEMENTS (panel_keys); i++)
+    {
+      int position = g_settings_get_int (self->settings, panel_keys[i]);
+
+      if (position > 0)
+        gtk_paned_set_position (panel_paned (self, i), position);
+    }
 }
 
 static void
@@ -624,6 +650,10 @@ save_size (QdWindow *self)
       g_settings_set_int (self->settings, "window-width", width);
       g_settings_set_int (self->settings, "window-height", height);
     }
+  for (guint i = 0; i < G_N_ELEMENTS (panel_keys); i++)
+    if (gtk_paned_get_position (panel_paned (self, i)) > 0)
+      g_settings_set_int (self->settings, panel_keys[i],
+                          gtk_paned_get_position (panel_paned (self, i)));
 }
 
 /* Files: save, save as, recent diagrams, unsaved changes, export; and
@@ -1173,6 +1203,9 @@ qd_window_class_init (QdWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, QdWindow, palette_list);
   gtk_widget_class_bind_template_child (widget_class, QdWindow, palette_search);
   gtk_widget_class_bind_template_child (widget_class, QdWindow, main_stack);
+  gtk_widget_class_bind_template_child (widget_class, QdWindow, paned);
+  gtk_widget_class_bind_template_child (widget_class, QdWindow, inspector_paned);
+  gtk_widget_class_bind_template_child (widget_class, QdWindow, bottom_paned);
   gtk_widget_class_bind_template_child (widget_class, QdWindow, doc_title_label);
   gtk_widget_class_bind_template_child (widget_class, QdWindow, doc_file_label);
   gtk_widget_class_bind_template_child (widget_class, QdWindow, doc_description_label);
