@@ -99,3 +99,92 @@ qd_test_dump_document (QdDocument *document)
 
   return g_string_free (out, FALSE);
 }
+
+QdBlock *
+qd_test_add_block (QdDocument *doc,
+                   const char *type,
+                   const char *name)
+{
+  GError *error = NULL;
+  QdBlock *block = qd_document_add_block (doc, qd_document_get_root (doc),
+                                          type, name, 0, 0, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (block);
+  return block;
+}
+
+void
+qd_test_set_param (QdDocument *doc,
+                   QdBlock    *block,
+                   const char *name,
+                   const char *value)
+{
+  GError *error = NULL;
+
+  g_assert_true (qd_document_set_param (doc, block, name, value, &error));
+  g_assert_no_error (error);
+}
+
+void
+qd_test_connect (QdDocument *doc,
+                 QdBlock    *src,
+                 guint       src_port,
+                 QdBlock    *dst,
+                 guint       dst_port)
+{
+  GError *error = NULL;
+  QdLink *link = qd_document_connect (doc, qd_document_get_root (doc),
+                                      src->id, src_port, dst->id, dst_port,
+                                      &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (link);
+}
+
+void
+qd_test_set_final_time (QdDocument *doc,
+                        double      final_time)
+{
+  QdSettings settings = *qd_document_get_settings (doc);
+  GError *error = NULL;
+
+  settings.final_time = final_time;
+  g_assert_true (qd_document_set_settings (doc, &settings, &error));
+  g_assert_no_error (error);
+}
+
+QdSimulation *
+qd_test_compile (QdDocument *doc)
+{
+  GError *error = NULL;
+  QdSimulation *sim = qd_simulation_new (doc, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (sim);
+  return sim;
+}
+
+void
+qd_test_run (QdSimulation *sim)
+{
+  GError *error = NULL;
+
+  g_assert_cmpint (qd_simulation_run (sim, &error), ==, QD_RUN_DONE);
+  g_assert_no_error (error);
+}
+
+QdTrace *
+qd_test_run_and_find (QdSimulation *sim,
+                      const char   *name)
+{
+  GPtrArray *traces;
+
+  qd_test_run (sim);
+  traces = qd_simulation_get_traces (sim);
+  for (guint i = 0; i < traces->len; i++)
+    if (g_str_equal (qd_trace_get_name (traces->pdata[i]), name))
+      return traces->pdata[i];
+  g_error ("no trace named %s", name);
+  return NULL;
+}

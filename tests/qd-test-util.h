@@ -17,4 +17,44 @@ char       *qd_test_source_path   (const char *first, ...) G_GNUC_NULL_TERMINATE
  * bend points), subsystems nested. Equal dumps mean equal structure. */
 char       *qd_test_dump_document (QdDocument *document);
 
+/* The helpers below build and run documents in tests; each one asserts
+ * that its step succeeded, so a test reads as the model it describes. */
+
+/* Adds a block of @type named @name at the origin of the root system of
+ * @doc; asserts that this worked and returns the block. */
+QdBlock      *qd_test_add_block      (QdDocument   *doc,
+                                      const char   *type,
+                                      const char   *name);
+
+/* Sets the parameter @name of @block to the text @value; asserts that the
+ * value was accepted. */
+void          qd_test_set_param      (QdDocument   *doc,
+                                      QdBlock      *block,
+                                      const char   *name,
+                                      const char   *value);
+
+/* Links output @src_port of @src to input @dst_port of @dst in the root
+ * system; asserts that the link was made. */
+void          qd_test_connect        (QdDocument   *doc,
+                                      QdBlock      *src,
+                                      guint         src_port,
+                                      QdBlock      *dst,
+                                      guint         dst_port);
+
+/* Sets the final time of @doc, keeping its other settings. */
+void          qd_test_set_final_time (QdDocument   *doc,
+                                      double        final_time);
+
+/* Compiles @doc into a simulation with default options; asserts that
+ * compiling succeeded. */
+QdSimulation *qd_test_compile        (QdDocument   *doc);
+
+/* Runs @sim to its final time; asserts that it finished without error. */
+void          qd_test_run            (QdSimulation *sim);
+
+/* Runs @sim like qd_test_run() and returns its trace named @name
+ * (owned by @sim); aborts the test if there is no such trace. */
+QdTrace      *qd_test_run_and_find   (QdSimulation *sim,
+                                      const char   *name);
+
 G_END_DECLS

@@ -1105,88 +1105,6 @@ test_integrator_reset (void)
 
 /* ---- whole simulations ------------------------------------------------- */
 
-static QdBlock *
-add (QdDocument *doc,
-     const char *type,
-     const char *name)
-{
-  GError *error = NULL;
-  QdBlock *block = qd_document_add_block (doc, qd_document_get_root (doc),
-                                          type, name, 0, 0, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (block);
-  return block;
-}
-
-static void
-set (QdDocument *doc,
-     QdBlock    *block,
-     const char *name,
-     const char *value)
-{
-  GError *error = NULL;
-
-  g_assert_true (qd_document_set_param (doc, block, name, value, &error));
-  g_assert_no_error (error);
-}
-
-static void
-connect (QdDocument *doc,
-         QdBlock    *src,
-         guint       src_port,
-         QdBlock    *dst,
-         guint       dst_port)
-{
-  GError *error = NULL;
-  QdLink *link = qd_document_connect (doc, qd_document_get_root (doc),
-                                      src->id, src_port, dst->id, dst_port,
-                                      &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (link);
-}
-
-static void
-set_final_time (QdDocument *doc,
-                double      final_time)
-{
-  QdSettings settings = *qd_document_get_settings (doc);
-  GError *error = NULL;
-
-  settings.final_time = final_time;
-  g_assert_true (qd_document_set_settings (doc, &settings, &error));
-  g_assert_no_error (error);
-}
-
-static QdTrace *
-run_and_find (QdSimulation *sim,
-              const char   *name)
-{
-  GError *error = NULL;
-  GPtrArray *traces;
-
-  g_assert_cmpint (qd_simulation_run (sim, &error), ==, QD_RUN_DONE);
-  g_assert_no_error (error);
-  traces = qd_simulation_get_traces (sim);
-  for (guint i = 0; i < traces->len; i++)
-    if (g_str_equal (qd_trace_get_name (traces->pdata[i]), name))
-      return traces->pdata[i];
-  g_error ("no trace named %s", name);
-  return NULL;
-}
-
-static QdSimulation *
-compile (QdDocument *doc)
-{
-  GError *error = NULL;
-  QdSimulation *sim = qd_simulation_new (doc, NULL, NULL, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (sim);
-  return sim;
-}
-
 /* A Sine source (order 0 to 3, a small quantum) through a Cross Detect:
  * the events at sin(2πt) = 0.5, t = 1/12 + k and 5/12 + k. */
 static void
@@ -1200,9 +1118,9 @@ test_sine_crossings (void)
   for (int order = 0; order <= 3; order++)
     {
       QdDocument *doc = qd_document_new ();
-      QdBlock *sine = add (doc, "sine", "Sine");
-      QdBlock *cross = add (doc, "cross_detect", "Cross");
-      QdBlock *scope = add (doc, "scope", "Scope");
+      QdBlock *sine = qd_test_add_block (doc, "sine", "Sine");
+      QdBlock *cross = qd_test_add_block (doc, "cross_detect", "Cross");
+      QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
       char text[8];
       QdSimulation *sim;
       QdTrace *trace;
@@ -1217,16 +1135,16 @@ test_sine_crossings (void)
       double tol = order == 0 ? 1e-3 : REL_TOL;
 
       g_snprintf (text, sizeof text, "%d", order);
-      set (doc, sine, "order", text);
-      set (doc, sine, "dqmin", dq);
-      set (doc, sine, "dqrel", "0");
-      set (doc, cross, "level", "0.5");
-      set (doc, scope, "names", "c");
-      connect (doc, sine, 0, cross, 0);
-      connect (doc, cross, 0, scope, 0);
-      set_final_time (doc, 2.9);
-      sim = compile (doc);
-      trace = run_and_find (sim, "/Scope/c");
+      qd_test_set_param (doc, sine, "order", text);
+      qd_test_set_param (doc, sine, "dqmin", dq);
+      qd_test_set_param (doc, sine, "dqrel", "0");
+      qd_test_set_param (doc, cross, "level", "0.5");
+      qd_test_set_param (doc, scope, "names", "c");
+      qd_test_connect (doc, sine, 0, cross, 0);
+      qd_test_connect (doc, cross, 0, scope, 0);
+      qd_test_set_final_time (doc, 2.9);
+      sim = qd_test_compile (doc);
+      trace = qd_test_run_and_find (sim, "/Scope/c");
       g_assert_cmpuint (qd_trace_get_length (trace), ==, 6);
       for (guint i = 0; i < 6; i++)
         {
@@ -1252,47 +1170,48 @@ test_bouncing_ball (gconstpointer data)
   const char *method = data;
   const double g = 9.81, h0 = 10.0, e = 0.8, final_time = 10.0;
   QdDocument *doc = qd_document_new ();
-  QdBlock *grav = add (doc, "constant", "Gravity");
-  QdBlock *v = add (doc, "integrator_reset", "v");
-  QdBlock *y = add (doc, "integrator", "y");
-  QdBlock *cross = add (doc, "cross_detect", "Ground");
-  QdBlock *sampler = add (doc, "commanded_sampler", "Impact speed");
-  QdBlock *gain = add (doc, "gain", "Restitution");
-  QdBlock *scope = add (doc, "scope", "Scope");
+  QdBlock *grav = qd_test_add_block (doc, "constant", "Gravity");
+  QdBlock *v = qd_test_add_block (doc, "integrator_reset", "v");
+  QdBlock *y = qd_test_add_block (doc, "integrator", "y");
+  QdBlock *cross = qd_test_add_block (doc, "cross_detect", "Ground");
+  QdBlock *sampler = qd_test_add_block (doc, "commanded_sampler",
+                                       "Impact speed");
+  QdBlock *gain = qd_test_add_block (doc, "gain", "Restitution");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
   QdSimulation *sim;
   QdTrace *bounces, *height;
   double t1 = sqrt (2.0 * h0 / g), want = t1, flight = 2.0 * e * t1;
   guint n = 0;
 
-  set (doc, grav, "value", "-9.81");
-  set (doc, y, "x0", "10");
+  qd_test_set_param (doc, grav, "value", "-9.81");
+  qd_test_set_param (doc, y, "x0", "10");
   for (int i = 0; i < 2; i++)
     {
       QdBlock *integ = i ? y : v;
 
-      set (doc, integ, "method", method);
-      set (doc, integ, "dqmin", "1e-9");
-      set (doc, integ, "dqrel", "0");
+      qd_test_set_param (doc, integ, "method", method);
+      qd_test_set_param (doc, integ, "dqmin", "1e-9");
+      qd_test_set_param (doc, integ, "dqrel", "0");
     }
-  set (doc, cross, "level", "0");
-  set (doc, cross, "direction", "falling");
-  set (doc, gain, "k", "-0.8");
-  set (doc, scope, "n", "2");
-  set (doc, scope, "names", "bounce, y");
-  connect (doc, grav, 0, v, 0);
-  connect (doc, v, 0, y, 0);
-  connect (doc, y, 0, cross, 0);
-  connect (doc, cross, 0, sampler, 1);
-  connect (doc, v, 0, sampler, 0);
-  connect (doc, sampler, 0, gain, 0);
-  connect (doc, gain, 0, v, 1);
-  connect (doc, cross, 0, scope, 0);
-  connect (doc, y, 0, scope, 1);
-  set_final_time (doc, final_time);
+  qd_test_set_param (doc, cross, "level", "0");
+  qd_test_set_param (doc, cross, "direction", "falling");
+  qd_test_set_param (doc, gain, "k", "-0.8");
+  qd_test_set_param (doc, scope, "n", "2");
+  qd_test_set_param (doc, scope, "names", "bounce, y");
+  qd_test_connect (doc, grav, 0, v, 0);
+  qd_test_connect (doc, v, 0, y, 0);
+  qd_test_connect (doc, y, 0, cross, 0);
+  qd_test_connect (doc, cross, 0, sampler, 1);
+  qd_test_connect (doc, v, 0, sampler, 0);
+  qd_test_connect (doc, sampler, 0, gain, 0);
+  qd_test_connect (doc, gain, 0, v, 1);
+  qd_test_connect (doc, cross, 0, scope, 0);
+  qd_test_connect (doc, y, 0, scope, 1);
+  qd_test_set_final_time (doc, final_time);
 
-  sim = compile (doc);
-  bounces = run_and_find (sim, "/Scope/bounce");
-  height = run_and_find (sim, "/Scope/y");
+  sim = qd_test_compile (doc);
+  bounces = qd_test_run_and_find (sim, "/Scope/bounce");
+  height = qd_test_run_and_find (sim, "/Scope/y");
   while (want < final_time)
     {
       double got;

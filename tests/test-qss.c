@@ -16,80 +16,6 @@
 
 #define FINAL_TIME 5.0
 
-static QdBlock *
-add (QdDocument *doc,
-     const char *type,
-     const char *name)
-{
-  GError *error = NULL;
-  QdBlock *block = qd_document_add_block (doc, qd_document_get_root (doc),
-                                          type, name, 0, 0, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (block);
-  return block;
-}
-
-static void
-set (QdDocument *doc,
-     QdBlock    *block,
-     const char *name,
-     const char *value)
-{
-  GError *error = NULL;
-
-  g_assert_true (qd_document_set_param (doc, block, name, value, &error));
-  g_assert_no_error (error);
-}
-
-static void
-connect (QdDocument *doc,
-         QdBlock    *src,
-         guint       src_port,
-         QdBlock    *dst,
-         guint       dst_port)
-{
-  GError *error = NULL;
-  QdLink *link = qd_document_connect (doc, qd_document_get_root (doc),
-                                      src->id, src_port, dst->id, dst_port,
-                                      &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (link);
-}
-
-static void
-set_final_time (QdDocument *doc,
-                double      final_time)
-{
-  QdSettings settings = *qd_document_get_settings (doc);
-  GError *error = NULL;
-
-  settings.final_time = final_time;
-  g_assert_true (qd_document_set_settings (doc, &settings, &error));
-  g_assert_no_error (error);
-}
-
-static QdSimulation *
-compile (QdDocument *doc)
-{
-  GError *error = NULL;
-  QdSimulation *sim = qd_simulation_new (doc, NULL, NULL, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (sim);
-  return sim;
-}
-
-static void
-run (QdSimulation *sim)
-{
-  GError *error = NULL;
-
-  g_assert_cmpint (qd_simulation_run (sim, &error), ==, QD_RUN_DONE);
-  g_assert_no_error (error);
-}
-
 /* ẋ = −x, x(0) = 1, recorded by a Scope whose signal is named "x". */
 static QdDocument *
 decay_document (const char *method,
@@ -97,20 +23,20 @@ decay_document (const char *method,
                 QdBlock   **integrator)
 {
   QdDocument *doc = qd_document_new ();
-  QdBlock *integ = add (doc, "integrator", "Integrator");
-  QdBlock *gain = add (doc, "gain", "Gain");
-  QdBlock *scope = add (doc, "scope", "Scope");
+  QdBlock *integ = qd_test_add_block (doc, "integrator", "Integrator");
+  QdBlock *gain = qd_test_add_block (doc, "gain", "Gain");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
 
-  set (doc, integ, "x0", "1");
-  set (doc, integ, "method", method);
-  set (doc, integ, "dqmin", dq);
-  set (doc, integ, "dqrel", "0");
-  set (doc, gain, "k", "-1");
-  set (doc, scope, "names", "x");
-  connect (doc, integ, 0, gain, 0);
-  connect (doc, gain, 0, integ, 0);
-  connect (doc, integ, 0, scope, 0);
-  set_final_time (doc, FINAL_TIME);
+  qd_test_set_param (doc, integ, "x0", "1");
+  qd_test_set_param (doc, integ, "method", method);
+  qd_test_set_param (doc, integ, "dqmin", dq);
+  qd_test_set_param (doc, integ, "dqrel", "0");
+  qd_test_set_param (doc, gain, "k", "-1");
+  qd_test_set_param (doc, scope, "names", "x");
+  qd_test_connect (doc, integ, 0, gain, 0);
+  qd_test_connect (doc, gain, 0, integ, 0);
+  qd_test_connect (doc, integ, 0, scope, 0);
+  qd_test_set_final_time (doc, FINAL_TIME);
   if (integrator != NULL)
     *integrator = integ;
   return doc;
@@ -176,13 +102,13 @@ test_decay (gconstpointer data)
   for (guint i = 0; i < n_quanta; i++)
     {
       QdDocument *doc = decay_document (methods[n], quanta[i], NULL);
-      QdSimulation *sim = compile (doc);
+      QdSimulation *sim = qd_test_compile (doc);
       double dq = g_ascii_strtod (quanta[i], NULL);
       double predicted = step_constant (n) / pow (dq, 1.0 / n);
       guint64 steps;
       double err;
 
-      run (sim);
+      qd_test_run (sim);
       steps = qd_simulation_get_integrator_steps (sim);
       err = max_error (find_trace (sim, "/Scope/x"));
       g_test_message ("%s dQ=%s: max error %.3g = %.3f dQ; %" G_GUINT64_FORMAT
@@ -251,35 +177,35 @@ static void
 test_cellier (void)
 {
   QdDocument *doc = qd_document_new ();
-  QdBlock *step = add (doc, "step", "Step");
-  QdBlock *integ = add (doc, "integrator", "Integrator");
-  QdBlock *gain = add (doc, "gain", "Gain");
-  QdBlock *sum = add (doc, "wsum", "WSum");
-  QdBlock *scope = add (doc, "scope", "Scope");
+  QdBlock *step = qd_test_add_block (doc, "step", "Step");
+  QdBlock *integ = qd_test_add_block (doc, "integrator", "Integrator");
+  QdBlock *gain = qd_test_add_block (doc, "gain", "Gain");
+  QdBlock *sum = qd_test_add_block (doc, "wsum", "WSum");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
   QdSimulation *sim;
   QdTrace *trace;
   double times[64], values[64];
   guint n = cellier_trajectory (times, values, G_N_ELEMENTS (times));
 
-  set (doc, step, "time", "1.76");
-  set (doc, step, "initial", "0");
-  set (doc, step, "final", "10");
-  set (doc, integ, "x0", "10");
-  set (doc, integ, "method", "QSS1");
-  set (doc, integ, "dqmin", "1");
-  set (doc, integ, "dqrel", "0");
-  set (doc, gain, "k", "-1");
-  set (doc, sum, "n", "2");
-  set (doc, sum, "weights", "1, 1");
-  connect (doc, integ, 0, gain, 0);
-  connect (doc, gain, 0, sum, 0);
-  connect (doc, step, 0, sum, 1);
-  connect (doc, sum, 0, integ, 0);
-  connect (doc, integ, 0, scope, 0);
-  set_final_time (doc, FINAL_TIME);
+  qd_test_set_param (doc, step, "time", "1.76");
+  qd_test_set_param (doc, step, "initial", "0");
+  qd_test_set_param (doc, step, "final", "10");
+  qd_test_set_param (doc, integ, "x0", "10");
+  qd_test_set_param (doc, integ, "method", "QSS1");
+  qd_test_set_param (doc, integ, "dqmin", "1");
+  qd_test_set_param (doc, integ, "dqrel", "0");
+  qd_test_set_param (doc, gain, "k", "-1");
+  qd_test_set_param (doc, sum, "n", "2");
+  qd_test_set_param (doc, sum, "weights", "1, 1");
+  qd_test_connect (doc, integ, 0, gain, 0);
+  qd_test_connect (doc, gain, 0, sum, 0);
+  qd_test_connect (doc, step, 0, sum, 1);
+  qd_test_connect (doc, sum, 0, integ, 0);
+  qd_test_connect (doc, integ, 0, scope, 0);
+  qd_test_set_final_time (doc, FINAL_TIME);
 
-  sim = compile (doc);
-  run (sim);
+  sim = qd_test_compile (doc);
+  qd_test_run (sim);
   trace = find_trace (sim, "/Scope/x1");
 
   /* 10 down to 2 before the step, then up to 10: 16 steps after the
@@ -313,31 +239,31 @@ run_stiff (const char *method,
            double     *err)
 {
   QdDocument *doc = qd_document_new ();
-  QdBlock *c = add (doc, "constant", "Constant");
-  QdBlock *integ = add (doc, "integrator", "Integrator");
-  QdBlock *gain = add (doc, "gain", "Gain");
-  QdBlock *sum = add (doc, "wsum", "WSum");
-  QdBlock *scope = add (doc, "scope", "Scope");
+  QdBlock *c = qd_test_add_block (doc, "constant", "Constant");
+  QdBlock *integ = qd_test_add_block (doc, "integrator", "Integrator");
+  QdBlock *gain = qd_test_add_block (doc, "gain", "Gain");
+  QdBlock *sum = qd_test_add_block (doc, "wsum", "WSum");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
   QdSimulation *sim;
   QdTrace *trace;
   gsize n;
 
-  set (doc, c, "value", "1000.5");
-  set (doc, integ, "x0", "0");
-  set (doc, integ, "method", method);
-  set (doc, integ, "dqmin", "1e-3");
-  set (doc, integ, "dqrel", "0");
-  set (doc, gain, "k", "-1000");
-  set (doc, scope, "names", "x");
-  connect (doc, integ, 0, gain, 0);
-  connect (doc, gain, 0, sum, 0);
-  connect (doc, c, 0, sum, 1);
-  connect (doc, sum, 0, integ, 0);
-  connect (doc, integ, 0, scope, 0);
-  set_final_time (doc, 10.0);
+  qd_test_set_param (doc, c, "value", "1000.5");
+  qd_test_set_param (doc, integ, "x0", "0");
+  qd_test_set_param (doc, integ, "method", method);
+  qd_test_set_param (doc, integ, "dqmin", "1e-3");
+  qd_test_set_param (doc, integ, "dqrel", "0");
+  qd_test_set_param (doc, gain, "k", "-1000");
+  qd_test_set_param (doc, scope, "names", "x");
+  qd_test_connect (doc, integ, 0, gain, 0);
+  qd_test_connect (doc, gain, 0, sum, 0);
+  qd_test_connect (doc, c, 0, sum, 1);
+  qd_test_connect (doc, sum, 0, integ, 0);
+  qd_test_connect (doc, integ, 0, scope, 0);
+  qd_test_set_final_time (doc, 10.0);
 
-  sim = compile (doc);
-  run (sim);
+  sim = qd_test_compile (doc);
+  qd_test_run (sim);
   *steps = qd_simulation_get_integrator_steps (sim);
   trace = find_trace (sim, "/Scope/x");
   n = qd_trace_get_length (trace);
@@ -389,13 +315,13 @@ test_liqss1_decay (void)
   for (guint i = 0; i < G_N_ELEMENTS (quanta); i++)
     {
       QdDocument *doc = decay_document ("LIQSS1", quanta[i], NULL);
-      QdSimulation *sim = compile (doc);
+      QdSimulation *sim = qd_test_compile (doc);
       double dq = g_ascii_strtod (quanta[i], NULL);
       double predicted = step_constant (1) / dq;
       guint64 steps;
       double err;
 
-      run (sim);
+      qd_test_run (sim);
       steps = qd_simulation_get_integrator_steps (sim);
       err = max_error (find_trace (sim, "/Scope/x"));
       g_test_message ("LIQSS1 dQ=%s: max error %.3g = %.3f dQ; %"
@@ -426,19 +352,19 @@ test_to_csv_period (void)
   QdDocument *doc = decay_document ("QSS2", "1e-4", NULL);
   QdBlock *integ = qd_system_find_block_by_name (qd_document_get_root (doc),
                                                  "Integrator");
-  QdBlock *csv = add (doc, "to_csv", "Writer");
+  QdBlock *csv = qd_test_add_block (doc, "to_csv", "Writer");
   char *dir = g_dir_make_tmp ("qd-test-qss-XXXXXX", NULL);
   char *path = g_build_filename (dir, "decay.csv", NULL);
   QdSimulation *sim;
   char *contents;
   char **lines;
 
-  set (doc, csv, "file", path);
-  set (doc, csv, "names", "x");
-  set (doc, csv, "period", "0.5");
-  connect (doc, integ, 0, csv, 0);
-  sim = compile (doc);
-  run (sim);
+  qd_test_set_param (doc, csv, "file", path);
+  qd_test_set_param (doc, csv, "names", "x");
+  qd_test_set_param (doc, csv, "period", "0.5");
+  qd_test_connect (doc, integ, 0, csv, 0);
+  sim = qd_test_compile (doc);
+  qd_test_run (sim);
   qd_simulation_free (sim);
 
   contents = read_file (path);
@@ -475,7 +401,7 @@ test_to_csv_events (void)
   QdDocument *doc = decay_document ("QSS1", "0.1", NULL);
   QdBlock *integ = qd_system_find_block_by_name (qd_document_get_root (doc),
                                                  "Integrator");
-  QdBlock *csv = add (doc, "to_csv", "Writer");
+  QdBlock *csv = qd_test_add_block (doc, "to_csv", "Writer");
   char *dir = g_dir_make_tmp ("qd-test-qss-XXXXXX", NULL);
   char *path = g_build_filename (dir, "events.csv", NULL);
   QdSimulation *sim;
@@ -484,14 +410,16 @@ test_to_csv_events (void)
   char **lines;
   gsize n;
 
-  set (doc, csv, "file", path);
-  set (doc, csv, "n", "2");
-  set (doc, csv, "names", ", dx");
-  connect (doc, integ, 0, csv, 0);
-  connect (doc, qd_system_find_block_by_name (qd_document_get_root (doc),
-                                              "Gain"), 0, csv, 1);
-  sim = compile (doc);
-  run (sim);
+  qd_test_set_param (doc, csv, "file", path);
+  qd_test_set_param (doc, csv, "n", "2");
+  qd_test_set_param (doc, csv, "names", ", dx");
+  qd_test_connect (doc, integ, 0, csv, 0);
+  qd_test_connect (doc,
+                   qd_system_find_block_by_name (qd_document_get_root (doc),
+                                                 "Gain"),
+                   0, csv, 1);
+  sim = qd_test_compile (doc);
+  qd_test_run (sim);
   trace = find_trace (sim, "/Scope/x");
   n = qd_trace_get_length (trace);
 
@@ -528,13 +456,13 @@ test_to_csv_error (void)
   QdDocument *doc = decay_document ("QSS1", "0.1", NULL);
   QdBlock *integ = qd_system_find_block_by_name (qd_document_get_root (doc),
                                                  "Integrator");
-  QdBlock *csv = add (doc, "to_csv", "Writer");
+  QdBlock *csv = qd_test_add_block (doc, "to_csv", "Writer");
   const char *path = "/nonexistent-qd-folder/out.csv";
   GError *error = NULL;
   QdSimulation *sim;
 
-  set (doc, csv, "file", path);
-  connect (doc, integ, 0, csv, 0);
+  qd_test_set_param (doc, csv, "file", path);
+  qd_test_connect (doc, integ, 0, csv, 0);
   /* The file is opened at init: the error comes from compiling or from
    * the first run, and names the block and the file. */
   sim = qd_simulation_new (doc, NULL, NULL, &error);

@@ -803,32 +803,6 @@ test_poisson (void)
 /* -------------------------------------------------------------------- */
 /* Whole models: source → Scope */
 
-static QdBlock *
-add (QdDocument *doc,
-     const char *type,
-     const char *name)
-{
-  GError *error = NULL;
-  QdBlock *block = qd_document_add_block (doc, qd_document_get_root (doc),
-                                          type, name, 0, 0, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (block);
-  return block;
-}
-
-static void
-set (QdDocument *doc,
-     QdBlock    *block,
-     const char *name,
-     const char *value)
-{
-  GError *error = NULL;
-
-  g_assert_true (qd_document_set_param (doc, block, name, value, &error));
-  g_assert_no_error (error);
-}
-
 /* A document with one source of type @type, named "Source", wired to a
  * Scope, running to @final_time; @params is NULL-terminated name, value
  * pairs. */
@@ -838,8 +812,8 @@ source_document (const char *type,
                  ...)
 {
   QdDocument *doc = qd_document_new ();
-  QdBlock *source = add (doc, type, "Source");
-  QdBlock *scope = add (doc, "scope", "Scope");
+  QdBlock *source = qd_test_add_block (doc, type, "Source");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
   QdSettings settings = *qd_document_get_settings (doc);
   GError *error = NULL;
   va_list args;
@@ -847,9 +821,9 @@ source_document (const char *type,
   va_start (args, final_time);
   for (const char *name = va_arg (args, const char *); name != NULL;
        name = va_arg (args, const char *))
-    set (doc, source, name, va_arg (args, const char *));
+    qd_test_set_param (doc, source, name, va_arg (args, const char *));
   va_end (args);
-  set (doc, scope, "names", "y");
+  qd_test_set_param (doc, scope, "names", "y");
   g_assert_nonnull (qd_document_connect (doc, qd_document_get_root (doc),
                                          source->id, 0, scope->id, 0,
                                          &error));
@@ -989,9 +963,9 @@ test_model_integrate (void)
     {
       QdDocument *doc = qd_document_new ();
       QdSystem *root = qd_document_get_root (doc);
-      QdBlock *source = add (doc, sources[i], "Source");
-      QdBlock *integ = add (doc, "integrator", "Integrator");
-      QdBlock *scope = add (doc, "scope", "Scope");
+      QdBlock *source = qd_test_add_block (doc, sources[i], "Source");
+      QdBlock *integ = qd_test_add_block (doc, "integrator", "Integrator");
+      QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
       QdSettings settings = *qd_document_get_settings (doc);
       GError *error = NULL;
       GArray *segs;
@@ -1005,13 +979,13 @@ test_model_integrate (void)
       settings.final_time = 3.0;
       g_assert_true (qd_document_set_settings (doc, &settings, &error));
       g_assert_no_error (error);
-      set (doc, integ, "method", i == 0 ? "QSS2" : "QSS3");
-      set (doc, integ, "dqmin", "1e-5");
-      set (doc, integ, "dqrel", "0");
+      qd_test_set_param (doc, integ, "method", i == 0 ? "QSS2" : "QSS3");
+      qd_test_set_param (doc, integ, "dqmin", "1e-5");
+      qd_test_set_param (doc, integ, "dqrel", "0");
       if (i == 1)
         {
-          set (doc, source, "dqmin", "1e-6");
-          set (doc, source, "dqrel", "0");
+          qd_test_set_param (doc, source, "dqmin", "1e-6");
+          qd_test_set_param (doc, source, "dqrel", "0");
         }
       segs = run_document (doc);
       for (guint k = 0; k < segs->len; k++)
@@ -1115,8 +1089,10 @@ test_from_csv (void)
   assert_segment (segs, 4, 4.0, 0, 0.0, 0.0);
   g_array_unref (segs);
 
-  set (doc, qd_system_find_block_by_name (qd_document_get_root (doc), "Source"),
-       "interpolation", "linear");
+  qd_test_set_param (doc,
+                     qd_system_find_block_by_name (qd_document_get_root (doc),
+                                                   "Source"),
+                     "interpolation", "linear");
   segs = run_document (doc);
   g_assert_cmpuint (segs->len, ==, 5);
   assert_segment (segs, 0, 0.0, 0, 1.0, 0.0);

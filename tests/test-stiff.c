@@ -285,46 +285,6 @@ test_backward (gconstpointer data)
 
 /* ---- one stiff equation: x' = 1 - 100 x, x(0) = 0 ------------------ */
 
-static QdBlock *
-add (QdDocument *doc,
-     const char *type,
-     const char *name)
-{
-  GError *error = NULL;
-  QdBlock *block = qd_document_add_block (doc, qd_document_get_root (doc),
-                                          type, name, 0, 0, &error);
-
-  g_assert_no_error (error);
-  return block;
-}
-
-static void
-set (QdDocument *doc,
-     QdBlock    *block,
-     const char *name,
-     const char *value)
-{
-  GError *error = NULL;
-
-  g_assert_true (qd_document_set_param (doc, block, name, value, &error));
-  g_assert_no_error (error);
-}
-
-static void
-connect (QdDocument *doc,
-         QdBlock    *src,
-         guint       src_port,
-         QdBlock    *dst,
-         guint       dst_port)
-{
-  GError *error = NULL;
-
-  g_assert_nonnull (qd_document_connect (doc, qd_document_get_root (doc),
-                                         src->id, src_port, dst->id,
-                                         dst_port, &error));
-  g_assert_no_error (error);
-}
-
 /* Runs x' = 1 - 100 x over [0, 1] with @method and dQ = 1e-4; returns the
  * integrator steps and the last q emitted. */
 static guint64
@@ -332,23 +292,23 @@ run_single (const char *method,
             double     *q_last)
 {
   QdDocument *doc = qd_document_new ();
-  QdBlock *one = add (doc, "constant", "One");
-  QdBlock *sum = add (doc, "wsum", "Sum");
-  QdBlock *integ = add (doc, "integrator", "Integrator");
-  QdBlock *scope = add (doc, "scope", "Scope");
+  QdBlock *one = qd_test_add_block (doc, "constant", "One");
+  QdBlock *sum = qd_test_add_block (doc, "wsum", "Sum");
+  QdBlock *integ = qd_test_add_block (doc, "integrator", "Integrator");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
   QdSettings settings = *qd_document_get_settings (doc);
   GError *error = NULL;
   QdSimulation *sim;
   QdTrace *trace;
   guint64 steps;
 
-  set (doc, one, "value", "1");
-  set (doc, sum, "weights", "1, -100");
-  set (doc, scope, "names", "x");
-  connect (doc, one, 0, sum, 0);
-  connect (doc, sum, 0, integ, 0);
-  connect (doc, integ, 0, sum, 1);
-  connect (doc, integ, 0, scope, 0);
+  qd_test_set_param (doc, one, "value", "1");
+  qd_test_set_param (doc, sum, "weights", "1, -100");
+  qd_test_set_param (doc, scope, "names", "x");
+  qd_test_connect (doc, one, 0, sum, 0);
+  qd_test_connect (doc, sum, 0, integ, 0);
+  qd_test_connect (doc, integ, 0, sum, 1);
+  qd_test_connect (doc, integ, 0, scope, 0);
   settings.final_time = 1.0;
   settings.method = (char *) method;
   settings.dqmin = 1e-4;
@@ -434,37 +394,37 @@ run_cut (const char *method,
          double     *err)
 {
   QdDocument *doc = qd_document_new ();
-  QdBlock *g = add (doc, "constant", "G");
-  QdBlock *acc = add (doc, "wsum", "Acc");
-  QdBlock *integ = add (doc, "integrator", "V");
-  QdBlock *damper = add (doc, "gain", "Damper");
-  QdBlock *zero = add (doc, "constant", "Zero");
-  QdBlock *control = add (doc, "step", "Control");
-  QdBlock *contact = add (doc, "switch", "Contact");
-  QdBlock *scope = add (doc, "scope", "Scope");
+  QdBlock *g = qd_test_add_block (doc, "constant", "G");
+  QdBlock *acc = qd_test_add_block (doc, "wsum", "Acc");
+  QdBlock *integ = qd_test_add_block (doc, "integrator", "V");
+  QdBlock *damper = qd_test_add_block (doc, "gain", "Damper");
+  QdBlock *zero = qd_test_add_block (doc, "constant", "Zero");
+  QdBlock *control = qd_test_add_block (doc, "step", "Control");
+  QdBlock *contact = qd_test_add_block (doc, "switch", "Contact");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
   QdSettings settings = *qd_document_get_settings (doc);
   GError *error = NULL;
   QdSimulation *sim;
   guint64 steps;
 
-  set (doc, g, "value", "-9.81");
-  set (doc, acc, "weights", "1, 1");
-  set (doc, integ, "x0", "5");
-  set (doc, damper, "k", "-30");
-  set (doc, zero, "value", "0");
-  set (doc, control, "time", "0.1");
-  set (doc, control, "initial", "-1");
-  set (doc, control, "final", "1");
-  set (doc, scope, "names", "v");
-  connect (doc, g, 0, acc, 0);
-  connect (doc, acc, 0, integ, 0);
-  connect (doc, integ, 0, damper, 0);
-  connect (doc, integ, 0, scope, 0);
+  qd_test_set_param (doc, g, "value", "-9.81");
+  qd_test_set_param (doc, acc, "weights", "1, 1");
+  qd_test_set_param (doc, integ, "x0", "5");
+  qd_test_set_param (doc, damper, "k", "-30");
+  qd_test_set_param (doc, zero, "value", "0");
+  qd_test_set_param (doc, control, "time", "0.1");
+  qd_test_set_param (doc, control, "initial", "-1");
+  qd_test_set_param (doc, control, "final", "1");
+  qd_test_set_param (doc, scope, "names", "v");
+  qd_test_connect (doc, g, 0, acc, 0);
+  qd_test_connect (doc, acc, 0, integ, 0);
+  qd_test_connect (doc, integ, 0, damper, 0);
+  qd_test_connect (doc, integ, 0, scope, 0);
   /* u1 > 0 passes u0 (the zero), else u2 (the damper). */
-  connect (doc, zero, 0, contact, 0);
-  connect (doc, control, 0, contact, 1);
-  connect (doc, damper, 0, contact, 2);
-  connect (doc, contact, 0, acc, 1);
+  qd_test_connect (doc, zero, 0, contact, 0);
+  qd_test_connect (doc, control, 0, contact, 1);
+  qd_test_connect (doc, damper, 0, contact, 2);
+  qd_test_connect (doc, contact, 0, acc, 1);
   settings.final_time = CUT_FINAL;
   settings.method = (char *) method;
   settings.dqmin = dqmin;
@@ -543,9 +503,9 @@ test_decay (void)
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       QdDocument *doc = qd_document_new ();
-      QdBlock *integ = add (doc, "integrator", "Integrator");
-      QdBlock *gain = add (doc, "gain", "Gain");
-      QdBlock *scope = add (doc, "scope", "Scope");
+      QdBlock *integ = qd_test_add_block (doc, "integrator", "Integrator");
+      QdBlock *gain = qd_test_add_block (doc, "gain", "Gain");
+      QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
       QdSettings settings = *qd_document_get_settings (doc);
       int n = cases[i].n;
       double dq = cases[i].dq;
@@ -556,12 +516,12 @@ test_decay (void)
       guint64 steps;
       double err;
 
-      set (doc, integ, "x0", "1");
-      set (doc, gain, "k", "-1");
-      set (doc, scope, "names", "x");
-      connect (doc, integ, 0, gain, 0);
-      connect (doc, gain, 0, integ, 0);
-      connect (doc, integ, 0, scope, 0);
+      qd_test_set_param (doc, integ, "x0", "1");
+      qd_test_set_param (doc, gain, "k", "-1");
+      qd_test_set_param (doc, scope, "names", "x");
+      qd_test_connect (doc, integ, 0, gain, 0);
+      qd_test_connect (doc, gain, 0, integ, 0);
+      qd_test_connect (doc, integ, 0, scope, 0);
       settings.final_time = 5.0;
       settings.method = (char *) cases[i].method;
       settings.dqmin = dq;

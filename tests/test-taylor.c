@@ -146,7 +146,7 @@ check_unary (const char *name,
     }
 }
 
-/* The brief's own example, written out: sin(a + b s). */
+/* The textbook example, written out: sin(a + b s). */
 static void
 test_sin_linear (void)
 {
