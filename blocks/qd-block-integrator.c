@@ -109,40 +109,6 @@ qss_requantize (const Integrator *st,
     q[k] = k < st->n ? x[k] : 0.0;
 }
 
-/* QSS2's usual case of qd_poly_first_crossing(), d = a0 + a1 s + a2 s^2
- * with |a0| < dQ and a2 != 0, inline: the same closed form as that
- * function's quadratic path, operation for operation, so the answer is the
- * same to the bit (keep the two alike). NaN when the formula gives no
- * usable time; the caller then asks the general search, as it would. */
-static inline double
-qss2_crossing (double a0,
-               double a1,
-               double a2,
-               double dq)
-{
-  double c, disc;
-
-  if (a2 < 0.0)
-    {
-      a0 = -a0;
-      a1 = -a1;
-      a2 = -a2;
-    }
-  if (a1 < 0.0)
-    {
-      c = a0 + dq;
-      disc = a1 * a1 - 4.0 * a2 * c;
-      if (disc < 0.0 && -disc <= 8.0 * DBL_EPSILON * (a1 * a1 + 4.0 * a2 * c))
-        disc = 0.0;
-      if (disc >= 0.0)
-        return 2.0 * c / (-a1 + sqrt (disc));
-      c = a0 - dq;
-      return (-a1 + sqrt (a1 * a1 - 4.0 * a2 * c)) / (2.0 * a2);
-    }
-  c = a0 - dq;
-  return -2.0 * c / (a1 + sqrt (a1 * a1 - 4.0 * a2 * c));
-}
-
 /* The least s > 0 with |x - q| = dQ (the paper's sigma-hat). */
 static double
 qss_reschedule (Integrator *st)
@@ -157,7 +123,7 @@ qss_reschedule (Integrator *st)
        * without the general function's checks and copies. */
       if (fabs (a0) < st->dq && st->x[2] != 0.0 && st->dq >= 0.0)
         {
-          double s = qss2_crossing (a0, a1, st->x[2], st->dq);
+          double s = qd_poly_crossing_quadratic (a0, a1, st->x[2], st->dq);
 
           if (s > 0.0 && s < QD_INF)
             return s;

@@ -505,40 +505,6 @@ cubic_piece (const double *f,
   return s;
 }
 
-/* The integrator's qss2_crossing() repeats this formula inline for QSS2,
- * operation for operation: change the two together. */
-static double
-crossing_quadratic (double a0,
-                    double a1,
-                    double a2,
-                    double dq)
-{
-  double c, disc;
-
-  if (a2 < 0.0)
-    {
-      a0 = -a0;
-      a1 = -a1;
-      a2 = -a2;
-    }
-  if (a1 < 0.0)
-    {
-      /* The smaller root of d + dq = 0, if d gets down there. */
-      c = a0 + dq;
-      disc = a1 * a1 - 4.0 * a2 * c;
-      if (disc < 0.0 && -disc <= 8.0 * DBL_EPSILON * (a1 * a1 + 4.0 * a2 * c))
-        disc = 0.0;
-      if (disc >= 0.0)
-        return 2.0 * c / (-a1 + sqrt (disc));
-      /* Otherwise the larger root of d - dq = 0 (c < 0: one positive). */
-      c = a0 - dq;
-      return (-a1 + sqrt (a1 * a1 - 4.0 * a2 * c)) / (2.0 * a2);
-    }
-  /* Increasing from the start: the positive root of d - dq = 0. */
-  c = a0 - dq;
-  return -2.0 * c / (a1 + sqrt (a1 * a1 - 4.0 * a2 * c));
-}
-
 static double
 crossing_cubic (const double *a,
                 double        dq)
@@ -681,7 +647,7 @@ qd_poly_first_crossing (const double *a,
       if (n == 3)
         s = crossing_cubic (a, dq);
       else if (n == 2)
-        s = crossing_quadratic (a[0], a[1], a[2], dq);
+        s = qd_poly_crossing_quadratic (a[0], a[1], a[2], dq);
       else if (n == 1)
         s = (copysign (dq, a[1]) - a[0]) / a[1];
       else

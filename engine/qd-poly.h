@@ -9,6 +9,9 @@
  */
 #pragma once
 
+#include <float.h>
+#include <math.h>
+
 #include <glib.h>
 
 #include "qd-version-macros.h"
@@ -24,5 +27,44 @@ QD_API double qd_poly_first_root     (const double *a,
 QD_API double qd_poly_first_crossing (const double *a,
                                       int           degree,
                                       double        dq);
+
+/* The first s > 0 with |d(s)| = dq for d = a0 + a1 s + a2 s^2, given
+ * |a0| < dq and a2 != 0, in closed form (the numerically stable root of
+ * each candidate quadratic). Inline because the QSS2 integrator calls it
+ * on every step; qd_poly_first_crossing() uses it for its quadratic case,
+ * so both give the same answer to the bit. May return NaN or a
+ * non-positive value when rounding defeats the formula; callers then fall
+ * back to qd_poly_first_crossing(). */
+static inline double
+qd_poly_crossing_quadratic (double a0,
+                            double a1,
+                            double a2,
+                            double dq)
+{
+  double c, disc;
+
+  if (a2 < 0.0)
+    {
+      a0 = -a0;
+      a1 = -a1;
+      a2 = -a2;
+    }
+  if (a1 < 0.0)
+    {
+      /* The smaller root of d + dq = 0, if d gets down there. */
+      c = a0 + dq;
+      disc = a1 * a1 - 4.0 * a2 * c;
+      if (disc < 0.0 && -disc <= 8.0 * DBL_EPSILON * (a1 * a1 + 4.0 * a2 * c))
+        disc = 0.0;
+      if (disc >= 0.0)
+        return 2.0 * c / (-a1 + sqrt (disc));
+      /* Otherwise the larger root of d - dq = 0 (c < 0: one positive). */
+      c = a0 - dq;
+      return (-a1 + sqrt (a1 * a1 - 4.0 * a2 * c)) / (2.0 * a2);
+    }
+  /* Increasing from the start: the positive root of d - dq = 0. */
+  c = a0 - dq;
+  return -2.0 * c / (a1 + sqrt (a1 * a1 - 4.0 * a2 * c));
+}
 
 G_END_DECLS
