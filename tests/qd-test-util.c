@@ -175,16 +175,22 @@ qd_test_run (QdSimulation *sim)
 }
 
 QdTrace *
-qd_test_run_and_find (QdSimulation *sim,
-                      const char   *name)
+qd_test_find_trace (QdSimulation *sim,
+                    const char   *name)
 {
-  GPtrArray *traces;
+  GPtrArray *traces = qd_simulation_get_traces (sim);
 
-  qd_test_run (sim);
-  traces = qd_simulation_get_traces (sim);
   for (guint i = 0; i < traces->len; i++)
     if (g_str_equal (qd_trace_get_name (traces->pdata[i]), name))
       return traces->pdata[i];
   g_error ("no trace named %s", name);
   return NULL;
+}
+
+QdTrace *
+qd_test_run_and_find (QdSimulation *sim,
+                      const char   *name)
+{
+  qd_test_run (sim);
+  return qd_test_find_trace (sim, name);
 }

@@ -52,8 +52,12 @@ QdSimulation *qd_test_compile        (QdDocument   *doc);
 /* Runs @sim to its final time; asserts that it finished without error. */
 void          qd_test_run            (QdSimulation *sim);
 
-/* Runs @sim like qd_test_run() and returns its trace named @name
- * (owned by @sim); aborts the test if there is no such trace. */
+/* The trace named @name ("/Scope/x1") of @sim (owned by @sim); aborts
+ * the test if there is no such trace. */
+QdTrace      *qd_test_find_trace     (QdSimulation *sim,
+                                      const char   *name);
+
+/* Runs @sim like qd_test_run(), then qd_test_find_trace(). */
 QdTrace      *qd_test_run_and_find   (QdSimulation *sim,
                                       const char   *name);
 

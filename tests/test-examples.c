@@ -59,19 +59,6 @@ load_and_run (const char  *name,
   return sim;
 }
 
-static QdTrace *
-find_trace (QdSimulation *sim,
-            const char   *name)
-{
-  GPtrArray *traces = qd_simulation_get_traces (sim);
-
-  for (guint i = 0; i < traces->len; i++)
-    if (strcmp (qd_trace_get_name (g_ptr_array_index (traces, i)), name) == 0)
-      return g_ptr_array_index (traces, i);
-  g_error ("no trace named %s", name);
-  return NULL;
-}
-
 /* Every example is a complete, tidy model: a title and a description for
  * the editor's example browser, blocks on the 20-unit grid, no problem
  * found by the checker, and a run that reaches the final time. */
@@ -199,7 +186,7 @@ static void
 test_examples_cellier (void)
 {
   QdSimulation *sim = load_and_run ("cellier-first-order.qdevs", NULL);
-  QdTrace *trace = find_trace (sim, "/Scope/x");
+  QdTrace *trace = qd_test_find_trace (sim, "/Scope/x");
   g_autoptr(GArray) expected = cellier_expected (10.0, 1.0, 1.76, 5.0);
   gsize n = qd_trace_get_length (trace);
 
@@ -232,8 +219,8 @@ static void
 test_examples_second_order (void)
 {
   QdSimulation *sim = load_and_run ("second-order.qdevs", NULL);
-  QdTrace *x1 = find_trace (sim, "/Scope/x1");
-  QdTrace *x2 = find_trace (sim, "/Scope/x2");
+  QdTrace *x1 = qd_test_find_trace (sim, "/Scope/x1");
+  QdTrace *x2 = qd_test_find_trace (sim, "/Scope/x2");
   const double w = sqrt (3.0) / 2.0;
   double max_err1 = 0.0, max_err2 = 0.0;
 
@@ -257,7 +244,7 @@ static void
 test_examples_exp_decay (void)
 {
   QdSimulation *sim = load_and_run ("exp-decay.qdevs", NULL);
-  QdTrace *x = find_trace (sim, "/Scope/x");
+  QdTrace *x = qd_test_find_trace (sim, "/Scope/x");
   const double dq = 1e-4;
   double max_err = 0.0;
   guint64 steps = qd_simulation_get_integrator_steps (sim);

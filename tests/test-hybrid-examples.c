@@ -70,19 +70,6 @@ run (QdDocument *document)
   return sim;
 }
 
-static QdTrace *
-find_trace (QdSimulation *sim,
-            const char   *name)
-{
-  GPtrArray *traces = qd_simulation_get_traces (sim);
-
-  for (guint i = 0; i < traces->len; i++)
-    if (strcmp (qd_trace_get_name (g_ptr_array_index (traces, i)), name) == 0)
-      return g_ptr_array_index (traces, i);
-  g_error ("no trace named %s", name);
-  return NULL;
-}
-
 /* Where segment @i of @trace ends: the start of the next one, or the end
  * of the run. */
 static double
@@ -350,12 +337,12 @@ test_bouncing_ball (gconstpointer data)
   final_time = qd_simulation_get_final_time (sim);
   t = sqrt (2.0 * h / g);
   v = -g * t;
-  z1 = find_trace (sim, "/Scope/z1");
+  z1 = qd_test_find_trace (sim, "/Scope/z1");
 
   g_assert_cmpfloat (qd_simulation_get_variable (sim, "m"), ==, 1.0);
   g_assert_cmpfloat (qd_simulation_get_variable (sim, "z2_0"), ==, 0.0);
   assert_trace_finite (z1);
-  assert_trace_finite (find_trace (sim, "/Scope/z2"));
+  assert_trace_finite (qd_test_find_trace (sim, "/Scope/z2"));
   crossings = trace_crossings (z1, 0.0, final_time);
 
   /* The first contact: free fall from rest at height h. */
@@ -449,10 +436,10 @@ test_stairs (void)
   g_assert_cmpfloat (settings->dqmin, ==, 1e-9);
   g_assert_cmpfloat (settings->final_time, ==, 30.0);
   sim = run (document);
-  y = find_trace (sim, "/Scope/y");
-  x = find_trace (sim, "/Scope/x");
-  stair = find_trace (sim, "/Scope/stair");
-  vy = find_trace (sim, "/Scope/vy");
+  y = qd_test_find_trace (sim, "/Scope/y");
+  x = qd_test_find_trace (sim, "/Scope/x");
+  stair = qd_test_find_trace (sim, "/Scope/stair");
+  vy = qd_test_find_trace (sim, "/Scope/vy");
   assert_trace_finite (y);
   assert_trace_finite (x);
   assert_trace_finite (stair);
@@ -523,11 +510,11 @@ test_stairs (void)
 static double
 buck_mean_output (QdSimulation *sim)
 {
-  QdTrace *uc = find_trace (sim, "/Scope/uC");
+  QdTrace *uc = qd_test_find_trace (sim, "/Scope/uC");
   double tf = qd_simulation_get_final_time (sim);
 
   assert_trace_finite (uc);
-  assert_trace_finite (find_trace (sim, "/Scope/iL"));
+  assert_trace_finite (qd_test_find_trace (sim, "/Scope/iL"));
   return trace_integral (uc, tf - 1e-3, tf) / 1e-3;
 }
 
@@ -673,7 +660,7 @@ test_neuron (void)
   g_autoptr(QdDocument) document = load_example ("spiking-neuron.qdevs");
   QdSimulation *sim = run (document);
   Izhikevich p;
-  QdTrace *spike_trace = find_trace (sim, "/Scope/spike");
+  QdTrace *spike_trace = qd_test_find_trace (sim, "/Scope/spike");
   g_autoptr(GArray) spikes = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) reference = NULL;
   double v0, u0, isi_ref, isi_last;
@@ -691,12 +678,12 @@ test_neuron (void)
   g_assert_cmpfloat (p.d, ==, 8.0);
   g_assert_cmpfloat (p.I, ==, 10.0);
   g_assert_cmpfloat (p.vpeak, ==, 30.0);
-  v0 = qd_trace_get (find_trace (sim, "/Scope/v"), 0)->c[0];
-  u0 = qd_trace_get (find_trace (sim, "/Scope/u"), 0)->c[0];
+  v0 = qd_trace_get (qd_test_find_trace (sim, "/Scope/v"), 0)->c[0];
+  u0 = qd_trace_get (qd_test_find_trace (sim, "/Scope/u"), 0)->c[0];
   g_assert_cmpfloat (v0, ==, -65.0);
   g_assert_cmpfloat (u0, ==, -13.0);
-  assert_trace_finite (find_trace (sim, "/Scope/v"));
-  assert_trace_finite (find_trace (sim, "/Scope/u"));
+  assert_trace_finite (qd_test_find_trace (sim, "/Scope/v"));
+  assert_trace_finite (qd_test_find_trace (sim, "/Scope/u"));
 
   /* Every event of the spike output is a spike: v crossed the peak. */
   for (gsize i = 0; i < qd_trace_get_length (spike_trace); i++)

@@ -72,19 +72,6 @@ run_document (QdDocument        *document,
   return sim;
 }
 
-static QdTrace *
-find_trace (QdSimulation *sim,
-            const char   *name)
-{
-  GPtrArray *traces = qd_simulation_get_traces (sim);
-
-  for (guint i = 0; i < traces->len; i++)
-    if (strcmp (qd_trace_get_name (g_ptr_array_index (traces, i)), name) == 0)
-      return g_ptr_array_index (traces, i);
-  g_error ("no trace named %s", name);
-  return NULL;
-}
-
 /* The internal transitions of the block at @path. */
 static guint64
 block_steps (QdSimulation *sim,
@@ -328,8 +315,8 @@ test_papers_rlc (void)
   g_assert_cmpfloat_with_epsilon (bound[0], 0.01, 1e-5);
   g_assert_cmpfloat_with_epsilon (bound[1], 0.0003, 1e-6);
 
-  err_y = max_trace_error (find_trace (sim, "/Scope/y"), t_end, rlc_exact_y, &rlc, 200000);
-  err_x1 = max_trace_error (find_trace (sim, "/Scope/x1"), t_end, rlc_exact_x1, &rlc, 200000);
+  err_y = max_trace_error (qd_test_find_trace (sim, "/Scope/y"), t_end, rlc_exact_y, &rlc, 200000);
+  err_x1 = max_trace_error (qd_test_find_trace (sim, "/Scope/x1"), t_end, rlc_exact_x1, &rlc, 200000);
   g_test_message ("RLC, QSS1, dq = (1e-2, 1e-4): max |y error| %.3g (Theorem 5 "
                   "bound %.3g; the paper saw < 6e-3), max |x1 error| %.3g "
                   "(bound %.3g); %" G_GUINT64_FORMAT " + %" G_GUINT64_FORMAT
@@ -519,8 +506,8 @@ test_papers_transmission_line (void)
   const char *const fine[] = { "dv=4e-5", "di=1e-7", NULL };
   QdSimulation *coarse_sim = run_document (document, NULL);
   QdSimulation *fine_sim = run_document (document, fine);
-  QdTrace *vout_coarse = find_trace (coarse_sim, "/Scope/Vout");
-  QdTrace *vout_fine = find_trace (fine_sim, "/Scope/Vout");
+  QdTrace *vout_coarse = qd_test_find_trace (coarse_sim, "/Scope/Vout");
+  QdTrace *vout_fine = qd_test_find_trace (fine_sim, "/Scope/Vout");
   double t_end = qd_simulation_get_final_time (coarse_sim);
   const double h = 1e-13;
   guint n_steps = (guint) lround (t_end / h);
@@ -644,8 +631,8 @@ lv_errors (QdSimulation *sim,
            double        dt,
            double        err[2])
 {
-  QdTrace *traces[2] = { find_trace (sim, "/Scope/prey"),
-                         find_trace (sim, "/Scope/predator") };
+  QdTrace *traces[2] = { qd_test_find_trace (sim, "/Scope/prey"),
+                         qd_test_find_trace (sim, "/Scope/predator") };
 
   err[0] = err[1] = 0.0;
   for (guint k = 0; k < n; k++)
@@ -790,8 +777,8 @@ test_papers_qss_vs_qss2 (void)
         sim = run_document (document, NULL);
         steps[m][d] = qd_simulation_get_integrator_steps (sim);
         lti2_error_bound (&sys, dq, bound);
-        err1 = max_trace_error (find_trace (sim, "/Scope/x1"), t_end, system33_x1, NULL, 20000);
-        err2 = max_trace_error (find_trace (sim, "/Scope/x2"), t_end, system33_x2, NULL, 20000);
+        err1 = max_trace_error (qd_test_find_trace (sim, "/Scope/x1"), t_end, system33_x1, NULL, 20000);
+        err2 = max_trace_error (qd_test_find_trace (sim, "/Scope/x2"), t_end, system33_x2, NULL, 20000);
         g_test_message ("system (33), %s, dq = %g: %" G_GUINT64_FORMAT
                         " steps; max error x1 %.3g, x2 %.3g (Theorem 5 bound "
                         "%.3g, %.3g, plus one quantum for q)", methods[m],

@@ -42,19 +42,6 @@ decay_document (const char *method,
   return doc;
 }
 
-static QdTrace *
-find_trace (QdSimulation *sim,
-            const char   *name)
-{
-  GPtrArray *traces = qd_simulation_get_traces (sim);
-
-  for (guint i = 0; i < traces->len; i++)
-    if (g_str_equal (qd_trace_get_name (traces->pdata[i]), name))
-      return traces->pdata[i];
-  g_error ("no trace named %s", name);
-  return NULL;
-}
-
 /* The largest |q(t) − e^(−t)| over [0, FINAL_TIME], sampling each segment
  * of the trace between its start and the next one's. */
 static double
@@ -110,7 +97,7 @@ test_decay (gconstpointer data)
 
       qd_test_run (sim);
       steps = qd_simulation_get_integrator_steps (sim);
-      err = max_error (find_trace (sim, "/Scope/x"));
+      err = max_error (qd_test_find_trace (sim, "/Scope/x"));
       g_test_message ("%s dQ=%s: max error %.3g = %.3f dQ; %" G_GUINT64_FORMAT
                       " steps, predicted %.1f (ratio %.3f)",
                       methods[n], quanta[i], err, err / dq, steps, predicted,
@@ -206,7 +193,7 @@ test_cellier (void)
 
   sim = qd_test_compile (doc);
   qd_test_run (sim);
-  trace = find_trace (sim, "/Scope/x1");
+  trace = qd_test_find_trace (sim, "/Scope/x1");
 
   /* 10 down to 2 before the step, then up to 10: 16 steps after the
    * initial value, as on Cellier's slides (17 with the start). */
@@ -265,7 +252,7 @@ run_stiff (const char *method,
   sim = qd_test_compile (doc);
   qd_test_run (sim);
   *steps = qd_simulation_get_integrator_steps (sim);
-  trace = find_trace (sim, "/Scope/x");
+  trace = qd_test_find_trace (sim, "/Scope/x");
   n = qd_trace_get_length (trace);
   *err = 0.0;
   for (gsize i = 0; i < n; i++)
@@ -323,7 +310,7 @@ test_liqss1_decay (void)
 
       qd_test_run (sim);
       steps = qd_simulation_get_integrator_steps (sim);
-      err = max_error (find_trace (sim, "/Scope/x"));
+      err = max_error (qd_test_find_trace (sim, "/Scope/x"));
       g_test_message ("LIQSS1 dQ=%s: max error %.3g = %.3f dQ; %"
                       G_GUINT64_FORMAT " steps, QSS1 law %.1f (ratio %.3f)",
                       quanta[i], err, err / dq, steps, predicted,
@@ -420,7 +407,7 @@ test_to_csv_events (void)
                    0, csv, 1);
   sim = qd_test_compile (doc);
   qd_test_run (sim);
-  trace = find_trace (sim, "/Scope/x");
+  trace = qd_test_find_trace (sim, "/Scope/x");
   n = qd_trace_get_length (trace);
 
   contents = read_file (path);

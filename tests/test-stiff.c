@@ -102,19 +102,6 @@ block_steps (QdSimulation *sim,
   return 0;
 }
 
-static QdTrace *
-find_trace (QdSimulation *sim,
-            const char   *name)
-{
-  GPtrArray *traces = qd_simulation_get_traces (sim);
-
-  for (guint i = 0; i < traces->len; i++)
-    if (g_str_equal (qd_trace_get_name (traces->pdata[i]), name))
-      return traces->pdata[i];
-  g_error ("no trace named %s", name);
-  return NULL;
-}
-
 /* The largest |q(t) - exact(t)|, sampling each segment of the trace. */
 static double
 max_error (QdTrace *trace,
@@ -177,8 +164,8 @@ run_spring (const char *method,
   r.steps = qd_simulation_get_integrator_steps (sim);
   r.z1 = block_steps (sim, "/Position z1");
   r.z2 = block_steps (sim, "/Speed z2");
-  r.err1 = max_error (find_trace (sim, "/Scope/z1"), z1_exact, FINAL_TIME);
-  r.err2 = max_error (find_trace (sim, "/Scope/z2"), z2_exact, FINAL_TIME);
+  r.err1 = max_error (qd_test_find_trace (sim, "/Scope/z1"), z1_exact, FINAL_TIME);
+  r.err2 = max_error (qd_test_find_trace (sim, "/Scope/z2"), z2_exact, FINAL_TIME);
   g_test_message ("%s dQ=%g: %" G_GUINT64_FORMAT " steps (z1 %"
                   G_GUINT64_FORMAT ", z2 %" G_GUINT64_FORMAT "); "
                   "max error z1 %.3g dQ, z2 %.3g dQ",
@@ -321,7 +308,7 @@ run_single (const char *method,
   g_assert_cmpint (qd_simulation_run (sim, &error), ==, QD_RUN_DONE);
   g_assert_no_error (error);
   steps = qd_simulation_get_integrator_steps (sim);
-  trace = find_trace (sim, "/Scope/x");
+  trace = qd_test_find_trace (sim, "/Scope/x");
   *q_last = qd_signal_eval (qd_trace_get (trace,
                                           qd_trace_get_length (trace) - 1),
                             1.0);
@@ -437,7 +424,7 @@ run_cut (const char *method,
   g_assert_cmpint (qd_simulation_run (sim, &error), ==, QD_RUN_DONE);
   g_assert_no_error (error);
   steps = qd_simulation_get_integrator_steps (sim);
-  *err = max_error (find_trace (sim, "/Scope/v"), cut_exact, CUT_FINAL);
+  *err = max_error (qd_test_find_trace (sim, "/Scope/v"), cut_exact, CUT_FINAL);
   g_test_message ("%s: %" G_GUINT64_FORMAT " steps, max error %.3g",
                   method, steps, *err);
 
@@ -534,7 +521,7 @@ test_decay (void)
       g_assert_no_error (error);
 
       steps = qd_simulation_get_integrator_steps (sim);
-      err = max_error (find_trace (sim, "/Scope/x"), decay_exact, 5.0);
+      err = max_error (qd_test_find_trace (sim, "/Scope/x"), decay_exact, 5.0);
       g_test_message ("%s dQ=%g: %" G_GUINT64_FORMAT " steps, predicted "
                       "%.1f (ratio %.3f); max error %.2f dQ",
                       cases[i].method, dq, steps, predicted,
