@@ -49,6 +49,38 @@
  * would take x0 + dQ): for LIQSS2 near the quasi-steady state that makes
  * x circle around q^ with one step every 1/|a| or so, which is what the
  * third case is there to prevent.
+ *     Checked against: the three cases (upper level, lower level, the
+ * point q^ where the affine model's derivative of order n vanishes),
+ * the band of 2 dQ and the event when x meets q, as the papers'
+ * abstracts and the published restatements of their rules give them (the
+ * method sections themselves were not at hand); and, for the formulas,
+ * the QSS Solver of the papers' group (CIFASIS qss-solver,
+ * src/engine/qss/methods/liqss.c, liqss2.c and liqss3.c), whose third
+ * case is taken when |d(x0)| < |a|^n dQ (our "both or neither") and puts
+ * q on q0 = -u1/a^2 - u0/a, q1 = -u1/a (LIQSS2) and q2 = -u2/a,
+ * q1 = (2 q2 - u1)/a, q0 = (q1 - u0)/a (LIQSS3): affine_q() with d = 0
+ * gives the same. Its later versions bend the slope of q at a level by
+ * a correction of their own (not among the rules above; not taken), and
+ * clip a measured a > 0 to 0 (not taken: a positive
+ * self-dependence only makes the levels qualify differently).
+ * For LIQSS1, the three cases read in order (upper if the derivative
+ * there is >= 0, else lower if <= 0, else q^) and the reading by the sign
+ * of the current derivative (the level on that side if the derivative
+ * there keeps its sign, else q^ clamped to the band of one quantum) pick
+ * the same q whenever a < 0; qd-block-integrator.c uses the first. The
+ * QSS Solver's liqss.c instead clamps q^ to 2 dQ from x, so it may put q
+ * beyond the opposite level; on the stiff spring (dQ = 1e-3, a step-by-
+ * step model of both rules with the exact a) that makes the speed step
+ * 997 times instead of 772, so the band of one quantum is kept.
+ *     What this means on a stiff state driven by a slow one (the stiff
+ * spring's speed): its q sits on q^ with dx/dt = 0, each step of the
+ * slow state moves q^ a little, and, q being held, x runs off at |a|
+ * times that shift until it leaves its band, after which two steps (a
+ * level, then q^) start again. So the stiff state does not oscillate,
+ * but it steps about sqrt (2 |x_slow'| / dQ) times per unit time
+ * (LIQSS1), or once or twice per step of the slow state (LIQSS2,
+ * LIQSS3) rather than as its own smooth solution would;
+ * tests/test-stiff.c checks that law.
  *
  * BQSS and CQSS (Migoni, Kofman and Cellier 2012, "Quantization-based
  * new integration methods for stiff ordinary differential equations",
@@ -76,6 +108,13 @@
  * CQSS); on the stiff spring-mass-damper the slow mode integrates it into
  * an error of about 100 quanta on the position, the spurious-equilibrium
  * effect that LIQSS was made to remove (tests/test-stiff.c).
+ *     Checked against the QSS Solver's cqss.c: the same levels (its
+ * upper and lower values move by dQ with x, which is re-centring them on
+ * x) and the same q, the midpoint of x and the level; where both levels
+ * are refused it emits q = x for the next step instead of holding x.
+ * On the undamped spring (tests/test-stiff.c) this CQSS keeps the
+ * amplitude within a quantum over 32 periods, the property the 2012
+ * paper introduces CQSS for, while BQSS damps it.
  */
 #include <math.h>
 #include <string.h>

@@ -1,21 +1,31 @@
 /* test-stiff.c: the stiff methods of the Integrator (LIQSS1-3, BQSS, CQSS)
  *
  * The shipped example stiff-spring.qdevs (z1' = z2, z2' = 1 - z1 -
- * 100.01 z2, at rest at t = 0; eigenvalues -0.01 and -100) is run with
- * each method and two quanta and checked against its analytic solution:
- * the error of q in quanta, and the integrator steps against the activity
- * estimate k = sum_i A_i / dQ^(1/n), A_i = integral over [0, 500] of
- * |x_i^(n)(t) / n!|^(1/n), computed here by quadrature of the exact
- * derivatives. The explicit QSS1 and QSS2 must show their spurious
- * oscillations (ten times the estimate); the stiff methods must not (the
- * speed z2 steps about as often as the position z1). BQSS and CQSS show
- * their spurious-equilibrium error on z1. A single stiff
+ * 100.01 z2, at rest at t = 0; eigenvalues -0.01 and -100; the textbook's
+ * section 3.2.10) is run with each method and two quanta and checked
+ * against its analytic solution: the error of q in quanta, and the
+ * integrator steps against the activity estimate k = sum_i A_i /
+ * dQ^(1/n), A_i = integral over [0, 500] of |x_i^(n)(t) / n!|^(1/n),
+ * computed here by quadrature of the exact derivatives. The explicit QSS1
+ * and QSS2 must show their spurious oscillations (ten times the
+ * estimate); the stiff methods must not. The position z1 follows its
+ * estimate; the speed z2 follows the drift law derived at test_liqss()
+ * (the published methods step the fast state at each move of its
+ * quasi-steady value), which is why the LIQSS totals are 1.2 to 2.1
+ * times the estimate rather than within 50% of it; that bound is
+ * checked where it holds and the gap measured where it does not. BQSS and CQSS show their spurious-equilibrium error on z1; on the
+ * same spring without damping (marginally stable), CQSS keeps the
+ * amplitude that BQSS damps and QSS1 lets grow. A single stiff
  * equation x' = 1 - 100 x checks the end states that define the methods:
  * LIQSS2 and LIQSS3 put q exactly on the equilibrium and stop, BQSS and
  * CQSS hold x within a quantum of it and stop. On the non-stiff decay
  * x' = -x, LIQSS2 and LIQSS3 follow the activity law as QSS2 and QSS3 do.
  * When a Switch cuts a state's feedback to itself, the LIQSS methods
  * must drop the self-dependence they measured and step as QSS does.
+ *
+ * No step counts for this model were found in the stored texts of the
+ * LIQSS and BQSS papers; the figures asserted are this implementation's,
+ * explained by the laws in the comments.
  */
 #include "qd-test-util.h"
 
@@ -189,12 +199,59 @@ estimate (int     n,
 
 static const double quanta[] = { 1e-3, 1e-4 };
 
-/* LIQSS1, LIQSS2, LIQSS3. The slow state z1 follows the activity law
- * closely. The stiff state z2 takes no steps at its own fast scale: its
- * steps follow z1's (each step of q1 moves z2's quasi-steady value, and
- * z2 requantizes to follow it), so it takes about as many as z1, more
- * than the smooth solution's estimate for z2; the total stays within a
- * small factor of the estimate, where QSS1 and QSS2 exceed it tenfold. */
+/* The steps of the speed z2 under LIQSS1, predicted from the exact
+ * solution. After the transient z2 sits on its quasi-steady value
+ * qhat = (1 - q1) / 100.01 with x2 within a quantum of it and dx2/dt = 0
+ * (the third case). Each step of z1 changes q1 by dQ, so qhat moves by
+ * dQ / 100.01 and dx2/dt by dQ: with q2 held, x2 runs off at |a| times
+ * the (tiny) shift of qhat, and after k steps of z1 (one every
+ * dQ / |z2|) it has drifted dQ k^2 dQ / (2 |z2|). It reaches the edge of
+ * its band, a quantum further, after T = sqrt (2 dQ / |z1'|); then two
+ * steps (q2 to the level a quantum towards qhat, x2 runs to it, q2 back
+ * on qhat) start the next cycle. So z2 steps at the rate
+ * sqrt (2 |z1'| / dQ), at most twice per step of z1 (2 |z1'| / dQ) once
+ * z1 steps less often than T. This is the method, not the
+ * implementation: a step-by-step model of the three-case rule with the
+ * exact a22 gives the same counts (993 and 772 steps at dQ = 1e-3). */
+static double
+liqss1_z2_steps (double dq)
+{
+  static const struct { double a, b; int steps; } pieces[] = {
+    { 0.0, 0.2, 20000 },
+    { 0.2, FINAL_TIME, 200000 },
+  };
+  double sum = 0.0;
+
+  for (guint p = 0; p < G_N_ELEMENTS (pieces); p++)
+    {
+      double h = (pieces[p].b - pieces[p].a) / pieces[p].steps;
+
+      for (int j = 0; j < pieces[p].steps; j++)
+        {
+          double v = fabs (z1_derivative (1, pieces[p].a + (j + 0.5) * h));
+
+          sum += h * fmin (sqrt (2.0 * v / dq), 2.0 * v / dq);
+        }
+    }
+  return sum;
+}
+
+/* LIQSS1, LIQSS2, LIQSS3 as the papers define them. The slow state z1
+ * follows the activity law closely. The stiff state z2 takes no steps
+ * at its own fast scale (no oscillation), but it does not step only as
+ * its smooth solution would (its estimate, about 20 steps at dQ = 1e-3):
+ * each step of z1 moves z2's quasi-steady value and, q2 being held, x2
+ * drifts at |a22| times that shift until it leaves its band. For LIQSS1
+ * the drift law above predicts z2's steps within a few percent; for
+ * LIQSS2 and LIQSS3 q1 jumps by up to a quantum at each step of z1
+ * (which steps every few seconds), x2 leaves its band within about a
+ * second, so z2 answers every step of z1: once (LIQSS2) or twice
+ * (LIQSS3, first to a level, then to the quasi-steady curve).
+ *
+ * The totals are therefore 1.2 to 2.1 times the activity estimate of the
+ * exact solution, not within 50% of it: that bound holds only for LIQSS1
+ * at dQ = 1e-4 (where the drift law grows as dQ^(-1/2) against dQ^(-1)
+ * for z1). /stiff/spring/activity-bound checks and reports it. */
 static void
 test_liqss (gconstpointer data)
 {
@@ -212,29 +269,82 @@ test_liqss (gconstpointer data)
                       k1 + k2, k1, k2, r.steps / (k1 + k2));
 
       g_assert_cmpfloat (fabs (r.z1 / k1 - 1.0), <=, 0.15);
-      g_assert_cmpuint (r.z2, <=, 2 * r.z1 + 2 * (guint64) k2 + 10);
-      g_assert_cmpfloat (r.steps, >=, 0.5 * (k1 + k2));
-      g_assert_cmpfloat (r.steps, <=, 2.5 * (k1 + k2));
+      if (n == 1)
+        {
+          double predicted = liqss1_z2_steps (dq);
+
+          g_test_message ("  z2 drift law: %.1f steps (ratio %.3f)",
+                          predicted, r.z2 / predicted);
+          g_assert_cmpfloat (fabs (r.z2 / predicted - 1.0), <=, 0.08);
+        }
+      else
+        {
+          /* At least one answer per step of z1, at most n - 1, plus the
+           * transient. */
+          g_assert_cmpuint (r.z2, >=, r.z1);
+          g_assert_cmpfloat (r.z2, <=, (n - 1) * r.z1 + 2.0 * k2);
+        }
       g_assert_cmpfloat (r.err1, <=, 4.0 * dq);
       g_assert_cmpfloat (r.err2, <=, 4.0 * dq);
     }
 }
 
+/* The bound LIQSS1-3 within 50% of the activity estimate of the
+ * exact solution at dQ = 1e-3 and 1e-4, checked as far as the methods of
+ * the papers meet it: LIQSS1 at dQ = 1e-4 does (ratio 1.23); the other
+ * five runs do not (1.74 to 2.14, explained at test_liqss()), and the
+ * test asserts that they stay where the drift explains them, so that a
+ * change of the methods that moves them either way is seen. */
+static void
+test_activity_bound (void)
+{
+  static const struct { const char *method; int n; double dq, low, high; }
+  cases[] = {
+    { "LIQSS1", 1, 1e-4, 1.0, 1.5 },
+    { "LIQSS1", 1, 1e-3, 1.5, 2.0 },
+    { "LIQSS2", 2, 1e-3, 1.5, 2.0 },
+    { "LIQSS2", 2, 1e-4, 1.5, 2.0 },
+    { "LIQSS3", 3, 1e-3, 1.8, 2.4 },
+    { "LIQSS3", 3, 1e-4, 1.8, 2.4 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      Result r = run_spring (cases[i].method, cases[i].dq);
+      double k1, k2, ratio;
+
+      estimate (cases[i].n, cases[i].dq, &k1, &k2);
+      ratio = r.steps / (k1 + k2);
+      g_test_message ("  %s dQ=%g: %.2f times the estimate (%s 1.5)",
+                      cases[i].method, cases[i].dq, ratio,
+                      ratio <= 1.5 ? "within" : "over");
+      g_assert_cmpfloat (ratio, >=, cases[i].low);
+      g_assert_cmpfloat (ratio, <=, cases[i].high);
+    }
+}
+
 /* QSS1 and QSS2 oscillate around the speed's quasi-steady value: with
- * dQ = 1e-3 they take over ten times the estimate, nearly all in z2. */
+ * dQ = 1e-3 they take over ten times the estimate, nearly all in z2, and
+ * far more than their linearly implicit counterparts at the same quantum
+ * (QSS2 65697 against 87 for LIQSS2; QSS1 17313 against 1765 for LIQSS1,
+ * whose own count the drift of z2 inflates, see test_liqss()). */
 static void
 test_explicit_oscillates (gconstpointer data)
 {
   int n = GPOINTER_TO_INT (data);
   const char *methods[] = { NULL, "QSS1", "QSS2" };
+  const char *implicit[] = { NULL, "LIQSS1", "LIQSS2" };
   double dq = 1e-3, k1, k2;
   Result r = run_spring (methods[n], dq);
+  Result li = run_spring (implicit[n], dq);
 
   estimate (n, dq, &k1, &k2);
-  g_test_message ("  estimate %.1f: ratio %.1f", k1 + k2,
-                  r.steps / (k1 + k2));
+  g_test_message ("  estimate %.1f: ratio %.1f; %.1f times %s",
+                  k1 + k2, r.steps / (k1 + k2),
+                  (double) r.steps / li.steps, implicit[n]);
   g_assert_cmpfloat (r.steps, >=, 10.0 * (k1 + k2));
   g_assert_cmpuint (r.z2, >=, 10 * r.z1);
+  g_assert_cmpuint (r.steps, >=, (n == 1 ? 5 : 100) * li.steps);
   /* Oscillating, but still accurate: QSS keeps its error bound. */
   g_assert_cmpfloat (r.err1, <=, 3.0 * dq);
   g_assert_cmpfloat (r.err2, <=, 3.0 * dq);
@@ -534,6 +644,78 @@ test_decay (void)
     }
 }
 
+/* ---- a marginally stable system: the same model with b = 0 ---------- */
+
+/* z1'' = 1 - z1 from rest: z1 = 1 - cos t, z2 = sin t, a circle of
+ * radius 1 around (1, 0) in the phase plane. Runs it over [0, 200] (about
+ * 32 periods) with @method and dQ = 0.01 and returns the smallest and
+ * largest radius |(z1 - 1, z2)| of q over [from, 200]. */
+static void
+run_oscillator (const char *method,
+                double      from,
+                double     *rmin,
+                double     *rmax)
+{
+  g_autofree char *path = qd_test_source_path ("data", "examples",
+                                               "stiff-spring.qdevs", NULL);
+  GError *error = NULL;
+  QdDocument *doc = qd_document_load (path, &error);
+  QdSettings settings;
+  QdSimulation *sim;
+  QdTrace *t1, *t2;
+
+  g_assert_no_error (error);
+  g_assert_true (qd_document_set_variable (doc, "b", "0", &error));
+  g_assert_no_error (error);
+  set_method (doc, method, 0.01);
+  settings = *qd_document_get_settings (doc);
+  settings.final_time = 200.0;
+  g_assert_true (qd_document_set_settings (doc, &settings, &error));
+  g_assert_no_error (error);
+  sim = qd_simulation_new (doc, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (qd_simulation_run (sim, &error), ==, QD_RUN_DONE);
+  g_assert_no_error (error);
+
+  t1 = qd_test_find_trace (sim, "/Scope/z1");
+  t2 = qd_test_find_trace (sim, "/Scope/z2");
+  *rmin = G_MAXDOUBLE;
+  *rmax = 0.0;
+  for (int k = 0; k <= 20000; k++)
+    {
+      double t = from + (200.0 - from) * k / 20000.0;
+      double r = hypot (qd_trace_eval (t1, t) - 1.0, qd_trace_eval (t2, t));
+
+      *rmin = fmin (*rmin, r);
+      *rmax = fmax (*rmax, r);
+    }
+  g_test_message ("%s: radius over [%g, 200] in [%.4f, %.4f]", method,
+                  from, *rmin, *rmax);
+
+  qd_simulation_free (sim);
+  g_object_unref (doc);
+}
+
+/* The 2012 paper's reason for CQSS: BQSS, like Backward Euler, damps the
+ * oscillation of a marginally stable system, and QSS1, like Forward
+ * Euler, lets it grow (the textbook's Fig. 3.27 for the classic pair);
+ * CQSS, centered like the trapezoidal rule, keeps its amplitude. Over 32
+ * periods the CQSS radius stays within a quantum of 1 all along; in the
+ * last 20 s the BQSS one is below 0.1 and the QSS1 one above 1.5. */
+static void
+test_marginal (void)
+{
+  double rmin, rmax;
+
+  run_oscillator ("CQSS", 0.0, &rmin, &rmax);
+  g_assert_cmpfloat (rmin, >=, 1.0 - 0.01);
+  g_assert_cmpfloat (rmax, <=, 1.0 + 0.01);
+  run_oscillator ("BQSS", 180.0, &rmin, &rmax);
+  g_assert_cmpfloat (rmax, <=, 0.1);
+  run_oscillator ("QSS1", 180.0, &rmin, &rmax);
+  g_assert_cmpfloat (rmin, >=, 1.5);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -547,12 +729,14 @@ main (int    argc,
                         test_liqss);
   g_test_add_data_func ("/stiff/spring/liqss3", GINT_TO_POINTER (3),
                         test_liqss);
+  g_test_add_func ("/stiff/spring/activity-bound", test_activity_bound);
   g_test_add_data_func ("/stiff/spring/qss1-oscillates", GINT_TO_POINTER (1),
                         test_explicit_oscillates);
   g_test_add_data_func ("/stiff/spring/qss2-oscillates", GINT_TO_POINTER (2),
                         test_explicit_oscillates);
   g_test_add_data_func ("/stiff/spring/bqss", "BQSS", test_backward);
   g_test_add_data_func ("/stiff/spring/cqss", "CQSS", test_backward);
+  g_test_add_func ("/stiff/marginal/cqss", test_marginal);
   g_test_add_func ("/stiff/single/liqss", test_single_liqss);
   g_test_add_func ("/stiff/single/backward", test_single_backward);
   g_test_add_func ("/stiff/decay/liqss", test_decay);
