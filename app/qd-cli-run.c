@@ -33,6 +33,7 @@ typedef struct
   gboolean   stats_json;
   char      *plot;
   char      *plot_size;
+  double     trace_budget;  /* MiB; NaN: no budget */
 } RunOptions;
 
 /* The image types --plot writes, by the file name's extension. */
@@ -123,6 +124,16 @@ print_stats_table (QdSimulation *sim,
   g_print ("%-20s %.6f s\n", _("Wall time:"), wall_s);
   g_print ("%-20s %.4g\n", _("Events per second:"),
            wall_s > 0.0 ? (double) events / wall_s : 0.0);
+  {
+    GPtrArray *traces = qd_simulation_get_traces (sim);
+    gsize bytes = 0;
+
+    /* What the traces hold now (all of it, or what --trace-budget let
+     * them keep). */
+    for (guint i = 0; i < traces->len; i++)
+      bytes += qd_trace_get_bytes (g_ptr_array_index (traces, i));
+    g_print ("%-20s %.1f MiB\n", _("Trace memory:"), (double) bytes / (1 << 20));
+  }
   print_block_stats_table (sim);
 }
 
@@ -605,7 +616,7 @@ int
 qd_cli_run (int    argc,
             char **argv)
 {
-  RunOptions opts = { .until = NAN, .csv_step = 0.0 };
+  RunOptions opts = { .until = NAN, .csv_step = 0.0, .trace_budget = NAN };
   GOptionEntry entries[] = {
     { "until", 0, 0, G_OPTION_ARG_DOUBLE, &opts.until,
       N_("Run until time T instead of the model's final time (earlier or later: it replaces the final time)"), N_("T") },
@@ -623,11 +634,16 @@ qd_cli_run (int    argc,
       N_("Print transitions per block, totals, speed and the statistics blocks report as tables"), NULL },
     { "stats-json", 0, 0, G_OPTION_ARG_NONE, &opts.stats_json,
       N_("Print the same statistics as one JSON object on standard output"), NULL },
+    /* No budget unless asked: a headless run usually exports every event,
+     * and the machine running it is the user's to size. */
+    { "trace-budget", 0, 0, G_OPTION_ARG_DOUBLE, &opts.trace_budget,
+      N_("Keep the Scope traces within MIB mebibytes by decimating their oldest part (default: no limit, every event kept)"), N_("MIB") },
     { NULL }
   };
   g_autoptr(QdDocument) document = NULL;
   g_autoptr(GPtrArray) problems = NULL;
   g_autoptr(GError) error = NULL;
+  g_autoptr(QdTraceBudget) budget = NULL;
   QdSimulation *sim;
   const char *file;
   QdRunStatus status;
@@ -658,6 +674,8 @@ qd_cli_run (int    argc,
     status_code = qd_cli_usage_error ("run", _("--csv-step must be 0 or a positive number"));
   else if (opts.csv_step > 0.0 && opts.csv == NULL)
     status_code = qd_cli_usage_error ("run", _("--csv-step needs --csv OUT"));
+  else if (!isnan (opts.trace_budget) && !(opts.trace_budget > 0.0 && opts.trace_budget < 1048576.0))
+    status_code = qd_cli_usage_error ("run", _("--trace-budget must be a number of MiB above 0 and below 1048576"));
   else if (opts.plot_size != NULL && opts.plot == NULL)
     status_code = qd_cli_usage_error ("run", _("--plot-size needs --plot OUT"));
   else if (opts.plot_size != NULL
@@ -701,6 +719,15 @@ qd_cli_run (int    argc,
         g_printerr ("%s: %s\n", file, error != NULL ? error->message : _("the model cannot be compiled"));
       status_code = QD_CLI_EXIT_MODEL;
       goto out;
+    }
+
+  if (!isnan (opts.trace_budget))
+    {
+      GPtrArray *traces = qd_simulation_get_traces (sim);
+
+      budget = qd_trace_budget_new ((gsize) (opts.trace_budget * (1 << 20)));
+      for (guint i = 0; i < traces->len; i++)
+        qd_trace_budget_add (budget, g_ptr_array_index (traces, i));
     }
 
   start_us = g_get_monotonic_time ();

@@ -5,6 +5,12 @@
  * plot of the file reaches the end of the run. Each value is the trace's
  * own polynomial evaluated at the row's time, which makes every row exact
  * rather than interpolated.
+ *
+ * A trace under a memory budget may have lost its oldest exact segments
+ * (qd-trace.h). Its column is then empty before its exact data starts,
+ * and a comment line above the header says so, naming the trace and the
+ * time range, so that missing rows are never mistaken for missing events.
+ * Every trace is pinned while the file is written.
  */
 #include "qd-trace-csv.h"
 
@@ -20,8 +26,8 @@
 #include "qd-error.h"
 
 /* Per trace: the segment in force at the current row. Traces are
- * append-only, so the length read once at the start is a consistent
- * snapshot even while a writer still appends. */
+ * append-only, so the held range read once at the start is a consistent
+ * snapshot even while a writer still appends (the pin keeps it). */
 typedef struct
 {
   QdTrace *trace;
@@ -109,33 +115,19 @@ set_io_error (GError     **error,
                path, g_strerror (saved_errno));
 }
 
-gboolean
-qd_traces_write_csv (GPtrArray   *traces,
-                     double       start_time,
-                     double       end_time,
-                     double       step,
-                     const char  *path,
-                     GError     **error)
+/* The file itself, the traces pinned. */
+static gboolean
+write_file (Cursor      *cursors,
+            guint        n,
+            double       start_time,
+            double       end_time,
+            double       step,
+            const char  *path,
+            GError     **error)
 {
   g_autofree char *tmp_path = NULL;
-  g_autofree Cursor *cursors = NULL;
-  guint n;
   FILE *fp;
   int fd;
-
-  g_return_val_if_fail (traces != NULL, FALSE);
-  g_return_val_if_fail (path != NULL, FALSE);
-  g_return_val_if_fail (step >= 0.0, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
-  n = traces->len;
-  cursors = g_new0 (Cursor, MAX (n, 1));
-  for (guint i = 0; i < n; i++)
-    {
-      cursors[i].trace = g_ptr_array_index (traces, i);
-      cursors[i].length = qd_trace_get_length (cursors[i].trace);
-      cursors[i].current = -1;
-    }
 
   /* Write next to the target and rename, so a reader never sees half a
    * file and a failed export leaves an older file intact. */
@@ -157,6 +149,26 @@ qd_traces_write_csv (GPtrArray   *traces,
       return FALSE;
     }
   setvbuf (fp, NULL, _IOFBF, 1 << 16);
+
+  for (guint i = 0; i < n; i++)
+    {
+      char from[G_ASCII_DTOSTR_BUF_SIZE], to[G_ASCII_DTOSTR_BUF_SIZE];
+      const QdSignal *seg;
+      double t0;
+
+      if (cursors[i].next == 0 || cursors[i].next >= cursors[i].length)
+        continue;
+      seg = qd_trace_get (cursors[i].trace, cursors[i].next);
+      t0 = qd_trace_get_start_time (cursors[i].trace);
+      g_ascii_formatd (from, sizeof from, "%.17g", t0);
+      g_ascii_formatd (to, sizeof to, "%.17g", seg->t);
+      fputs ("# ", fp);
+      /* TRANSLATORS: a comment line above the header of a CSV file; the
+       * first %s is a trace name ("/Scope/x1"), then two times. */
+      fprintf (fp, _("%s: exact data from t = %s to %s was decimated to stay within the trace memory budget; its column is empty there (raise the trace-memory-budget setting, or run qdevs-cli without --trace-budget, to keep every event)"),
+               qd_trace_get_name (cursors[i].trace), from, to);
+      fputc ('\n', fp);
+    }
 
   fputs ("time", fp);
   for (guint i = 0; i < n; i++)
@@ -216,4 +228,41 @@ qd_traces_write_csv (GPtrArray   *traces,
     }
 
   return TRUE;
+}
+
+gboolean
+qd_traces_write_csv (GPtrArray   *traces,
+                     double       start_time,
+                     double       end_time,
+                     double       step,
+                     const char  *path,
+                     GError     **error)
+{
+  g_autofree Cursor *cursors = NULL;
+  g_autofree guint *pins = NULL;
+  gboolean ok;
+  guint n;
+
+  g_return_val_if_fail (traces != NULL, FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (step >= 0.0, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  n = traces->len;
+  cursors = g_new0 (Cursor, MAX (n, 1));
+  pins = g_new0 (guint, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    {
+      QdTrace *trace = g_ptr_array_index (traces, i);
+
+      pins[i] = qd_trace_read_begin (trace);
+      cursors[i].trace = trace;
+      cursors[i].next = qd_trace_get_first (trace);
+      cursors[i].length = qd_trace_get_length (trace);
+      cursors[i].current = -1;
+    }
+  ok = write_file (cursors, n, start_time, end_time, step, path, error);
+  for (guint i = 0; i < n; i++)
+    qd_trace_read_end (cursors[i].trace, pins[i]);
+  return ok;
 }

@@ -815,6 +815,43 @@ remove_tmp_dir (void)
   g_rmdir (tmp_dir);
 }
 
+/* --trace-budget keeps the traces within it, and the CSV says what was
+ * decimated; without it, every event is kept and written. */
+static void
+test_cli_trace_budget (void)
+{
+  g_autofree char *lv = example ("lotka-volterra.qdevs");
+  g_autofree char *cellier = example ("cellier-first-order.qdevs");
+  g_autofree char *out = g_build_filename (tmp_dir, "lv.csv", NULL);
+  g_auto(CliResult) r1 = { 0 }, r2 = { 0 }, r3 = { 0 };
+  const char *mem;
+  g_autofree char *text = NULL;
+
+  run_cli (&r1, "run", cellier, "--trace-budget", "0", NULL);
+  assert_usage_error (&r1, "--trace-budget must be a number of MiB above 0 and below 1048576");
+
+  /* 327 239 events, some 7 MiB of segments, in 1 MiB. */
+  run_cli (&r2, "run", lv, "--until", "20000", "--trace-budget", "1", "--csv", out, "--stats", NULL);
+  g_assert_cmpint (r2.status, ==, 0);
+  mem = strstr (r2.out, "Trace memory:");
+  g_assert_nonnull (mem);
+  g_assert_cmpfloat (g_ascii_strtod (mem + strlen ("Trace memory:"), NULL), <=, 1.0);
+  g_assert_true (g_file_get_contents (out, &text, NULL, NULL));
+  g_assert_true (g_str_has_prefix (text, "# /Scope/prey: exact data from t = 0 to "));
+  g_assert_nonnull (strstr (text, "\n# /Scope/predator: exact data from t = 0 to "));
+  g_assert_nonnull (strstr (text, "\ntime,/Scope/prey,/Scope/predator\n"));
+  g_clear_pointer (&text, g_free);
+
+  run_cli (&r3, "run", lv, "--until", "20000", "--csv", out, "--stats", NULL);
+  g_assert_cmpint (r3.status, ==, 0);
+  mem = strstr (r3.out, "Trace memory:");
+  g_assert_nonnull (mem);
+  g_assert_cmpfloat (g_ascii_strtod (mem + strlen ("Trace memory:"), NULL), >, 3.0);
+  g_assert_true (g_file_get_contents (out, &text, NULL, NULL));
+  g_assert_true (g_str_has_prefix (text, "time,/Scope/prey,/Scope/predator\n"));
+  g_unlink (out);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -838,6 +875,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/stats-table", test_cli_stats_table);
   g_test_add_func ("/cli/until-and-set", test_cli_until_and_set);
   g_test_add_func ("/cli/csv", test_cli_csv);
+  g_test_add_func ("/cli/trace-budget", test_cli_trace_budget);
   g_test_add_func ("/cli/plot", test_cli_plot);
   g_test_add_func ("/cli/blocks", test_cli_blocks);
   g_test_add_func ("/cli/blocks-markdown", test_cli_blocks_markdown);

@@ -1292,6 +1292,131 @@ test_widget_time_axis (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A cubic at t = i over [i, i + 1], turning inside (as in test-trace.c). */
+static void
+budget_segment (gsize     index,
+                QdSignal *seg)
+{
+  double i = (double) index;
+
+  seg->t = i;
+  seg->c[0] = sin (0.001 * i) + 0.2 * sin (0.05 * i);
+  seg->c[1] = cos (0.37 * i);
+  seg->c[2] = -1.5 * cos (0.37 * i);
+  seg->c[3] = 0.1 * sin (i);
+  seg->order = 3;
+  seg->tag = 0;
+}
+
+/* The exact extremes of budget_segment's trace over [a, b), a and b
+ * whole numbers. */
+static void
+budget_exact_range (double  a,
+                    double  b,
+                    double *lo,
+                    double *hi)
+{
+  *lo = INFINITY;
+  *hi = -INFINITY;
+  for (gsize i = (gsize) a; i < (gsize) b; i++)
+    {
+      QdSignal seg;
+      double mn, mx;
+
+      budget_segment (i, &seg);
+      qd_signal_range (&seg, seg.t, seg.t + 1.0, &mn, &mx);
+      *lo = MIN (*lo, mn);
+      *hi = MAX (*hi, mx);
+    }
+}
+
+/* A trace under a memory budget, drawn over its whole span: each column
+ * over the decimated part holds exactly the extremes of the buckets it
+ * overlaps (the exact extremes over their span), each column over the
+ * exact part the same as the trace without a budget. Columns kept up to
+ * date while the writer dropped segments they had not read are an
+ * envelope of the exact ones. */
+static void
+test_decimate_budget (void)
+{
+  const gsize n = 300000;
+  const guint n_cols = 500;
+  g_autoptr(QdTraceBudget) budget = qd_trace_budget_new (1 << 20);
+  g_autoptr(QdTrace) trace = qd_trace_new ("/S/x");
+  g_autoptr(QdTrace) twin = qd_trace_new ("/S/x");
+  QdPlotColumns *live = qd_plot_columns_new ();
+  QdPlotColumns *fresh = qd_plot_columns_new ();
+  QdPlotColumns *exact = qd_plot_columns_new ();
+  const QdPlotColumn *cl, *cf, *ce;
+  const QdTraceBucket *hist;
+  gsize first, n_hist;
+  double t_exact, width = (double) n / n_cols;
+  guint checked = 0, pin;
+  double all_lo = INFINITY, all_hi = -INFINITY;
+
+  qd_trace_budget_add (budget, trace);
+  for (gsize i = 0; i < n; i++)
+    {
+      QdSignal seg;
+
+      budget_segment (i, &seg);
+      qd_trace_append (trace, &seg);
+      qd_trace_append (twin, &seg);
+      if (i % 5000 == 4999)
+        qd_plot_columns_update (live, trace, QD_PLOT_MODE_EXACT, 0.0, (double) n, n_cols, (double) n);
+    }
+  cl = qd_plot_columns_update (live, trace, QD_PLOT_MODE_EXACT, 0.0, (double) n, n_cols, (double) n);
+  cf = qd_plot_columns_update (fresh, trace, QD_PLOT_MODE_EXACT, 0.0, (double) n, n_cols, (double) n);
+  ce = qd_plot_columns_update (exact, twin, QD_PLOT_MODE_EXACT, 0.0, (double) n, n_cols, (double) n);
+  for (guint k = 0; k < n_cols; k++)
+    {
+      all_lo = MIN (all_lo, ce[k].min);
+      all_hi = MAX (all_hi, ce[k].max);
+    }
+
+  pin = qd_trace_read_begin (trace);
+  first = qd_trace_get_first (trace);
+  hist = qd_trace_get_history (trace, &n_hist);
+  g_assert_cmpuint (first, >, n / 2);
+  t_exact = qd_trace_get (trace, first)->t;
+  for (guint k = 0; k < n_cols; k++)
+    {
+      double c0 = k * width, c1 = (k + 1) * width;
+      double u0 = INFINITY, u1 = -INFINITY, lo, hi;
+
+      if (c1 <= t_exact)
+        {
+          /* The buckets that overlap the column (spans are half open). */
+          for (gsize j = 0; j < n_hist; j++)
+            if (hist[j].t0 < c1 && hist[j].t1 > c0)
+              {
+                u0 = MIN (u0, hist[j].t0);
+                u1 = MAX (u1, hist[j].t1);
+              }
+          budget_exact_range (u0, u1, &lo, &hi);
+          g_assert_cmpfloat (cf[k].min, ==, lo);
+          g_assert_cmpfloat (cf[k].max, ==, hi);
+          checked++;
+        }
+      else if (c0 > t_exact)
+        {
+          g_assert_cmpfloat (cf[k].min, ==, ce[k].min);
+          g_assert_cmpfloat (cf[k].max, ==, ce[k].max);
+        }
+      /* Kept up to date: never narrower than the truth. */
+      g_assert_cmpfloat (cl[k].min, <=, ce[k].min);
+      g_assert_cmpfloat (cl[k].max, >=, ce[k].max);
+      g_assert_cmpfloat (cl[k].min, >=, all_lo);
+      g_assert_cmpfloat (cl[k].max, <=, all_hi);
+    }
+  qd_trace_read_end (trace, pin);
+  g_assert_cmpuint (checked, >, n_cols / 2);
+
+  qd_plot_columns_free (live);
+  qd_plot_columns_free (fresh);
+  qd_plot_columns_free (exact);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1307,6 +1432,7 @@ main (int    argc,
   g_test_add_func ("/plot/decimate/exact", test_decimate_exact);
   g_test_add_func ("/plot/decimate/modes", test_decimate_modes);
   g_test_add_func ("/plot/decimate/incremental", test_decimate_incremental);
+  g_test_add_func ("/plot/decimate/budget", test_decimate_budget);
   g_test_add_func ("/plot/render/incremental", test_render_incremental);
   g_test_add_func ("/plot/ticks", test_nice_ticks);
   g_test_add_func ("/plot/render/legend-hit", test_legend_hit);

@@ -16,6 +16,14 @@
  * straddle a column boundary are read piece by piece. A summary is built
  * the first time it is needed, and never changes after (the run's pieces
  * are all final), so it survives every change of view.
+ *
+ * A trace under a memory budget keeps only its recent segments exact;
+ * before them it has buckets of decimated history (qd-trace.h). Those are
+ * merged as bands: each bucket's extremes go into every column it
+ * overlaps, which is exact for columns made of whole buckets and an
+ * honest envelope for finer ones. They are merged when the view is set up
+ * and, when the writer dropped segments not yet committed, over the span
+ * that was lost, never on top of exact data already committed.
  */
 #include "qd-plot-decimate.h"
 
@@ -41,6 +49,7 @@ struct _QdPlotColumns
   QdPlotColumn *committed;  /* the pieces whose end is known */
   QdPlotColumn *out;        /* committed plus the open last piece */
   gsize         done;       /* pieces below this index are committed */
+  double        done_t;     /* where piece done starts: committed before */
   gboolean      has_tail;
   guint         tail_lo, tail_hi;
   gsize         n_read;
@@ -57,51 +66,9 @@ qd_plot_segment_range (const QdSignal *segment,
                        double         *min,
                        double         *max)
 {
-  double fa = qd_signal_eval (segment, ta);
-  double fb = qd_signal_eval (segment, tb);
-  double lo = MIN (fa, fb), hi = MAX (fa, fb);
-  double c1 = segment->c[1], c2 = segment->c[2], c3 = segment->c[3];
-
-  /* Inside the interval a polynomial can only turn where its derivative
-   * c1 + 2 c2 s + 3 c3 s^2 vanishes: at most two points for a cubic. */
-  if (c2 != 0.0 || c3 != 0.0)
-    {
-      double sa = ta - segment->t, sb = tb - segment->t;
-      double roots[2];
-      int n_roots = 0;
-
-      if (c3 == 0.0)
-        roots[n_roots++] = -c1 / (2.0 * c2);
-      else
-        {
-          double a = 3.0 * c3, b = 2.0 * c2, c = c1;
-          double disc = b * b - 4.0 * a * c;
-
-          if (disc >= 0.0)
-            {
-              /* The cancellation-free pair of quadratic roots. */
-              double q = -0.5 * (b + copysign (sqrt (disc), b));
-
-              if (q != 0.0)
-                {
-                  roots[n_roots++] = q / a;
-                  roots[n_roots++] = c / q;
-                }
-              else
-                roots[n_roots++] = 0.0;
-            }
-        }
-      for (int k = 0; k < n_roots; k++)
-        if (roots[k] > sa && roots[k] < sb)
-          {
-            double v = qd_signal_eval (segment, segment->t + roots[k]);
-
-            lo = MIN (lo, v);
-            hi = MAX (hi, v);
-          }
-    }
-  *min = lo;
-  *max = hi;
+  /* The engine decimates traces with the same function, so history
+   * buckets and columns agree to the last bit. */
+  qd_signal_range (segment, ta, tb, min, max);
 }
 
 QdPlotColumns *
@@ -264,6 +231,55 @@ add_piece (QdPlotColumns  *self,
     }
 }
 
+/* Merges the history buckets over [a, b] into the committed columns as
+ * bands; widens [*lo, *hi] to the columns they touched. */
+static void
+add_history (QdPlotColumns       *self,
+             const QdTraceBucket *hist,
+             gsize                n,
+             double               a,
+             double               b,
+             guint               *lo,
+             guint               *hi)
+{
+  double t0 = self->t0, t1 = self->t1;
+  double width = (t1 - t0) / self->n;
+  gsize j = 0, hi_j = n;
+
+  a = MAX (a, t0);
+  b = MIN (b, t1);
+  if (b < a)
+    return;
+  /* The first bucket that ends after a. */
+  while (j < hi_j)
+    {
+      gsize mid = j + (hi_j - j) / 2;
+
+      if (hist[mid].t1 <= a)
+        j = mid + 1;
+      else
+        hi_j = mid;
+    }
+  for (; j < n && hist[j].t0 < b; j++)
+    {
+      double ca = MAX (hist[j].t0, a), cb = MIN (hist[j].t1, b);
+      guint ka, kb;
+
+      if (cb < ca)
+        continue;
+      ka = (guint) MIN ((ca - t0) / width, (double) (self->n - 1));
+      kb = (guint) MIN ((cb - t0) / width, (double) (self->n - 1));
+      /* A bucket that only reaches the start of a column has nothing
+       * in it: its span is half open. */
+      if (kb > ka && cb == hist[j].t1 && t0 + kb * width >= cb)
+        kb--;
+      *lo = MIN (*lo, ka);
+      *hi = MAX (*hi, kb);
+      for (guint k = ka; k <= kb; k++)
+        merge (&self->committed[k], hist[j].min, hist[j].max, hist[j].first, hist[j].last);
+    }
+}
+
 /* The summary of run @b, whose pieces are all final (the piece after it
  * exists); built on first use. */
 static const Block *
@@ -353,18 +369,27 @@ qd_plot_columns_update (QdPlotColumns *self,
                         guint          n_columns,
                         double         t_end)
 {
-  gsize length = qd_trace_get_length (trace);
   guint dirty_lo = G_MAXUINT, dirty_hi = 0;
-  guint copy_lo, copy_hi;
+  guint copy_lo, copy_hi, pin;
+  const QdTraceBucket *hist;
+  gsize first, length, n_hist;
+  double t_exact;
 
   g_return_val_if_fail (n_columns > 0, NULL);
   g_return_val_if_fail (t1 > t0, NULL);
+
+  /* Pinned, in the order qd-trace.h asks: what is read stays. */
+  pin = qd_trace_read_begin (trace);
+  first = qd_trace_get_first (trace);
+  hist = qd_trace_get_history (trace, &n_hist);
+  length = qd_trace_get_length (trace);
+  t_exact = first > 0 ? qd_trace_get (trace, first)->t : -INFINITY;
 
   self->n_read = 0;
   if (!self->valid || self->trace != trace || self->mode != mode
       || self->t0 != t0 || self->t1 != t1 || self->n != n_columns)
     {
-      gssize first;
+      gssize found;
 
       if (self->trace != trace || self->mode != mode)
         {
@@ -389,16 +414,26 @@ qd_plot_columns_update (QdPlotColumns *self,
       self->has_tail = FALSE;
       clear_columns (self->committed, n_columns);
       /* Skip what ends before the view: one binary search. */
-      first = qd_trace_find (trace, length, t0);
-      self->done = first > 0 ? (gsize) first : 0;
+      found = qd_trace_find (trace, length, t0);
+      self->done = MAX (found, (gssize) first);
       dirty_lo = 0;
       dirty_hi = n_columns - 1;
+      if (t0 < t_exact)
+        add_history (self, hist, n_hist, t0, t_exact, &dirty_lo, &dirty_hi);
+    }
+  else if (self->done < first)
+    {
+      /* The writer dropped pieces before they were committed: their span
+       * comes from the history instead. */
+      add_history (self, hist, n_hist, self->done_t, t_exact, &dirty_lo, &dirty_hi);
+      self->done = first;
     }
 
   if (length == 0)
     {
       clear_columns (self->out, n_columns);
       self->has_tail = FALSE;
+      qd_trace_read_end (trace, pin);
       return self->out;
     }
 
@@ -424,6 +459,7 @@ qd_plot_columns_update (QdPlotColumns *self,
       self->done++;
       self->n_read++;
     }
+  self->done_t = qd_trace_get (trace, self->done)->t;
 
   /* Refresh the output where the commits or the previous tail changed it. */
   copy_lo = dirty_lo;
@@ -451,5 +487,6 @@ qd_plot_columns_update (QdPlotColumns *self,
     self->tail_hi = hi;
   }
 
+  qd_trace_read_end (trace, pin);
   return self->out;
 }

@@ -14,6 +14,11 @@
  * still open (its end is not known until the next one arrives), so it is
  * merged on top of the committed columns at each update and never stored.
  *
+ * Where a memory budget replaced a trace's oldest segments by decimated
+ * history (qd-trace.h), the columns over that span hold the buckets'
+ * exact extremes, as bands: exact for columns as wide as whole buckets,
+ * an envelope for finer ones, in every mode.
+ *
  * GLib only: no GTK, no Cairo.
  */
 #pragma once

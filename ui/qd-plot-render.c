@@ -342,7 +342,7 @@ series_end (const QdPlotRenderOptions *o,
 
   if (qd_trace_is_closed (trace, &end))
     return end;
-  end = qd_trace_get (trace, length - 1)->t;
+  end = qd_trace_get_last_time (trace);
   return MAX (end, o->t_end);
 }
 
@@ -485,6 +485,7 @@ draw_sparse (cairo_t                   *cr,
              const QdPlotRenderOptions *o,
              const Map                 *m,
              QdTrace                   *trace,
+             gsize                      first,
              gsize                      length,
              gsize                      i0,
              gsize                      i1,
@@ -510,7 +511,7 @@ draw_sparse (cairo_t                   *cr,
 
     case QD_PLOT_MODE_LINES:
       /* One event beyond each side, so the chords run to the edges. */
-      for (gsize i = i0 > 0 ? i0 - 1 : 0; i <= MIN (i1 + 1, length - 1); i++)
+      for (gsize i = i0 > first ? i0 - 1 : first; i <= MIN (i1 + 1, length - 1); i++)
         {
           const QdSignal *seg = qd_trace_get (trace, i);
 
@@ -545,18 +546,22 @@ draw_sparse (cairo_t                   *cr,
   cairo_stroke (cr);
 }
 
-static void
-draw_dense (cairo_t                   *cr,
-            const QdPlotRenderOptions *o,
-            const Map                 *m,
-            const QdPlotColumn        *cols,
-            guint                      n)
+/* Columns [@k0, @k1) of draw_dense(); returns where the curve left the
+ * last one. */
+static double
+dense_range (cairo_t                   *cr,
+             const QdPlotRenderOptions *o,
+             const Map                 *m,
+             const QdPlotColumn        *cols,
+             guint                      n,
+             guint                      k0,
+             guint                      k1,
+             double                     prev_last)
 {
   double cw = m->area.width / n;
   double half = 0.5 * o->line_width;
-  double prev_last = NAN;
 
-  for (guint k = 0; k < n; k++)
+  for (guint k = k0; k < k1; k++)
     {
       const QdPlotColumn *c = &cols[k];
       double x = m->area.x + k * cw;
@@ -598,6 +603,32 @@ draw_dense (cairo_t                   *cr,
       prev_last = c->last;
     }
   cairo_fill (cr);
+  return prev_last;
+}
+
+/* Per-column bars. The first @n_faint columns lie where a memory budget
+ * left only decimated history: drawn lighter, so that the band of each
+ * bucket reads as a range, not as the curve. */
+static void
+draw_dense (cairo_t                   *cr,
+            const QdPlotRenderOptions *o,
+            const Map                 *m,
+            const QdPlotColumn        *cols,
+            guint                      n,
+            guint                      n_faint)
+{
+  double prev_last = NAN;
+
+  if (n_faint > 0)
+    {
+      cairo_save (cr);
+      cairo_push_group (cr);
+      prev_last = dense_range (cr, o, m, cols, n, 0, n_faint, prev_last);
+      cairo_pop_group_to_source (cr);
+      cairo_paint_with_alpha (cr, 0.4);
+      cairo_restore (cr);
+    }
+  dense_range (cr, o, m, cols, n, n_faint, n, prev_last);
 }
 
 static guint
@@ -628,29 +659,44 @@ draw_series_time (cairo_t                   *cr,
                   const Map                 *m,
                   const QdPlotSeries        *s)
 {
+  guint pin = qd_trace_read_begin (s->trace);
+  gsize first = qd_trace_get_first (s->trace);
   gsize length = qd_trace_get_length (s->trace);
-  gssize i0, i1;
   guint ncols = n_columns (&m->area);
-  double end;
+  guint n_faint = 0;
+  gssize i0 = 0, i1;
+  double end, t_exact;
 
   if (length == 0)
-    return;
+    goto out;
   end = series_end (o, s->trace, length);
+  t_exact = first > 0 ? qd_trace_get (s->trace, first)->t : -INFINITY;
   i1 = qd_trace_find (s->trace, length, o->x_max);
   if (i1 < 0)
-    return;
-  i0 = MAX (qd_trace_find (s->trace, (gsize) i1 + 1, o->x_min), 0);
+    goto out;
+  if (o->x_min < t_exact)
+    {
+      /* Decimated history in view: only columns can show it. */
+      double cols_before = (t_exact - o->x_min) / (o->x_max - o->x_min) * ncols;
 
-  if ((gsize) (i1 - i0 + 1) <= (gsize) ncols * SPARSE_PER_COLUMN)
-    draw_sparse (cr, o, m, s->trace, length, (gsize) i0, (gsize) i1, end);
+      n_faint = (guint) CLAMP (floor (cols_before), 0.0, (double) ncols);
+      i1 = G_MAXSSIZE;
+    }
+  else
+    i0 = MAX (qd_trace_find (s->trace, (gsize) i1 + 1, o->x_min), (gssize) first);
+
+  if (i1 != G_MAXSSIZE && (gsize) (i1 - i0 + 1) <= (gsize) ncols * SPARSE_PER_COLUMN)
+    draw_sparse (cr, o, m, s->trace, first, length, (gsize) i0, (gsize) i1, end);
   else
     {
       QdPlotColumns *scratch = NULL;
       const QdPlotColumn *cols = series_columns (o, s, &m->area, end, &scratch);
 
-      draw_dense (cr, o, m, cols, ncols);
+      draw_dense (cr, o, m, cols, ncols, n_faint);
       qd_plot_columns_free (scratch);
     }
+out:
+  qd_trace_read_end (s->trace, pin);
 }
 
 /* XY mode */
@@ -689,16 +735,20 @@ xy_walk (const QdPlotRenderOptions *o,
          XyFunc                     func,
          gpointer                   data)
 {
-  XyCursor cx = { tx, qd_trace_get_length (tx), 0 };
-  XyCursor cy = { ty, qd_trace_get_length (ty), 0 };
+  /* Pinned in the order qd-trace.h asks; an XY curve shows only the
+   * exact part of traces under a memory budget. */
+  guint pin_x = qd_trace_read_begin (tx), pin_y = qd_trace_read_begin (ty);
+  gsize first_x = qd_trace_get_first (tx), first_y = qd_trace_get_first (ty);
+  XyCursor cx = { tx, qd_trace_get_length (tx), first_x };
+  XyCursor cy = { ty, qd_trace_get_length (ty), first_y };
   double t, stop;
 
   if (cx.length == 0 || cy.length == 0)
-    return;
-  t = MAX (qd_trace_get (tx, 0)->t, qd_trace_get (ty, 0)->t);
+    goto out;
+  t = MAX (qd_trace_get (tx, first_x)->t, qd_trace_get (ty, first_y)->t);
   stop = MIN (series_end (o, tx, cx.length), series_end (o, ty, cy.length));
   if (stop < t)
-    return;
+    goto out;
   xy_advance (&cx, t);
   xy_advance (&cy, t);
 
@@ -748,6 +798,9 @@ xy_walk (const QdPlotRenderOptions *o,
       xy_advance (&cx, t);
       xy_advance (&cy, t);
     }
+out:
+  qd_trace_read_end (ty, pin_y);
+  qd_trace_read_end (tx, pin_x);
 }
 
 typedef struct
@@ -849,7 +902,7 @@ qd_plot_render_get_x_extent (const QdPlotRenderOptions *o,
 
       if (!s->visible || (length = qd_trace_get_length (s->trace)) == 0)
         continue;
-      lo = MIN (lo, qd_trace_get (s->trace, 0)->t);
+      lo = MIN (lo, qd_trace_get_start_time (s->trace));
       hi = MAX (hi, series_end (o, s->trace, length));
     }
   if (!(lo <= hi))

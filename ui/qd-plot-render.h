@@ -9,7 +9,10 @@
  * Curves are exact: each segment's polynomial is drawn from its start to
  * the next event. When a view holds more segments than pixel columns, the
  * curves are drawn from per-column exact minima and maxima
- * (qd-plot-decimate.h), which a series can cache across frames.
+ * (qd-plot-decimate.h), which a series can cache across frames. Where a
+ * memory budget left a trace only decimated history, its buckets are
+ * drawn as lighter min/max bands, in every mode; XY curves and the cursor
+ * readout show only exact data.
  */
 #pragma once
 
