@@ -4,8 +4,19 @@
  * the same thing from the command line, the file manager, the Open button
  * and the menu: reuse the active window while it is still empty, otherwise
  * open a new one.
+ *
+ * It also picks GTK's renderer before the first window exists: where
+ * OpenGL is only a software rasterizer (Mesa's llvmpipe on a machine
+ * without a GPU, a virtual machine, Xvfb), GTK's GL renderer costs a
+ * core or more of rasterizer threads while a live plot grows, taken from
+ * the simulation's worker; the Cairo renderer draws the same window for
+ * a fraction of that. GSK_RENDERER, when set, always wins.
  */
 #include <glib/gi18n-lib.h>
+
+#include <dlfcn.h>
+#include <json.h>
+#include <string.h>
 
 #include "qd-application.h"
 #include "qd-example-browser.h"
@@ -290,6 +301,66 @@ static const GActionEntry app_actions[] = {
   { "quit", quit_activated, NULL, NULL, NULL, { 0 } },
 };
 
+/* The OpenGL renderer's name ("llvmpipe (LLVM 15.0.6, 256 bits)"), or
+ * NULL when OpenGL cannot be used. GTK 4.8 has no call for it, and the
+ * editor does not link an OpenGL loader of its own: GTK's (libepoxy,
+ * which every GTK 4 links) is looked up at run time instead. */
+static char *
+gl_renderer_name (GdkDisplay *display)
+{
+  typedef const unsigned char *(*GetStringFunc) (unsigned int name);
+  const unsigned int gl_renderer = 0x1F01;     /* GL_RENDERER */
+  GetStringFunc *get_string = dlsym (RTLD_DEFAULT, "epoxy_glGetString");
+  g_autoptr(GdkGLContext) context = NULL;
+  const unsigned char *name;
+  char *result;
+
+  if (get_string == NULL || *get_string == NULL)
+    return NULL;
+  context = gdk_display_create_gl_context (display, NULL);
+  if (context == NULL || !gdk_gl_context_realize (context, NULL))
+    return NULL;
+  gdk_gl_context_make_current (context);
+  name = (*get_string) (gl_renderer);
+  result = name != NULL ? g_strdup ((const char *) name) : NULL;
+  gdk_gl_context_clear_current ();
+  return result;
+}
+
+static gboolean
+gl_is_software (GdkDisplay *display)
+{
+  static const char *const software[] = {
+    "llvmpipe", "softpipe", "swrast", "Software Rasterizer", "SwiftShader",
+  };
+  const char *forced = g_getenv ("LIBGL_ALWAYS_SOFTWARE");
+  g_autofree char *name = NULL;
+
+  if (forced != NULL && forced[0] != '\0' && strcmp (forced, "0") != 0)
+    return TRUE;
+  name = gl_renderer_name (display);
+  if (name == NULL)
+    return FALSE;   /* no OpenGL: GTK picks Cairo by itself */
+  for (guint i = 0; i < G_N_ELEMENTS (software); i++)
+    if (strstr (name, software[i]) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+/* Before any window is realized: GTK reads GSK_RENDERER once, when it
+ * makes its first renderer. */
+static void
+choose_renderer (void)
+{
+  GdkDisplay *display = gdk_display_get_default ();
+  const char *set = g_getenv ("GSK_RENDERER");
+
+  if (display == NULL || (set != NULL && set[0] != '\0'))
+    return;
+  if (gl_is_software (display))
+    g_setenv ("GSK_RENDERER", "cairo", TRUE);
+}
+
 static void
 qd_application_startup (GApplication *app)
 {
@@ -311,6 +382,8 @@ qd_application_startup (GApplication *app)
   g_autoptr(GtkCssProvider) css = NULL;
 
   G_APPLICATION_CLASS (qd_application_parent_class)->startup (app);
+
+  choose_renderer ();
 
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions,
                                    G_N_ELEMENTS (app_actions), app);
@@ -366,12 +439,52 @@ qd_application_new (GApplicationFlags extra_flags)
                        NULL);
 }
 
+/* Run from a Meson build tree without installing (./build/app/qdevs, as
+ * the README's quick start does), the examples are those of the source
+ * tree the build was configured from, which the build root's
+ * meson-info/meson-info.json names. NULL elsewhere. */
+static char *
+dup_build_tree_examples_dir (void)
+{
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *exe_dir = NULL;
+  g_autofree char *build_root = NULL;
+  g_autofree char *info_path = NULL;
+  g_autofree char *contents = NULL;
+  json_object *info, *directories, *source;
+  char *dir = NULL;
+
+  if (exe == NULL)
+    return NULL;
+  exe_dir = g_path_get_dirname (exe);
+  build_root = g_path_get_dirname (exe_dir);
+  info_path = g_build_filename (build_root, "meson-info", "meson-info.json", NULL);
+  if (!g_file_get_contents (info_path, &contents, NULL, NULL))
+    return NULL;
+  info = json_tokener_parse (contents);
+  if (info != NULL &&
+      json_object_object_get_ex (info, "directories", &directories) &&
+      json_object_object_get_ex (directories, "source", &source) &&
+      json_object_is_type (source, json_type_string))
+    dir = g_build_filename (json_object_get_string (source), "data", "examples", NULL);
+  json_object_put (info);
+  if (dir != NULL && !g_file_test (dir, G_FILE_TEST_IS_DIR))
+    g_clear_pointer (&dir, g_free);
+  return dir;
+}
+
 char *
 qd_application_get_examples_dir (void)
 {
   const char *dir = g_getenv ("QD_EXAMPLES_DIR");
+  g_autofree char *installed = NULL;
+  char *build_tree;
 
   if (dir != NULL && dir[0] != '\0')
     return g_strdup (dir);
-  return g_build_filename (QD_PKGDATADIR, "examples", NULL);
+  installed = g_build_filename (QD_PKGDATADIR, "examples", NULL);
+  if (!g_file_test (installed, G_FILE_TEST_IS_DIR) &&
+      (build_tree = dup_build_tree_examples_dir ()) != NULL)
+    return build_tree;
+  return g_steal_pointer (&installed);
 }

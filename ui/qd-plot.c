@@ -3,9 +3,10 @@
  * Like Sysprof's charts: the traces are append-only stores a worker
  * fills; the widget polls their lengths on the frame clock (a few atomic
  * loads per trace and frame), queues a draw only when something changed
- * (and for growing traces at most about 25 times a second, so that the
+ * (and for growing traces at most 10 times a second, so that the
  * drawing leaves the processor to the simulation), and draws in
- * snapshot() through the Cairo renderer shared with export.
+ * snapshot() through the Cairo renderer shared with export, into an
+ * image that the frame then only copies.
  * Each trace keeps its per-column cache, so a frame during a live run only
  * reads the segments appended since the previous one.
  *
@@ -25,10 +26,11 @@
 #define MIN_BOX     5.0
 #define SCROLL_STEP 1.2
 /* While traces grow, at most one redraw per this many microseconds
- * (about 24 a second): drawing competes with the simulation's worker
- * for the processor, and a curve growing 60 times a second does not
- * read better than one growing 24 times. Input redraws at once. */
-#define GROW_REDRAW_INTERVAL 40000
+ * (10 a second): drawing competes with the simulation's worker for the
+ * processor, and a curve growing 60 times a second does not read better
+ * than one growing 10 times. Input (pan, zoom, the cursor) redraws at
+ * once, at the frame rate. */
+#define GROW_REDRAW_INTERVAL 100000
 
 typedef struct
 {
@@ -68,6 +70,9 @@ struct _QdPlot
   gboolean    dirty;         /* the view changed: redraw at the next frame */
   gboolean    grown;         /* traces grew: redraw when the interval allows */
   gint64      last_redraw;   /* frame time of the last redraw, in µs */
+  guint64     n_draws;       /* snapshots taken, for qd_plot_get_n_draws() */
+  int         alloc_width, alloc_height;
+  guint       tick_id;       /* while traces may grow or a redraw waits */
   /* The run's final time, when the caller knows it: autoscale never
    * shows time beyond it. NAN when unknown. */
   double      hint_final;
@@ -190,11 +195,11 @@ time_extent (QdPlot *self,
 
           if (!s->visible || n == 0)
             continue;
-          *start = MIN (*start, qd_trace_get (s->trace, 0)->t);
+          *start = MIN (*start, qd_trace_get_start_time (s->trace));
           if (qd_trace_is_closed (s->trace, &end))
             *closed_end = MAX (*closed_end, end);
           else
-            *open_end = MAX (*open_end, qd_trace_get (s->trace, n - 1)->t);
+            *open_end = MAX (*open_end, qd_trace_get_last_time (s->trace));
         }
     }
   return isfinite (*start);
@@ -303,7 +308,7 @@ latest_time (QdPlot *self)
       gsize n = qd_trace_get_length (s->trace);
 
       if (n > 0)
-        t = MAX (t, qd_trace_get (s->trace, n - 1)->t);
+        t = MAX (t, qd_trace_get_last_time (s->trace));
     }
   return t;
 }
@@ -314,6 +319,7 @@ on_tick (GtkWidget     *widget,
          gpointer       user_data)
 {
   QdPlot *self = QD_PLOT (widget);
+  gboolean all_closed = TRUE;
 
   for (int pass = 0; pass < 2; pass++)
     {
@@ -331,10 +337,24 @@ on_tick (GtkWidget     *widget,
               s->seen_closed = closed;
               self->grown = TRUE;
             }
+          all_closed &= closed;
         }
     }
+  /* Nothing can grow and nothing waits: stop asking for frames, which
+   * would otherwise come 60 times a second for as long as the plot is
+   * shown. Any change of the view starts the ticks again. */
+  if (all_closed && !self->grown && !self->dirty)
+    {
+      self->tick_id = 0;
+      return G_SOURCE_REMOVE;
+    }
+  /* Growth is drawn in the first frame of each interval of the clock
+   * (not an interval after the last redraw): the run bar changes on the
+   * same boundaries, and both changes then cost one redraw of the
+   * window. */
   if (self->grown && !self->dirty
-      && gdk_frame_clock_get_frame_time (clock) - self->last_redraw < GROW_REDRAW_INTERVAL)
+      && gdk_frame_clock_get_frame_time (clock) / GROW_REDRAW_INTERVAL
+         == self->last_redraw / GROW_REDRAW_INTERVAL)
     return G_SOURCE_CONTINUE;
   if (self->dirty || self->grown)
     {
@@ -350,9 +370,17 @@ on_tick (GtkWidget     *widget,
 }
 
 static void
+ensure_ticking (QdPlot *self)
+{
+  if (self->tick_id == 0)
+    self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), on_tick, NULL, NULL);
+}
+
+static void
 view_changed (QdPlot *self)
 {
   self->dirty = TRUE;
+  ensure_ticking (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -378,10 +406,13 @@ qd_plot_snapshot (GtkWidget   *widget,
   QdPlotRenderOptions o;
   QdPlotSeries *series;
   QdPlotStyle style;
+  cairo_surface_t *image;
   cairo_t *cr;
+  int scale;
 
   if (width <= 0 || height <= 0)
     return;
+  self->n_draws++;
   fill_options (self, &o, &series, TRUE);
   {
     GdkRGBA fg;
@@ -407,10 +438,24 @@ qd_plot_snapshot (GtkWidget   *widget,
       o.box.width = fabs (self->drag_dx);
       o.box.height = fabs (self->drag_dy);
     }
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  /* Into an image of our own, which the Cairo node then only paints:
+   * drawing into the node directly records every rectangle and line of
+   * the curves and replays them all when the frame is rendered, which
+   * cost GTK's Cairo renderer more than the drawing itself. (A texture
+   * node instead would be converted pixel by pixel by GTK 4.8.) */
+  scale = gtk_widget_get_scale_factor (widget);
+  image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width * scale, height * scale);
+  cairo_surface_set_device_scale (image, scale, scale);
+  cr = cairo_create (image);
   qd_plot_render (cr, &o, width, height);
   cairo_destroy (cr);
   g_free (series);
+
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  cairo_set_source_surface (cr, image, 0, 0);
+  cairo_paint (cr);
+  cairo_destroy (cr);
+  cairo_surface_destroy (image);
 }
 
 static void
@@ -419,8 +464,18 @@ qd_plot_size_allocate (GtkWidget *widget,
                        int        height,
                        int        baseline)
 {
-  /* New column count: autoscale again with the new width. */
-  QD_PLOT (widget)->dirty = TRUE;
+  QdPlot *self = QD_PLOT (widget);
+
+  /* New column count: autoscale again with the new width. Only then:
+   * the window lays out again whenever a label of the run bar changes,
+   * and that must not redraw the plot past its growth interval. */
+  if (width != self->alloc_width || height != self->alloc_height)
+    {
+      self->alloc_width = width;
+      self->alloc_height = height;
+      self->dirty = TRUE;
+      ensure_ticking (self);
+    }
 }
 
 static void
@@ -790,7 +845,7 @@ qd_plot_init (QdPlot *self)
   g_signal_connect (controller, "key-pressed", G_CALLBACK (on_key_pressed), self);
   gtk_widget_add_controller (widget, controller);
 
-  gtk_widget_add_tick_callback (widget, on_tick, NULL, NULL);
+  ensure_ticking (self);
 }
 
 /* Public API */
@@ -1033,6 +1088,13 @@ qd_plot_reset_view (QdPlot *self)
   qd_plot_set_autoscale (self, TRUE);
 }
 
+guint64
+qd_plot_get_n_draws (QdPlot *self)
+{
+  g_return_val_if_fail (QD_IS_PLOT (self), 0);
+  return self->n_draws;
+}
+
 /* Export */
 
 gboolean
@@ -1060,6 +1122,7 @@ qd_plot_export (QdPlot        *self,
   g_free (series);
   /* The view was fitted to the file's width: fit it again to ours. */
   self->dirty = TRUE;
+  ensure_ticking (self);
   return ok;
 }
 
@@ -1087,9 +1150,9 @@ qd_plot_export_csv (QdPlot      *self,
       g_ptr_array_add (traces, s->trace);
       if (n == 0)
         continue;
-      start = MIN (start, qd_trace_get (s->trace, 0)->t);
+      start = MIN (start, qd_trace_get_start_time (s->trace));
       if (!qd_trace_is_closed (s->trace, &e))
-        e = qd_trace_get (s->trace, n - 1)->t;
+        e = qd_trace_get_last_time (s->trace);
       end = MAX (end, e);
     }
   if (traces->len == 0 || !(start <= end))

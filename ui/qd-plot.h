@@ -84,6 +84,10 @@ void        qd_plot_set_time_range_hint (QdPlot       *self,
 /* Autoscale again (double-click, Home). */
 void        qd_plot_reset_view         (QdPlot        *self);
 
+/* How many times the plot has drawn itself since it was made: what a
+ * live run costs in drawing is measured (and tested) with it. */
+guint64     qd_plot_get_n_draws        (QdPlot        *self);
+
 /* Saves what is shown (current view, visible traces) through the same
  * renderer, at @width x @height pixels (points for SVG and PDF). */
 gboolean    qd_plot_export             (QdPlot        *self,

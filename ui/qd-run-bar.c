@@ -2,9 +2,9 @@
  *
  * The static chrome comes from qd-run-bar.ui. The bar holds no run state
  * of its own: every command goes to the QdRunSession, and the controls
- * follow the session's "progress" signal (about 30 times a second while
- * a run goes on, and at every change of state), so what they show is
- * always what the runner reports.
+ * follow the session's "progress" signal at every change of state, and
+ * while a run goes on read its progress five times a second on the
+ * frame clock, so what they show is always what the runner reports.
  */
 #include <glib/gi18n-lib.h>
 
@@ -34,12 +34,13 @@ struct _QdRunBar
 
   GtkFileChooserNative *chooser;
 
-  /* While running, the bar shows the progress four times a second from
-   * a timer of its own: the runner's ticks wait behind a main loop busy
-   * with live plots, and every change of the bar costs a redraw of the
-   * window, which with software rendering is processor time taken from
-   * the simulation. */
-  guint            timer_id;
+  /* While running, the bar shows the progress five times a second on
+   * the frame clock (see progress_tick()), not at every "progress" of
+   * the runner: every change of the bar costs a redraw of the window,
+   * which with software rendering is processor time taken from the
+   * simulation. */
+  guint            tick_id;
+  gint64           shown_slot;
   QdRunnerState    shown_state;
 
   /* The keys, on the window the bar is in (see qd_run_bar_root()). */
@@ -152,9 +153,17 @@ watch_document (QdRunBar *self)
   update_final_entry (self);
 }
 
-static gboolean progress_timeout (gpointer user_data);
+static gboolean progress_tick (GtkWidget     *widget,
+                               GdkFrameClock *clock,
+                               gpointer       user_data);
 
-#define PROGRESS_INTERVAL_MS 250
+/* The bar changes at frame times that are multiples of this, which are
+ * also the frames in which a growing live plot redraws (it redraws on
+ * multiples of 100 ms, see qd-plot.c): GTK 4.8's Cairo renderer draws
+ * every widget of the window (clipped to what changed) whenever
+ * anything changed, so two changes in one frame cost one such drawing,
+ * in two frames two. */
+#define PROGRESS_INTERVAL_US 200000
 
 static void
 update (QdRunBar *self)
@@ -256,26 +265,36 @@ update (QdRunBar *self)
   gtk_label_set_text (self->rate_label, rate);
 
   self->shown_state = p.state;
-  if (running && self->timer_id == 0)
-    self->timer_id = g_timeout_add (PROGRESS_INTERVAL_MS, progress_timeout, self);
+  if (running && self->tick_id == 0)
+    {
+      self->shown_slot = -1;
+      self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), progress_tick, NULL, NULL);
+    }
 }
 
 static gboolean
-progress_timeout (gpointer user_data)
+progress_tick (GtkWidget     *widget,
+               GdkFrameClock *clock,
+               gpointer       user_data)
 {
-  QdRunBar *self = user_data;
+  QdRunBar *self = QD_RUN_BAR (widget);
+  gint64 slot = gdk_frame_clock_get_frame_time (clock) / PROGRESS_INTERVAL_US;
   QdRunnerProgress p = { 0 };
 
   if (self->session != NULL)
     qd_run_session_get_progress (self->session, &p);
   if (p.state != QD_RUNNER_RUNNING)
     {
-      /* update() would start the timer again while the state says so. */
-      self->timer_id = 0;
+      /* update() would start the ticks again while the state says so. */
+      self->tick_id = 0;
       update (self);
       return G_SOURCE_REMOVE;
     }
-  update (self);
+  if (slot != self->shown_slot)
+    {
+      self->shown_slot = slot;
+      update (self);
+    }
   return G_SOURCE_CONTINUE;
 }
 
@@ -289,7 +308,7 @@ on_session_progress (QdRunBar *self)
   if (self->session != NULL)
     qd_run_session_get_progress (self->session, &p);
   if (p.state == QD_RUNNER_RUNNING && self->shown_state == QD_RUNNER_RUNNING
-      && self->timer_id != 0)
+      && self->tick_id != 0)
     return;
   update (self);
 }
@@ -569,7 +588,11 @@ qd_run_bar_dispose (GObject *object)
 {
   QdRunBar *self = QD_RUN_BAR (object);
 
-  g_clear_handle_id (&self->timer_id, g_source_remove);
+  if (self->tick_id != 0)
+    {
+      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
+      self->tick_id = 0;
+    }
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);

@@ -637,6 +637,34 @@ runner_is_over (QdRunSession *self)
 
 /* Compiles the document and sets up the plots; FALSE (with the problems
  * listed) when the model cannot run. */
+/* The traces of a run share one memory budget, the application
+ * preference trace-memory-budget (MiB, 0: none). It is a preference and
+ * not a model setting: how much memory a machine gives to plots is the
+ * user's decision, not the model file's. Without the installed schema
+ * (tests, uninstalled builds) the schema's default applies. */
+static void
+apply_trace_budget (GPtrArray *traces)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_autoptr(QdTraceBudget) budget = NULL;
+  guint mib = 512;
+
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, QD_APPLICATION_ID, TRUE);
+  if (schema != NULL && g_settings_schema_has_key (schema, "trace-memory-budget"))
+    {
+      g_autoptr(GSettings) settings = g_settings_new_full (schema, NULL, NULL);
+
+      mib = g_settings_get_uint (settings, "trace-memory-budget");
+    }
+  if (mib == 0)
+    return;
+  budget = qd_trace_budget_new ((gsize) mib << 20);
+  for (guint i = 0; i < traces->len; i++)
+    qd_trace_budget_add (budget, g_ptr_array_index (traces, i));
+}
+
 static gboolean
 prepare_run (QdRunSession *self)
 {
@@ -674,6 +702,7 @@ prepare_run (QdRunSession *self)
   for (guint i = 0; i < self->pages->len; i++)
     ((ScopePage *) g_ptr_array_index (self->pages, i))->used = FALSE;
   traces = qd_simulation_get_traces (sim);
+  apply_trace_budget (traces);
   n = qd_simulation_get_n_atomics (sim);
   for (guint i = 0; i < n; i++)
     {
