@@ -109,18 +109,28 @@ qss_requantize (const Integrator *st,
     q[k] = k < st->n ? x[k] : 0.0;
 }
 
-/* The least s > 0 with |x - q| = dQ (the paper's sigma-hat). */
+/* The least s > 0 with |x - q| = dQ (the paper's sigma-hat), for any
+ * order. */
 static double
-qss_reschedule (Integrator *st)
+qss_reschedule_general (Integrator *st)
 {
   double d[QD_MAX_ORDER + 1];
 
+  for (int k = 0; k < st->n; k++)
+    d[k] = st->x[k] - st->q[k];
+  d[st->n] = st->x[st->n];
+  return qd_poly_first_crossing (d, st->n, st->dq);
+}
+
+/* The same; for QSS2 strictly inside the band with a true parabola, the
+ * closed form, without the general function's checks and copies. */
+static double
+qss_reschedule (Integrator *st)
+{
   if (st->n == 2)
     {
       double a0 = st->x[0] - st->q[0], a1 = st->x[1] - st->q[1];
 
-      /* Strictly inside the band with a true parabola: the closed form,
-       * without the general function's checks and copies. */
       if (fabs (a0) < st->dq && st->x[2] != 0.0 && st->dq >= 0.0)
         {
           double s = qd_poly_crossing_quadratic (a0, a1, st->x[2], st->dq);
@@ -129,11 +139,7 @@ qss_reschedule (Integrator *st)
             return s;
         }
     }
-
-  for (int k = 0; k < st->n; k++)
-    d[k] = st->x[k] - st->q[k];
-  d[st->n] = st->x[st->n];
-  return qd_poly_first_crossing (d, st->n, st->dq);
+  return qss_reschedule_general (st);
 }
 
 static void
@@ -457,6 +463,187 @@ integrator_dext (QdAtomic       *self,
   st->sigma = st->initial ? 0.0 : st->ops->reschedule (st);
 }
 
+/* lambda, dint and ta in one call (QdBlockType.fire). For QSS1-3 the
+ * output and the new state are the same x and q, computed once: x
+ * follows its trajectory to t, q takes its value and derivatives, and the
+ * next requantization is the closed form after a requantization. The
+ * values are those of integrator_lambda() and integrator_dint() to the
+ * bit: the same operations on the same operands. What dint keeps only for
+ * the methods that follow their own outputs (q and dx/dt just before the
+ * output, its time, whether an answer is awaited) is not kept for these
+ * methods, which never read it. */
+static guint64
+integrator_fire (QdAtomic *self,
+                 double    t,
+                 double   *ta)
+{
+  Integrator *st = self->state;
+  QdSignal *y;
+  double s;
+  int n;
+
+  if (st->ops != &qss_ops)
+    {
+      guint64 mask = integrator_lambda (self, t);
+
+      integrator_dint (self, t);
+      *ta = st->sigma;
+      return mask;
+    }
+
+  y = &self->out[0];
+  n = st->n;
+  s = t - st->tl;
+  if (n == 2)
+    {
+      /* QSS2 in locals (see integrator_dext_ta()): shift(), quantum(),
+       * qss_requantize() and sigma_after_requantization() written out
+       * for n = 2. */
+      double x0 = st->x[0], x1 = st->x[1], x2 = st->x[2];
+      double c = fabs (x2), dq;
+
+      if (s != 0.0)
+        {
+          x1 += s * x2;
+          x0 += s * x1;
+          x1 += s * x2;
+        }
+      dq = quantum (st, x0);
+      st->x[0] = x0;
+      st->x[1] = x1;
+      st->q[0] = x0;
+      st->q[1] = x1;
+      st->q[2] = st->q[3] = 0.0;
+      st->dq = dq;
+      st->tl = t;
+      st->initial = FALSE;
+      st->cache_valid = FALSE;
+      y->t = t;
+      y->order = 1;
+      y->tag = 0;
+      y->c[0] = x0;
+      y->c[1] = x1;
+      y->c[2] = y->c[3] = 0.0;
+      st->sigma = c == 0.0 ? QD_INF : sqrt (dq / c);
+      *ta = st->sigma;
+      return 1;
+    }
+  shift (st->x, n, s);
+  snap_to_edge (st, st->x);
+  st->dq = quantum (st, st->x[0]);
+  st->tl = t;
+  st->initial = FALSE;
+  st->cache_valid = FALSE;
+  qss_requantize (st, st->x, st->dq, st->q);
+  y->t = t;
+  y->order = n - 1;
+  y->tag = 0;
+  memcpy (y->c, st->q, sizeof y->c);
+  st->sigma = sigma_after_requantization (st);
+  *ta = st->sigma;
+  return 1;
+}
+
+/* integrator_dext_ta() for every case but QSS2's derivative. QSS1's
+ * derivative is taken as QSS2's is: x is a line, q a constant, and the
+ * crossing is qd_poly_first_crossing()'s linear case. Out of line: as a
+ * branch of integrator_dext_ta() it made GCC compile the QSS2 path with
+ * 40 more instructions per step. */
+G_NO_INLINE static double
+other_dext_ta (QdAtomic       *self,
+               double          t,
+               double          e,
+               guint           port,
+               const QdSignal *u)
+{
+  Integrator *st = self->state;
+  double s, us, x0, x1;
+
+  if (st->ops != &qss_ops || st->n != 1 || port != PORT_DERIVATIVE)
+    {
+      integrator_dext (self, t, e, port, u);
+      return st->sigma;
+    }
+  s = t - st->tl;
+  us = t - u->t;
+  x0 = st->x[0];
+  x1 = st->x[1];
+  if (s != 0.0)
+    x0 += s * x1;
+  x1 = u->c[0] + us * (u->c[1] + us * (u->c[2] + us * u->c[3]));
+  st->x[0] = x0;
+  st->x[1] = x1;
+  st->tl = t;
+  st->cache_valid = FALSE;
+  if (st->initial)
+    st->sigma = 0.0;
+  else
+    {
+      double a0 = x0 - st->q[0], dq = st->dq;
+
+      s = -1.0;
+      if (fabs (a0) < dq && x1 != 0.0 && dq >= 0.0)
+        s = (copysign (dq, x1) - a0) / x1;
+      st->sigma = s > 0.0 && s < QD_INF ? s : qss_reschedule_general (st);
+    }
+  return st->sigma;
+}
+
+/* dext and ta in one call (QdBlockType.dext_ta); for QSS2 the new
+ * derivative is taken without the general loop (its division by 1 and by
+ * 2 are exact, so x[1] = u and x[2] = u' / 2 bit for bit). */
+static double
+integrator_dext_ta (QdAtomic       *self,
+                    double          t,
+                    double          e,
+                    guint           port,
+                    const QdSignal *u)
+{
+  Integrator *st = self->state;
+
+  if (st->ops == &qss_ops && st->n == 2 && port == PORT_DERIVATIVE)
+    {
+      double s = t - st->tl;
+      double us = t - u->t;
+      double c0 = u->c[0], c1 = u->c[1], c2 = u->c[2], c3 = u->c[3];
+      double x0 = st->x[0], x1 = st->x[1], x2 = st->x[2];
+      double q0 = st->q[0], q1 = st->q[1];
+
+      /* In locals: through the pointers the compiler would have to
+       * assume that u and the state overlap, and reload after each
+       * store. The operations are shift()'s and qss_reschedule()'s. */
+      if (s != 0.0)
+        {
+          x1 += s * x2;
+          x0 += s * x1;
+          x1 += s * x2;
+          q0 += s * q1;
+        }
+      /* qd_signal_advance(), first two coefficients. */
+      x1 = c0 + us * (c1 + us * (c2 + us * c3));
+      x2 = (c1 + us * (2.0 * c2 + 3.0 * us * c3)) * 0.5;
+      st->x[0] = x0;
+      st->x[1] = x1;
+      st->x[2] = x2;
+      st->q[0] = q0;
+      st->tl = t;
+      st->cache_valid = FALSE;
+      if (st->initial)
+        st->sigma = 0.0;
+      else
+        {
+          double a0 = x0 - q0, dq = st->dq;
+
+          s = -1.0;
+          if (fabs (a0) < dq && x2 != 0.0 && dq >= 0.0)
+            s = qd_poly_crossing_quadratic (a0, x1 - q1, x2, dq);
+          st->sigma = s > 0.0 && s < QD_INF ? s : qss_reschedule_general (st);
+        }
+      return st->sigma;
+    }
+  return other_dext_ta (self, t, e, port, u);
+}
+
 static gboolean
 integrator_check (const QdBlockType  *type,
                   const QdParamValue *params,
@@ -524,6 +711,8 @@ const QdBlockType qd_block_integrator = {
   .dint = integrator_dint,
   .dext = integrator_dext,
   .lambda = integrator_lambda,
+  .fire = integrator_fire,
+  .dext_ta = integrator_dext_ta,
 };
 
 /* The same integrator with a reset input: one method table, one set of
@@ -556,4 +745,6 @@ const QdBlockType qd_block_integrator_reset = {
   .dint = integrator_dint,
   .dext = integrator_dext,
   .lambda = integrator_lambda,
+  .fire = integrator_fire,
+  .dext_ta = integrator_dext_ta,
 };

@@ -63,41 +63,56 @@ wsum_lambda (QdAtomic *self,
   double c0 = 0.0, c1 = 0.0, c2 = 0.0, c3 = 0.0;
   int order = 0;
 
+  /* The commonest case of QSS2 models, without the loop: the same
+   * operations in the same order as the loop below. */
+  if (self->n_in == 2 && in[0]->order == 1 && in[1]->order == 1)
+    {
+      const QdSignal *u = in[0], *v = in[1];
+      double su = t - u->t, sv = t - v->t;
+
+      c0 += w[0] * (u->c[0] + su * u->c[1]);
+      c1 += w[0] * u->c[1];
+      c0 += w[1] * (v->c[0] + sv * v->c[1]);
+      c1 += w[1] * v->c[1];
+      order = 1;
+      goto done;
+    }
+
   for (guint i = 0, n = self->n_in; i < n; i++)
     {
       const QdSignal *u = in[i];
       double wi = w[i];
       double s = t - u->t;
 
-      switch (u->order)
+      /* Tests rather than a switch: the orders of a model's signals are
+       * few, and a chain of well-predicted tests beats an indirect jump. */
+      if (u->order == 1)
         {
-        case 0:
-          c0 += wi * u->c[0];
-          break;
-        case 1:
           c0 += wi * (u->c[0] + s * u->c[1]);
           c1 += wi * u->c[1];
-          break;
-        case 2:
+        }
+      else if (u->order == 0)
+        c0 += wi * u->c[0];
+      else if (u->order == 2)
+        {
           c0 += wi * (u->c[0] + s * (u->c[1] + s * u->c[2]));
           c1 += wi * (u->c[1] + s * (2.0 * u->c[2]));
           c2 += wi * u->c[2];
-          break;
-        default:
-          {
-            QdSignal v;
+        }
+      else
+        {
+          QdSignal v;
 
-            qd_signal_advance (u, t, &v);
-            c0 += wi * v.c[0];
-            c1 += wi * v.c[1];
-            c2 += wi * v.c[2];
-            c3 += wi * v.c[3];
-          }
-          break;
+          qd_signal_advance (u, t, &v);
+          c0 += wi * v.c[0];
+          c1 += wi * v.c[1];
+          c2 += wi * v.c[2];
+          c3 += wi * v.c[3];
         }
       if (u->order > order)
         order = u->order;
     }
+done:
   y->t = t;
   y->tag = 0;
   y->order = order;
@@ -159,7 +174,7 @@ const QdBlockType qd_block_wsum = {
                .doc = N_("The weighted sum.") },
   .params = wsum_params,
   .n_params = G_N_ELEMENTS (wsum_params),
-  .flags = QD_BLOCK_FEEDTHROUGH,
+  .flags = QD_BLOCK_FEEDTHROUGH | QD_BLOCK_STATIC,
   .state_size = sizeof (WSum),
   .check = wsum_check,
   .init = wsum_init,

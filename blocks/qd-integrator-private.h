@@ -59,6 +59,10 @@ typedef struct
 
 struct _Integrator
 {
+  /* What every transition of QSS1-3 reads or writes comes first, in the
+   * first 128 bytes: two cache lines (the engine puts states of 64 bytes
+   * or more on a line of their own). In large models whose events spread
+   * over all blocks each line is a cache miss. */
   const Ops *ops;
   double  tl;                    /* time of the last transition */
   double  x[QD_MAX_ORDER + 1];   /* x(tl + s) = sum x[k] s^k, k <= n */
@@ -67,14 +71,19 @@ struct _Integrator
   double  dq;                    /* the current quantum */
   double  dqmin, dqrel;
   int     n;                     /* order of x: 1, 2 or 3 */
+  gboolean awaiting;             /* the next derivative answers the last
+                                    output (not kept by the fused QSS
+                                    paths: the QSS methods never read it) */
+  gboolean initial;              /* the initial q is still to be emitted */
+  gboolean cache_valid;          /* see cache_x below */
+
+  double  t_out;                 /* time of the last output (the methods
+                                    that follow their own outputs) */
 
   /* LIQSS1: dx/dt = u0 + a q, a estimated as qd-block-integrator.c
    * describes (LIQSS2 and LIQSS3 estimate a the same way). */
   double  a, u0;
   double  q_old, dx_old;         /* q and dx/dt just before the last output */
-  double  t_out;                 /* time of the last output */
-  gboolean awaiting;             /* the next derivative answers that output */
-  gboolean initial;              /* the initial q is still to be emitted */
 
   /* QSS1-3: x advanced to cache_t (from the x of tl = cache_tl) and its
    * quantum, as lambda computed them; dint at the same instant takes them
@@ -83,7 +92,6 @@ struct _Integrator
   double  cache_x[QD_MAX_ORDER + 1];
   double  cache_dq;
   double  cache_t, cache_tl;
-  gboolean cache_valid;
 
   /* LIQSS2, LIQSS3 (qd-integrator-stiff.c): the affine term as a
    * polynomial, u(tu + s) = sum u[k] s^k, and its value at the next

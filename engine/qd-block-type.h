@@ -101,6 +101,16 @@ typedef enum
   QD_BLOCK_STRUCTURAL  = 1 << 2,
   /* An input port may be left unconnected (it then reads as zero). */
   QD_BLOCK_OPTIONAL_INPUTS = 1 << 3,
+  /* A static function in the DEVS sense (with QD_BLOCK_FEEDTHROUGH): its
+   * state is only "passive" or "output due now". init leaves it passive
+   * (ta = QD_INF), dext does nothing but make the output due (ta = 0),
+   * dint makes it passive again, and lambda computes the output from
+   * self->in alone. The event loop then keeps that phase itself: the
+   * transitions still happen, in the same order, and are counted, but ta,
+   * dext and dint are not called (they must still be given, for use
+   * outside the loop). Zero-time cascades through such blocks are the
+   * common case of QSS models; this makes each one a call of lambda. */
+  QD_BLOCK_STATIC = 1 << 4,
 } QdBlockFlags;
 
 struct _QdParamValue
@@ -141,6 +151,17 @@ struct _QdBlockType
                       guint port, const QdSignal *x);
   guint64  (*lambda) (QdAtomic *self, double t);
   void     (*exit)   (QdAtomic *self, double t);
+
+  /* Optional fused forms of the functions above, for blocks on the hot
+   * path of large models: one call instead of three (or two), and work
+   * shared between them. When given, they must have exactly the effect of
+   * the separate functions, which must still be given.
+   *   fire     lambda, then dint, at @t; returns lambda's mask and sets
+   *            *@ta to ta of the new state.
+   *   dext_ta  dext, then returns ta of the new state. */
+  guint64  (*fire)    (QdAtomic *self, double t, double *ta);
+  double   (*dext_ta) (QdAtomic *self, double t, double e,
+                       guint port, const QdSignal *x);
 };
 
 /* The run-time instance of a block. The engine owns it; fields are set

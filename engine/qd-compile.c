@@ -1021,6 +1021,19 @@ find_algebraic_loops (Compiler *c,
 
 static const QdSignal zero_signal;
 
+/* Where a block's state goes in the arena: after @pos, 16-byte aligned,
+ * or on a cache line of its own when it is a line or more (an
+ * integrator's), so that the part a transition touches spans as few lines
+ * as the state's layout allows. */
+static gsize
+arena_place (gsize pos,
+             gsize size)
+{
+  gsize align = size >= 64 ? 64 : 16;
+
+  return (pos + align - 1) & ~(align - 1);
+}
+
 static void
 build_model (Compiler *c)
 {
@@ -1070,14 +1083,15 @@ build_model (Compiler *c)
 
       sim->out_base[i + 1] = sim->out_base[i] + (node->ok ? node->n_out : 0);
       in_base[i + 1] = in_base[i] + (node->ok ? node->n_in : 0);
-      arena_size += (node->type->state_size + 15) & ~(gsize) 15;
+      arena_size = arena_place (arena_size, node->type->state_size)
+                   + node->type->state_size;
     }
   sim->n_signals = sim->out_base[n];
   n_inputs = in_base[n];
   sim->signals = g_new0 (QdSignal, MAX (sim->n_signals, 1));
   sim->inputs = g_new0 (const QdSignal *, MAX (n_inputs, 1));
   sim->fan_start = g_new0 (guint32, sim->n_signals + 2);
-  sim->arena = g_aligned_alloc0 (MAX (arena_size, 16), 1, 16);
+  sim->arena = g_aligned_alloc0 (MAX (arena_size, 64), 1, 64);
 
   index_links (c);
 
@@ -1170,8 +1184,9 @@ build_model (Compiler *c)
       Node *node = atomic_nodes[i];
       QdAtomic *a = &sim->atomics[i];
 
+      arena_pos = arena_place (arena_pos, node->type->state_size);
       a->state = sim->arena + arena_pos;
-      arena_pos += (node->type->state_size + 15) & ~(gsize) 15;
+      arena_pos += node->type->state_size;
       a->in = &sim->inputs[in_base[i]];
       a->out = &sim->signals[sim->out_base[i]];
       a->n_in = node->ok ? node->n_in : 0;

@@ -32,6 +32,8 @@
  */
 #pragma once
 
+#include <string.h>
+
 #include <glib.h>
 
 #include "qd-types.h"
@@ -40,11 +42,15 @@ G_BEGIN_DECLS
 
 #define QD_HEAP_ABSENT G_MAXUINT32
 
+/* An entry is ordered by (time, id) read as one 128-bit unsigned number:
+ * the time as an ordered integer (qd_heap_key()) in the high half, the id
+ * in the low half. One integer comparison (two instructions) then does
+ * what took two floating-point comparisons and the logic to combine them,
+ * three times per level of a sift. */
 typedef struct
 {
-  double  t;
-  guint32 id;
-  guint32 pad;    /* keeps entries at 16 bytes */
+  guint64 id;     /* low half of the order */
+  guint64 key;    /* high half: qd_heap_key (time) */
 } QdHeapEntry;
 
 typedef struct
@@ -55,6 +61,33 @@ typedef struct
   guint        n;         /* entries in use */
   guint        n_ids;     /* capacity */
 } QdHeap;
+
+#define QD_HEAP_SIGN G_GUINT64_CONSTANT (0x8000000000000000)
+
+/* A time (not NaN) as an unsigned integer in the same order: the bits of
+ * a positive double already grow with it; setting the sign bit puts them
+ * above all negatives, whose bits are inverted to reverse their order.
+ * -0 is first made +0, so that the two zeros, equal as times, are one
+ * key. */
+static inline guint64
+qd_heap_key (double t)
+{
+  guint64 b;
+
+  t += 0.0;
+  memcpy (&b, &t, sizeof b);
+  return b ^ ((guint64) ((gint64) b >> 63) | QD_HEAP_SIGN);
+}
+
+static inline double
+qd_heap_key_time (guint64 key)
+{
+  guint64 b = key ^ ((guint64) ((gint64) ~key >> 63) | QD_HEAP_SIGN);
+  double t;
+
+  memcpy (&t, &b, sizeof t);
+  return t;
+}
 
 void     qd_heap_init    (QdHeap *heap,
                           guint   n_ids);
@@ -81,13 +114,13 @@ qd_heap_is_empty (const QdHeap *heap)
 static inline double
 qd_heap_top_time (const QdHeap *heap)
 {
-  return heap->entries[0].t;
+  return qd_heap_key_time (heap->entries[0].key);
 }
 
 static inline guint
 qd_heap_top_id (const QdHeap *heap)
 {
-  return heap->entries[0].id;
+  return (guint) heap->entries[0].id;
 }
 
 static inline gboolean
@@ -97,6 +130,24 @@ qd_heap_contains (const QdHeap *heap,
   return heap->pos[id] != QD_HEAP_ABSENT;
 }
 
+/* TRUE when the heap's minimum comes before (time, @id), the time given
+ * as its key; FALSE when the heap is empty (its first place then holds a
+ * sentinel greater than any entry: see qd-heap.c). */
+static inline gboolean
+qd_heap_top_before (const QdHeap *heap,
+                    guint64       key,
+                    guint64       id)
+{
+  const QdHeapEntry *e = &heap->entries[0];
+
+#ifdef __SIZEOF_INT128__
+  return ((unsigned __int128) e->key << 64 | e->id)
+         < ((unsigned __int128) key << 64 | id);
+#else
+  return (e->key < key) | ((e->key == key) & (e->id < id));
+#endif
+}
+
 /* The time of @id, QD_INF when it is not in the heap. */
 static inline double
 qd_heap_get_time (const QdHeap *heap,
@@ -104,7 +155,7 @@ qd_heap_get_time (const QdHeap *heap,
 {
   guint32 p = heap->pos[id];
 
-  return p == QD_HEAP_ABSENT ? QD_INF : heap->entries[p].t;
+  return p == QD_HEAP_ABSENT ? QD_INF : qd_heap_key_time (heap->entries[p].key);
 }
 
 G_END_DECLS

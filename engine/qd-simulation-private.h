@@ -13,7 +13,8 @@
  *                         line: its DEVS functions, its last transition
  *                         time, where its next event is kept
  *
- * Block states share one arena, each state_size rounded up to 16 bytes.
+ * Block states share one arena, each 16-byte aligned, or 64 (a cache
+ * line) when it is 64 bytes or more (qd-compile.c).
  */
 #pragma once
 
@@ -47,17 +48,18 @@ enum
 /* One block as the event loop sees it: 64 bytes, one cache line, so that
  * a transition touches one line of the loop's own data per block (in a
  * large model whose events are spread over all blocks, each line is a
- * cache miss). The functions are never NULL (missing ones are replaced by
- * defaults when the simulation starts), so the loop calls them without a
- * test. The transition counts keep their low 32 bits here and their high
- * bits in QdSimulation, touched once every 2^32 transitions. */
+ * cache miss). The functions are never NULL: `fire` and `dext_ta` are the
+ * block type's fused forms, or wrappers that call its separate DEVS
+ * functions (qd-simulation.c); a static block (QD_BLOCK_STATIC) has only
+ * its lambda called. The transition counts keep their low 32 bits here
+ * and their high bits in QdSimulation, touched once every 2^32
+ * transitions. */
 typedef struct
 {
-  guint64 (*lambda) (QdAtomic *self, double t);
-  void    (*dint)   (QdAtomic *self, double t);
-  void    (*dext)   (QdAtomic *self, double t, double e,
-                     guint port, const QdSignal *x);
-  double  (*ta)     (QdAtomic *self);
+  guint64 (*fire)    (QdAtomic *self, double t, double *ta);
+  double  (*dext_ta) (QdAtomic *self, double t, double e,
+                      guint port, const QdSignal *x);
+  guint64 (*lambda)  (QdAtomic *self, double t);
   double    tl;              /* last transition time */
   guint32   out_base;        /* first output in signals[] and fan_start[] */
   guint32   n_internal;      /* low 32 bits of the counts */
@@ -66,7 +68,8 @@ typedef struct
   guint8    where;           /* QD_SCHED_* */
   guint8    in_now;          /* has an entry in the now queue */
   guint8    is_integrator;   /* QD_BLOCK_INTEGRATOR: counts as a step */
-  guint8    pad[7];
+  guint8    is_static;       /* QD_BLOCK_STATIC: the loop keeps its phase */
+  guint8    pad[14];
 } QdHot;
 
 struct _QdSimulation
@@ -81,7 +84,7 @@ struct _QdSimulation
   const QdSignal **inputs;
   guint32        *fan_start;       /* n_signals + 1 */
   QdFanout       *fanout;
-  guint8         *arena;           /* block states, 16-byte aligned */
+  guint8         *arena;           /* block states, 64-byte aligned */
   QdParamValue   *param_values;
   GStringChunk   *strings;         /* paths and parameter texts */
   GPtrArray      *allocs;          /* qd_atomic_alloc memory and vectors */
@@ -105,6 +108,7 @@ struct _QdSimulation
   guint           now_len;
   QdHeap          heap;
   double          t_event;         /* time of the last event (or the start) */
+  guint64         t_event_key;     /* qd_heap_key (t_event) */
   double          time;            /* the clock: >= t_event */
   guint64         same_time;       /* internal events at t_event so far */
   guint32         recent[QD_RECENT_SIZE];  /* last imminent blocks */

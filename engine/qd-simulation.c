@@ -26,6 +26,19 @@
  * and back to passive. The imminent is the lower index of the now queue's
  * top and the heap's top when the heap's top is at the current time.
  *
+ * Static blocks (QD_BLOCK_STATIC, qd-block-type.h) declare that their
+ * state is only "passive" or "output due now". The loop keeps that phase
+ * itself: their external transition is the move into the now queue, their
+ * internal transition the move out of it, and only their lambda is
+ * called. The transitions are the same, in the same order, and are
+ * counted as before. After every event an inner loop runs the static
+ * blocks of the now queue for as long as they are the imminent ones,
+ * without the general path's bookkeeping (run_loop()).
+ *
+ * Other blocks are called through their fused functions (fire: lambda,
+ * dint and ta; dext_ta: dext and ta), the block type's own when it has
+ * them (the integrator), otherwise wrappers of its separate functions.
+ *
  * Entries of the now queue are removed lazily: when a block in it is
  * rescheduled elsewhere, only its `where` changes, and the stale entry is
  * dropped when it reaches the end (`in_now` says an entry exists, so a
@@ -100,9 +113,41 @@ set_fail (QdSimulation *sim,
   va_end (args);
 }
 
+/* Puts block @i, which is due again at the current event time, into the
+ * now queue (or the time heap at @t when the queue is full). */
+static inline void
+schedule_now (QdSimulation *sim,
+              QdHot        *h,
+              guint         i,
+              double        t)
+{
+  if (h->where == QD_SCHED_NOW)
+    return;
+  if (h->in_now)
+    {
+      /* A stale entry is still queued: it is valid again. */
+      if (h->where == QD_SCHED_HEAP)
+        qd_heap_remove (&sim->heap, i);
+      h->where = QD_SCHED_NOW;
+    }
+  else if (now_push (sim, i))
+    {
+      if (h->where == QD_SCHED_HEAP)
+        qd_heap_remove (&sim->heap, i);
+      h->in_now = 1;
+      h->where = QD_SCHED_NOW;
+    }
+  else
+    {
+      /* The queue is full: the heap orders (t, i) the same way. */
+      qd_heap_update (&sim->heap, i, t);
+      h->where = QD_SCHED_HEAP;
+    }
+}
+
 /* Puts block @i, which just had a transition at @t, where its next event
  * belongs. */
-static inline void
+G_ALWAYS_INLINE static inline void
 schedule (QdSimulation *sim,
           QdHot        *h,
           guint         i,
@@ -120,30 +165,7 @@ schedule (QdSimulation *sim,
       tn = QD_INF;
     }
   if (tn == t)
-    {
-      if (h->where == QD_SCHED_NOW)
-        return;
-      if (h->in_now)
-        {
-          /* A stale entry is still queued: it is valid again. */
-          if (h->where == QD_SCHED_HEAP)
-            qd_heap_remove (&sim->heap, i);
-          h->where = QD_SCHED_NOW;
-        }
-      else if (now_push (sim, i))
-        {
-          if (h->where == QD_SCHED_HEAP)
-            qd_heap_remove (&sim->heap, i);
-          h->in_now = 1;
-          h->where = QD_SCHED_NOW;
-        }
-      else
-        {
-          /* The queue is full: the heap orders (t, i) the same way. */
-          qd_heap_update (&sim->heap, i, tn);
-          h->where = QD_SCHED_HEAP;
-        }
-    }
+    schedule_now (sim, h, i, t);
   else if (tn == QD_INF)
     {
       if (h->where == QD_SCHED_HEAP)
@@ -173,42 +195,6 @@ now_clean (QdSimulation *sim)
       hot[top].in_now = 0;
       sim->now_len--;
     }
-}
-
-/* The imminent block and its time; FALSE when every block is passive.
- * *@from_now tells whether it is the now queue's next. */
-static inline gboolean
-imminent (QdSimulation *sim,
-          double       *t,
-          guint        *i,
-          gboolean     *from_now)
-{
-  now_clean (sim);
-  if (sim->now_len > 0)
-    {
-      guint32 a = sim->now_queue[sim->now_len - 1];
-
-      if (!qd_heap_is_empty (&sim->heap)
-          && qd_heap_top_time (&sim->heap) == sim->t_event
-          && qd_heap_top_id (&sim->heap) < a)
-        {
-          *i = qd_heap_top_id (&sim->heap);
-          *from_now = FALSE;
-        }
-      else
-        {
-          *i = a;
-          *from_now = TRUE;
-        }
-      *t = sim->t_event;
-      return TRUE;
-    }
-  if (qd_heap_is_empty (&sim->heap))
-    return FALSE;
-  *t = qd_heap_top_time (&sim->heap);
-  *i = qd_heap_top_id (&sim->heap);
-  *from_now = FALSE;
-  return TRUE;
 }
 
 static void
@@ -284,18 +270,82 @@ fail_numeric (QdSimulation   *sim,
 
 /* TRUE when every coefficient of @sig is finite: x - x is 0 for a finite
  * x and NaN otherwise. The coefficients above the order are zero, so all
- * four can be summed without looking at the order, and the sum as a
- * tree keeps the dependency chain short. */
+ * four can be summed without looking at the order; as two pairs (GCC's
+ * vector extension: two packed subtractions and one addition on x86-64)
+ * it is a handful of instructions per emitted segment. */
+typedef double QdPair __attribute__ ((vector_size (16)));
+
 static inline gboolean
 signal_is_finite (const QdSignal *sig)
 {
-  double a = sig->c[0] - sig->c[0], b = sig->c[1] - sig->c[1];
-  double c = sig->c[2] - sig->c[2], d = sig->c[3] - sig->c[3];
+  QdPair lo, hi, d;
 
-  return (a + b) + (c + d) == 0.0;
+  memcpy (&lo, &sig->c[0], sizeof lo);
+  memcpy (&hi, &sig->c[2], sizeof hi);
+  d = (lo - lo) + (hi - hi);
+  return d[0] + d[1] == 0.0;
 }
 
-/* The loop: events with time < @t_limit, at most @max_events of them. */
+/* The external transitions caused by the outputs @mask of block @i at
+ * @t: for each port, in order, each receiver in receiver order. */
+G_ALWAYS_INLINE static inline void
+fan_out (QdSimulation *sim,
+         const QdHot  *h,
+         guint         i,
+         double        t,
+         guint64       mask,
+         guint64      *transitions)
+{
+  QdHot *hot = sim->hot;
+
+  while (mask != 0)
+    {
+      guint p = (guint) __builtin_ctzll (mask);
+      guint s = h->out_base + p;
+      const QdSignal *sig = &sim->signals[s];
+      guint e = sim->fan_start[s], end = sim->fan_start[s + 1];
+
+      mask &= mask - 1;
+      if (G_UNLIKELY (p >= h->n_out))
+        break;
+      if (G_UNLIKELY (!signal_is_finite (sig)))
+        {
+          fail_numeric (sim, i, sig, t);
+          break;
+        }
+      *transitions += end - e;
+      for (; e < end; e++)
+        {
+          guint j = sim->fanout[e].receiver;
+          QdHot *r = &hot[j];
+
+          /* A static receiver's external transition makes its output due
+           * now; there is nothing else to it. */
+          if (r->is_static)
+            schedule_now (sim, r, j, t);
+          else
+            schedule (sim, r, j, t,
+                      r->dext_ta (&sim->atomics[j], t, t - r->tl,
+                                  sim->fanout[e].port, sig));
+          r->tl = t;
+          if (G_UNLIKELY (++r->n_external == 0))
+            sim->n_external_hi[j]++;
+        }
+    }
+}
+
+/* The loop: events with time < @t_limit, at most @max_events of them.
+ *
+ * Written for the zero-time cascade. After each event, the static blocks
+ * it made due are run by an inner loop for as long as the now queue's
+ * next entry is a static block and is the imminent one (the heap's top is
+ * later, or at the same time with a higher index): each costs one 128-bit
+ * comparison with the heap's top, the call of its lambda and the fan-out,
+ * without the general path's choice between the queue and the heap, its
+ * clock update and its rescheduling. The order of events is exactly the
+ * general path's. Few values live across the blocks' calls (the ring of
+ * recent blocks is indexed by the event count, the periodic check is a
+ * mask of it), so that they stay in registers. */
 static QdRunStatus
 run_loop (QdSimulation *sim,
           double        t_limit,
@@ -303,20 +353,14 @@ run_loop (QdSimulation *sim,
           GError      **error)
 {
   QdHot *hot = sim->hot;
-  QdSignal *signals = sim->signals;
-  const guint32 *fan_start = sim->fan_start;
-  const QdFanout *fanout = sim->fanout;
-  QdAtomic *atomics = sim->atomics;
   /* Counters in locals: the blocks' functions, called through pointers,
    * could otherwise make the compiler reload and store them each time. */
   guint64 events = sim->events;
   guint64 transitions = sim->transitions;
   guint64 steps = sim->integrator_steps;
   guint64 same_time = sim->same_time;
-  guint64 limit = sim->illegitimacy_limit;
-  guint recent_pos = sim->recent_pos;
-  guint64 done = 0;
-  guint countdown = CHECK_INTERVAL;
+  guint64 events_end = max_events > G_MAXUINT64 - events
+                       ? G_MAXUINT64 : events + max_events;
   QdRunStatus status = QD_RUN_DONE;
 
   if (g_atomic_int_compare_and_exchange (&sim->stop_requested, 1, 0))
@@ -331,106 +375,142 @@ run_loop (QdSimulation *sim,
       QdAtomic *a;
       guint64 mask;
 
-      if (done >= max_events)
+      if (G_UNLIKELY (events >= events_end))
         {
           status = QD_RUN_STEPPED;
           break;
         }
-      if (!imminent (sim, &t, &i, &from_now) || !(t < t_limit))
+
+      /* The imminent block: the lowest index among those due now (the
+       * now queue's last entry, or the heap's top when it is at the
+       * current time with a lower index), otherwise the heap's top. */
+      now_clean (sim);
+      if (sim->now_len > 0)
+        {
+          i = sim->now_queue[sim->now_len - 1];
+          from_now = !qd_heap_top_before (&sim->heap, sim->t_event_key, i);
+          if (!from_now)
+            i = qd_heap_top_id (&sim->heap);
+          t = sim->t_event;
+        }
+      else
+        {
+          if (qd_heap_is_empty (&sim->heap))
+            break;
+          t = qd_heap_top_time (&sim->heap);
+          i = qd_heap_top_id (&sim->heap);
+          from_now = FALSE;
+        }
+      if (!(t < t_limit))
         break;
 
       if (t > sim->t_event)
         {
           sim->t_event = t;
+          sim->t_event_key = sim->heap.entries[0].key;
           sim->time = t;
           same_time = 0;
         }
-      if (G_UNLIKELY (++same_time > limit))
+      if (G_UNLIKELY (++same_time > sim->illegitimacy_limit))
         {
           same_time--;
-          sim->recent_pos = recent_pos;
+          sim->recent_pos = (guint) events;
           fail_illegitimate (sim, t);
           status = QD_RUN_ERROR;
           break;
         }
-      sim->recent[recent_pos++ % QD_RECENT_SIZE] = i;
+      sim->recent[events % QD_RECENT_SIZE] = i;
       h = &hot[i];
       if (from_now)
         {
-          /* Out of the queue: schedule() below puts it back if its time
-           * advance is 0 again. */
+          /* Out of the queue: it is put back below if its time advance
+           * is 0 again. */
           h->in_now = 0;
           h->where = QD_SCHED_NONE;
           sim->now_len--;
         }
 
-      /* Output, internal transition, and the fan-out. */
-      a = &atomics[i];
-      mask = h->lambda (a, t);
-      h->dint (a, t);
+      /* Output, internal transition, and the fan-out. A static block's
+       * internal transition only makes it passive again, which the loop
+       * does itself: it left the now queue above (or, when the queue was
+       * full, is taken out of the heap here). */
+      a = &sim->atomics[i];
+      if (h->is_static)
+        {
+          mask = h->lambda (a, t);
+          if (G_UNLIKELY (h->where != QD_SCHED_NONE))
+            schedule (sim, h, i, t, QD_INF);
+        }
+      else
+        {
+          double ta;
+
+          mask = h->fire (a, t, &ta);
+          schedule (sim, h, i, t, ta);
+        }
       h->tl = t;
       if (G_UNLIKELY (++h->n_internal == 0))
         sim->n_internal_hi[i]++;
       events++;
       transitions++;
       steps += h->is_integrator;
-      done++;
-      schedule (sim, h, i, t, h->ta (a));
+      fan_out (sim, h, i, t, mask, &transitions);
 
-      while (mask != 0)
+      for (;;)
         {
-          guint p = (guint) __builtin_ctzll (mask);
-          guint s = h->out_base + p;
-          const QdSignal *sig = &signals[s];
+          if (G_UNLIKELY (sim->fail_error != NULL))
+            {
+              status = QD_RUN_ERROR;
+              goto out;
+            }
+          if (G_UNLIKELY (events % CHECK_INTERVAL == 0))
+            {
+              sim->events = events;
+              sim->transitions = transitions;
+              sim->integrator_steps = steps;
+              publish (sim);
+              if (g_atomic_int_compare_and_exchange (&sim->stop_requested,
+                                                     1, 0))
+                {
+                  status = QD_RUN_STOPPED;
+                  goto out;
+                }
+            }
 
-          mask &= mask - 1;
-          if (G_UNLIKELY (p >= h->n_out))
+          /* The cascade: the next static block due now, if it is the
+           * imminent one; anything else goes back to the general path
+           * (which also reports an illegitimate model). */
+          now_clean (sim);
+          if (sim->now_len == 0 || events >= events_end
+              || same_time >= sim->illegitimacy_limit)
             break;
-          if (G_UNLIKELY (!signal_is_finite (sig)))
-            {
-              fail_numeric (sim, i, sig, t);
-              break;
-            }
-          for (guint e = fan_start[s], end = fan_start[s + 1]; e < end; e++)
-            {
-              guint j = fanout[e].receiver;
-              QdHot *r = &hot[j];
-              QdAtomic *b = &atomics[j];
-
-              r->dext (b, t, t - r->tl, fanout[e].port, sig);
-              r->tl = t;
-              if (G_UNLIKELY (++r->n_external == 0))
-                sim->n_external_hi[j]++;
-              transitions++;
-              schedule (sim, r, j, t, r->ta (b));
-            }
-        }
-
-      if (G_UNLIKELY (sim->fail_error != NULL))
-        {
-          status = QD_RUN_ERROR;
-          break;
-        }
-      if (G_UNLIKELY (--countdown == 0))
-        {
-          countdown = CHECK_INTERVAL;
-          sim->events = events;
-          sim->transitions = transitions;
-          sim->integrator_steps = steps;
-          publish (sim);
-          if (g_atomic_int_compare_and_exchange (&sim->stop_requested, 1, 0))
-            {
-              status = QD_RUN_STOPPED;
-              break;
-            }
+          i = sim->now_queue[sim->now_len - 1];
+          h = &hot[i];
+          if (!h->is_static
+              || qd_heap_top_before (&sim->heap, sim->t_event_key, i))
+            break;
+          same_time++;
+          sim->recent[events % QD_RECENT_SIZE] = i;
+          h->in_now = 0;
+          h->where = QD_SCHED_NONE;
+          sim->now_len--;
+          mask = h->lambda (&sim->atomics[i], t);
+          h->tl = t;
+          if (G_UNLIKELY (++h->n_internal == 0))
+            sim->n_internal_hi[i]++;
+          events++;
+          transitions++;
+          steps += h->is_integrator;
+          fan_out (sim, h, i, t, mask, &transitions);
         }
     }
 
+out:
   sim->events = events;
   sim->transitions = transitions;
   sim->integrator_steps = steps;
   sim->same_time = same_time;
-  sim->recent_pos = recent_pos;
+  sim->recent_pos = (guint) events;
   if (status == QD_RUN_ERROR)
     {
       g_clear_error (&sim->error);
@@ -540,8 +620,39 @@ qd_simulation_request_stop (QdSimulation *self)
 /* -------------------------------------------------------------------- */
 /* Creation */
 
-/* Stand-ins for the DEVS functions a block type leaves NULL, so that the
- * loop never tests for them: no output, no state change, passive. */
+/* The fused functions of a block type that has none: its separate DEVS
+ * functions in sequence, with the stand-ins for missing ones (no output,
+ * no state change, passive). */
+static guint64
+generic_fire (QdAtomic *self,
+              double    t,
+              double   *ta)
+{
+  const QdBlockType *type = self->type;
+  guint64 mask = 0;
+
+  if (type->lambda != NULL)
+    mask = type->lambda (self, t);
+  if (type->dint != NULL)
+    type->dint (self, t);
+  *ta = type->ta != NULL ? type->ta (self) : QD_INF;
+  return mask;
+}
+
+static double
+generic_dext_ta (QdAtomic       *self,
+                 double          t,
+                 double          e,
+                 guint           port,
+                 const QdSignal *x)
+{
+  const QdBlockType *type = self->type;
+
+  if (type->dext != NULL)
+    type->dext (self, t, e, port, x);
+  return type->ta != NULL ? type->ta (self) : QD_INF;
+}
+
 static guint64
 default_lambda (QdAtomic *self,
                 double    t)
@@ -549,25 +660,16 @@ default_lambda (QdAtomic *self,
   return 0;
 }
 
-static void
-default_dint (QdAtomic *self,
-              double    t)
-{
-}
-
-static void
-default_dext (QdAtomic       *self,
-              double          t,
-              double          e,
-              guint           port,
-              const QdSignal *x)
-{
-}
-
+/* The time advance of block @i after init. */
 static double
-default_ta (QdAtomic *self)
+initial_ta (QdSimulation *sim,
+            guint         i)
 {
-  return QD_INF;
+  QdAtomic *a = &sim->atomics[i];
+
+  if (sim->hot[i].is_static || a->type->ta == NULL)
+    return QD_INF;
+  return a->type->ta (a);
 }
 
 G_STATIC_ASSERT (sizeof (QdHot) == 64);
@@ -584,15 +686,15 @@ fill_hot (QdSimulation *sim)
       const QdBlockType *type = a->type;
       QdHot *h = &sim->hot[i];
 
+      h->fire = type->fire != NULL ? type->fire : generic_fire;
+      h->dext_ta = type->dext_ta != NULL ? type->dext_ta : generic_dext_ta;
       h->lambda = type->lambda != NULL ? type->lambda : default_lambda;
-      h->dint = type->dint != NULL ? type->dint : default_dint;
-      h->dext = type->dext != NULL ? type->dext : default_dext;
-      h->ta = type->ta != NULL ? type->ta : default_ta;
       h->tl = sim->start_time;
       h->out_base = sim->out_base[i];
       h->n_out = (guint16) a->n_out;
       h->where = QD_SCHED_NONE;
       h->is_integrator = sim->is_integrator[i];
+      h->is_static = (type->flags & QD_BLOCK_STATIC) != 0;
     }
 }
 
@@ -610,6 +712,7 @@ initialize (QdSimulation  *sim,
   sim->n_external_hi = g_new0 (guint32, MAX (n, 1));
   qd_heap_init (&sim->heap, n);
   sim->t_event = sim->time = t0;
+  sim->t_event_key = qd_heap_key (t0);
   sim->initialized = TRUE;
 
   for (guint i = 0; i < n; i++)
@@ -621,9 +724,7 @@ initialize (QdSimulation  *sim,
     }
   for (guint i = 0; i < n; i++)
     {
-      QdHot *h = &sim->hot[i];
-
-      schedule (sim, h, i, t0, h->ta (&sim->atomics[i]));
+      schedule (sim, &sim->hot[i], i, t0, initial_ta (sim, i));
     }
   publish (sim);
 

@@ -1,5 +1,6 @@
 /* test-heap.c: the indexed time heap against a reference on random
  * operation sequences */
+#include <float.h>
 #include "qd-test-util.h"
 #include "qd-heap.h"
 
@@ -140,6 +141,51 @@ test_heap_update_in_place (void)
   qd_heap_clear (&heap);
 }
 
+/* Times are ordered as integers (qd_heap_key): negative, zero of either
+ * sign, subnormal and huge times keep their order and come back exactly,
+ * and an emptied heap reads as empty. */
+static void
+test_heap_key_order (void)
+{
+  const double times[] = {
+    -1e300, -2.5, -1.0, -DBL_MIN / 4, 0.0, DBL_MIN / 4, DBL_MIN, 1e-300,
+    0.5, 1.0, 1.0 + DBL_EPSILON, 3e8, 1e300, DBL_MAX,
+  };
+  const guint n = G_N_ELEMENTS (times);
+  QdHeap heap;
+
+  for (guint k = 1; k < n; k++)
+    g_assert_cmpuint (qd_heap_key (times[k - 1]), <, qd_heap_key (times[k]));
+  g_assert_cmpuint (qd_heap_key (-0.0), ==, qd_heap_key (0.0));
+  for (guint k = 0; k < n; k++)
+    g_assert_true (qd_heap_key_time (qd_heap_key (times[k])) == times[k]);
+
+  /* Inserted backwards, taken out in order; -0 and +0 tie, the lower id
+   * first. */
+  qd_heap_init (&heap, n + 1);
+  for (guint k = n; k-- > 0;)
+    qd_heap_update (&heap, k, times[k]);
+  qd_heap_update (&heap, n, -0.0);
+  g_assert_true (qd_heap_validate (&heap));
+  for (guint k = 0; k < n; k++)
+    {
+      g_assert_cmpfloat (qd_heap_top_time (&heap), ==, times[k]);
+      g_assert_cmpuint (qd_heap_top_id (&heap), ==, k);
+      g_assert_true (qd_heap_top_before (&heap, qd_heap_key (times[k]), k + 1));
+      g_assert_false (qd_heap_top_before (&heap, qd_heap_key (times[k]), k));
+      qd_heap_remove (&heap, k);
+      g_assert_true (qd_heap_validate (&heap));
+      if (times[k] == 0.0)
+        {
+          g_assert_cmpuint (qd_heap_top_id (&heap), ==, n);
+          qd_heap_remove (&heap, n);
+        }
+    }
+  g_assert_true (qd_heap_is_empty (&heap));
+  g_assert_false (qd_heap_top_before (&heap, qd_heap_key (DBL_MAX), G_MAXUINT32));
+  qd_heap_clear (&heap);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -149,6 +195,7 @@ main (int argc, char **argv)
   g_test_add_func ("/heap/random-small", test_heap_random_small);
   g_test_add_func ("/heap/random-large", test_heap_random_large);
   g_test_add_func ("/heap/update-in-place", test_heap_update_in_place);
+  g_test_add_func ("/heap/key-order", test_heap_key_order);
 
   return g_test_run ();
 }

@@ -246,6 +246,50 @@ static const QdBlockType sum_type = {
   .lambda = static_lambda, .dint = static_dint, .exit = test_exit,
 };
 
+/* pass-logged and pass-static: y = u, with lambda logged as 'o'; the
+ * same block without and with QD_BLOCK_STATIC. The static one's dext,
+ * dint and ta are never called by the loop, so neither logs them. */
+static guint64
+logged_lambda (QdAtomic *self, double t)
+{
+  log_transition (self, t, 'o', 0, NULL);
+  return static_lambda (self, t);
+}
+
+static void
+quiet_dext (QdAtomic *self, double t, double e, guint port, const QdSignal *x)
+{
+  StaticState *s = self->state;
+
+  s->sigma = 0;
+}
+
+static void
+quiet_dint (QdAtomic *self, double t)
+{
+  StaticState *s = self->state;
+
+  s->sigma = QD_INF;
+}
+
+static const QdBlockType pass_logged_type = {
+  .id = "test-pass-logged", .category = "Test", .name = "Pass", .doc = "",
+  .inputs = { .count = 1 }, .outputs = { .count = 1 },
+  .flags = QD_BLOCK_FEEDTHROUGH,
+  .state_size = sizeof (StaticState),
+  .init = static_init, .ta = static_ta, .dext = quiet_dext,
+  .lambda = logged_lambda, .dint = quiet_dint,
+};
+
+static const QdBlockType pass_static_type = {
+  .id = "test-pass-static", .category = "Test", .name = "Pass", .doc = "",
+  .inputs = { .count = 1 }, .outputs = { .count = 1 },
+  .flags = QD_BLOCK_FEEDTHROUGH | QD_BLOCK_STATIC,
+  .state_size = sizeof (StaticState),
+  .init = static_init, .ta = static_ta, .dext = quiet_dext,
+  .lambda = logged_lambda, .dint = quiet_dint,
+};
+
 /* ping: answers every event after no time, up to "limit" times (-1: for
  * ever); "start" makes it begin at the start time. Not feedthrough, so a
  * loop of pings compiles: it is an illegitimate model, not an algebraic
@@ -1086,6 +1130,143 @@ ping_pong_model (guint64 limit)
   return m.doc;
 }
 
+/* Gen fans out to P1 and P2; P1 drives P3; P3, P2 and Gen drive the
+ * sink's ports 0, 1 and 2. Every P is of @type. */
+static QdDocument *
+cascade_model (const char *type,
+               guint64     limit)
+{
+  Model m;
+  QdBlock *gen;
+
+  model_init (&m);
+  gen = add_block (m.root, "test-gen", "Gen");
+  qd_block_set_param_raw (gen, "times", "1, 2, 2, 3.5");
+  add_block (m.root, type, "P1");
+  add_block (m.root, type, "P2");
+  add_block (m.root, type, "P3");
+  qd_block_set_param_raw (add_block (m.root, "test-sink", "Sink"), "n", "3");
+  connect (&m, m.root, "Gen", 0, "P1", 0);
+  connect (&m, m.root, "Gen", 0, "P2", 0);
+  connect (&m, m.root, "P1", 0, "P3", 0);
+  connect (&m, m.root, "P3", 0, "Sink", 0);
+  connect (&m, m.root, "P2", 0, "Sink", 1);
+  connect (&m, m.root, "Gen", 0, "Sink", 2);
+  model_finish (&m);
+  set_settings (m.doc, 10, limit);
+  return m.doc;
+}
+
+/* Static blocks (QD_BLOCK_STATIC) take the loop's cascade path: the same
+ * transitions, in the same order, with the same counts and outputs as
+ * the same blocks without the flag; and an illegitimate cascade is
+ * reported the same way. */
+static void
+test_run_static_blocks (void)
+{
+  const char *types[] = { "test-pass-logged", "test-pass-static" };
+  GArray *logs[2];
+  guint64 stats[2][5][2], events[2], transitions[2];
+  char *messages[2];
+  const struct { double t; const char *path; char kind; guint port; } expect[] = {
+    { 1, "/Gen", 'i', 0 }, { 1, "/Sink", 'e', 2 }, { 1, "/P1", 'o', 0 },
+    { 1, "/P2", 'o', 0 }, { 1, "/Sink", 'e', 1 }, { 1, "/P3", 'o', 0 },
+    { 1, "/Sink", 'e', 0 }, { 2, "/Gen", 'i', 0 },
+  };
+
+  for (guint k = 0; k < 2; k++)
+    {
+      QdDocument *doc = cascade_model (types[k], 0);
+      QdSimulation *sim = compile_ok (doc, NULL);
+
+      log_reset ();
+      run_ok (sim);
+      logs[k] = log_take ();
+      for (guint i = 0; i < 5; i++)
+        qd_simulation_get_block_stats (sim, i, &stats[k][i][0], &stats[k][i][1]);
+      events[k] = qd_simulation_get_events (sim);
+      transitions[k] = qd_simulation_get_transitions (sim);
+      qd_simulation_free (sim);
+      g_object_unref (doc);
+    }
+
+  assert_logs_equal (logs[0], logs[1]);
+
+  /* One event at a time: the cascade stops after each. */
+  {
+    QdDocument *doc = cascade_model (types[1], 0);
+    QdSimulation *sim = compile_ok (doc, NULL);
+    g_autoptr(GArray) stepped = NULL;
+    guint n_steps = 0;
+
+    log_reset ();
+    while (qd_simulation_step (sim, 1, NULL) == QD_RUN_STEPPED)
+      g_assert_cmpuint (qd_simulation_get_events (sim), ==, ++n_steps);
+    g_assert_cmpuint (n_steps, ==, 13);
+    stepped = log_take ();
+    assert_logs_equal (stepped, logs[1]);
+    qd_simulation_free (sim);
+    g_object_unref (doc);
+  }
+
+  for (guint k = 0; k < G_N_ELEMENTS (expect); k++)
+    {
+      LogEntry *e = &g_array_index (logs[1], LogEntry, k);
+
+      g_assert_cmpfloat (e->t, ==, expect[k].t);
+      g_assert_cmpstr (g_quark_to_string (e->path), ==, expect[k].path);
+      g_assert_cmpint (e->kind, ==, expect[k].kind);
+      g_assert_cmpuint (e->port, ==, expect[k].port);
+    }
+  /* Four outputs of Gen, two of them at t = 2: Gen (index 0) fires
+   * again before the P's, so P1 and P2 have four external transitions
+   * and three internal ones, P3 three of each; the sink 3 + 3 + 4
+   * external ones. */
+  g_assert_cmpuint (stats[1][0][0], ==, 4);
+  for (guint i = 1; i <= 3; i++)
+    {
+      g_assert_cmpuint (stats[1][i][0], ==, 3);
+      g_assert_cmpuint (stats[1][i][1], ==, i < 3 ? 4 : 3);
+    }
+  g_assert_cmpuint (stats[1][4][1], ==, 10);
+  g_assert_true (memcmp (stats[0], stats[1], sizeof stats[0]) == 0);
+  g_assert_cmpuint (events[1], ==, 13);
+  g_assert_cmpuint (transitions[1], ==, 34);
+  g_assert_cmpuint (events[0], ==, events[1]);
+  g_assert_cmpuint (transitions[0], ==, transitions[1]);
+  g_array_unref (logs[0]);
+  g_array_unref (logs[1]);
+
+  /* At t = 2 there are five internal transitions (Gen twice, then the
+   * P's); with a limit of 4 the fifth, in the cascade, is refused at the
+   * same place either way. */
+  log_enabled = FALSE;
+  for (guint k = 0; k < 2; k++)
+    {
+      QdDocument *doc = cascade_model (types[k], 4);
+      QdSimulation *sim = compile_ok (doc, NULL);
+      g_autoptr(GError) error = NULL;
+
+      g_assert_cmpint (qd_simulation_run (sim, &error), ==, QD_RUN_ERROR);
+      g_assert_error (error, QD_ERROR, QD_ERROR_ILLEGITIMATE);
+      messages[k] = g_strdup (error->message);
+      events[k] = qd_simulation_get_events (sim);
+      qd_simulation_free (sim);
+      g_object_unref (doc);
+    }
+  log_enabled = TRUE;
+  g_assert_cmpstr (messages[1], ==,
+                   "illegitimate model: more than 4 transitions at t = 2 "
+                   "without time advancing, among /Gen, /P1, /P2; look for a "
+                   "zero-time loop, or raise the limit in the simulation "
+                   "settings");
+  g_assert_cmpstr (messages[0], ==, messages[1]);
+  g_assert_cmpuint (events[1], ==, 8);
+  g_assert_cmpuint (events[0], ==, events[1]);
+  g_free (messages[0]);
+  g_free (messages[1]);
+}
+
 static void
 test_run_illegitimate (void)
 {
@@ -1325,6 +1506,8 @@ main (int argc, char **argv)
   qd_registry_register (&clock_type);
   qd_registry_register (&pass_type);
   qd_registry_register (&sum_type);
+  qd_registry_register (&pass_logged_type);
+  qd_registry_register (&pass_static_type);
   qd_registry_register (&ping_type);
   qd_registry_register (&sink_type);
   qd_registry_register (&failer_type);
@@ -1343,6 +1526,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/flattening", test_run_flattening);
   g_test_add_func ("/run/priority", test_run_priority);
   g_test_add_func ("/run/priority-now-queue", test_run_priority_now_queue);
+  g_test_add_func ("/run/static-blocks", test_run_static_blocks);
   g_test_add_func ("/run/illegitimate", test_run_illegitimate);
   g_test_add_func ("/run/nan", test_run_nan);
   g_test_add_func ("/run/fail", test_run_fail);
