@@ -129,6 +129,78 @@ test_trace_chunks (void)
   qd_trace_unref (qd_trace_ref (trace));
 }
 
+/* Runs end at the chunk boundaries (1024, 3072, 7168, then every 4096)
+ * or at the length given, never before; walking them meets every segment
+ * once, at the address qd_trace_get() gives. The same after a budget
+ * dropped the oldest chunks. */
+static void
+check_runs (QdTrace *trace,
+            gsize    from,
+            gsize    length)
+{
+  gsize i = from;
+
+  while (i < length)
+    {
+      gsize n, expected_end;
+      const QdSignal *run = qd_trace_get_run (trace, i, length, &n);
+
+      if (i < 1024)
+        expected_end = 1024;
+      else if (i < 3072)
+        expected_end = 3072;
+      else
+        expected_end = 3072 + ((i - 3072) / 4096 + 1) * 4096;
+      g_assert_cmpuint (n, ==, MIN (expected_end, length) - i);
+      for (gsize j = 0; j < n; j++)
+        {
+          g_assert_true (&run[j] == qd_trace_get (trace, i + j));
+          g_assert_true (segment_is (&run[j], i + j));
+        }
+      i += n;
+    }
+  g_assert_cmpuint (i, ==, length);
+}
+
+static void
+test_trace_runs (void)
+{
+  g_autoptr(QdTrace) trace = qd_trace_new ("/S/y");
+  g_autoptr(QdTraceBudget) budget = qd_trace_budget_new (1 << 20);
+  g_autoptr(QdTrace) dropped = qd_trace_new ("/S/z");
+  const gsize n = 3072 + 3 * 4096 + 5;
+  gsize first, length;
+  guint pin;
+
+  qd_trace_budget_add (budget, dropped);
+  for (gsize i = 0; i < n; i++)
+    {
+      QdSignal seg;
+
+      expected_segment (i, &seg);
+      qd_trace_append (trace, &seg);
+    }
+  check_runs (trace, 0, n);
+  /* From inside a chunk, and with a length read earlier. */
+  check_runs (trace, 1500, n);
+  check_runs (trace, 7167, 7169);
+  check_runs (trace, 5, 6);
+
+  for (gsize i = 0; i < 100000; i++)
+    {
+      QdSignal seg;
+
+      expected_segment (i, &seg);
+      qd_trace_append (dropped, &seg);
+    }
+  pin = qd_trace_read_begin (dropped);
+  first = qd_trace_get_first (dropped);
+  length = qd_trace_get_length (dropped);
+  g_assert_cmpuint (first, >, 0);
+  check_runs (dropped, first, length);
+  qd_trace_read_end (dropped, pin);
+}
+
 static void
 test_trace_find_eval (void)
 {
@@ -467,7 +539,9 @@ test_trace_budget_csv (void)
   g_assert_cmpstr (lines[1], ==, "time,/Scope/x");
   /* The first row is the first exact event, and there is one per event
    * from there, plus the end. */
-  g_assert_true (g_str_has_prefix (lines[2], g_strdup_printf ("%" G_GSIZE_FORMAT ",", first)));
+  g_free (expected);
+  expected = g_strdup_printf ("%" G_GSIZE_FORMAT ",", first);
+  g_assert_true (g_str_has_prefix (lines[2], expected));
   for (guint k = 2; lines[k] != NULL && lines[k][0] != '\0'; k++)
     rows++;
   g_assert_cmpuint (rows, ==, n - first + 1);
@@ -482,6 +556,7 @@ main (int argc, char **argv)
   qd_init ();
 
   g_test_add_func ("/trace/chunks", test_trace_chunks);
+  g_test_add_func ("/trace/runs", test_trace_runs);
   g_test_add_func ("/trace/find-eval", test_trace_find_eval);
   g_test_add_func ("/trace/concurrent", test_trace_concurrent);
   g_test_add_func ("/trace/concurrent/budget", test_trace_concurrent_budget);
