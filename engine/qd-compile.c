@@ -690,6 +690,57 @@ node_driver (Node  *node,
   return &g_array_index (node->drivers, Driver, port);
 }
 
+/* The Inports (or Outports) of each subsystem must be numbered 1 to their
+ * count, each number once: the subsystem block shows one port per port
+ * block, so a repeated or out-of-range number would leave a port that
+ * leads nowhere while another carries two signals. */
+static void
+check_port_numbers (Compiler   *c,
+                    const char *type_id)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_direct_hash, g_direct_equal);
+
+  for (guint s = 0; s < c->systems->len; s++)
+    {
+      QdSystem *system = g_ptr_array_index (c->systems, s);
+      guint count = 0;
+
+      if (system->owner == NULL)
+        continue;
+      for (guint i = 0; i < system->blocks->len; i++)
+        {
+          QdBlock *block = g_ptr_array_index (system->blocks, i);
+
+          count += strcmp (block->type, type_id) == 0;
+        }
+      g_hash_table_remove_all (seen);
+      for (guint i = 0; i < system->blocks->len; i++)
+        {
+          QdBlock *block = g_ptr_array_index (system->blocks, i);
+          Node *node, *other;
+
+          if (strcmp (block->type, type_id) != 0)
+            continue;
+          node = g_hash_table_lookup (c->by_block, block);
+          if (node == NULL || node->port_number == 0)
+            continue;
+          other = g_hash_table_lookup (seen, GUINT_TO_POINTER (node->port_number));
+          if (node->port_number > count)
+            add_problem (c, node, QD_ERROR_PARAM,
+                         _("port number %u, but its subsystem has %u such "
+                           "ports; number them from 1 to %u"),
+                         node->port_number, count, count);
+          else if (other != NULL)
+            add_problem (c, node, QD_ERROR_PARAM,
+                         _("port number %u is also used by %s; number the "
+                           "ports of this subsystem from 1 to %u, each once"),
+                         node->port_number, other->path, count);
+          else
+            g_hash_table_insert (seen, GUINT_TO_POINTER (node->port_number), node);
+        }
+    }
+}
+
 static void
 index_links (Compiler *c)
 {
@@ -1093,6 +1144,8 @@ build_model (Compiler *c)
   sim->fan_start = g_new0 (guint32, sim->n_signals + 2);
   sim->arena = g_aligned_alloc0 (MAX (arena_size, 64), 1, 64);
 
+  check_port_numbers (c, QD_TYPE_INPORT);
+  check_port_numbers (c, QD_TYPE_OUTPORT);
   index_links (c);
 
   /* Resolve every input; count the receivers of each output. */

@@ -1573,6 +1573,28 @@ qd_document_set_saved (QdDocument *self)
 
 /* Commands: blocks */
 
+/* The smallest port number that no block of @type in @system uses. */
+static guint
+first_free_port (QdSystem   *system,
+                 const char *type)
+{
+  for (guint n = 1;; n++)
+    {
+      gboolean used = FALSE;
+
+      for (guint i = 0; i < system->blocks->len && !used; i++)
+        {
+          QdBlock *block = g_ptr_array_index (system->blocks, i);
+
+          used = strcmp (block->type, type) == 0
+                 && g_ascii_strtoull (qd_block_get_param_or_default (block, "port"),
+                                      NULL, 10) == n;
+        }
+      if (!used)
+        return n;
+    }
+}
+
 QdBlock *
 qd_document_add_block (QdDocument  *self,
                        QdSystem    *system,
@@ -1613,6 +1635,18 @@ qd_document_add_block (QdDocument  *self,
   block = qd_block_new (id, type, chosen);
   block->x = x;
   block->y = y;
+  if (strcmp (type, QD_TYPE_INPORT) == 0 || strcmp (type, QD_TYPE_OUTPORT) == 0)
+    {
+      /* A new port of the subsystem: the first free number, so that the
+       * ports stay numbered 1 to their count (1 is the default and stays
+       * unset). */
+      guint free_port = first_free_port (system, type);
+      char number[16];
+
+      g_snprintf (number, sizeof number, "%u", free_port);
+      if (free_port != 1)
+        qd_block_set_param_raw (block, "port", number);
+    }
 
   qd_document_begin (self, _("Add Block"));
   qd_document_edit_insert_block (self, system, block, system->blocks->len);

@@ -386,6 +386,57 @@ test_port_order (void)
   g_object_unref (doc);
 }
 
+/* A port block added inside a subsystem takes the first free number, and
+ * a number used twice (or beyond the count) is a problem of the block. */
+static void
+test_port_numbers (void)
+{
+  QdDocument *doc = qd_document_new ();
+  QdBlock *s1, *g, *selection[1], *sub, *extra, *first;
+  g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_problem_free);
+  GError *error = NULL;
+  g_autofree char *text = NULL;
+
+  s1 = add (doc, "group-source", "S1", 0, 0);
+  g = add (doc, "group-gain", "G", 100, 0);
+  wire (doc, s1, 0, g, 0);
+  selection[0] = g;
+  sub = qd_document_group (doc, selection, 1, NULL, &error);
+  g_assert_no_error (error);
+
+  first = qd_document_find_block_by_path (doc, "/Subsystem/In 1");
+  g_assert_cmpstr (qd_block_get_param_or_default (first, "port"), ==, "1");
+  extra = qd_document_add_block (doc, sub->inner, "inport", "In X", 0, 50, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (qd_block_get_param_or_default (extra, "port"), ==, "2");
+  extra = qd_document_add_block (doc, sub->inner, "outport", NULL, 200, 50, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (qd_block_get_param_or_default (extra, "port"), ==, "1");
+
+  /* Renumber In X to 1: the check names it and the one it repeats. */
+  extra = qd_document_find_block_by_path (doc, "/Subsystem/In X");
+  g_assert_true (qd_document_set_param (doc, extra, "port", "1", &error));
+  g_assert_no_error (error);
+  g_assert_false (qd_document_check (doc, NULL, problems));
+  text = qd_problem_to_string (g_ptr_array_index (problems, 0));
+  g_assert_cmpstr (text, ==,
+                   "/Subsystem/In X: port number 1 is also used by "
+                   "/Subsystem/In 1; number the ports of this subsystem from "
+                   "1 to 2, each once");
+  g_ptr_array_set_size (problems, 0);
+  g_clear_pointer (&text, g_free);
+
+  /* Beyond the count. */
+  g_assert_true (qd_document_set_param (doc, extra, "port", "5", &error));
+  g_assert_false (qd_document_check (doc, NULL, problems));
+  text = qd_problem_to_string (g_ptr_array_index (problems, 0));
+  g_assert_cmpstr (text, ==,
+                   "/Subsystem/In X: port number 5, but its subsystem has 2 "
+                   "such ports; number them from 1 to 2");
+
+  g_object_unref (doc);
+}
+
 static void
 test_refusals (void)
 {
@@ -431,7 +482,10 @@ test_refusals (void)
 
   /* Two inports numbered 1: which input is which cannot be told. */
   add_in (e.doc, sub->inner, "inport", "In 1", 0, 0);
-  add_in (e.doc, sub->inner, "inport", "In 2", 0, 50);
+  g_assert_true (qd_document_set_param (e.doc,
+                                        add_in (e.doc, sub->inner, "inport",
+                                                "In 2", 0, 50),
+                                        "port", "1", NULL));
   g_free (before);
   before = qd_test_dump_document (e.doc);
   g_assert_false (qd_document_ungroup (e.doc, sub, &error));
@@ -967,6 +1021,7 @@ main (int argc, char **argv)
   g_test_add_func ("/group/group", test_group);
   g_test_add_func ("/group/ungroup", test_ungroup);
   g_test_add_func ("/group/port-order", test_port_order);
+  g_test_add_func ("/group/port-numbers", test_port_numbers);
   g_test_add_func ("/group/refusals", test_refusals);
   g_test_add_func ("/group/ungroup-joins", test_ungroup_joins);
   g_test_add_func ("/group/nested", test_group_nested);
