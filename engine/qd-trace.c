@@ -735,6 +735,20 @@ qd_trace_get (QdTrace *trace,
   return &page_slot (trace, k)[k & (PAGE_SIZE - 1)][offset];
 }
 
+const QdSignal *
+qd_trace_get_run (QdTrace *trace,
+                  gsize    index,
+                  gsize    length,
+                  gsize   *n_run)
+{
+  gsize offset;
+  gsize k = chunk_of (index, &offset);
+
+  /* A chunk is one allocation: the run goes to its end. */
+  *n_run = MIN (chunk_size (k) - offset, length - index);
+  return &page_slot (trace, k)[k & (PAGE_SIZE - 1)][offset];
+}
+
 gboolean
 qd_trace_is_closed (QdTrace *trace,
                     double  *end_time)

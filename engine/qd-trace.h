@@ -80,6 +80,15 @@ QD_API const QdTraceBucket *qd_trace_get_history (QdTrace   *trace,
 QD_API gsize           qd_trace_get_length (QdTrace        *trace);
 QD_API const QdSignal *qd_trace_get        (QdTrace        *trace,
                                             gsize           index);
+/* A pointer walk for readers of many segments: the segment at @index
+ * and the ones after it in the same block of storage, @n_run of them
+ * (at least 1, at most @length - @index), consecutive in memory. The
+ * same rules as qd_trace_get(): @index in [first, length), and the
+ * pointers stay valid as long as those indices do. */
+QD_API const QdSignal *qd_trace_get_run    (QdTrace        *trace,
+                                            gsize           index,
+                                            gsize           length,
+                                            gsize          *n_run);
 QD_API gboolean        qd_trace_is_closed  (QdTrace        *trace,
                                             double         *end_time);
 /* The index of the last segment starting at or before @t among the held

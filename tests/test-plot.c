@@ -462,6 +462,132 @@ test_decimate_incremental (void)
   qd_plot_columns_free (scratch);
 }
 
+/* The extremes of @seg over [a, b] the plain way: 32 steps of samples
+ * plus the polynomial at each root of its derivative inside (solved
+ * here with the textbook formula, independently of the code under
+ * test). Returns whether a turning point was inside. */
+static gboolean
+sampled_segment_range (const QdSignal *seg,
+                       double          a,
+                       double          b,
+                       double         *lo,
+                       double         *hi)
+{
+  double c1 = seg->c[1], c2 = seg->c[2], c3 = seg->c[3];
+  double roots[2];
+  int n_roots = 0;
+  gboolean inside = FALSE;
+
+  for (int j = 0; j <= 32; j++)
+    widen (lo, hi, qd_signal_eval (seg, j == 32 ? b : a + (b - a) * j / 32));
+  if (c3 != 0.0)
+    {
+      double disc = 4.0 * c2 * c2 - 12.0 * c3 * c1;
+
+      if (disc >= 0.0)
+        {
+          roots[n_roots++] = (-2.0 * c2 + sqrt (disc)) / (6.0 * c3);
+          roots[n_roots++] = (-2.0 * c2 - sqrt (disc)) / (6.0 * c3);
+        }
+    }
+  else if (c2 != 0.0)
+    roots[n_roots++] = -c1 / (2.0 * c2);
+  for (int k = 0; k < n_roots; k++)
+    if (seg->t + roots[k] > a && seg->t + roots[k] < b)
+      {
+        widen (lo, hi, qd_signal_eval (seg, seg->t + roots[k]));
+        inside = TRUE;
+      }
+  return inside;
+}
+
+/* Many QSS2 and QSS3 segments in each pixel column, a good part of them
+ * with a turning point inside and some with one just inside or just
+ * outside their ends (where a shortcut that skips solving for it would
+ * go wrong): each column's extremes are exactly those of
+ * qd_signal_range() over the segments' parts in it, and agree with dense
+ * sampling plus the turning points; the same with run summaries. */
+static void
+test_decimate_within_column (void)
+{
+  for (int order = 2; order <= 3; order++)
+    {
+      g_autoptr(QdTrace) trace = qd_trace_new ("dense");
+      const gsize n_seg = 20000;
+      const guint n = 211;
+      double t = 0.0, t0, t1, w, end;
+      guint n_turning = 0, n_edge = 0;
+
+      for (gsize i = 0; i < n_seg; i++)
+        {
+          double len = g_test_rand_double_range (0.005, 0.015);
+          QdSignal seg = { t, { g_test_rand_double_range (-1, 1),
+                                g_test_rand_double_range (-1, 1),
+                                g_test_rand_double_range (-100, 100), 0.0 }, order, 0 };
+
+          if (order == 3)
+            seg.c[3] = g_test_rand_double_range (-5000, 5000);
+          if (order == 2 && i % 10 == 0)
+            {
+              /* The vertex a hair inside or outside the segment's end. */
+              double where = len * (1.0 + (i % 20 == 0 ? 1 : -1)
+                                    * pow (10.0, -g_test_rand_int_range (3, 12)));
+
+              seg.c[1] = -2.0 * seg.c[2] * where;
+              n_edge++;
+            }
+          qd_trace_append (trace, &seg);
+          t += len;
+        }
+      end = t;
+      t0 = 0.37;
+      t1 = end - 0.41;
+      w = (t1 - t0) / n;
+
+      for (guint pass = 0; pass < 2; pass++)
+        {
+          QdPlotColumns *cols = qd_plot_columns_new ();
+          const QdPlotColumn *c;
+
+          qd_plot_columns_set_block_size (cols, pass == 0 ? 29 : 3);
+          c = qd_plot_columns_update (cols, trace, QD_PLOT_MODE_EXACT, t0, t1, n, end);
+          for (guint k = 0; k < n; k++)
+            {
+              double ca = t0 + k * w, cb = t0 + (k + 1) * w;
+              double lo = INFINITY, hi = -INFINITY, slo = INFINITY, shi = -INFINITY;
+              gssize i = qd_trace_find (trace, n_seg, ca);
+
+              for (; i < (gssize) n_seg && qd_trace_get (trace, i)->t < cb; i++)
+                {
+                  const QdSignal *seg = qd_trace_get (trace, i);
+                  double a = MAX (seg->t, ca);
+                  double b = MIN (i + 1 < (gssize) n_seg ? qd_trace_get (trace, i + 1)->t : end, cb);
+                  double mn, mx;
+
+                  qd_signal_range (seg, a, b, &mn, &mx);
+                  lo = MIN (lo, mn);
+                  hi = MAX (hi, mx);
+                  if (sampled_segment_range (seg, a, b, &slo, &shi) && pass == 0)
+                    n_turning++;
+                }
+              g_assert_cmpfloat (c[k].min, ==, lo);
+              g_assert_cmpfloat (c[k].max, ==, hi);
+              /* Sampling finds no more than the exact extremes, and the
+               * turning points make it find them. */
+              g_assert_cmpfloat (c[k].min, <=, slo);
+              g_assert_cmpfloat (c[k].max, >=, shi);
+              g_assert_cmpfloat (slo - c[k].min, <, 1e-12);
+              g_assert_cmpfloat (c[k].max - shi, <, 1e-12);
+            }
+          qd_plot_columns_free (cols);
+        }
+      /* Both kinds of segment were there, in numbers. */
+      g_assert_cmpuint (n_turning, >, n_seg / 10);
+      g_assert_cmpuint (n_turning, <, n_seg * 9 / 10);
+      g_assert_cmpuint (n_edge, ==, order == 2 ? n_seg / 10 : 0);
+    }
+}
+
 static void
 test_segment_range (void)
 {
@@ -1016,6 +1142,61 @@ test_big_trace (void)
   qd_plot_columns_free (cols);
 }
 
+/* The column caches alone, as a live plot feeds them: QSS2- and
+ * QSS3-like segments (parabolas and cubics of a sine, a few thousand per
+ * pixel column) appended in bursts, the columns of a fixed view brought
+ * up to date after each. Prints the time per segment read; under
+ * callgrind, the instructions of qd_plot_columns_update() over
+ * LIVE_COLUMNS_N are the instructions per segment. */
+
+#define LIVE_COLUMNS_N     2000000
+#define LIVE_COLUMNS_BURST 20000
+
+static void
+test_live_columns (void)
+{
+  const double h = 1e-5, w = 2.0 * G_PI / 7.0;
+  double ms[2];
+
+  for (int order = 2; order <= 3; order++)
+    {
+      g_autoptr(QdTrace) trace = qd_trace_new ("live");
+      QdPlotColumns *cols = qd_plot_columns_new ();
+      gsize n_read = 0;
+      gint64 spent = 0;
+
+      for (gsize done = 0; done < LIVE_COLUMNS_N; done += LIVE_COLUMNS_BURST)
+        {
+          gint64 start;
+
+          for (gsize i = done; i < done + LIVE_COLUMNS_BURST; i++)
+            {
+              double t = i * h;
+              QdSignal s = { t, { sin (w * t), w * cos (w * t),
+                                  -0.5 * w * w * sin (w * t), 0.0 }, order, 0 };
+
+              if (order == 3)
+                s.c[3] = -w * w * w * cos (w * t) / 6.0;
+              qd_trace_append (trace, &s);
+            }
+          start = g_get_monotonic_time ();
+          qd_plot_columns_update (cols, trace, QD_PLOT_MODE_EXACT, 0.0,
+                                  LIVE_COLUMNS_N * h, 1000,
+                                  (done + LIVE_COLUMNS_BURST) * h);
+          spent += g_get_monotonic_time () - start;
+          n_read += qd_plot_columns_get_n_read (cols);
+        }
+      /* Every final segment read once, and the open last one once a frame. */
+      g_assert_cmpuint (n_read, ==, LIVE_COLUMNS_N - 1 + LIVE_COLUMNS_N / LIVE_COLUMNS_BURST);
+      ms[order - 2] = spent / 1000.0;
+      qd_plot_columns_free (cols);
+    }
+  g_test_message ("live columns, %d segments in bursts of %d, 1000 columns: "
+                  "%.1f ns per QSS2 segment, %.1f ns per QSS3 segment",
+                  LIVE_COLUMNS_N, LIVE_COLUMNS_BURST,
+                  ms[0] * 1e6 / LIVE_COLUMNS_N, ms[1] * 1e6 / LIVE_COLUMNS_N);
+}
+
 /* Counts the pixels of @a and @b that differ by more than a little in a
  * channel (anti-aliasing may round differently) and have no equal pixel
  * one step away in @b: the two drawings must agree to within a pixel. */
@@ -1433,6 +1614,7 @@ main (int    argc,
   g_test_add_func ("/plot/decimate/modes", test_decimate_modes);
   g_test_add_func ("/plot/decimate/incremental", test_decimate_incremental);
   g_test_add_func ("/plot/decimate/budget", test_decimate_budget);
+  g_test_add_func ("/plot/decimate/within-column", test_decimate_within_column);
   g_test_add_func ("/plot/render/incremental", test_render_incremental);
   g_test_add_func ("/plot/ticks", test_nice_ticks);
   g_test_add_func ("/plot/render/legend-hit", test_legend_hit);
@@ -1442,6 +1624,7 @@ main (int    argc,
   g_test_add_func ("/plot/widget/live-equals-fresh", test_widget_live_equals_fresh);
   g_test_add_func ("/plot/widget/time-axis", test_widget_time_axis);
   g_test_add_func ("/plot/perf/ten-million", test_big_trace);
+  g_test_add_func ("/plot/perf/live-columns", test_live_columns);
 
   return g_test_run ();
 }

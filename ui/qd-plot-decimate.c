@@ -24,9 +24,17 @@
  * honest envelope for finer ones. They are merged when the view is set up
  * and, when the writer dropped segments not yet committed, over the span
  * that was lost, never on top of exact data already committed.
+ *
+ * A live run sends every new segment through here on the main thread,
+ * millions a second, so the common case is kept to a few dozen
+ * instructions: segments are read by walking the trace's chunks, a piece
+ * inside the column of the one before skips clipping and the division
+ * that finds its column, and a bound on the derivative settles that a
+ * short piece has no turning point without solving for it.
  */
 #include "qd-plot-decimate.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -142,55 +150,176 @@ merge (QdPlotColumn *col,
   col->last = last;
 }
 
-/* The piece of segment @i in @mode: a polynomial in @piece over
- * [piece->t, *end]. A line needs the next event: without one (the last
- * segment) it is a single point. */
-static inline void
-make_piece (QdTrace    *trace,
-            gsize       i,
-            gsize       length,
-            QdPlotMode  mode,
-            double      t_end,
-            QdSignal   *piece,
-            double     *end)
+/* Reads segments in index order by walking the trace's storage: one
+ * compare per segment instead of a chunk lookup (qd_trace_get_run). */
+typedef struct
 {
-  const QdSignal *seg = qd_trace_get (trace, i);
-  const QdSignal *next = i + 1 < length ? qd_trace_get (trace, i + 1) : NULL;
+  QdTrace        *trace;
+  gsize           length;
+  gsize           base;     /* the index of run[0] */
+  gsize           n;        /* segments in run */
+  const QdSignal *run;
+} Cursor;
 
+static inline void
+cursor_init (Cursor  *c,
+             QdTrace *trace,
+             gsize    length)
+{
+  c->trace = trace;
+  c->length = length;
+  c->base = 0;
+  c->n = 0;
+  c->run = NULL;
+}
+
+static inline const QdSignal *
+cursor_get (Cursor *c,
+            gsize   i)
+{
+  /* Unsigned: an index before the run wraps round and misses too. */
+  if (G_UNLIKELY (i - c->base >= c->n))
+    {
+      c->run = qd_trace_get_run (c->trace, i, c->length, &c->n);
+      c->base = i;
+    }
+  return c->run + (i - c->base);
+}
+
+/* The piece of segment @seg in @mode, @next the segment after it (NULL
+ * for the last): a polynomial over [piece->t, *end], either @seg itself
+ * or one built in @buf. A line needs the next event: without one it is a
+ * single point. */
+static inline const QdSignal *
+piece_of (const QdSignal *seg,
+          const QdSignal *next,
+          QdPlotMode      mode,
+          double          t_end,
+          QdSignal       *buf,
+          double         *end)
+{
   switch (mode)
     {
     case QD_PLOT_MODE_EXACT:
-      *piece = *seg;
       *end = next != NULL ? next->t : MAX (t_end, seg->t);
-      break;
+      return seg;
 
     case QD_PLOT_MODE_STEPS:
-      qd_signal_set_constant (piece, seg->t, seg->c[0]);
+      qd_signal_set_constant (buf, seg->t, seg->c[0]);
       *end = next != NULL ? next->t : MAX (t_end, seg->t);
-      break;
+      return buf;
 
     case QD_PLOT_MODE_LINES:
-      qd_signal_set_constant (piece, seg->t, seg->c[0]);
+      qd_signal_set_constant (buf, seg->t, seg->c[0]);
       *end = seg->t;
       if (next != NULL && next->t > seg->t)
         {
-          piece->c[1] = (next->c[0] - seg->c[0]) / (next->t - seg->t);
-          piece->order = 1;
+          buf->c[1] = (next->c[0] - seg->c[0]) / (next->t - seg->t);
+          buf->order = 1;
           *end = next->t;
         }
-      break;
+      return buf;
 
     case QD_PLOT_MODE_EVENTS:
     default:
-      qd_signal_set_constant (piece, seg->t, seg->c[0]);
+      qd_signal_set_constant (buf, seg->t, seg->c[0]);
       *end = seg->t;
-      break;
+      return buf;
     }
 }
 
-/* Merges the piece over [a, b] into @cols; widens [*lo, *hi] to the
- * columns it touched. */
+/* The values of @piece at @ta and @tb, and its exact extremes between:
+ * the same results as qd_signal_range(), for a few flops in the common
+ * case. A piece a few pixels or less wide rarely holds a turning point,
+ * and a bound on the derivative says so without solving for its roots:
+ * on |s| <= S, c1 + 2 c2 s + 3 c3 s^2 keeps the sign of c1 while
+ * |c1| > (2 |c2| + 3 |c3| S) S. The margin is far beyond rounding, so
+ * where the test passes the roots are well outside and the ends are the
+ * extremes; elsewhere (and for non-finite coefficients, which fail the
+ * test) the general solution decides. */
+static inline void
+piece_range (const QdSignal *piece,
+             double          ta,
+             double          tb,
+             double         *fa,
+             double         *fb,
+             double         *min,
+             double         *max)
+{
+  double c1 = piece->c[1], c2 = piece->c[2], c3 = piece->c[3];
+
+  *fa = qd_signal_eval (piece, ta);
+  *fb = qd_signal_eval (piece, tb);
+  *min = MIN (*fa, *fb);
+  *max = MAX (*fa, *fb);
+  if (c2 != 0.0 || c3 != 0.0)
+    {
+      double s = MAX (fabs (ta - piece->t), fabs (tb - piece->t));
+
+      if (!(fabs (c1) > (2.0 * fabs (c2) + 3.0 * fabs (c3) * s) * s * (1.0 + 1e-6)))
+        qd_plot_segment_range (piece, ta, tb, min, max);
+    }
+}
+
+/* piece_range() for a segment drawn exactly, from its start to @tb: the
+ * common case, kept tight. The value at the start is c0 itself. */
+static inline void
+segment_range (const QdSignal *seg,
+               double          tb,
+               double         *fa,
+               double         *fb,
+               double         *min,
+               double         *max)
+{
+  double c0 = seg->c[0], c1 = seg->c[1], c2 = seg->c[2], c3 = seg->c[3];
+  double s = tb - seg->t;
+
+  *fa = c0;
+  *fb = c0 + s * (c1 + s * (c2 + s * c3));
+  *min = MIN (c0, *fb);
+  *max = MAX (c0, *fb);
+  if (G_UNLIKELY (!(fabs (c1) > (2.0 * fabs (c2) + 3.0 * fabs (c3) * s) * s * (1.0 + 1e-6)))
+      && (c2 != 0.0 || c3 != 0.0))
+    qd_plot_segment_range (seg, seg->t, tb, min, max);
+}
+
+/* The column of time @t, which is inside the view. */
+static inline guint
+column_of (QdPlotColumns *self,
+           double         t,
+           double         width)
+{
+  return (guint) MIN ((t - self->t0) / width, (double) (self->n - 1));
+}
+
+/* Times in [lo, hi] are in column k for certain: a piece inside merges
+ * there without dividing to find its column. */
+typedef struct
+{
+  double lo, hi;
+  guint  k;
+} Span;
+
+/* The span of column @k, less a margin that covers every rounding of
+ * column_of() and of the column's own ends, or nothing when the column is
+ * too narrow for that. */
 static void
+span_set (QdPlotColumns *self,
+          Span          *span,
+          guint          k,
+          double         width)
+{
+  double margin = 64.0 * DBL_EPSILON * (fabs (self->t0) + fabs (self->t1));
+
+  span->k = k;
+  span->lo = self->t0 + k * width + margin;
+  span->hi = self->t0 + (k + 1) * width - margin;
+}
+
+/* Merges the piece over [a, b] into @cols; widens [*lo, *hi] to the
+ * columns it touched. Returns the column where it ends, or G_MAXUINT
+ * when it is outside the view. */
+static guint
 add_piece (QdPlotColumns  *self,
            QdPlotColumn   *cols,
            const QdSignal *piece,
@@ -201,34 +330,33 @@ add_piece (QdPlotColumns  *self,
 {
   double t0 = self->t0, t1 = self->t1;
   double width = (t1 - t0) / self->n;
+  double fa, fb, mn, mx;
   guint ka, kb;
 
   if (b < t0 || a > t1)
-    return;
+    return G_MAXUINT;
   a = MAX (a, t0);
   b = MIN (b, t1);
-  ka = (guint) MIN ((a - t0) / width, (double) (self->n - 1));
-  kb = (guint) MIN ((b - t0) / width, (double) (self->n - 1));
+  ka = column_of (self, a, width);
+  kb = column_of (self, b, width);
   *lo = MIN (*lo, ka);
   *hi = MAX (*hi, kb);
 
   if (ka == kb)
     {
-      double mn, mx;
-
-      qd_plot_segment_range (piece, a, b, &mn, &mx);
-      merge (&cols[ka], mn, mx, qd_signal_eval (piece, a), qd_signal_eval (piece, b));
-      return;
+      piece_range (piece, a, b, &fa, &fb, &mn, &mx);
+      merge (&cols[ka], mn, mx, fa, fb);
+      return kb;
     }
   for (guint k = ka; k <= kb; k++)
     {
       double ca = k == ka ? a : t0 + k * width;
       double cb = k == kb ? b : t0 + (k + 1) * width;
-      double mn, mx;
 
-      qd_plot_segment_range (piece, ca, cb, &mn, &mx);
-      merge (&cols[k], mn, mx, qd_signal_eval (piece, ca), qd_signal_eval (piece, cb));
+      piece_range (piece, ca, cb, &fa, &fb, &mn, &mx);
+      merge (&cols[k], mn, mx, fa, fb);
     }
+  return kb;
 }
 
 /* Merges the history buckets over [a, b] into the committed columns as
@@ -284,9 +412,8 @@ add_history (QdPlotColumns       *self,
  * exists); built on first use. */
 static const Block *
 get_block (QdPlotColumns *self,
-           QdTrace       *trace,
-           gsize          b,
-           gsize          length)
+           Cursor        *cur,
+           gsize          b)
 {
   Block *block;
 
@@ -307,32 +434,69 @@ get_block (QdPlotColumns *self,
   if (block->min > block->max)
     {
       gsize first = b << self->block_shift, n = (gsize) 1 << self->block_shift;
+      double lo = INFINITY, hi = -INFINITY, fa, fb = NAN;
+      const QdSignal *seg = cursor_get (cur, first);
 
-      for (gsize i = first; i < first + n; i++)
+      /* Accumulated in locals: the compiler keeps them in registers. */
+      if (self->mode == QD_PLOT_MODE_EXACT)
         {
-          QdSignal piece;
-          double end, lo, hi;
+          const QdSignal *p = seg;
+          gsize in_run = cur->n - (first - cur->base);
+          double mn, mx;
 
-          make_piece (trace, i, length, self->mode, 0.0, &piece, &end);
-          qd_plot_segment_range (&piece, piece.t, end, &lo, &hi);
-          if (i == first)
-            block->first = qd_signal_eval (&piece, piece.t);
-          block->last = qd_signal_eval (&piece, end);
-          block->min = MIN (block->min, lo);
-          block->max = MAX (block->max, hi);
+          /* The run and the segment after it are in one chunk but for
+           * the last run of a chunk: a plain pointer walk. */
+          segment_range (p, cursor_get (cur, first + 1)->t, &fa, &fb, &lo, &hi);
+          block->first = fa;
+          if (in_run > n)
+            for (gsize j = 1; j < n; j++)
+              {
+                segment_range (&p[j], p[j + 1].t, &fa, &fb, &mn, &mx);
+                lo = MIN (lo, mn);
+                hi = MAX (hi, mx);
+              }
+          else
+            for (gsize i = first + 1; i < first + n; i++)
+              {
+                const QdSignal *next = cursor_get (cur, i + 1);
+
+                seg = cursor_get (cur, i);
+                segment_range (seg, next->t, &fa, &fb, &mn, &mx);
+                lo = MIN (lo, mn);
+                hi = MAX (hi, mx);
+              }
         }
+      else
+        for (gsize i = first; i < first + n; i++)
+          {
+            const QdSignal *next = cursor_get (cur, i + 1);
+            const QdSignal *piece;
+            QdSignal buf;
+            double end, mn, mx;
+
+            piece = piece_of (seg, next, self->mode, 0.0, &buf, &end);
+            piece_range (piece, piece->t, end, &fa, &fb, &mn, &mx);
+            if (i == first)
+              block->first = fa;
+            lo = MIN (lo, mn);
+            hi = MAX (hi, mx);
+            seg = next;
+          }
+      block->last = fb;
+      block->min = lo;
+      block->max = hi;
       self->n_read += n;
     }
   return block;
 }
 
-/* If the run of pieces starting at @i is complete, inside the view and
- * inside one column, merges its summary there and returns TRUE. */
+/* If the run of pieces starting at @i (a multiple of the run size) is
+ * complete, inside the view and inside one column, merges its summary
+ * there and returns TRUE. */
 static gboolean
 try_block (QdPlotColumns *self,
-           QdTrace       *trace,
+           Cursor        *cur,
            gsize          i,
-           gsize          length,
            guint         *lo,
            guint         *hi)
 {
@@ -341,19 +505,19 @@ try_block (QdPlotColumns *self,
   guint ka, kb;
   const Block *block;
 
-  if ((i & (n - 1)) != 0 || i + n >= length)
+  if (i + n >= cur->length)
     return FALSE;
   /* The run spans [t_i, t_i+n] (the last piece ends at the next event). */
-  a = qd_trace_get (trace, i)->t;
-  b = qd_trace_get (trace, i + n)->t;
+  a = cursor_get (cur, i)->t;
+  b = cursor_get (cur, i + n)->t;
   if (a < self->t0 || b > self->t1)
     return FALSE;
   width = (self->t1 - self->t0) / self->n;
-  ka = (guint) MIN ((a - self->t0) / width, (double) (self->n - 1));
-  kb = (guint) MIN ((b - self->t0) / width, (double) (self->n - 1));
+  ka = column_of (self, a, width);
+  kb = column_of (self, b, width);
   if (ka != kb)
     return FALSE;
-  block = get_block (self, trace, i >> self->block_shift, length);
+  block = get_block (self, cur, i >> self->block_shift);
   merge (&self->committed[ka], block->min, block->max, block->first, block->last);
   *lo = MIN (*lo, ka);
   *hi = MAX (*hi, ka);
@@ -438,28 +602,68 @@ qd_plot_columns_update (QdPlotColumns *self,
     }
 
   /* Commit every piece that now has a successor. */
-  while (self->done + 1 < length)
-    {
-      QdSignal piece;
-      double end;
+  {
+    Cursor cur;
+    Span span = { INFINITY, -INFINITY, 0 };
+    gsize block_mask = ((gsize) 1 << self->block_shift) - 1;
+    double width = (t1 - t0) / n_columns;
 
-      if (qd_trace_get (trace, self->done)->t > t1)
-        {
-          /* Everything from here on is right of the view. */
-          self->done = length - 1;
-          break;
-        }
-      if (try_block (self, trace, self->done, length, &dirty_lo, &dirty_hi))
-        {
-          self->done += (gsize) 1 << self->block_shift;
-          continue;
-        }
-      make_piece (trace, self->done, length, mode, t_end, &piece, &end);
-      add_piece (self, self->committed, &piece, piece.t, end, &dirty_lo, &dirty_hi);
-      self->done++;
-      self->n_read++;
-    }
-  self->done_t = qd_trace_get (trace, self->done)->t;
+    cursor_init (&cur, trace, length);
+    while (self->done + 1 < length)
+      {
+        const QdSignal *seg = cursor_get (&cur, self->done);
+        const QdSignal *next, *piece;
+        QdSignal buf;
+        double end;
+
+        if (seg->t > t1)
+          {
+            /* Everything from here on is right of the view. */
+            self->done = length - 1;
+            break;
+          }
+        if ((self->done & block_mask) == 0
+            && try_block (self, &cur, self->done, &dirty_lo, &dirty_hi))
+          {
+            self->done += block_mask + 1;
+            continue;
+          }
+        next = cursor_get (&cur, self->done + 1);
+        if (mode == QD_PLOT_MODE_EXACT && seg->t >= span.lo && next->t <= span.hi)
+          {
+            double fa, fb, mn, mx;
+
+            segment_range (seg, next->t, &fa, &fb, &mn, &mx);
+            merge (&self->committed[span.k], mn, mx, fa, fb);
+            self->done++;
+            self->n_read++;
+            continue;
+          }
+        piece = piece_of (seg, next, mode, t_end, &buf, &end);
+        if (piece->t >= span.lo && end <= span.hi)
+          {
+            /* Inside the column of the piece before: no clipping, no
+             * division. */
+            double fa, fb, mn, mx;
+
+            piece_range (piece, piece->t, end, &fa, &fb, &mn, &mx);
+            merge (&self->committed[span.k], mn, mx, fa, fb);
+          }
+        else
+          {
+            guint k = add_piece (self, self->committed, piece, piece->t, end,
+                                 &dirty_lo, &dirty_hi);
+
+            if (k != G_MAXUINT)
+              span_set (self, &span, k, width);
+            else
+              span.lo = INFINITY;
+          }
+        self->done++;
+        self->n_read++;
+      }
+    self->done_t = cursor_get (&cur, self->done)->t;
+  }
 
   /* Refresh the output where the commits or the previous tail changed it. */
   copy_lo = dirty_lo;
@@ -475,12 +679,13 @@ qd_plot_columns_update (QdPlotColumns *self,
 
   /* The open last piece, on the output only. */
   {
-    QdSignal piece;
+    QdSignal buf;
+    const QdSignal *piece;
     double end;
     guint lo = G_MAXUINT, hi = 0;
 
-    make_piece (trace, length - 1, length, mode, t_end, &piece, &end);
-    add_piece (self, self->out, &piece, piece.t, end, &lo, &hi);
+    piece = piece_of (qd_trace_get (trace, length - 1), NULL, mode, t_end, &buf, &end);
+    add_piece (self, self->out, piece, piece->t, end, &lo, &hi);
     self->n_read++;
     self->has_tail = lo <= hi;
     self->tail_lo = lo;
