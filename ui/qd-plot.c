@@ -1017,8 +1017,10 @@ qd_plot_set_xy (QdPlot *self,
   self->xy = x_index >= 0 && y_index >= 0;
   self->xy_x = self->xy ? (guint) x_index : 0;
   self->xy_y = self->xy ? (guint) y_index : 0;
-  /* The axes now mean something else: rescale. */
+  /* The axes now mean something else: rescale, now rather than on the
+   * next frame, so the view is right as soon as this returns. */
   set_autoscale_internal (self, TRUE);
+  autoscale_view (self);
   view_changed (self);
 }
 
