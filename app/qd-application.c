@@ -20,6 +20,7 @@
 
 #include "qd-application.h"
 #include "qd-example-browser.h"
+#include "qd-preferences-window.h"
 #include "qd-window.h"
 
 struct _QdApplication
@@ -254,6 +255,27 @@ shortcuts_activated (GSimpleAction *action,
 }
 
 static void
+preferences_activated (GSimpleAction *action,
+                       GVariant      *parameter,
+                       gpointer       user_data)
+{
+  GtkApplication *app = GTK_APPLICATION (user_data);
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_autoptr(GSettings) settings = NULL;
+  GtkWidget *window;
+
+  /* Without the schema (a build tree run without GSETTINGS_SCHEMA_DIR)
+   * the window says so rather than the editor aborting. */
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, QD_APPLICATION_ID, TRUE);
+  if (schema != NULL)
+    settings = g_settings_new_full (schema, NULL, NULL);
+  window = qd_preferences_window_new (gtk_application_get_active_window (app), settings);
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+static void
 about_activated (GSimpleAction *action,
                  GVariant      *parameter,
                  gpointer       user_data)
@@ -297,6 +319,7 @@ static const GActionEntry app_actions[] = {
   { "open", open_activated, NULL, NULL, NULL, { 0 } },
   { "open-example", open_example_activated, NULL, NULL, NULL, { 0 } },
   { "shortcuts", shortcuts_activated, NULL, NULL, NULL, { 0 } },
+  { "preferences", preferences_activated, NULL, NULL, NULL, { 0 } },
   { "about", about_activated, NULL, NULL, NULL, { 0 } },
   { "quit", quit_activated, NULL, NULL, NULL, { 0 } },
 };
@@ -372,6 +395,7 @@ qd_application_startup (GApplication *app)
     { "app.new", { "<Control>n", NULL } },
     { "app.open", { "<Control>o", NULL } },
     { "app.shortcuts", { "<Control>question", NULL } },
+    { "app.preferences", { "<Control>comma", NULL } },
     { "app.quit", { "<Control>q", NULL } },
     { "win.save", { "<Control>s", NULL } },
     { "win.save-as", { "<Control><Shift>s", NULL } },

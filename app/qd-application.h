@@ -15,7 +15,8 @@ G_DECLARE_FINAL_TYPE (QdApplication, qd_application, QD, APPLICATION, GtkApplica
 
 QdApplication *qd_application_new              (GApplicationFlags  extra_flags);
 /* Where "Open Example…" starts: $QD_EXAMPLES_DIR if set, else the
- * installed examples. */
+ * installed examples, or, when they are not installed and the editor
+ * runs from a Meson build tree, those of its source tree. */
 char          *qd_application_get_examples_dir (void);
 
 G_END_DECLS

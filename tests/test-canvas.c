@@ -4,12 +4,16 @@
  * coordinates, as the widget does with real pointer events, and check
  * the document afterwards (and that one undo restores its exact text).
  * Render tests draw into an image surface with a style of pure colours
- * and read pixels back. Runs under a display (xvfb-run in CI) because
+ * and read pixels back; the widget tests compare what the canvas shows
+ * (from its cached drawing) with a fresh drawing of the same view. The
+ * incremental router is checked against a full routing after random
+ * edits. Runs under a display (xvfb-run in CI) because
  * the widget tests need GTK; without one the test is skipped.
  */
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "qd-application.h"
@@ -869,6 +873,187 @@ test_geometry_edits (Fixture       *f,
   }
 }
 
+/* Incremental routing */
+
+static void
+assert_same_routes (GHashTable *incremental,
+                    GHashTable *full)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_assert_cmpuint (g_hash_table_size (incremental), ==, g_hash_table_size (full));
+  g_hash_table_iter_init (&iter, full);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      GArray *expected = value;
+      GArray *route = g_hash_table_lookup (incremental, key);
+
+      if (route == NULL)
+        g_error ("route %s missing", (const char *) key);
+      if (route->len != expected->len ||
+          (route->len > 0 && memcmp (route->data, expected->data,
+                                     route->len * sizeof (QdPoint)) != 0))
+        g_error ("route %s differs from the full routing", (const char *) key);
+    }
+}
+
+static QdBlock *
+random_block (QdSystem *system)
+{
+  return g_ptr_array_index (system->blocks,
+                            g_test_rand_int_range (0, system->blocks->len));
+}
+
+/* A row of loops like a real diagram's, close enough together that
+ * routes run past other blocks and along each other. */
+static QdDocument *
+routing_diagram (void)
+{
+  QdDocument *document = qd_document_new ();
+  QdSystem *root = qd_document_get_root (document);
+  g_autoptr(GError) error = NULL;
+
+  for (guint row = 0; row < 5; row++)
+    {
+      double y = row * 90.0;
+      QdBlock *previous = qd_document_add_block (document, root, "constant", NULL, 0, y, &error);
+
+      for (guint k = 0; k < 4; k++)
+        {
+          double x = 100 + k * 300.0;
+          QdBlock *sum = qd_document_add_block (document, root, "wsum", NULL, x, y, &error);
+          QdBlock *gain = qd_document_add_block (document, root, "gain", NULL, x + 100, y, &error);
+          QdBlock *integrator = qd_document_add_block (document, root, "integrator", NULL,
+                                                       x + 200, y, &error);
+
+          g_assert_no_error (error);
+          qd_document_connect (document, root, previous->id, 0, sum->id, 0, &error);
+          qd_document_connect (document, root, sum->id, 0, gain->id, 0, &error);
+          qd_document_connect (document, root, gain->id, 0, integrator->id, 0, &error);
+          qd_document_connect (document, root, integrator->id, 0, sum->id, 1, &error);
+          g_assert_no_error (error);
+          previous = integrator;
+        }
+    }
+  return document;
+}
+
+/* Random edits of every kind; after each, the routes the router keeps
+ * up to date must be exactly those of a full routing, and it must have
+ * laid fewer of them. */
+static void
+test_router_incremental (void)
+{
+  g_autoptr(QdDocument) document = routing_diagram ();
+  g_autoptr(QdCanvasRouter) router = qd_canvas_router_new ();
+  QdSystem *root = qd_document_get_root (document);
+  guint n_laid, total_laid = 0, total_routes = 0, n_undone = 0;
+
+  {
+    g_autoptr(GHashTable) first = qd_canvas_router_update (router, root, &n_laid, NULL);
+    g_autoptr(GHashTable) full = qd_canvas_route_system (root);
+
+    assert_same_routes (first, full);
+    g_assert_cmpuint (n_laid, ==, g_hash_table_size (full));
+    g_assert_cmpuint (n_laid, ==, 80);
+  }
+  /* Nothing changed: nothing is laid. */
+  g_hash_table_unref (qd_canvas_router_update (router, root, &n_laid, NULL));
+  g_assert_cmpuint (n_laid, ==, 0);
+
+  for (guint i = 0; i < 300; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GHashTable) incremental = NULL;
+      g_autoptr(GHashTable) full = NULL;
+      QdBlock *block = random_block (root);
+      int kind = g_test_rand_int_range (0, 10);
+
+      switch (kind)
+        {
+        case 0:
+          qd_document_move_block (document, block,
+                                  block->x + 10 * g_test_rand_int_range (-8, 9),
+                                  block->y + 10 * g_test_rand_int_range (-8, 9));
+          break;
+        case 1:
+        case 2:
+          qd_document_set_geometry (document, block, block->x, block->y,
+                                    block->width, block->height,
+                                    kind == 1 ? (block->rotation + 90) % 360 : block->rotation,
+                                    kind == 2 ? !block->flip : block->flip, &error);
+          g_assert_no_error (error);
+          break;
+        case 3:
+          {
+            g_autofree char *name = g_strdup_printf ("Renamed block number %u", i);
+
+            qd_document_rename_block (document, block, name, &error);
+            g_assert_no_error (error);
+          }
+          break;
+        case 4:
+          {
+            QdBlock *added = qd_document_add_block (document, root, "gain", NULL,
+                                                    10 * g_test_rand_int_range (0, 120),
+                                                    10 * g_test_rand_int_range (0, 45), &error);
+
+            g_assert_no_error (error);
+            qd_document_connect (document, root, block->id, 0, added->id, 0, NULL);
+          }
+          break;
+        case 5:
+          if (root->blocks->len > 10)
+            qd_document_remove_block (document, block);
+          break;
+        case 6:
+          if (root->links->len > 10)
+            qd_document_remove_link (document,
+                                     g_ptr_array_index (root->links,
+                                                        g_test_rand_int_range (0, root->links->len)));
+          break;
+        case 7:
+          if (root->links->len > 0)
+            {
+              QdLink *link = g_ptr_array_index (root->links,
+                                                g_test_rand_int_range (0, root->links->len));
+              QdPoint point = { 10 * g_test_rand_int_range (0, 120),
+                                10 * g_test_rand_int_range (0, 45) };
+
+              qd_document_set_link_points (document, link, 0, &point,
+                                           g_test_rand_bit () ? 1 : 0);
+            }
+          break;
+        case 8:
+          if (qd_document_undo (document))
+            n_undone++;
+          break;
+        default:
+          if (g_strcmp0 (block->type, "wsum") == 0)
+            {
+              const char *n = qd_block_get_param (block, "n");
+
+              qd_document_set_param (document, block, "n",
+                                     g_strcmp0 (n, "3") == 0 ? "2" : "3", &error);
+              g_assert_no_error (error);
+            }
+          break;
+        }
+
+      incremental = qd_canvas_router_update (router, root, &n_laid, NULL);
+      full = qd_canvas_route_system (root);
+      assert_same_routes (incremental, full);
+      total_laid += n_laid;
+      total_routes += g_hash_table_size (full);
+    }
+  g_assert_cmpuint (n_undone, >, 0);
+  g_test_message ("300 edits: %u routes laid of %u", total_laid, total_routes);
+  /* Each edit touches a few blocks: most routes are kept, even in a
+   * diagram this small and dense. */
+  g_assert_cmpuint (total_laid * 2, <, total_routes);
+}
+
 /* Rendering */
 
 static guint32
@@ -1058,6 +1243,374 @@ test_widget_view (void)
   g_object_unref (canvas);
 }
 
+static void
+allocate (GtkWidget *widget,
+          int        width,
+          int        height)
+{
+  gtk_widget_measure (widget, GTK_ORIENTATION_HORIZONTAL, -1, NULL, NULL, NULL, NULL);
+  gtk_widget_measure (widget, GTK_ORIENTATION_VERTICAL, -1, NULL, NULL, NULL, NULL);
+  gtk_widget_size_allocate (widget, &(GtkAllocation) { 0, 0, width, height }, -1);
+}
+
+/* The canvas point at the middle of the view. */
+static void
+view_centre (QdCanvas *canvas,
+             double   *cx,
+             double   *cy)
+{
+  qd_canvas_widget_to_canvas (canvas, gtk_widget_get_width (GTK_WIDGET (canvas)) / 2.0,
+                              gtk_widget_get_height (GTK_WIDGET (canvas)) / 2.0, cx, cy);
+}
+
+/* A fitted view follows the canvas's size, as a document viewer's
+ * "fit page" does, until the user zooms or pans; fitting again brings
+ * that back. */
+static void
+test_widget_fit_on_resize (void)
+{
+  g_autoptr(QdDocument) document = qd_document_new ();
+  g_autoptr(GError) error = NULL;
+  QdSystem *root = qd_document_get_root (document);
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *widget = qd_canvas_new ();
+  QdCanvas *canvas = QD_CANVAS (widget);
+  double cx, cy, zoom_small, zoom_large;
+
+  /* Blocks from (0, 0) to (2060, 1040 + the name below): too large for
+   * any of the sizes below at 100 %. */
+  qd_document_add_block (document, root, "gain", "A", 0, 0, &error);
+  qd_document_add_block (document, root, "gain", "B", 2000, 1000, &error);
+  g_assert_no_error (error);
+  gtk_window_set_child (GTK_WINDOW (window), widget);
+  qd_canvas_set_document (canvas, document);
+
+  allocate (widget, 400, 300);
+  zoom_small = qd_canvas_get_zoom (canvas);
+  g_assert_cmpfloat (zoom_small, <, 0.2);
+  view_centre (canvas, &cx, &cy);
+  g_assert_cmpfloat_with_epsilon (cx, 1030, 1e-6);
+
+  /* Larger: fitted again, larger, still centred. */
+  allocate (widget, 800, 600);
+  zoom_large = qd_canvas_get_zoom (canvas);
+  g_assert_cmpfloat_with_epsilon (zoom_large, (800.0 - 64) / (2060 + 24), 1e-9);
+  g_assert_cmpfloat (zoom_large, >, 1.9 * zoom_small);
+  view_centre (canvas, &cx, &cy);
+  g_assert_cmpfloat_with_epsilon (cx, 1030, 1e-6);
+
+  /* The user zooms: a resize leaves the view alone. */
+  qd_canvas_set_zoom (canvas, 0.5, 10, 10);
+  allocate (widget, 500, 400);
+  g_assert_cmpfloat (qd_canvas_get_zoom (canvas), ==, 0.5);
+
+  /* Fit again: resizes fit again. */
+  g_assert_true (gtk_widget_activate_action (widget, "canvas.zoom-fit", NULL));
+  allocate (widget, 800, 600);
+  g_assert_cmpfloat_with_epsilon (qd_canvas_get_zoom (canvas), zoom_large, 1e-9);
+
+  /* Scrolling pans, which the user did too. */
+  {
+    GtkEventController *scroll = NULL;
+    gboolean handled = FALSE;
+    g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+    for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+      {
+        g_autoptr(GObject) item = g_list_model_get_item (controllers, i);
+
+        if (GTK_IS_EVENT_CONTROLLER_SCROLL (item))
+          scroll = GTK_EVENT_CONTROLLER (item);
+      }
+    g_assert_nonnull (scroll);
+    g_signal_emit_by_name (scroll, "scroll", 0.0, 3.0, &handled);
+    g_assert_true (handled);
+    allocate (widget, 400, 300);
+    g_assert_cmpfloat_with_epsilon (qd_canvas_get_zoom (canvas), zoom_large, 1e-9);
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static GArray *
+route_from_controller (const QdSystem *system,
+                       const QdLink   *link,
+                       guint           target,
+                       gpointer        user_data)
+{
+  return qd_canvas_controller_get_route (user_data, link, target);
+}
+
+static void
+on_after_paint (GdkFrameClock *clock,
+                gboolean      *done)
+{
+  *done = TRUE;
+}
+
+/* Waits until @widget has been painted with what it shows now. */
+static void
+wait_for_paint (GtkWidget *widget)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (widget);
+  gboolean done = FALSE;
+  gulong handler;
+
+  g_assert_nonnull (clock);
+  handler = g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), &done);
+  gtk_widget_queue_draw (widget);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+  g_signal_handler_disconnect (clock, handler);
+}
+
+/* What the canvas widget draws, through GTK's own drawing of its nodes. */
+static cairo_surface_t *
+draw_widget (GtkWidget *widget)
+{
+  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  cairo_t *cr;
+
+  wait_for_paint (widget);
+  /* The widget's own snapshot, as GTK calls it for a frame. */
+  GTK_WIDGET_GET_CLASS (widget)->snapshot (widget, snapshot);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  cr = cairo_create (surface);
+  gsk_render_node_draw (node, cr);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  return surface;
+}
+
+/* What the renderer draws for the canvas's view, straight. */
+static cairo_surface_t *
+draw_view (QdCanvas *canvas)
+{
+  int width = gtk_widget_get_width (GTK_WIDGET (canvas));
+  int height = gtk_widget_get_height (GTK_WIDGET (canvas));
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  QdCanvasRenderOptions options;
+  QdCanvasStyle style;
+  cairo_t *cr;
+
+  qd_canvas_style_init_light (&style);
+  qd_canvas_render_options_init (&options);
+  options.style = &style;
+  options.zoom = qd_canvas_get_zoom (canvas);
+  qd_canvas_widget_to_canvas (canvas, 0, 0, &options.origin_x, &options.origin_y);
+  options.selection = qd_canvas_controller_get_selection (qd_canvas_get_controller (canvas));
+  options.route_func = route_from_controller;
+  options.route_data = qd_canvas_get_controller (canvas);
+  cr = cairo_create (surface);
+  qd_canvas_render (cr, qd_canvas_get_system (canvas), &options, width, height);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  return surface;
+}
+
+/* How many pixels of the widget's drawing differ visibly from the
+ * renderer's drawing of the same view. */
+static guint
+count_wrong_pixels (QdCanvas   *canvas,
+                    const char *what)
+{
+  cairo_surface_t *shown = draw_widget (GTK_WIDGET (canvas));
+  cairo_surface_t *expected = draw_view (canvas);
+  int width = cairo_image_surface_get_width (shown);
+  int height = cairo_image_surface_get_height (shown);
+  guint wrong = 0;
+
+  for (int y = 0; y < height; y++)
+    for (int x = 0; x < width; x++)
+      {
+        guint32 a = pixel_at (shown, x, y), b = pixel_at (expected, x, y);
+        int worst = 0;
+
+        for (int shift = 0; shift < 24; shift += 8)
+          worst = MAX (worst, abs ((int) ((a >> shift) & 0xff) - (int) ((b >> shift) & 0xff)));
+        if (worst > 48)
+          wrong++;
+      }
+  g_test_message ("%s: %u of %d pixels differ", what, wrong, width * height);
+  if (g_getenv ("QD_TEST_CANVAS_PNG") != NULL)
+    {
+      g_autofree char *a = g_strdup_printf ("%s/%s-shown.png", g_getenv ("QD_TEST_CANVAS_PNG"), what);
+      g_autofree char *b = g_strdup_printf ("%s/%s-expected.png", g_getenv ("QD_TEST_CANVAS_PNG"), what);
+
+      cairo_surface_write_to_png (shown, a);
+      cairo_surface_write_to_png (expected, b);
+    }
+  cairo_surface_destroy (shown);
+  cairo_surface_destroy (expected);
+  return wrong;
+}
+
+static void
+pan_pixels (QdCanvas *canvas,
+            double    dx,
+            double    dy)
+{
+  double zoom = qd_canvas_get_zoom (canvas);
+
+  /* Zooming in by two about one point and back about another moves the
+   * view by half the distance between them, and does nothing else. */
+  qd_canvas_set_zoom (canvas, zoom * 2, 200 + dx, 150 + dy);
+  qd_canvas_set_zoom (canvas, zoom, 200 - dx, 150 - dy);
+}
+
+static void
+wait_ms (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * 1000;
+
+  while (g_get_monotonic_time () < end)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (2000);
+    }
+}
+
+/* The @n-th block wholly in the view. */
+static QdBlock *
+block_in_view (QdCanvas *canvas,
+               guint     n)
+{
+  QdSystem *system = qd_canvas_get_system (canvas);
+
+  for (guint i = 0; i < system->blocks->len; i++)
+    {
+      QdBlock *block = g_ptr_array_index (system->blocks, i);
+      double x0, y0, x1, y1;
+
+      qd_canvas_canvas_to_widget (canvas, block->x, block->y, &x0, &y0);
+      qd_canvas_canvas_to_widget (canvas, block->x + block->width,
+                                  block->y + block->height, &x1, &y1);
+      if (x0 >= 0 && y0 >= 0 && x1 <= gtk_widget_get_width (GTK_WIDGET (canvas)) &&
+          y1 <= gtk_widget_get_height (GTK_WIDGET (canvas)) && n-- == 0)
+        return block;
+    }
+  g_assert_not_reached ();
+  return NULL;
+}
+
+/* The canvas keeps the drawn diagram in an image and moves it while the
+ * view pans: what it shows must be what drawing the view afresh gives,
+ * after pans within and beyond the image, a zoom once it has settled,
+ * an edit and a selection. */
+static void
+test_widget_cached_drawing (void)
+{
+  g_autoptr(QdDocument) document = routing_diagram ();
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *widget = qd_canvas_new ();
+  QdCanvas *canvas = QD_CANVAS (widget);
+  QdCanvasController *controller = qd_canvas_get_controller (canvas);
+  guint allowed, scaled;
+  QdBlock *block;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 400, 300);
+  gtk_window_set_child (GTK_WINDOW (window), widget);
+  gtk_window_present (GTK_WINDOW (window));
+  qd_canvas_set_document (canvas, document);
+  wait_for_paint (widget);
+  qd_canvas_zoom_reset (canvas);
+  /* A few glyph edges may differ (text placed a fraction of a pixel
+   * apart when the image starts at another canvas point); a misplaced
+   * or missing block makes thousands, a missing strip of the image as
+   * many, a missing link hundreds. */
+  allowed = gtk_widget_get_width (widget) * gtk_widget_get_height (widget) / 400;
+  g_assert_cmpuint (count_wrong_pixels (canvas, "at 100 %"), <=, allowed);
+
+  pan_pixels (canvas, 5, -3);
+  g_assert_cmpuint (count_wrong_pixels (canvas, "panned within the image"), <=, allowed);
+  pan_pixels (canvas, 37, -21);
+  g_assert_cmpuint (count_wrong_pixels (canvas, "panned out of it"), <=, allowed);
+  /* Frame by frame, the image scrolling each time. */
+  for (guint i = 0; i < 12; i++)
+    {
+      pan_pixels (canvas, i < 6 ? 11 : -7, i < 6 ? 6 : -13);
+      wait_for_paint (widget);
+    }
+  g_assert_cmpuint (count_wrong_pixels (canvas, "panned in steps"), <=, allowed);
+  pan_pixels (canvas, 300, 200);
+  g_assert_cmpuint (count_wrong_pixels (canvas, "panned far"), <=, allowed);
+
+  /* Zoomed, the image is first scaled (blurred), then drawn again once
+   * the view has stood still. */
+  qd_canvas_set_zoom (canvas, 1.3, 100, 100);
+  scaled = count_wrong_pixels (canvas, "zoomed, scaled");
+  wait_ms (400);
+  g_assert_cmpuint (count_wrong_pixels (canvas, "zoomed, settled"), <=, allowed);
+  g_assert_cmpuint (scaled, >, 4 * allowed);
+
+  /* A drag, frame by frame, and its release. */
+  block = block_in_view (canvas, 0);
+  {
+    double x = block->x + block->width / 2, y = block->y + block->height / 4;
+    double x0 = block->x;
+
+    qd_canvas_controller_press (controller, x, y, QD_CANVAS_MODIFIER_NONE);
+    for (guint i = 1; i <= 8; i++)
+      {
+        qd_canvas_controller_drag (controller, x + 7 * i, y + 4 * i);
+        wait_for_paint (widget);
+      }
+    g_assert_cmpint (qd_canvas_controller_get_mode (controller), ==, QD_CANVAS_MODE_MOVE);
+    g_assert_cmpfloat (block->x, ==, x0 + 60);
+    g_assert_cmpuint (count_wrong_pixels (canvas, "dragging"), <=, allowed);
+    /* Back where it was. */
+    qd_canvas_controller_drag (controller, x, y);
+    qd_canvas_controller_release (controller, x, y);
+    g_assert_cmpfloat (block->x, ==, x0);
+    g_assert_cmpuint (count_wrong_pixels (canvas, "dragged"), <=, allowed);
+  }
+
+  /* Edits and selections show at once (the image is drawn again where
+   * they changed it). */
+  block = block_in_view (canvas, 0);
+  qd_document_move_block (document, block, block->x + 40, block->y + 30);
+  g_assert_cmpuint (count_wrong_pixels (canvas, "edited"), <=, allowed);
+  qd_canvas_controller_select (controller, block->id, FALSE);
+  g_assert_cmpuint (count_wrong_pixels (canvas, "selected"), <=, allowed);
+  {
+    QdSystem *root = qd_document_get_root (document);
+    g_autofree char *key = NULL;
+
+    for (guint i = 0; i < root->links->len && key == NULL; i++)
+      {
+        QdLink *link = g_ptr_array_index (root->links, i);
+
+        if (g_str_equal (link->src.block, block_in_view (canvas, 2)->id))
+          key = qd_canvas_link_key (link, 0);
+      }
+    g_assert_nonnull (key);
+    qd_canvas_controller_select (controller, key, TRUE);
+  }
+  g_assert_cmpuint (count_wrong_pixels (canvas, "link selected"), <=, allowed);
+  qd_canvas_controller_rotate_selection (controller);
+  g_assert_cmpuint (count_wrong_pixels (canvas, "rotated"), <=, allowed);
+  {
+    g_autoptr(GError) error = NULL;
+    QdBlock *other = block_in_view (canvas, 1);
+
+    qd_document_rename_block (document, other, "A much longer name than before", &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (count_wrong_pixels (canvas, "renamed"), <=, allowed);
+    qd_document_remove_block (document, block_in_view (canvas, 2));
+    g_assert_cmpuint (count_wrong_pixels (canvas, "removed"), <=, allowed);
+    g_assert_true (qd_document_undo (document));
+    g_assert_cmpuint (count_wrong_pixels (canvas, "undone"), <=, allowed);
+    qd_canvas_controller_clear_selection (controller);
+    g_assert_cmpuint (count_wrong_pixels (canvas, "unselected"), <=, allowed);
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static GtkWidget *
 template_child (QdWindow   *window,
                 const char *name)
@@ -1177,9 +1730,12 @@ main (int    argc,
   ADD ("controller/group", test_group, TRUE);
   ADD ("controller/undo-each", test_undo_each, TRUE);
   ADD ("controller/geometry-edits", test_geometry_edits, TRUE);
+  g_test_add_func ("/canvas/geometry/router", test_router_incremental);
   ADD ("render/pixels", test_render_pixels, TRUE);
   ADD ("render/highlight", test_render_highlight, TRUE);
   g_test_add_func ("/canvas/widget/view", test_widget_view);
+  g_test_add_func ("/canvas/widget/fit-on-resize", test_widget_fit_on_resize);
+  g_test_add_func ("/canvas/widget/cached-drawing", test_widget_cached_drawing);
   g_test_add_func ("/canvas/window", test_window_canvas);
 
   status = g_test_run ();

@@ -409,6 +409,140 @@ test_model_form (void)
 
 /* The panel lists the problems; activating one selects the block, in
  * its subsystem if it is nested. */
+static GtkWidget *
+find_named (GtkWidget  *widget,
+            const char *name)
+{
+  if (g_strcmp0 (gtk_widget_get_name (widget), name) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_named (child, name);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The text of the first visible error label in the form, or NULL. */
+static const char *
+shown_error (GtkWidget *widget)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_has_css_class (widget, "error") &&
+      gtk_widget_get_visible (widget))
+    return gtk_label_get_text (GTK_LABEL (widget));
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      const char *text = shown_error (child);
+
+      if (text != NULL)
+        return text;
+    }
+  return NULL;
+}
+
+/* A subsystem shows the ports its Inport and Outport blocks make, in
+ * port order, and says when two share a number; the list follows edits
+ * made inside. */
+static void
+test_subsystem_ports (void)
+{
+  g_autoptr(QdDocument) document = qd_document_new ();
+  g_autoptr(GError) error = NULL;
+  GtkWidget *inspector = new_inspector (document);
+  QdBlock *plant, *in3, *in1, *extra;
+
+  plant = add_block (document, QD_TYPE_SUBSYSTEM, "Plant", 0, 0);
+  in3 = qd_document_add_block (document, plant->inner, QD_TYPE_INPORT, "Load", 0, 0, &error);
+  g_assert_no_error (error);
+  qd_test_set_param (document, in3, "port", "3");
+  in1 = qd_document_add_block (document, plant->inner, QD_TYPE_INPORT, "Force", 0, 50, &error);
+  g_assert_no_error (error);
+  qd_test_set_param (document, in1, "port", "1");
+
+  qd_inspector_set_block (QD_INSPECTOR (inspector), plant);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (find_named (inspector, QD_TYPE_INPORT))),
+                   ==, "1 Force, 3 Load");
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (find_named (inspector, QD_TYPE_OUTPORT))),
+                   ==, _("none"));
+  g_assert_null (shown_error (inspector));
+
+  /* A new Inport takes the first free number, 2; renumbered 1, it
+   * collides with Force. */
+  extra = qd_document_add_block (document, plant->inner, QD_TYPE_INPORT, "Inport", 0, 100, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (find_named (inspector, QD_TYPE_INPORT))),
+                   ==, "1 Force, 2 Inport, 3 Load");
+  qd_test_set_param (document, extra, "port", "1");
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (find_named (inspector, QD_TYPE_INPORT))),
+                   ==, "1 Force, 1 Inport, 3 Load");
+  g_assert_cmpstr (shown_error (inspector), ==,
+                   "Two Inports are numbered 1: give each input its own number");
+
+  qd_test_set_param (document, extra, "port", "2");
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (find_named (inspector, QD_TYPE_INPORT))),
+                   ==, "1 Force, 2 Inport, 3 Load");
+  g_assert_null (shown_error (inspector));
+
+  g_object_unref (inspector);
+}
+
+/* A field reached from the canvas (Properties, Rename, a double-click)
+ * gets the keyboard with its text selected, and comes into view even at
+ * the bottom of the model's long form. */
+static void
+test_focus_field (void)
+{
+  g_autoptr(QdDocument) document = qd_document_new ();
+  GtkWidget *inspector = new_inspector (document);
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *scroller, *field, *focus;
+  GtkAdjustment *adjustment;
+  QdBlock *gain;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 300, 200);
+  gtk_window_set_child (GTK_WINDOW (window), inspector);
+  gtk_window_present (GTK_WINDOW (window));
+  flush_events ();
+  scroller = gtk_widget_get_first_child (inspector);
+  g_assert_true (GTK_IS_SCROLLED_WINDOW (scroller));
+  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+  g_assert_cmpfloat (gtk_adjustment_get_value (adjustment), ==, 0.0);
+
+  /* The model: NULL is its title; the last setting scrolls down to it. */
+  g_assert_true (qd_inspector_focus_field (QD_INSPECTOR (inspector), NULL));
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_true (gtk_widget_is_ancestor (focus, qd_inspector_get_field (QD_INSPECTOR (inspector), "title")));
+  g_assert_true (qd_inspector_focus_field (QD_INSPECTOR (inspector), "illegitimacy_limit"));
+  field = qd_inspector_get_field (QD_INSPECTOR (inspector), "illegitimacy_limit");
+  g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (window)), field));
+  g_assert_cmpfloat (gtk_adjustment_get_value (adjustment), >, 0.0);
+  g_assert_false (qd_inspector_focus_field (QD_INSPECTOR (inspector), "no-such-field"));
+
+  /* A block: NULL is its first parameter, with the text selected so
+   * that typing replaces it. */
+  gain = add_block (document, "gain", "Gain", 0, 0);
+  qd_test_set_param (document, gain, "k", "2.5");
+  qd_inspector_set_block (QD_INSPECTOR (inspector), gain);
+  flush_events ();
+  g_assert_true (qd_inspector_focus_field (QD_INSPECTOR (inspector), NULL));
+  field = qd_inspector_get_field (QD_INSPECTOR (inspector), "k");
+  g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (window)), field));
+  {
+    int start = -1, end = -1;
+
+    g_assert_true (gtk_editable_get_selection_bounds (GTK_EDITABLE (field), &start, &end));
+    g_assert_cmpint (start, ==, 0);
+    g_assert_cmpint (end, ==, 3);
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (inspector);
+}
+
 static void
 test_messages (void)
 {
@@ -740,6 +874,8 @@ main (int    argc,
   g_test_add_func ("/inspector/inherit", test_inherit);
   g_test_add_func ("/inspector/document-errors", test_document_errors);
   g_test_add_func ("/inspector/model-form", test_model_form);
+  g_test_add_func ("/inspector/focus-field", test_focus_field);
+  g_test_add_func ("/inspector/subsystem-ports", test_subsystem_ports);
   g_test_add_func ("/messages/check-and-activate", test_messages);
   g_test_add_func ("/export/formats", test_export);
   g_test_add_func ("/example-browser/list", test_example_browser);

@@ -6,11 +6,14 @@
  */
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "qd-application.h"
 #include "qd-canvas.h"
+#include "qd-inspector.h"
+#include "qd-messages-view.h"
 #include "qd-test-util.h"
 #include "qd-window.h"
 
@@ -85,6 +88,28 @@ test_empty_window (void)
   g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "empty");
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, _("QDevs"));
   g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (template_child (window, "message_revealer"))));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* With a diagram open, the window fits half of a 1920 px screen: no
+ * toolbar row (the run bar with its progress text) may hold it wider. */
+static void
+test_minimum_width (void)
+{
+  QdWindow *window = qd_window_new (GTK_APPLICATION (app));
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = qd_test_source_path ("data", "examples",
+                                                "lotka-volterra.qdevs", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  int minimum = 0, natural = 0;
+
+  g_assert_true (qd_window_open_file (window, file, &error));
+  g_assert_no_error (error);
+  gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1,
+                      &minimum, &natural, NULL, NULL);
+  g_test_message ("minimum width %d px, natural %d px", minimum, natural);
+  g_assert_cmpint (minimum, <=, 960);
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -374,6 +399,7 @@ test_actions_and_accels (void)
     { "app.new", "<Control>n" },
     { "app.open", "<Control>o" },
     { "app.shortcuts", "<Control>question" },
+    { "app.preferences", "<Control>comma" },
     { "app.quit", "<Control>q" },
     { "app.about", NULL },
     { "app.open-example", NULL },
@@ -447,10 +473,297 @@ test_shortcuts_window (void)
   g_autoptr(GtkBuilder) builder = NULL;
   GObject *window;
 
+  g_autoptr(GHashTable) accels = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  GSList *objects;
+  static const char *const expected[] = {
+    "F2", "F5", "F7", "<Control>z", "<Control>g", "<Control>comma",
+  };
+
   builder = gtk_builder_new_from_resource ("/io/github/qdevs/Qdevs/ui/qd-shortcuts-window.ui");
   window = gtk_builder_get_object (builder, "shortcuts_window");
   g_assert_true (GTK_IS_SHORTCUTS_WINDOW (window));
+
+  /* The keys the editor binds are listed, Rename (F2) and Preferences
+   * (Ctrl+,) included. */
+  objects = gtk_builder_get_objects (builder);
+  for (GSList *l = objects; l != NULL; l = l->next)
+    if (GTK_IS_SHORTCUTS_SHORTCUT (l->data))
+      {
+        g_autofree char *accelerator = NULL;
+        g_auto(GStrv) keys = NULL;
+
+        g_object_get (l->data, "accelerator", &accelerator, NULL);
+        keys = g_strsplit (accelerator != NULL ? accelerator : "", " ", -1);
+        for (guint i = 0; keys[i] != NULL; i++)
+          g_hash_table_add (accels, g_strdup (keys[i]));
+      }
+  g_slist_free (objects);
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    g_assert_true (g_hash_table_contains (accels, expected[i]));
   gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* TRUE when the keyboard focus is in @field (an entry's text is a child
+ * of the entry). */
+static gboolean
+has_focus_in (QdWindow  *window,
+              GtkWidget *field)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (window));
+
+  return field != NULL && focus != NULL &&
+         (focus == field || gtk_widget_is_ancestor (focus, field));
+}
+
+/* What one double-clicks in Simulink, Xcos or PowerDEVS to set a block's
+ * parameters: a double-click on a block puts the keyboard on its first
+ * parameter in the inspector, one on its name on the name, and one on
+ * empty canvas does nothing. */
+static void
+test_edit_at (void)
+{
+  g_autoptr(QdDocument) document = qd_document_new ();
+  g_autoptr(GError) error = NULL;
+  QdSystem *root = qd_document_get_root (document);
+  QdInspector *inspector;
+  QdCanvas *canvas;
+  QdWindow *window;
+  QdBlock *gain, *subsystem;
+  QdRect rect;
+
+  gain = qd_document_add_block (document, root, "gain", "Gain", 100, 100, &error);
+  g_assert_no_error (error);
+  subsystem = qd_document_add_block (document, root, "subsystem", "Plant", 300, 100, &error);
+  g_assert_no_error (error);
+
+  window = qd_window_new (GTK_APPLICATION (app));
+  qd_window_set_document (window, document, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  canvas = QD_CANVAS (template_child (window, "canvas"));
+  inspector = QD_INSPECTOR (template_child (window, "inspector"));
+  rect = qd_canvas_block_rect (gain);
+
+  g_assert_true (qd_window_edit_at (window, rect.x + rect.width / 2, rect.y + rect.height / 2));
+  g_assert_true (qd_inspector_get_block (inspector) == gain);
+  g_assert_true (qd_canvas_controller_is_selected (qd_canvas_get_controller (canvas), gain->id));
+  g_assert_true (has_focus_in (window, qd_inspector_get_field (inspector, "k")));
+
+  /* The name, drawn under the block. */
+  gtk_widget_grab_focus (GTK_WIDGET (canvas));
+  qd_canvas_controller_clear_selection (qd_canvas_get_controller (canvas));
+  g_assert_null (qd_inspector_get_block (inspector));
+  g_assert_true (qd_window_edit_at (window, rect.x + rect.width / 2, rect.y + rect.height + 7));
+  g_assert_true (qd_inspector_get_block (inspector) == gain);
+  g_assert_true (qd_canvas_controller_is_selected (qd_canvas_get_controller (canvas), gain->id));
+  g_assert_true (has_focus_in (window, qd_inspector_get_field (inspector, "name")));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (qd_inspector_get_field (inspector, "name"))),
+                   ==, "Gain");
+
+  /* A subsystem is the canvas's to open; empty canvas has nothing. */
+  rect = qd_canvas_block_rect (subsystem);
+  g_assert_false (qd_window_edit_at (window, rect.x + rect.width / 2, rect.y + rect.height / 2));
+  g_assert_false (qd_window_edit_at (window, 1000, 1000));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+collect_actions (GMenuModel *model,
+                 GPtrArray  *actions)
+{
+  for (int i = 0; i < g_menu_model_get_n_items (model); i++)
+    {
+      g_autoptr(GMenuLinkIter) links = g_menu_model_iterate_item_links (model, i);
+      char *action = NULL;
+
+      if (g_menu_model_get_item_attribute (model, i, G_MENU_ATTRIBUTE_ACTION, "s", &action))
+        g_ptr_array_add (actions, action);
+      while (g_menu_link_iter_next (links))
+        {
+          g_autoptr(GMenuModel) link = g_menu_link_iter_get_value (links);
+
+          collect_actions (link, actions);
+        }
+    }
+}
+
+static gboolean
+action_enabled (QdWindow   *window,
+                const char *name)
+{
+  return g_action_group_get_action_enabled (G_ACTION_GROUP (window), name);
+}
+
+/* Activating a message about a bad parameter puts the keyboard on that
+ * parameter in the inspector; one about a connection leaves it alone. */
+static void
+test_problem_focus (void)
+{
+  g_autoptr(QdDocument) document = qd_document_new ();
+  g_autoptr(GError) error = NULL;
+  QdSystem *root = qd_document_get_root (document);
+  QdMessagesView *view;
+  QdInspector *inspector;
+  QdWindow *window;
+  QdBlock *source, *gain, *loose;
+  gboolean saw_param = FALSE, saw_input = FALSE;
+
+  source = qd_document_add_block (document, root, "constant", "Source", 0, 0, &error);
+  g_assert_no_error (error);
+  gain = qd_document_add_block (document, root, "gain", "Gain", 100, 0, &error);
+  g_assert_no_error (error);
+  qd_test_connect (document, source, 0, gain, 0);
+  qd_test_set_param (document, gain, "k", "2*nowhere");
+  loose = qd_document_add_block (document, root, "gain", "Loose", 100, 100, &error);
+  g_assert_no_error (error);
+
+  window = qd_window_new (GTK_APPLICATION (app));
+  qd_window_set_document (window, document, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  view = QD_MESSAGES_VIEW (template_child (window, "messages_view"));
+  inspector = QD_INSPECTOR (template_child (window, "inspector"));
+  g_assert_cmpuint (qd_window_check (window), >=, 2);
+
+  for (guint i = 0; i < qd_messages_view_get_n_problems (view); i++)
+    {
+      const QdProblem *problem = qd_messages_view_get_problem (view, i);
+
+      gtk_widget_grab_focus (template_child (window, "canvas"));
+      qd_messages_view_activate (view, i);
+      g_assert_true (qd_messages_view_get_activated (view) == problem);
+      if (g_strcmp0 (problem->block_id, gain->id) == 0)
+        {
+          saw_param = TRUE;
+          g_assert_true (qd_inspector_get_block (inspector) == gain);
+          g_assert_true (has_focus_in (window, qd_inspector_get_field (inspector, "k")));
+        }
+      else if (g_strcmp0 (problem->block_id, loose->id) == 0)
+        {
+          saw_input = TRUE;
+          g_assert_true (qd_inspector_get_block (inspector) == loose);
+          g_assert_false (has_focus_in (window, GTK_WIDGET (inspector)));
+        }
+    }
+  g_assert_true (saw_param);
+  g_assert_true (saw_input);
+
+  /* A new list forgets the row activated in the old one. */
+  qd_messages_view_set_problems (view, NULL);
+  g_assert_null (qd_messages_view_get_activated (view));
+
+  qd_document_set_saved (document);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The canvas's context menu carries what a block-diagram user looks for
+ * there besides the clipboard: Open Subsystem, Rename and Properties,
+ * each enabled when it applies. */
+static void
+test_context_menu (void)
+{
+  g_autoptr(QdDocument) document = qd_document_new ();
+  g_autoptr(GPtrArray) actions = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  QdSystem *root = qd_document_get_root (document);
+  QdCanvasController *controller;
+  QdInspector *inspector;
+  QdCanvas *canvas;
+  QdWindow *window;
+  QdBlock *gain, *subsystem;
+  static const char *const expected[] = {
+    "canvas.cut", "canvas.delete", "canvas.group",
+    "win.open-subsystem", "win.rename", "win.properties",
+  };
+
+  gain = qd_document_add_block (document, root, "gain", "Gain", 100, 100, &error);
+  g_assert_no_error (error);
+  subsystem = qd_document_add_block (document, root, "subsystem", "Plant", 300, 100, &error);
+  g_assert_no_error (error);
+
+  window = qd_window_new (GTK_APPLICATION (app));
+  canvas = QD_CANVAS (template_child (window, "canvas"));
+  inspector = QD_INSPECTOR (template_child (window, "inspector"));
+  controller = qd_canvas_get_controller (canvas);
+  collect_actions (G_MENU_MODEL (qd_canvas_get_context_menu (canvas)), actions);
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    g_assert_true (g_ptr_array_find_with_equal_func (actions, expected[i], g_str_equal, NULL));
+
+  /* Without a diagram nothing applies. */
+  g_assert_false (action_enabled (window, "properties"));
+  g_assert_false (action_enabled (window, "rename"));
+
+  qd_window_set_document (window, document, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  /* Nothing selected: the model's properties. */
+  g_assert_true (action_enabled (window, "properties"));
+  g_assert_false (action_enabled (window, "rename"));
+  g_assert_false (action_enabled (window, "open-subsystem"));
+  g_action_group_activate_action (G_ACTION_GROUP (window), "properties", NULL);
+  g_assert_true (has_focus_in (window, qd_inspector_get_field (inspector, "title")));
+
+  qd_canvas_controller_select (controller, gain->id, FALSE);
+  g_assert_true (action_enabled (window, "rename"));
+  g_assert_false (action_enabled (window, "open-subsystem"));
+  g_action_group_activate_action (G_ACTION_GROUP (window), "rename", NULL);
+  g_assert_true (has_focus_in (window, qd_inspector_get_field (inspector, "name")));
+  g_action_group_activate_action (G_ACTION_GROUP (window), "properties", NULL);
+  g_assert_true (has_focus_in (window, qd_inspector_get_field (inspector, "k")));
+
+  /* Several blocks have no one set of properties. */
+  qd_canvas_controller_select (controller, subsystem->id, TRUE);
+  g_assert_false (action_enabled (window, "properties"));
+  g_assert_false (action_enabled (window, "rename"));
+
+  qd_canvas_controller_select (controller, subsystem->id, FALSE);
+  g_assert_true (action_enabled (window, "open-subsystem"));
+  g_action_group_activate_action (G_ACTION_GROUP (window), "properties", NULL);
+  g_assert_false (gtk_widget_has_focus (GTK_WIDGET (canvas)));
+  g_action_group_activate_action (G_ACTION_GROUP (window), "open-subsystem", NULL);
+  g_assert_true (qd_canvas_get_system (canvas) == subsystem->inner);
+  /* The keyboard follows the view into the subsystem. */
+  g_assert_true (gtk_widget_has_focus (GTK_WIDGET (canvas)));
+
+  /* Deleting the selected block takes its actions away. */
+  qd_canvas_set_system (canvas, NULL);
+  qd_canvas_controller_select (controller, gain->id, FALSE);
+  g_assert_true (action_enabled (window, "rename"));
+  qd_canvas_controller_delete_selection (controller);
+  g_assert_false (action_enabled (window, "rename"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Open Example works from a build tree that was never installed: the
+ * examples are then the source tree's. */
+static void
+test_examples_dir (void)
+{
+  g_autofree char *installed = g_build_filename (QD_PKGDATADIR, "examples", NULL);
+  g_autofree char *source = qd_test_source_path ("data", "examples", NULL);
+  g_autofree char *saved = g_strdup (g_getenv ("QD_EXAMPLES_DIR"));
+  g_autofree char *dir = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *found = NULL;
+
+  g_setenv ("QD_EXAMPLES_DIR", "/nonexistent/examples", TRUE);
+  dir = qd_application_get_examples_dir ();
+  g_assert_cmpstr (dir, ==, "/nonexistent/examples");
+  g_clear_pointer (&dir, g_free);
+
+  g_unsetenv ("QD_EXAMPLES_DIR");
+  dir = qd_application_get_examples_dir ();
+  if (saved != NULL)
+    g_setenv ("QD_EXAMPLES_DIR", saved, TRUE);
+  if (g_file_test (installed, G_FILE_TEST_IS_DIR))
+    {
+      g_assert_cmpstr (dir, ==, installed);
+      return;
+    }
+  /* Compared as real paths: the source root may be reached by a link. */
+  expected = realpath (source, NULL);
+  found = realpath (dir, NULL);
+  g_assert_nonnull (found);
+  g_assert_cmpstr (found, ==, expected);
 }
 
 /* The window restores the size it had when last closed. */
@@ -519,12 +832,17 @@ main (int    argc,
   g_test_add_func ("/window/palette-rows", test_palette_rows);
   g_test_add_func ("/window/empty", test_empty_window);
   g_test_add_func ("/window/open-example", test_open_example);
+  g_test_add_func ("/window/minimum-width", test_minimum_width);
   g_test_add_func ("/window/open-saved", test_open_saved);
   g_test_add_func ("/window/modified-title", test_modified_title);
   g_test_add_func ("/window/problem-highlight", test_problem_highlight);
   g_test_add_func ("/window/open-error", test_open_error);
   g_test_add_func ("/window/open-missing", test_open_missing);
   g_test_add_func ("/window/size-remembered", test_window_size_remembered);
+  g_test_add_func ("/window/edit-at", test_edit_at);
+  g_test_add_func ("/application/examples-dir", test_examples_dir);
+  g_test_add_func ("/window/context-menu", test_context_menu);
+  g_test_add_func ("/window/problem-focus", test_problem_focus);
   g_test_add_func ("/application/actions", test_actions_and_accels);
   g_test_add_func ("/application/open", test_application_open);
   g_test_add_func ("/application/shortcuts-window", test_shortcuts_window);

@@ -29,6 +29,12 @@ struct _QdCanvasController
   GHashTable        *selection;      /* char* key -> NULL */
   GHashTable        *routes;         /* qd_canvas_route_system(), or NULL
                                         until needed again */
+  QdCanvasRouter    *router;         /* lays again only what edits change */
+  GArray            *damage;         /* QdRect drawn differently since
+                                        qd_canvas_controller_take_damage() */
+  gboolean           damage_all;     /* ... or anything may be */
+  GHashTable        *quick_keys;     /* link keys whose route in routes is
+                                        a drag's quick one, not the router's */
   double             tolerance;
 
   /* The gesture in progress */
@@ -92,16 +98,56 @@ static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (QdCanvasController, qd_canvas_controller, G_TYPE_OBJECT)
 
+/* The diagram drawn has changed (the document, the routes, the
+ * selection): the canvas draws it again. */
 static void
 invalidate (QdCanvasController *self)
 {
-  g_signal_emit (self, signals[INVALIDATE], 0);
+  g_signal_emit (self, signals[INVALIDATE], 0, TRUE);
+}
+
+/* Only the feedback of the gesture has changed (the link being drawn,
+ * the port under the pointer, the rubber band): the canvas can draw it
+ * over the diagram it drew before. */
+static void
+invalidate_feedback (QdCanvasController *self)
+{
+  g_signal_emit (self, signals[INVALIDATE], 0, FALSE);
+}
+
+static void
+add_route_damage (QdCanvasController *self,
+                  const GArray       *route)
+{
+  QdRect r;
+
+  if (qd_canvas_route_drawn_rect (route, &r))
+    g_array_append_val (self->damage, r);
+}
+
+/* Forgets the routes, to be laid again when next needed. The router
+ * reports what changes from the routes it laid before; the quick routes
+ * a drag drew instead of some of them are reported here. */
+static void
+drop_routes (QdCanvasController *self)
+{
+  GHashTableIter iter;
+  gpointer key;
+
+  if (self->routes != NULL)
+    {
+      g_hash_table_iter_init (&iter, self->quick_keys);
+      while (g_hash_table_iter_next (&iter, &key, NULL))
+        add_route_damage (self, g_hash_table_lookup (self->routes, key));
+    }
+  g_hash_table_remove_all (self->quick_keys);
+  g_clear_pointer (&self->routes, g_hash_table_unref);
 }
 
 static void
 invalidate_routes (QdCanvasController *self)
 {
-  g_clear_pointer (&self->routes, g_hash_table_unref);
+  drop_routes (self);
   invalidate (self);
 }
 
@@ -109,7 +155,15 @@ static GHashTable *
 get_routes (QdCanvasController *self)
 {
   if (self->routes == NULL && self->system != NULL)
-    self->routes = qd_canvas_route_system (self->system);
+    {
+      self->routes = qd_canvas_router_update (self->router, self->system, NULL, self->damage);
+      /* Nobody has asked for it in a long while: keep it small. */
+      if (self->damage->len > 1024)
+        {
+          g_array_set_size (self->damage, 0);
+          self->damage_all = TRUE;
+        }
+    }
   return self->routes;
 }
 
@@ -206,7 +260,7 @@ on_document_changed (QdDocument         *document,
   /* While blocks are dragged, update_move() reroutes only their links;
    * the whole system is laid out again on release. */
   if (self->mode != QD_CANVAS_MODE_MOVE)
-    g_clear_pointer (&self->routes, g_hash_table_unref);
+    drop_routes (self);
 
   /* Undo may take away the subsystem shown (undoing its creation). */
   if (!system_is_attached (document, self->system))
@@ -275,6 +329,9 @@ qd_canvas_controller_finalize (GObject *object)
 
   g_hash_table_unref (self->selection);
   g_clear_pointer (&self->routes, g_hash_table_unref);
+  qd_canvas_router_free (self->router);
+  g_array_unref (self->damage);
+  g_hash_table_unref (self->quick_keys);
   g_ptr_array_unref (self->move_blocks);
   g_array_unref (self->move_origins);
   g_ptr_array_unref (self->move_links);
@@ -321,10 +378,12 @@ qd_canvas_controller_class_init (QdCanvasControllerClass *klass)
   signals[MESSAGE] =
     g_signal_new ("message", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
-  /* Something drawn has changed: redraw. */
+  /* Something drawn has changed: redraw. The argument is TRUE when the
+   * diagram itself changed, FALSE when only the feedback of the gesture
+   * in progress did. */
   signals[INVALIDATE] =
     g_signal_new ("invalidate", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
   signals[SELECTION_CHANGED] =
     g_signal_new ("selection-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
@@ -335,6 +394,10 @@ qd_canvas_controller_init (QdCanvasController *self)
 {
   self->selection = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->tolerance = 5.0;
+  self->router = qd_canvas_router_new ();
+  self->damage = g_array_new (FALSE, FALSE, sizeof (QdRect));
+  self->damage_all = TRUE;
+  self->quick_keys = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->move_blocks = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_block_unref);
   self->move_origins = g_array_new (FALSE, FALSE, sizeof (QdPoint));
   self->move_links = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_link_unref);
@@ -399,7 +462,8 @@ qd_canvas_controller_set_system (QdCanvasController *self,
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SYSTEM]);
     }
   g_hash_table_remove_all (self->selection);
-  g_clear_pointer (&self->routes, g_hash_table_unref);
+  drop_routes (self);
+  self->damage_all = TRUE;
   selection_changed (self);
 }
 
@@ -418,6 +482,24 @@ qd_canvas_controller_set_tolerance (QdCanvasController *self,
   g_return_if_fail (QD_IS_CANVAS_CONTROLLER (self));
 
   self->tolerance = tolerance;
+}
+
+gboolean
+qd_canvas_controller_take_damage (QdCanvasController *self,
+                                  GArray             *damage)
+{
+  gboolean known;
+
+  g_return_val_if_fail (QD_IS_CANVAS_CONTROLLER (self), FALSE);
+
+  /* The routes brought up to date say what the edits changed. */
+  get_routes (self);
+  known = !self->damage_all;
+  if (known && damage != NULL)
+    g_array_append_vals (damage, self->damage->data, self->damage->len);
+  g_array_set_size (self->damage, 0);
+  self->damage_all = FALSE;
+  return known;
 }
 
 GArray *
@@ -621,10 +703,19 @@ reroute_moving (QdCanvasController *self)
         {
           QdLinkTarget *target = g_ptr_array_index (link->targets, t);
 
+          GArray *route;
+          char *key;
+
           if (!source_moves && !g_hash_table_contains (moving, target->dst.block))
             continue;
-          g_hash_table_replace (self->routes, qd_canvas_link_key (link, t),
-                                qd_canvas_route_target_quick (self->system, link, t));
+          /* Not the router's: what they cover is reported here, and
+           * again when they are dropped. */
+          key = qd_canvas_link_key (link, t);
+          route = qd_canvas_route_target_quick (self->system, link, t);
+          add_route_damage (self, g_hash_table_lookup (self->routes, key));
+          add_route_damage (self, route);
+          g_hash_table_add (self->quick_keys, g_strdup (key));
+          g_hash_table_replace (self->routes, key, route);
         }
     }
 }
@@ -650,8 +741,13 @@ update_move (QdCanvasController *self,
     {
       QdBlock *block = g_ptr_array_index (self->move_blocks, i);
       QdPoint origin = g_array_index (self->move_origins, QdPoint, i);
+      QdRect r = qd_canvas_block_drawn_rect (block);
 
+      /* Where the block was and where it goes are drawn again. */
+      g_array_append_val (self->damage, r);
       qd_document_move_block (self->document, block, origin.x + dx, origin.y + dy);
+      r = qd_canvas_block_drawn_rect (block);
+      g_array_append_val (self->damage, r);
     }
   for (guint i = 0; i < self->move_links->len; i++)
     {
@@ -904,7 +1000,7 @@ update_connect (QdCanvasController *self,
     self->pending_route = qd_canvas_route_auto (self->system, a, a_dir, b, b_dir);
   else
     self->pending_route = qd_canvas_route_auto (self->system, b, b_dir, a, a_dir);
-  invalidate (self);
+  invalidate_feedback (self);
 }
 
 static void
@@ -1001,20 +1097,25 @@ update_rubber_band (QdCanvasController *self,
                     double              y)
 {
   QdRect *r = &self->rubber_band;
+  g_autoptr(GHashTable) after = NULL;
   GHashTableIter iter;
   gpointer key;
+  gboolean same;
 
   r->x = MIN (x, self->press_x);
   r->y = MIN (y, self->press_y);
   r->width = fabs (x - self->press_x);
   r->height = fabs (y - self->press_y);
 
-  g_hash_table_remove_all (self->selection);
+  /* The new selection is made aside and compared with the current one:
+   * most steps of the band change only the band, and redrawing the
+   * diagram for them would make the band lag on a large diagram. */
+  after = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   if (self->rubber_base != NULL)
     {
       g_hash_table_iter_init (&iter, self->rubber_base);
       while (g_hash_table_iter_next (&iter, &key, NULL))
-        g_hash_table_add (self->selection, g_strdup (key));
+        g_hash_table_add (after, g_strdup (key));
     }
 
   /* Blocks wholly inside, and link branches whose route is. */
@@ -1024,7 +1125,7 @@ update_rubber_band (QdCanvasController *self,
 
       if (qd_rect_contains (r, block->x, block->y) &&
           qd_rect_contains (r, block->x + block->width, block->y + block->height))
-        g_hash_table_add (self->selection, g_strdup (block->id));
+        g_hash_table_add (after, g_strdup (block->id));
     }
   for (guint i = 0; i < self->system->links->len; i++)
     {
@@ -1042,8 +1143,24 @@ update_rubber_band (QdCanvasController *self,
               inside = qd_rect_contains (r, p.x, p.y);
             }
           if (inside)
-            g_hash_table_add (self->selection, qd_canvas_link_key (link, t));
+            g_hash_table_add (after, qd_canvas_link_key (link, t));
         }
+    }
+  same = g_hash_table_size (after) == g_hash_table_size (self->selection);
+  g_hash_table_iter_init (&iter, after);
+  while (same && g_hash_table_iter_next (&iter, &key, NULL))
+    same = g_hash_table_contains (self->selection, key);
+  if (same)
+    {
+      invalidate_feedback (self);
+      return;
+    }
+  g_hash_table_remove_all (self->selection);
+  g_hash_table_iter_init (&iter, after);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      g_hash_table_iter_steal (&iter);
+      g_hash_table_add (self->selection, key);
     }
   selection_changed (self);
 }

@@ -152,6 +152,13 @@ QdBlock    *qd_canvas_controller_add_block      (QdCanvasController *self,
 QdCanvasHit qd_canvas_controller_hit_test      (QdCanvasController *self,
                                                 double              x,
                                                 double              y);
+/* What the edits since the last call changed in the drawing of the
+ * diagram: appends to @damage the rectangles (QdRect, canvas units) to
+ * draw again and returns TRUE, or returns FALSE when anything may have
+ * changed (another system or document shown, blocks dragged). Brings the
+ * routes up to date first. The selection is not counted. */
+gboolean    qd_canvas_controller_take_damage    (QdCanvasController *self,
+                                                 GArray             *damage);
 /* The route of a link target from the controller's cache (new ref). */
 GArray     *qd_canvas_controller_get_route      (QdCanvasController *self,
                                                  const QdLink       *link,

@@ -7,6 +7,10 @@
  * through a handful of candidate lines (the middle, the ports' own lines
  * and the lines just beside the nearby blocks) and keeps the shortest one
  * that crosses the fewest blocks.
+ *
+ * Each route depends only on its ends, the blocks and the routes laid
+ * before it near it: QdCanvasRouter uses that to lay again, after an
+ * edit, only the routes the edit can have changed.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -453,6 +457,34 @@ dedupe (GArray *values)
   g_array_set_size (values, out);
 }
 
+/* The neighbourhood of a route between the stubs @s1 and @e1: only the
+ * blocks and the laid segments that reach into it shape the route, which
+ * is what lets QdCanvasRouter know which routes an edit can change. */
+static QdRect
+route_area (QdPoint s1,
+            QdPoint e1)
+{
+  QdRect area;
+
+  area.x = MIN (s1.x, e1.x) - 80;
+  area.y = MIN (s1.y, e1.y) - 80;
+  area.width = fabs (s1.x - e1.x) + 160;
+  area.height = fabs (s1.y - e1.y) + 160;
+  return area;
+}
+
+/* The box around a laid segment within which it counts for a route (the
+ * test route_auto() applies to pick the segments near it). */
+static QdRect
+laid_box (QdPoint a,
+          QdPoint b)
+{
+  QdRect r = { MIN (a.x, b.x) - 10, MIN (a.y, b.y) - 10,
+               fabs (a.x - b.x) + 20, fabs (a.y - b.y) + 20 };
+
+  return r;
+}
+
 static GArray *
 route_auto (const QdSystem *system,
             QdPoint         start,
@@ -472,16 +504,12 @@ route_auto (const QdSystem *system,
                  end.y + end_dir.y * QD_CANVAS_STUB };
   QdPoint best[6];
   double best_cost = G_MAXDOUBLE;
-  QdRect area;
+  QdRect area = route_area (s1, e1);
   GArray *near = NULL;
   double v;
 
   /* Only blocks near the two ends shape the route: this keeps routing
    * cheap on large diagrams. */
-  area.x = MIN (s1.x, e1.x) - 80;
-  area.y = MIN (s1.y, e1.y) - 80;
-  area.width = fabs (s1.x - e1.x) + 160;
-  area.height = fabs (s1.y - e1.y) + 160;
   if (system != NULL)
     for (guint i = 0; i < system->blocks->len; i++)
       {
@@ -512,8 +540,7 @@ route_auto (const QdSystem *system,
       for (guint i = 0; i < laid->len; i++)
         {
           const Laid *l = &g_array_index (laid, Laid, i);
-          QdRect r = { MIN (l->a.x, l->b.x) - 10, MIN (l->a.y, l->b.y) - 10,
-                       fabs (l->a.x - l->b.x) + 20, fabs (l->a.y - l->b.y) + 20 };
+          QdRect r = laid_box (l->a, l->b);
 
           if (qd_rect_intersects (&r, &area))
             g_array_append_val (near, *l);
@@ -643,11 +670,15 @@ last_direction (const GArray *route,
   return fallback;
 }
 
+/* The route of one target; @area, when not NULL, is set to the
+ * neighbourhood the route depended on (width -1 when it depended on
+ * nothing but its ends: explicit bend points, or a missing end). */
 static GArray *
 route_target (const QdSystem *system,
               const QdLink   *link,
               guint           target_index,
-              const GArray   *laid)
+              const GArray   *laid,
+              QdRect         *area)
 {
   const QdLinkTarget *target;
   QdBlock *src, *dst;
@@ -656,6 +687,8 @@ route_target (const QdSystem *system,
 
   g_return_val_if_fail (link != NULL, NULL);
 
+  if (area != NULL)
+    *area = (QdRect) { 0, 0, -1, -1 };
   if (target_index >= link->targets->len)
     return g_array_new (FALSE, FALSE, sizeof (QdPoint));
   target = g_ptr_array_index (link->targets, target_index);
@@ -669,7 +702,14 @@ route_target (const QdSystem *system,
     return g_array_new (FALSE, FALSE, sizeof (QdPoint));
 
   if (target->points == NULL || target->points->len == 0)
-    return route_auto (system, start, start_dir, end, end_dir, laid, link);
+    {
+      if (area != NULL)
+        *area = route_area ((QdPoint) { start.x + start_dir.x * QD_CANVAS_STUB,
+                                        start.y + start_dir.y * QD_CANVAS_STUB },
+                            (QdPoint) { end.x + end_dir.x * QD_CANVAS_STUB,
+                                        end.y + end_dir.y * QD_CANVAS_STUB });
+      return route_auto (system, start, start_dir, end, end_dir, laid, link);
+    }
 
   route = g_array_new (FALSE, FALSE, sizeof (QdPoint));
   g_array_append_val (route, start);
@@ -704,7 +744,7 @@ qd_canvas_route_system (const QdSystem *system)
 
       for (guint t = 0; t < link->targets->len; t++)
         {
-          GArray *route = route_target (system, link, t, laid);
+          GArray *route = route_target (system, link, t, laid, NULL);
 
           for (guint k = 0; k + 1 < route->len; k++)
             {
@@ -720,6 +760,444 @@ qd_canvas_route_system (const QdSystem *system)
   return routes;
 }
 
+/* Routes kept across edits */
+
+/* What of a block the routes depend on: where its ports are (its
+ * rectangle, turn, flip and port counts), and its name, which is an
+ * obstacle drawn under it. */
+typedef struct
+{
+  QdRect    rect;
+  int       rotation;
+  gboolean  flip;
+  gboolean  ports_ok;
+  guint     n_in, n_out;
+  char     *name;
+  guint     params_hash;  /* drawn (a port block's number), not routed */
+} BlockState;
+
+/* One route as it was laid, with what it was laid from. */
+typedef struct
+{
+  char         *key;        /* "l3:0" */
+  const QdLink *link;       /* routes compare links by identity */
+  char         *src_block;
+  guint         src_port;
+  char         *dst_block;
+  guint         dst_port;
+  GArray       *points;     /* the target's bend points (a copy), or NULL */
+  GArray       *route;
+  QdRect        area;       /* width < 0: depends only on its ends */
+} RouteState;
+
+struct _QdCanvasRouter
+{
+  GHashTable *blocks;       /* id -> BlockState* */
+  GPtrArray  *routes;       /* RouteState*, in the order they were laid */
+  GHashTable *by_key;       /* key -> RouteState* of routes */
+};
+
+static void
+block_state_free (BlockState *state)
+{
+  g_free (state->name);
+  g_free (state);
+}
+
+static void
+route_state_free (RouteState *state)
+{
+  if (state == NULL)
+    return;
+  g_free (state->key);
+  g_free (state->src_block);
+  g_free (state->dst_block);
+  g_clear_pointer (&state->points, g_array_unref);
+  g_clear_pointer (&state->route, g_array_unref);
+  g_free (state);
+}
+
+QdCanvasRouter *
+qd_canvas_router_new (void)
+{
+  QdCanvasRouter *router = g_new0 (QdCanvasRouter, 1);
+
+  router->blocks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                          (GDestroyNotify) block_state_free);
+  router->routes = g_ptr_array_new_with_free_func ((GDestroyNotify) route_state_free);
+  router->by_key = g_hash_table_new (g_str_hash, g_str_equal);
+  return router;
+}
+
+void
+qd_canvas_router_free (QdCanvasRouter *router)
+{
+  if (router == NULL)
+    return;
+  g_hash_table_unref (router->blocks);
+  g_hash_table_unref (router->by_key);
+  g_ptr_array_unref (router->routes);
+  g_free (router);
+}
+
+static gboolean
+block_state_equal (const BlockState *a,
+                   const BlockState *b)
+{
+  return a->rect.x == b->rect.x && a->rect.y == b->rect.y &&
+         a->rect.width == b->rect.width && a->rect.height == b->rect.height &&
+         a->rotation == b->rotation && a->flip == b->flip &&
+         a->ports_ok == b->ports_ok && a->n_in == b->n_in && a->n_out == b->n_out &&
+         g_strcmp0 (a->name, b->name) == 0;
+}
+
+static gboolean
+points_equal (const GArray *a,
+              const GArray *b)
+{
+  guint na = a != NULL ? a->len : 0, nb = b != NULL ? b->len : 0;
+
+  if (na != nb)
+    return FALSE;
+  return na == 0 || memcmp (a->data, b->data, na * sizeof (QdPoint)) == 0;
+}
+
+static guint
+hash_params (const QdBlock *block)
+{
+  guint hash = 0;
+
+  for (guint i = 0; block->params != NULL && i < block->params->len; i++)
+    {
+      const QdParam *param = &g_array_index (block->params, QdParam, i);
+
+      hash = hash * 31 + g_str_hash (param->name);
+      hash = hash * 31 + g_str_hash (param->value != NULL ? param->value : "");
+    }
+  return hash;
+}
+
+static QdRect
+drawn_rect (QdRect      rect,
+            const char *name)
+{
+  double text = 7.0 * g_utf8_strlen (name != NULL ? name : "", -1);
+  double pad = 12 + MAX (0, (text - rect.width) / 2);
+  QdRect r = { rect.x - pad, rect.y - 14, rect.width + 2 * pad, rect.height + 14 + 30 };
+
+  return r;
+}
+
+QdRect
+qd_canvas_block_drawn_rect (const QdBlock *block)
+{
+  return drawn_rect (qd_canvas_block_rect (block), block->name);
+}
+
+static QdRect
+block_drawn_rect (const BlockState *state)
+{
+  return drawn_rect (state->rect, state->name);
+}
+
+gboolean
+qd_canvas_route_drawn_rect (const GArray *route,
+                            QdRect       *rect)
+{
+  QdRect r;
+  double x1, y1;
+
+  if (route == NULL || route->len == 0)
+    return FALSE;
+  r.x = x1 = g_array_index (route, QdPoint, 0).x;
+  r.y = y1 = g_array_index (route, QdPoint, 0).y;
+  for (guint k = 1; k < route->len; k++)
+    {
+      QdPoint p = g_array_index (route, QdPoint, k);
+
+      r.x = MIN (r.x, p.x);
+      r.y = MIN (r.y, p.y);
+      x1 = MAX (x1, p.x);
+      y1 = MAX (y1, p.y);
+    }
+  r.x -= 10;
+  r.y -= 10;
+  r.width = x1 - r.x + 10;
+  r.height = y1 - r.y + 10;
+  *rect = r;
+  return TRUE;
+}
+
+static void
+add_route_damage (GArray       *damage,
+                  const GArray *route)
+{
+  QdRect r;
+
+  if (damage != NULL && qd_canvas_route_drawn_rect (route, &r))
+    g_array_append_val (damage, r);
+}
+
+static gboolean
+intersects_any (const QdRect *area,
+                const GArray *rects)
+{
+  for (guint i = 0; i < rects->len; i++)
+    if (qd_rect_intersects (area, &g_array_index (rects, QdRect, i)))
+      return TRUE;
+  return FALSE;
+}
+
+/* The boxes of @route's segments, as route_auto() tests them. */
+static void
+add_segment_boxes (GArray       *boxes,
+                   const GArray *route)
+{
+  for (guint k = 0; route != NULL && k + 1 < route->len; k++)
+    {
+      QdRect r = laid_box (g_array_index (route, QdPoint, k),
+                           g_array_index (route, QdPoint, k + 1));
+
+      g_array_append_val (boxes, r);
+    }
+}
+
+/* A route of target @t of @link depends on its ends, its bend points,
+ * the blocks whose rectangles reach into its area and the segments laid
+ * before it that reach into its area; nothing else (see route_auto()).
+ * So when none of these changed since it was laid, laying it again
+ * would give the very same points, and it is kept. A route laid again
+ * that comes out different is itself a change for the routes after it;
+ * a removed route is one for all of them. */
+GHashTable *
+qd_canvas_router_update (QdCanvasRouter *router,
+                         const QdSystem *system,
+                         guint          *n_laid,
+                         GArray         *damage)
+{
+  GHashTable *table = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                             (GDestroyNotify) g_array_unref);
+  g_autoptr(GHashTable) blocks = NULL;
+  g_autoptr(GHashTable) changed_blocks = NULL;
+  g_autoptr(GPtrArray) routes = NULL;
+  g_autoptr(GHashTable) by_key = NULL;
+  g_autoptr(GArray) changed_rects = NULL;
+  g_autoptr(GArray) changed_segments = NULL;
+  g_autoptr(GArray) laid = NULL;
+  g_autoptr(GPtrArray) keys = NULL;
+  guint n_keys = 0;
+  GHashTableIter iter;
+  gpointer key, value;
+  gboolean everything = FALSE;
+  guint count = 0;
+  int last_index = -1;
+
+  g_return_val_if_fail (router != NULL, table);
+  if (n_laid != NULL)
+    *n_laid = 0;
+  g_return_val_if_fail (system != NULL, table);
+
+  blocks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                  (GDestroyNotify) block_state_free);
+  changed_blocks = g_hash_table_new (g_str_hash, g_str_equal);
+  changed_rects = g_array_new (FALSE, FALSE, sizeof (QdRect));
+  changed_segments = g_array_new (FALSE, FALSE, sizeof (QdRect));
+
+  /* Blocks added, removed or changed: their old and new rectangles. An
+   * unchanged block's state moves to the new table as it is. */
+  for (guint i = 0; i < system->blocks->len; i++)
+    {
+      const QdBlock *block = g_ptr_array_index (system->blocks, i);
+      BlockState now = { qd_canvas_block_rect (block), block->rotation, block->flip, FALSE,
+                         0, 0, block->name, hash_params (block) };
+      BlockState *state, *old;
+      gpointer old_key;
+
+      now.ports_ok = qd_block_count_ports (block, &now.n_in, &now.n_out, NULL);
+      if (g_hash_table_lookup_extended (router->blocks, block->id, &old_key, (gpointer *) &old) &&
+          block_state_equal (old, &now))
+        {
+          g_hash_table_steal (router->blocks, block->id);
+          g_hash_table_insert (blocks, old_key, old);
+          /* Routes do not depend on parameters, but a port block's
+           * drawing does. */
+          if (damage != NULL && old->params_hash != now.params_hash)
+            {
+              QdRect r = block_drawn_rect (old);
+
+              g_array_append_val (damage, r);
+            }
+          old->params_hash = now.params_hash;
+          continue;
+        }
+      state = g_memdup2 (&now, sizeof now);
+      state->name = g_strdup (block->name);
+      g_hash_table_insert (blocks, g_strdup (block->id), state);
+      old = g_hash_table_lookup (router->blocks, block->id);
+      if (damage != NULL)
+        {
+          QdRect r = block_drawn_rect (state);
+
+          g_array_append_val (damage, r);
+          if (old != NULL)
+            {
+              r = block_drawn_rect (old);
+              g_array_append_val (damage, r);
+            }
+        }
+      g_hash_table_add (changed_blocks, block->id);
+      g_array_append_val (changed_rects, state->rect);
+      if (old != NULL)
+        g_array_append_val (changed_rects, old->rect);
+    }
+  g_hash_table_iter_init (&iter, router->blocks);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    if (!g_hash_table_contains (blocks, key))
+      {
+        g_hash_table_add (changed_blocks, key);
+        g_array_append_val (changed_rects, ((BlockState *) value)->rect);
+        if (damage != NULL)
+          {
+            QdRect r = block_drawn_rect (value);
+
+            g_array_append_val (damage, r);
+          }
+      }
+
+  /* Routes that are gone change what every later route saw. The others
+   * must keep their order, or everything is laid again (cheap to check,
+   * and no edit reorders links today). */
+  by_key = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < router->routes->len; i++)
+    g_hash_table_insert (by_key, ((RouteState *) g_ptr_array_index (router->routes, i))->key,
+                         GUINT_TO_POINTER (i + 1));
+  keys = g_ptr_array_new_with_free_func (g_free);
+  {
+    g_autoptr(GHashTable) present = g_hash_table_new (g_str_hash, g_str_equal);
+
+    for (guint i = 0; i < system->links->len; i++)
+      {
+        const QdLink *link = g_ptr_array_index (system->links, i);
+
+        for (guint t = 0; t < link->targets->len; t++)
+          {
+            char *k = g_strdup_printf ("%s:%u", link->id, t);
+            guint index = GPOINTER_TO_UINT (g_hash_table_lookup (by_key, k));
+
+            if (index != 0)
+              {
+                if ((int) index <= last_index)
+                  everything = TRUE;
+                last_index = index;
+              }
+            g_ptr_array_add (keys, k);
+            g_hash_table_add (present, k);
+          }
+      }
+    for (guint i = 0; i < router->routes->len; i++)
+      {
+        RouteState *old = g_ptr_array_index (router->routes, i);
+
+        if (!g_hash_table_contains (present, old->key))
+          {
+            add_segment_boxes (changed_segments, old->route);
+            add_route_damage (damage, old->route);
+          }
+      }
+  }
+
+  routes = g_ptr_array_new_with_free_func ((GDestroyNotify) route_state_free);
+  laid = g_array_new (FALSE, FALSE, sizeof (Laid));
+  for (guint i = 0; i < system->links->len; i++)
+    {
+      const QdLink *link = g_ptr_array_index (system->links, i);
+
+      for (guint t = 0; t < link->targets->len; t++)
+        {
+          const QdLinkTarget *target = g_ptr_array_index (link->targets, t);
+          const char *route_key = g_ptr_array_index (keys, n_keys++);
+          guint index = GPOINTER_TO_UINT (g_hash_table_lookup (by_key, route_key));
+          RouteState *old = index != 0 ? g_ptr_array_index (router->routes, index - 1) : NULL;
+          const GArray *points = target->points != NULL && target->points->len > 0
+                                 ? target->points : NULL;
+          RouteState *state;
+          gboolean same_ends, dirty;
+
+          same_ends = old != NULL && old->link == link &&
+                      strcmp (old->src_block, link->src.block) == 0 &&
+                      old->src_port == link->src.port &&
+                      strcmp (old->dst_block, target->dst.block) == 0 &&
+                      old->dst_port == target->dst.port &&
+                      points_equal (old->points, points);
+          dirty = everything || !same_ends ||
+                  g_hash_table_contains (changed_blocks, link->src.block) ||
+                  g_hash_table_contains (changed_blocks, target->dst.block) ||
+                  (old->area.width >= 0 &&
+                   (intersects_any (&old->area, changed_rects) ||
+                    intersects_any (&old->area, changed_segments)));
+          if (!dirty)
+            {
+              /* Kept as it is: the state moves to the new list. */
+              state = old;
+              g_ptr_array_index (router->routes, index - 1) = NULL;
+            }
+          else
+            {
+              state = g_new0 (RouteState, 1);
+              state->key = g_strdup (route_key);
+              state->link = link;
+              state->src_block = g_strdup (link->src.block);
+              state->src_port = link->src.port;
+              state->dst_block = g_strdup (target->dst.block);
+              state->dst_port = target->dst.port;
+              if (points != NULL)
+                state->points = g_array_copy ((GArray *) points);
+              state->route = route_target (system, link, t, laid, &state->area);
+              count++;
+              if (old == NULL || !points_equal (old->route, state->route))
+                {
+                  if (old != NULL)
+                    {
+                      add_segment_boxes (changed_segments, old->route);
+                      add_route_damage (damage, old->route);
+                    }
+                  add_segment_boxes (changed_segments, state->route);
+                  add_route_damage (damage, state->route);
+                }
+              else if (old->link != link)
+                /* The same line for another link object: drawn the same,
+                 * but to be safe about what it joins, drawn again. */
+                add_route_damage (damage, state->route);
+            }
+
+          for (guint k = 0; k + 1 < state->route->len; k++)
+            {
+              Laid l = { g_array_index (state->route, QdPoint, k),
+                         g_array_index (state->route, QdPoint, k + 1), link };
+
+              g_array_append_val (laid, l);
+            }
+          g_hash_table_insert (table, g_strdup (state->key), g_array_ref (state->route));
+          g_ptr_array_add (routes, state);
+        }
+    }
+
+  g_hash_table_remove_all (router->by_key);
+  g_ptr_array_unref (router->routes);
+  router->routes = g_steal_pointer (&routes);
+  for (guint i = 0; i < router->routes->len; i++)
+    {
+      RouteState *state = g_ptr_array_index (router->routes, i);
+
+      g_hash_table_insert (router->by_key, state->key, state);
+    }
+  g_hash_table_unref (router->blocks);
+  router->blocks = g_steal_pointer (&blocks);
+  if (n_laid != NULL)
+    *n_laid = count;
+  return table;
+}
+
 GArray *
 qd_canvas_route_target (const QdSystem *system,
                         const QdLink   *link,
@@ -732,12 +1210,12 @@ qd_canvas_route_target (const QdSystem *system,
   g_return_val_if_fail (link != NULL, NULL);
 
   if (system == NULL)
-    return route_target (NULL, link, target, NULL);
+    return route_target (NULL, link, target, NULL, NULL);
   routes = qd_canvas_route_system (system);
   key = g_strdup_printf ("%s:%u", link->id, target);
   route = g_hash_table_lookup (routes, key);
   if (route == NULL)
-    return route_target (system, link, target, NULL);
+    return route_target (system, link, target, NULL, NULL);
   return g_array_ref (route);
 }
 
@@ -748,7 +1226,7 @@ qd_canvas_route_target_quick (const QdSystem *system,
 {
   g_return_val_if_fail (link != NULL, NULL);
 
-  return route_target (system, link, target, NULL);
+  return route_target (system, link, target, NULL, NULL);
 }
 
 /* How far along @a the two routes run together, and where they part. */

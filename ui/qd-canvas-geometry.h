@@ -76,6 +76,14 @@ void     qd_canvas_port_position_n    (const QdBlock    *block,
                                        QdPoint          *direction);
 
 QdRect   qd_canvas_block_rect         (const QdBlock    *block);
+/* What drawing the block covers, in canvas units: its rectangle with the
+ * port marks, shadow and badge around it and the name under it (widths
+ * given in pixels, such as lines, not included). */
+QdRect   qd_canvas_block_drawn_rect   (const QdBlock    *block);
+/* What drawing @route covers, in canvas units: its points with the
+ * junction dots and the port marks at its ends. FALSE when it is empty. */
+gboolean qd_canvas_route_drawn_rect   (const GArray     *route,
+                                       QdRect           *rect);
 /* The rectangle around every block and link point of @system, or FALSE
  * when it is empty. */
 gboolean qd_canvas_system_bounds      (const QdSystem   *system,
@@ -110,6 +118,26 @@ GArray  *qd_canvas_route_auto         (const QdSystem   *system,
  * branches of one link share their trunk). Keys are qd_canvas_link_key()
  * strings ("l3:0"), values GArray of QdPoint. */
 GHashTable *qd_canvas_route_system    (const QdSystem   *system);
+/* The routes of a system kept up to date across edits. After an edit,
+ * only the routes the edit can change are laid again: those of links
+ * whose ends or bend points changed, and those whose neighbourhood held
+ * a block or a route that changed. The result is always the table
+ * qd_canvas_route_system() would give, at a fraction of its cost. */
+typedef struct _QdCanvasRouter QdCanvasRouter;
+
+QdCanvasRouter *qd_canvas_router_new    (void);
+void            qd_canvas_router_free   (QdCanvasRouter *router);
+/* The routes of @system (a new table, as qd_canvas_route_system()),
+ * laying again only what changed since the last call; @n_laid, when not
+ * NULL, says how many routes were laid. @damage, when not NULL, gets the
+ * rectangles (QdRect, canvas units) whose drawing the changes touched:
+ * the blocks that changed, before and after, with their names and port
+ * marks, and the routes that changed, before and after. */
+GHashTable     *qd_canvas_router_update (QdCanvasRouter *router,
+                                         const QdSystem *system,
+                                         guint          *n_laid,
+                                         GArray         *damage);
+
 /* The points where the routes of a link's targets part: one per branch
  * beyond the first. Returns a new array of QdPoint. */
 GArray  *qd_canvas_link_junctions     (const QdSystem   *system,
@@ -163,5 +191,7 @@ gboolean qd_rect_intersects           (const QdRect     *a,
 gboolean qd_rect_contains             (const QdRect     *rect,
                                        double            x,
                                        double            y);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (QdCanvasRouter, qd_canvas_router_free)
 
 G_END_DECLS

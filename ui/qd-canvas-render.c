@@ -548,7 +548,7 @@ draw_block (cairo_t                     *cr,
   source_color (cr, &style->text, 1.0);
   /* Text a few pixels high is a smudge, and laying it out is what costs
    * most when a large diagram is seen whole: leave it out. */
-  if (MIN (h * 0.5, 24) * options->zoom < 4)
+  if (MIN (h * 0.5, 24) * options->zoom < 4 || options->draft)
     ;
   else if (glyph != NULL)
     draw_text_centered (cr, glyph, x + w / 2, y + h / 2 + MIN (1.5, h / 12),
@@ -558,7 +558,7 @@ draw_block (cairo_t                     *cr,
                         MIN (h * 0.3, 12), w * 0.85, h * 0.75, FALSE);
 
   /* The name under the block, unless it would be unreadably small. */
-  if (options->zoom * 10 >= 5 && block->name != NULL)
+  if (options->zoom * 10 >= 5 && block->name != NULL && !options->draft)
     {
       source_color (cr, selected ? &style->accent : &style->dim_text, 1.0);
       draw_text_top_centered (cr, block->name, x + w / 2, y + h + 3, 10);
@@ -684,7 +684,8 @@ draw_link (cairo_t                     *cr,
       if (route->len < 2)
         continue;
       g_ptr_array_add (routes, route);
-      if (!is_selected (options, key) && link != options->mark_link)
+      if (!is_selected (options, key) &&
+          (link != options->mark_link || options->skip_overlays))
         {
           /* Stroked with all the others at the end: one stroke for every
            * plain link costs far less than one each. */
@@ -726,10 +727,31 @@ draw_link (cairo_t                     *cr,
 
 static void
 draw_overlays (cairo_t                     *cr,
+               const QdSystem              *system,
                const QdCanvasRenderOptions *options,
                const QdCanvasStyle         *style)
 {
   double px = 1.0 / options->zoom;
+
+  /* Drawn apart from the diagram, the marked link goes over its plain
+   * self, as draw_link() would have drawn it. */
+  if (options->skip_diagram && options->mark_link != NULL && system != NULL)
+    {
+      const QdLink *link = options->mark_link;
+
+      cairo_set_line_join (cr, CAIRO_LINE_JOIN_MITER);
+      cairo_set_line_cap (cr, CAIRO_LINE_CAP_BUTT);
+      for (guint t = 0; t < link->targets->len; t++)
+        {
+          g_autoptr(GArray) route = get_route (options, system, link, t);
+
+          if (route->len >= 2)
+            path_route (cr, route);
+        }
+      source_color (cr, options->mark_bad ? &style->error : &style->good, 1.0);
+      cairo_set_line_width (cr, 2.5 * px);
+      cairo_stroke (cr);
+    }
 
   if (options->pending_route != NULL && options->pending_route->len >= 2)
     {
@@ -824,6 +846,14 @@ qd_canvas_render (cairo_t                     *cr,
     }
 
   cairo_save (cr);
+  if (options->skip_diagram)
+    {
+      cairo_scale (cr, options->zoom, options->zoom);
+      cairo_translate (cr, -options->origin_x, -options->origin_y);
+      draw_overlays (cr, system, options, style);
+      cairo_restore (cr);
+      return;
+    }
   if (options->draw_background)
     {
       cairo_rectangle (cr, 0, 0, width, height);
@@ -853,8 +883,10 @@ qd_canvas_render (cairo_t                     *cr,
         {
           const QdBlock *block = g_ptr_array_index (system->blocks, i);
 
-          /* Skip what lies outside the output, with room for the name. */
-          if (block->x > x1 || block->y > y1 ||
+          /* Skip what lies outside the output, with room for the port
+           * marks that stick out of the block and for the name, which
+           * may be wider than the block. */
+          if (block->x - 40 > x1 || block->y - 12 > y1 ||
               block->x + block->width + 40 < options->origin_x ||
               block->y + block->height + 30 < options->origin_y)
             continue;
@@ -874,6 +906,7 @@ qd_canvas_render (cairo_t                     *cr,
       cairo_stroke (cr);
     }
 
-  draw_overlays (cr, options, style);
+  if (!options->skip_overlays)
+    draw_overlays (cr, system, options, style);
   cairo_restore (cr);
 }

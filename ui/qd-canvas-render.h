@@ -80,6 +80,18 @@ typedef struct
   /* Block ids (values unused) of blocks to ring in the error colour:
    * those the last check found problems in. May be NULL. */
   GHashTable          *highlight;
+
+  /* Layers, for drawing the diagram once into an image and the
+   * overlays of a gesture over it each frame: with @skip_overlays only
+   * the diagram is drawn (background, grid, blocks, links; the marked
+   * link plain), with @skip_diagram only the overlays (the link being
+   * drawn, marks, the ghost, the rubber band). Both FALSE: everything. */
+  gboolean             skip_overlays;
+  gboolean             skip_diagram;
+
+  /* Leave out the text (glyphs and names): a quick drawing for the
+   * frames of a zoom in progress, drawn again in full when it stops. */
+  gboolean             draft;
 } QdCanvasRenderOptions;
 
 void   qd_canvas_style_init_light  (QdCanvasStyle               *style);

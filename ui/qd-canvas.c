@@ -2,9 +2,16 @@
  *
  * The widget is thin: it keeps the view (zoom and the canvas point at its
  * top-left corner), turns GTK input into canvas coordinates for the
- * controller, and draws in snapshot() through the Cairo renderer. GTK
- * gives the Cairo context at the surface's scale, so the drawing is made
- * in device pixels and stays crisp on HiDPI screens.
+ * controller, and draws through the Cairo renderer.
+ *
+ * Drawing a large diagram whole takes longer than a frame, so the diagram
+ * is drawn into an image at the screen's scale (device pixels: crisp on
+ * HiDPI screens) and each frame shows that image: moved when the view
+ * pans (scrolled, with only the strip that comes into view drawn), scaled
+ * while it zooms (drawn again, sharp, once the zoom stops), and drawn
+ * again only where an edit or the selection changed it. The gesture's
+ * overlays (the link being drawn, port rings, the rubber band) are drawn
+ * over it each frame.
  */
 #include <glib/gi18n-lib.h>
 
@@ -17,6 +24,22 @@
 /* How near the pointer must be to pick a port or link, in pixels. */
 #define PICK_PIXELS 6.0
 
+/* The cached image of the diagram reaches this far beyond each side of
+ * the view, in widget pixels: a little, so that small pans only move the
+ * image (larger ones scroll it), and more while zooming (at most half the
+ * view's size), so that zooming out shows it scaled without empty edges. */
+#define SCROLL_MARGIN 16.0
+#define CACHE_MARGIN 256.0
+
+/* While the view zooms, the cached image is scaled; once the view has
+ * stood still this long, the diagram is drawn again, crisp. */
+#define CRISP_DELAY_MS 150
+
+/* Scaling the image beyond these factors looks too blurred (up) or
+ * aliased (down): draw again at once. */
+#define CACHE_MAX_UPSCALE 2.0
+#define CACHE_MAX_DOWNSCALE 0.5
+
 struct _QdCanvas
 {
   GtkWidget           parent_instance;
@@ -25,6 +48,29 @@ struct _QdCanvas
   double              zoom;
   double              origin_x, origin_y;   /* canvas point at the top-left */
   gboolean            fit_pending;
+  /* The view is the one zoom-to-fit chose, untouched since: a resize
+   * fits again, as a document viewer does. */
+  gboolean            fitted;
+  int                 fit_width, fit_height;
+
+  /* The diagram (background, grid, blocks, links, selection) drawn once
+   * into an image at the view's zoom and the screen's scale, a margin
+   * wider than the view; each frame shows it moved (and, while zooming,
+   * scaled) and draws only the gesture's overlays afresh. Edits and
+   * selection changes clear it; the view's changes do not. */
+  cairo_surface_t    *cache;
+  gboolean            cache_valid;
+  double              cache_zoom;
+  double              cache_origin_x, cache_origin_y;  /* canvas point at its top-left */
+  double              cache_width, cache_height;       /* in widget pixels */
+  int                 cache_scale;
+  QdCanvasStyle       cache_style;
+  gboolean            cache_draft;     /* drawn without text, mid-zoom */
+  guint               crisp_id;
+  /* The diagram changed since the image was drawn: only the parts the
+   * controller reports (and the selection's changes) are drawn again. */
+  gboolean            cache_damaged;
+  GHashTable         *drawn_selection;  /* the selection keys drawn in it */
 
   double              pointer_x, pointer_y; /* widget coordinates */
   double              pan_origin_x, pan_origin_y;
@@ -72,6 +118,56 @@ static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (QdCanvas, qd_canvas, GTK_TYPE_WIDGET)
 
+/* The cached diagram */
+
+static void
+invalidate_cache (QdCanvas *self)
+{
+  self->cache_valid = FALSE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* Whether the cached image shows the view exactly: the same zoom, and
+ * moved by whole device pixels. Otherwise it is scaled or moved by a
+ * fraction of a pixel, which blurs it a little. */
+static gboolean
+cache_is_crisp (QdCanvas *self)
+{
+  double dx, dy;
+
+  if (self->cache == NULL || !self->cache_valid || self->cache_draft ||
+      self->cache_zoom != self->zoom)
+    return FALSE;
+  dx = (self->cache_origin_x - self->origin_x) * self->zoom * self->cache_scale;
+  dy = (self->cache_origin_y - self->origin_y) * self->zoom * self->cache_scale;
+  return fabs (dx - round (dx)) < 0.01 && fabs (dy - round (dy)) < 0.01;
+}
+
+static gboolean
+crisp_timeout (gpointer user_data)
+{
+  QdCanvas *self = user_data;
+
+  self->crisp_id = 0;
+  if (self->cache != NULL && !cache_is_crisp (self))
+    invalidate_cache (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* The view moved or zoomed. Frames until it stands still show the
+ * cached image; then it is drawn again if it is not crisp. @by_user:
+ * not by zoom-to-fit, so a resize no longer fits. */
+static void
+view_changed (QdCanvas *self,
+              gboolean  by_user)
+{
+  if (by_user)
+    self->fitted = FALSE;
+  g_clear_handle_id (&self->crisp_id, g_source_remove);
+  self->crisp_id = g_timeout_add (CRISP_DELAY_MS, crisp_timeout, self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 /* View */
 
 void
@@ -117,7 +213,7 @@ qd_canvas_set_zoom (QdCanvas *self,
   self->origin_y = cy - anchor_y / zoom;
   qd_canvas_controller_set_tolerance (self->controller, PICK_PIXELS / zoom);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM]);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  view_changed (self, TRUE);
 }
 
 double
@@ -170,9 +266,27 @@ qd_canvas_zoom_fit (QdCanvas *self)
       self->origin_x = bounds.x + bounds.width / 2 - width / 2 / zoom;
       self->origin_y = bounds.y + bounds.height / 2 - height / 2 / zoom;
     }
+  self->fitted = TRUE;
+  self->fit_width = width;
+  self->fit_height = height;
+  /* One step, not a gesture: the next frame is drawn crisp. */
+  self->cache_valid = FALSE;
   qd_canvas_controller_set_tolerance (self->controller, PICK_PIXELS / self->zoom);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM]);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  view_changed (self, FALSE);
+}
+
+/* A zoom in one step (a button, a key): drawn crisp at once, where the
+ * steps of a gesture or a wheel show the image scaled until they stop. */
+static void
+zoom_step (QdCanvas *self,
+           double    zoom)
+{
+  qd_canvas_set_zoom (self, zoom,
+                      gtk_widget_get_width (GTK_WIDGET (self)) / 2.0,
+                      gtk_widget_get_height (GTK_WIDGET (self)) / 2.0);
+  if (!cache_is_crisp (self))
+    self->cache_valid = FALSE;
 }
 
 void
@@ -180,9 +294,7 @@ qd_canvas_zoom_reset (QdCanvas *self)
 {
   g_return_if_fail (QD_IS_CANVAS (self));
 
-  qd_canvas_set_zoom (self, 1.0,
-                      gtk_widget_get_width (GTK_WIDGET (self)) / 2.0,
-                      gtk_widget_get_height (GTK_WIDGET (self)) / 2.0);
+  zoom_step (self, 1.0);
 }
 
 /* Document and system */
@@ -196,6 +308,7 @@ qd_canvas_set_document (QdCanvas   *self,
   if (qd_canvas_controller_get_document (self->controller) == document)
     return;
   qd_canvas_controller_set_document (self->controller, document);
+  invalidate_cache (self);
   qd_canvas_zoom_fit (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DOCUMENT]);
 }
@@ -266,7 +379,9 @@ qd_canvas_reveal_block (QdCanvas *self,
   self->origin_y = block->y + block->height / 2 - height / 2 / self->zoom;
   qd_canvas_controller_set_tolerance (self->controller, PICK_PIXELS / self->zoom);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM]);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  view_changed (self, TRUE);
+  if (!cache_is_crisp (self))
+    self->cache_valid = FALSE;
 }
 
 QdBlock *
@@ -288,8 +403,11 @@ qd_canvas_insert_block (QdCanvas   *self,
 /* Controller signals */
 
 static void
-on_invalidate (QdCanvas *self)
+on_invalidate (QdCanvas *self,
+               gboolean  diagram)
 {
+  if (diagram)
+    self->cache_damaged = TRUE;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -368,32 +486,380 @@ route_from_controller (const QdSystem *system,
 }
 
 static void
+init_options (QdCanvas              *self,
+              QdCanvasRenderOptions *options,
+              const QdCanvasStyle   *style)
+{
+  qd_canvas_render_options_init (options);
+  options->zoom = self->zoom;
+  options->origin_x = self->origin_x;
+  options->origin_y = self->origin_y;
+  options->style = style;
+  options->selection = qd_canvas_controller_get_selection (self->controller);
+  options->route_func = route_from_controller;
+  options->route_data = self->controller;
+  options->badges = self->badges;
+  options->highlight = self->highlight;
+}
+
+/* Draws the part (@x, @y, @width, @height) of the cached image, in
+ * widget pixels from its top-left corner, with everything else of the
+ * image left as it is. Whole pixels keep the drawing exactly the one a
+ * drawing of the whole image gives. */
+static void
+draw_cache_region (QdCanvas            *self,
+                   cairo_surface_t     *surface,
+                   const QdCanvasStyle *style,
+                   int                  x,
+                   int                  y,
+                   int                  width,
+                   int                  height)
+{
+  QdCanvasRenderOptions options;
+  cairo_t *cr;
+
+  if (width <= 0 || height <= 0)
+    return;
+  init_options (self, &options, style);
+  options.zoom = self->cache_zoom;
+  options.origin_x = self->cache_origin_x + x / self->cache_zoom;
+  options.origin_y = self->cache_origin_y + y / self->cache_zoom;
+  options.skip_overlays = TRUE;
+  options.draft = self->cache_draft;
+  cr = cairo_create (surface);
+  cairo_rectangle (cr, x, y, width, height);
+  cairo_clip (cr);
+  cairo_translate (cr, x, y);
+  qd_canvas_render (cr, qd_canvas_get_system (self), &options, width, height);
+  cairo_destroy (cr);
+}
+
+static void
+remember_selection (QdCanvas *self)
+{
+  GHashTable *selection = qd_canvas_controller_get_selection (self->controller);
+  GHashTableIter iter;
+  gpointer key;
+
+  g_hash_table_remove_all (self->drawn_selection);
+  g_hash_table_iter_init (&iter, selection);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_hash_table_add (self->drawn_selection, g_strdup (key));
+}
+
+/* Adds to @damage what a change of the selection of @keys changes in the
+ * drawing: the blocks and link targets named. FALSE when they are too
+ * many to be worth it. */
+static gboolean
+add_selection_damage (QdCanvas   *self,
+                      GHashTable *keys,
+                      GArray     *damage)
+{
+  QdSystem *system = qd_canvas_get_system (self);
+  gboolean links = FALSE;
+  GHashTableIter iter;
+  gpointer key;
+
+  if (g_hash_table_size (keys) > 64)
+    return FALSE;
+  g_hash_table_iter_init (&iter, keys);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      QdBlock *block;
+
+      if (strchr (key, ':') != NULL)
+        links = TRUE;
+      else if ((block = qd_system_find_block (system, key)) != NULL)
+        {
+          /* The name under it changes colour too. */
+          QdRect r = qd_canvas_block_drawn_rect (block);
+
+          g_array_append_val (damage, r);
+        }
+    }
+  for (guint i = 0; links && i < system->links->len; i++)
+    {
+      QdLink *link = g_ptr_array_index (system->links, i);
+
+      for (guint t = 0; t < link->targets->len; t++)
+        {
+          g_autofree char *k = qd_canvas_link_key (link, t);
+          g_autoptr(GArray) route = NULL;
+          QdRect r;
+
+          if (!g_hash_table_contains (keys, k))
+            continue;
+          route = qd_canvas_controller_get_route (self->controller, link, t);
+          if (qd_canvas_route_drawn_rect (route, &r))
+            g_array_append_val (damage, r);
+        }
+    }
+  return TRUE;
+}
+
+/* Brings the cached image up to date after edits by drawing again only
+ * what they changed (a block moved by the arrow keys touches a few
+ * hundred pixels of the image, and drawing those is far cheaper than the
+ * whole). FALSE when it must be drawn whole. */
+static gboolean
+repair_cache (QdCanvas *self)
+{
+  g_autoptr(GArray) damage = g_array_new (FALSE, FALSE, sizeof (QdRect));
+  g_autoptr(GHashTable) changed = g_hash_table_new (g_str_hash, g_str_equal);
+  GHashTable *selection = qd_canvas_controller_get_selection (self->controller);
+  gboolean known = qd_canvas_controller_take_damage (self->controller, damage);
+  /* Line widths, halos and rings are in pixels. */
+  double pad = 10;
+  double x0 = G_MAXDOUBLE, y0 = G_MAXDOUBLE, x1 = -G_MAXDOUBLE, y1 = -G_MAXDOUBLE;
+  GHashTableIter iter;
+  gpointer key;
+
+  if (!known || self->cache == NULL || !self->cache_valid ||
+      qd_canvas_get_system (self) == NULL)
+    return FALSE;
+
+  /* The keys selected or unselected since the image was drawn. */
+  g_hash_table_iter_init (&iter, selection);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    if (!g_hash_table_contains (self->drawn_selection, key))
+      g_hash_table_add (changed, key);
+  g_hash_table_iter_init (&iter, self->drawn_selection);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    if (!g_hash_table_contains (selection, key))
+      g_hash_table_add (changed, key);
+  if (!add_selection_damage (self, changed, damage))
+    return FALSE;
+  remember_selection (self);
+
+  for (guint i = 0; i < damage->len; i++)
+    {
+      const QdRect *r = &g_array_index (damage, QdRect, i);
+      double rx0 = (r->x - self->cache_origin_x) * self->cache_zoom - pad;
+      double ry0 = (r->y - self->cache_origin_y) * self->cache_zoom - pad;
+      double rx1 = (r->x + r->width - self->cache_origin_x) * self->cache_zoom + pad;
+      double ry1 = (r->y + r->height - self->cache_origin_y) * self->cache_zoom + pad;
+
+      rx0 = MAX (rx0, 0);
+      ry0 = MAX (ry0, 0);
+      rx1 = MIN (rx1, self->cache_width);
+      ry1 = MIN (ry1, self->cache_height);
+      if (rx0 >= rx1 || ry0 >= ry1)
+        continue;
+      x0 = MIN (x0, rx0);
+      y0 = MIN (y0, ry0);
+      x1 = MAX (x1, rx1);
+      y1 = MAX (y1, ry1);
+    }
+  if (x0 >= x1)
+    return TRUE;
+  /* One region around all of it: each drawing walks the whole diagram
+   * to find what falls in it. Most of the image: draw it whole. */
+  if ((x1 - x0) * (y1 - y0) > 0.5 * self->cache_width * self->cache_height)
+    return FALSE;
+  x0 = floor (x0);
+  y0 = floor (y0);
+  draw_cache_region (self, self->cache, &self->cache_style, x0, y0,
+                     ceil (x1) - x0, ceil (y1) - y0);
+  cairo_surface_flush (self->cache);
+  return TRUE;
+}
+
+/* Draws the diagram into a new cached image: the view and @margin
+ * widget pixels around it, at the view's zoom, in device pixels. */
+static void
+update_cache (QdCanvas            *self,
+              const QdCanvasStyle *style,
+              double               width,
+              double               height,
+              int                  scale,
+              double               margin,
+              gboolean             draft)
+{
+  cairo_surface_t *surface;
+
+  self->cache_width = ceil (width + 2 * margin);
+  self->cache_height = ceil (height + 2 * margin);
+  self->cache_zoom = self->zoom;
+  self->cache_origin_x = self->origin_x - margin / self->zoom;
+  self->cache_origin_y = self->origin_y - margin / self->zoom;
+  self->cache_scale = scale;
+  self->cache_style = *style;
+  self->cache_draft = draft;
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32,
+                                        (int) self->cache_width * scale,
+                                        (int) self->cache_height * scale);
+  cairo_surface_set_device_scale (surface, scale, scale);
+  draw_cache_region (self, surface, style, 0, 0, self->cache_width, self->cache_height);
+  cairo_surface_flush (surface);
+
+  g_clear_pointer (&self->cache, cairo_surface_destroy);
+  self->cache = surface;
+  self->cache_valid = TRUE;
+  remember_selection (self);
+}
+
+/* The view has panned out of the cached image at the same zoom: the
+ * image moves by whole pixels to centre the view, what it still shows is
+ * copied, and only the strips that come into it are drawn, as a text
+ * view scrolls. FALSE when that does not apply. */
+static gboolean
+scroll_cache (QdCanvas            *self,
+              const QdCanvasStyle *style,
+              double               width,
+              double               height,
+              int                  scale)
+{
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  double dx, dy;
+  int w = self->cache_width, h = self->cache_height;
+
+  if (self->cache == NULL || !self->cache_valid || self->cache_scale != scale ||
+      self->cache_zoom != self->zoom || self->cache_width < width ||
+      self->cache_height < height || memcmp (&self->cache_style, style, sizeof *style) != 0)
+    return FALSE;
+  dx = round ((self->origin_x - (self->cache_width - width) / 2 / self->zoom -
+               self->cache_origin_x) * self->zoom);
+  dy = round ((self->origin_y - (self->cache_height - height) / 2 / self->zoom -
+               self->cache_origin_y) * self->zoom);
+  if (fabs (dx) >= w / 2 || fabs (dy) >= h / 2)
+    return FALSE;
+
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w * scale, h * scale);
+  cairo_surface_set_device_scale (surface, scale, scale);
+  cr = cairo_create (surface);
+  cairo_set_source_surface (cr, self->cache, -dx, -dy);
+  cairo_set_operator (cr, CAIRO_OPERATOR_SOURCE);
+  cairo_paint (cr);
+  cairo_destroy (cr);
+  g_clear_pointer (&self->cache, cairo_surface_destroy);
+  self->cache = surface;
+  self->cache_origin_x += dx / self->zoom;
+  self->cache_origin_y += dy / self->zoom;
+
+  /* The strip that came in at the left or right, full height, then the
+   * one at the top or bottom beside it. */
+  if (dx > 0)
+    draw_cache_region (self, surface, style, w - dx, 0, dx, h);
+  else if (dx < 0)
+    draw_cache_region (self, surface, style, 0, 0, -dx, h);
+  if (dy > 0)
+    draw_cache_region (self, surface, style, dx < 0 ? -dx : 0, h - dy, w - fabs (dx), dy);
+  else if (dy < 0)
+    draw_cache_region (self, surface, style, dx < 0 ? -dx : 0, 0, w - fabs (dx), -dy);
+  cairo_surface_flush (surface);
+  return TRUE;
+}
+
+/* Whether the cached image can show the view: it is up to date, made
+ * for this screen and style, covers the whole view, and needs no more
+ * scaling than looks right. */
+static gboolean
+cache_is_usable (QdCanvas            *self,
+                 const QdCanvasStyle *style,
+                 double               width,
+                 double               height,
+                 int                  scale)
+{
+  double ratio, x0, y0, x1, y1;
+  /* Rounding in the view's arithmetic must not force a redraw. */
+  double slack = 0.5 / self->zoom;
+
+  if (self->cache == NULL || !self->cache_valid || self->cache_scale != scale ||
+      memcmp (&self->cache_style, style, sizeof *style) != 0)
+    return FALSE;
+  ratio = self->zoom / self->cache_zoom;
+  if (ratio > CACHE_MAX_UPSCALE || ratio < CACHE_MAX_DOWNSCALE)
+    return FALSE;
+  x0 = self->cache_origin_x;
+  y0 = self->cache_origin_y;
+  x1 = x0 + self->cache_width / self->cache_zoom;
+  y1 = y0 + self->cache_height / self->cache_zoom;
+  return self->origin_x >= x0 - slack && self->origin_y >= y0 - slack &&
+         self->origin_x + width / self->zoom <= x1 + slack &&
+         self->origin_y + height / self->zoom <= y1 + slack;
+}
+
+static gboolean
+has_overlays (const QdCanvasRenderOptions *options)
+{
+  return options->has_rubber_band || options->pending_route != NULL ||
+         options->mark_block != NULL || options->mark_link != NULL ||
+         options->has_ghost;
+}
+
+static void
 qd_canvas_snapshot (GtkWidget   *widget,
                     GtkSnapshot *snapshot)
 {
   QdCanvas *self = QD_CANVAS (widget);
   double width = gtk_widget_get_width (widget);
   double height = gtk_widget_get_height (widget);
+  int scale = gtk_widget_get_scale_factor (widget);
   QdCanvasRenderOptions options;
   QdCanvasFeedback feedback;
   QdCanvasStyle style;
+  double ratio, x, y;
   cairo_t *cr;
 
+  if (width < 1 || height < 1)
+    return;
   if (widget_is_dark (widget))
     qd_canvas_style_init_dark (&style);
   else
     qd_canvas_style_init_light (&style);
 
-  qd_canvas_render_options_init (&options);
-  options.zoom = self->zoom;
-  options.origin_x = self->origin_x;
-  options.origin_y = self->origin_y;
-  options.style = &style;
-  options.selection = qd_canvas_controller_get_selection (self->controller);
-  options.route_func = route_from_controller;
-  options.route_data = self->controller;
-
   qd_canvas_controller_get_feedback (self->controller, &feedback);
+  if (self->cache_damaged)
+    {
+      self->cache_damaged = FALSE;
+      if (!repair_cache (self))
+        self->cache_valid = FALSE;
+    }
+  if (!cache_is_usable (self, &style, width, height, scale) &&
+      !scroll_cache (self, &style, width, height, scale))
+    {
+      /* Panning needs little margin (the image scrolls), but zooming
+       * out needs a wide one, to show the image scaled down without
+       * empty edges. Drawing after an edit (each frame of a drag) is
+       * fastest with little. In the middle of a zoom the drawing leaves
+       * out the text, the most costly part of a large diagram seen at
+       * a small zoom; it is drawn in full when the zoom stops. */
+      gboolean zooming = self->cache != NULL && self->cache_valid &&
+                         self->cache_zoom != self->zoom;
+      gboolean zooming_out = zooming && self->zoom < self->cache_zoom;
+      double margin = zooming_out ? MIN (CACHE_MARGIN, MAX (width, height) / 2) : SCROLL_MARGIN;
+
+      update_cache (self, &style, width, height, scale, margin, zooming);
+    }
+
+  /* The image, moved and scaled to the view; at the zoom it was drawn
+   * at, placed on whole device pixels. */
+  ratio = self->zoom / self->cache_zoom;
+  x = (self->cache_origin_x - self->origin_x) * self->zoom;
+  y = (self->cache_origin_y - self->origin_y) * self->zoom;
+  if (cache_is_crisp (self))
+    {
+      x = round (x * scale) / scale;
+      y = round (y * scale) / scale;
+      ratio = 1;
+    }
+  /* Not a GdkTexture: GTK 4.8's Cairo renderer converts a texture's
+   * every pixel through floats on each frame, which costs more than
+   * drawing the diagram. A Cairo node records one paint of the image
+   * and replays it as a plain copy. */
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  cairo_translate (cr, x, y);
+  cairo_scale (cr, ratio, ratio);
+  cairo_set_source_surface (cr, self->cache, 0, 0);
+  cairo_pattern_set_filter (cairo_get_source (cr),
+                            ratio == 1 ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_BILINEAR);
+  cairo_set_operator (cr, CAIRO_OPERATOR_SOURCE);
+  cairo_paint (cr);
+  cairo_destroy (cr);
+
+  init_options (self, &options, &style);
+  options.skip_diagram = TRUE;
   options.has_rubber_band = feedback.has_rubber_band;
   options.rubber_band = feedback.rubber_band;
   options.pending_route = feedback.pending_route;
@@ -413,12 +879,12 @@ qd_canvas_snapshot (GtkWidget   *widget,
     }
   options.has_ghost = self->has_ghost;
   options.ghost = self->ghost;
-  options.badges = self->badges;
-  options.highlight = self->highlight;
-
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  qd_canvas_render (cr, qd_canvas_get_system (self), &options, width, height);
-  cairo_destroy (cr);
+  if (has_overlays (&options))
+    {
+      cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+      qd_canvas_render (cr, qd_canvas_get_system (self), &options, width, height);
+      cairo_destroy (cr);
+    }
 }
 
 static void
@@ -431,7 +897,11 @@ qd_canvas_size_allocate (GtkWidget *widget,
 
   if (self->context_menu != NULL)
     gtk_popover_present (GTK_POPOVER (self->context_menu));
-  if (self->fit_pending && width > 1 && height > 1)
+  if (width <= 1 || height <= 1)
+    return;
+  /* A view nobody has moved since it was fitted stays fitted. */
+  if (self->fit_pending ||
+      (self->fitted && (width != self->fit_width || height != self->fit_height)))
     qd_canvas_zoom_fit (self);
 }
 
@@ -473,7 +943,7 @@ autoscroll_tick (GtkWidget     *widget,
   self->origin_y += self->scroll_dy / self->zoom;
   qd_canvas_widget_to_canvas (self, self->drag_x, self->drag_y, &cx, &cy);
   qd_canvas_controller_drag (self->controller, cx, cy);
-  gtk_widget_queue_draw (widget);
+  view_changed (self, TRUE);
   return G_SOURCE_CONTINUE;
 }
 
@@ -607,7 +1077,7 @@ on_pan_update (GtkGestureDrag *gesture,
 {
   self->origin_x = self->pan_origin_x - dx / self->zoom;
   self->origin_y = self->pan_origin_y - dy / self->zoom;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  view_changed (self, TRUE);
 }
 
 static void
@@ -792,7 +1262,7 @@ on_scroll (GtkEventControllerScroll *scroll,
     }
   self->origin_x += dx * step / self->zoom;
   self->origin_y += dy * step / self->zoom;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  view_changed (self, TRUE);
   return TRUE;
 }
 
@@ -947,11 +1417,9 @@ action_activated (GtkWidget  *widget,
   else if (g_str_equal (name, "ungroup"))
     qd_canvas_controller_ungroup (c);
   else if (g_str_equal (name, "zoom-in"))
-    qd_canvas_set_zoom (self, self->zoom * 1.25, gtk_widget_get_width (widget) / 2.0,
-                        gtk_widget_get_height (widget) / 2.0);
+    zoom_step (self, self->zoom * 1.25);
   else if (g_str_equal (name, "zoom-out"))
-    qd_canvas_set_zoom (self, self->zoom / 1.25, gtk_widget_get_width (widget) / 2.0,
-                        gtk_widget_get_height (widget) / 2.0);
+    zoom_step (self, self->zoom / 1.25);
   else if (g_str_equal (name, "zoom-fit"))
     qd_canvas_zoom_fit (self);
   else if (g_str_equal (name, "zoom-100"))
@@ -1069,6 +1537,9 @@ qd_canvas_dispose (GObject *object)
   g_clear_pointer (&self->hover_block, g_free);
   g_clear_pointer (&self->badges, g_hash_table_unref);
   g_clear_pointer (&self->highlight, g_hash_table_unref);
+  g_clear_pointer (&self->cache, cairo_surface_destroy);
+  g_clear_pointer (&self->drawn_selection, g_hash_table_unref);
+  g_clear_handle_id (&self->crisp_id, g_source_remove);
   stop_autoscroll (self);
   if (self->controller != NULL)
     {
@@ -1235,6 +1706,7 @@ qd_canvas_init (QdCanvas *self)
   g_autoptr(GMenuModel) menu = NULL;
 
   self->zoom = 1.0;
+  self->drawn_selection = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->controller = qd_canvas_controller_new ();
   qd_canvas_controller_set_tolerance (self->controller, PICK_PIXELS);
   g_signal_connect_swapped (self->controller, "invalidate", G_CALLBACK (on_invalidate), self);
@@ -1326,7 +1798,7 @@ qd_canvas_set_block_badges (QdCanvas   *self,
     g_hash_table_ref (badges);
   g_clear_pointer (&self->badges, g_hash_table_unref);
   self->badges = badges;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  invalidate_cache (self);
 }
 
 void
@@ -1339,7 +1811,7 @@ qd_canvas_set_highlight (QdCanvas   *canvas,
     g_hash_table_ref (block_ids);
   g_clear_pointer (&canvas->highlight, g_hash_table_unref);
   canvas->highlight = block_ids;
-  gtk_widget_queue_draw (GTK_WIDGET (canvas));
+  invalidate_cache (canvas);
 }
 
 GHashTable *
@@ -1348,4 +1820,12 @@ qd_canvas_get_highlight (QdCanvas *canvas)
   g_return_val_if_fail (QD_IS_CANVAS (canvas), NULL);
 
   return canvas->highlight;
+}
+
+GMenu *
+qd_canvas_get_context_menu (QdCanvas *self)
+{
+  g_return_val_if_fail (QD_IS_CANVAS (self), NULL);
+
+  return G_MENU (gtk_popover_menu_get_menu_model (GTK_POPOVER_MENU (self->context_menu)));
 }

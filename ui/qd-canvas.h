@@ -73,5 +73,8 @@ void                qd_canvas_set_highlight  (QdCanvas   *canvas,
                                               GHashTable *block_ids);
 /* The blocks ringed now, or NULL (owned by the canvas). */
 GHashTable         *qd_canvas_get_highlight  (QdCanvas   *canvas);
+/* The model of the context menu, so that the window can add its own
+ * items (which may name "win." actions): Open, Properties... */
+GMenu              *qd_canvas_get_context_menu (QdCanvas *self);
 
 G_END_DECLS

@@ -1060,6 +1060,140 @@ build_param_field (QdInspector       *self,
   update_placeholder (field);
 }
 
+typedef struct
+{
+  double       number;
+  guint        order;
+  const char  *text;
+  const char  *name;
+} PortEntry;
+
+static int
+compare_ports (gconstpointer a,
+               gconstpointer b)
+{
+  const PortEntry *pa = a, *pb = b;
+
+  if (pa->number != pb->number)
+    return pa->number < pb->number ? -1 : 1;
+  return pa->order < pb->order ? -1 : pa->order > pb->order;
+}
+
+/* The ports of subsystem @block as its Inport (or Outport) blocks make
+ * them, in port order: "1 In 1, 2 In 2", or NULL when it has none. Sets
+ * @duplicate to a port number two of them share (a mistake: the
+ * subsystem would show a port that leads nowhere), or NULL. */
+static char *
+dup_port_summary (const QdBlock  *block,
+                  const char     *port_type,
+                  char          **duplicate)
+{
+  g_autoptr(GArray) ports = g_array_new (FALSE, FALSE, sizeof (PortEntry));
+  GString *text;
+
+  *duplicate = NULL;
+  for (guint i = 0; i < block->inner->blocks->len; i++)
+    {
+      const QdBlock *inner = g_ptr_array_index (block->inner->blocks, i);
+      PortEntry entry = { 0, i, qd_block_get_param (inner, "port"), inner->name };
+
+      if (g_strcmp0 (inner->type, port_type) != 0)
+        continue;
+      if (entry.text == NULL || entry.text[0] == '\0')
+        entry.text = "1";
+      entry.number = g_ascii_strtod (entry.text, NULL);
+      g_array_append_val (ports, entry);
+    }
+  if (ports->len == 0)
+    return NULL;
+  g_array_sort (ports, compare_ports);
+  text = g_string_new (NULL);
+  for (guint i = 0; i < ports->len; i++)
+    {
+      const PortEntry *entry = &g_array_index (ports, PortEntry, i);
+
+      if (i > 0)
+        g_string_append (text, ", ");
+      g_string_append_printf (text, "%s %s", entry->text, entry->name);
+      if (i > 0 && *duplicate == NULL &&
+          g_array_index (ports, PortEntry, i - 1).number == entry->number)
+        *duplicate = g_strdup (entry->text);
+    }
+  return g_string_free (text, FALSE);
+}
+
+static void
+on_open_subsystem_clicked (GtkButton   *button,
+                           QdInspector *self)
+{
+  /* The window shows the subsystem (the inspector has no canvas). */
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.open-subsystem", NULL);
+}
+
+/* What a subsystem has instead of parameters: the ports its Inport and
+ * Outport blocks make, which are edited inside it. */
+static void
+build_subsystem_ports (QdInspector *self,
+                       QdBlock     *block)
+{
+  static const struct
+  {
+    const char *type;
+    const char *label;
+  } kinds[] = {
+    { QD_TYPE_INPORT, N_("Inputs") },
+    { QD_TYPE_OUTPORT, N_("Outputs") },
+  };
+  GtkWidget *button, *hint;
+
+  add_section (self, _("Ports"));
+  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+    {
+      g_autofree char *duplicate = NULL;
+      g_autofree char *summary = dup_port_summary (block, kinds[k].type, &duplicate);
+      GtkWidget *label = gtk_label_new (_(kinds[k].label));
+      GtkWidget *value = gtk_label_new (summary != NULL ? summary : _("none"));
+
+      gtk_label_set_xalign (GTK_LABEL (label), 0.0f);
+      gtk_label_set_xalign (GTK_LABEL (value), 0.0f);
+      gtk_label_set_wrap (GTK_LABEL (value), TRUE);
+      gtk_label_set_selectable (GTK_LABEL (value), TRUE);
+      gtk_widget_set_focusable (value, FALSE);
+      gtk_widget_set_hexpand (value, TRUE);
+      gtk_widget_set_name (value, kinds[k].type);
+      gtk_grid_attach (self->form, label, 0, self->row, 1, 1);
+      gtk_grid_attach (self->form, value, 1, self->row++, 2, 1);
+      if (duplicate != NULL)
+        {
+          g_autofree char *text = NULL;
+
+          if (k == 0)
+            text = g_strdup_printf (_("Two Inports are numbered %s: give each "
+                                      "input its own number"), duplicate);
+          else
+            text = g_strdup_printf (_("Two Outports are numbered %s: give each "
+                                      "output its own number"), duplicate);
+          GtkWidget *error = new_error_label ();
+
+          gtk_label_set_text (GTK_LABEL (error), text);
+          gtk_widget_set_visible (error, TRUE);
+          gtk_grid_attach (self->form, error, 1, self->row++, 2, 1);
+        }
+    }
+  hint = gtk_label_new (_("Add Inport and Outport blocks inside the subsystem "
+                          "to give it inputs and outputs."));
+  gtk_label_set_xalign (GTK_LABEL (hint), 0.0f);
+  gtk_label_set_wrap (GTK_LABEL (hint), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (hint), 40);
+  gtk_widget_add_css_class (hint, "dim-label");
+  gtk_grid_attach (self->form, hint, 0, self->row++, 3, 1);
+  button = gtk_button_new_with_mnemonic (_("_Open Subsystem"));
+  gtk_widget_set_halign (button, GTK_ALIGN_START);
+  gtk_widget_set_margin_top (button, 6);
+  g_signal_connect (button, "clicked", G_CALLBACK (on_open_subsystem_clicked), self);
+  gtk_grid_attach (self->form, button, 0, self->row++, 3, 1);
+}
+
 static void
 build_block_form (QdInspector *self,
                   QdBlock     *block)
@@ -1087,6 +1221,8 @@ build_block_form (QdInspector *self,
   field_create_editor (field, NULL);
   attach_field (self, field, _("Name"), NULL, _("The block’s name, unique in its system"));
 
+  if (block->inner != NULL)
+    build_subsystem_ports (self, block);
   if (type == NULL || type->n_params == 0)
     return;
   add_section (self, _("Parameters"));
@@ -1282,6 +1418,18 @@ compute_shape (QdInspector *self)
   block = current_block (self);
   if (block != NULL)
     g_string_printf (shape, "block:%s:%s", block->id, block->type);
+  /* A subsystem's form lists its ports: it follows them. */
+  if (block != NULL && block->inner != NULL)
+    for (guint k = 0; k < 2; k++)
+      {
+        g_autofree char *duplicate = NULL;
+        g_autofree char *summary = dup_port_summary (block, k == 0 ? QD_TYPE_INPORT
+                                                                   : QD_TYPE_OUTPORT,
+                                                     &duplicate);
+
+        g_string_append_printf (shape, "|%s|%s", summary != NULL ? summary : "",
+                                duplicate != NULL ? duplicate : "");
+      }
   else
     {
       GPtrArray *variables = qd_document_get_variables (self->document);
@@ -1615,4 +1763,55 @@ qd_inspector_get_n_fields (QdInspector *self)
   g_return_val_if_fail (QD_IS_INSPECTOR (self), 0);
 
   return self->order->len;
+}
+
+/* The model's form is taller than most panels: a field reached from the
+ * canvas must be seen, not only focused. */
+static void
+scroll_to_field (QdInspector *self,
+                 Field       *field)
+{
+  GtkAdjustment *adjustment;
+  GtkWidget *content = gtk_widget_get_parent (GTK_WIDGET (self->form));
+  graphene_rect_t bounds;
+  double top, bottom, value, page;
+
+  if (content == NULL || !gtk_widget_compute_bounds (field->container, content, &bounds))
+    return;
+  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (self->scroller));
+  value = gtk_adjustment_get_value (adjustment);
+  page = gtk_adjustment_get_page_size (adjustment);
+  top = bounds.origin.y;
+  bottom = top + bounds.size.height;
+  if (top < value)
+    gtk_adjustment_set_value (adjustment, top);
+  else if (bottom > value + page)
+    gtk_adjustment_set_value (adjustment, bottom - page);
+}
+
+gboolean
+qd_inspector_focus_field (QdInspector *self,
+                          const char  *key)
+{
+  Field *field = NULL;
+
+  g_return_val_if_fail (QD_IS_INSPECTOR (self), FALSE);
+
+  if (key != NULL)
+    field = g_hash_table_lookup (self->fields, key);
+  else if (self->order->len > 0)
+    {
+      /* A block's name comes first, but what one opens a block for is
+       * its parameters, as a double-click in other block-diagram tools
+       * opens the parameter dialog. */
+      field = g_ptr_array_index (self->order, 0);
+      if (field->role == ROLE_NAME && self->order->len > 1)
+        field = g_ptr_array_index (self->order, 1);
+    }
+  if (field == NULL || !gtk_widget_grab_focus (field->editor))
+    return FALSE;
+  if (GTK_IS_EDITABLE (field->editor))
+    gtk_editable_select_region (GTK_EDITABLE (field->editor), 0, -1);
+  scroll_to_field (self, field);
+  return TRUE;
 }

@@ -48,5 +48,11 @@ const char *qd_inspector_get_error     (QdInspector *self,
                                         const char  *key);
 /* The number of fields in the form. */
 guint       qd_inspector_get_n_fields  (QdInspector *self);
+/* Moves the keyboard focus to field @key, its text selected so that
+ * typing replaces it, and scrolls it into view; NULL picks the first
+ * parameter of a block (its name when it has none) or the model's title.
+ * FALSE when the form has no such field. */
+gboolean    qd_inspector_focus_field   (QdInspector *self,
+                                        const char  *key);
 
 G_END_DECLS

@@ -19,6 +19,7 @@ struct _QdMessagesView
 
   GPtrArray  *problems;     /* QdProblem*, owned */
   GHashTable *block_ids;    /* char* set */
+  const QdProblem *activated;  /* the row activated last, in problems */
 };
 
 enum
@@ -161,6 +162,7 @@ set_problems (QdMessagesView *self,
   GtkWidget *child;
   g_autofree char *status = NULL;
 
+  self->activated = NULL;
   g_ptr_array_set_size (self->problems, 0);
   g_hash_table_remove_all (self->block_ids);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->list))))
@@ -253,6 +255,15 @@ qd_messages_view_activate (QdMessagesView *self,
   g_return_if_fail (index < self->problems->len);
 
   problem = g_ptr_array_index (self->problems, index);
+  self->activated = problem;
   gtk_list_box_select_row (self->list, gtk_list_box_get_row_at_index (self->list, (int) index));
   g_signal_emit (self, signals[PROBLEM_ACTIVATED], 0, problem->block_id, problem->path);
+}
+
+const QdProblem *
+qd_messages_view_get_activated (QdMessagesView *self)
+{
+  g_return_val_if_fail (QD_IS_MESSAGES_VIEW (self), NULL);
+
+  return self->activated;
 }

@@ -36,5 +36,9 @@ GHashTable      *qd_messages_view_get_block_ids (QdMessagesView *self);
 /* Activates row @index, as a click or Enter on it does. */
 void             qd_messages_view_activate     (QdMessagesView *self,
                                                 guint           index);
+/* The problem of the row activated last (during "problem-activated" it
+ * is the one being activated), or NULL; the list's next change clears
+ * it. */
+const QdProblem *qd_messages_view_get_activated (QdMessagesView *self);
 
 G_END_DECLS

@@ -6,8 +6,12 @@
  * keeps what a loaded diagram contains in the header bar's information
  * popover, keeps the header bar's title and the Undo and Redo actions in
  * step with the document, and remembers the window size in GSettings.
+ * It also gives the canvas what other block-diagram editors have there:
+ * Open Subsystem, Rename (F2) and Properties in its context menu, and a
+ * double-click on a block that goes to its parameters in the inspector.
  */
 #include <glib/gi18n-lib.h>
+#include <math.h>
 #include <string.h>
 
 #include "qd-canvas.h"
@@ -69,6 +73,10 @@ struct _QdWindow
 
   /* Runs of the diagram: plots and statistics in the bottom notebook. */
   QdRunSession *run_session;
+
+  /* The system shown when a click on the canvas began (only compared):
+   * a double-click that opened a subsystem has nothing more to do. */
+  QdSystem    *click_system;
 };
 
 G_DEFINE_FINAL_TYPE (QdWindow, qd_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -286,6 +294,7 @@ on_palette_search_stop (QdWindow *self)
 static char *dup_display_title    (QdWindow *self);
 static void  update_document_page (QdWindow *self);
 static void  update_title         (QdWindow *self);
+static void  update_selection_actions (QdWindow *self);
 
 /* Breadcrumbs: one button per level from the root to the system shown. */
 
@@ -392,6 +401,8 @@ on_document_changed (QdDocument *document,
                      QdWindow   *self)
 {
   update_undo_actions (self);
+  /* An undo may take the selected block away, or make it a subsystem. */
+  update_selection_actions (self);
   update_title (self);
   /* The counts in the information popover follow the edits. */
   update_document_page (self);
@@ -953,6 +964,40 @@ on_problems_changed (QdMessagesView *view,
                            ids != NULL && g_hash_table_size (ids) > 0 ? ids : NULL);
 }
 
+/* The parameter of @block that @problem is about, or NULL: messages name
+ * it in quotes ("parameter 'k': unknown name 'kk'"), in either style of
+ * quotes, so that a translated message is recognised too. */
+static char *
+dup_problem_param (const QdBlock   *block,
+                   const QdProblem *problem)
+{
+  const QdBlockType *type = qd_block_get_type_info (block);
+  const char *first = NULL, *found = NULL;
+
+  if (type == NULL || problem == NULL || problem->message == NULL ||
+      g_strcmp0 (problem->block_id, block->id) != 0)
+    return NULL;
+  /* The parameter is named first; a name quoted later in the message is
+   * what it says about the value ("unknown name 'k'"). */
+  for (guint i = 0; i < type->n_params; i++)
+    {
+      const char *name = type->params[i].name;
+      g_autofree char *plain = g_strdup_printf ("'%s'", name);
+      g_autofree char *curly = g_strdup_printf ("“%s”", name);
+      const char *at = strstr (problem->message, plain);
+      const char *at_curly = strstr (problem->message, curly);
+
+      if (at == NULL || (at_curly != NULL && at_curly < at))
+        at = at_curly;
+      if (at != NULL && (first == NULL || at < first))
+        {
+          first = at;
+          found = name;
+        }
+    }
+  return g_strdup (found);
+}
+
 static void
 on_problem_activated (QdMessagesView *view,
                       const char     *block_id,
@@ -960,6 +1005,7 @@ on_problem_activated (QdMessagesView *view,
                       QdWindow       *self)
 {
   QdCanvasController *controller = qd_canvas_get_controller (self->canvas);
+  g_autofree char *key = NULL;
   QdBlock *block = NULL;
 
   if (self->document != NULL && block_id != NULL)
@@ -975,6 +1021,10 @@ on_problem_activated (QdMessagesView *view,
    * into view. */
   qd_canvas_reveal_block (self->canvas, block);
   qd_inspector_set_block (self->inspector, block);
+  /* A bad parameter: the keyboard goes to its field, to be fixed there. */
+  key = dup_problem_param (block, qd_messages_view_get_activated (view));
+  if (key != NULL)
+    qd_inspector_focus_field (self->inspector, key);
 }
 
 static void
@@ -987,6 +1037,213 @@ on_selection_changed (QdWindow *self)
     return;
   blocks = qd_canvas_controller_get_selected_blocks (qd_canvas_get_controller (self->canvas));
   qd_inspector_set_selection (self->inspector, blocks);
+  update_selection_actions (self);
+}
+
+/* Open, Rename and Properties: what Simulink, Xcos and PowerDEVS users
+ * reach by double-clicking a block or from its context menu. */
+
+/* The one block selected, or NULL when none or several are. */
+static QdBlock *
+dup_single_selected (QdWindow *self)
+{
+  g_autoptr(GPtrArray) blocks = NULL;
+
+  if (self->canvas == NULL || self->document == NULL)
+    return NULL;
+  blocks = qd_canvas_controller_get_selected_blocks (qd_canvas_get_controller (self->canvas));
+  if (blocks == NULL || blocks->len != 1)
+    return NULL;
+  return qd_block_ref (g_ptr_array_index (blocks, 0));
+}
+
+static void
+update_selection_actions (QdWindow *self)
+{
+  g_autoptr(QdBlock) block = dup_single_selected (self);
+  g_autoptr(GPtrArray) blocks = NULL;
+  GAction *action;
+  guint n_selected = 0;
+
+  if (self->canvas != NULL && self->document != NULL)
+    {
+      blocks = qd_canvas_controller_get_selected_blocks (qd_canvas_get_controller (self->canvas));
+      n_selected = blocks != NULL ? blocks->len : 0;
+    }
+  action = g_action_map_lookup_action (G_ACTION_MAP (self), "open-subsystem");
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (action),
+                               block != NULL && block->inner != NULL);
+  action = g_action_map_lookup_action (G_ACTION_MAP (self), "rename");
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), block != NULL);
+  /* With nothing selected the inspector shows the model's properties. */
+  action = g_action_map_lookup_action (G_ACTION_MAP (self), "properties");
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (action),
+                               self->document != NULL && n_selected <= 1);
+}
+
+static void
+open_subsystem_activated (GSimpleAction *action,
+                          GVariant      *parameter,
+                          gpointer       user_data)
+{
+  QdWindow *self = user_data;
+  g_autoptr(QdBlock) block = dup_single_selected (self);
+
+  if (block == NULL || block->inner == NULL)
+    return;
+  qd_canvas_set_system (self->canvas, block->inner);
+  /* The keyboard goes with the view (from the inspector's button, the
+   * focus would otherwise fall on the model's first field). */
+  gtk_widget_grab_focus (GTK_WIDGET (self->canvas));
+}
+
+/* Shows @block (NULL: the model) in the inspector and puts the keyboard
+ * there, on field @key (NULL: the first parameter). */
+static gboolean
+inspect (QdWindow   *self,
+         QdBlock    *block,
+         const char *key)
+{
+  if (qd_inspector_get_block (self->inspector) != block)
+    qd_inspector_set_block (self->inspector, block);
+  return qd_inspector_focus_field (self->inspector, key);
+}
+
+static void
+rename_activated (GSimpleAction *action,
+                  GVariant      *parameter,
+                  gpointer       user_data)
+{
+  QdWindow *self = user_data;
+  g_autoptr(QdBlock) block = dup_single_selected (self);
+
+  if (block != NULL)
+    inspect (self, block, "name");
+}
+
+static void
+properties_activated (GSimpleAction *action,
+                      GVariant      *parameter,
+                      gpointer       user_data)
+{
+  QdWindow *self = user_data;
+  g_autoptr(QdBlock) block = dup_single_selected (self);
+
+  if (self->document != NULL)
+    inspect (self, block, NULL);
+}
+
+/* A block's name is drawn centred under it, about 10 units high, some 6
+ * units per character (as the canvas lays it out). */
+static gboolean
+name_contains (const QdBlock *block,
+               double         x,
+               double         y)
+{
+  QdRect rect = qd_canvas_block_rect (block);
+  double width = MAX (6.0 * g_utf8_strlen (block->name != NULL ? block->name : "", -1),
+                      rect.width);
+  double top = rect.y + rect.height;
+
+  return fabs (x - (rect.x + rect.width / 2)) <= width / 2 && y >= top && y <= top + 16;
+}
+
+gboolean
+qd_window_edit_at (QdWindow *self,
+                   double    x,
+                   double    y)
+{
+  QdCanvasController *controller;
+  QdSystem *system;
+  QdCanvasHit hit;
+
+  g_return_val_if_fail (QD_IS_WINDOW (self), FALSE);
+
+  if (self->document == NULL || (system = qd_canvas_get_system (self->canvas)) == NULL)
+    return FALSE;
+  controller = qd_canvas_get_controller (self->canvas);
+  hit = qd_canvas_controller_hit_test (controller, x, y);
+  if (hit.kind == QD_CANVAS_HIT_BLOCK)
+    {
+      /* The canvas itself opens a subsystem. */
+      if (hit.block->inner != NULL)
+        return FALSE;
+      if (!qd_canvas_controller_is_selected (controller, hit.block->id))
+        qd_canvas_controller_select (controller, hit.block->id, FALSE);
+      return inspect (self, hit.block, NULL);
+    }
+  if (hit.kind != QD_CANVAS_HIT_NONE)
+    return FALSE;
+  for (guint i = system->blocks->len; i-- > 0;)
+    {
+      QdBlock *block = g_ptr_array_index (system->blocks, i);
+
+      if (name_contains (block, x, y))
+        {
+          qd_canvas_controller_select (controller, block->id, FALSE);
+          return inspect (self, block, "name");
+        }
+    }
+  return FALSE;
+}
+
+static void
+on_canvas_click_pressed (GtkGestureClick *gesture,
+                         int              n_press,
+                         double           x,
+                         double           y,
+                         QdWindow        *self)
+{
+  if (n_press == 1)
+    self->click_system = qd_canvas_get_system (self->canvas);
+}
+
+static void
+on_canvas_click_released (GtkGestureClick *gesture,
+                          int              n_press,
+                          double           x,
+                          double           y,
+                          QdWindow        *self)
+{
+  double cx, cy;
+
+  if (n_press != 2 || qd_canvas_get_system (self->canvas) != self->click_system)
+    return;
+  qd_canvas_widget_to_canvas (self->canvas, x, y, &cx, &cy);
+  qd_window_edit_at (self, cx, cy);
+}
+
+/* The canvas's context menu, completed with what lives in the window:
+ * Open, Rename and Properties, after the clipboard. (Undo and Redo stay
+ * in the header bar: the menu is long enough to need scrolling low on a
+ * small screen already.) */
+static void
+extend_context_menu (QdWindow *self)
+{
+  GMenu *menu = qd_canvas_get_context_menu (self->canvas);
+  g_autoptr(GMenu) section = g_menu_new ();
+  static const struct
+  {
+    const char *label;
+    const char *action;
+    const char *accel;
+  } items[] = {
+    { N_("_Open Subsystem"), "win.open-subsystem", NULL },
+    { N_("Re_name…"), "win.rename", "F2" },
+    { N_("_Properties…"), "win.properties", NULL },
+  };
+
+  if (menu == NULL)
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (items); i++)
+    {
+      g_autoptr(GMenuItem) item = g_menu_item_new (_(items[i].label), items[i].action);
+
+      if (items[i].accel != NULL)
+        g_menu_item_set_attribute (item, "accel", "s", items[i].accel);
+      g_menu_append_item (section, item);
+    }
+  g_menu_insert_section (menu, 1, NULL, G_MENU_MODEL (section));
 }
 
 /* Recent diagrams */
@@ -1234,6 +1491,9 @@ static const GActionEntry win_actions[] = {
   { "export", export_activated, NULL, NULL, NULL, { 0 } },
   { "check", check_activated, NULL, NULL, NULL, { 0 } },
   { "open-recent", open_recent_activated, "s", NULL, NULL, { 0 } },
+  { "open-subsystem", open_subsystem_activated, NULL, NULL, NULL, { 0 } },
+  { "rename", rename_activated, NULL, NULL, NULL, { 0 } },
+  { "properties", properties_activated, NULL, NULL, NULL, { 0 } },
 };
 
 static void
@@ -1243,6 +1503,7 @@ qd_window_init (QdWindow *self)
   g_autoptr(GSettingsSchema) schema = NULL;
   GtkDropTarget *drop;
   GtkEventController *shortcuts;
+  GtkGesture *click;
   static const struct
   {
     const char *trigger;
@@ -1251,6 +1512,7 @@ qd_window_init (QdWindow *self)
     { "<Control>z", "win.undo" },
     { "<Control><Shift>z", "win.redo" },
     { "<Control>y", "win.redo" },
+    { "F2", "win.rename" },
   };
 
   gtk_widget_init_template (GTK_WIDGET (self));
@@ -1280,6 +1542,15 @@ qd_window_init (QdWindow *self)
                             G_CALLBACK (update_breadcrumbs), self);
   g_signal_connect_object (qd_canvas_get_controller (self->canvas), "selection-changed",
                            G_CALLBACK (on_selection_changed), self, G_CONNECT_SWAPPED);
+  /* Added after the canvas's own gestures and run on the release, so the
+   * canvas has finished with the click (a click on empty space clears
+   * the selection when it ends) when this one selects and inspects. */
+  click = gtk_gesture_click_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_PRIMARY);
+  g_signal_connect (click, "pressed", G_CALLBACK (on_canvas_click_pressed), self);
+  g_signal_connect (click, "released", G_CALLBACK (on_canvas_click_released), self);
+  gtk_widget_add_controller (GTK_WIDGET (self->canvas), GTK_EVENT_CONTROLLER (click));
+  extend_context_menu (self);
   g_signal_connect (self->messages_view, "problem-activated",
                     G_CALLBACK (on_problem_activated), self);
   g_signal_connect (self->messages_view, "problems-changed",
@@ -1306,6 +1577,7 @@ qd_window_init (QdWindow *self)
   update_document_page (self);
   update_undo_actions (self);
   update_file_actions (self);
+  update_selection_actions (self);
 }
 
 QdWindow *
@@ -1384,6 +1656,7 @@ qd_window_set_document (QdWindow   *self,
   update_breadcrumbs (self);
   update_undo_actions (self);
   update_file_actions (self);
+  update_selection_actions (self);
   gtk_widget_grab_focus (GTK_WIDGET (self->canvas));
 }
 

@@ -34,6 +34,13 @@ void        qd_window_set_document (QdWindow       *self,
 /* Checks the diagram and lists the problems in the messages panel;
  * returns how many there are (0: ready to run). */
 guint       qd_window_check        (QdWindow       *self);
+/* What a double-click at canvas point (@x, @y) of the system shown does
+ * besides opening a subsystem (which the canvas does): on a block, puts
+ * the keyboard on its first parameter in the inspector; on a block's
+ * name, on its name. FALSE when there was nothing to edit there. */
+gboolean    qd_window_edit_at      (QdWindow       *self,
+                                    double          x,
+                                    double          y);
 /* The diagram shown, or NULL while the window is empty. */
 QdDocument *qd_window_get_document (QdWindow       *self);
 /* The file the diagram came from, or NULL. */
