@@ -636,7 +636,17 @@ integrator_dext_ta (QdAtomic       *self,
 
           s = -1.0;
           if (fabs (a0) < dq && x2 != 0.0 && dq >= 0.0)
-            s = qd_poly_crossing_quadratic (a0, x1 - q1, x2, dq);
+            {
+              /* The crossing first makes x2 positive by negating all
+               * three coefficients; its sign is random from step to step,
+               * so that branch mispredicts half of the time. Multiplying
+               * by ±1 here is the same negation (exact) without a branch,
+               * and the function's own test is then always false. */
+              double sign = copysign (1.0, x2);
+
+              s = qd_poly_crossing_quadratic (a0 * sign, (x1 - q1) * sign,
+                                              x2 * sign, dq);
+            }
           st->sigma = s > 0.0 && s < QD_INF ? s : qss_reschedule_general (st);
         }
       return st->sigma;

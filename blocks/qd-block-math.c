@@ -203,7 +203,15 @@ unary_lambda (QdAtomic *self,
   return write_output (self, t, &r, order, &u);
 }
 
+/* Every unary block but Absolute value is static in the sense of
+ * QD_BLOCK_STATIC: dext only makes the output due and dint makes it
+ * passive. Absolute value's dint schedules the input's next zero
+ * crossing, so its state is more than that. */
 #define UNARY_BLOCK(var, ID, NAME, GLYPH, DOC, OUT_DOC, PARAMS, N_PARAMS) \
+  UNARY_BLOCK_FLAGS (var, ID, NAME, GLYPH, DOC, OUT_DOC, PARAMS, N_PARAMS,  \
+                     QD_BLOCK_FEEDTHROUGH | QD_BLOCK_STATIC)
+#define UNARY_BLOCK_FLAGS(var, ID, NAME, GLYPH, DOC, OUT_DOC, PARAMS,      \
+                          N_PARAMS, FLAGS)                                \
   const QdBlockType var = {                                               \
     .id = ID,                                                             \
     .category = N_("Math"),                                               \
@@ -215,7 +223,7 @@ unary_lambda (QdAtomic *self,
     .outputs = { .count = 1, .name_prefix = "y", .doc = OUT_DOC },        \
     .params = PARAMS,                                                     \
     .n_params = N_PARAMS,                                                 \
-    .flags = QD_BLOCK_FEEDTHROUGH,                                        \
+    .flags = FLAGS,                                                       \
     .state_size = sizeof (MathState),                                     \
     .init = unary_init,                                                   \
     .ta = math_ta,                                                        \
@@ -255,12 +263,12 @@ UNARY_BLOCK (qd_block_sqrt, "sqrt", N_("Square root"), "√",
                 "the input is identically zero."),
              N_("√u"), NULL, 0);
 
-UNARY_BLOCK (qd_block_abs, "abs", N_("Absolute value"), "|u|",
-             N_("The absolute value of its input: y = |u|. The output "
-                "changes branch at the exact time the input crosses zero "
-                "(solved from the input polynomial), and there follows the "
-                "branch the input moves into."),
-             N_("|u|"), NULL, 0);
+UNARY_BLOCK_FLAGS (qd_block_abs, "abs", N_("Absolute value"), "|u|",
+                   N_("The absolute value of its input: y = |u|. The output "
+                      "changes branch at the exact time the input crosses "
+                      "zero (solved from the input polynomial), and there "
+                      "follows the branch the input moves into."),
+                   N_("|u|"), NULL, 0, QD_BLOCK_FEEDTHROUGH);
 
 UNARY_BLOCK (qd_block_square, "square", N_("Square"), "u²",
              N_("The square of its input: y = u², exact on every Taylor "
@@ -333,7 +341,7 @@ const QdBlockType qd_block_product = {
                .doc = N_("The product of the inputs.") },
   .params = product_params,
   .n_params = G_N_ELEMENTS (product_params),
-  .flags = QD_BLOCK_FEEDTHROUGH,
+  .flags = QD_BLOCK_FEEDTHROUGH | QD_BLOCK_STATIC,
   .state_size = sizeof (MathState),
   .init = product_init,
   .ta = math_ta,
@@ -378,7 +386,7 @@ const QdBlockType qd_block_division = {
               .doc = N_("u0 is the dividend, u1 the divisor.") },
   .outputs = { .count = 1, .name_prefix = "y",
                .doc = N_("The quotient u0/u1.") },
-  .flags = QD_BLOCK_FEEDTHROUGH,
+  .flags = QD_BLOCK_FEEDTHROUGH | QD_BLOCK_STATIC,
   .state_size = sizeof (MathState),
   .init = division_init,
   .ta = math_ta,

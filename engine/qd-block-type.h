@@ -103,13 +103,16 @@ typedef enum
   QD_BLOCK_OPTIONAL_INPUTS = 1 << 3,
   /* A static function in the DEVS sense (with QD_BLOCK_FEEDTHROUGH): its
    * state is only "passive" or "output due now". init leaves it passive
-   * (ta = QD_INF), dext does nothing but make the output due (ta = 0),
-   * dint makes it passive again, and lambda computes the output from
-   * self->in alone. The event loop then keeps that phase itself: the
-   * transitions still happen, in the same order, and are counted, but ta,
-   * dext and dint are not called (they must still be given, for use
-   * outside the loop). Zero-time cascades through such blocks are the
-   * common case of QSS models; this makes each one a call of lambda. */
+   * (ta = QD_INF), or due now (ta = 0) when it has an output to give at
+   * the start (no inputs); dext does nothing but make the output due
+   * (ta = 0), dint makes it passive again, and lambda computes the
+   * output from self->in alone. The event loop then keeps that phase
+   * itself: the transitions still happen, in the same order, and are
+   * counted, but dext and dint are not called, and ta only once after
+   * init (they must still be given, for use outside the loop). A block
+   * that is also QD_BLOCK_INTEGRATOR is not treated as static.
+   * Zero-time cascades through such blocks are the common case of QSS
+   * models; this makes each one a call of lambda. */
   QD_BLOCK_STATIC = 1 << 4,
 } QdBlockFlags;
 

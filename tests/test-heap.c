@@ -39,11 +39,18 @@ run_sequence (guint32 seed,
   for (guint op = 0; op < n_ops; op++)
     {
       guint id = g_rand_int_range (rand, 0, n_ids);
-      guint kind = g_rand_int_range (rand, 0, 10);
+      guint kind = g_rand_int_range (rand, 0, 11);
       guint ref_id = 0;
       gboolean has_min;
 
-      if (kind == 0)
+      if (kind == 10 && !qd_heap_is_empty (&heap))
+        {
+          /* The block that just fired goes to the same time or later. */
+          id = qd_heap_top_id (&heap);
+          times[id] += (double) g_rand_int_range (rand, 0, n_distinct_times);
+          qd_heap_replace_top (&heap, times[id]);
+        }
+      else if (kind == 0 || kind == 10)
         {
           qd_heap_remove (&heap, id);
           times[id] = QD_INF;

@@ -290,6 +290,43 @@ static const QdBlockType pass_static_type = {
   .lambda = logged_lambda, .dint = quiet_dint,
 };
 
+/* const and const-static: no inputs, y = 7 once at the start time (init
+ * leaves the output due); the same block without and with
+ * QD_BLOCK_STATIC, lambda logged as 'o'. */
+static void
+const_init (QdAtomic *self, double t)
+{
+  StaticState *s = self->state;
+
+  s->sigma = 0;
+}
+
+static guint64
+const_lambda (QdAtomic *self, double t)
+{
+  log_transition (self, t, 'o', 0, NULL);
+  qd_signal_set_constant (&self->out[0], t, 7.0);
+  return 1;
+}
+
+static const QdBlockType const_type = {
+  .id = "test-const", .category = "Test", .name = "Const", .doc = "",
+  .outputs = { .count = 1 },
+  .flags = QD_BLOCK_FEEDTHROUGH,
+  .state_size = sizeof (StaticState),
+  .init = const_init, .ta = static_ta, .dext = quiet_dext,
+  .lambda = const_lambda, .dint = quiet_dint,
+};
+
+static const QdBlockType const_static_type = {
+  .id = "test-const-static", .category = "Test", .name = "Const", .doc = "",
+  .outputs = { .count = 1 },
+  .flags = QD_BLOCK_FEEDTHROUGH | QD_BLOCK_STATIC,
+  .state_size = sizeof (StaticState),
+  .init = const_init, .ta = static_ta, .dext = quiet_dext,
+  .lambda = const_lambda, .dint = quiet_dint,
+};
+
 /* ping: answers every event after no time, up to "limit" times (-1: for
  * ever); "start" makes it begin at the start time. Not feedthrough, so a
  * loop of pings compiles: it is an illegitimate model, not an algebraic
@@ -1267,6 +1304,73 @@ test_run_static_blocks (void)
   g_free (messages[1]);
 }
 
+/* A static block without inputs whose init leaves its output due (a
+ * function of t alone) emits once at the start time, in priority order,
+ * and is then passive: as the same block without QD_BLOCK_STATIC. The
+ * static blocks of the library (WSum, Gain, NLFunction, the math blocks
+ * but Absolute value) declare the flag. */
+static void
+test_run_static_start (void)
+{
+  const char *types[] = { "test-const", "test-const-static" };
+  const char *static_ids[] = {
+    "wsum", "gain", "nlfunction", "product", "division", "sin", "cos",
+    "exp", "log", "sqrt", "square", "pow", "inverse",
+  };
+  const struct { const char *path; char kind; guint port; } expect[] = {
+    { "/Gen", 'i', 0 }, { "/Sink", 'e', 1 }, { "/C", 'o', 0 },
+    { "/Sink", 'e', 0 },
+  };
+  GArray *logs[2];
+
+  for (guint k = 0; k < G_N_ELEMENTS (static_ids); k++)
+    g_assert_true (qd_registry_lookup (static_ids[k])->flags & QD_BLOCK_STATIC);
+  g_assert_false (qd_registry_lookup ("abs")->flags & QD_BLOCK_STATIC);
+  g_assert_false (qd_registry_lookup ("integrator")->flags & QD_BLOCK_STATIC);
+
+  for (guint k = 0; k < 2; k++)
+    {
+      Model m;
+      QdSimulation *sim;
+      guint64 n_int, n_ext;
+
+      model_init (&m);
+      qd_block_set_param_raw (add_block (m.root, "test-gen", "Gen"), "times", "0");
+      add_block (m.root, types[k], "C");
+      qd_block_set_param_raw (add_block (m.root, "test-sink", "Sink"), "n", "2");
+      connect (&m, m.root, "C", 0, "Sink", 0);
+      connect (&m, m.root, "Gen", 0, "Sink", 1);
+      set_settings (m.doc, 5, 0);
+      model_finish (&m);
+
+      sim = compile_ok (m.doc, NULL);
+      log_reset ();
+      run_ok (sim);
+      logs[k] = log_take ();
+      g_assert_cmpuint (logs[k]->len, ==, G_N_ELEMENTS (expect));
+      for (guint e = 0; e < G_N_ELEMENTS (expect); e++)
+        {
+          LogEntry *l = &g_array_index (logs[k], LogEntry, e);
+
+          g_assert_cmpfloat (l->t, ==, 0.0);
+          g_assert_cmpstr (g_quark_to_string (l->path), ==, expect[e].path);
+          g_assert_cmpint (l->kind, ==, expect[e].kind);
+          g_assert_cmpuint (l->port, ==, expect[e].port);
+        }
+      g_assert_cmpfloat (g_array_index (logs[k], LogEntry, 3).value, ==, 7.0);
+      qd_simulation_get_block_stats (sim, 1, &n_int, &n_ext);
+      g_assert_cmpuint (n_int, ==, 1);
+      g_assert_cmpuint (n_ext, ==, 0);
+      g_assert_cmpuint (qd_simulation_get_events (sim), ==, 2);
+      g_assert_cmpuint (qd_simulation_get_transitions (sim), ==, 4);
+      qd_simulation_free (sim);
+      g_object_unref (m.doc);
+    }
+  assert_logs_equal (logs[0], logs[1]);
+  g_array_unref (logs[0]);
+  g_array_unref (logs[1]);
+}
+
 static void
 test_run_illegitimate (void)
 {
@@ -1508,6 +1612,8 @@ main (int argc, char **argv)
   qd_registry_register (&sum_type);
   qd_registry_register (&pass_logged_type);
   qd_registry_register (&pass_static_type);
+  qd_registry_register (&const_type);
+  qd_registry_register (&const_static_type);
   qd_registry_register (&ping_type);
   qd_registry_register (&sink_type);
   qd_registry_register (&failer_type);
@@ -1527,6 +1633,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/priority", test_run_priority);
   g_test_add_func ("/run/priority-now-queue", test_run_priority_now_queue);
   g_test_add_func ("/run/static-blocks", test_run_static_blocks);
+  g_test_add_func ("/run/static-start", test_run_static_start);
   g_test_add_func ("/run/illegitimate", test_run_illegitimate);
   g_test_add_func ("/run/nan", test_run_nan);
   g_test_add_func ("/run/fail", test_run_fail);
