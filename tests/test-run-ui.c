@@ -328,6 +328,53 @@ test_run_lotka_volterra (void)
   fixture_teardown (&f);
 }
 
+/* The preference trace-memory-budget bounds the traces of a run in the
+ * window: a run far larger than the budget keeps its traces within it,
+ * the oldest part as history, and the plot still spans the whole run. */
+static void
+test_trace_budget (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (QD_APPLICATION_ID);
+  Fixture f;
+  QdSimulation *sim;
+  GPtrArray *traces;
+  gsize total = 0;
+  double from, to, x0, x1;
+
+  g_assert_true (g_settings_set_uint (settings, "trace-memory-budget", 2));
+  fixture_setup (&f, load_example ("lotka-volterra.qdevs"));
+  /* About 1.6 million events: some 13 MB of segments without a budget. */
+  qd_test_set_final_time (f.document, 100000);
+  activate (&f, "run.start");
+  wait_until (is_finished, &f);
+  g_assert_cmpint (f.last_state, ==, QD_RUNNER_FINISHED);
+  spin_frames ();
+
+  sim = qd_runner_get_simulation (qd_run_session_get_runner (f.session));
+  traces = qd_simulation_get_traces (sim);
+  g_assert_cmpuint (traces->len, ==, 2);
+  for (guint i = 0; i < traces->len; i++)
+    {
+      QdTrace *trace = g_ptr_array_index (traces, i);
+
+      total += qd_trace_get_bytes (trace);
+      g_assert_true (qd_trace_get_dropped (trace, &from, &to));
+      g_assert_cmpfloat (from, ==, 0.0);
+      g_assert_cmpfloat (to, >, 60000.0);
+    }
+  g_test_message ("traces hold %" G_GSIZE_FORMAT " bytes of a 2 MiB budget",
+                  total);
+  g_assert_cmpuint (total, <=, 2 << 20);
+
+  /* The plot still shows the run from its start to its end. */
+  qd_plot_get_view (qd_run_session_get_plot (f.session, 0), &x0, &x1, NULL, NULL);
+  g_assert_cmpfloat (x0, ==, 0.0);
+  g_assert_cmpfloat (x1, ==, 100000.0);
+
+  fixture_teardown (&f);
+  g_settings_reset (settings, "trace-memory-budget");
+}
+
 static void
 test_pause_resume_step (void)
 {
@@ -1123,6 +1170,7 @@ main (int    argc,
   g_test_add_func ("/run-ui/renderer", test_renderer);
   g_test_add_func ("/run-ui/lotka-volterra", test_run_lotka_volterra);
   g_test_add_func ("/run-ui/pause-resume-step", test_pause_resume_step);
+  g_test_add_func ("/run-ui/trace-budget", test_trace_budget);
   g_test_add_func ("/run-ui/unconnected-input", test_unconnected_input);
   g_test_add_func ("/run-ui/run-error", test_run_error);
   g_test_add_func ("/run-ui/stats-and-badges", test_stats_and_badges);
