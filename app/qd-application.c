@@ -264,7 +264,15 @@ preferences_activated (GSimpleAction *action,
   g_autoptr(GSettingsSchema) schema = NULL;
   g_autoptr(GSettings) settings = NULL;
   GtkWidget *window;
+  g_autoptr(GList) toplevels = gtk_window_list_toplevels ();
 
+  /* One preferences window: a second Ctrl+, brings it forward. */
+  for (GList *l = toplevels; l != NULL; l = l->next)
+    if (QD_IS_PREFERENCES_WINDOW (l->data))
+      {
+        gtk_window_present (GTK_WINDOW (l->data));
+        return;
+      }
   /* Without the schema (a build tree run without GSETTINGS_SCHEMA_DIR)
    * the window says so rather than the editor aborting. */
   if (source != NULL)

@@ -15,6 +15,7 @@
 #include "qd-inspector.h"
 #include "qd-messages-view.h"
 #include "qd-test-util.h"
+#include "qd-preferences-window.h"
 #include "qd-window.h"
 
 static QdApplication *app;
@@ -385,6 +386,58 @@ test_open_missing (void)
                                    "/nonexistent/diagram.qdevs"));
   g_assert_null (qd_window_get_document (window));
 
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static QdPreferencesWindow *
+find_preferences (guint *count)
+{
+  g_autoptr(GList) toplevels = gtk_window_list_toplevels ();
+  QdPreferencesWindow *found = NULL;
+
+  *count = 0;
+  for (GList *l = toplevels; l != NULL; l = l->next)
+    if (QD_IS_PREFERENCES_WINDOW (l->data))
+      {
+        found = l->data;
+        (*count)++;
+      }
+  return found;
+}
+
+/* Preferences (Ctrl+,): one window, its trace memory field bound to the
+ * setting both ways. */
+static void
+test_preferences (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (QD_APPLICATION_ID);
+  QdWindow *window = qd_window_new (GTK_APPLICATION (app));
+  QdPreferencesWindow *prefs;
+  GtkSpinButton *spin;
+  guint count;
+
+  gtk_window_present (GTK_WINDOW (window));
+  g_action_group_activate_action (G_ACTION_GROUP (app), "preferences", NULL);
+  prefs = find_preferences (&count);
+  g_assert_cmpuint (count, ==, 1);
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (prefs)) == GTK_WINDOW (window));
+  spin = qd_preferences_window_get_budget_spin (prefs);
+  g_assert_nonnull (spin);
+  g_assert_cmpfloat (gtk_spin_button_get_value (spin), ==,
+                     g_settings_get_uint (settings, "trace-memory-budget"));
+
+  gtk_spin_button_set_value (spin, 64);
+  g_assert_cmpuint (g_settings_get_uint (settings, "trace-memory-budget"), ==, 64);
+  g_settings_set_uint (settings, "trace-memory-budget", 2048);
+  g_assert_cmpfloat (gtk_spin_button_get_value (spin), ==, 2048);
+
+  /* Again: the same window, not a second one. */
+  g_action_group_activate_action (G_ACTION_GROUP (app), "preferences", NULL);
+  g_assert_true (find_preferences (&count) == prefs);
+  g_assert_cmpuint (count, ==, 1);
+
+  g_settings_reset (settings, "trace-memory-budget");
+  gtk_window_destroy (GTK_WINDOW (prefs));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -833,6 +886,7 @@ main (int    argc,
   g_test_add_func ("/window/empty", test_empty_window);
   g_test_add_func ("/window/open-example", test_open_example);
   g_test_add_func ("/window/minimum-width", test_minimum_width);
+  g_test_add_func ("/window/preferences", test_preferences);
   g_test_add_func ("/window/open-saved", test_open_saved);
   g_test_add_func ("/window/modified-title", test_modified_title);
   g_test_add_func ("/window/problem-highlight", test_problem_highlight);
