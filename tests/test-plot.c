@@ -1598,6 +1598,233 @@ test_decimate_budget (void)
   qd_plot_columns_free (exact);
 }
 
+/* A dense trace for the column bars: 200 000 QSS2-like pieces of a
+ * sine of @period (7: a curve across the view; 0.02: a period or more
+ * per column, a band of tall bars like a long oscillating run, its
+ * amplitude growing from 0.6 to 1.2 over the trace, as the
+ * Lotka-Volterra band does), one
+ * burst of jitter (tall bars), and, under a small memory budget, its
+ * older part left as decimated history (the faint bars). */
+static QdTrace *
+dense_trace (gboolean with_budget,
+             double   period)
+{
+  QdTrace *trace = qd_trace_new ("dense");
+  g_autoptr(QdTraceBudget) budget = NULL;
+  GRand *rand = g_rand_new_with_seed (7);
+  const gsize n = 200000;
+  const double h = 1e-4, w = 2.0 * G_PI / period;
+
+  if (with_budget)
+    {
+      budget = qd_trace_budget_new (2 * 1024 * 1024);
+      qd_trace_budget_add (budget, trace);
+    }
+  for (gsize i = 0; i < n; i++)
+    {
+      double t = i * h;
+      double a = period < 1.0 ? 0.6 + 0.6 * i / n : 1.0;
+      QdSignal s = { t, { a * sin (w * t), a * w * cos (w * t), -0.5 * a * w * w * sin (w * t), 0 }, 2, 0 };
+
+      if (i > n / 2 && i < n / 2 + n / 20)
+        s.c[0] += g_rand_double_range (rand, -0.3, 0.3);
+      qd_trace_append (trace, &s);
+    }
+  qd_trace_close (trace, n * h);
+  g_rand_free (rand);
+  if (with_budget)
+    g_assert_true (qd_trace_get_first (trace) > 0);
+  return trace;
+}
+
+static void
+dense_options (QdPlotRenderOptions *o,
+               QdPlotSeries        *series,
+               gboolean             axes)
+{
+  bare_options (o, series, 1);
+  o->draw_axes = axes;
+  o->draw_grid = axes;
+  o->x_min = 0.0;
+  /* With axes, a view reaching past the data, as in a live run: empty
+   * columns on the right. */
+  o->x_max = axes ? 44.0 : 20.0;
+  o->y_min = -1.6;
+  o->y_max = 1.6;
+}
+
+/* Draws into an ARGB32 image of @scale device pixels per unit: directly,
+ * or recorded first and replayed, which makes Cairo rasterize every
+ * shape itself (what export to SVG and PDF keeps as vectors). */
+static cairo_surface_t *
+render_scaled (const QdPlotRenderOptions *o,
+               int                        width,
+               int                        height,
+               int                        scale,
+               gboolean                   replayed)
+{
+  cairo_surface_t *image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32,
+                                                       width * scale, height * scale);
+  cairo_t *cr;
+
+  cairo_surface_set_device_scale (image, scale, scale);
+  if (replayed)
+    {
+      cairo_surface_t *rec = cairo_recording_surface_create (CAIRO_CONTENT_COLOR_ALPHA, NULL);
+
+      cr = cairo_create (rec);
+      qd_plot_render (cr, o, width, height);
+      cairo_destroy (cr);
+      cr = cairo_create (image);
+      cairo_set_source_surface (cr, rec, 0, 0);
+      cairo_paint (cr);
+      cairo_destroy (cr);
+      cairo_surface_destroy (rec);
+    }
+  else
+    {
+      cr = cairo_create (image);
+      qd_plot_render (cr, o, width, height);
+      cairo_destroy (cr);
+    }
+  cairo_surface_flush (image);
+  return image;
+}
+
+/* The largest difference of any channel of any pixel, and how many
+ * pixels differ at all. */
+static int
+image_difference (cairo_surface_t *a,
+                  cairo_surface_t *b,
+                  int             *n_differ)
+{
+  int w = cairo_image_surface_get_width (a), h = cairo_image_surface_get_height (a);
+  int stride = cairo_image_surface_get_stride (a);
+  const guint8 *da = cairo_image_surface_get_data (a);
+  const guint8 *db = cairo_image_surface_get_data (b);
+  int worst = 0;
+
+  g_assert_cmpint (w, ==, cairo_image_surface_get_width (b));
+  g_assert_cmpint (h, ==, cairo_image_surface_get_height (b));
+  *n_differ = 0;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      {
+        const guint8 *pa = da + y * stride + 4 * x, *pb = db + y * stride + 4 * x;
+        int d = 0;
+
+        for (int c = 0; c < 4; c++)
+          d = MAX (d, abs ((int) pa[c] - (int) pb[c]));
+        worst = MAX (worst, d);
+        *n_differ += d > 0;
+      }
+  return worst;
+}
+
+/* The column bars look the same on an image (where the renderer may
+ * take a shortcut) as Cairo draws them on any other surface: at device
+ * scales 1 and 2, with and without axes, exact and faint (history)
+ * bars; a difference of a rounding step in a bar's end pixels at most. */
+static void
+test_render_dense_same (void)
+{
+  for (int budget = 0; budget < 2; budget++)
+    {
+      g_autoptr(QdTrace) trace = dense_trace (budget, 7.0);
+      QdPlotSeries series = { trace, "x", red, TRUE, FALSE, NULL };
+      QdPlotRenderOptions o;
+
+      for (int axes = 0; axes < 2; axes++)
+        for (int scale = 1; scale <= 2; scale++)
+          {
+            cairo_surface_t *direct, *replayed;
+            int worst, n_differ, n_red = 0;
+
+            dense_options (&o, &series, axes);
+            direct = render_scaled (&o, 640, 240, scale, FALSE);
+            replayed = render_scaled (&o, 640, 240, scale, TRUE);
+            worst = image_difference (direct, replayed, &n_differ);
+            g_test_message ("budget %d, axes %d, scale %d: %d pixels differ, by %d at most",
+                            budget, axes, scale, n_differ, worst);
+            g_assert_cmpint (worst, <=, 2);
+            /* Something was drawn: the curve (or its faint history) crosses
+             * every column where there is data. */
+            for (int x = (axes ? 70 : 0) * scale; x < (axes ? 310 : 640) * scale; x += 7)
+              for (int y = 0; y < 240 * scale; y++)
+                {
+                  const guint8 *d = cairo_image_surface_get_data (direct);
+                  guint32 px = *(const guint32 *) (d + y * cairo_image_surface_get_stride (direct) + 4 * x);
+
+                  if (((px >> 16) & 0xff) > 200 && ((px >> 8) & 0xff) < 200)
+                    {
+                      n_red++;
+                      break;
+                    }
+                }
+            g_assert_cmpint (n_red, >, (axes ? 240 : 640) * scale / 7 * 8 / 10);
+            cairo_surface_destroy (direct);
+            cairo_surface_destroy (replayed);
+          }
+    }
+}
+
+static int
+compare_double (gconstpointer a,
+                gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* A redraw of a dense plot from its column cache, as the widget does 10
+ * times a second during a run: an 840 x 400 window (758 columns) into
+ * ARGB32 at device scales 1 and 2, for a curve and for a solid band.
+ * Prints the medians; asserts none. */
+static void
+test_dense_redraw (void)
+{
+  for (int band = 0; band < 2; band++)
+    {
+      g_autoptr(QdTrace) trace = dense_trace (FALSE, band ? 0.02 : 7.0);
+      QdPlotColumns *cols = qd_plot_columns_new ();
+      QdPlotSeries series = { trace, "x", red, TRUE, FALSE, cols };
+      QdPlotRenderOptions o;
+
+      dense_options (&o, &series, TRUE);
+      o.x_max = 20.0;
+      for (int scale = 1; scale <= 2; scale++)
+        {
+          cairo_surface_t *image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32,
+                                                               840 * scale, 400 * scale);
+          double ms[41], bare[41];
+
+          cairo_surface_set_device_scale (image, scale, scale);
+          for (int r = 0; r < 41; r++)
+            {
+              cairo_t *cr = cairo_create (image);
+              gint64 start = g_get_monotonic_time ();
+
+              series.visible = TRUE;
+              qd_plot_render (cr, &o, 840, 400);
+              ms[r] = elapsed_ms (start);
+              /* The same without the curve: the rest of the drawing. */
+              series.visible = FALSE;
+              start = g_get_monotonic_time ();
+              qd_plot_render (cr, &o, 840, 400);
+              bare[r] = elapsed_ms (start);
+              cairo_destroy (cr);
+            }
+          qsort (ms, 41, sizeof (double), compare_double);
+          qsort (bare, 41, sizeof (double), compare_double);
+          g_test_message ("dense redraw of a %s, 758 columns, scale %d: %.3f ms, %.3f ms of it the bars (medians of 41)",
+                          band ? "band" : "curve", scale, ms[20], ms[20] - bare[20]);
+          cairo_surface_destroy (image);
+        }
+      qd_plot_columns_free (cols);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1625,6 +1852,8 @@ main (int    argc,
   g_test_add_func ("/plot/widget/time-axis", test_widget_time_axis);
   g_test_add_func ("/plot/perf/ten-million", test_big_trace);
   g_test_add_func ("/plot/perf/live-columns", test_live_columns);
+  g_test_add_func ("/plot/render/dense-same", test_render_dense_same);
+  g_test_add_func ("/plot/perf/dense-redraw", test_dense_redraw);
 
   return g_test_run ();
 }

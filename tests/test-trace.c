@@ -5,6 +5,8 @@
 #include "qd-test-util.h"
 
 #include <glib/gstdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 /* The segment the writer puts at @index: every field derived from it, so a
  * reader can tell a torn or misplaced slot. */
@@ -549,6 +551,57 @@ test_trace_budget_csv (void)
   g_rmdir (dir);
 }
 
+/* Filling a chunk does not fault in its pages one by one: the store asks
+ * the kernel for all of them when it allocates the chunk (where the
+ * kernel can). A long run used to take a page fault per 4 KiB of trace,
+ * some 8 % of the writer's time. With one segment written into a new
+ * chunk, every page of the chunk is already there. */
+static void
+test_trace_prefault (void)
+{
+#if defined(MADV_POPULATE_WRITE)
+  g_autoptr(QdTrace) trace = qd_trace_new ("x");
+  /* The first segment of a full-size chunk: chunks of 1024, 2048, then
+   * 4096 segments. */
+  const gsize start = 1024 + 2048 + 3 * 4096, bytes = 4096 * sizeof (QdSignal);
+  gsize page = (gsize) sysconf (_SC_PAGESIZE), n_pages, resident = 0;
+  guintptr a, b;
+  unsigned char *in_core;
+  void *probe;
+
+  probe = mmap (NULL, 16 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  g_assert_true (probe != MAP_FAILED);
+  if (madvise (probe, 16 * page, MADV_POPULATE_WRITE) != 0)
+    {
+      munmap (probe, 16 * page);
+      g_test_skip ("this kernel cannot populate pages in advance");
+      return;
+    }
+  munmap (probe, 16 * page);
+
+  for (gsize i = 0; i <= start; i++)
+    {
+      QdSignal seg;
+
+      expected_segment (i, &seg);
+      qd_trace_append (trace, &seg);
+    }
+  g_assert_true (segment_is (qd_trace_get (trace, start), start));
+  a = ((guintptr) qd_trace_get (trace, start) + page - 1) & ~(guintptr) (page - 1);
+  b = ((guintptr) qd_trace_get (trace, start) + bytes) & ~(guintptr) (page - 1);
+  n_pages = (b - a) / page;
+  in_core = g_malloc (n_pages);
+  g_assert_cmpint (mincore ((void *) a, b - a, in_core), ==, 0);
+  for (gsize i = 0; i < n_pages; i++)
+    resident += in_core[i] & 1;
+  g_free (in_core);
+  g_assert_cmpuint (n_pages, >=, 40);
+  g_assert_cmpuint (resident, ==, n_pages);
+#else
+  g_test_skip ("no MADV_POPULATE_WRITE");
+#endif
+}
+
 int
 main (int argc, char **argv)
 {
@@ -562,6 +615,7 @@ main (int argc, char **argv)
   g_test_add_func ("/trace/concurrent/budget", test_trace_concurrent_budget);
   g_test_add_func ("/trace/budget/bounded", test_trace_budget_bounded);
   g_test_add_func ("/trace/budget/csv", test_trace_budget_csv);
+  g_test_add_func ("/trace/prefault", test_trace_prefault);
 
   return g_test_run ();
 }

@@ -29,6 +29,8 @@ struct _QdCanvasController
   GHashTable        *selection;      /* char* key -> NULL */
   GHashTable        *routes;         /* qd_canvas_route_system(), or NULL
                                         until needed again */
+  GHashTable        *routes_by_link; /* QdLink* -> GPtrArray of its routes
+                                        (not owned), or NULL */
   QdCanvasRouter    *router;         /* lays again only what edits change */
   GArray            *damage;         /* QdRect drawn differently since
                                         qd_canvas_controller_take_damage() */
@@ -142,6 +144,7 @@ drop_routes (QdCanvasController *self)
     }
   g_hash_table_remove_all (self->quick_keys);
   g_clear_pointer (&self->routes, g_hash_table_unref);
+  g_clear_pointer (&self->routes_by_link, g_hash_table_unref);
 }
 
 static void
@@ -329,6 +332,7 @@ qd_canvas_controller_finalize (GObject *object)
 
   g_hash_table_unref (self->selection);
   g_clear_pointer (&self->routes, g_hash_table_unref);
+  g_clear_pointer (&self->routes_by_link, g_hash_table_unref);
   qd_canvas_router_free (self->router);
   g_array_unref (self->damage);
   g_hash_table_unref (self->quick_keys);
@@ -502,15 +506,56 @@ qd_canvas_controller_take_damage (QdCanvasController *self,
   return known;
 }
 
+/* The routes by link, indexed once per change of the routes: drawing
+ * asks for every link's routes, several times a frame when the cached
+ * image is drawn in parts, and formatting each key would cost more than
+ * the drawing of a small part. */
+static GPtrArray *
+routes_of_link (QdCanvasController *self,
+                const QdLink       *link)
+{
+  GHashTable *routes = get_routes (self);
+
+  if (routes == NULL)
+    return NULL;
+  if (self->routes_by_link == NULL)
+    {
+      self->routes_by_link = g_hash_table_new_full (NULL, NULL, NULL,
+                                                    (GDestroyNotify) g_ptr_array_unref);
+      for (guint i = 0; i < self->system->links->len; i++)
+        {
+          QdLink *l = g_ptr_array_index (self->system->links, i);
+          GPtrArray *of_link = g_ptr_array_new_full (l->targets->len, NULL);
+
+          for (guint t = 0; t < l->targets->len; t++)
+            {
+              g_autofree char *key = qd_canvas_link_key (l, t);
+
+              g_ptr_array_add (of_link, g_hash_table_lookup (routes, key));
+            }
+          g_hash_table_insert (self->routes_by_link, l, of_link);
+        }
+    }
+  return g_hash_table_lookup (self->routes_by_link, link);
+}
+
 GArray *
 qd_canvas_controller_get_route (QdCanvasController *self,
                                 const QdLink       *link,
                                 guint               target)
 {
-  g_autofree char *key = qd_canvas_link_key (link, target);
-  GHashTable *routes = get_routes (self);
-  GArray *route = routes != NULL ? g_hash_table_lookup (routes, key) : NULL;
+  GPtrArray *of_link = routes_of_link (self, link);
+  GArray *route = NULL;
 
+  if (of_link != NULL && target < of_link->len)
+    route = g_ptr_array_index (of_link, target);
+  else if (self->routes != NULL)
+    {
+      /* A link of another system, or one added since the index. */
+      g_autofree char *key = qd_canvas_link_key (link, target);
+
+      route = g_hash_table_lookup (self->routes, key);
+    }
   if (route == NULL)
     return g_array_new (FALSE, FALSE, sizeof (QdPoint));
   return g_array_ref (route);
@@ -599,6 +644,46 @@ qd_canvas_controller_select_all (QdCanvasController *self)
   for (guint i = 0; i < self->system->links->len; i++)
     add_link_keys (self, self->selection, g_ptr_array_index (self->system->links, i));
   selection_changed (self);
+}
+
+QdCanvasHit
+qd_canvas_controller_context_press (QdCanvasController *self,
+                                    double              x,
+                                    double              y)
+{
+  QdCanvasHit hit = { QD_CANVAS_HIT_NONE, };
+  g_autofree char *key = NULL;
+
+  g_return_val_if_fail (QD_IS_CANVAS_CONTROLLER (self), hit);
+
+  if (self->system == NULL)
+    return hit;
+  if (self->mode != QD_CANVAS_MODE_IDLE)
+    qd_canvas_controller_cancel (self);
+  hit = qd_canvas_controller_hit_test (self, x, y);
+  switch (hit.kind)
+    {
+    case QD_CANVAS_HIT_BLOCK:
+    case QD_CANVAS_HIT_PORT:
+      key = g_strdup (hit.block->id);
+      break;
+    case QD_CANVAS_HIT_LINK:
+    case QD_CANVAS_HIT_BEND:
+      key = qd_canvas_link_key (hit.link, hit.target);
+      break;
+    case QD_CANVAS_HIT_NONE:
+    default:
+      /* The menu's edits must never reach a selection far from the
+       * pointer: on empty space they act on the model (Paste, Select
+       * All, its Properties), as in Simulink. */
+      qd_canvas_controller_clear_selection (self);
+      break;
+    }
+  /* Right-clicking one of several selected things keeps them all, so
+   * that the menu can act on the whole selection. */
+  if (key != NULL && !g_hash_table_contains (self->selection, key))
+    qd_canvas_controller_select (self, key, FALSE);
+  return hit;
 }
 
 GPtrArray *
@@ -716,6 +801,7 @@ reroute_moving (QdCanvasController *self)
           add_route_damage (self, route);
           g_hash_table_add (self->quick_keys, g_strdup (key));
           g_hash_table_replace (self->routes, key, route);
+          g_clear_pointer (&self->routes_by_link, g_hash_table_unref);
         }
     }
 }
@@ -2039,10 +2125,16 @@ qd_canvas_controller_add_block (QdCanvasController *self,
                                  qd_canvas_snap (x), qd_canvas_snap (y), &error);
   if (block != NULL)
     {
-      /* Centred on the point, once its size is known. */
-      nx = qd_canvas_snap (x - block->width / 2);
-      ny = qd_canvas_snap (y - block->height / 2);
-      if (nx != block->x || ny != block->y)
+      double w, h;
+
+      /* The type's own size, centred on the point. */
+      qd_canvas_default_block_size (type, &w, &h);
+      nx = qd_canvas_snap (x - w / 2);
+      ny = qd_canvas_snap (y - h / 2);
+      if (w != block->width || h != block->height)
+        qd_document_set_geometry (self->document, block, nx, ny, w, h,
+                                  block->rotation, block->flip, NULL);
+      else if (nx != block->x || ny != block->y)
         qd_document_move_block (self->document, block, nx, ny);
     }
   end (self);

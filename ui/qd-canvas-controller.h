@@ -110,6 +110,13 @@ void        qd_canvas_controller_select         (QdCanvasController *self,
                                                  gboolean            add);
 void        qd_canvas_controller_select_all     (QdCanvasController *self);
 void        qd_canvas_controller_clear_selection (QdCanvasController *self);
+/* A secondary click (the context menu) at (@x, @y): selects the block,
+ * port's block or link target under the point, unless it is selected
+ * already (the menu then acts on the whole selection), and clears the
+ * selection over empty space. Returns what was hit. */
+QdCanvasHit qd_canvas_controller_context_press  (QdCanvasController *self,
+                                                 double              x,
+                                                 double              y);
 /* The selected blocks, in priority order (transfer container). */
 GPtrArray  *qd_canvas_controller_get_selected_blocks (QdCanvasController *self);
 

@@ -26,6 +26,27 @@ qd_canvas_snap (double value)
   return floor (value / QD_CANVAS_GRID + 0.5) * QD_CANVAS_GRID;
 }
 
+void
+qd_canvas_default_block_size (const char *type,
+                              double     *width,
+                              double     *height)
+{
+  g_autoptr(QdBlock) probe = NULL;
+
+  /* Port blocks are small, as Create Subsystem makes them: they only
+   * carry a number, and a subsystem's inside is mostly its blocks. */
+  if (g_strcmp0 (type, QD_TYPE_INPORT) == 0 || g_strcmp0 (type, QD_TYPE_OUTPORT) == 0)
+    {
+      *width = 40;
+      *height = 20;
+      return;
+    }
+  /* Otherwise the size a new block of the type gets in the document. */
+  probe = qd_block_new ("", type != NULL ? type : "", "");
+  *width = probe->width;
+  *height = probe->height;
+}
+
 gboolean
 qd_rect_intersects (const QdRect *a,
                     const QdRect *b)
@@ -49,6 +70,51 @@ qd_canvas_block_rect (const QdBlock *block)
   QdRect rect = { block->x, block->y, block->width, block->height };
 
   return rect;
+}
+
+/* Whether a block's ports lie on its top and bottom sides (a quarter
+ * turn) rather than on its left and right. */
+static gboolean
+ports_on_top_and_bottom (int rotation)
+{
+  int r = ((rotation % 360) + 360) % 360;
+
+  return r == 90 || r == 270;
+}
+
+static QdRect
+name_rect (QdRect rect,
+           int    rotation,
+           double text_width,
+           double text_height)
+{
+  QdRect r;
+
+  /* The name goes on a side without ports, so that no link leaves
+   * through it: under the block, or, when a quarter turn has put the
+   * ports on the top and bottom, beside it on the right, as Simulink
+   * moves the name of a turned block. */
+  if (ports_on_top_and_bottom (rotation))
+    {
+      r.x = rect.x + rect.width + QD_CANVAS_NAME_GAP + 1;
+      r.y = rect.y + rect.height / 2 - text_height / 2;
+    }
+  else
+    {
+      r.x = rect.x + rect.width / 2 - text_width / 2;
+      r.y = rect.y + rect.height + QD_CANVAS_NAME_GAP;
+    }
+  r.width = text_width;
+  r.height = text_height;
+  return r;
+}
+
+QdRect
+qd_canvas_block_name_rect (const QdBlock *block,
+                           double         text_width,
+                           double         text_height)
+{
+  return name_rect (qd_canvas_block_rect (block), block->rotation, text_width, text_height);
 }
 
 static void
@@ -92,10 +158,15 @@ qd_canvas_system_bounds (const QdSystem *system,
     {
       const QdBlock *block = g_ptr_array_index (system->blocks, i);
 
+      QdRect label = qd_canvas_block_name_rect (block, 6.0 * g_utf8_strlen (block->name != NULL
+                                                                            ? block->name : "", -1),
+                                                15);
+
       rect_add_point (&rect, &empty, block->x, block->y);
-      /* Room for the name drawn below the block. */
-      rect_add_point (&rect, &empty, block->x + block->width,
-                      block->y + block->height + 18);
+      rect_add_point (&rect, &empty, block->x + block->width, block->y + block->height);
+      /* Room for the name. */
+      rect_add_point (&rect, &empty, label.x, label.y);
+      rect_add_point (&rect, &empty, label.x + label.width, label.y + label.height);
     }
   for (guint i = 0; i < system->links->len; i++)
     {
@@ -522,12 +593,10 @@ route_auto (const QdSystem *system,
             double w = 6.0 * g_utf8_strlen (block->name != NULL ? block->name : "", -1);
 
             g_array_append_val (obstacles, o);
-            /* The name is drawn centred under the block, about 10 units
-             * high: crossing it makes both hard to read. */
-            label.rect.x = block->x + block->width / 2 - w / 2;
-            label.rect.y = block->y + block->height + 2;
-            label.rect.width = w;
-            label.rect.height = 12;
+            /* The name, about 10 units high: crossing it makes both
+             * hard to read. */
+            label.rect = qd_canvas_block_name_rect (block, w, 12);
+            label.rect.y -= 1;
             label.penalty = 400.0;
             g_array_append_val (obstacles, label);
           }
@@ -879,25 +948,34 @@ hash_params (const QdBlock *block)
 
 static QdRect
 drawn_rect (QdRect      rect,
+            int         rotation,
             const char *name)
 {
-  double text = 7.0 * g_utf8_strlen (name != NULL ? name : "", -1);
-  double pad = 12 + MAX (0, (text - rect.width) / 2);
-  QdRect r = { rect.x - pad, rect.y - 14, rect.width + 2 * pad, rect.height + 14 + 30 };
+  /* The port marks, shadow and badge around the block... */
+  QdRect r = { rect.x - 12, rect.y - 14, rect.width + 24, rect.height + 14 + 30 };
+  /* ...and the name, over-estimated (a wide letter is about 7 units). */
+  QdRect label = name_rect (rect, rotation, 7.0 * g_utf8_strlen (name != NULL ? name : "", -1),
+                            14);
+  double x1 = MAX (r.x + r.width, label.x + label.width + 12);
+  double y1 = MAX (r.y + r.height, label.y + label.height + 4);
 
+  r.x = MIN (r.x, label.x - 12);
+  r.y = MIN (r.y, label.y - 4);
+  r.width = x1 - r.x;
+  r.height = y1 - r.y;
   return r;
 }
 
 QdRect
 qd_canvas_block_drawn_rect (const QdBlock *block)
 {
-  return drawn_rect (qd_canvas_block_rect (block), block->name);
+  return drawn_rect (qd_canvas_block_rect (block), block->rotation, block->name);
 }
 
 static QdRect
 block_drawn_rect (const BlockState *state)
 {
-  return drawn_rect (state->rect, state->name);
+  return drawn_rect (state->rect, state->rotation, state->name);
 }
 
 gboolean

@@ -75,10 +75,26 @@ void     qd_canvas_port_position_n    (const QdBlock    *block,
                                        QdPoint          *position,
                                        QdPoint          *direction);
 
+/* The size a block of @type gets when it is added from the palette: the
+ * same in every path that creates one (a drop, Create Subsystem's port
+ * blocks). */
+void     qd_canvas_default_block_size (const char       *type,
+                                       double           *width,
+                                       double           *height);
 QdRect   qd_canvas_block_rect         (const QdBlock    *block);
+/* The gap between a block and its name, in canvas units. */
+#define QD_CANVAS_NAME_GAP 3.0
+
+/* Where the name of @block is drawn, for a text of that size in canvas
+ * units: on a side without ports, so that no link crosses it (centred
+ * under the block, or beside it on the right, centred, when a quarter
+ * turn has put the ports on the top and bottom). */
+QdRect   qd_canvas_block_name_rect    (const QdBlock    *block,
+                                       double            text_width,
+                                       double            text_height);
 /* What drawing the block covers, in canvas units: its rectangle with the
- * port marks, shadow and badge around it and the name under it (widths
- * given in pixels, such as lines, not included). */
+ * port marks, shadow and badge around it and its name (widths given in
+ * pixels, such as lines, not included). */
 QdRect   qd_canvas_block_drawn_rect   (const QdBlock    *block);
 /* What drawing @route covers, in canvas units: its points with the
  * junction dots and the port marks at its ends. FALSE when it is empty. */

@@ -219,18 +219,21 @@ draw_text_centered (cairo_t    *cr,
   g_object_unref (layout);
 }
 
+/* A block's name, where the geometry puts it for its turn. */
 static void
-draw_text_top_centered (cairo_t    *cr,
-                        const char *text,
-                        double      cx,
-                        double      top,
-                        double      size)
+draw_block_name (cairo_t       *cr,
+                 const QdBlock *block,
+                 double         size)
 {
-  PangoLayout *layout = create_layout (cr, text, size, FALSE);
+  PangoLayout *layout = create_layout (cr, block->name, size, FALSE);
   PangoRectangle logical;
+  QdRect where;
 
   pango_layout_get_extents (layout, NULL, &logical);
-  cairo_move_to (cr, cx - (logical.x + logical.width / 2.0) / PANGO_SCALE, top);
+  where = qd_canvas_block_name_rect (block, logical.width / (double) PANGO_SCALE,
+                                     logical.height / (double) PANGO_SCALE);
+  cairo_move_to (cr, where.x - logical.x / (double) PANGO_SCALE,
+                 where.y - logical.y / (double) PANGO_SCALE);
   pango_cairo_show_layout (cr, layout);
   g_object_unref (layout);
 }
@@ -557,11 +560,11 @@ draw_block (cairo_t                     *cr,
     draw_text_centered (cr, _(type->name), x + w / 2, y + h / 2 + MIN (1.5, h / 12),
                         MIN (h * 0.3, 12), w * 0.85, h * 0.75, FALSE);
 
-  /* The name under the block, unless it would be unreadably small. */
+  /* The name, unless it would be unreadably small. */
   if (options->zoom * 10 >= 5 && block->name != NULL && !options->draft)
     {
       source_color (cr, selected ? &style->accent : &style->dim_text, 1.0);
-      draw_text_top_centered (cr, block->name, x + w / 2, y + h + 3, 10);
+      draw_block_name (cr, block, 10);
     }
 
   /* Port marks under two pixels are not seen. */
@@ -884,11 +887,14 @@ qd_canvas_render (cairo_t                     *cr,
           const QdBlock *block = g_ptr_array_index (system->blocks, i);
 
           /* Skip what lies outside the output, with room for the port
-           * marks that stick out of the block and for the name, which
-           * may be wider than the block. */
-          if (block->x - 40 > x1 || block->y - 12 > y1 ||
-              block->x + block->width + 40 < options->origin_x ||
-              block->y + block->height + 30 < options->origin_y)
+           * marks that stick out of the block, its name and the rings
+           * around it, whose widths are in pixels. */
+          QdRect drawn = qd_canvas_block_drawn_rect (block);
+          double ring = 6 / options->zoom;
+
+          if (drawn.x - ring > x1 || drawn.y - ring > y1 ||
+              drawn.x + drawn.width + ring < options->origin_x ||
+              drawn.y + drawn.height + ring < options->origin_y)
             continue;
           draw_block (cr, system, driven, block, options, style);
         }

@@ -12,6 +12,12 @@
  * again only where an edit or the selection changed it. The gesture's
  * overlays (the link being drawn, port rings, the rubber band) are drawn
  * over it each frame.
+ *
+ * No frame draws more than the view needs: a new image is drawn where
+ * the view is, and its margin around in idle time, a band at a time.
+ * In the middle of a zoom a new image starts from the old one scaled,
+ * and only what that did not cover is drawn; zooming out, idle time
+ * starts the next image before the view reaches the edges of this one.
  */
 #include <glib/gi18n-lib.h>
 
@@ -34,6 +40,17 @@
 /* While the view zooms, the cached image is scaled; once the view has
  * stood still this long, the diagram is drawn again, crisp. */
 #define CRISP_DELAY_MS 150
+
+/* The margin of a new image is drawn in bands this wide, one an idle
+ * call: each costs a fraction of a frame. */
+#define FILL_STEP 64
+/* When a frame must draw some of that margin itself, it draws this much
+ * beyond the view, in widget pixels, for the frames that follow (zooming
+ * out by 5 % a frame uses some 20 pixels a side). */
+#define VIEW_SLACK 32
+/* Zoomed out to this fraction of the image's zoom, a new image is
+ * started in idle time. */
+#define PREFETCH_RATIO 0.8
 
 /* Scaling the image beyond these factors looks too blurred (up) or
  * aliased (down): draw again at once. */
@@ -67,6 +84,12 @@ struct _QdCanvas
   QdCanvasStyle       cache_style;
   gboolean            cache_draft;     /* drawn without text, mid-zoom */
   guint               crisp_id;
+  /* The part of the image drawn so far, in widget pixels from its
+   * top-left corner: a new image is drawn where the view is at once and
+   * around it in an idle callback, a strip at a time, so that no frame
+   * pays for the whole margin. */
+  int                 drawn_x0, drawn_y0, drawn_x1, drawn_y1;
+  guint               fill_id;
   /* The diagram changed since the image was drawn: only the parts the
    * controller reports (and the selection's changes) are drawn again. */
   gboolean            cache_damaged;
@@ -154,6 +177,8 @@ crisp_timeout (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+static gboolean fill_cache (gpointer user_data);
+
 /* The view moved or zoomed. Frames until it stands still show the
  * cached image; then it is drawn again if it is not crisp. @by_user:
  * not by zoom-to-fit, so a resize no longer fits. */
@@ -165,6 +190,9 @@ view_changed (QdCanvas *self,
     self->fitted = FALSE;
   g_clear_handle_id (&self->crisp_id, g_source_remove);
   self->crisp_id = g_timeout_add (CRISP_DELAY_MS, crisp_timeout, self);
+  /* Idle time may prepare the drawing the next frames will need. */
+  if (self->fill_id == 0 && self->cache != NULL)
+    self->fill_id = g_idle_add (fill_cache, self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -664,8 +692,139 @@ repair_cache (QdCanvas *self)
   return TRUE;
 }
 
+/* Grows the drawn part of the cached image to take in the rectangle
+ * (@x0, @y0)-(@x1, @y1), in widget pixels of the image, drawing only
+ * the strips around what is drawn already. */
+static void
+extend_cache (QdCanvas *self,
+              int       x0,
+              int       y0,
+              int       x1,
+              int       y1)
+{
+  int dx0 = self->drawn_x0, dy0 = self->drawn_y0;
+  int dx1 = self->drawn_x1, dy1 = self->drawn_y1;
+
+  x0 = MAX (MIN (x0, dx0), 0);
+  y0 = MAX (MIN (y0, dy0), 0);
+  x1 = MIN (MAX (x1, dx1), (int) self->cache_width);
+  y1 = MIN (MAX (y1, dy1), (int) self->cache_height);
+  if (x0 == dx0 && y0 == dy0 && x1 == dx1 && y1 == dy1)
+    return;
+  /* Full height at the left and right, then above and below what was
+   * drawn. */
+  draw_cache_region (self, self->cache, &self->cache_style, x0, y0, dx0 - x0, y1 - y0);
+  draw_cache_region (self, self->cache, &self->cache_style, dx1, y0, x1 - dx1, y1 - y0);
+  draw_cache_region (self, self->cache, &self->cache_style, dx0, y0, dx1 - dx0, dy0 - y0);
+  draw_cache_region (self, self->cache, &self->cache_style, dx0, dy1, dx1 - dx0, y1 - dy1);
+  cairo_surface_flush (self->cache);
+  self->drawn_x0 = x0;
+  self->drawn_y0 = y0;
+  self->drawn_x1 = x1;
+  self->drawn_y1 = y1;
+}
+
+static gboolean
+cache_is_complete (QdCanvas *self)
+{
+  return self->drawn_x0 <= 0 && self->drawn_y0 <= 0 &&
+         self->drawn_x1 >= (int) self->cache_width && self->drawn_y1 >= (int) self->cache_height;
+}
+
+static void update_cache (QdCanvas            *self,
+                          const QdCanvasStyle *style,
+                          double               width,
+                          double               height,
+                          int                  scale,
+                          double               margin,
+                          gboolean             draft);
+
+/* Draws a band of the margin of the cached image around what is drawn,
+ * on every side at once: the view may leave the drawn part on any side
+ * (zooming out, on all of them). Nothing is shown: the band is for the
+ * frames to come, which can then move or scale the image without
+ * drawing. */
+static gboolean
+fill_cache (gpointer user_data)
+{
+  QdCanvas *self = user_data;
+
+  if (self->cache == NULL || !self->cache_valid)
+    {
+      self->fill_id = 0;
+      return G_SOURCE_REMOVE;
+    }
+  if (!cache_is_complete (self))
+    {
+      extend_cache (self, self->drawn_x0 - FILL_STEP, self->drawn_y0 - FILL_STEP,
+                    self->drawn_x1 + FILL_STEP, self->drawn_y1 + FILL_STEP);
+      return G_SOURCE_CONTINUE;
+    }
+  /* Zooming out, the view will soon reach the edges of the image: start
+   * the next one now, in idle time, rather than in a frame then. */
+  if (self->crisp_id != 0 && self->zoom < self->cache_zoom * PREFETCH_RATIO)
+    {
+      double width = gtk_widget_get_width (GTK_WIDGET (self));
+      double height = gtk_widget_get_height (GTK_WIDGET (self));
+      QdCanvasStyle style = self->cache_style;
+
+      update_cache (self, &style, width, height, self->cache_scale,
+                    MIN (CACHE_MARGIN, MAX (width, height) / 2), TRUE);
+      return G_SOURCE_CONTINUE;
+    }
+  self->fill_id = 0;
+  return G_SOURCE_REMOVE;
+}
+
+/* Starts the new cached image @surface with what the old one, @old,
+ * drawn at @old_zoom from the canvas point (@old_x, @old_y), showed,
+ * scaled to the new zoom, where @wanted; the part it covers, in pixels
+ * of the new image, goes to @seeded (FALSE when none). In the middle of a zoom this saves
+ * drawing again what is already drawn: it shows a little blurred until
+ * the zoom stops and the view is drawn sharp. */
+static gboolean
+seed_cache (QdCanvas        *self,
+            cairo_surface_t *surface,
+            cairo_surface_t *old,
+            double           old_zoom,
+            double           old_x,
+            double           old_y,
+            const int        old_drawn[4],
+            const int        wanted[4],
+            int              seeded[4])
+{
+  double ratio = self->zoom / old_zoom;
+  double x = (old_x - self->cache_origin_x) * self->zoom;
+  double y = (old_y - self->cache_origin_y) * self->zoom;
+  cairo_t *cr;
+
+  /* Whole pixels inside the old drawing, so that none is half empty,
+   * and only where they are @wanted: scaling costs by the pixel, and
+   * the rest of the margin is drawn in idle time anyway. */
+  seeded[0] = MAX ((int) ceil (x + old_drawn[0] * ratio), MAX (wanted[0], 0));
+  seeded[1] = MAX ((int) ceil (y + old_drawn[1] * ratio), MAX (wanted[1], 0));
+  seeded[2] = MIN ((int) floor (x + old_drawn[2] * ratio), MIN (wanted[2], (int) self->cache_width));
+  seeded[3] = MIN ((int) floor (y + old_drawn[3] * ratio), MIN (wanted[3], (int) self->cache_height));
+  if (seeded[0] >= seeded[2] || seeded[1] >= seeded[3])
+    return FALSE;
+  cr = cairo_create (surface);
+  cairo_rectangle (cr, seeded[0], seeded[1], seeded[2] - seeded[0], seeded[3] - seeded[1]);
+  cairo_clip (cr);
+  cairo_translate (cr, x, y);
+  cairo_scale (cr, ratio, ratio);
+  cairo_set_source_surface (cr, old, 0, 0);
+  cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_BILINEAR);
+  cairo_set_operator (cr, CAIRO_OPERATOR_SOURCE);
+  cairo_paint (cr);
+  cairo_destroy (cr);
+  return TRUE;
+}
+
 /* Draws the diagram into a new cached image: the view and @margin
- * widget pixels around it, at the view's zoom, in device pixels. */
+ * widget pixels around it, at the view's zoom, in device pixels. Only
+ * the view is drawn at once; the margin follows in idle time. With
+ * @draft (in the middle of a zoom), the text is left out and what the
+ * old image showed is scaled into the new one instead of drawn. */
 static void
 update_cache (QdCanvas            *self,
               const QdCanvasStyle *style,
@@ -675,6 +834,19 @@ update_cache (QdCanvas            *self,
               double               margin,
               gboolean             draft)
 {
+  cairo_surface_t *old;
+  gboolean reuse = draft && self->cache != NULL && self->cache_valid &&
+                   self->cache_scale == scale &&
+                   memcmp (&self->cache_style, style, sizeof *style) == 0;
+  double old_zoom = self->cache_zoom;
+  double old_x = self->cache_origin_x, old_y = self->cache_origin_y;
+  int old_drawn[4] = { self->drawn_x0, self->drawn_y0, self->drawn_x1, self->drawn_y1 };
+  int seeded[4];
+  /* In the middle of a zoom, the strips drawn now also reach into the
+   * margin, so that the next frames need not draw. */
+  double slack = draft ? MIN (margin, VIEW_SLACK) : 0;
+  int view[4] = { floor (margin - slack), floor (margin - slack),
+                  ceil (margin + width + slack), ceil (margin + height + slack) };
   cairo_surface_t *surface;
 
   self->cache_width = ceil (width + 2 * margin);
@@ -689,13 +861,30 @@ update_cache (QdCanvas            *self,
                                         (int) self->cache_width * scale,
                                         (int) self->cache_height * scale);
   cairo_surface_set_device_scale (surface, scale, scale);
-  draw_cache_region (self, surface, style, 0, 0, self->cache_width, self->cache_height);
-  cairo_surface_flush (surface);
 
-  g_clear_pointer (&self->cache, cairo_surface_destroy);
+  old = g_steal_pointer (&self->cache);
   self->cache = surface;
   self->cache_valid = TRUE;
+  /* Scaled, the old image is worth keeping only where it shows some of
+   * the view: then only the strips of the view beyond it are drawn. */
+  if (reuse && seed_cache (self, surface, old, old_zoom, old_x, old_y, old_drawn, view, seeded) &&
+      seeded[0] < view[2] && view[0] < seeded[2] && seeded[1] < view[3] && view[1] < seeded[3])
+    {
+      self->drawn_x0 = seeded[0];
+      self->drawn_y0 = seeded[1];
+      self->drawn_x1 = seeded[2];
+      self->drawn_y1 = seeded[3];
+    }
+  else
+    {
+      self->drawn_x0 = self->drawn_x1 = view[0];
+      self->drawn_y0 = self->drawn_y1 = view[1];
+    }
+  g_clear_pointer (&old, cairo_surface_destroy);
+  extend_cache (self, view[0], view[1], view[2], view[3]);
   remember_selection (self);
+  if (!cache_is_complete (self) && self->fill_id == 0)
+    self->fill_id = g_idle_add (fill_cache, self);
 }
 
 /* The view has panned out of the cached image at the same zoom: the
@@ -737,6 +926,28 @@ scroll_cache (QdCanvas            *self,
   self->cache_origin_x += dx / self->zoom;
   self->cache_origin_y += dy / self->zoom;
 
+  if (!cache_is_complete (self))
+    {
+      /* The margin was not all drawn yet: the drawn part moves with the
+       * image, and only what the view needs beyond it is drawn now (the
+       * view sits in the middle of the image); idle time does the rest. */
+      double vx = (w - width) / 2, vy = (h - height) / 2;
+
+      self->drawn_x0 = CLAMP (self->drawn_x0 - (int) dx, 0, w);
+      self->drawn_x1 = CLAMP (self->drawn_x1 - (int) dx, 0, w);
+      self->drawn_y0 = CLAMP (self->drawn_y0 - (int) dy, 0, h);
+      self->drawn_y1 = CLAMP (self->drawn_y1 - (int) dy, 0, h);
+      if (self->drawn_x0 >= self->drawn_x1 || self->drawn_y0 >= self->drawn_y1)
+        {
+          self->drawn_x0 = self->drawn_x1 = floor (vx);
+          self->drawn_y0 = self->drawn_y1 = floor (vy);
+        }
+      extend_cache (self, floor (vx), floor (vy), ceil (vx + width), ceil (vy + height));
+      if (self->fill_id == 0)
+        self->fill_id = g_idle_add (fill_cache, self);
+      return TRUE;
+    }
+
   /* The strip that came in at the left or right, full height, then the
    * one at the top or bottom beside it. */
   if (dx > 0)
@@ -752,15 +963,20 @@ scroll_cache (QdCanvas            *self,
 }
 
 /* Whether the cached image can show the view: it is up to date, made
- * for this screen and style, covers the whole view, and needs no more
+ * for this screen and style, covers the whole view (with the part drawn
+ * so far, or, with @whole, once it is all drawn), and needs no more
  * scaling than looks right. */
 static gboolean
 cache_is_usable (QdCanvas            *self,
                  const QdCanvasStyle *style,
                  double               width,
                  double               height,
-                 int                  scale)
+                 int                  scale,
+                 gboolean             whole)
 {
+  int dx0 = whole ? 0 : self->drawn_x0, dy0 = whole ? 0 : self->drawn_y0;
+  int dx1 = whole ? (int) self->cache_width : self->drawn_x1;
+  int dy1 = whole ? (int) self->cache_height : self->drawn_y1;
   double ratio, x0, y0, x1, y1;
   /* Rounding in the view's arithmetic must not force a redraw. */
   double slack = 0.5 / self->zoom;
@@ -771,10 +987,11 @@ cache_is_usable (QdCanvas            *self,
   ratio = self->zoom / self->cache_zoom;
   if (ratio > CACHE_MAX_UPSCALE || ratio < CACHE_MAX_DOWNSCALE)
     return FALSE;
-  x0 = self->cache_origin_x;
-  y0 = self->cache_origin_y;
-  x1 = x0 + self->cache_width / self->cache_zoom;
-  y1 = y0 + self->cache_height / self->cache_zoom;
+  /* Only what is drawn of it. */
+  x0 = self->cache_origin_x + dx0 / self->cache_zoom;
+  y0 = self->cache_origin_y + dy0 / self->cache_zoom;
+  x1 = self->cache_origin_x + dx1 / self->cache_zoom;
+  y1 = self->cache_origin_y + dy1 / self->cache_zoom;
   return self->origin_x >= x0 - slack && self->origin_y >= y0 - slack &&
          self->origin_x + width / self->zoom <= x1 + slack &&
          self->origin_y + height / self->zoom <= y1 + slack;
@@ -816,19 +1033,34 @@ qd_canvas_snapshot (GtkWidget   *widget,
       if (!repair_cache (self))
         self->cache_valid = FALSE;
     }
-  if (!cache_is_usable (self, &style, width, height, scale) &&
-      !scroll_cache (self, &style, width, height, scale))
+  if (cache_is_usable (self, &style, width, height, scale, FALSE))
+    ;
+  else if (cache_is_usable (self, &style, width, height, scale, TRUE))
+    {
+      /* The view reaches into the margin not drawn yet (zooming out
+       * faster than the idle time draws it): draw the strips it needs,
+       * and a little more for the next frames. */
+      double vx = (self->origin_x - self->cache_origin_x) * self->cache_zoom;
+      double vy = (self->origin_y - self->cache_origin_y) * self->cache_zoom;
+      double to_cache = self->cache_zoom / self->zoom;
+
+      extend_cache (self, floor (vx) - VIEW_SLACK, floor (vy) - VIEW_SLACK,
+                    ceil (vx + width * to_cache) + VIEW_SLACK,
+                    ceil (vy + height * to_cache) + VIEW_SLACK);
+    }
+  else if (!scroll_cache (self, &style, width, height, scale))
     {
       /* Panning needs little margin (the image scrolls), but zooming
-       * out needs a wide one, to show the image scaled down without
-       * empty edges. Drawing after an edit (each frame of a drag) is
-       * fastest with little. In the middle of a zoom the drawing leaves
-       * out the text, the most costly part of a large diagram seen at
-       * a small zoom; it is drawn in full when the zoom stops. */
+       * needs a wide one, to show the image scaled down without empty
+       * edges as the zoom goes out (it is drawn in idle time). Drawing
+       * after an edit (each frame of a drag) is fastest with little. In
+       * the middle of a zoom the drawing leaves out the text, the most
+       * costly part of a large diagram seen at a small zoom, and starts
+       * from the old image scaled; it is drawn in full when the zoom
+       * stops. */
       gboolean zooming = self->cache != NULL && self->cache_valid &&
                          self->cache_zoom != self->zoom;
-      gboolean zooming_out = zooming && self->zoom < self->cache_zoom;
-      double margin = zooming_out ? MIN (CACHE_MARGIN, MAX (width, height) / 2) : SCROLL_MARGIN;
+      double margin = zooming ? MIN (CACHE_MARGIN, MAX (width, height) / 2) : SCROLL_MARGIN;
 
       update_cache (self, &style, width, height, scale, margin, zooming);
     }
@@ -1090,6 +1322,41 @@ on_pan_end (GtkGestureDrag *gesture,
 }
 
 static void
+popup_context_menu (QdCanvas *self,
+                    double    x,
+                    double    y)
+{
+  gtk_popover_set_pointing_to (GTK_POPOVER (self->context_menu),
+                               &(GdkRectangle) { (int) x, (int) y, 1, 1 });
+  gtk_popover_popup (GTK_POPOVER (self->context_menu));
+  /* A tooltip shown before the click would stay over the menu: ask
+   * again, and the open menu says no. */
+  gtk_widget_trigger_tooltip_query (GTK_WIDGET (self));
+}
+
+/* The Menu key and Shift+F10: the context menu of the selection, from
+ * the keyboard. */
+static void
+popup_context_menu_from_keyboard (QdCanvas *self)
+{
+  g_autoptr(GPtrArray) blocks = qd_canvas_controller_get_selected_blocks (self->controller);
+  double width = gtk_widget_get_width (GTK_WIDGET (self));
+  double height = gtk_widget_get_height (GTK_WIDGET (self));
+  double x = width / 2, y = height / 2;
+
+  if (qd_canvas_get_system (self) == NULL)
+    return;
+  if (blocks->len > 0)
+    {
+      QdBlock *block = g_ptr_array_index (blocks, 0);
+
+      qd_canvas_canvas_to_widget (self, block->x + block->width / 2,
+                                  block->y + block->height / 2, &x, &y);
+    }
+  popup_context_menu (self, CLAMP (x, 0, MAX (width - 1, 0)), CLAMP (y, 0, MAX (height - 1, 0)));
+}
+
+static void
 on_context_pressed (GtkGestureClick *gesture,
                     int              n_press,
                     double           x,
@@ -1098,22 +1365,16 @@ on_context_pressed (GtkGestureClick *gesture,
 {
   QdSystem *system = qd_canvas_get_system (self);
   double cx, cy;
-  QdCanvasHit hit;
 
   if (system == NULL)
     return;
   gtk_widget_grab_focus (GTK_WIDGET (self));
   qd_canvas_widget_to_canvas (self, x, y, &cx, &cy);
-  hit = qd_canvas_controller_hit_test (self->controller, cx, cy);
-  /* The menu acts on what was clicked: make it the selection unless it
-   * is already part of it. */
-  if (hit.kind == QD_CANVAS_HIT_BLOCK &&
-      !qd_canvas_controller_is_selected (self->controller, hit.block->id))
-    qd_canvas_controller_select (self->controller, hit.block->id, FALSE);
+  /* The menu acts on what was clicked: a block, a link, or the model
+   * itself over empty space. */
+  qd_canvas_controller_context_press (self->controller, cx, cy);
 
-  gtk_popover_set_pointing_to (GTK_POPOVER (self->context_menu),
-                               &(GdkRectangle) { (int) x, (int) y, 1, 1 });
-  gtk_popover_popup (GTK_POPOVER (self->context_menu));
+  popup_context_menu (self, x, y);
 }
 
 static void
@@ -1127,26 +1388,32 @@ on_leave (GtkEventControllerMotion *motion,
     }
 }
 
-static gboolean
-on_query_tooltip (GtkWidget  *widget,
-                  int         x,
-                  int         y,
-                  gboolean    keyboard,
-                  GtkTooltip *tooltip,
-                  QdCanvas   *self)
+/* Tooltips give a block's documentation, which may be a paragraph:
+ * wrapped at a width that reads well and fits any screen. */
+#define TOOLTIP_WIDTH_CHARS 60
+
+GtkWidget *
+qd_canvas_create_tooltip (QdCanvas *self,
+                          double    x,
+                          double    y)
 {
   const QdBlockType *type;
   g_autofree char *text = NULL;
+  GtkWidget *label;
   double cx, cy;
   QdCanvasHit hit;
 
-  if (keyboard || qd_canvas_get_system (self) == NULL ||
+  g_return_val_if_fail (QD_IS_CANVAS (self), NULL);
+
+  /* Over the open context menu a tooltip would hide its items. */
+  if (qd_canvas_get_system (self) == NULL ||
+      gtk_widget_get_visible (self->context_menu) ||
       qd_canvas_controller_get_mode (self->controller) != QD_CANVAS_MODE_IDLE)
-    return FALSE;
+    return NULL;
   qd_canvas_widget_to_canvas (self, x, y, &cx, &cy);
   hit = qd_canvas_controller_hit_test (self->controller, cx, cy);
   if (hit.kind != QD_CANVAS_HIT_BLOCK && hit.kind != QD_CANVAS_HIT_PORT)
-    return FALSE;
+    return NULL;
   type = qd_block_get_type_info (hit.block);
 
   /* What it is and, on a port, which one: enough to wire without
@@ -1161,7 +1428,32 @@ on_query_tooltip (GtkWidget  *widget,
   else
     text = g_markup_printf_escaped (_("<b>%s</b>: unknown block type “%s”"),
                                     hit.block->name, hit.block->type);
-  gtk_tooltip_set_markup (tooltip, text);
+
+  label = gtk_label_new (NULL);
+  gtk_label_set_markup (GTK_LABEL (label), text);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), TOOLTIP_WIDTH_CHARS);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  return label;
+}
+
+static gboolean
+on_query_tooltip (GtkWidget  *widget,
+                  int         x,
+                  int         y,
+                  gboolean    keyboard,
+                  GtkTooltip *tooltip,
+                  QdCanvas   *self)
+{
+  GtkWidget *label;
+
+  if (keyboard)
+    return FALSE;
+  label = qd_canvas_create_tooltip (self, x, y);
+  if (label == NULL)
+    return FALSE;
+  gtk_tooltip_set_custom (tooltip, label);
   return TRUE;
 }
 
@@ -1297,8 +1589,7 @@ on_drop_motion (GtkDropTarget *target,
 {
   const GValue *value = gtk_drop_target_get_value (target);
   const char *type = NULL;
-  g_autoptr(QdBlock) probe = NULL;
-  double cx, cy;
+  double cx, cy, w, h;
 
   if (value != NULL && G_VALUE_HOLDS_STRING (value))
     type = g_value_get_string (value);
@@ -1310,13 +1601,13 @@ on_drop_motion (GtkDropTarget *target,
       return 0;
     }
 
-  /* A new block of the type, never added, says what size it will be. */
-  probe = qd_block_new ("", type, "");
+  /* The size the drop will give it. */
+  qd_canvas_default_block_size (type, &w, &h);
   qd_canvas_widget_to_canvas (self, x, y, &cx, &cy);
-  self->ghost.width = probe->width;
-  self->ghost.height = probe->height;
-  self->ghost.x = qd_canvas_snap (cx - probe->width / 2);
-  self->ghost.y = qd_canvas_snap (cy - probe->height / 2);
+  self->ghost.width = w;
+  self->ghost.height = h;
+  self->ghost.x = qd_canvas_snap (cx - w / 2);
+  self->ghost.y = qd_canvas_snap (cy - h / 2);
   self->has_ghost = TRUE;
   gtk_widget_queue_draw (GTK_WIDGET (self));
   return GDK_ACTION_COPY;
@@ -1422,6 +1713,8 @@ action_activated (GtkWidget  *widget,
     zoom_step (self, self->zoom / 1.25);
   else if (g_str_equal (name, "zoom-fit"))
     qd_canvas_zoom_fit (self);
+  else if (g_str_equal (name, "context-menu"))
+    popup_context_menu_from_keyboard (self);
   else if (g_str_equal (name, "zoom-100"))
     qd_canvas_zoom_reset (self);
   else if (g_str_equal (name, "go-up"))
@@ -1540,6 +1833,7 @@ qd_canvas_dispose (GObject *object)
   g_clear_pointer (&self->cache, cairo_surface_destroy);
   g_clear_pointer (&self->drawn_selection, g_hash_table_unref);
   g_clear_handle_id (&self->crisp_id, g_source_remove);
+  g_clear_handle_id (&self->fill_id, g_source_remove);
   stop_autoscroll (self);
   if (self->controller != NULL)
     {
@@ -1616,7 +1910,7 @@ qd_canvas_class_init (QdCanvasClass *klass)
     "canvas.select-all", "canvas.delete", "canvas.cut", "canvas.copy",
     "canvas.paste", "canvas.duplicate", "canvas.rotate", "canvas.flip",
     "canvas.group", "canvas.ungroup", "canvas.zoom-in", "canvas.zoom-out",
-    "canvas.zoom-fit", "canvas.zoom-100", "canvas.go-up",
+    "canvas.zoom-fit", "canvas.zoom-100", "canvas.go-up", "canvas.context-menu",
   };
   static const struct
   {
@@ -1678,6 +1972,8 @@ qd_canvas_class_init (QdCanvasClass *klass)
   add_binding_action (widget_class, GDK_KEY_KP_1, GDK_CONTROL_MASK, "canvas.zoom-100");
   add_binding_action (widget_class, GDK_KEY_1, GDK_CONTROL_MASK, "canvas.zoom-100");
   add_binding_action (widget_class, GDK_KEY_Up, GDK_ALT_MASK, "canvas.go-up");
+  add_binding_action (widget_class, GDK_KEY_Menu, 0, "canvas.context-menu");
+  add_binding_action (widget_class, GDK_KEY_F10, GDK_SHIFT_MASK, "canvas.context-menu");
 
   for (guint i = 0; i < G_N_ELEMENTS (arrows); i++)
     {

@@ -8,7 +8,9 @@
  * the window's Undo takes it back.
  *
  * Its actions live in the "canvas." group (canvas.copy, canvas.zoom-fit,
- * ...) with the usual accelerators while the canvas has the focus.
+ * ...) with the usual accelerators while the canvas has the focus;
+ * canvas.context-menu (the Menu key, Shift+F10) opens the context menu
+ * from the keyboard.
  */
 #pragma once
 
@@ -73,6 +75,13 @@ void                qd_canvas_set_highlight  (QdCanvas   *canvas,
                                               GHashTable *block_ids);
 /* The blocks ringed now, or NULL (owned by the canvas). */
 GHashTable         *qd_canvas_get_highlight  (QdCanvas   *canvas);
+/* The tooltip for the widget point (@x, @y): a wrapped label naming the
+ * block or port there, with the block's documentation (transfer
+ * floating), or NULL where none should show (empty space, a gesture in
+ * progress, the context menu open). */
+GtkWidget          *qd_canvas_create_tooltip (QdCanvas   *self,
+                                              double      x,
+                                              double      y);
 /* The model of the context menu, so that the window can add its own
  * items (which may name "win." actions): Open, Properties... */
 GMenu              *qd_canvas_get_context_menu (QdCanvas *self);

@@ -11,7 +11,10 @@
  * each pixel column plus the exact turning points, so parabolas and
  * cubics look like what they are. With more segments than that, the
  * exact per-column minimum and maximum say everything the screen can
- * show, at a cost that does not grow with the segments.
+ * show, at a cost that does not grow with the segments. On an image
+ * whose pixels the columns fit, those bars' coverage is written into
+ * masks directly (dense_range_mask()); vector output keeps them as
+ * rectangles.
  */
 #include <glib/gi18n-lib.h>
 
@@ -546,6 +549,263 @@ draw_sparse (cairo_t                   *cr,
   cairo_stroke (cr);
 }
 
+/* The bar of column @c in user coordinates, [*top, *bottom]: over the
+ * column's spread, reaching back to where the curve left the previous
+ * column (@prev_last, NaN for none), so jumps stay connected. */
+static inline void
+bar_extent (const QdPlotRenderOptions *o,
+            const Map                 *m,
+            const QdPlotColumn        *c,
+            double                     prev_last,
+            double                    *top,
+            double                    *bottom)
+{
+  double lo = c->min, hi = c->max;
+
+  if (!isnan (prev_last))
+    {
+      lo = MIN (lo, prev_last);
+      hi = MAX (hi, prev_last);
+    }
+  *top = map_y (m, hi) - 0.5 * o->line_width;
+  *bottom = map_y (m, lo) + 0.5 * o->line_width;
+}
+
+/* Where user coordinates land in the pixels of @cr's target: p = s u + d
+ * along each axis, when the transformation is a plain scale and shift
+ * (device scale, HiDPI, included). */
+typedef struct
+{
+  double sx, dx, sy, dy;
+} PixelMap;
+
+static gboolean
+pixel_map (cairo_t  *cr,
+           PixelMap *p)
+{
+  cairo_surface_t *target = cairo_get_group_target (cr);
+  cairo_matrix_t ctm;
+  double scale_x, scale_y, off_x, off_y;
+
+  if (cairo_surface_get_type (target) != CAIRO_SURFACE_TYPE_IMAGE
+      || cairo_get_antialias (cr) == CAIRO_ANTIALIAS_NONE)
+    return FALSE;
+  cairo_get_matrix (cr, &ctm);
+  if (ctm.xy != 0.0 || ctm.yx != 0.0 || !(ctm.xx > 0.0) || !(ctm.yy > 0.0))
+    return FALSE;
+  cairo_surface_get_device_scale (target, &scale_x, &scale_y);
+  cairo_surface_get_device_offset (target, &off_x, &off_y);
+  p->sx = ctm.xx * scale_x;
+  p->dx = ctm.x0 * scale_x + off_x;
+  p->sy = ctm.yy * scale_y;
+  p->dy = ctm.y0 * scale_y + off_y;
+  return TRUE;
+}
+
+static inline gboolean
+is_whole (double v)
+{
+  return fabs (v - round (v)) < 1e-6;
+}
+
+/* Device pixels across one tile of the bars' coverage mask. */
+#define MASK_TILE 128
+
+/* The mask memory of this thread, kept from one drawing to the next: a
+ * new allocation of this size would be fresh pages from the kernel each
+ * time, one page fault per 4 KiB. */
+typedef struct
+{
+  gsize  size;
+  guint8 data[];
+} MaskBuffer;
+
+static GPrivate mask_buffer = G_PRIVATE_INIT (g_free);
+
+static guint8 *
+get_mask_buffer (gsize size)
+{
+  MaskBuffer *buffer = g_private_get (&mask_buffer);
+
+  if (buffer == NULL || buffer->size < size)
+    {
+      size = MAX (size, buffer != NULL ? 2 * buffer->size : 0);
+      buffer = g_malloc (sizeof (MaskBuffer) + size);
+      buffer->size = size;
+      g_private_replace (&mask_buffer, buffer);
+    }
+  return buffer->data;
+}
+
+/* One row of a column of the mask, @wpx pixels wide (2 at device
+ * scale 2): a call to memset for each would cost more than the rest. */
+static inline void
+mask_put (guint8 *px,
+          int     wpx,
+          int     cover)
+{
+  guint8 v = (guint8) CLAMP (cover, 0, 255);
+
+  if (wpx == 1)
+    *px = v;
+  else if (wpx == 2)
+    px[0] = px[1] = v;
+  else
+    memset (px, v, wpx);
+}
+
+/* The bars of columns [@k0, @k1) on an image target, as coverage masks
+ * painted with the current source. When the columns fall on whole
+ * device pixels, a bar's coverage is exact and simple: whole rows
+ * between its ends, the covered fraction in its end rows, computed as
+ * Cairo does (ends in 1/256 of a pixel), so the pixels come out the same
+ * within a rounding step. Cairo itself fills the same rectangles only
+ * after sorting and merging all their edges, which cost more than the
+ * rest of the plot's drawing. The masks are tiles MASK_TILE pixels
+ * wide, each as tall as its own bars reach: a curve crossing the whole
+ * height composites a band along the curve, not the whole area. Returns
+ * FALSE (and draws nothing) when the columns do not fall on whole
+ * pixels, or the target is not an image (vector output keeps vector
+ * bars). */
+static gboolean
+dense_range_mask (cairo_t                   *cr,
+                  const QdPlotRenderOptions *o,
+                  const Map                 *m,
+                  const QdPlotColumn        *cols,
+                  guint                      n,
+                  guint                      k0,
+                  guint                      k1,
+                  double                    *prev_last)
+{
+  double cw = m->area.width / n;
+  PixelMap p;
+  double x0, col_px, clip_top, clip_bottom, last = *prev_last;
+  guint n_cols = k1 - k0, tile_cols, n_tiles;
+  int px0, wpx;
+  gint32 *ends;
+  int *tile_rows;
+  gsize total = 0, offset = 0;
+  guint8 *data;
+
+  if (k1 <= k0 || !pixel_map (cr, &p))
+    return FALSE;
+  x0 = p.sx * (m->area.x + k0 * cw) + p.dx;
+  col_px = p.sx * cw;
+  if (!is_whole (x0) || !is_whole (col_px) || col_px < 0.5 || col_px > MASK_TILE)
+    return FALSE;
+  px0 = (int) round (x0);
+  wpx = (int) round (col_px);
+  tile_cols = MASK_TILE / wpx;
+  n_tiles = (n_cols + tile_cols - 1) / tile_cols;
+
+  /* The plot area clips the curves: rows outside it are not drawn. */
+  clip_top = p.sy * m->area.y + p.dy;
+  clip_bottom = p.sy * (m->area.y + m->area.height) + p.dy;
+
+  /* The bars' ends in 1/256 of a pixel row (Cairo's fixed point); an
+   * empty column has none (top == bottom). */
+  ends = g_new (gint32, 2 * n_cols);
+  tile_rows = g_new (int, 2 * n_tiles);
+  for (guint t = 0; t < n_tiles; t++)
+    {
+      tile_rows[2 * t] = G_MAXINT;
+      tile_rows[2 * t + 1] = G_MININT;
+    }
+  for (guint j = 0; j < n_cols; j++)
+    {
+      const QdPlotColumn *c = &cols[k0 + j];
+      int *rows = &tile_rows[2 * (j / tile_cols)];
+      double top, bottom;
+
+      ends[2 * j] = ends[2 * j + 1] = 0;
+      if (c->min > c->max)
+        {
+          last = NAN;
+          continue;
+        }
+      bar_extent (o, m, c, last, &top, &bottom);
+      last = c->last;
+      top = CLAMP (p.sy * top + p.dy, clip_top, clip_bottom);
+      bottom = CLAMP (p.sy * bottom + p.dy, clip_top, clip_bottom);
+      ends[2 * j] = (gint32) round (top * 256.0);
+      ends[2 * j + 1] = (gint32) round (bottom * 256.0);
+      if (ends[2 * j + 1] > ends[2 * j])
+        {
+          rows[0] = MIN (rows[0], ends[2 * j] >> 8);
+          rows[1] = MAX (rows[1], (ends[2 * j + 1] + 255) >> 8);
+        }
+    }
+  *prev_last = last;
+
+  for (guint t = 0; t < n_tiles; t++)
+    if (tile_rows[2 * t + 1] > tile_rows[2 * t])
+      total += (gsize) cairo_format_stride_for_width (CAIRO_FORMAT_A8, MASK_TILE)
+               * (gsize) (tile_rows[2 * t + 1] - tile_rows[2 * t]);
+  data = total > 0 ? get_mask_buffer (total) : NULL;
+
+  for (guint t = 0; t < n_tiles; t++)
+    {
+      guint j0 = t * tile_cols, j1 = MIN (n_cols, j0 + tile_cols);
+      int row0 = tile_rows[2 * t], height;
+      int width = (int) (j1 - j0) * wpx;
+      int stride = cairo_format_stride_for_width (CAIRO_FORMAT_A8, width);
+      guint8 *tile = data + offset;
+      cairo_surface_t *mask;
+      cairo_pattern_t *pattern;
+      cairo_matrix_t pm;
+
+      /* A tile without bars (its rows still the initial G_MAXINT and
+       * G_MININT, whose difference would overflow). */
+      if (tile_rows[2 * t + 1] <= row0)
+        continue;
+      height = tile_rows[2 * t + 1] - row0;
+      offset += (gsize) stride * (gsize) height;
+      memset (tile, 0, (gsize) stride * (gsize) height);
+      for (guint j = j0; j < j1; j++)
+        {
+          gint32 top = ends[2 * j], bottom = ends[2 * j + 1];
+          guint8 *col = tile + (j - j0) * wpx;
+
+          /* An empty column, or a bar clipped away (its rows may lie
+           * outside the tile's). */
+          if (bottom <= top)
+            continue;
+          {
+            int r_top = top >> 8, r_bottom = (bottom + 255) >> 8;
+            guint8 *px = col + (gsize) (r_top - row0) * stride;
+
+            /* Cairo's coverage: the covered 256ths, at most 255; rows
+             * between the end rows are covered whole. */
+            if (r_bottom - r_top == 1)
+              {
+                mask_put (px, wpx, bottom - top);
+                continue;
+              }
+            mask_put (px, wpx, 256 * (r_top + 1) - top);
+            px += stride;
+            for (int r = r_top + 1; r < r_bottom - 1; r++, px += stride)
+              mask_put (px, wpx, 255);
+            mask_put (px, wpx, bottom - 256 * (r_bottom - 1));
+          }
+        }
+
+      /* Painted one mask pixel to one target pixel: user coordinates to
+       * pixels (p), then to the tile's. */
+      mask = cairo_image_surface_create_for_data (tile, CAIRO_FORMAT_A8, width, height, stride);
+      pattern = cairo_pattern_create_for_surface (mask);
+      cairo_pattern_set_filter (pattern, CAIRO_FILTER_NEAREST);
+      cairo_matrix_init (&pm, p.sx, 0.0, 0.0, p.sy,
+                         p.dx - (px0 + (int) j0 * wpx), p.dy - row0);
+      cairo_pattern_set_matrix (pattern, &pm);
+      cairo_mask (cr, pattern);
+      cairo_pattern_destroy (pattern);
+      cairo_surface_destroy (mask);
+    }
+  g_free (tile_rows);
+  g_free (ends);
+  return TRUE;
+}
+
 /* Columns [@k0, @k1) of draw_dense(); returns where the curve left the
  * last one. */
 static double
@@ -559,13 +819,16 @@ dense_range (cairo_t                   *cr,
              double                     prev_last)
 {
   double cw = m->area.width / n;
-  double half = 0.5 * o->line_width;
+
+  if (o->mode != QD_PLOT_MODE_EVENTS
+      && dense_range_mask (cr, o, m, cols, n, k0, k1, &prev_last))
+    return prev_last;
 
   for (guint k = k0; k < k1; k++)
     {
       const QdPlotColumn *c = &cols[k];
       double x = m->area.x + k * cw;
-      double lo, hi;
+      double top, bottom;
 
       if (c->min > c->max)
         {
@@ -584,22 +847,11 @@ dense_range (cairo_t                   *cr,
           continue;
         }
       /* A bar over the column's spread: every pixel in it is on the curve
-       * somewhere within the column. It reaches back to where the curve
-       * left the previous column, so jumps stay connected. Filling
-       * disjoint bars is much cheaper for Cairo than stroking a path that
-       * folds back on itself in every column. */
-      lo = c->min;
-      hi = c->max;
-      if (!isnan (prev_last))
-        {
-          lo = MIN (lo, prev_last);
-          hi = MAX (hi, prev_last);
-        }
-      {
-        double top = map_y (m, hi) - half, bottom = map_y (m, lo) + half;
-
-        cairo_rectangle (cr, x, top, cw, bottom - top);
-      }
+       * somewhere within the column. Filling disjoint bars is much
+       * cheaper for Cairo than stroking a path that folds back on itself
+       * in every column. */
+      bar_extent (o, m, c, prev_last, &top, &bottom);
+      cairo_rectangle (cr, x, top, cw, bottom - top);
       prev_last = c->last;
     }
   cairo_fill (cr);
