@@ -530,6 +530,7 @@ test_shortcuts_window (void)
   GSList *objects;
   static const char *const expected[] = {
     "F2", "F5", "F7", "<Control>z", "<Control>g", "<Control>comma",
+    "Menu", "<Shift>F10",
   };
 
   builder = gtk_builder_new_from_resource ("/io/github/qdevs/Qdevs/ui/qd-shortcuts-window.ui");
