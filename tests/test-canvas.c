@@ -19,6 +19,7 @@
 #include "qd-application.h"
 #include "qd-canvas.h"
 #include "qd-canvas-render.h"
+#include "qd-test-gtk-util.h"
 #include "qd-test-util.h"
 #include "qd-window.h"
 
@@ -1554,29 +1555,6 @@ route_from_controller (const QdSystem *system,
   return qd_canvas_controller_get_route (user_data, link, target);
 }
 
-static void
-on_after_paint (GdkFrameClock *clock,
-                gboolean      *done)
-{
-  *done = TRUE;
-}
-
-/* Waits until @widget has been painted with what it shows now. */
-static void
-wait_for_paint (GtkWidget *widget)
-{
-  GdkFrameClock *clock = gtk_widget_get_frame_clock (widget);
-  gboolean done = FALSE;
-  gulong handler;
-
-  g_assert_nonnull (clock);
-  handler = g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), &done);
-  gtk_widget_queue_draw (widget);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-  g_signal_handler_disconnect (clock, handler);
-}
-
 /* What the canvas widget draws, through GTK's own drawing of its nodes. */
 static cairo_surface_t *
 draw_widget (GtkWidget *widget)
@@ -1587,7 +1565,7 @@ draw_widget (GtkWidget *widget)
   g_autoptr(GskRenderNode) node = NULL;
   cairo_t *cr;
 
-  wait_for_paint (widget);
+  qd_test_wait_for_paint (widget);
   /* The widget's own snapshot, as GTK calls it for a frame. */
   GTK_WIDGET_GET_CLASS (widget)->snapshot (widget, snapshot);
   node = gtk_snapshot_free_to_node (snapshot);
@@ -1729,7 +1707,7 @@ test_widget_cached_drawing (void)
   gtk_window_set_child (GTK_WINDOW (window), widget);
   gtk_window_present (GTK_WINDOW (window));
   qd_canvas_set_document (canvas, document);
-  wait_for_paint (widget);
+  qd_test_wait_for_paint (widget);
   qd_canvas_zoom_reset (canvas);
   /* A few glyph edges may differ (text placed a fraction of a pixel
    * apart when the image starts at another canvas point); a misplaced
@@ -1746,7 +1724,7 @@ test_widget_cached_drawing (void)
   for (guint i = 0; i < 12; i++)
     {
       pan_pixels (canvas, i < 6 ? 11 : -7, i < 6 ? 6 : -13);
-      wait_for_paint (widget);
+      qd_test_wait_for_paint (widget);
     }
   g_assert_cmpuint (count_wrong_pixels (canvas, "panned in steps"), <=, allowed);
   pan_pixels (canvas, 300, 200);
@@ -1770,7 +1748,7 @@ test_widget_cached_drawing (void)
     for (guint i = 1; i <= 8; i++)
       {
         qd_canvas_controller_drag (controller, x + 7 * i, y + 4 * i);
-        wait_for_paint (widget);
+        qd_test_wait_for_paint (widget);
       }
     g_assert_cmpint (qd_canvas_controller_get_mode (controller), ==, QD_CANVAS_MODE_MOVE);
     g_assert_cmpfloat (block->x, ==, x0 + 60);
@@ -1860,7 +1838,7 @@ test_widget_zoom_drawing (void)
   gtk_window_set_child (GTK_WINDOW (window), widget);
   gtk_window_present (GTK_WINDOW (window));
   qd_canvas_set_document (canvas, document);
-  wait_for_paint (widget);
+  qd_test_wait_for_paint (widget);
   qd_canvas_zoom_reset (canvas);
   allowed = gtk_widget_get_width (widget) * gtk_widget_get_height (widget) / 400;
   g_assert_cmpuint (count_empty_pixels (widget), ==, 0);
@@ -1922,7 +1900,7 @@ test_widget_tooltip (void)
   gtk_window_set_child (GTK_WINDOW (window), widget);
   gtk_window_present (GTK_WINDOW (window));
   qd_canvas_set_document (canvas, document);
-  wait_for_paint (widget);
+  qd_test_wait_for_paint (widget);
   qd_canvas_zoom_reset (canvas);
   qd_canvas_canvas_to_widget (canvas, block->x + block->width / 2,
                               block->y + block->height / 2, &x, &y);

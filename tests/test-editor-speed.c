@@ -26,6 +26,7 @@
 #include "qd-application.h"
 #include "qd-canvas.h"
 #include "qd-canvas-render.h"
+#include "qd-test-gtk-util.h"
 #include "qd-test-util.h"
 #include "qd-window.h"
 
@@ -610,29 +611,6 @@ measure_render (QdCanvas   *canvas,
            percentile (times, 50), percentile (times, 95));
 }
 
-/* Waits for the next paint of @widget's frame clock. */
-static void
-on_paint_done (GdkFrameClock *clock,
-               gboolean      *done)
-{
-  *done = TRUE;
-}
-
-static void
-wait_for_paint (GtkWidget *widget)
-{
-  GdkFrameClock *clock = gtk_widget_get_frame_clock (widget);
-  gboolean done = FALSE;
-  gulong handler;
-
-  g_assert_nonnull (clock);
-  handler = g_signal_connect (clock, "after-paint", G_CALLBACK (on_paint_done), &done);
-  gtk_widget_queue_draw (widget);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-  g_signal_handler_disconnect (clock, handler);
-}
-
 static void
 settle (void)
 {
@@ -688,14 +666,14 @@ test_large_diagram (void)
   window = qd_window_new (GTK_APPLICATION (app));
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
   gtk_window_present (GTK_WINDOW (window));
-  wait_for_paint (GTK_WIDGET (window));
+  qd_test_wait_for_paint (GTK_WIDGET (window));
   settle ();
 
   file = g_file_new_for_path (path);
   start = g_get_monotonic_time ();
   g_assert_true (qd_window_open_file (window, file, &error));
   g_assert_no_error (error);
-  wait_for_paint (GTK_WIDGET (window));
+  qd_test_wait_for_paint (GTK_WIDGET (window));
   open_ms = (g_get_monotonic_time () - start) / 1000.0;
 
   document = qd_window_get_document (window);

@@ -1,0 +1,16 @@
+/* qd-test-gtk-util.h: helpers shared by the tests of GTK widgets
+ *
+ * Kept apart from qd-test-util.h, which the engine tests link without
+ * GTK.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+/* Queues a draw of @widget and iterates the main context until its frame
+ * clock has painted, so that what it shows is what it holds now. */
+void qd_test_wait_for_paint (GtkWidget *widget);
+
+G_END_DECLS
