@@ -129,6 +129,7 @@ struct _QdSimulation
 
   gint            stop_requested;  /* atomic */
   GError         *fail_error;      /* qd_atomic_fail, until the loop sees it */
+  QdAtomic       *fail_atomic;     /* the block that set it, or NULL */
   GError         *error;           /* sticky: the run ended with this */
   gboolean        initialized;
   gboolean        finished;

@@ -782,11 +782,21 @@ initialize (QdSimulation  *sim,
 
   if (sim->fail_error != NULL)
     {
+      QdAtomic *a = sim->fail_atomic;
+      const char *message = sim->fail_error->message;
+
+      /* A block's init failed: the problem names the block (its path and
+       * id, so the editor can select it), the message without the path
+       * that qd_atomic_fail put in front of it. */
+      if (a != NULL && g_str_has_prefix (message, a->path)
+          && g_str_has_prefix (message + strlen (a->path), ": "))
+        message += strlen (a->path) + 2;
       if (problems != NULL)
         g_ptr_array_add (problems,
                          qd_problem_new ((QdErrorCode) sim->fail_error->code,
-                                         "", NULL, "%s",
-                                         sim->fail_error->message));
+                                         a != NULL ? a->path : "",
+                                         a != NULL ? sim->block_ids[a - sim->atomics] : NULL,
+                                         "%s", message));
       g_propagate_error (error, g_steal_pointer (&sim->fail_error));
       return FALSE;
     }
@@ -1004,6 +1014,8 @@ qd_atomic_fail (QdAtomic    *self,
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
+  if (self->sim->fail_error == NULL)
+    self->sim->fail_atomic = self;
   set_fail (self->sim, code, "%s: %s", self->path, message);
   g_free (message);
 }

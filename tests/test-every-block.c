@@ -582,6 +582,11 @@ check_bound (const QdBlockType *type,
   sim = qd_simulation_new (doc, NULL, problems, &error);
   if (sim == NULL)
     {
+      g_autoptr(GPtrArray) compile_problems = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_problem_free);
+      /* The model compiled and a block's init refused it (a file that
+       * does not fit the columns): the problem is the block's own. */
+      gboolean init_failed = qd_document_check (doc, NULL, compile_problems);
+
       for (guint i = 0; i < problems->len; i++)
         {
           const QdProblem *problem = problems->pdata[i];
@@ -591,11 +596,8 @@ check_bound (const QdBlockType *type,
                           problem->message);
           for (guint p = 0; p < type->n_params; p++)
             named |= message_names (problem->message, type->params[p].name);
-          /* A failure in init (a file that does not fit the columns) is
-           * reported by the engine as a model problem whose message starts
-           * with the block's path. */
-          if (g_strcmp0 (problem->path, "") == 0
-              && g_str_has_prefix (problem->message, BLOCK_PATH ": "))
+          if (init_failed && g_strcmp0 (problem->path, BLOCK_PATH) == 0
+              && problem->block_id != NULL)
             continue;
           CHECK (type, named && g_strcmp0 (problem->path, BLOCK_PATH) == 0,
                  "%s = %s: a problem names no parameter of the block: "

@@ -1209,6 +1209,21 @@ test_from_csv_errors (void)
     g_assert_true (g_str_has_suffix (message,
                                      "; check the file name (a relative path "
                                      "is relative to the working directory)"));
+    /* As a problem: on the block (its path and id, so that the editor's
+     * messages panel selects it), the message without the path. */
+    {
+      g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_problem_free);
+      g_autoptr(GError) init_error = NULL;
+      QdBlock *source = qd_document_find_block_by_path (doc, "/Source");
+      const QdProblem *problem;
+
+      g_assert_null (qd_simulation_new (doc, NULL, problems, &init_error));
+      g_assert_cmpuint (problems->len, ==, 1);
+      problem = g_ptr_array_index (problems, 0);
+      g_assert_cmpstr (problem->path, ==, "/Source");
+      g_assert_cmpstr (problem->block_id, ==, source->id);
+      g_assert_true (g_str_has_prefix (problem->message, start + strlen ("/Source: ")));
+    }
     g_free (start);
     g_free (message);
     g_object_unref (doc);
