@@ -14,8 +14,6 @@
 #include <string.h>
 
 #ifdef QD_CLI_HAVE_PLOT
-#include <cairo-pdf.h>
-#include <cairo-svg.h>
 #include <pango/pangocairo.h>
 
 #include "qd-plot-render.h"
@@ -35,14 +33,6 @@ typedef struct
   char      *plot_size;
   double     trace_budget;  /* MiB; NaN: no budget */
 } RunOptions;
-
-/* The image types --plot writes, by the file name's extension. */
-typedef enum
-{
-  PLOT_PNG,
-  PLOT_SVG,
-  PLOT_PDF,
-} PlotType;
 
 /* The default image: wide enough for a long run, each Scope in a panel
  * about as tall as a plot in the editor. */
@@ -253,25 +243,6 @@ export_csv (const char   *file,
   return QD_CLI_EXIT_OK;
 }
 
-static gboolean
-plot_type_from_name (const char *path,
-                     PlotType   *type)
-{
-  const char *dot = strrchr (path, '.');
-
-  if (dot == NULL || strchr (dot, G_DIR_SEPARATOR) != NULL)
-    return FALSE;
-  if (g_ascii_strcasecmp (dot, ".png") == 0)
-    *type = PLOT_PNG;
-  else if (g_ascii_strcasecmp (dot, ".svg") == 0)
-    *type = PLOT_SVG;
-  else if (g_ascii_strcasecmp (dot, ".pdf") == 0)
-    *type = PLOT_PDF;
-  else
-    return FALSE;
-  return TRUE;
-}
-
 /* "WxH" in pixels (points for SVG and PDF), each from 1 to PLOT_MAX_SIZE. */
 static gboolean
 parse_plot_size (const char *text,
@@ -478,63 +449,53 @@ plot_draw_panel (cairo_t          *cr,
   cairo_restore (cr);
 }
 
-static gboolean
-plot_draw_file (const char   *title,
-                GArray       *panels,
-                double        x_min,
-                double        x_max,
-                double        t_end,
-                const char   *path,
-                PlotType      type,
-                int           width,
-                int           height,
-                GError      **error)
+/* What plot_draw() draws: the title over one panel per Scope. */
+typedef struct
 {
-  cairo_surface_t *surface;
-  cairo_status_t status;
-  cairo_t *cr;
-  double panel_height;
+  const char *title;
+  GArray     *panels;
+  double      x_min, x_max, t_end;
+  int         width, height;
+} PlotPage;
 
-  switch (type)
+static void
+plot_draw (cairo_t  *cr,
+           gpointer  user_data)
+{
+  const PlotPage *page = user_data;
+  double panel_height = (page->height - PLOT_TITLE_BAND) / page->panels->len;
+
+  cairo_set_source_rgb (cr, 1.0, 1.0, 1.0);
+  cairo_paint (cr);
+  cairo_set_source_rgb (cr, 0x3d / 255.0, 0x38 / 255.0, 0x46 / 255.0);
+  plot_draw_text (cr, page->title, PLOT_TITLE_FONT, page->width / 2.0, 10.0,
+                  page->width - 24.0, TRUE);
+  for (guint p = 0; p < page->panels->len; p++)
     {
-    case PLOT_SVG:
-      surface = cairo_svg_surface_create (path, width, height);
-      break;
-    case PLOT_PDF:
-      surface = cairo_pdf_surface_create (path, width, height);
-      break;
-    case PLOT_PNG:
-    default:
-      surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
-      break;
+      cairo_save (cr);
+      cairo_translate (cr, 0.0, PLOT_TITLE_BAND + p * panel_height);
+      plot_draw_panel (cr, &g_array_index (page->panels, PlotPanel, p),
+                       page->panels->len > 1, page->x_min, page->x_max,
+                       page->t_end, page->width, panel_height);
+      cairo_restore (cr);
     }
-  status = cairo_surface_status (surface);
-  if (status == CAIRO_STATUS_SUCCESS)
-    {
-      cr = cairo_create (surface);
-      cairo_set_source_rgb (cr, 1.0, 1.0, 1.0);
-      cairo_paint (cr);
-      cairo_set_source_rgb (cr, 0x3d / 255.0, 0x38 / 255.0, 0x46 / 255.0);
-      plot_draw_text (cr, title, PLOT_TITLE_FONT, width / 2.0, 10.0, width - 24.0, TRUE);
-      panel_height = (height - PLOT_TITLE_BAND) / panels->len;
-      for (guint p = 0; p < panels->len; p++)
-        {
-          cairo_save (cr);
-          cairo_translate (cr, 0.0, PLOT_TITLE_BAND + p * panel_height);
-          plot_draw_panel (cr, &g_array_index (panels, PlotPanel, p), panels->len > 1,
-                           x_min, x_max, t_end, width, panel_height);
-          cairo_restore (cr);
-        }
-      status = cairo_status (cr);
-      cairo_destroy (cr);
-      if (status == CAIRO_STATUS_SUCCESS && type == PLOT_PNG)
-        status = cairo_surface_write_to_png (surface, path);
-      /* SVG and PDF are written when the surface is finished. */
-      cairo_surface_finish (surface);
-      if (status == CAIRO_STATUS_SUCCESS)
-        status = cairo_surface_status (surface);
-    }
-  cairo_surface_destroy (surface);
+}
+
+static gboolean
+plot_draw_file (const char     *title,
+                GArray         *panels,
+                double          x_min,
+                double          x_max,
+                double          t_end,
+                const char     *path,
+                QdImageFormat   format,
+                int             width,
+                int             height,
+                GError        **error)
+{
+  PlotPage page = { title, panels, x_min, x_max, t_end, width, height };
+  cairo_status_t status = qd_image_write (path, format, width, height, plot_draw, &page);
+
   if (status != CAIRO_STATUS_SUCCESS)
     {
       g_set_error (error, QD_ERROR, QD_ERROR_IO,
@@ -546,13 +507,13 @@ plot_draw_file (const char   *title,
 }
 
 static int
-export_plot (const char   *file,
-             QdDocument   *document,
-             QdSimulation *sim,
-             const char   *plot,
-             PlotType      type,
-             int           width,
-             int           height)
+export_plot (const char    *file,
+             QdDocument    *document,
+             QdSimulation  *sim,
+             const char    *plot,
+             QdImageFormat  format,
+             int            width,
+             int            height)
 {
   g_autoptr(GArray) panels = plot_panels_new (sim);
   g_autoptr(GError) error = NULL;
@@ -601,7 +562,7 @@ export_plot (const char   *file,
 
   if (title == NULL || title[0] == '\0')
     title = basename = g_path_get_basename (file);
-  if (!plot_draw_file (title, panels, x_min, x_max, t_end, plot, type,
+  if (!plot_draw_file (title, panels, x_min, x_max, t_end, plot, format,
                        width, height, &error))
     {
       g_printerr ("%s\n", error->message);
@@ -650,7 +611,9 @@ qd_cli_run (int    argc,
   gint64 start_us;
   double wall_s;
   int status_code = QD_CLI_EXIT_OK;
-  PlotType plot_type = PLOT_PNG;
+#ifdef QD_CLI_HAVE_PLOT
+  QdImageFormat plot_format = QD_IMAGE_FORMAT_UNKNOWN;
+#endif
   int plot_width = PLOT_DEFAULT_WIDTH, plot_height = 0;
 
   if (!qd_cli_parse_options ("run", _("FILE"),
@@ -682,10 +645,12 @@ qd_cli_run (int    argc,
            && !parse_plot_size (opts.plot_size, &plot_width, &plot_height))
     status_code = qd_cli_usage_error ("run", _("--plot-size '%s' is not of the form WxH with W and H from 1 to %d, such as 1000x600"),
                                       opts.plot_size, PLOT_MAX_SIZE);
-  else if (opts.plot != NULL && !plot_type_from_name (opts.plot, &plot_type))
+#ifdef QD_CLI_HAVE_PLOT
+  else if (opts.plot != NULL
+           && (plot_format = qd_image_format_for_path (opts.plot)) == QD_IMAGE_FORMAT_UNKNOWN)
     status_code = qd_cli_usage_error ("run", _("--plot '%s': the image type is chosen by the extension; end the name with .png, .svg or .pdf"),
                                       opts.plot);
-#ifndef QD_CLI_HAVE_PLOT
+#else
   else if (opts.plot != NULL)
     status_code = qd_cli_usage_error ("run", _("--plot: this qdevs-cli was built without plotting (cairo); use --csv OUT, or rebuild with Cairo and PangoCairo installed"));
 #endif
@@ -748,7 +713,7 @@ qd_cli_run (int    argc,
         status_code = export_csv (file, sim, opts.csv, opts.csv_step);
 #ifdef QD_CLI_HAVE_PLOT
       if (opts.plot != NULL && status_code == QD_CLI_EXIT_OK)
-        status_code = export_plot (file, document, sim, opts.plot, plot_type,
+        status_code = export_plot (file, document, sim, opts.plot, plot_format,
                                    plot_width, plot_height);
 #endif
       if (opts.stats)

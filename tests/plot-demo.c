@@ -226,8 +226,8 @@ on_export (GtkButton *button,
 {
   g_autoptr(GError) error = NULL;
 
-  if (!qd_plot_export (plot, "plot-demo.png", QD_PLOT_FORMAT_PNG, 1200, 700, &error)
-      || !qd_plot_export (plot, "plot-demo.svg", QD_PLOT_FORMAT_SVG, 1200, 700, &error)
+  if (!qd_plot_export (plot, "plot-demo.png", QD_IMAGE_FORMAT_PNG, 1200, 700, &error)
+      || !qd_plot_export (plot, "plot-demo.svg", QD_IMAGE_FORMAT_SVG, 1200, 700, &error)
       || !qd_plot_export_csv (plot, "plot-demo.csv", 0.0, &error))
     g_printerr ("%s\n", error->message);
   else

@@ -13,6 +13,7 @@
 #include "qd-canvas.h"
 #include "qd-diagram-export.h"
 #include "qd-example-browser.h"
+#include "qd-image-file.h"
 #include "qd-inspector.h"
 #include "qd-messages-view.h"
 #include "qd-test-util.h"
@@ -688,8 +689,8 @@ test_export (void)
   g_assert_error (error, QD_ERROR, QD_ERROR_IO);
   g_assert_cmpstr (error->message, ==, expected);
 
-  g_assert_cmpint (qd_diagram_format_for_path ("a.Svg"), ==, QD_DIAGRAM_FORMAT_SVG);
-  g_assert_cmpint (qd_diagram_format_for_path ("a.svg.bak"), ==, QD_DIAGRAM_FORMAT_UNKNOWN);
+  g_assert_cmpint (qd_image_format_for_path ("a.Svg"), ==, QD_IMAGE_FORMAT_SVG);
+  g_assert_cmpint (qd_image_format_for_path ("a.svg.bak"), ==, QD_IMAGE_FORMAT_UNKNOWN);
 
   g_unlink (svg);
   g_unlink (pdf);

@@ -809,7 +809,7 @@ test_export_files (void)
   o.y_min = -0.5;
   o.y_max = 1.5;
 
-  g_assert_true (qd_plot_render_to_file (&o, png, QD_PLOT_FORMAT_PNG, 320, 200, &error));
+  g_assert_true (qd_plot_render_to_file (&o, png, QD_IMAGE_FORMAT_PNG, 320, 200, &error));
   g_assert_no_error (error);
   data = read_file (png, &len);
   g_assert_cmpuint (len, >, 8);
@@ -823,7 +823,7 @@ test_export_files (void)
   }
   g_clear_pointer (&data, g_free);
 
-  g_assert_true (qd_plot_render_to_file (&o, svg, QD_PLOT_FORMAT_SVG, 320, 200, &error));
+  g_assert_true (qd_plot_render_to_file (&o, svg, QD_IMAGE_FORMAT_SVG, 320, 200, &error));
   g_assert_no_error (error);
   data = read_file (svg, &len);
   g_assert_true (g_str_has_prefix (data, "<?xml"));
@@ -831,7 +831,7 @@ test_export_files (void)
   g_assert_nonnull (strstr (data, "</svg>"));
   g_clear_pointer (&data, g_free);
 
-  g_assert_true (qd_plot_render_to_file (&o, pdf, QD_PLOT_FORMAT_PDF, 320, 200, &error));
+  g_assert_true (qd_plot_render_to_file (&o, pdf, QD_IMAGE_FORMAT_PDF, 320, 200, &error));
   g_assert_no_error (error);
   data = read_file (pdf, &len);
   g_assert_true (g_str_has_prefix (data, "%PDF-"));
@@ -841,7 +841,7 @@ test_export_files (void)
   g_clear_pointer (&data, g_free);
 
   /* A folder that does not exist: the error says where and what to do. */
-  g_assert_false (qd_plot_render_to_file (&o, bad, QD_PLOT_FORMAT_PNG, 10, 10, &error));
+  g_assert_false (qd_plot_render_to_file (&o, bad, QD_IMAGE_FORMAT_PNG, 10, 10, &error));
   g_assert_error (error, QD_ERROR, QD_ERROR_IO);
   g_assert_true (g_str_has_prefix (error->message, bad));
   g_assert_nonnull (strstr (error->message, "check that the folder exists"));
@@ -903,7 +903,7 @@ test_widget_runs_and_csv (void)
   g_assert_true (g_str_has_prefix (a, "time,x\n"));
   qd_plot_set_trace_visible (plot, 1, TRUE);
 
-  g_assert_true (qd_plot_export (plot, png, QD_PLOT_FORMAT_PNG, 300, 200, &error));
+  g_assert_true (qd_plot_export (plot, png, QD_IMAGE_FORMAT_PNG, 300, 200, &error));
   g_assert_no_error (error);
   {
     /* Fitted to the data even though the widget was never shown: both
@@ -1386,7 +1386,7 @@ test_widget_live_equals_fresh (void)
   gsk_render_node_unref (node);
   g_object_unref (paintable);
 
-  g_assert_true (qd_plot_export (plot, png, QD_PLOT_FORMAT_PNG, w, h, &error));
+  g_assert_true (qd_plot_export (plot, png, QD_IMAGE_FORMAT_PNG, w, h, &error));
   g_assert_no_error (error);
   fresh = cairo_image_surface_create_from_png (png);
   g_assert_cmpint (cairo_surface_status (fresh), ==, CAIRO_STATUS_SUCCESS);

@@ -858,7 +858,7 @@ test_live_redraw_rate (void)
   }
   spin_frames ();
   shown = plot_pixels (plot);
-  g_assert_true (qd_plot_export (plot, png, QD_PLOT_FORMAT_PNG,
+  g_assert_true (qd_plot_export (plot, png, QD_IMAGE_FORMAT_PNG,
                                  cairo_image_surface_get_width (shown),
                                  cairo_image_surface_get_height (shown), &error));
   g_assert_no_error (error);

@@ -8,37 +8,17 @@
  * is touched.
  */
 #include <glib/gi18n-lib.h>
-#include <cairo.h>
-#include <cairo-pdf.h>
-#include <cairo-svg.h>
-#include <math.h>
 #include <string.h>
 
 #include "qd-canvas-render.h"
 #include "qd-diagram-export.h"
+#include "qd-image-file.h"
 
 /* Around the drawing, in canvas units: room for port stubs and names
  * drawn below blocks. */
 #define EXPORT_MARGIN 24.0
 /* PNG pixels per canvas unit. */
 #define PNG_SCALE 2.0
-
-QdDiagramFormat
-qd_diagram_format_for_path (const char *path)
-{
-  g_autofree char *lower = NULL;
-
-  if (path == NULL)
-    return QD_DIAGRAM_FORMAT_UNKNOWN;
-  lower = g_ascii_strdown (path, -1);
-  if (g_str_has_suffix (lower, ".svg"))
-    return QD_DIAGRAM_FORMAT_SVG;
-  if (g_str_has_suffix (lower, ".pdf"))
-    return QD_DIAGRAM_FORMAT_PDF;
-  if (g_str_has_suffix (lower, ".png"))
-    return QD_DIAGRAM_FORMAT_PNG;
-  return QD_DIAGRAM_FORMAT_UNKNOWN;
-}
 
 /* The system of @copy that corresponds to @system of the original. */
 static QdSystem *
@@ -53,20 +33,35 @@ find_same_system (QdDocument     *copy,
   return owner != NULL ? owner->inner : NULL;
 }
 
+typedef struct
+{
+  const QdSystem        *system;
+  QdCanvasRenderOptions *options;
+  double                 width;
+  double                 height;
+} RenderJob;
+
+static void
+render_job (cairo_t  *cr,
+            gpointer  user_data)
+{
+  RenderJob *job = user_data;
+
+  qd_canvas_render (cr, job->system, job->options, job->width, job->height);
+}
+
 static gboolean
-render_to_file (const QdSystem   *system,
-                QdDiagramFormat   format,
-                const char       *path,
-                GError          **error)
+render_to_file (const QdSystem  *system,
+                QdImageFormat    format,
+                const char      *path,
+                GError         **error)
 {
   QdCanvasRenderOptions options;
   QdCanvasStyle style;
   QdRect bounds;
-  cairo_surface_t *surface = NULL;
   cairo_status_t status;
-  cairo_t *cr;
-  double scale = format == QD_DIAGRAM_FORMAT_PNG ? PNG_SCALE : 1.0;
-  double width, height;
+  double scale = format == QD_IMAGE_FORMAT_PNG ? PNG_SCALE : 1.0;
+  RenderJob job = { system, &options, 0, 0 };
 
   if (!qd_canvas_system_bounds (system, &bounds))
     {
@@ -75,33 +70,8 @@ render_to_file (const QdSystem   *system,
                      "diagram or select some"), path);
       return FALSE;
     }
-  width = (bounds.width + 2 * EXPORT_MARGIN) * scale;
-  height = (bounds.height + 2 * EXPORT_MARGIN) * scale;
-
-  switch (format)
-    {
-    case QD_DIAGRAM_FORMAT_SVG:
-      surface = cairo_svg_surface_create (path, width, height);
-      break;
-    case QD_DIAGRAM_FORMAT_PDF:
-      surface = cairo_pdf_surface_create (path, width, height);
-      break;
-    case QD_DIAGRAM_FORMAT_PNG:
-      surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32,
-                                            (int) ceil (width), (int) ceil (height));
-      break;
-    case QD_DIAGRAM_FORMAT_UNKNOWN:
-    default:
-      g_assert_not_reached ();
-    }
-  status = cairo_surface_status (surface);
-  if (status != CAIRO_STATUS_SUCCESS)
-    {
-      g_set_error (error, QD_ERROR, QD_ERROR_IO, _("%s: cannot write the file: %s"),
-                   path, cairo_status_to_string (status));
-      cairo_surface_destroy (surface);
-      return FALSE;
-    }
+  job.width = (bounds.width + 2 * EXPORT_MARGIN) * scale;
+  job.height = (bounds.height + 2 * EXPORT_MARGIN) * scale;
 
   qd_canvas_style_init_light (&style);
   qd_canvas_render_options_init (&options);
@@ -112,18 +82,7 @@ render_to_file (const QdSystem   *system,
   options.draw_background = TRUE;
   options.style = &style;
 
-  cr = cairo_create (surface);
-  qd_canvas_render (cr, system, &options, width, height);
-  status = cairo_status (cr);
-  cairo_destroy (cr);
-
-  if (status == CAIRO_STATUS_SUCCESS && format == QD_DIAGRAM_FORMAT_PNG)
-    status = cairo_surface_write_to_png (surface, path);
-  cairo_surface_finish (surface);
-  if (status == CAIRO_STATUS_SUCCESS)
-    status = cairo_surface_status (surface);
-  cairo_surface_destroy (surface);
-
+  status = qd_image_write (path, format, job.width, job.height, render_job, &job);
   if (status != CAIRO_STATUS_SUCCESS)
     {
       g_set_error (error, QD_ERROR, QD_ERROR_IO,
@@ -142,7 +101,7 @@ qd_diagram_export (QdDocument     *document,
                    const char     *path,
                    GError        **error)
 {
-  QdDiagramFormat format = qd_diagram_format_for_path (path);
+  QdImageFormat format = qd_image_format_for_path (path);
   g_autoptr(QdDocument) copy = NULL;
   g_autofree char *data = NULL;
   QdSystem *part;
@@ -153,7 +112,7 @@ qd_diagram_export (QdDocument     *document,
 
   if (system == NULL)
     system = qd_document_get_root (document);
-  if (format == QD_DIAGRAM_FORMAT_UNKNOWN)
+  if (format == QD_IMAGE_FORMAT_UNKNOWN)
     {
       g_set_error (error, QD_ERROR, QD_ERROR_IO,
                    _("%s: unknown export format; end the file name with "

@@ -13,17 +13,6 @@
 
 G_BEGIN_DECLS
 
-typedef enum
-{
-  QD_DIAGRAM_FORMAT_UNKNOWN,
-  QD_DIAGRAM_FORMAT_SVG,
-  QD_DIAGRAM_FORMAT_PDF,
-  QD_DIAGRAM_FORMAT_PNG,
-} QdDiagramFormat;
-
-/* The format a file name asks for, by its extension (any case). */
-QdDiagramFormat qd_diagram_format_for_path (const char     *path);
-
 /* Writes @system (the root or a subsystem's inside of @document) to
  * @path in the format of its extension. @selection (a set of block ids,
  * or NULL for everything) limits the drawing to those blocks and the links

@@ -21,8 +21,6 @@
 #include <math.h>
 #include <string.h>
 
-#include <cairo-pdf.h>
-#include <cairo-svg.h>
 #include <pango/pangocairo.h>
 
 #include "qd-plot-render.h"
@@ -1624,68 +1622,43 @@ qd_plot_render (cairo_t                   *cr,
   cairo_restore (cr);
 }
 
-static void
-set_write_error (GError     **error,
-                 const char  *path,
-                 const char  *reason)
+typedef struct
 {
-  g_set_error (error, QD_ERROR, QD_ERROR_IO,
-               _("%s: cannot write the plot: %s; check that the folder exists and is writable"),
-               path, reason);
+  const QdPlotRenderOptions *options;
+  int                        width;
+  int                        height;
+} RenderToFile;
+
+static void
+render_job (cairo_t  *cr,
+            gpointer  user_data)
+{
+  const RenderToFile *job = user_data;
+
+  qd_plot_render (cr, job->options, job->width, job->height);
 }
 
 gboolean
 qd_plot_render_to_file (const QdPlotRenderOptions  *o,
                         const char                 *path,
-                        QdPlotFormat                format,
+                        QdImageFormat               format,
                         int                         width,
                         int                         height,
                         GError                    **error)
 {
-  cairo_surface_t *surface;
+  RenderToFile job = { o, width, height };
   cairo_status_t status;
-  cairo_t *cr;
 
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (width > 0 && height > 0, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  switch (format)
-    {
-    case QD_PLOT_FORMAT_SVG:
-      surface = cairo_svg_surface_create (path, width, height);
-      break;
-    case QD_PLOT_FORMAT_PDF:
-      surface = cairo_pdf_surface_create (path, width, height);
-      break;
-    case QD_PLOT_FORMAT_PNG:
-    default:
-      surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
-      break;
-    }
-  status = cairo_surface_status (surface);
+  status = qd_image_write (path, format, width, height, render_job, &job);
   if (status != CAIRO_STATUS_SUCCESS)
     {
-      set_write_error (error, path, cairo_status_to_string (status));
-      cairo_surface_destroy (surface);
-      return FALSE;
-    }
-
-  cr = cairo_create (surface);
-  qd_plot_render (cr, o, width, height);
-  status = cairo_status (cr);
-  cairo_destroy (cr);
-
-  if (status == CAIRO_STATUS_SUCCESS && format == QD_PLOT_FORMAT_PNG)
-    status = cairo_surface_write_to_png (surface, path);
-  /* Vector surfaces write the file when finished; errors show then. */
-  cairo_surface_finish (surface);
-  if (status == CAIRO_STATUS_SUCCESS)
-    status = cairo_surface_status (surface);
-  cairo_surface_destroy (surface);
-  if (status != CAIRO_STATUS_SUCCESS)
-    {
-      set_write_error (error, path, cairo_status_to_string (status));
+      g_set_error (error, QD_ERROR, QD_ERROR_IO,
+                   _("%s: cannot write the plot: %s; check that the folder exists and is writable"),
+                   path, cairo_status_to_string (status));
       return FALSE;
     }
   return TRUE;

@@ -20,6 +20,7 @@
 #include <glib.h>
 
 #include "qdevs.h"
+#include "qd-image-file.h"
 #include "qd-plot-decimate.h"
 
 G_BEGIN_DECLS
@@ -28,13 +29,6 @@ typedef struct
 {
   double red, green, blue, alpha;
 } QdPlotColor;
-
-typedef enum
-{
-  QD_PLOT_FORMAT_PNG,
-  QD_PLOT_FORMAT_SVG,
-  QD_PLOT_FORMAT_PDF,
-} QdPlotFormat;
 
 typedef struct
 {
@@ -110,7 +104,7 @@ void     qd_plot_render                 (cairo_t                    *cr,
  * pixels, or an SVG or PDF page of that many points. */
 gboolean qd_plot_render_to_file         (const QdPlotRenderOptions  *options,
                                          const char                 *path,
-                                         QdPlotFormat                format,
+                                         QdImageFormat               format,
                                          int                         width,
                                          int                         height,
                                          GError                    **error);

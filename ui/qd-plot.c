@@ -1102,7 +1102,7 @@ qd_plot_get_n_draws (QdPlot *self)
 gboolean
 qd_plot_export (QdPlot        *self,
                 const char    *path,
-                QdPlotFormat   format,
+                QdImageFormat  format,
                 int            width,
                 int            height,
                 GError       **error)

@@ -92,7 +92,7 @@ guint64     qd_plot_get_n_draws        (QdPlot        *self);
  * renderer, at @width x @height pixels (points for SVG and PDF). */
 gboolean    qd_plot_export             (QdPlot        *self,
                                         const char    *path,
-                                        QdPlotFormat   format,
+                                        QdImageFormat  format,
                                         int            width,
                                         int            height,
                                         GError       **error);

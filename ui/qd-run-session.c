@@ -193,16 +193,14 @@ on_clear_runs_clicked (GtkButton *button,
   qd_plot_clear_runs (page->plot);
 }
 
-static QdPlotFormat
+/* The chooser offers PNG, SVG and PDF; a name without one of their
+ * extensions is written as PNG. */
+static QdImageFormat
 format_for_path (const char *path)
 {
-  g_autofree char *lower = g_ascii_strdown (path, -1);
+  QdImageFormat format = qd_image_format_for_path (path);
 
-  if (g_str_has_suffix (lower, ".svg"))
-    return QD_PLOT_FORMAT_SVG;
-  if (g_str_has_suffix (lower, ".pdf"))
-    return QD_PLOT_FORMAT_PDF;
-  return QD_PLOT_FORMAT_PNG;
+  return format != QD_IMAGE_FORMAT_UNKNOWN ? format : QD_IMAGE_FORMAT_PNG;
 }
 
 static void
