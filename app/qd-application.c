@@ -21,6 +21,7 @@
 #include "qd-application.h"
 #include "qd-example-browser.h"
 #include "qd-preferences-window.h"
+#include "qd-settings.h"
 #include "qd-window.h"
 
 struct _QdApplication
@@ -260,8 +261,6 @@ preferences_activated (GSimpleAction *action,
                        gpointer       user_data)
 {
   GtkApplication *app = GTK_APPLICATION (user_data);
-  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-  g_autoptr(GSettingsSchema) schema = NULL;
   g_autoptr(GSettings) settings = NULL;
   GtkWidget *window;
   g_autoptr(GList) toplevels = gtk_window_list_toplevels ();
@@ -275,10 +274,7 @@ preferences_activated (GSimpleAction *action,
       }
   /* Without the schema (a build tree run without GSETTINGS_SCHEMA_DIR)
    * the window says so rather than the editor aborting. */
-  if (source != NULL)
-    schema = g_settings_schema_source_lookup (source, QD_APPLICATION_ID, TRUE);
-  if (schema != NULL)
-    settings = g_settings_new_full (schema, NULL, NULL);
+  settings = qd_settings_new_if_installed ();
   window = qd_preferences_window_new (gtk_application_get_active_window (app), settings);
   gtk_window_present (GTK_WINDOW (window));
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "qd-run-session.h"
+#include "qd-settings.h"
 #include "qd-window.h"
 
 typedef struct
@@ -643,19 +644,16 @@ runner_is_over (QdRunSession *self)
 static void
 apply_trace_budget (GPtrArray *traces)
 {
-  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettings) settings = qd_settings_new_if_installed ();
   g_autoptr(GSettingsSchema) schema = NULL;
   g_autoptr(QdTraceBudget) budget = NULL;
   guint mib = 512;
 
-  if (source != NULL)
-    schema = g_settings_schema_source_lookup (source, QD_APPLICATION_ID, TRUE);
+  /* An installed schema older than the key: its default. */
+  if (settings != NULL)
+    g_object_get (settings, "settings-schema", &schema, NULL);
   if (schema != NULL && g_settings_schema_has_key (schema, "trace-memory-budget"))
-    {
-      g_autoptr(GSettings) settings = g_settings_new_full (schema, NULL, NULL);
-
-      mib = g_settings_get_uint (settings, "trace-memory-budget");
-    }
+    mib = g_settings_get_uint (settings, "trace-memory-budget");
   if (mib == 0)
     return;
   budget = qd_trace_budget_new ((gsize) mib << 20);

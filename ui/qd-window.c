@@ -20,6 +20,7 @@
 #include "qd-messages-view.h"
 #include "qd-run-bar.h"
 #include "qd-run-session.h"
+#include "qd-settings.h"
 #include "qd-window.h"
 
 struct _QdWindow
@@ -1499,8 +1500,6 @@ static const GActionEntry win_actions[] = {
 static void
 qd_window_init (QdWindow *self)
 {
-  GSettingsSchemaSource *source;
-  g_autoptr(GSettingsSchema) schema = NULL;
   GtkDropTarget *drop;
   GtkEventController *shortcuts;
   GtkGesture *click;
@@ -1560,11 +1559,7 @@ qd_window_init (QdWindow *self)
                                                       G_CALLBACK (update_recent_menu), self);
   update_recent_menu (self);
 
-  source = g_settings_schema_source_get_default ();
-  if (source != NULL)
-    schema = g_settings_schema_source_lookup (source, QD_APPLICATION_ID, TRUE);
-  if (schema != NULL)
-    self->settings = g_settings_new_full (schema, NULL, NULL);
+  self->settings = qd_settings_new_if_installed ();
   restore_size (self);
 
   populate_palette (self);
