@@ -282,67 +282,6 @@ block_param_text (const QdBlock *block,
   return NULL;
 }
 
-/* A plain number ("1", "-0.5", "1e-3"), read as the expression parser
- * reads numbers, with an optional minus (which the parser would apply as
- * an exact negation). Most parameters are such literals; reading them
- * directly spares the parse, bind and free of an expression, which was
- * half of the compile time of large models. Anything else, and any
- * literal that is not finite (so that the usual message is given), goes
- * through the parser. */
-static gboolean
-parse_literal (const char *text,
-               double     *value)
-{
-  const char *p = text, *start;
-  gboolean digits = FALSE, minus = FALSE;
-  double v;
-
-  /* Spaces around, as in the items of "1, -1". */
-  while (*p == ' ')
-    p++;
-  if (*p == '-')
-    {
-      minus = TRUE;
-      p++;
-    }
-  start = p;
-  while (g_ascii_isdigit (*p))
-    {
-      p++;
-      digits = TRUE;
-    }
-  if (*p == '.')
-    {
-      p++;
-      while (g_ascii_isdigit (*p))
-        {
-          p++;
-          digits = TRUE;
-        }
-    }
-  if (!digits)
-    return FALSE;
-  if (*p == 'e' || *p == 'E')
-    {
-      p++;
-      if (*p == '+' || *p == '-')
-        p++;
-      if (!g_ascii_isdigit (*p))
-        return FALSE;
-      while (g_ascii_isdigit (*p))
-        p++;
-    }
-  while (*p == ' ')
-    p++;
-  if (*p != '\0')
-    return FALSE;
-  v = g_ascii_strtod (start, NULL);
-  if (!isfinite (v))
-    return FALSE;
-  *value = minus ? -v : v;
-  return TRUE;
-}
-
 /* Evaluates one expression of parameter @spec. @offset is where @text
  * starts in the parameter's value, so that columns refer to the whole
  * value. FALSE when it failed (a problem was added, unless the cause is a
@@ -358,7 +297,7 @@ eval_number (Compiler          *c,
   g_autoptr(GError) error = NULL;
   g_autoptr(QdExpr) expr = NULL;
 
-  if (parse_literal (text, value))
+  if (qd_expr_parse_literal (text, value))
     return TRUE;
   expr = qd_expr_parse (text, &error);
   if (expr != NULL

@@ -337,6 +337,40 @@ scan_number (const char *p)
   return p;
 }
 
+gboolean
+qd_expr_parse_literal (const char *text,
+                       double     *value)
+{
+  const char *p = text, *start, *end;
+  gboolean minus = FALSE;
+  double v;
+
+  g_return_val_if_fail (text != NULL, FALSE);
+  g_return_val_if_fail (value != NULL, FALSE);
+
+  /* Spaces around, as in the items of "1, -1". */
+  while (*p == ' ')
+    p++;
+  if (*p == '-')
+    {
+      minus = TRUE;
+      p++;
+    }
+  start = p;
+  end = scan_number (p);
+  if (end == NULL)
+    return FALSE;
+  for (p = end; *p == ' '; p++)
+    ;
+  if (*p != '\0')
+    return FALSE;
+  v = g_ascii_strtod (start, NULL);
+  if (!isfinite (v))
+    return FALSE;
+  *value = minus ? -v : v;
+  return TRUE;
+}
+
 /* The token at @p as the user would name it: a whole word or number, an
  * operator, or one (UTF-8) character. */
 static char *

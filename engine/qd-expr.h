@@ -75,6 +75,14 @@ QD_API gboolean    qd_expr_eval_string  (const char    *text,
 /* TRUE when @name is a valid identifier and not a function or constant. */
 QD_API gboolean    qd_expr_is_valid_name (const char   *name);
 
+/* When @text is a plain number ("1", "-0.5", " 1e-3 "), sets @value to it,
+ * read exactly as qd_expr_parse() reads numbers (a leading minus is the
+ * parser's exact negation), and returns TRUE; FALSE for anything else,
+ * and for a literal that is not finite. Spares the parse of the common
+ * parameter that is just a number. */
+QD_API gboolean    qd_expr_parse_literal (const char   *text,
+                                          double       *value);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (QdExpr, qd_expr_free)
 
 G_END_DECLS

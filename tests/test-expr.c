@@ -1,6 +1,7 @@
 /* test-expr.c: the expression language: syntax, precedence, functions,
  * binding, and every error message with its column */
 #include <math.h>
+#include <string.h>
 
 #include "qd-test-util.h"
 
@@ -384,6 +385,35 @@ test_long_expression (void)
     g_assert_cmpfloat_with_epsilon (qd_expr_eval (expr, &x), sum, 1e-10);
 }
 
+/* A plain literal reads to the same double as the parser gives, and
+ * anything else is left to the parser. */
+static void
+test_parse_literal (void)
+{
+  static const char *const literals[] = {
+    "1", "-0.5", " 1e-3 ", ".5", "2.5E+6", "-7e-310", "0.1", "123456789.123456789",
+  };
+  static const char *const others[] = {
+    "", " ", "-", "1e", "1e+", "1.5.2", "1 2", "x", "2*3", "--1", "+1", "1e999", "1,",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (literals); i++)
+    {
+      double a = NAN, b = NAN;
+
+      g_assert_true (qd_expr_parse_literal (literals[i], &a));
+      g_assert_true (qd_expr_eval_string (literals[i], &b, NULL));
+      g_assert_true (memcmp (&a, &b, sizeof a) == 0);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (others); i++)
+    {
+      double a = 42;
+
+      g_assert_false (qd_expr_parse_literal (others[i], &a));
+      g_assert_cmpfloat (a, ==, 42);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -403,5 +433,6 @@ main (int argc, char **argv)
   g_test_add_func ("/expr/deep-nesting", test_deep_nesting);
   g_test_add_func ("/expr/long-expression", test_long_expression);
 
+  g_test_add_func ("/expr/parse-literal", test_parse_literal);
   return g_test_run ();
 }
