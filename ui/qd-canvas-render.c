@@ -621,8 +621,8 @@ get_route (const QdCanvasRenderOptions *options,
   return options->route_func (system, link, target, options->route_data);
 }
 
-/* Whether some point of a route of @link lies in @visible: a link
- * wholly outside the output is not drawn. */
+/* Whether a route of @link draws into @visible: a link wholly outside
+ * the output is not drawn. */
 static gboolean
 link_is_visible (const QdSystem              *system,
                  const QdLink                *link,
@@ -636,25 +636,13 @@ link_is_visible (const QdSystem              *system,
     {
       GArray *route = get_route (options, system, link, t);
       QdRect box;
-      double x1, y1;
 
       g_ptr_array_add (routes, route);
-      if (shown || route->len == 0)
+      if (shown)
         continue;
-      box.x = x1 = g_array_index (route, QdPoint, 0).x;
-      box.y = y1 = g_array_index (route, QdPoint, 0).y;
-      for (guint k = 1; k < route->len; k++)
-        {
-          QdPoint p = g_array_index (route, QdPoint, k);
-
-          box.x = MIN (box.x, p.x);
-          box.y = MIN (box.y, p.y);
-          x1 = MAX (x1, p.x);
-          y1 = MAX (y1, p.y);
-        }
-      box.width = x1 - box.x;
-      box.height = y1 - box.y;
-      shown = qd_rect_intersects (&box, visible);
+      /* What the route draws, with its arrowhead and junction dots. */
+      if (qd_canvas_route_drawn_rect (route, &box))
+        shown = qd_rect_intersects (&box, visible);
     }
   return shown;
 }
