@@ -1234,6 +1234,38 @@ count_pixel_differences (cairo_surface_t *a,
   return n;
 }
 
+/* Appends @n segments from @t on, alternating between @a and @b as a
+ * QSS2 pair does (parabolas on @a, lines on @b), events at random steps
+ * of up to @max_step, some at the same time. Returns the time after. */
+static double
+append_qss2_pair (QdTrace *a,
+                  QdTrace *b,
+                  guint    n,
+                  double   t,
+                  double   max_step)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      QdSignal s = { t, { 0, 0, 0, 0 }, 2, 0 };
+
+      if (i % 2 == 0)
+        {
+          s.c[0] = sin (t);
+          s.c[1] = cos (t);
+          s.c[2] = -0.5 * sin (t);
+          qd_trace_append (a, &s);
+        }
+      else
+        {
+          s.c[0] = 2 * cos (0.3 * t);
+          s.c[1] = -0.6 * sin (0.3 * t);
+          qd_trace_append (b, &s);
+        }
+      t += g_test_rand_double_range (0.0, max_step);
+    }
+  return t;
+}
+
 /* A live run as the widget draws it: two traces grow in bursts, each
  * frame draws through the series' column caches with the open last
  * segments ending at the latest event, in a fixed view (as autoscale
@@ -1269,27 +1301,7 @@ test_render_incremental (void)
           cairo_surface_t *sl, *sf;
           guint n = (guint) g_test_rand_int_range (1, 1500);
 
-          /* A QSS2-like pair: parabolas and lines whose events
-           * alternate, some at the same time. */
-          for (guint i = 0; i < n; i++)
-            {
-              QdSignal s = { t, { 0, 0, 0, 0 }, 2, 0 };
-
-              if (i % 2 == 0)
-                {
-                  s.c[0] = sin (t);
-                  s.c[1] = cos (t);
-                  s.c[2] = -0.5 * sin (t);
-                  qd_trace_append (a, &s);
-                }
-              else
-                {
-                  s.c[0] = 2 * cos (0.3 * t);
-                  s.c[1] = -0.6 * sin (0.3 * t);
-                  qd_trace_append (b, &s);
-                }
-              t += g_test_rand_double_range (0.0, 0.01);
-            }
+          t = append_qss2_pair (a, b, n, t, 0.01);
           /* The latest event: where both open segments are drawn to. */
           o.t_end = f.t_end = t;
           sl = render (&o, W, H);
@@ -1348,25 +1360,7 @@ test_widget_live_equals_fresh (void)
     {
       guint n = (guint) g_test_rand_int_range (1, 3000);
 
-      for (guint i = 0; i < n; i++)
-        {
-          QdSignal s = { t, { 0, 0, 0, 0 }, 2, 0 };
-
-          if (i % 2 == 0)
-            {
-              s.c[0] = sin (t);
-              s.c[1] = cos (t);
-              s.c[2] = -0.5 * sin (t);
-              qd_trace_append (a, &s);
-            }
-          else
-            {
-              s.c[0] = 2 * cos (0.3 * t);
-              s.c[1] = -0.6 * sin (0.3 * t);
-              qd_trace_append (b, &s);
-            }
-          t += g_test_rand_double_range (0.0, 0.001);
-        }
+      t = append_qss2_pair (a, b, n, t, 0.001);
       run_frames (g_test_rand_int_range (5, 60));
     }
   run_frames (150);
