@@ -70,7 +70,9 @@ typedef struct
   guint8    is_integrator;   /* QD_BLOCK_INTEGRATOR: counts as a step */
   guint8    is_static;       /* QD_BLOCK_STATIC: the loop keeps its phase
                                 (and never reads its tl) */
-  guint8    pad[14];
+  guint8    fused_out0;      /* output 0 feeds a fusable cascade
+                                (qd-simulation.c, run_cascade()) */
+  guint8    pad[13];
 } QdHot;
 
 struct _QdSimulation

@@ -371,6 +371,81 @@ fan_out (QdSimulation *sim,
     }
 }
 
+/* The fan-out of output 0 of block @i (QdHot.fused_out0: its receivers
+ * are static blocks that feed only non-static ones), with the static
+ * receivers' events run at once instead of through the now queue.
+ *
+ * When nothing else is due at @t (the now queue is empty and the heap's
+ * top is later), the blocks fan_out() would queue are exactly the next
+ * events, in increasing index, and none of them queues another static
+ * block. So each one's internal transition is run here, in that order,
+ * with the same counts as in the loop: first the external transitions
+ * of all of them (the fan-out), then for each its output, its fan-out,
+ * and its transition counted as an event. Should one of those fan-outs
+ * make a block due now (a time advance of 0), or a block fail, the
+ * static blocks not yet run are queued as fan_out() would have left
+ * them, and the loop goes on from the queue in the same order.
+ *
+ * Returns FALSE, having done nothing, when the conditions do not hold:
+ * something else is due at @t, the run would pass its event limit or its
+ * illegitimacy limit within the cascade, or the segment is not finite
+ * (fan_out() reports that). */
+G_ALWAYS_INLINE static inline gboolean
+run_cascade (QdSimulation *sim,
+             guint         i,
+             double        t,
+             guint64       events_end,
+             guint64      *events,
+             guint64      *transitions,
+             guint64      *same_time)
+{
+  QdHot *hot = sim->hot;
+  const QdFanout *fanout = sim->fanout;
+  guint s = hot[i].out_base;
+  guint e = sim->fan_start[s], end = sim->fan_start[s + 1];
+  guint n = end - e;
+
+  now_clean (sim);
+  if (sim->now_len != 0
+      || sim->heap.entries[0].key <= sim->t_event_key
+      || n > events_end - *events
+      || *same_time + n > sim->illegitimacy_limit
+      || !signal_is_finite (&sim->signals[s]))
+    return FALSE;
+
+  *transitions += n;
+  for (guint k = e; k < end; k++)
+    {
+      guint j = fanout[k].receiver;
+
+      if (G_UNLIKELY (++hot[j].n_external == 0))
+        sim->n_external_hi[j]++;
+    }
+  for (guint k = e; k < end; k++)
+    {
+      guint j = fanout[k].receiver;
+      QdHot *r = &hot[j];
+      guint64 mask;
+
+      if (G_UNLIKELY (sim->now_len != 0 || sim->fail_error != NULL))
+        {
+          for (; k < end; k++)
+            schedule_now (sim, &hot[fanout[k].receiver],
+                          fanout[k].receiver, t);
+          break;
+        }
+      ++*same_time;
+      sim->recent[*events % QD_RECENT_SIZE] = j;
+      ++*events;
+      ++*transitions;
+      if (G_UNLIKELY (++r->n_internal == 0))
+        sim->n_internal_hi[j]++;
+      mask = r->lambda (&sim->atomics[j], t);
+      fan_out (sim, r, j, t, mask, transitions);
+    }
+  return TRUE;
+}
+
 /* The loop: events with time < @t_limit, at most @max_events of them.
  *
  * Written for the zero-time cascade. After each event, the static blocks
@@ -398,6 +473,9 @@ run_loop (QdSimulation *sim,
   guint64 same_time = sim->same_time;
   guint64 events_end = max_events > G_MAXUINT64 - events
                        ? G_MAXUINT64 : events + max_events;
+  /* The next multiple of CHECK_INTERVAL: a cascade may pass several
+   * events at once (run_cascade()). */
+  guint64 check_at = events - events % CHECK_INTERVAL + CHECK_INTERVAL;
   QdRunStatus status = QD_RUN_DONE;
 
   if (g_atomic_int_compare_and_exchange (&sim->stop_requested, 1, 0))
@@ -498,7 +576,10 @@ run_loop (QdSimulation *sim,
       events++;
       transitions++;
       steps += h->is_integrator;
-      fan_out (sim, h, i, t, mask, &transitions);
+      if (!(mask == 1 && h->fused_out0
+            && run_cascade (sim, i, t, events_end, &events, &transitions,
+                            &same_time)))
+        fan_out (sim, h, i, t, mask, &transitions);
 
       for (;;)
         {
@@ -507,8 +588,9 @@ run_loop (QdSimulation *sim,
               status = QD_RUN_ERROR;
               goto out;
             }
-          if (G_UNLIKELY (events % CHECK_INTERVAL == 0))
+          if (G_UNLIKELY (events >= check_at))
             {
+              check_at = events - events % CHECK_INTERVAL + CHECK_INTERVAL;
               sim->events = events;
               sim->transitions = transitions;
               sim->integrator_steps = steps;
@@ -543,7 +625,10 @@ run_loop (QdSimulation *sim,
             sim->n_internal_hi[i]++;
           events++;
           transitions++;
-          fan_out (sim, h, i, t, mask, &transitions);
+          if (!(mask == 1 && h->fused_out0
+                && run_cascade (sim, i, t, events_end, &events,
+                                &transitions, &same_time)))
+            fan_out (sim, h, i, t, mask, &transitions);
         }
     }
 
@@ -723,6 +808,49 @@ initial_ta (QdSimulation *sim,
 
 G_STATIC_ASSERT (sizeof (QdHot) == 64);
 
+/* TRUE when every receiver of output @s is a non-static block. */
+static gboolean
+feeds_only_dynamic (QdSimulation *sim,
+                    guint         s)
+{
+  for (guint e = sim->fan_start[s]; e < sim->fan_start[s + 1]; e++)
+    if (sim->hot[sim->fanout[e].receiver].is_static)
+      return FALSE;
+  return TRUE;
+}
+
+/* Whether output 0 of block @i may take run_cascade(): it has receivers,
+ * all of them static blocks, each on one port only (the fan-out lists
+ * receivers in increasing index, so a repeated one would be adjacent),
+ * and every output of each of them goes to non-static blocks alone, so
+ * that running them queues no further static block. */
+static guint8
+feeds_fusable_cascade (QdSimulation *sim,
+                       guint         i)
+{
+  guint s, e, end;
+
+  if (sim->hot[i].n_out == 0)
+    return 0;
+  s = sim->out_base[i];
+  e = sim->fan_start[s];
+  end = sim->fan_start[s + 1];
+  if (e == end)
+    return 0;
+  for (guint k = e; k < end; k++)
+    {
+      guint w = sim->fanout[k].receiver;
+
+      if (!sim->hot[w].is_static
+          || (k > e && w <= sim->fanout[k - 1].receiver))
+        return 0;
+      for (guint p = 0; p < sim->hot[w].n_out; p++)
+        if (!feeds_only_dynamic (sim, sim->out_base[w] + p))
+          return 0;
+    }
+  return 1;
+}
+
 static void
 fill_hot (QdSimulation *sim)
 {
@@ -748,6 +876,8 @@ fill_hot (QdSimulation *sim)
       h->is_static = (type->flags & QD_BLOCK_STATIC) != 0
                      && !h->is_integrator;
     }
+  for (guint i = 0; i < n; i++)
+    sim->hot[i].fused_out0 = feeds_fusable_cascade (sim, i);
 }
 
 /* Runs every block's init, then schedules its first event. */
