@@ -1096,6 +1096,16 @@ qd_simulation_get_traces (QdSimulation *self)
   return self->traces;
 }
 
+void
+qd_simulation_set_fused_cascades (QdSimulation *self,
+                                  gboolean      enabled)
+{
+  g_return_if_fail (self != NULL);
+
+  for (guint i = 0; i < self->n_atomics; i++)
+    self->hot[i].fused_out0 = enabled ? feeds_fusable_cascade (self, i) : 0;
+}
+
 double
 qd_simulation_get_variable (QdSimulation *self,
                             const char   *name)

@@ -96,6 +96,13 @@ QD_API void             qd_simulation_get_block_stats (QdSimulation *self,
                                                        guint64      *n_external);
 /* Every trace the sinks created, in block order (QdTrace*, owned). */
 QD_API GPtrArray       *qd_simulation_get_traces    (QdSimulation *self);
+/* Whether a zero-time cascade through static blocks may run its events
+ * at once, without the now queue, when nothing else is due at that time
+ * (on by default). Off, every cascade takes the general path: the events,
+ * their order, the counts and every value are the same to the last bit,
+ * only slower. For tests and benchmarks; call it before the first run. */
+QD_API void             qd_simulation_set_fused_cascades (QdSimulation *self,
+                                                          gboolean      enabled);
 /* The value of a model variable after overrides, or NaN. */
 QD_API double           qd_simulation_get_variable  (QdSimulation *self,
                                                      const char   *name);
