@@ -39,6 +39,8 @@ enum
 
 #define QD_RECENT_SIZE 256
 
+#define QD_NO_RECEIVER G_MAXUINT32
+
 /* The now queue holds at most this many blocks; more go into the time
  * heap at the current time, which orders them the same way (see
  * qd-simulation.c). Zero-time cascades are rarely more than a few blocks
@@ -72,7 +74,11 @@ typedef struct
                                 (and never reads its tl) */
   guint8    fused_out0;      /* output 0 feeds a fusable cascade
                                 (qd-simulation.c, run_cascade()) */
-  guint8    pad[13];
+  guint8    sole_port;       /* with sole_receiver: its input port */
+  guint32   sole_receiver;   /* the one receiver of a block with one
+                                output and one link from it, or
+                                QD_NO_RECEIVER */
+  guint8    pad[8];
 } QdHot;
 
 struct _QdSimulation

@@ -371,6 +371,34 @@ fan_out (QdSimulation *sim,
     }
 }
 
+/* fan_out() of output 0 alone, for a block whose output has one
+ * receiver, which is not a static block (QdHot.sole_receiver): the same
+ * checks and the same transition, without the walk over ports and
+ * receivers. */
+G_ALWAYS_INLINE static inline void
+deliver_sole (QdSimulation *sim,
+              const QdHot  *h,
+              guint         i,
+              double        t,
+              guint64      *transitions)
+{
+  const QdSignal *sig = &sim->signals[h->out_base];
+  guint j = h->sole_receiver;
+  QdHot *r = &sim->hot[j];
+
+  if (G_UNLIKELY (!signal_is_finite (sig)))
+    {
+      fail_numeric (sim, i, sig, t);
+      return;
+    }
+  ++*transitions;
+  schedule (sim, r, j, t,
+            r->dext_ta (&sim->atomics[j], t, t - r->tl, h->sole_port, sig));
+  r->tl = t;
+  if (G_UNLIKELY (++r->n_external == 0))
+    sim->n_external_hi[j]++;
+}
+
 /* The fan-out of output 0 of block @i (QdHot.fused_out0: its receivers
  * are static blocks that feed only non-static ones), with the static
  * receivers' events run at once instead of through the now queue.
@@ -441,7 +469,10 @@ run_cascade (QdSimulation *sim,
       if (G_UNLIKELY (++r->n_internal == 0))
         sim->n_internal_hi[j]++;
       mask = r->lambda (&sim->atomics[j], t);
-      fan_out (sim, r, j, t, mask, transitions);
+      if (G_LIKELY (mask == 1 && r->sole_receiver != QD_NO_RECEIVER))
+        deliver_sole (sim, r, j, t, transitions);
+      else
+        fan_out (sim, r, j, t, mask, transitions);
     }
   return TRUE;
 }
@@ -877,7 +908,19 @@ fill_hot (QdSimulation *sim)
                      && !h->is_integrator;
     }
   for (guint i = 0; i < n; i++)
-    sim->hot[i].fused_out0 = feeds_fusable_cascade (sim, i);
+    {
+      QdHot *h = &sim->hot[i];
+      guint s = h->out_base;
+
+      h->fused_out0 = feeds_fusable_cascade (sim, i);
+      h->sole_receiver = QD_NO_RECEIVER;
+      if (h->n_out == 1 && sim->fan_start[s + 1] == sim->fan_start[s] + 1
+          && sim->fanout[sim->fan_start[s]].port <= G_MAXUINT8)
+        {
+          h->sole_receiver = sim->fanout[sim->fan_start[s]].receiver;
+          h->sole_port = (guint8) sim->fanout[sim->fan_start[s]].port;
+        }
+    }
 }
 
 /* Runs every block's init, then schedules its first event. */
