@@ -35,6 +35,16 @@
  * blocks of the now queue for as long as they are the imminent ones,
  * without the general path's bookkeeping (run_loop()).
  *
+ * The commonest cascade of all, a block whose output goes only to static
+ * blocks that feed only non-static ones (an integrator feeding the WSum
+ * blocks of its neighbours), is run without the now queue when nothing
+ * else is due at that time (run_cascade()): the static blocks would be
+ * the next events anyway, in index order, so each is run at once, with
+ * its transitions counted as the loop counts them, and falls back to the
+ * queue the moment another block becomes due now.
+ * qd_simulation_set_fused_cascades() turns this off for comparison;
+ * tests/test-cascade.c holds the two ways to the same results.
+ *
  * Other blocks are called through their fused functions (fire: lambda,
  * dint and ta; dext_ta: dext and ta), the block type's own when it has
  * them (the integrator), otherwise wrappers of its separate functions.
