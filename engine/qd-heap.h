@@ -25,6 +25,15 @@
  * an update from about 56 ns to about 42 ns against the same 4-ary heap
  * with plain branching sifts; a binary heap with the same tricks measured
  * the same, the 4-ary one keeps the shallower tree for larger models.
+ * The three choices of the tournament are masks taken straight from the
+ * borrow of the comparisons, and Floyd's sift keeps its hole as a byte
+ * offset: 30 instructions a level instead of 36.
+ *
+ * Most updates of entries other than the top (the receivers of an event)
+ * leave the entry where it is: qd_heap_update() tests for that inline,
+ * without a call and without a branch on the direction the key moved,
+ * and calls the sifts only when the entry must move (see there).
+ *
  * A tournament tree (the winner of each pair of children stored in their
  * parent, no position array, early exit) was tried as well: fewer
  * instructions per update on paper, but more in the event loop and more
@@ -63,6 +72,8 @@ typedef struct
 } QdHeap;
 
 #define QD_HEAP_SIGN G_GUINT64_CONSTANT (0x8000000000000000)
+/* qd_heap_key (QD_INF): the bits of +infinity with the sign bit set. */
+#define QD_HEAP_KEY_INF G_GUINT64_CONSTANT (0xfff0000000000000)
 
 /* A time (not NaN) as an unsigned integer in the same order: the bits of
  * a positive double already grow with it; setting the sign bit puts them
@@ -93,11 +104,10 @@ void     qd_heap_init    (QdHeap *heap,
                           guint   n_ids);
 void     qd_heap_clear   (QdHeap *heap);
 
-/* Sets the time of @id: inserts it, moves it in place, or removes it when
- * @t is QD_INF. */
-void     qd_heap_update  (QdHeap *heap,
-                          guint   id,
-                          double  t);
+/* qd_heap_update() when its fast path does not apply. */
+void     qd_heap_update_slow (QdHeap *heap,
+                              guint   id,
+                              double  t);
 void     qd_heap_remove  (QdHeap *heap,
                           guint   id);
 /* Moves the top entry to the later time @t (finite, not before its
@@ -151,6 +161,51 @@ qd_heap_top_before (const QdHeap *heap,
 #else
   return (e->key < key) | ((e->key == key) & (e->id < id));
 #endif
+}
+
+/* Sets the time of @id: inserts it, moves it in place, or removes it when
+ * @t is QD_INF.
+ *
+ * Inline, for the common case of the event loop: a receiver of an event
+ * whose new time still lies strictly between its parent's and its
+ * children's (98.5 % of them on the LC line, N = 1000, QSS2; the
+ * entry's place does not change, only its key). The test has no branch
+ * but the final one, which is nearly always taken: the direction in which
+ * a key moved (a coin toss) and whether the entry is a leaf (three times
+ * out of four) do not matter. The parent of the top is the entry before
+ * the first (its key is 0, below every time), the children of a leaf are
+ * read in the sentinels past the last entry (the index is clamped to
+ * there), whose key is that of QD_INF: no finite time is too late for a
+ * leaf, and QD_INF itself (removal) fails the test. Only keys are
+ * compared: a tie with a neighbour takes the out-of-line path, where the
+ * ids decide. */
+static inline void
+qd_heap_update (QdHeap *heap,
+                guint   id,
+                double  t)
+{
+  guint32 p = heap->pos[id];
+
+  if (G_LIKELY (p != QD_HEAP_ABSENT))
+    {
+      QdHeapEntry *e = heap->entries;
+      guint64 key = qd_heap_key (t);
+      gsize c = MIN ((gsize) p * 4 + 1, (gsize) heap->n);
+      /* (p - 1) / 4, but -1 for the top: an arithmetic shift, which is
+       * what GCC and Clang do with a negative signed number. */
+      guint64 lo = e[((gssize) p - 1) >> 2].key;
+      guint64 hi01 = MIN (e[c].key, e[c + 1].key);
+      guint64 hi23 = MIN (e[c + 2].key, e[c + 3].key);
+
+      /* `&` rather than `&&`: both halves are safe to evaluate, and the
+       * order of the tests is left to the compiler. */
+      if (G_LIKELY ((lo < key) & (key < MIN (hi01, hi23))))
+        {
+          e[p].key = key;
+          return;
+        }
+    }
+  qd_heap_update_slow (heap, id, t);
 }
 
 /* The time of @id, QD_INF when it is not in the heap. */

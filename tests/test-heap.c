@@ -39,7 +39,7 @@ run_sequence (guint32 seed,
   for (guint op = 0; op < n_ops; op++)
     {
       guint id = g_rand_int_range (rand, 0, n_ids);
-      guint kind = g_rand_int_range (rand, 0, 11);
+      guint kind = g_rand_int_range (rand, 0, 13);
       guint ref_id = 0;
       gboolean has_min;
 
@@ -54,6 +54,16 @@ run_sequence (guint32 seed,
         {
           qd_heap_remove (&heap, id);
           times[id] = QD_INF;
+        }
+      else if (kind >= 11 && times[id] != QD_INF)
+        {
+          /* A receiver's small move (the inline path of qd_heap_update()):
+           * by one unit either way or not at all, so that the new time
+           * often equals a neighbour's and the ids must decide. */
+          double t = times[id] + (double) g_rand_int_range (rand, -1, 2);
+
+          qd_heap_update (&heap, id, t);
+          times[id] = t;
         }
       else
         {
@@ -148,6 +158,116 @@ test_heap_update_in_place (void)
   qd_heap_clear (&heap);
 }
 
+/* The inline path of qd_heap_update() compares keys only: a new time equal
+ * to the parent's or a child's must still be ordered by id. Ids 0..4 at
+ * distinct times form the top (id 0) and its four children. */
+static void
+test_heap_update_ties (void)
+{
+  QdHeap heap;
+
+  qd_heap_init (&heap, 6);
+  for (guint i = 0; i < 5; i++)
+    qd_heap_update (&heap, i, 10.0 * (i + 1));
+  g_assert_cmpuint (qd_heap_top_id (&heap), ==, 0);
+
+  /* A child ties with the top and has the higher id: it stays below. */
+  qd_heap_update (&heap, 3, 10.0);
+  g_assert_true (qd_heap_validate (&heap));
+  g_assert_cmpuint (qd_heap_top_id (&heap), ==, 0);
+
+  /* The top ties with that child and has the lower id: it stays; moved
+   * just past the child, the child comes first. */
+  qd_heap_update (&heap, 0, 10.0);
+  g_assert_cmpuint (qd_heap_top_id (&heap), ==, 0);
+  qd_heap_update (&heap, 0, 10.5);
+  g_assert_true (qd_heap_validate (&heap));
+  g_assert_cmpuint (qd_heap_top_id (&heap), ==, 3);
+
+  /* Now id 0 is a child of id 3: tying with its parent, the lower id
+   * goes up. */
+  qd_heap_update (&heap, 0, 10.0);
+  g_assert_true (qd_heap_validate (&heap));
+  g_assert_cmpuint (qd_heap_top_id (&heap), ==, 0);
+  g_assert_cmpfloat (qd_heap_get_time (&heap, 3), ==, 10.0);
+
+  /* -0 and +0 are one time: the lower id first, whichever was set last. */
+  qd_heap_update (&heap, 5, 0.0);
+  qd_heap_update (&heap, 4, -0.0);
+  g_assert_true (qd_heap_validate (&heap));
+  g_assert_cmpuint (qd_heap_top_id (&heap), ==, 4);
+  qd_heap_update (&heap, 5, -0.0);
+  qd_heap_update (&heap, 4, 0.0);
+  g_assert_cmpuint (qd_heap_top_id (&heap), ==, 4);
+
+  /* A leaf set to QD_INF leaves the heap (its "children" are the
+   * sentinels, whose key is that of QD_INF). */
+  qd_heap_update (&heap, 2, QD_INF);
+  g_assert_false (qd_heap_contains (&heap, 2));
+  g_assert_cmpuint (heap.n, ==, 5);
+  g_assert_true (qd_heap_validate (&heap));
+
+  /* The order drains as (time, id). */
+  {
+    const guint order[] = { 4, 5, 0, 3, 1 };
+
+    for (guint k = 0; k < G_N_ELEMENTS (order); k++)
+      {
+        g_assert_cmpuint (qd_heap_top_id (&heap), ==, order[k]);
+        qd_heap_remove (&heap, order[k]);
+        g_assert_true (qd_heap_validate (&heap));
+      }
+  }
+  g_assert_true (qd_heap_is_empty (&heap));
+  qd_heap_clear (&heap);
+}
+
+/* The event loop's pattern on a large heap: the top goes into the future
+ * (qd_heap_replace_top), two other ids move a little either way. Checked
+ * against the reference every 97 steps (a full scan each step would make
+ * the test quadratic). */
+static void
+test_heap_event_pattern (void)
+{
+  const guint n_ids = 3000;
+  GRand *rand = g_rand_new_with_seed (42);
+  double *times = g_new (double, n_ids);
+  QdHeap heap;
+
+  qd_heap_init (&heap, n_ids);
+  for (guint i = 0; i < n_ids; i++)
+    {
+      /* Integer times in a short range: ties everywhere. */
+      times[i] = (double) g_rand_int_range (rand, 0, 200);
+      qd_heap_update (&heap, i, times[i]);
+    }
+  for (guint step = 0; step < 60000; step++)
+    {
+      guint top = qd_heap_top_id (&heap);
+
+      times[top] += (double) g_rand_int_range (rand, 1, 40);
+      qd_heap_replace_top (&heap, times[top]);
+      for (guint k = 0; k < 2; k++)
+        {
+          guint id = g_rand_int_range (rand, 0, n_ids);
+
+          times[id] += (double) g_rand_int_range (rand, -3, 4);
+          qd_heap_update (&heap, id, times[id]);
+        }
+      if (step % 97 == 0)
+        {
+          guint ref_id = 0;
+
+          g_assert_true (qd_heap_validate (&heap));
+          g_assert_true (reference_min (times, n_ids, &ref_id));
+          g_assert_cmpuint (qd_heap_top_id (&heap), ==, ref_id);
+        }
+    }
+  qd_heap_clear (&heap);
+  g_free (times);
+  g_rand_free (rand);
+}
+
 /* Times are ordered as integers (qd_heap_key): negative, zero of either
  * sign, subnormal and huge times keep their order and come back exactly,
  * and an emptied heap reads as empty. */
@@ -203,6 +323,8 @@ main (int argc, char **argv)
   g_test_add_func ("/heap/random-large", test_heap_random_large);
   g_test_add_func ("/heap/update-in-place", test_heap_update_in_place);
   g_test_add_func ("/heap/key-order", test_heap_key_order);
+  g_test_add_func ("/heap/update-ties", test_heap_update_ties);
+  g_test_add_func ("/heap/event-pattern", test_heap_event_pattern);
 
   return g_test_run ();
 }
