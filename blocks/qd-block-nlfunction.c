@@ -26,8 +26,10 @@ enum
 typedef struct
 {
   double    sigma;
-  QdExpr   *expr;    /* owned: qd_expr_eval_taylor uses its scratch stack */
-  QdTaylor *slots;   /* u0..u(n-1), t, then the model variables */
+  QdExpr   *expr;    /* owned: it keeps the Taylor program and its registers */
+  QdTaylor *slots;   /* u0..u(n-1), t, then the model variables: the
+                        expression's own slots, filled in place */
+  gboolean  uses_t;  /* whether the t slot needs filling at each output */
 } NLFunction;
 
 /* The input index named by @name ("u0", "u12"), or -1 when @name does not
@@ -156,6 +158,14 @@ nlfunction_init (QdAtomic *self,
       return;
     }
   names = slot_names (st->expr, self->n_in, &n_vars);
+  st->uses_t = FALSE;
+  {
+    guint n_ids;
+    const char *const *ids = qd_expr_get_identifiers (st->expr, &n_ids);
+
+    for (guint i = 0; i < n_ids; i++)
+      st->uses_t = st->uses_t || strcmp (ids[i], "t") == 0;
+  }
   if (!qd_expr_bind (st->expr, (const char *const *) names->pdata,
                      names->len, &error))
     {
@@ -168,7 +178,7 @@ nlfunction_init (QdAtomic *self,
       return;
     }
 
-  st->slots = qd_atomic_alloc (self, names->len * sizeof (QdTaylor));
+  st->slots = qd_expr_get_taylor_slots (st->expr);
   for (guint i = 0; i < n_vars; i++)
     {
       const char *name = g_ptr_array_index (names, first_var + i);
@@ -183,9 +193,12 @@ nlfunction_init (QdAtomic *self,
                             "variables"),
                           name_column (text, name), name, self->n_in - 1);
           g_clear_pointer (&st->expr, qd_expr_free);
+          st->slots = NULL;
           return;
         }
       qd_taylor_constant (&st->slots[first_var + i], v);
+      /* Fixed for the whole run: folded into the Taylor program. */
+      qd_expr_set_slot_constant (st->expr, first_var + i, v);
     }
 }
 
@@ -227,12 +240,17 @@ nlfunction_lambda (QdAtomic *self,
 
       qd_signal_advance (self->in[i], t, &u);
       memcpy (st->slots[i].c, u.c, sizeof u.c);
-      order = MAX (order, CLAMP (u.order, 0, QD_MAX_ORDER));
+      order = MAX (order, u.order);
     }
+  /* Clamped once: the maximum of clamped orders is the clamped maximum. */
+  order = CLAMP (order, 0, QD_MAX_ORDER);
   /* t itself is the series t + s. */
-  st->slots[self->n_in].c[0] = t;
-  st->slots[self->n_in].c[1] = 1.0;
-  st->slots[self->n_in].c[2] = st->slots[self->n_in].c[3] = 0.0;
+  if (st->uses_t)
+    {
+      st->slots[self->n_in].c[0] = t;
+      st->slots[self->n_in].c[1] = 1.0;
+      st->slots[self->n_in].c[2] = st->slots[self->n_in].c[3] = 0.0;
+    }
 
   qd_expr_eval_taylor (st->expr, st->slots, order, &r);
 
@@ -259,6 +277,7 @@ nlfunction_exit (QdAtomic *self,
   NLFunction *st = self->state;
 
   g_clear_pointer (&st->expr, qd_expr_free);
+  st->slots = NULL;  /* they were the expression's */
 }
 
 static const QdParamSpec nlfunction_params[] = {

@@ -6,7 +6,16 @@
  * follows exactly those constant instructions). Names become LOAD
  * instructions whose slot index is filled in by qd_expr_bind(), so
  * evaluation never looks at a string and never allocates: it is one switch
- * per instruction, either on doubles or on truncated Taylor series.
+ * per instruction on doubles.
+ *
+ * Taylor evaluation runs a second, register-based program compiled from the
+ * postfix code on first use (see "Taylor program" below): operands are read
+ * where they are (a slot, a constant, a register), only the coefficients up
+ * to the order asked for are computed, constant operands (literals and the
+ * slots declared constant with qd_expr_set_slot_constant()) are folded or
+ * turn an operation into a cheaper one, and the common operations are done
+ * inline. Each inline operation gives the same bits as the qd_taylor_*
+ * function it replaces (see taylor_exec()).
  *
  * Grammar (lowest precedence first):
  *
@@ -99,6 +108,44 @@ static const QdFunction functions[] = {
   { "ceil", 1, 1, OP_CEIL },
 };
 
+/* Where an operand of the Taylor program is while it is compiled: an
+ * input slot, a constant or a register. */
+enum
+{
+  T_SLOT,
+  T_CONST,
+  T_REG,
+};
+
+typedef enum
+{
+  T_ADD,      /* a + b */
+  T_SUB,      /* a - b */
+  T_NEG,      /* -a */
+  T_MUL,      /* a b, both series */
+  T_SCALE,    /* k a: a series times a constant */
+  T_ADDC,     /* a + k */
+  T_SUBC,     /* a - k */
+  T_CSUB,     /* k - a */
+  T_GENERIC,  /* anything else, through the qd_taylor_* functions */
+  T_END,      /* the last instruction: spares a counter */
+} QdTOp;
+
+/* An instruction of the Taylor program. The operands are pointers into
+ * the expression's own slots, constants and registers, all allocated
+ * before the program runs, so that an instruction finds them without
+ * looking anything up. */
+typedef struct
+{
+  guint8          op;    /* QdTOp */
+  guint8          gen;   /* T_GENERIC: the QdOp */
+  const QdTaylor *a;
+  const QdTaylor *b;
+  QdTaylor       *r;
+  double          k;     /* the constant of T_SCALE, T_ADDC, T_SUBC,
+                            T_CSUB; the exponent of a generic OP_POWI */
+} QdTInstr;
+
 /* Parentheses and calls nest at most this deep, so that hostile input
  * cannot exhaust the C stack. */
 #define MAX_NESTING 200
@@ -114,7 +161,21 @@ struct _QdExpr
   guint      max_depth;
   gboolean   bound;
   gboolean   literal;
-  QdTaylor  *tstack;       /* scratch for qd_expr_eval_taylor */
+
+  /* Slots declared constant for the Taylor program, n_slots of them (the
+   * names given to qd_expr_bind). */
+  guint      n_slots;
+  gboolean  *slot_fixed;
+  double    *slot_value;
+
+  /* The Taylor program, compiled on first use after a change. */
+  QdTaylor  *tslots;       /* n_slots input series, from qd_expr_bind */
+  gboolean   tprog_ready;
+  QdTInstr  *tprog;
+  guint      n_tprog;
+  QdTaylor  *tconst;       /* constant operands */
+  QdTaylor  *tregs;        /* registers: the results of operations */
+  const QdTaylor *tresult; /* where the result is */
 };
 
 typedef struct
@@ -893,7 +954,6 @@ qd_expr_parse (const char  *text,
   expr->max_depth = MAX (P.max_depth, 1);
   expr->literal = is_literal (text);
   expr->bound = expr->n_idents == 0;
-  expr->tstack = g_new0 (QdTaylor, expr->max_depth);
 
   return expr;
 }
@@ -907,7 +967,12 @@ qd_expr_free (QdExpr *expr)
   g_free (expr->code);
   g_strfreev (expr->idents);
   g_free (expr->ident_cols);
-  g_free (expr->tstack);
+  g_free (expr->slot_fixed);
+  g_free (expr->slot_value);
+  g_free (expr->tprog);
+  g_free (expr->tconst);
+  g_free (expr->tregs);
+  g_free (expr->tslots);
   g_free (expr);
 }
 
@@ -961,6 +1026,16 @@ qd_expr_bind (QdExpr             *expr,
     if (expr->code[k].op == OP_LOAD)
       expr->code[k].arg = slot_of[expr->code[k].ident];
   expr->bound = TRUE;
+
+  /* The slots are new: none is constant until declared so. */
+  g_free (expr->slot_fixed);
+  g_free (expr->slot_value);
+  expr->n_slots = n_names;
+  expr->slot_fixed = g_new0 (gboolean, MAX (n_names, 1));
+  expr->slot_value = g_new0 (double, MAX (n_names, 1));
+  g_free (expr->tslots);
+  expr->tslots = g_new0 (QdTaylor, MAX (n_names, 1));
+  expr->tprog_ready = FALSE;
 
   return TRUE;
 }
@@ -1037,74 +1112,439 @@ qd_expr_eval (const QdExpr *expr,
 }
 
 void
+qd_expr_set_slot_constant (QdExpr *expr,
+                           guint   slot,
+                           double  value)
+{
+  g_return_if_fail (expr != NULL);
+  g_return_if_fail (expr->bound);
+  g_return_if_fail (slot < expr->n_slots);
+
+  expr->slot_fixed[slot] = TRUE;
+  expr->slot_value[slot] = value;
+  expr->tprog_ready = FALSE;
+}
+
+QdTaylor *
+qd_expr_get_taylor_slots (QdExpr *expr)
+{
+  g_return_val_if_fail (expr != NULL, NULL);
+  g_return_val_if_fail (expr->bound, NULL);
+
+  return expr->tslots;
+}
+
+/* ---- Taylor program --------------------------------------------------- */
+
+/* One operation of the postfix code on series, through the qd_taylor_*
+ * functions: what the Taylor program does for the operations it does not
+ * do inline, and how it folds constants. */
+static void
+taylor_apply (QdOp            op,
+              double          value,
+              QdTaylor       *r,
+              const QdTaylor *a,
+              const QdTaylor *b,
+              int             n)
+{
+  switch (op)
+    {
+    case OP_NEG: qd_taylor_neg (r, a, n); break;
+    case OP_ADD: qd_taylor_add (r, a, b, n); break;
+    case OP_SUB: qd_taylor_sub (r, a, b, n); break;
+    case OP_MUL: qd_taylor_mul (r, a, b, n); break;
+    case OP_DIV: qd_taylor_div (r, a, b, n); break;
+    case OP_POW: qd_taylor_pow (r, a, b, n); break;
+    case OP_POWI: qd_taylor_pow_const (r, a, value, n); break;
+    case OP_ATAN2: qd_taylor_atan2 (r, a, b, n); break;
+    case OP_MIN: qd_taylor_min (r, a, b, n); break;
+    case OP_MAX: qd_taylor_max (r, a, b, n); break;
+    case OP_SQRT: qd_taylor_sqrt (r, a, n); break;
+    case OP_EXP: qd_taylor_exp (r, a, n); break;
+    case OP_LOG: qd_taylor_log (r, a, n); break;
+    case OP_LOG10: qd_taylor_log10 (r, a, n); break;
+    case OP_SIN: qd_taylor_sin (r, a, n); break;
+    case OP_COS: qd_taylor_cos (r, a, n); break;
+    case OP_TAN: qd_taylor_tan (r, a, n); break;
+    case OP_ASIN: qd_taylor_asin (r, a, n); break;
+    case OP_ACOS: qd_taylor_acos (r, a, n); break;
+    case OP_ATAN: qd_taylor_atan (r, a, n); break;
+    case OP_SINH: qd_taylor_sinh (r, a, n); break;
+    case OP_COSH: qd_taylor_cosh (r, a, n); break;
+    case OP_TANH: qd_taylor_tanh (r, a, n); break;
+    case OP_ABS: qd_taylor_abs (r, a, n); break;
+    case OP_SIGN: qd_taylor_sign (r, a, n); break;
+    case OP_FLOOR: qd_taylor_floor (r, a, n); break;
+    case OP_CEIL: qd_taylor_ceil (r, a, n); break;
+    case OP_CONST:
+    case OP_LOAD:
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+typedef struct
+{
+  guint8  kind;
+  guint32 index;
+} QdTOperand;
+
+/* An instruction before its operands are resolved to pointers (the
+ * constants move while they are appended). */
+typedef struct
+{
+  QdTOp      op;
+  QdOp       gen;
+  QdTOperand a, b;
+  guint32    dst;
+  double     k;
+} QdTPending;
+
+typedef struct
+{
+  GArray     *prog;     /* QdTPending */
+  GArray     *consts;   /* QdTaylor */
+  QdTOperand *stack;
+} QdTCompiler;
+
+/* A constant whose higher coefficients are all +0, as a literal's are:
+ * only such a constant may turn an operation into T_SCALE, T_ADDC, T_SUBC
+ * or T_CSUB, whose bits rest on those zeros (a -0 would change the sign
+ * of a zero result), or be folded with another. */
+static gboolean
+is_plain_constant (const QdTaylor *c)
+{
+  for (int k = 1; k <= QD_MAX_ORDER; k++)
+    if (c->c[k] != 0.0 || signbit (c->c[k]))
+      return FALSE;
+  return TRUE;
+}
+
+static QdTOperand
+add_constant (QdTCompiler    *C,
+              const QdTaylor *value)
+{
+  QdTOperand o = { T_CONST, C->consts->len };
+
+  g_array_append_vals (C->consts, value, 1);
+  return o;
+}
+
+static const QdTaylor *
+constant_of (QdTCompiler *C,
+             QdTOperand   o)
+{
+  return o.kind == T_CONST ? &g_array_index (C->consts, QdTaylor, o.index) : NULL;
+}
+
+static void
+emit_t (QdTCompiler *C,
+        QdTOp        op,
+        guint32      dst,
+        QdTOperand   a,
+        QdTOperand   b,
+        double       k,
+        QdOp         gen)
+{
+  QdTPending in = { op, gen, a, b, dst, k };
+
+  g_array_append_val (C->prog, in);
+}
+
+/* Compiles the operation @ins whose operands are at stack positions @p
+ * (and @p + 1 for a binary one); the result goes to register @p, and
+ * register @p + 1 may serve as a temporary. */
+static QdTOperand
+compile_op (QdTCompiler   *C,
+            const QdInstr *ins,
+            guint          p)
+{
+  QdOp op = ins->op;
+  int arity = op_arity (op);
+  QdTOperand a = C->stack[p];
+  QdTOperand b = arity == 2 ? C->stack[p + 1] : a;
+  QdTOperand r = { T_REG, p }, tmp = { T_REG, p + 1 };
+  const QdTaylor *ca = constant_of (C, a), *cb = constant_of (C, b);
+  gboolean pa = ca != NULL && is_plain_constant (ca);
+  gboolean pb = cb != NULL && is_plain_constant (cb);
+
+  /* All operands plain constants: fold, with the same function at full
+   * order. For such operands every coefficient up to n depends only on
+   * the lower ones and no branch depends on n, so truncating the folded
+   * series later gives what evaluating at order n would. */
+  if (pa && (arity == 1 || pb))
+    {
+      QdTaylor v;
+
+      taylor_apply (op, ins->value, &v, ca, cb, QD_MAX_ORDER);
+      return add_constant (C, &v);
+    }
+
+  switch (op)
+    {
+    case OP_NEG:
+      emit_t (C, T_NEG, p, a, a, 0.0, op);
+      return r;
+    case OP_ADD:
+      if (pa || pb)
+        emit_t (C, T_ADDC, p, pa ? b : a, pa ? b : a,
+                pa ? ca->c[0] : cb->c[0], op);
+      else
+        emit_t (C, T_ADD, p, a, b, 0.0, op);
+      return r;
+    case OP_SUB:
+      if (pb)
+        emit_t (C, T_SUBC, p, a, a, cb->c[0], op);
+      else if (pa)
+        emit_t (C, T_CSUB, p, b, b, ca->c[0], op);
+      else
+        emit_t (C, T_SUB, p, a, b, 0.0, op);
+      return r;
+    case OP_MUL:
+      if (pa || pb)
+        emit_t (C, T_SCALE, p, pa ? b : a, pa ? b : a,
+                pa ? ca->c[0] : cb->c[0], op);
+      else
+        emit_t (C, T_MUL, p, a, b, 0.0, op);
+      return r;
+    case OP_POWI:
+      /* The products qd_taylor_pow_const's binary powering forms, with
+       * its first product by the series 1 left out: a Cauchy product's
+       * bits do not depend on the signs of zeros in its operands. */
+      if (ins->value == 2.0)
+        {
+          emit_t (C, T_MUL, p, a, a, 0.0, op);
+          return r;
+        }
+      if (ins->value == 3.0)
+        {
+          emit_t (C, T_MUL, p + 1, a, a, 0.0, op);
+          emit_t (C, T_MUL, p, a, tmp, 0.0, op);
+          return r;
+        }
+      if (ins->value == 4.0)
+        {
+          emit_t (C, T_MUL, p + 1, a, a, 0.0, op);
+          emit_t (C, T_MUL, p, tmp, tmp, 0.0, op);
+          return r;
+        }
+      break;
+    default:
+      break;
+    }
+  emit_t (C, T_GENERIC, p, a, b, ins->value, op);
+  return r;
+}
+
+static const QdTaylor *
+operand_pointer (QdExpr     *expr,
+                 QdTOperand  o)
+{
+  switch (o.kind)
+    {
+    case T_SLOT: return &expr->tslots[o.index];
+    case T_CONST: return &expr->tconst[o.index];
+    default: return &expr->tregs[o.index];
+    }
+}
+
+/* Turns the postfix code into the Taylor program. The operand stack holds
+ * references instead of series; operations whose operands are all plain
+ * constants are folded at full order. Out of line: inlined, it made every
+ * evaluation save more registers. */
+static G_NO_INLINE void
+taylor_compile (QdExpr *expr)
+{
+  QdTCompiler C;
+  guint sp = 0;
+
+  C.prog = g_array_new (FALSE, FALSE, sizeof (QdTPending));
+  C.consts = g_array_new (FALSE, FALSE, sizeof (QdTaylor));
+  C.stack = g_new0 (QdTOperand, expr->max_depth + 1);
+
+  for (guint k = 0; k < expr->n_code; k++)
+    {
+      const QdInstr *ins = &expr->code[k];
+      QdTaylor v;
+
+      switch ((QdOp) ins->op)
+        {
+        case OP_CONST:
+          qd_taylor_constant (&v, ins->value);
+          C.stack[sp++] = add_constant (&C, &v);
+          break;
+        case OP_LOAD:
+          if (expr->slot_fixed[ins->arg])
+            {
+              qd_taylor_constant (&v, expr->slot_value[ins->arg]);
+              C.stack[sp++] = add_constant (&C, &v);
+            }
+          else
+            C.stack[sp++] = (QdTOperand) { T_SLOT, ins->arg };
+          break;
+        default:
+          sp -= op_arity (ins->op);
+          C.stack[sp] = compile_op (&C, ins, sp);
+          sp++;
+          break;
+        }
+    }
+
+  g_free (expr->tprog);
+  g_free (expr->tconst);
+  g_free (expr->tregs);
+  expr->tconst = (QdTaylor *) g_array_free (C.consts, FALSE);
+  /* Registers 0..max_depth: the stack positions and one temporary. */
+  expr->tregs = g_new0 (QdTaylor, expr->max_depth + 1);
+  expr->n_tprog = C.prog->len;
+  expr->tprog = g_new0 (QdTInstr, C.prog->len + 1);
+  expr->tprog[C.prog->len].op = T_END;
+  for (guint i = 0; i < C.prog->len; i++)
+    {
+      const QdTPending *pi = &g_array_index (C.prog, QdTPending, i);
+      QdTInstr *in = &expr->tprog[i];
+
+      in->op = pi->op;
+      in->gen = pi->gen;
+      in->a = operand_pointer (expr, pi->a);
+      in->b = operand_pointer (expr, pi->b);
+      in->r = &expr->tregs[pi->dst];
+      in->k = pi->k;
+    }
+  expr->tresult = operand_pointer (expr, C.stack[0]);
+  expr->tprog_ready = TRUE;
+  g_array_unref (C.prog);
+  g_free (C.stack);
+}
+
+/* Runs the Taylor program at order n. The inline operations reproduce the
+ * qd_taylor_* function each replaces bit for bit, for finite inputs:
+ *  - T_MUL is qd_taylor_mul's Cauchy product, summed in the same order
+ *    from 0.0;
+ *  - T_SCALE is qd_taylor_mul by a plain constant k: its other terms are
+ *    zeros, and a sum from 0.0 of zeros and one term x is x + 0.0 (the
+ *    0.0 turns a -0 into +0, as the sum did);
+ *  - T_ADDC, T_SUBC and T_CSUB are qd_taylor_add and qd_taylor_sub with a
+ *    plain constant, whose higher coefficients are +0.
+ * (An infinite or NaN coefficient below k made the zero terms NaN in the
+ * full product; T_SCALE does not see them.) Only coefficients 0..n are
+ * read or written, so operands need no truncation and registers no
+ * clearing; the result is truncated once, on output. */
+static inline G_ALWAYS_INLINE void
+taylor_run (const QdExpr *expr,
+            const int     n)
+{
+  for (const QdTInstr *in = expr->tprog;; in++)
+    {
+      const QdTaylor *a = in->a, *b = in->b;
+      QdTaylor *r = in->r;
+      double k = in->k;
+
+      switch ((QdTOp) in->op)
+        {
+        case T_ADD:
+          for (int j = 0; j <= n; j++)
+            r->c[j] = a->c[j] + b->c[j];
+          break;
+        case T_SUB:
+          for (int j = 0; j <= n; j++)
+            r->c[j] = a->c[j] - b->c[j];
+          break;
+        case T_NEG:
+          for (int j = 0; j <= n; j++)
+            r->c[j] = -a->c[j];
+          break;
+        case T_SCALE:
+          for (int j = 0; j <= n; j++)
+            r->c[j] = k * a->c[j] + 0.0;
+          break;
+        case T_ADDC:
+          r->c[0] = a->c[0] + k;
+          for (int j = 1; j <= n; j++)
+            r->c[j] = a->c[j] + 0.0;
+          break;
+        case T_SUBC:
+          r->c[0] = a->c[0] - k;
+          for (int j = 1; j <= n; j++)
+            r->c[j] = a->c[j];
+          break;
+        case T_CSUB:
+          r->c[0] = k - a->c[0];
+          for (int j = 1; j <= n; j++)
+            r->c[j] = 0.0 - a->c[j];
+          break;
+        case T_MUL:
+          {
+            /* Into locals first: r may be a or b. */
+            double a0 = a->c[0], a1 = a->c[1], a2 = a->c[2], a3 = a->c[3];
+            double b0 = b->c[0], b1 = b->c[1], b2 = b->c[2], b3 = b->c[3];
+
+            switch (n)
+              {
+              case 3:
+                r->c[3] = 0.0 + a0 * b3 + a1 * b2 + a2 * b1 + a3 * b0;
+                G_GNUC_FALLTHROUGH;
+              case 2:
+                r->c[2] = 0.0 + a0 * b2 + a1 * b1 + a2 * b0;
+                G_GNUC_FALLTHROUGH;
+              case 1:
+                r->c[1] = 0.0 + a0 * b1 + a1 * b0;
+                G_GNUC_FALLTHROUGH;
+              default:
+                r->c[0] = 0.0 + a0 * b0;
+                break;
+              }
+          }
+          break;
+        case T_GENERIC:
+          taylor_apply (in->gen, k, r, a, b, n);
+          break;
+        case T_END:
+          return;
+        default:
+          /* Only the operations above are compiled; saying so spares
+           * the switch its range check. */
+          __builtin_unreachable ();
+        }
+    }
+}
+
+/* taylor_run with n a constant in each call, so that its loops unroll. */
+static void
+taylor_exec (const QdExpr *expr,
+             int           n,
+             QdTaylor     *out)
+{
+  const QdTaylor *res = expr->tresult;
+
+  switch (n)
+    {
+    case 0: taylor_run (expr, 0); break;
+    case 1: taylor_run (expr, 1); break;
+    case 2: taylor_run (expr, 2); break;
+    default: taylor_run (expr, 3); break;
+    }
+
+  for (int j = 0; j <= QD_MAX_ORDER; j++)
+    out->c[j] = j <= n ? res->c[j] : 0.0;
+}
+
+void
 qd_expr_eval_taylor (QdExpr         *expr,
                      const QdTaylor *slots,
                      int             order,
                      QdTaylor       *out)
 {
-  QdTaylor *st;
-  int n = CLAMP (order, 0, QD_MAX_ORDER);
-  int sp = -1;
-
   g_return_if_fail (expr != NULL);
   g_return_if_fail (expr->bound);
 
-  st = expr->tstack;
-  for (guint k = 0; k < expr->n_code; k++)
-    {
-      const QdInstr *ins = &expr->code[k];
-      QdTaylor *a, *b;
-
-      if (ins->op == OP_CONST)
-        {
-          qd_taylor_constant (&st[++sp], ins->value);
-          continue;
-        }
-      if (ins->op == OP_LOAD)
-        {
-          sp++;
-          qd_taylor_truncate (&st[sp], &slots[ins->arg], n);
-          continue;
-        }
-
-      /* Binary operators combine a (below) and b (top) into a. */
-      b = &st[sp];
-      a = sp > 0 ? b - 1 : b;
-      switch ((QdOp) ins->op)
-        {
-        case OP_NEG: qd_taylor_neg (b, b, n); break;
-        case OP_ADD: qd_taylor_add (a, a, b, n); sp--; break;
-        case OP_SUB: qd_taylor_sub (a, a, b, n); sp--; break;
-        case OP_MUL: qd_taylor_mul (a, a, b, n); sp--; break;
-        case OP_DIV: qd_taylor_div (a, a, b, n); sp--; break;
-        case OP_POW: qd_taylor_pow (a, a, b, n); sp--; break;
-        case OP_POWI: qd_taylor_pow_const (b, b, ins->value, n); break;
-        case OP_ATAN2: qd_taylor_atan2 (a, a, b, n); sp--; break;
-        case OP_MIN: qd_taylor_min (a, a, b, n); sp--; break;
-        case OP_MAX: qd_taylor_max (a, a, b, n); sp--; break;
-        case OP_SQRT: qd_taylor_sqrt (b, b, n); break;
-        case OP_EXP: qd_taylor_exp (b, b, n); break;
-        case OP_LOG: qd_taylor_log (b, b, n); break;
-        case OP_LOG10: qd_taylor_log10 (b, b, n); break;
-        case OP_SIN: qd_taylor_sin (b, b, n); break;
-        case OP_COS: qd_taylor_cos (b, b, n); break;
-        case OP_TAN: qd_taylor_tan (b, b, n); break;
-        case OP_ASIN: qd_taylor_asin (b, b, n); break;
-        case OP_ACOS: qd_taylor_acos (b, b, n); break;
-        case OP_ATAN: qd_taylor_atan (b, b, n); break;
-        case OP_SINH: qd_taylor_sinh (b, b, n); break;
-        case OP_COSH: qd_taylor_cosh (b, b, n); break;
-        case OP_TANH: qd_taylor_tanh (b, b, n); break;
-        case OP_ABS: qd_taylor_abs (b, b, n); break;
-        case OP_SIGN: qd_taylor_sign (b, b, n); break;
-        case OP_FLOOR: qd_taylor_floor (b, b, n); break;
-        case OP_CEIL: qd_taylor_ceil (b, b, n); break;
-        default:
-          g_assert_not_reached ();
-        }
-    }
-
-  qd_taylor_truncate (out, &st[0], n);
+  if (G_UNLIKELY (!expr->tprog_ready))
+    taylor_compile (expr);
+  /* The program reads the expression's own slots; a caller that filled
+   * them in place (qd_expr_get_taylor_slots) spares this copy. */
+  if (slots != expr->tslots && expr->n_slots > 0)
+    memcpy (expr->tslots, slots, expr->n_slots * sizeof (QdTaylor));
+  taylor_exec (expr, CLAMP (order, 0, QD_MAX_ORDER), out);
 }
 
 gboolean

@@ -60,12 +60,31 @@ QD_API double      qd_expr_eval         (const QdExpr  *expr,
 /* Evaluates a bound expression on truncated Taylor series of order @order
  * (0..3): @out receives the exact Taylor coefficients, up to @order, of the
  * expression applied to the input series (coefficients above @order are set
- * to zero). Not thread-safe per expression: it uses a scratch stack kept in
- * @expr, so give each block instance its own QdExpr. */
+ * to zero). Only coefficients 0..@order of the slots are read. The first
+ * call after binding compiles the expression into a straight-line program
+ * over series, kept in @expr with its registers: not thread-safe per
+ * expression, so give each block instance its own QdExpr. */
 QD_API void        qd_expr_eval_taylor  (QdExpr         *expr,
                                          const QdTaylor *slots,
                                          int             order,
                                          QdTaylor       *out);
+
+/* Declares that slot @slot of a bound expression holds the constant
+ * @value at every qd_expr_eval_taylor() call, as a model variable does:
+ * the Taylor evaluation then folds it into the expression (u*k is scaled,
+ * not multiplied as two series) and no longer reads that slot. The results
+ * are the same bits as with the value passed in the slot (for finite
+ * inputs). qd_expr_eval() still reads every slot. Binding again forgets
+ * the declarations. */
+QD_API void        qd_expr_set_slot_constant (QdExpr *expr,
+                                              guint   slot,
+                                              double  value);
+
+/* The expression's own array of slots for qd_expr_eval_taylor(), one
+ * series per name given to qd_expr_bind(), valid until the next bind or
+ * qd_expr_free(). A caller that fills it in place and passes it as @slots
+ * spares qd_expr_eval_taylor() copying the slots in. */
+QD_API QdTaylor   *qd_expr_get_taylor_slots (QdExpr *expr);
 
 /* Convenience: parse and evaluate an expression without names. */
 QD_API gboolean    qd_expr_eval_string  (const char    *text,

@@ -93,17 +93,21 @@ qd_taylor_mul (QdTaylor       *r,
                const QdTaylor *b,
                int             n)
 {
-  QdTaylor t = { { 0 } };
+  double t[QD_MAX_ORDER + 1];
 
+  /* Into a local first, as r may be a or b; only up to n, as clearing a
+   * whole temporary cost more than the product at low orders. */
   for (int k = 0; k <= n; k++)
     {
       double sum = 0.0;
 
       for (int j = 0; j <= k; j++)
         sum += a->c[j] * b->c[k - j];
-      t.c[k] = sum;
+      t[k] = sum;
     }
-  *r = t;
+  for (int k = 0; k <= n; k++)
+    r->c[k] = t[k];
+  clear_above (r, n);
 }
 
 /* r = a / b, from r b = a: r_k = (a_k - sum_{j=1..k} b_j r_(k-j)) / b_0. */

@@ -17,6 +17,7 @@
  */
 #include <complex.h>
 #include <math.h>
+#include <string.h>
 
 #include "qd-test-util.h"
 
@@ -525,6 +526,185 @@ test_expr_taylor (void)
   }
 }
 
+/* Every function of the expression language through the compiled Taylor
+ * program, against the chain rule: "f(u)" alone, and "k*f(u) - c" with k
+ * and c declared constant (the program scales and shifts the series
+ * inline). The input carries nonzero coefficients above the order asked
+ * for, which must not be read. */
+static void
+test_expr_functions (void)
+{
+  static const double cubic[4] = { 0.4, -0.8, 0.35, 1.1 };
+  static const double positive[4] = { 2.3, 0.7, -0.45, 0.2 };
+  static const double small[4] = { 0.3, 0.25, -0.15, 0.1 };
+  static const struct
+  {
+    const char   *name;
+    Derivs        derivs;
+    const double *u;
+  } fns[] = {
+    { "sin", d_sin, cubic },
+    { "cos", d_cos, cubic },
+    { "tan", d_tan, cubic },
+    { "exp", d_exp, cubic },
+    { "log", d_log, positive },
+    { "log10", d_log10, positive },
+    { "sqrt", d_sqrt, positive },
+    { "asin", d_asin, small },
+    { "acos", d_acos, small },
+    { "atan", d_atan, cubic },
+    { "sinh", d_sinh, cubic },
+    { "cosh", d_cosh, cubic },
+    { "tanh", d_tanh, cubic },
+  };
+  const char *const names[] = { "u", "k", "c" };
+  const double k = -1.75, c = 0.625;
+
+  for (guint i = 0; i < G_N_ELEMENTS (fns); i++)
+    {
+      g_autofree char *plain_text = g_strdup_printf ("%s(u)", fns[i].name);
+      g_autofree char *scaled_text = g_strdup_printf ("k*%s(u) - c",
+                                                      fns[i].name);
+      g_autoptr(QdExpr) plain = qd_expr_parse (plain_text, NULL);
+      g_autoptr(QdExpr) scaled = qd_expr_parse (scaled_text, NULL);
+
+      g_assert_true (qd_expr_bind (plain, names, 3, NULL));
+      g_assert_true (qd_expr_bind (scaled, names, 3, NULL));
+      qd_expr_set_slot_constant (scaled, 1, k);
+      qd_expr_set_slot_constant (scaled, 2, c);
+      for (int n = 0; n <= 3; n++)
+        {
+          QdTaylor slots[3] = { { { 0 } } }, out;
+          double ut[4] = { 0 }, expected[4];
+
+          for (int j = 0; j <= 3; j++)
+            {
+              slots[0].c[j] = j <= n ? fns[i].u[j] : 100.0 + j;
+              ut[j] = j <= n ? fns[i].u[j] : 0.0;
+            }
+          chain_rule (fns[i].derivs, ut, expected);
+          qd_expr_eval_taylor (plain, slots, n, &out);
+          assert_coeffs (plain_text, &out, expected, n);
+
+          /* The constant slots are not read: leave garbage in them. */
+          slots[1].c[0] = slots[2].c[0] = 1e300;
+          for (int j = 0; j <= 3; j++)
+            expected[j] *= k;
+          expected[0] -= c;
+          qd_expr_eval_taylor (scaled, slots, n, &out);
+          assert_coeffs (scaled_text, &out, expected, n);
+        }
+    }
+
+  /* Whole powers, done as products in the program, and a product of
+   * series, against the chain rule for u^m. */
+  for (int m = 1; m <= 5; m++)
+    {
+      g_autofree char *text = g_strdup_printf ("u^%d", m);
+      g_autoptr(QdExpr) e = qd_expr_parse (text, NULL);
+      g_autoptr(QdExpr) prod = qd_expr_parse ("u*u*u", NULL);
+      const double u[4] = { -1.3, 0.9, 0.4, -0.7 };
+      QdTaylor slot = { { u[0], u[1], u[2], u[3] } }, out;
+      double expected[4];
+
+      pow_alpha = m;
+      chain_rule (d_pow, u, expected);
+      g_assert_true (qd_expr_bind (e, names, 1, NULL));
+      qd_expr_eval_taylor (e, &slot, 3, &out);
+      assert_coeffs (text, &out, expected, 3);
+
+      pow_alpha = 3;
+      chain_rule (d_pow, u, expected);
+      g_assert_true (qd_expr_bind (prod, names, 1, NULL));
+      qd_expr_eval_taylor (prod, &slot, 3, &out);
+      assert_coeffs ("u*u*u", &out, expected, 3);
+    }
+}
+
+/* Declaring a slot constant changes how the program computes (a scaling
+ * instead of a product of series, a shift instead of a sum), never the
+ * result: the same bits as with the value passed in the slot, at every
+ * order. The expressions cover each inline operation with the constant on
+ * either side, folding of constants into constants, and the powers. */
+static void
+test_expr_slot_constants (void)
+{
+  static const char *const texts[] = {
+    "k*u - u*k",
+    "(u + k) - (k - u) + (u - k) + (k + u)",
+    "-u*k + k*(u + k)^3 - (u/k)^4 + (k*k - 1)*u^2",
+    "(u - v)*k - m*v*(v - a)*(v - 1)",
+    "sin(k*u) + exp(u - k) * cos(v + k^2) / (1 + u^2)",
+    "min(u, k) + max(k*v, u) + abs(u - k) + atan2(u, k)",
+    "sqrt(k*k + u*u) + log(k) * v - pow(u, k)",
+    "k",
+    "u",
+  };
+  const char *const names[] = { "u", "v", "k", "m", "a" };
+  const double values[5][4] = {
+    { 0.7, -0.3, 0.25, 0.125 },
+    { -0.4, 0.6, -0.2, 0.05 },
+    { 1.5 }, { 1000.0 }, { 0.5 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    {
+      g_autoptr(QdExpr) series = qd_expr_parse (texts[i], NULL);
+      g_autoptr(QdExpr) fixed = qd_expr_parse (texts[i], NULL);
+      QdTaylor *own;
+
+      g_assert_true (qd_expr_bind (series, names, 5, NULL));
+      g_assert_true (qd_expr_bind (fixed, names, 5, NULL));
+      for (guint s = 2; s < 5; s++)
+        qd_expr_set_slot_constant (fixed, s, values[s][0]);
+      /* The fixed expression reads its own slots, filled in place. */
+      own = qd_expr_get_taylor_slots (fixed);
+      g_assert_nonnull (own);
+
+      for (int n = 0; n <= 3; n++)
+        {
+          QdTaylor slots[5] = { { { 0 } } }, a, b;
+
+          for (guint s = 0; s < 5; s++)
+            memcpy (slots[s].c, values[s], sizeof slots[s].c);
+          memcpy (own, slots, sizeof slots);
+          qd_expr_eval_taylor (series, slots, n, &a);
+          qd_expr_eval_taylor (fixed, own, n, &b);
+          for (int j = 0; j <= 3; j++)
+            if (memcmp (&a.c[j], &b.c[j], sizeof (double)) != 0)
+              g_error ("%s (order %d): c[%d] = %.17g with the constants "
+                       "in slots, %.17g with them declared", texts[i], n, j,
+                       a.c[j], b.c[j]);
+          /* Above the order, zeros. */
+          for (int j = n + 1; j <= 3; j++)
+            g_assert_cmpfloat (b.c[j], ==, 0.0);
+        }
+    }
+
+  /* The values are folded: changing the slot afterwards does nothing,
+   * declaring it again does. */
+  {
+    g_autoptr(QdExpr) e = qd_expr_parse ("k*u + k", NULL);
+    QdTaylor slots[3] = { { { 2.0, 1.0 } }, { { 0 } }, { { 5.0 } } }, out;
+
+    g_assert_true (qd_expr_bind (e, names + 1, 2, NULL) == FALSE);
+    g_assert_true (qd_expr_bind (e, (const char *const[]) { "u", "x", "k" },
+                                 3, NULL));
+    qd_expr_set_slot_constant (e, 2, 3.0);
+    qd_expr_eval_taylor (e, slots, 1, &out);
+    assert_coeffs ("k*u + k, k = 3", &out, (double[4]) { 9.0, 3.0 }, 1);
+    qd_expr_set_slot_constant (e, 2, -1.0);
+    qd_expr_eval_taylor (e, slots, 1, &out);
+    assert_coeffs ("k*u + k, k = -1", &out, (double[4]) { -3.0, -1.0 }, 1);
+    /* Binding again forgets the declaration: k is read from its slot. */
+    g_assert_true (qd_expr_bind (e, (const char *const[]) { "u", "x", "k" },
+                                 3, NULL));
+    qd_expr_eval_taylor (e, slots, 1, &out);
+    assert_coeffs ("k*u + k, k in the slot", &out,
+                   (double[4]) { 15.0, 5.0 }, 1);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -542,6 +722,8 @@ main (int argc, char **argv)
   g_test_add_func ("/taylor/piecewise", test_piecewise);
   g_test_add_func ("/taylor/composite", test_composite);
   g_test_add_func ("/taylor/expr", test_expr_taylor);
+  g_test_add_func ("/taylor/expr-functions", test_expr_functions);
+  g_test_add_func ("/taylor/expr-slot-constants", test_expr_slot_constants);
 
   return g_test_run ();
 }
