@@ -484,11 +484,19 @@ integrator_fire (QdAtomic *self,
 
   if (st->ops != &qss_ops)
     {
-      guint64 mask = integrator_lambda (self, t);
-
+      /* The other methods: dint alone, then its new q is the output.
+       * integrator_lambda() would compute the same q from the same x, dQ
+       * and settled estimate (requantize reads none of what dint sets
+       * before calling it, and nothing after it changes q), so doing both
+       * computed the requantization twice. */
       integrator_dint (self, t);
+      y = &self->out[0];
+      y->t = t;
+      y->order = st->n - 1;
+      y->tag = 0;
+      memcpy (y->c, st->q, sizeof y->c);
       *ta = st->sigma;
-      return mask;
+      return 1;
     }
 
   y = &self->out[0];
@@ -528,6 +536,77 @@ integrator_fire (QdAtomic *self,
       *ta = st->sigma;
       return 1;
     }
+  if (n == 3)
+    {
+      /* QSS3 the same way: shift() for n = 3 in its order, then q takes
+       * x's value and first two derivatives (snap_to_edge() is QSS1's
+       * only). */
+      double x0 = st->x[0], x1 = st->x[1], x2 = st->x[2], x3 = st->x[3];
+      double c = fabs (x3), dq;
+
+      if (s != 0.0)
+        {
+          x2 += s * x3;
+          x1 += s * x2;
+          x0 += s * x1;
+          x2 += s * x3;
+          x1 += s * x2;
+          x2 += s * x3;
+        }
+      dq = quantum (st, x0);
+      st->x[0] = x0;
+      st->x[1] = x1;
+      st->x[2] = x2;
+      st->q[0] = x0;
+      st->q[1] = x1;
+      st->q[2] = x2;
+      st->q[3] = 0.0;
+      st->dq = dq;
+      st->tl = t;
+      st->initial = FALSE;
+      st->cache_valid = FALSE;
+      y->t = t;
+      y->order = 2;
+      y->tag = 0;
+      y->c[0] = x0;
+      y->c[1] = x1;
+      y->c[2] = x2;
+      y->c[3] = 0.0;
+      st->sigma = c == 0.0 ? QD_INF : cbrt (dq / c);
+      *ta = st->sigma;
+      return 1;
+    }
+  if (n == 1)
+    {
+      /* QSS1: shift(), snap_to_edge() (against the old q and quantum),
+       * then q := x and sigma = dQ / |dx/dt|. */
+      double x0 = st->x[0], x1 = st->x[1], q0 = st->q[0];
+      double c = fabs (x1), d, edge, dq;
+
+      if (s != 0.0)
+        x0 += s * x1;
+      d = x0 - q0;
+      edge = copysign (st->dq, d);
+      if (fabs (d - edge) <= 8.0 * DBL_EPSILON * (fabs (x0) + fabs (q0)
+                                                    + st->dq))
+        x0 = q0 + edge;
+      dq = quantum (st, x0);
+      st->x[0] = x0;
+      st->q[0] = x0;
+      st->q[1] = st->q[2] = st->q[3] = 0.0;
+      st->dq = dq;
+      st->tl = t;
+      st->initial = FALSE;
+      st->cache_valid = FALSE;
+      y->t = t;
+      y->order = 0;
+      y->tag = 0;
+      y->c[0] = x0;
+      y->c[1] = y->c[2] = y->c[3] = 0.0;
+      st->sigma = c == 0.0 ? QD_INF : dq / c;
+      *ta = st->sigma;
+      return 1;
+    }
   shift (st->x, n, s);
   snap_to_edge (st, st->x);
   st->dq = quantum (st, st->x[0]);
@@ -542,6 +621,63 @@ integrator_fire (QdAtomic *self,
   st->sigma = sigma_after_requantization (st);
   *ta = st->sigma;
   return 1;
+}
+
+/* QSS3's new derivative, as integrator_dext() and qss_reschedule() take
+ * it, in locals (see integrator_dext_ta()): shift() of x and q,
+ * qd_signal_advance() and the division of its coefficients by k + 1 (by
+ * 1 and 2 exact, by 3 kept a division), then the cubic crossing directly
+ * when x - q is strictly inside the band. The awaited answer is not kept:
+ * the QSS methods never read it. */
+static double
+qss3_dext_ta (Integrator     *st,
+              double          t,
+              const QdSignal *u)
+{
+  double s = t - st->tl;
+  double us = t - u->t;
+  double c0 = u->c[0], c1 = u->c[1], c2 = u->c[2], c3 = u->c[3];
+  double x0 = st->x[0], x1 = st->x[1], x2 = st->x[2], x3 = st->x[3];
+  double q0 = st->q[0], q1 = st->q[1], q2 = st->q[2];
+  double sigma;
+
+  if (s != 0.0)
+    {
+      x2 += s * x3;
+      x1 += s * x2;
+      x0 += s * x1;
+      x2 += s * x3;
+      x1 += s * x2;
+      x2 += s * x3;
+      q1 += s * q2;
+      q0 += s * q1;
+      q1 += s * q2;
+    }
+  x1 = c0 + us * (c1 + us * (c2 + us * c3));
+  x2 = (c1 + us * (2.0 * c2 + 3.0 * us * c3)) * 0.5;
+  x3 = (c2 + 3.0 * us * c3) / 3.0;
+  st->x[0] = x0;
+  st->x[1] = x1;
+  st->x[2] = x2;
+  st->x[3] = x3;
+  st->q[0] = q0;
+  st->q[1] = q1;
+  st->tl = t;
+  st->cache_valid = FALSE;
+  if (st->initial)
+    sigma = 0.0;
+  else
+    {
+      double a0 = x0 - q0, dq = st->dq;
+
+      sigma = -1.0;
+      if (fabs (a0) < dq && x3 != 0.0 && dq >= 0.0)
+        sigma = qd_poly_crossing_cubic (a0, x1 - q1, x2 - q2, x3, dq);
+      if (!(sigma > 0.0 && sigma < QD_INF))
+        sigma = qss_reschedule_general (st);
+    }
+  st->sigma = sigma;
+  return sigma;
 }
 
 /* integrator_dext_ta() for every case but QSS2's derivative. QSS1's
@@ -559,6 +695,38 @@ other_dext_ta (QdAtomic       *self,
   Integrator *st = self->state;
   double s, us, x0, x1;
 
+  if (st->ops == &qss_ops && st->n == 3 && port == PORT_DERIVATIVE)
+    return qss3_dext_ta (st, t, u);
+  if (st->ops != &qss_ops && st->n == 2 && port == PORT_DERIVATIVE)
+    {
+      /* LIQSS2 (the only other method of order 2): integrator_dext()
+       * with its loops written out, in locals; the method's own
+       * functions as before. */
+      double x2, q0;
+
+      st->cache_valid = FALSE;
+      settle_unanswered (st, t);
+      s = t - st->tl;
+      us = t - u->t;
+      x0 = st->x[0];
+      x1 = st->x[1];
+      x2 = st->x[2];
+      q0 = st->q[0];
+      if (s != 0.0)
+        {
+          x1 += s * x2;
+          x0 += s * x1;
+          q0 += s * st->q[1];
+        }
+      st->x[0] = x0;
+      st->q[0] = q0;
+      st->tl = t;
+      st->x[1] = u->c[0] + us * (u->c[1] + us * (u->c[2] + us * u->c[3]));
+      st->x[2] = (u->c[1] + us * (2.0 * u->c[2] + 3.0 * us * u->c[3])) * 0.5;
+      st->ops->derivative (st, t);
+      st->sigma = st->initial ? 0.0 : st->ops->reschedule (st);
+      return st->sigma;
+    }
   if (st->ops != &qss_ops || st->n != 1 || port != PORT_DERIVATIVE)
     {
       integrator_dext (self, t, e, port, u);

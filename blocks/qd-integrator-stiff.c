@@ -131,22 +131,26 @@ affine_q (const Integrator *st,
           double            q0,
           double           *q)
 {
+  /* Written out for the two orders (the divisions by 1 and 2 are exact,
+   * so they are left out or made a multiplication: the same values). */
   q[0] = q0;
-  for (int k = 1; k <= QD_MAX_ORDER; k++)
-    q[k] = k < st->n ? (st->a * q[k - 1] + u[k - 1]) / k : 0.0;
+  q[1] = st->a * q0 + u[0];
+  q[2] = st->n == 3 ? (st->a * q[1] + u[1]) * 0.5 : 0.0;
+  q[3] = 0.0;
 }
 
 /* a q_{n-1} + u_{n-1}: the n-th derivative of x over (n - 1)!, whose
  * sign and root are those of d(q0). */
-static double
+static inline double
 nth_derivative (const Integrator *st,
                 const double     *u,
                 double            q0)
 {
-  double q[QD_MAX_ORDER + 1];
+  double q1 = st->a * q0 + u[0];
 
-  affine_q (st, u, q0, q);
-  return st->a * q[st->n - 1] + u[st->n - 1];
+  if (st->n == 2)
+    return st->a * q1 + u[1];
+  return st->a * ((st->a * q1 + u[1]) * 0.5) + u[2];
 }
 
 static void
@@ -192,13 +196,37 @@ static double
 liqss_reschedule (Integrator *st)
 {
   double d[QD_MAX_ORDER + 1];
-  double sigma;
+  double sigma, root, cross, band = 2.0 * st->dq;
+  int n = st->n;
 
-  for (int k = 0; k < st->n; k++)
+  for (int k = 0; k < n; k++)
     d[k] = st->x[k] - st->q[k];
-  d[st->n] = st->x[st->n];
-  sigma = fmin (qd_poly_first_root (d, st->n),
-                qd_poly_first_crossing (d, st->n, 2.0 * st->dq));
+  d[n] = st->x[n];
+  /* The first root and the first crossing of the band, by the solvers
+   * for the usual case (a true parabola or cubic, strictly inside the
+   * band) called directly. LIQSS2: the closed forms
+   * qd_poly_first_root() and qd_poly_first_crossing() use themselves,
+   * so the same values without their checks and copies (the sum is
+   * finite only if all three terms are; one that overflows merely takes
+   * the general way). LIQSS3: the cubic solvers that start Newton well
+   * on the nearly pure cubic x - q is after a requantization (the same
+   * roots to an ulp or two; the general search cost several times as
+   * much there). */
+  if (n == 2 && d[2] != 0.0 && isfinite (d[0] + d[1] + d[2]))
+    root = qd_poly_first_root_quadratic (d[0], d[1], d[2]);
+  else if (n == 3)
+    root = qd_poly_first_root_cubic (d[0], d[1], d[2], d[3]);
+  else
+    root = qd_poly_first_root (d, n);
+  cross = -1.0;
+  if (fabs (d[0]) < band && d[n] != 0.0 && band >= 0.0)
+    cross = n == 2 ? qd_poly_crossing_quadratic (d[0], d[1], d[2], band)
+                   : qd_poly_crossing_cubic_flat (d[0], d[1], d[2], d[3],
+                                                  band);
+  if (!(cross > 0.0 && cross < QD_INF))
+    cross = qd_poly_first_crossing (d, n, band);
+  /* fmin() without the library call: neither is NaN. */
+  sigma = root < cross ? root : cross;
 
   /* The affine term where the next requantization will need it. */
   if (sigma < QD_INF)
@@ -213,10 +241,9 @@ static void
 liqss_derivative (Integrator *st,
                   double      t)
 {
-  double v[QD_MAX_ORDER] = { 0.0 };
-
-  for (int k = 0; k < st->n; k++)
-    v[k] = (k + 1) * st->x[k + 1];
+  /* The derivative's coefficients, (k + 1) x[k + 1] (the products by 1
+   * and 2 are exact), written out: this runs on every input. */
+  double v0 = st->x[1], v1 = 2.0 * st->x[2];
 
   /* As LIQSS1: the derivative that answers our own output at the same
    * instant measures the self-dependence. */
@@ -225,12 +252,13 @@ liqss_derivative (Integrator *st,
       double dq = st->q[0] - st->q_old;
 
       if (dq != 0.0)
-        st->a = (v[0] - st->dx_old) / dq;
+        st->a = (v0 - st->dx_old) / dq;
     }
   st->awaiting = FALSE;
 
-  for (int k = 0; k < QD_MAX_ORDER; k++)
-    st->u[k] = k < st->n ? v[k] - st->a * st->q[k] : 0.0;
+  st->u[0] = v0 - st->a * st->q[0];
+  st->u[1] = v1 - st->a * st->q[1];
+  st->u[2] = st->n == 3 ? 3.0 * st->x[3] - st->a * st->q[2] : 0.0;
   st->u0 = st->u[0];
   st->tu = t;
 }

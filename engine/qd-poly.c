@@ -57,6 +57,7 @@
  */
 #include <float.h>
 #include <math.h>
+#include <string.h>
 
 #include "qd-poly.h"
 
@@ -276,6 +277,43 @@ root_bound (const double *a,
   return 2.0 * exp (fmin (best, 700.0));
 }
 
+/* quadratic_roots() for a != 0 with the first positive, finite root
+ * taken at once: the same operations, without the array and the loop
+ * (the stiff integrators call it on every transition). */
+double
+qd_poly_first_root_quadratic (double a0,
+                              double a1,
+                              double a2)
+{
+  double disc = a1 * a1 - 4.0 * a2 * a0;
+  double q, r1, r2;
+
+  if (disc < 0.0)
+    {
+      if (!(-disc <= 8.0 * DBL_EPSILON * (a1 * a1 + fabs (4.0 * a2 * a0))))
+        return QD_INF;
+      disc = 0.0;
+    }
+  if (disc == 0.0)
+    {
+      /* A double root (or a tangency within rounding). */
+      r1 = -a1 / (2.0 * a2);
+      return r1 > 0.0 && isfinite (r1) ? r1 : QD_INF;
+    }
+  q = -0.5 * (a1 + copysign (sqrt (disc), a1));
+  r1 = q / a2;
+  r2 = q != 0.0 ? a0 / q : 0.0;
+  if (r1 > r2)
+    {
+      double tmp = r1;
+      r1 = r2;
+      r2 = tmp;
+    }
+  if (r1 > 0.0 && isfinite (r1))
+    return r1;
+  return r2 > 0.0 && isfinite (r2) ? r2 : QD_INF;
+}
+
 /* The smallest root s > 0 of p, or QD_INF; roots beyond @limit may be
  * reported as QD_INF (a caller taking a minimum needs no more). */
 static double
@@ -304,15 +342,7 @@ first_root_below (const double *a,
     }
 
   if (n == 2)
-    {
-      double roots[2];
-      int m = quadratic_roots (a[2], a[1], a[0], roots);
-
-      for (int i = 0; i < m; i++)
-        if (roots[i] > 0.0 && isfinite (roots[i]))
-          return roots[i];
-      return QD_INF;
-    }
+    return qd_poly_first_root_quadratic (a[0], a[1], a[2]);
 
   /* Cubic: cut [0, inf) where p' vanishes or p'' changes sign. */
   {
@@ -437,17 +467,25 @@ qd_poly_first_root (const double *a,
  * of d. */
 
 /* Newton on a piece [lo, hi] of monotone, fixed convexity, from x; NaN
- * when rounding stalls it (the caller falls back). */
+ * when rounding stalls it (the caller falls back). The coefficients come
+ * as four numbers rather than an array, so that they stay in registers
+ * across the iterations; 3 f3 and 2 f2 are the same products in every
+ * iteration and are formed once. */
 static inline double
-cubic_newton (const double *f,
-              double        lo,
-              double        hi,
-              double        x)
+cubic_newton (double f0,
+              double f1,
+              double f2,
+              double f3,
+              double lo,
+              double hi,
+              double x)
 {
+  double f3x3 = 3.0 * f3, f2x2 = 2.0 * f2;
+
   for (int i = 0; i < 64; i++)
     {
-      double v = ((f[3] * x + f[2]) * x + f[1]) * x + f[0];
-      double dv = (3.0 * f[3] * x + 2.0 * f[2]) * x + f[1];
+      double v = ((f3 * x + f2) * x + f1) * x + f0;
+      double dv = (f3x3 * x + f2x2) * x + f1;
       double xn;
 
       if (v == 0.0)
@@ -464,9 +502,37 @@ cubic_newton (const double *f,
   return NAN;
 }
 
+/* Where Newton starts on the last piece, given h, the root of the
+ * quadratic Taylor model there, and c = -f(lo) / f3 > 0; asked only when
+ * the cubic term at h outweighs the whole drop the model covers, the sign
+ * that the model is far off (so the usual case costs one test). Both h and the
+ * root of the cubic term alone, c^(1/3), lie past the root (each model
+ * leaves out terms that are >= 0 there). When the linear and quadratic
+ * terms are almost nil, as for x - q right after a stiff method's
+ * requantization, h lies far beyond the root, and Newton approaches a
+ * cubic's root by only a third of the distance per step: dozens of
+ * steps. The nearer start is taken. The cube root needs few digits: the
+ * exponent divided by three on the bit pattern, then one Newton step of
+ * t^3 = c. */
+static inline double
+cubic_start (double h,
+             double c)
+{
+  guint64 bits;
+  double t;
+
+  if (!(c > DBL_MIN && c < DBL_MAX))
+    return h;
+  memcpy (&bits, &c, sizeof bits);
+  bits = bits / 3 + G_GUINT64_CONSTANT (0x2a9f7893782da1ce);
+  memcpy (&t, &bits, sizeof t);
+  t = (2.0 * t + c / (t * t)) * (1.0 / 3.0);
+  return t < h ? t : h;
+}
+
 /* The root of f = d - edge in (lo, hi], where f(lo) = flo and f(hi) = fhi
  * have opposite signs (or fhi == 0). */
-static inline double
+static double
 cubic_piece (const double *f,
              double        lo,
              double        hi,
@@ -495,40 +561,55 @@ cubic_piece (const double *f,
     if (h[i] > 0.0)
       {
         if (lo + h[i] < hi)
-          s = cubic_newton (f, lo, hi, lo + h[i]);
+          s = cubic_newton (f[0], f[1], f[2], f[3], lo, hi, lo + h[i]);
         break;
       }
   if (isnan (s))
-    s = cubic_newton (f, lo, hi, flo * curvature >= 0.0 ? lo : hi);
+    s = cubic_newton (f[0], f[1], f[2], f[3], lo, hi,
+                      flo * curvature >= 0.0 ? lo : hi);
   if (isnan (s))
     s = solve_bracket (f, 3, lo, hi, flo, fhi);
   return s;
 }
 
-static double
-crossing_cubic (const double *a,
-                double        dq)
+/* Written on four numbers (not an array, which made every coefficient a
+ * load and a store through memory) because QSS3 calls it after every
+ * input; the operations are those of the description above, in that
+ * order, so the result does not depend on the way in. @flat: the start
+ * on the last piece may be cubic_start()'s (for the stiff methods). */
+static inline double
+crossing_cubic (double   a0,
+                double   a1,
+                double   a2,
+                double   a3,
+                double   dq,
+                gboolean flat)
 {
-  double d[4], f[4], cuts[3];
-  double lo = 0.0, vlo, disc, si, inv3;
+  double cuts[3];
+  double lo = 0.0, vlo, disc, si, inv3, sign;
+  double d0, d1, d2, d3;
   int n_cuts = 0;
 
-  if (a[3] > 0.0)
-    for (int k = 0; k < 4; k++)
-      d[k] = a[k];
-  else
-    for (int k = 0; k < 4; k++)
-      d[k] = -a[k];
+  /* The leading coefficient made positive: multiplying by -1 is the
+   * same negation, without a branch that is a coin toss. */
+  sign = a3 > 0.0 ? 1.0 : -1.0;
+  d0 = a0 * sign;
+  d1 = a1 * sign;
+  d2 = a2 * sign;
+  d3 = a3 * sign;
 
   /* d' = 3 d3 s^2 + 2 d2 s + d1: critical points, stable formula. */
-  inv3 = 1.0 / (3.0 * d[3]);
-  disc = d[2] * d[2] - 3.0 * d[3] * d[1];
-  si = -d[2] * inv3;
+  inv3 = 1.0 / (3.0 * d3);
+  disc = d2 * d2 - 3.0 * d3 * d1;
+  si = -d2 * inv3;
   if (disc > 0.0)
     {
-      double q = -(d[2] + copysign (sqrt (disc), d[2]));
-      double r1 = q * inv3, r2 = d[1] / q;
-      double c1 = fmin (r1, r2), c2 = fmax (r1, r2);
+      double q = -(d2 + copysign (sqrt (disc), d2));
+      double r1 = q * inv3, r2 = d1 / q;
+      /* fmin() and fmax() without the library calls: the same values,
+       * NaN included (a NaN operand gives the other one). */
+      double c1 = r1 < r2 || isnan (r2) ? r1 : r2;
+      double c2 = r1 > r2 || isnan (r2) ? r1 : r2;
 
       if (c1 > 0.0)
         cuts[n_cuts++] = c1;
@@ -540,11 +621,13 @@ crossing_cubic (const double *a,
   else if (si > 0.0)
     cuts[n_cuts++] = si;
 
-  vlo = d[0];
+  vlo = d0;
   for (int i = 0; i < n_cuts; i++)
     {
+      double d[4] = { d0, d1, d2, d3 };
+      double f[4];
       double c = cuts[i];
-      double vc = ((d[3] * c + d[2]) * c + d[1]) * c + d[0];
+      double vc = ((d3 * c + d2) * c + d1) * c + d0;
       double edge;
 
       if (!isfinite (vc))
@@ -565,36 +648,36 @@ crossing_cubic (const double *a,
           vlo = vc;
           continue;
         }
-      f[0] = d[0] - edge;
-      f[1] = d[1];
-      f[2] = d[2];
-      f[3] = d[3];
+      f[0] = d0 - edge;
+      f[1] = d1;
+      f[2] = d2;
+      f[3] = d3;
       return cubic_piece (f, lo, c, vlo - edge, vc - edge);
     }
 
   /* The last piece: increasing and convex to infinity; the upper edge. */
   {
     double flo = vlo - dq;
-    double g1 = (3.0 * d[3] * lo + 2.0 * d[2]) * lo + d[1];
-    double g2 = 3.0 * d[3] * lo + d[2];
+    double g1 = (3.0 * d3 * lo + 2.0 * d2) * lo + d1;
+    double g2 = 3.0 * d3 * lo + d2;
+    double f0 = d0 - dq;
     double h, s;
 
-    f[0] = d[0] - dq;
-    f[1] = d[1];
-    f[2] = d[2];
-    f[3] = d[3];
     /* The positive root of flo + g1 h + g2 h^2 (g1, g2 >= 0, flo < 0). */
     if (g2 > 0.0)
       h = -2.0 * flo / (g1 + sqrt (g1 * g1 - 4.0 * g2 * flo));
     else if (g1 > 0.0)
       h = -flo / g1;
     else
-      h = cbrt (-flo / d[3]);
+      h = cbrt (-flo / d3);
     if (!(h > 0.0) || !isfinite (h))
       return NAN;
-    s = cubic_newton (f, lo, QD_INF, lo + h);
+    if (flat && d3 * h * h * h > -flo)
+      h = cubic_start (h, -flo / d3);
+    s = cubic_newton (f0, d1, d2, d3, lo, QD_INF, lo + h);
     if (isnan (s))
       {
+        double f[4] = { f0, d1, d2, d3 };
         double hi = lo + h;
         double fhi = ((f[3] * hi + f[2]) * hi + f[1]) * hi + f[0];
 
@@ -602,6 +685,121 @@ crossing_cubic (const double *a,
           return NAN;
         s = solve_bracket (f, 3, lo, hi, flo, fhi);
       }
+    return s;
+  }
+}
+
+double
+qd_poly_crossing_cubic (double a0,
+                        double a1,
+                        double a2,
+                        double a3,
+                        double dq)
+{
+  return crossing_cubic (a0, a1, a2, a3, dq, FALSE);
+}
+
+double
+qd_poly_crossing_cubic_flat (double a0,
+                             double a1,
+                             double a2,
+                             double a3,
+                             double dq)
+{
+  return crossing_cubic (a0, a1, a2, a3, dq, TRUE);
+}
+
+/* The first root s > 0 of a cubic, by the same pieces and the same
+ * Newton search as the crossing above, with the edge at 0: the stiff
+ * integrators ask for it on every transition, and the general search's
+ * root bound (logarithms) and bracketing iteration cost several times
+ * as much. Both stop within a few ulps of the root. */
+double
+qd_poly_first_root_cubic (double a0,
+                          double a1,
+                          double a2,
+                          double a3)
+{
+  double cuts[3];
+  double d[4];
+  double lo = 0.0, vlo, disc, si, inv3, sign;
+  int n_cuts = 0;
+
+  if (!(a3 != 0.0 && isfinite (a0 + a1 + a2 + a3)))
+    {
+      double a[4] = { a0, a1, a2, a3 };
+
+      return first_root_below (a, 3, QD_INF);
+    }
+  /* The sign does not move the roots; a positive leading coefficient
+   * makes the last piece increasing. */
+  sign = a3 > 0.0 ? 1.0 : -1.0;
+  d[0] = a0 * sign;
+  d[1] = a1 * sign;
+  d[2] = a2 * sign;
+  d[3] = a3 * sign;
+
+  inv3 = 1.0 / (3.0 * d[3]);
+  disc = d[2] * d[2] - 3.0 * d[3] * d[1];
+  si = -d[2] * inv3;
+  if (disc > 0.0)
+    {
+      double q = -(d[2] + copysign (sqrt (disc), d[2]));
+      double r1 = q * inv3, r2 = d[1] / q;
+      double c1 = r1 < r2 ? r1 : r2, c2 = r1 < r2 ? r2 : r1;
+
+      if (c1 > 0.0)
+        cuts[n_cuts++] = c1;
+      if (si > 0.0)
+        cuts[n_cuts++] = si;
+      if (c2 > 0.0)
+        cuts[n_cuts++] = c2;
+    }
+  else if (si > 0.0)
+    cuts[n_cuts++] = si;
+
+  vlo = d[0];
+  for (int i = 0; i < n_cuts; i++)
+    {
+      double c = cuts[i];
+      double vc = ((d[3] * c + d[2]) * c + d[1]) * c + d[0];
+
+      if (!isfinite (vc))
+        return first_root_below (d, 3, QD_INF);
+      if (!(c > lo))
+        continue;
+      /* Zero within the rounding error of evaluating d: a touch (as in
+       * the general search). */
+      if (fabs (vc) <= poly_eval_error (d, 3, c))
+        return c;
+      if (vlo != 0.0 && (vc > 0.0) != (vlo > 0.0))
+        return cubic_piece (d, lo, c, vlo, vc);
+      lo = c;
+      vlo = vc;
+    }
+
+  /* The last piece: increasing and convex to infinity; a root there only
+   * when d starts it below zero (a root at s = 0 is not counted). */
+  if (!(vlo < 0.0))
+    return QD_INF;
+  {
+    double g1 = (3.0 * d[3] * lo + 2.0 * d[2]) * lo + d[1];
+    double g2 = 3.0 * d[3] * lo + d[2];
+    double h, s;
+
+    if (g2 > 0.0)
+      h = -2.0 * vlo / (g1 + sqrt (g1 * g1 - 4.0 * g2 * vlo));
+    else if (g1 > 0.0)
+      h = -vlo / g1;
+    else
+      h = cbrt (-vlo / d[3]);
+    if (h > 0.0 && isfinite (h) && d[3] * h * h * h > -vlo)
+      h = cubic_start (h, -vlo / d[3]);
+    s = NAN;
+    if (h > 0.0 && isfinite (h))
+      s = cubic_newton (d[0], d[1], d[2], d[3], lo, QD_INF, lo + h);
+    if (isnan (s))
+      return first_root_below (d, 3, QD_INF);
     return s;
   }
 }
@@ -645,7 +843,7 @@ qd_poly_first_crossing (const double *a,
       while (n > 0 && a[n] == 0.0)
         n--;
       if (n == 3)
-        s = crossing_cubic (a, dq);
+        s = qd_poly_crossing_cubic (a[0], a[1], a[2], a[3], dq);
       else if (n == 2)
         s = qd_poly_crossing_quadratic (a[0], a[1], a[2], dq);
       else if (n == 1)

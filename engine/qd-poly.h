@@ -28,6 +28,34 @@ QD_API double qd_poly_first_crossing (const double *a,
                                       int           degree,
                                       double        dq);
 
+/* qd_poly_first_root() of a0 + a1 s + a2 s^2 with a2 != 0 and all three
+ * finite, to the bit, without its checks (qd_poly_first_root() uses it
+ * for that case). */
+QD_API double qd_poly_first_root_quadratic (double a0,
+                                            double a1,
+                                            double a2);
+
+/* The same, for a d whose linear and quadratic terms may be nearly nil
+ * (x - q right after a stiff method's requantization): Newton may start
+ * from the root of the cubic term alone when the quadratic model's root
+ * lies far beyond, which saves dozens of iterations there. The answer
+ * is the same to within an ulp or two (not always to the bit). */
+QD_API double qd_poly_crossing_cubic_flat (double a0,
+                                           double a1,
+                                           double a2,
+                                           double a3,
+                                           double dq);
+
+/* The smallest s > 0 with p(s) = 0 for the cubic a0 + a1 s + a2 s^2 +
+ * a3 s^3, by monotone Newton on the pieces between the critical and
+ * inflection points (as qd_poly_crossing_cubic()); within a few ulps of
+ * qd_poly_first_root()'s answer, several times cheaper. Any input
+ * (a3 == 0, non-finite) is accepted: the general search answers then. */
+QD_API double qd_poly_first_root_cubic (double a0,
+                                        double a1,
+                                        double a2,
+                                        double a3);
+
 /* The first s > 0 with |d(s)| = dq for d = a0 + a1 s + a2 s^2, given
  * |a0| < dq and a2 != 0, in closed form (the numerically stable root of
  * each candidate quadratic). Inline because the QSS2 integrator calls it
@@ -66,5 +94,17 @@ qd_poly_crossing_quadratic (double a0,
   c = a0 - dq;
   return -2.0 * c / (a1 + sqrt (a1 * a1 - 4.0 * a2 * c));
 }
+
+/* The same for the cubic d = a0 + a1 s + a2 s^2 + a3 s^3, given |a0| < dq
+ * and a3 != 0 (the QSS3 integrator after an input), by the monotone
+ * Newton search described in qd-poly.c; qd_poly_first_crossing() uses it
+ * for its cubic case, so both give the same answer to the bit. NaN (or a
+ * non-positive value) when rounding defeats it; callers then fall back
+ * to qd_poly_first_crossing(). */
+QD_API double qd_poly_crossing_cubic (double a0,
+                                      double a1,
+                                      double a2,
+                                      double a3,
+                                      double dq);
 
 G_END_DECLS

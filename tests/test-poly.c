@@ -392,6 +392,105 @@ test_crossings_scaled (void)
   g_rand_free (rand);
 }
 
+/* The entry points the integrators call directly, without the general
+ * functions' checks: qd_poly_first_root_quadratic() on exact cases (two
+ * roots, a double root, a tangency within rounding, none, a root at 0
+ * skipped) and against the reference scan; qd_poly_crossing_cubic(),
+ * whenever it answers (it may give up with NaN), on the edge of the band
+ * at its answer and inside before it, and never later than the general
+ * search's answer. */
+static void
+test_direct_entry_points (void)
+{
+  GRand *rand = g_rand_new_with_seed (1256);
+  int answered = 0;
+
+  /* (s - 1)(s - 2), (s - 1)^2, s^2 + 1, -(s - 3)(s + 1), s (s - 4). */
+  g_assert_cmpfloat (qd_poly_first_root_quadratic (2.0, -3.0, 1.0), ==, 1.0);
+  g_assert_cmpfloat (qd_poly_first_root_quadratic (1.0, -2.0, 1.0), ==, 1.0);
+  g_assert_cmpfloat (qd_poly_first_root_quadratic (1.0, 0.0, 1.0), ==,
+                     QD_INF);
+  g_assert_cmpfloat (qd_poly_first_root_quadratic (3.0, 2.0, -1.0), ==, 3.0);
+  g_assert_cmpfloat (qd_poly_first_root_quadratic (0.0, -4.0, 1.0), ==, 4.0);
+  /* (s - 0.1)^2 rounded: the discriminant may come out a hair below 0;
+   * the touch is still found. */
+  g_assert_cmpfloat_with_epsilon (qd_poly_first_root_quadratic (0.01, -0.2,
+                                                                1.0),
+                                  0.1, 1e-7);
+
+  for (int trial = 0; trial < 20000; trial++)
+    {
+      double a[4], dq = pow (10.0, g_rand_double_range (rand, -9.0, 1.0));
+      double T = pow (10.0, g_rand_double_range (rand, -4.0, 4.0));
+      double s, general;
+
+      for (int k = 0; k < 3; k++)
+        a[k] = g_rand_double_range (rand, -1.0, 1.0);
+      if (trial % 4 == 0)
+        {
+          s = qd_poly_first_root_quadratic (a[0], a[1], a[2]);
+          check_against_reference (a, 2, 0.0, s,
+                                   reference_root (a, 2, 0.0, 10.0, 20000),
+                                   10.0);
+          continue;
+        }
+      a[0] = g_rand_double_range (rand, -dq, dq);
+      for (int k = 1; k <= 3; k++)
+        a[k] = trial % 5 == k ? 0.0
+               : dq * g_rand_double_range (rand, -1.0, 1.0) / pow (T, k);
+      if (a[3] == 0.0)
+        a[3] = dq / pow (T, 3);
+      s = qd_poly_crossing_cubic (a[0], a[1], a[2], a[3], dq);
+      if (!(s > 0.0 && s < QD_INF))
+        continue;
+      answered++;
+      general = qd_poly_first_crossing (a, 3, dq);
+      g_assert_cmpfloat (s, ==, general);
+      /* The start for nearly pure cubics moves the answer by ulps at
+       * most. */
+      g_assert_cmpfloat (fabs (qd_poly_crossing_cubic_flat (a[0], a[1], a[2],
+                                                            a[3], dq) - s),
+                         <=, 1e-13 * s);
+      g_assert_cmpfloat (fabs (fabs (eval (a, 3, s)) - dq), <=,
+                         1e-9 * (scale (a, 3, s) + dq));
+      for (int i = 1; i < 64; i++)
+        g_assert_cmpfloat (fabs (eval (a, 3, s * i / 64.0)), <=,
+                           dq + 1e-9 * (scale (a, 3, s) + dq));
+    }
+  /* It gives up only on rounding trouble, not in the usual case. */
+  g_assert_cmpint (answered, >, 14000);
+
+  /* qd_poly_first_root_cubic() against the general search, on x - q as
+   * the stiff methods leave it (d0 on a level, the lower terms nearly
+   * nil or not): the same roots to within ulps, and the same "none". */
+  for (int trial = 0; trial < 20000; trial++)
+    {
+      double a[4], dq = pow (10.0, g_rand_double_range (rand, -6.0, 0.0));
+      double T = pow (10.0, g_rand_double_range (rand, 0.0, 4.0));
+      double s, general;
+
+      a[0] = trial % 2 ? dq : -dq;
+      for (int k = 1; k <= 3; k++)
+        a[k] = dq * g_rand_double_range (rand, -1.0, 1.0) / pow (T, k);
+      if (trial % 3 == 1)
+        {
+          a[1] *= 1e-12;
+          a[2] *= 1e-12;
+        }
+      s = qd_poly_first_root_cubic (a[0], a[1], a[2], a[3]);
+      general = qd_poly_first_root (a, 3);
+      assert_sane (s);
+      if (!isfinite (general))
+        g_assert_cmpfloat (s, ==, QD_INF);
+      else
+        g_assert_cmpfloat (fabs (s - general), <=, 1e-13 * general);
+    }
+  g_assert_cmpfloat (qd_poly_first_root_cubic (-1.0, 0.0, 0.0, 1.0), ==, 1.0);
+  g_assert_cmpfloat (qd_poly_first_root_cubic (1.0, 0.0, 0.0, 1.0), ==,
+                     QD_INF);
+  g_rand_free (rand);
+}
+
 /* A micro-benchmark of the calls a quantized integrator makes (run with
  * -m perf): ns per call of qd_poly_first_crossing() on QSS2-like
  * quadratics and QSS3-like cubics, and of qd_poly_first_root(), in
@@ -468,6 +567,7 @@ main (int argc, char **argv)
   g_test_add_func ("/poly/random-crossings", test_random_crossings);
   g_test_add_func ("/poly/random-scaled", test_random_scaled);
   g_test_add_func ("/poly/crossings-scaled", test_crossings_scaled);
+  g_test_add_func ("/poly/direct-entry-points", test_direct_entry_points);
   g_test_add_func ("/poly/double-roots", test_double_roots);
   g_test_add_func ("/poly/tangency", test_tangency);
   g_test_add_func ("/poly/vanishing-leading", test_vanishing_leading);
