@@ -14,7 +14,8 @@
  *  5. algebraic loops: strongly connected components (Tarjan) of the graph
  *     of direct-feedthrough blocks.
  *
- * Only when there is no problem are the flat arrays kept (see
+ * Only when there is no problem is the flat model kept: one record per
+ * atomic block, in priority order, and the arrays of the wiring (see
  * qd-simulation-private.h for their layout).
  */
 #include <glib/gi18n-lib.h>
@@ -43,7 +44,7 @@ struct _Node
   int                atomic;   /* index in the flat model, or -1 */
   guint              n_in, n_out;
   guint              port_number;  /* inport/outport: the "port" value */
-  QdParamValue      *params;   /* atomics: into sim->param_values */
+  QdParamValue      *params;   /* atomics: in the block's record */
   GArray            *drivers;  /* Driver by input port (lazily sized) */
   GPtrArray         *outports; /* subsystems: outport Node by port - 1 */
 };
@@ -58,7 +59,12 @@ typedef struct
   GHashTable         *by_id;      /* block id -> Node*, one system's */
   GPtrArray          *systems;    /* QdSystem*, every system visited */
   guint               n_atomics;
-  guint               n_params;
+  /* The vectors of the block being evaluated, until they are copied into
+   * its record. */
+  GPtrArray          *vectors;
+  /* The chunk the next record goes into: its free space. */
+  guint8             *chunk_pos;
+  gsize               chunk_left;
   /* Model variables during evaluation. */
   GPtrArray          *var_names;  /* char* */
   GArray             *var_values; /* double */
@@ -409,7 +415,7 @@ eval_vector (Compiler          *c,
 
   out->n_vector = values->len;
   out->vector = (const double *) g_array_free (values, FALSE);
-  g_ptr_array_add (c->sim->allocs, (gpointer) out->vector);
+  g_ptr_array_add (c->vectors, (gpointer) out->vector);
   return ok;
 }
 
@@ -603,10 +609,7 @@ collect_system (Compiler   *c,
         }
       node->structural = (node->type->flags & QD_BLOCK_STRUCTURAL) != 0;
       if (!node->structural)
-        {
-          node->atomic = (int) c->n_atomics++;
-          c->n_params += node->type->n_params;
-        }
+        node->atomic = (int) c->n_atomics++;
       /* A subsystem's inner blocks take its place in the order. */
       if (strcmp (block->type, QD_TYPE_SUBSYSTEM) == 0 && block->inner != NULL)
         collect_system (c, block->inner, node->path);
@@ -1011,17 +1014,99 @@ find_algebraic_loops (Compiler *c,
 
 static const QdSignal zero_signal;
 
-/* Where a block's state goes in the arena: after @pos, 16-byte aligned,
- * or on a cache line of its own when it is a line or more (an
- * integrator's), so that the part a transition touches spans as few lines
- * as the state's layout allows. */
-static gsize
-arena_place (gsize pos,
-             gsize size)
-{
-  gsize align = size >= 64 ? 64 : 16;
+#define ALIGN_UP(pos, align) (((pos) + (align) - 1) & ~(gsize) ((align) - 1))
 
-  return (pos + align - 1) & ~(align - 1);
+/* Records are carved out of chunks of this size (or of one record's
+ * size, when larger): large enough that the allocator maps them, so the
+ * unused end of the last chunk takes no memory. */
+#define RECORD_CHUNK_SIZE (1024 * 1024)
+
+/* @size bytes for a record, zeroed, @align-byte aligned (at most 64),
+ * following the previous record when it fits in the current chunk. */
+static guint8 *
+record_alloc (Compiler *c,
+              gsize     size,
+              gsize     align)
+{
+  gsize pad = c->chunk_pos == NULL
+              ? 0 : ALIGN_UP ((guintptr) c->chunk_pos, align)
+                    - (guintptr) c->chunk_pos;
+  guint8 *rec;
+
+  if (size + pad > c->chunk_left)
+    {
+      gsize chunk_size = MAX (size, RECORD_CHUNK_SIZE);
+
+      /* Not zeroed here: only the parts given out are touched. */
+      c->chunk_pos = g_aligned_alloc (chunk_size, 1, 64);
+      c->chunk_left = chunk_size;
+      pad = 0;
+      g_ptr_array_add (c->sim->records, c->chunk_pos);
+    }
+  rec = c->chunk_pos + pad;
+  c->chunk_pos += pad + size;
+  c->chunk_left -= pad + size;
+  memset (rec, 0, size);
+  return rec;
+}
+
+/* Makes the record of atomic block @node (parameters evaluated into
+ * @values, their vectors in c->vectors) and fills its QdAtomic @a, with
+ * the parameters and their vectors copied into the record. The inputs
+ * are wired later. */
+static void
+make_record (Compiler           *c,
+             Node               *node,
+             const QdParamValue *values,
+             QdAtomic           *a)
+{
+  const QdBlockType *type = node->type;
+  guint n_in = node->ok ? node->n_in : 0;
+  gsize in_pos, params_pos, vectors_pos, size;
+  QdParamValue *params;
+  double *vectors;
+  guint8 *rec;
+
+  G_STATIC_ASSERT (sizeof (QdParamValue) % 8 == 0);
+
+  /* The state first, so that its alignment costs no padding: 16 bytes,
+   * or a cache line when it is a line or more (an integrator's, which
+   * then spans as few lines as its layout allows). Then the parts in the
+   * order in which a static block's lambda reads them (input pointers,
+   * parameters, weights: the first two lines of a WSum's record); an
+   * integrator's parameters, read only by init, come after its state. */
+  in_pos = ALIGN_UP (type->state_size, 16);
+  params_pos = in_pos + n_in * sizeof (const QdSignal *);
+  vectors_pos = params_pos + type->n_params * sizeof (QdParamValue);
+  size = vectors_pos;
+  for (guint k = 0; k < type->n_params; k++)
+    size += values[k].n_vector * sizeof (double);
+
+  rec = record_alloc (c, MAX (size, 16), type->state_size >= 64 ? 64 : 16);
+  params = (QdParamValue *) (rec + params_pos);
+  vectors = (double *) (rec + vectors_pos);
+  for (guint k = 0; k < type->n_params; k++)
+    {
+      params[k] = values[k];
+      if (values[k].vector != NULL)
+        {
+          memcpy (vectors, values[k].vector,
+                  values[k].n_vector * sizeof (double));
+          params[k].vector = vectors;
+          vectors += values[k].n_vector;
+        }
+    }
+  g_ptr_array_set_size (c->vectors, 0);
+
+  a->state = rec;
+  a->in = (const QdSignal *const *) (rec + in_pos);
+  a->n_in = n_in;
+  a->n_out = node->ok ? node->n_out : 0;
+  a->params = params;
+  a->type = type;
+  a->sim = c->sim;
+  a->index = (guint) node->atomic;
+  node->params = params;
 }
 
 static void
@@ -1031,41 +1116,68 @@ build_model (Compiler *c)
   guint n = c->n_atomics;
   g_autofree Node **atomic_nodes = g_new0 (Node *, MAX (n, 1));
   guint32 *in_base;
-  gsize arena_size = 0, arena_pos = 0;
   guint n_inputs = 0;
   gboolean wiring_ok = TRUE;
-  guint param_pos = 0;
+  guint max_params = 1;
 
   sim->n_atomics = n;
   sim->atomics = g_new0 (QdAtomic, MAX (n, 1));
   sim->is_integrator = g_new0 (guint8, MAX (n, 1));
   sim->out_base = g_new0 (guint32, n + 1);
-  sim->block_ids = g_new0 (char *, n + 1);
-  sim->param_values = g_new0 (QdParamValue, MAX (c->n_params, 1));
+  sim->records = g_ptr_array_new_with_free_func (g_aligned_free);
+  c->vectors = g_ptr_array_new_with_free_func (g_free);
   in_base = g_new0 (guint32, n + 1);
 
-  /* Parameters of every block, atomic or structural, in order. */
+  /* Parameters of every block, atomic or structural, in order (which is
+   * the atomic blocks' priority order, so their records follow each
+   * other in that order). The values go through @values, and an atomic
+   * block's are then copied into its record. */
   for (guint i = 0; i < c->nodes->len; i++)
     {
       Node *node = g_ptr_array_index (c->nodes, i);
 
-      if (node->type == NULL)
-        continue;
-      if (node->atomic >= 0)
-        {
-          node->params = &sim->param_values[param_pos];
-          param_pos += node->type->n_params;
-          evaluate_block (c, node, node->params);
-          atomic_nodes[node->atomic] = node;
-        }
-      else
-        {
-          g_autofree QdParamValue *tmp =
-            g_new0 (QdParamValue, MAX (node->type->n_params, 1));
-
-          evaluate_block (c, node, tmp);
-        }
+      if (node->type != NULL)
+        max_params = MAX (max_params, node->type->n_params);
     }
+  {
+    g_autofree QdParamValue *values = g_new (QdParamValue, max_params);
+
+    for (guint i = 0; i < c->nodes->len; i++)
+      {
+        Node *node = g_ptr_array_index (c->nodes, i);
+        if (node->type == NULL)
+          continue;
+        memset (values, 0, sizeof (QdParamValue) * max_params);
+        evaluate_block (c, node, values);
+        if (node->atomic < 0)
+          {
+            g_ptr_array_set_size (c->vectors, 0);
+            continue;
+          }
+        make_record (c, node, values, &sim->atomics[node->atomic]);
+        sim->is_integrator[node->atomic] =
+          (node->type->flags & QD_BLOCK_INTEGRATOR) != 0;
+        atomic_nodes[node->atomic] = node;
+      }
+  }
+
+  /* Each path, with the block's id after its NUL (qd_atomic_block_id()).
+   * Paths are unique: stored without the chunk's deduplicating hash
+   * table, which would cost an entry per block. */
+  {
+    GString *text = g_string_new (NULL);
+
+    for (guint i = 0; i < n; i++)
+      {
+        g_string_assign (text, atomic_nodes[i]->path);
+        g_string_append_c (text, '\0');
+        g_string_append (text, atomic_nodes[i]->block->id);
+        sim->atomics[i].path = g_string_chunk_insert_len (sim->strings,
+                                                           text->str,
+                                                           text->len);
+      }
+    g_string_free (text, TRUE);
+  }
 
   for (guint i = 0; i < n; i++)
     {
@@ -1073,15 +1185,13 @@ build_model (Compiler *c)
 
       sim->out_base[i + 1] = sim->out_base[i] + (node->ok ? node->n_out : 0);
       in_base[i + 1] = in_base[i] + (node->ok ? node->n_in : 0);
-      arena_size = arena_place (arena_size, node->type->state_size)
-                   + node->type->state_size;
     }
   sim->n_signals = sim->out_base[n];
   n_inputs = in_base[n];
   sim->signals = g_new0 (QdSignal, MAX (sim->n_signals, 1));
-  sim->inputs = g_new0 (const QdSignal *, MAX (n_inputs, 1));
+  for (guint i = 0; i < n; i++)
+    sim->atomics[i].out = &sim->signals[sim->out_base[i]];
   sim->fan_start = g_new0 (guint32, sim->n_signals + 2);
-  sim->arena = g_aligned_alloc0 (MAX (arena_size, 64), 1, 64);
 
   check_port_numbers (c, QD_TYPE_INPORT);
   check_port_numbers (c, QD_TYPE_OUTPORT);
@@ -1094,6 +1204,8 @@ build_model (Compiler *c)
     for (guint i = 0; i < n; i++)
       {
         Node *node = atomic_nodes[i];
+        /* The record's own input pointers, constant once wired. */
+        const QdSignal **in = (const QdSignal **) sim->atomics[i].in;
 
         if (!node->ok)
           {
@@ -1120,12 +1232,14 @@ build_model (Compiler *c)
             Resolution r = resolve_input (c, node, q, &src, &src_port);
 
             src_of[in_base[i] + q] = G_MAXUINT32;
+            in[q] = &zero_signal;
             if (r == RESOLVED)
               {
                 guint s = sim->out_base[src->atomic] + src_port;
 
                 src_of[in_base[i] + q] = s;
                 sim->fan_start[s + 1]++;
+                in[q] = &sim->atomics[src->atomic].out[src_port];
               }
             else if (r == UNCONNECTED
                      && (node->type->flags & QD_BLOCK_OPTIONAL_INPUTS) == 0)
@@ -1158,44 +1272,16 @@ build_model (Compiler *c)
             {
               guint32 s = src_of[in_base[i] + q];
 
-              if (s == G_MAXUINT32)
-                sim->inputs[in_base[i] + q] = &zero_signal;
-              else
-                {
-                  sim->inputs[in_base[i] + q] = &sim->signals[s];
-                  sim->fanout[fill[s]++] = (QdFanout) { i, q };
-                }
+              if (s != G_MAXUINT32)
+                sim->fanout[fill[s]++] = (QdFanout) { i, q };
             }
         }
     }
   }
 
-  /* The atomics themselves. */
-  for (guint i = 0; i < n; i++)
-    {
-      Node *node = atomic_nodes[i];
-      QdAtomic *a = &sim->atomics[i];
-
-      arena_pos = arena_place (arena_pos, node->type->state_size);
-      a->state = sim->arena + arena_pos;
-      arena_pos += node->type->state_size;
-      a->in = &sim->inputs[in_base[i]];
-      a->out = &sim->signals[sim->out_base[i]];
-      a->n_in = node->ok ? node->n_in : 0;
-      a->n_out = node->ok ? node->n_out : 0;
-      a->params = node->params;
-      a->type = node->type;
-      a->sim = sim;
-      /* Paths and ids are unique: stored without the chunk's
-       * deduplicating hash table, which would cost an entry per block. */
-      a->path = g_string_chunk_insert (c->sim->strings, node->path);
-      a->index = i;
-      sim->is_integrator[i] = (node->type->flags & QD_BLOCK_INTEGRATOR) != 0;
-      sim->block_ids[i] = g_string_chunk_insert (sim->strings, node->block->id);
-    }
-
   if (wiring_ok)
     find_algebraic_loops (c, atomic_nodes);
+  g_ptr_array_unref (c->vectors);
   g_free (in_base);
 }
 

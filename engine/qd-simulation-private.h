@@ -1,22 +1,47 @@
 /* qd-simulation-private.h: the flat simulation, shared by the compiler
  * (qd-compile.c) and the event loop (qd-simulation.c)
  *
- * Everything the loop touches is a contiguous array indexed by the block's
- * priority (its index in the flat model) or by a global output number:
+ * The loop reaches a block through arrays indexed by its priority i (its
+ * index in the flat model), whose entries' addresses it computes from i,
+ * so that their cache lines are fetched at the same time:
  *
- *   atomics[i]            the QdAtomic of block i
- *   signals[out_base[i] + p]   output p of block i (one array for all)
- *   inputs[in_base[i] + q]     pointer to the segment driving input q of i
- *   fanout[fan_start[s] .. fan_start[s + 1]]   receivers (block, port) of
- *                         output s, in receiver order
  *   hot[i]                what the loop needs of block i on one cache
  *                         line: its DEVS functions, its last transition
  *                         time, where its next event is kept
+ *   atomics[i]            the QdAtomic of block i
+ *   signals[out_base[i] + p]   output p of block i (one array for all:
+ *                         in a model whose blocks talk to their
+ *                         neighbours in priority order, a block's inputs
+ *                         are on the lines of the output it just received)
  *
- * Block states share one arena, each 16-byte aligned, or 64 (a cache
- * line) when it is 64 bytes or more (qd-compile.c).
+ * Everything else of block i is in its record, reached through the
+ * QdAtomic's pointers; the records follow each other in priority order:
+ *
+ *   state | in[] | parameters | their vectors
+ *
+ * (the state, zeroed, 16-byte aligned, or on a cache line when it is 64
+ * bytes or more; the input pointers; the evaluated parameters in schema
+ * order and the elements of their vectors), so that what a transition
+ * reads of a block besides its QdAtomic and its segments is on
+ * neighbouring lines rather than in one array per kind: a WSum of two
+ * inputs reads two lines of its record, an integrator the two lines at
+ * the start of its state. The records are carved out of large chunks
+ * (qd-compile.c).
+ *
+ * Kept apart on purpose: the QdAtomic inside the record, reached through
+ * a pointer in QdHot, saved level-1 misses in callgrind but was slower on
+ * hardware (the QdAtomic's line then waits for the QdHot's instead of
+ * being fetched with it), and so was putting the output segments in the
+ * record (neighbours no longer share their lines); docs/performance.md.
+ *
+ * The wiring, by output number s = out_base[i] + p:
+ *
+ *   fanout[fan_start[s] .. fan_start[s + 1]]   receivers (block, port) of
+ *                         output s, in receiver order
  */
 #pragma once
+
+#include <string.h>
 
 #include "qd-simulation.h"
 #include "qd-heap.h"
@@ -90,15 +115,12 @@ struct _QdSimulation
   guint           n_signals;
   QdSignal       *signals;
   guint32        *out_base;        /* n_atomics + 1 */
-  const QdSignal **inputs;
   guint32        *fan_start;       /* n_signals + 1 */
   QdFanout       *fanout;
-  guint8         *arena;           /* block states, 64-byte aligned */
-  QdParamValue   *param_values;
-  GStringChunk   *strings;         /* paths and parameter texts */
-  GPtrArray      *allocs;          /* qd_atomic_alloc memory and vectors */
-  char          **block_ids;       /* per block, for problems; the
-                                      strings are in @strings */
+  GPtrArray      *records;         /* the chunks holding the records */
+  GStringChunk   *strings;         /* paths (each followed by its block's
+                                      id) and parameter texts */
+  GPtrArray      *allocs;          /* qd_atomic_alloc memory */
 
   double          start_time;
   double          final_time;
@@ -142,6 +164,15 @@ struct _QdSimulation
   gboolean        initialized;
   gboolean        finished;
 };
+
+/* The id of the block @a, for problems (the editor selects the block by
+ * it): the compiler stores it in @strings just after the NUL of the
+ * block's path, which saves an array of pointers. */
+static inline const char *
+qd_atomic_block_id (const QdAtomic *a)
+{
+  return a->path + strlen (a->path) + 1;
+}
 
 /* Compiles @document into a simulation that is not yet initialized (no
  * block's init has run), or NULL when any problem was found. */

@@ -978,7 +978,7 @@ initialize (QdSimulation  *sim,
         g_ptr_array_add (problems,
                          qd_problem_new ((QdErrorCode) sim->fail_error->code,
                                          a != NULL ? a->path : "",
-                                         a != NULL ? sim->block_ids[a - sim->atomics] : NULL,
+                                         a != NULL ? qd_atomic_block_id (a) : NULL,
                                          "%s", message));
       g_propagate_error (error, g_steal_pointer (&sim->fail_error));
       return FALSE;
@@ -1031,17 +1031,14 @@ qd_simulation_free (QdSimulation *self)
   g_free (self->is_integrator);
   g_free (self->signals);
   g_free (self->out_base);
-  g_free (self->inputs);
   g_free (self->fan_start);
   g_free (self->fanout);
-  if (self->arena != NULL)
-    g_aligned_free (self->arena);
-  g_free (self->param_values);
+  if (self->records != NULL)
+    g_ptr_array_unref (self->records);
   if (self->strings != NULL)
     g_string_chunk_free (self->strings);
   if (self->allocs != NULL)
     g_ptr_array_unref (self->allocs);
-  g_free (self->block_ids);
   g_strfreev (self->variable_names);
   g_free (self->variable_values);
   if (self->traces != NULL)
