@@ -20,6 +20,95 @@
  * count must be known without evaluating the model's variables. */
 #define QD_MAX_PORTS 64
 
+/* Shared strings
+ *
+ * A large model repeats the same few texts over and over: type ids,
+ * parameter names, values like "0" or "1, -1", and every link endpoint
+ * names a block by an id the block already holds. These are immutable once
+ * set, so each distinct text is kept once, reference counted, and goes
+ * away with its last user. Block names are not shared: they are unique in
+ * their system and change on rename. */
+
+/* A shared text: a use count in front of the characters. GRefString
+ * would do, but its header is several times the size of an id like
+ * "b1234", and there are millions of those. */
+typedef struct
+{
+  guint32 uses;
+  char    text[];
+} SharedText;
+
+G_LOCK_DEFINE_STATIC (shared_texts);
+static GHashTable *shared_texts;   /* char* (inside a SharedText), a set */
+
+static inline SharedText *
+shared_text_of (const char *text)
+{
+  return (SharedText *) (gpointer) (text - G_STRUCT_OFFSET (SharedText, text));
+}
+
+static char *
+share (const char *text)
+{
+  SharedText *shared;
+  char *found;
+
+  if (text == NULL)
+    return NULL;
+
+  G_LOCK (shared_texts);
+  if (G_UNLIKELY (shared_texts == NULL))
+    shared_texts = g_hash_table_new (g_str_hash, g_str_equal);
+  found = g_hash_table_lookup (shared_texts, text);
+  if (found != NULL)
+    {
+      shared = shared_text_of (found);
+      g_assert (shared->uses < G_MAXUINT32);
+      shared->uses++;
+    }
+  else
+    {
+      gsize size = strlen (text) + 1;
+
+      shared = g_malloc (sizeof (SharedText) + size);
+      shared->uses = 1;
+      memcpy (shared->text, text, size);
+      found = shared->text;
+      g_hash_table_add (shared_texts, found);
+    }
+  G_UNLOCK (shared_texts);
+
+  return found;
+}
+
+static void
+unshare (char *text)
+{
+  SharedText *shared;
+
+  if (text == NULL)
+    return;
+
+  shared = shared_text_of (text);
+  G_LOCK (shared_texts);
+  if (--shared->uses == 0)
+    {
+      g_hash_table_remove (shared_texts, text);
+      g_free (shared);
+    }
+  G_UNLOCK (shared_texts);
+}
+
+void
+qd_endpoint_set_block (QdEndpoint *endpoint,
+                       const char *block)
+{
+  char *copy = share (block);
+
+  unshare (endpoint->block);
+  endpoint->block = copy;
+}
+
 /* Blocks */
 
 static void
@@ -27,8 +116,139 @@ param_clear (gpointer data)
 {
   QdParam *param = data;
 
-  g_free (param->name);
-  g_free (param->value);
+  unshare (param->name);
+  unshare (param->value);
+}
+
+/* Parameter sets
+ *
+ * Most blocks of a large model have one of a few parameter sets (every
+ * WSum of a chain has weights "1, -1"), and many set none. A block's
+ * parameter array is therefore never changed in place: it is one of a
+ * table of distinct sets, shared by every block that has it, and
+ * qd_block_set_param_raw() moves the block to another set. The texts in a
+ * set are shared strings, so two sets are equal when their name and value
+ * pointers are. */
+
+G_LOCK_DEFINE_STATIC (param_sets);
+static GHashTable *param_sets;   /* GArray* -> number of blocks using it */
+
+static guint
+param_set_hash (gconstpointer data)
+{
+  const GArray *set = data;
+  guint hash = set->len;
+
+  for (guint i = 0; i < set->len; i++)
+    {
+      const QdParam *param = &g_array_index (set, QdParam, i);
+
+      hash = hash * 31u + g_direct_hash (param->name);
+      hash = hash * 31u + g_direct_hash (param->value);
+    }
+  return hash;
+}
+
+static gboolean
+param_set_equal (gconstpointer a,
+                 gconstpointer b)
+{
+  const GArray *x = a, *y = b;
+
+  if (x->len != y->len)
+    return FALSE;
+  for (guint i = 0; i < x->len; i++)
+    {
+      const QdParam *p = &g_array_index (x, QdParam, i);
+      const QdParam *q = &g_array_index (y, QdParam, i);
+
+      if (p->name != q->name || p->value != q->value)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static GArray *
+param_set_new (guint reserve)
+{
+  GArray *set = g_array_sized_new (FALSE, TRUE, sizeof (QdParam), reserve);
+
+  g_array_set_clear_func (set, param_clear);
+  return set;
+}
+
+/* Takes over @fresh and returns the set equal to it, with one more use. */
+static GArray *
+param_set_intern (GArray *fresh)
+{
+  gpointer key, uses;
+  GArray *set;
+
+  G_LOCK (param_sets);
+  if (G_UNLIKELY (param_sets == NULL))
+    param_sets = g_hash_table_new (param_set_hash, param_set_equal);
+  if (g_hash_table_lookup_extended (param_sets, fresh, &key, &uses))
+    {
+      set = key;
+      g_hash_table_insert (param_sets, set,
+                           GUINT_TO_POINTER (GPOINTER_TO_UINT (uses) + 1));
+    }
+  else
+    {
+      set = fresh;
+      fresh = NULL;
+      g_hash_table_insert (param_sets, set, GUINT_TO_POINTER (1));
+    }
+  G_UNLOCK (param_sets);
+
+  if (fresh != NULL)
+    g_array_unref (fresh);
+  return set;
+}
+
+/* The empty set: what every new block starts with. It is made once, stays
+ * in the table for good and is not counted, so taking it costs nothing. */
+static GArray *empty_param_set;
+
+static GArray *
+param_set_empty (void)
+{
+  if (g_once_init_enter (&empty_param_set))
+    {
+      GArray *empty = param_set_new (0);
+
+      G_LOCK (param_sets);
+      if (param_sets == NULL)
+        param_sets = g_hash_table_new (param_set_hash, param_set_equal);
+      g_hash_table_insert (param_sets, empty, GUINT_TO_POINTER (1));
+      G_UNLOCK (param_sets);
+      g_once_init_leave (&empty_param_set, empty);
+    }
+  return empty_param_set;
+}
+
+static void
+param_set_release (GArray *set)
+{
+  guint uses;
+
+  if (set == empty_param_set)
+    return;
+  G_LOCK (param_sets);
+  uses = GPOINTER_TO_UINT (g_hash_table_lookup (param_sets, set));
+  g_assert (uses > 0);
+  if (uses > 1)
+    {
+      g_hash_table_insert (param_sets, set, GUINT_TO_POINTER (uses - 1));
+      set = NULL;
+    }
+  else
+    g_hash_table_remove (param_sets, set);
+  G_UNLOCK (param_sets);
+
+  /* Outside the lock: freeing the set releases its texts. */
+  if (set != NULL)
+    g_array_unref (set);
 }
 
 QdBlock *
@@ -37,17 +257,23 @@ qd_block_new (const char *id,
               const char *name)
 {
   QdBlock *block;
+  gsize name_size;
 
   g_return_val_if_fail (id != NULL, NULL);
   g_return_val_if_fail (type != NULL, NULL);
 
-  block = g_new0 (QdBlock, 1);
+  /* The first name lives in the same allocation as the block; a rename
+   * moves it out (qd_block_set_name_raw). */
+  if (name == NULL)
+    name = "";
+  name_size = strlen (name) + 1;
+  block = g_malloc0 (sizeof (QdBlock) + name_size);
   block->ref_count = 1;
-  block->id = g_strdup (id);
-  block->type = g_strdup (type);
-  block->name = g_strdup (name != NULL ? name : "");
-  block->params = g_array_new (FALSE, TRUE, sizeof (QdParam));
-  g_array_set_clear_func (block->params, param_clear);
+  /* Links name the block by this same string (see share()). */
+  block->id = share (id);
+  block->type = share (type);
+  block->name = memcpy (block + 1, name, name_size);
+  block->params = param_set_empty ();
   block->width = 60;
   block->height = 40;
   if (strcmp (type, QD_TYPE_SUBSYSTEM) == 0)
@@ -86,11 +312,23 @@ qd_block_unref (QdBlock *block)
         block->inner->owner = NULL;
       qd_system_unref (block->inner);
     }
-  g_array_unref (block->params);
-  g_free (block->id);
-  g_free (block->type);
-  g_free (block->name);
+  param_set_release (block->params);
+  unshare (block->id);
+  unshare (block->type);
+  if (block->name != (char *) (block + 1))
+    g_free (block->name);
   g_free (block);
+}
+
+void
+qd_block_set_name_raw (QdBlock    *block,
+                       const char *name)
+{
+  char *copy = g_strdup (name != NULL ? name : "");
+
+  if (block->name != (char *) (block + 1))
+    g_free (block->name);
+  block->name = copy;
 }
 
 const char *
@@ -135,34 +373,60 @@ qd_block_set_param_raw (QdBlock    *block,
                         const char *name,
                         const char *value)
 {
+  GArray *old, *fresh;
+  gboolean found = FALSE;
+
   g_return_if_fail (block != NULL);
   g_return_if_fail (name != NULL);
 
-  for (guint i = 0; i < block->params->len; i++)
+  /* Nothing to do when the value stays as it is. */
+  old = block->params;
+  for (guint i = 0; i < old->len; i++)
     {
-      QdParam *param = &g_array_index (block->params, QdParam, i);
+      const QdParam *param = &g_array_index (old, QdParam, i);
 
       if (strcmp (param->name, name) == 0)
         {
-          if (value == NULL)
-            g_array_remove_index (block->params, i);
-          else
-            {
-              char *copy = g_strdup (value);
-
-              g_free (param->value);
-              param->value = copy;
-            }
-          return;
+          if (value != NULL && strcmp (param->value, value) == 0)
+            return;
+          found = TRUE;
+          break;
         }
     }
+  if (!found && value == NULL)
+    return;
 
-  if (value != NULL)
+  /* The set with @name changed, in the same order (a new parameter goes
+   * last, as the file gives them). */
+  fresh = param_set_new (old->len + 1);
+  for (guint i = 0; i < old->len; i++)
     {
-      QdParam param = { g_strdup (name), g_strdup (value) };
+      const QdParam *param = &g_array_index (old, QdParam, i);
+      QdParam copy;
 
-      g_array_append_val (block->params, param);
+      if (strcmp (param->name, name) != 0)
+        {
+          copy.name = share (param->name);
+          copy.value = share (param->value);
+        }
+      else if (value != NULL)
+        {
+          copy.name = share (param->name);
+          copy.value = share (value);
+        }
+      else
+        continue;
+      g_array_append_val (fresh, copy);
     }
+  if (!found)
+    {
+      QdParam copy = { share (name), share (value) };
+
+      g_array_append_val (fresh, copy);
+    }
+
+  block->params = param_set_intern (fresh);
+  param_set_release (old);
 }
 
 const QdBlockType *
@@ -555,7 +819,7 @@ qd_link_target_new (const char    *dst_block,
 {
   QdLinkTarget *target = g_new0 (QdLinkTarget, 1);
 
-  target->dst.block = g_strdup (dst_block);
+  target->dst.block = share (dst_block);
   target->dst.port = dst_port;
   target->points = g_array_sized_new (FALSE, FALSE, sizeof (QdPoint), n_points);
   if (n_points > 0)
@@ -569,7 +833,7 @@ qd_link_target_free (QdLinkTarget *target)
 {
   if (target == NULL)
     return;
-  g_free (target->dst.block);
+  unshare (target->dst.block);
   g_array_unref (target->points);
   g_free (target);
 }
@@ -580,14 +844,17 @@ qd_link_new (const char *id,
              guint       src_port)
 {
   QdLink *link;
+  gsize id_size;
 
   g_return_val_if_fail (id != NULL, NULL);
   g_return_val_if_fail (src_block != NULL, NULL);
 
-  link = g_new0 (QdLink, 1);
+  /* The id never changes: it lives in the same allocation. */
+  id_size = strlen (id) + 1;
+  link = g_malloc0 (sizeof (QdLink) + id_size);
   link->ref_count = 1;
-  link->id = g_strdup (id);
-  link->src.block = g_strdup (src_block);
+  link->id = memcpy (link + 1, id, id_size);
+  link->src.block = share (src_block);
   link->src.port = src_port;
   link->targets = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_link_target_free);
 
@@ -628,8 +895,7 @@ qd_link_unref (QdLink *link)
     return;
 
   g_ptr_array_unref (link->targets);
-  g_free (link->src.block);
-  g_free (link->id);
+  unshare (link->src.block);
   g_free (link);
 }
 
@@ -643,10 +909,9 @@ qd_system_new (void)
   system->ref_count = 1;
   system->blocks = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_block_unref);
   system->links = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_link_unref);
-  /* Keys are the blocks' own ids, which never change, and their names,
-   * taken out before a rename frees them. */
-  system->by_id = g_hash_table_new (g_str_hash, g_str_equal);
-  system->by_name = g_hash_table_new (g_str_hash, g_str_equal);
+  /* The indexes by id and by name are made on the first search: a model
+   * being loaded or generated is not searched, and two hash entries per
+   * block are a good part of its size. */
 
   return system;
 }
@@ -683,8 +948,8 @@ qd_system_unref (QdSystem *system)
       if (link->parent == system)
         link->parent = NULL;
     }
-  g_hash_table_unref (system->by_id);
-  g_hash_table_unref (system->by_name);
+  g_clear_pointer (&system->by_id, g_hash_table_unref);
+  g_clear_pointer (&system->by_name, g_hash_table_unref);
   g_ptr_array_unref (system->blocks);
   g_ptr_array_unref (system->links);
   g_free (system);
@@ -698,6 +963,19 @@ qd_system_find_block (QdSystem   *system,
 
   if (id == NULL)
     return NULL;
+  if (system->by_id == NULL)
+    {
+      /* Keys are the blocks' own ids, which never change. With duplicate
+       * ids (a file not yet checked) the last one wins, as when each
+       * insertion updated the index. */
+      system->by_id = g_hash_table_new (g_str_hash, g_str_equal);
+      for (guint i = 0; i < system->blocks->len; i++)
+        {
+          QdBlock *block = g_ptr_array_index (system->blocks, i);
+
+          g_hash_table_insert (system->by_id, block->id, block);
+        }
+    }
   return g_hash_table_lookup (system->by_id, id);
 }
 
@@ -722,6 +1000,8 @@ qd_system_name_added (QdSystem *system,
 {
   /* With duplicate names (a file not yet checked) the first one wins, as
    * a search in order would find it. */
+  if (system->by_name == NULL)
+    return;
   if (!g_hash_table_contains (system->by_name, block->name))
     g_hash_table_insert (system->by_name, block->name, block);
 }
@@ -732,7 +1012,8 @@ qd_system_name_removed (QdSystem *system,
 {
   QdBlock *other;
 
-  if (g_hash_table_lookup (system->by_name, block->name) != block)
+  if (system->by_name == NULL
+      || g_hash_table_lookup (system->by_name, block->name) != block)
     return;
   g_hash_table_remove (system->by_name, block->name);
   other = find_namesake (system, block);
@@ -748,6 +1029,14 @@ qd_system_find_block_by_name (QdSystem   *system,
 
   if (name == NULL)
     return NULL;
+  if (system->by_name == NULL)
+    {
+      /* Keys are the blocks' names, taken out before a rename frees
+       * them (qd_system_name_removed). */
+      system->by_name = g_hash_table_new (g_str_hash, g_str_equal);
+      for (guint i = 0; i < system->blocks->len; i++)
+        qd_system_name_added (system, g_ptr_array_index (system->blocks, i));
+    }
   return g_hash_table_lookup (system->by_name, name);
 }
 
@@ -816,7 +1105,8 @@ qd_system_append_block (QdSystem *system,
 
   block->parent = system;
   g_ptr_array_add (system->blocks, block);
-  g_hash_table_insert (system->by_id, block->id, block);
+  if (system->by_id != NULL)
+    g_hash_table_insert (system->by_id, block->id, block);
   qd_system_name_added (system, block);
 }
 

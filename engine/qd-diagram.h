@@ -9,6 +9,11 @@
  * only through the document's commands (qd-document.h), which record undo
  * and emit "changed". Blocks, links and systems are reference counted so
  * that the edit history can keep removed ones alive.
+ *
+ * A model can have millions of blocks, so texts that repeat (type ids,
+ * parameter names and values, the block ids that link endpoints name) are
+ * stored once and shared, and so are equal parameter arrays: never free
+ * or write them, only replace them through the functions below.
  */
 #pragma once
 
@@ -47,7 +52,8 @@ struct _QdBlock
   char        *id;        /* stable, unique in the document: "b12" */
   char        *type;      /* registry id: "integrator" */
   char        *name;      /* unique among its siblings: "Integrator 2" */
-  GArray      *params;    /* QdParam, only those set; others take the default */
+  GArray      *params;    /* QdParam, only those set; others take the default.
+                           * Shared by blocks with the same set: read only */
   double       x, y;      /* top-left corner, canvas units */
   double       width, height;
   int          rotation;  /* 0, 90, 180 or 270 degrees, clockwise */
@@ -82,9 +88,11 @@ struct _QdSystem
   GPtrArray   *links;     /* QdLink* */
   QdBlock     *owner;     /* the subsystem block, NULL for the root (weak) */
   /*< private >*/
-  GHashTable  *by_id;     /* id -> QdBlock* of this system */
+  GHashTable  *by_id;     /* id -> QdBlock* of this system; NULL until
+                           * the first qd_system_find_block() */
   gint         ref_count;
-  GHashTable  *by_name;   /* name -> QdBlock* of this system */
+  GHashTable  *by_name;   /* name -> QdBlock*; NULL until the first
+                           * qd_system_find_block_by_name() */
 };
 
 QD_API QdBlock     *qd_block_ref            (QdBlock       *block);

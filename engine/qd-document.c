@@ -164,11 +164,66 @@ emit_changes (QdDocument *self)
 
 /* Indexes and ids */
 
-static char *
+/* A key of the driver and source indexes: a port of a block, without
+ * formatting it into a text. */
+typedef struct
+{
+  char  *block;
+  guint  port;
+} EndpointKey;
+
+static guint
+endpoint_key_hash (gconstpointer data)
+{
+  const EndpointKey *key = data;
+
+  return g_str_hash (key->block) * 31u + key->port;
+}
+
+static gboolean
+endpoint_key_equal (gconstpointer a,
+                    gconstpointer b)
+{
+  const EndpointKey *x = a, *y = b;
+
+  return x->port == y->port
+         && (x->block == y->block || strcmp (x->block, y->block) == 0);
+}
+
+static void
+endpoint_key_free (gpointer data)
+{
+  EndpointKey *key = data;
+
+  g_free (key->block);
+  g_free (key);
+}
+
+static EndpointKey *
 endpoint_key (const char *block,
               guint       port)
 {
-  return g_strdup_printf ("%s:%u", block, port);
+  EndpointKey *key = g_new (EndpointKey, 1);
+
+  key->block = g_strdup (block);
+  key->port = port;
+  return key;
+}
+
+/* Adds or removes one port in an index; a removal leaves an entry that
+ * another link has taken over since. */
+static void
+index_endpoint (GHashTable       *index,
+                QdLink           *link,
+                const QdEndpoint *endpoint,
+                gboolean          add)
+{
+  EndpointKey key = { endpoint->block, endpoint->port };
+
+  if (add)
+    g_hash_table_insert (index, endpoint_key (endpoint->block, endpoint->port), link);
+  else if (g_hash_table_lookup (index, &key) == link)
+    g_hash_table_remove (index, &key);
 }
 
 /* Adds or removes one driven input in the index of drivers. */
@@ -178,16 +233,7 @@ index_target (QdDocument         *self,
               const QdLinkTarget *target,
               gboolean            add)
 {
-  char *key = endpoint_key (target->dst.block, target->dst.port);
-
-  if (add)
-    g_hash_table_insert (self->drivers, key, link);
-  else
-    {
-      if (g_hash_table_lookup (self->drivers, key) == link)
-        g_hash_table_remove (self->drivers, key);
-      g_free (key);
-    }
+  index_endpoint (self->drivers, link, &target->dst, add);
 }
 
 static void
@@ -195,16 +241,7 @@ index_source (QdDocument *self,
               QdLink     *link,
               gboolean    add)
 {
-  char *key = endpoint_key (link->src.block, link->src.port);
-
-  if (add)
-    g_hash_table_insert (self->sources, key, link);
-  else
-    {
-      if (g_hash_table_lookup (self->sources, key) == link)
-        g_hash_table_remove (self->sources, key);
-      g_free (key);
-    }
+  index_endpoint (self->sources, link, &link->src, add);
 }
 
 static void
@@ -291,13 +328,10 @@ find_driver (QdDocument *self,
              const char *id,
              guint       port)
 {
-  char *key = endpoint_key (id, port);
-  QdLink *link;
+  EndpointKey key = { (char *) id, port };
 
   ensure_index (self);
-  link = g_hash_table_lookup (self->drivers, key);
-  g_free (key);
-  return link;
+  return g_hash_table_lookup (self->drivers, &key);
 }
 
 static QdLink *
@@ -305,69 +339,82 @@ find_source (QdDocument *self,
              const char *id,
              guint       port)
 {
-  char *key = endpoint_key (id, port);
-  QdLink *link;
+  EndpointKey key = { (char *) id, port };
 
   ensure_index (self);
-  link = g_hash_table_lookup (self->sources, key);
-  g_free (key);
-  return link;
+  return g_hash_table_lookup (self->sources, &key);
 }
 
-/* Splits "b12" into "b" and 12; FALSE when there is no numeric suffix. */
-static gboolean
-split_id (const char *id,
-          char      **prefix,
-          guint64    *number)
+/* The prefix last looked up by note_id(): ids come in long runs with the
+ * same prefix ("b1", "b2"...), so most need no hash lookup. */
+typedef struct
+{
+  const char *prefix;    /* a key of id_counters, or NULL */
+  gsize       len;
+  guint64    *counter;
+} IdCache;
+
+/* Records the numeric suffix of an id ("b12": prefix "b", 12) so that
+ * new ids do not reuse it. A loaded model has an id per block and link:
+ * this runs once for each, so it reads the number in place and looks the
+ * prefix up only when it differs from the last one. */
+static void
+note_id (QdDocument *self,
+         IdCache    *cache,
+         const char *id)
 {
   gsize len = strlen (id);
   gsize start = len;
+  guint64 number = 0;
+  guint64 *counter;
 
   while (start > 0 && g_ascii_isdigit (id[start - 1]))
     start--;
   if (start == len || len - start > 18)
-    return FALSE;
-  *prefix = g_strndup (id, start);
-  *number = g_ascii_strtoull (id + start, NULL, 10);
-  return TRUE;
-}
-
-static void
-note_id (QdDocument *self,
-         const char *id)
-{
-  char *prefix;
-  guint64 number;
-  gpointer old;
-
-  if (!split_id (id, &prefix, &number))
     return;
-  old = g_hash_table_lookup (self->id_counters, prefix);
-  if (old == NULL || *(guint64 *) old < number)
-    {
-      guint64 *value = g_new (guint64, 1);
+  for (gsize i = start; i < len; i++)
+    number = number * 10 + (guint64) (id[i] - '0');
 
-      *value = number;
-      g_hash_table_insert (self->id_counters, prefix, value);
-    }
+  if (cache->prefix != NULL && cache->len == start
+      && memcmp (cache->prefix, id, start) == 0)
+    counter = cache->counter;
   else
-    g_free (prefix);
+    {
+      char *prefix = g_strndup (id, start);
+      gpointer key;
+
+      if (g_hash_table_lookup_extended (self->id_counters, prefix, &key,
+                                        (gpointer *) &counter))
+        g_free (prefix);
+      else
+        {
+          counter = g_new0 (guint64, 1);
+          g_hash_table_insert (self->id_counters, prefix, counter);
+          key = prefix;
+        }
+      cache->prefix = key;
+      cache->len = start;
+      cache->counter = counter;
+    }
+  if (*counter < number)
+    *counter = number;
 }
 
 static void
 note_ids (QdDocument *self,
+          IdCache    *cache,
           QdSystem   *system)
 {
   for (guint i = 0; i < system->blocks->len; i++)
     {
       QdBlock *block = g_ptr_array_index (system->blocks, i);
 
-      note_id (self, block->id);
+      note_id (self, cache, block->id);
       if (block->inner != NULL)
-        note_ids (self, block->inner);
+        note_ids (self, cache, block->inner);
     }
   for (guint i = 0; i < system->links->len; i++)
-    note_id (self, ((QdLink *) g_ptr_array_index (system->links, i))->id);
+    note_id (self, cache, ((QdLink *) g_ptr_array_index (system->links, i))->id);
 }
 
 char *
@@ -427,7 +474,8 @@ block_edit_apply (QdEdit   *edit,
     {
       g_ptr_array_insert (self->system->blocks, (gint) self->index,
                           qd_block_ref (self->block));
-      g_hash_table_insert (self->system->by_id, self->block->id, self->block);
+      if (self->system->by_id != NULL)
+        g_hash_table_insert (self->system->by_id, self->block->id, self->block);
       self->block->parent = self->system;
       qd_system_name_added (self->system, self->block);
       if (indexed (doc, self->system))
@@ -438,7 +486,8 @@ block_edit_apply (QdEdit   *edit,
       g_assert (g_ptr_array_index (self->system->blocks, self->index) == self->block);
       if (indexed (doc, self->system))
         index_block (doc, self->block, FALSE);
-      g_hash_table_remove (self->system->by_id, self->block->id);
+      if (self->system->by_id != NULL)
+        g_hash_table_remove (self->system->by_id, self->block->id);
       self->block->parent = NULL;
       g_ptr_array_remove_index (self->system->blocks, self->index);
       /* After the removal, so that a namesake left behind is found. */
@@ -622,8 +671,7 @@ text_field_edit_apply (QdEdit   *edit,
 
       if (parent != NULL)
         qd_system_name_removed (parent, self->block);
-      g_free (self->block->name);
-      self->block->name = g_strdup (value);
+      qd_block_set_name_raw (self->block, value);
       if (parent != NULL)
         qd_system_name_added (parent, self->block);
     }
@@ -891,8 +939,7 @@ endpoint_edit_apply (QdEdit   *edit,
   else if (follow)
     index_source (doc, self->link, FALSE);
 
-  g_free (endpoint->block);
-  endpoint->block = g_strdup (undo ? self->before_block : self->after_block);
+  qd_endpoint_set_block (endpoint, undo ? self->before_block : self->after_block);
   endpoint->port = undo ? self->before_port : self->after_port;
 
   if (follow && link_target != NULL)
@@ -1351,8 +1398,10 @@ qd_document_init (QdDocument *self)
   self->history = qd_history_new ();
   self->block_index = g_hash_table_new (g_str_hash, g_str_equal);
   self->link_index = g_hash_table_new (g_str_hash, g_str_equal);
-  self->drivers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  self->sources = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->drivers = g_hash_table_new_full (endpoint_key_hash, endpoint_key_equal,
+                                         endpoint_key_free, NULL);
+  self->sources = g_hash_table_new_full (endpoint_key_hash, endpoint_key_equal,
+                                         endpoint_key_free, NULL);
   self->id_counters = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 }
 
@@ -2281,7 +2330,11 @@ qd_document_take_root (QdDocument *self,
   self->index_dirty = TRUE;
 
   g_hash_table_remove_all (self->id_counters);
-  note_ids (self, root);
+  {
+    IdCache cache = { NULL, 0, NULL };
+
+    note_ids (self, &cache, root);
+  }
 
   self->saved_state = qd_history_get_state (self->history);
   emit_changes (self);

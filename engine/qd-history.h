@@ -123,6 +123,14 @@ QdLinkTarget *qd_link_target_new           (const char    *dst_block,
                                             const QdPoint *points,
                                             guint          n_points);
 void        qd_link_target_free            (QdLinkTarget  *target);
+/* Sets @block's name without checks or index upkeep: the name is not
+ * always a separate allocation, so never g_free() it directly. */
+void        qd_block_set_name_raw          (QdBlock       *block,
+                                            const char    *name);
+/* Points @endpoint at block @block: endpoint texts are shared strings
+ * (qd-diagram.c), so they must be set through here, never g_free()d. */
+void        qd_endpoint_set_block          (QdEndpoint    *endpoint,
+                                            const char    *block);
 /* Refuses an empty name, one with '/', or one taken in @system; messages
  * start with @where. */
 gboolean    qd_document_check_name         (QdSystem    *system,

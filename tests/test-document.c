@@ -1020,6 +1020,100 @@ test_remove_port_block (void)
   g_object_unref (doc);
 }
 
+/* The compact storage of a large model: texts shared between blocks and
+ * links, parameter arrays shared until written, names kept with the block
+ * until a rename, and the per-system indexes made on the first search.
+ * None of it may show through the API. */
+static void
+test_compact_storage (void)
+{
+  QdDocument *doc = qd_document_new ();
+  QdSystem *root = qd_system_new ();
+  QdBlock *a = qd_block_new ("b1", "test-gain", "A");
+  QdBlock *b = qd_block_new ("b2", "test-gain", "B");
+  QdBlock *c = qd_block_new ("b3", "test-gain", NULL);
+  QdLink *link = qd_link_new ("l4", "b1", 0);
+  g_autofree char *long_id = g_strnfill (200, 'z');
+  QdLink *long_link = qd_link_new (long_id, "b2", 0);
+  GError *error = NULL;
+
+  /* Equal texts are one string, so links point at their blocks' ids. */
+  qd_link_add_target (link, "b2", 0);
+  qd_link_add_target (link, "b3", 0);
+  g_assert_true (link->src.block == a->id);
+  g_assert_true (((QdLinkTarget *) g_ptr_array_index (link->targets, 0))->dst.block == b->id);
+  g_assert_true (a->type == b->type);
+  g_assert_cmpstr (link->id, ==, "l4");
+  g_assert_cmpstr (long_link->id, ==, long_id);
+  g_assert_cmpstr (c->name, ==, "");
+
+  /* Blocks with no parameter set share one empty array: writing to one
+   * must not show in the others. */
+  g_assert_true (a->params == b->params);
+  qd_block_set_param_raw (a, "k", "2.5");
+  qd_block_set_param_raw (a, "w", "1, -1");
+  g_assert_cmpuint (a->params->len, ==, 2);
+  g_assert_cmpuint (b->params->len, ==, 0);
+  g_assert_cmpuint (c->params->len, ==, 0);
+  g_assert_null (qd_block_get_param (b, "k"));
+  g_assert_cmpstr (qd_block_get_param_or_default (b, "k"), ==, "1");
+  qd_block_set_param_raw (b, "w", "1, -1");
+  g_assert_true (qd_block_get_param (a, "w") == qd_block_get_param (b, "w"));
+  /* Changing one block's shared value leaves the other's alone. */
+  qd_block_set_param_raw (a, "w", "3");
+  g_assert_cmpstr (qd_block_get_param (a, "w"), ==, "3");
+  g_assert_cmpstr (qd_block_get_param (b, "w"), ==, "1, -1");
+  qd_block_set_param_raw (a, "k", NULL);
+  g_assert_null (qd_block_get_param (a, "k"));
+  g_assert_cmpuint (a->params->len, ==, 1);
+  /* Equal parameter sets are one array, until one block changes. */
+  qd_block_set_param_raw (a, "w", "1, -1");
+  g_assert_true (a->params == b->params);
+  qd_block_set_param_raw (b, "k", "7");
+  g_assert_false (a->params == b->params);
+  g_assert_cmpuint (a->params->len, ==, 1);
+  g_assert_null (qd_block_get_param (a, "k"));
+  g_assert_cmpstr (qd_block_get_param (b, "k"), ==, "7");
+  g_assert_cmpstr (qd_block_get_param (b, "w"), ==, "1, -1");
+  qd_block_set_param_raw (b, "k", NULL);
+  qd_block_set_param_raw (a, "w", "3");
+
+  qd_system_append_block (root, a);
+  qd_system_append_block (root, b);
+  qd_system_append_link (root, link);
+  qd_system_append_link (root, long_link);
+  g_assert_null (root->by_id);
+  g_assert_null (root->by_name);
+  /* Built on the first search, then kept up to date by appends. */
+  g_assert_true (qd_system_find_block (root, "b2") == b);
+  g_assert_true (qd_system_find_block_by_name (root, "A") == a);
+  qd_system_append_block (root, c);
+  g_assert_true (qd_system_find_block (root, "b3") == c);
+  g_assert_true (qd_system_find_block_by_name (root, "") == c);
+  g_assert_null (qd_system_find_block (root, "b4"));
+
+  qd_document_take_root (doc, root);
+  g_assert_true (qd_document_find_link (doc, "l4") == link);
+  g_assert_true (qd_system_find_driver (root, "b3", 0, NULL) == link);
+
+  /* A rename moves the name out of the block's own allocation; the old
+   * name is free again and the new one is found. */
+  g_assert_true (qd_document_rename_block (doc, c, "C", &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (c->name, ==, "C");
+  g_assert_true (qd_system_find_block_by_name (root, "C") == c);
+  g_assert_null (qd_system_find_block_by_name (root, ""));
+  g_assert_true (qd_document_rename_block (doc, a, "Renamed A", &error));
+  g_assert_true (qd_document_undo (doc));
+  g_assert_true (qd_document_undo (doc));
+  g_assert_cmpstr (a->name, ==, "A");
+  g_assert_cmpstr (c->name, ==, "");
+  g_assert_true (qd_system_find_block_by_name (root, "A") == a);
+  g_assert_true (qd_system_find_block_by_name (root, "") == c);
+
+  g_object_unref (doc);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1042,6 +1136,7 @@ main (int argc, char **argv)
   g_test_add_func ("/document/model", test_model);
   g_test_add_func ("/document/take-root", test_take_root);
   g_test_add_func ("/document/remove-port-block", test_remove_port_block);
+  g_test_add_func ("/document/compact-storage", test_compact_storage);
 
   return g_test_run ();
 }
