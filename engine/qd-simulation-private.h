@@ -118,6 +118,8 @@ struct _QdSimulation
   guint32        *fan_start;       /* n_signals + 1 */
   QdFanout       *fanout;
   GPtrArray      *records;         /* the chunks holding the records */
+  gconstpointer  *state_of;        /* per block: its state, for prefetching
+                                      (qd-simulation.c) */
   GStringChunk   *strings;         /* paths (each followed by its block's
                                       id) and parameter texts */
   GPtrArray      *allocs;          /* qd_atomic_alloc memory */
