@@ -577,31 +577,24 @@ cubic_piece (const double *f,
  * input; the operations are those of the description above, in that
  * order, so the result does not depend on the way in. @flat: the start
  * on the last piece may be cubic_start()'s (for the stiff methods). */
-static inline double
-crossing_cubic (double   a0,
-                double   a1,
-                double   a2,
-                double   a3,
-                double   dq,
-                gboolean flat)
+/* The places in (0, inf) that cut the cubic d0 + d1 s + d2 s^2 + d3 s^3
+ * (d3 > 0) into monotone pieces of one curvature: its critical points
+ * (by the stable formula) and its inflection point @inflection, in
+ * increasing order, into @cuts; returns how many. Shared by the crossing
+ * and the root of a cubic, which then search piece by piece. */
+static inline int
+cubic_cuts (double  d1,
+            double  d2,
+            double  d3,
+            double  cuts[3],
+            double *inflection)
 {
-  double cuts[3];
-  double lo = 0.0, vlo, disc, si, inv3, sign;
-  double d0, d1, d2, d3;
-  int n_cuts = 0;
+  double inv3 = 1.0 / (3.0 * d3);
+  double disc = d2 * d2 - 3.0 * d3 * d1;
+  double si = -d2 * inv3;
+  int n = 0;
 
-  /* The leading coefficient made positive: multiplying by -1 is the
-   * same negation, without a branch that is a coin toss. */
-  sign = a3 > 0.0 ? 1.0 : -1.0;
-  d0 = a0 * sign;
-  d1 = a1 * sign;
-  d2 = a2 * sign;
-  d3 = a3 * sign;
-
-  /* d' = 3 d3 s^2 + 2 d2 s + d1: critical points, stable formula. */
-  inv3 = 1.0 / (3.0 * d3);
-  disc = d2 * d2 - 3.0 * d3 * d1;
-  si = -d2 * inv3;
+  *inflection = si;
   if (disc > 0.0)
     {
       double q = -(d2 + copysign (sqrt (disc), d2));
@@ -612,15 +605,60 @@ crossing_cubic (double   a0,
       double c2 = r1 > r2 || isnan (r2) ? r1 : r2;
 
       if (c1 > 0.0)
-        cuts[n_cuts++] = c1;
+        cuts[n++] = c1;
       if (si > 0.0)
-        cuts[n_cuts++] = si;
+        cuts[n++] = si;
       if (c2 > 0.0)
-        cuts[n_cuts++] = c2;
+        cuts[n++] = c2;
     }
   else if (si > 0.0)
-    cuts[n_cuts++] = si;
+    cuts[n++] = si;
+  return n;
+}
 
+/* The first step of the search on the last piece of a cubic (from @lo,
+ * where it is increasing and convex, to infinity), whose value at @lo is
+ * @v < 0: the positive root of its quadratic expansion at @lo, or of the
+ * cubic term alone where that has none. */
+static inline double
+last_piece_step (double d1,
+                 double d2,
+                 double d3,
+                 double lo,
+                 double v)
+{
+  double g1 = (3.0 * d3 * lo + 2.0 * d2) * lo + d1;
+  double g2 = 3.0 * d3 * lo + d2;
+
+  if (g2 > 0.0)
+    return -2.0 * v / (g1 + sqrt (g1 * g1 - 4.0 * g2 * v));
+  if (g1 > 0.0)
+    return -v / g1;
+  return cbrt (-v / d3);
+}
+
+static inline double
+crossing_cubic (double   a0,
+                double   a1,
+                double   a2,
+                double   a3,
+                double   dq,
+                gboolean flat)
+{
+  double cuts[3];
+  double lo = 0.0, vlo, si, sign;
+  double d0, d1, d2, d3;
+  int n_cuts;
+
+  /* The leading coefficient made positive: multiplying by -1 is the
+   * same negation, without a branch that is a coin toss. */
+  sign = a3 > 0.0 ? 1.0 : -1.0;
+  d0 = a0 * sign;
+  d1 = a1 * sign;
+  d2 = a2 * sign;
+  d3 = a3 * sign;
+
+  n_cuts = cubic_cuts (d1, d2, d3, cuts, &si);
   vlo = d0;
   for (int i = 0; i < n_cuts; i++)
     {
@@ -658,18 +696,9 @@ crossing_cubic (double   a0,
   /* The last piece: increasing and convex to infinity; the upper edge. */
   {
     double flo = vlo - dq;
-    double g1 = (3.0 * d3 * lo + 2.0 * d2) * lo + d1;
-    double g2 = 3.0 * d3 * lo + d2;
     double f0 = d0 - dq;
-    double h, s;
+    double h = last_piece_step (d1, d2, d3, lo, flo), s;
 
-    /* The positive root of flo + g1 h + g2 h^2 (g1, g2 >= 0, flo < 0). */
-    if (g2 > 0.0)
-      h = -2.0 * flo / (g1 + sqrt (g1 * g1 - 4.0 * g2 * flo));
-    else if (g1 > 0.0)
-      h = -flo / g1;
-    else
-      h = cbrt (-flo / d3);
     if (!(h > 0.0) || !isfinite (h))
       return NAN;
     if (flat && d3 * h * h * h > -flo)
@@ -722,8 +751,8 @@ qd_poly_first_root_cubic (double a0,
 {
   double cuts[3];
   double d[4];
-  double lo = 0.0, vlo, disc, si, inv3, sign;
-  int n_cuts = 0;
+  double lo = 0.0, vlo, si, sign;
+  int n_cuts;
 
   if (!(a3 != 0.0 && isfinite (a0 + a1 + a2 + a3)))
     {
@@ -739,25 +768,7 @@ qd_poly_first_root_cubic (double a0,
   d[2] = a2 * sign;
   d[3] = a3 * sign;
 
-  inv3 = 1.0 / (3.0 * d[3]);
-  disc = d[2] * d[2] - 3.0 * d[3] * d[1];
-  si = -d[2] * inv3;
-  if (disc > 0.0)
-    {
-      double q = -(d[2] + copysign (sqrt (disc), d[2]));
-      double r1 = q * inv3, r2 = d[1] / q;
-      double c1 = r1 < r2 ? r1 : r2, c2 = r1 < r2 ? r2 : r1;
-
-      if (c1 > 0.0)
-        cuts[n_cuts++] = c1;
-      if (si > 0.0)
-        cuts[n_cuts++] = si;
-      if (c2 > 0.0)
-        cuts[n_cuts++] = c2;
-    }
-  else if (si > 0.0)
-    cuts[n_cuts++] = si;
-
+  n_cuts = cubic_cuts (d[1], d[2], d[3], cuts, &si);
   vlo = d[0];
   for (int i = 0; i < n_cuts; i++)
     {
@@ -783,16 +794,8 @@ qd_poly_first_root_cubic (double a0,
   if (!(vlo < 0.0))
     return QD_INF;
   {
-    double g1 = (3.0 * d[3] * lo + 2.0 * d[2]) * lo + d[1];
-    double g2 = 3.0 * d[3] * lo + d[2];
-    double h, s;
+    double h = last_piece_step (d[1], d[2], d[3], lo, vlo), s;
 
-    if (g2 > 0.0)
-      h = -2.0 * vlo / (g1 + sqrt (g1 * g1 - 4.0 * g2 * vlo));
-    else if (g1 > 0.0)
-      h = -vlo / g1;
-    else
-      h = cbrt (-vlo / d[3]);
     if (h > 0.0 && isfinite (h) && d[3] * h * h * h > -vlo)
       h = cubic_start (h, -vlo / d[3]);
     s = NAN;
