@@ -491,6 +491,50 @@ test_direct_entry_points (void)
   g_rand_free (rand);
 }
 
+/* QSS3's crossing on cubics whose root is known exactly: d - dq =
+ * d3 (s - r) (s^2 + b s + c) with b >= r and c >= r b, so that d rises
+ * and bends upward from 0 (no cut: the last piece, where the crossing
+ * starts Newton from a Halley step), and dyadic r, b, c, d3, so that
+ * every coefficient is exact. The answer must be r to within 2 ulps, the
+ * same as the general search's, and never NaN. */
+static void
+test_exact_cubic_crossings (void)
+{
+  GRand *rand = g_rand_new_with_seed (90210);
+  int within_half_ulp = 0, trials = 20000;
+
+  for (int trial = 0; trial < trials; trial++)
+    {
+      int e = g_rand_int_range (rand, -20, 20);
+      /* Few enough bits that r c is exact. */
+      double r = ldexp (g_rand_int_range (rand, 1, 1 << 8), e - 8);
+      double b = r + ldexp (g_rand_int_range (rand, 0, 1 << 8), e - 8);
+      double c = r * b + ldexp (g_rand_int_range (rand, 0, 1 << 16),
+                                2 * e - 16);
+      double d3 = ldexp (1.0, g_rand_int_range (rand, -10, 10));
+      double a[4], dq, s, ulp;
+
+      /* d3 (s^3 + (b - r) s^2 + (c - r b) s - r c), shifted so that d(0)
+       * lies in the band: a0 - dq = -d3 r c with a0 = d3 r c / 2. */
+      a[3] = d3;
+      a[2] = d3 * (b - r);
+      a[1] = d3 * (c - r * b);
+      dq = 1.5 * d3 * r * c;
+      a[0] = 0.5 * d3 * r * c;
+      g_assert_cmpfloat (a[0] - dq, ==, -d3 * r * c);
+      s = qd_poly_crossing_cubic (a[0], a[1], a[2], a[3], dq);
+      ulp = nextafter (r, QD_INF) - r;
+      g_assert_cmpfloat (fabs (s - r), <=, 2.0 * ulp);
+      g_assert_cmpfloat (s, ==, qd_poly_first_crossing (a, 3, dq));
+      if (fabs (s - r) <= 0.5 * ulp)
+        within_half_ulp++;
+    }
+  /* Newton's last step is a correction, not a guess: nearly every answer
+   * is r rounded. */
+  g_assert_cmpint (within_half_ulp, >, trials * 9 / 10);
+  g_rand_free (rand);
+}
+
 /* A micro-benchmark of the calls a quantized integrator makes (run with
  * -m perf): ns per call of qd_poly_first_crossing() on QSS2-like
  * quadratics and QSS3-like cubics, and of qd_poly_first_root(), in
@@ -568,6 +612,8 @@ main (int argc, char **argv)
   g_test_add_func ("/poly/random-scaled", test_random_scaled);
   g_test_add_func ("/poly/crossings-scaled", test_crossings_scaled);
   g_test_add_func ("/poly/direct-entry-points", test_direct_entry_points);
+  g_test_add_func ("/poly/exact-cubic-crossings",
+                   test_exact_cubic_crossings);
   g_test_add_func ("/poly/double-roots", test_double_roots);
   g_test_add_func ("/poly/tangency", test_tangency);
   g_test_add_func ("/poly/vanishing-leading", test_vanishing_leading);
