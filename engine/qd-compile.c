@@ -7,7 +7,10 @@
  *  2. the model variables, in order, after the overrides;
  *  3. every block of the hierarchy, depth-first in priority order: its
  *     type, each parameter of its schema (evaluated with the variables
- *     bound), then the type's own check;
+ *     bound), then the type's own check; what evaluated without a
+ *     problem is kept by text and by parameter set (CachedParam,
+ *     CachedSet), so a large model with a few distinct texts evaluates
+ *     each once;
  *  4. the wiring: each input of an atomic block is traced back through
  *     inport, outport and subsystem blocks to the atomic output that drives
  *     it, so the hierarchy disappears; inputs nothing drives are reported;
@@ -27,38 +30,112 @@
 
 typedef struct _Node Node;
 
+/* What drives one input: a block and its output port. */
 typedef struct
 {
-  Node  *src;
-  guint  port;
+  guint32 src;    /* index of the source Node + 1, or 0 for nothing */
+  guint32 port;
 } Driver;
 
+/* One block of the hierarchy while compiling. The Nodes are one array in
+ * depth-first order, freed when compiling ends: a model of millions of
+ * blocks would otherwise keep several small allocations per block (a
+ * path, a drivers array, two hash entries) until then, and the memory of
+ * small blocks freed late is seldom given back. A block's path is made
+ * only when something needs it (a problem, the flat model's QdAtomic). */
 struct _Node
 {
   QdBlock           *block;
   const QdBlockType *type;     /* NULL when unknown */
-  char              *path;
-  gboolean           ok;       /* type known, parameters valid */
-  gboolean           ports_ok; /* n_in and n_out are known (even if !ok) */
-  gboolean           structural;
+  Node              *parent;   /* the subsystem holding it, NULL at the root */
+  GPtrArray         *outports; /* subsystems: outport Node by port - 1 */
   int                atomic;   /* index in the flat model, or -1 */
   guint              n_in, n_out;
   guint              port_number;  /* inport/outport: the "port" value */
-  QdParamValue      *params;   /* atomics: in the block's record */
-  GArray            *drivers;  /* Driver by input port (lazily sized) */
-  GPtrArray         *outports; /* subsystems: outport Node by port - 1 */
+  guint32            drivers;  /* its first Driver in Compiler.drivers */
+  guint32            n_drivers;    /* Drivers by input port: as many as the
+                                      highest port a link drives, + 1 */
+  guint32            n_inner;  /* Nodes after it that are inside it */
+  guint8             ok;       /* type known, parameters valid */
+  guint8             ports_ok; /* n_in and n_out are known (even if !ok) */
+  guint8             structural;
 };
+
+typedef struct
+{
+  const char *id;     /* NULL when free */
+  guint32     node;   /* index in Compiler.nodes */
+} IdSlot;
+
+/* A system visited, with the Node of its first block: the next block's
+ * Node follows the previous one's and its n_inner. */
+typedef struct
+{
+  QdSystem *system;
+  guint32   first;
+} SystemEntry;
+
+/* An evaluated parameter text, kept so that the next block with the same
+ * text (the same shared string) for the same parameter spec gets its
+ * value without parsing it again: in a large generated model most blocks
+ * share a few texts. Only successes are kept; a failure is evaluated for
+ * each block, since its problem names the block. */
+typedef struct
+{
+  const char        *text;
+  const QdParamSpec *spec;
+} ParamKey;
+
+typedef struct
+{
+  ParamKey      key;
+  QdParamValue  value;    /* the vector is the entry's own copy */
+} CachedParam;
+
+/* A block type with a set of parameter texts (blocks that set the same
+ * values share one `params` array), evaluated without a problem: the
+ * next block of that type with that set takes its values, port counts
+ * and check as they are, without even looking the texts up. */
+typedef struct
+{
+  const QdBlockType *type;
+  gconstpointer      params;
+} SetKey;
+
+typedef struct
+{
+  SetKey        key;
+  guint         n_in, n_out;
+  guint         port_number;
+  QdParamValue  values[];   /* type->n_params; vectors in CachedParams */
+} CachedSet;
 
 typedef struct
 {
   QdSimulation       *sim;
   const QdSettings   *settings;
   GPtrArray          *problems;   /* QdProblem*, owned */
-  GPtrArray          *nodes;      /* Node*, depth-first order */
-  GHashTable         *by_block;   /* QdBlock* -> Node* */
-  GHashTable         *by_id;      /* block id -> Node*, one system's */
-  GPtrArray          *systems;    /* QdSystem*, every system visited */
+  Node               *nodes;      /* depth-first order */
+  guint               n_nodes;
+  GArray             *systems;    /* SystemEntry, every system visited */
+  GArray             *drivers;    /* Driver, each Node's in a run */
+  /* One system's blocks by the address of their id (link endpoints
+   * share the id string of their block): open addressing, the address
+   * kept in the slot so that a lookup reads one slot rather than a Node
+   * and its block; and by the id's text, made only when an address is
+   * not found. */
+  IdSlot             *id_slots;
+  guint               id_mask;
+  gsize               id_capacity;
+  GHashTable         *id_by_text;
   guint               n_atomics;
+  /* Type ids looked up, by the address of the id (blocks of one type
+   * share its string): a few slots, since a model has few types. */
+  const char         *type_ids[16];
+  const QdBlockType  *types[16];
+  GHashTable         *param_cache; /* ParamKey -> CachedParam */
+  GHashTable         *set_cache;   /* SetKey -> CachedSet */
+  gboolean           *param_ok;   /* evaluate_block(): per parameter */
   /* The vectors of the block being evaluated, until they are copied into
    * its record. */
   GPtrArray          *vectors;
@@ -76,6 +153,26 @@ typedef struct
 } Compiler;
 
 static void
+append_path (GString    *text,
+             const Node *node)
+{
+  if (node->parent != NULL)
+    append_path (text, node->parent);
+  g_string_append_c (text, '/');
+  g_string_append (text, node->block->name);
+}
+
+/* "/Plant/Integrator 2": the names from the root down. */
+static char *
+node_path (const Node *node)
+{
+  GString *text = g_string_new (NULL);
+
+  append_path (text, node);
+  return g_string_free (text, FALSE);
+}
+
+static void
 add_problem (Compiler    *c,
              Node        *node,
              QdErrorCode  code,
@@ -91,27 +188,18 @@ add_problem (Compiler    *c,
 {
   va_list args;
   char *message;
+  char *path = node != NULL ? node_path (node) : NULL;
 
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
   g_ptr_array_add (c->problems,
                    qd_problem_new (code,
-                                   node != NULL ? node->path : "",
+                                   path != NULL ? path : "",
                                    node != NULL ? node->block->id : NULL,
                                    "%s", message));
   g_free (message);
-}
-
-static void
-node_free (Node *node)
-{
-  g_free (node->path);
-  if (node->drivers != NULL)
-    g_array_unref (node->drivers);
-  if (node->outports != NULL)
-    g_ptr_array_unref (node->outports);
-  g_free (node);
+  g_free (path);
 }
 
 /* -------------------------------------------------------------------- */
@@ -419,6 +507,55 @@ eval_vector (Compiler          *c,
   return ok;
 }
 
+static guint
+param_key_hash (gconstpointer key)
+{
+  const ParamKey *k = key;
+
+  return g_direct_hash (k->text) * 31 + g_direct_hash (k->spec);
+}
+
+static gboolean
+param_key_equal (gconstpointer a,
+                 gconstpointer b)
+{
+  const ParamKey *x = a, *y = b;
+
+  return x->text == y->text && x->spec == y->spec;
+}
+
+static guint
+set_key_hash (gconstpointer key)
+{
+  const SetKey *k = key;
+
+  return g_direct_hash (k->type) * 31 + g_direct_hash (k->params);
+}
+
+static gboolean
+set_key_equal (gconstpointer a,
+               gconstpointer b)
+{
+  const SetKey *x = a, *y = b;
+
+  return x->type == y->type && x->params == y->params;
+}
+
+static void
+cached_param_free (gpointer data)
+{
+  CachedParam *entry = data;
+
+  g_free ((double *) entry->value.vector);
+  g_free (entry);
+}
+
+static gboolean eval_param_text (Compiler          *c,
+                                 Node              *node,
+                                 const QdParamSpec *spec,
+                                 const char        *text,
+                                 QdParamValue      *out);
+
 static gboolean
 eval_param (Compiler          *c,
             Node              *node,
@@ -427,6 +564,8 @@ eval_param (Compiler          *c,
 {
   const QdSettings *s = c->settings;
   const char *text = block_param_text (node->block, spec->name);
+  ParamKey key;
+  CachedParam *entry;
 
   if (text == NULL)
     text = spec->default_value != NULL ? spec->default_value : "";
@@ -447,6 +586,43 @@ eval_param (Compiler          *c,
           text = c->dqrel_text;
         }
     }
+
+  /* Every text here lives as long as the compiler: a shared string of
+   * the document, a spec's default, a settings text. */
+  key.text = text;
+  key.spec = spec;
+  entry = g_hash_table_lookup (c->param_cache, &key);
+  if (entry != NULL)
+    {
+      *out = entry->value;
+      return TRUE;
+    }
+  if (!eval_param_text (c, node, spec, text, out))
+    return FALSE;
+  entry = g_new (CachedParam, 1);
+  entry->key = key;
+  entry->value = *out;
+  if (out->vector != NULL)
+    {
+      double *copy = g_new (double, MAX (out->n_vector, 1));
+
+      memcpy (copy, out->vector, out->n_vector * sizeof (double));
+      entry->value.vector = copy;
+    }
+  g_hash_table_insert (c->param_cache, &entry->key, entry);
+  /* The entry's vector outlives the block's: a CachedSet may point to it. */
+  *out = entry->value;
+  return TRUE;
+}
+
+/* Evaluates @text as the value of parameter @spec into @out. */
+static gboolean
+eval_param_text (Compiler          *c,
+                 Node              *node,
+                 const QdParamSpec *spec,
+                 const char        *text,
+                 QdParamValue      *out)
+{
   memset (out, 0, sizeof *out);
   out->text = intern (c, text);
 
@@ -499,6 +675,9 @@ eval_param (Compiler          *c,
     }
 }
 
+/* More ports than a block can have. */
+#define MAX_PORTS 1000000
+
 /* Port count from a spec: fixed, or the value of its sizing parameter. */
 static gboolean
 port_count (Compiler           *c,
@@ -518,7 +697,7 @@ port_count (Compiler           *c,
   k = qd_block_type_find_param (node->type, spec->size_param);
   if (k < 0 || !param_ok[k])
     return FALSE;
-  if (params[k].number < 0 || params[k].number > 1e6)
+  if (params[k].number < 0 || params[k].number > MAX_PORTS)
     {
       add_problem (c, node, QD_ERROR_PARAM,
                    _("parameter '%s' must be a port count from 0 (it is %g)"),
@@ -537,7 +716,7 @@ evaluate_block (Compiler     *c,
                 QdParamValue *values)
 {
   const QdBlockType *type = node->type;
-  g_autofree gboolean *ok = g_new0 (gboolean, MAX (type->n_params, 1));
+  gboolean *ok = c->param_ok;
   gboolean all_ok = TRUE;
 
   for (guint i = 0; i < type->n_params; i++)
@@ -581,23 +760,56 @@ evaluate_block (Compiler     *c,
 /* -------------------------------------------------------------------- */
 /* The hierarchy */
 
-static void
-collect_system (Compiler   *c,
-                QdSystem   *system,
-                const char *prefix)
+static const QdBlockType *
+lookup_type (Compiler   *c,
+             const char *type_id)
 {
-  g_ptr_array_add (c->systems, system);
+  guint k = (guint) (((guint64) (guintptr) type_id
+                       * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) >> 60);
+
+  if (type_id != c->type_ids[k])
+    {
+      c->types[k] = qd_registry_lookup (type_id);
+      c->type_ids[k] = type_id;
+    }
+  return c->types[k];
+}
+
+/* How many Nodes collect_system() may make for @system: an upper bound,
+ * so that the Nodes are one array that never moves. */
+static guint
+count_blocks (QdSystem *system)
+{
+  guint n = system->blocks->len;
+
   for (guint i = 0; i < system->blocks->len; i++)
     {
       QdBlock *block = g_ptr_array_index (system->blocks, i);
-      Node *node = g_new0 (Node, 1);
+
+      if (strcmp (block->type, QD_TYPE_SUBSYSTEM) == 0 && block->inner != NULL)
+        n += count_blocks (block->inner);
+    }
+  return n;
+}
+
+static void
+collect_system (Compiler *c,
+                QdSystem *system,
+                Node     *owner)
+{
+  SystemEntry entry = { system, c->n_nodes };
+
+  g_array_append_val (c->systems, entry);
+  for (guint i = 0; i < system->blocks->len; i++)
+    {
+      QdBlock *block = g_ptr_array_index (system->blocks, i);
+      guint index = c->n_nodes++;
+      Node *node = &c->nodes[index];
 
       node->block = block;
-      node->path = g_strconcat (prefix, "/", block->name, NULL);
-      node->type = qd_registry_lookup (block->type);
+      node->parent = owner;
+      node->type = lookup_type (c, block->type);
       node->atomic = -1;
-      g_ptr_array_add (c->nodes, node);
-      g_hash_table_insert (c->by_block, block, node);
 
       if (node->type == NULL)
         {
@@ -612,24 +824,29 @@ collect_system (Compiler   *c,
         node->atomic = (int) c->n_atomics++;
       /* A subsystem's inner blocks take its place in the order. */
       if (strcmp (block->type, QD_TYPE_SUBSYSTEM) == 0 && block->inner != NULL)
-        collect_system (c, block->inner, node->path);
+        {
+          collect_system (c, block->inner,
+                          block->inner->owner == block ? node : NULL);
+          node->n_inner = c->n_nodes - index - 1;
+        }
     }
 }
 
-static Driver *
-node_driver (Node  *node,
-             guint  port,
-             gboolean create)
+/* The Node of the block after @node in the same system. */
+static inline Node *
+next_in_system (Node *node)
 {
-  if (node->drivers == NULL || port >= node->drivers->len)
-    {
-      if (!create)
-        return NULL;
-      if (node->drivers == NULL)
-        node->drivers = g_array_new (FALSE, TRUE, sizeof (Driver));
-      g_array_set_size (node->drivers, port + 1);
-    }
-  return &g_array_index (node->drivers, Driver, port);
+  return node + 1 + node->n_inner;
+}
+
+static Driver *
+node_driver (Compiler *c,
+             Node     *node,
+             guint     port)
+{
+  if (port >= node->n_drivers)
+    return NULL;
+  return &g_array_index (c->drivers, Driver, node->drivers + port);
 }
 
 /* The Inports (or Outports) of each subsystem must be numbered 1 to their
@@ -644,7 +861,9 @@ check_port_numbers (Compiler   *c,
 
   for (guint s = 0; s < c->systems->len; s++)
     {
-      QdSystem *system = g_ptr_array_index (c->systems, s);
+      const SystemEntry *entry = &g_array_index (c->systems, SystemEntry, s);
+      QdSystem *system = entry->system;
+      Node *node = &c->nodes[entry->first];
       guint count = 0;
 
       if (system->owner == NULL)
@@ -656,15 +875,11 @@ check_port_numbers (Compiler   *c,
           count += strcmp (block->type, type_id) == 0;
         }
       g_hash_table_remove_all (seen);
-      for (guint i = 0; i < system->blocks->len; i++)
+      for (guint i = 0; i < system->blocks->len; i++, node = next_in_system (node))
         {
-          QdBlock *block = g_ptr_array_index (system->blocks, i);
-          Node *node, *other;
+          Node *other;
 
-          if (strcmp (block->type, type_id) != 0)
-            continue;
-          node = g_hash_table_lookup (c->by_block, block);
-          if (node == NULL || node->port_number == 0)
+          if (strcmp (node->block->type, type_id) != 0 || node->port_number == 0)
             continue;
           other = g_hash_table_lookup (seen, GUINT_TO_POINTER (node->port_number));
           if (node->port_number > count)
@@ -673,31 +888,106 @@ check_port_numbers (Compiler   *c,
                            "ports; number them from 1 to %u"),
                          node->port_number, count, count);
           else if (other != NULL)
-            add_problem (c, node, QD_ERROR_PARAM,
-                         _("port number %u is also used by %s; number the "
-                           "ports of this subsystem from 1 to %u, each once"),
-                         node->port_number, other->path, count);
+            {
+              g_autofree char *other_path = node_path (other);
+
+              add_problem (c, node, QD_ERROR_PARAM,
+                           _("port number %u is also used by %s; number the "
+                             "ports of this subsystem from 1 to %u, each once"),
+                           node->port_number, other_path, count);
+            }
           else
             g_hash_table_insert (seen, GUINT_TO_POINTER (node->port_number), node);
         }
     }
 }
 
+static inline guint
+id_hash (const char *id)
+{
+  guint64 x = (guintptr) id;
+
+  /* The low bits of an address are mostly alike: mix the high ones in. */
+  x ^= x >> 29;
+  x *= G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
+  x ^= x >> 32;
+  return (guint) x;
+}
+
+/* Indexes the blocks of @entry's system by id, replacing the previous
+ * system's index; a later block with the same id wins, as a link can
+ * name only one. */
+static void
+index_system (Compiler          *c,
+              const SystemEntry *entry)
+{
+  guint n = entry->system->blocks->len;
+  gsize size = 16;
+  Node *node = &c->nodes[entry->first];
+
+  /* At most two thirds full. */
+  while (size < (gsize) n + n / 2)
+    size *= 2;
+  if (size > c->id_capacity)
+    {
+      g_free (c->id_slots);
+      c->id_slots = g_new (IdSlot, size);
+      c->id_capacity = size;
+    }
+  c->id_mask = (guint) size - 1;
+  memset (c->id_slots, 0, size * sizeof (IdSlot));
+  g_clear_pointer (&c->id_by_text, g_hash_table_unref);
+  for (guint b = 0; b < n; b++, node = next_in_system (node))
+    {
+      const char *id = node->block->id;
+      guint h = id_hash (id) & c->id_mask;
+
+      while (c->id_slots[h].id != NULL && c->id_slots[h].id != id)
+        h = (h + 1) & c->id_mask;
+      c->id_slots[h].id = id;
+      c->id_slots[h].node = (guint32) (node - c->nodes);
+    }
+}
+
+/* The Node of block @id in the system indexed last, or NULL. */
+static Node *
+find_in_system (Compiler          *c,
+                const SystemEntry *entry,
+                const char        *id)
+{
+  guint h = id_hash (id) & c->id_mask;
+
+  for (; c->id_slots[h].id != NULL; h = (h + 1) & c->id_mask)
+    if (c->id_slots[h].id == id)
+      return &c->nodes[c->id_slots[h].node];
+
+  /* Not the address of a block's id: a link naming a block that is not
+   * there, or an id text not shared with its block. */
+  if (c->id_by_text == NULL)
+    {
+      Node *node = &c->nodes[entry->first];
+
+      c->id_by_text = g_hash_table_new (g_str_hash, g_str_equal);
+      for (guint b = 0; b < entry->system->blocks->len;
+           b++, node = next_in_system (node))
+        g_hash_table_insert (c->id_by_text, node->block->id, node);
+    }
+  return g_hash_table_lookup (c->id_by_text, id);
+}
+
 static void
 index_links (Compiler *c)
 {
+  GArray *found;
+
   /* Outports by subsystem and number, for joining through subsystems. */
-  for (guint i = 0; i < c->nodes->len; i++)
+  for (guint i = 0; i < c->n_nodes; i++)
     {
-      Node *node = g_ptr_array_index (c->nodes, i);
-      QdSystem *parent = node->block->parent;
-      Node *owner;
+      Node *node = &c->nodes[i];
+      Node *owner = node->parent;
 
       if (node->type == NULL || strcmp (node->block->type, QD_TYPE_OUTPORT) != 0
-          || node->port_number == 0 || parent == NULL || parent->owner == NULL)
-        continue;
-      owner = g_hash_table_lookup (c->by_block, parent->owner);
-      if (owner == NULL)
+          || node->port_number == 0 || owner == NULL)
         continue;
       if (owner->outports == NULL)
         owner->outports = g_ptr_array_new ();
@@ -707,36 +997,72 @@ index_links (Compiler *c)
         g_ptr_array_index (owner->outports, node->port_number - 1) = node;
     }
 
-  /* Links name blocks by id within their own system. */
+  /* Links name blocks by id within their own system. Each system's links
+   * are read twice: to count the Drivers of each block, then to fill
+   * them (the first link to an input drives it). The first reading notes
+   * the Nodes it found, in order, so that the second looks nothing up:
+   * in a large system every lookup is a cache miss. */
+  found = g_array_new (FALSE, FALSE, sizeof (guint32));
   for (guint s = 0; s < c->systems->len; s++)
     {
-      QdSystem *system = g_ptr_array_index (c->systems, s);
+      const SystemEntry *entry = &g_array_index (c->systems, SystemEntry, s);
+      QdSystem *system = entry->system;
+      Node *node;
+      guint n_drivers;
+      guint next = 0;
 
-      g_hash_table_remove_all (c->by_id);
-      for (guint b = 0; b < system->blocks->len; b++)
-        {
-          QdBlock *block = g_ptr_array_index (system->blocks, b);
-
-          g_hash_table_insert (c->by_id, block->id,
-                               g_hash_table_lookup (c->by_block, block));
-        }
+      index_system (c, entry);
+      g_array_set_size (found, 0);
       for (guint l = 0; l < system->links->len; l++)
         {
           QdLink *link = g_ptr_array_index (system->links, l);
-          Node *src = g_hash_table_lookup (c->by_id, link->src.block);
+          Node *src = find_in_system (c, entry, link->src.block);
+          guint32 index = src != NULL ? (guint32) (src - c->nodes) + 1 : 0;
 
+          g_array_append_val (found, index);
           if (src == NULL)
             continue;
           for (guint k = 0; k < link->targets->len; k++)
             {
               QdLinkTarget *target = g_ptr_array_index (link->targets, k);
-              Node *dst = g_hash_table_lookup (c->by_id, target->dst.block);
+              Node *dst = find_in_system (c, entry, target->dst.block);
+
+              index = dst != NULL ? (guint32) (dst - c->nodes) + 1 : 0;
+              g_array_append_val (found, index);
+
+              /* No block has more than MAX_PORTS inputs (port_count()):
+               * a larger number drives nothing, and is not worth a
+               * Driver for each port below it. */
+              if (dst != NULL && target->dst.port < MAX_PORTS
+                  && target->dst.port >= dst->n_drivers)
+                dst->n_drivers = target->dst.port + 1;
+            }
+        }
+      node = &c->nodes[entry->first];
+      n_drivers = c->drivers->len;
+      for (guint b = 0; b < system->blocks->len; b++, node = next_in_system (node))
+        {
+          node->drivers = n_drivers;
+          n_drivers += node->n_drivers;
+        }
+      g_array_set_size (c->drivers, n_drivers);
+      for (guint l = 0; l < system->links->len; l++)
+        {
+          QdLink *link = g_ptr_array_index (system->links, l);
+          guint32 src = g_array_index (found, guint32, next++);
+
+          if (src == 0)
+            continue;
+          for (guint k = 0; k < link->targets->len; k++)
+            {
+              QdLinkTarget *target = g_ptr_array_index (link->targets, k);
+              guint32 dst = g_array_index (found, guint32, next++);
               Driver *d;
 
-              if (dst == NULL)
+              if (dst == 0)
                 continue;
-              d = node_driver (dst, target->dst.port, TRUE);
-              if (d->src == NULL)
+              d = node_driver (c, &c->nodes[dst - 1], target->dst.port);
+              if (d != NULL && d->src == 0)
                 {
                   d->src = src;
                   d->port = link->src.port;
@@ -744,6 +1070,11 @@ index_links (Compiler *c)
             }
         }
     }
+  g_array_unref (found);
+  /* Not needed any more: give the memory back before the wiring's. */
+  g_clear_pointer (&c->id_slots, g_free);
+  c->id_capacity = 0;
+  g_clear_pointer (&c->id_by_text, g_hash_table_unref);
 }
 
 typedef enum
@@ -766,12 +1097,12 @@ resolve_input (Compiler *c,
    * an inport, fed back outside, would otherwise go round for ever. */
   for (guint hops = 0; hops < 100000; hops++)
     {
-      Driver *d = node_driver (node, port, FALSE);
+      Driver *d = node_driver (c, node, port);
       Node *src;
 
-      if (d == NULL || d->src == NULL)
+      if (d == NULL || d->src == 0)
         return UNCONNECTED;
-      src = d->src;
+      src = &c->nodes[d->src - 1];
       if (src->type == NULL)
         return BROKEN;
       if (!src->structural)
@@ -786,10 +1117,7 @@ resolve_input (Compiler *c,
         }
       if (strcmp (src->block->type, QD_TYPE_INPORT) == 0)
         {
-          QdSystem *parent = src->block->parent;
-          Node *owner = parent != NULL && parent->owner != NULL
-                          ? g_hash_table_lookup (c->by_block, parent->owner)
-                          : NULL;
+          Node *owner = src->parent;
 
           if (owner == NULL || src->port_number == 0)
             return owner == NULL ? UNCONNECTED : BROKEN;
@@ -991,7 +1319,7 @@ find_algebraic_loops (Compiler *c,
             if (m > start)
               g_string_append (names, ", ");
             g_string_append (names,
-                             atomic_nodes[g_array_index (loops, guint, m)]->path);
+                             sim->atomics[g_array_index (loops, guint, m)].path);
           }
         /* A model problem (empty path, since it is about several blocks)
          * that still carries the first block's id for selection. */
@@ -1106,7 +1434,6 @@ make_record (Compiler           *c,
   a->type = type;
   a->sim = c->sim;
   a->index = (guint) node->atomic;
-  node->params = params;
 }
 
 static void
@@ -1132,23 +1459,54 @@ build_model (Compiler *c)
    * the atomic blocks' priority order, so their records follow each
    * other in that order). The values go through @values, and an atomic
    * block's are then copied into its record. */
-  for (guint i = 0; i < c->nodes->len; i++)
+  for (guint i = 0; i < c->n_nodes; i++)
     {
-      Node *node = g_ptr_array_index (c->nodes, i);
+      Node *node = &c->nodes[i];
 
       if (node->type != NULL)
         max_params = MAX (max_params, node->type->n_params);
     }
+  c->param_ok = g_new0 (gboolean, max_params);
   {
     g_autofree QdParamValue *values = g_new (QdParamValue, max_params);
 
-    for (guint i = 0; i < c->nodes->len; i++)
+    for (guint i = 0; i < c->n_nodes; i++)
       {
-        Node *node = g_ptr_array_index (c->nodes, i);
+        Node *node = &c->nodes[i];
+
         if (node->type == NULL)
           continue;
+        SetKey key = { node->type, node->block->params };
+        CachedSet *set = g_hash_table_lookup (c->set_cache, &key);
+        guint n_params = node->type->n_params;
+
         memset (values, 0, sizeof (QdParamValue) * max_params);
-        evaluate_block (c, node, values);
+        if (set != NULL)
+          {
+            memcpy (values, set->values, n_params * sizeof (QdParamValue));
+            node->n_in = set->n_in;
+            node->n_out = set->n_out;
+            node->port_number = set->port_number;
+            node->ports_ok = TRUE;
+            node->ok = TRUE;
+          }
+        else
+          {
+            evaluate_block (c, node, values);
+            /* A block that is ok added no problem: its results hold for
+             * every block of its type and set. */
+            if (node->ok)
+              {
+                set = g_malloc (sizeof (CachedSet)
+                                + n_params * sizeof (QdParamValue));
+                set->key = key;
+                set->n_in = node->n_in;
+                set->n_out = node->n_out;
+                set->port_number = node->port_number;
+                memcpy (set->values, values, n_params * sizeof (QdParamValue));
+                g_hash_table_insert (c->set_cache, &set->key, set);
+              }
+          }
         if (node->atomic < 0)
           {
             g_ptr_array_set_size (c->vectors, 0);
@@ -1166,12 +1524,29 @@ build_model (Compiler *c)
    * table, which would cost an entry per block. */
   {
     GString *text = g_string_new (NULL);
+    const Node *prefix_of = NULL;   /* the system whose path is in @text */
+    gsize prefix_len = 0;
 
     for (guint i = 0; i < n; i++)
       {
-        g_string_assign (text, atomic_nodes[i]->path);
+        const Node *node = atomic_nodes[i];
+        const char *name = node->block->name;
+        const char *id = node->block->id;
+
+        /* Neighbours in priority order mostly share their system. */
+        if (i == 0 || node->parent != prefix_of)
+          {
+            g_string_truncate (text, 0);
+            if (node->parent != NULL)
+              append_path (text, node->parent);
+            prefix_of = node->parent;
+            prefix_len = text->len;
+          }
+        g_string_truncate (text, prefix_len);
+        g_string_append_c (text, '/');
+        g_string_append_len (text, name, strlen (name));
         g_string_append_c (text, '\0');
-        g_string_append (text, atomic_nodes[i]->block->id);
+        g_string_append_len (text, id, strlen (id));
         sim->atomics[i].path = g_string_chunk_insert_len (sim->strings,
                                                            text->str,
                                                            text->len);
@@ -1279,6 +1654,8 @@ build_model (Compiler *c)
     }
   }
 
+  /* The Drivers were for resolving inputs. */
+  g_clear_pointer (&c->drivers, g_array_unref);
   if (wiring_ok)
     find_algebraic_loops (c, atomic_nodes);
   g_ptr_array_unref (c->vectors);
@@ -1298,10 +1675,12 @@ qd_compile (QdDocument        *document,
   c.sim = sim;
   c.settings = qd_document_get_settings (document);
   c.problems = g_ptr_array_new ();
-  c.nodes = g_ptr_array_new_with_free_func ((GDestroyNotify) node_free);
-  c.by_block = g_hash_table_new (NULL, NULL);
-  c.by_id = g_hash_table_new (g_str_hash, g_str_equal);
-  c.systems = g_ptr_array_new ();
+  c.systems = g_array_new (FALSE, FALSE, sizeof (SystemEntry));
+  c.drivers = g_array_new (FALSE, TRUE, sizeof (Driver));
+  c.param_cache = g_hash_table_new_full (param_key_hash, param_key_equal,
+                                         NULL, cached_param_free);
+  c.set_cache = g_hash_table_new_full (set_key_hash, set_key_equal,
+                                       NULL, g_free);
   c.var_names = g_ptr_array_new_with_free_func (g_free);
   c.var_values = g_array_new (FALSE, FALSE, sizeof (double));
   c.var_ok = g_array_new (FALSE, FALSE, sizeof (gboolean));
@@ -1317,8 +1696,9 @@ qd_compile (QdDocument        *document,
   evaluate_variables (&c, document, overrides);
 
   root = qd_document_get_root (document);
+  c.nodes = g_new0 (Node, MAX (root != NULL ? count_blocks (root) : 0, 1));
   if (root != NULL)
-    collect_system (&c, root, "");
+    collect_system (&c, root, NULL);
   build_model (&c);
 
   /* The variables stay available (qd_simulation_get_variable). */
@@ -1347,10 +1727,17 @@ qd_compile (QdDocument        *document,
     }
 
   g_ptr_array_unref (c.problems);
-  g_ptr_array_unref (c.nodes);
-  g_hash_table_unref (c.by_block);
-  g_hash_table_unref (c.by_id);
-  g_ptr_array_unref (c.systems);
+  for (guint i = 0; i < c.n_nodes; i++)
+    if (c.nodes[i].outports != NULL)
+      g_ptr_array_unref (c.nodes[i].outports);
+  g_free (c.nodes);
+  g_array_unref (c.systems);
+  g_clear_pointer (&c.drivers, g_array_unref);
+  g_free (c.id_slots);
+  g_clear_pointer (&c.id_by_text, g_hash_table_unref);
+  g_hash_table_unref (c.set_cache);
+  g_hash_table_unref (c.param_cache);
+  g_free (c.param_ok);
   g_array_unref (c.var_ok);
   g_free (c.dqmin_text);
   g_free (c.dqrel_text);
