@@ -80,11 +80,15 @@ typedef struct
  * value without parsing it again: in a large generated model most blocks
  * share a few texts. Only successes are kept; a failure is evaluated for
  * each block, since its problem names the block. */
+/* The key of both caches: two pointers, compared by address. */
 typedef struct
 {
-  const char        *text;
-  const QdParamSpec *spec;
-} ParamKey;
+  gconstpointer first;
+  gconstpointer second;
+} PairKey;
+
+/* (the text, the parameter spec) */
+typedef PairKey ParamKey;
 
 typedef struct
 {
@@ -96,11 +100,8 @@ typedef struct
  * values share one `params` array), evaluated without a problem: the
  * next block of that type with that set takes its values, port counts
  * and check as they are, without even looking the texts up. */
-typedef struct
-{
-  const QdBlockType *type;
-  gconstpointer      params;
-} SetKey;
+/* (the block type, the shared `params` array) */
+typedef PairKey SetKey;
 
 typedef struct
 {
@@ -508,37 +509,20 @@ eval_vector (Compiler          *c,
 }
 
 static guint
-param_key_hash (gconstpointer key)
+pair_key_hash (gconstpointer key)
 {
-  const ParamKey *k = key;
+  const PairKey *k = key;
 
-  return g_direct_hash (k->text) * 31 + g_direct_hash (k->spec);
+  return g_direct_hash (k->first) * 31 + g_direct_hash (k->second);
 }
 
 static gboolean
-param_key_equal (gconstpointer a,
-                 gconstpointer b)
+pair_key_equal (gconstpointer a,
+                gconstpointer b)
 {
-  const ParamKey *x = a, *y = b;
+  const PairKey *x = a, *y = b;
 
-  return x->text == y->text && x->spec == y->spec;
-}
-
-static guint
-set_key_hash (gconstpointer key)
-{
-  const SetKey *k = key;
-
-  return g_direct_hash (k->type) * 31 + g_direct_hash (k->params);
-}
-
-static gboolean
-set_key_equal (gconstpointer a,
-               gconstpointer b)
-{
-  const SetKey *x = a, *y = b;
-
-  return x->type == y->type && x->params == y->params;
+  return x->first == y->first && x->second == y->second;
 }
 
 static void
@@ -589,8 +573,8 @@ eval_param (Compiler          *c,
 
   /* Every text here lives as long as the compiler: a shared string of
    * the document, a spec's default, a settings text. */
-  key.text = text;
-  key.spec = spec;
+  key.first = text;
+  key.second = spec;
   entry = g_hash_table_lookup (c->param_cache, &key);
   if (entry != NULL)
     {
@@ -1677,9 +1661,9 @@ qd_compile (QdDocument        *document,
   c.problems = g_ptr_array_new ();
   c.systems = g_array_new (FALSE, FALSE, sizeof (SystemEntry));
   c.drivers = g_array_new (FALSE, TRUE, sizeof (Driver));
-  c.param_cache = g_hash_table_new_full (param_key_hash, param_key_equal,
+  c.param_cache = g_hash_table_new_full (pair_key_hash, pair_key_equal,
                                          NULL, cached_param_free);
-  c.set_cache = g_hash_table_new_full (set_key_hash, set_key_equal,
+  c.set_cache = g_hash_table_new_full (pair_key_hash, pair_key_equal,
                                        NULL, g_free);
   c.var_names = g_ptr_array_new_with_free_func (g_free);
   c.var_values = g_array_new (FALSE, FALSE, sizeof (double));
