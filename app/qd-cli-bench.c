@@ -40,6 +40,7 @@ typedef struct
   const char *method;
   double      until;
   gboolean    commands;   /* build through the edit commands */
+  gboolean    unfused;    /* every cascade through the now queue */
 } BenchSpec;
 
 /* What a child sends back through its pipe. */
@@ -414,6 +415,8 @@ bench_one (const BenchSpec *spec,
       fail (result, error);
       return;
     }
+  if (spec->unfused)
+    qd_simulation_set_fused_cascades (sim, FALSE);
 
   start_us = g_get_monotonic_time ();
   start_cpu = process_cpu_time ();
@@ -583,6 +586,7 @@ qd_cli_bench (int    argc,
   int n = -1;
   double until = NAN;
   gboolean as_json = FALSE, large = FALSE, commands = FALSE, in_process = FALSE;
+  gboolean unfused = FALSE;
   GOptionEntry entries[] = {
     { "model", 0, 0, G_OPTION_ARG_STRING, &model,
       N_("One model: lcline, lcline-random or advection (default: all)"), N_("MODEL") },
@@ -598,6 +602,8 @@ qd_cli_bench (int    argc,
       N_("Build the diagrams through the editor's undoable edit commands instead of the loader's constructors"), NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &as_json,
       N_("Print one JSON object per run and line"), NULL },
+    { "no-fused-cascades", 0, 0, G_OPTION_ARG_NONE, &unfused,
+      N_("Send every zero-time cascade through the general event loop (same results, slower; to measure what fusing them saves)"), NULL },
     { "in-process", 0, 0, G_OPTION_ARG_NONE, &in_process,
       N_("Run in this process, not in a child (for valgrind and perf; peak_rss_kb is then cumulative)"), NULL },
     { NULL }
@@ -684,6 +690,7 @@ qd_cli_bench (int    argc,
               .method = g_ptr_array_index (method_list, k),
               .until = isnan (until) ? default_until (model_name) : until,
               .commands = commands,
+              .unfused = unfused,
             };
             int code = run_spec (&spec, as_json, in_process);
 

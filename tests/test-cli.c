@@ -718,8 +718,8 @@ test_cli_bench (void)
   static const char *const keys[] = {
     "model", "n", "method", "integrator_steps", "transitions", "wall_s", "ns_per_step", "peak_rss_kb",
   };
-  g_auto(CliResult) r1 = { 0 }, r2 = { 0 };
-  json_object *root, *value;
+  g_auto(CliResult) r1 = { 0 }, r2 = { 0 }, r3 = { 0 };
+  json_object *root, *value, *unfused;
 
   run_cli (&r1, "bench", "--model", "lcline", "--n", "10", "--method", "QSS2", "--until", "5", "--json", NULL);
   g_assert_cmpint (r1.status, ==, 0);
@@ -733,6 +733,15 @@ test_cli_bench (void)
   g_assert_cmpint (get_int (root, "integrator_steps"), >, 10);
   g_assert_cmpint (get_int (root, "transitions"), >, get_int (root, "integrator_steps"));
   g_assert_cmpint (get_int (root, "peak_rss_kb"), >, 0);
+
+  /* Without fused cascades: the same events, counted the same. */
+  run_cli (&r3, "bench", "--model", "lcline", "--n", "10", "--method", "QSS2", "--until", "5", "--json",
+           "--no-fused-cascades", NULL);
+  g_assert_cmpint (r3.status, ==, 0);
+  unfused = parse_single_json (r3.out);
+  g_assert_cmpint (get_int (unfused, "integrator_steps"), ==, get_int (root, "integrator_steps"));
+  g_assert_cmpint (get_int (unfused, "transitions"), ==, get_int (root, "transitions"));
+  json_object_put (unfused);
   json_object_put (root);
 
   run_cli (&r2, "bench", "--model", "nosuchmodel", NULL);
