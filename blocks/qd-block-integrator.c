@@ -463,6 +463,43 @@ integrator_dext (QdAtomic       *self,
   st->sigma = st->initial ? 0.0 : st->ops->reschedule (st);
 }
 
+/* The end of integrator_fire()'s QSS1, QSS2 and QSS3 paths, once x is
+ * shifted and q = (q0, q1, q2) chosen (q takes x's value and first
+ * n - 1 derivatives; the terms above the order are 0): the state's
+ * bookkeeping, the output segment and the time advance @sigma. Inlined
+ * with the order a constant, it is the same stores the paths wrote out. */
+G_ALWAYS_INLINE static inline guint64
+fire_finish (Integrator *st,
+             QdSignal   *y,
+             double      t,
+             double      dq,
+             int         order,
+             double      q0,
+             double      q1,
+             double      q2,
+             double      sigma,
+             double     *ta)
+{
+  st->q[0] = q0;
+  st->q[1] = q1;
+  st->q[2] = q2;
+  st->q[3] = 0.0;
+  st->dq = dq;
+  st->tl = t;
+  st->initial = FALSE;
+  st->cache_valid = FALSE;
+  y->t = t;
+  y->order = order;
+  y->tag = 0;
+  y->c[0] = q0;
+  y->c[1] = q1;
+  y->c[2] = q2;
+  y->c[3] = 0.0;
+  st->sigma = sigma;
+  *ta = sigma;
+  return 1;
+}
+
 /* lambda, dint and ta in one call (QdBlockType.fire). For QSS1-3 the
  * output and the new state are the same x and q, computed once: x
  * follows its trajectory to t, q takes its value and derivatives, and the
@@ -519,22 +556,8 @@ integrator_fire (QdAtomic *self,
       dq = quantum (st, x0);
       st->x[0] = x0;
       st->x[1] = x1;
-      st->q[0] = x0;
-      st->q[1] = x1;
-      st->q[2] = st->q[3] = 0.0;
-      st->dq = dq;
-      st->tl = t;
-      st->initial = FALSE;
-      st->cache_valid = FALSE;
-      y->t = t;
-      y->order = 1;
-      y->tag = 0;
-      y->c[0] = x0;
-      y->c[1] = x1;
-      y->c[2] = y->c[3] = 0.0;
-      st->sigma = c == 0.0 ? QD_INF : sqrt (dq / c);
-      *ta = st->sigma;
-      return 1;
+      return fire_finish (st, y, t, dq, 1, x0, x1, 0.0,
+                          c == 0.0 ? QD_INF : sqrt (dq / c), ta);
     }
   if (n == 3)
     {
@@ -557,24 +580,8 @@ integrator_fire (QdAtomic *self,
       st->x[0] = x0;
       st->x[1] = x1;
       st->x[2] = x2;
-      st->q[0] = x0;
-      st->q[1] = x1;
-      st->q[2] = x2;
-      st->q[3] = 0.0;
-      st->dq = dq;
-      st->tl = t;
-      st->initial = FALSE;
-      st->cache_valid = FALSE;
-      y->t = t;
-      y->order = 2;
-      y->tag = 0;
-      y->c[0] = x0;
-      y->c[1] = x1;
-      y->c[2] = x2;
-      y->c[3] = 0.0;
-      st->sigma = c == 0.0 ? QD_INF : cbrt (dq / c);
-      *ta = st->sigma;
-      return 1;
+      return fire_finish (st, y, t, dq, 2, x0, x1, x2,
+                          c == 0.0 ? QD_INF : cbrt (dq / c), ta);
     }
   if (n == 1)
     {
@@ -592,20 +599,8 @@ integrator_fire (QdAtomic *self,
         x0 = q0 + edge;
       dq = quantum (st, x0);
       st->x[0] = x0;
-      st->q[0] = x0;
-      st->q[1] = st->q[2] = st->q[3] = 0.0;
-      st->dq = dq;
-      st->tl = t;
-      st->initial = FALSE;
-      st->cache_valid = FALSE;
-      y->t = t;
-      y->order = 0;
-      y->tag = 0;
-      y->c[0] = x0;
-      y->c[1] = y->c[2] = y->c[3] = 0.0;
-      st->sigma = c == 0.0 ? QD_INF : dq / c;
-      *ta = st->sigma;
-      return 1;
+      return fire_finish (st, y, t, dq, 0, x0, 0.0, 0.0,
+                          c == 0.0 ? QD_INF : dq / c, ta);
     }
   shift (st->x, n, s);
   snap_to_edge (st, st->x);
