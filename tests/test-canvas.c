@@ -1688,6 +1688,35 @@ block_in_view (QdCanvas *canvas,
   return NULL;
 }
 
+/* A 400 x 300 window showing @document at 100 % on a new canvas, drawn
+ * once; returns the canvas widget and sets *@window. */
+static GtkWidget *
+present_canvas (QdDocument  *document,
+                GtkWidget  **window)
+{
+  GtkWidget *widget = qd_canvas_new ();
+
+  *window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (*window), 400, 300);
+  gtk_window_set_child (GTK_WINDOW (*window), widget);
+  gtk_window_present (GTK_WINDOW (*window));
+  qd_canvas_set_document (QD_CANVAS (widget), document);
+  qd_test_wait_for_paint (widget);
+  qd_canvas_zoom_reset (QD_CANVAS (widget));
+  return widget;
+}
+
+/* How many pixels may differ from a fresh drawing of the view. A few
+ * glyph edges may (text placed a fraction of a pixel apart when the
+ * image starts at another canvas point); a misplaced or missing block
+ * makes thousands, a missing strip of the image as many, a missing link
+ * hundreds. */
+static guint
+wrong_pixels_allowed (GtkWidget *widget)
+{
+  return gtk_widget_get_width (widget) * gtk_widget_get_height (widget) / 400;
+}
+
 /* The canvas keeps the drawn diagram in an image and moves it while the
  * view pans: what it shows must be what drawing the view afresh gives,
  * after pans within and beyond the image, a zoom once it has settled,
@@ -1696,24 +1725,13 @@ static void
 test_widget_cached_drawing (void)
 {
   g_autoptr(QdDocument) document = routing_diagram ();
-  GtkWidget *window = gtk_window_new ();
-  GtkWidget *widget = qd_canvas_new ();
+  GtkWidget *window;
+  GtkWidget *widget = present_canvas (document, &window);
   QdCanvas *canvas = QD_CANVAS (widget);
   QdCanvasController *controller = qd_canvas_get_controller (canvas);
-  guint allowed, scaled;
+  guint allowed = wrong_pixels_allowed (widget), scaled;
   QdBlock *block;
 
-  gtk_window_set_default_size (GTK_WINDOW (window), 400, 300);
-  gtk_window_set_child (GTK_WINDOW (window), widget);
-  gtk_window_present (GTK_WINDOW (window));
-  qd_canvas_set_document (canvas, document);
-  qd_test_wait_for_paint (widget);
-  qd_canvas_zoom_reset (canvas);
-  /* A few glyph edges may differ (text placed a fraction of a pixel
-   * apart when the image starts at another canvas point); a misplaced
-   * or missing block makes thousands, a missing strip of the image as
-   * many, a missing link hundreds. */
-  allowed = gtk_widget_get_width (widget) * gtk_widget_get_height (widget) / 400;
   g_assert_cmpuint (count_wrong_pixels (canvas, "at 100 %"), <=, allowed);
 
   pan_pixels (canvas, 5, -3);
@@ -1829,18 +1847,10 @@ static void
 test_widget_zoom_drawing (void)
 {
   g_autoptr(QdDocument) document = routing_diagram ();
-  GtkWidget *window = gtk_window_new ();
-  GtkWidget *widget = qd_canvas_new ();
+  GtkWidget *window;
+  GtkWidget *widget = present_canvas (document, &window);
   QdCanvas *canvas = QD_CANVAS (widget);
-  guint allowed;
-
-  gtk_window_set_default_size (GTK_WINDOW (window), 400, 300);
-  gtk_window_set_child (GTK_WINDOW (window), widget);
-  gtk_window_present (GTK_WINDOW (window));
-  qd_canvas_set_document (canvas, document);
-  qd_test_wait_for_paint (widget);
-  qd_canvas_zoom_reset (canvas);
-  allowed = gtk_widget_get_width (widget) * gtk_widget_get_height (widget) / 400;
+  guint allowed = wrong_pixels_allowed (widget);
   g_assert_cmpuint (count_empty_pixels (widget), ==, 0);
 
   for (guint i = 0; i < 16; i++)
@@ -1882,10 +1892,9 @@ test_widget_tooltip (void)
 {
   g_autoptr(QdDocument) document = qd_document_new ();
   g_autoptr(GError) error = NULL;
-  GtkWidget *window = gtk_window_new ();
-  GtkWidget *widget = qd_canvas_new ();
-  QdCanvas *canvas = QD_CANVAS (widget);
-  QdCanvasController *controller = qd_canvas_get_controller (canvas);
+  GtkWidget *window, *widget;
+  QdCanvas *canvas;
+  QdCanvasController *controller;
   const QdBlockType *type;
   GtkWidget *label;
   QdBlock *block;
@@ -1896,12 +1905,9 @@ test_widget_tooltip (void)
   g_assert_no_error (error);
   type = qd_block_get_type_info (block);
   g_assert_nonnull (type->doc);
-  gtk_window_set_default_size (GTK_WINDOW (window), 400, 300);
-  gtk_window_set_child (GTK_WINDOW (window), widget);
-  gtk_window_present (GTK_WINDOW (window));
-  qd_canvas_set_document (canvas, document);
-  qd_test_wait_for_paint (widget);
-  qd_canvas_zoom_reset (canvas);
+  widget = present_canvas (document, &window);
+  canvas = QD_CANVAS (widget);
+  controller = qd_canvas_get_controller (canvas);
   qd_canvas_canvas_to_widget (canvas, block->x + block->width / 2,
                               block->y + block->height / 2, &x, &y);
   qd_canvas_canvas_to_widget (canvas, block->x - 100, block->y - 50, &ex, &ey);
