@@ -650,7 +650,13 @@ qd_cli_bench (int    argc,
     if (model == NULL || strcmp (model, models[i]) == 0)
       g_ptr_array_add (model_list, (gpointer) models[i]);
   if (method != NULL)
-    g_ptr_array_add (method_list, method);
+    {
+      /* Files spell the methods in capitals; on the command line any
+       * case will do. */
+      for (char *c = method; *c != '\0'; c++)
+        *c = g_ascii_toupper (*c);
+      g_ptr_array_add (method_list, method);
+    }
   else
     for (guint i = 0; i < G_N_ELEMENTS (default_methods); i++)
       g_ptr_array_add (method_list, (gpointer) default_methods[i]);
