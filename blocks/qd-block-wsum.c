@@ -5,7 +5,7 @@
  * current time; the sum is exact on every Taylor coefficient, and the
  * output order is the highest input order.
  */
-#include "qd-blocks-private.h"
+#include "qd-integrator-private.h"
 
 enum
 {
@@ -47,6 +47,36 @@ wsum_dext (QdAtomic       *self,
   st->sigma = 0.0;
 }
 
+/* The commonest case of QSS2 models: two inputs of order 1. */
+static inline gboolean
+wsum_two_lines (const QdAtomic *self)
+{
+  const QdSignal *const *in = self->in;
+
+  return self->n_in == 2 && in[0]->order == 1 && in[1]->order == 1;
+}
+
+/* wsum_lambda() in that case: the same operations in the same order as
+ * its loop, the coefficients in *@c0 and *@c1 (the others are 0). */
+G_ALWAYS_INLINE static inline void
+wsum_sum_two_lines (const QdAtomic *self,
+                    double          t,
+                    double         *c0,
+                    double         *c1)
+{
+  const double *w = self->params[PARAM_WEIGHTS].vector;
+  const QdSignal *u = self->in[0], *v = self->in[1];
+  double su = t - u->t, sv = t - v->t;
+  double a0 = 0.0, a1 = 0.0;
+
+  a0 += w[0] * (u->c[0] + su * u->c[1]);
+  a1 += w[0] * u->c[1];
+  a0 += w[1] * (v->c[0] + sv * v->c[1]);
+  a1 += w[1] * v->c[1];
+  *c0 = a0;
+  *c1 = a1;
+}
+
 /* Why the work goes by the input's order: in QSS1 and QSS2 models nearly
  * every input is of order 0 or 1, and re-expanding it as a cubic would
  * spend most of the block's time on coefficients that are zero. The terms
@@ -63,17 +93,10 @@ wsum_lambda (QdAtomic *self,
   double c0 = 0.0, c1 = 0.0, c2 = 0.0, c3 = 0.0;
   int order = 0;
 
-  /* The commonest case of QSS2 models, without the loop: the same
-   * operations in the same order as the loop below. */
-  if (self->n_in == 2 && in[0]->order == 1 && in[1]->order == 1)
+  /* The commonest case of QSS2 models, without the loop. */
+  if (wsum_two_lines (self))
     {
-      const QdSignal *u = in[0], *v = in[1];
-      double su = t - u->t, sv = t - v->t;
-
-      c0 += w[0] * (u->c[0] + su * u->c[1]);
-      c1 += w[0] * u->c[1];
-      c0 += w[1] * (v->c[0] + sv * v->c[1]);
-      c1 += w[1] * v->c[1];
+      wsum_sum_two_lines (self, t, &c0, &c1);
       order = 1;
       goto done;
     }
@@ -132,6 +155,85 @@ wsum_dint (QdAtomic *self,
   st->sigma = QD_INF;
 }
 
+/* The cascade kernel (QdBlockType.cascade): WSum blocks each feeding
+ * the derivative of an integrator, the LC line's and most QSS models'
+ * pattern (an integrator's output goes to the sums of its neighbours'
+ * derivatives). */
+static gboolean
+wsum_cascade_accepts (const QdAtomic *self,
+                      const QdAtomic *receiver,
+                      guint           port)
+{
+  return (receiver->type == &qd_block_integrator
+          || receiver->type == &qd_block_integrator_reset)
+         && port == 0;
+}
+
+/* For each pair: the sum, as wsum_lambda() computes and writes it, then
+ * the receiving integrator's dext_ta with that segment. What makes it
+ * cheaper than the two calls: for two inputs of order 1 and a QSS2
+ * integrator (the commonest case by far), the sum's coefficients go to
+ * the integrator's derivative in registers, inlined
+ * (qd_integrator_qss2_derivative()). The segment arrives at its own time
+ * t, so the integrator's time since the segment's start is t - t, +0 for
+ * the finite times of a run; with it and the coefficients c2 = c3 = +0 of
+ * an order-1 sum the derivative is computed by the same operations on the
+ * same values as qd_integrator_dext_ta() on the stored segment, and so to
+ * the bit. Every other case calls wsum_lambda() and
+ * qd_integrator_dext_ta() directly. Neither ever fails a block. */
+static guint
+wsum_cascade (const QdCascadePair *pairs,
+              guint                n,
+              double               t,
+              double              *ta)
+{
+  for (guint k = 0; k < n; k++)
+    {
+      QdAtomic *self = pairs[k].block;
+      QdAtomic *receiver = pairs[k].receiver;
+      Integrator *st = receiver->state;
+      QdSignal *y = &self->out[0];
+      double sigma;
+
+      /* The hints keep GCC from taking the inlined derivative for a cold
+       * path, where it calls sqrt() from libm instead of the
+       * instruction. */
+      if (G_LIKELY (wsum_two_lines (self)))
+        {
+          double c0, c1;
+
+          wsum_sum_two_lines (self, t, &c0, &c1);
+          y->t = t;
+          y->tag = 0;
+          y->order = 1;
+          y->c[0] = c0;
+          y->c[1] = c1;
+          y->c[2] = 0.0;
+          y->c[3] = 0.0;
+          /* x - x is 0 for a finite x, NaN otherwise. */
+          if (G_UNLIKELY (!((c0 - c0) + (c1 - c1) == 0.0)))
+            return k;
+          if (G_LIKELY (st->ops == &qd_integrator_qss_ops && st->n == 2))
+            sigma = qd_integrator_qss2_derivative (st, t, 0.0, c0, c1,
+                                                   0.0, 0.0);
+          else
+            sigma = qd_integrator_dext_ta (receiver, t, t - st->tl, 0, y);
+        }
+      else
+        {
+          wsum_lambda (self, t);
+          if (!((y->c[0] - y->c[0]) + (y->c[1] - y->c[1])
+                + (y->c[2] - y->c[2]) + (y->c[3] - y->c[3]) == 0.0))
+            return k;
+          sigma = qd_integrator_dext_ta (receiver, t, t - st->tl, 0, y);
+        }
+      ta[k] = sigma;
+      if (G_UNLIKELY (!(t + sigma > t)))
+        return k + 1;
+    }
+  return n;
+}
+
 static gboolean
 wsum_check (const QdBlockType  *type,
             const QdParamValue *params,
@@ -182,4 +284,6 @@ const QdBlockType qd_block_wsum = {
   .dint = wsum_dint,
   .dext = wsum_dext,
   .lambda = wsum_lambda,
+  .cascade_accepts = wsum_cascade_accepts,
+  .cascade = wsum_cascade,
 };

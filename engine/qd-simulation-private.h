@@ -103,8 +103,26 @@ typedef struct
   guint32   sole_receiver;   /* the one receiver of a block with one
                                 output and one link from it, or
                                 QD_NO_RECEIVER */
-  guint8    pad[8];
+  guint32   kernel;          /* with fused_out0: the cascade kernel of
+                                output 0 in QdSimulation.kernels, or
+                                QD_NO_KERNEL (qd-simulation.c,
+                                run_kernel()) */
+  guint8    pad[4];
 } QdHot;
+
+#define QD_NO_KERNEL G_MAXUINT32
+
+/* The most static blocks a cascade kernel takes at once (the engine keeps
+ * their time advances on the stack). */
+#define QD_KERNEL_MAX 8
+
+/* A cascade kernel of one block's output 0: the static block type's
+ * function and the pairs (static block, its receiver) in fan-out order. */
+typedef struct
+{
+  guint (*run) (const QdCascadePair *pairs, guint n, double t, double *ta);
+  const QdCascadePair *pairs;
+} QdKernel;
 
 struct _QdSimulation
 {
@@ -134,6 +152,9 @@ struct _QdSimulation
 
   GPtrArray      *traces;          /* QdTrace*, in block order */
   GPtrArray      *stats;           /* QdStat*, in block order (qd-stats.c) */
+
+  QdKernel       *kernels;         /* QdHot.kernel */
+  QdCascadePair  *kernel_pairs;    /* their pairs, one run per kernel */
 
   /* The loop state. */
   QdHot          *hot;             /* n_atomics, 64-byte aligned */

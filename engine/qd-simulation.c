@@ -463,6 +463,124 @@ deliver_sole (QdSimulation *sim,
     sim->n_external_hi[j]++;
 }
 
+/* run_kernel() when the kernel stopped early: @ran static blocks had
+ * their output computed, the receivers of the first @done of them their
+ * external transition, with their time advances in @ta. What the loop
+ * does for each of them, then as run_cascade() leaves the rest. */
+G_NO_INLINE static void
+finish_kernel (QdSimulation   *sim,
+               const QdFanout *fanout,
+               guint           n,
+               guint           ran,
+               guint           done,
+               const double   *ta,
+               double          t,
+               guint64         events)
+{
+  QdHot *hot = sim->hot;
+
+  for (guint k = 0; k < n; k++)
+    {
+      guint w = fanout[k].receiver;
+      QdHot *h = &hot[w];
+
+      if (G_UNLIKELY (++h->n_external == 0))
+        sim->n_external_hi[w]++;
+      if (k < ran)
+        {
+          sim->recent[(events + k) % QD_RECENT_SIZE] = w;
+          if (G_UNLIKELY (++h->n_internal == 0))
+            sim->n_internal_hi[w]++;
+        }
+      if (k < done)
+        {
+          guint j = h->sole_receiver;
+          QdHot *r = &hot[j];
+
+          schedule (sim, r, j, t, ta[k]);
+          r->tl = t;
+          if (G_UNLIKELY (++r->n_external == 0))
+            sim->n_external_hi[j]++;
+        }
+      else if (k == done && ran > done)
+        fail_numeric (sim, w, &sim->signals[h->out_base], t);
+      else
+        schedule_now (sim, h, w, t);
+    }
+}
+
+/* run_cascade() through a cascade kernel (QdBlockType.cascade): the
+ * static blocks of the fan-out @fanout (@n of them, all of one type) and
+ * the sole receiver of each, in one call of their type's kernel, instead
+ * of a call of each one's lambda and of its receiver's dext_ta.
+ *
+ * Why it is the same run. The kernel does, in the same order, the calls
+ * run_cascade() would make: static block k's lambda, then its receiver's
+ * external transition. Between two of them run_cascade() does only what
+ * is left here for after the call: counting, the receiver's new time in
+ * the heap, its tl. None of that is read by the next pair's functions
+ * (the blocks read their own states and segments; the heap is ordered by
+ * (time, index), so the order of its updates changes no event), and
+ * none of it can make run_cascade() stop, except a receiver due at once
+ * (t + ta not later than t: the now queue) or failing (a negative or NaN
+ * time advance), or an output that is not finite: the kernel stops at
+ * exactly those, and the rest is then done as run_cascade() does it
+ * (finish_kernel()). A kernel never calls qd_atomic_fail(), so no other
+ * error can come from inside it. The transitions are the same and counted
+ * the same: every static block's external one (the fan-out), then, for
+ * each run, its internal one as an event, and its receiver's external
+ * one. */
+G_ALWAYS_INLINE static inline void
+run_kernel (QdSimulation   *sim,
+            const QdKernel *kernel,
+            const QdFanout *fanout,
+            guint           n,
+            double          t,
+            guint64        *events,
+            guint64        *transitions,
+            guint64        *same_time)
+{
+  QdHot *hot = sim->hot;
+  double ta[QD_KERNEL_MAX];
+  guint64 ev = *events;
+  guint done, ran;
+
+  done = kernel->run (kernel->pairs, n, t, ta);
+  if (G_UNLIKELY (done != n))
+    {
+      /* Stopped on an output that is not finite (its block has run its
+       * lambda) unless on a receiver due now or failing. */
+      ran = done;
+      if (done == 0 || t + ta[done - 1] > t)
+        ran++;
+      *transitions += n + ran + done;
+      *same_time += ran;
+      *events = ev + ran;
+      finish_kernel (sim, fanout, n, ran, done, ta, t, ev);
+      return;
+    }
+  *transitions += 3 * n;
+  *same_time += n;
+  *events = ev + n;
+  for (guint k = 0; k < n; k++)
+    {
+      guint w = fanout[k].receiver;
+      QdHot *h = &hot[w];
+      guint j = h->sole_receiver;
+      QdHot *r = &hot[j];
+
+      sim->recent[(ev + k) % QD_RECENT_SIZE] = w;
+      if (G_UNLIKELY (++h->n_external == 0))
+        sim->n_external_hi[w]++;
+      if (G_UNLIKELY (++h->n_internal == 0))
+        sim->n_internal_hi[w]++;
+      schedule (sim, r, j, t, ta[k]);
+      r->tl = t;
+      if (G_UNLIKELY (++r->n_external == 0))
+        sim->n_external_hi[j]++;
+    }
+}
+
 /* The fan-out of output 0 of block @i (QdHot.fused_out0: its receivers
  * are static blocks that feed only non-static ones), with the static
  * receivers' events run at once instead of through the now queue.
@@ -504,6 +622,15 @@ run_cascade (QdSimulation *sim,
       || *same_time + n > sim->illegitimacy_limit
       || !signal_is_finite (&sim->signals[s]))
     return FALSE;
+
+  /* The kernel when there is one and no block has failed (the fired
+   * block itself may have: the loop below then queues them all). */
+  if (G_LIKELY (hot[i].kernel != QD_NO_KERNEL && sim->fail_error == NULL))
+    {
+      run_kernel (sim, &sim->kernels[hot[i].kernel], &fanout[e], n, t,
+                  events, transitions, same_time);
+      return TRUE;
+    }
 
   *transitions += n;
   for (guint k = e; k < end; k++)
@@ -947,6 +1074,79 @@ feeds_fusable_cascade (QdSimulation *sim,
   return 1;
 }
 
+/* Whether output 0 of block @i can take a cascade kernel: a fusable
+ * cascade (feeds_fusable_cascade()) of at most QD_KERNEL_MAX static
+ * blocks, all of one type with a kernel, each with a sole receiver that
+ * the type's kernel accepts. */
+static gboolean
+kernel_fits (QdSimulation *sim,
+             guint         i)
+{
+  guint s = sim->out_base[i];
+  guint e = sim->fan_start[s], end = sim->fan_start[s + 1];
+  const QdBlockType *type;
+
+  if (!feeds_fusable_cascade (sim, i) || end - e > QD_KERNEL_MAX)
+    return FALSE;
+  type = sim->atomics[sim->fanout[e].receiver].type;
+  if (type->cascade == NULL || type->cascade_accepts == NULL)
+    return FALSE;
+  for (guint k = e; k < end; k++)
+    {
+      guint w = sim->fanout[k].receiver;
+      const QdHot *h = &sim->hot[w];
+
+      if (h->sole_receiver == QD_NO_RECEIVER
+          || sim->atomics[w].type->cascade != type->cascade
+          || !type->cascade_accepts (&sim->atomics[w],
+                                     &sim->atomics[h->sole_receiver],
+                                     h->sole_port))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* The cascade kernels (QdHot.kernel), once the QdHot are filled. */
+static void
+fill_kernels (QdSimulation *sim)
+{
+  guint n_kernels = 0, n_pairs = 0;
+
+  for (guint i = 0; i < sim->n_atomics; i++)
+    if (kernel_fits (sim, i))
+      {
+        guint s = sim->out_base[i];
+
+        n_kernels++;
+        n_pairs += sim->fan_start[s + 1] - sim->fan_start[s];
+      }
+  if (n_kernels == 0)
+    return;
+  sim->kernels = g_new (QdKernel, n_kernels);
+  sim->kernel_pairs = g_new (QdCascadePair, n_pairs);
+  n_kernels = n_pairs = 0;
+  for (guint i = 0; i < sim->n_atomics; i++)
+    if (kernel_fits (sim, i))
+      {
+        guint s = sim->out_base[i];
+        guint e = sim->fan_start[s], end = sim->fan_start[s + 1];
+        QdKernel *kernel = &sim->kernels[n_kernels];
+
+        kernel->run = sim->atomics[sim->fanout[e].receiver].type->cascade;
+        kernel->pairs = &sim->kernel_pairs[n_pairs];
+        for (guint k = e; k < end; k++)
+          {
+            guint w = sim->fanout[k].receiver;
+
+            sim->kernel_pairs[n_pairs].block = &sim->atomics[w];
+            sim->kernel_pairs[n_pairs].receiver
+              = &sim->atomics[sim->hot[w].sole_receiver];
+            n_pairs++;
+          }
+        sim->hot[i].kernel = n_kernels++;
+      }
+}
+
 static void
 fill_hot (QdSimulation *sim)
 {
@@ -971,6 +1171,7 @@ fill_hot (QdSimulation *sim)
        * the cascade of static blocks does not do. */
       h->is_static = (type->flags & QD_BLOCK_STATIC) != 0
                      && !h->is_integrator;
+      h->kernel = QD_NO_KERNEL;
     }
   sim->state_of = g_new (gconstpointer, MAX (n, 1));
   for (guint i = 0; i < n; i++)
@@ -989,6 +1190,7 @@ fill_hot (QdSimulation *sim)
           h->sole_port = (guint8) sim->fanout[sim->fan_start[s]].port;
         }
     }
+  fill_kernels (sim);
 }
 
 /* Runs every block's init, then schedules its first event. */
@@ -1106,6 +1308,8 @@ qd_simulation_free (QdSimulation *self)
   if (self->hot != NULL)
     g_aligned_free (self->hot);
   g_free (self->state_of);
+  g_free (self->kernels);
+  g_free (self->kernel_pairs);
   qd_heap_clear (&self->heap);
   g_free (self->n_internal_hi);
   g_free (self->n_external_hi);
