@@ -242,7 +242,7 @@ now_clean (QdSimulation *sim)
     }
 }
 
-static void
+G_NO_INLINE static void
 publish (QdSimulation *sim)
 {
   guint64 bits;
@@ -263,7 +263,7 @@ compare_guint32 (gconstpointer a,
   return x < y ? -1 : x > y;
 }
 
-static void
+G_NO_INLINE static void
 fail_illegitimate (QdSimulation *sim,
                    double        t)
 {
@@ -293,7 +293,7 @@ fail_illegitimate (QdSimulation *sim,
   g_string_free (names, TRUE);
 }
 
-static void
+G_NO_INLINE static void
 fail_numeric (QdSimulation   *sim,
               guint           i,
               const QdSignal *sig,
@@ -529,8 +529,11 @@ finish_kernel (QdSimulation   *sim,
  * error can come from inside it. The transitions are the same and counted
  * the same: every static block's external one (the fan-out), then, for
  * each run, its internal one as an event, and its receiver's external
- * one. */
-G_ALWAYS_INLINE static inline void
+ * one.
+ *
+ * Returns TRUE when the kernel ran the whole cascade: then no block has
+ * failed and nothing is due now. */
+G_ALWAYS_INLINE static inline gboolean
 run_kernel (QdSimulation   *sim,
             const QdKernel *kernel,
             const QdFanout *fanout,
@@ -557,7 +560,7 @@ run_kernel (QdSimulation   *sim,
       *same_time += ran;
       *events = ev + ran;
       finish_kernel (sim, fanout, n, ran, done, ta, t, ev);
-      return;
+      return FALSE;
     }
   *transitions += 3 * n;
   *same_time += n;
@@ -579,6 +582,7 @@ run_kernel (QdSimulation   *sim,
       if (G_UNLIKELY (++r->n_external == 0))
         sim->n_external_hi[j]++;
     }
+  return TRUE;
 }
 
 /* The fan-out of output 0 of block @i (QdHot.fused_out0: its receivers
@@ -596,11 +600,19 @@ run_kernel (QdSimulation   *sim,
  * static blocks not yet run are queued as fan_out() would have left
  * them, and the loop goes on from the queue in the same order.
  *
- * Returns FALSE, having done nothing, when the conditions do not hold:
+ * Returns 0, having done nothing, when the conditions do not hold:
  * something else is due at @t, the run would pass its event limit or its
  * illegitimacy limit within the cascade, or the segment is not finite
- * (fan_out() reports that). */
-G_ALWAYS_INLINE static inline gboolean
+ * (fan_out() reports that). Otherwise CASCADE_CLEAN when a kernel ran the
+ * whole cascade (no block failed, and nothing is due now), else
+ * CASCADE_RUN. */
+enum
+{
+  CASCADE_RUN = 1,
+  CASCADE_CLEAN = 2,
+};
+
+G_ALWAYS_INLINE static inline guint
 run_cascade (QdSimulation *sim,
              guint         i,
              double        t,
@@ -621,16 +633,14 @@ run_cascade (QdSimulation *sim,
       || n > events_end - *events
       || *same_time + n > sim->illegitimacy_limit
       || !signal_is_finite (&sim->signals[s]))
-    return FALSE;
+    return 0;
 
   /* The kernel when there is one and no block has failed (the fired
    * block itself may have: the loop below then queues them all). */
   if (G_LIKELY (hot[i].kernel != QD_NO_KERNEL && sim->fail_error == NULL))
-    {
-      run_kernel (sim, &sim->kernels[hot[i].kernel], &fanout[e], n, t,
-                  events, transitions, same_time);
-      return TRUE;
-    }
+    return run_kernel (sim, &sim->kernels[hot[i].kernel], &fanout[e], n, t,
+                       events, transitions, same_time)
+           ? CASCADE_CLEAN : CASCADE_RUN;
 
   *transitions += n;
   for (guint k = e; k < end; k++)
@@ -665,7 +675,7 @@ run_cascade (QdSimulation *sim,
       else
         fan_out (sim, r, j, t, mask, transitions);
     }
-  return TRUE;
+  return CASCADE_RUN;
 }
 
 /* The loop: events with time < @t_limit, at most @max_events of them.
@@ -680,7 +690,12 @@ run_cascade (QdSimulation *sim,
  * general path's. Few values live across the blocks' calls (the ring of
  * recent blocks is indexed by the event count, the periodic check is a
  * mask of it), so that they stay in registers. */
-static QdRunStatus
+/* Flattened: everything it calls that is not marked G_NO_INLINE is
+ * inlined into it. Once the loop is large, GCC stops inlining the heap's
+ * inline test of a receiver's new time (qd_heap_update()) into it, and a
+ * call costs about 10 instructions per receiver, two per integrator step
+ * of a QSS model; the rare paths are kept out of line. */
+__attribute__ ((flatten)) static QdRunStatus
 run_loop (QdSimulation *sim,
           double        t_limit,
           guint64       max_events,
@@ -711,6 +726,7 @@ run_loop (QdSimulation *sim,
       QdHot *h;
       QdAtomic *a;
       guint64 mask;
+      guint cascade;
 
       if (G_UNLIKELY (events >= events_end))
         {
@@ -799,10 +815,18 @@ run_loop (QdSimulation *sim,
       events++;
       transitions++;
       steps += h->is_integrator;
-      if (!(mask == 1 && h->fused_out0
-            && run_cascade (sim, i, t, events_end, &events, &transitions,
-                            &same_time)))
+      cascade = 0;
+      if (mask == 1 && h->fused_out0)
+        cascade = run_cascade (sim, i, t, events_end, &events, &transitions,
+                               &same_time);
+      if (cascade == 0)
         fan_out (sim, h, i, t, mask, &transitions);
+      else if (cascade == CASCADE_CLEAN && events < check_at)
+        {
+          /* The inner loop below would find no failure and nothing due
+           * now. */
+          continue;
+        }
 
       for (;;)
         {
