@@ -769,8 +769,10 @@ qd_integrator_dext_ta (QdAtomic       *self,
 {
   Integrator *st = self->state;
 
-  if (st->ops == &qd_integrator_qss_ops && st->n == 2
-      && port == PORT_DERIVATIVE)
+  /* The hint keeps GCC from compiling the inlined QSS2 path as a cold
+   * one, where it calls sqrt() from libm instead of the instruction. */
+  if (G_LIKELY (st->ops == &qd_integrator_qss_ops && st->n == 2
+                && port == PORT_DERIVATIVE))
     return qd_integrator_qss2_derivative (st, t, t - u->t, u->c[0], u->c[1],
                                           u->c[2], u->c[3]);
   return other_dext_ta (self, t, e, port, u);
