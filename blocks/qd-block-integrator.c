@@ -618,66 +618,9 @@ integrator_fire (QdAtomic *self,
   return 1;
 }
 
-/* QSS3's new derivative, as integrator_dext() and qss_reschedule() take
- * it, in locals (see qd_integrator_qss2_derivative()): shift() of x and q,
- * qd_signal_advance() and the division of its coefficients by k + 1 (by
- * 1 and 2 exact, by 3 kept a division), then the cubic crossing directly
- * when x - q is strictly inside the band. The awaited answer is not kept:
- * the QSS methods never read it. */
-static double
-qss3_dext_ta (Integrator     *st,
-              double          t,
-              const QdSignal *u)
-{
-  double s = t - st->tl;
-  double us = t - u->t;
-  double c0 = u->c[0], c1 = u->c[1], c2 = u->c[2], c3 = u->c[3];
-  double x0 = st->x[0], x1 = st->x[1], x2 = st->x[2], x3 = st->x[3];
-  double q0 = st->q[0], q1 = st->q[1], q2 = st->q[2];
-  double sigma;
-
-  if (s != 0.0)
-    {
-      x2 += s * x3;
-      x1 += s * x2;
-      x0 += s * x1;
-      x2 += s * x3;
-      x1 += s * x2;
-      x2 += s * x3;
-      q1 += s * q2;
-      q0 += s * q1;
-      q1 += s * q2;
-    }
-  x1 = c0 + us * (c1 + us * (c2 + us * c3));
-  x2 = (c1 + us * (2.0 * c2 + 3.0 * us * c3)) * 0.5;
-  x3 = (c2 + 3.0 * us * c3) / 3.0;
-  st->x[0] = x0;
-  st->x[1] = x1;
-  st->x[2] = x2;
-  st->x[3] = x3;
-  st->q[0] = q0;
-  st->q[1] = q1;
-  st->tl = t;
-  st->cache_valid = FALSE;
-  if (st->initial)
-    sigma = 0.0;
-  else
-    {
-      double a0 = x0 - q0, dq = st->dq;
-
-      sigma = -1.0;
-      if (fabs (a0) < dq && x3 != 0.0 && dq >= 0.0)
-        sigma = qd_poly_crossing_cubic (a0, x1 - q1, x2 - q2, x3, dq);
-      if (!(sigma > 0.0 && sigma < QD_INF))
-        sigma = qd_integrator_qss_reschedule_general (st);
-    }
-  st->sigma = sigma;
-  return sigma;
-}
-
-/* qd_integrator_dext_ta() for every case but QSS2's derivative. QSS1's
- * derivative is taken as QSS2's is: x is a line, q a constant, and the
- * crossing is qd_poly_first_crossing()'s linear case. Out of line: as a
+/* qd_integrator_dext_ta() for every case but QSS2's derivative: QSS1's
+ * and QSS3's as QSS2's (qd_integrator_qss1_derivative() and
+ * qd_integrator_qss3_derivative()), the others below. Out of line: as a
  * branch of qd_integrator_dext_ta() it made GCC compile the QSS2 path with
  * 40 more instructions per step. */
 G_NO_INLINE static double
@@ -692,7 +635,8 @@ other_dext_ta (QdAtomic       *self,
 
   if (st->ops == &qd_integrator_qss_ops && st->n == 3
       && port == PORT_DERIVATIVE)
-    return qss3_dext_ta (st, t, u);
+    return qd_integrator_qss3_derivative (st, t, t - u->t, u->c[0], u->c[1],
+                                          u->c[2], u->c[3]);
   if (st->ops != &qd_integrator_qss_ops && st->n == 2
       && port == PORT_DERIVATIVE)
     {
@@ -730,30 +674,8 @@ other_dext_ta (QdAtomic       *self,
       integrator_dext (self, t, e, port, u);
       return st->sigma;
     }
-  s = t - st->tl;
-  us = t - u->t;
-  x0 = st->x[0];
-  x1 = st->x[1];
-  if (s != 0.0)
-    x0 += s * x1;
-  x1 = u->c[0] + us * (u->c[1] + us * (u->c[2] + us * u->c[3]));
-  st->x[0] = x0;
-  st->x[1] = x1;
-  st->tl = t;
-  st->cache_valid = FALSE;
-  if (st->initial)
-    st->sigma = 0.0;
-  else
-    {
-      double a0 = x0 - st->q[0], dq = st->dq;
-
-      s = -1.0;
-      if (fabs (a0) < dq && x1 != 0.0 && dq >= 0.0)
-        s = (copysign (dq, x1) - a0) / x1;
-      st->sigma = s > 0.0 && s < QD_INF
-                  ? s : qd_integrator_qss_reschedule_general (st);
-    }
-  return st->sigma;
+  return qd_integrator_qss1_derivative (st, t, t - u->t, u->c[0], u->c[1],
+                                        u->c[2], u->c[3]);
 }
 
 /* dext and ta in one call (QdBlockType.dext_ta); QSS2's derivative is
