@@ -205,7 +205,7 @@ wsum_two_into (QdAtomic   *self,
 {
   Integrator *st = receiver->state;
   QdSignal *y = &self->out[0];
-  double c0, c1, c2;
+  double c0, c1, c2, d;
 
   wsum_sum_two (self, t, order, &c0, &c1, &c2);
   y->t = t;
@@ -215,8 +215,14 @@ wsum_two_into (QdAtomic   *self,
   y->c[1] = c1;
   y->c[2] = c2;
   y->c[3] = 0.0;
-  /* x - x is 0 for a finite x, NaN otherwise. */
-  if (G_UNLIKELY (!((c0 - c0) + (c1 - c1) + (c2 - c2) == 0.0)))
+  /* x - x is 0 for a finite x, NaN otherwise; the coefficients above the
+   * order are 0. */
+  d = c0 - c0;
+  if (order >= 1)
+    d += c1 - c1;
+  if (order >= 2)
+    d += c2 - c2;
+  if (G_UNLIKELY (!(d == 0.0)))
     return FALSE;
   if (G_LIKELY (st->ops == &qd_integrator_qss_ops && st->n == order + 1))
     {
