@@ -425,6 +425,10 @@ prefetch_next (QdSimulation *sim)
   __builtin_prefetch (&sim->signals[s]);
   if (sim->n_atomics < QD_PREFETCH_DEEP_BLOCKS || s == sim->out_base[next + 1])
     return;
+  /* The pairs of its cascade kernel, if it has one: the kernel's first
+   * loads. */
+  if (sim->kernel_pairs != NULL)
+    __builtin_prefetch (&sim->kernel_pairs[sim->fan_start[s]]);
   for (guint e = sim->fan_start[s], end = MIN (sim->fan_start[s + 1], e + 4);
        e < end; e++)
     {
@@ -534,21 +538,25 @@ finish_kernel (QdSimulation   *sim,
  * Returns TRUE when the kernel ran the whole cascade: then no block has
  * failed and nothing is due now. */
 G_ALWAYS_INLINE static inline gboolean
-run_kernel (QdSimulation   *sim,
-            const QdKernel *kernel,
-            const QdFanout *fanout,
-            guint           n,
-            double          t,
-            guint64        *events,
-            guint64        *transitions,
-            guint64        *same_time)
+run_kernel (QdSimulation        *sim,
+            guint              (*cascade) (const QdCascadePair *pairs,
+                                           guint                n,
+                                           double               t,
+                                           double              *ta),
+            const QdCascadePair *pairs,
+            const QdFanout      *fanout,
+            guint                n,
+            double               t,
+            guint64             *events,
+            guint64             *transitions,
+            guint64             *same_time)
 {
   QdHot *hot = sim->hot;
   double ta[QD_KERNEL_MAX];
   guint64 ev = *events;
   guint done, ran;
 
-  done = kernel->run (kernel->pairs, n, t, ta);
+  done = cascade (pairs, n, t, ta);
   if (G_UNLIKELY (done != n))
     {
       /* Stopped on an output that is not finite (its block has run its
@@ -637,8 +645,9 @@ run_cascade (QdSimulation *sim,
 
   /* The kernel when there is one and no block has failed (the fired
    * block itself may have: the loop below then queues them all). */
-  if (G_LIKELY (hot[i].kernel != QD_NO_KERNEL && sim->fail_error == NULL))
-    return run_kernel (sim, &sim->kernels[hot[i].kernel], &fanout[e], n, t,
+  if (G_LIKELY (hot[i].cascade != NULL && sim->fail_error == NULL))
+    return run_kernel (sim, hot[i].cascade, &sim->kernel_pairs[e],
+                       &fanout[e], n, t,
                        events, transitions, same_time)
            ? CASCADE_CLEAN : CASCADE_RUN;
 
@@ -1130,44 +1139,34 @@ kernel_fits (QdSimulation *sim,
   return TRUE;
 }
 
-/* The cascade kernels (QdHot.kernel), once the QdHot are filled. */
+/* The cascade kernels (QdHot.cascade) and their pairs, once the QdHot are
+ * filled. The pairs are kept in the fan-out's order, at the same places
+ * as the fan-out entries they come from: run_cascade() and
+ * prefetch_next() find them without a further index, which in a large
+ * model would be one more cache miss per step. */
 static void
 fill_kernels (QdSimulation *sim)
 {
-  guint n_kernels = 0, n_pairs = 0;
-
-  for (guint i = 0; i < sim->n_atomics; i++)
-    if (kernel_fits (sim, i))
-      {
-        guint s = sim->out_base[i];
-
-        n_kernels++;
-        n_pairs += sim->fan_start[s + 1] - sim->fan_start[s];
-      }
-  if (n_kernels == 0)
-    return;
-  sim->kernels = g_new (QdKernel, n_kernels);
-  sim->kernel_pairs = g_new (QdCascadePair, n_pairs);
-  n_kernels = n_pairs = 0;
   for (guint i = 0; i < sim->n_atomics; i++)
     if (kernel_fits (sim, i))
       {
         guint s = sim->out_base[i];
         guint e = sim->fan_start[s], end = sim->fan_start[s + 1];
-        QdKernel *kernel = &sim->kernels[n_kernels];
 
-        kernel->run = sim->atomics[sim->fanout[e].receiver].type->cascade;
-        kernel->pairs = &sim->kernel_pairs[n_pairs];
+        if (sim->kernel_pairs == NULL)
+          sim->kernel_pairs = g_new0 (QdCascadePair,
+                                      MAX (sim->fan_start[sim->n_signals],
+                                           1));
+        sim->hot[i].cascade
+          = sim->atomics[sim->fanout[e].receiver].type->cascade;
         for (guint k = e; k < end; k++)
           {
             guint w = sim->fanout[k].receiver;
 
-            sim->kernel_pairs[n_pairs].block = &sim->atomics[w];
-            sim->kernel_pairs[n_pairs].receiver
+            sim->kernel_pairs[k].block = &sim->atomics[w];
+            sim->kernel_pairs[k].receiver
               = &sim->atomics[sim->hot[w].sole_receiver];
-            n_pairs++;
           }
-        sim->hot[i].kernel = n_kernels++;
       }
 }
 
@@ -1195,7 +1194,7 @@ fill_hot (QdSimulation *sim)
        * the cascade of static blocks does not do. */
       h->is_static = (type->flags & QD_BLOCK_STATIC) != 0
                      && !h->is_integrator;
-      h->kernel = QD_NO_KERNEL;
+      h->cascade = NULL;
     }
   sim->state_of = g_new (gconstpointer, MAX (n, 1));
   for (guint i = 0; i < n; i++)
@@ -1332,7 +1331,6 @@ qd_simulation_free (QdSimulation *self)
   if (self->hot != NULL)
     g_aligned_free (self->hot);
   g_free (self->state_of);
-  g_free (self->kernels);
   g_free (self->kernel_pairs);
   qd_heap_clear (&self->heap);
   g_free (self->n_internal_hi);
