@@ -191,9 +191,10 @@ struct _QdBlockType
    *            or infinite), returns k at once. Otherwise the external
    *            transition of pairs[k].receiver on the port accepted,
    *            with the output as its event, and @ta[k] the receiver's
-   *            time advance after it; when that is not > 0 (due now,
-   *            negative or NaN), returns k + 1. Returns @n when all of
-   *            them were done. It must have exactly the effect of those
+   *            time advance after it; when t + ta[k] is not later than
+   *            @t (due now, negative, NaN, or too small to move the
+   *            clock), returns k + 1. Returns @n when all of them were
+   *            done. It must have exactly the effect of those
    *            separate calls (the receivers keep their own last
    *            transition time: e is not given), and never fail a block
    *            (qd_atomic_fail()): the engine does the counting, the

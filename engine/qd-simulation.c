@@ -698,8 +698,9 @@ run_cascade (QdSimulation *sim,
  * clock update and its rescheduling. The order of events is exactly the
  * general path's. Few values live across the blocks' calls (the ring of
  * recent blocks is indexed by the event count, the periodic check is a
- * mask of it), so that they stay in registers. */
-/* Flattened: everything it calls that is not marked G_NO_INLINE is
+ * mask of it), so that they stay in registers.
+ *
+ * Flattened: everything it calls that is not marked G_NO_INLINE is
  * inlined into it. Once the loop is large, GCC stops inlining the heap's
  * inline test of a receiver's new time (qd_heap_update()) into it, and a
  * call costs about 10 instructions per receiver, two per integrator step
