@@ -111,8 +111,8 @@ qss_requantize (const Integrator *st,
 
 /* The least s > 0 with |x - q| = dQ (the paper's sigma-hat), for any
  * order. */
-static double
-qss_reschedule_general (Integrator *st)
+double
+qd_integrator_qss_reschedule_general (Integrator *st)
 {
   double d[QD_MAX_ORDER + 1];
 
@@ -139,7 +139,7 @@ qss_reschedule (Integrator *st)
             return s;
         }
     }
-  return qss_reschedule_general (st);
+  return qd_integrator_qss_reschedule_general (st);
 }
 
 static void
@@ -148,7 +148,7 @@ qss_derivative (Integrator *st,
 {
 }
 
-static const Ops qss_ops = {
+const Ops qd_integrator_qss_ops = {
   qss_requantize,
   qss_reschedule,
   qss_derivative,
@@ -254,7 +254,7 @@ snap_to_edge (const Integrator *st,
 {
   double d, edge;
 
-  if (st->ops != &qss_ops || st->n != 1)
+  if (st->ops != &qd_integrator_qss_ops || st->n != 1)
     return;
   d = x[0] - st->q[0];
   edge = copysign (st->dq, d);
@@ -294,7 +294,7 @@ integrator_init (QdAtomic *self,
       st->n = 1;
       break;
     default:
-      st->ops = &qss_ops;
+      st->ops = &qd_integrator_qss_ops;
       st->n = 1 + CLAMP ((int) p[PARAM_METHOD].number, 0, 2);
       break;
     }
@@ -350,7 +350,7 @@ integrator_lambda (QdAtomic *self,
   y->t = t;
   y->order = st->n - 1;
   y->tag = 0;
-  if (st->ops == &qss_ops)
+  if (st->ops == &qd_integrator_qss_ops)
     {
       /* The only change to the state: dint at this t finds x and its
        * quantum ready (QSS1-3, whose requantization reads nothing else). */
@@ -372,7 +372,7 @@ integrator_dint (QdAtomic *self,
 {
   Integrator *st = self->state;
 
-  if (st->ops == &qss_ops)
+  if (st->ops == &qd_integrator_qss_ops)
     {
       /* QSS1-3: no unanswered outputs to settle, q taken from x, and x
        * and its quantum usually already computed by lambda at this t. */
@@ -453,7 +453,7 @@ integrator_dext (QdAtomic       *self,
   for (int k = 0; k < st->n; k++)
     st->x[k + 1] = v.c[k] / (k + 1);
 
-  if (st->ops == &qss_ops)
+  if (st->ops == &qd_integrator_qss_ops)
     {
       /* Direct calls on the commonest path (qss_derivative does nothing). */
       st->sigma = st->initial ? 0.0 : qss_reschedule (st);
@@ -519,7 +519,7 @@ integrator_fire (QdAtomic *self,
   double s;
   int n;
 
-  if (st->ops != &qss_ops)
+  if (st->ops != &qd_integrator_qss_ops)
     {
       /* The other methods: dint alone, then its new q is the output.
        * integrator_lambda() would compute the same q from the same x, dQ
@@ -541,9 +541,9 @@ integrator_fire (QdAtomic *self,
   s = t - st->tl;
   if (n == 2)
     {
-      /* QSS2 in locals (see integrator_dext_ta()): shift(), quantum(),
-       * qss_requantize() and sigma_after_requantization() written out
-       * for n = 2. */
+      /* QSS2 in locals (see qd_integrator_qss2_derivative()): shift(),
+       * quantum(), qss_requantize() and sigma_after_requantization()
+       * written out for n = 2. */
       double x0 = st->x[0], x1 = st->x[1], x2 = st->x[2];
       double c = fabs (x2), dq;
 
@@ -618,67 +618,10 @@ integrator_fire (QdAtomic *self,
   return 1;
 }
 
-/* QSS3's new derivative, as integrator_dext() and qss_reschedule() take
- * it, in locals (see integrator_dext_ta()): shift() of x and q,
- * qd_signal_advance() and the division of its coefficients by k + 1 (by
- * 1 and 2 exact, by 3 kept a division), then the cubic crossing directly
- * when x - q is strictly inside the band. The awaited answer is not kept:
- * the QSS methods never read it. */
-static double
-qss3_dext_ta (Integrator     *st,
-              double          t,
-              const QdSignal *u)
-{
-  double s = t - st->tl;
-  double us = t - u->t;
-  double c0 = u->c[0], c1 = u->c[1], c2 = u->c[2], c3 = u->c[3];
-  double x0 = st->x[0], x1 = st->x[1], x2 = st->x[2], x3 = st->x[3];
-  double q0 = st->q[0], q1 = st->q[1], q2 = st->q[2];
-  double sigma;
-
-  if (s != 0.0)
-    {
-      x2 += s * x3;
-      x1 += s * x2;
-      x0 += s * x1;
-      x2 += s * x3;
-      x1 += s * x2;
-      x2 += s * x3;
-      q1 += s * q2;
-      q0 += s * q1;
-      q1 += s * q2;
-    }
-  x1 = c0 + us * (c1 + us * (c2 + us * c3));
-  x2 = (c1 + us * (2.0 * c2 + 3.0 * us * c3)) * 0.5;
-  x3 = (c2 + 3.0 * us * c3) / 3.0;
-  st->x[0] = x0;
-  st->x[1] = x1;
-  st->x[2] = x2;
-  st->x[3] = x3;
-  st->q[0] = q0;
-  st->q[1] = q1;
-  st->tl = t;
-  st->cache_valid = FALSE;
-  if (st->initial)
-    sigma = 0.0;
-  else
-    {
-      double a0 = x0 - q0, dq = st->dq;
-
-      sigma = -1.0;
-      if (fabs (a0) < dq && x3 != 0.0 && dq >= 0.0)
-        sigma = qd_poly_crossing_cubic (a0, x1 - q1, x2 - q2, x3, dq);
-      if (!(sigma > 0.0 && sigma < QD_INF))
-        sigma = qss_reschedule_general (st);
-    }
-  st->sigma = sigma;
-  return sigma;
-}
-
-/* integrator_dext_ta() for every case but QSS2's derivative. QSS1's
- * derivative is taken as QSS2's is: x is a line, q a constant, and the
- * crossing is qd_poly_first_crossing()'s linear case. Out of line: as a
- * branch of integrator_dext_ta() it made GCC compile the QSS2 path with
+/* qd_integrator_dext_ta() for every case but QSS2's derivative: QSS1's
+ * and QSS3's as QSS2's (qd_integrator_qss1_derivative() and
+ * qd_integrator_qss3_derivative()), the others below. Out of line: as a
+ * branch of qd_integrator_dext_ta() it made GCC compile the QSS2 path with
  * 40 more instructions per step. */
 G_NO_INLINE static double
 other_dext_ta (QdAtomic       *self,
@@ -690,9 +633,12 @@ other_dext_ta (QdAtomic       *self,
   Integrator *st = self->state;
   double s, us, x0, x1;
 
-  if (st->ops == &qss_ops && st->n == 3 && port == PORT_DERIVATIVE)
-    return qss3_dext_ta (st, t, u);
-  if (st->ops != &qss_ops && st->n == 2 && port == PORT_DERIVATIVE)
+  if (st->ops == &qd_integrator_qss_ops && st->n == 3
+      && port == PORT_DERIVATIVE)
+    return qd_integrator_qss3_derivative (st, t, t - u->t, u->c[0], u->c[1],
+                                          u->c[2], u->c[3]);
+  if (st->ops != &qd_integrator_qss_ops && st->n == 2
+      && port == PORT_DERIVATIVE)
     {
       /* LIQSS2 (the only other method of order 2): integrator_dext()
        * with its loops written out, in locals; the method's own
@@ -722,98 +668,35 @@ other_dext_ta (QdAtomic       *self,
       st->sigma = st->initial ? 0.0 : st->ops->reschedule (st);
       return st->sigma;
     }
-  if (st->ops != &qss_ops || st->n != 1 || port != PORT_DERIVATIVE)
+  if (st->ops != &qd_integrator_qss_ops || st->n != 1
+      || port != PORT_DERIVATIVE)
     {
       integrator_dext (self, t, e, port, u);
       return st->sigma;
     }
-  s = t - st->tl;
-  us = t - u->t;
-  x0 = st->x[0];
-  x1 = st->x[1];
-  if (s != 0.0)
-    x0 += s * x1;
-  x1 = u->c[0] + us * (u->c[1] + us * (u->c[2] + us * u->c[3]));
-  st->x[0] = x0;
-  st->x[1] = x1;
-  st->tl = t;
-  st->cache_valid = FALSE;
-  if (st->initial)
-    st->sigma = 0.0;
-  else
-    {
-      double a0 = x0 - st->q[0], dq = st->dq;
-
-      s = -1.0;
-      if (fabs (a0) < dq && x1 != 0.0 && dq >= 0.0)
-        s = (copysign (dq, x1) - a0) / x1;
-      st->sigma = s > 0.0 && s < QD_INF ? s : qss_reschedule_general (st);
-    }
-  return st->sigma;
+  return qd_integrator_qss1_derivative (st, t, t - u->t, u->c[0], u->c[1],
+                                        u->c[2], u->c[3]);
 }
 
-/* dext and ta in one call (QdBlockType.dext_ta); for QSS2 the new
- * derivative is taken without the general loop (its division by 1 and by
- * 2 are exact, so x[1] = u and x[2] = u' / 2 bit for bit). */
-static double
-integrator_dext_ta (QdAtomic       *self,
-                    double          t,
-                    double          e,
-                    guint           port,
-                    const QdSignal *u)
+/* dext and ta in one call (QdBlockType.dext_ta); QSS2's derivative is
+ * qd_integrator_qss2_derivative(), the rest other_dext_ta(). Not static:
+ * WSum's cascade kernel calls it for the receivers it does not take
+ * inline (qd-block-wsum.c). */
+double
+qd_integrator_dext_ta (QdAtomic       *self,
+                       double          t,
+                       double          e,
+                       guint           port,
+                       const QdSignal *u)
 {
   Integrator *st = self->state;
 
-  if (st->ops == &qss_ops && st->n == 2 && port == PORT_DERIVATIVE)
-    {
-      double s = t - st->tl;
-      double us = t - u->t;
-      double c0 = u->c[0], c1 = u->c[1], c2 = u->c[2], c3 = u->c[3];
-      double x0 = st->x[0], x1 = st->x[1], x2 = st->x[2];
-      double q0 = st->q[0], q1 = st->q[1];
-
-      /* In locals: through the pointers the compiler would have to
-       * assume that u and the state overlap, and reload after each
-       * store. The operations are shift()'s and qss_reschedule()'s. */
-      if (s != 0.0)
-        {
-          x1 += s * x2;
-          x0 += s * x1;
-          x1 += s * x2;
-          q0 += s * q1;
-        }
-      /* qd_signal_advance(), first two coefficients. */
-      x1 = c0 + us * (c1 + us * (c2 + us * c3));
-      x2 = (c1 + us * (2.0 * c2 + 3.0 * us * c3)) * 0.5;
-      st->x[0] = x0;
-      st->x[1] = x1;
-      st->x[2] = x2;
-      st->q[0] = q0;
-      st->tl = t;
-      st->cache_valid = FALSE;
-      if (st->initial)
-        st->sigma = 0.0;
-      else
-        {
-          double a0 = x0 - q0, dq = st->dq;
-
-          s = -1.0;
-          if (fabs (a0) < dq && x2 != 0.0 && dq >= 0.0)
-            {
-              /* The crossing first makes x2 positive by negating all
-               * three coefficients; its sign is random from step to step,
-               * so that branch mispredicts half of the time. Multiplying
-               * by ±1 here is the same negation (exact) without a branch,
-               * and the function's own test is then always false. */
-              double sign = copysign (1.0, x2);
-
-              s = qd_poly_crossing_quadratic (a0 * sign, (x1 - q1) * sign,
-                                              x2 * sign, dq);
-            }
-          st->sigma = s > 0.0 && s < QD_INF ? s : qss_reschedule_general (st);
-        }
-      return st->sigma;
-    }
+  /* The hint keeps GCC from compiling the inlined QSS2 path as a cold
+   * one, where it calls sqrt() from libm instead of the instruction. */
+  if (G_LIKELY (st->ops == &qd_integrator_qss_ops && st->n == 2
+                && port == PORT_DERIVATIVE))
+    return qd_integrator_qss2_derivative (st, t, t - u->t, u->c[0], u->c[1],
+                                          u->c[2], u->c[3]);
   return other_dext_ta (self, t, e, port, u);
 }
 
@@ -885,7 +768,7 @@ const QdBlockType qd_block_integrator = {
   .dext = integrator_dext,
   .lambda = integrator_lambda,
   .fire = integrator_fire,
-  .dext_ta = integrator_dext_ta,
+  .dext_ta = qd_integrator_dext_ta,
 };
 
 /* The same integrator with a reset input: one method table, one set of
@@ -919,5 +802,5 @@ const QdBlockType qd_block_integrator_reset = {
   .dext = integrator_dext,
   .lambda = integrator_lambda,
   .fire = integrator_fire,
-  .dext_ta = integrator_dext_ta,
+  .dext_ta = qd_integrator_dext_ta,
 };

@@ -5,7 +5,7 @@
  * current time; the sum is exact on every Taylor coefficient, and the
  * output order is the highest input order.
  */
-#include "qd-blocks-private.h"
+#include "qd-integrator-private.h"
 
 enum
 {
@@ -47,6 +47,56 @@ wsum_dext (QdAtomic       *self,
   st->sigma = 0.0;
 }
 
+/* The commonest cases of QSS models: two inputs of the same order, 1 in
+ * QSS2 models, 0 in QSS1 and 2 in QSS3 ones. Returns that order, or -1. */
+static inline int
+wsum_two_of_one_order (const QdAtomic *self)
+{
+  const QdSignal *const *in = self->in;
+  int order = in[0]->order;
+
+  return self->n_in == 2 && order == in[1]->order && order <= 2 ? order : -1;
+}
+
+/* wsum_lambda() in that case, for @order given as a constant: the same
+ * operations in the same order as its loop, the coefficients in *@c0,
+ * *@c1 and *@c2 (the others, and those above the order, are 0). */
+G_ALWAYS_INLINE static inline void
+wsum_sum_two (const QdAtomic *self,
+              double          t,
+              int             order,
+              double         *c0,
+              double         *c1,
+              double         *c2)
+{
+  const double *w = self->params[PARAM_WEIGHTS].vector;
+  const QdSignal *in[2] = { self->in[0], self->in[1] };
+  double a0 = 0.0, a1 = 0.0, a2 = 0.0;
+
+  for (int i = 0; i < 2; i++)
+    {
+      const QdSignal *u = in[i];
+      double s = t - u->t;
+
+      if (order == 0)
+        a0 += w[i] * u->c[0];
+      else if (order == 1)
+        {
+          a0 += w[i] * (u->c[0] + s * u->c[1]);
+          a1 += w[i] * u->c[1];
+        }
+      else
+        {
+          a0 += w[i] * (u->c[0] + s * (u->c[1] + s * u->c[2]));
+          a1 += w[i] * (u->c[1] + s * (2.0 * u->c[2]));
+          a2 += w[i] * u->c[2];
+        }
+    }
+  *c0 = a0;
+  *c1 = a1;
+  *c2 = a2;
+}
+
 /* Why the work goes by the input's order: in QSS1 and QSS2 models nearly
  * every input is of order 0 or 1, and re-expanding it as a cubic would
  * spend most of the block's time on coefficients that are zero. The terms
@@ -63,17 +113,10 @@ wsum_lambda (QdAtomic *self,
   double c0 = 0.0, c1 = 0.0, c2 = 0.0, c3 = 0.0;
   int order = 0;
 
-  /* The commonest case of QSS2 models, without the loop: the same
-   * operations in the same order as the loop below. */
-  if (self->n_in == 2 && in[0]->order == 1 && in[1]->order == 1)
+  /* The commonest case of QSS2 models, without the loop. */
+  if (wsum_two_of_one_order (self) == 1)
     {
-      const QdSignal *u = in[0], *v = in[1];
-      double su = t - u->t, sv = t - v->t;
-
-      c0 += w[0] * (u->c[0] + su * u->c[1]);
-      c1 += w[0] * u->c[1];
-      c0 += w[1] * (v->c[0] + sv * v->c[1]);
-      c1 += w[1] * v->c[1];
+      wsum_sum_two (self, t, 1, &c0, &c1, &c2);
       order = 1;
       goto done;
     }
@@ -132,6 +175,125 @@ wsum_dint (QdAtomic *self,
   st->sigma = QD_INF;
 }
 
+/* The cascade kernel (QdBlockType.cascade): WSum blocks each feeding
+ * the derivative of an integrator, the LC line's and most QSS models'
+ * pattern (an integrator's output goes to the sums of its neighbours'
+ * derivatives). */
+static gboolean
+wsum_cascade_accepts (const QdAtomic *self,
+                      const QdAtomic *receiver,
+                      guint           port)
+{
+  return (receiver->type == &qd_block_integrator
+          || receiver->type == &qd_block_integrator_reset)
+         && port == 0;
+}
+
+/* The sum of two inputs of order @order (a constant), as wsum_lambda()
+ * computes and writes it, then, when it is finite, the receiving
+ * integrator's new derivative, inlined when the integrator's method is
+ * the QSS one of that order plus one (where the crossing of x - q is
+ * solved without the general search); otherwise its dext_ta. Returns
+ * FALSE, without the integrator's transition, when the sum is not
+ * finite; otherwise the time advance is in *@sigma. */
+G_ALWAYS_INLINE static inline gboolean
+wsum_two_into (QdAtomic   *self,
+               QdAtomic   *receiver,
+               double      t,
+               int         order,
+               double     *sigma)
+{
+  Integrator *st = receiver->state;
+  QdSignal *y = &self->out[0];
+  double c0, c1, c2, d;
+
+  wsum_sum_two (self, t, order, &c0, &c1, &c2);
+  y->t = t;
+  y->tag = 0;
+  y->order = order;
+  y->c[0] = c0;
+  y->c[1] = c1;
+  y->c[2] = c2;
+  y->c[3] = 0.0;
+  /* x - x is 0 for a finite x, NaN otherwise; the coefficients above the
+   * order are 0. */
+  d = c0 - c0;
+  if (order >= 1)
+    d += c1 - c1;
+  if (order >= 2)
+    d += c2 - c2;
+  if (G_UNLIKELY (!(d == 0.0)))
+    return FALSE;
+  if (G_LIKELY (st->ops == &qd_integrator_qss_ops && st->n == order + 1))
+    {
+      if (order == 1)
+        *sigma = qd_integrator_qss2_derivative (st, t, 0.0, c0, c1, c2, 0.0);
+      else if (order == 0)
+        *sigma = qd_integrator_qss1_derivative (st, t, 0.0, c0, c1, c2, 0.0);
+      else
+        *sigma = qd_integrator_qss3_derivative (st, t, 0.0, c0, c1, c2, 0.0);
+    }
+  else
+    *sigma = qd_integrator_dext_ta (receiver, t, t - st->tl, 0, y);
+  return TRUE;
+}
+
+/* For each pair: the sum, as wsum_lambda() computes and writes it, then
+ * the receiving integrator's dext_ta with that segment. What makes it
+ * cheaper than the two calls: for two inputs of one order and a QSS
+ * integrator of the next (the commonest case by far), the sum's
+ * coefficients go to the integrator's derivative in registers, inlined
+ * (qd_integrator_qss2_derivative() and its QSS1 and QSS3 siblings). The
+ * segment arrives at its own time t, so the integrator's time since the
+ * segment's start is t - t, +0 for the finite times of a run; with it and
+ * the sum's coefficients above its order, +0, the derivative is computed
+ * by the same operations on the same values as qd_integrator_dext_ta() on
+ * the stored segment, and so to the bit. Every other case calls
+ * wsum_lambda() and qd_integrator_dext_ta() directly. Neither ever fails
+ * a block. */
+static guint
+wsum_cascade (const QdCascadePair *pairs,
+              guint                n,
+              double               t,
+              double              *ta)
+{
+  for (guint k = 0; k < n; k++)
+    {
+      QdAtomic *self = pairs[k].block;
+      QdAtomic *receiver = pairs[k].receiver;
+      int order = wsum_two_of_one_order (self);
+      gboolean finite;
+      double sigma;
+
+      /* The hints keep GCC from taking the inlined derivatives for cold
+       * paths, where it calls sqrt() from libm instead of the
+       * instruction. */
+      if (G_LIKELY (order == 1))
+        finite = wsum_two_into (self, receiver, t, 1, &sigma);
+      else if (G_LIKELY (order == 0))
+        finite = wsum_two_into (self, receiver, t, 0, &sigma);
+      else if (G_LIKELY (order == 2))
+        finite = wsum_two_into (self, receiver, t, 2, &sigma);
+      else
+        {
+          const QdSignal *y = &self->out[0];
+          Integrator *st = receiver->state;
+
+          wsum_lambda (self, t);
+          finite = (y->c[0] - y->c[0]) + (y->c[1] - y->c[1])
+                   + (y->c[2] - y->c[2]) + (y->c[3] - y->c[3]) == 0.0;
+          if (finite)
+            sigma = qd_integrator_dext_ta (receiver, t, t - st->tl, 0, y);
+        }
+      if (G_UNLIKELY (!finite))
+        return k;
+      ta[k] = sigma;
+      if (G_UNLIKELY (!(t + sigma > t)))
+        return k + 1;
+    }
+  return n;
+}
+
 static gboolean
 wsum_check (const QdBlockType  *type,
             const QdParamValue *params,
@@ -182,4 +344,6 @@ const QdBlockType qd_block_wsum = {
   .dint = wsum_dint,
   .dext = wsum_dext,
   .lambda = wsum_lambda,
+  .cascade_accepts = wsum_cascade_accepts,
+  .cascade = wsum_cascade,
 };

@@ -11,6 +11,7 @@
 #include <math.h>
 
 #include "qd-blocks-private.h"
+#include "qd-poly.h"
 
 G_BEGIN_DECLS
 
@@ -181,6 +182,177 @@ quantum (const Integrator *st,
   if (dq <= 0.0)
     dq = st->dqrel * 1e-6;
   return dq;
+}
+
+/* QSS1, QSS2 and QSS3 (qd-block-integrator.c). */
+extern const Ops qd_integrator_qss_ops;
+
+double qd_integrator_qss_reschedule_general (Integrator *st);
+
+/* The integrator's dext_ta (QdBlockType.dext_ta). */
+double qd_integrator_dext_ta (QdAtomic       *self,
+                              double          t,
+                              double          e,
+                              guint           port,
+                              const QdSignal *u);
+
+/* QSS2's new derivative (st->ops is qd_integrator_qss_ops, st->n is 2):
+ * the input segment c0 + c1 s + c2 s^2 + c3 s^3, taken @us after its own
+ * time, arrives at @t; returns the time advance, also left in st->sigma.
+ * Inline, for qd_integrator_dext_ta() and for WSum's cascade kernel,
+ * which gives the coefficients it has just computed without storing and
+ * loading them again (qd-block-wsum.c).
+ *
+ * In locals: through pointers the compiler would have to assume that the
+ * input and the state overlap, and reload after each store. The
+ * operations are shift()'s, qd_signal_advance()'s (its first two
+ * coefficients; the division by 1 and by 2 are exact, so x[1] = u and
+ * x[2] = u' / 2 bit for bit) and qss_reschedule()'s. */
+static inline double
+qd_integrator_qss2_derivative (Integrator *st,
+                               double      t,
+                               double      us,
+                               double      c0,
+                               double      c1,
+                               double      c2,
+                               double      c3)
+{
+  double s = t - st->tl;
+  double x0 = st->x[0], x1 = st->x[1], x2 = st->x[2];
+  double q0 = st->q[0], q1 = st->q[1];
+
+  if (s != 0.0)
+    {
+      x1 += s * x2;
+      x0 += s * x1;
+      x1 += s * x2;
+      q0 += s * q1;
+    }
+  x1 = c0 + us * (c1 + us * (c2 + us * c3));
+  x2 = (c1 + us * (2.0 * c2 + 3.0 * us * c3)) * 0.5;
+  st->x[0] = x0;
+  st->x[1] = x1;
+  st->x[2] = x2;
+  st->q[0] = q0;
+  st->tl = t;
+  st->cache_valid = FALSE;
+  if (st->initial)
+    st->sigma = 0.0;
+  else
+    {
+      double a0 = x0 - q0, dq = st->dq;
+
+      s = -1.0;
+      if (fabs (a0) < dq && x2 != 0.0 && dq >= 0.0)
+        {
+          /* The crossing first makes x2 positive by negating all three
+           * coefficients; its sign is random from step to step, so that
+           * branch mispredicts half of the time. Multiplying by ±1 here
+           * is the same negation (exact) without a branch, and the
+           * function's own test is then always false. */
+          double sign = copysign (1.0, x2);
+
+          s = qd_poly_crossing_quadratic (a0 * sign, (x1 - q1) * sign,
+                                          x2 * sign, dq);
+        }
+      st->sigma = s > 0.0 && s < QD_INF
+                  ? s : qd_integrator_qss_reschedule_general (st);
+    }
+  return st->sigma;
+}
+
+/* QSS1's new derivative, the same way (st->n is 1): x is a line, q a
+ * constant, and the crossing is qd_poly_first_crossing()'s linear case. */
+static inline double
+qd_integrator_qss1_derivative (Integrator *st,
+                               double      t,
+                               double      us,
+                               double      c0,
+                               double      c1,
+                               double      c2,
+                               double      c3)
+{
+  double s = t - st->tl;
+  double x0 = st->x[0], x1 = st->x[1];
+
+  if (s != 0.0)
+    x0 += s * x1;
+  x1 = c0 + us * (c1 + us * (c2 + us * c3));
+  st->x[0] = x0;
+  st->x[1] = x1;
+  st->tl = t;
+  st->cache_valid = FALSE;
+  if (st->initial)
+    st->sigma = 0.0;
+  else
+    {
+      double a0 = x0 - st->q[0], dq = st->dq;
+
+      s = -1.0;
+      if (fabs (a0) < dq && x1 != 0.0 && dq >= 0.0)
+        s = (copysign (dq, x1) - a0) / x1;
+      st->sigma = s > 0.0 && s < QD_INF
+                  ? s : qd_integrator_qss_reschedule_general (st);
+    }
+  return st->sigma;
+}
+
+/* QSS3's new derivative, the same way (st->n is 3): shift() of x and q,
+ * qd_signal_advance() and the division of its coefficients by k + 1 (by
+ * 1 and 2 exact, by 3 kept a division), then the cubic crossing directly
+ * when x - q is strictly inside the band. The awaited answer is not kept:
+ * the QSS methods never read it. */
+static inline double
+qd_integrator_qss3_derivative (Integrator *st,
+                               double      t,
+                               double      us,
+                               double      c0,
+                               double      c1,
+                               double      c2,
+                               double      c3)
+{
+  double s = t - st->tl;
+  double x0 = st->x[0], x1 = st->x[1], x2 = st->x[2], x3 = st->x[3];
+  double q0 = st->q[0], q1 = st->q[1], q2 = st->q[2];
+  double sigma;
+
+  if (s != 0.0)
+    {
+      x2 += s * x3;
+      x1 += s * x2;
+      x0 += s * x1;
+      x2 += s * x3;
+      x1 += s * x2;
+      x2 += s * x3;
+      q1 += s * q2;
+      q0 += s * q1;
+      q1 += s * q2;
+    }
+  x1 = c0 + us * (c1 + us * (c2 + us * c3));
+  x2 = (c1 + us * (2.0 * c2 + 3.0 * us * c3)) * 0.5;
+  x3 = (c2 + 3.0 * us * c3) / 3.0;
+  st->x[0] = x0;
+  st->x[1] = x1;
+  st->x[2] = x2;
+  st->x[3] = x3;
+  st->q[0] = q0;
+  st->q[1] = q1;
+  st->tl = t;
+  st->cache_valid = FALSE;
+  if (st->initial)
+    sigma = 0.0;
+  else
+    {
+      double a0 = x0 - q0, dq = st->dq;
+
+      sigma = -1.0;
+      if (fabs (a0) < dq && x3 != 0.0 && dq >= 0.0)
+        sigma = qd_poly_crossing_cubic (a0, x1 - q1, x2 - q2, x3, dq);
+      if (!(sigma > 0.0 && sigma < QD_INF))
+        sigma = qd_integrator_qss_reschedule_general (st);
+    }
+  st->sigma = sigma;
+  return sigma;
 }
 
 /* The stiff methods' tables (qd-integrator-stiff.c). */

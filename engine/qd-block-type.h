@@ -124,6 +124,14 @@ struct _QdParamValue
   guint          n_vector;
 };
 
+/* One static block of a cascade and the one receiver of its output
+ * (QdBlockType.cascade). */
+typedef struct
+{
+  QdAtomic *block;
+  QdAtomic *receiver;
+} QdCascadePair;
+
 struct _QdBlockType
 {
   const char          *id;         /* stable type id in files: "integrator" */
@@ -165,6 +173,39 @@ struct _QdBlockType
   guint64  (*fire)    (QdAtomic *self, double t, double *ta);
   double   (*dext_ta) (QdAtomic *self, double t, double e,
                        guint port, const QdSignal *x);
+
+  /* Optional, for a static type (QD_BLOCK_STATIC) with one output: a
+   * cascade kernel. When a block's output goes only to static blocks of
+   * this type, each of whose output has one receiver, the event loop may
+   * run their outputs and their receivers' external transitions with one
+   * call of `cascade` instead of a call of lambda and one of the
+   * receiver's dext_ta per static block (qd-simulation.c, run_kernel()).
+   * A type offers it for the receivers it knows the inside of, so that
+   * what took two calls through pointers is one loop of inlined code.
+   *   cascade_accepts  whether `cascade` can take @self with @receiver,
+   *            the one receiver of its output, on input @port. Asked
+   *            once, before any block's init (the parameters are set).
+   *   cascade  for k = 0, 1, ... < @n, in that order: the lambda of
+   *            pairs[k].block at @t (its output written as lambda writes
+   *            it); if that output is not finite (a coefficient is NaN
+   *            or infinite), returns k at once. Otherwise the external
+   *            transition of pairs[k].receiver on the port accepted,
+   *            with the output as its event, and @ta[k] the receiver's
+   *            time advance after it; when t + ta[k] is not later than
+   *            @t (due now, negative, NaN, or too small to move the
+   *            clock), returns k + 1. Returns @n when all of them were
+   *            done. It must have exactly the effect of those
+   *            separate calls (the receivers keep their own last
+   *            transition time: e is not given), and never fail a block
+   *            (qd_atomic_fail()): the engine does the counting, the
+   *            scheduling and the error handling around it. */
+  gboolean (*cascade_accepts) (const QdAtomic *self,
+                               const QdAtomic *receiver,
+                               guint           port);
+  guint    (*cascade)         (const QdCascadePair *pairs,
+                               guint                n,
+                               double               t,
+                               double              *ta);
 };
 
 /* The run-time instance of a block. The engine owns it; fields are set

@@ -103,8 +103,16 @@ typedef struct
   guint32   sole_receiver;   /* the one receiver of a block with one
                                 output and one link from it, or
                                 QD_NO_RECEIVER */
-  guint8    pad[8];
+  /* With fused_out0: the cascade kernel of output 0 (the static blocks'
+   * type's QdBlockType.cascade), or NULL (qd-simulation.c, run_kernel()).
+   * Its pairs are in QdSimulation.kernel_pairs. */
+  guint   (*cascade) (const QdCascadePair *pairs, guint n, double t,
+                      double *ta);
 } QdHot;
+
+/* The most static blocks a cascade kernel takes at once (the engine keeps
+ * their time advances on the stack). */
+#define QD_KERNEL_MAX 8
 
 struct _QdSimulation
 {
@@ -117,6 +125,11 @@ struct _QdSimulation
   guint32        *out_base;        /* n_atomics + 1 */
   guint32        *fan_start;       /* n_signals + 1 */
   QdFanout       *fanout;
+  QdCascadePair  *kernel_pairs;    /* in fanout's order: for the outputs
+                                      that have a cascade kernel, the
+                                      static receiver and its own receiver
+                                      (qd-simulation.c, run_kernel());
+                                      NULL when no output has one */
   GPtrArray      *records;         /* the chunks holding the records */
   gconstpointer  *state_of;        /* per block: its state, for prefetching
                                       (qd-simulation.c) */

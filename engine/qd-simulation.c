@@ -242,7 +242,7 @@ now_clean (QdSimulation *sim)
     }
 }
 
-static void
+G_NO_INLINE static void
 publish (QdSimulation *sim)
 {
   guint64 bits;
@@ -263,7 +263,7 @@ compare_guint32 (gconstpointer a,
   return x < y ? -1 : x > y;
 }
 
-static void
+G_NO_INLINE static void
 fail_illegitimate (QdSimulation *sim,
                    double        t)
 {
@@ -293,7 +293,7 @@ fail_illegitimate (QdSimulation *sim,
   g_string_free (names, TRUE);
 }
 
-static void
+G_NO_INLINE static void
 fail_numeric (QdSimulation   *sim,
               guint           i,
               const QdSignal *sig,
@@ -425,6 +425,10 @@ prefetch_next (QdSimulation *sim)
   __builtin_prefetch (&sim->signals[s]);
   if (sim->n_atomics < QD_PREFETCH_DEEP_BLOCKS || s == sim->out_base[next + 1])
     return;
+  /* The pairs of its cascade kernel, if it has one: the kernel's first
+   * loads. */
+  if (sim->kernel_pairs != NULL)
+    __builtin_prefetch (&sim->kernel_pairs[sim->fan_start[s]]);
   for (guint e = sim->fan_start[s], end = MIN (sim->fan_start[s + 1], e + 4);
        e < end; e++)
     {
@@ -463,6 +467,132 @@ deliver_sole (QdSimulation *sim,
     sim->n_external_hi[j]++;
 }
 
+/* run_kernel() when the kernel stopped early: @ran static blocks had
+ * their output computed, the receivers of the first @done of them their
+ * external transition, with their time advances in @ta. What the loop
+ * does for each of them, then as run_cascade() leaves the rest. */
+G_NO_INLINE static void
+finish_kernel (QdSimulation   *sim,
+               const QdFanout *fanout,
+               guint           n,
+               guint           ran,
+               guint           done,
+               const double   *ta,
+               double          t,
+               guint64         events)
+{
+  QdHot *hot = sim->hot;
+
+  for (guint k = 0; k < n; k++)
+    {
+      guint w = fanout[k].receiver;
+      QdHot *h = &hot[w];
+
+      if (G_UNLIKELY (++h->n_external == 0))
+        sim->n_external_hi[w]++;
+      if (k < ran)
+        {
+          sim->recent[(events + k) % QD_RECENT_SIZE] = w;
+          if (G_UNLIKELY (++h->n_internal == 0))
+            sim->n_internal_hi[w]++;
+        }
+      if (k < done)
+        {
+          guint j = h->sole_receiver;
+          QdHot *r = &hot[j];
+
+          schedule (sim, r, j, t, ta[k]);
+          r->tl = t;
+          if (G_UNLIKELY (++r->n_external == 0))
+            sim->n_external_hi[j]++;
+        }
+      else if (k == done && ran > done)
+        fail_numeric (sim, w, &sim->signals[h->out_base], t);
+      else
+        schedule_now (sim, h, w, t);
+    }
+}
+
+/* run_cascade() through a cascade kernel (QdBlockType.cascade): the
+ * static blocks of the fan-out @fanout (@n of them, all of one type) and
+ * the sole receiver of each, in one call of their type's kernel, instead
+ * of a call of each one's lambda and of its receiver's dext_ta.
+ *
+ * Why it is the same run. The kernel does, in the same order, the calls
+ * run_cascade() would make: static block k's lambda, then its receiver's
+ * external transition. Between two of them run_cascade() does only what
+ * is left here for after the call: counting, the receiver's new time in
+ * the heap, its tl. None of that is read by the next pair's functions
+ * (the blocks read their own states and segments; the heap is ordered by
+ * (time, index), so the order of its updates changes no event), and
+ * none of it can make run_cascade() stop, except a receiver due at once
+ * (t + ta not later than t: the now queue) or failing (a negative or NaN
+ * time advance), or an output that is not finite: the kernel stops at
+ * exactly those, and the rest is then done as run_cascade() does it
+ * (finish_kernel()). A kernel never calls qd_atomic_fail(), so no other
+ * error can come from inside it. The transitions are the same and counted
+ * the same: every static block's external one (the fan-out), then, for
+ * each run, its internal one as an event, and its receiver's external
+ * one.
+ *
+ * Returns TRUE when the kernel ran the whole cascade: then no block has
+ * failed and nothing is due now. */
+G_ALWAYS_INLINE static inline gboolean
+run_kernel (QdSimulation        *sim,
+            guint              (*cascade) (const QdCascadePair *pairs,
+                                           guint                n,
+                                           double               t,
+                                           double              *ta),
+            const QdCascadePair *pairs,
+            const QdFanout      *fanout,
+            guint                n,
+            double               t,
+            guint64             *events,
+            guint64             *transitions,
+            guint64             *same_time)
+{
+  QdHot *hot = sim->hot;
+  double ta[QD_KERNEL_MAX];
+  guint64 ev = *events;
+  guint done, ran;
+
+  done = cascade (pairs, n, t, ta);
+  if (G_UNLIKELY (done != n))
+    {
+      /* Stopped on an output that is not finite (its block has run its
+       * lambda) unless on a receiver due now or failing. */
+      ran = done;
+      if (done == 0 || t + ta[done - 1] > t)
+        ran++;
+      *transitions += n + ran + done;
+      *same_time += ran;
+      *events = ev + ran;
+      finish_kernel (sim, fanout, n, ran, done, ta, t, ev);
+      return FALSE;
+    }
+  *transitions += 3 * n;
+  *same_time += n;
+  *events = ev + n;
+  for (guint k = 0; k < n; k++)
+    {
+      guint w = fanout[k].receiver;
+      QdHot *h = &hot[w];
+      guint j = h->sole_receiver;
+      QdHot *r = &hot[j];
+
+      sim->recent[(ev + k) % QD_RECENT_SIZE] = w;
+      if (G_UNLIKELY (++h->n_external == 0))
+        sim->n_external_hi[w]++;
+      if (G_UNLIKELY (++h->n_internal == 0))
+        sim->n_internal_hi[w]++;
+      schedule (sim, r, j, t, ta[k]);
+      r->tl = t;
+      if (G_UNLIKELY (++r->n_external == 0))
+        sim->n_external_hi[j]++;
+    }
+  return TRUE;
+}
+
 /* The fan-out of output 0 of block @i (QdHot.fused_out0: its receivers
  * are static blocks that feed only non-static ones), with the static
  * receivers' events run at once instead of through the now queue.
@@ -478,11 +608,19 @@ deliver_sole (QdSimulation *sim,
  * static blocks not yet run are queued as fan_out() would have left
  * them, and the loop goes on from the queue in the same order.
  *
- * Returns FALSE, having done nothing, when the conditions do not hold:
+ * Returns 0, having done nothing, when the conditions do not hold:
  * something else is due at @t, the run would pass its event limit or its
  * illegitimacy limit within the cascade, or the segment is not finite
- * (fan_out() reports that). */
-G_ALWAYS_INLINE static inline gboolean
+ * (fan_out() reports that). Otherwise CASCADE_CLEAN when a kernel ran the
+ * whole cascade (no block failed, and nothing is due now), else
+ * CASCADE_RUN. */
+enum
+{
+  CASCADE_RUN = 1,
+  CASCADE_CLEAN = 2,
+};
+
+G_ALWAYS_INLINE static inline guint
 run_cascade (QdSimulation *sim,
              guint         i,
              double        t,
@@ -503,7 +641,15 @@ run_cascade (QdSimulation *sim,
       || n > events_end - *events
       || *same_time + n > sim->illegitimacy_limit
       || !signal_is_finite (&sim->signals[s]))
-    return FALSE;
+    return 0;
+
+  /* The kernel when there is one and no block has failed (the fired
+   * block itself may have: the loop below then queues them all). */
+  if (G_LIKELY (hot[i].cascade != NULL && sim->fail_error == NULL))
+    return run_kernel (sim, hot[i].cascade, &sim->kernel_pairs[e],
+                       &fanout[e], n, t,
+                       events, transitions, same_time)
+           ? CASCADE_CLEAN : CASCADE_RUN;
 
   *transitions += n;
   for (guint k = e; k < end; k++)
@@ -538,7 +684,7 @@ run_cascade (QdSimulation *sim,
       else
         fan_out (sim, r, j, t, mask, transitions);
     }
-  return TRUE;
+  return CASCADE_RUN;
 }
 
 /* The loop: events with time < @t_limit, at most @max_events of them.
@@ -552,8 +698,14 @@ run_cascade (QdSimulation *sim,
  * clock update and its rescheduling. The order of events is exactly the
  * general path's. Few values live across the blocks' calls (the ring of
  * recent blocks is indexed by the event count, the periodic check is a
- * mask of it), so that they stay in registers. */
-static QdRunStatus
+ * mask of it), so that they stay in registers.
+ *
+ * Flattened: everything it calls that is not marked G_NO_INLINE is
+ * inlined into it. Once the loop is large, GCC stops inlining the heap's
+ * inline test of a receiver's new time (qd_heap_update()) into it, and a
+ * call costs about 10 instructions per receiver, two per integrator step
+ * of a QSS model; the rare paths are kept out of line. */
+__attribute__ ((flatten)) static QdRunStatus
 run_loop (QdSimulation *sim,
           double        t_limit,
           guint64       max_events,
@@ -584,6 +736,7 @@ run_loop (QdSimulation *sim,
       QdHot *h;
       QdAtomic *a;
       guint64 mask;
+      guint cascade;
 
       if (G_UNLIKELY (events >= events_end))
         {
@@ -672,10 +825,18 @@ run_loop (QdSimulation *sim,
       events++;
       transitions++;
       steps += h->is_integrator;
-      if (!(mask == 1 && h->fused_out0
-            && run_cascade (sim, i, t, events_end, &events, &transitions,
-                            &same_time)))
+      cascade = 0;
+      if (mask == 1 && h->fused_out0)
+        cascade = run_cascade (sim, i, t, events_end, &events, &transitions,
+                               &same_time);
+      if (cascade == 0)
         fan_out (sim, h, i, t, mask, &transitions);
+      else if (cascade == CASCADE_CLEAN && events < check_at)
+        {
+          /* The inner loop below would find no failure and nothing due
+           * now. */
+          continue;
+        }
 
       for (;;)
         {
@@ -947,6 +1108,69 @@ feeds_fusable_cascade (QdSimulation *sim,
   return 1;
 }
 
+/* Whether output 0 of block @i can take a cascade kernel: a fusable
+ * cascade (feeds_fusable_cascade()) of at most QD_KERNEL_MAX static
+ * blocks, all of one type with a kernel, each with a sole receiver that
+ * the type's kernel accepts. */
+static gboolean
+kernel_fits (QdSimulation *sim,
+             guint         i)
+{
+  guint s = sim->out_base[i];
+  guint e = sim->fan_start[s], end = sim->fan_start[s + 1];
+  const QdBlockType *type;
+
+  if (!feeds_fusable_cascade (sim, i) || end - e > QD_KERNEL_MAX)
+    return FALSE;
+  type = sim->atomics[sim->fanout[e].receiver].type;
+  if (type->cascade == NULL || type->cascade_accepts == NULL)
+    return FALSE;
+  for (guint k = e; k < end; k++)
+    {
+      guint w = sim->fanout[k].receiver;
+      const QdHot *h = &sim->hot[w];
+
+      if (h->sole_receiver == QD_NO_RECEIVER
+          || sim->atomics[w].type->cascade != type->cascade
+          || !type->cascade_accepts (&sim->atomics[w],
+                                     &sim->atomics[h->sole_receiver],
+                                     h->sole_port))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* The cascade kernels (QdHot.cascade) and their pairs, once the QdHot are
+ * filled. The pairs are kept in the fan-out's order, at the same places
+ * as the fan-out entries they come from: run_cascade() and
+ * prefetch_next() find them without a further index, which in a large
+ * model would be one more cache miss per step. */
+static void
+fill_kernels (QdSimulation *sim)
+{
+  for (guint i = 0; i < sim->n_atomics; i++)
+    if (kernel_fits (sim, i))
+      {
+        guint s = sim->out_base[i];
+        guint e = sim->fan_start[s], end = sim->fan_start[s + 1];
+
+        if (sim->kernel_pairs == NULL)
+          sim->kernel_pairs = g_new0 (QdCascadePair,
+                                      MAX (sim->fan_start[sim->n_signals],
+                                           1));
+        sim->hot[i].cascade
+          = sim->atomics[sim->fanout[e].receiver].type->cascade;
+        for (guint k = e; k < end; k++)
+          {
+            guint w = sim->fanout[k].receiver;
+
+            sim->kernel_pairs[k].block = &sim->atomics[w];
+            sim->kernel_pairs[k].receiver
+              = &sim->atomics[sim->hot[w].sole_receiver];
+          }
+      }
+}
+
 static void
 fill_hot (QdSimulation *sim)
 {
@@ -971,6 +1195,7 @@ fill_hot (QdSimulation *sim)
        * the cascade of static blocks does not do. */
       h->is_static = (type->flags & QD_BLOCK_STATIC) != 0
                      && !h->is_integrator;
+      h->cascade = NULL;
     }
   sim->state_of = g_new (gconstpointer, MAX (n, 1));
   for (guint i = 0; i < n; i++)
@@ -989,6 +1214,7 @@ fill_hot (QdSimulation *sim)
           h->sole_port = (guint8) sim->fanout[sim->fan_start[s]].port;
         }
     }
+  fill_kernels (sim);
 }
 
 /* Runs every block's init, then schedules its first event. */
@@ -1106,6 +1332,7 @@ qd_simulation_free (QdSimulation *self)
   if (self->hot != NULL)
     g_aligned_free (self->hot);
   g_free (self->state_of);
+  g_free (self->kernel_pairs);
   qd_heap_clear (&self->heap);
   g_free (self->n_internal_hi);
   g_free (self->n_external_hi);

@@ -1,13 +1,17 @@
 /* test-cascade.c: the event loop's fused cascades (run_cascade() in
- * qd-simulation.c) change nothing but speed.
+ * qd-simulation.c) and their cascade kernels (run_kernel(), WSum's
+ * kernel in qd-block-wsum.c) change nothing but speed.
  *
  * Each model is compiled twice, once as it runs by default and once with
  * qd_simulation_set_fused_cascades (FALSE), which sends every zero-time
- * cascade through the now queue. The two runs must agree on everything
- * observable: event, transition and step totals, every block's internal
- * and external counts, and every trace segment bit for bit.
+ * cascade through the now queue (and so turns the kernels off too). The
+ * two runs must agree on everything observable: how the run ended (the
+ * error message, when it fails), event, transition and step totals,
+ * every block's internal and external counts, and every trace segment
+ * bit for bit.
  */
 #include "qd-test-util.h"
+#include "qd-simulation-private.h"
 
 #include <string.h>
 
@@ -32,35 +36,50 @@ assert_traces_equal (QdTrace *a,
     }
 }
 
+/* The blocks whose output 0 has a cascade kernel. */
+static guint
+count_kernels (QdSimulation *sim)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < sim->n_atomics; i++)
+    n += sim->hot[i].cascade != NULL;
+  return n;
+}
+
 /* Runs @doc both ways (to its final time, or by @chunk events at a time
- * when @chunk is not 0) and compares everything. */
-static void
-assert_same_both_ways (QdDocument *doc,
-                       guint64     chunk)
+ * when @chunk is not 0) and compares everything. The run must end with
+ * an error of code @error_code when it is not 0, the same both ways;
+ * otherwise it must not fail. Returns how many blocks have a cascade
+ * kernel. */
+static guint
+assert_same_both_ways_full (QdDocument *doc,
+                            guint64     chunk,
+                            gint        error_code)
 {
   QdSimulation *sim[2];
   GPtrArray *traces[2];
+  GError *errors[2] = { NULL, NULL };
+  guint n_kernels;
 
   for (int way = 0; way < 2; way++)
     {
+      QdRunStatus status;
+
       sim[way] = qd_test_compile (doc);
       if (way == 1)
         qd_simulation_set_fused_cascades (sim[way], FALSE);
       if (chunk == 0)
-        qd_test_run (sim[way]);
+        status = qd_simulation_run (sim[way], &errors[way]);
       else
         {
-          g_autoptr(GError) error = NULL;
-          QdRunStatus status;
-
           /* A step executes exactly @chunk events unless the run ends:
            * a cascade never carries it past its limit. */
           do
             {
               guint64 before = qd_simulation_get_events (sim[way]);
 
-              status = qd_simulation_step (sim[way], chunk, &error);
-              g_assert_no_error (error);
+              status = qd_simulation_step (sim[way], chunk, &errors[way]);
               if (status == QD_RUN_STEPPED)
                 g_assert_cmpuint (qd_simulation_get_events (sim[way]), ==,
                                   before + chunk);
@@ -68,8 +87,20 @@ assert_same_both_ways (QdDocument *doc,
           while (status == QD_RUN_STEPPED);
           qd_simulation_finish (sim[way]);
         }
+      if (error_code == 0)
+        {
+          g_assert_no_error (errors[way]);
+          g_assert_cmpint (status, ==, QD_RUN_DONE);
+        }
+      else
+        {
+          g_assert_error (errors[way], QD_ERROR, error_code);
+          g_assert_cmpint (status, ==, QD_RUN_ERROR);
+        }
       traces[way] = qd_simulation_get_traces (sim[way]);
     }
+  if (error_code != 0)
+    g_assert_cmpstr (errors[0]->message, ==, errors[1]->message);
 
   g_assert_cmpuint (qd_simulation_get_events (sim[0]), ==,
                     qd_simulation_get_events (sim[1]));
@@ -93,8 +124,25 @@ assert_same_both_ways (QdDocument *doc,
     assert_traces_equal (traces[0]->pdata[k], traces[1]->pdata[k]);
   g_assert_cmpuint (qd_simulation_get_events (sim[0]), >, 0);
 
+  /* Turning the fused cascades off turns the kernels' path off too (it
+   * is taken from run_cascade() only); they are still there. */
+  n_kernels = count_kernels (sim[0]);
+  g_assert_cmpuint (count_kernels (sim[1]), ==, n_kernels);
+  for (guint i = 0; i < sim[1]->n_atomics; i++)
+    g_assert_cmpuint (sim[1]->hot[i].fused_out0, ==, 0);
+
+  g_clear_error (&errors[0]);
+  g_clear_error (&errors[1]);
   qd_simulation_free (sim[0]);
   qd_simulation_free (sim[1]);
+  return n_kernels;
+}
+
+static guint
+assert_same_both_ways (QdDocument *doc,
+                       guint64     chunk)
+{
+  return assert_same_both_ways_full (doc, chunk, 0);
 }
 
 /* Every shipped example: QSS, LIQSS, hybrid and discrete-event models,
@@ -130,7 +178,8 @@ test_examples (void)
 /* An LC line of @n sections (x1' = d - x2, xi' = x(i-1) - x(i+1),
  * xn' = x(n-1)) driven by a unit pulse: every integrator feeds two WSum
  * blocks that feed one integrator each, the pattern the fused cascade is
- * for. */
+ * for, and WSum's cascade kernel (of two inputs of order 1 into a QSS2
+ * integrator in the fast case, the others through the general one). */
 static QdDocument *
 build_lc_line (guint        n,
                const char  *method)
@@ -178,7 +227,10 @@ test_lc_line (void)
       g_autoptr(QdDocument) doc = build_lc_line (40, methods[m]);
 
       g_test_message ("%s", methods[m]);
-      assert_same_both_ways (doc, 0);
+      /* The output of every integrator but the first and the last
+       * (which the Scope reads too) goes to a kernel, and so does the
+       * pulse's (to the first WSum alone). */
+      g_assert_cmpuint (assert_same_both_ways (doc, 0), ==, 40 - 2 + 1);
     }
 }
 
@@ -188,11 +240,20 @@ test_lc_line (void)
 static void
 test_steps (void)
 {
-  g_autoptr(QdDocument) doc = build_lc_line (12, "QSS2");
+  const char *methods[] = { "QSS2", "QSS1" };
 
-  assert_same_both_ways (doc, 1);
-  assert_same_both_ways (doc, 2);
-  assert_same_both_ways (doc, 7);
+  /* With a kernel a cascade is one call, and it is never begun when the
+   * step's last event would fall inside it: steps of 1, 2 and 7 events
+   * end inside the cascades of two WSum blocks (three events with the
+   * integrator's) in every possible place. */
+  for (guint m = 0; m < G_N_ELEMENTS (methods); m++)
+    {
+      g_autoptr(QdDocument) doc = build_lc_line (12, methods[m]);
+
+      g_assert_cmpuint (assert_same_both_ways (doc, 1), >, 0);
+      assert_same_both_ways (doc, 2);
+      assert_same_both_ways (doc, 7);
+    }
 }
 
 /* A cascade interrupted: the integrator x feeds two WSum blocks. The
@@ -228,6 +289,90 @@ test_interrupted (void)
   assert_same_both_ways (doc, 3);
 }
 
+/* A kernel's cascade interrupted: x' = x grows as e^t and feeds three
+ * WSum blocks, each feeding an integrator: a (x + 0 y) closes the loop,
+ * b (1e300 x + 0 y) drives z, c (0 x) holds y still. From t = 17 or so,
+ * z answers many of b's outputs with a time advance of 0 (its x is
+ * already a quantum away from its q): the kernel stops after z, which
+ * is due now, and c goes through the queue. Near t = 19, x is still
+ * finite when b's output is not: the kernel stops at b, having run a
+ * and its receiver x; b's transition is counted, the run fails naming b,
+ * and c is left in the queue, as the general loop does.
+ * @n_in is the number of inputs of a and b: 2 takes the kernel's fast
+ * case, 1 its general one. The Scope sees z, which nothing else reads
+ * (a direct receiver of x that is not static would rule the kernel
+ * out). */
+static QdDocument *
+build_overflow (guint n_in)
+{
+  QdDocument *doc = qd_document_new ();
+  QdBlock *x = qd_test_add_block (doc, "integrator", "x");
+  QdBlock *a = qd_test_add_block (doc, "wsum", "a");
+  QdBlock *b = qd_test_add_block (doc, "wsum", "b");
+  QdBlock *c = qd_test_add_block (doc, "wsum", "c");
+  QdBlock *y = qd_test_add_block (doc, "integrator", "y");
+  QdBlock *z = qd_test_add_block (doc, "integrator", "z");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+
+  qd_test_set_param (doc, x, "x0", "1");
+  qd_test_set_param (doc, x, "method", "QSS2");
+  qd_test_set_param (doc, y, "x0", "1");
+  qd_test_set_param (doc, y, "method", "QSS2");
+  qd_test_set_param (doc, z, "method", "QSS2");
+  qd_test_set_param (doc, a, "n", n_in == 2 ? "2" : "1");
+  qd_test_set_param (doc, a, "weights", n_in == 2 ? "1, 0" : "1");
+  qd_test_set_param (doc, b, "n", n_in == 2 ? "2" : "1");
+  qd_test_set_param (doc, b, "weights", n_in == 2 ? "1e300, 0" : "1e300");
+  qd_test_set_param (doc, c, "n", "1");
+  qd_test_set_param (doc, c, "weights", "0");
+  qd_test_set_param (doc, scope, "n", "1");
+  qd_test_connect (doc, x, 0, a, 0);
+  qd_test_connect (doc, x, 0, b, 0);
+  qd_test_connect (doc, x, 0, c, 0);
+  if (n_in == 2)
+    {
+      qd_test_connect (doc, y, 0, a, 1);
+      qd_test_connect (doc, y, 0, b, 1);
+    }
+  qd_test_connect (doc, a, 0, x, 0);
+  qd_test_connect (doc, b, 0, z, 0);
+  qd_test_connect (doc, c, 0, y, 0);
+  qd_test_connect (doc, z, 0, scope, 0);
+  qd_test_set_final_time (doc, 40.0);
+  return doc;
+}
+
+static void
+test_kernel_error (void)
+{
+  for (guint n_in = 1; n_in <= 2; n_in++)
+    {
+      g_autoptr(QdDocument) doc = build_overflow (n_in);
+      QdSimulation *sim = qd_test_compile (doc);
+      g_autoptr(GError) error = NULL;
+      guint64 n_int, n_ext;
+
+      g_test_message ("%u inputs", n_in);
+      /* x (index 0) has a kernel (and y, when it feeds a and b); b
+       * (index 2) fails. */
+      g_assert_cmpuint (count_kernels (sim), ==, n_in);
+      g_assert_nonnull (sim->hot[0].cascade);
+      g_assert_cmpint (qd_simulation_run (sim, &error), ==, QD_RUN_ERROR);
+      g_assert_error (error, QD_ERROR, QD_ERROR_NUMERIC);
+      g_assert_nonnull (strstr (error->message, "/b: produced infinity"));
+      /* b ran its last output (an internal transition for each external
+       * one); c, left in the queue, did not. */
+      qd_simulation_get_block_stats (sim, 2, &n_int, &n_ext);
+      g_assert_cmpuint (n_int, ==, n_ext);
+      qd_simulation_get_block_stats (sim, 3, &n_int, &n_ext);
+      g_assert_cmpuint (n_int + 1, ==, n_ext);
+      qd_simulation_free (sim);
+
+      assert_same_both_ways_full (doc, 0, QD_ERROR_NUMERIC);
+      assert_same_both_ways_full (doc, 5, QD_ERROR_NUMERIC);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -239,6 +384,7 @@ main (int   argc,
   g_test_add_func ("/cascade/lc-line", test_lc_line);
   g_test_add_func ("/cascade/steps", test_steps);
   g_test_add_func ("/cascade/interrupted", test_interrupted);
+  g_test_add_func ("/cascade/kernel-error", test_kernel_error);
 
   return g_test_run ();
 }
