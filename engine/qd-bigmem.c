@@ -149,30 +149,6 @@ qd_bigmem_free (gpointer mem)
   g_aligned_free (h->base);
 }
 
-void
-qd_bigmem_trim (gpointer mem,
-                gsize    size)
-{
-#ifdef QD_BIGMEM_CAN_MAP
-  Header *h;
-  gsize page, keep;
-
-  if (mem == NULL)
-    return;
-  h = header_of (mem);
-  if (h->length == 0)
-    return;
-  /* The header's page and the pages that hold the first @size bytes. */
-  page = (gsize) sysconf (_SC_PAGESIZE);
-  keep = page + ((size + page - 1) & ~(page - 1));
-  if (keep < h->length)
-    {
-      munmap ((guint8 *) h->base + keep, h->length - keep);
-      h->length = keep;
-    }
-#endif
-}
-
 gboolean
 qd_bigmem_is_mapped (gconstpointer mem)
 {

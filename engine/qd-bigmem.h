@@ -38,13 +38,6 @@ gpointer qd_bigmem_alloc0 (gsize    n_elements,
  * ignored. */
 void     qd_bigmem_free   (gpointer mem);
 
-/* Gives back what lies past the first @size bytes of @mem, where it can:
- * the whole pages past them of a block mapped on its own (a huge page
- * among them is split); nothing of a small block. For the last of a run
- * of chunks, whose end is known only once it is filled. */
-void     qd_bigmem_trim   (gpointer mem,
-                           gsize    size);
-
 /* TRUE when @mem was mapped on its own and advised for huge pages (for
  * tests). */
 gboolean qd_bigmem_is_mapped (gconstpointer mem);

@@ -1510,13 +1510,6 @@ build_model (Compiler *c)
         atomic_nodes[node->atomic] = node;
       }
   }
-  /* The last chunk's unused end: on a huge page, it would take memory. */
-  if (sim->records->len > 0)
-    {
-      guint8 *last = g_ptr_array_index (sim->records, sim->records->len - 1);
-
-      qd_bigmem_trim (last, (gsize) (c->chunk_pos - last));
-    }
 
   /* Each path, with the block's id after its NUL (qd_atomic_block_id()).
    * Paths are unique: stored without the chunk's deduplicating hash

@@ -80,33 +80,6 @@ test_bigmem_many (void)
     }
 }
 
-/* A trimmed block keeps what it was asked to keep, whichever way it was
- * made. */
-static void
-test_bigmem_trim (void)
-{
-  static const gsize keep[] = { 0, 1, 4096, 100000, QD_BIGMEM_HUGE_SIZE };
-
-  for (guint k = 0; k < G_N_ELEMENTS (keep); k++)
-    {
-      gsize size = QD_BIGMEM_HUGE_SIZE + 12345;
-      guint8 *mem = qd_bigmem_alloc (size, 1);
-
-      memset (mem, 0x5a, size);
-      qd_bigmem_trim (mem, keep[k]);
-      for (gsize b = 0; b < keep[k]; b++)
-        g_assert_cmpuint (mem[b], ==, 0x5a);
-      qd_bigmem_free (mem);
-
-      mem = qd_bigmem_alloc (1000, 1);
-      memset (mem, 0x5a, 1000);
-      qd_bigmem_trim (mem, MIN (keep[k], 1000));
-      g_assert_cmpuint (mem[999], ==, 0x5a);
-      qd_bigmem_free (mem);
-    }
-  qd_bigmem_trim (NULL, 0);
-}
-
 int
 main (int argc, char **argv)
 {
@@ -114,7 +87,6 @@ main (int argc, char **argv)
 
   g_test_add_func ("/bigmem/sizes", test_bigmem_sizes);
   g_test_add_func ("/bigmem/many", test_bigmem_many);
-  g_test_add_func ("/bigmem/trim", test_bigmem_trim);
 
   return g_test_run ();
 }
