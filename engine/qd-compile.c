@@ -25,7 +25,6 @@
 #include <string.h>
 
 #include "qd-simulation-private.h"
-#include "qd-bigmem.h"
 #include "qd-expr.h"
 #include "qd-registry.h"
 
@@ -1329,15 +1328,10 @@ static const QdSignal zero_signal;
 
 #define ALIGN_UP(pos, align) (((pos) + (align) - 1) & ~(gsize) ((align) - 1))
 
-/* Records are carved out of chunks (or of one record's size, when
- * larger): the first of 1 MiB, large enough that the allocator maps it,
- * so that the unused end of a small model's only chunk takes no memory;
- * the next ones, in a model that needs more, of 2 MiB on a 2 MiB
- * boundary, which the kernel may back with one huge page each
- * (qd-bigmem.h): the events of a large model touch records all over
- * them. The last chunk then wastes less than a huge page. */
+/* Records are carved out of chunks of this size (or of one record's
+ * size, when larger): large enough that the allocator maps them, so the
+ * unused end of the last chunk takes no memory. */
 #define RECORD_CHUNK_SIZE (1024 * 1024)
-#define RECORD_CHUNK_SIZE_LARGE QD_BIGMEM_HUGE_SIZE
 
 /* @size bytes for a record, zeroed, @align-byte aligned (at most 64),
  * following the previous record when it fits in the current chunk. */
@@ -1353,12 +1347,10 @@ record_alloc (Compiler *c,
 
   if (size + pad > c->chunk_left)
     {
-      gsize chunk_size = MAX (size, c->sim->records->len == 0
-                                    ? RECORD_CHUNK_SIZE
-                                    : RECORD_CHUNK_SIZE_LARGE);
+      gsize chunk_size = MAX (size, RECORD_CHUNK_SIZE);
 
       /* Not zeroed here: only the parts given out are touched. */
-      c->chunk_pos = qd_bigmem_alloc (chunk_size, 1);
+      c->chunk_pos = g_aligned_alloc (chunk_size, 1, 64);
       c->chunk_left = chunk_size;
       pad = 0;
       g_ptr_array_add (c->sim->records, c->chunk_pos);
@@ -1440,10 +1432,10 @@ build_model (Compiler *c)
   guint max_params = 1;
 
   sim->n_atomics = n;
-  sim->atomics = qd_bigmem_alloc0 (MAX (n, 1), sizeof (QdAtomic));
+  sim->atomics = g_new0 (QdAtomic, MAX (n, 1));
   sim->is_integrator = g_new0 (guint8, MAX (n, 1));
-  sim->out_base = qd_bigmem_alloc0 (n + 1, sizeof (guint32));
-  sim->records = g_ptr_array_new_with_free_func (qd_bigmem_free);
+  sim->out_base = g_new0 (guint32, n + 1);
+  sim->records = g_ptr_array_new_with_free_func (g_aligned_free);
   c->vectors = g_ptr_array_new_with_free_func (g_free);
   in_base = g_new0 (guint32, n + 1);
 
@@ -1555,11 +1547,10 @@ build_model (Compiler *c)
     }
   sim->n_signals = sim->out_base[n];
   n_inputs = in_base[n];
-  sim->signals = qd_bigmem_alloc0 (MAX (sim->n_signals, 1),
-                                   sizeof (QdSignal));
+  sim->signals = g_new0 (QdSignal, MAX (sim->n_signals, 1));
   for (guint i = 0; i < n; i++)
     sim->atomics[i].out = &sim->signals[sim->out_base[i]];
-  sim->fan_start = qd_bigmem_alloc0 (sim->n_signals + 2, sizeof (guint32));
+  sim->fan_start = g_new0 (guint32, sim->n_signals + 2);
 
   check_port_numbers (c, QD_TYPE_INPORT);
   check_port_numbers (c, QD_TYPE_OUTPORT);
@@ -1623,8 +1614,7 @@ build_model (Compiler *c)
       }
     for (guint s = 0; s < sim->n_signals; s++)
       sim->fan_start[s + 1] += sim->fan_start[s];
-    sim->fanout = qd_bigmem_alloc (MAX (sim->fan_start[sim->n_signals], 1),
-                                   sizeof (QdFanout));
+    sim->fanout = g_new (QdFanout, MAX (sim->fan_start[sim->n_signals], 1));
 
     /* Receivers go in priority order: the loop below visits them so. */
     {

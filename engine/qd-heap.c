@@ -5,8 +5,6 @@
  */
 #include "qd-heap.h"
 
-#include "qd-bigmem.h"
-
 #define ARITY 4
 /* Entry k is stored at block[k + SHIFT]: the children 4k+1 .. 4k+4 of k
  * then sit at 4k+4 .. 4k+7 of the block, one aligned cache line. */
@@ -58,10 +56,8 @@ qd_heap_init (QdHeap *heap,
 
   heap->n = 0;
   heap->n_ids = n_ids;
-  /* Room for a full last group of siblings past the last entry. On huge
-   * pages when large: in a large model every update reads entries all
-   * over the array. */
-  heap->block = qd_bigmem_alloc (size, sizeof (QdHeapEntry));
+  /* Room for a full last group of siblings past the last entry. */
+  heap->block = g_aligned_alloc (size, sizeof (QdHeapEntry), 64);
   for (guint k = 0; k < size; k++)
     heap->block[k] = sentinel;
   heap->entries = heap->block + SHIFT;
@@ -69,7 +65,7 @@ qd_heap_init (QdHeap *heap,
    * path of qd_heap_update(), a key below every time. */
   heap->entries[-1].key = 0;
   heap->entries[-1].id = 0;
-  heap->pos = qd_bigmem_alloc (MAX (n_ids, 1), sizeof (guint32));
+  heap->pos = g_new (guint32, MAX (n_ids, 1));
   for (guint i = 0; i < n_ids; i++)
     heap->pos[i] = QD_HEAP_ABSENT;
 }
@@ -77,9 +73,10 @@ qd_heap_init (QdHeap *heap,
 void
 qd_heap_clear (QdHeap *heap)
 {
-  g_clear_pointer (&heap->block, qd_bigmem_free);
-  heap->entries = NULL;
-  g_clear_pointer (&heap->pos, qd_bigmem_free);
+  if (heap->block != NULL)
+    g_aligned_free (heap->block);
+  heap->block = heap->entries = NULL;
+  g_clear_pointer (&heap->pos, g_free);
   heap->n = heap->n_ids = 0;
 }
 

@@ -68,7 +68,6 @@
 #include <string.h>
 
 #include "qd-simulation-private.h"
-#include "qd-bigmem.h"
 
 #define CHECK_INTERVAL 1024
 #define MAX_LOOP_PATHS 10
@@ -953,7 +952,7 @@ fill_hot (QdSimulation *sim)
 {
   guint n = sim->n_atomics;
 
-  sim->hot = qd_bigmem_alloc0 (MAX (n, 1), sizeof (QdHot));
+  sim->hot = g_aligned_alloc0 (MAX (n, 1), sizeof (QdHot), 64);
   for (guint i = 0; i < n; i++)
     {
       QdAtomic *a = &sim->atomics[i];
@@ -973,7 +972,7 @@ fill_hot (QdSimulation *sim)
       h->is_static = (type->flags & QD_BLOCK_STATIC) != 0
                      && !h->is_integrator;
     }
-  sim->state_of = qd_bigmem_alloc (MAX (n, 1), sizeof (gconstpointer));
+  sim->state_of = g_new (gconstpointer, MAX (n, 1));
   for (guint i = 0; i < n; i++)
     sim->state_of[i] = sim->atomics[i].state;
   for (guint i = 0; i < n; i++)
@@ -1086,12 +1085,12 @@ qd_simulation_free (QdSimulation *self)
     return;
   qd_simulation_finish (self);
 
-  qd_bigmem_free (self->atomics);
+  g_free (self->atomics);
   g_free (self->is_integrator);
-  qd_bigmem_free (self->signals);
-  qd_bigmem_free (self->out_base);
-  qd_bigmem_free (self->fan_start);
-  qd_bigmem_free (self->fanout);
+  g_free (self->signals);
+  g_free (self->out_base);
+  g_free (self->fan_start);
+  g_free (self->fanout);
   if (self->records != NULL)
     g_ptr_array_unref (self->records);
   if (self->strings != NULL)
@@ -1104,8 +1103,9 @@ qd_simulation_free (QdSimulation *self)
     g_ptr_array_unref (self->traces);
   if (self->stats != NULL)
     g_ptr_array_unref (self->stats);
-  qd_bigmem_free (self->hot);
-  qd_bigmem_free (self->state_of);
+  if (self->hot != NULL)
+    g_aligned_free (self->hot);
+  g_free (self->state_of);
   qd_heap_clear (&self->heap);
   g_free (self->n_internal_hi);
   g_free (self->n_external_hi);
