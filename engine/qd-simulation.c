@@ -406,11 +406,15 @@ prefetch_block (QdSimulation *sim,
  * (lcline-random with N = 10^4 and more), each of its lines, and those
  * of the blocks its output reaches, is otherwise a miss the next event
  * waits for. Beyond the top's own lines and output segment, the static
- * blocks its first output feeds and their sole receivers are asked for
- * as well, but only in models too large for the caches
- * (QD_PREFETCH_DEEP_BLOCKS), where the arrays that lead to them are
- * themselves worth the loads. */
-#define QD_PREFETCH_DEEP_BLOCKS 8192
+ * blocks its first output feeds are asked for as well, but only in
+ * models whose loop data outgrows the level-2 cache
+ * (QD_PREFETCH_DEEP_BLOCKS blocks, some 600 bytes each), where the
+ * arrays that lead to them are themselves worth the loads: with 2000
+ * to 6000 blocks (lcline-random, N = 1000 to 3000) the deeper prefetch
+ * won 94 of 135 alternating pairs of runs (medians from 7 % slower to
+ * 19 % faster), for about 50 more instructions per step
+ * (docs/performance.md, fifth round). */
+#define QD_PREFETCH_DEEP_BLOCKS 1024
 
 G_ALWAYS_INLINE static inline void
 prefetch_next (QdSimulation *sim)
