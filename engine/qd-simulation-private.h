@@ -114,6 +114,28 @@ typedef struct
  * their time advances on the stack). */
 #define QD_KERNEL_MAX 8
 
+/* The receivers of a block's first output that prefetch_next() asks for
+ * (qd-simulation.c). */
+#define QD_PREFETCH_RECEIVERS 4
+
+/* What prefetch_next() asks for when block i is the heap's top, on one
+ * cache line, so that a large model's deeper prefetch waits for one line
+ * instead of a chain of four dependent reads (out_base, fan_start,
+ * fanout, state_of). The states are 32-bit offsets from @base, the
+ * block's own state (or, when it has none, its first receiver's), which
+ * keeps four receivers on the line: the records are carved in large
+ * chunks, close together. */
+typedef struct
+{
+  const char *base;                /* the block's state, or NULL */
+  guint32     signal;              /* its output 0 in signals[] */
+  guint32     pairs;               /* that output's first fan-out entry,
+                                      for kernel_pairs */
+  guint32     receiver[QD_PREFETCH_RECEIVERS];  /* or QD_NO_RECEIVER */
+  guint32     receiver_signal[QD_PREFETCH_RECEIVERS];
+  gint32      receiver_state[QD_PREFETCH_RECEIVERS];  /* from base */
+} QdPrefetchLine;
+
 struct _QdSimulation
 {
   /* The flat model (built by the compiler, constant while running). */
@@ -178,6 +200,10 @@ struct _QdSimulation
   GError         *error;           /* sticky: the run ended with this */
   gboolean        initialized;
   gboolean        finished;
+
+  QdPrefetchLine *prefetch;        /* per block, 64-byte aligned, in models
+                                      of QD_PREFETCH_DEEP_BLOCKS blocks or
+                                      more; else NULL (qd-simulation.c) */
 };
 
 /* The id of the block @a, for problems (the editor selects the block by

@@ -408,11 +408,12 @@ prefetch_block (QdSimulation *sim,
  * waits for. Beyond the top's own lines and output segment, the static
  * blocks its first output feeds are asked for as well, but only in
  * models whose loop data outgrows the level-2 cache
- * (QD_PREFETCH_DEEP_BLOCKS blocks, some 600 bytes each), where the
- * arrays that lead to them are themselves worth the loads: with 2000
+ * (QD_PREFETCH_DEEP_BLOCKS blocks, some 600 bytes each): with 2000
  * to 6000 blocks (lcline-random, N = 1000 to 3000) the deeper prefetch
  * won 94 of 135 alternating pairs of runs (medians from 7 % slower to
- * 19 % faster), for about 50 more instructions per step
+ * 19 % faster). The addresses come from the top's QdPrefetchLine, one
+ * line read, rather than from the wiring's arrays, which were a chain of
+ * four dependent reads and some 57 instructions per step
  * (docs/performance.md, fifth round). */
 #define QD_PREFETCH_DEEP_BLOCKS 1024
 
@@ -420,26 +421,60 @@ G_ALWAYS_INLINE static inline void
 prefetch_next (QdSimulation *sim)
 {
   guint next = qd_heap_top_id (&sim->heap);
+  const QdPrefetchLine *l;
+  guintptr base;
   guint s;
 
   if (G_UNLIKELY (next >= sim->n_atomics))
     return;
-  prefetch_block (sim, next);
-  s = sim->out_base[next];
-  __builtin_prefetch (&sim->signals[s]);
-  if (sim->n_atomics < QD_PREFETCH_DEEP_BLOCKS || s == sim->out_base[next + 1])
+  if (sim->prefetch == NULL)
+    {
+      /* A small model, or one whose records lie too far apart for the
+       * lines' offsets: the same lines through the wiring. */
+      prefetch_block (sim, next);
+      s = sim->out_base[next];
+      __builtin_prefetch (&sim->signals[s]);
+      if (sim->n_atomics < QD_PREFETCH_DEEP_BLOCKS
+          || s == sim->out_base[next + 1])
+        return;
+      if (sim->kernel_pairs != NULL)
+        __builtin_prefetch (&sim->kernel_pairs[sim->fan_start[s]]);
+      for (guint e = sim->fan_start[s],
+           end = MIN (sim->fan_start[s + 1], e + QD_PREFETCH_RECEIVERS);
+           e < end; e++)
+        {
+          guint w = sim->fanout[e].receiver;
+
+          prefetch_block (sim, w);
+          __builtin_prefetch (&sim->signals[sim->out_base[w]]);
+        }
+      return;
+    }
+
+  l = &sim->prefetch[next];
+  base = (guintptr) l->base;
+  __builtin_prefetch (&sim->hot[next]);
+  __builtin_prefetch (&sim->atomics[next]);
+  __builtin_prefetch ((gconstpointer) base);
+  __builtin_prefetch ((gconstpointer) (base + 64));
+  __builtin_prefetch (&sim->signals[l->signal]);
+  if (l->receiver[0] == QD_NO_RECEIVER)
     return;
   /* The pairs of its cascade kernel, if it has one: the kernel's first
    * loads. */
   if (sim->kernel_pairs != NULL)
-    __builtin_prefetch (&sim->kernel_pairs[sim->fan_start[s]]);
-  for (guint e = sim->fan_start[s], end = MIN (sim->fan_start[s + 1], e + 4);
-       e < end; e++)
+    __builtin_prefetch (&sim->kernel_pairs[l->pairs]);
+  for (guint k = 0;
+       k < QD_PREFETCH_RECEIVERS && l->receiver[k] != QD_NO_RECEIVER; k++)
     {
-      guint w = sim->fanout[e].receiver;
+      guint w = l->receiver[k];
+      guintptr state = base + (guintptr) (gintptr) l->receiver_state[k];
 
-      prefetch_block (sim, w);
-      __builtin_prefetch (&sim->signals[sim->out_base[w]]);
+      __builtin_prefetch (&sim->hot[w]);
+      __builtin_prefetch (&sim->atomics[w]);
+      __builtin_prefetch ((gconstpointer) state);
+      __builtin_prefetch ((gconstpointer) (state + 64));
+      __builtin_prefetch (&sim->signals[l->receiver_signal[k]]);
     }
 }
 
@@ -1175,6 +1210,77 @@ fill_kernels (QdSimulation *sim)
       }
 }
 
+/* The offset of @p from @base in @off, if it fits in 32 bits (a NULL
+ * @p is asked for as @base). */
+static gboolean
+prefetch_offset (const char    *base,
+                 gconstpointer  p,
+                 gint32        *off)
+{
+  gint64 d;
+
+  if (p == NULL || base == NULL)
+    {
+      *off = 0;
+      return TRUE;
+    }
+  d = (gint64) ((guintptr) p - (guintptr) base);
+  if (d < G_MININT32 || d > G_MAXINT32)
+    return FALSE;
+  *off = (gint32) d;
+  return TRUE;
+}
+
+/* The QdPrefetchLine of every block (prefetch_next()), in place of
+ * state_of. FALSE, with none, when some receiver's state is more than
+ * 2 GiB away from the state its offset starts from. */
+static gboolean
+fill_prefetch (QdSimulation *sim)
+{
+  guint n = sim->n_atomics;
+
+  G_STATIC_ASSERT (sizeof (QdPrefetchLine) == 64);
+  sim->prefetch = g_aligned_alloc (n, sizeof (QdPrefetchLine), 64);
+  for (guint i = 0; i < n; i++)
+    {
+      QdPrefetchLine *l = &sim->prefetch[i];
+      guint s = sim->out_base[i];
+      guint e = sim->fan_start[s];
+      guint end = e;
+      guint k;
+
+      /* The receivers of output 0, when the block has outputs. */
+      if (s != sim->out_base[i + 1])
+        end = MIN (sim->fan_start[s + 1], e + QD_PREFETCH_RECEIVERS);
+      l->base = sim->atomics[i].state;
+      for (guint f = e; f < end && l->base == NULL; f++)
+        l->base = sim->atomics[sim->fanout[f].receiver].state;
+      l->signal = s;
+      l->pairs = e;
+      for (k = 0; k < QD_PREFETCH_RECEIVERS; k++)
+        {
+          l->receiver[k] = QD_NO_RECEIVER;
+          l->receiver_signal[k] = 0;
+          l->receiver_state[k] = 0;
+        }
+      for (k = 0; e + k < end; k++)
+        {
+          guint w = sim->fanout[e + k].receiver;
+
+          l->receiver[k] = w;
+          l->receiver_signal[k] = sim->out_base[w];
+          if (!prefetch_offset (l->base, sim->atomics[w].state,
+                                &l->receiver_state[k]))
+            {
+              g_aligned_free (sim->prefetch);
+              sim->prefetch = NULL;
+              return FALSE;
+            }
+        }
+    }
+  return TRUE;
+}
+
 static void
 fill_hot (QdSimulation *sim)
 {
@@ -1201,9 +1307,12 @@ fill_hot (QdSimulation *sim)
                      && !h->is_integrator;
       h->cascade = NULL;
     }
-  sim->state_of = g_new (gconstpointer, MAX (n, 1));
-  for (guint i = 0; i < n; i++)
-    sim->state_of[i] = sim->atomics[i].state;
+  if (n < QD_PREFETCH_DEEP_BLOCKS || !fill_prefetch (sim))
+    {
+      sim->state_of = g_new (gconstpointer, MAX (n, 1));
+      for (guint i = 0; i < n; i++)
+        sim->state_of[i] = sim->atomics[i].state;
+    }
   for (guint i = 0; i < n; i++)
     {
       QdHot *h = &sim->hot[i];
@@ -1336,6 +1445,8 @@ qd_simulation_free (QdSimulation *self)
   if (self->hot != NULL)
     g_aligned_free (self->hot);
   g_free (self->state_of);
+  if (self->prefetch != NULL)
+    g_aligned_free (self->prefetch);
   g_free (self->kernel_pairs);
   qd_heap_clear (&self->heap);
   g_free (self->n_internal_hi);
