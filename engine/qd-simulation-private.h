@@ -124,16 +124,17 @@ typedef struct
  * fanout, state_of). The states are 32-bit offsets from @base, the
  * block's own state (or, when it has none, its first receiver's), which
  * keeps four receivers on the line: the records are carved in large
- * chunks, close together. */
+ * chunks, close together. The segments and the pairs are byte offsets
+ * into their arrays, which saves the multiplications. */
 typedef struct
 {
   const char *base;                /* the block's state, or NULL */
-  guint32     signal;              /* its output 0 in signals[] */
+  guint32     signal;              /* its output 0, from signals */
   guint32     pairs;               /* that output's first fan-out entry,
-                                      for kernel_pairs */
+                                      from kernel_pairs */
   guint32     receiver[QD_PREFETCH_RECEIVERS];  /* or QD_NO_RECEIVER */
-  guint32     receiver_signal[QD_PREFETCH_RECEIVERS];
-  gint32      receiver_state[QD_PREFETCH_RECEIVERS];  /* from base */
+  guint32     receiver_signal[QD_PREFETCH_RECEIVERS];  /* from signals */
+  gint32      receiver_state[QD_PREFETCH_RECEIVERS];   /* from base */
 } QdPrefetchLine;
 
 struct _QdSimulation

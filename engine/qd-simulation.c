@@ -422,7 +422,7 @@ prefetch_next (QdSimulation *sim)
 {
   guint next = qd_heap_top_id (&sim->heap);
   const QdPrefetchLine *l;
-  guintptr base;
+  guintptr base, signals;
   guint s;
 
   if (G_UNLIKELY (next >= sim->n_atomics))
@@ -453,17 +453,19 @@ prefetch_next (QdSimulation *sim)
 
   l = &sim->prefetch[next];
   base = (guintptr) l->base;
+  signals = (guintptr) sim->signals;
   __builtin_prefetch (&sim->hot[next]);
   __builtin_prefetch (&sim->atomics[next]);
   __builtin_prefetch ((gconstpointer) base);
   __builtin_prefetch ((gconstpointer) (base + 64));
-  __builtin_prefetch (&sim->signals[l->signal]);
+  __builtin_prefetch ((gconstpointer) (signals + l->signal));
   if (l->receiver[0] == QD_NO_RECEIVER)
     return;
   /* The pairs of its cascade kernel, if it has one: the kernel's first
-   * loads. */
-  if (sim->kernel_pairs != NULL)
-    __builtin_prefetch (&sim->kernel_pairs[l->pairs]);
+   * loads (without kernels, an address near 0, harmless and cheaper than
+   * the test). */
+  __builtin_prefetch ((gconstpointer) ((guintptr) sim->kernel_pairs
+                                       + l->pairs));
   for (guint k = 0;
        k < QD_PREFETCH_RECEIVERS && l->receiver[k] != QD_NO_RECEIVER; k++)
     {
@@ -474,7 +476,8 @@ prefetch_next (QdSimulation *sim)
       __builtin_prefetch (&sim->atomics[w]);
       __builtin_prefetch ((gconstpointer) state);
       __builtin_prefetch ((gconstpointer) (state + 64));
-      __builtin_prefetch (&sim->signals[l->receiver_signal[k]]);
+      __builtin_prefetch ((gconstpointer) (signals
+                                           + l->receiver_signal[k]));
     }
 }
 
@@ -1232,14 +1235,19 @@ prefetch_offset (const char    *base,
 }
 
 /* The QdPrefetchLine of every block (prefetch_next()), in place of
- * state_of. FALSE, with none, when some receiver's state is more than
- * 2 GiB away from the state its offset starts from. */
+ * state_of. FALSE, with none, when the segments or the pairs do not fit
+ * 32-bit byte offsets, or some receiver's state is more than 2 GiB away
+ * from the state its offset starts from. */
 static gboolean
 fill_prefetch (QdSimulation *sim)
 {
   guint n = sim->n_atomics;
 
   G_STATIC_ASSERT (sizeof (QdPrefetchLine) == 64);
+  if ((guint64) sim->n_signals * sizeof (QdSignal) > G_MAXUINT32
+      || (guint64) sim->fan_start[sim->n_signals] * sizeof (QdCascadePair)
+         > G_MAXUINT32)
+    return FALSE;
   sim->prefetch = g_aligned_alloc (n, sizeof (QdPrefetchLine), 64);
   for (guint i = 0; i < n; i++)
     {
@@ -1255,8 +1263,8 @@ fill_prefetch (QdSimulation *sim)
       l->base = sim->atomics[i].state;
       for (guint f = e; f < end && l->base == NULL; f++)
         l->base = sim->atomics[sim->fanout[f].receiver].state;
-      l->signal = s;
-      l->pairs = e;
+      l->signal = s * sizeof (QdSignal);
+      l->pairs = e * sizeof (QdCascadePair);
       for (k = 0; k < QD_PREFETCH_RECEIVERS; k++)
         {
           l->receiver[k] = QD_NO_RECEIVER;
@@ -1268,7 +1276,7 @@ fill_prefetch (QdSimulation *sim)
           guint w = sim->fanout[e + k].receiver;
 
           l->receiver[k] = w;
-          l->receiver_signal[k] = sim->out_base[w];
+          l->receiver_signal[k] = sim->out_base[w] * sizeof (QdSignal);
           if (!prefetch_offset (l->base, sim->atomics[w].state,
                                 &l->receiver_state[k]))
             {
