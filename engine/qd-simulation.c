@@ -417,6 +417,15 @@ prefetch_block (QdSimulation *sim,
  * (docs/performance.md, fifth round). */
 #define QD_PREFETCH_DEEP_BLOCKS 1024
 
+/* The lines of QdPrefetchLine, 64 bytes per block, are kept only below
+ * this many blocks, where they fit in half the level-2 cache: beyond it
+ * the line read each step is a miss of its own and takes cache room from
+ * the wiring's arrays, which are smaller (some 24 bytes per block), and
+ * the chain of reads through them was faster (lcline-random, N = 1000:
+ * 193 -> 137 ns per step with the lines; N = 3500, 5000 and 10 000:
+ * 216 -> 231, 267 -> 295 and 405 -> 523; docs/performance.md). */
+#define QD_PREFETCH_LINE_BLOCKS 4096
+
 G_ALWAYS_INLINE static inline void
 prefetch_next (QdSimulation *sim)
 {
@@ -429,8 +438,9 @@ prefetch_next (QdSimulation *sim)
     return;
   if (sim->prefetch == NULL)
     {
-      /* A small model, or one whose records lie too far apart for the
-       * lines' offsets: the same lines through the wiring. */
+      /* A small model, or one too large for the lines to pay
+       * (QD_PREFETCH_LINE_BLOCKS) or for their 32-bit offsets
+       * (fill_prefetch()): the same lines through the wiring. */
       prefetch_block (sim, next);
       s = sim->out_base[next];
       __builtin_prefetch (&sim->signals[s]);
@@ -1315,7 +1325,8 @@ fill_hot (QdSimulation *sim)
                      && !h->is_integrator;
       h->cascade = NULL;
     }
-  if (n < QD_PREFETCH_DEEP_BLOCKS || !fill_prefetch (sim))
+  if (n < QD_PREFETCH_DEEP_BLOCKS || n >= QD_PREFETCH_LINE_BLOCKS
+      || !fill_prefetch (sim))
     {
       sim->state_of = g_new (gconstpointer, MAX (n, 1));
       for (guint i = 0; i < n; i++)
