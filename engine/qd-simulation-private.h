@@ -203,8 +203,9 @@ struct _QdSimulation
   gboolean        finished;
 
   QdPrefetchLine *prefetch;        /* per block, 64-byte aligned, in models
-                                      of QD_PREFETCH_DEEP_BLOCKS blocks or
-                                      more; else NULL (qd-simulation.c) */
+                                      of 1024 to 4095 blocks (whose
+                                      state_of is then NULL); else NULL
+                                      (qd-simulation.c, prefetch_next()) */
 };
 
 /* The id of the block @a, for problems (the editor selects the block by

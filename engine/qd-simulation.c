@@ -421,9 +421,10 @@ prefetch_block (QdSimulation *sim,
  * this many blocks, where they fit in half the level-2 cache: beyond it
  * the line read each step is a miss of its own and takes cache room from
  * the wiring's arrays, which are smaller (some 24 bytes per block), and
- * the chain of reads through them was faster (lcline-random, N = 1000:
- * 193 -> 137 ns per step with the lines; N = 3500, 5000 and 10 000:
- * 216 -> 231, 267 -> 295 and 405 -> 523; docs/performance.md). */
+ * the chain of reads through them was faster (lcline-random QSS2, CPU
+ * ns per step without and with the lines, N = 1000: 193 -> 137 and
+ * 185 -> 160; N = 3500, 5000 and 10 000: 216 -> 231, 267 -> 295 and
+ * 405 -> 523; docs/performance.md). */
 #define QD_PREFETCH_LINE_BLOCKS 4096
 
 G_ALWAYS_INLINE static inline void
