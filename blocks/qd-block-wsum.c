@@ -97,6 +97,25 @@ wsum_sum_two (const QdAtomic *self,
   *c2 = a2;
 }
 
+/* The output segment: the sum at @t, of order @order. */
+static inline void
+write_sum (QdSignal *y,
+           double    t,
+           int       order,
+           double    c0,
+           double    c1,
+           double    c2,
+           double    c3)
+{
+  y->t = t;
+  y->tag = 0;
+  y->order = order;
+  y->c[0] = c0;
+  y->c[1] = c1;
+  y->c[2] = c2;
+  y->c[3] = c3;
+}
+
 /* Why the work goes by the input's order: in QSS1 and QSS2 models nearly
  * every input is of order 0 or 1, and re-expanding it as a cubic would
  * spend most of the block's time on coefficients that are zero. The terms
@@ -156,13 +175,7 @@ wsum_lambda (QdAtomic *self,
         order = u->order;
     }
 done:
-  y->t = t;
-  y->tag = 0;
-  y->order = order;
-  y->c[0] = c0;
-  y->c[1] = c1;
-  y->c[2] = c2;
-  y->c[3] = c3;
+  write_sum (y, t, order, c0, c1, c2, c3);
   return 1;
 }
 
@@ -208,13 +221,7 @@ wsum_two_into (QdAtomic   *self,
   double c0, c1, c2, d;
 
   wsum_sum_two (self, t, order, &c0, &c1, &c2);
-  y->t = t;
-  y->tag = 0;
-  y->order = order;
-  y->c[0] = c0;
-  y->c[1] = c1;
-  y->c[2] = c2;
-  y->c[3] = 0.0;
+  write_sum (y, t, order, c0, c1, c2, 0.0);
   /* x - x is 0 for a finite x, NaN otherwise; the coefficients above the
    * order are 0. */
   d = c0 - c0;
