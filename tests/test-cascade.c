@@ -234,6 +234,25 @@ test_lc_line (void)
     }
 }
 
+/* Lines large enough for the loop's deeper prefetch of the next event:
+ * from a line of addresses per block (1024 to 4095 blocks) and from the
+ * wiring's arrays (4096 and more). Prefetching changes no result: the
+ * run is the same both ways, and under the sanitizers every address the
+ * lines hold is computed without a read out of bounds. */
+static void
+test_large_lines (void)
+{
+  const guint sizes[] = { 600, 2100 };
+
+  for (guint k = 0; k < G_N_ELEMENTS (sizes); k++)
+    {
+      g_autoptr(QdDocument) doc = build_lc_line (sizes[k], "QSS2");
+
+      g_test_message ("N = %u", sizes[k]);
+      g_assert_cmpuint (assert_same_both_ways (doc, 0), ==, sizes[k] - 2 + 1);
+    }
+}
+
 /* Stepping by a few events at a time: a cascade that would carry the run
  * past the step's last event goes through the queue instead, so each
  * step ends exactly where it should, and the run is the same. */
@@ -382,6 +401,7 @@ main (int   argc,
 
   g_test_add_func ("/cascade/examples", test_examples);
   g_test_add_func ("/cascade/lc-line", test_lc_line);
+  g_test_add_func ("/cascade/large-lines", test_large_lines);
   g_test_add_func ("/cascade/steps", test_steps);
   g_test_add_func ("/cascade/interrupted", test_interrupted);
   g_test_add_func ("/cascade/kernel-error", test_kernel_error);
