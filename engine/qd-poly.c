@@ -99,6 +99,28 @@ sign_of (double v)
   return (v > 0.0) - (v < 0.0);
 }
 
+/* The two roots of c + b s + a s^2 (a != 0, @disc = b^2 - 4ac > 0),
+ * @lo <= @hi: q / a and c / q with q = -(b + sign(b) sqrt(disc)) / 2,
+ * which adds no two terms of opposite sign, so neither root loses its
+ * digits to cancellation. */
+static inline void
+distinct_roots (double  a,
+                double  b,
+                double  c,
+                double  disc,
+                double *lo,
+                double *hi)
+{
+  double q = -0.5 * (b + copysign (sqrt (disc), b));
+  double r1 = q / a;
+  double r2 = q != 0.0 ? c / q : 0.0;
+
+  /* A swap when out of order (not MIN and MAX, which would treat a NaN
+   * differently). */
+  *lo = r1 > r2 ? r2 : r1;
+  *hi = r1 > r2 ? r1 : r2;
+}
+
 /* Roots of c + b s + a s^2 (a may be 0), sorted; returns how many (0-2).
  * A double root is returned once. */
 static int
@@ -107,7 +129,7 @@ quadratic_roots (double  a,
                  double  c,
                  double *roots)
 {
-  double disc, q, r1, r2;
+  double disc, r1, r2;
 
   if (a == 0.0)
     {
@@ -134,15 +156,7 @@ quadratic_roots (double  a,
       return 1;
     }
 
-  q = -0.5 * (b + copysign (sqrt (disc), b));
-  r1 = q / a;
-  r2 = q != 0.0 ? c / q : 0.0;
-  if (r1 > r2)
-    {
-      double tmp = r1;
-      r1 = r2;
-      r2 = tmp;
-    }
+  distinct_roots (a, b, c, disc, &r1, &r2);
   roots[0] = r1;
   if (r2 == r1)
     return 1;
@@ -286,7 +300,7 @@ qd_poly_first_root_quadratic (double a0,
                               double a2)
 {
   double disc = a1 * a1 - 4.0 * a2 * a0;
-  double q, r1, r2;
+  double r1, r2;
 
   if (disc < 0.0)
     {
@@ -300,15 +314,7 @@ qd_poly_first_root_quadratic (double a0,
       r1 = -a1 / (2.0 * a2);
       return r1 > 0.0 && isfinite (r1) ? r1 : QD_INF;
     }
-  q = -0.5 * (a1 + copysign (sqrt (disc), a1));
-  r1 = q / a2;
-  r2 = q != 0.0 ? a0 / q : 0.0;
-  if (r1 > r2)
-    {
-      double tmp = r1;
-      r1 = r2;
-      r2 = tmp;
-    }
+  distinct_roots (a2, a1, a0, disc, &r1, &r2);
   if (r1 > 0.0 && isfinite (r1))
     return r1;
   return r2 > 0.0 && isfinite (r2) ? r2 : QD_INF;
