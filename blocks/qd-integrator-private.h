@@ -196,6 +196,25 @@ double qd_integrator_dext_ta (QdAtomic       *self,
                               guint           port,
                               const QdSignal *u);
 
+/* The end of the QSS derivatives below, x and q being stored: the time
+ * advance is @s, the crossing the caller found (or anything not in
+ * (0, QD_INF) when it found none, which the general search then
+ * settles), or 0 while the initial q is still to be emitted. */
+static inline double
+qd_integrator_qss_settle (Integrator *st,
+                          double      t,
+                          double      s)
+{
+  st->tl = t;
+  st->cache_valid = FALSE;
+  if (st->initial)
+    s = 0.0;
+  else if (!(s > 0.0 && s < QD_INF))
+    s = qd_integrator_qss_reschedule_general (st);
+  st->sigma = s;
+  return s;
+}
+
 /* QSS2's new derivative (st->ops is qd_integrator_qss_ops, st->n is 2):
  * the input segment c0 + c1 s + c2 s^2 + c3 s^3, taken @us after its own
  * time, arrives at @t; returns the time advance, also left in st->sigma.
@@ -234,15 +253,11 @@ qd_integrator_qss2_derivative (Integrator *st,
   st->x[1] = x1;
   st->x[2] = x2;
   st->q[0] = q0;
-  st->tl = t;
-  st->cache_valid = FALSE;
-  if (st->initial)
-    st->sigma = 0.0;
-  else
+  s = -1.0;
+  if (!st->initial)
     {
       double a0 = x0 - q0, dq = st->dq;
 
-      s = -1.0;
       if (fabs (a0) < dq && x2 != 0.0 && dq >= 0.0)
         {
           /* The crossing first makes x2 positive by negating all three
@@ -255,10 +270,8 @@ qd_integrator_qss2_derivative (Integrator *st,
           s = qd_poly_crossing_quadratic (a0 * sign, (x1 - q1) * sign,
                                           x2 * sign, dq);
         }
-      st->sigma = s > 0.0 && s < QD_INF
-                  ? s : qd_integrator_qss_reschedule_general (st);
     }
-  return st->sigma;
+  return qd_integrator_qss_settle (st, t, s);
 }
 
 /* QSS1's new derivative, the same way (st->n is 1): x is a line, q a
@@ -280,21 +293,15 @@ qd_integrator_qss1_derivative (Integrator *st,
   x1 = c0 + us * (c1 + us * (c2 + us * c3));
   st->x[0] = x0;
   st->x[1] = x1;
-  st->tl = t;
-  st->cache_valid = FALSE;
-  if (st->initial)
-    st->sigma = 0.0;
-  else
+  s = -1.0;
+  if (!st->initial)
     {
       double a0 = x0 - st->q[0], dq = st->dq;
 
-      s = -1.0;
       if (fabs (a0) < dq && x1 != 0.0 && dq >= 0.0)
         s = (copysign (dq, x1) - a0) / x1;
-      st->sigma = s > 0.0 && s < QD_INF
-                  ? s : qd_integrator_qss_reschedule_general (st);
     }
-  return st->sigma;
+  return qd_integrator_qss_settle (st, t, s);
 }
 
 /* QSS3's new derivative, the same way (st->n is 3): shift() of x and q,
@@ -314,7 +321,6 @@ qd_integrator_qss3_derivative (Integrator *st,
   double s = t - st->tl;
   double x0 = st->x[0], x1 = st->x[1], x2 = st->x[2], x3 = st->x[3];
   double q0 = st->q[0], q1 = st->q[1], q2 = st->q[2];
-  double sigma;
 
   if (s != 0.0)
     {
@@ -337,22 +343,15 @@ qd_integrator_qss3_derivative (Integrator *st,
   st->x[3] = x3;
   st->q[0] = q0;
   st->q[1] = q1;
-  st->tl = t;
-  st->cache_valid = FALSE;
-  if (st->initial)
-    sigma = 0.0;
-  else
+  s = -1.0;
+  if (!st->initial)
     {
       double a0 = x0 - q0, dq = st->dq;
 
-      sigma = -1.0;
       if (fabs (a0) < dq && x3 != 0.0 && dq >= 0.0)
-        sigma = qd_poly_crossing_cubic (a0, x1 - q1, x2 - q2, x3, dq);
-      if (!(sigma > 0.0 && sigma < QD_INF))
-        sigma = qd_integrator_qss_reschedule_general (st);
+        s = qd_poly_crossing_cubic (a0, x1 - q1, x2 - q2, x3, dq);
     }
-  st->sigma = sigma;
-  return sigma;
+  return qd_integrator_qss_settle (st, t, s);
 }
 
 /* The stiff methods' tables (qd-integrator-stiff.c). */
