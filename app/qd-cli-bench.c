@@ -22,6 +22,7 @@
 #include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/types.h>
@@ -41,6 +42,7 @@ typedef struct
   double      until;
   gboolean    commands;   /* build through the edit commands */
   gboolean    unfused;    /* every cascade through the now queue */
+  guint       repeat;     /* compile and run this many times */
 } BenchSpec;
 
 /* What a child sends back through its pipe. */
@@ -49,8 +51,10 @@ typedef struct
   gboolean ok;
   guint64  integrator_steps;
   guint64  transitions;
-  double   wall_s;         /* the run alone */
+  double   wall_s;         /* the run alone (with --repeat, the median) */
   double   cpu_s;          /* CPU time of the run alone (user + system) */
+  double   wall_min_s;     /* the least of the repeated runs */
+  double   cpu_min_s;
   double   build_s;        /* building the diagram */
   double   compile_s;
   double   build_cpu_s;    /* the same, in CPU time: steadier on a busy machine */
@@ -357,6 +361,95 @@ fail (BenchResult *result,
   g_strlcpy (result->message, error != NULL ? error->message : "failed", sizeof result->message);
 }
 
+static int
+compare_double (gconstpointer a,
+                gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* The median of @n values (the lower of the middle two when @n is even),
+ * and their least in @min. Sorts @v. */
+static double
+median_of (double *v,
+           guint   n,
+           double *min)
+{
+  qsort (v, n, sizeof *v, compare_double);
+  *min = v[0];
+  return v[(n - 1) / 2];
+}
+
+/* Compiles @doc and runs it, the @r-th time: the compiling figures and
+ * the counts are those of the first; a later run whose counts differ
+ * fails the benchmark, since a run must not depend on what ran before it
+ * in the process. */
+static gboolean
+compile_and_run (const BenchSpec *spec,
+                 QdDocument      *doc,
+                 guint            r,
+                 BenchResult     *result,
+                 double          *wall_s,
+                 double          *cpu_s)
+{
+  g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_problem_free);
+  g_autoptr(GError) error = NULL;
+  QdSimulation *sim;
+  double start_cpu = process_cpu_time ();
+  gint64 start_us = g_get_monotonic_time ();
+  guint64 steps, transitions;
+  gboolean ok;
+
+  sim = qd_simulation_new (doc, NULL, problems, &error);
+  if (r == 0)
+    {
+      result->compile_s = (double) (g_get_monotonic_time () - start_us) / G_USEC_PER_SEC;
+      result->compile_cpu_s = process_cpu_time () - start_cpu;
+      result->rss_sim_kb = current_rss_kb ();
+    }
+  if (sim == NULL)
+    {
+      fail (result, error);
+      return FALSE;
+    }
+  if (spec->unfused)
+    qd_simulation_set_fused_cascades (sim, FALSE);
+
+  start_us = g_get_monotonic_time ();
+  start_cpu = process_cpu_time ();
+  ok = qd_simulation_run (sim, &error) != QD_RUN_ERROR;
+  *wall_s = (double) (g_get_monotonic_time () - start_us) / G_USEC_PER_SEC;
+  *cpu_s = process_cpu_time () - start_cpu;
+  steps = qd_simulation_get_integrator_steps (sim);
+  transitions = qd_simulation_get_transitions (sim);
+  qd_simulation_free (sim);
+  if (!ok)
+    {
+      fail (result, error);
+      return FALSE;
+    }
+  if (r == 0)
+    {
+      result->integrator_steps = steps;
+      result->transitions = transitions;
+    }
+  else if (steps != result->integrator_steps
+           || transitions != result->transitions)
+    {
+      result->ok = FALSE;
+      g_snprintf (result->message, sizeof result->message,
+                  _("run %u of %u took %" G_GUINT64_FORMAT " steps and %"
+                    G_GUINT64_FORMAT " transitions, the first %"
+                    G_GUINT64_FORMAT " and %" G_GUINT64_FORMAT),
+                  r + 1, spec->repeat, steps, transitions,
+                  result->integrator_steps, result->transitions);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* Runs in the child: everything from building the diagram to the end of
  * the simulation, so the child's peak memory covers all of it. */
 static void
@@ -364,10 +457,10 @@ bench_one (const BenchSpec *spec,
            BenchResult     *result)
 {
   g_autoptr(QdDocument) doc = qd_document_new ();
-  g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_problem_free);
   g_autoptr(GError) error = NULL;
   Builder builder = { .doc = doc };
-  QdSimulation *sim;
+  g_autofree double *wall = g_new0 (double, spec->repeat);
+  g_autofree double *cpu = g_new0 (double, spec->repeat);
   double start_cpu;
   gint64 start_us;
   gboolean ok;
@@ -404,31 +497,14 @@ bench_one (const BenchSpec *spec,
       return;
     }
 
-  start_us = g_get_monotonic_time ();
-  start_cpu = process_cpu_time ();
-  sim = qd_simulation_new (doc, NULL, problems, &error);
-  result->compile_s = (double) (g_get_monotonic_time () - start_us) / G_USEC_PER_SEC;
-  result->compile_cpu_s = process_cpu_time () - start_cpu;
-  result->rss_sim_kb = current_rss_kb ();
-  if (sim == NULL)
+  for (guint r = 0; r < spec->repeat && ok; r++)
+    ok = compile_and_run (spec, doc, r, result, &wall[r], &cpu[r]);
+  if (ok)
     {
-      fail (result, error);
-      return;
+      result->ok = TRUE;
+      result->wall_s = median_of (wall, spec->repeat, &result->wall_min_s);
+      result->cpu_s = median_of (cpu, spec->repeat, &result->cpu_min_s);
     }
-  if (spec->unfused)
-    qd_simulation_set_fused_cascades (sim, FALSE);
-
-  start_us = g_get_monotonic_time ();
-  start_cpu = process_cpu_time ();
-  if (qd_simulation_run (sim, &error) == QD_RUN_ERROR)
-    fail (result, error);
-  else
-    result->ok = TRUE;
-  result->wall_s = (double) (g_get_monotonic_time () - start_us) / G_USEC_PER_SEC;
-  result->cpu_s = process_cpu_time () - start_cpu;
-  result->integrator_steps = qd_simulation_get_integrator_steps (sim);
-  result->transitions = qd_simulation_get_transitions (sim);
-  qd_simulation_free (sim);
 }
 
 static gboolean
@@ -526,6 +602,9 @@ print_row (const BenchSpec   *spec,
       json_object_object_add (obj, "ns_per_step", json_object_new_double (ns_per_step));
       json_object_object_add (obj, "peak_rss_kb", json_object_new_int64 (peak_rss_kb));
       json_object_object_add (obj, "cpu_s", json_object_new_double (result->cpu_s));
+      json_object_object_add (obj, "repeat", json_object_new_int64 (spec->repeat));
+      json_object_object_add (obj, "wall_s_min", json_object_new_double (result->wall_min_s));
+      json_object_object_add (obj, "cpu_s_min", json_object_new_double (result->cpu_min_s));
       json_object_object_add (obj, "build_s", json_object_new_double (result->build_s));
       json_object_object_add (obj, "compile_s", json_object_new_double (result->compile_s));
       json_object_object_add (obj, "build_cpu_s", json_object_new_double (result->build_cpu_s));
@@ -587,6 +666,7 @@ qd_cli_bench (int    argc,
   double until = NAN;
   gboolean as_json = FALSE, large = FALSE, commands = FALSE, in_process = FALSE;
   gboolean unfused = FALSE;
+  int repeat = 1;
   GOptionEntry entries[] = {
     { "model", 0, 0, G_OPTION_ARG_STRING, &model,
       N_("One model: lcline, lcline-random or advection (default: all)"), N_("MODEL") },
@@ -604,6 +684,8 @@ qd_cli_bench (int    argc,
       N_("Print one JSON object per run and line"), NULL },
     { "no-fused-cascades", 0, 0, G_OPTION_ARG_NONE, &unfused,
       N_("Send every zero-time cascade through the general event loop (same results, slower; to measure what fusing them saves)"), NULL },
+    { "repeat", 0, 0, G_OPTION_ARG_INT, &repeat,
+      N_("Compile and run each model K times in one process and report the median and the least time (default 1)"), N_("K") },
     { "in-process", 0, 0, G_OPTION_ARG_NONE, &in_process,
       N_("Run in this process, not in a child (for valgrind and perf; peak_rss_kb is then cumulative)"), NULL },
     { NULL }
@@ -626,6 +708,9 @@ qd_cli_bench (int    argc,
                                "With --json, rss_after_build_kb and rss_after_compile_kb are the resident\n"
                                "memory once the diagram is built and once it is compiled (not peaks),\n"
                                "and build_cpu_s and compile_cpu_s the CPU time of those two phases.\n"
+                               "--repeat K compiles and runs each model K times in its process: wall_s,\n"
+                               "ns_per_step and cpu_s are then the medians, and the JSON fields wall_s_min\n"
+                               "and cpu_s_min the least (the steadiest figure on a shared machine).\n"
                                "Benchmarks print figures; they never fail on time.\n\n"
                                "Example:\n"
                                "  qdevs-cli bench --model lcline --n 1000 --method QSS2 --json"),
@@ -643,6 +728,8 @@ qd_cli_bench (int    argc,
     status_code = qd_cli_usage_error ("bench", _("--n must be a positive number of states"));
   else if (!isnan (until) && !(until > 0.0))
     status_code = qd_cli_usage_error ("bench", _("--until must be positive"));
+  else if (repeat < 1 || repeat > 1000)
+    status_code = qd_cli_usage_error ("bench", _("--repeat must be from 1 to 1000"));
   if (status_code != QD_CLI_EXIT_OK)
     goto out;
 
@@ -697,6 +784,7 @@ qd_cli_bench (int    argc,
               .until = isnan (until) ? default_until (model_name) : until,
               .commands = commands,
               .unfused = unfused,
+              .repeat = (guint) repeat,
             };
             int code = run_spec (&spec, as_json, in_process);
 

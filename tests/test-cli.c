@@ -718,8 +718,8 @@ test_cli_bench (void)
   static const char *const keys[] = {
     "model", "n", "method", "integrator_steps", "transitions", "wall_s", "ns_per_step", "peak_rss_kb",
   };
-  g_auto(CliResult) r1 = { 0 }, r2 = { 0 }, r3 = { 0 };
-  json_object *root, *value, *unfused;
+  g_auto(CliResult) r1 = { 0 }, r2 = { 0 }, r3 = { 0 }, r4 = { 0 }, r5 = { 0 };
+  json_object *root, *value, *unfused, *repeated;
 
   run_cli (&r1, "bench", "--model", "lcline", "--n", "10", "--method", "QSS2", "--until", "5", "--json", NULL);
   g_assert_cmpint (r1.status, ==, 0);
@@ -745,10 +745,30 @@ test_cli_bench (void)
   g_assert_cmpint (get_int (unfused, "integrator_steps"), ==, get_int (root, "integrator_steps"));
   g_assert_cmpint (get_int (unfused, "transitions"), ==, get_int (root, "transitions"));
   json_object_put (unfused);
+
+  /* Repeated: every run recompiles the model and takes the same steps;
+   * the medians and the least times are reported. */
+  run_cli (&r4, "bench", "--model", "lcline", "--n", "10", "--method", "QSS2", "--until", "5", "--json",
+           "--repeat", "4", NULL);
+  g_assert_cmpint (r4.status, ==, 0);
+  repeated = parse_single_json (r4.out);
+  g_assert_cmpint (get_int (repeated, "repeat"), ==, 4);
+  g_assert_cmpint (get_int (repeated, "integrator_steps"), ==, get_int (root, "integrator_steps"));
+  g_assert_cmpint (get_int (repeated, "transitions"), ==, get_int (root, "transitions"));
+  g_assert_true (json_object_object_get_ex (repeated, "cpu_s_min", &value));
+  g_assert_cmpfloat (json_object_get_double (value), >, 0.0);
+  g_assert_cmpfloat (json_object_get_double (value), <=,
+                     json_object_get_double (json_object_object_get (repeated, "cpu_s")));
+  g_assert_true (json_object_object_get_ex (repeated, "wall_s_min", &value));
+  g_assert_cmpfloat (json_object_get_double (value), <=,
+                     json_object_get_double (json_object_object_get (repeated, "wall_s")));
+  json_object_put (repeated);
   json_object_put (root);
 
   run_cli (&r2, "bench", "--model", "nosuchmodel", NULL);
   assert_usage_error (&r2, "unknown model 'nosuchmodel'");
+  run_cli (&r5, "bench", "--model", "lcline", "--repeat", "0", NULL);
+  assert_usage_error (&r5, "--repeat must be from 1 to 1000");
 }
 
 static void
