@@ -58,19 +58,23 @@ wsum_two_of_one_order (const QdAtomic *self)
   return self->n_in == 2 && order == in[1]->order && order <= 2 ? order : -1;
 }
 
-/* wsum_lambda() in that case, for @order given as a constant: the same
- * operations in the same order as its loop, the coefficients in *@c0,
- * *@c1 and *@c2 (the others, and those above the order, are 0). */
+/* wsum_lambda() in that case, for @order given as a constant, of the
+ * inputs @u0 and @u1 with the weights @w0 and @w1: the same operations
+ * in the same order as its loop, the coefficients in *@c0, *@c1 and *@c2
+ * (the others, and those above the order, are 0). */
 G_ALWAYS_INLINE static inline void
-wsum_sum_two (const QdAtomic *self,
+wsum_sum_two (const QdSignal *u0,
+              const QdSignal *u1,
+              double          w0,
+              double          w1,
               double          t,
               int             order,
               double         *c0,
               double         *c1,
               double         *c2)
 {
-  const double *w = self->params[PARAM_WEIGHTS].vector;
-  const QdSignal *in[2] = { self->in[0], self->in[1] };
+  const double w[2] = { w0, w1 };
+  const QdSignal *in[2] = { u0, u1 };
   double a0 = 0.0, a1 = 0.0, a2 = 0.0;
 
   for (int i = 0; i < 2; i++)
@@ -135,7 +139,7 @@ wsum_lambda (QdAtomic *self,
   /* The commonest case of QSS2 models, without the loop. */
   if (wsum_two_of_one_order (self) == 1)
     {
-      wsum_sum_two (self, t, 1, &c0, &c1, &c2);
+      wsum_sum_two (in[0], in[1], w[0], w[1], t, 1, &c0, &c1, &c2);
       order = 1;
       goto done;
     }
@@ -202,6 +206,48 @@ wsum_cascade_accepts (const QdAtomic *self,
          && port == 0;
 }
 
+/* What the kernel reads of a pair (QdCascadePair.data), for a WSum of two
+ * inputs: their segments and weights, its own segment and the receiving
+ * integrator's state. A WSum of another size keeps none (u0 is NULL) and
+ * takes the general path. */
+enum
+{
+  PAIR_U0,
+  PAIR_U1,
+  PAIR_W0,
+  PAIR_W1,
+  PAIR_Y,
+  PAIR_STATE,
+};
+
+static void
+wsum_cascade_prepare (QdCascadePair *pair)
+{
+  const QdAtomic *self = pair->block;
+
+  if (self->n_in != 2)
+    return;
+  pair->data[PAIR_U0].p = self->in[0];
+  pair->data[PAIR_U1].p = self->in[1];
+  pair->data[PAIR_W0].d = self->params[PARAM_WEIGHTS].vector[0];
+  pair->data[PAIR_W1].d = self->params[PARAM_WEIGHTS].vector[1];
+  pair->data[PAIR_Y].p = &self->out[0];
+  pair->data[PAIR_STATE].p = pair->receiver->state;
+}
+
+/* wsum_two_of_one_order() of the pair's WSum, from the pair. */
+static inline int
+pair_two_of_one_order (const QdCascadePair *pair)
+{
+  const QdSignal *u0 = pair->data[PAIR_U0].p, *u1 = pair->data[PAIR_U1].p;
+  int order;
+
+  if (u0 == NULL)
+    return -1;
+  order = u0->order;
+  return order == u1->order && order <= 2 ? order : -1;
+}
+
 /* The sum of two inputs of order @order (a constant), as wsum_lambda()
  * computes and writes it, then, when it is finite, the receiving
  * integrator's new derivative, inlined when the integrator's method is
@@ -210,17 +256,18 @@ wsum_cascade_accepts (const QdAtomic *self,
  * FALSE, without the integrator's transition, when the sum is not
  * finite; otherwise the time advance is in *@sigma. */
 G_ALWAYS_INLINE static inline gboolean
-wsum_two_into (QdAtomic   *self,
-               QdAtomic   *receiver,
-               double      t,
-               int         order,
-               double     *sigma)
+wsum_two_into (const QdCascadePair *pair,
+               double               t,
+               int                  order,
+               double              *sigma)
 {
-  Integrator *st = receiver->state;
-  QdSignal *y = &self->out[0];
+  Integrator *st = (Integrator *) pair->data[PAIR_STATE].p;
+  QdSignal *y = (QdSignal *) pair->data[PAIR_Y].p;
   double c0, c1, c2, d;
 
-  wsum_sum_two (self, t, order, &c0, &c1, &c2);
+  wsum_sum_two (pair->data[PAIR_U0].p, pair->data[PAIR_U1].p,
+                pair->data[PAIR_W0].d, pair->data[PAIR_W1].d,
+                t, order, &c0, &c1, &c2);
   write_sum (y, t, order, c0, c1, c2, 0.0);
   /* x - x is 0 for a finite x, NaN otherwise; the coefficients above the
    * order are 0. */
@@ -241,7 +288,7 @@ wsum_two_into (QdAtomic   *self,
         *sigma = qd_integrator_qss3_derivative (st, t, 0.0, c0, c1, c2, 0.0);
     }
   else
-    *sigma = qd_integrator_dext_ta (receiver, t, t - st->tl, 0, y);
+    *sigma = qd_integrator_dext_ta (pair->receiver, t, t - st->tl, 0, y);
   return TRUE;
 }
 
@@ -266,9 +313,8 @@ wsum_cascade (const QdCascadePair *pairs,
 {
   for (guint k = 0; k < n; k++)
     {
-      QdAtomic *self = pairs[k].block;
-      QdAtomic *receiver = pairs[k].receiver;
-      int order = wsum_two_of_one_order (self);
+      const QdCascadePair *pair = &pairs[k];
+      int order = pair_two_of_one_order (pair);
       gboolean finite;
       double sigma;
 
@@ -276,13 +322,14 @@ wsum_cascade (const QdCascadePair *pairs,
        * paths, where it calls sqrt() from libm instead of the
        * instruction. */
       if (G_LIKELY (order == 1))
-        finite = wsum_two_into (self, receiver, t, 1, &sigma);
+        finite = wsum_two_into (pair, t, 1, &sigma);
       else if (G_LIKELY (order == 0))
-        finite = wsum_two_into (self, receiver, t, 0, &sigma);
+        finite = wsum_two_into (pair, t, 0, &sigma);
       else if (G_LIKELY (order == 2))
-        finite = wsum_two_into (self, receiver, t, 2, &sigma);
+        finite = wsum_two_into (pair, t, 2, &sigma);
       else
         {
+          QdAtomic *self = pair->block, *receiver = pair->receiver;
           const QdSignal *y = &self->out[0];
           Integrator *st = receiver->state;
 
@@ -352,5 +399,6 @@ const QdBlockType qd_block_wsum = {
   .dext = wsum_dext,
   .lambda = wsum_lambda,
   .cascade_accepts = wsum_cascade_accepts,
+  .cascade_prepare = wsum_cascade_prepare,
   .cascade = wsum_cascade,
 };

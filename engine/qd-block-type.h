@@ -125,11 +125,19 @@ struct _QdParamValue
 };
 
 /* One static block of a cascade and the one receiver of its output
- * (QdBlockType.cascade). */
+ * (QdBlockType.cascade), on one 64-byte cache line with what the
+ * block's type keeps there for its kernel (QdBlockType.cascade_prepare):
+ * in a large model every line the kernel reads is a cache miss, and
+ * each block's QdAtomic and record are lines of their own. */
 typedef struct
 {
   QdAtomic *block;
   QdAtomic *receiver;
+  union
+  {
+    gconstpointer p;
+    double        d;
+  } data[6];
 } QdCascadePair;
 
 struct _QdBlockType
@@ -198,10 +206,15 @@ struct _QdBlockType
    *            separate calls (the receivers keep their own last
    *            transition time: e is not given), and never fail a block
    *            (qd_atomic_fail()): the engine does the counting, the
-   *            scheduling and the error handling around it. */
+   *            scheduling and the error handling around it.
+   *   cascade_prepare  optional: fills @pair's data (zeroed) with what
+   *            `cascade` wants at hand for the pair (addresses and
+   *            parameters, constant for the run). Called once, before
+   *            any block's init. */
   gboolean (*cascade_accepts) (const QdAtomic *self,
                                const QdAtomic *receiver,
                                guint           port);
+  void     (*cascade_prepare) (QdCascadePair  *pair);
   guint    (*cascade)         (const QdCascadePair *pairs,
                                guint                n,
                                double               t,

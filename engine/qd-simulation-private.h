@@ -103,12 +103,23 @@ typedef struct
   guint32   sole_receiver;   /* the one receiver of a block with one
                                 output and one link from it, or
                                 QD_NO_RECEIVER */
-  /* With fused_out0: the cascade kernel of output 0 (the static blocks'
-   * type's QdBlockType.cascade), or NULL (qd-simulation.c, run_kernel()).
-   * Its pairs are in QdSimulation.kernel_pairs. */
-  guint   (*cascade) (const QdCascadePair *pairs, guint n, double t,
-                      double *ta);
+  /* With fused_out0, when output 0 has a cascade kernel (the static
+   * blocks' type's QdBlockType.cascade; qd-simulation.c, run_kernel()):
+   * where its pairs begin in QdSimulation.kernel_pairs, and the kernel,
+   * an index into QdSimulation.kernels; otherwise QD_NO_PAIRS. */
+  guint32   pairs;
+  guint32   kernel;
 } QdHot;
+
+#define QD_NO_PAIRS G_MAXUINT32
+
+typedef guint (*QdCascadeFunc) (const QdCascadePair *pairs,
+                                guint                n,
+                                double               t,
+                                double              *ta);
+
+/* The most block types with a cascade kernel in one model. */
+#define QD_MAX_KERNELS 8
 
 /* The most static blocks a cascade kernel takes at once (the engine keeps
  * their time advances on the stack). */
@@ -148,11 +159,15 @@ struct _QdSimulation
   guint32        *out_base;        /* n_atomics + 1 */
   guint32        *fan_start;       /* n_signals + 1 */
   QdFanout       *fanout;
-  QdCascadePair  *kernel_pairs;    /* in fanout's order: for the outputs
-                                      that have a cascade kernel, the
-                                      static receiver and its own receiver
-                                      (qd-simulation.c, run_kernel());
-                                      NULL when no output has one */
+  QdCascadePair  *kernel_pairs;    /* for the outputs that have a cascade
+                                      kernel, in fanout's order, each of
+                                      their static receivers with its own
+                                      receiver (qd-simulation.c,
+                                      run_kernel()); NULL when no output
+                                      has one. 64-byte aligned */
+  guint           n_kernel_pairs;
+  QdCascadeFunc   kernels[QD_MAX_KERNELS];  /* QdHot.kernel */
+  guint           n_kernels;
   GPtrArray      *records;         /* the chunks holding the records */
   gconstpointer  *state_of;        /* per block: its state, for prefetching
                                       (qd-simulation.c) */

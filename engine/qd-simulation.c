@@ -448,8 +448,8 @@ prefetch_next (QdSimulation *sim)
       if (sim->n_atomics < QD_PREFETCH_DEEP_BLOCKS
           || s == sim->out_base[next + 1])
         return;
-      if (sim->kernel_pairs != NULL)
-        __builtin_prefetch (&sim->kernel_pairs[sim->fan_start[s]]);
+      if (sim->hot[next].pairs != QD_NO_PAIRS)
+        __builtin_prefetch (&sim->kernel_pairs[sim->hot[next].pairs]);
       for (guint e = sim->fan_start[s],
            end = MIN (sim->fan_start[s + 1], e + QD_PREFETCH_RECEIVERS);
            e < end; e++)
@@ -698,8 +698,9 @@ run_cascade (QdSimulation *sim,
 
   /* The kernel when there is one and no block has failed (the fired
    * block itself may have: the loop below then queues them all). */
-  if (G_LIKELY (hot[i].cascade != NULL && sim->fail_error == NULL))
-    return run_kernel (sim, hot[i].cascade, &sim->kernel_pairs[e],
+  if (G_LIKELY (hot[i].pairs != QD_NO_PAIRS && sim->fail_error == NULL))
+    return run_kernel (sim, sim->kernels[hot[i].kernel],
+                       &sim->kernel_pairs[hot[i].pairs],
                        &fanout[e], n, t,
                        events, transitions, same_time)
            ? CASCADE_CLEAN : CASCADE_RUN;
@@ -1193,33 +1194,63 @@ kernel_fits (QdSimulation *sim,
   return TRUE;
 }
 
-/* The cascade kernels (QdHot.cascade) and their pairs, once the QdHot are
- * filled. The pairs are kept in the fan-out's order, at the same places
- * as the fan-out entries they come from: run_cascade() and
- * prefetch_next() find them without a further index, which in a large
- * model would be one more cache miss per step. */
+/* The kernel of @type in sim->kernels, added if it is new; -1 when
+ * there is no room. */
+static int
+kernel_index (QdSimulation      *sim,
+              const QdBlockType *type)
+{
+  for (guint k = 0; k < sim->n_kernels; k++)
+    if (sim->kernels[k] == type->cascade)
+      return (int) k;
+  if (sim->n_kernels == QD_MAX_KERNELS)
+    return -1;
+  sim->kernels[sim->n_kernels] = type->cascade;
+  return (int) sim->n_kernels++;
+}
+
+/* The cascade kernels (QdHot.pairs and .kernel) and their pairs, once
+ * the QdHot are filled. Each pair is a 64-byte line, so the array holds
+ * only the pairs of the outputs that have a kernel (kept in place of
+ * every fan-out entry, the lines of a million-state LC line would cost
+ * 140 MB more), and the block's QdHot says where its own begin. */
 static void
 fill_kernels (QdSimulation *sim)
 {
+  guint n_pairs = 0, next = 0;
+
+  for (guint i = 0; i < sim->n_atomics; i++)
+    if (kernel_fits (sim, i))
+      {
+        guint s = sim->out_base[i];
+
+        n_pairs += sim->fan_start[s + 1] - sim->fan_start[s];
+      }
+  if (n_pairs == 0)
+    return;
+  sim->kernel_pairs = g_aligned_alloc0 (n_pairs, sizeof (QdCascadePair), 64);
+  sim->n_kernel_pairs = n_pairs;
   for (guint i = 0; i < sim->n_atomics; i++)
     if (kernel_fits (sim, i))
       {
         guint s = sim->out_base[i];
         guint e = sim->fan_start[s], end = sim->fan_start[s + 1];
+        const QdBlockType *type = sim->atomics[sim->fanout[e].receiver].type;
+        int kernel = kernel_index (sim, type);
 
-        if (sim->kernel_pairs == NULL)
-          sim->kernel_pairs = g_new0 (QdCascadePair,
-                                      MAX (sim->fan_start[sim->n_signals],
-                                           1));
-        sim->hot[i].cascade
-          = sim->atomics[sim->fanout[e].receiver].type->cascade;
-        for (guint k = e; k < end; k++)
+        if (kernel < 0)
+          continue;
+        sim->hot[i].pairs = next;
+        sim->hot[i].kernel = (guint32) kernel;
+        for (guint k = e; k < end; k++, next++)
           {
+            QdCascadePair *pair = &sim->kernel_pairs[next];
             guint w = sim->fanout[k].receiver;
 
-            sim->kernel_pairs[k].block = &sim->atomics[w];
-            sim->kernel_pairs[k].receiver
-              = &sim->atomics[sim->hot[w].sole_receiver];
+            pair->block = &sim->atomics[w];
+            pair->receiver = &sim->atomics[sim->hot[w].sole_receiver];
+            if (type->cascade_prepare != NULL)
+              type->cascade_prepare (pair);
           }
       }
 }
@@ -1256,7 +1287,7 @@ fill_prefetch (QdSimulation *sim)
 
   G_STATIC_ASSERT (sizeof (QdPrefetchLine) == 64);
   if ((guint64) sim->n_signals * sizeof (QdSignal) > G_MAXUINT32
-      || (guint64) sim->fan_start[sim->n_signals] * sizeof (QdCascadePair)
+      || (guint64) sim->n_kernel_pairs * sizeof (QdCascadePair)
          > G_MAXUINT32)
     return FALSE;
   sim->prefetch = g_aligned_alloc (n, sizeof (QdPrefetchLine), 64);
@@ -1275,7 +1306,8 @@ fill_prefetch (QdSimulation *sim)
       for (guint f = e; f < end && l->base == NULL; f++)
         l->base = sim->atomics[sim->fanout[f].receiver].state;
       l->signal = s * sizeof (QdSignal);
-      l->pairs = e * sizeof (QdCascadePair);
+      l->pairs = sim->hot[i].pairs != QD_NO_PAIRS
+                 ? sim->hot[i].pairs * (guint32) sizeof (QdCascadePair) : 0;
       for (k = 0; k < QD_PREFETCH_RECEIVERS; k++)
         {
           l->receiver[k] = QD_NO_RECEIVER;
@@ -1324,14 +1356,8 @@ fill_hot (QdSimulation *sim)
        * the cascade of static blocks does not do. */
       h->is_static = (type->flags & QD_BLOCK_STATIC) != 0
                      && !h->is_integrator;
-      h->cascade = NULL;
-    }
-  if (n < QD_PREFETCH_DEEP_BLOCKS || n >= QD_PREFETCH_LINE_BLOCKS
-      || !fill_prefetch (sim))
-    {
-      sim->state_of = g_new (gconstpointer, MAX (n, 1));
-      for (guint i = 0; i < n; i++)
-        sim->state_of[i] = sim->atomics[i].state;
+      h->pairs = QD_NO_PAIRS;
+      h->kernel = 0;
     }
   for (guint i = 0; i < n; i++)
     {
@@ -1348,6 +1374,14 @@ fill_hot (QdSimulation *sim)
         }
     }
   fill_kernels (sim);
+  /* After the kernels: the lines hold where their pairs are. */
+  if (n < QD_PREFETCH_DEEP_BLOCKS || n >= QD_PREFETCH_LINE_BLOCKS
+      || !fill_prefetch (sim))
+    {
+      sim->state_of = g_new (gconstpointer, MAX (n, 1));
+      for (guint i = 0; i < n; i++)
+        sim->state_of[i] = sim->atomics[i].state;
+    }
 }
 
 /* Runs every block's init, then schedules its first event. */
@@ -1467,7 +1501,8 @@ qd_simulation_free (QdSimulation *self)
   g_free (self->state_of);
   if (self->prefetch != NULL)
     g_aligned_free (self->prefetch);
-  g_free (self->kernel_pairs);
+  if (self->kernel_pairs != NULL)
+    g_aligned_free (self->kernel_pairs);
   qd_heap_clear (&self->heap);
   g_free (self->n_internal_hi);
   g_free (self->n_external_hi);

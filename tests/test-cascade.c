@@ -43,7 +43,7 @@ count_kernels (QdSimulation *sim)
   guint n = 0;
 
   for (guint i = 0; i < sim->n_atomics; i++)
-    n += sim->hot[i].cascade != NULL;
+    n += sim->hot[i].pairs != QD_NO_PAIRS;
   return n;
 }
 
@@ -375,7 +375,7 @@ test_kernel_error (void)
       /* x (index 0) has a kernel (and y, when it feeds a and b); b
        * (index 2) fails. */
       g_assert_cmpuint (count_kernels (sim), ==, n_in);
-      g_assert_nonnull (sim->hot[0].cascade);
+      g_assert_cmpuint (sim->hot[0].pairs, !=, QD_NO_PAIRS);
       g_assert_cmpint (qd_simulation_run (sim, &error), ==, QD_RUN_ERROR);
       g_assert_error (error, QD_ERROR, QD_ERROR_NUMERIC);
       g_assert_nonnull (strstr (error->message, "/b: produced infinity"));
