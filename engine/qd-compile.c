@@ -1412,8 +1412,9 @@ make_record (Compiler           *c,
 
   a->state = rec;
   a->in = (const QdSignal *const *) (rec + in_pos);
-  a->n_in = n_in;
-  a->n_out = node->ok ? node->n_out : 0;
+  g_assert (n_in <= G_MAXUINT16 && node->n_out <= G_MAXUINT16);
+  a->n_in = (guint16) n_in;
+  a->n_out = (guint16) (node->ok ? node->n_out : 0);
   a->params = params;
   a->type = type;
   a->sim = c->sim;
@@ -1432,7 +1433,8 @@ build_model (Compiler *c)
   guint max_params = 1;
 
   sim->n_atomics = n;
-  sim->atomics = g_new0 (QdAtomic, MAX (n, 1));
+  G_STATIC_ASSERT (sizeof (QdAtomic) == 64);
+  sim->atomics = g_aligned_alloc0 (MAX (n, 1), sizeof (QdAtomic), 64);
   sim->is_integrator = g_new0 (guint8, MAX (n, 1));
   sim->out_base = g_new0 (guint32, n + 1);
   sim->records = g_ptr_array_new_with_free_func (g_aligned_free);

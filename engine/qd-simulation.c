@@ -1478,7 +1478,8 @@ qd_simulation_free (QdSimulation *self)
     return;
   qd_simulation_finish (self);
 
-  g_free (self->atomics);
+  if (self->atomics != NULL)
+    g_aligned_free (self->atomics);
   g_free (self->is_integrator);
   g_free (self->signals);
   g_free (self->out_base);
