@@ -433,7 +433,7 @@ prefetch_next (QdSimulation *sim)
   guint next = qd_heap_top_id (&sim->heap);
   const QdPrefetchLine *l;
   guintptr base, signals;
-  guint s;
+  guint s, pairs;
 
   if (G_UNLIKELY (next >= sim->n_atomics))
     return;
@@ -448,15 +448,23 @@ prefetch_next (QdSimulation *sim)
       if (sim->n_atomics < QD_PREFETCH_DEEP_BLOCKS
           || s == sim->out_base[next + 1])
         return;
-      if (sim->hot[next].pairs != QD_NO_PAIRS)
-        __builtin_prefetch (&sim->kernel_pairs[sim->hot[next].pairs]);
+      pairs = sim->hot[next].pairs;
       for (guint e = sim->fan_start[s],
            end = MIN (sim->fan_start[s + 1], e + QD_PREFETCH_RECEIVERS);
            e < end; e++)
         {
           guint w = sim->fanout[e].receiver;
 
-          prefetch_block (sim, w);
+          /* With a cascade kernel, the static block's pair holds what
+           * the kernel reads of it: its QdAtomic and record are not
+           * needed, nor the load of their address. */
+          if (pairs != QD_NO_PAIRS)
+            {
+              __builtin_prefetch (&sim->kernel_pairs[pairs++]);
+              __builtin_prefetch (&sim->hot[w]);
+            }
+          else
+            prefetch_block (sim, w);
           __builtin_prefetch (&sim->signals[sim->out_base[w]]);
         }
       return;
