@@ -1219,9 +1219,10 @@ kernel_index (QdSimulation      *sim,
 
 /* The cascade kernels (QdHot.pairs and .kernel) and their pairs, once
  * the QdHot are filled. Each pair is a 64-byte line, so the array holds
- * only the pairs of the outputs that have a kernel (kept in place of
- * every fan-out entry, the lines of a million-state LC line would cost
- * 140 MB more), and the block's QdHot says where its own begin. */
+ * only the pairs of the outputs that have a kernel (at the place of
+ * every fan-out entry, as when pairs were 16 bytes, a million-state LC
+ * line's would take 192 MB instead of 128), and the block's QdHot says
+ * where its own begin. */
 static void
 fill_kernels (QdSimulation *sim)
 {
