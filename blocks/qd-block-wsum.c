@@ -48,14 +48,21 @@ wsum_dext (QdAtomic       *self,
 }
 
 /* The commonest cases of QSS models: two inputs of the same order, 1 in
- * QSS2 models, 0 in QSS1 and 2 in QSS3 ones. Returns that order, or -1. */
+ * QSS2 models, 0 in QSS1 and 2 in QSS3 ones. Returns that order of @u0
+ * and @u1, or -1. */
+static inline int
+two_of_one_order (const QdSignal *u0,
+                  const QdSignal *u1)
+{
+  int order = u0->order;
+
+  return order == u1->order && order <= 2 ? order : -1;
+}
+
 static inline int
 wsum_two_of_one_order (const QdAtomic *self)
 {
-  const QdSignal *const *in = self->in;
-  int order = in[0]->order;
-
-  return self->n_in == 2 && order == in[1]->order && order <= 2 ? order : -1;
+  return self->n_in == 2 ? two_of_one_order (self->in[0], self->in[1]) : -1;
 }
 
 /* wsum_lambda() in that case, for @order given as a constant, of the
@@ -239,13 +246,9 @@ wsum_cascade_prepare (QdCascadePair *pair)
 static inline int
 pair_two_of_one_order (const QdCascadePair *pair)
 {
-  const QdSignal *u0 = pair->data[PAIR_U0].p, *u1 = pair->data[PAIR_U1].p;
-  int order;
+  const QdSignal *u0 = pair->data[PAIR_U0].p;
 
-  if (u0 == NULL)
-    return -1;
-  order = u0->order;
-  return order == u1->order && order <= 2 ? order : -1;
+  return u0 != NULL ? two_of_one_order (u0, pair->data[PAIR_U1].p) : -1;
 }
 
 /* The sum of two inputs of order @order (a constant), as wsum_lambda()
