@@ -1,0 +1,195 @@
+/* qd-reference-lcline.c: qdevs-reference-lcline, the hand-written QSS2
+ * solver of the LC line as a program, to time against `qdevs-cli bench`
+ *
+ *   qdevs-reference-lcline --model lcline-random --n 10000 --until 1 \
+ *                          --repeat 3 --json
+ *
+ * takes the options of `qdevs-cli bench` that apply to it and prints the
+ * same fields (a JSON object or a row): integrator steps, the run's wall
+ * and CPU time (with --repeat K the medians, and the least in wall_s_min
+ * and cpu_s_min), nanoseconds per step (median wall time per step, as
+ * bench computes it) and the process's peak resident memory. Only the
+ * runs are timed, as bench times only qd_simulation_run(): making the
+ * line and resetting it are not. The solver is
+ * qd-reference-lcline-solver.c; this file is its command line.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "qd-reference-lcline-solver.h"
+
+static double
+process_cpu_time (void)
+{
+  struct timespec ts;
+
+  if (clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+    return 0.0;
+  return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
+}
+
+/* The peak resident memory of this program, in kilobytes: the kernel's
+ * high-water mark of its address space (VmHWM). Not getrusage()'s
+ * ru_maxrss, which keeps the peak of the process before it exec'd this
+ * program: run from a script, that is the script's own size. */
+static long
+peak_rss_kb (void)
+{
+  g_autofree char *text = NULL;
+  const char *line;
+  struct rusage usage;
+
+  if (g_file_get_contents ("/proc/self/status", &text, NULL, NULL)
+      && (line = strstr (text, "\nVmHWM:")) != NULL)
+    return strtol (line + strlen ("\nVmHWM:"), NULL, 10);
+  if (getrusage (RUSAGE_SELF, &usage) == 0)
+    return usage.ru_maxrss;
+  return 0;
+}
+
+static int
+compare_double (const void *a,
+                const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* bench's median: the lower of the middle two for an even count; the
+ * least in *@min. Sorts @v. */
+static double
+median_of (double *v,
+           guint   n,
+           double *min)
+{
+  qsort (v, n, sizeof *v, compare_double);
+  *min = v[0];
+  return v[(n - 1) / 2];
+}
+
+/* A double for JSON, in the C locale whatever the user's. */
+static const char *
+json_double (char   *buf,
+             double  v)
+{
+  return g_ascii_formatd (buf, G_ASCII_DTOSTR_BUF_SIZE, "%.9g", v);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autofree char *model = NULL;
+  int n = 1000, repeat = 1;
+  double until = 10.0;
+  gboolean as_json = FALSE, print_states = FALSE;
+  GOptionEntry entries[] = {
+    { "model", 0, 0, G_OPTION_ARG_STRING, &model,
+      "lcline (x(0) = 0, the default) or lcline-random (x(0) uniform in [-1, 1], bench's seed)", "MODEL" },
+    { "n", 0, 0, G_OPTION_ARG_INT, &n, "Number of states (default 1000)", "N" },
+    { "until", 0, 0, G_OPTION_ARG_DOUBLE, &until, "Final time (default 10, as bench's for the LC lines)", "T" },
+    { "repeat", 0, 0, G_OPTION_ARG_INT, &repeat,
+      "Run K times in this process and report the medians and the least time (default 1)", "K" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &as_json, "Print one JSON object on one line", NULL },
+    { "print-states", 0, 0, G_OPTION_ARG_NONE, &print_states,
+      "Then print the final states x1..xN, one per line (%.17g)", NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree double *wall = NULL, *cpu = NULL;
+  gboolean random_start;
+  QdRefLcline *line;
+  guint64 steps = 0;
+  double wall_s, wall_min, cpu_s, cpu_min, ns_per_step;
+  long peak_kb;
+
+  context = g_option_context_new ("- the LC line under QSS2, hand-written");
+  g_option_context_set_summary (context,
+                                "A specialised QSS2 solver of qdevs-cli bench's LC line models (dqrel 1e-3,\n"
+                                "dqmin 1e-6), taking the same steps to the same states as the engine: the\n"
+                                "floor its nanoseconds per step are read against. Fields as bench's.");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      g_printerr ("qdevs-reference-lcline: %s\n", error->message);
+      return 2;
+    }
+  if (model == NULL)
+    model = g_strdup ("lcline");
+  if (argc > 1 || (strcmp (model, "lcline") != 0 && strcmp (model, "lcline-random") != 0)
+      || n < 1 || !(until > 0.0) || repeat < 1 || repeat > 1000)
+    {
+      g_printerr ("qdevs-reference-lcline: --model is lcline or lcline-random, --n at least 1, "
+                  "--until positive, --repeat from 1 to 1000\n");
+      return 2;
+    }
+  random_start = strcmp (model, "lcline-random") == 0;
+
+  line = qd_ref_lcline_new ((guint) n, random_start);
+  wall = g_new0 (double, repeat);
+  cpu = g_new0 (double, repeat);
+  for (int r = 0; r < repeat; r++)
+    {
+      gint64 start_us;
+      double start_cpu;
+      guint64 got;
+
+      qd_ref_lcline_reset (line);
+      start_us = g_get_monotonic_time ();
+      start_cpu = process_cpu_time ();
+      got = qd_ref_lcline_run (line, until);
+      cpu[r] = process_cpu_time () - start_cpu;
+      wall[r] = (double) (g_get_monotonic_time () - start_us) / G_USEC_PER_SEC;
+      if (r > 0 && got != steps)
+        {
+          /* As bench: a run must not depend on what ran before it. */
+          g_printerr ("qdevs-reference-lcline: run %d took %" G_GUINT64_FORMAT
+                      " steps, the first %" G_GUINT64_FORMAT "\n", r + 1, got, steps);
+          qd_ref_lcline_free (line);
+          return 1;
+        }
+      steps = got;
+    }
+  wall_s = median_of (wall, (guint) repeat, &wall_min);
+  cpu_s = median_of (cpu, (guint) repeat, &cpu_min);
+  ns_per_step = steps > 0 ? wall_s * 1e9 / (double) steps : 0.0;
+  peak_kb = peak_rss_kb ();
+
+  if (as_json)
+    {
+      char b[6][G_ASCII_DTOSTR_BUF_SIZE];
+
+      g_print ("{\"model\":\"%s\",\"n\":%d,\"method\":\"QSS2\",\"integrator_steps\":%" G_GUINT64_FORMAT
+               ",\"wall_s\":%s,\"ns_per_step\":%s,\"peak_rss_kb\":%ld,\"cpu_s\":%s,\"repeat\":%d"
+               ",\"wall_s_min\":%s,\"cpu_s_min\":%s,\"bytes_per_state\":%" G_GSIZE_FORMAT
+               ",\"fallbacks\":%" G_GUINT64_FORMAT "}\n",
+               model, n, steps, json_double (b[0], wall_s), json_double (b[1], ns_per_step),
+               peak_kb, json_double (b[2], cpu_s), repeat, json_double (b[3], wall_min),
+               json_double (b[4], cpu_min), qd_ref_lcline_bytes_per_state (),
+               qd_ref_lcline_fallbacks (line));
+    }
+  else
+    {
+      g_print ("%-14s %8s %-7s %16s %10s %12s %12s %9s\n", "model", "n", "method",
+               "integrator_steps", "wall_s", "ns_per_step", "peak_rss_kb", "cpu_s");
+      g_print ("%-14s %8d %-7s %16" G_GUINT64_FORMAT " %10.3f %12.1f %12ld %9.3f\n",
+               model, n, "QSS2", steps, wall_s, ns_per_step, peak_kb, cpu_s);
+    }
+
+  if (print_states)
+    for (guint i = 0; i < (guint) n; i++)
+      {
+        char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+        g_print ("%s\n", g_ascii_formatd (buf, sizeof buf, "%.17g",
+                                          qd_ref_lcline_state_at (line, i, until)));
+      }
+
+  qd_ref_lcline_free (line);
+  return 0;
+}
