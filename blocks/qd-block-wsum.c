@@ -242,6 +242,31 @@ wsum_cascade_prepare (QdCascadePair *pair)
   pair->data[PAIR_STATE].p = pair->receiver->state;
 }
 
+/* What the kernel reads through the pairs (QdBlockType.cascade_prefetch):
+ * the two input segments and the two lines of the receiving integrator's
+ * state that its derivative reads. */
+static void
+wsum_cascade_prefetch (const QdCascadePair *pairs,
+                       guint                n)
+{
+  for (guint k = 0; k < n; k++)
+    {
+      const QdCascadePair *pair = &pairs[k];
+      guintptr st = (guintptr) pair->data[PAIR_STATE].p;
+
+      if (pair->data[PAIR_U0].p == NULL)
+        continue;
+      /* A 48-byte segment may lie across two lines: its start and its
+       * order. */
+      __builtin_prefetch (pair->data[PAIR_U0].p);
+      __builtin_prefetch ((const char *) pair->data[PAIR_U0].p + 40);
+      __builtin_prefetch (pair->data[PAIR_U1].p);
+      __builtin_prefetch ((const char *) pair->data[PAIR_U1].p + 40);
+      __builtin_prefetch ((gconstpointer) st);
+      __builtin_prefetch ((gconstpointer) (st + 64));
+    }
+}
+
 /* wsum_two_of_one_order() of the pair's WSum, from the pair. */
 static inline int
 pair_two_of_one_order (const QdCascadePair *pair)
@@ -404,4 +429,5 @@ const QdBlockType qd_block_wsum = {
   .cascade_accepts = wsum_cascade_accepts,
   .cascade_prepare = wsum_cascade_prepare,
   .cascade = wsum_cascade,
+  .cascade_prefetch = wsum_cascade_prefetch,
 };

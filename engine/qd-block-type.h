@@ -219,6 +219,15 @@ struct _QdBlockType
                                guint                n,
                                double               t,
                                double              *ta);
+  /*   cascade_prefetch  optional: asks (__builtin_prefetch) for the
+   *            cache lines `cascade` will read for @pairs besides the
+   *            pair lines themselves, which are in the cache when it is
+   *            called. In large models the engine calls it for the next
+   *            event's pairs while the current event ends, so that the
+   *            kernel's loads through the pairs do not each wait for
+   *            memory. It must not change anything. */
+  void     (*cascade_prefetch) (const QdCascadePair *pairs,
+                                guint                n);
 };
 
 /* The run-time instance of a block. The engine owns it; fields are set

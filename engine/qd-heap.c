@@ -4,6 +4,7 @@
  * swapping pairs: the moving entry is written once, at its final place.
  */
 #include "qd-heap.h"
+#include "qd-memory.h"
 
 #define ARITY 4
 /* Entry k is stored at block[k + SHIFT]: the children 4k+1 .. 4k+4 of k
@@ -57,7 +58,7 @@ qd_heap_init (QdHeap *heap,
   heap->n = 0;
   heap->n_ids = n_ids;
   /* Room for a full last group of siblings past the last entry. */
-  heap->block = g_aligned_alloc (size, sizeof (QdHeapEntry), 64);
+  heap->block = qd_memory_alloc (size, sizeof (QdHeapEntry), 64);
   for (guint k = 0; k < size; k++)
     heap->block[k] = sentinel;
   heap->entries = heap->block + SHIFT;
@@ -65,7 +66,7 @@ qd_heap_init (QdHeap *heap,
    * path of qd_heap_update(), a key below every time. */
   heap->entries[-1].key = 0;
   heap->entries[-1].id = 0;
-  heap->pos = g_new (guint32, MAX (n_ids, 1));
+  heap->pos = qd_memory_alloc (n_ids, sizeof (guint32), 4);
   for (guint i = 0; i < n_ids; i++)
     heap->pos[i] = QD_HEAP_ABSENT;
 }
@@ -74,9 +75,9 @@ void
 qd_heap_clear (QdHeap *heap)
 {
   if (heap->block != NULL)
-    g_aligned_free (heap->block);
+    qd_memory_free (heap->block);
   heap->block = heap->entries = NULL;
-  g_clear_pointer (&heap->pos, g_free);
+  g_clear_pointer (&heap->pos, qd_memory_free);
   heap->n = heap->n_ids = 0;
 }
 

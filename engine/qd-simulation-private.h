@@ -167,6 +167,10 @@ struct _QdSimulation
                                       has one. 64-byte aligned */
   guint           n_kernel_pairs;
   QdCascadeFunc   kernels[QD_MAX_KERNELS];  /* QdHot.kernel */
+  void          (*kernel_prefetch[QD_MAX_KERNELS]) (const QdCascadePair *pairs,
+                                                    guint                n);
+                                   /* their types' cascade_prefetch, or
+                                      NULL */
   guint           n_kernels;
   GPtrArray      *records;         /* the chunks holding the records */
   gconstpointer  *state_of;        /* per block: its state, for prefetching

@@ -67,6 +67,7 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "qd-memory.h"
 #include "qd-simulation-private.h"
 
 #define CHECK_INTERVAL 1024
@@ -448,6 +449,9 @@ prefetch_next (QdSimulation *sim)
       if (sim->n_atomics < QD_PREFETCH_DEEP_BLOCKS
           || s == sim->out_base[next + 1])
         return;
+      /* A 48-byte segment may lie across two lines; here, and for the
+       * receivers below, their second is asked for too. */
+      __builtin_prefetch ((const char *) &sim->signals[s] + 40);
       pairs = sim->hot[next].pairs;
       for (guint e = sim->fan_start[s],
            end = MIN (sim->fan_start[s + 1], e + QD_PREFETCH_RECEIVERS);
@@ -466,6 +470,8 @@ prefetch_next (QdSimulation *sim)
           else
             prefetch_block (sim, w);
           __builtin_prefetch (&sim->signals[sim->out_base[w]]);
+          __builtin_prefetch ((const char *) &sim->signals[sim->out_base[w]]
+                              + 40);
         }
       return;
     }
@@ -497,6 +503,51 @@ prefetch_next (QdSimulation *sim)
       __builtin_prefetch ((gconstpointer) (state + 64));
       __builtin_prefetch ((gconstpointer) (signals
                                            + l->receiver_signal[k]));
+    }
+}
+
+/* The second stage of prefetch_next() in large models (from
+ * QD_PREFETCH_LINE_BLOCKS blocks, where the lines of block data a step
+ * reads are misses to memory): once the current event is done, the lines
+ * the next one's cascade kernel will reach through what the first stage
+ * fetched. Its pair lines asked for then have arrived by now, so the
+ * kernel's type can ask for what it reads through them (the receivers'
+ * states and the sums' inputs), and the static blocks' QdHot for the
+ * receivers, whose QdHot, heap position and heap entries (the entry's
+ * line, its parent's and its children's, which qd_heap_update() reads)
+ * are asked for too. Without it, each of those is a miss the next event
+ * waits for after the pair line's: a chain of two or three latencies. */
+G_ALWAYS_INLINE static inline void
+prefetch_receivers (QdSimulation *sim)
+{
+  const QdHeap *heap = &sim->heap;
+  guint next = qd_heap_top_id (heap);
+  const QdHot *h;
+  guint s, e, n;
+
+  if (sim->n_atomics < QD_PREFETCH_LINE_BLOCKS
+      || G_UNLIKELY (next >= sim->n_atomics))
+    return;
+  h = &sim->hot[next];
+  if (h->pairs == QD_NO_PAIRS)
+    return;
+  s = h->out_base;
+  e = sim->fan_start[s];
+  n = MIN (sim->fan_start[s + 1] - e, QD_PREFETCH_RECEIVERS);
+  if (sim->kernel_prefetch[h->kernel] != NULL)
+    sim->kernel_prefetch[h->kernel] (&sim->kernel_pairs[h->pairs], n);
+  for (guint k = 0; k < n; k++)
+    {
+      guint j = sim->hot[sim->fanout[e + k].receiver].sole_receiver;
+      guint32 p = heap->pos[j];
+
+      __builtin_prefetch (&sim->hot[j]);
+      if (p != QD_HEAP_ABSENT)
+        {
+          __builtin_prefetch (&heap->entries[p]);
+          __builtin_prefetch (&heap->entries[((gssize) p - 1) >> 2]);
+          __builtin_prefetch (&heap->entries[(gsize) p * 4 + 1]);
+        }
     }
 }
 
@@ -893,7 +944,8 @@ run_loop (QdSimulation *sim,
                                &same_time);
       if (cascade == 0)
         fan_out (sim, h, i, t, mask, &transitions);
-      else if (cascade == CASCADE_CLEAN && events < check_at)
+      prefetch_receivers (sim);
+      if (cascade == CASCADE_CLEAN && events < check_at)
         {
           /* The inner loop below would find no failure and nothing due
            * now. */
@@ -1214,6 +1266,7 @@ kernel_index (QdSimulation      *sim,
   if (sim->n_kernels == QD_MAX_KERNELS)
     return -1;
   sim->kernels[sim->n_kernels] = type->cascade;
+  sim->kernel_prefetch[sim->n_kernels] = type->cascade_prefetch;
   return (int) sim->n_kernels++;
 }
 
@@ -1237,7 +1290,7 @@ fill_kernels (QdSimulation *sim)
       }
   if (n_pairs == 0)
     return;
-  sim->kernel_pairs = g_aligned_alloc0 (n_pairs, sizeof (QdCascadePair), 64);
+  sim->kernel_pairs = qd_memory_alloc0 (n_pairs, sizeof (QdCascadePair), 64);
   sim->n_kernel_pairs = n_pairs;
   for (guint i = 0; i < sim->n_atomics; i++)
     if (kernel_fits (sim, i))
@@ -1346,7 +1399,7 @@ fill_hot (QdSimulation *sim)
 {
   guint n = sim->n_atomics;
 
-  sim->hot = g_aligned_alloc0 (MAX (n, 1), sizeof (QdHot), 64);
+  sim->hot = qd_memory_alloc0 (n, sizeof (QdHot), 64);
   for (guint i = 0; i < n; i++)
     {
       QdAtomic *a = &sim->atomics[i];
@@ -1387,7 +1440,7 @@ fill_hot (QdSimulation *sim)
   if (n < QD_PREFETCH_DEEP_BLOCKS || n >= QD_PREFETCH_LINE_BLOCKS
       || !fill_prefetch (sim))
     {
-      sim->state_of = g_new (gconstpointer, MAX (n, 1));
+      sim->state_of = qd_memory_alloc (n, sizeof (gconstpointer), 8);
       for (guint i = 0; i < n; i++)
         sim->state_of[i] = sim->atomics[i].state;
     }
@@ -1488,12 +1541,16 @@ qd_simulation_free (QdSimulation *self)
   qd_simulation_finish (self);
 
   if (self->atomics != NULL)
-    g_aligned_free (self->atomics);
+    qd_memory_free (self->atomics);
   g_free (self->is_integrator);
-  g_free (self->signals);
-  g_free (self->out_base);
-  g_free (self->fan_start);
-  g_free (self->fanout);
+  if (self->signals != NULL)
+    qd_memory_free (self->signals);
+  if (self->out_base != NULL)
+    qd_memory_free (self->out_base);
+  if (self->fan_start != NULL)
+    qd_memory_free (self->fan_start);
+  if (self->fanout != NULL)
+    qd_memory_free (self->fanout);
   if (self->records != NULL)
     g_ptr_array_unref (self->records);
   if (self->strings != NULL)
@@ -1507,12 +1564,13 @@ qd_simulation_free (QdSimulation *self)
   if (self->stats != NULL)
     g_ptr_array_unref (self->stats);
   if (self->hot != NULL)
-    g_aligned_free (self->hot);
-  g_free (self->state_of);
+    qd_memory_free (self->hot);
+  if (self->state_of != NULL)
+    qd_memory_free (self->state_of);
   if (self->prefetch != NULL)
     g_aligned_free (self->prefetch);
   if (self->kernel_pairs != NULL)
-    g_aligned_free (self->kernel_pairs);
+    qd_memory_free (self->kernel_pairs);
   qd_heap_clear (&self->heap);
   g_free (self->n_internal_hi);
   g_free (self->n_external_hi);
