@@ -506,18 +506,22 @@ prefetch_next (QdSimulation *sim)
     }
 }
 
-/* The second stage of prefetch_next() in large models (from
+/* The second stage of prefetch_next() in large models (run_loop() calls
+ * it after a cascade kernel has run a whole cascade, from
  * QD_PREFETCH_LINE_BLOCKS blocks, where the lines of block data a step
  * reads are misses to memory): once the current event is done, the lines
  * the next one's cascade kernel will reach through what the first stage
  * fetched. Its pair lines asked for then have arrived by now, so the
  * kernel's type can ask for what it reads through them (the receivers'
- * states and the sums' inputs), and the static blocks' QdHot for the
- * receivers, whose QdHot, heap position and heap entries (the entry's
- * line, its parent's and its children's, which qd_heap_update() reads)
- * are asked for too. Without it, each of those is a miss the next event
- * waits for after the pair line's: a chain of two or three latencies. */
-G_ALWAYS_INLINE static inline void
+ * states and the sums' inputs), and the engine for each receiver's QdHot
+ * and heap entries (the entry's line, its parent's and its children's,
+ * which qd_heap_update() reads), found through the static blocks' QdHot
+ * that the first stage fetched. Without it, each of those is a miss the
+ * next event waits for after the pair line's: a chain of two or three
+ * latencies. Out of line, and called on the path of a clean cascade
+ * only: anywhere else its call cost the headline run (N = 1000, which
+ * never takes it) 9 instructions per step. */
+G_NO_INLINE static void
 prefetch_receivers (QdSimulation *sim)
 {
   const QdHeap *heap = &sim->heap;
@@ -525,8 +529,7 @@ prefetch_receivers (QdSimulation *sim)
   const QdHot *h;
   guint s, e, n;
 
-  if (sim->n_atomics < QD_PREFETCH_LINE_BLOCKS
-      || G_UNLIKELY (next >= sim->n_atomics))
+  if (G_UNLIKELY (next >= sim->n_atomics))
     return;
   h = &sim->hot[next];
   if (h->pairs == QD_NO_PAIRS)
@@ -837,6 +840,9 @@ run_loop (QdSimulation *sim,
    * events at once (run_cascade()). */
   guint64 check_at = events - events % CHECK_INTERVAL + CHECK_INTERVAL;
   QdRunStatus status = QD_RUN_DONE;
+  /* In a local: the blocks' calls could otherwise make the compiler
+   * read it again each time. */
+  const gboolean large = sim->n_atomics >= QD_PREFETCH_LINE_BLOCKS;
 
   if (g_atomic_int_compare_and_exchange (&sim->stop_requested, 1, 0))
     return QD_RUN_STOPPED;
@@ -944,11 +950,12 @@ run_loop (QdSimulation *sim,
                                &same_time);
       if (cascade == 0)
         fan_out (sim, h, i, t, mask, &transitions);
-      prefetch_receivers (sim);
-      if (cascade == CASCADE_CLEAN && events < check_at)
+      else if (cascade == CASCADE_CLEAN && events < check_at)
         {
           /* The inner loop below would find no failure and nothing due
            * now. */
+          if (large)
+            prefetch_receivers (sim);
           continue;
         }
 
