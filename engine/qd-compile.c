@@ -24,7 +24,6 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
-#include "qd-memory.h"
 #include "qd-simulation-private.h"
 #include "qd-expr.h"
 #include "qd-registry.h"
@@ -1331,9 +1330,7 @@ static const QdSignal zero_signal;
 
 /* Records are carved out of chunks of this size (or of one record's
  * size, when larger): large enough that the allocator maps them, so the
- * unused end of the last chunk takes no memory. A model whose records
- * need more than one chunk is a large one, whose next chunks are huge
- * pages (qd-memory.h). */
+ * unused end of the last chunk takes no memory. */
 #define RECORD_CHUNK_SIZE (1024 * 1024)
 
 /* @size bytes for a record, zeroed, @align-byte aligned (at most 64),
@@ -1350,11 +1347,10 @@ record_alloc (Compiler *c,
 
   if (size + pad > c->chunk_left)
     {
-      gsize chunk_size = MAX (size, c->sim->records->len == 0
-                                    ? RECORD_CHUNK_SIZE : QD_MEMORY_HUGE);
+      gsize chunk_size = MAX (size, RECORD_CHUNK_SIZE);
 
       /* Not zeroed here: only the parts given out are touched. */
-      c->chunk_pos = qd_memory_alloc (chunk_size, 1, 64);
+      c->chunk_pos = g_aligned_alloc (chunk_size, 1, 64);
       c->chunk_left = chunk_size;
       pad = 0;
       g_ptr_array_add (c->sim->records, c->chunk_pos);
@@ -1438,9 +1434,9 @@ build_model (Compiler *c)
 
   sim->n_atomics = n;
   G_STATIC_ASSERT (sizeof (QdAtomic) == 64);
-  sim->atomics = qd_memory_alloc0 (n, sizeof (QdAtomic), 64);
+  sim->atomics = g_aligned_alloc0 (MAX (n, 1), sizeof (QdAtomic), 64);
   sim->is_integrator = g_new0 (guint8, MAX (n, 1));
-  sim->out_base = qd_memory_alloc0 (n + 1, sizeof (guint32), 4);
+  sim->out_base = g_new0 (guint32, n + 1);
   sim->records = g_ptr_array_new_with_free_func (g_aligned_free);
   c->vectors = g_ptr_array_new_with_free_func (g_free);
   in_base = g_new0 (guint32, n + 1);
@@ -1553,10 +1549,10 @@ build_model (Compiler *c)
     }
   sim->n_signals = sim->out_base[n];
   n_inputs = in_base[n];
-  sim->signals = qd_memory_alloc0 (sim->n_signals, sizeof (QdSignal), 16);
+  sim->signals = g_new0 (QdSignal, MAX (sim->n_signals, 1));
   for (guint i = 0; i < n; i++)
     sim->atomics[i].out = &sim->signals[sim->out_base[i]];
-  sim->fan_start = qd_memory_alloc0 (sim->n_signals + 2, sizeof (guint32), 4);
+  sim->fan_start = g_new0 (guint32, sim->n_signals + 2);
 
   check_port_numbers (c, QD_TYPE_INPORT);
   check_port_numbers (c, QD_TYPE_OUTPORT);
@@ -1620,8 +1616,7 @@ build_model (Compiler *c)
       }
     for (guint s = 0; s < sim->n_signals; s++)
       sim->fan_start[s + 1] += sim->fan_start[s];
-    sim->fanout = qd_memory_alloc (sim->fan_start[sim->n_signals],
-                                   sizeof (QdFanout), 8);
+    sim->fanout = g_new (QdFanout, MAX (sim->fan_start[sim->n_signals], 1));
 
     /* Receivers go in priority order: the loop below visits them so. */
     {

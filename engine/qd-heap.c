@@ -4,7 +4,6 @@
  * swapping pairs: the moving entry is written once, at its final place.
  */
 #include "qd-heap.h"
-#include "qd-memory.h"
 
 #define ARITY 4
 /* Entry k is stored at block[k + SHIFT]: the children 4k+1 .. 4k+4 of k
@@ -58,7 +57,7 @@ qd_heap_init (QdHeap *heap,
   heap->n = 0;
   heap->n_ids = n_ids;
   /* Room for a full last group of siblings past the last entry. */
-  heap->block = qd_memory_alloc (size, sizeof (QdHeapEntry), 64);
+  heap->block = g_aligned_alloc (size, sizeof (QdHeapEntry), 64);
   for (guint k = 0; k < size; k++)
     heap->block[k] = sentinel;
   heap->entries = heap->block + SHIFT;
@@ -66,7 +65,7 @@ qd_heap_init (QdHeap *heap,
    * path of qd_heap_update(), a key below every time. */
   heap->entries[-1].key = 0;
   heap->entries[-1].id = 0;
-  heap->pos = qd_memory_alloc (n_ids, sizeof (guint32), 4);
+  heap->pos = g_new (guint32, MAX (n_ids, 1));
   for (guint i = 0; i < n_ids; i++)
     heap->pos[i] = QD_HEAP_ABSENT;
 }
@@ -75,9 +74,9 @@ void
 qd_heap_clear (QdHeap *heap)
 {
   if (heap->block != NULL)
-    qd_memory_free (heap->block);
+    g_aligned_free (heap->block);
   heap->block = heap->entries = NULL;
-  g_clear_pointer (&heap->pos, qd_memory_free);
+  g_clear_pointer (&heap->pos, g_free);
   heap->n = heap->n_ids = 0;
 }
 

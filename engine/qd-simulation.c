@@ -67,7 +67,6 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
-#include "qd-memory.h"
 #include "qd-simulation-private.h"
 
 #define CHECK_INTERVAL 1024
@@ -1297,7 +1296,7 @@ fill_kernels (QdSimulation *sim)
       }
   if (n_pairs == 0)
     return;
-  sim->kernel_pairs = qd_memory_alloc0 (n_pairs, sizeof (QdCascadePair), 64);
+  sim->kernel_pairs = g_aligned_alloc0 (n_pairs, sizeof (QdCascadePair), 64);
   sim->n_kernel_pairs = n_pairs;
   for (guint i = 0; i < sim->n_atomics; i++)
     if (kernel_fits (sim, i))
@@ -1406,7 +1405,7 @@ fill_hot (QdSimulation *sim)
 {
   guint n = sim->n_atomics;
 
-  sim->hot = qd_memory_alloc0 (n, sizeof (QdHot), 64);
+  sim->hot = g_aligned_alloc0 (MAX (n, 1), sizeof (QdHot), 64);
   for (guint i = 0; i < n; i++)
     {
       QdAtomic *a = &sim->atomics[i];
@@ -1447,7 +1446,7 @@ fill_hot (QdSimulation *sim)
   if (n < QD_PREFETCH_DEEP_BLOCKS || n >= QD_PREFETCH_LINE_BLOCKS
       || !fill_prefetch (sim))
     {
-      sim->state_of = qd_memory_alloc (n, sizeof (gconstpointer), 8);
+      sim->state_of = g_new (gconstpointer, MAX (n, 1));
       for (guint i = 0; i < n; i++)
         sim->state_of[i] = sim->atomics[i].state;
     }
@@ -1548,16 +1547,12 @@ qd_simulation_free (QdSimulation *self)
   qd_simulation_finish (self);
 
   if (self->atomics != NULL)
-    qd_memory_free (self->atomics);
+    g_aligned_free (self->atomics);
   g_free (self->is_integrator);
-  if (self->signals != NULL)
-    qd_memory_free (self->signals);
-  if (self->out_base != NULL)
-    qd_memory_free (self->out_base);
-  if (self->fan_start != NULL)
-    qd_memory_free (self->fan_start);
-  if (self->fanout != NULL)
-    qd_memory_free (self->fanout);
+  g_free (self->signals);
+  g_free (self->out_base);
+  g_free (self->fan_start);
+  g_free (self->fanout);
   if (self->records != NULL)
     g_ptr_array_unref (self->records);
   if (self->strings != NULL)
@@ -1571,13 +1566,12 @@ qd_simulation_free (QdSimulation *self)
   if (self->stats != NULL)
     g_ptr_array_unref (self->stats);
   if (self->hot != NULL)
-    qd_memory_free (self->hot);
-  if (self->state_of != NULL)
-    qd_memory_free (self->state_of);
+    g_aligned_free (self->hot);
+  g_free (self->state_of);
   if (self->prefetch != NULL)
     g_aligned_free (self->prefetch);
   if (self->kernel_pairs != NULL)
-    qd_memory_free (self->kernel_pairs);
+    g_aligned_free (self->kernel_pairs);
   qd_heap_clear (&self->heap);
   g_free (self->n_internal_hi);
   g_free (self->n_external_hi);
