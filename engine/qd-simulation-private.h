@@ -87,7 +87,17 @@ typedef struct
   double  (*dext_ta) (QdAtomic *self, double t, double e,
                       guint port, const QdSignal *x);
   guint64 (*lambda)  (QdAtomic *self, double t);
-  double    tl;              /* last transition time */
+  union
+  {
+    double  tl;              /* last transition time */
+    guint64 kernel_runs;     /* a static block's (the loop never reads
+                                its tl): its runs in a whole cascade
+                                kernel (run_kernel()), each an external
+                                and an internal transition that
+                                n_external and n_internal leave out,
+                                one increment instead of two with their
+                                carries */
+  };
   guint32   out_base;        /* first output in signals[] and fan_start[] */
   guint32   n_internal;      /* low 32 bits of the counts */
   guint32   n_external;

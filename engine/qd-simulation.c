@@ -695,10 +695,7 @@ run_kernel (QdSimulation        *sim,
       QdHot *r = &hot[j];
 
       sim->recent[(ev + k) % QD_RECENT_SIZE] = w;
-      if (G_UNLIKELY (++h->n_external == 0))
-        sim->n_external_hi[w]++;
-      if (G_UNLIKELY (++h->n_internal == 0))
-        sim->n_internal_hi[w]++;
+      h->kernel_runs++;
       schedule (sim, r, j, t, ta[k]);
       r->tl = t;
       if (G_UNLIKELY (++r->n_external == 0))
@@ -935,8 +932,8 @@ run_loop (QdSimulation *sim,
             qd_heap_replace_top (&sim->heap, tn);
           else
             schedule (sim, h, i, t, ta);
+          h->tl = t;
         }
-      h->tl = t;
       prefetch_next (sim);
       if (G_UNLIKELY (++h->n_internal == 0))
         sim->n_internal_hi[i]++;
@@ -1415,7 +1412,6 @@ fill_hot (QdSimulation *sim)
       h->fire = type->fire != NULL ? type->fire : generic_fire;
       h->dext_ta = type->dext_ta != NULL ? type->dext_ta : generic_dext_ta;
       h->lambda = type->lambda != NULL ? type->lambda : default_lambda;
-      h->tl = sim->start_time;
       h->out_base = sim->out_base[i];
       h->n_out = (guint16) a->n_out;
       h->where = QD_SCHED_NONE;
@@ -1424,6 +1420,10 @@ fill_hot (QdSimulation *sim)
        * the cascade of static blocks does not do. */
       h->is_static = (type->flags & QD_BLOCK_STATIC) != 0
                      && !h->is_integrator;
+      if (h->is_static)
+        h->kernel_runs = 0;
+      else
+        h->tl = sim->start_time;
       h->pairs = QD_NO_PAIRS;
       h->kernel = 0;
     }
@@ -1656,13 +1656,18 @@ qd_simulation_get_block_stats (QdSimulation *self,
                                guint64      *n_internal,
                                guint64      *n_external)
 {
+  const QdHot *h;
+  guint64 runs;
+
   g_return_if_fail (index < self->n_atomics);
+  h = &self->hot[index];
+  runs = h->is_static ? h->kernel_runs : 0;
   if (n_internal != NULL)
-    *n_internal = (guint64) self->n_internal_hi[index] << 32
-                  | self->hot[index].n_internal;
+    *n_internal = ((guint64) self->n_internal_hi[index] << 32
+                   | h->n_internal) + runs;
   if (n_external != NULL)
-    *n_external = (guint64) self->n_external_hi[index] << 32
-                  | self->hot[index].n_external;
+    *n_external = ((guint64) self->n_external_hi[index] << 32
+                   | h->n_external) + runs;
 }
 
 GPtrArray *
