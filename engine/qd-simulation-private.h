@@ -93,10 +93,13 @@ typedef struct
     guint64 kernel_runs;     /* a static block's (the loop never reads
                                 its tl): its runs in a whole cascade
                                 kernel (run_kernel()), each an external
-                                and an internal transition that
-                                n_external and n_internal leave out,
-                                one increment instead of two with their
-                                carries */
+                                and an internal transition of its own
+                                and an external one of its sole
+                                receiver, which the n_external and
+                                n_internal of both leave out: one
+                                increment instead of three with their
+                                carries (qd_simulation_get_block_stats()
+                                adds them) */
   };
   guint32   out_base;        /* first output in signals[] and fan_start[] */
   guint32   n_internal;      /* low 32 bits of the counts */

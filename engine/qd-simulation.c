@@ -698,8 +698,6 @@ run_kernel (QdSimulation        *sim,
       h->kernel_runs++;
       schedule (sim, r, j, t, ta[k]);
       r->tl = t;
-      if (G_UNLIKELY (++r->n_external == 0))
-        sim->n_external_hi[j]++;
     }
   return TRUE;
 }
@@ -1650,6 +1648,63 @@ qd_simulation_get_atomic (QdSimulation *self,
   return &self->atomics[index];
 }
 
+/* The block whose output drives input @port of block @j, or
+ * QD_NO_RECEIVER (unconnected); by its segment's place in signals. */
+static guint
+driver_of (QdSimulation *sim,
+           guint         j,
+           guint         port)
+{
+  /* As integers: an unconnected input's segment is not in the array. */
+  guintptr sig = (guintptr) sim->atomics[j].in[port];
+  guintptr first = (guintptr) sim->signals;
+  guint s, lo = 0, hi = sim->n_atomics;
+
+  if (sig < first || sig >= first + sim->n_signals * sizeof (QdSignal))
+    return QD_NO_RECEIVER;
+  s = (guint) ((sig - first) / sizeof (QdSignal));
+  /* The last block whose outputs start at or before s. */
+  while (hi - lo > 1)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (sim->out_base[mid] <= s)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* The transitions of block @index that cascade kernels left to
+ * QdHot.kernel_runs (run_kernel()): a static block's own runs, each an
+ * external and an internal transition, and, for a receiver of such
+ * blocks, one external transition per run of each. */
+static void
+kernel_transitions (QdSimulation *sim,
+                    guint         index,
+                    guint64      *internal,
+                    guint64      *external)
+{
+  const QdHot *h = &sim->hot[index];
+
+  *internal = *external = 0;
+  if (h->is_static)
+    {
+      *internal = *external = h->kernel_runs;
+      return;
+    }
+  for (guint p = 0; p < sim->atomics[index].n_in; p++)
+    {
+      guint w = driver_of (sim, index, p);
+
+      if (w != QD_NO_RECEIVER && sim->hot[w].is_static
+          && sim->hot[w].sole_receiver == index
+          && sim->hot[w].sole_port == p)
+        *external += sim->hot[w].kernel_runs;
+    }
+}
+
 void
 qd_simulation_get_block_stats (QdSimulation *self,
                                guint         index,
@@ -1657,17 +1712,17 @@ qd_simulation_get_block_stats (QdSimulation *self,
                                guint64      *n_external)
 {
   const QdHot *h;
-  guint64 runs;
+  guint64 internal, external;
 
   g_return_if_fail (index < self->n_atomics);
   h = &self->hot[index];
-  runs = h->is_static ? h->kernel_runs : 0;
+  kernel_transitions (self, index, &internal, &external);
   if (n_internal != NULL)
     *n_internal = ((guint64) self->n_internal_hi[index] << 32
-                   | h->n_internal) + runs;
+                   | h->n_internal) + internal;
   if (n_external != NULL)
     *n_external = ((guint64) self->n_external_hi[index] << 32
-                   | h->n_external) + runs;
+                   | h->n_external) + external;
 }
 
 GPtrArray *
