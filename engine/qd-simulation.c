@@ -224,6 +224,26 @@ schedule (QdSimulation *sim,
     schedule_other (sim, h, i, t, ta);
 }
 
+/* schedule() for a time advance known to give a later time than @t (a
+ * whole cascade kernel's, run_kernel()): one test fewer. */
+G_ALWAYS_INLINE static inline void
+schedule_later (QdSimulation *sim,
+                QdHot        *h,
+                guint         i,
+                double        t,
+                double        ta)
+{
+  double tn = t + ta;
+
+  if (G_LIKELY (tn < QD_INF))
+    {
+      qd_heap_update (&sim->heap, i, tn);
+      h->where = QD_SCHED_HEAP;
+    }
+  else
+    schedule_other (sim, h, i, t, ta);
+}
+
 /* Drops stale entries (blocks rescheduled elsewhere) from the end of the
  * now queue. */
 static inline void
@@ -696,7 +716,8 @@ run_kernel (QdSimulation        *sim,
 
       sim->recent[(ev + k) % QD_RECENT_SIZE] = w;
       h->kernel_runs++;
-      schedule (sim, r, j, t, ta[k]);
+      /* The kernel ran every pair: each t + ta[k] is later than t. */
+      schedule_later (sim, r, j, t, ta[k]);
       r->tl = t;
     }
   return TRUE;
