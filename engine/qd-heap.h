@@ -164,7 +164,12 @@ qd_heap_top_before (const QdHeap *heap,
 }
 
 /* Sets the time of @id: inserts it, moves it in place, or removes it when
- * @t is QD_INF.
+ * @t is QD_INF. qd_heap_update_in_place() is its fast path alone, on the
+ * heap's arrays and size as the caller keeps them at hand (a loop over
+ * several updates, which would otherwise read them again each time: a
+ * store through any pointer might have changed them); FALSE when the
+ * fast path does not apply and nothing was done, and then
+ * qd_heap_update_slow() must follow.
  *
  * Inline, for the common case of the event loop: a receiver of an event
  * whose new time still lies strictly between its parent's and its
@@ -179,18 +184,19 @@ qd_heap_top_before (const QdHeap *heap,
  * leaf, and QD_INF itself (removal) fails the test. Only keys are
  * compared: a tie with a neighbour takes the out-of-line path, where the
  * ids decide. */
-static inline void
-qd_heap_update (QdHeap *heap,
-                guint   id,
-                double  t)
+static inline gboolean
+qd_heap_update_in_place (QdHeapEntry    *e,
+                         const guint32  *pos,
+                         gsize           n,
+                         guint           id,
+                         double          t)
 {
-  guint32 p = heap->pos[id];
+  guint32 p = pos[id];
 
   if (G_LIKELY (p != QD_HEAP_ABSENT))
     {
-      QdHeapEntry *e = heap->entries;
       guint64 key = qd_heap_key (t);
-      gsize c = MIN ((gsize) p * 4 + 1, (gsize) heap->n);
+      gsize c = MIN ((gsize) p * 4 + 1, n);
       /* (p - 1) / 4, but -1 for the top: an arithmetic shift, which is
        * what GCC and Clang do with a negative signed number. */
       guint64 lo = e[((gssize) p - 1) >> 2].key;
@@ -202,9 +208,20 @@ qd_heap_update (QdHeap *heap,
       if (G_LIKELY ((lo < key) & (key < MIN (hi01, hi23))))
         {
           e[p].key = key;
-          return;
+          return TRUE;
         }
     }
+  return FALSE;
+}
+
+static inline void
+qd_heap_update (QdHeap *heap,
+                guint   id,
+                double  t)
+{
+  if (G_LIKELY (qd_heap_update_in_place (heap->entries, heap->pos, heap->n,
+                                         id, t)))
+    return;
   qd_heap_update_slow (heap, id, t);
 }
 

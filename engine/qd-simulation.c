@@ -689,6 +689,9 @@ run_kernel (QdSimulation        *sim,
   double ta[QD_KERNEL_MAX];
   guint64 ev = *events;
   guint done, ran;
+  QdHeapEntry *entries;
+  const guint32 *pos;
+  gsize heap_n;
 
   done = cascade (pairs, n, t, ta);
   if (G_UNLIKELY (done != n))
@@ -707,17 +710,32 @@ run_kernel (QdSimulation        *sim,
   *transitions += 3 * n;
   *same_time += n;
   *events = ev + n;
+  /* The heap's arrays and size in locals, read again only after an
+   * update that takes the slow path (which may move or insert). */
+  entries = sim->heap.entries;
+  pos = sim->heap.pos;
+  heap_n = sim->heap.n;
   for (guint k = 0; k < n; k++)
     {
       guint w = fanout[k].receiver;
       QdHot *h = &hot[w];
       guint j = h->sole_receiver;
       QdHot *r = &hot[j];
+      /* The kernel ran every pair: each t + ta[k] is later than t. */
+      double tn = t + ta[k];
 
       sim->recent[(ev + k) % QD_RECENT_SIZE] = w;
       h->kernel_runs++;
-      /* The kernel ran every pair: each t + ta[k] is later than t. */
-      schedule_later (sim, r, j, t, ta[k]);
+      if (G_LIKELY (tn < QD_INF
+                    && qd_heap_update_in_place (entries, pos, heap_n, j, tn)))
+        r->where = QD_SCHED_HEAP;
+      else
+        {
+          schedule_later (sim, r, j, t, ta[k]);
+          entries = sim->heap.entries;
+          pos = sim->heap.pos;
+          heap_n = sim->heap.n;
+        }
       r->tl = t;
     }
   return TRUE;
