@@ -27,9 +27,9 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "qd-bench-timing.h"
 #include "qd-cli-private.h"
 
 #define BENCH_SEED 20240601
@@ -327,18 +327,6 @@ build_advection (Builder     *b,
   return TRUE;
 }
 
-/* On a busy machine wall time overstates the cost; CPU time shows how
- * much of it the run really used. */
-static double
-process_cpu_time (void)
-{
-  struct timespec ts;
-
-  if (clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
-    return 0.0;
-  return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
-}
-
 /* The resident memory now (not the peak), in kilobytes: the steps
  * between phases show what the document and the simulation cost. */
 static long
@@ -361,27 +349,6 @@ fail (BenchResult *result,
   g_strlcpy (result->message, error != NULL ? error->message : "failed", sizeof result->message);
 }
 
-static int
-compare_double (gconstpointer a,
-                gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return (x > y) - (x < y);
-}
-
-/* The median of @n values (the lower of the middle two when @n is even),
- * and their least in @min. Sorts @v. */
-static double
-median_of (double *v,
-           guint   n,
-           double *min)
-{
-  qsort (v, n, sizeof *v, compare_double);
-  *min = v[0];
-  return v[(n - 1) / 2];
-}
-
 /* Compiles @doc and runs it, the @r-th time: the compiling figures and
  * the counts are those of the first; a later run whose counts differ
  * fails the benchmark, since a run must not depend on what ran before it
@@ -397,7 +364,7 @@ compile_and_run (const BenchSpec *spec,
   g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_problem_free);
   g_autoptr(GError) error = NULL;
   QdSimulation *sim;
-  double start_cpu = process_cpu_time ();
+  double start_cpu = qd_bench_cpu_time ();
   gint64 start_us = g_get_monotonic_time ();
   guint64 steps, transitions;
   gboolean ok;
@@ -406,7 +373,7 @@ compile_and_run (const BenchSpec *spec,
   if (r == 0)
     {
       result->compile_s = (double) (g_get_monotonic_time () - start_us) / G_USEC_PER_SEC;
-      result->compile_cpu_s = process_cpu_time () - start_cpu;
+      result->compile_cpu_s = qd_bench_cpu_time () - start_cpu;
       result->rss_sim_kb = current_rss_kb ();
     }
   if (sim == NULL)
@@ -418,10 +385,10 @@ compile_and_run (const BenchSpec *spec,
     qd_simulation_set_fused_cascades (sim, FALSE);
 
   start_us = g_get_monotonic_time ();
-  start_cpu = process_cpu_time ();
+  start_cpu = qd_bench_cpu_time ();
   ok = qd_simulation_run (sim, &error) != QD_RUN_ERROR;
   *wall_s = (double) (g_get_monotonic_time () - start_us) / G_USEC_PER_SEC;
-  *cpu_s = process_cpu_time () - start_cpu;
+  *cpu_s = qd_bench_cpu_time () - start_cpu;
   steps = qd_simulation_get_integrator_steps (sim);
   transitions = qd_simulation_get_transitions (sim);
   qd_simulation_free (sim);
@@ -467,7 +434,7 @@ bench_one (const BenchSpec *spec,
 
   memset (result, 0, sizeof *result);
   start_us = g_get_monotonic_time ();
-  start_cpu = process_cpu_time ();
+  start_cpu = qd_bench_cpu_time ();
   ok = set_settings (doc, spec->method, spec->until, spec->n, &error);
   if (spec->commands)
     /* One transaction: a single undo step rather than millions. */
@@ -489,7 +456,7 @@ bench_one (const BenchSpec *spec,
       qd_document_take_root (doc, builder.root);
     }
   result->build_s = (double) (g_get_monotonic_time () - start_us) / G_USEC_PER_SEC;
-  result->build_cpu_s = process_cpu_time () - start_cpu;
+  result->build_cpu_s = qd_bench_cpu_time () - start_cpu;
   result->rss_doc_kb = current_rss_kb ();
   if (!ok)
     {
@@ -502,8 +469,8 @@ bench_one (const BenchSpec *spec,
   if (ok)
     {
       result->ok = TRUE;
-      result->wall_s = median_of (wall, spec->repeat, &result->wall_min_s);
-      result->cpu_s = median_of (cpu, spec->repeat, &result->cpu_min_s);
+      result->wall_s = qd_bench_median (wall, spec->repeat, &result->wall_min_s);
+      result->cpu_s = qd_bench_median (cpu, spec->repeat, &result->cpu_min_s);
     }
 }
 

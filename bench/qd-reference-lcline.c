@@ -17,19 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 
+#include "qd-bench-timing.h"
 #include "qd-reference-lcline-solver.h"
-
-static double
-process_cpu_time (void)
-{
-  struct timespec ts;
-
-  if (clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
-    return 0.0;
-  return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
-}
 
 /* The peak resident memory of this program, in kilobytes: the kernel's
  * high-water mark of its address space (VmHWM). Not getrusage()'s
@@ -48,27 +38,6 @@ peak_rss_kb (void)
   if (getrusage (RUSAGE_SELF, &usage) == 0)
     return usage.ru_maxrss;
   return 0;
-}
-
-static int
-compare_double (const void *a,
-                const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return (x > y) - (x < y);
-}
-
-/* bench's median: the lower of the middle two for an even count; the
- * least in *@min. Sorts @v. */
-static double
-median_of (double *v,
-           guint   n,
-           double *min)
-{
-  qsort (v, n, sizeof *v, compare_double);
-  *min = v[0];
-  return v[(n - 1) / 2];
 }
 
 /* A double for JSON, in the C locale whatever the user's. */
@@ -141,9 +110,9 @@ main (int    argc,
 
       qd_ref_lcline_reset (line);
       start_us = g_get_monotonic_time ();
-      start_cpu = process_cpu_time ();
+      start_cpu = qd_bench_cpu_time ();
       got = qd_ref_lcline_run (line, until);
-      cpu[r] = process_cpu_time () - start_cpu;
+      cpu[r] = qd_bench_cpu_time () - start_cpu;
       wall[r] = (double) (g_get_monotonic_time () - start_us) / G_USEC_PER_SEC;
       if (r > 0 && got != steps)
         {
@@ -155,8 +124,8 @@ main (int    argc,
         }
       steps = got;
     }
-  wall_s = median_of (wall, (guint) repeat, &wall_min);
-  cpu_s = median_of (cpu, (guint) repeat, &cpu_min);
+  wall_s = qd_bench_median (wall, (guint) repeat, &wall_min);
+  cpu_s = qd_bench_median (cpu, (guint) repeat, &cpu_min);
   ns_per_step = steps > 0 ? wall_s * 1e9 / (double) steps : 0.0;
   peak_kb = peak_rss_kb ();
 
