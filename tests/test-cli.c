@@ -719,7 +719,8 @@ test_cli_bench (void)
     "model", "n", "method", "integrator_steps", "transitions", "wall_s", "ns_per_step", "peak_rss_kb",
   };
   g_auto(CliResult) r1 = { 0 }, r2 = { 0 }, r3 = { 0 }, r4 = { 0 }, r5 = { 0 };
-  json_object *root, *value, *unfused, *repeated;
+  g_auto(CliResult) r6 = { 0 }, r7 = { 0 }, r8 = { 0 }, r9 = { 0 };
+  json_object *root, *value, *unfused, *repeated, *head, *tail;
 
   run_cli (&r1, "bench", "--model", "lcline", "--n", "10", "--method", "QSS2", "--until", "5", "--json", NULL);
   g_assert_cmpint (r1.status, ==, 0);
@@ -763,7 +764,33 @@ test_cli_bench (void)
   g_assert_cmpfloat (json_object_get_double (value), <=,
                      json_object_get_double (json_object_object_get (repeated, "wall_s")));
   json_object_put (repeated);
+
+  /* --from: the part of the run after T0 alone, so its counts are the
+   * whole run's less those of the run to T0, exactly. */
+  run_cli (&r6, "bench", "--model", "lcline", "--n", "10", "--method", "QSS2", "--until", "2", "--json",
+           NULL);
+  run_cli (&r7, "bench", "--model", "lcline", "--n", "10", "--method", "QSS2", "--until", "5", "--json",
+           "--from", "2", NULL);
+  g_assert_cmpint (r6.status, ==, 0);
+  g_assert_cmpint (r7.status, ==, 0);
+  head = parse_single_json (r6.out);
+  tail = parse_single_json (r7.out);
+  g_assert_false (json_object_object_get_ex (head, "from", NULL));
+  g_assert_true (json_object_object_get_ex (tail, "from", &value));
+  g_assert_cmpfloat (json_object_get_double (value), ==, 2.0);
+  g_assert_cmpint (get_int (head, "integrator_steps"), >, 0);
+  g_assert_cmpint (get_int (tail, "integrator_steps"), >, 0);
+  g_assert_cmpint (get_int (head, "integrator_steps") + get_int (tail, "integrator_steps"), ==,
+                   get_int (root, "integrator_steps"));
+  g_assert_cmpint (get_int (head, "transitions") + get_int (tail, "transitions"), ==,
+                   get_int (root, "transitions"));
+  json_object_put (head);
+  json_object_put (tail);
   json_object_put (root);
+  run_cli (&r8, "bench", "--model", "lcline", "--from", "10", NULL);
+  assert_usage_error (&r8, "--from must be earlier than the final time (10 for lcline)");
+  run_cli (&r9, "bench", "--model", "lcline", "--from", "-1", NULL);
+  assert_usage_error (&r9, "--from must be 0 or more");
 
   run_cli (&r2, "bench", "--model", "nosuchmodel", NULL);
   assert_usage_error (&r2, "unknown model 'nosuchmodel'");
