@@ -97,6 +97,7 @@ struct _QdRefLcline
   guint32 *pos;         /* pos[slot]: the slot's index in heap */
   double  *x_init;      /* the initial states, for each reset */
   guint64  fallbacks;
+  gboolean fallen;      /* the pulse's fall at t = 1 is done */
 };
 
 static inline guint64
@@ -477,16 +478,15 @@ run_before (QdRefLcline *self,
 }
 
 guint64
-qd_ref_lcline_run (QdRefLcline *self,
-                   double       until)
+qd_ref_lcline_start (QdRefLcline *self)
 {
   State *st = self->st;
   Entry *h = self->heap;
   guint n = self->n;
   guint64 steps = 0;
 
-  g_return_val_if_fail (until > 0.0, 0);
   self->fallbacks = 0;
+  self->fallen = FALSE;
 
   /* t = 0: the pulse rises, then each state emits its initial q in
    * order (see the top of the file). The times go straight into the heap
@@ -508,17 +508,36 @@ qd_ref_lcline_run (QdRefLcline *self,
     self->pos[k + 1] = k;
   for (guint p = n > 1 ? (n - 2) / 4 + 1 : 0; p-- > 0;)
     heap_sift_down (self, p, h[p]);
+  return steps;
+}
 
-  steps += run_before (self, MIN (until, 1.0));
-  if (until > 1.0)
+guint64
+qd_ref_lcline_advance (QdRefLcline *self,
+                       double       until)
+{
+  State *st = self->st;
+  guint64 steps = 0;
+
+  if (!self->fallen)
     {
+      steps += run_before (self, MIN (until, 1.0));
+      if (!(until > 1.0))
+        return steps;
       /* The fall: the pulse comes before any state due at 1. */
       st[0].y0 = 0.0;
       st[0].ty = 1.0;
       heap_update (self, 1, 1.0 + derivative (self, &st[1], 1.0));
-      steps += run_before (self, until);
+      self->fallen = TRUE;
     }
-  return steps;
+  return steps + run_before (self, until);
+}
+
+guint64
+qd_ref_lcline_run (QdRefLcline *self,
+                   double       until)
+{
+  g_return_val_if_fail (until > 0.0, 0);
+  return qd_ref_lcline_start (self) + qd_ref_lcline_advance (self, until);
 }
 
 void

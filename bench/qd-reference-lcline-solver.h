@@ -35,6 +35,14 @@ void         qd_ref_lcline_reset    (QdRefLcline       *self);
 guint64      qd_ref_lcline_run      (QdRefLcline       *self,
                                      double             until);
 
+/* The run in two parts, for timing the second alone: the start
+ * (the requantizations at t = 0), then the events before @until, which
+ * may be asked for in several calls with increasing @until; the steps of
+ * each part. qd_ref_lcline_run() is the two parts in one call. */
+guint64      qd_ref_lcline_start    (QdRefLcline       *self);
+guint64      qd_ref_lcline_advance  (QdRefLcline       *self,
+                                     double             until);
+
 /* State @i (0-based) of the last run, at @t (not before its last
  * transition): x's polynomial evaluated there, as the engine's shift does. */
 double       qd_ref_lcline_state_at (const QdRefLcline *self,

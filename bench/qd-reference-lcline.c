@@ -54,13 +54,15 @@ main (int    argc,
 {
   g_autofree char *model = NULL;
   int n = 1000, repeat = 1;
-  double until = 10.0;
+  double until = 10.0, from = 0.0;
   gboolean as_json = FALSE, print_states = FALSE;
   GOptionEntry entries[] = {
     { "model", 0, 0, G_OPTION_ARG_STRING, &model,
       "lcline (x(0) = 0, the default) or lcline-random (x(0) uniform in [-1, 1], bench's seed)", "MODEL" },
     { "n", 0, 0, G_OPTION_ARG_INT, &n, "Number of states (default 1000)", "N" },
     { "until", 0, 0, G_OPTION_ARG_DOUBLE, &until, "Final time (default 10, as bench's for the LC lines)", "T" },
+    { "from", 0, 0, G_OPTION_ARG_DOUBLE, &from,
+      "Run until T0 first without timing or counting it, as bench's --from (default 0)", "T0" },
     { "repeat", 0, 0, G_OPTION_ARG_INT, &repeat,
       "Run K times in this process and report the medians and the least time (default 1)", "K" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &as_json, "Print one JSON object on one line", NULL },
@@ -91,10 +93,11 @@ main (int    argc,
   if (model == NULL)
     model = g_strdup ("lcline");
   if (argc > 1 || (strcmp (model, "lcline") != 0 && strcmp (model, "lcline-random") != 0)
-      || n < 1 || !(until > 0.0) || repeat < 1 || repeat > 1000)
+      || n < 1 || !(until > 0.0) || !(from >= 0.0 && from < until)
+      || repeat < 1 || repeat > 1000)
     {
       g_printerr ("qdevs-reference-lcline: --model is lcline or lcline-random, --n at least 1, "
-                  "--until positive, --repeat from 1 to 1000\n");
+                  "--until positive, --from from 0 to before --until, --repeat from 1 to 1000\n");
       return 2;
     }
   random_start = strcmp (model, "lcline-random") == 0;
@@ -109,9 +112,17 @@ main (int    argc,
       guint64 got;
 
       qd_ref_lcline_reset (line);
+      /* With --from, the start and the run to T0 outside the clock and
+       * the count, as in bench. */
+      if (from > 0.0)
+        {
+          qd_ref_lcline_start (line);
+          qd_ref_lcline_advance (line, from);
+        }
       start_us = g_get_monotonic_time ();
       start_cpu = qd_bench_cpu_time ();
-      got = qd_ref_lcline_run (line, until);
+      got = from > 0.0 ? qd_ref_lcline_advance (line, until)
+                       : qd_ref_lcline_run (line, until);
       cpu[r] = qd_bench_cpu_time () - start_cpu;
       wall[r] = (double) (g_get_monotonic_time () - start_us) / G_USEC_PER_SEC;
       if (r > 0 && got != steps)
@@ -133,11 +144,15 @@ main (int    argc,
     {
       char b[6][G_ASCII_DTOSTR_BUF_SIZE];
 
-      g_print ("{\"model\":\"%s\",\"n\":%d,\"method\":\"QSS2\",\"integrator_steps\":%" G_GUINT64_FORMAT
+      char from_field[G_ASCII_DTOSTR_BUF_SIZE + 16] = "";
+
+      if (from > 0.0)
+        g_snprintf (from_field, sizeof from_field, ",\"from\":%s", json_double (b[5], from));
+      g_print ("{\"model\":\"%s\",\"n\":%d,\"method\":\"QSS2\"%s,\"integrator_steps\":%" G_GUINT64_FORMAT
                ",\"wall_s\":%s,\"ns_per_step\":%s,\"peak_rss_kb\":%ld,\"cpu_s\":%s,\"repeat\":%d"
                ",\"wall_s_min\":%s,\"cpu_s_min\":%s,\"bytes_per_state\":%" G_GSIZE_FORMAT
                ",\"fallbacks\":%" G_GUINT64_FORMAT "}\n",
-               model, n, steps, json_double (b[0], wall_s), json_double (b[1], ns_per_step),
+               model, n, from_field, steps, json_double (b[0], wall_s), json_double (b[1], ns_per_step),
                peak_kb, json_double (b[2], cpu_s), repeat, json_double (b[3], wall_min),
                json_double (b[4], cpu_min), qd_ref_lcline_bytes_per_state (),
                qd_ref_lcline_fallbacks (line));

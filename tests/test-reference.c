@@ -161,6 +161,39 @@ test_lcline_random (void)
   compare (200, TRUE, 1.0);
 }
 
+/* The run in parts, as --from times it: the start, then the events to
+ * times on either side of the pulse's fall, give the steps and the
+ * states of the run in one call, to the bit. */
+static void
+test_parts (void)
+{
+  static const double stops[][3] = {
+    { 0.5, 30.0, -1.0 }, { 1.0, 30.0, -1.0 }, { 2.0, 30.0, -1.0 }, { 0.25, 1.0, 30.0 },
+  };
+  const guint n = 50;
+  QdRefLcline *whole = qd_ref_lcline_new (n, FALSE), *parts = qd_ref_lcline_new (n, FALSE);
+  guint64 whole_steps;
+
+  qd_ref_lcline_reset (whole);
+  whole_steps = qd_ref_lcline_run (whole, 30.0);
+  for (guint c = 0; c < G_N_ELEMENTS (stops); c++)
+    {
+      guint64 steps;
+
+      qd_ref_lcline_reset (parts);
+      steps = qd_ref_lcline_start (parts);
+      g_assert_cmpuint (steps, ==, n);
+      for (guint k = 0; k < 3 && stops[c][k] > 0.0; k++)
+        steps += qd_ref_lcline_advance (parts, stops[c][k]);
+      g_assert_cmpuint (steps, ==, whole_steps);
+      for (guint i = 0; i < n; i++)
+        g_assert_cmpfloat (qd_ref_lcline_state_at (parts, i, 30.0), ==,
+                           qd_ref_lcline_state_at (whole, i, 30.0));
+    }
+  qd_ref_lcline_free (whole);
+  qd_ref_lcline_free (parts);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -169,5 +202,6 @@ main (int    argc,
   qd_init ();
   g_test_add_func ("/reference/lcline", test_lcline);
   g_test_add_func ("/reference/lcline-random", test_lcline_random);
+  g_test_add_func ("/reference/parts", test_parts);
   return g_test_run ();
 }
