@@ -30,16 +30,8 @@
  * state, its two neighbours and theirs (five consecutive lines, which the
  * hardware prefetcher sees coming).
  *
- * The schedule is an indexed 4-ary min-heap of (time, slot), ordered by
- * time then slot: the engine orders simultaneous events by block
- * priority, and in the benchmark's diagram (pulse, then dx1, x1, dx2, x2,
- * ...) that is the pulse first, then the states in order. An entry is 16
- * bytes, so the four children of a node fill one line; the positions are a
- * separate array of 4-byte indices, 16 to a line, so that the writes of a
- * sift (one per level, to states scattered over the line) stay in a
- * small, cache-resident array instead of the 64-byte records. Passive
- * states stay in the heap at +inf: N entries always, no insertions or
- * removals.
+ * The schedule is qd-reference-heap.h's indexed 4-ary heap of (time,
+ * slot), in the engine's order of simultaneous events.
  *
  * The pulse is the model's input: its rise at t = 0 is the first event of
  * a run, and its fall at t = 1 splits the run into the events before 1
@@ -58,11 +50,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "qd-reference-heap.h"
+#include "qd-reference-line.h"
 #include "qd-reference-lcline-solver.h"
-
-#define SEED 20240601  /* app/qd-cli-bench.c's BENCH_SEED */
-#define DQREL 1e-3
-#define DQMIN 1e-6
 
 typedef struct
 {
@@ -74,167 +64,16 @@ typedef struct
 
 G_STATIC_ASSERT (sizeof (State) == 64);
 
-/* The id in the low half and the time's bits in the high half: read as
- * one 128-bit number, (time, slot) compares in one integer comparison.
- * Times are never negative here, and the bits of a non-negative double
- * grow with it (+inf included, above every finite time). */
-typedef struct
-{
-  guint64 id;
-  guint64 key;
-} Entry;
-
-typedef unsigned __int128 Order;
-
-#define KEY_PAD G_MAXUINT64   /* the padding past the last entry */
 
 struct _QdRefLcline
 {
   guint    n;
   State   *st;          /* n + 2 slots */
-  Entry   *heap;        /* n entries, then 4 of padding */
-  Entry   *heap_block;  /* the allocation holding them */
-  guint32 *pos;         /* pos[slot]: the slot's index in heap */
+  QdRefHeap heap;
   double  *x_init;      /* the initial states, for each reset */
   guint64  fallbacks;
   gboolean fallen;      /* the pulse's fall at t = 1 is done */
 };
-
-static inline guint64
-key_of (double t)
-{
-  guint64 k;
-
-  memcpy (&k, &t, sizeof k);
-  return k;
-}
-
-static inline double
-time_of (guint64 k)
-{
-  double t;
-
-  memcpy (&t, &k, sizeof t);
-  return t;
-}
-
-static inline Order
-order_of (const Entry *e)
-{
-  return ((Order) e->key << 64) | e->id;
-}
-
-/* The index of the earliest of the four children from @c. The group is
- * padded to four past the last entry, so it is compared whole, by a
- * tournament whose outcome is a coin toss: the winners are chosen by
- * masks, not branches, which would mispredict half of the time. */
-static inline guint
-earliest_child (const Entry *h,
-                guint        c)
-{
-  guint k01 = c + (order_of (&h[c + 1]) < order_of (&h[c]));
-  guint k23 = c + 2 + (order_of (&h[c + 3]) < order_of (&h[c + 2]));
-  guint later = -(guint) (order_of (&h[k23]) < order_of (&h[k01]));
-
-  return k01 ^ ((k01 ^ k23) & later);
-}
-
-/* Puts @e at the hole @p, or below it where its children are earlier. */
-static inline void
-heap_sift_down (QdRefLcline *self,
-                guint        p,
-                Entry        e)
-{
-  Entry *h = self->heap;
-  guint32 *pos = self->pos;
-  guint n = self->n;
-  Order oe = order_of (&e);
-
-  for (guint c = 4 * p + 1; c < n; c = 4 * p + 1)
-    {
-      guint k = earliest_child (h, c);
-
-      if (!(order_of (&h[k]) < oe))
-        break;
-      h[p] = h[k];
-      pos[h[p].id] = p;
-      p = k;
-    }
-  h[p] = e;
-  pos[e.id] = p;
-}
-
-static inline void
-heap_sift_up (QdRefLcline *self,
-              guint        p,
-              Entry        e)
-{
-  Entry *h = self->heap;
-  guint32 *pos = self->pos;
-  Order oe = order_of (&e);
-
-  while (p > 0)
-    {
-      guint a = (p - 1) / 4;
-
-      if (!(oe < order_of (&h[a])))
-        break;
-      h[p] = h[a];
-      pos[h[p].id] = p;
-      p = a;
-    }
-  h[p] = e;
-  pos[e.id] = p;
-}
-
-/* The top replaced by @e, whose time is later (the fired state's next
- * requantization): Floyd's sift, the hole first sunk to a leaf along the
- * earliest children, then @e raised from there. A time pushed into the
- * future from the top usually belongs near the bottom, so the way down
- * needs no comparison with @e, and its length (the depth of the tree, to
- * within one) is what the loop's branch predicts. */
-static inline void
-heap_replace_top (QdRefLcline *self,
-                  Entry        e)
-{
-  Entry *h = self->heap;
-  guint32 *pos = self->pos;
-  guint n = self->n, p = 0;
-
-  for (guint c = 1; c < n; c = 4 * p + 1)
-    {
-      guint k = earliest_child (h, c);
-
-      h[p] = h[k];
-      pos[h[p].id] = p;
-      p = k;
-    }
-  heap_sift_up (self, p, e);
-}
-
-/* Slot @id's next event is now at @t. */
-static inline void
-heap_update (QdRefLcline *self,
-             guint        id,
-             double       t)
-{
-  guint p = self->pos[id];
-  Entry e = { id, key_of (t) };
-
-  if (p > 0 && order_of (&e) < order_of (&self->heap[(p - 1) / 4]))
-    heap_sift_up (self, p, e);
-  else
-    heap_sift_down (self, p, e);
-}
-
-/* The quantum of a state whose value was @x at its last requantization. */
-static inline double
-quantum (double x)
-{
-  double rel = DQREL * fabs (x);
-
-  return rel > DQMIN ? rel : DQMIN;
-}
 
 /* The first s > 0 with |a0 + a1 s + a2 s²| = dq, for |a0| < dq and a2 != 0,
  * in closed form: the engine's qd_poly_crossing_quadratic(), the same
@@ -414,7 +253,7 @@ derivative (QdRefLcline *self,
 {
   new_derivative (s, t);
   return crossing (self, s->x0 - s->q0, s->x1 - s->q1, s->x2,
-                   quantum (s->y0));
+                   qd_ref_quantum (s->y0));
 }
 
 /* The requantization of @s at @t: x moved to t, q takes its value and
@@ -433,7 +272,7 @@ requantize (State  *s,
   s->x0 = s->q0 = s->y0 = x0;
   s->x1 = s->q1 = x1;
   s->tl = s->ty = t;
-  return sqrt (quantum (x0) / fabs (s->x2));
+  return sqrt (qd_ref_quantum (x0) / fabs (s->x2));
 }
 
 /* The events before @limit. */
@@ -441,18 +280,19 @@ static guint64
 run_before (QdRefLcline *self,
             double       limit)
 {
-  Entry *h = self->heap;
+  QdRefEntry *h = self->heap.entries;
   State *st = self->st;
   guint n = self->n;
-  guint64 limit_key = key_of (limit), steps = 0;
+  guint64 limit_key = qd_ref_key_of (limit), steps = 0;
 
   while (h[0].key < limit_key)
     {
       guint i = (guint) h[0].id;
-      double t = time_of (h[0].key);
+      double t = qd_ref_time_of (h[0].key);
       State *s = &st[i];
 
-      heap_replace_top (self, (Entry) { i, key_of (t + requantize (s, t)) });
+      qd_ref_heap_replace_top (&self->heap,
+                               (QdRefEntry) { i, qd_ref_key_of (t + requantize (s, t)) });
       {
         /* The top now is most likely the next state to fire (the
          * neighbours' updates below seldom go before it): start loading
@@ -466,12 +306,12 @@ run_before (QdRefLcline *self,
         __builtin_prefetch (next);
         __builtin_prefetch (next + 1);
         __builtin_prefetch (next + 2);
-        __builtin_prefetch (&self->pos[h[0].id]);
+        __builtin_prefetch (&self->heap.pos[h[0].id]);
       }
       if (i > 1)
-        heap_update (self, i - 1, t + derivative (self, s - 1, t));
+        qd_ref_heap_update (&self->heap, i - 1, t + derivative (self, s - 1, t));
       if (i < n)
-        heap_update (self, i + 1, t + derivative (self, s + 1, t));
+        qd_ref_heap_update (&self->heap, i + 1, t + derivative (self, s + 1, t));
       steps++;
     }
   return steps;
@@ -481,7 +321,7 @@ guint64
 qd_ref_lcline_start (QdRefLcline *self)
 {
   State *st = self->st;
-  Entry *h = self->heap;
+  QdRefEntry *h = self->heap.entries;
   guint n = self->n;
   guint64 steps = 0;
 
@@ -497,17 +337,14 @@ qd_ref_lcline_start (QdRefLcline *self)
   for (guint i = 1; i <= n; i++)
     {
       h[i - 1].id = i;
-      h[i - 1].key = key_of (0.0 + requantize (&st[i], 0.0));
+      h[i - 1].key = qd_ref_key_of (0.0 + requantize (&st[i], 0.0));
       if (i > 1)
-        h[i - 2].key = key_of (0.0 + derivative (self, &st[i - 1], 0.0));
+        h[i - 2].key = qd_ref_key_of (0.0 + derivative (self, &st[i - 1], 0.0));
       if (i < n)
         new_derivative (&st[i + 1], 0.0);
       steps++;
     }
-  for (guint k = 0; k < n; k++)
-    self->pos[k + 1] = k;
-  for (guint p = n > 1 ? (n - 2) / 4 + 1 : 0; p-- > 0;)
-    heap_sift_down (self, p, h[p]);
+  qd_ref_heap_build (&self->heap);
   return steps;
 }
 
@@ -526,7 +363,7 @@ qd_ref_lcline_advance (QdRefLcline *self,
       /* The fall: the pulse comes before any state due at 1. */
       st[0].y0 = 0.0;
       st[0].ty = 1.0;
-      heap_update (self, 1, 1.0 + derivative (self, &st[1], 1.0));
+      qd_ref_heap_update (&self->heap, 1, 1.0 + derivative (self, &st[1], 1.0));
       self->fallen = TRUE;
     }
   return steps + run_before (self, until);
@@ -561,23 +398,8 @@ qd_ref_lcline_new (guint    n,
   self = g_new0 (QdRefLcline, 1);
   self->n = n;
   self->st = g_aligned_alloc0 (n + 2, sizeof (State), 64);
-  /* The root alone, then groups of four children from index 1: shifted
-   * by three entries, every group starts on a 64-byte line. */
-  self->heap_block = g_aligned_alloc (n + 8, sizeof (Entry), 64);
-  self->heap = self->heap_block + 3;
-  for (guint k = n; k < n + 4; k++)
-    self->heap[k] = (Entry) { G_MAXUINT32, KEY_PAD };
-  self->pos = g_new0 (guint32, n + 2);
-  self->x_init = g_new0 (double, n);
-  if (random_start)
-    {
-      /* As app/qd-cli-bench.c's build_lcline() draws them, in order. */
-      GRand *rand = g_rand_new_with_seed (SEED);
-
-      for (guint i = 0; i < n; i++)
-        self->x_init[i] = g_rand_double_range (rand, -1.0, 1.0);
-      g_rand_free (rand);
-    }
+  qd_ref_heap_init (&self->heap, n);
+  self->x_init = qd_ref_initial_states (n, random_start);
   qd_ref_lcline_reset (self);
   return self;
 }
@@ -588,8 +410,7 @@ qd_ref_lcline_free (QdRefLcline *self)
   if (self == NULL)
     return;
   g_aligned_free (self->st);
-  g_aligned_free (self->heap_block);
-  g_free (self->pos);
+  qd_ref_heap_clear (&self->heap);
   g_free (self->x_init);
   g_free (self);
 }
@@ -617,5 +438,5 @@ qd_ref_lcline_fallbacks (const QdRefLcline *self)
 gsize
 qd_ref_lcline_bytes_per_state (void)
 {
-  return sizeof (State) + sizeof (Entry) + sizeof (guint32);
+  return sizeof (State) + sizeof (QdRefEntry) + sizeof (guint32);
 }

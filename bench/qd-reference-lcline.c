@@ -1,5 +1,6 @@
 /* qd-reference-lcline.c: qdevs-reference-lcline, the hand-written QSS2
- * solver of the LC line as a program, to time against `qdevs-cli bench`
+ * and QSS3 solvers of the LC line as a program, to time against
+ * `qdevs-cli bench`
  *
  *   qdevs-reference-lcline --model lcline-random --n 10000 --until 1 \
  *                          --repeat 3 --json
@@ -20,6 +21,47 @@
 
 #include "qd-bench-timing.h"
 #include "qd-reference-lcline-solver.h"
+#include "qd-reference-lcline3-solver.h"
+
+/* One of the two solvers, by method. */
+typedef struct
+{
+  QdRefLcline  *qss2;
+  QdRefLcline3 *qss3;
+} Line;
+
+static void
+line_reset (Line *line)
+{
+  if (line->qss3 != NULL)
+    qd_ref_lcline3_reset (line->qss3);
+  else
+    qd_ref_lcline_reset (line->qss2);
+}
+
+static guint64
+line_start (Line *line)
+{
+  return line->qss3 != NULL ? qd_ref_lcline3_start (line->qss3)
+                            : qd_ref_lcline_start (line->qss2);
+}
+
+static guint64
+line_advance (Line   *line,
+              double  until)
+{
+  return line->qss3 != NULL ? qd_ref_lcline3_advance (line->qss3, until)
+                            : qd_ref_lcline_advance (line->qss2, until);
+}
+
+static double
+line_state_at (const Line *line,
+               guint       i,
+               double      t)
+{
+  return line->qss3 != NULL ? qd_ref_lcline3_state_at (line->qss3, i, t)
+                            : qd_ref_lcline_state_at (line->qss2, i, t);
+}
 
 /* The peak resident memory of this program, in kilobytes: the kernel's
  * high-water mark of its address space (VmHWM). Not getrusage()'s
@@ -52,7 +94,7 @@ int
 main (int    argc,
       char **argv)
 {
-  g_autofree char *model = NULL;
+  g_autofree char *model = NULL, *method = NULL;
   int n = 1000, repeat = 1;
   double until = 10.0, from = 0.0;
   gboolean as_json = FALSE, print_states = FALSE;
@@ -60,6 +102,7 @@ main (int    argc,
     { "model", 0, 0, G_OPTION_ARG_STRING, &model,
       "lcline (x(0) = 0, the default) or lcline-random (x(0) uniform in [-1, 1], bench's seed)", "MODEL" },
     { "n", 0, 0, G_OPTION_ARG_INT, &n, "Number of states (default 1000)", "N" },
+    { "method", 0, 0, G_OPTION_ARG_STRING, &method, "QSS2 (the default) or QSS3", "M" },
     { "until", 0, 0, G_OPTION_ARG_DOUBLE, &until, "Final time (default 10, as bench's for the LC lines)", "T" },
     { "from", 0, 0, G_OPTION_ARG_DOUBLE, &from,
       "Run until T0 first without timing or counting it, as bench's --from (default 0)", "T0" },
@@ -74,14 +117,15 @@ main (int    argc,
   g_autoptr(GError) error = NULL;
   g_autofree double *wall = NULL, *cpu = NULL;
   gboolean random_start;
-  QdRefLcline *line;
+  Line line = { NULL, NULL };
+  gboolean qss3;
   guint64 steps = 0;
   double wall_s, wall_min, cpu_s, cpu_min, ns_per_step;
   long peak_kb;
 
-  context = g_option_context_new ("- the LC line under QSS2, hand-written");
+  context = g_option_context_new ("- the LC line under QSS2 or QSS3, hand-written");
   g_option_context_set_summary (context,
-                                "A specialised QSS2 solver of qdevs-cli bench's LC line models (dqrel 1e-3,\n"
+                                "A specialised QSS2 or QSS3 solver of qdevs-cli bench's LC line models (dqrel 1e-3,\n"
                                 "dqmin 1e-6), taking the same steps to the same states as the engine: the\n"
                                 "floor its nanoseconds per step are read against. Fields as bench's.");
   g_option_context_add_main_entries (context, entries, NULL);
@@ -92,17 +136,24 @@ main (int    argc,
     }
   if (model == NULL)
     model = g_strdup ("lcline");
+  if (method == NULL)
+    method = g_strdup ("QSS2");
   if (argc > 1 || (strcmp (model, "lcline") != 0 && strcmp (model, "lcline-random") != 0)
+      || (g_ascii_strcasecmp (method, "QSS2") != 0 && g_ascii_strcasecmp (method, "QSS3") != 0)
       || n < 1 || !(until > 0.0) || !(from >= 0.0 && from < until)
       || repeat < 1 || repeat > 1000)
     {
-      g_printerr ("qdevs-reference-lcline: --model is lcline or lcline-random, --n at least 1, "
+      g_printerr ("qdevs-reference-lcline: --model is lcline or lcline-random, --method QSS2 or QSS3, --n at least 1, "
                   "--until positive, --from from 0 to before --until, --repeat from 1 to 1000\n");
       return 2;
     }
   random_start = strcmp (model, "lcline-random") == 0;
 
-  line = qd_ref_lcline_new ((guint) n, random_start);
+  qss3 = g_ascii_strcasecmp (method, "QSS3") == 0;
+  if (qss3)
+    line.qss3 = qd_ref_lcline3_new ((guint) n, random_start);
+  else
+    line.qss2 = qd_ref_lcline_new ((guint) n, random_start);
   wall = g_new0 (double, repeat);
   cpu = g_new0 (double, repeat);
   for (int r = 0; r < repeat; r++)
@@ -111,18 +162,18 @@ main (int    argc,
       double start_cpu;
       guint64 got;
 
-      qd_ref_lcline_reset (line);
+      line_reset (&line);
       /* With --from, the start and the run to T0 outside the clock and
        * the count, as in bench. */
       if (from > 0.0)
         {
-          qd_ref_lcline_start (line);
-          qd_ref_lcline_advance (line, from);
+          line_start (&line);
+          line_advance (&line, from);
         }
       start_us = g_get_monotonic_time ();
       start_cpu = qd_bench_cpu_time ();
-      got = from > 0.0 ? qd_ref_lcline_advance (line, until)
-                       : qd_ref_lcline_run (line, until);
+      got = from > 0.0 ? line_advance (&line, until)
+                       : line_start (&line) + line_advance (&line, until);
       cpu[r] = qd_bench_cpu_time () - start_cpu;
       wall[r] = (double) (g_get_monotonic_time () - start_us) / G_USEC_PER_SEC;
       if (r > 0 && got != steps)
@@ -130,7 +181,8 @@ main (int    argc,
           /* As bench: a run must not depend on what ran before it. */
           g_printerr ("qdevs-reference-lcline: run %d took %" G_GUINT64_FORMAT
                       " steps, the first %" G_GUINT64_FORMAT "\n", r + 1, got, steps);
-          qd_ref_lcline_free (line);
+          qd_ref_lcline_free (line.qss2);
+          qd_ref_lcline3_free (line.qss3);
           return 1;
         }
       steps = got;
@@ -148,21 +200,21 @@ main (int    argc,
 
       if (from > 0.0)
         g_snprintf (from_field, sizeof from_field, ",\"from\":%s", json_double (b[5], from));
-      g_print ("{\"model\":\"%s\",\"n\":%d,\"method\":\"QSS2\"%s,\"integrator_steps\":%" G_GUINT64_FORMAT
+      g_print ("{\"model\":\"%s\",\"n\":%d,\"method\":\"%s\"%s,\"integrator_steps\":%" G_GUINT64_FORMAT
                ",\"wall_s\":%s,\"ns_per_step\":%s,\"peak_rss_kb\":%ld,\"cpu_s\":%s,\"repeat\":%d"
                ",\"wall_s_min\":%s,\"cpu_s_min\":%s,\"bytes_per_state\":%" G_GSIZE_FORMAT
                ",\"fallbacks\":%" G_GUINT64_FORMAT "}\n",
-               model, n, from_field, steps, json_double (b[0], wall_s), json_double (b[1], ns_per_step),
+               model, n, qss3 ? "QSS3" : "QSS2", from_field, steps, json_double (b[0], wall_s), json_double (b[1], ns_per_step),
                peak_kb, json_double (b[2], cpu_s), repeat, json_double (b[3], wall_min),
-               json_double (b[4], cpu_min), qd_ref_lcline_bytes_per_state (),
-               qd_ref_lcline_fallbacks (line));
+               json_double (b[4], cpu_min), qss3 ? qd_ref_lcline3_bytes_per_state () : qd_ref_lcline_bytes_per_state (),
+               qss3 ? qd_ref_lcline3_fallbacks (line.qss3) : qd_ref_lcline_fallbacks (line.qss2));
     }
   else
     {
       g_print ("%-14s %8s %-7s %16s %10s %12s %12s %9s\n", "model", "n", "method",
                "integrator_steps", "wall_s", "ns_per_step", "peak_rss_kb", "cpu_s");
       g_print ("%-14s %8d %-7s %16" G_GUINT64_FORMAT " %10.3f %12.1f %12ld %9.3f\n",
-               model, n, "QSS2", steps, wall_s, ns_per_step, peak_kb, cpu_s);
+               model, n, qss3 ? "QSS3" : "QSS2", steps, wall_s, ns_per_step, peak_kb, cpu_s);
     }
 
   if (print_states)
@@ -171,9 +223,10 @@ main (int    argc,
         char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
         g_print ("%s\n", g_ascii_formatd (buf, sizeof buf, "%.17g",
-                                          qd_ref_lcline_state_at (line, i, until)));
+                                          line_state_at (&line, i, until)));
       }
 
-  qd_ref_lcline_free (line);
+  qd_ref_lcline_free (line.qss2);
+  qd_ref_lcline3_free (line.qss3);
   return 0;
 }

@@ -1,5 +1,6 @@
-/* test-reference.c: the engine's QSS2 against the hand-written reference
- * solver of the LC line (bench/qd-reference-lcline-solver.c)
+/* test-reference.c: the engine's QSS2 and QSS3 against the hand-written
+ * reference solvers of the LC line (bench/qd-reference-lcline-solver.c,
+ * bench/qd-reference-lcline3-solver.c)
  *
  * The reference computes what the benchmark's diagram computes (WSum +
  * Integrator per state, a Pulse as d) with the engine's operations in the
@@ -7,7 +8,8 @@
  * So the two must take the same integrator steps to the same final
  * states. Measured when this test was written: lcline N = 50 to t = 30,
  * 37686 steps each, and lcline-random N = 200 to t = 1, 8439 steps each,
- * every final state equal to the bit. The counts are therefore asserted
+ * every final state equal to the bit; under QSS3, 9985 and 2334 steps,
+ * likewise. The counts are therefore asserted
  * equal (any tolerance would be looser than the data), the states within
  * two quanta of each other (a rounding change on either side moves a
  * state by far less than a quantum; a wrong quantum, crossing or event
@@ -18,6 +20,7 @@
 #include "qd-test-util.h"
 #include "qd-integrator-private.h"
 #include "qd-reference-lcline-solver.h"
+#include "qd-reference-lcline3-solver.h"
 
 #include <math.h>
 #include <string.h>
@@ -25,9 +28,10 @@
 #define SEED 20240601   /* qd-cli-bench.c's BENCH_SEED */
 
 static QdDocument *
-make_lcline (guint    n,
-             gboolean random_start,
-             double   until)
+make_lcline (guint       n,
+             gboolean    random_start,
+             double      until,
+             const char *method)
 {
   QdDocument *doc = qd_document_new ();
   g_autofree QdBlock **x = g_new0 (QdBlock *, n);
@@ -41,7 +45,7 @@ make_lcline (guint    n,
   settings.start_time = 0.0;
   settings.final_time = until;
   g_free (settings.method);
-  settings.method = g_strdup ("QSS2");
+  settings.method = g_strdup (method);
   settings.dqmin = 1e-6;
   settings.dqrel = 1e-3;
   g_assert_true (qd_document_set_settings (doc, &settings, &error));
@@ -93,29 +97,41 @@ engine_state_at (const Integrator *st,
 {
   double e = t - st->tl;
 
+  if (st->n == 3)
+    return st->x[0] + e * (st->x[1] + e * (st->x[2] + e * st->x[3]));
   return st->x[0] + e * (st->x[1] + e * st->x[2]);
 }
 
 static void
 compare (guint    n,
          gboolean random_start,
-         double   until)
+         double   until,
+         gboolean qss3)
 {
-  g_autoptr(QdDocument) doc = make_lcline (n, random_start, until);
+  g_autoptr(QdDocument) doc = make_lcline (n, random_start, until, qss3 ? "QSS3" : "QSS2");
   QdSimulation *sim = qd_test_compile (doc);
-  QdRefLcline *ref = qd_ref_lcline_new (n, random_start);
+  QdRefLcline *ref = qss3 ? NULL : qd_ref_lcline_new (n, random_start);
+  QdRefLcline3 *ref3 = qss3 ? qd_ref_lcline3_new (n, random_start) : NULL;
   guint64 ref_steps, engine_steps;
   guint n_states = 0, n_equal = 0;
   double worst = 0.0;
 
   qd_test_run (sim);
   engine_steps = qd_simulation_get_integrator_steps (sim);
-  qd_ref_lcline_reset (ref);
-  ref_steps = qd_ref_lcline_run (ref, until);
-  g_test_message ("%s N = %u to t = %g: engine %" G_GUINT64_FORMAT
+  if (qss3)
+    {
+      qd_ref_lcline3_reset (ref3);
+      ref_steps = qd_ref_lcline3_start (ref3) + qd_ref_lcline3_advance (ref3, until);
+    }
+  else
+    {
+      qd_ref_lcline_reset (ref);
+      ref_steps = qd_ref_lcline_run (ref, until);
+    }
+  g_test_message ("%s N = %u to t = %g, %s: engine %" G_GUINT64_FORMAT
                   " steps, reference %" G_GUINT64_FORMAT,
                   random_start ? "lcline-random" : "lcline", n, until,
-                  engine_steps, ref_steps);
+                  qss3 ? "QSS3" : "QSS2", engine_steps, ref_steps);
   g_assert_cmpuint (engine_steps, ==, ref_steps);
 
   /* The Integrators in block order are x1..xN. */
@@ -128,7 +144,8 @@ compare (guint    n,
         continue;
       g_assert_cmpuint (n_states, <, n);
       xe = engine_state_at (a->state, until);
-      xr = qd_ref_lcline_state_at (ref, n_states, until);
+      xr = qss3 ? qd_ref_lcline3_state_at (ref3, n_states, until)
+                : qd_ref_lcline_state_at (ref, n_states, until);
       dq = MAX (1e-3 * fabs (xr), 1e-6);
       n_equal += xe == xr;
       worst = MAX (worst, fabs (xe - xr) / dq);
@@ -142,6 +159,7 @@ compare (guint    n,
                   n_equal, n, worst);
 
   qd_ref_lcline_free (ref);
+  qd_ref_lcline3_free (ref3);
   qd_simulation_free (sim);
 }
 
@@ -150,7 +168,7 @@ compare (guint    n,
 static void
 test_lcline (void)
 {
-  compare (50, FALSE, 30.0);
+  compare (50, FALSE, 30.0, FALSE);
 }
 
 /* Every state active from the start, most of them requantizing at the
@@ -158,7 +176,20 @@ test_lcline (void)
 static void
 test_lcline_random (void)
 {
-  compare (200, TRUE, 1.0);
+  compare (200, TRUE, 1.0, FALSE);
+}
+
+/* The same two runs under QSS3. */
+static void
+test_lcline_qss3 (void)
+{
+  compare (50, FALSE, 30.0, TRUE);
+}
+
+static void
+test_lcline_random_qss3 (void)
+{
+  compare (200, TRUE, 1.0, TRUE);
 }
 
 /* The run in parts, as --from times it: the start, then the events to
@@ -202,6 +233,8 @@ main (int    argc,
   qd_init ();
   g_test_add_func ("/reference/lcline", test_lcline);
   g_test_add_func ("/reference/lcline-random", test_lcline_random);
+  g_test_add_func ("/reference/lcline-qss3", test_lcline_qss3);
+  g_test_add_func ("/reference/lcline-random-qss3", test_lcline_random_qss3);
   g_test_add_func ("/reference/parts", test_parts);
   return g_test_run ();
 }
