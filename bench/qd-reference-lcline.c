@@ -22,12 +22,14 @@
 #include "qd-bench-timing.h"
 #include "qd-reference-lcline-solver.h"
 #include "qd-reference-lcline3-solver.h"
+#include "qd-reference-lcline-liqss2-solver.h"
 
 /* One of the two solvers, by method. */
 typedef struct
 {
-  QdRefLcline  *qss2;
-  QdRefLcline3 *qss3;
+  QdRefLcline       *qss2;
+  QdRefLcline3      *qss3;
+  QdRefLclineLiqss2 *liqss2;
 } Line;
 
 static void
@@ -35,6 +37,8 @@ line_reset (Line *line)
 {
   if (line->qss3 != NULL)
     qd_ref_lcline3_reset (line->qss3);
+  else if (line->liqss2 != NULL)
+    qd_ref_lcline_liqss2_reset (line->liqss2);
   else
     qd_ref_lcline_reset (line->qss2);
 }
@@ -42,6 +46,8 @@ line_reset (Line *line)
 static guint64
 line_start (Line *line)
 {
+  if (line->liqss2 != NULL)
+    return qd_ref_lcline_liqss2_start (line->liqss2);
   return line->qss3 != NULL ? qd_ref_lcline3_start (line->qss3)
                             : qd_ref_lcline_start (line->qss2);
 }
@@ -50,6 +56,8 @@ static guint64
 line_advance (Line   *line,
               double  until)
 {
+  if (line->liqss2 != NULL)
+    return qd_ref_lcline_liqss2_advance (line->liqss2, until);
   return line->qss3 != NULL ? qd_ref_lcline3_advance (line->qss3, until)
                             : qd_ref_lcline_advance (line->qss2, until);
 }
@@ -59,6 +67,8 @@ line_state_at (const Line *line,
                guint       i,
                double      t)
 {
+  if (line->liqss2 != NULL)
+    return qd_ref_lcline_liqss2_state_at (line->liqss2, i, t);
   return line->qss3 != NULL ? qd_ref_lcline3_state_at (line->qss3, i, t)
                             : qd_ref_lcline_state_at (line->qss2, i, t);
 }
@@ -102,7 +112,7 @@ main (int    argc,
     { "model", 0, 0, G_OPTION_ARG_STRING, &model,
       "lcline (x(0) = 0, the default) or lcline-random (x(0) uniform in [-1, 1], bench's seed)", "MODEL" },
     { "n", 0, 0, G_OPTION_ARG_INT, &n, "Number of states (default 1000)", "N" },
-    { "method", 0, 0, G_OPTION_ARG_STRING, &method, "QSS2 (the default) or QSS3", "M" },
+    { "method", 0, 0, G_OPTION_ARG_STRING, &method, "QSS2 (the default), QSS3 or LIQSS2", "M" },
     { "until", 0, 0, G_OPTION_ARG_DOUBLE, &until, "Final time (default 10, as bench's for the LC lines)", "T" },
     { "from", 0, 0, G_OPTION_ARG_DOUBLE, &from,
       "Run until T0 first without timing or counting it, as bench's --from (default 0)", "T0" },
@@ -117,15 +127,16 @@ main (int    argc,
   g_autoptr(GError) error = NULL;
   g_autofree double *wall = NULL, *cpu = NULL;
   gboolean random_start;
-  Line line = { NULL, NULL };
-  gboolean qss3;
+  Line line = { NULL, NULL, NULL };
+  gboolean qss3, liqss2;
+  const char *method_name;
   guint64 steps = 0;
   double wall_s, wall_min, cpu_s, cpu_min, ns_per_step;
   long peak_kb;
 
-  context = g_option_context_new ("- the LC line under QSS2 or QSS3, hand-written");
+  context = g_option_context_new ("- the LC line under QSS2, QSS3 or LIQSS2, hand-written");
   g_option_context_set_summary (context,
-                                "A specialised QSS2 or QSS3 solver of qdevs-cli bench's LC line models (dqrel 1e-3,\n"
+                                "A specialised QSS2, QSS3 or LIQSS2 solver of qdevs-cli bench's LC line models (dqrel 1e-3,\n"
                                 "dqmin 1e-6), taking the same steps to the same states as the engine: the\n"
                                 "floor its nanoseconds per step are read against. Fields as bench's.");
   g_option_context_add_main_entries (context, entries, NULL);
@@ -139,19 +150,24 @@ main (int    argc,
   if (method == NULL)
     method = g_strdup ("QSS2");
   if (argc > 1 || (strcmp (model, "lcline") != 0 && strcmp (model, "lcline-random") != 0)
-      || (g_ascii_strcasecmp (method, "QSS2") != 0 && g_ascii_strcasecmp (method, "QSS3") != 0)
+      || (g_ascii_strcasecmp (method, "QSS2") != 0 && g_ascii_strcasecmp (method, "QSS3") != 0
+          && g_ascii_strcasecmp (method, "LIQSS2") != 0)
       || n < 1 || !(until > 0.0) || !(from >= 0.0 && from < until)
       || repeat < 1 || repeat > 1000)
     {
-      g_printerr ("qdevs-reference-lcline: --model is lcline or lcline-random, --method QSS2 or QSS3, --n at least 1, "
+      g_printerr ("qdevs-reference-lcline: --model is lcline or lcline-random, --method QSS2, QSS3 or LIQSS2, --n at least 1, "
                   "--until positive, --from from 0 to before --until, --repeat from 1 to 1000\n");
       return 2;
     }
   random_start = strcmp (model, "lcline-random") == 0;
 
   qss3 = g_ascii_strcasecmp (method, "QSS3") == 0;
+  liqss2 = g_ascii_strcasecmp (method, "LIQSS2") == 0;
+  method_name = qss3 ? "QSS3" : liqss2 ? "LIQSS2" : "QSS2";
   if (qss3)
     line.qss3 = qd_ref_lcline3_new ((guint) n, random_start);
+  else if (liqss2)
+    line.liqss2 = qd_ref_lcline_liqss2_new ((guint) n, random_start);
   else
     line.qss2 = qd_ref_lcline_new ((guint) n, random_start);
   wall = g_new0 (double, repeat);
@@ -183,6 +199,7 @@ main (int    argc,
                       " steps, the first %" G_GUINT64_FORMAT "\n", r + 1, got, steps);
           qd_ref_lcline_free (line.qss2);
           qd_ref_lcline3_free (line.qss3);
+          qd_ref_lcline_liqss2_free (line.liqss2);
           return 1;
         }
       steps = got;
@@ -204,17 +221,19 @@ main (int    argc,
                ",\"wall_s\":%s,\"ns_per_step\":%s,\"peak_rss_kb\":%ld,\"cpu_s\":%s,\"repeat\":%d"
                ",\"wall_s_min\":%s,\"cpu_s_min\":%s,\"bytes_per_state\":%" G_GSIZE_FORMAT
                ",\"fallbacks\":%" G_GUINT64_FORMAT "}\n",
-               model, n, qss3 ? "QSS3" : "QSS2", from_field, steps, json_double (b[0], wall_s), json_double (b[1], ns_per_step),
+               model, n, method_name, from_field, steps, json_double (b[0], wall_s), json_double (b[1], ns_per_step),
                peak_kb, json_double (b[2], cpu_s), repeat, json_double (b[3], wall_min),
-               json_double (b[4], cpu_min), qss3 ? qd_ref_lcline3_bytes_per_state () : qd_ref_lcline_bytes_per_state (),
-               qss3 ? qd_ref_lcline3_fallbacks (line.qss3) : qd_ref_lcline_fallbacks (line.qss2));
+               json_double (b[4], cpu_min), qss3 ? qd_ref_lcline3_bytes_per_state ()
+               : liqss2 ? qd_ref_lcline_liqss2_bytes_per_state () : qd_ref_lcline_bytes_per_state (),
+               qss3 ? qd_ref_lcline3_fallbacks (line.qss3)
+               : liqss2 ? 0 : qd_ref_lcline_fallbacks (line.qss2));
     }
   else
     {
       g_print ("%-14s %8s %-7s %16s %10s %12s %12s %9s\n", "model", "n", "method",
                "integrator_steps", "wall_s", "ns_per_step", "peak_rss_kb", "cpu_s");
       g_print ("%-14s %8d %-7s %16" G_GUINT64_FORMAT " %10.3f %12.1f %12ld %9.3f\n",
-               model, n, qss3 ? "QSS3" : "QSS2", steps, wall_s, ns_per_step, peak_kb, cpu_s);
+               model, n, method_name, steps, wall_s, ns_per_step, peak_kb, cpu_s);
     }
 
   if (print_states)
@@ -228,5 +247,6 @@ main (int    argc,
 
   qd_ref_lcline_free (line.qss2);
   qd_ref_lcline3_free (line.qss3);
+  qd_ref_lcline_liqss2_free (line.liqss2);
   return 0;
 }

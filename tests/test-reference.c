@@ -1,6 +1,7 @@
-/* test-reference.c: the engine's QSS2 and QSS3 against the hand-written
- * reference solvers of the LC line (bench/qd-reference-lcline-solver.c,
- * bench/qd-reference-lcline3-solver.c)
+/* test-reference.c: the engine's QSS2, QSS3 and LIQSS2 against the
+ * hand-written reference solvers of the LC line
+ * (bench/qd-reference-lcline-solver.c, qd-reference-lcline3-solver.c,
+ * qd-reference-lcline-liqss2-solver.c)
  *
  * The reference computes what the benchmark's diagram computes (WSum +
  * Integrator per state, a Pulse as d) with the engine's operations in the
@@ -9,7 +10,7 @@
  * states. Measured when this test was written: lcline N = 50 to t = 30,
  * 37686 steps each, and lcline-random N = 200 to t = 1, 8439 steps each,
  * every final state equal to the bit; under QSS3, 9985 and 2334 steps,
- * likewise. The counts are therefore asserted
+ * and under LIQSS2, 37582 and 8419, likewise. The counts are therefore asserted
  * equal (any tolerance would be looser than the data), the states within
  * two quanta of each other (a rounding change on either side moves a
  * state by far less than a quantum; a wrong quantum, crossing or event
@@ -21,6 +22,7 @@
 #include "qd-integrator-private.h"
 #include "qd-reference-lcline-solver.h"
 #include "qd-reference-lcline3-solver.h"
+#include "qd-reference-lcline-liqss2-solver.h"
 
 #include <math.h>
 #include <string.h>
@@ -103,15 +105,17 @@ engine_state_at (const Integrator *st,
 }
 
 static void
-compare (guint    n,
-         gboolean random_start,
-         double   until,
-         gboolean qss3)
+compare (guint       n,
+         gboolean    random_start,
+         double      until,
+         const char *method)
 {
-  g_autoptr(QdDocument) doc = make_lcline (n, random_start, until, qss3 ? "QSS3" : "QSS2");
+  g_autoptr(QdDocument) doc = make_lcline (n, random_start, until, method);
   QdSimulation *sim = qd_test_compile (doc);
-  QdRefLcline *ref = qss3 ? NULL : qd_ref_lcline_new (n, random_start);
+  gboolean qss3 = strcmp (method, "QSS3") == 0, liqss2 = strcmp (method, "LIQSS2") == 0;
+  QdRefLcline *ref = !qss3 && !liqss2 ? qd_ref_lcline_new (n, random_start) : NULL;
   QdRefLcline3 *ref3 = qss3 ? qd_ref_lcline3_new (n, random_start) : NULL;
+  QdRefLclineLiqss2 *refl = liqss2 ? qd_ref_lcline_liqss2_new (n, random_start) : NULL;
   guint64 ref_steps, engine_steps;
   guint n_states = 0, n_equal = 0;
   double worst = 0.0;
@@ -123,6 +127,11 @@ compare (guint    n,
       qd_ref_lcline3_reset (ref3);
       ref_steps = qd_ref_lcline3_start (ref3) + qd_ref_lcline3_advance (ref3, until);
     }
+  else if (liqss2)
+    {
+      qd_ref_lcline_liqss2_reset (refl);
+      ref_steps = qd_ref_lcline_liqss2_start (refl) + qd_ref_lcline_liqss2_advance (refl, until);
+    }
   else
     {
       qd_ref_lcline_reset (ref);
@@ -131,7 +140,7 @@ compare (guint    n,
   g_test_message ("%s N = %u to t = %g, %s: engine %" G_GUINT64_FORMAT
                   " steps, reference %" G_GUINT64_FORMAT,
                   random_start ? "lcline-random" : "lcline", n, until,
-                  qss3 ? "QSS3" : "QSS2", engine_steps, ref_steps);
+                  method, engine_steps, ref_steps);
   g_assert_cmpuint (engine_steps, ==, ref_steps);
 
   /* The Integrators in block order are x1..xN. */
@@ -145,7 +154,8 @@ compare (guint    n,
       g_assert_cmpuint (n_states, <, n);
       xe = engine_state_at (a->state, until);
       xr = qss3 ? qd_ref_lcline3_state_at (ref3, n_states, until)
-                : qd_ref_lcline_state_at (ref, n_states, until);
+           : liqss2 ? qd_ref_lcline_liqss2_state_at (refl, n_states, until)
+           : qd_ref_lcline_state_at (ref, n_states, until);
       dq = MAX (1e-3 * fabs (xr), 1e-6);
       n_equal += xe == xr;
       worst = MAX (worst, fabs (xe - xr) / dq);
@@ -160,6 +170,7 @@ compare (guint    n,
 
   qd_ref_lcline_free (ref);
   qd_ref_lcline3_free (ref3);
+  qd_ref_lcline_liqss2_free (refl);
   qd_simulation_free (sim);
 }
 
@@ -168,7 +179,7 @@ compare (guint    n,
 static void
 test_lcline (void)
 {
-  compare (50, FALSE, 30.0, FALSE);
+  compare (50, FALSE, 30.0, "QSS2");
 }
 
 /* Every state active from the start, most of them requantizing at the
@@ -176,20 +187,32 @@ test_lcline (void)
 static void
 test_lcline_random (void)
 {
-  compare (200, TRUE, 1.0, FALSE);
+  compare (200, TRUE, 1.0, "QSS2");
 }
 
-/* The same two runs under QSS3. */
+/* The same two runs under QSS3 and LIQSS2. */
 static void
 test_lcline_qss3 (void)
 {
-  compare (50, FALSE, 30.0, TRUE);
+  compare (50, FALSE, 30.0, "QSS3");
 }
 
 static void
 test_lcline_random_qss3 (void)
 {
-  compare (200, TRUE, 1.0, TRUE);
+  compare (200, TRUE, 1.0, "QSS3");
+}
+
+static void
+test_lcline_liqss2 (void)
+{
+  compare (50, FALSE, 30.0, "LIQSS2");
+}
+
+static void
+test_lcline_random_liqss2 (void)
+{
+  compare (200, TRUE, 1.0, "LIQSS2");
 }
 
 /* The run in parts, as --from times it: the start, then the events to
@@ -235,6 +258,8 @@ main (int    argc,
   g_test_add_func ("/reference/lcline-random", test_lcline_random);
   g_test_add_func ("/reference/lcline-qss3", test_lcline_qss3);
   g_test_add_func ("/reference/lcline-random-qss3", test_lcline_random_qss3);
+  g_test_add_func ("/reference/lcline-liqss2", test_lcline_liqss2);
+  g_test_add_func ("/reference/lcline-random-liqss2", test_lcline_random_liqss2);
   g_test_add_func ("/reference/parts", test_parts);
   return g_test_run ();
 }
