@@ -526,7 +526,10 @@ integrator_fire (QdAtomic *self,
        * and settled estimate (requantize reads none of what dint sets
        * before calling it, and nothing after it changes q), so doing both
        * computed the requantization twice. */
-      integrator_dint (self, t);
+      if (st->ops == &qd_integrator_liqss2_ops)
+        qd_integrator_liqss2_dint (st, t);
+      else
+        integrator_dint (self, t);
       y = &self->out[0];
       y->t = t;
       y->order = st->n - 1;
@@ -631,7 +634,6 @@ other_dext_ta (QdAtomic       *self,
                const QdSignal *u)
 {
   Integrator *st = self->state;
-  double s, us, x0, x1;
 
   if (st->ops == &qd_integrator_qss_ops && st->n == 3
       && port == PORT_DERIVATIVE)
@@ -639,35 +641,9 @@ other_dext_ta (QdAtomic       *self,
                                           u->c[2], u->c[3]);
   if (st->ops != &qd_integrator_qss_ops && st->n == 2
       && port == PORT_DERIVATIVE)
-    {
-      /* LIQSS2 (the only other method of order 2): integrator_dext()
-       * with its loops written out, in locals; the method's own
-       * functions as before. */
-      double x2, q0;
-
-      st->cache_valid = FALSE;
-      settle_unanswered (st, t);
-      s = t - st->tl;
-      us = t - u->t;
-      x0 = st->x[0];
-      x1 = st->x[1];
-      x2 = st->x[2];
-      q0 = st->q[0];
-      if (s != 0.0)
-        {
-          x1 += s * x2;
-          x0 += s * x1;
-          q0 += s * st->q[1];
-        }
-      st->x[0] = x0;
-      st->q[0] = q0;
-      st->tl = t;
-      st->x[1] = u->c[0] + us * (u->c[1] + us * (u->c[2] + us * u->c[3]));
-      st->x[2] = (u->c[1] + us * (2.0 * u->c[2] + 3.0 * us * u->c[3])) * 0.5;
-      st->ops->derivative (st, t);
-      st->sigma = st->initial ? 0.0 : st->ops->reschedule (st);
-      return st->sigma;
-    }
+    /* LIQSS2, the only other method of order 2. */
+    return qd_integrator_liqss2_input (st, t, t - u->t, u->c[0], u->c[1],
+                                       u->c[2], u->c[3]);
   if (st->ops != &qd_integrator_qss_ops || st->n != 1
       || port != PORT_DERIVATIVE)
     {

@@ -280,7 +280,8 @@ pair_two_of_one_order (const QdCascadePair *pair)
  * computes and writes it, then, when it is finite, the receiving
  * integrator's new derivative, inlined when the integrator's method is
  * the QSS one of that order plus one (where the crossing of x - q is
- * solved without the general search); otherwise its dext_ta. Returns
+ * solved without the general search) or LIQSS2 under inputs of order 1;
+ * otherwise its dext_ta. Returns
  * FALSE, without the integrator's transition, when the sum is not
  * finite; otherwise the time advance is in *@sigma. */
 G_ALWAYS_INLINE static inline gboolean
@@ -315,6 +316,8 @@ wsum_two_into (const QdCascadePair *pair,
       else
         *sigma = qd_integrator_qss3_derivative (st, t, 0.0, c0, c1, c2, 0.0);
     }
+  else if (order == 1 && st->ops == &qd_integrator_liqss2_ops)
+    *sigma = qd_integrator_liqss2_input (st, t, 0.0, c0, c1, c2, 0.0);
   else
     *sigma = qd_integrator_dext_ta (pair->receiver, t, t - st->tl, 0, y);
   return TRUE;

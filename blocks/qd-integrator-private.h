@@ -354,6 +354,58 @@ qd_integrator_qss3_derivative (Integrator *st,
   return qd_integrator_qss_settle (st, t, s);
 }
 
+/* LIQSS2's dext once x and q are at @t and x's new derivative is in
+ * x[1] and x[2]: the method's derivative (its estimate of a and u) and
+ * the time advance, as ops->derivative and ops->reschedule would give it,
+ * in one direct call (qd-integrator-stiff.c). */
+double qd_integrator_liqss2_derivative_ta (Integrator *st,
+                                           double      t);
+
+/* LIQSS2's internal transition (integrator_dint() with st->ops
+ * qd_integrator_liqss2_ops), written out; returns the time advance, also
+ * left in st->sigma, with the new q in st->q (qd-integrator-stiff.c). */
+double qd_integrator_liqss2_dint (Integrator *st,
+                                  double      t);
+
+/* LIQSS2's new derivative (st->ops is qd_integrator_liqss2_ops): the
+ * input segment c0 + c1 s + c2 s^2 + c3 s^3, taken @us after its own
+ * time, arrives at @t; returns the time advance, also left in
+ * st->sigma. integrator_dext() for LIQSS2 with its loops written out, in
+ * locals, for other_dext_ta() and for WSum's cascade kernel, which gives
+ * the sum's coefficients in registers (qd-block-wsum.c). */
+static inline double
+qd_integrator_liqss2_input (Integrator *st,
+                            double      t,
+                            double      us,
+                            double      c0,
+                            double      c1,
+                            double      c2,
+                            double      c3)
+{
+  double s, x0, x1, x2, q0;
+
+  st->cache_valid = FALSE;
+  settle_unanswered (st, t);
+  s = t - st->tl;
+  x0 = st->x[0];
+  x1 = st->x[1];
+  x2 = st->x[2];
+  q0 = st->q[0];
+  if (s != 0.0)
+    {
+      x1 += s * x2;
+      x0 += s * x1;
+      q0 += s * st->q[1];
+    }
+  st->x[0] = x0;
+  st->q[0] = q0;
+  st->tl = t;
+  st->x[1] = c0 + us * (c1 + us * (c2 + us * c3));
+  st->x[2] = (c1 + us * (2.0 * c2 + 3.0 * us * c3)) * 0.5;
+  st->sigma = qd_integrator_liqss2_derivative_ta (st, t);
+  return st->sigma;
+}
+
 /* The stiff methods' tables (qd-integrator-stiff.c). */
 extern const Ops qd_integrator_liqss2_ops;
 extern const Ops qd_integrator_liqss3_ops;

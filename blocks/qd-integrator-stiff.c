@@ -192,12 +192,56 @@ liqss_requantize (const Integrator *st,
   affine_q (st, st->u_next, target, q);
 }
 
+/* liqss_reschedule() for LIQSS2, written out in locals: the same
+ * operations on the same values (the array, the loop and shift() of the
+ * general form cost a third of the method's own instructions per step on
+ * the LC line). */
+static inline double
+liqss2_reschedule (Integrator *st)
+{
+  double d0 = st->x[0] - st->q[0], d1 = st->x[1] - st->q[1], d2 = st->x[2];
+  double band = 2.0 * st->dq, root, cross, sigma;
+
+  if (d2 != 0.0 && isfinite (d0 + d1 + d2))
+    root = qd_poly_first_root_quadratic (d0, d1, d2);
+  else
+    {
+      double d[3] = { d0, d1, d2 };
+
+      root = qd_poly_first_root (d, 2);
+    }
+  cross = -1.0;
+  if (fabs (d0) < band && d2 != 0.0 && band >= 0.0)
+    cross = qd_poly_crossing_quadratic (d0, d1, d2, band);
+  if (!(cross > 0.0 && cross < QD_INF))
+    {
+      double d[3] = { d0, d1, d2 };
+
+      cross = qd_poly_first_crossing (d, 2, band);
+    }
+  sigma = root < cross ? root : cross;
+  if (sigma < QD_INF)
+    {
+      double e = st->tl + sigma - st->tu;
+
+      st->u_next[0] = st->u[0];
+      st->u_next[1] = st->u[1];
+      st->u_next[2] = st->u[2];
+      if (e != 0.0)
+        st->u_next[0] += e * st->u_next[1];
+    }
+  return sigma;
+}
+
 static double
 liqss_reschedule (Integrator *st)
 {
   double d[QD_MAX_ORDER + 1];
   double sigma, root, cross, band = 2.0 * st->dq;
   int n = st->n;
+
+  if (n == 2)
+    return liqss2_reschedule (st);
 
   for (int k = 0; k < n; k++)
     d[k] = st->x[k] - st->q[k];
@@ -261,6 +305,48 @@ liqss_derivative (Integrator *st,
   st->u[2] = st->n == 3 ? 3.0 * st->x[3] - st->a * st->q[2] : 0.0;
   st->u0 = st->u[0];
   st->tu = t;
+}
+
+double
+qd_integrator_liqss2_derivative_ta (Integrator *st,
+                                    double      t)
+{
+  liqss_derivative (st, t);
+  return st->initial ? 0.0 : liqss2_reschedule (st);
+}
+
+double
+qd_integrator_liqss2_dint (Integrator *st,
+                           double      t)
+{
+  double s, x0, x1, x2;
+
+  /* integrator_dint() for LIQSS2, its loops and method calls written
+   * out: the same operations in the same order. */
+  settle_unanswered (st, t);
+  s = t - st->tl;
+  x0 = st->x[0];
+  x1 = st->x[1];
+  x2 = st->x[2];
+  if (s != 0.0)
+    {
+      x1 += s * x2;
+      x0 += s * x1;
+      x1 += s * x2;
+      st->q[0] += s * st->q[1];
+    }
+  st->x[0] = x0;
+  st->x[1] = x1;
+  st->tl = t;
+  st->q_old = st->q[0];
+  st->dx_old = x1;
+  st->t_out = t;
+  st->awaiting = TRUE;
+  st->dq = quantum (st, x0);
+  liqss_requantize (st, st->x, st->dq, st->q);
+  st->initial = FALSE;
+  st->sigma = liqss2_reschedule (st);
+  return st->sigma;
 }
 
 /* As LIQSS1: our last output changed q0 and the derivative did not
