@@ -154,21 +154,20 @@ sift_down (QdHeap  *heap,
   pos[id] = (guint32) hole;
 }
 
-/* Floyd's bottom-up variant for a key that grew: the hole goes down the
- * path of smallest children to a leaf, then the key climbs back up.
- * The hole is kept as a byte offset: the children of the entry at offset
- * o start at 4 o + 16, one address computation per level (30
- * instructions a level on x86-64, against 36 with indices). */
-G_ALWAYS_INLINE static inline void
-sift_down_bottom_up (QdHeap  *heap,
-                     gsize    hole,
-                     guint64  key,
-                     guint64  id)
+/* Floyd's bottom-up variant for a key that grew, in two halves: the
+ * hole goes down the path of smallest children to a leaf (sink_hole()),
+ * then the key climbs back up (climb()). Holes are kept as byte offsets:
+ * the children of the entry at offset o start at 4 o + 16, one address
+ * computation per level (30 instructions a level on x86-64, against 36
+ * with indices). Returns the leaf's offset. */
+G_ALWAYS_INLINE static inline gsize
+sink_hole (char    *base,
+           guint32 *pos,
+           gsize    n,
+           gsize    hole)
 {
-  char *base = (char *) heap->entries;
-  guint32 *pos = heap->pos;
   const gsize size = sizeof (QdHeapEntry);
-  gsize end = (gsize) heap->n * size;
+  gsize end = n * size;
   gsize o = hole * size, c;
 
   while ((c = ARITY * o + size) < end)
@@ -179,7 +178,23 @@ sift_down_bottom_up (QdHeap  *heap,
       pos[b->id] = (guint32) (o / size);
       o = (gsize) ((const char *) b - base);
     }
-  /* The climb back, usually not a single level. */
+  return o;
+}
+
+/* The entry (@key, @id) put at the hole at byte offset @o, or above it
+ * where its ancestors are later: usually not a single level. The arrays
+ * come as arguments: read again from the heap after the stores, which
+ * may alias it (the build does not assume strict aliasing), they cost 6
+ * instructions per step. */
+G_ALWAYS_INLINE static inline void
+climb (char    *base,
+       guint32 *pos,
+       gsize    o,
+       guint64  key,
+       guint64  id)
+{
+  const gsize size = sizeof (QdHeapEntry);
+
   while (o > 0)
     {
       gsize up = ((o - size) / ARITY) & ~(size - 1);
@@ -196,26 +211,47 @@ sift_down_bottom_up (QdHeap  *heap,
   pos[id] = (guint32) (o / size);
 }
 
-void
-qd_heap_remove (QdHeap *heap,
-                guint   id)
+G_ALWAYS_INLINE static inline void
+sift_down_bottom_up (QdHeap  *heap,
+                     gsize    hole,
+                     guint64  key,
+                     guint64  id)
 {
-  guint32 p = heap->pos[id];
+  char *base = (char *) heap->entries;
+  guint32 *pos = heap->pos;
+
+  climb (base, pos, sink_hole (base, pos, heap->n, hole), key, id);
+}
+
+/* The hole at entry @p filled with the last entry, which may have to go
+ * either way; the heap has one entry fewer. */
+static void
+fill_with_last (QdHeap *heap,
+                guint32 p)
+{
   QdHeapEntry last;
 
-  if (p == QD_HEAP_ABSENT)
-    return;
-  heap->pos[id] = QD_HEAP_ABSENT;
   heap->n--;
   last = heap->entries[heap->n];
   heap->entries[heap->n] = sentinel;
   if (p == heap->n)
     return;
-  /* The last entry fills the hole; it may have to go either way. */
   if (p > 0 && LESS (last, heap->entries[(p - 1) / ARITY]))
     sift_up (heap, p, last.key, last.id);
   else
     sift_down (heap, p, last.key, last.id);
+}
+
+void
+qd_heap_remove (QdHeap *heap,
+                guint   id)
+{
+  guint32 p = heap->pos[id];
+
+  if (p == QD_HEAP_ABSENT)
+    return;
+  heap->pos[id] = QD_HEAP_ABSENT;
+  fill_with_last (heap, p);
 }
 
 void
@@ -254,6 +290,32 @@ qd_heap_update_slow (QdHeap *heap,
       else
         sift_down (heap, p, key, id);
     }
+}
+
+guint
+qd_heap_sink_top (QdHeap *heap)
+{
+  return (guint) (sink_hole ((char *) heap->entries, heap->pos, heap->n, 0)
+                  / sizeof (QdHeapEntry));
+}
+
+void
+qd_heap_fill_hole (QdHeap *heap,
+                   guint   hole,
+                   guint   id,
+                   double  t)
+{
+  climb ((char *) heap->entries, heap->pos, (gsize) hole * sizeof (QdHeapEntry),
+         qd_heap_key (t), id);
+}
+
+void
+qd_heap_drop_hole (QdHeap *heap,
+                   guint   hole,
+                   guint   id)
+{
+  heap->pos[id] = QD_HEAP_ABSENT;
+  fill_with_last (heap, hole);
 }
 
 void

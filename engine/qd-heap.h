@@ -115,6 +115,21 @@ void     qd_heap_remove  (QdHeap *heap,
  * the tests that find where the entry is and which way it goes. */
 void     qd_heap_replace_top (QdHeap *heap,
                               double  t);
+/* qd_heap_replace_top() in two halves, for a loop that wants the next
+ * top before it knows the fired block's new time: the top entry's hole
+ * sunk to a leaf (the next top is then in place; returns the hole's
+ * index; nothing else may touch the heap until the hole is filled), then
+ * the hole filled with the block's entry at its later time @t, or, when
+ * it has none (passive or due now), with the last entry, the block @id
+ * left out of the heap. */
+guint    qd_heap_sink_top    (QdHeap *heap);
+void     qd_heap_fill_hole   (QdHeap *heap,
+                              guint   hole,
+                              guint   id,
+                              double  t);
+void     qd_heap_drop_hole   (QdHeap *heap,
+                              guint   hole,
+                              guint   id);
 
 /* Verifies the heap property and the position array (tests). */
 gboolean qd_heap_validate (const QdHeap *heap);

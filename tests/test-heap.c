@@ -39,11 +39,39 @@ run_sequence (guint32 seed,
   for (guint op = 0; op < n_ops; op++)
     {
       guint id = g_rand_int_range (rand, 0, n_ids);
-      guint kind = g_rand_int_range (rand, 0, 13);
+      guint kind = g_rand_int_range (rand, 0, 15);
       guint ref_id = 0;
       gboolean has_min;
 
-      if (kind == 10 && !qd_heap_is_empty (&heap))
+      if (kind >= 13 && !qd_heap_is_empty (&heap))
+        {
+          /* The same in two halves (the large models' loop): the top's
+           * hole sunk first, the next top then already in place, and the
+           * hole filled at the later time, or, for a block that becomes
+           * passive, with the last entry. */
+          guint hole, next = G_MAXUINT;
+
+          id = qd_heap_top_id (&heap);
+          hole = qd_heap_sink_top (&heap);
+          if (heap.n > 1)
+            next = qd_heap_top_id (&heap);
+          if (kind == 13)
+            {
+              times[id] += (double) g_rand_int_range (rand, 0, n_distinct_times);
+              qd_heap_fill_hole (&heap, hole, id, times[id]);
+            }
+          else
+            {
+              qd_heap_drop_hole (&heap, hole, id);
+              times[id] = QD_INF;
+            }
+          /* The top seen while the hole was open is the next event,
+           * unless the block's own later time (a tie at most) comes
+           * first. */
+          if (next != G_MAXUINT && qd_heap_top_id (&heap) != id)
+            g_assert_cmpuint (qd_heap_top_id (&heap), ==, next);
+        }
+      else if (kind == 10 && !qd_heap_is_empty (&heap))
         {
           /* The block that just fired goes to the same time or later. */
           id = qd_heap_top_id (&heap);
