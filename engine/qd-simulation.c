@@ -898,10 +898,11 @@ fire_sunk (QdSimulation *sim,
  *
  * Flattened (in run_loop_small() and run_loop_large(), which compile it
  * for @large constant): everything it calls that is not marked
- * G_NO_INLINE is inlined into it. Once the loop is large, GCC stops inlining the heap's
- * inline test of a receiver's new time (qd_heap_update()) into it, and a
- * call costs about 10 instructions per receiver, two per integrator step
- * of a QSS model; the rare paths are kept out of line. */
+ * G_NO_INLINE is inlined into it. Once the loop is large, GCC stops
+ * inlining the heap's inline test of a receiver's new time
+ * (qd_heap_update()) into it, and a call costs about 10 instructions per
+ * receiver, two per integrator step of a QSS model; the rare paths are
+ * kept out of line. */
 G_ALWAYS_INLINE static inline QdRunStatus
 run_loop_for (QdSimulation   *sim,
               double          t_limit,
