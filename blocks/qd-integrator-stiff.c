@@ -192,10 +192,13 @@ liqss_requantize (const Integrator *st,
   affine_q (st, st->u_next, target, q);
 }
 
-/* liqss_reschedule() for LIQSS2, written out in locals: the same
- * operations on the same values (the array, the loop and shift() of the
- * general form cost a third of the method's own instructions per step on
- * the LC line). */
+/* liqss_reschedule() for LIQSS2, in locals (the array, the loop and
+ * shift() of a general form cost a third of the method's own
+ * instructions per step on the LC line): the closed forms that
+ * qd_poly_first_root() and qd_poly_first_crossing() use themselves for a
+ * true parabola strictly inside the band, called directly, so the same
+ * values without their checks and copies (the sum is finite only if all
+ * three terms are; one that overflows merely takes the general way). */
 static inline double
 liqss2_reschedule (Integrator *st)
 {
@@ -233,42 +236,30 @@ liqss2_reschedule (Integrator *st)
   return sigma;
 }
 
+/* The next event of LIQSS2 and LIQSS3: the first s > 0 where x meets q
+ * or |x - q| reaches the band of 2 dQ, and u there. LIQSS2 has its own
+ * written-out form; LIQSS3 calls the cubic solvers that start Newton
+ * well on the nearly pure cubic x - q is after a requantization (the
+ * same roots to an ulp or two; the general search cost several times as
+ * much there), and the general search where they give up. */
 static double
 liqss_reschedule (Integrator *st)
 {
   double d[QD_MAX_ORDER + 1];
   double sigma, root, cross, band = 2.0 * st->dq;
-  int n = st->n;
 
-  if (n == 2)
+  if (st->n == 2)
     return liqss2_reschedule (st);
 
-  for (int k = 0; k < n; k++)
+  for (int k = 0; k < 3; k++)
     d[k] = st->x[k] - st->q[k];
-  d[n] = st->x[n];
-  /* The first root and the first crossing of the band, by the solvers
-   * for the usual case (a true parabola or cubic, strictly inside the
-   * band) called directly. LIQSS2: the closed forms
-   * qd_poly_first_root() and qd_poly_first_crossing() use themselves,
-   * so the same values without their checks and copies (the sum is
-   * finite only if all three terms are; one that overflows merely takes
-   * the general way). LIQSS3: the cubic solvers that start Newton well
-   * on the nearly pure cubic x - q is after a requantization (the same
-   * roots to an ulp or two; the general search cost several times as
-   * much there). */
-  if (n == 2 && d[2] != 0.0 && isfinite (d[0] + d[1] + d[2]))
-    root = qd_poly_first_root_quadratic (d[0], d[1], d[2]);
-  else if (n == 3)
-    root = qd_poly_first_root_cubic (d[0], d[1], d[2], d[3]);
-  else
-    root = qd_poly_first_root (d, n);
+  d[3] = st->x[3];
+  root = qd_poly_first_root_cubic (d[0], d[1], d[2], d[3]);
   cross = -1.0;
-  if (fabs (d[0]) < band && d[n] != 0.0 && band >= 0.0)
-    cross = n == 2 ? qd_poly_crossing_quadratic (d[0], d[1], d[2], band)
-                   : qd_poly_crossing_cubic_flat (d[0], d[1], d[2], d[3],
-                                                  band);
+  if (fabs (d[0]) < band && d[3] != 0.0 && band >= 0.0)
+    cross = qd_poly_crossing_cubic_flat (d[0], d[1], d[2], d[3], band);
   if (!(cross > 0.0 && cross < QD_INF))
-    cross = qd_poly_first_crossing (d, n, band);
+    cross = qd_poly_first_crossing (d, 3, band);
   /* fmin() without the library call: neither is NaN. */
   sigma = root < cross ? root : cross;
 
@@ -276,7 +267,7 @@ liqss_reschedule (Integrator *st)
   if (sigma < QD_INF)
     {
       memcpy (st->u_next, st->u, sizeof st->u_next);
-      shift (st->u_next, st->n - 1, st->tl + sigma - st->tu);
+      shift (st->u_next, 2, st->tl + sigma - st->tu);
     }
   return sigma;
 }
