@@ -212,21 +212,25 @@ main (int    argc,
   if (as_json)
     {
       char b[6][G_ASCII_DTOSTR_BUF_SIZE];
-
       char from_field[G_ASCII_DTOSTR_BUF_SIZE + 16] = "";
+      char fallbacks_field[48] = "";
+      gsize bytes = qss3 ? qd_ref_lcline3_bytes_per_state ()
+                    : liqss2 ? qd_ref_lcline_liqss2_bytes_per_state ()
+                    : qd_ref_lcline_bytes_per_state ();
 
       if (from > 0.0)
         g_snprintf (from_field, sizeof from_field, ",\"from\":%s", json_double (b[5], from));
+      /* The LIQSS2 solver does not count the general searches it falls
+       * back to: no field rather than a 0 that would say none. */
+      if (!liqss2)
+        g_snprintf (fallbacks_field, sizeof fallbacks_field, ",\"fallbacks\":%" G_GUINT64_FORMAT,
+                    qss3 ? qd_ref_lcline3_fallbacks (line.qss3) : qd_ref_lcline_fallbacks (line.qss2));
       g_print ("{\"model\":\"%s\",\"n\":%d,\"method\":\"%s\"%s,\"integrator_steps\":%" G_GUINT64_FORMAT
                ",\"wall_s\":%s,\"ns_per_step\":%s,\"peak_rss_kb\":%ld,\"cpu_s\":%s,\"repeat\":%d"
-               ",\"wall_s_min\":%s,\"cpu_s_min\":%s,\"bytes_per_state\":%" G_GSIZE_FORMAT
-               ",\"fallbacks\":%" G_GUINT64_FORMAT "}\n",
+               ",\"wall_s_min\":%s,\"cpu_s_min\":%s,\"bytes_per_state\":%" G_GSIZE_FORMAT "%s}\n",
                model, n, method_name, from_field, steps, json_double (b[0], wall_s), json_double (b[1], ns_per_step),
                peak_kb, json_double (b[2], cpu_s), repeat, json_double (b[3], wall_min),
-               json_double (b[4], cpu_min), qss3 ? qd_ref_lcline3_bytes_per_state ()
-               : liqss2 ? qd_ref_lcline_liqss2_bytes_per_state () : qd_ref_lcline_bytes_per_state (),
-               qss3 ? qd_ref_lcline3_fallbacks (line.qss3)
-               : liqss2 ? 0 : qd_ref_lcline_fallbacks (line.qss2));
+               json_double (b[4], cpu_min), bytes, fallbacks_field);
     }
   else
     {
