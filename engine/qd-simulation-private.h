@@ -214,6 +214,13 @@ struct _QdSimulation
   guint64         same_time;       /* internal events at t_event so far */
   guint32         recent[QD_RECENT_SIZE];  /* last imminent blocks */
   guint           recent_pos;
+  /* The last positive time advance that the clock could not take (t + ta
+   * rounded to t: past 2^53 times the time advance, the spacing of doubles
+   * at t is larger than it), for the illegitimacy report: its block
+   * (QD_NO_RECEIVER for none), the time advance and t. */
+  guint32         lost_block;
+  double          lost_ta;
+  double          lost_t;
   guint32        *n_internal_hi;   /* high 32 bits of QdHot's counts */
   guint32        *n_external_hi;
   guint64         events;

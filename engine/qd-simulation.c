@@ -189,7 +189,15 @@ schedule_other (QdSimulation *sim,
       tn = QD_INF;
     }
   if (tn == t)
-    schedule_now (sim, h, i, t);
+    {
+      if (G_UNLIKELY (ta > 0.0))
+        {
+          sim->lost_block = i;
+          sim->lost_ta = ta;
+          sim->lost_t = t;
+        }
+      schedule_now (sim, h, i, t);
+    }
   else if (tn == QD_INF)
     {
       if (h->where == QD_SCHED_HEAP)
@@ -304,12 +312,29 @@ fail_illegitimate (QdSimulation *sim,
         g_string_append (names, ", ");
       g_string_append (names, sim->atomics[blocks[k]].path);
     }
-  set_fail (sim, QD_ERROR_ILLEGITIMATE,
-            _("illegitimate model: more than %" G_GUINT64_FORMAT
-              " transitions at t = %g without time advancing, among %s; "
-              "look for a zero-time loop, or raise the limit in the "
-              "simulation settings"),
-            sim->illegitimacy_limit, t, names->str);
+  if (sim->lost_block != QD_NO_RECEIVER && sim->lost_t == t)
+    {
+      /* Not a zero-time loop of the model: the clock's resolution at t
+       * (the spacing of doubles there) is coarser than a time advance the
+       * model asked for, so the events pile up at t. */
+      set_fail (sim, QD_ERROR_ILLEGITIMATE,
+                _("%s: its time advance %g is lost in rounding at t = %g, "
+                  "where the clock's resolution is %g, so time cannot "
+                  "advance (more than %" G_GUINT64_FORMAT " transitions "
+                  "at that time, among %s); start the simulation nearer "
+                  "time 0, end it earlier, or raise the quanta of this "
+                  "block"),
+                sim->atomics[sim->lost_block].path, sim->lost_ta, t,
+                nextafter (fabs (t), QD_INF) - fabs (t),
+                sim->illegitimacy_limit, names->str);
+    }
+  else
+    set_fail (sim, QD_ERROR_ILLEGITIMATE,
+              _("illegitimate model: more than %" G_GUINT64_FORMAT
+                " transitions at t = %g without time advancing, among %s; "
+                "look for a zero-time loop, or raise the limit in the "
+                "simulation settings"),
+              sim->illegitimacy_limit, t, names->str);
   g_string_free (names, TRUE);
 }
 
@@ -1593,6 +1618,7 @@ initialize (QdSimulation  *sim,
   qd_heap_init (&sim->heap, n);
   sim->t_event = sim->time = t0;
   sim->t_event_key = qd_heap_key (t0);
+  sim->lost_block = QD_NO_RECEIVER;
   sim->initialized = TRUE;
 
   for (guint i = 0; i < n; i++)

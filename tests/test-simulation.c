@@ -1397,6 +1397,71 @@ test_run_illegitimate (void)
   g_object_unref (doc);
 }
 
+/* dx/dt = -x under QSS2 with a start time where the spacing of doubles
+ * (16 at 1e17) is far coarser than the integrator's time advances
+ * (about 0.01): t + ta rounds to t, the events pile up at one time, and
+ * the report says so, rather than blaming a zero-time loop that the
+ * model does not have. (Only the integrator fires: due now again after
+ * each of its events, it comes before the gain it made due, by
+ * priority.) Near time 0 the same model runs. */
+static QdDocument *
+decay_model (double start)
+{
+  Model m;
+  QdSettings s;
+  QdBlock *b;
+  g_autoptr(GError) error = NULL;
+
+  model_init (&m);
+  b = add_block (m.root, "integrator", "Integrator");
+  qd_block_set_param_raw (b, "x0", "1");
+  qd_block_set_param_raw (b, "method", "QSS2");
+  qd_block_set_param_raw (b, "dqmin", "1e-4");
+  qd_block_set_param_raw (b, "dqrel", "0");
+  b = add_block (m.root, "gain", "Gain");
+  qd_block_set_param_raw (b, "k", "-1");
+  connect (&m, m.root, "Integrator", 0, "Gain", 0);
+  connect (&m, m.root, "Gain", 0, "Integrator", 0);
+  s = *qd_document_get_settings (m.doc);
+  s.start_time = start;
+  s.final_time = start + 100;
+  s.illegitimacy_limit = 1000;
+  g_assert_true (qd_document_set_settings (m.doc, &s, &error));
+  g_assert_no_error (error);
+  return model_finish (&m);
+}
+
+static void
+test_run_lost_time_advance (void)
+{
+  QdDocument *doc = decay_model (1e17);
+  QdSimulation *sim = compile_ok (doc, NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (qd_simulation_run (sim, &error), ==, QD_RUN_ERROR);
+  g_assert_error (error, QD_ERROR, QD_ERROR_ILLEGITIMATE);
+  g_assert_true (g_str_has_prefix (error->message,
+                                   "/Integrator: its time advance 0.0"));
+  g_assert_nonnull (strstr (error->message,
+                            "is lost in rounding at t = 1e+17, where the "
+                            "clock's resolution is 16, so time cannot "
+                            "advance (more than 1000 transitions at that "
+                            "time, among /Integrator); start the "
+                            "simulation nearer time 0"));
+  g_assert_cmpfloat (qd_simulation_get_time (sim), ==, 1e17);
+  g_clear_error (&error);
+  qd_simulation_free (sim);
+  g_object_unref (doc);
+
+  doc = decay_model (0);
+  sim = compile_ok (doc, NULL);
+  g_assert_cmpint (qd_simulation_run (sim, &error), ==, QD_RUN_DONE);
+  g_assert_no_error (error);
+  g_assert_cmpuint (qd_simulation_get_integrator_steps (sim), >, 100);
+  qd_simulation_free (sim);
+  g_object_unref (doc);
+}
+
 static void
 test_run_nan (void)
 {
@@ -1635,6 +1700,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/static-blocks", test_run_static_blocks);
   g_test_add_func ("/run/static-start", test_run_static_start);
   g_test_add_func ("/run/illegitimate", test_run_illegitimate);
+  g_test_add_func ("/run/lost-time-advance", test_run_lost_time_advance);
   g_test_add_func ("/run/nan", test_run_nan);
   g_test_add_func ("/run/fail", test_run_fail);
   g_test_add_func ("/run/pieces", test_run_pieces);
