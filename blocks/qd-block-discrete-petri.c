@@ -43,6 +43,10 @@ enum
   PLACE_N,
 };
 
+/* The most tokens a place holds: the top of its initial tokens' range,
+ * well inside what a double counts exactly (2^53). */
+#define PLACE_MAX_TOKENS 1e15
+
 typedef struct
 {
   gint64   tokens;
@@ -100,11 +104,26 @@ place_dext (QdAtomic       *self,
             const QdSignal *x)
 {
   Place *st = self->state;
-  gint64 change = (gint64) llround (qd_signal_eval (x, t));
+  double value = qd_signal_eval (x, t);
+  gint64 change;
 
   st->area += (double) st->tokens * (t - st->tl);
   st->tl = t;
   st->changed = TRUE;
+  /* The count stays within the initial tokens' range, so that the sum
+   * below can neither overflow nor lose whole tokens to rounding. */
+  if (!(fabs (value) <= PLACE_MAX_TOKENS)
+      || st->tokens + (gint64) llround (value) > (gint64) PLACE_MAX_TOKENS)
+    {
+      qd_atomic_fail (self, QD_ERROR_FAILED,
+                      _("an event of %g tokens at t = %g would take the "
+                        "count past %g, the most a place holds; check "
+                        "what feeds this place (its inputs should be "
+                        "transitions' token changes, +1 or -1)"),
+                      value, t, PLACE_MAX_TOKENS);
+      return;
+    }
+  change = (gint64) llround (value);
   if (st->tokens + change < 0)
     {
       qd_atomic_fail (self, QD_ERROR_FAILED,
@@ -134,7 +153,8 @@ place_exit (QdAtomic *self,
 }
 
 static const QdParamSpec place_params[] = {
-  { "tokens", N_("Initial tokens"), QD_PARAM_INTEGER, "0", 0, 1e15, NULL,
+  { "tokens", N_("Initial tokens"), QD_PARAM_INTEGER, "0", 0,
+    PLACE_MAX_TOKENS, NULL,
     N_("The tokens in the place at the start."), NULL, 0 },
   { "n", N_("Inputs"), QD_PARAM_INTEGER, "2", 1, 64, NULL,
     N_("The number of arcs that change the tokens: one from each "

@@ -621,6 +621,57 @@ test_petri_conflict (void)
     }
 }
 
+/* A place holds at most 10^15 tokens, the top of its initial tokens'
+ * range: an event that would take it past (or a value too large to be a
+ * count at all) stops the run with an error naming the place, where the
+ * 64-bit count used to overflow. Reaching 10^15 exactly is allowed. */
+static void
+test_petri_overflow (void)
+{
+  const struct
+  {
+    const char *value;
+    const char *error;
+  } cases[] = {
+    { "1", NULL },
+    { "2", "/P: an event of 2 tokens at t = 0 would take the count past "
+           "1e+15, the most a place holds; check what feeds this place "
+           "(its inputs should be transitions' token changes, +1 or -1)" },
+    { "1e300", "/P: an event of 1e+300 tokens at t = 0 would take the "
+               "count past 1e+15, the most a place holds; check what feeds "
+               "this place (its inputs should be transitions' token "
+               "changes, +1 or -1)" },
+  };
+
+  for (guint k = 0; k < G_N_ELEMENTS (cases); k++)
+    {
+      g_autoptr(QdDocument) doc = qd_document_new ();
+      QdBlock *c = add (doc, "constant", "C", "value", cases[k].value, NULL);
+      QdBlock *p = add (doc, "place", "P", "tokens", "999999999999999",
+                        "n", "1", NULL);
+      QdSimulation *sim;
+      GError *error = NULL;
+
+      wire (doc, c, 0, p, 0);
+      set_final_time (doc, 1);
+      sim = qd_simulation_new (doc, NULL, NULL, &error);
+      g_assert_no_error (error);
+      if (cases[k].error == NULL)
+        {
+          g_assert_cmpint (qd_simulation_run (sim, &error), ==, QD_RUN_DONE);
+          g_assert_no_error (error);
+          g_assert_cmpfloat (stat (sim, "/P", "tokens"), ==, 1e15);
+        }
+      else
+        {
+          g_assert_cmpint (qd_simulation_run (sim, &error), ==, QD_RUN_ERROR);
+          g_assert_cmpstr (error->message, ==, cases[k].error);
+          g_clear_error (&error);
+        }
+      qd_simulation_free (sim);
+    }
+}
+
 /* -------------------------------------------------------------------- */
 /* Statistics */
 
@@ -969,6 +1020,7 @@ main (int    argc,
   g_test_add_func ("/discrete/counter", test_counter);
   g_test_add_func ("/discrete/petri", test_petri);
   g_test_add_func ("/discrete/petri-conflict", test_petri_conflict);
+  g_test_add_func ("/discrete/petri-overflow", test_petri_overflow);
   g_test_add_func ("/discrete/statistics", test_statistics);
   g_test_add_func ("/discrete/statistics-step", test_statistics_step);
   g_test_add_func ("/discrete/stats-order", test_stats_order);

@@ -7,7 +7,7 @@
  * algebraic loops, illegitimate models), each step must end in a value or
  * an error that names the file or the block, never a crash, a hang, a
  * leak or a sanitizer report. Diagrams with blocks that touch files (To
- * CSV writes one, CSV Source reads one) are compiled but not run: a
+ * CSV writes one, From CSV reads one) are compiled but not run: a
  * fuzzer must not write where its inputs say.
  */
 #include <string.h>
@@ -19,6 +19,9 @@
  * few enough that one input takes milliseconds. */
 #define FUZZ_MAX_EVENTS 20000
 
+/* The block types that read or write a file named in the diagram. */
+static const char *const file_types[] = { "to_csv", "from_csv" };
+
 static gboolean
 touches_files (QdSimulation *sim)
 {
@@ -26,10 +29,28 @@ touches_files (QdSimulation *sim)
     {
       const char *id = qd_simulation_get_atomic (sim, i)->type->id;
 
-      if (strcmp (id, "to-csv") == 0 || strcmp (id, "source-csv") == 0)
-        return TRUE;
+      for (guint k = 0; k < G_N_ELEMENTS (file_types); k++)
+        if (strcmp (id, file_types[k]) == 0)
+          return TRUE;
     }
   return FALSE;
+}
+
+/* A renamed type must not switch the guard off unnoticed. */
+static void
+check_file_types (void)
+{
+  static gboolean checked = FALSE;
+
+  if (checked)
+    return;
+  checked = TRUE;
+  for (guint k = 0; k < G_N_ELEMENTS (file_types); k++)
+    if (qd_registry_lookup (file_types[k]) == NULL)
+      {
+        g_printerr ("fuzz-run: no block type '%s'\n", file_types[k]);
+        abort ();
+      }
 }
 
 /* An error must say where: in the file, or at a block's path. */
@@ -49,6 +70,7 @@ LLVMFuzzerTestOneInput (const guint8 *data,
   QdSimulation *sim;
   GError *error = NULL;
 
+  check_file_types ();
   if (doc == NULL)
     return 0;
 
