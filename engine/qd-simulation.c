@@ -314,19 +314,36 @@ fail_illegitimate (QdSimulation *sim,
     }
   if (sim->lost_block != QD_NO_RECEIVER && sim->lost_t == t)
     {
-      /* Not a zero-time loop of the model: the clock's resolution at t
-       * (the spacing of doubles there) is coarser than a time advance the
-       * model asked for, so the events pile up at t. */
-      set_fail (sim, QD_ERROR_ILLEGITIMATE,
-                _("%s: its time advance %g is lost in rounding at t = %g, "
-                  "where the clock's resolution is %g, so time cannot "
-                  "advance (more than %" G_GUINT64_FORMAT " transitions "
-                  "at that time, among %s); start the simulation nearer "
-                  "time 0, end it earlier, or raise the quanta of this "
-                  "block"),
-                sim->atomics[sim->lost_block].path, sim->lost_ta, t,
-                nextafter (fabs (t), QD_INF) - fabs (t),
-                sim->illegitimacy_limit, names->str);
+      /* Not a zero-time loop of the model: a positive time advance was
+       * lost in rounding (t + ta = t), so the events pile up at t. Either
+       * the clock is too coarse for the run (far from time 0, its
+       * resolution is a fair part of the run's length), or the time
+       * advances shrank towards zero (a solution that blows up in finite
+       * time, events that accumulate): the advice differs. */
+      double resolution = nextafter (fabs (t), QD_INF) - fabs (t);
+      const char *path = sim->atomics[sim->lost_block].path;
+
+      if (resolution * 1e6 >= sim->final_time - sim->start_time)
+        set_fail (sim, QD_ERROR_ILLEGITIMATE,
+                  _("%s: its time advance %g is lost in rounding at "
+                    "t = %g, where the clock's resolution is %g, so time "
+                    "cannot advance (more than %" G_GUINT64_FORMAT
+                    " transitions at that time, among %s); start the "
+                    "simulation nearer time 0, end it earlier, or raise "
+                    "the quanta of this block"),
+                  path, sim->lost_ta, t, resolution,
+                  sim->illegitimacy_limit, names->str);
+      else
+        set_fail (sim, QD_ERROR_ILLEGITIMATE,
+                  _("%s: its time advance has shrunk to %g at t = %g, "
+                    "below the clock's resolution there (%g), so time "
+                    "cannot advance (more than %" G_GUINT64_FORMAT
+                    " transitions at that time, among %s); the model may "
+                    "have a solution that grows without bound near this "
+                    "time, or events that accumulate: check its equations "
+                    "and parameters"),
+                  path, sim->lost_ta, t, resolution,
+                  sim->illegitimacy_limit, names->str);
     }
   else
     set_fail (sim, QD_ERROR_ILLEGITIMATE,
