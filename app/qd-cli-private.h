@@ -20,6 +20,9 @@ typedef enum
   QD_CLI_EXIT_MODEL = 1,    /* the file cannot be read, or the model is wrong */
   QD_CLI_EXIT_USAGE = 2,    /* unknown command or option, missing FILE */
   QD_CLI_EXIT_RUN = 3,      /* the run stopped with an error */
+  /* Interrupted by SIGINT (Ctrl-C) or SIGTERM: 128 plus the signal's
+   * number, 130 or 143, as a shell reports a command killed by it. */
+  QD_CLI_EXIT_SIGNAL = 128,
 } QdCliExit;
 
 int  qd_cli_run     (int argc, char **argv);

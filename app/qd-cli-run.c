@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -194,6 +195,50 @@ print_summary (const char   *file,
              " integrator steps in %.3f s\n"),
            file, qd_simulation_get_time (sim), qd_simulation_get_events (sim),
            qd_simulation_get_integrator_steps (sim), wall_s);
+}
+
+/* Ctrl-C during a run. A long run (a final time far off, quanta too
+ * small) is often stopped by hand, and what it computed so far is what
+ * the user wants to see: so the first SIGINT or SIGTERM only asks the
+ * simulation to stop, within a few thousand events, and the results up to
+ * that time are written as usual. The handler is the one-shot kind
+ * (SA_RESETHAND), so a second Ctrl-C, say while a large plot is written,
+ * ends the program at once. Plain sigaction() rather than GLib's
+ * g_unix_signal_add(), which needs a main loop that the synchronous run
+ * does not have; the handler does only what is safe there: a store of the
+ * signal and the simulation's atomic stop request. */
+static QdSimulation *volatile interrupt_sim;
+static volatile sig_atomic_t interrupt_signal;
+
+static void
+on_interrupt (int sig)
+{
+  interrupt_signal = sig;
+  if (interrupt_sim != NULL)
+    qd_simulation_request_stop (interrupt_sim);
+}
+
+static void
+catch_interrupts (QdSimulation *sim)
+{
+  struct sigaction action;
+
+  memset (&action, 0, sizeof action);
+  sigemptyset (&action.sa_mask);
+  action.sa_flags = SA_RESETHAND;
+  action.sa_handler = on_interrupt;
+  interrupt_signal = 0;
+  interrupt_sim = sim;
+  sigaction (SIGINT, &action, NULL);
+  sigaction (SIGTERM, &action, NULL);
+}
+
+static void
+release_interrupts (void)
+{
+  signal (SIGINT, SIG_DFL);
+  signal (SIGTERM, SIG_DFL);
+  interrupt_sim = NULL;
 }
 
 /* --until replaces the model's final time, shorter or longer: a run can
@@ -620,7 +665,9 @@ qd_cli_run (int    argc,
                              _("Simulate the diagram FILE headless, from its start time to its final time."),
                              _("--until T replaces the final time stored in FILE for this run, so T may be\n"
                                "earlier or later than it. Without --stats or --stats-json a one-line summary\n"
-                               "is printed. Errors go to standard error, one line each, starting with FILE.\n\n"
+                               "is printed. Errors go to standard error, one line each, starting with FILE.\n"
+                               "Ctrl-C stops the run and still writes its results up to that time (exit\n"
+                               "status 130); a second Ctrl-C ends the program at once.\n\n"
                                "Example:\n"
                                "  qdevs-cli run model.qdevs --until 20 --set k=2 --csv out.csv --csv-step 0.1\n"
                                "  qdevs-cli run model.qdevs --plot out.png --plot-size 1200x500"),
@@ -696,9 +743,20 @@ qd_cli_run (int    argc,
     }
 
   start_us = g_get_monotonic_time ();
+  catch_interrupts (sim);
   status = qd_simulation_run (sim, &error);
+  /* From here on Ctrl-C ends the program, as it does before the run. */
+  release_interrupts ();
   wall_s = (double) (g_get_monotonic_time () - start_us) / G_USEC_PER_SEC;
   qd_simulation_finish (sim);
+  if (status == QD_RUN_STOPPED)
+    {
+      g_printerr (_("%s: interrupted at t = %g (the final time is %g); the "
+                    "results up to that time follow\n"),
+                  file, qd_simulation_get_time (sim),
+                  qd_simulation_get_final_time (sim));
+      status_code = QD_CLI_EXIT_SIGNAL + interrupt_signal;
+    }
 
   if (status == QD_RUN_ERROR)
     {
@@ -709,11 +767,13 @@ qd_cli_run (int    argc,
     }
   else
     {
+      int export_code = QD_CLI_EXIT_OK;
+
       if (opts.csv != NULL)
-        status_code = export_csv (file, sim, opts.csv, opts.csv_step);
+        export_code = export_csv (file, sim, opts.csv, opts.csv_step);
 #ifdef QD_CLI_HAVE_PLOT
-      if (opts.plot != NULL && status_code == QD_CLI_EXIT_OK)
-        status_code = export_plot (file, document, sim, opts.plot, plot_format,
+      if (opts.plot != NULL && export_code == QD_CLI_EXIT_OK)
+        export_code = export_plot (file, document, sim, opts.plot, plot_format,
                                    plot_width, plot_height);
 #endif
       if (opts.stats)
@@ -722,6 +782,8 @@ qd_cli_run (int    argc,
         print_stats_json (sim, wall_s);
       if (!opts.stats && !opts.stats_json)
         print_summary (file, sim, wall_s);
+      if (export_code != QD_CLI_EXIT_OK)
+        status_code = export_code;
     }
   qd_simulation_free (sim);
 

@@ -144,7 +144,8 @@ print_help (void)
   g_print ("  %-16s %s\n", "--version", _("print the version and exit"));
   g_print ("  %-16s %s\n", "-h, --help", _("show this help and exit"));
   g_print (_("\nExit status: 0 success, 1 file or model error, 2 usage error,\n"
-             "3 error during the run (illegitimate model, NaN, ...).\n"));
+             "3 error during the run (illegitimate model, NaN, ...), 130 run\n"
+             "interrupted by Ctrl-C (its results up to then are still written).\n"));
   g_print (_("Run 'qdevs-cli COMMAND --help' for the options of a command.\n"));
 }
 

@@ -10,7 +10,9 @@
 #include <glib/gstdio.h>
 #include <json-c/json.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 static char *tmp_dir;
 
@@ -343,6 +345,87 @@ get_double (json_object *obj,
   g_assert_true (json_object_object_get_ex (obj, key, &value));
   g_assert_cmpint (json_object_get_type (value), ==, json_type_double);
   return json_object_get_double (value);
+}
+
+/* Reads what a child wrote to @fd until it closes it. */
+static char *
+read_all (int fd)
+{
+  GString *text = g_string_new (NULL);
+  char buf[4096];
+  gssize n;
+
+  while ((n = read (fd, buf, sizeof buf)) > 0)
+    g_string_append_len (text, buf, n);
+  close (fd);
+  return g_string_free (text, FALSE);
+}
+
+/* Ctrl-C during a long run: the run stops, the results up to that time
+ * are written as usual (here a sampled CSV and the statistics), a line on
+ * standard error says where it stopped, and the exit status is 130, as a
+ * shell reports a command ended by SIGINT. */
+static void
+test_cli_interrupt (void)
+{
+  g_autofree char *cli = g_build_filename (g_getenv ("QD_BUILD_DIR"), "app", "qdevs-cli", NULL);
+  g_autofree char *source = example ("lotka-volterra.qdevs");
+  g_autofree char *text = NULL;
+  g_autofree char *model = NULL;
+  g_autofree char *csv = g_build_filename (tmp_dir, "interrupted.csv", NULL);
+  g_autofree char *csv_text = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) parts = NULL;
+  char *argv[] = { cli, "run", NULL, "--csv", csv, "--csv-step", "10",
+                   "--stats-json", NULL };
+  json_object *stats;
+  int out_fd, err_fd, wait_status;
+  double t_stop;
+  GPid pid;
+
+  /* The example with a final time that no run reaches. */
+  g_assert_true (g_file_get_contents (source, &text, NULL, &error));
+  parts = g_strsplit (text, "\"final\": 300,", 2);
+  g_assert_cmpuint (g_strv_length (parts), ==, 2);
+  g_free (text);
+  text = g_strjoin ("\"final\": 1e12,", parts[0], parts[1], NULL);
+  model = write_model ("interrupted.qdevs", text);
+  argv[2] = model;
+
+  g_assert_true (g_spawn_async_with_pipes (NULL, argv, NULL,
+                                           G_SPAWN_DO_NOT_REAP_CHILD,
+                                           NULL, NULL, &pid, NULL,
+                                           &out_fd, &err_fd, &error));
+  g_assert_no_error (error);
+  /* Long enough to be well inside the run, sanitizers or not. */
+  g_usleep (G_USEC_PER_SEC);
+  g_assert_cmpint (kill (pid, SIGINT), ==, 0);
+  out = read_all (out_fd);
+  err = read_all (err_fd);
+  g_assert_cmpint (waitpid (pid, &wait_status, 0), ==, pid);
+  g_spawn_close_pid (pid);
+
+  g_assert_true (WIFEXITED (wait_status));
+  g_assert_cmpint (WEXITSTATUS (wait_status), ==, 130);
+  g_assert_true (g_str_has_prefix (err, model));
+  g_assert_nonnull (strstr (err, ": interrupted at t = "));
+  g_assert_nonnull (strstr (err, " (the final time is 1e+12); the results "
+                                 "up to that time follow\n"));
+  t_stop = g_ascii_strtod (strstr (err, "t = ") + 4, NULL);
+  g_assert_cmpfloat (t_stop, >, 0.0);
+  g_assert_cmpfloat (t_stop, <, 1e12);
+
+  /* The statistics and the CSV cover the run up to t_stop. */
+  stats = parse_single_json (out);
+  /* final_time is the time reached; the message gives 6 digits of it. */
+  g_assert_cmpfloat (fabs (get_double (stats, "final_time") - t_stop), <=, 1e-5 * t_stop);
+  g_assert_cmpint (get_int (stats, "integrator_steps"), >, 0);
+  json_object_put (stats);
+  g_assert_true (g_file_get_contents (csv, &csv_text, NULL, &error));
+  g_assert_cmpuint (count_lines (csv_text), >=, (guint) (t_stop / 10));
+  g_assert_cmpuint (count_lines (csv_text), <=, (guint) (t_stop / 10) + 3);
 }
 
 static void
@@ -930,6 +1013,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/check-ok", test_cli_check_ok);
   g_test_add_func ("/cli/run-error", test_cli_run_error);
   g_test_add_func ("/cli/run-error-block", test_cli_run_error_block);
+  g_test_add_func ("/cli/interrupt", test_cli_interrupt);
   g_test_add_func ("/cli/stats-json", test_cli_stats_json);
   g_test_add_func ("/cli/stats-table", test_cli_stats_table);
   g_test_add_func ("/cli/until-and-set", test_cli_until_and_set);
