@@ -14,6 +14,9 @@
  *             Constant and its outputs into a Terminator, compiles and runs
  *             to the final time; also driven by a Sine (between 1 and 3,
  *             inside every function's domain), and from a start time > 0.
+ *   feedback  the block in a loop dx/dt = f(x) through an Integrator, its
+ *             output the derivative, runs or stops at a block, whatever
+ *             values the dynamics take it to.
  *   resume    the outputs (into a Scope) are the same, bit for bit, when
  *             the run is cut into run_until and step calls.
  *   choices   every choice of a CHOICE and both BOOLEAN values run.
@@ -435,6 +438,79 @@ test_defaults_varying (gconstpointer data)
       return;
     }
   compile_and_run (type, doc, "the default block driven by a Sine");
+}
+
+/* The block inside the dynamics: an Integrator (x(0) = 0.5) drives every
+ * input and integrates output 0, dx/dt = f(x), so the block sees whatever
+ * values the loop takes it to: a blow-up in finite time (x², exp), a
+ * domain left (log, sqrt), a count that grows without bound (a Place).
+ * Run for a bounded number of events, it must end at the final time or
+ * stop with an error at a block, never crash or trip a sanitizer: the
+ * sanitizer build of the suite found a Place whose 64-bit count
+ * overflowed this way. */
+#define FEEDBACK_FINAL_TIME 10.0
+#define FEEDBACK_MAX_EVENTS 200000
+
+static void
+test_feedback (gconstpointer data)
+{
+  const QdBlockType *type = data;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (QdDocument) doc = NULL;
+  g_autoptr (GPtrArray) problems = problems_new ();
+  QdSettings settings;
+  QdSimulation *sim;
+  QdRunStatus status;
+  QdBlock *block = NULL, *x;
+  guint n_in = 0, n_out = 0;
+
+  doc = harness_new_full (type, NULL, "terminator", NULL, &block, &error);
+  if (doc == NULL)
+    {
+      fail (type, "the default block cannot be wired: %s", error->message);
+      return;
+    }
+  g_assert_true (qd_block_count_ports (block, &n_in, &n_out, NULL));
+  if (n_in == 0 || n_out == 0 || (type->flags & QD_BLOCK_INTEGRATOR))
+    {
+      g_test_skip ("no input and output to put in a loop");
+      return;
+    }
+  settings = *qd_document_get_settings (doc);
+  settings.final_time = FEEDBACK_FINAL_TIME;
+  g_assert_true (qd_document_set_settings (doc, &settings, NULL));
+  x = qd_document_add_block (doc, qd_document_get_root (doc), "integrator",
+                             "X", 0, 100, &error);
+  g_assert_no_error (error);
+  g_assert_true (qd_document_set_param (doc, x, "x0", "0.5", &error));
+  for (guint i = 0; i < n_in; i++)
+    g_assert_nonnull (qd_document_connect (doc, qd_document_get_root (doc),
+                                           x->id, 0, block->id, i, &error));
+  g_assert_nonnull (qd_document_connect (doc, qd_document_get_root (doc),
+                                         block->id, 0, x->id, 0, &error));
+  g_assert_no_error (error);
+
+  sim = qd_simulation_new (doc, NULL, problems, &error);
+  if (sim == NULL)
+    {
+      g_autofree char *text = problems_text (problems);
+
+      fail (type, "the loop does not compile:%s", text);
+      return;
+    }
+  status = qd_simulation_step (sim, FEEDBACK_MAX_EVENTS, &error);
+  if (status == QD_RUN_ERROR)
+    {
+      g_test_message ("%s", error->message);
+      CHECK (type, g_str_has_prefix (error->message, BLOCK_PATH ": ")
+                   || g_str_has_prefix (error->message, "/X: "),
+             "the loop stops the run with a message at no block: %s",
+             error->message);
+    }
+  else
+    CHECK (type, status == QD_RUN_DONE || status == QD_RUN_STEPPED,
+           "the loop ends with status %d", status);
+  qd_simulation_free (sim);
 }
 
 /* A run that starts later than 0: nothing may assume the start time. */
@@ -1143,6 +1219,7 @@ main (int   argc,
     { "doc", test_doc },
     { "defaults", test_defaults },
     { "defaults-varying", test_defaults_varying },
+    { "feedback", test_feedback },
     { "start-time", test_start_time },
     { "resume", test_resume },
     { "choices", test_choices },
