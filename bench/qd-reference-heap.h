@@ -12,8 +12,9 @@
  * removals.
  *
  * Header-only and static inline: the solvers' loops inline every call.
- * Shared by qd-reference-lcline-solver.c (QSS2) and
- * qd-reference-lcline3-solver.c (QSS3). Not installed.
+ * Shared by qd-reference-lcline-solver.c (QSS2),
+ * qd-reference-lcline3-solver.c (QSS3) and
+ * qd-reference-lcline-liqss2-solver.c (LIQSS2). Not installed.
  */
 #pragma once
 

@@ -1,8 +1,9 @@
 /* qd-reference-line.h: what the hand-written LC line solvers share about
  * the model: `qdevs-cli bench`'s quanta and random start (app/qd-cli-bench.c)
  *
- * Header-only, for qd-reference-lcline-solver.c (QSS2) and
- * qd-reference-lcline3-solver.c (QSS3). Not installed.
+ * Header-only, for qd-reference-lcline-solver.c (QSS2),
+ * qd-reference-lcline3-solver.c (QSS3) and
+ * qd-reference-lcline-liqss2-solver.c (LIQSS2). Not installed.
  */
 #pragma once
 
