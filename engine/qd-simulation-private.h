@@ -66,6 +66,9 @@ enum
 
 #define QD_NO_RECEIVER G_MAXUINT32
 
+/* No block, where a block index is recorded (QdSimulation.lost_block). */
+#define QD_NO_BLOCK G_MAXUINT32
+
 /* The now queue holds at most this many blocks; more go into the time
  * heap at the current time, which orders them the same way (see
  * qd-simulation.c). Zero-time cascades are rarely more than a few blocks
@@ -217,7 +220,7 @@ struct _QdSimulation
   /* The last positive time advance that the clock could not take (t + ta
    * rounded to t: past 2^53 times the time advance, the spacing of doubles
    * at t is larger than it), for the illegitimacy report: its block
-   * (QD_NO_RECEIVER for none), the time advance and t. */
+   * (QD_NO_BLOCK for none), the time advance and t. */
   guint32         lost_block;
   double          lost_ta;
   double          lost_t;

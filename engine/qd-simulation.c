@@ -312,7 +312,7 @@ fail_illegitimate (QdSimulation *sim,
         g_string_append (names, ", ");
       g_string_append (names, sim->atomics[blocks[k]].path);
     }
-  if (sim->lost_block != QD_NO_RECEIVER && sim->lost_t == t)
+  if (sim->lost_block != QD_NO_BLOCK && sim->lost_t == t)
     {
       /* Not a zero-time loop of the model: a positive time advance was
        * lost in rounding (t + ta = t), so the events pile up at t. Either
@@ -1635,7 +1635,7 @@ initialize (QdSimulation  *sim,
   qd_heap_init (&sim->heap, n);
   sim->t_event = sim->time = t0;
   sim->t_event_key = qd_heap_key (t0);
-  sim->lost_block = QD_NO_RECEIVER;
+  sim->lost_block = QD_NO_BLOCK;
   sim->initialized = TRUE;
 
   for (guint i = 0; i < n; i++)
