@@ -33,6 +33,8 @@ typedef struct
   char      *plot;
   char      *plot_size;
   double     trace_budget;  /* MiB; NaN: no budget */
+  char      *events;        /* the event log's CSV file, or NULL */
+  gint64     events_limit;  /* rows at most; 0: all */
 } RunOptions;
 
 /* The default image: wide enough for a long run, each Scope in a panel
@@ -644,12 +646,17 @@ qd_cli_run (int    argc,
      * and the machine running it is the user's to size. */
     { "trace-budget", 0, 0, G_OPTION_ARG_DOUBLE, &opts.trace_budget,
       N_("Keep the Scope traces within MIB mebibytes by decimating their oldest part (default: no limit, every event kept)"), N_("MIB") },
+    { "events", 0, 0, G_OPTION_ARG_FILENAME, &opts.events,
+      N_("Write every DEVS transition (outputs, internal and external transitions) to the CSV file OUT, in the order they happen"), N_("OUT") },
+    { "events-limit", 0, 0, G_OPTION_ARG_INT64, &opts.events_limit,
+      N_("Write only the first N rows of the --events log (default: all)"), N_("N") },
     { NULL }
   };
   g_autoptr(QdDocument) document = NULL;
   g_autoptr(GPtrArray) problems = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(QdTraceBudget) budget = NULL;
+  QdEventLogCsv *event_log = NULL;
   QdSimulation *sim;
   const char *file;
   QdRunStatus status;
@@ -667,10 +674,17 @@ qd_cli_run (int    argc,
                                "earlier or later than it. Without --stats or --stats-json a one-line summary\n"
                                "is printed. Errors go to standard error, one line each, starting with FILE.\n"
                                "Ctrl-C stops the run and still writes its results up to that time (exit\n"
-                               "status 130); a second Ctrl-C ends the program at once.\n\n"
+                               "status 130); a second Ctrl-C ends the program at once.\n"
+                               "--events OUT logs the run as DEVS executes it, one row per transition:\n"
+                               "event,time,block,transition,port,elapsed,ta,order,c0,c1,c2,c3, where\n"
+                               "transition is output (lambda), internal or external, elapsed the time since\n"
+                               "the block's previous transition, ta its time advance after this one, and\n"
+                               "c0..c3 the segment sent or received. The log is written even when the run\n"
+                               "stops with an error, up to the error.\n\n"
                                "Example:\n"
                                "  qdevs-cli run model.qdevs --until 20 --set k=2 --csv out.csv --csv-step 0.1\n"
-                               "  qdevs-cli run model.qdevs --plot out.png --plot-size 1200x500"),
+                               "  qdevs-cli run model.qdevs --plot out.png --plot-size 1200x500\n"
+                               "  qdevs-cli run model.qdevs --events log.csv --events-limit 200"),
                              entries, &argc, &argv))
     return QD_CLI_EXIT_USAGE;
 
@@ -686,6 +700,10 @@ qd_cli_run (int    argc,
     status_code = qd_cli_usage_error ("run", _("--csv-step needs --csv OUT"));
   else if (!isnan (opts.trace_budget) && !(opts.trace_budget > 0.0 && opts.trace_budget < 1048576.0))
     status_code = qd_cli_usage_error ("run", _("--trace-budget must be a number of MiB above 0 and below 1048576"));
+  else if (opts.events_limit < 0)
+    status_code = qd_cli_usage_error ("run", _("--events-limit must be a number of rows, or 0 for no limit"));
+  else if (opts.events_limit > 0 && opts.events == NULL)
+    status_code = qd_cli_usage_error ("run", _("--events-limit needs --events OUT"));
   else if (opts.plot_size != NULL && opts.plot == NULL)
     status_code = qd_cli_usage_error ("run", _("--plot-size needs --plot OUT"));
   else if (opts.plot_size != NULL
@@ -742,6 +760,18 @@ qd_cli_run (int    argc,
         qd_trace_budget_add (budget, g_ptr_array_index (traces, i));
     }
 
+  if (opts.events != NULL)
+    {
+      event_log = qd_event_log_csv_new (sim, opts.events, (guint64) opts.events_limit, &error);
+      if (event_log == NULL)
+        {
+          g_printerr ("%s\n", error->message);
+          qd_simulation_free (sim);
+          status_code = QD_CLI_EXIT_MODEL;
+          goto out;
+        }
+    }
+
   start_us = g_get_monotonic_time ();
   catch_interrupts (sim);
   status = qd_simulation_run (sim, &error);
@@ -756,6 +786,25 @@ qd_cli_run (int    argc,
                   file, qd_simulation_get_time (sim),
                   qd_simulation_get_final_time (sim));
       status_code = QD_CLI_EXIT_SIGNAL + interrupt_signal;
+    }
+  /* Up to an error too: that is when the log is most wanted. */
+  if (event_log != NULL)
+    {
+      g_autoptr(GError) log_error = NULL;
+      guint64 written = qd_event_log_csv_get_written (event_log);
+      guint64 dropped = qd_event_log_csv_get_dropped (event_log);
+
+      if (!qd_event_log_csv_close (event_log, &log_error))
+        {
+          g_printerr ("%s\n", log_error->message);
+          if (status_code == QD_CLI_EXIT_OK)
+            status_code = QD_CLI_EXIT_MODEL;
+        }
+      else if (dropped > 0)
+        g_printerr (_("%s: the event log %s holds the first %" G_GUINT64_FORMAT
+                      " rows; %" G_GUINT64_FORMAT " more were left out (raise "
+                      "--events-limit to keep them)\n"),
+                    file, opts.events, written, dropped);
     }
 
   if (status == QD_RUN_ERROR)
@@ -790,6 +839,7 @@ qd_cli_run (int    argc,
 out:
   g_strfreev (opts.overrides);
   g_free (opts.csv);
+  g_free (opts.events);
   g_free (opts.plot);
   g_free (opts.plot_size);
   return status_code;

@@ -237,6 +237,14 @@ struct _QdSimulation
   guint64         pub_steps;
   guint64         pub_time;
 
+  /* The event log (qd-event-log.h), or NULL: with one, run_loop() runs
+   * the loop compiled to report every transition (qd-simulation.c). */
+  QdLogFunc       log_func;
+  gpointer        log_data;
+  double         *log_tl;          /* per block, the last transition's
+                                      time as the log reports it (a
+                                      static block's QdHot keeps none) */
+
   gint            stop_requested;  /* atomic */
   GError         *fail_error;      /* qd_atomic_fail, until the loop sees it */
   QdAtomic       *fail_atomic;     /* the block that set it, or NULL */

@@ -27,6 +27,7 @@
 
 #include "qd-version-macros.h"
 #include "qd-document.h"
+#include "qd-event-log.h"
 #include "qd-trace.h"
 
 G_BEGIN_DECLS
@@ -103,6 +104,15 @@ QD_API GPtrArray       *qd_simulation_get_traces    (QdSimulation *self);
  * only slower. For tests and benchmarks; call it before the first run. */
 QD_API void             qd_simulation_set_fused_cascades (QdSimulation *self,
                                                           gboolean      enabled);
+/* Reports every transition of the run to @func (qd-event-log.h), or, with
+ * @func NULL, none (the default). Set it before the first run; it may be
+ * taken off (@func NULL) at any time. With a
+ * log, zero-time cascades take the general path one transition at a time
+ * (as qd_simulation_set_fused_cascades (self, FALSE)): the events, their
+ * order, the counts and every value are those of a run without a log. */
+QD_API void             qd_simulation_set_event_log (QdSimulation *self,
+                                                     QdLogFunc     func,
+                                                     gpointer      user_data);
 /* The value of a model variable after overrides, or NaN. */
 QD_API double           qd_simulation_get_variable  (QdSimulation *self,
                                                      const char   *name);

@@ -14,15 +14,10 @@
  */
 #include "qd-trace-csv.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <glib/gi18n-lib.h>
-#include <glib/gstdio.h>
-#include <math.h>
 #include <stdio.h>
-#include <string.h>
-#include <unistd.h>
 
+#include "qd-csv-private.h"
 #include "qd-error.h"
 
 /* Per trace: the segment in force at the current row. Traces are
@@ -37,46 +32,12 @@ typedef struct
 } Cursor;
 
 static void
-write_number (FILE   *fp,
-              double  value)
-{
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-  /* An empty field, not "nan", where a trace has no value yet: spreadsheet
-   * and plotting tools read that as missing data. */
-  if (isnan (value))
-    return;
-  /* g_ascii_formatd: a '.' whatever the user's locale. */
-  fputs (g_ascii_formatd (buf, sizeof buf, "%.17g", value), fp);
-}
-
-static void
-write_field (FILE       *fp,
-             const char *text)
-{
-  /* RFC 4180 quoting, only when the name needs it. */
-  if (strpbrk (text, ",\"\r\n") == NULL)
-    {
-      fputs (text, fp);
-      return;
-    }
-  fputc ('"', fp);
-  for (const char *p = text; *p != '\0'; p++)
-    {
-      if (*p == '"')
-        fputc ('"', fp);
-      fputc (*p, fp);
-    }
-  fputc ('"', fp);
-}
-
-static void
 write_row (FILE   *fp,
            Cursor *cursors,
            guint   n,
            double  t)
 {
-  write_number (fp, t);
+  qd_csv_number (fp, t);
   for (guint i = 0; i < n; i++)
     {
       Cursor *c = &cursors[i];
@@ -87,7 +48,7 @@ write_row (FILE   *fp,
         c->current = (gssize) c->next++;
       fputc (',', fp);
       if (c->current >= 0)
-        write_number (fp, qd_signal_eval (qd_trace_get (c->trace, c->current), t));
+        qd_csv_number (fp, qd_signal_eval (qd_trace_get (c->trace, c->current), t));
     }
   fputc ('\n', fp);
 }
@@ -105,17 +66,8 @@ next_event_time (Cursor *cursors,
   return t;
 }
 
-static void
-set_io_error (GError     **error,
-              const char  *path,
-              int          saved_errno)
-{
-  g_set_error (error, QD_ERROR, QD_ERROR_IO,
-               _("%s: cannot write the CSV file: %s; check that the folder exists and is writable"),
-               path, g_strerror (saved_errno));
-}
-
-/* The file itself, the traces pinned. */
+/* The file itself, the traces pinned. The file is written beside @path
+ * and renamed at the end (qd-csv-private.h). */
 static gboolean
 write_file (Cursor      *cursors,
             guint        n,
@@ -125,30 +77,12 @@ write_file (Cursor      *cursors,
             const char  *path,
             GError     **error)
 {
-  g_autofree char *tmp_path = NULL;
+  QdCsvFile file;
   FILE *fp;
-  int fd;
 
-  /* Write next to the target and rename, so a reader never sees half a
-   * file and a failed export leaves an older file intact. */
-  tmp_path = g_strconcat (path, ".XXXXXX", NULL);
-  fd = g_mkstemp_full (tmp_path, O_WRONLY, 0644);
-  if (fd < 0)
-    {
-      set_io_error (error, path, errno);
-      return FALSE;
-    }
-  fp = fdopen (fd, "w");
-  if (fp == NULL)
-    {
-      int saved_errno = errno;
-
-      close (fd);
-      g_unlink (tmp_path);
-      set_io_error (error, path, saved_errno);
-      return FALSE;
-    }
-  setvbuf (fp, NULL, _IOFBF, 1 << 16);
+  if (!qd_csv_open (&file, path, error))
+    return FALSE;
+  fp = file.fp;
 
   for (guint i = 0; i < n; i++)
     {
@@ -174,7 +108,7 @@ write_file (Cursor      *cursors,
   for (guint i = 0; i < n; i++)
     {
       fputc (',', fp);
-      write_field (fp, qd_trace_get_name (cursors[i].trace));
+      qd_csv_field (fp, qd_trace_get_name (cursors[i].trace));
     }
   fputc ('\n', fp);
 
@@ -209,25 +143,7 @@ write_file (Cursor      *cursors,
     }
   write_row (fp, cursors, n, end_time);
 
-  if (ferror (fp) || fflush (fp) != 0 || fsync (fileno (fp)) != 0)
-    {
-      int saved_errno = errno != 0 ? errno : EIO;
-
-      fclose (fp);
-      g_unlink (tmp_path);
-      set_io_error (error, path, saved_errno);
-      return FALSE;
-    }
-  if (fclose (fp) != 0 || g_rename (tmp_path, path) != 0)
-    {
-      int saved_errno = errno;
-
-      g_unlink (tmp_path);
-      set_io_error (error, path, saved_errno);
-      return FALSE;
-    }
-
-  return TRUE;
+  return qd_csv_commit (&file, error);
 }
 
 gboolean

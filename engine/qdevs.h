@@ -22,6 +22,8 @@
 #include "qd-trace.h"
 #include "qd-trace-csv.h"
 #include "qd-simulation.h"
+#include "qd-event-log.h"
+#include "qd-event-log-csv.h"
 #include "qd-stats.h"
 #include "qd-runner.h"
 #include "qd-poly.h"

@@ -1,14 +1,19 @@
 /* test-cascade.c: the event loop's fused cascades (run_cascade() in
  * qd-simulation.c) and their cascade kernels (run_kernel(), WSum's
- * kernel in qd-block-wsum.c) change nothing but speed.
+ * kernel in qd-block-wsum.c) change nothing but speed, and neither does
+ * an event log (qd-event-log.h).
  *
- * Each model is compiled twice, once as it runs by default and once with
- * qd_simulation_set_fused_cascades (FALSE), which sends every zero-time
- * cascade through the now queue (and so turns the kernels off too). The
- * two runs must agree on everything observable: how the run ended (the
+ * Each model is compiled three times: once as it runs by default, once
+ * with qd_simulation_set_fused_cascades (FALSE), which sends every
+ * zero-time cascade through the now queue (and so turns the kernels off
+ * too), and once with an event log, which runs the loop compiled for it.
+ * The runs must agree on everything observable: how the run ended (the
  * error message, when it fails), event, transition and step totals,
  * every block's internal and external counts, and every trace segment
- * bit for bit.
+ * bit for bit. The log itself must follow DEVS (each event's outputs,
+ * then its internal transition, then the external transitions it
+ * causes; elapsed times from each block's previous transition) and must
+ * count what the statistics count.
  */
 #include "qd-test-util.h"
 #include "qd-simulation-private.h"
@@ -36,6 +41,62 @@ assert_traces_equal (QdTrace *a,
     }
 }
 
+/* What the event log reported, checked entry by entry as it comes. */
+typedef struct
+{
+  guint64 *internal;   /* per block */
+  guint64 *external;
+  double  *last;       /* per block: its previous transition's time */
+  guint64  event;      /* the last INTERNAL entry's event */
+  guint64  outputs;    /* OUTPUT entries of the coming event so far */
+  guint    out_block;
+  double   t;
+} LogCheck;
+
+static void
+check_entry (const QdLogEntry *entry,
+             gpointer          user_data)
+{
+  LogCheck *c = user_data;
+  guint i = entry->block;
+
+  g_assert_cmpfloat (entry->t, >=, c->t);
+  c->t = entry->t;
+  switch (entry->kind)
+    {
+    case QD_LOG_OUTPUT:
+      /* lambda first: the outputs of the next event, of one block. */
+      g_assert_cmpuint (entry->event, ==, c->event + 1);
+      g_assert_true (c->outputs == 0 || c->out_block == i);
+      g_assert_nonnull (entry->segment);
+      g_assert_cmpfloat (entry->segment->t, ==, entry->t);
+      g_assert_true (isnan (entry->elapsed) && isnan (entry->ta));
+      c->outputs++;
+      c->out_block = i;
+      return;
+    case QD_LOG_INTERNAL:
+      g_assert_cmpuint (entry->event, ==, c->event + 1);
+      g_assert_true (c->outputs == 0 || c->out_block == i);
+      g_assert_null (entry->segment);
+      c->event = entry->event;
+      c->outputs = 0;
+      c->internal[i]++;
+      break;
+    case QD_LOG_EXTERNAL:
+      /* Caused by the event just run. */
+      g_assert_cmpuint (entry->event, ==, c->event);
+      g_assert_cmpuint (c->outputs, ==, 0);
+      g_assert_nonnull (entry->segment);
+      c->external[i]++;
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  g_assert_cmpfloat (entry->elapsed, ==, entry->t - c->last[i]);
+  g_assert_false (entry->ta < 0.0);
+  c->last[i] = entry->t;
+}
+
 /* The blocks whose output 0 has a cascade kernel. */
 static guint
 count_kernels (QdSimulation *sim)
@@ -57,18 +118,31 @@ assert_same_both_ways_full (QdDocument *doc,
                             guint64     chunk,
                             gint        error_code)
 {
-  QdSimulation *sim[2];
-  GPtrArray *traces[2];
-  GError *errors[2] = { NULL, NULL };
+  QdSimulation *sim[3];
+  GPtrArray *traces[3];
+  GError *errors[3] = { NULL, NULL, NULL };
+  LogCheck log = { 0 };
   guint n_kernels;
 
-  for (int way = 0; way < 2; way++)
+  for (int way = 0; way < 3; way++)
     {
       QdRunStatus status;
 
       sim[way] = qd_test_compile (doc);
       if (way == 1)
         qd_simulation_set_fused_cascades (sim[way], FALSE);
+      if (way == 2)
+        {
+          guint n = qd_simulation_get_n_atomics (sim[way]);
+
+          log.internal = g_new0 (guint64, n);
+          log.external = g_new0 (guint64, n);
+          log.last = g_new (double, n);
+          log.t = qd_simulation_get_start_time (sim[way]);
+          for (guint i = 0; i < n; i++)
+            log.last[i] = log.t;
+          qd_simulation_set_event_log (sim[way], check_entry, &log);
+        }
       if (chunk == 0)
         status = qd_simulation_run (sim[way], &errors[way]);
       else
@@ -99,29 +173,38 @@ assert_same_both_ways_full (QdDocument *doc,
         }
       traces[way] = qd_simulation_get_traces (sim[way]);
     }
-  if (error_code != 0)
-    g_assert_cmpstr (errors[0]->message, ==, errors[1]->message);
-
-  g_assert_cmpuint (qd_simulation_get_events (sim[0]), ==,
-                    qd_simulation_get_events (sim[1]));
-  g_assert_cmpuint (qd_simulation_get_transitions (sim[0]), ==,
-                    qd_simulation_get_transitions (sim[1]));
-  g_assert_cmpuint (qd_simulation_get_integrator_steps (sim[0]), ==,
-                    qd_simulation_get_integrator_steps (sim[1]));
-  g_assert_cmpuint (qd_simulation_get_n_atomics (sim[0]), ==,
-                    qd_simulation_get_n_atomics (sim[1]));
-  for (guint i = 0; i < qd_simulation_get_n_atomics (sim[0]); i++)
+  for (int way = 1; way < 3; way++)
     {
-      guint64 int0, ext0, int1, ext1;
+      if (error_code != 0)
+        g_assert_cmpstr (errors[0]->message, ==, errors[way]->message);
+      g_assert_cmpuint (qd_simulation_get_events (sim[0]), ==,
+                        qd_simulation_get_events (sim[way]));
+      g_assert_cmpuint (qd_simulation_get_transitions (sim[0]), ==,
+                        qd_simulation_get_transitions (sim[way]));
+      g_assert_cmpuint (qd_simulation_get_integrator_steps (sim[0]), ==,
+                        qd_simulation_get_integrator_steps (sim[way]));
+      g_assert_cmpuint (qd_simulation_get_n_atomics (sim[0]), ==,
+                        qd_simulation_get_n_atomics (sim[way]));
+      for (guint i = 0; i < qd_simulation_get_n_atomics (sim[0]); i++)
+        {
+          guint64 int0, ext0, int1, ext1;
 
-      qd_simulation_get_block_stats (sim[0], i, &int0, &ext0);
-      qd_simulation_get_block_stats (sim[1], i, &int1, &ext1);
-      g_assert_cmpuint (int0, ==, int1);
-      g_assert_cmpuint (ext0, ==, ext1);
+          qd_simulation_get_block_stats (sim[0], i, &int0, &ext0);
+          qd_simulation_get_block_stats (sim[way], i, &int1, &ext1);
+          g_assert_cmpuint (int0, ==, int1);
+          g_assert_cmpuint (ext0, ==, ext1);
+          /* The log counts what the statistics count. */
+          if (way == 2)
+            {
+              g_assert_cmpuint (log.internal[i], ==, int1);
+              g_assert_cmpuint (log.external[i], ==, ext1);
+            }
+        }
+      g_assert_cmpuint (traces[0]->len, ==, traces[way]->len);
+      for (guint k = 0; k < traces[0]->len; k++)
+        assert_traces_equal (traces[0]->pdata[k], traces[way]->pdata[k]);
     }
-  g_assert_cmpuint (traces[0]->len, ==, traces[1]->len);
-  for (guint k = 0; k < traces[0]->len; k++)
-    assert_traces_equal (traces[0]->pdata[k], traces[1]->pdata[k]);
+  g_assert_cmpuint (log.event, ==, qd_simulation_get_events (sim[2]));
   g_assert_cmpuint (qd_simulation_get_events (sim[0]), >, 0);
 
   /* Turning the fused cascades off turns the kernels' path off too (it
@@ -131,10 +214,14 @@ assert_same_both_ways_full (QdDocument *doc,
   for (guint i = 0; i < sim[1]->n_atomics; i++)
     g_assert_cmpuint (sim[1]->hot[i].fused_out0, ==, 0);
 
-  g_clear_error (&errors[0]);
-  g_clear_error (&errors[1]);
-  qd_simulation_free (sim[0]);
-  qd_simulation_free (sim[1]);
+  for (int way = 0; way < 3; way++)
+    {
+      g_clear_error (&errors[way]);
+      qd_simulation_free (sim[way]);
+    }
+  g_free (log.internal);
+  g_free (log.external);
+  g_free (log.last);
   return n_kernels;
 }
 

@@ -279,24 +279,27 @@ test_cli_run_error (void)
   g_assert_cmpuint (count_lines (r.err), ==, 1);
 }
 
+/* One / Zero: the Division fails at t = 0. */
+static const char model_division[] =
+  "{\"format\": \"qdevs\", \"version\": 1, \"title\": \"\", \"description\": \"\",\n"
+  " \"simulation\": {\"start\": 0, \"final\": 1, \"method\": \"QSS1\", \"dqmin\": 1e-06, \"dqrel\": 0.001, \"illegitimacy_limit\": 1000000},\n"
+  " \"variables\": {},\n"
+  " \"blocks\": [\n"
+  "  {\"id\": \"b1\", \"type\": \"constant\", \"name\": \"One\", \"position\": [0, 0], \"size\": [60, 40]},\n"
+  "  {\"id\": \"b2\", \"type\": \"constant\", \"name\": \"Zero\", \"position\": [0, 100], \"size\": [60, 40], \"params\": {\"value\": \"0\"}},\n"
+  "  {\"id\": \"b3\", \"type\": \"division\", \"name\": \"Division\", \"position\": [100, 0], \"size\": [60, 40]},\n"
+  "  {\"id\": \"b4\", \"type\": \"scope\", \"name\": \"Scope\", \"position\": [200, 0], \"size\": [60, 40]}],\n"
+  " \"links\": [\n"
+  "  {\"id\": \"l1\", \"from\": {\"block\": \"b1\", \"port\": 0}, \"to\": [{\"block\": \"b3\", \"port\": 0}]},\n"
+  "  {\"id\": \"l2\", \"from\": {\"block\": \"b2\", \"port\": 0}, \"to\": [{\"block\": \"b3\", \"port\": 1}]},\n"
+  "  {\"id\": \"l3\", \"from\": {\"block\": \"b3\", \"port\": 0}, \"to\": [{\"block\": \"b4\", \"port\": 0}]}]}\n";
+
 /* A block that fails during the run: the error names the file, then the
  * block. */
 static void
 test_cli_run_error_block (void)
 {
-  g_autofree char *path = write_model ("division.qdevs",
-    "{\"format\": \"qdevs\", \"version\": 1, \"title\": \"\", \"description\": \"\",\n"
-    " \"simulation\": {\"start\": 0, \"final\": 1, \"method\": \"QSS1\", \"dqmin\": 1e-06, \"dqrel\": 0.001, \"illegitimacy_limit\": 1000000},\n"
-    " \"variables\": {},\n"
-    " \"blocks\": [\n"
-    "  {\"id\": \"b1\", \"type\": \"constant\", \"name\": \"One\", \"position\": [0, 0], \"size\": [60, 40]},\n"
-    "  {\"id\": \"b2\", \"type\": \"constant\", \"name\": \"Zero\", \"position\": [0, 100], \"size\": [60, 40], \"params\": {\"value\": \"0\"}},\n"
-    "  {\"id\": \"b3\", \"type\": \"division\", \"name\": \"Division\", \"position\": [100, 0], \"size\": [60, 40]},\n"
-    "  {\"id\": \"b4\", \"type\": \"scope\", \"name\": \"Scope\", \"position\": [200, 0], \"size\": [60, 40]}],\n"
-    " \"links\": [\n"
-    "  {\"id\": \"l1\", \"from\": {\"block\": \"b1\", \"port\": 0}, \"to\": [{\"block\": \"b3\", \"port\": 0}]},\n"
-    "  {\"id\": \"l2\", \"from\": {\"block\": \"b2\", \"port\": 0}, \"to\": [{\"block\": \"b3\", \"port\": 1}]},\n"
-    "  {\"id\": \"l3\", \"from\": {\"block\": \"b3\", \"port\": 0}, \"to\": [{\"block\": \"b4\", \"port\": 0}]}]}\n");
+  g_autofree char *path = write_model ("division.qdevs", model_division);
   g_autofree char *prefix = g_strconcat (path, ": /Division: ", NULL);
   g_auto(CliResult) r = { 0 };
 
@@ -606,6 +609,129 @@ test_cli_csv (void)
   run_cli (&r3, "run", cellier, "--csv", "/nonexistent-dir/out.csv", NULL);
   g_assert_cmpint (r3.status, ==, 1);
   g_assert_true (g_str_has_prefix (r3.err, "/nonexistent-dir/out.csv: "));
+}
+
+/* Counts the rows of an event log of kind @kind (its fourth field), for
+ * block @path or any block (NULL). */
+static guint
+count_log_rows (char       **lines,
+                const char  *path,
+                const char  *kind)
+{
+  guint n = 0;
+
+  for (guint k = 1; lines[k] != NULL && lines[k][0] != '\0'; k++)
+    {
+      g_auto(GStrv) f = g_strsplit (lines[k], ",", -1);
+
+      g_assert_cmpuint (g_strv_length (f), ==, 12);
+      if (g_str_equal (f[3], kind) && (path == NULL || g_str_equal (f[2], path)))
+        n++;
+    }
+  return n;
+}
+
+/* --events: every transition of the run, as DEVS executes it, and as
+ * many as the statistics count. */
+static void
+test_cli_events (void)
+{
+  g_autofree char *model = write_model ("events.qdevs", model_with_variable);
+  g_autofree char *out = g_build_filename (tmp_dir, "events.csv", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  json_object *stats;
+  g_auto(CliResult) r1 = { 0 }, r2 = { 0 }, r3 = { 0 }, r4 = { 0 }, r5 = { 0 };
+  g_auto(GStrv) lines = NULL;
+  json_object *blocks;
+  guint64 events, transitions, outputs = 0;
+
+  run_cli (&r1, "run", model, "--events", out, "--stats-json", NULL);
+  g_assert_cmpint (r1.status, ==, 0);
+  stats = parse_single_json (r1.out);
+  g_file_get_contents (out, &text, NULL, &error);
+  g_assert_no_error (error);
+  lines = g_strsplit (text, "\n", -1);
+  g_assert_cmpstr (lines[0], ==, "event,time,block,transition,port,elapsed,ta,order,c0,c1,c2,c3");
+  /* x(0) = 1 goes out, and with no derivative yet x waits for ever; the
+   * Gain and the Scope receive it. The Gain answers -1 at once, and x,
+   * now falling at 1 per second, is a quantum (0.01) away at 0.01. */
+  g_assert_cmpstr (lines[1], ==, "1,0,/Integrator,output,0,,,0,1,,,");
+  g_assert_cmpstr (lines[2], ==, "1,0,/Integrator,internal,,0,inf,,,,,");
+  g_assert_cmpstr (lines[3], ==, "1,0,/Gain,external,0,0,0,0,1,,,");
+  g_assert_cmpstr (lines[4], ==, "1,0,/Scope,external,0,0,inf,0,1,,,");
+  g_assert_cmpstr (lines[5], ==, "2,0,/Gain,output,0,,,0,-1,,,");
+  g_assert_cmpstr (lines[6], ==, "2,0,/Gain,internal,,0,inf,,,,,");
+  g_assert_cmpstr (lines[7], ==, "2,0,/Integrator,external,0,0,0.01,0,-1,,,");
+  g_assert_true (g_str_has_prefix (lines[8], "3,0.01,/Integrator,output,0,,,0,0.98999"));
+
+  events = get_int (stats, "events");
+  transitions = get_int (stats, "transitions");
+  g_assert_cmpuint (count_log_rows (lines, NULL, "internal"), ==, events);
+  g_assert_cmpuint (count_log_rows (lines, NULL, "external"), ==, transitions - events);
+  blocks = json_object_object_get (stats, "blocks");
+  for (gsize b = 0; b < json_object_array_length (blocks); b++)
+    {
+      json_object *block = json_object_array_get_idx (blocks, b);
+      const char *path = json_object_get_string (json_object_object_get (block, "path"));
+
+      g_assert_cmpuint (count_log_rows (lines, path, "internal"), ==, get_int (block, "internal"));
+      g_assert_cmpuint (count_log_rows (lines, path, "external"), ==, get_int (block, "external"));
+      /* The integrator and the gain emit at each event; the scope never. */
+      outputs += count_log_rows (lines, path, "output");
+    }
+  g_assert_cmpuint (outputs, ==, count_log_rows (lines, "/Integrator", "internal")
+                                 + count_log_rows (lines, "/Gain", "internal"));
+  g_assert_cmpuint (g_strv_length (lines), ==, 1 + outputs + transitions + 1);
+  json_object_put (stats);
+  g_clear_pointer (&lines, g_strfreev);
+  g_clear_pointer (&text, g_free);
+
+  /* The first rows only, and a word about the rest. */
+  run_cli (&r2, "run", model, "--events", out, "--events-limit", "5", NULL);
+  g_assert_cmpint (r2.status, ==, 0);
+  g_assert_nonnull (strstr (r2.err, "holds the first 5 rows; "));
+  g_assert_nonnull (strstr (r2.err, "raise --events-limit"));
+  g_file_get_contents (out, &text, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_lines (text), ==, 1 + 5);
+
+  run_cli (&r3, "run", model, "--events-limit", "5", NULL);
+  g_assert_cmpint (r3.status, ==, 2);
+  g_assert_nonnull (strstr (r3.err, "--events-limit needs --events OUT"));
+  run_cli (&r4, "run", model, "--events", out, "--events-limit", "-1", NULL);
+  g_assert_cmpint (r4.status, ==, 2);
+  g_assert_nonnull (strstr (r4.err, "--events-limit must be"));
+  /* An unwritable log is a file error that names it, before the run. */
+  run_cli (&r5, "run", model, "--events", "/nonexistent-dir/log.csv", NULL);
+  g_assert_cmpint (r5.status, ==, 1);
+  g_assert_true (g_str_has_prefix (r5.err, "/nonexistent-dir/log.csv: "));
+}
+
+/* A run that fails still leaves its log, up to the failure: the
+ * Division's infinite output is its last row. */
+static void
+test_cli_events_error (void)
+{
+  g_autofree char *model = write_model ("events-division.qdevs", model_division);
+  g_autofree char *out = g_build_filename (tmp_dir, "events-division.csv", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(CliResult) r = { 0 };
+  g_auto(GStrv) lines = NULL;
+  guint n;
+
+  run_cli (&r, "run", model, "--events", out, NULL);
+  g_assert_cmpint (r.status, ==, 3);
+  g_assert_nonnull (strstr (r.err, "/Division: "));
+  g_file_get_contents (out, &text, NULL, &error);
+  g_assert_no_error (error);
+  lines = g_strsplit (text, "\n", -1);
+  n = g_strv_length (lines);
+  g_assert_cmpuint (n, >=, 3);
+  g_assert_cmpstr (lines[n - 1], ==, "");
+  g_assert_true (g_str_has_prefix (lines[n - 2], "3,0,/Division,internal,"));
+  g_assert_true (g_str_has_prefix (lines[n - 3], "3,0,/Division,output,0,,,0,inf,"));
 }
 
 /* The width and height in a PNG's header (IHDR, big-endian, after the
@@ -951,6 +1077,67 @@ test_cli_csv_writer (void)
                    "1,6,-2\n");
 }
 
+/* The event log's writer: a file is replaced only by a whole log, and a
+ * discarded log leaves the older file as it was, with nothing beside
+ * it. A block path with a comma is quoted. */
+static void
+test_cli_event_log_writer (void)
+{
+  g_autofree char *path = g_build_filename (tmp_dir, "log.csv", NULL);
+  g_autofree char *model = write_model ("log-writer.qdevs", model_with_variable);
+  g_autoptr(QdDocument) doc = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  QdEventLogCsv *log;
+  QdSimulation *sim;
+  GDir *dir;
+  const char *name;
+
+  g_file_set_contents (path, "older\n", -1, &error);
+  g_assert_no_error (error);
+  doc = qd_document_load (model, &error);
+  g_assert_no_error (error);
+  g_assert_true (qd_document_rename_block (doc, qd_document_find_block (doc, "b2"), "Gain, k", &error));
+
+  sim = qd_simulation_new (doc, NULL, NULL, &error);
+  g_assert_no_error (error);
+  log = qd_event_log_csv_new (sim, path, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (qd_simulation_step (sim, 2, &error), ==, QD_RUN_STEPPED);
+  g_assert_cmpuint (qd_event_log_csv_get_written (log), ==, 7);
+  qd_event_log_csv_discard (log);
+  /* Off: the run goes on without it. */
+  g_assert_cmpint (qd_simulation_run (sim, &error), ==, QD_RUN_DONE);
+  qd_simulation_free (sim);
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (text, ==, "older\n");
+  g_clear_pointer (&text, g_free);
+
+  sim = qd_simulation_new (doc, NULL, NULL, &error);
+  g_assert_no_error (error);
+  log = qd_event_log_csv_new (sim, path, 3, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (qd_simulation_step (sim, 2, &error), ==, QD_RUN_STEPPED);
+  g_assert_cmpuint (qd_event_log_csv_get_written (log), ==, 3);
+  g_assert_cmpuint (qd_event_log_csv_get_dropped (log), ==, 4);
+  g_assert_true (qd_event_log_csv_close (log, &error));
+  g_assert_no_error (error);
+  qd_simulation_free (sim);
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (text, ==,
+                   "event,time,block,transition,port,elapsed,ta,order,c0,c1,c2,c3\n"
+                   "1,0,/Integrator,output,0,,,0,1,,,\n"
+                   "1,0,/Integrator,internal,,0,inf,,,,,\n"
+                   "1,0,\"/Gain, k\",external,0,0,0,0,1,,,\n");
+
+  dir = g_dir_open (tmp_dir, 0, NULL);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    g_assert_false (g_str_has_prefix (name, "log.csv."));
+  g_dir_close (dir);
+}
+
 static void
 remove_tmp_dir (void)
 {
@@ -1028,11 +1215,14 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/stats-table", test_cli_stats_table);
   g_test_add_func ("/cli/until-and-set", test_cli_until_and_set);
   g_test_add_func ("/cli/csv", test_cli_csv);
+  g_test_add_func ("/cli/events", test_cli_events);
+  g_test_add_func ("/cli/events-error", test_cli_events_error);
   g_test_add_func ("/cli/trace-budget", test_cli_trace_budget);
   g_test_add_func ("/cli/plot", test_cli_plot);
   g_test_add_func ("/cli/blocks", test_cli_blocks);
   g_test_add_func ("/cli/blocks-markdown", test_cli_blocks_markdown);
   g_test_add_func ("/cli/csv-writer", test_cli_csv_writer);
+  g_test_add_func ("/cli/event-log-writer", test_cli_event_log_writer);
   g_test_add_func ("/cli/bench", test_cli_bench);
 
   status = g_test_run ();

@@ -1,0 +1,38 @@
+/* qd-event-log-csv.h: a run's event log as a CSV file */
+#pragma once
+
+#include <glib.h>
+
+#include "qd-version-macros.h"
+#include "qd-simulation.h"
+
+G_BEGIN_DECLS
+
+typedef struct _QdEventLogCsv QdEventLogCsv;
+
+/* Makes a CSV file at @path the event log of @sim (which has not run
+ * yet): one row per transition with the header
+ *   event,time,block,transition,port,elapsed,ta,order,c0,c1,c2,c3
+ * where transition is "output", "internal" or "external", block the
+ * block's path, and c0..c3 the segment's coefficients up to its order
+ * (output and external rows). Fields that do not apply are empty, a time
+ * advance of infinity is "inf", and numbers have 17 significant digits.
+ * With @limit > 0 only the first @limit rows are written and the rest
+ * are counted. The file is written beside @path and renamed there by
+ * qd_event_log_csv_close(), so a failed run leaves an older file intact. */
+QD_API QdEventLogCsv *qd_event_log_csv_new         (QdSimulation   *sim,
+                                                     const char     *path,
+                                                     guint64         limit,
+                                                     GError        **error);
+/* Detaches the log from its simulation, finishes the file and frees
+ * @self. FALSE, with @error naming the file, when it could not be
+ * written; the older file, if any, is then left as it was. */
+QD_API gboolean       qd_event_log_csv_close       (QdEventLogCsv  *self,
+                                                     GError        **error);
+/* Detaches and frees @self, removing what it wrote. */
+QD_API void           qd_event_log_csv_discard     (QdEventLogCsv  *self);
+/* Rows written, and rows left out past the limit. */
+QD_API guint64        qd_event_log_csv_get_written (QdEventLogCsv  *self);
+QD_API guint64        qd_event_log_csv_get_dropped (QdEventLogCsv  *self);
+
+G_END_DECLS
