@@ -649,7 +649,7 @@ qd_cli_run (int    argc,
     { "events", 0, 0, G_OPTION_ARG_FILENAME, &opts.events,
       N_("Write every DEVS transition (outputs, internal and external transitions) to the CSV file OUT, in the order they happen"), N_("OUT") },
     { "events-limit", 0, 0, G_OPTION_ARG_INT64, &opts.events_limit,
-      N_("Write only the first N rows of the --events log (default: all)"), N_("N") },
+      N_("Write only the first N rows of the --events log and run the rest unlogged, at full speed (default: all)"), N_("N") },
     { NULL }
   };
   g_autoptr(QdDocument) document = NULL;
@@ -792,7 +792,7 @@ qd_cli_run (int    argc,
     {
       g_autoptr(GError) log_error = NULL;
       guint64 written = qd_event_log_csv_get_written (event_log);
-      guint64 dropped = qd_event_log_csv_get_dropped (event_log);
+      gboolean truncated = qd_event_log_csv_get_truncated (event_log);
 
       if (!qd_event_log_csv_close (event_log, &log_error))
         {
@@ -800,11 +800,11 @@ qd_cli_run (int    argc,
           if (status_code == QD_CLI_EXIT_OK)
             status_code = QD_CLI_EXIT_MODEL;
         }
-      else if (dropped > 0)
+      else if (truncated)
         g_printerr (_("%s: the event log %s holds the first %" G_GUINT64_FORMAT
-                      " rows; %" G_GUINT64_FORMAT " more were left out (raise "
-                      "--events-limit to keep them)\n"),
-                    file, opts.events, written, dropped);
+                      " rows, its limit; the rest of the run is not in it "
+                      "(raise --events-limit to log more)\n"),
+                    file, opts.events, written);
     }
 
   if (status == QD_RUN_ERROR)

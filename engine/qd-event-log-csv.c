@@ -15,7 +15,7 @@ struct _QdEventLogCsv
   QdCsvFile     file;
   guint64       limit;
   guint64       written;
-  guint64       dropped;
+  gboolean      truncated;
 };
 
 static const char *const kind_names[] = {
@@ -34,7 +34,9 @@ write_entry (const QdLogEntry *entry,
 
   if (self->limit > 0 && self->written >= self->limit)
     {
-      self->dropped++;
+      /* Full: the rest of the run goes on without a log, at full speed. */
+      self->truncated = TRUE;
+      qd_simulation_set_event_log (self->sim, NULL, NULL);
       return;
     }
   self->written++;
@@ -119,9 +121,9 @@ qd_event_log_csv_get_written (QdEventLogCsv *self)
   return self->written;
 }
 
-guint64
-qd_event_log_csv_get_dropped (QdEventLogCsv *self)
+gboolean
+qd_event_log_csv_get_truncated (QdEventLogCsv *self)
 {
-  g_return_val_if_fail (self != NULL, 0);
-  return self->dropped;
+  g_return_val_if_fail (self != NULL, FALSE);
+  return self->truncated;
 }

@@ -17,8 +17,9 @@ typedef struct _QdEventLogCsv QdEventLogCsv;
  * block's path, and c0..c3 the segment's coefficients up to its order
  * (output and external rows). Fields that do not apply are empty, a time
  * advance of infinity is "inf", and numbers have 17 significant digits.
- * With @limit > 0 only the first @limit rows are written and the rest
- * are counted. The file is written beside @path and renamed there by
+ * With @limit > 0 only the first @limit rows are written: at the next
+ * one the log takes itself off the simulation, whose run goes on at
+ * full speed. The file is written beside @path and renamed there by
  * qd_event_log_csv_close(), so a failed run leaves an older file intact. */
 QD_API QdEventLogCsv *qd_event_log_csv_new         (QdSimulation   *sim,
                                                      const char     *path,
@@ -31,8 +32,8 @@ QD_API gboolean       qd_event_log_csv_close       (QdEventLogCsv  *self,
                                                      GError        **error);
 /* Detaches and frees @self, removing what it wrote. */
 QD_API void           qd_event_log_csv_discard     (QdEventLogCsv  *self);
-/* Rows written, and rows left out past the limit. */
-QD_API guint64        qd_event_log_csv_get_written (QdEventLogCsv  *self);
-QD_API guint64        qd_event_log_csv_get_dropped (QdEventLogCsv  *self);
+/* Rows written; whether the run went on past the limit, unlogged. */
+QD_API guint64        qd_event_log_csv_get_written   (QdEventLogCsv  *self);
+QD_API gboolean       qd_event_log_csv_get_truncated (QdEventLogCsv  *self);
 
 G_END_DECLS

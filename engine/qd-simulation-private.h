@@ -244,6 +244,8 @@ struct _QdSimulation
   double         *log_tl;          /* per block, the last transition's
                                       time as the log reports it (a
                                       static block's QdHot keeps none) */
+  gboolean        log_detached;    /* the logged loop returned because
+                                      the log was taken off mid-run */
 
   gint            stop_requested;  /* atomic */
   GError         *fail_error;      /* qd_atomic_fail, until the loop sees it */

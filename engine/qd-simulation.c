@@ -408,9 +408,14 @@ log_transition (QdSimulation   *sim,
                 const QdSignal *sig,
                 double          ta)
 {
-  QdLogEntry entry = { kind, event, t, i, port, t - sim->log_tl[i], ta, NULL };
+  QdLogEntry entry = { kind, event, t, i, port, NAN, ta, NULL };
   QdSignal at_t;
 
+  /* Taken off during the run (by the log's own function, on the thread
+   * that runs the loop): the loop goes on until its next check. */
+  if (sim->log_func == NULL)
+    return;
+  entry.elapsed = t - sim->log_tl[i];
   if (sig != NULL)
     {
       /* Moved to t only when it starts earlier: as it is, a segment that
@@ -446,7 +451,7 @@ log_event (QdSimulation *sim,
       QdSignal at_t;
 
       mask &= mask - 1;
-      if (p >= h->n_out)
+      if (p >= h->n_out || sim->log_func == NULL)
         break;
       if (sig->t != t)
         {
@@ -1194,6 +1199,14 @@ run_loop_for (QdSimulation   *sim,
                   status = QD_RUN_STOPPED;
                   goto out;
                 }
+              /* The log was taken off: run_loop() goes on in a loop
+               * compiled without it. */
+              if (logged && sim->log_func == NULL)
+                {
+                  sim->log_detached = TRUE;
+                  status = QD_RUN_STEPPED;
+                  goto out;
+                }
             }
 
           /* The cascade: the next static block due now, if it is the
@@ -1286,7 +1299,19 @@ run_loop (QdSimulation *sim,
           GError      **error)
 {
   if (G_UNLIKELY (sim->log_func != NULL))
-    return run_loop_logged (sim, t_limit, max_events, error);
+    {
+      guint64 before = sim->events;
+      QdRunStatus status = run_loop_logged (sim, t_limit, max_events, error);
+
+      if (!sim->log_detached)
+        return status;
+      /* A log that keeps the first rows of a long run takes itself off:
+       * the rest runs at full speed, from exactly where it stopped. */
+      sim->log_detached = FALSE;
+      max_events -= MIN (max_events, sim->events - before);
+      if (max_events == 0)
+        return QD_RUN_STEPPED;
+    }
   if (sim->n_atomics >= QD_PREFETCH_LINE_BLOCKS)
     return run_loop_large (sim, t_limit, max_events, error);
   return run_loop_small (sim, t_limit, max_events, error);

@@ -105,8 +105,9 @@ QD_API GPtrArray       *qd_simulation_get_traces    (QdSimulation *self);
 QD_API void             qd_simulation_set_fused_cascades (QdSimulation *self,
                                                           gboolean      enabled);
 /* Reports every transition of the run to @func (qd-event-log.h), or, with
- * @func NULL, none (the default). Set it before the first run; it may be
- * taken off (@func NULL) at any time. With a
+ * @func NULL, none (the default). Set it before the first run. It may be
+ * taken off (@func NULL) at any time, from @func too: the run then goes
+ * on without it, at full speed within a thousand events. With a
  * log, zero-time cascades take the general path one transition at a time
  * (as qd_simulation_set_fused_cascades (self, FALSE)): the events, their
  * order, the counts and every value are those of a run without a log. */

@@ -3,10 +3,12 @@
  * kernel in qd-block-wsum.c) change nothing but speed, and neither does
  * an event log (qd-event-log.h).
  *
- * Each model is compiled three times: once as it runs by default, once
+ * Each model is compiled four times: once as it runs by default, once
  * with qd_simulation_set_fused_cascades (FALSE), which sends every
  * zero-time cascade through the now queue (and so turns the kernels off
  * too), and once with an event log, which runs the loop compiled for it.
+ * A fourth time with a log that takes itself off after its first rows,
+ * so that the run goes on in the fast loops from the middle of a run.
  * The runs must agree on everything observable: how the run ended (the
  * error message, when it fails), event, transition and step totals,
  * every block's internal and external counts, and every trace segment
@@ -97,6 +99,25 @@ check_entry (const QdLogEntry *entry,
   c->last[i] = entry->t;
 }
 
+/* A log that takes itself off the simulation @user_data after 100
+ * entries. */
+typedef struct
+{
+  QdSimulation *sim;
+  guint         n;
+} LogDetach;
+
+static void
+detach_entry (const QdLogEntry *entry,
+              gpointer          user_data)
+{
+  LogDetach *d = user_data;
+
+  if (++d->n == 100)
+    qd_simulation_set_event_log (d->sim, NULL, NULL);
+  g_assert_cmpuint (d->n, <=, 100);
+}
+
 /* The blocks whose output 0 has a cascade kernel. */
 static guint
 count_kernels (QdSimulation *sim)
@@ -118,13 +139,14 @@ assert_same_both_ways_full (QdDocument *doc,
                             guint64     chunk,
                             gint        error_code)
 {
-  QdSimulation *sim[3];
-  GPtrArray *traces[3];
-  GError *errors[3] = { NULL, NULL, NULL };
+  QdSimulation *sim[4];
+  GPtrArray *traces[4];
+  GError *errors[4] = { NULL, NULL, NULL, NULL };
   LogCheck log = { 0 };
+  LogDetach detach = { 0 };
   guint n_kernels;
 
-  for (int way = 0; way < 3; way++)
+  for (int way = 0; way < 4; way++)
     {
       QdRunStatus status;
 
@@ -142,6 +164,11 @@ assert_same_both_ways_full (QdDocument *doc,
           for (guint i = 0; i < n; i++)
             log.last[i] = log.t;
           qd_simulation_set_event_log (sim[way], check_entry, &log);
+        }
+      if (way == 3)
+        {
+          detach.sim = sim[way];
+          qd_simulation_set_event_log (sim[way], detach_entry, &detach);
         }
       if (chunk == 0)
         status = qd_simulation_run (sim[way], &errors[way]);
@@ -173,7 +200,7 @@ assert_same_both_ways_full (QdDocument *doc,
         }
       traces[way] = qd_simulation_get_traces (sim[way]);
     }
-  for (int way = 1; way < 3; way++)
+  for (int way = 1; way < 4; way++)
     {
       if (error_code != 0)
         g_assert_cmpstr (errors[0]->message, ==, errors[way]->message);
@@ -214,7 +241,7 @@ assert_same_both_ways_full (QdDocument *doc,
   for (guint i = 0; i < sim[1]->n_atomics; i++)
     g_assert_cmpuint (sim[1]->hot[i].fused_out0, ==, 0);
 
-  for (int way = 0; way < 3; way++)
+  for (int way = 0; way < 4; way++)
     {
       g_clear_error (&errors[way]);
       qd_simulation_free (sim[way]);
