@@ -591,6 +591,96 @@ test_stats_and_badges (void)
 }
 
 static void
+count_entry (const QdLogEntry *entry,
+             gpointer          user_data)
+{
+  (*(guint64 *) user_data)++;
+}
+
+/* The cells of row @row of the Transitions page, joined by '|'. */
+static char *
+event_row (QdEventView *view,
+           guint        row)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) cells = NULL;
+
+  for (guint c = 0; c < 8; c++)
+    {
+      g_autofree char *cell = qd_event_view_dup_cell (view, row, c);
+
+      g_strv_builder_add (builder, cell);
+    }
+  cells = g_strv_builder_end (builder);
+  return g_strjoinv ("|", cells);
+}
+
+#define assert_event_row(view, row, text) \
+  G_STMT_START { \
+    g_autofree char *got_ = event_row (view, row); \
+    g_assert_cmpstr (got_, ==, text); \
+  } G_STMT_END
+
+/* The Transitions page: a step shows that step's transitions, in the
+ * order DEVS ran them; a whole run shows all of them (as many as a
+ * headless run's log has), or the first QD_EVENT_VIEW_LIMIT of a longer
+ * one, whose results are still those of a run without a log. */
+static void
+test_transitions (void)
+{
+  Fixture f;
+  QdEventView *view;
+  QdSimulation *ref;
+  g_autoptr(GError) error = NULL;
+  guint64 n_ref = 0;
+
+  fixture_setup (&f, load_example ("exp-decay.qdevs"));
+  view = qd_run_session_get_event_view (f.session);
+  g_assert_cmpuint (qd_event_view_get_n_rows (view), ==, 0);
+
+  qd_run_bar_set_step_count (f.bar, 2);
+  activate (&f, "run.step");
+  wait_until (is_paused, &f);
+  /* Event 1, the Integrator's: its first segment, no derivative yet;
+   * event 2, the Gain's answer, gives it one. */
+  g_assert_cmpuint (qd_event_view_get_n_rows (view), ==, 7);
+  assert_event_row (view, 0, "1|0|/Integrator|output λ|0|||1 + 0·Δt");
+  assert_event_row (view, 1, "1|0|/Integrator|internal δint||0|∞|");
+  assert_event_row (view, 2, "1|0|/Gain|external δext|0|0|0|1 + 0·Δt");
+  assert_event_row (view, 3, "1|0|/Scope|external δext|0|0|∞|1 + 0·Δt");
+  assert_event_row (view, 4, "2|0|/Gain|output λ|0|||−1 − 0·Δt");
+  assert_event_row (view, 5, "2|0|/Gain|internal δint||0|∞|");
+  assert_event_row (view, 6, "2|0|/Integrator|external δext|0|0|0.0001|−1 − 0·Δt");
+
+  qd_run_bar_set_step_count (f.bar, 1);
+  activate (&f, "run.step");
+  wait_until (is_paused, &f);
+  g_assert_cmpuint (qd_event_view_get_n_rows (view), ==, 11);
+  assert_event_row (view, 7, "3|0.0001|/Integrator|output λ|0|||0.9999 − 1·Δt");
+  assert_event_row (view, 8, "3|0.0001|/Integrator|internal δint||0.0001|∞|");
+
+  activate (&f, "run.resume");
+  wait_until (is_finished, &f);
+  ref = qd_simulation_new (f.document, NULL, NULL, &error);
+  g_assert_no_error (error);
+  qd_simulation_set_event_log (ref, count_entry, &n_ref);
+  g_assert_cmpint (qd_simulation_run (ref, &error), ==, QD_RUN_DONE);
+  g_assert_cmpuint (n_ref, <, QD_EVENT_VIEW_LIMIT);
+  g_assert_cmpuint (qd_event_view_get_n_rows (view), ==, n_ref);
+  qd_simulation_free (ref);
+  fixture_teardown (&f);
+
+  /* Longer than the limit: the first rows, and the same run. */
+  fixture_setup (&f, load_example ("lotka-volterra.qdevs"));
+  view = qd_run_session_get_event_view (f.session);
+  activate (&f, "run.start");
+  wait_until (is_finished, &f);
+  g_assert_cmpuint (qd_event_view_get_n_rows (view), ==, QD_EVENT_VIEW_LIMIT);
+  assert_run_equals_headless (&f);
+  fixture_teardown (&f);
+}
+
+static void
 test_overlay_and_detach (void)
 {
   Fixture f;
@@ -1174,6 +1264,7 @@ main (int    argc,
   g_test_add_func ("/run-ui/unconnected-input", test_unconnected_input);
   g_test_add_func ("/run-ui/run-error", test_run_error);
   g_test_add_func ("/run-ui/stats-and-badges", test_stats_and_badges);
+  g_test_add_func ("/run-ui/transitions", test_transitions);
   g_test_add_func ("/run-ui/overlay-and-detach", test_overlay_and_detach);
   g_test_add_func ("/run-ui/final-time-and-realtime", test_final_time_and_realtime);
   g_test_add_func ("/run-ui/export-csv", test_export_csv);

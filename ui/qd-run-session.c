@@ -38,6 +38,7 @@ struct _QdRunSession
   QdMessagesView *messages;      /* weak */
   QdCanvas       *canvas;        /* weak, may be NULL */
   QdStatsView    *stats;         /* owned (a page of the notebook) */
+  QdEventView    *events;        /* owned (a page of the notebook) */
   QdDocument     *document;
 
   QdRunner       *runner;
@@ -487,6 +488,7 @@ update_stats (QdRunSession *self)
     return;
   sim = qd_runner_get_simulation (self->runner);
   qd_stats_view_set_simulation (self->stats, sim);
+  qd_event_view_update (self->events);
   if (self->canvas != NULL && self->document != NULL)
     {
       g_autoptr(GHashTable) badges = qd_stats_view_dup_badges (self->stats, self->document);
@@ -690,6 +692,8 @@ prepare_run (QdRunSession *self)
 
   drop_runner (self);
   qd_stats_view_set_simulation (self->stats, NULL);
+  /* Before the runner has it: the log is set before the first event. */
+  qd_event_view_record (self->events, sim);
   if (self->canvas != NULL)
     qd_canvas_set_block_badges (self->canvas, NULL);
 
@@ -760,21 +764,31 @@ prepare_run (QdRunSession *self)
 }
 
 static void
+remove_page (QdRunSession *self,
+             GtkWidget    *page)
+{
+  int num;
+
+  if (self->notebook == NULL || page == NULL)
+    return;
+  num = gtk_notebook_page_num (self->notebook, page);
+  if (num >= 0)
+    gtk_notebook_remove_page (self->notebook, num);
+}
+
+static void
 qd_run_session_dispose (GObject *object)
 {
   QdRunSession *self = QD_RUN_SESSION (object);
 
+  /* The runner first: its simulation calls the event view. */
   drop_runner (self);
   if (self->pages != NULL)
     g_ptr_array_set_size (self->pages, 0);
-  if (self->notebook != NULL && self->stats != NULL)
-    {
-      int num = gtk_notebook_page_num (self->notebook, GTK_WIDGET (self->stats));
-
-      if (num >= 0)
-        gtk_notebook_remove_page (self->notebook, num);
-    }
+  remove_page (self, GTK_WIDGET (self->stats));
+  remove_page (self, GTK_WIDGET (self->events));
   g_clear_object (&self->stats);
+  g_clear_object (&self->events);
   g_clear_weak_pointer (&self->notebook);
   g_clear_weak_pointer (&self->messages);
   g_clear_weak_pointer (&self->canvas);
@@ -841,6 +855,9 @@ qd_run_session_new (GtkNotebook    *notebook,
   self->stats = QD_STATS_VIEW (g_object_ref_sink (qd_stats_view_new ()));
   label = gtk_label_new (_("Statistics"));
   gtk_notebook_append_page (notebook, GTK_WIDGET (self->stats), label);
+  self->events = QD_EVENT_VIEW (g_object_ref_sink (qd_event_view_new ()));
+  label = gtk_label_new (_("Transitions"));
+  gtk_notebook_append_page (notebook, GTK_WIDGET (self->events), label);
   return self;
 }
 
@@ -857,6 +874,7 @@ qd_run_session_set_document (QdRunSession *self,
   g_set_object (&self->document, document);
   g_ptr_array_set_size (self->pages, 0);
   qd_stats_view_set_simulation (self->stats, NULL);
+  qd_event_view_record (self->events, NULL);
   if (self->canvas != NULL)
     qd_canvas_set_block_badges (self->canvas, NULL);
   g_signal_emit (self, signals[SIGNAL_PROGRESS], 0);
@@ -882,7 +900,7 @@ qd_run_session_run (QdRunSession *self)
     }
   qd_runner_run (self->runner);
   start_polling (self);
-  g_signal_emit (self, signals[SIGNAL_PROGRESS], 0);
+  on_runner_progress (self->runner, self);
   return TRUE;
 }
 
@@ -900,7 +918,9 @@ qd_run_session_step (QdRunSession *self,
     }
   qd_runner_step (self->runner, n_events);
   start_polling (self);
-  g_signal_emit (self, signals[SIGNAL_PROGRESS], 0);
+  /* A short step may be over already: its pause is heard with the
+   * statistics and transitions it read. */
+  on_runner_progress (self->runner, self);
   return TRUE;
 }
 
@@ -1061,4 +1081,12 @@ qd_run_session_get_stats_view (QdRunSession *self)
   g_return_val_if_fail (QD_IS_RUN_SESSION (self), NULL);
 
   return self->stats;
+}
+
+QdEventView *
+qd_run_session_get_event_view (QdRunSession *self)
+{
+  g_return_val_if_fail (QD_IS_RUN_SESSION (self), NULL);
+
+  return self->events;
 }

@@ -22,6 +22,7 @@
 #include "qd-canvas.h"
 #include "qd-messages-view.h"
 #include "qd-plot.h"
+#include "qd-event-view.h"
 #include "qd-stats-view.h"
 
 G_BEGIN_DECLS
@@ -81,5 +82,6 @@ gboolean      qd_run_session_get_detached (QdRunSession   *self,
  * first; NULL when there is none. */
 QdPlot       *qd_run_session_get_current_plot (QdRunSession *self);
 QdStatsView  *qd_run_session_get_stats_view (QdRunSession *self);
+QdEventView  *qd_run_session_get_event_view (QdRunSession *self);
 
 G_END_DECLS

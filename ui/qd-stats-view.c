@@ -8,6 +8,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "qd-stats-view.h"
+#include "qd-table.h"
 
 /* A row: one atomic block. */
 
@@ -131,20 +132,10 @@ setup_cell (GtkSignalListItemFactory *factory,
             gpointer                  user_data)
 {
   Column column = GPOINTER_TO_INT (user_data);
-  GtkWidget *label = gtk_label_new (NULL);
 
-  if (column == COLUMN_INTERNAL || column == COLUMN_EXTERNAL)
-    {
-      /* Numbers right-aligned in tabular figures read as a column. */
-      gtk_label_set_xalign (GTK_LABEL (label), 1.0f);
-      gtk_widget_add_css_class (label, "numeric");
-    }
-  else
-    {
-      gtk_label_set_xalign (GTK_LABEL (label), 0.0f);
-      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
-    }
-  gtk_list_item_set_child (item, label);
+  gtk_list_item_set_child (item, qd_table_cell_new (column == COLUMN_INTERNAL
+                                                    || column == COLUMN_EXTERNAL,
+                                                    PANGO_ELLIPSIZE_MIDDLE));
 }
 
 static void
@@ -241,10 +232,7 @@ qd_stats_view_init (QdStatsView *self)
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
 
-  self->status = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_xalign (self->status, 0.0f);
-  gtk_widget_add_css_class (GTK_WIDGET (self->status), "dim-label");
-  gtk_widget_add_css_class (GTK_WIDGET (self->status), "qd-messages-status");
+  self->status = qd_table_status_new ();
   gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->status));
 
   self->store = g_list_store_new (QD_TYPE_STATS_ROW);
@@ -272,9 +260,7 @@ qd_stats_view_init (QdStatsView *self)
     g_object_unref (selection);
   }
 
-  scroller = gtk_scrolled_window_new ();
-  gtk_widget_set_vexpand (scroller, TRUE);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (self->column_view));
+  scroller = qd_table_scroller_new (GTK_WIDGET (self->column_view));
   gtk_box_append (GTK_BOX (self->box), scroller);
 
   qd_stats_view_set_simulation (self, NULL);

@@ -1,0 +1,431 @@
+/* qd-event-view.c: the transitions of a run, one by one
+ *
+ * The simulation's event log (qd-event-log.h) is called on the runner's
+ * worker thread. It only appends a compact record to an array, which
+ * the main thread turns into rows when the run is paused or over: the
+ * runner's rules (qd-runner.h) already keep the two threads from the
+ * simulation at the same time, and the array is touched under the same
+ * rules, so it needs no lock of its own. The rows are in the order of
+ * the run and are not sortable: the order is what the table shows.
+ */
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+#include "qd-event-view.h"
+#include "qd-table.h"
+
+typedef enum
+{
+  COLUMN_EVENT,
+  COLUMN_TIME,
+  COLUMN_BLOCK,
+  COLUMN_TRANSITION,
+  COLUMN_PORT,
+  COLUMN_ELAPSED,
+  COLUMN_TA,
+  COLUMN_SEGMENT,
+  N_COLUMNS
+} Column;
+
+/* One log entry as the worker records it. */
+typedef struct
+{
+  guint64 event;
+  double  t;
+  double  elapsed;
+  double  ta;
+  double  c[QD_MAX_ORDER + 1];
+  guint32 block;
+  guint16 port;
+  guint8  kind;   /* QdLogKind */
+  gint8   order;  /* of the segment; -1 without one */
+} Record;
+
+/* A row: one transition, its cells as text. */
+
+#define QD_TYPE_EVENT_ROW (qd_event_row_get_type ())
+G_DECLARE_FINAL_TYPE (QdEventRow, qd_event_row, QD, EVENT_ROW, GObject)
+
+struct _QdEventRow
+{
+  GObject  parent_instance;
+
+  char    *cells[N_COLUMNS];
+};
+
+G_DEFINE_FINAL_TYPE (QdEventRow, qd_event_row, G_TYPE_OBJECT)
+
+static void
+qd_event_row_finalize (GObject *object)
+{
+  QdEventRow *self = QD_EVENT_ROW (object);
+
+  for (guint k = 0; k < N_COLUMNS; k++)
+    g_free (self->cells[k]);
+
+  G_OBJECT_CLASS (qd_event_row_parent_class)->finalize (object);
+}
+
+static void
+qd_event_row_class_init (QdEventRowClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = qd_event_row_finalize;
+}
+
+static void
+qd_event_row_init (QdEventRow *self)
+{
+}
+
+/* The view */
+
+struct _QdEventView
+{
+  GtkWidget          parent_instance;
+
+  GtkWidget         *box;
+  GtkLabel          *status;
+  GtkScrolledWindow *scroller;
+  GtkColumnView     *column_view;
+  GListStore        *store;
+
+  QdSimulation      *sim;        /* borrowed: the run being recorded */
+  GArray            *records;    /* Record, appended by the worker */
+  gboolean           truncated;  /* the run went past the limit */
+};
+
+G_DEFINE_FINAL_TYPE (QdEventView, qd_event_view, GTK_TYPE_WIDGET)
+
+/* On the thread that runs the simulation. */
+static void
+on_log_entry (const QdLogEntry *entry,
+              gpointer          user_data)
+{
+  QdEventView *self = user_data;
+  Record r;
+
+  if (self->records->len >= QD_EVENT_VIEW_LIMIT)
+    {
+      /* The rest of the run goes on without the log, at full speed. */
+      self->truncated = TRUE;
+      qd_simulation_set_event_log (self->sim, NULL, NULL);
+      return;
+    }
+  r.event = entry->event;
+  r.t = entry->t;
+  r.elapsed = entry->elapsed;
+  r.ta = entry->ta;
+  r.block = entry->block;
+  r.port = (guint16) entry->port;
+  r.kind = (guint8) entry->kind;
+  r.order = entry->segment != NULL ? (gint8) entry->segment->order : -1;
+  for (guint k = 0; k <= QD_MAX_ORDER; k++)
+    r.c[k] = entry->segment != NULL ? entry->segment->c[k] : 0.0;
+  g_array_append_val (self->records, r);
+}
+
+static char *
+format_time_advance (double ta)
+{
+  if (isnan (ta))
+    return g_strdup ("");
+  if (isinf (ta))
+    return g_strdup (ta > 0 ? "∞" : "−∞");
+  return g_strdup_printf ("%.6g", ta);
+}
+
+/* The segment as a polynomial in the time since it was sent, to its
+ * order: "0.9999 − 1·Δt". */
+static char *
+format_segment (const Record *r)
+{
+  static const char *const powers[] = { "", "·Δt", "·Δt²", "·Δt³" };
+  GString *text;
+
+  if (r->order < 0)
+    return g_strdup ("");
+  text = g_string_new (NULL);
+  /* A minus sign, not a hyphen, as between the terms. */
+  g_string_append_printf (text, "%s%.6g", signbit (r->c[0]) ? "−" : "",
+                          fabs (r->c[0]));
+  for (int k = 1; k <= r->order && k <= QD_MAX_ORDER; k++)
+    {
+      double c = r->c[k];
+
+      /* signbit: a −0 slope is written as sent. */
+      g_string_append_printf (text, " %s %.6g%s", signbit (c) ? "−" : "+",
+                              fabs (c), powers[k]);
+    }
+  return g_string_free (text, FALSE);
+}
+
+static QdEventRow *
+row_new (QdEventView  *self,
+         const Record *r)
+{
+  QdEventRow *row = g_object_new (QD_TYPE_EVENT_ROW, NULL);
+  const char *kind;
+
+  switch (r->kind)
+    {
+    case QD_LOG_OUTPUT:
+      /* TRANSLATORS: a DEVS output event; λ is the output function */
+      kind = _("output λ");
+      break;
+    case QD_LOG_INTERNAL:
+      /* TRANSLATORS: a DEVS internal transition (δint) */
+      kind = _("internal δint");
+      break;
+    default:
+      /* TRANSLATORS: a DEVS external transition (δext) */
+      kind = _("external δext");
+      break;
+    }
+  row->cells[COLUMN_EVENT] = g_strdup_printf ("%" G_GUINT64_FORMAT, r->event);
+  row->cells[COLUMN_TIME] = g_strdup_printf ("%.10g", r->t);
+  row->cells[COLUMN_BLOCK] = g_strdup (qd_simulation_get_atomic (self->sim, r->block)->path);
+  row->cells[COLUMN_TRANSITION] = g_strdup (kind);
+  row->cells[COLUMN_PORT] = r->kind == QD_LOG_INTERNAL ? g_strdup ("")
+                            : g_strdup_printf ("%u", (guint) r->port);
+  row->cells[COLUMN_ELAPSED] = isnan (r->elapsed) ? g_strdup ("")
+                               : g_strdup_printf ("%.6g", r->elapsed);
+  row->cells[COLUMN_TA] = format_time_advance (r->ta);
+  row->cells[COLUMN_SEGMENT] = format_segment (r);
+  return row;
+}
+
+static void
+update_status (QdEventView *self)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->store));
+  g_autofree char *text = NULL;
+
+  if (self->sim == NULL || (n == 0 && !self->truncated))
+    text = g_strdup (_("Run or step the simulation to follow it transition by "
+                       "transition: each event’s outputs (λ), its internal "
+                       "transition (δint), then the external transitions "
+                       "(δext) of the blocks that receive them."));
+  else if (self->truncated)
+    /* TRANSLATORS: %u is the number of rows kept */
+    text = g_strdup_printf (_("The first %u outputs and transitions of the "
+                              "run, in the order they ran; the rest was not "
+                              "kept (qdevs-cli run --events writes them "
+                              "all)."), n);
+  else
+    text = g_strdup_printf (_("%u outputs and transitions up to t = %g, in "
+                              "the order they ran; Elapsed is the time since "
+                              "the block’s previous transition, ta its time "
+                              "advance after this one."), n,
+                            qd_simulation_get_time (self->sim));
+  gtk_label_set_text (self->status, text);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->status), text);
+}
+
+static void
+setup_cell (GtkSignalListItemFactory *factory,
+            GtkListItem              *item,
+            gpointer                  user_data)
+{
+  Column column = GPOINTER_TO_INT (user_data);
+  gboolean text = column == COLUMN_BLOCK || column == COLUMN_TRANSITION
+                  || column == COLUMN_SEGMENT;
+
+  gtk_list_item_set_child (item, qd_table_cell_new (!text, PANGO_ELLIPSIZE_END));
+}
+
+static void
+bind_cell (GtkSignalListItemFactory *factory,
+           GtkListItem              *item,
+           gpointer                  user_data)
+{
+  Column column = GPOINTER_TO_INT (user_data);
+  QdEventRow *row = gtk_list_item_get_item (item);
+  GtkWidget *label = gtk_list_item_get_child (item);
+
+  gtk_label_set_text (GTK_LABEL (label), row->cells[column]);
+  if (column == COLUMN_BLOCK || column == COLUMN_SEGMENT)
+    gtk_widget_set_tooltip_text (label, row->cells[column]);
+}
+
+static void
+add_column (QdEventView *self,
+            const char  *title,
+            Column       column)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+  GtkColumnViewColumn *view_column;
+
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GINT_TO_POINTER (column));
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GINT_TO_POINTER (column));
+  view_column = gtk_column_view_column_new (title, factory);
+  gtk_column_view_column_set_resizable (view_column, TRUE);
+  if (column == COLUMN_BLOCK || column == COLUMN_SEGMENT)
+    gtk_column_view_column_set_expand (view_column, TRUE);
+  gtk_column_view_append_column (self->column_view, view_column);
+  g_object_unref (view_column);
+}
+
+static void
+qd_event_view_dispose (GObject *object)
+{
+  QdEventView *self = QD_EVENT_VIEW (object);
+
+  /* Not told: by the caller's contract the simulation is gone. */
+  self->sim = NULL;
+  g_clear_pointer (&self->box, gtk_widget_unparent);
+  g_clear_object (&self->store);
+
+  G_OBJECT_CLASS (qd_event_view_parent_class)->dispose (object);
+}
+
+static void
+qd_event_view_finalize (GObject *object)
+{
+  QdEventView *self = QD_EVENT_VIEW (object);
+
+  g_array_unref (self->records);
+
+  G_OBJECT_CLASS (qd_event_view_parent_class)->finalize (object);
+}
+
+static void
+qd_event_view_class_init (QdEventViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = qd_event_view_dispose;
+  object_class->finalize = qd_event_view_finalize;
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "qd-event-view");
+}
+
+static void
+qd_event_view_init (QdEventView *self)
+{
+  GtkNoSelection *selection;
+
+  self->records = g_array_new (FALSE, FALSE, sizeof (Record));
+
+  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
+
+  self->status = qd_table_status_new ();
+  /* Ellipsized, the whole text in the tooltip: a wrapping label here
+   * makes the notebook ask for height by width, and the window's panes
+   * then gave the inspector next to nothing. */
+  gtk_label_set_ellipsize (self->status, PANGO_ELLIPSIZE_END);
+  gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->status));
+
+  self->store = g_list_store_new (QD_TYPE_EVENT_ROW);
+  self->column_view = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
+  gtk_column_view_set_show_column_separators (self->column_view, TRUE);
+  add_column (self, _("Event"), COLUMN_EVENT);
+  add_column (self, _("Time"), COLUMN_TIME);
+  add_column (self, _("Block"), COLUMN_BLOCK);
+  add_column (self, _("Transition"), COLUMN_TRANSITION);
+  add_column (self, _("Port"), COLUMN_PORT);
+  add_column (self, _("Elapsed"), COLUMN_ELAPSED);
+  add_column (self, _("ta"), COLUMN_TA);
+  add_column (self, _("Segment"), COLUMN_SEGMENT);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->column_view),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Transitions of the run"), -1);
+  selection = gtk_no_selection_new (G_LIST_MODEL (g_object_ref (self->store)));
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (selection));
+  g_object_unref (selection);
+
+  self->scroller = GTK_SCROLLED_WINDOW (qd_table_scroller_new (GTK_WIDGET (self->column_view)));
+  gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->scroller));
+
+  update_status (self);
+}
+
+GtkWidget *
+qd_event_view_new (void)
+{
+  return g_object_new (QD_TYPE_EVENT_VIEW, NULL);
+}
+
+void
+qd_event_view_record (QdEventView  *self,
+                      QdSimulation *simulation)
+{
+  g_return_if_fail (QD_IS_EVENT_VIEW (self));
+  g_return_if_fail (simulation == NULL || qd_simulation_get_events (simulation) == 0);
+
+  /* The earlier simulation is gone by now (the caller's contract). */
+  self->sim = simulation;
+  g_array_set_size (self->records, 0);
+  self->truncated = FALSE;
+  g_list_store_remove_all (self->store);
+  if (simulation != NULL)
+    qd_simulation_set_event_log (simulation, on_log_entry, self);
+  update_status (self);
+}
+
+/* Keeps the newest rows in sight while the user follows the run at the
+ * bottom of the table: set once the new rows are laid out. */
+static gboolean
+scroll_to_end (GtkWidget     *widget,
+               GdkFrameClock *clock,
+               gpointer       user_data)
+{
+  GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (widget));
+
+  gtk_adjustment_set_value (adj, gtk_adjustment_get_upper (adj)
+                                 - gtk_adjustment_get_page_size (adj));
+  return G_SOURCE_REMOVE;
+}
+
+void
+qd_event_view_update (QdEventView *self)
+{
+  g_autoptr(GPtrArray) rows = NULL;
+  GtkAdjustment *adj;
+  guint shown;
+  gboolean at_end;
+
+  g_return_if_fail (QD_IS_EVENT_VIEW (self));
+
+  if (self->sim == NULL)
+    return;
+  shown = g_list_model_get_n_items (G_LIST_MODEL (self->store));
+  if (shown < self->records->len)
+    {
+      adj = gtk_scrolled_window_get_vadjustment (self->scroller);
+      at_end = gtk_adjustment_get_value (adj) + gtk_adjustment_get_page_size (adj)
+               >= gtk_adjustment_get_upper (adj) - 1.0;
+      rows = g_ptr_array_new_full (self->records->len - shown, g_object_unref);
+      for (guint k = shown; k < self->records->len; k++)
+        g_ptr_array_add (rows, row_new (self, &g_array_index (self->records, Record, k)));
+      /* One splice: the view updates once. */
+      g_list_store_splice (self->store, shown, 0, rows->pdata, rows->len);
+      if (at_end && shown > 0)
+        gtk_widget_add_tick_callback (GTK_WIDGET (self->scroller), scroll_to_end, NULL, NULL);
+    }
+  update_status (self);
+}
+
+guint
+qd_event_view_get_n_rows (QdEventView *self)
+{
+  g_return_val_if_fail (QD_IS_EVENT_VIEW (self), 0);
+
+  return g_list_model_get_n_items (G_LIST_MODEL (self->store));
+}
+
+char *
+qd_event_view_dup_cell (QdEventView *self,
+                        guint        row,
+                        guint        column)
+{
+  g_autoptr(QdEventRow) item = NULL;
+
+  g_return_val_if_fail (QD_IS_EVENT_VIEW (self), NULL);
+  g_return_val_if_fail (row < qd_event_view_get_n_rows (self), NULL);
+  g_return_val_if_fail (column < N_COLUMNS, NULL);
+
+  item = g_list_model_get_item (G_LIST_MODEL (self->store), row);
+  return g_strdup (item->cells[column]);
+}

@@ -1,0 +1,44 @@
+/* qd-event-view.h: the transitions of a run, one by one
+ *
+ * A table of the first transitions of a simulation, in the order DEVS
+ * executed them (qd-event-log.h): each event's outputs (λ), its internal
+ * transition (δint), then the external transitions (δext) they caused,
+ * with elapsed times, time advances and the segments sent. Stepping a
+ * run shows each step's rows as they come, which is how a student
+ * follows the simulator.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "qdevs.h"
+
+G_BEGIN_DECLS
+
+/* Rows kept: enough to follow a run for a long while; a whole long run
+ * is what qdevs-cli run --events writes. */
+#define QD_EVENT_VIEW_LIMIT 10000
+
+#define QD_TYPE_EVENT_VIEW (qd_event_view_get_type ())
+G_DECLARE_FINAL_TYPE (QdEventView, qd_event_view, QD, EVENT_VIEW, GtkWidget)
+
+GtkWidget *qd_event_view_new         (void);
+/* Empties the table and records the first QD_EVENT_VIEW_LIMIT
+ * transitions of @simulation, which has not run yet, from the thread
+ * that runs it; past the limit the log takes itself off, so the rest of
+ * the run goes at full speed. NULL only empties the table. The
+ * simulation calls the view while it runs: free it before the view, and
+ * give the view another simulation (or NULL) once it is freed. */
+void       qd_event_view_record      (QdEventView  *self,
+                                      QdSimulation *simulation);
+/* Shows what was recorded since the last call. Only while the
+ * simulation is not running (idle, paused or over). */
+void       qd_event_view_update      (QdEventView  *self);
+/* Rows shown, and the text of a cell (column 0 event, 1 time, 2 block,
+ * 3 transition, 4 port, 5 elapsed, 6 ta, 7 segment); for tests. */
+guint      qd_event_view_get_n_rows  (QdEventView  *self);
+char      *qd_event_view_dup_cell    (QdEventView  *self,
+                                      guint         row,
+                                      guint         column);
+
+G_END_DECLS
