@@ -60,6 +60,9 @@ write_entry (const QdLogEntry *entry,
       if (seg != NULL && k <= seg->order)
         qd_csv_number (fp, seg->c[k]);
     }
+  fputc (',', fp);
+  if (seg != NULL)
+    fprintf (fp, "%" G_GUINT32_FORMAT, seg->tag);
   fputc ('\n', fp);
 }
 
@@ -84,7 +87,7 @@ qd_event_log_csv_new (QdSimulation  *sim,
     }
   self->sim = sim;
   self->limit = limit;
-  fputs ("event,time,block,transition,port,elapsed,ta,order,c0,c1,c2,c3\n",
+  fputs ("event,time,block,transition,port,elapsed,ta,order,c0,c1,c2,c3,tag\n",
          self->file.fp);
   qd_simulation_set_event_log (sim, write_entry, self);
   return self;

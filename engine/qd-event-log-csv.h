@@ -12,10 +12,11 @@ typedef struct _QdEventLogCsv QdEventLogCsv;
 
 /* Makes a CSV file at @path the event log of @sim (which has not run
  * yet): one row per transition with the header
- *   event,time,block,transition,port,elapsed,ta,order,c0,c1,c2,c3
+ *   event,time,block,transition,port,elapsed,ta,order,c0,c1,c2,c3,tag
  * where transition is "output", "internal" or "external", block the
- * block's path, and c0..c3 the segment's coefficients up to its order
- * (output and external rows). Fields that do not apply are empty, a time
+ * block's path, c0..c3 the segment's coefficients up to its order and
+ * tag its payload (a discrete-event block's entity; 0 for a continuous
+ * signal), in output and external rows. Fields that do not apply are empty, a time
  * advance of infinity is "inf", and numbers have 17 significant digits.
  * With @limit > 0 only the first @limit rows are written: at the next
  * one the log takes itself off the simulation, whose run goes on at

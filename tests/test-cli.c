@@ -624,7 +624,7 @@ count_log_rows (char       **lines,
     {
       g_auto(GStrv) f = g_strsplit (lines[k], ",", -1);
 
-      g_assert_cmpuint (g_strv_length (f), ==, 12);
+      g_assert_cmpuint (g_strv_length (f), ==, 13);
       if (g_str_equal (f[3], kind) && (path == NULL || g_str_equal (f[2], path)))
         n++;
     }
@@ -652,17 +652,17 @@ test_cli_events (void)
   g_file_get_contents (out, &text, NULL, &error);
   g_assert_no_error (error);
   lines = g_strsplit (text, "\n", -1);
-  g_assert_cmpstr (lines[0], ==, "event,time,block,transition,port,elapsed,ta,order,c0,c1,c2,c3");
+  g_assert_cmpstr (lines[0], ==, "event,time,block,transition,port,elapsed,ta,order,c0,c1,c2,c3,tag");
   /* x(0) = 1 goes out, and with no derivative yet x waits for ever; the
    * Gain and the Scope receive it. The Gain answers -1 at once, and x,
    * now falling at 1 per second, is a quantum (0.01) away at 0.01. */
-  g_assert_cmpstr (lines[1], ==, "1,0,/Integrator,output,0,,,0,1,,,");
-  g_assert_cmpstr (lines[2], ==, "1,0,/Integrator,internal,,0,inf,,,,,");
-  g_assert_cmpstr (lines[3], ==, "1,0,/Gain,external,0,0,0,0,1,,,");
-  g_assert_cmpstr (lines[4], ==, "1,0,/Scope,external,0,0,inf,0,1,,,");
-  g_assert_cmpstr (lines[5], ==, "2,0,/Gain,output,0,,,0,-1,,,");
-  g_assert_cmpstr (lines[6], ==, "2,0,/Gain,internal,,0,inf,,,,,");
-  g_assert_cmpstr (lines[7], ==, "2,0,/Integrator,external,0,0,0.01,0,-1,,,");
+  g_assert_cmpstr (lines[1], ==, "1,0,/Integrator,output,0,,,0,1,,,,0");
+  g_assert_cmpstr (lines[2], ==, "1,0,/Integrator,internal,,0,inf,,,,,,");
+  g_assert_cmpstr (lines[3], ==, "1,0,/Gain,external,0,0,0,0,1,,,,0");
+  g_assert_cmpstr (lines[4], ==, "1,0,/Scope,external,0,0,inf,0,1,,,,0");
+  g_assert_cmpstr (lines[5], ==, "2,0,/Gain,output,0,,,0,-1,,,,0");
+  g_assert_cmpstr (lines[6], ==, "2,0,/Gain,internal,,0,inf,,,,,,");
+  g_assert_cmpstr (lines[7], ==, "2,0,/Integrator,external,0,0,0.01,0,-1,,,,0");
   g_assert_true (g_str_has_prefix (lines[8], "3,0.01,/Integrator,output,0,,,0,0.98999"));
 
   events = get_int (stats, "events");
@@ -706,6 +706,43 @@ test_cli_events (void)
   run_cli (&r5, "run", model, "--events", "/nonexistent-dir/log.csv", NULL);
   g_assert_cmpint (r5.status, ==, 1);
   g_assert_true (g_str_has_prefix (r5.err, "/nonexistent-dir/log.csv: "));
+}
+
+/* The tag column follows an entity of a discrete-event model: the first
+ * one leaves the Generator, passes the Queue and is served. */
+static void
+test_cli_events_entities (void)
+{
+  g_autofree char *model = example ("queue-server.qdevs");
+  g_autofree char *out = g_build_filename (tmp_dir, "entities.csv", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) path = g_ptr_array_new_with_free_func (g_free);
+  g_auto(CliResult) r = { 0 };
+  g_auto(GStrv) lines = NULL;
+  const char *expected[] = {
+    "/Generator output 0", "/Queue external 0", "/Queue output 0",
+    "/Server external 0", "/Server output 0",
+  };
+
+  run_cli (&r, "run", model, "--events", out, "--events-limit", "400", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_file_get_contents (out, &text, NULL, &error);
+  g_assert_no_error (error);
+  lines = g_strsplit (text, "\n", -1);
+  for (guint k = 1; lines[k] != NULL && lines[k][0] != '\0'; k++)
+    {
+      g_auto(GStrv) f = g_strsplit (lines[k], ",", -1);
+
+      g_assert_cmpuint (g_strv_length (f), ==, 13);
+      if (g_str_equal (f[12], "1") && !g_str_equal (f[3], "internal")
+          && (g_str_equal (f[2], "/Generator") || g_str_equal (f[2], "/Queue")
+              || g_str_equal (f[2], "/Server")))
+        g_ptr_array_add (path, g_strdup_printf ("%s %s %s", f[2], f[3], f[4]));
+    }
+  g_assert_cmpuint (path->len, >=, G_N_ELEMENTS (expected));
+  for (guint k = 0; k < G_N_ELEMENTS (expected); k++)
+    g_assert_cmpstr (g_ptr_array_index (path, k), ==, expected[k]);
 }
 
 /* A run that fails still leaves its log, up to the failure: the
@@ -1127,10 +1164,10 @@ test_cli_event_log_writer (void)
   g_file_get_contents (path, &text, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (text, ==,
-                   "event,time,block,transition,port,elapsed,ta,order,c0,c1,c2,c3\n"
-                   "1,0,/Integrator,output,0,,,0,1,,,\n"
-                   "1,0,/Integrator,internal,,0,inf,,,,,\n"
-                   "1,0,\"/Gain, k\",external,0,0,0,0,1,,,\n");
+                   "event,time,block,transition,port,elapsed,ta,order,c0,c1,c2,c3,tag\n"
+                   "1,0,/Integrator,output,0,,,0,1,,,,0\n"
+                   "1,0,/Integrator,internal,,0,inf,,,,,,\n"
+                   "1,0,\"/Gain, k\",external,0,0,0,0,1,,,,0\n");
 
   dir = g_dir_open (tmp_dir, 0, NULL);
   while ((name = g_dir_read_name (dir)) != NULL)
@@ -1217,6 +1254,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/csv", test_cli_csv);
   g_test_add_func ("/cli/events", test_cli_events);
   g_test_add_func ("/cli/events-error", test_cli_events_error);
+  g_test_add_func ("/cli/events-entities", test_cli_events_entities);
   g_test_add_func ("/cli/trace-budget", test_cli_trace_budget);
   g_test_add_func ("/cli/plot", test_cli_plot);
   g_test_add_func ("/cli/blocks", test_cli_blocks);

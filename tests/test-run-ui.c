@@ -670,6 +670,29 @@ test_transitions (void)
   qd_simulation_free (ref);
   fixture_teardown (&f);
 
+  /* A discrete-event model: the Generator's first entity is tag 1. */
+  fixture_setup (&f, load_example ("queue-server.qdevs"));
+  view = qd_run_session_get_event_view (f.session);
+  qd_run_bar_set_step_count (f.bar, 6);
+  activate (&f, "run.step");
+  wait_until (is_paused, &f);
+  {
+    gboolean found = FALSE;
+
+    for (guint k = 0; k < qd_event_view_get_n_rows (view) && !found; k++)
+      {
+        g_autofree char *block = qd_event_view_dup_cell (view, k, 2);
+        g_autofree char *kind = qd_event_view_dup_cell (view, k, 3);
+        g_autofree char *segment = qd_event_view_dup_cell (view, k, 7);
+
+        found = g_str_equal (block, "/Generator") && g_str_equal (kind, "output λ");
+        if (found)
+          g_assert_cmpstr (segment, ==, "1 (tag 1)");
+      }
+    g_assert_true (found);
+  }
+  fixture_teardown (&f);
+
   /* Longer than the limit: the first rows, and the same run. */
   fixture_setup (&f, load_example ("lotka-volterra.qdevs"));
   view = qd_run_session_get_event_view (f.session);

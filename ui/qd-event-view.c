@@ -35,6 +35,7 @@ typedef struct
   double  elapsed;
   double  ta;
   double  c[QD_MAX_ORDER + 1];
+  guint32 tag;    /* a discrete-event block's entity, or 0 */
   guint32 block;
   guint16 port;
   guint8  kind;   /* QdLogKind */
@@ -121,6 +122,7 @@ on_log_entry (const QdLogEntry *entry,
   r.order = entry->segment != NULL ? (gint8) entry->segment->order : -1;
   for (guint k = 0; k <= QD_MAX_ORDER; k++)
     r.c[k] = entry->segment != NULL ? entry->segment->c[k] : 0.0;
+  r.tag = entry->segment != NULL ? entry->segment->tag : 0;
   g_array_append_val (self->records, r);
 }
 
@@ -135,7 +137,8 @@ format_time_advance (double ta)
 }
 
 /* The segment as a polynomial in the time since it was sent, to its
- * order: "0.9999 − 1·Δt". */
+ * order: "0.9999 − 1·Δt", and the entity a discrete-event block's
+ * segment carries: "1 (tag 7)". */
 static char *
 format_segment (const Record *r)
 {
@@ -156,6 +159,9 @@ format_segment (const Record *r)
       g_string_append_printf (text, " %s %.6g%s", signbit (c) ? "−" : "+",
                               fabs (c), powers[k]);
     }
+  if (r->tag != 0)
+    /* TRANSLATORS: the entity number a discrete event carries */
+    g_string_append_printf (text, _(" (tag %u)"), (guint) r->tag);
   return g_string_free (text, FALSE);
 }
 
