@@ -109,7 +109,7 @@ quadratic_crossing (double a0,
   down = falling & (d_down >= 0.0);
   r = b + sqrt (down ? d_down : d_up);
   num = down ? 2.0 * c_down : falling ? r : -2.0 * c_up;
-  den = falling & !down ? 2.0 * b2 : r;
+  den = (falling & !down) ? 2.0 * b2 : r;
   return num / den;
 }
 

@@ -2,11 +2,14 @@
  *
  * The simulation's event log (qd-event-log.h) is called on the runner's
  * worker thread. It only appends a compact record to an array, which
- * the main thread turns into rows when the run is paused or over: the
- * runner's rules (qd-runner.h) already keep the two threads from the
- * simulation at the same time, and the array is touched under the same
- * rules, so it needs no lock of its own. The rows are in the order of
- * the run and are not sortable: the order is what the table shows.
+ * the main thread copies into its own when the run is paused or over:
+ * the runner's rules (qd-runner.h) already keep the two threads from the
+ * simulation at the same time, and the worker's array is touched under
+ * the same rules, so it needs no lock of its own. The table's model
+ * (QdEventRows) makes a row object only for the rows the column view
+ * asks for, the few on screen, so that ten thousand records cost no more
+ * than their copy when a run ends. The rows are in the order of the run
+ * and are not sortable: the order is what the table shows.
  */
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -78,6 +81,82 @@ qd_event_row_init (QdEventRow *self)
 {
 }
 
+/* The model: the main thread's copy of the records, a row made for each
+ * one asked for. */
+
+#define QD_TYPE_EVENT_ROWS (qd_event_rows_get_type ())
+G_DECLARE_FINAL_TYPE (QdEventRows, qd_event_rows, QD, EVENT_ROWS, GObject)
+
+struct _QdEventRows
+{
+  GObject    parent_instance;
+
+  GArray    *records;  /* Record */
+  GPtrArray *paths;    /* per block of the run, its path */
+};
+
+static QdEventRow *row_new (QdEventRows  *rows,
+                            const Record *r);
+
+static GType
+qd_event_rows_get_item_type (GListModel *model)
+{
+  return QD_TYPE_EVENT_ROW;
+}
+
+static guint
+qd_event_rows_get_n_items (GListModel *model)
+{
+  return QD_EVENT_ROWS (model)->records->len;
+}
+
+static gpointer
+qd_event_rows_get_item (GListModel *model,
+                        guint       position)
+{
+  QdEventRows *self = QD_EVENT_ROWS (model);
+
+  if (position >= self->records->len)
+    return NULL;
+  return row_new (self, &g_array_index (self->records, Record, position));
+}
+
+static void
+qd_event_rows_list_model_init (GListModelInterface *iface)
+{
+  iface->get_item_type = qd_event_rows_get_item_type;
+  iface->get_n_items = qd_event_rows_get_n_items;
+  iface->get_item = qd_event_rows_get_item;
+}
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (QdEventRows, qd_event_rows, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL,
+                                                      qd_event_rows_list_model_init))
+
+static void
+qd_event_rows_finalize (GObject *object)
+{
+  QdEventRows *self = QD_EVENT_ROWS (object);
+
+  g_array_unref (self->records);
+  g_ptr_array_unref (self->paths);
+
+  G_OBJECT_CLASS (qd_event_rows_parent_class)->finalize (object);
+}
+
+static void
+qd_event_rows_class_init (QdEventRowsClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = qd_event_rows_finalize;
+}
+
+static void
+qd_event_rows_init (QdEventRows *self)
+{
+  self->records = g_array_new (FALSE, FALSE, sizeof (Record));
+  self->paths = g_ptr_array_new_with_free_func (g_free);
+}
+
 /* The view */
 
 struct _QdEventView
@@ -88,7 +167,7 @@ struct _QdEventView
   GtkLabel          *status;
   GtkScrolledWindow *scroller;
   GtkColumnView     *column_view;
-  GListStore        *store;
+  QdEventRows       *rows;
 
   QdSimulation      *sim;        /* borrowed: the run being recorded */
   GArray            *records;    /* Record, appended by the worker */
@@ -166,7 +245,7 @@ format_segment (const Record *r)
 }
 
 static QdEventRow *
-row_new (QdEventView  *self,
+row_new (QdEventRows  *rows,
          const Record *r)
 {
   QdEventRow *row = g_object_new (QD_TYPE_EVENT_ROW, NULL);
@@ -189,7 +268,7 @@ row_new (QdEventView  *self,
     }
   row->cells[COLUMN_EVENT] = g_strdup_printf ("%" G_GUINT64_FORMAT, r->event);
   row->cells[COLUMN_TIME] = g_strdup_printf ("%.10g", r->t);
-  row->cells[COLUMN_BLOCK] = g_strdup (qd_simulation_get_atomic (self->sim, r->block)->path);
+  row->cells[COLUMN_BLOCK] = g_strdup (g_ptr_array_index (rows->paths, r->block));
   row->cells[COLUMN_TRANSITION] = g_strdup (kind);
   row->cells[COLUMN_PORT] = r->kind == QD_LOG_INTERNAL ? g_strdup ("")
                             : g_strdup_printf ("%u", (guint) r->port);
@@ -203,7 +282,7 @@ row_new (QdEventView  *self,
 static void
 update_status (QdEventView *self)
 {
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->store));
+  guint n = self->rows->records->len;
   g_autofree char *text = NULL;
 
   if (self->sim == NULL || (n == 0 && !self->truncated))
@@ -279,7 +358,7 @@ qd_event_view_dispose (GObject *object)
   /* Not told: by the caller's contract the simulation is gone. */
   self->sim = NULL;
   g_clear_pointer (&self->box, gtk_widget_unparent);
-  g_clear_object (&self->store);
+  g_clear_object (&self->rows);
 
   G_OBJECT_CLASS (qd_event_view_parent_class)->dispose (object);
 }
@@ -324,7 +403,7 @@ qd_event_view_init (QdEventView *self)
   gtk_label_set_ellipsize (self->status, PANGO_ELLIPSIZE_END);
   gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->status));
 
-  self->store = g_list_store_new (QD_TYPE_EVENT_ROW);
+  self->rows = g_object_new (QD_TYPE_EVENT_ROWS, NULL);
   self->column_view = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
   gtk_column_view_set_show_column_separators (self->column_view, TRUE);
   add_column (self, _("Event"), COLUMN_EVENT);
@@ -337,7 +416,7 @@ qd_event_view_init (QdEventView *self)
   add_column (self, _("Segment"), COLUMN_SEGMENT);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->column_view),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Transitions of the run"), -1);
-  selection = gtk_no_selection_new (G_LIST_MODEL (g_object_ref (self->store)));
+  selection = gtk_no_selection_new (G_LIST_MODEL (g_object_ref (self->rows)));
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (selection));
   g_object_unref (selection);
 
@@ -364,9 +443,23 @@ qd_event_view_record (QdEventView  *self,
   self->sim = simulation;
   g_array_set_size (self->records, 0);
   self->truncated = FALSE;
-  g_list_store_remove_all (self->store);
+  {
+    guint removed = self->rows->records->len;
+
+    g_array_set_size (self->rows->records, 0);
+    g_ptr_array_set_size (self->rows->paths, 0);
+    if (removed > 0)
+      g_list_model_items_changed (G_LIST_MODEL (self->rows), 0, removed, 0);
+  }
   if (simulation != NULL)
-    qd_simulation_set_event_log (simulation, on_log_entry, self);
+    {
+      /* The paths now, while the simulation is certainly there: rows
+       * are made later, maybe after it is gone. */
+      for (guint i = 0; i < qd_simulation_get_n_atomics (simulation); i++)
+        g_ptr_array_add (self->rows->paths,
+                         g_strdup (qd_simulation_get_atomic (simulation, i)->path));
+      qd_simulation_set_event_log (simulation, on_log_entry, self);
+    }
   update_status (self);
 }
 
@@ -387,7 +480,6 @@ scroll_to_end (GtkWidget     *widget,
 void
 qd_event_view_update (QdEventView *self)
 {
-  g_autoptr(GPtrArray) rows = NULL;
   GtkAdjustment *adj;
   guint shown;
   gboolean at_end;
@@ -396,17 +488,17 @@ qd_event_view_update (QdEventView *self)
 
   if (self->sim == NULL)
     return;
-  shown = g_list_model_get_n_items (G_LIST_MODEL (self->store));
+  shown = self->rows->records->len;
   if (shown < self->records->len)
     {
       adj = gtk_scrolled_window_get_vadjustment (self->scroller);
       at_end = gtk_adjustment_get_value (adj) + gtk_adjustment_get_page_size (adj)
                >= gtk_adjustment_get_upper (adj) - 1.0;
-      rows = g_ptr_array_new_full (self->records->len - shown, g_object_unref);
-      for (guint k = shown; k < self->records->len; k++)
-        g_ptr_array_add (rows, row_new (self, &g_array_index (self->records, Record, k)));
-      /* One splice: the view updates once. */
-      g_list_store_splice (self->store, shown, 0, rows->pdata, rows->len);
+      g_array_append_vals (self->rows->records,
+                           &g_array_index (self->records, Record, shown),
+                           self->records->len - shown);
+      g_list_model_items_changed (G_LIST_MODEL (self->rows), shown, 0,
+                                  self->records->len - shown);
       if (at_end && shown > 0)
         gtk_widget_add_tick_callback (GTK_WIDGET (self->scroller), scroll_to_end, NULL, NULL);
     }
@@ -418,7 +510,7 @@ qd_event_view_get_n_rows (QdEventView *self)
 {
   g_return_val_if_fail (QD_IS_EVENT_VIEW (self), 0);
 
-  return g_list_model_get_n_items (G_LIST_MODEL (self->store));
+  return self->rows->records->len;
 }
 
 char *
@@ -432,6 +524,6 @@ qd_event_view_dup_cell (QdEventView *self,
   g_return_val_if_fail (row < qd_event_view_get_n_rows (self), NULL);
   g_return_val_if_fail (column < N_COLUMNS, NULL);
 
-  item = g_list_model_get_item (G_LIST_MODEL (self->store), row);
+  item = g_list_model_get_item (G_LIST_MODEL (self->rows), row);
   return g_strdup (item->cells[column]);
 }
