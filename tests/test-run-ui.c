@@ -712,6 +712,19 @@ test_transitions (void)
   assert_event_row (view, 5, "2|0|/Gain|internal δint||0|∞|");
   assert_event_row (view, 6, "2|0|/Integrator|external δext|0|0|0.0001|−1 − 0·Δt");
 
+  /* A row leads to its block: the Gain's row selects the Gain. */
+  {
+    QdCanvas *canvas = QD_CANVAS (gtk_widget_get_template_child (GTK_WIDGET (f.window),
+                                                                 QD_TYPE_WINDOW, "canvas"));
+    g_autoptr(GPtrArray) selected = NULL;
+
+    qd_event_view_activate (view, 2);
+    selected = qd_canvas_controller_get_selected_blocks (qd_canvas_get_controller (canvas));
+    g_assert_nonnull (selected);
+    g_assert_cmpuint (selected->len, ==, 1);
+    g_assert_cmpstr (((QdBlock *) g_ptr_array_index (selected, 0))->name, ==, "Gain");
+  }
+
   qd_run_bar_set_step_count (f.bar, 1);
   activate (&f, "run.step");
   wait_until (is_paused, &f);

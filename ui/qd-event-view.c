@@ -176,6 +176,14 @@ struct _QdEventView
 
 G_DEFINE_FINAL_TYPE (QdEventView, qd_event_view, GTK_TYPE_WIDGET)
 
+enum
+{
+  SIGNAL_BLOCK_ACTIVATED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
 /* On the thread that runs the simulation. */
 static void
 on_log_entry (const QdLogEntry *entry,
@@ -384,12 +392,19 @@ qd_event_view_class_init (QdEventViewClass *klass)
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "qd-event-view");
+
+  /* "block-activated" (const char *path): a row was activated (double
+   * click, Enter); the path of its block, for the window to show it. */
+  signals[SIGNAL_BLOCK_ACTIVATED] =
+    g_signal_new ("block-activated", G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_STRING);
 }
 
 static void
 qd_event_view_init (QdEventView *self)
 {
-  GtkNoSelection *selection;
+  GtkSingleSelection *selection;
 
   self->records = g_array_new (FALSE, FALSE, sizeof (Record));
 
@@ -416,9 +431,14 @@ qd_event_view_init (QdEventView *self)
   add_column (self, _("Segment"), COLUMN_SEGMENT);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->column_view),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Transitions of the run"), -1);
-  selection = gtk_no_selection_new (G_LIST_MODEL (g_object_ref (self->rows)));
+  /* Nothing selected until the user picks a row. */
+  selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->rows)));
+  gtk_single_selection_set_autoselect (selection, FALSE);
+  gtk_single_selection_set_can_unselect (selection, TRUE);
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (selection));
   g_object_unref (selection);
+  g_signal_connect_swapped (self->column_view, "activate",
+                            G_CALLBACK (qd_event_view_activate), self);
 
   self->scroller = GTK_SCROLLED_WINDOW (qd_table_scroller_new (GTK_WIDGET (self->column_view)));
   gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->scroller));
@@ -526,4 +546,18 @@ qd_event_view_dup_cell (QdEventView *self,
 
   item = g_list_model_get_item (G_LIST_MODEL (self->rows), row);
   return g_strdup (item->cells[column]);
+}
+
+void
+qd_event_view_activate (QdEventView *self,
+                        guint        row)
+{
+  const Record *r;
+
+  g_return_if_fail (QD_IS_EVENT_VIEW (self));
+  g_return_if_fail (row < qd_event_view_get_n_rows (self));
+
+  r = &g_array_index (self->rows->records, Record, row);
+  g_signal_emit (self, signals[SIGNAL_BLOCK_ACTIVATED], 0,
+                 g_ptr_array_index (self->rows->paths, r->block));
 }

@@ -5,7 +5,8 @@
  * transition (δint), then the external transitions (δext) they caused,
  * with elapsed times, time advances and the segments sent. Stepping a
  * run shows each step's rows as they come, which is how a student
- * follows the simulator.
+ * follows the simulator. Activating a row emits "block-activated" with
+ * its block's path, for the window to show the block.
  */
 #pragma once
 
@@ -34,6 +35,10 @@ void       qd_event_view_record      (QdEventView  *self,
 /* Shows what was recorded since the last call. Only while the
  * simulation is not running (idle, paused or over). */
 void       qd_event_view_update      (QdEventView  *self);
+/* Emits "block-activated" with the path of row @row's block, as a
+ * double click or Enter on the row does. */
+void       qd_event_view_activate    (QdEventView  *self,
+                                      guint         row);
 /* Rows shown, and the text of a cell (column 0 event, 1 time, 2 block,
  * 3 transition, 4 port, 5 elapsed, 6 ta, 7 segment); for tests. */
 guint      qd_event_view_get_n_rows  (QdEventView  *self);

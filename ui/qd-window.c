@@ -1028,6 +1028,25 @@ on_problem_activated (QdMessagesView *view,
     qd_inspector_focus_field (self->inspector, key);
 }
 
+/* A row of the Transitions page: its block, revealed and selected. The
+ * diagram may have changed since the run; a block that is gone is not
+ * found, and nothing happens. */
+static void
+on_transition_activated (QdEventView *view,
+                         const char  *path,
+                         QdWindow    *self)
+{
+  QdBlock *block;
+
+  if (self->document == NULL)
+    return;
+  block = qd_document_find_block_by_path (self->document, path);
+  if (block == NULL)
+    return;
+  qd_canvas_reveal_block (self->canvas, block);
+  qd_inspector_set_block (self->inspector, block);
+}
+
 static void
 on_selection_changed (QdWindow *self)
 {
@@ -1518,6 +1537,8 @@ qd_window_init (QdWindow *self)
   self->run_session = qd_run_session_new (self->bottom_notebook, self->messages_view,
                                          self->canvas);
   qd_run_bar_set_session (self->run_bar, self->run_session);
+  g_signal_connect (qd_run_session_get_event_view (self->run_session),
+                    "block-activated", G_CALLBACK (on_transition_activated), self);
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions,
                                    G_N_ELEMENTS (win_actions), self);
