@@ -24,26 +24,24 @@ static const char *const kind_names[] = {
   [QD_LOG_EXTERNAL] = "external",
 };
 
-static void
-write_entry (const QdLogEntry *entry,
-             gpointer          user_data)
+void
+qd_event_log_csv_append (QdEventLogCsv    *self,
+                         const QdLogEntry *entry,
+                         const char       *block_path)
 {
-  QdEventLogCsv *self = user_data;
-  FILE *fp = self->file.fp;
-  const QdSignal *seg = entry->segment;
+  FILE *fp;
+  const QdSignal *seg;
 
-  if (self->limit > 0 && self->written >= self->limit)
-    {
-      /* Full: the rest of the run goes on without a log, at full speed. */
-      self->truncated = TRUE;
-      qd_simulation_set_event_log (self->sim, NULL, NULL);
-      return;
-    }
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (entry != NULL && block_path != NULL);
+
+  fp = self->file.fp;
+  seg = entry->segment;
   self->written++;
   fprintf (fp, "%" G_GUINT64_FORMAT ",", entry->event);
   qd_csv_number (fp, entry->t);
   fputc (',', fp);
-  qd_csv_field (fp, qd_simulation_get_atomic (self->sim, entry->block)->path);
+  qd_csv_field (fp, block_path);
   fprintf (fp, ",%s,", kind_names[entry->kind]);
   if (entry->kind != QD_LOG_INTERNAL)
     fprintf (fp, "%u", entry->port);
@@ -66,6 +64,44 @@ write_entry (const QdLogEntry *entry,
   fputc ('\n', fp);
 }
 
+/* The simulation's event log. */
+static void
+write_entry (const QdLogEntry *entry,
+             gpointer          user_data)
+{
+  QdEventLogCsv *self = user_data;
+
+  if (self->limit > 0 && self->written >= self->limit)
+    {
+      /* Full: the rest of the run goes on without a log, at full speed. */
+      self->truncated = TRUE;
+      qd_simulation_set_event_log (self->sim, NULL, NULL);
+      return;
+    }
+  qd_event_log_csv_append (self, entry,
+                           qd_simulation_get_atomic (self->sim, entry->block)->path);
+}
+
+QdEventLogCsv *
+qd_event_log_csv_open (const char  *path,
+                       GError     **error)
+{
+  QdEventLogCsv *self;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  self = g_new0 (QdEventLogCsv, 1);
+  if (!qd_csv_open (&self->file, path, error))
+    {
+      g_free (self);
+      return NULL;
+    }
+  fputs ("event,time,block,transition,port,elapsed,ta,order,c0,c1,c2,c3,tag\n",
+         self->file.fp);
+  return self;
+}
+
 QdEventLogCsv *
 qd_event_log_csv_new (QdSimulation  *sim,
                       const char    *path,
@@ -75,20 +111,13 @@ qd_event_log_csv_new (QdSimulation  *sim,
   QdEventLogCsv *self;
 
   g_return_val_if_fail (sim != NULL, NULL);
-  g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (qd_simulation_get_events (sim) == 0, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  self = g_new0 (QdEventLogCsv, 1);
-  if (!qd_csv_open (&self->file, path, error))
-    {
-      g_free (self);
-      return NULL;
-    }
+  self = qd_event_log_csv_open (path, error);
+  if (self == NULL)
+    return NULL;
   self->sim = sim;
   self->limit = limit;
-  fputs ("event,time,block,transition,port,elapsed,ta,order,c0,c1,c2,c3,tag\n",
-         self->file.fp);
   qd_simulation_set_event_log (sim, write_entry, self);
   return self;
 }
@@ -101,7 +130,8 @@ qd_event_log_csv_close (QdEventLogCsv  *self,
 
   g_return_val_if_fail (self != NULL, FALSE);
 
-  qd_simulation_set_event_log (self->sim, NULL, NULL);
+  if (self->sim != NULL)
+    qd_simulation_set_event_log (self->sim, NULL, NULL);
   ok = qd_csv_commit (&self->file, error);
   g_free (self);
   return ok;
@@ -112,7 +142,8 @@ qd_event_log_csv_discard (QdEventLogCsv *self)
 {
   if (self == NULL)
     return;
-  qd_simulation_set_event_log (self->sim, NULL, NULL);
+  if (self->sim != NULL)
+    qd_simulation_set_event_log (self->sim, NULL, NULL);
   qd_csv_abort (&self->file);
   g_free (self);
 }

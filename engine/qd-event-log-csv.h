@@ -26,6 +26,14 @@ QD_API QdEventLogCsv *qd_event_log_csv_new         (QdSimulation   *sim,
                                                      const char     *path,
                                                      guint64         limit,
                                                      GError        **error);
+/* The same file, attached to no simulation: rows come from
+ * qd_event_log_csv_append() (an editor writing the log it kept). */
+QD_API QdEventLogCsv *qd_event_log_csv_open        (const char     *path,
+                                                     GError        **error);
+/* One row: @entry, of the block at @block_path. */
+QD_API void           qd_event_log_csv_append      (QdEventLogCsv    *self,
+                                                     const QdLogEntry *entry,
+                                                     const char       *block_path);
 /* Detaches the log from its simulation, finishes the file and frees
  * @self. FALSE, with @error naming the file, when it could not be
  * written; the older file, if any, is then left as it was. */

@@ -732,6 +732,43 @@ test_transitions (void)
   assert_event_row (view, 7, "3|0.0001|/Integrator|output λ|0|||0.9999 − 1·Δt");
   assert_event_row (view, 8, "3|0.0001|/Integrator|internal δint||0.0001|∞|");
 
+  /* Exported, the rows are the file qdevs-cli run --events writes for
+   * the same three events, byte for byte. */
+  {
+    g_autofree char *dir = g_dir_make_tmp ("qd-run-ui-XXXXXX", NULL);
+    g_autofree char *ours = g_build_filename (dir, "ours.csv", NULL);
+    g_autofree char *theirs = g_build_filename (dir, "theirs.csv", NULL);
+    g_autofree char *a = NULL, *b = NULL;
+    QdSimulation *headless = qd_simulation_new (f.document, NULL, NULL, &error);
+    QdEventLogCsv *log;
+
+    g_assert_no_error (error);
+    g_assert_true (qd_event_view_write_csv (view, ours, &error));
+    g_assert_no_error (error);
+    log = qd_event_log_csv_new (headless, theirs, 0, &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (qd_simulation_step (headless, 3, &error), ==, QD_RUN_STEPPED);
+    g_assert_true (qd_event_log_csv_close (log, &error));
+    g_assert_no_error (error);
+    qd_simulation_free (headless);
+    g_file_get_contents (ours, &a, NULL, &error);
+    g_assert_no_error (error);
+    g_file_get_contents (theirs, &b, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (a, ==, b);
+    {
+      guint lines = 0;
+
+      for (const char *c = a; *c != '\0'; c++)
+        lines += *c == '\n';
+      /* The header and the 11 rows of three events. */
+      g_assert_cmpuint (lines, ==, 1 + 11);
+    }
+    g_unlink (ours);
+    g_unlink (theirs);
+    g_rmdir (dir);
+  }
+
   activate (&f, "run.resume");
   wait_until (is_finished, &f);
   ref = qd_simulation_new (f.document, NULL, NULL, &error);

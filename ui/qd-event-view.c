@@ -13,9 +13,11 @@
  */
 #include <glib/gi18n-lib.h>
 #include <math.h>
+#include <string.h>
 
 #include "qd-event-view.h"
 #include "qd-table.h"
+#include "qd-window.h"
 
 typedef enum
 {
@@ -169,6 +171,9 @@ struct _QdEventView
   GtkColumnView     *column_view;
   QdEventRows       *rows;
 
+  GtkWidget         *export_button;
+  GtkNativeDialog   *chooser;
+
   QdSimulation      *sim;        /* borrowed: the run being recorded */
   GArray            *records;    /* Record, appended by the worker */
   gboolean           truncated;  /* the run went past the limit */
@@ -312,6 +317,7 @@ update_status (QdEventView *self)
                             qd_simulation_get_time (self->sim));
   gtk_label_set_text (self->status, text);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->status), text);
+  gtk_widget_set_sensitive (self->export_button, n > 0);
 }
 
 static void
@@ -359,12 +365,70 @@ add_column (QdEventView *self,
 }
 
 static void
+on_chooser_response (GtkNativeDialog *dialog,
+                     int              response,
+                     QdEventView     *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
+      g_autoptr(GError) error = NULL;
+
+      if (path != NULL && !qd_event_view_write_csv (self, path, &error))
+        {
+          GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+
+          if (QD_IS_WINDOW (root))
+            qd_window_show_message (QD_WINDOW (root), GTK_MESSAGE_ERROR, error->message);
+          else
+            g_warning ("%s", error->message);
+        }
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_clear_object (&self->chooser);
+}
+
+static void
+open_chooser (QdEventView *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkFileFilter *filter;
+
+  if (self->chooser != NULL)
+    {
+      gtk_native_dialog_show (self->chooser);
+      return;
+    }
+  self->chooser = GTK_NATIVE_DIALOG (
+    gtk_file_chooser_native_new (_("Export Transitions as CSV"),
+                                 GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                 GTK_FILE_CHOOSER_ACTION_SAVE,
+                                 _("_Export"), _("_Cancel")));
+  gtk_native_dialog_set_modal (self->chooser, TRUE);
+  filter = gtk_file_filter_new ();
+  gtk_file_filter_set_name (filter, _("CSV Files"));
+  gtk_file_filter_add_suffix (filter, "csv");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
+  g_object_unref (filter);
+  /* TRANSLATORS: the default file name of an exported event log */
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), _("transitions.csv"));
+  g_signal_connect (self->chooser, "response", G_CALLBACK (on_chooser_response), self);
+  gtk_native_dialog_show (self->chooser);
+}
+
+static void
 qd_event_view_dispose (GObject *object)
 {
   QdEventView *self = QD_EVENT_VIEW (object);
 
   /* Not told: by the caller's contract the simulation is gone. */
   self->sim = NULL;
+  if (self->chooser != NULL)
+    {
+      gtk_native_dialog_destroy (self->chooser);
+      g_clear_object (&self->chooser);
+    }
   g_clear_pointer (&self->box, gtk_widget_unparent);
   g_clear_object (&self->rows);
 
@@ -416,7 +480,22 @@ qd_event_view_init (QdEventView *self)
    * makes the notebook ask for height by width, and the window's panes
    * then gave the inspector next to nothing. */
   gtk_label_set_ellipsize (self->status, PANGO_ELLIPSIZE_END);
-  gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->status));
+  gtk_widget_set_hexpand (GTK_WIDGET (self->status), TRUE);
+  {
+    GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+
+    gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->status));
+    self->export_button = gtk_button_new_from_icon_name ("document-save-as-symbolic");
+    gtk_widget_add_css_class (self->export_button, "flat");
+    gtk_widget_set_tooltip_text (self->export_button, _("Export CSV…"));
+    gtk_accessible_update_property (GTK_ACCESSIBLE (self->export_button),
+                                    GTK_ACCESSIBLE_PROPERTY_LABEL, _("Export CSV…"), -1);
+    gtk_widget_set_sensitive (self->export_button, FALSE);
+    g_signal_connect_swapped (self->export_button, "clicked",
+                              G_CALLBACK (open_chooser), self);
+    gtk_box_append (GTK_BOX (header), self->export_button);
+    gtk_box_append (GTK_BOX (self->box), header);
+  }
 
   self->rows = g_object_new (QD_TYPE_EVENT_ROWS, NULL);
   self->column_view = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
@@ -560,4 +639,34 @@ qd_event_view_activate (QdEventView *self,
   r = &g_array_index (self->rows->records, Record, row);
   g_signal_emit (self, signals[SIGNAL_BLOCK_ACTIVATED], 0,
                  g_ptr_array_index (self->rows->paths, r->block));
+}
+
+gboolean
+qd_event_view_write_csv (QdEventView  *self,
+                         const char   *path,
+                         GError      **error)
+{
+  QdEventLogCsv *csv;
+
+  g_return_val_if_fail (QD_IS_EVENT_VIEW (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  csv = qd_event_log_csv_open (path, error);
+  if (csv == NULL)
+    return FALSE;
+  for (guint k = 0; k < self->rows->records->len; k++)
+    {
+      const Record *r = &g_array_index (self->rows->records, Record, k);
+      QdSignal seg = { .t = r->t, .order = r->order, .tag = r->tag };
+      QdLogEntry entry = { (QdLogKind) r->kind, r->event, r->t, r->block,
+                           r->port, r->elapsed, r->ta, NULL };
+
+      if (r->order >= 0)
+        {
+          memcpy (seg.c, r->c, sizeof seg.c);
+          entry.segment = &seg;
+        }
+      qd_event_log_csv_append (csv, &entry, g_ptr_array_index (self->rows->paths, r->block));
+    }
+  return qd_event_log_csv_close (csv, error);
 }

@@ -39,6 +39,12 @@ void       qd_event_view_update      (QdEventView  *self);
  * double click or Enter on the row does. */
 void       qd_event_view_activate    (QdEventView  *self,
                                       guint         row);
+/* Writes the rows shown to @path as qdevs-cli run --events writes a log
+ * (qd-event-log-csv.h), replacing the file only once it is whole. The
+ * Export button does it through a file chooser. */
+gboolean   qd_event_view_write_csv   (QdEventView  *self,
+                                      const char   *path,
+                                      GError      **error);
 /* Rows shown, and the text of a cell (column 0 event, 1 time, 2 block,
  * 3 transition, 4 port, 5 elapsed, 6 ta, 7 segment); for tests. */
 guint      qd_event_view_get_n_rows  (QdEventView  *self);
