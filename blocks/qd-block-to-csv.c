@@ -49,13 +49,18 @@ write_row (QdAtomic              *self,
            const QdSignal *const *pointers)
 {
   ToCsv *st = self->state;
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
-  fprintf (st->file, "%.17g", t);
+  /* g_ascii_formatd, not printf: the editor runs in the user's locale,
+   * where printf may write "0,5", and a CSV file must read the same in
+   * every locale. */
+  fputs (g_ascii_formatd (buf, sizeof buf, "%.17g", t), st->file);
   for (guint i = 0; i < self->n_in; i++)
     {
       const QdSignal *u = segments != NULL ? &segments[i] : pointers[i];
 
-      fprintf (st->file, ",%.17g", qd_signal_eval (u, t));
+      fputc (',', st->file);
+      fputs (g_ascii_formatd (buf, sizeof buf, "%.17g", qd_signal_eval (u, t)), st->file);
     }
   fputc ('\n', st->file);
 }

@@ -559,14 +559,20 @@ eval_param (Compiler          *c,
         text = s->method != NULL ? s->method : "";
       else if (strcmp (spec->name, "dqmin") == 0)
         {
+          /* g_ascii_formatd: the expression parser reads a '.', and the
+           * editor runs in the user's locale, where printf may write a
+           * ',' (a German desktop made every inheriting integrator fail
+           * to compile). */
           if (c->dqmin_text == NULL)
-            c->dqmin_text = g_strdup_printf ("%.17g", s->dqmin);
+            c->dqmin_text = g_ascii_formatd (g_malloc (G_ASCII_DTOSTR_BUF_SIZE),
+                                             G_ASCII_DTOSTR_BUF_SIZE, "%.17g", s->dqmin);
           text = c->dqmin_text;
         }
       else if (strcmp (spec->name, "dqrel") == 0)
         {
           if (c->dqrel_text == NULL)
-            c->dqrel_text = g_strdup_printf ("%.17g", s->dqrel);
+            c->dqrel_text = g_ascii_formatd (g_malloc (G_ASCII_DTOSTR_BUF_SIZE),
+                                             G_ASCII_DTOSTR_BUF_SIZE, "%.17g", s->dqrel);
           text = c->dqrel_text;
         }
     }
