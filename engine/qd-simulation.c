@@ -396,6 +396,20 @@ signal_is_finite (const QdSignal *sig)
 /* The event log's entries (qd-event-log.h). Out of line: only the loop
  * compiled for a log (run_loop_logged()) calls them. */
 
+/* @sig with its origin at @t: itself when it starts there (so that a
+ * segment that is not finite keeps its infinities, which 0 · inf would
+ * make NaN), else re-expanded into @tmp. */
+static const QdSignal *
+segment_at (const QdSignal *sig,
+            double          t,
+            QdSignal       *tmp)
+{
+  if (sig->t == t)
+    return sig;
+  qd_signal_advance (sig, t, tmp);
+  return tmp;
+}
+
 /* A transition of block @i at @t (with the segment that caused it, for
  * an external one) and its time advance @ta after it. */
 G_NO_INLINE static void
@@ -417,15 +431,7 @@ log_transition (QdSimulation   *sim,
     return;
   entry.elapsed = t - sim->log_tl[i];
   if (sig != NULL)
-    {
-      /* Moved to t only when it starts earlier: as it is, a segment that
-       * is not finite keeps its infinities (0 · inf would make NaN). */
-      if (sig->t == t)
-        at_t = *sig;
-      else
-        qd_signal_advance (sig, t, &at_t);
-      entry.segment = &at_t;
-    }
+    entry.segment = segment_at (sig, t, &at_t);
   sim->log_tl[i] = t;
   sim->log_func (&entry, sim->log_data);
 }
@@ -447,17 +453,13 @@ log_event (QdSimulation *sim,
     {
       guint p = (guint) __builtin_ctzll (mask);
       const QdSignal *sig = &sim->signals[h->out_base + p];
-      QdLogEntry entry = { QD_LOG_OUTPUT, event, t, i, p, NAN, NAN, sig };
+      QdLogEntry entry = { QD_LOG_OUTPUT, event, t, i, p, NAN, NAN, NULL };
       QdSignal at_t;
 
       mask &= mask - 1;
       if (p >= h->n_out || sim->log_func == NULL)
         break;
-      if (sig->t != t)
-        {
-          qd_signal_advance (sig, t, &at_t);
-          entry.segment = &at_t;
-        }
+      entry.segment = segment_at (sig, t, &at_t);
       sim->log_func (&entry, sim->log_data);
     }
   log_transition (sim, QD_LOG_INTERNAL, event, i, t, 0, NULL, ta);

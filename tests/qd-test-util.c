@@ -194,3 +194,17 @@ qd_test_run_and_find (QdSimulation *sim,
   qd_test_run (sim);
   return qd_test_find_trace (sim, name);
 }
+
+const char qd_test_model_division[] =
+  "{\"format\": \"qdevs\", \"version\": 1, \"title\": \"\", \"description\": \"\",\n"
+  " \"simulation\": {\"start\": 0, \"final\": 1, \"method\": \"QSS1\", \"dqmin\": 1e-06, \"dqrel\": 0.001, \"illegitimacy_limit\": 1000000},\n"
+  " \"variables\": {},\n"
+  " \"blocks\": [\n"
+  "  {\"id\": \"b1\", \"type\": \"constant\", \"name\": \"One\", \"position\": [0, 0], \"size\": [60, 40]},\n"
+  "  {\"id\": \"b2\", \"type\": \"constant\", \"name\": \"Zero\", \"position\": [0, 100], \"size\": [60, 40], \"params\": {\"value\": \"0\"}},\n"
+  "  {\"id\": \"b3\", \"type\": \"division\", \"name\": \"Division\", \"position\": [100, 0], \"size\": [60, 40]},\n"
+  "  {\"id\": \"b4\", \"type\": \"scope\", \"name\": \"Scope\", \"position\": [200, 0], \"size\": [60, 40]}],\n"
+  " \"links\": [\n"
+  "  {\"id\": \"l1\", \"from\": {\"block\": \"b1\", \"port\": 0}, \"to\": [{\"block\": \"b3\", \"port\": 0}]},\n"
+  "  {\"id\": \"l2\", \"from\": {\"block\": \"b2\", \"port\": 0}, \"to\": [{\"block\": \"b3\", \"port\": 1}]},\n"
+  "  {\"id\": \"l3\", \"from\": {\"block\": \"b3\", \"port\": 0}, \"to\": [{\"block\": \"b4\", \"port\": 0}]}]}\n";

@@ -17,6 +17,10 @@ char       *qd_test_source_path   (const char *first, ...) G_GNUC_NULL_TERMINATE
  * bend points), subsystems nested. Equal dumps mean equal structure. */
 char       *qd_test_dump_document (QdDocument *document);
 
+/* A .qdevs text: constants One and Zero into a Division, into a Scope;
+ * the Division fails at t = 0 (a run-time error at a block). */
+extern const char qd_test_model_division[];
+
 /* The helpers below build and run documents in tests; each one asserts
  * that its step succeeded, so a test reads as the model it describes. */
 

@@ -279,27 +279,12 @@ test_cli_run_error (void)
   g_assert_cmpuint (count_lines (r.err), ==, 1);
 }
 
-/* One / Zero: the Division fails at t = 0. */
-static const char model_division[] =
-  "{\"format\": \"qdevs\", \"version\": 1, \"title\": \"\", \"description\": \"\",\n"
-  " \"simulation\": {\"start\": 0, \"final\": 1, \"method\": \"QSS1\", \"dqmin\": 1e-06, \"dqrel\": 0.001, \"illegitimacy_limit\": 1000000},\n"
-  " \"variables\": {},\n"
-  " \"blocks\": [\n"
-  "  {\"id\": \"b1\", \"type\": \"constant\", \"name\": \"One\", \"position\": [0, 0], \"size\": [60, 40]},\n"
-  "  {\"id\": \"b2\", \"type\": \"constant\", \"name\": \"Zero\", \"position\": [0, 100], \"size\": [60, 40], \"params\": {\"value\": \"0\"}},\n"
-  "  {\"id\": \"b3\", \"type\": \"division\", \"name\": \"Division\", \"position\": [100, 0], \"size\": [60, 40]},\n"
-  "  {\"id\": \"b4\", \"type\": \"scope\", \"name\": \"Scope\", \"position\": [200, 0], \"size\": [60, 40]}],\n"
-  " \"links\": [\n"
-  "  {\"id\": \"l1\", \"from\": {\"block\": \"b1\", \"port\": 0}, \"to\": [{\"block\": \"b3\", \"port\": 0}]},\n"
-  "  {\"id\": \"l2\", \"from\": {\"block\": \"b2\", \"port\": 0}, \"to\": [{\"block\": \"b3\", \"port\": 1}]},\n"
-  "  {\"id\": \"l3\", \"from\": {\"block\": \"b3\", \"port\": 0}, \"to\": [{\"block\": \"b4\", \"port\": 0}]}]}\n";
-
 /* A block that fails during the run: the error names the file, then the
  * block. */
 static void
 test_cli_run_error_block (void)
 {
-  g_autofree char *path = write_model ("division.qdevs", model_division);
+  g_autofree char *path = write_model ("division.qdevs", qd_test_model_division);
   g_autofree char *prefix = g_strconcat (path, ": /Division: ", NULL);
   g_auto(CliResult) r = { 0 };
 
@@ -750,7 +735,7 @@ test_cli_events_entities (void)
 static void
 test_cli_events_error (void)
 {
-  g_autofree char *model = write_model ("events-division.qdevs", model_division);
+  g_autofree char *model = write_model ("events-division.qdevs", qd_test_model_division);
   g_autofree char *out = g_build_filename (tmp_dir, "events-division.csv", NULL);
   g_autofree char *text = NULL;
   g_autoptr(GError) error = NULL;

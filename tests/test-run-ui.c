@@ -133,13 +133,19 @@ is_paused (Fixture *f)
 
 /* Lets the frame clock tick a few times, so the plots draw. */
 static void
-spin_frames (void)
+spin_for (guint ms)
 {
   gboolean done = FALSE;
 
-  g_timeout_add (100, on_timeout, &done);
+  g_timeout_add (ms, on_timeout, &done);
   while (!done)
     g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+spin_frames (void)
+{
+  spin_for (100);
 }
 
 /* Lets the frame clock tick until @plot's view satisfies @cond (for its
@@ -157,7 +163,6 @@ wait_view_at (QdPlot      *plot,
 
   for (;;)
     {
-      gboolean tick = FALSE;
       double x0, x1;
 
       qd_plot_get_view (plot, &x0, &x1, NULL, NULL);
@@ -165,9 +170,7 @@ wait_view_at (QdPlot      *plot,
         return;
       if (g_get_monotonic_time () > end)
         g_error ("line %d: the plot's view [%g, %g] never met %s", line, x0, x1, what);
-      g_timeout_add (20, on_timeout, &tick);
-      while (!tick)
-        g_main_context_iteration (NULL, TRUE);
+      spin_for (20);
     }
 }
 
@@ -985,15 +988,12 @@ plot_pixels (QdPlot *plot)
   for (;;)
     {
       GtkSnapshot *snapshot = gtk_snapshot_new ();
-      gboolean tick = FALSE;
 
       gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), w, h);
       node = gtk_snapshot_free_to_node (snapshot);
       if (node != NULL || g_get_monotonic_time () > end)
         break;
-      g_timeout_add (20, on_timeout, &tick);
-      while (!tick)
-        g_main_context_iteration (NULL, TRUE);
+      spin_for (20);
     }
   g_assert_nonnull (node);
   cr = cairo_create (image);
