@@ -65,16 +65,103 @@ typedef struct
   char     message[512];
 } BenchResult;
 
-static const char *const models[] = { "lcline", "lcline-random", "advection" };
-static const char *const default_methods[] = { "QSS1", "QSS2", "QSS3" };
+static const char *const models[] = { "lcline", "lcline-random", "advection", NULL };
+static const char *const default_methods[] = { "QSS1", "QSS2", "QSS3", NULL };
 
-static gboolean
-is_model (const char *name)
+/* The Integrator's methods: the choices of its "method" parameter, so
+ * that a method added to the block can be benchmarked at once. */
+static const char *const *
+integrator_methods (void)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (models); i++)
-    if (strcmp (models[i], name) == 0)
-      return TRUE;
-  return FALSE;
+  const QdBlockType *type = qd_registry_lookup ("integrator");
+  int index = type != NULL ? qd_block_type_find_param (type, "method") : -1;
+
+  return index >= 0 ? type->params[index].choices : default_methods;
+}
+
+/* Adds to @list, for each comma-separated item of @arg, the entry of the
+ * NULL-terminated @known that it names (in any case); "all" stands for
+ * every entry when @all_too. Returns NULL, or the first item that names
+ * none (free it). */
+static char *
+parse_names (const char        *arg,
+             const char *const *known,
+             gboolean           all_too,
+             GPtrArray         *list)
+{
+  g_auto(GStrv) items = g_strsplit (arg, ",", -1);
+
+  for (guint i = 0; items[i] != NULL; i++)
+    {
+      const char *item = g_strstrip (items[i]);
+      gboolean all = all_too && g_ascii_strcasecmp (item, "all") == 0;
+      gboolean found = FALSE;
+
+      for (guint k = 0; known[k] != NULL && !(found && !all); k++)
+        if (all || g_ascii_strcasecmp (known[k], item) == 0)
+          {
+            g_ptr_array_add (list, (gpointer) known[k]);
+            found = TRUE;
+          }
+      if (!found)
+        return g_strdup (item);
+    }
+  return NULL;
+}
+
+/* The models of --model, checked. */
+static gboolean
+parse_models (const char *arg,
+              GPtrArray  *list)
+{
+  g_autofree char *unknown = parse_names (arg, models, FALSE, list);
+
+  if (unknown != NULL)
+    qd_cli_usage_error ("bench", _("unknown model '%s' (use lcline, lcline-random or advection, or several separated by commas)"),
+                        unknown);
+  return unknown == NULL;
+}
+
+/* The methods of --method, checked against the Integrator's. */
+static gboolean
+parse_methods (const char *arg,
+               GPtrArray  *list)
+{
+  const char *const *known = integrator_methods ();
+  g_autofree char *unknown = parse_names (arg, known, TRUE, list);
+
+  if (unknown != NULL)
+    {
+      g_autofree char *names = g_strjoinv (", ", (char **) known);
+
+      qd_cli_usage_error ("bench", _("unknown method '%s' (use %s, several separated by commas, or all)"),
+                          unknown, names);
+    }
+  return unknown == NULL;
+}
+
+/* Adds to @list each number of states of the comma-separated @arg. */
+static gboolean
+parse_sizes (const char *arg,
+             GArray     *list)
+{
+  g_auto(GStrv) items = g_strsplit (arg, ",", -1);
+
+  for (guint i = 0; items[i] != NULL; i++)
+    {
+      guint64 value;
+      guint n;
+
+      if (!g_ascii_string_to_unsigned (g_strstrip (items[i]), 10, 1, G_MAXINT, &value, NULL))
+        {
+          qd_cli_usage_error ("bench", _("--n must be a positive number of states, or several separated by commas (not '%s')"),
+                              items[i]);
+          return FALSE;
+        }
+      n = (guint) value;
+      g_array_append_val (list, n);
+    }
+  return TRUE;
 }
 
 static double
@@ -638,19 +725,18 @@ int
 qd_cli_bench (int    argc,
               char **argv)
 {
-  char *model = NULL, *method = NULL;
-  int n = -1;
+  char *model = NULL, *method = NULL, *sizes_arg = NULL;
   double until = NAN, from = 0.0;
   gboolean as_json = FALSE, large = FALSE, commands = FALSE, in_process = FALSE;
   gboolean unfused = FALSE;
   int repeat = 1;
   GOptionEntry entries[] = {
     { "model", 0, 0, G_OPTION_ARG_STRING, &model,
-      N_("One model: lcline, lcline-random or advection (default: all)"), N_("MODEL") },
-    { "n", 0, 0, G_OPTION_ARG_INT, &n,
-      N_("Number of states (default: 10, 100, 1000 and 10000)"), N_("N") },
+      N_("Models: lcline, lcline-random or advection, or several separated by commas (default: all three)"), N_("MODEL") },
+    { "n", 0, 0, G_OPTION_ARG_STRING, &sizes_arg,
+      N_("Numbers of states, separated by commas (default: 10, 100, 1000 and 10000)"), N_("N") },
     { "method", 0, 0, G_OPTION_ARG_STRING, &method,
-      N_("Integration method (default: QSS1, QSS2 and QSS3)"), N_("M") },
+      N_("Integration methods, separated by commas, or all for every method of the Integrator (default: QSS1, QSS2 and QSS3)"), N_("M") },
     { "until", 0, 0, G_OPTION_ARG_DOUBLE, &until,
       N_("Final time (default 10 for the LC lines, 1 for advection)"), N_("T") },
     { "from", 0, 0, G_OPTION_ARG_DOUBLE, &from,
@@ -694,8 +780,9 @@ qd_cli_bench (int    argc,
                                "transitions and times are then those from T0 on (without the LC lines'\n"
                                "start, which passes every state once), and the JSON has a field from.\n"
                                "Benchmarks print figures; they never fail on time.\n\n"
-                               "Example:\n"
-                               "  qdevs-cli bench --model lcline --n 1000 --method QSS2 --json"),
+                               "Examples:\n"
+                               "  qdevs-cli bench --model lcline --n 1000 --method QSS2 --json\n"
+                               "  qdevs-cli bench --model lcline,advection --n 100,10000 --method all"),
                              entries, &argc, &argv))
     {
       status_code = QD_CLI_EXIT_USAGE;
@@ -704,40 +791,24 @@ qd_cli_bench (int    argc,
 
   if (argc > 1)
     status_code = qd_cli_usage_error ("bench", _("unexpected argument '%s'"), argv[1]);
-  else if (model != NULL && !is_model (model))
-    status_code = qd_cli_usage_error ("bench", _("unknown model '%s' (use lcline, lcline-random or advection)"), model);
-  else if (n != -1 && n <= 0)
-    status_code = qd_cli_usage_error ("bench", _("--n must be a positive number of states"));
   else if (!isnan (until) && !(until > 0.0))
     status_code = qd_cli_usage_error ("bench", _("--until must be positive"));
   else if (!(from >= 0.0 && from < G_MAXDOUBLE))
     status_code = qd_cli_usage_error ("bench", _("--from must be 0 or more"));
   else if (repeat < 1 || repeat > 1000)
     status_code = qd_cli_usage_error ("bench", _("--repeat must be from 1 to 1000"));
+  else if ((model != NULL && !parse_models (model, model_list))
+           || (method != NULL && !parse_methods (method, method_list))
+           || (sizes_arg != NULL && !parse_sizes (sizes_arg, n_list)))
+    status_code = QD_CLI_EXIT_USAGE;
   if (status_code != QD_CLI_EXIT_OK)
     goto out;
 
-  for (guint i = 0; i < G_N_ELEMENTS (models); i++)
-    if (model == NULL || strcmp (model, models[i]) == 0)
-      g_ptr_array_add (model_list, (gpointer) models[i]);
-  if (method != NULL)
-    {
-      /* Files spell the methods in capitals; on the command line any
-       * case will do. */
-      for (char *c = method; *c != '\0'; c++)
-        *c = g_ascii_toupper (*c);
-      g_ptr_array_add (method_list, method);
-    }
-  else
-    for (guint i = 0; i < G_N_ELEMENTS (default_methods); i++)
-      g_ptr_array_add (method_list, (gpointer) default_methods[i]);
-  if (n > 0)
-    {
-      guint un = (guint) n;
-
-      g_array_append_val (n_list, un);
-    }
-  else
+  if (model == NULL)
+    parse_names ("all", models, TRUE, model_list);
+  if (method == NULL)
+    parse_names ("all", default_methods, TRUE, method_list);
+  if (sizes_arg == NULL)
     g_array_append_vals (n_list, sizes, large ? 6 : 4);
 
   for (guint m = 0; m < model_list->len; m++)
@@ -797,5 +868,6 @@ out:
   g_array_unref (n_list);
   g_free (model);
   g_free (method);
+  g_free (sizes_arg);
   return status_code;
 }

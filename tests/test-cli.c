@@ -1039,6 +1039,65 @@ test_cli_bench (void)
   assert_usage_error (&r5, "--repeat must be from 1 to 1000");
 }
 
+/* bench takes lists: one row per model, method and size, in that
+ * order; "all" is every method of the Integrator's descriptor. */
+static void
+test_cli_bench_lists (void)
+{
+  static const char *const expected[][3] = {
+    { "lcline", "LIQSS2", "10" }, { "lcline", "LIQSS2", "20" },
+    { "lcline", "QSS1", "10" }, { "lcline", "QSS1", "20" },
+    { "lcline-random", "LIQSS2", "10" }, { "lcline-random", "LIQSS2", "20" },
+    { "lcline-random", "QSS1", "10" }, { "lcline-random", "QSS1", "20" },
+  };
+  const QdBlockType *integrator = qd_registry_lookup ("integrator");
+  const char *const *methods = integrator->params[qd_block_type_find_param (integrator, "method")].choices;
+  g_auto(CliResult) r1 = { 0 }, r2 = { 0 }, r3 = { 0 }, r4 = { 0 }, r5 = { 0 };
+  g_auto(GStrv) lines = NULL;
+  guint n_methods = g_strv_length ((char **) methods);
+
+  run_cli (&r1, "bench", "--model", "lcline, lcline-random", "--n", "10,20", "--method", "liqss2,QSS1",
+           "--until", "1", "--json", NULL);
+  g_assert_cmpint (r1.status, ==, 0);
+  lines = g_strsplit (r1.out, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, G_N_ELEMENTS (expected) + 1);
+  g_assert_cmpstr (lines[G_N_ELEMENTS (expected)], ==, "");
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      json_object *row = json_tokener_parse (lines[i]);
+
+      g_assert_nonnull (row);
+      g_assert_cmpstr (json_object_get_string (json_object_object_get (row, "model")), ==, expected[i][0]);
+      g_assert_cmpstr (json_object_get_string (json_object_object_get (row, "method")), ==, expected[i][1]);
+      g_assert_cmpint (get_int (row, "n"), ==, atoi (expected[i][2]));
+      g_assert_cmpint (get_int (row, "integrator_steps"), >, 0);
+      json_object_put (row);
+    }
+  g_clear_pointer (&lines, g_strfreev);
+
+  run_cli (&r2, "bench", "--model", "lcline", "--n", "10", "--method", "all", "--until", "0.5", "--json", NULL);
+  g_assert_cmpint (r2.status, ==, 0);
+  lines = g_strsplit (r2.out, "\n", -1);
+  g_assert_cmpuint (n_methods, ==, 8);
+  g_assert_cmpuint (g_strv_length (lines), ==, n_methods + 1);
+  for (guint i = 0; i < n_methods; i++)
+    {
+      json_object *row = json_tokener_parse (lines[i]);
+
+      g_assert_nonnull (row);
+      g_assert_cmpstr (json_object_get_string (json_object_object_get (row, "method")), ==, methods[i]);
+      json_object_put (row);
+    }
+
+  run_cli (&r3, "bench", "--model", "lcline", "--n", "10", "--method", "QSS2,RK4", NULL);
+  assert_usage_error (&r3, "unknown method 'RK4' (use QSS1, QSS2, QSS3, LIQSS1, LIQSS2, LIQSS3, BQSS, CQSS, "
+                      "several separated by commas, or all)");
+  run_cli (&r4, "bench", "--model", "lcline", "--n", "10,,20", NULL);
+  assert_usage_error (&r4, "--n must be a positive number of states, or several separated by commas (not '')");
+  run_cli (&r5, "bench", "--model", "lcline,lc", "--n", "10", NULL);
+  assert_usage_error (&r5, "unknown model 'lc' (use lcline, lcline-random or advection, or several separated by commas)");
+}
+
 static void
 append_segment (QdTrace *trace,
                 double   t,
@@ -1247,6 +1306,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/csv-writer", test_cli_csv_writer);
   g_test_add_func ("/cli/event-log-writer", test_cli_event_log_writer);
   g_test_add_func ("/cli/bench", test_cli_bench);
+  g_test_add_func ("/cli/bench-lists", test_cli_bench_lists);
 
   status = g_test_run ();
   remove_tmp_dir ();
