@@ -49,6 +49,10 @@
  * there sets x to the value it carries and requantizes at once (ta = 0),
  * as at the start; the derivative is left as it was.
  *
+ * A derivative of a higher order than the method's (a Ramp into QSS1, a
+ * QSS3 signal into QSS2) is integrated exactly: see "Inputs above the
+ * method's order" below.
+ *
  * The quantum is dQ = max(dqrel |x|, dqmin), recomputed at each
  * requantization as PowerDEVS does.
  *
@@ -298,6 +302,7 @@ integrator_init (QdAtomic *self,
       st->n = 1 + CLAMP ((int) p[PARAM_METHOD].number, 0, 2);
       break;
     }
+  st->method_ops = st->ops;
   st->a = st->u0 = 0.0;
   st->awaiting = FALSE;
   st->dqmin = p[PARAM_DQMIN].number;
@@ -314,6 +319,32 @@ integrator_init (QdAtomic *self,
   st->sigma = 0.0;
   st->initial = TRUE;
   st->cache_valid = FALSE;
+}
+
+static const Ops excess_ops;
+static guint64 excess_lambda (QdAtomic *self,
+                              double    t);
+static void    excess_dint   (QdAtomic *self,
+                              double    t);
+static void    excess_dext   (QdAtomic       *self,
+                              double          t,
+                              double          e,
+                              guint           port,
+                              const QdSignal *u);
+static guint64 excess_fire   (QdAtomic *self,
+                              double    t,
+                              double   *ta);
+
+/* Whether the derivative @c has terms of order n or above, which the
+ * method does not integrate itself. */
+static inline gboolean
+has_excess (const Integrator *st,
+            const double     *c)
+{
+  for (int k = st->n; k <= QD_MAX_ORDER; k++)
+    if (c[k] != 0.0)
+      return TRUE;
+  return FALSE;
 }
 
 static double
@@ -334,6 +365,8 @@ integrator_lambda (QdAtomic *self,
   double x[QD_MAX_ORDER + 1];
   Integrator settled;
 
+  if (G_UNLIKELY (st->ops == &excess_ops))
+    return excess_lambda (self, t);
   /* The q emitted must be the one dint will compute, which first draws
    * the conclusion of an unanswered output; lambda must not change the
    * state, so that is done on a copy. */
@@ -372,6 +405,11 @@ integrator_dint (QdAtomic *self,
 {
   Integrator *st = self->state;
 
+  if (G_UNLIKELY (st->ops == &excess_ops))
+    {
+      excess_dint (self, t);
+      return;
+    }
   if (st->ops == &qd_integrator_qss_ops)
     {
       /* QSS1-3: no unanswered outputs to settle, q taken from x, and x
@@ -420,12 +458,13 @@ integrator_dint (QdAtomic *self,
   st->sigma = st->ops->reschedule (st);
 }
 
+/* dext for the method's own order: what integrator_dext() does when the
+ * derivative is not above the method's order. */
 static void
-integrator_dext (QdAtomic       *self,
-                 double          t,
-                 double          e,
-                 guint           port,
-                 const QdSignal *u)
+integrator_dext_plain (QdAtomic       *self,
+                       double          t,
+                       guint           port,
+                       const QdSignal *u)
 {
   Integrator *st = self->state;
   double s = t - st->tl;
@@ -461,6 +500,22 @@ integrator_dext (QdAtomic       *self,
     }
   st->ops->derivative (st, t);
   st->sigma = st->initial ? 0.0 : st->ops->reschedule (st);
+}
+
+static void
+integrator_dext (QdAtomic       *self,
+                 double          t,
+                 double          e,
+                 guint           port,
+                 const QdSignal *u)
+{
+  Integrator *st = self->state;
+
+  if (G_UNLIKELY (st->ops == &excess_ops
+                  || (port == PORT_DERIVATIVE && has_excess (st, u->c))))
+    excess_dext (self, t, e, port, u);
+  else
+    integrator_dext_plain (self, t, port, u);
 }
 
 /* The end of integrator_fire()'s QSS1, QSS2 and QSS3 paths, once x is
@@ -521,6 +576,8 @@ integrator_fire (QdAtomic *self,
 
   if (st->ops != &qd_integrator_qss_ops)
     {
+      if (G_UNLIKELY (st->ops == &excess_ops))
+        return excess_fire (self, t, ta);
       /* The other methods: dint alone, then its new q is the output.
        * integrator_lambda() would compute the same q from the same x, dQ
        * and settled estimate (requantize reads none of what dint sets
@@ -635,23 +692,24 @@ other_dext_ta (QdAtomic       *self,
 {
   Integrator *st = self->state;
 
-  if (st->ops == &qd_integrator_qss_ops && st->n == 3
-      && port == PORT_DERIVATIVE)
-    return qd_integrator_qss3_derivative (st, t, t - u->t, u->c[0], u->c[1],
-                                          u->c[2], u->c[3]);
-  if (st->ops != &qd_integrator_qss_ops && st->n == 2
-      && port == PORT_DERIVATIVE)
-    /* LIQSS2, the only other method of order 2. */
-    return qd_integrator_liqss2_input (st, t, t - u->t, u->c[0], u->c[1],
-                                       u->c[2], u->c[3]);
-  if (st->ops != &qd_integrator_qss_ops || st->n != 1
-      || port != PORT_DERIVATIVE)
+  /* The paths written out take derivatives of the method's order; a
+   * marked integrator (st->ops is excess_ops) or a derivative above the
+   * order goes through integrator_dext(). */
+  if (port == PORT_DERIVATIVE && u->c[3] == 0.0)
     {
-      integrator_dext (self, t, e, port, u);
-      return st->sigma;
+      if (st->ops == &qd_integrator_qss_ops && st->n == 3)
+        return qd_integrator_qss3_derivative (st, t, t - u->t, u->c[0],
+                                              u->c[1], u->c[2], u->c[3]);
+      if (st->ops == &qd_integrator_liqss2_ops && u->c[2] == 0.0)
+        return qd_integrator_liqss2_input (st, t, t - u->t, u->c[0],
+                                           u->c[1], u->c[2], u->c[3]);
+      if (st->ops == &qd_integrator_qss_ops && st->n == 1
+          && u->c[1] == 0.0 && u->c[2] == 0.0)
+        return qd_integrator_qss1_derivative (st, t, t - u->t, u->c[0],
+                                              u->c[1], u->c[2], u->c[3]);
     }
-  return qd_integrator_qss1_derivative (st, t, t - u->t, u->c[0], u->c[1],
-                                        u->c[2], u->c[3]);
+  integrator_dext (self, t, e, port, u);
+  return st->sigma;
 }
 
 /* dext and ta in one call (QdBlockType.dext_ta); QSS2's derivative is
@@ -670,10 +728,209 @@ qd_integrator_dext_ta (QdAtomic       *self,
   /* The hint keeps GCC from compiling the inlined QSS2 path as a cold
    * one, where it calls sqrt() from libm instead of the instruction. */
   if (G_LIKELY (st->ops == &qd_integrator_qss_ops && st->n == 2
-                && port == PORT_DERIVATIVE))
+                && port == PORT_DERIVATIVE
+                && u->c[2] == 0.0 && u->c[3] == 0.0))
     return qd_integrator_qss2_derivative (st, t, t - u->t, u->c[0], u->c[1],
                                           u->c[2], u->c[3]);
   return other_dext_ta (self, t, e, port, u);
+}
+
+/* ---- Inputs above the method's order --------------------------------
+ *
+ * A method of order n integrates a derivative of order n - 1: QSS1 a
+ * constant, QSS2 a line. A derivative of higher order arrives from a
+ * source exact to a higher order (a Ramp, a Trapezoid, Time, a Sine of
+ * order 1 or more into QSS1), or from integrators of a higher-order
+ * method (LIQSS2's lines into a QSS1 integrator, QSS3's parabolas into
+ * QSS2). The quantized state system is dx/dt = f(q, u) with x its exact
+ * solution, so those terms must not be dropped: dropped, a Ramp from 0
+ * into QSS1 would leave x at 0 for good.
+ *
+ * The method still works on the derivative truncated to its order, as
+ * if it were the input; what the terms it does not see add to x over the
+ * time h since the derivative's expansion point ex_t,
+ *     D(h) = sum over k >= n of c_k h^(k+1) / (k + 1),
+ * is added to x at the integrator's next transition, which also gives
+ * the method the derivative's value and derivatives at that time, as a
+ * new input segment would. So x is exact at every transition. Between
+ * them |D| is held below EXCESS_TOLERANCE quanta by a refresh: an
+ * internal transition without output, scheduled where |D| could reach
+ * it, that does just that. The method's band (|x - q| <= dQ for QSS)
+ * then holds for the exact x within (1 + EXCESS_TOLERANCE) dQ. Each
+ * refresh counts as an internal transition (and an integrator step);
+ * after a requantization |D| starts again from 0.
+ *
+ * Why not raise x's degree instead: a cubic derivative would need a
+ * quartic x and its crossings, and each method's rules (LIQSS's affine
+ * model, BQSS's levels) are written for x of degree n; this way they all
+ * see what they were written for.
+ *
+ * The integrator marks the case by pointing st->ops at excess_ops, a
+ * table nothing calls through: every fast path tests st->ops for the
+ * method it writes out, so a marked integrator reaches the general
+ * functions, which hand it to the functions below; they put the method's
+ * table (st->method_ops) back while the method works. A run without such
+ * derivatives never comes here. */
+
+#define EXCESS_TOLERANCE 0.125
+
+static const Ops excess_ops = { NULL, NULL, NULL, NULL, NULL };
+
+/* D(h), from the derivative around ex_t. */
+static double
+excess_integral (const Integrator *st,
+                 double            h)
+{
+  double d = 0.0, power = h;
+
+  for (int k = 0; k <= QD_MAX_ORDER; k++, power *= h)
+    if (k >= st->n)
+      d += st->ex_c[k] * power / (k + 1);
+  return d;
+}
+
+/* The longest h with |D(h)| <= EXCESS_TOLERANCE dQ: each of the m terms
+ * is given an m-th of it. */
+static double
+excess_interval (const Integrator *st)
+{
+  double tol = EXCESS_TOLERANCE * st->dq, h = QD_INF;
+  int m = 0;
+
+  for (int k = st->n; k <= QD_MAX_ORDER; k++)
+    m += st->ex_c[k] != 0.0;
+  for (int k = st->n; k <= QD_MAX_ORDER; k++)
+    if (st->ex_c[k] != 0.0)
+      h = fmin (h, pow ((k + 1) * tol / (m * fabs (st->ex_c[k])),
+                        1.0 / (k + 1)));
+  /* A NaN coefficient fails the run elsewhere; no refresh for it. */
+  return h > 0.0 ? h : QD_INF;
+}
+
+/* Makes x exact at @t (the terms the method did not integrate since
+ * ex_t added) and puts the method's table back. */
+static void
+excess_settle (Integrator *st,
+               double      t)
+{
+  st->x[0] += excess_integral (st, t - st->ex_t);
+  st->ops = st->method_ops;
+}
+
+/* After a transition at @t with the method's table in place and ex_c
+ * the derivative around @t: marks the integrator when that derivative is
+ * above the method's order, keeping the method's next event and
+ * scheduling the refresh if it comes first. */
+static void
+excess_arm (Integrator *st,
+            double      t)
+{
+  double h;
+
+  if (!has_excess (st, st->ex_c))
+    return;
+  st->ex_t = t;
+  st->ops = &excess_ops;
+  st->ex_due = t + st->sigma;
+  h = excess_interval (st);
+  if (h < st->sigma)
+    st->sigma = h;
+}
+
+/* dext of a marked integrator, or of a derivative above the order. */
+static void
+excess_dext (QdAtomic       *self,
+             double          t,
+             double          e,
+             guint           port,
+             const QdSignal *u)
+{
+  Integrator *st = self->state;
+  gboolean marked = st->ops == &excess_ops;
+  QdSignal v;
+
+  if (marked)
+    excess_settle (st, t);
+  integrator_dext_plain (self, t, port, u);
+  if (port == PORT_DERIVATIVE)
+    {
+      qd_signal_advance (u, t, &v);
+      memcpy (st->ex_c, v.c, sizeof st->ex_c);
+    }
+  else if (marked)
+    /* A reset: x jumps, the derivative goes on. */
+    shift (st->ex_c, QD_MAX_ORDER, t - st->ex_t);
+  else
+    return;
+  excess_arm (st, t);
+}
+
+/* A marked integrator at @t: x made exact and the derivative's value and
+ * derivatives at @t given to the method, as by a new input segment (the
+ * method's time advance is then in st->sigma). Leaves the method's table
+ * in place, unmarked, for a requantization to follow; excess_arm() marks
+ * it again. */
+static void
+excess_resync (QdAtomic *self,
+               double    t)
+{
+  Integrator *st = self->state;
+  QdSignal seg = { .t = st->ex_t, .order = QD_MAX_ORDER };
+
+  memcpy (seg.c, st->ex_c, sizeof seg.c);
+  excess_settle (st, t);
+  integrator_dext_plain (self, t, PORT_DERIVATIVE, &seg);
+  shift (st->ex_c, QD_MAX_ORDER, t - st->ex_t);
+  st->ex_t = t;
+}
+
+/* lambda of a marked integrator: nothing at a refresh; at the method's
+ * own event, the q that excess_dint() will compute (on a copy: lambda
+ * leaves the state as it is). */
+static guint64
+excess_lambda (QdAtomic *self,
+               double    t)
+{
+  Integrator copy = *(const Integrator *) self->state;
+  QdAtomic view = *self;
+
+  if (t < copy.ex_due)
+    return 0;
+  view.state = &copy;
+  excess_resync (&view, t);
+  return integrator_lambda (&view, t);
+}
+
+/* dint of a marked integrator: a refresh, or the method's own event. */
+static void
+excess_dint (QdAtomic *self,
+             double    t)
+{
+  Integrator *st = self->state;
+  gboolean refresh = t < st->ex_due;
+
+  excess_resync (self, t);
+  if (!refresh)
+    integrator_dint (self, t);
+  excess_arm (st, t);
+}
+
+/* fire of a marked integrator: excess_lambda(), then excess_dint(). */
+static guint64
+excess_fire (QdAtomic *self,
+             double    t,
+             double   *ta)
+{
+  Integrator *st = self->state;
+  gboolean refresh = t < st->ex_due;
+  guint64 mask = 0;
+
+  excess_resync (self, t);
+  if (!refresh)
+    mask = integrator_fire (self, t, ta);
+  excess_arm (st, t);
+  *ta = st->sigma;
+  return mask;
 }
 
 static gboolean

@@ -109,6 +109,16 @@ struct _Integrator
   gboolean retry;
   gboolean redecide;
   gboolean frozen;
+
+  /* A derivative above the method's order (qd-block-integrator.c, "Inputs
+   * above the method's order"): the method's own table while st->ops
+   * marks the case, the derivative as a polynomial around ex_t (where x
+   * was last made exact), and the absolute time of the method's own next
+   * event. Read only while marked. */
+  const Ops *method_ops;
+  double  ex_t;
+  double  ex_c[QD_MAX_ORDER + 1];
+  double  ex_due;
 };
 
 /* The block emitted at t_out and is still waiting for the derivative

@@ -1,6 +1,8 @@
 /* qd-test-util.c: helpers shared by the tests */
 #include "qd-test-util.h"
 
+#include <math.h>
+
 #include <string.h>
 
 char *
@@ -185,6 +187,29 @@ qd_test_find_trace (QdSimulation *sim,
       return traces->pdata[i];
   g_error ("no trace named %s", name);
   return NULL;
+}
+
+double
+qd_test_max_error (QdTrace *trace,
+                   double (*exact) (double),
+                   double   until)
+{
+  gsize n = qd_trace_get_length (trace);
+  double worst = 0.0;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      const QdSignal *seg = qd_trace_get (trace, i);
+      double end = i + 1 < n ? qd_trace_get (trace, i + 1)->t : until;
+
+      for (int k = 0; k <= 16; k++)
+        {
+          double t = seg->t + (end - seg->t) * k / 16.0;
+
+          worst = fmax (worst, fabs (qd_signal_eval (seg, t) - exact (t)));
+        }
+    }
+  return worst;
 }
 
 QdTrace *

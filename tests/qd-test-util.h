@@ -61,6 +61,13 @@ void          qd_test_run            (QdSimulation *sim);
 QdTrace      *qd_test_find_trace     (QdSimulation *sim,
                                       const char   *name);
 
+/* The largest |q(t) − exact(t)| of @trace over [its start, @until],
+ * sampling each segment at 17 points between its start and the next
+ * one's. */
+double        qd_test_max_error      (QdTrace      *trace,
+                                      double      (*exact) (double),
+                                      double        until);
+
 /* Runs @sim like qd_test_run(), then qd_test_find_trace(). */
 QdTrace      *qd_test_run_and_find   (QdSimulation *sim,
                                       const char   *name);

@@ -289,6 +289,48 @@ test_examples (void)
   g_assert_cmpuint (n, >=, 13);
 }
 
+/* Derivatives above the receiving method's order (qd-block-integrator.c,
+ * "Inputs above the method's order"): the stiff spring's LIQSS2 position
+ * reaches first-order speeds through the sum, whose kernel then hands the
+ * speed to its general dext; the refreshes are internal transitions
+ * without output. */
+static void
+test_above_order (void)
+{
+  static const char *const methods[] = { "QSS1", "LIQSS1", "BQSS", "CQSS" };
+  g_autofree char *path = qd_test_source_path ("data", "examples",
+                                               "stiff-spring.qdevs", NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (methods); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(QdDocument) doc = qd_document_load (path, &error);
+      QdBlock *speed;
+
+      g_assert_no_error (error);
+      speed = (QdBlock *) qd_document_find_block_by_path (doc, "/Speed z2");
+      qd_test_set_param (doc, speed, "method", methods[i]);
+      g_test_message ("stiff-spring, speed %s", methods[i]);
+      assert_same_both_ways (doc, 0);
+    }
+
+  /* A Ramp into QSS1, x = t²/2: refreshes while x is slow. */
+  {
+    g_autoptr(QdDocument) doc = qd_document_new ();
+    QdBlock *ramp = qd_test_add_block (doc, "ramp", "Ramp");
+    QdBlock *integ = qd_test_add_block (doc, "integrator", "x");
+    QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+
+    qd_test_set_param (doc, integ, "method", "QSS1");
+    qd_test_set_param (doc, integ, "dqmin", "1e-2");
+    qd_test_connect (doc, ramp, 0, integ, 0);
+    qd_test_connect (doc, integ, 0, scope, 0);
+    qd_test_set_final_time (doc, 10.0);
+    g_test_message ("ramp into QSS1");
+    assert_same_both_ways (doc, 0);
+  }
+}
+
 /* An LC line of @n sections (x1' = d - x2, xi' = x(i-1) - x(i+1),
  * xn' = x(n-1)) driven by a unit pulse: every integrator feeds two WSum
  * blocks that feed one integrator each, the pattern the fused cascade is
@@ -514,6 +556,7 @@ main (int   argc,
   qd_init ();
 
   g_test_add_func ("/cascade/examples", test_examples);
+  g_test_add_func ("/cascade/above-order", test_above_order);
   g_test_add_func ("/cascade/lc-line", test_lc_line);
   g_test_add_func ("/cascade/large-lines", test_large_lines);
   g_test_add_func ("/cascade/steps", test_steps);

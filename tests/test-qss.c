@@ -167,6 +167,119 @@ test_decay (gconstpointer data)
     }
 }
 
+/* ---- derivatives above the method's order --------------------------- */
+
+static double
+half_square (double t)
+{
+  return t * t / 2.0;
+}
+
+static double
+cube_sixth (double t)
+{
+  return t * t * t / 6.0;
+}
+
+static double
+one_minus_cos (double t)
+{
+  return 1.0 - cos (t);
+}
+
+/* The Integrator under test, "x", with dQ = 1e-2, recorded by a Scope;
+ * its derivative comes from @source. */
+static QdBlock *
+add_integrator_under_test (QdDocument *doc,
+                           const char *method,
+                           QdBlock    *source)
+{
+  QdBlock *integ = qd_test_add_block (doc, "integrator", "x");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+
+  qd_test_set_param (doc, integ, "method", method);
+  qd_test_set_param (doc, integ, "dqmin", "1e-2");
+  qd_test_set_param (doc, integ, "dqrel", "0");
+  qd_test_set_param (doc, scope, "names", "x");
+  qd_test_connect (doc, source, 0, integ, 0);
+  qd_test_connect (doc, integ, 0, scope, 0);
+  return integ;
+}
+
+/* Every method given a derivative of a higher order than its own: a
+ * Ramp (order 1, emitted once), an exact parabola t²/2 (the order 2
+ * output of a QSS3 integrator of the ramp, emitted once) and a Sine of
+ * order 3 whose own quantum (1e-9) keeps it within 1e-8 of sin t over
+ * the run. The integrator must follow the exact integral: q within its
+ * band plus the eighth of a quantum that the integrator lets the terms
+ * above its order run before it adds them (qd-block-integrator.c, "Inputs
+ * above the method's order"). Dropping those terms, as an earlier version
+ * did, left a Ramp from 0 into QSS1 at x = 0 for the whole run. The
+ * first-order methods take the steps of the law, ∫|ẋ| dt / dQ = 5000 on
+ * the ramp. */
+static void
+test_above_order (gconstpointer data)
+{
+  const DecayCase *c = data;
+  double bound = (c->perturbation + 0.125) * 1e-2 + 1e-7;
+
+  for (int input = 0; input < 3; input++)
+    {
+      QdDocument *doc = qd_document_new ();
+      double (*exact) (double) = NULL;
+      double until = 0.0, deviation;
+      QdBlock *source;
+      QdSimulation *sim;
+      guint64 steps;
+
+      if (input == 0)
+        {
+          source = qd_test_add_block (doc, "ramp", "Ramp");
+          qd_test_set_param (doc, source, "slope", "1");
+          exact = half_square;
+          until = 10.0;
+        }
+      else if (input == 1)
+        {
+          QdBlock *ramp = qd_test_add_block (doc, "ramp", "Ramp");
+
+          source = qd_test_add_block (doc, "integrator", "Parabola");
+          qd_test_set_param (doc, ramp, "slope", "1");
+          qd_test_set_param (doc, source, "method", "QSS3");
+          qd_test_set_param (doc, source, "dqmin", "1e-2");
+          qd_test_connect (doc, ramp, 0, source, 0);
+          exact = cube_sixth;
+          until = 4.0;
+        }
+      else
+        {
+          source = qd_test_add_block (doc, "sine", "Sine");
+          qd_test_set_param (doc, source, "frequency", "1 / (2 * pi)");
+          qd_test_set_param (doc, source, "order", "3");
+          qd_test_set_param (doc, source, "dqmin", "1e-9");
+          qd_test_set_param (doc, source, "dqrel", "0");
+          exact = one_minus_cos;
+          until = 10.0;
+        }
+      add_integrator_under_test (doc, c->method, source);
+      qd_test_set_final_time (doc, until);
+      sim = qd_test_compile (doc);
+      qd_test_run (sim);
+      steps = qd_simulation_get_integrator_steps (sim);
+      deviation = qd_test_max_error (qd_test_find_trace (sim, "/Scope/x"),
+                                     exact, until);
+      g_test_message ("%s, input %d: |q − x| ≤ %.3f dQ, %" G_GUINT64_FORMAT
+                      " integrator steps", c->method, input,
+                      deviation / 1e-2, steps);
+      g_assert_cmpfloat (deviation, <=, bound);
+      if (input == 0 && c->order == 1)
+        g_assert_cmpfloat (fabs (steps / 5000.0 - 1.0), <=, 0.05);
+
+      qd_simulation_free (sim);
+      g_object_unref (doc);
+    }
+}
+
 /* Cellier's example, closed form: ẋ = −q + 10·ε(t − 1.76), x(0) = 10,
  * QSS1 with dQ = 1. Between events x is a line; q jumps to x whenever x
  * reaches q ± 1. Fills @times and @values with q's events. */
@@ -524,6 +637,9 @@ main (int argc, char **argv)
       char *path = g_strdup_printf ("/qss/decay/%s", decay_cases[i].method);
 
       g_test_add_data_func (path, &decay_cases[i], test_decay);
+      g_free (path);
+      path = g_strdup_printf ("/qss/above-order/%s", decay_cases[i].method);
+      g_test_add_data_func (path, &decay_cases[i], test_above_order);
       g_free (path);
     }
   g_test_add_func ("/qss/cellier", test_cellier);
