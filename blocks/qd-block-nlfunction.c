@@ -32,46 +32,6 @@ typedef struct
   gboolean  uses_t;  /* whether the t slot needs filling at each output */
 } NLFunction;
 
-/* The input index named by @name ("u0", "u12"), or -1 when @name does not
- * name an input. Leading zeros ("u01") make an ordinary name. */
-static int
-input_index (const char *name)
-{
-  const char *p = name + 1;
-  guint64 v = 0;
-
-  if (name[0] != 'u' || !g_ascii_isdigit (*p) || (p[0] == '0' && p[1] != '\0'))
-    return -1;
-  for (; *p != '\0'; p++)
-    {
-      if (!g_ascii_isdigit (*p))
-        return -1;
-      v = v * 10 + (*p - '0');
-      if (v > G_MAXINT)
-        return G_MAXINT;
-    }
-  return (int) v;
-}
-
-/* The 1-based column of the first whole-word occurrence of @name in @text,
- * which is where the parser first met the identifier. */
-static int
-name_column (const char *text,
-             const char *name)
-{
-  gsize len = strlen (name);
-
-  for (const char *p = strstr (text, name); p != NULL; p = strstr (p + 1, name))
-    {
-      gboolean before = p > text && (g_ascii_isalnum (p[-1]) || p[-1] == '_');
-      gboolean after = g_ascii_isalnum (p[len]) || p[len] == '_';
-
-      if (!before && !after)
-        return (int) g_utf8_pointer_to_offset (text, p) + 1;
-    }
-  return 1;
-}
-
 /* The expression's names in slot order: the inputs, t, then every other
  * identifier (the model variables). Returns the number of variables. */
 static GPtrArray *
@@ -90,7 +50,7 @@ slot_names (const QdExpr *expr,
   *n_variables = 0;
   ids = qd_expr_get_identifiers (expr, &n_ids);
   for (guint i = 0; i < n_ids; i++)
-    if (strcmp (ids[i], "t") != 0 && input_index (ids[i]) < 0)
+    if (strcmp (ids[i], "t") != 0 && qd_expr_input_index (ids[i]) < 0)
       {
         g_ptr_array_add (names, g_strdup (ids[i]));
         (*n_variables)++;
@@ -121,7 +81,7 @@ nlfunction_check (const QdBlockType  *type,
   ids = qd_expr_get_identifiers (expr, &n_ids);
   for (guint i = 0; i < n_ids; i++)
     {
-      int k = input_index (ids[i]);
+      int k = qd_expr_input_index (ids[i]);
 
       if (k >= 0 && (guint) k >= n_inputs)
         {
@@ -132,7 +92,7 @@ nlfunction_check (const QdBlockType  *type,
                                  "parameter 'expression': column %d: input "
                                  "%s does not exist (the block has %u "
                                  "inputs)", n_inputs),
-                       name_column (text, ids[i]), ids[i], n_inputs);
+                       qd_expr_name_column (text, ids[i]), ids[i], n_inputs);
           return FALSE;
         }
     }
@@ -186,12 +146,11 @@ nlfunction_init (QdAtomic *self,
 
       if (isnan (v))
         {
-          qd_atomic_fail (self, QD_ERROR_EXPR,
-                          _("parameter 'expression': column %d: unknown name "
-                            "'%s': it is not an input (u0 to u%u), t or a "
-                            "model variable; define it in the model's "
-                            "variables"),
-                          name_column (text, name), name, self->n_in - 1);
+          g_autofree char *message =
+            qd_expr_unknown_name_message (text, name, self->n_in);
+
+          qd_atomic_fail (self, QD_ERROR_EXPR, _("parameter 'expression': %s"),
+                          message);
           g_clear_pointer (&st->expr, qd_expr_free);
           st->slots = NULL;
           return;

@@ -698,6 +698,39 @@ port_count (Compiler           *c,
   return TRUE;
 }
 
+/* A function parameter (QD_PARAM_FUNCTION) is evaluated by its block at
+ * run time, over its inputs, t and the model variables; a name that is
+ * none of them would stop the run at its start. Says so now, as the
+ * block would, so that checking a model finds what running it would.
+ * The inputs beyond the block's last and syntax errors are the type's
+ * check's. */
+static gboolean
+check_function_names (Compiler          *c,
+                      Node              *node,
+                      const QdParamSpec *spec,
+                      const char        *text)
+{
+  g_autoptr(QdExpr) expr = qd_expr_parse (text, NULL);
+  const char *const *ids;
+  guint n_ids;
+
+  if (expr == NULL)
+    return TRUE;
+  ids = qd_expr_get_identifiers (expr, &n_ids);
+  for (guint i = 0; i < n_ids; i++)
+    if (strcmp (ids[i], "t") != 0 && qd_expr_input_index (ids[i]) < 0
+        && find_variable (c, ids[i]) < 0)
+      {
+        g_autofree char *message =
+          qd_expr_unknown_name_message (text, ids[i], node->n_in);
+
+        add_problem (c, node, QD_ERROR_EXPR, _("parameter '%s': %s"),
+                     spec->name, message);
+        return FALSE;
+      }
+  return TRUE;
+}
+
 /* Evaluates every parameter of @node (into @values, n_params of them),
  * counts its ports and runs the type's check. */
 static void
@@ -742,6 +775,9 @@ evaluate_block (Compiler     *c,
           all_ok = FALSE;
         }
     }
+  for (guint i = 0; all_ok && i < type->n_params; i++)
+    if (type->params[i].kind == QD_PARAM_FUNCTION)
+      all_ok = check_function_names (c, node, &type->params[i], values[i].text);
   node->ok = all_ok;
   if (type->flags & QD_BLOCK_STRUCTURAL && ok[0] && type->n_params > 0)
     node->port_number = (guint) values[0].number;

@@ -1567,6 +1567,64 @@ qd_expr_eval_string (const char  *text,
   return TRUE;
 }
 
+int
+qd_expr_input_index (const char *name)
+{
+  const char *p = name + 1;
+  guint64 v = 0;
+
+  if (name[0] != 'u' || !g_ascii_isdigit (*p) || (p[0] == '0' && p[1] != '\0'))
+    return -1;
+  for (; *p != '\0'; p++)
+    {
+      if (!g_ascii_isdigit (*p))
+        return -1;
+      v = v * 10 + (*p - '0');
+      if (v > G_MAXINT)
+        return G_MAXINT;
+    }
+  return (int) v;
+}
+
+int
+qd_expr_name_column (const char *text,
+                     const char *name)
+{
+  gsize len = strlen (name);
+
+  for (const char *p = strstr (text, name); p != NULL; p = strstr (p + 1, name))
+    {
+      gboolean before = p > text && (g_ascii_isalnum (p[-1]) || p[-1] == '_');
+      gboolean after = g_ascii_isalnum (p[len]) || p[len] == '_';
+
+      if (!before && !after)
+        return (int) g_utf8_pointer_to_offset (text, p) + 1;
+    }
+  return 1;
+}
+
+char *
+qd_expr_unknown_name_message (const char *text,
+                              const char *name,
+                              guint       n_inputs)
+{
+  int column = qd_expr_name_column (text, name);
+
+  /* Whole sentences, so that each translates as one. */
+  if (n_inputs == 0)
+    return g_strdup_printf (_("column %d: unknown name '%s': it is not t or "
+                              "a model variable; define it in the model's "
+                              "variables"), column, name);
+  if (n_inputs == 1)
+    return g_strdup_printf (_("column %d: unknown name '%s': it is not the "
+                              "input u0, t or a model variable; define it "
+                              "in the model's variables"), column, name);
+  return g_strdup_printf (_("column %d: unknown name '%s': it is not an "
+                            "input (u0 to u%u), t or a model variable; "
+                            "define it in the model's variables"),
+                          column, name, n_inputs - 1);
+}
+
 gboolean
 qd_expr_is_valid_name (const char *name)
 {

@@ -94,6 +94,24 @@ QD_API gboolean    qd_expr_eval_string  (const char    *text,
 /* TRUE when @name is a valid identifier and not a function or constant. */
 QD_API gboolean    qd_expr_is_valid_name (const char   *name);
 
+/* Function parameters (QD_PARAM_FUNCTION) name their block's inputs u0,
+ * u1, ...: k for the name "uk" (G_MAXINT when k is larger), -1 for any
+ * other name, "u01" included. */
+QD_API int         qd_expr_input_index  (const char   *name);
+
+/* The 1-based column (in characters) of the first whole-word occurrence
+ * of @name in @text, where the parser first met the identifier; 1 when
+ * there is none. */
+QD_API int         qd_expr_name_column  (const char   *text,
+                                         const char   *name);
+
+/* The message for @name in the function expression @text of a block with
+ * @n_inputs inputs when it is none of them, not t and no model variable:
+ * "column C: unknown name 'x': it is not ..." (free it). */
+QD_API char       *qd_expr_unknown_name_message (const char *text,
+                                                 const char *name,
+                                                 guint       n_inputs);
+
 /* When @text is a plain number ("1", "-0.5", " 1e-3 "), sets @value to it,
  * read exactly as qd_expr_parse() reads numbers (a leading minus is the
  * parser's exact negation), and returns TRUE; FALSE for anything else,

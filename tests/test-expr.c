@@ -414,6 +414,36 @@ test_parse_literal (void)
     }
 }
 
+/* The names of a function parameter: inputs, their columns, and the
+ * message for a name that is none of them, in its three forms. */
+static void
+test_function_names (void)
+{
+  g_autofree char *none = qd_expr_unknown_name_message ("2*t + k", "k", 0);
+  g_autofree char *one = qd_expr_unknown_name_message ("u0 + k", "k", 1);
+  g_autofree char *three = qd_expr_unknown_name_message ("uk + u1 + k", "k", 3);
+
+  g_assert_cmpint (qd_expr_input_index ("u0"), ==, 0);
+  g_assert_cmpint (qd_expr_input_index ("u12"), ==, 12);
+  g_assert_cmpint (qd_expr_input_index ("u01"), ==, -1);
+  g_assert_cmpint (qd_expr_input_index ("u"), ==, -1);
+  g_assert_cmpint (qd_expr_input_index ("u1x"), ==, -1);
+  g_assert_cmpint (qd_expr_input_index ("x1"), ==, -1);
+  g_assert_cmpint (qd_expr_input_index ("u99999999999"), ==, G_MAXINT);
+  /* Whole words only: "k" inside "uk" is not it. */
+  g_assert_cmpint (qd_expr_name_column ("uk + u1 + k", "k"), ==, 11);
+  g_assert_cmpint (qd_expr_name_column ("sin(θ) + k", "k"), ==, 10);
+  g_assert_cmpint (qd_expr_name_column ("u0", "k"), ==, 1);
+  g_assert_cmpstr (none, ==, "column 7: unknown name 'k': it is not t or a "
+                   "model variable; define it in the model's variables");
+  g_assert_cmpstr (one, ==, "column 6: unknown name 'k': it is not the input "
+                   "u0, t or a model variable; define it in the model's "
+                   "variables");
+  g_assert_cmpstr (three, ==, "column 11: unknown name 'k': it is not an input "
+                   "(u0 to u2), t or a model variable; define it in the "
+                   "model's variables");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -434,5 +464,7 @@ main (int argc, char **argv)
   g_test_add_func ("/expr/long-expression", test_long_expression);
 
   g_test_add_func ("/expr/parse-literal", test_parse_literal);
+  g_test_add_func ("/expr/function-names", test_function_names);
+
   return g_test_run ();
 }
