@@ -24,7 +24,7 @@
 
 typedef struct
 {
-  double     until;
+  char      *until;         /* as given: "nan" must not read as unset */
   char     **overrides;
   char      *csv;
   double     csv_step;
@@ -248,12 +248,17 @@ release_interrupts (void)
 static int
 apply_until (const char  *file,
              QdDocument  *document,
-             double       until)
+             const char  *text)
 {
   const QdSettings *settings = qd_document_get_settings (document);
   g_autoptr(GError) error = NULL;
   QdSettings copy = *settings;
+  char *end = NULL;
+  double until = g_ascii_strtod (text, &end);
 
+  if (end == text || *end != '\0' || !isfinite (until))
+    return qd_cli_usage_error ("run", _("--until must be a finite time, such as 20 (not '%s')"),
+                               text);
   if (!(until > settings->start_time))
     return qd_cli_usage_error ("run", _("--until %g must be after the model's start time %g"),
                                until, settings->start_time);
@@ -624,9 +629,9 @@ int
 qd_cli_run (int    argc,
             char **argv)
 {
-  RunOptions opts = { .until = NAN, .csv_step = 0.0, .trace_budget = NAN };
+  RunOptions opts = { .until = NULL, .csv_step = 0.0, .trace_budget = NAN };
   GOptionEntry entries[] = {
-    { "until", 0, 0, G_OPTION_ARG_DOUBLE, &opts.until,
+    { "until", 0, 0, G_OPTION_ARG_STRING, &opts.until,
       N_("Run until time T instead of the model's final time (earlier or later: it replaces the final time)"), N_("T") },
     { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &opts.overrides,
       N_("Replace (or add) the model variable NAME; may be repeated"), N_("NAME=VALUE") },
@@ -732,7 +737,7 @@ qd_cli_run (int    argc,
       goto out;
     }
 
-  if (!isnan (opts.until))
+  if (opts.until != NULL)
     {
       status_code = apply_until (file, document, opts.until);
       if (status_code != QD_CLI_EXIT_OK)
@@ -838,6 +843,7 @@ qd_cli_run (int    argc,
 
 out:
   g_strfreev (opts.overrides);
+  g_free (opts.until);
   g_free (opts.csv);
   g_free (opts.events);
   g_free (opts.plot);

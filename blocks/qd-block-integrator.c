@@ -135,7 +135,7 @@ qss_reschedule (Integrator *st)
     {
       double a0 = st->x[0] - st->q[0], a1 = st->x[1] - st->q[1];
 
-      if (fabs (a0) < st->dq && st->x[2] != 0.0 && st->dq >= 0.0)
+      if (fabs (a0) < st->dq && st->x[2] != 0.0 && QD_POLY_IN_SCALE (st->dq))
         {
           double s = qd_poly_crossing_quadratic (a0, a1, st->x[2], st->dq);
 
@@ -306,6 +306,9 @@ integrator_init (QdAtomic *self,
   st->a = st->u0 = 0.0;
   st->awaiting = FALSE;
   st->dqmin = p[PARAM_DQMIN].number;
+  /* The first floor of quantum(), computed once. */
+  if (!(st->dqmin > 0.0))
+    st->dqmin = p[PARAM_DQREL].number * 1e-6;
   st->dqrel = p[PARAM_DQREL].number;
   st->tl = t;
   memset (st->x, 0, sizeof st->x);

@@ -8,6 +8,7 @@
  */
 #pragma once
 
+#include <float.h>
 #include <math.h>
 
 #include "qd-blocks-private.h"
@@ -70,7 +71,8 @@ struct _Integrator
   double  q[QD_MAX_ORDER + 1];   /* q(tl + s), k <= n - 1 */
   double  sigma;                 /* time to the next requantization */
   double  dq;                    /* the current quantum */
-  double  dqmin, dqrel;
+  double  dqmin, dqrel;          /* dqmin 0 is kept as dqrel 10^-6 (see
+                                    quantum()) */
   int     n;                     /* order of x: 1, 2 or 3 */
   gboolean awaiting;             /* the next derivative answers the last
                                     output (not kept by the fused QSS
@@ -177,20 +179,28 @@ shift (double *c,
     }
 }
 
-/* The quantum for a state of value x. A state sitting exactly at 0 with
- * dqmin = 0 would get a zero quantum and requantize endlessly; it gets
- * the quantum of a state of 1e-6 instead (a documented floor). */
+/* The quantum for a state of value x, with two floors (methods.md, "The
+ * quantized integrator"), which models whose quanta suit their states
+ * never reach:
+ *  - dqrel 10^-6 when dqmin is 0 (init stores it as st->dqmin): a state
+ *    going to 0 would otherwise get ever smaller quanta and time
+ *    advances, and one sitting at 0 a zero quantum; below |x| = 10^-6
+ *    the quantum is that of 10^-6;
+ *  - 8 ulps of x: a quantum of less than x's own resolution would leave x
+ *    where it is (x + dQ rounds to x), or step without end. */
 static inline double
 quantum (const Integrator *st,
          double            x)
 {
   /* Not fmax(): a library call per transition; the same value for the
    * non-NaN quantum parameters that check accepts. */
-  double rel = st->dqrel * fabs (x);
+  double ax = fabs (x);
+  double rel = st->dqrel * ax;
   double dq = rel > st->dqmin ? rel : st->dqmin;
+  double floor_ulp = ax * (8.0 * DBL_EPSILON);
 
-  if (dq <= 0.0)
-    dq = st->dqrel * 1e-6;
+  if (dq < floor_ulp)
+    dq = floor_ulp;
   return dq;
 }
 
@@ -268,7 +278,7 @@ qd_integrator_qss2_derivative (Integrator *st,
     {
       double a0 = x0 - q0, dq = st->dq;
 
-      if (fabs (a0) < dq && x2 != 0.0 && dq >= 0.0)
+      if (fabs (a0) < dq && x2 != 0.0 && QD_POLY_IN_SCALE (dq))
         {
           /* The crossing first makes x2 positive by negating all three
            * coefficients; its sign is random from step to step, so that

@@ -214,7 +214,7 @@ liqss2_reschedule (Integrator *st)
       root = qd_poly_first_root (d, 2);
     }
   cross = -1.0;
-  if (fabs (d0) < band && d2 != 0.0 && band >= 0.0)
+  if (fabs (d0) < band && d2 != 0.0 && QD_POLY_IN_SCALE (band))
     cross = qd_poly_crossing_quadratic (d0, d1, d2, band);
   if (!(cross > 0.0 && cross < QD_INF))
     {
@@ -450,8 +450,11 @@ bqss_derivative (Integrator *st,
   st->retry = FALSE;
   st->redecide = FALSE;
   st->frozen = FALSE;
+  /* Signs compared, not their product: for states near 10^-200 the
+   * product underflows to 0. */
   if (st->initial || st->x[1] == 0.0
-      || (st->level - st->x[0]) * st->x[1] > 0.0)
+      || (st->level > st->x[0] && st->x[1] > 0.0)
+      || (st->level < st->x[0] && st->x[1] < 0.0))
     return;
 
   /* The derivative at q points away from the level. */

@@ -47,6 +47,18 @@
  * below (a closed form for the quadratic, monotone Newton on the cubic's
  * pieces), several times cheaper.
  *
+ * Scale: the solvers square and multiply coefficients, which overflows
+ * for states beyond about 10^154 and underflows below about 10^-154. A
+ * quantum (for the crossings) or a largest coefficient (for the roots)
+ * outside 2^-256 .. 2^256 therefore has every coefficient, and the
+ * quantum, multiplied by the power of 2 that brings it to [1/2, 1) first:
+ * the roots do not move, and since a power of 2 changes no rounding
+ * within the range, a model inside it gets the same answers to the bit
+ * as before this step existed. Each solver rescales on entry, except
+ * the inline quadratic crossing, whose callers test the quantum and
+ * leave it to their fallback, the general search, which rescales (and
+ * then calls it).
+ *
  * Roots at zero: qd_poly_first_root() returns roots s > 0 only; a root at
  * s = 0 is skipped. qd_poly_first_crossing() decides at s = 0 itself: when
  * |p(0)| > dq the state has already left the band and the answer is 0;
@@ -60,6 +72,28 @@
 #include <string.h>
 
 #include "qd-poly.h"
+
+/* The power of 2 that takes the positive, finite @v to [1/2, 1). */
+static double
+unit_scale (double v)
+{
+  int e;
+
+  frexp (v, &e);
+  return ldexp (1.0, -e);
+}
+
+/* The largest |a[k]|, k <= n. */
+static double
+largest_coefficient (const double *a,
+                     int           n)
+{
+  double m = 0.0;
+
+  for (int k = 0; k <= n; k++)
+    m = fmax (m, fabs (a[k]));
+  return m;
+}
 
 /* Enough for geometric then arithmetic bisection across the whole range
  * of doubles; Newton usually ends the search in a handful. */
@@ -299,8 +333,17 @@ qd_poly_first_root_quadratic (double a0,
                               double a1,
                               double a2)
 {
-  double disc = a1 * a1 - 4.0 * a2 * a0;
-  double r1, r2;
+  double disc, r1, r2;
+  double m = fmax (fmax (fabs (a0), fabs (a1)), fabs (a2));
+
+  if (G_UNLIKELY (!QD_POLY_IN_SCALE (m)) && isfinite (m) && m > 0.0)
+    {
+      double scale = unit_scale (m);
+
+      return qd_poly_first_root_quadratic (a0 * scale, a1 * scale,
+                                           a2 * scale);
+    }
+  disc = a1 * a1 - 4.0 * a2 * a0;
 
   if (disc < 0.0)
     {
@@ -340,6 +383,18 @@ first_root_below (const double *a,
       return QD_INF;
   if (n == 0)
     return QD_INF;
+  {
+    double m = largest_coefficient (a, n);
+
+    if (!QD_POLY_IN_SCALE (m))
+      {
+        double scale = unit_scale (m), b[QD_MAX_ORDER + 1];
+
+        for (int k = 0; k <= n; k++)
+          b[k] = a[k] * scale;
+        return first_root_below (b, n, limit);
+      }
+  }
 
   if (n == 1)
     {
@@ -709,6 +764,16 @@ crossing_cubic (double   a0,
   double d0, d1, d2, d3;
   int n_cuts;
 
+  if (!QD_POLY_IN_SCALE (dq))
+    {
+      double scale;
+
+      if (!(dq > 0.0 && dq < QD_INF))
+        return NAN;
+      scale = unit_scale (dq);
+      return crossing_cubic (a0 * scale, a1 * scale, a2 * scale, a3 * scale,
+                             dq * scale, flat);
+    }
   /* The leading coefficient made positive: multiplying by -1 is the
    * same negation, without a branch that is a coin toss. */
   sign = a3 > 0.0 ? 1.0 : -1.0;
@@ -823,6 +888,17 @@ qd_poly_first_root_cubic (double a0,
 
       return first_root_below (a, 3, QD_INF);
     }
+  {
+    double m = fmax (fmax (fabs (a0), fabs (a1)), fmax (fabs (a2), fabs (a3)));
+
+    if (!QD_POLY_IN_SCALE (m))
+      {
+        double scale = unit_scale (m);
+
+        return qd_poly_first_root_cubic (a0 * scale, a1 * scale, a2 * scale,
+                                         a3 * scale);
+      }
+  }
   /* The sign does not move the roots; a positive leading coefficient
    * makes the last piece increasing. */
   sign = a3 > 0.0 ? 1.0 : -1.0;
@@ -885,6 +961,14 @@ qd_poly_first_crossing (const double *a,
     return QD_INF;
   if (!(dq >= 0.0))
     return 0.0;
+  if (dq > 0.0 && dq < QD_INF && !QD_POLY_IN_SCALE (dq))
+    {
+      double scale = unit_scale (dq), c[QD_MAX_ORDER + 1];
+
+      for (int k = 0; k <= n; k++)
+        c[k] = a[k] * scale;
+      return qd_poly_first_crossing (c, n, dq * scale);
+    }
 
   if (fabs (a[0]) >= dq)
     {

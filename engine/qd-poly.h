@@ -19,6 +19,13 @@
 
 G_BEGIN_DECLS
 
+/* Whether a positive scale (a quantum, the largest coefficient) is one
+ * the solvers take as it is: their squares and products of coefficients
+ * neither overflow nor underflow. Beyond it (states of 10^150 or
+ * 10^-150) they first multiply the coefficients by a power of 2, which
+ * moves no root, and within it changes no rounding either (qd-poly.c). */
+#define QD_POLY_IN_SCALE(v) ((v) > 0x1p-256 && (v) < 0x1p256)
+
 /* Smallest s > 0 with p(s) = 0 (a sign change or a touch). */
 QD_API double qd_poly_first_root     (const double *a,
                                       int           degree);
@@ -62,7 +69,9 @@ QD_API double qd_poly_first_root_cubic (double a0,
  * on every step; qd_poly_first_crossing() uses it for its quadratic case,
  * so both give the same answer to the bit. May return NaN or a
  * non-positive value when rounding defeats the formula; callers then fall
- * back to qd_poly_first_crossing(). */
+ * back to qd_poly_first_crossing(). @dq must be QD_POLY_IN_SCALE (the
+ * callers test it, where they test that d starts inside the band):
+ * beyond, the squares may overflow, and the general search rescales. */
 static inline double
 qd_poly_crossing_quadratic (double a0,
                             double a1,

@@ -521,6 +521,21 @@ test_cli_until_and_set (void)
   g_assert_cmpint (get_int (root, "integrator_steps"), ==, 17);
   json_object_put (root);
 
+  /* Not a finite time: a usage error (NaN used to read as no --until). */
+  {
+    static const char *const bad[] = { "nan", "inf", "1e400", "8s" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+      {
+        g_auto(CliResult) r = { 0 };
+        g_autofree char *message =
+          g_strdup_printf ("--until must be a finite time, such as 20 (not '%s')", bad[i]);
+
+        run_cli (&r, "run", cellier, "--until", bad[i], NULL);
+        assert_usage_error (&r, message);
+      }
+  }
+
   /* k = 0 freezes the state: only the initial output remains. */
   run_cli (&r3, "run", model, "--stats-json", NULL);
   g_assert_cmpint (r3.status, ==, 0);

@@ -9,6 +9,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <string.h>
 #include <time.h>
 
 static double
@@ -307,6 +308,74 @@ test_scales (void)
                                   1.0, 1e-14);
   g_assert_cmpfloat_with_epsilon (qd_poly_first_root (small, 3) / r, 1.0, 1e-9);
   g_assert_cmpfloat_with_epsilon (qd_poly_first_root (big, 3) / 1e6, 1.0, 1e-9);
+}
+
+/* Values scaled by a power of 2 (time unchanged): states of 2^±700
+ * (10^±210), whose squares overflow or underflow a double, must get the
+ * answers of the same polynomials at scale 1: to the bit from the
+ * solvers the integrators call on every step, within a few ulps from the
+ * general search (which brings the largest coefficient to [1/2, 1), a
+ * scale other than the one it is compared with). */
+static void
+assert_same_time (double s,
+                  double expected)
+{
+  if (expected == QD_INF)
+    g_assert_cmpfloat (s, ==, QD_INF);
+  else
+    g_assert_cmpfloat (fabs (s - expected), <=, 8.0 * DBL_EPSILON * expected);
+}
+
+static void
+test_value_scales (void)
+{
+  static const int exponents[] = { -700, -300, -200, 200, 300, 700 };
+  GRand *rand = g_rand_new_with_seed (7);
+
+  for (int trial = 0; trial < 500; trial++)
+    {
+      double dq = g_rand_double_range (rand, 0.5, 2.0);
+      double a[4] = {
+        g_rand_double_range (rand, -0.99, 0.99) * dq,
+        g_rand_double_range (rand, -3.0, 3.0),
+        g_rand_double_range (rand, -3.0, 3.0),
+        g_rand_double_range (rand, -3.0, 3.0),
+      };
+      double cross2 = qd_poly_first_crossing (a, 2, dq);
+      double cross3 = qd_poly_first_crossing (a, 3, dq);
+      double fast2 = qd_poly_crossing_quadratic (a[0], a[1], a[2], dq);
+      double fast3 = qd_poly_crossing_cubic (a[0], a[1], a[2], a[3], dq);
+      double flat3 = qd_poly_crossing_cubic_flat (a[0], a[1], a[2], a[3], dq);
+      double root2 = qd_poly_first_root (a, 2);
+      double root3 = qd_poly_first_root (a, 3);
+      double quad = qd_poly_first_root_quadratic (a[0], a[1], a[2]);
+      double cubic = qd_poly_first_root_cubic (a[0], a[1], a[2], a[3]);
+
+      for (guint i = 0; i < G_N_ELEMENTS (exponents); i++)
+        {
+          int e = exponents[i];
+          double b[4], bdq = ldexp (dq, e);
+
+          for (int k = 0; k < 4; k++)
+            b[k] = ldexp (a[k], e);
+          assert_same_time (qd_poly_first_crossing (b, 2, bdq), cross2);
+          assert_same_time (qd_poly_first_crossing (b, 3, bdq), cross3);
+          /* The inline quadratic takes quanta in scale only (its callers
+           * leave the others to the general search). */
+          if (QD_POLY_IN_SCALE (bdq))
+            g_assert_true (memcmp (&(double) { qd_poly_crossing_quadratic (b[0], b[1], b[2], bdq) },
+                                   &fast2, sizeof fast2) == 0);
+          g_assert_true (memcmp (&(double) { qd_poly_crossing_cubic (b[0], b[1], b[2], b[3], bdq) },
+                                 &fast3, sizeof fast3) == 0);
+          g_assert_true (memcmp (&(double) { qd_poly_crossing_cubic_flat (b[0], b[1], b[2], b[3], bdq) },
+                                 &flat3, sizeof flat3) == 0);
+          assert_same_time (qd_poly_first_root (b, 2), root2);
+          assert_same_time (qd_poly_first_root (b, 3), root3);
+          g_assert_cmpfloat (qd_poly_first_root_quadratic (b[0], b[1], b[2]), ==, quad);
+          g_assert_cmpfloat (qd_poly_first_root_cubic (b[0], b[1], b[2], b[3]), ==, cubic);
+        }
+    }
+  g_rand_free (rand);
 }
 
 static void
@@ -620,6 +689,7 @@ main (int argc, char **argv)
   g_test_add_func ("/poly/roots-at-zero", test_roots_at_zero);
   g_test_add_func ("/poly/constants", test_constants);
   g_test_add_func ("/poly/scales", test_scales);
+  g_test_add_func ("/poly/value-scales", test_value_scales);
   g_test_add_func ("/poly/perf", test_perf);
 
   return g_test_run ();

@@ -280,6 +280,112 @@ test_above_order (gconstpointer data)
     }
 }
 
+/* ---- scale ---------------------------------------------------------- */
+
+/* ẋ = −x scaled by 2^k: x(0) = 2^k, dqmin = 2^k · 1e-4, dqrel = 1e-3. A
+ * power of 2 changes no rounding, so every method must take the same
+ * steps and give the same q / 2^k, to the bit, for states from 10^-180
+ * to 10^301 as for 1: the root solvers rescale what would overflow or
+ * underflow their squares (qd-poly.c), and the stiff methods compare
+ * signs rather than products that underflow. Before, states beyond
+ * 10^155 or below 10^-155 gave wrong results without an error (x(5) =
+ * −4e160 for x(0) = 1e160 under QSS2). */
+static void
+test_scale (gconstpointer data)
+{
+  const DecayCase *c = data;
+  static const int exponents[] = { 0, -600, -400, 400, 600, 1000 };
+  guint64 steps_1 = 0;
+  double final_1 = 0.0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (exponents); i++)
+    {
+      int k = exponents[i];
+      g_autofree char *x0 = g_strdup_printf ("2^%d", k);
+      g_autofree char *dqmin = g_strdup_printf ("2^%d * 1e-4", k);
+      QdDocument *doc = decay_document (c->method, dqmin, NULL);
+      QdBlock *integ = (QdBlock *) qd_document_find_block_by_path (doc,
+                                                                   "/Integrator");
+      QdSimulation *sim;
+      QdTrace *trace;
+      guint64 steps;
+      double final;
+
+      qd_test_set_param (doc, integ, "x0", x0);
+      qd_test_set_param (doc, integ, "dqrel", "1e-3");
+      sim = qd_test_compile (doc);
+      trace = qd_test_run_and_find (sim, "/Scope/x");
+      steps = qd_simulation_get_integrator_steps (sim);
+      final = ldexp (qd_signal_eval (qd_trace_get (trace, qd_trace_get_length (trace) - 1),
+                                     FINAL_TIME), -k);
+      g_test_message ("%s, x(0) = 2^%d: %" G_GUINT64_FORMAT " steps, "
+                      "q(5) / x(0) = %.17g", c->method, k, steps, final);
+      if (k == 0)
+        {
+          steps_1 = steps;
+          final_1 = final;
+          g_assert_cmpfloat (fabs (final - exp (-FINAL_TIME)), <=,
+                             2.0 * 1e-3 * exp (-FINAL_TIME) + 2e-4);
+        }
+      else
+        {
+          g_assert_cmpuint (steps, ==, steps_1);
+          g_assert_cmpfloat (final, ==, final_1);
+        }
+      qd_simulation_free (sim);
+      g_object_unref (doc);
+    }
+}
+
+/* The quantum's two floors (qd-integrator-private.h, quantum()): never
+ * below 8 ulps of x, and, with dqmin 0, never below that of a state of
+ * 10^-6. ẋ = −1 from x = 1 under every method:
+ *  - dqmin 1e-17, below x's resolution, until t = 1e-12: x must move.
+ *    Before, 1 − 1e-17 rounded to 1: QSS1 stepped 100 000 times and left
+ *    x at 1, the stiff methods stopped with a false zero-time loop;
+ *  - dqmin 0, dqrel 1e-3, until t = 2: x must pass through 0 to −1.
+ *    Before, the quanta and time advances shrank with |x| and the run
+ *    stopped at t = 1 with a lost time advance. */
+static void
+test_quantum_floors (gconstpointer data)
+{
+  const DecayCase *c = data;
+
+  for (int run = 0; run < 2; run++)
+    {
+      QdDocument *doc = qd_document_new ();
+      QdBlock *source = qd_test_add_block (doc, "constant", "Constant");
+      QdBlock *integ = add_integrator_under_test (doc, c->method, source);
+      double until = run == 0 ? 1e-12 : 2.0;
+      QdSimulation *sim;
+      QdTrace *trace;
+      double final;
+
+      qd_test_set_param (doc, source, "value", "-1");
+      qd_test_set_param (doc, integ, "x0", "1");
+      qd_test_set_param (doc, integ, "dqmin", run == 0 ? "1e-17" : "0");
+      qd_test_set_param (doc, integ, "dqrel", run == 0 ? "0" : "1e-3");
+      qd_test_set_final_time (doc, until);
+      sim = qd_test_compile (doc);
+      trace = qd_test_run_and_find (sim, "/Scope/x");
+      final = qd_signal_eval (qd_trace_get (trace, qd_trace_get_length (trace) - 1),
+                              until);
+      g_test_message ("%s, %s: x(%g) = %.17g, %" G_GUINT64_FORMAT " steps",
+                      c->method, run == 0 ? "dqmin 1e-17" : "dqmin 0",
+                      until, final, qd_simulation_get_integrator_steps (sim));
+      if (run == 0)
+        {
+          /* 8 ulps of 1 are 1.8e-15: some 560 steps of it. */
+          g_assert_cmpfloat (fabs (final - (1.0 - 1e-12)), <=, 4e-15);
+          g_assert_cmpuint (qd_simulation_get_integrator_steps (sim), <, 1200);
+        }
+      else
+        g_assert_cmpfloat (fabs (final + 1.0), <=, 2.5e-3);
+      qd_simulation_free (sim);
+      g_object_unref (doc);
+    }
+}
+
 /* Cellier's example, closed form: ẋ = −q + 10·ε(t − 1.76), x(0) = 10,
  * QSS1 with dQ = 1. Between events x is a line; q jumps to x whenever x
  * reaches q ± 1. Fills @times and @values with q's events. */
@@ -640,6 +746,12 @@ main (int argc, char **argv)
       g_free (path);
       path = g_strdup_printf ("/qss/above-order/%s", decay_cases[i].method);
       g_test_add_data_func (path, &decay_cases[i], test_above_order);
+      g_free (path);
+      path = g_strdup_printf ("/qss/scale/%s", decay_cases[i].method);
+      g_test_add_data_func (path, &decay_cases[i], test_scale);
+      g_free (path);
+      path = g_strdup_printf ("/qss/quantum-floors/%s", decay_cases[i].method);
+      g_test_add_data_func (path, &decay_cases[i], test_quantum_floors);
       g_free (path);
     }
   g_test_add_func ("/qss/cellier", test_cellier);
