@@ -256,6 +256,49 @@ test_valid_change (void)
 }
 
 /* Integrator method and quanta show the model's default until set. */
+/* The value a field shows when a block is selected is the model's, not a
+ * step of the field's own undo: Ctrl+Z in it (the "text.undo" action)
+ * undoes only what was typed since, and never empties it. */
+static void
+test_field_undo (void)
+{
+  g_autoptr(QdDocument) document = qd_document_new ();
+  g_autoptr(GtkWidget) widget = new_inspector (document);
+  QdInspector *inspector = QD_INSPECTOR (widget);
+  QdBlock *f = add_block (document, "nlfunction", "F", 0, 0);
+  QdBlock *g = add_block (document, "nlfunction", "G", 0, 0);
+  GtkWidget *entry, *text;
+
+  g_assert_true (qd_document_set_param (document, f, "expression", "u0*2", NULL));
+  g_assert_true (qd_document_set_param (document, g, "expression", "u0*3", NULL));
+  qd_inspector_set_block (inspector, g);
+  qd_inspector_set_block (inspector, f);
+  entry = qd_inspector_get_field (inspector, "expression");
+  g_assert_cmpstr (entry_text (inspector, "expression"), ==, "u0*2");
+  /* The undo actions are the GtkText's, inside the entry. */
+  for (text = gtk_widget_get_first_child (entry); text != NULL && !GTK_IS_TEXT (text);
+       text = gtk_widget_get_next_sibling (text))
+    ;
+  g_assert_nonnull (text);
+
+  /* Nothing typed: nothing to undo (before, it emptied the field). */
+  g_assert_true (gtk_widget_activate_action (text, "text.undo", NULL));
+  flush_events ();
+  g_assert_cmpstr (entry_text (inspector, "expression"), ==, "u0*2");
+
+  /* Typed: undone back to the model's value, and no further. */
+  gtk_editable_set_position (GTK_EDITABLE (entry), -1);
+  gtk_editable_insert_text (GTK_EDITABLE (entry), "+1", -1,
+                            &(int) { 4 });
+  g_assert_cmpstr (entry_text (inspector, "expression"), ==, "u0*2+1");
+  g_assert_true (gtk_widget_activate_action (text, "text.undo", NULL));
+  flush_events ();
+  g_assert_true (gtk_widget_activate_action (text, "text.undo", NULL));
+  flush_events ();
+  g_assert_cmpstr (entry_text (inspector, "expression"), ==, "u0*2");
+  g_assert_cmpstr (qd_block_get_param (f, "expression"), ==, "u0*2");
+}
+
 static void
 test_inherit (void)
 {
@@ -873,6 +916,7 @@ main (int    argc,
   g_test_add_func ("/inspector/invalid-value", test_invalid_value);
   g_test_add_func ("/inspector/valid-change", test_valid_change);
   g_test_add_func ("/inspector/inherit", test_inherit);
+  g_test_add_func ("/inspector/field-undo", test_field_undo);
   g_test_add_func ("/inspector/document-errors", test_document_errors);
   g_test_add_func ("/inspector/model-form", test_model_form);
   g_test_add_func ("/inspector/focus-field", test_focus_field);

@@ -270,7 +270,12 @@ field_set_text (Field      *field,
   switch (field->kind)
     {
     case WIDGET_ENTRY:
+      /* Set from the model, not typed: no step for the field's own Ctrl+Z,
+       * which would take it back to empty and apply that. Turning undo
+       * off clears the field's history. */
+      gtk_editable_set_enable_undo (GTK_EDITABLE (field->editor), FALSE);
       gtk_editable_set_text (GTK_EDITABLE (field->editor), text);
+      gtk_editable_set_enable_undo (GTK_EDITABLE (field->editor), TRUE);
       break;
     case WIDGET_DROPDOWN:
       for (guint i = 0; i < field->values->len; i++)

@@ -126,7 +126,11 @@ update_final_entry (QdRunBar *self)
       return;
     }
   g_ascii_formatd (text, sizeof text, "%g", settings->final_time);
+  /* As the inspector's fields: the model's value is not a step that the
+   * field's own Ctrl+Z may undo. */
+  gtk_editable_set_enable_undo (GTK_EDITABLE (self->final_entry), FALSE);
   gtk_editable_set_text (GTK_EDITABLE (self->final_entry), text);
+  gtk_editable_set_enable_undo (GTK_EDITABLE (self->final_entry), TRUE);
   gtk_widget_set_sensitive (GTK_WIDGET (self->final_entry), TRUE);
 }
 
