@@ -6,6 +6,18 @@
  * function applied to the input polynomials (truncated Taylor arithmetic,
  * qd-taylor.h), up to the highest input order, so QSS2 and QSS3 signals
  * keep their order through these blocks.
+ *
+ * Zero crossings. Between input events the output is a polynomial
+ * computed at the last one, and the input's own polynomial may reach 0
+ * meanwhile. Absolute value then changes branch; Log, Sqrt, Inverse,
+ * Division (its divisor) and Power (of an exponent that is not a
+ * positive whole number) leave their domain, where the run must stop
+ * with the block's error rather than carry the old polynomial through
+ * the singularity. These blocks therefore watch that input: dint
+ * schedules an internal event at its next zero (solved from the input
+ * polynomial), where lambda takes the input as exactly 0. Abs emits the
+ * new branch there; the others stop the run. Watching needs a time
+ * advance of their own, so these blocks are not QD_BLOCK_STATIC.
  */
 #include <math.h>
 
@@ -23,7 +35,8 @@ typedef struct
   QdUnaryFunc  func;      /* one-input blocks */
   double       exponent;  /* Power */
   const char  *domain;    /* what the function needs of its input */
-  gboolean     at_zero;   /* Absolute value: the event is a zero crossing */
+  gboolean     at_zero;   /* the event is the watched input's zero */
+  int          watch;     /* the input whose zeros matter, or -1 */
 } MathState;
 
 /* ---- the static-function pattern, shared by every block here --------- */
@@ -59,15 +72,14 @@ math_dint (QdAtomic *self,
 
   st->sigma = QD_INF;
   st->at_zero = FALSE;
-  /* Absolute value changes branch where its input crosses zero: an
-   * internal event at that exact time (solved from the input polynomial)
-   * emits the new branch there, instead of the wrong branch lasting until
-   * the next input event. */
-  if (self->type == &qd_block_abs)
+  /* The watched input's next zero (see the top of the file): an internal
+   * event at that exact time, instead of the old polynomial lasting
+   * until the next input event. */
+  if (st->watch >= 0)
     {
       QdSignal u;
 
-      qd_signal_advance (self->in[0], t, &u);
+      qd_signal_advance (self->in[st->watch], t, &u);
       /* Leaving the crossing just handled, not finding it again. */
       if (at_zero)
         u.c[0] = 0.0;
@@ -181,6 +193,14 @@ unary_init (QdAtomic *self,
       }
   if (self->type == &qd_block_pow)
     st->exponent = self->params[0].number;
+  /* Abs changes branch at 0; the others are singular there, except a
+   * power of a positive whole exponent. */
+  st->watch = -1;
+  if (self->type == &qd_block_abs || self->type == &qd_block_log
+      || self->type == &qd_block_sqrt || self->type == &qd_block_inverse
+      || (self->type == &qd_block_pow
+          && !(st->exponent > 0.0 && st->exponent == floor (st->exponent))))
+    st->watch = 0;
 }
 
 static guint64
@@ -203,10 +223,10 @@ unary_lambda (QdAtomic *self,
   return write_output (self, t, &r, order, &u);
 }
 
-/* Every unary block but Absolute value is static in the sense of
- * QD_BLOCK_STATIC: dext only makes the output due and dint makes it
- * passive. Absolute value's dint schedules the input's next zero
- * crossing, so its state is more than that. */
+/* The unary blocks that watch no zero (see the top of the file) are
+ * static in the sense of QD_BLOCK_STATIC: dext only makes the output due
+ * and dint makes it passive. The others' dint schedules the input's next
+ * zero, so their state is more than that. */
 #define UNARY_BLOCK(var, ID, NAME, GLYPH, DOC, OUT_DOC, PARAMS, N_PARAMS) \
   UNARY_BLOCK_FLAGS (var, ID, NAME, GLYPH, DOC, OUT_DOC, PARAMS, N_PARAMS,  \
                      QD_BLOCK_FEEDTHROUGH | QD_BLOCK_STATIC)
@@ -251,17 +271,20 @@ UNARY_BLOCK (qd_block_exp, "exp", N_("Exponential"), "eˣ",
                 "order."),
              N_("e^u"), NULL, 0);
 
-UNARY_BLOCK (qd_block_log, "log", N_("Logarithm"), "log",
-             N_("The natural logarithm of its input: y = log(u). The input "
-                "must stay positive; the run stops with an error naming this "
-                "block otherwise."),
-             N_("log(u)"), NULL, 0);
+UNARY_BLOCK_FLAGS (qd_block_log, "log", N_("Logarithm"), "log",
+                   N_("The natural logarithm of its input: y = log(u). The "
+                      "input must stay positive: the run stops with an error "
+                      "naming this block at the time it reaches zero (solved "
+                      "from the input polynomial) or arrives at or below it."),
+                   N_("log(u)"), NULL, 0, QD_BLOCK_FEEDTHROUGH);
 
-UNARY_BLOCK (qd_block_sqrt, "sqrt", N_("Square root"), "√",
-             N_("The square root of its input: y = √u. The input must not "
-                "be negative; at exactly zero the slope is infinite unless "
-                "the input is identically zero."),
-             N_("√u"), NULL, 0);
+UNARY_BLOCK_FLAGS (qd_block_sqrt, "sqrt", N_("Square root"), "√",
+                   N_("The square root of its input: y = √u. The input must "
+                      "not be negative; at exactly zero the slope is infinite "
+                      "unless the input is identically zero, so the run stops "
+                      "with an error naming this block at the time a changing "
+                      "input reaches zero (solved from the input polynomial)."),
+                   N_("√u"), NULL, 0, QD_BLOCK_FEEDTHROUGH);
 
 UNARY_BLOCK_FLAGS (qd_block_abs, "abs", N_("Absolute value"), "|u|",
                    N_("The absolute value of its input: y = |u|. The output "
@@ -281,17 +304,22 @@ static const QdParamSpec pow_params[] = {
        "a fractional one needs a positive input."), NULL, 0 },
 };
 
-UNARY_BLOCK (qd_block_pow, "pow", N_("Power"), "uᵃ",
-             N_("Raises its input to a constant power: y = u^a. Whole "
-                "exponents are computed by exact multiplication; others "
-                "with the power recurrence, which needs u > 0."),
-             N_("u^a"), pow_params, G_N_ELEMENTS (pow_params));
+UNARY_BLOCK_FLAGS (qd_block_pow, "pow", N_("Power"), "uᵃ",
+                   N_("Raises its input to a constant power: y = u^a. Whole "
+                      "exponents are computed by exact multiplication; others "
+                      "with the power recurrence, which needs u > 0. Unless "
+                      "a is a positive whole number, the run stops with an "
+                      "error naming this block at the time the input reaches "
+                      "zero (solved from the input polynomial)."),
+                   N_("u^a"), pow_params, G_N_ELEMENTS (pow_params),
+                   QD_BLOCK_FEEDTHROUGH);
 
-UNARY_BLOCK (qd_block_inverse, "inverse", N_("Inverse"), "1/u",
-             N_("The reciprocal of its input: y = 1/u. The input must not "
-                "be zero; the run stops with an error naming this block "
-                "otherwise."),
-             N_("1/u"), NULL, 0);
+UNARY_BLOCK_FLAGS (qd_block_inverse, "inverse", N_("Inverse"), "1/u",
+                   N_("The reciprocal of its input: y = 1/u. The input must "
+                      "not be zero: the run stops with an error naming this "
+                      "block at the time it reaches zero (solved from the "
+                      "input polynomial)."),
+                   N_("1/u"), NULL, 0, QD_BLOCK_FEEDTHROUGH);
 
 /* ---- Product ----------------------------------------------------------- */
 
@@ -302,6 +330,7 @@ product_init (QdAtomic *self,
   MathState *st = self->state;
 
   st->sigma = self->n_in > 0 ? QD_INF : 0.0;
+  st->watch = -1;
 }
 
 static guint64
@@ -360,15 +389,20 @@ division_init (QdAtomic *self,
 
   st->sigma = QD_INF;
   st->domain = N_("the divisor u1 is zero; keep it away from zero");
+  st->watch = 1;
 }
 
 static guint64
 division_lambda (QdAtomic *self,
                  double    t)
 {
+  MathState *st = self->state;
   QdTaylor a, b, r;
   int order = MAX (read_input (self, 0, t, &a), read_input (self, 1, t, &b));
 
+  /* At the divisor's zero (see the top of the file). */
+  if (st->at_zero)
+    b.c[0] = 0.0;
   qd_taylor_div (&r, &a, &b, order);
   return write_output (self, t, &r, order, &b);
 }
@@ -380,13 +414,15 @@ const QdBlockType qd_block_division = {
   .glyph = "÷",
   .doc = N_("Divides its first input by its second: y = u0/u1, with the "
             "exact Taylor coefficients of the quotient (series division) up "
-            "to the highest input order. The run stops with an error if the "
-            "divisor becomes zero."),
+            "to the highest input order. The run stops with an error naming "
+            "this block at the time the divisor reaches zero (solved from "
+            "its polynomial)."),
   .inputs = { .count = 2, .name_prefix = "u",
               .doc = N_("u0 is the dividend, u1 the divisor.") },
   .outputs = { .count = 1, .name_prefix = "y",
                .doc = N_("The quotient u0/u1.") },
-  .flags = QD_BLOCK_FEEDTHROUGH | QD_BLOCK_STATIC,
+  /* Not QD_BLOCK_STATIC: it watches its divisor's zeros. */
+  .flags = QD_BLOCK_FEEDTHROUGH,
   .state_size = sizeof (MathState),
   .init = division_init,
   .ta = math_ta,
