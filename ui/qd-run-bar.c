@@ -108,15 +108,18 @@ format_duration (double seconds)
   return g_strdup_printf (_("%.0f min %.0f s"), floor (seconds / 60), fmod (seconds, 60));
 }
 
+/* The model's final time into the field; not while the user is typing
+ * there, unless @typing_done (the field is being left). */
 static void
-update_final_entry (QdRunBar *self)
+show_final_time (QdRunBar *self,
+                 gboolean  typing_done)
 {
   const QdSettings *settings;
   char text[G_ASCII_DTOSTR_BUF_SIZE];
 
-  /* Do not overwrite what the user is typing. */
-  if (gtk_widget_has_focus (GTK_WIDGET (self->final_entry))
-      || gtk_widget_is_focus (gtk_widget_get_first_child (GTK_WIDGET (self->final_entry))))
+  if (!typing_done
+      && (gtk_widget_has_focus (GTK_WIDGET (self->final_entry))
+          || gtk_widget_is_focus (gtk_widget_get_first_child (GTK_WIDGET (self->final_entry)))))
     return;
   if (self->document == NULL
       || (settings = qd_document_get_settings (self->document)) == NULL)
@@ -126,12 +129,19 @@ update_final_entry (QdRunBar *self)
       return;
     }
   g_ascii_formatd (text, sizeof text, "%g", settings->final_time);
+  gtk_widget_remove_css_class (GTK_WIDGET (self->final_entry), "error");
   /* As the inspector's fields: the model's value is not a step that the
    * field's own Ctrl+Z may undo. */
   gtk_editable_set_enable_undo (GTK_EDITABLE (self->final_entry), FALSE);
   gtk_editable_set_text (GTK_EDITABLE (self->final_entry), text);
   gtk_editable_set_enable_undo (GTK_EDITABLE (self->final_entry), TRUE);
   gtk_widget_set_sensitive (GTK_WIDGET (self->final_entry), TRUE);
+}
+
+static void
+update_final_entry (QdRunBar *self)
+{
+  show_final_time (self, FALSE);
 }
 
 static void
@@ -359,12 +369,20 @@ on_final_activate (GtkEntry *entry,
     {
       g_autofree char *message = NULL;
 
-      message = g_strdup_printf (_("Final time: “%s” is not a number after the "
-                                   "start time %g; type a larger number"),
-                                 text, settings.start_time);
+      if (end == text || *end != '\0' || !isfinite (final))
+        message = g_strdup_printf (_("Final time: “%s” is not a number; type "
+                                     "a time after the start time %g, such as %g"),
+                                   text, settings.start_time, settings.final_time);
+      else
+        message = g_strdup_printf (_("Final time: %s is not after the start "
+                                     "time %g; type a larger number"),
+                                   text, settings.start_time);
       if (window != NULL)
         qd_window_show_message (QD_WINDOW (window), GTK_MESSAGE_ERROR, message);
       qd_settings_clear (&settings);
+      /* Marked until it is right or left: leaving it shows the model's
+       * final time again, which the refused text never became. */
+      gtk_widget_add_css_class (GTK_WIDGET (entry), "error");
       gtk_widget_error_bell (GTK_WIDGET (entry));
       return;
     }
@@ -647,9 +665,21 @@ qd_run_bar_class_init (QdRunBarClass *klass)
 }
 
 static void
+on_final_leave (GtkEventControllerFocus *controller,
+                QdRunBar                *self)
+{
+  show_final_time (self, TRUE);
+}
+
+static void
 qd_run_bar_init (QdRunBar *self)
 {
+  GtkEventController *focus;
+
   gtk_widget_init_template (GTK_WIDGET (self));
+  focus = gtk_event_controller_focus_new ();
+  g_signal_connect (focus, "leave", G_CALLBACK (on_final_leave), self);
+  gtk_widget_add_controller (GTK_WIDGET (self->final_entry), focus);
 
   g_signal_connect (self->final_entry, "activate", G_CALLBACK (on_final_activate), self);
   g_signal_connect_swapped (self->realtime_toggle, "toggled", G_CALLBACK (apply_realtime), self);
