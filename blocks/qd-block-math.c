@@ -103,16 +103,17 @@ read_input (QdAtomic *self,
   return CLAMP (s.order, 0, QD_MAX_ORDER);
 }
 
-/* Writes the output segment; a value outside the function's domain stops
- * the run with a message that says which input value caused it. */
+/* Writes the output segment; a value outside the function's domain (a
+ * coefficient that is not finite) stops the run with @domain, after the
+ * input value that caused it. */
 static guint64
 write_output (QdAtomic       *self,
               double          t,
               const QdTaylor *r,
               int             order,
-              const QdTaylor *u)
+              const QdTaylor *u,
+              const char     *domain)
 {
-  MathState *st = self->state;
   QdSignal *y = &self->out[0];
 
   y->t = t;
@@ -123,12 +124,12 @@ write_output (QdAtomic       *self,
 
   /* Every coefficient: sqrt at a changing zero input has a finite value
    * and an infinite slope, which is as much outside its domain. */
-  if (st->domain != NULL
+  if (domain != NULL
       && !(isfinite (y->c[0]) && isfinite (y->c[1]) && isfinite (y->c[2])
            && isfinite (y->c[3])))
     qd_atomic_fail (self, QD_ERROR_NUMERIC,
                     _("at t = %g the input is %g: %s"),
-                    t, u->c[0], _(st->domain));
+                    t, u->c[0], _(domain));
   return 1;
 }
 
@@ -203,6 +204,21 @@ unary_init (QdAtomic *self,
     st->watch = 0;
 }
 
+/* What a non-finite output means: outside the function's domain, or,
+ * for a power whose base is inside it (positive, or any but 0 under a
+ * whole exponent), an overflow (10^400). */
+static const char *
+pow_domain (QdAtomic       *self,
+            const QdTaylor *u)
+{
+  MathState *st = self->state;
+
+  if (self->type == &qd_block_pow && u->c[0] != 0.0
+      && (u->c[0] > 0.0 || st->exponent == floor (st->exponent)))
+    return N_("the power overflows; check the input's scale");
+  return st->domain;
+}
+
 static guint64
 unary_lambda (QdAtomic *self,
               double    t)
@@ -220,7 +236,7 @@ unary_lambda (QdAtomic *self,
     st->func (&r, &u, order);
   else
     qd_taylor_pow_const (&r, &u, st->exponent, order);
-  return write_output (self, t, &r, order, &u);
+  return write_output (self, t, &r, order, &u, pow_domain (self, &u));
 }
 
 /* The unary blocks that watch no zero (see the top of the file) are
@@ -348,7 +364,7 @@ product_lambda (QdAtomic *self,
       order = MAX (order, read_input (self, i, t, &u));
       qd_taylor_mul (&p, &p, &u, QD_MAX_ORDER);
     }
-  return write_output (self, t, &p, order, &p);
+  return write_output (self, t, &p, order, &p, NULL);
 }
 
 static const QdParamSpec product_params[] = {
@@ -404,7 +420,7 @@ division_lambda (QdAtomic *self,
   if (st->at_zero)
     b.c[0] = 0.0;
   qd_taylor_div (&r, &a, &b, order);
-  return write_output (self, t, &r, order, &b);
+  return write_output (self, t, &r, order, &b, st->domain);
 }
 
 const QdBlockType qd_block_division = {

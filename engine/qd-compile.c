@@ -269,6 +269,30 @@ uses_failed_variable (Compiler     *c,
   return FALSE;
 }
 
+/* TRUE when @expr, the value of variable @i, uses variable @i itself or
+ * one defined after it (the first such in *@later). */
+static gboolean
+uses_later_variable (Compiler     *c,
+                     const QdExpr *expr,
+                     guint         i,
+                     int          *later)
+{
+  guint n;
+  const char *const *ids = qd_expr_get_identifiers (expr, &n);
+
+  for (guint k = 0; k < n; k++)
+    {
+      int v = find_variable (c, ids[k]);
+
+      if (v >= (int) i)
+        {
+          *later = v;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
 static void
 evaluate_variables (Compiler          *c,
                     QdDocument        *document,
@@ -329,6 +353,7 @@ evaluate_variables (Compiler          *c,
       QdExpr *expr = qd_expr_parse (g_ptr_array_index (exprs, i), &error);
       double value = NAN;
       gboolean ok = FALSE;
+      int later;
 
       /* Each variable sees only those defined before it. */
       if (expr != NULL
@@ -342,6 +367,20 @@ evaluate_variables (Compiler          *c,
             add_problem (c, NULL, QD_ERROR_EXPR,
                          _("variable '%s' is not a finite number (it is %g); "
                            "check its expression"), name, value);
+        }
+      else if (expr != NULL && uses_later_variable (c, expr, i, &later))
+        {
+          if (later == (int) i)
+            add_problem (c, NULL, QD_ERROR_EXPR,
+                         _("variable '%s' uses itself; give it a value that "
+                           "does not"), name);
+          else
+            add_problem (c, NULL, QD_ERROR_EXPR,
+                         _("variable '%s' uses '%s', which is defined after "
+                           "it; a variable can use only those above it, so "
+                           "move '%s' up"), name,
+                         (const char *) g_ptr_array_index (c->var_names, later),
+                         (const char *) g_ptr_array_index (c->var_names, later));
         }
       else if (expr == NULL || !uses_failed_variable (c, expr))
         add_problem (c, NULL, QD_ERROR_EXPR, _("variable '%s': %s"),

@@ -668,6 +668,7 @@ static void
 parse_primary (QdParser *P)
 {
   const char *start;
+  double value;
 
   skip_space (P);
   start = P->p;
@@ -687,7 +688,17 @@ parse_primary (QdParser *P)
           return;
         }
       copy = g_strndup (start, end - start);
-      emit (P, OP_CONST, 0, g_ascii_strtod (copy, NULL));
+      value = g_ascii_strtod (copy, NULL);
+      if (!isfinite (value))
+        {
+          /* 1e400 would be infinity, and everything computed from it
+           * infinity or NaN, far from where the number was written. */
+          fail (P, start, QD_ERROR_SYNTAX,
+                _("the number %s is too large for a double (at most about "
+                  "1.8e308)"), copy);
+          return;
+        }
+      emit (P, OP_CONST, 0, value);
       P->p = end;
       return;
     }
@@ -696,7 +707,6 @@ parse_primary (QdParser *P)
     {
       const QdFunction *fn;
       gsize len;
-      double value;
 
       while (is_name_char (*P->p))
         P->p++;

@@ -414,6 +414,22 @@ test_parse_literal (void)
     }
 }
 
+/* A literal beyond the largest double is refused where it is written,
+ * not left to turn a result into infinity or NaN at run time. */
+static void
+test_huge_literal (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QdExpr) expr = qd_expr_parse ("2 * -1e400*u0", &error);
+  g_autoptr(QdExpr) largest = qd_expr_parse ("1.7976931348623157e308", NULL);
+
+  g_assert_null (expr);
+  g_assert_error (error, QD_ERROR, QD_ERROR_SYNTAX);
+  g_assert_cmpstr (error->message, ==, "column 6: the number 1e400 is too large "
+                   "for a double (at most about 1.8e308)");
+  g_assert_nonnull (largest);
+}
+
 /* The names of a function parameter: inputs, their columns, and the
  * message for a name that is none of them, in its three forms. */
 static void
@@ -465,6 +481,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/expr/parse-literal", test_parse_literal);
   g_test_add_func ("/expr/function-names", test_function_names);
+  g_test_add_func ("/expr/huge-literal", test_huge_literal);
 
   return g_test_run ();
 }

@@ -473,6 +473,29 @@ test_singular_zero (void)
     }
 }
 
+/* A power whose base is in its domain but whose value is beyond a double
+ * says so, not that the power is undefined there. */
+static void
+test_pow_overflow (void)
+{
+  g_autoptr(QdDocument) doc = qd_document_new ();
+  QdBlock *ten = qd_test_add_block (doc, "constant", "Ten");
+  QdBlock *pow = qd_test_add_block (doc, "pow", "D");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+  g_autoptr(GError) error = NULL;
+  QdSimulation *sim;
+
+  qd_test_set_param (doc, ten, "value", "10");
+  qd_test_set_param (doc, pow, "exponent", "400");
+  qd_test_connect (doc, ten, 0, pow, 0);
+  qd_test_connect (doc, pow, 0, scope, 0);
+  sim = qd_test_compile (doc);
+  g_assert_cmpint (qd_simulation_run (sim, &error), ==, QD_RUN_ERROR);
+  g_assert_cmpstr (error->message, ==, "/D: at t = 0 the input is 10: the power "
+                   "overflows; check the input's scale");
+  qd_simulation_free (sim);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -489,6 +512,7 @@ main (int argc, char **argv)
                    test_nlfunction_unknown_variable);
 
   g_test_add_func ("/math-blocks/singular-zero", test_singular_zero);
+  g_test_add_func ("/math-blocks/pow-overflow", test_pow_overflow);
 
   return g_test_run ();
 }

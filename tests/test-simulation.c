@@ -806,7 +806,8 @@ test_compile_variables (void)
   texts = compile_problems (m.doc, NULL);
   g_assert_cmpuint (texts->len, ==, 2);
   g_assert_cmpstr (g_ptr_array_index (texts, 0), ==,
-                   "variable 'C': column 3: unknown name 'Q'");
+                   "variable 'C' uses 'Q', which is defined after it; a "
+                   "variable can use only those above it, so move 'Q' up");
   g_assert_cmpstr (g_ptr_array_index (texts, 1), ==,
                    "variable 'D' is not a finite number (it is inf); check "
                    "its expression");
@@ -815,6 +816,21 @@ test_compile_variables (void)
   assert_has_problem (texts2, "override 'nonsense': expected NAME=EXPRESSION");
   assert_has_problem (texts2, "override '2x=1': '2x' is not a valid variable name");
   g_object_unref (m.doc);
+
+  /* One that uses itself; one whose name is nowhere. */
+  {
+    g_autoptr(GPtrArray) texts3 = NULL;
+
+    model_init (&m);
+    g_assert_true (qd_document_set_variable (m.doc, "S", "S + 1", &error));
+    g_assert_true (qd_document_set_variable (m.doc, "U", "2*W", &error));
+    model_finish (&m);
+    texts3 = compile_problems (m.doc, NULL);
+    assert_has_problem (texts3, "variable 'S' uses itself; give it a value "
+                        "that does not");
+    assert_has_problem (texts3, "variable 'U': column 3: unknown name 'W'");
+    g_object_unref (m.doc);
+  }
 }
 
 static void
