@@ -830,10 +830,10 @@ load_settings (Loader      *loader,
 
   if (json_object_object_get_ex (json, "start", &value)
       && !get_number (value, &settings->start_time))
-    return fail (loader, QD_ERROR_FORMAT, where, _("\"start\" must be a number"));
+    return fail (loader, QD_ERROR_FORMAT, where, _("\"start\" must be a finite number"));
   if (json_object_object_get_ex (json, "final", &value)
       && !get_number (value, &settings->final_time))
-    return fail (loader, QD_ERROR_FORMAT, where, _("\"final\" must be a number"));
+    return fail (loader, QD_ERROR_FORMAT, where, _("\"final\" must be a finite number"));
   if (json_object_object_get_ex (json, "method", &value))
     {
       const char *method;
@@ -846,17 +846,18 @@ load_settings (Loader      *loader,
     }
   if (json_object_object_get_ex (json, "dqmin", &value)
       && !get_number (value, &settings->dqmin))
-    return fail (loader, QD_ERROR_FORMAT, where, _("\"dqmin\" must be a number"));
+    return fail (loader, QD_ERROR_FORMAT, where, _("\"dqmin\" must be a finite number"));
   if (json_object_object_get_ex (json, "dqrel", &value)
       && !get_number (value, &settings->dqrel))
-    return fail (loader, QD_ERROR_FORMAT, where, _("\"dqrel\" must be a number"));
+    return fail (loader, QD_ERROR_FORMAT, where, _("\"dqrel\" must be a finite number"));
   if (json_object_object_get_ex (json, "illegitimacy_limit", &value))
     {
       guint64 limit;
 
       if (!get_uint (value, G_MAXUINT64, &limit))
         return fail (loader, QD_ERROR_FORMAT, where,
-                     _("\"illegitimacy_limit\" must be a whole number"));
+                     _("\"illegitimacy_limit\" must be a whole number from 0 "
+                       "to 18446744073709551615"));
       settings->illegitimacy_limit = limit;
     }
 

@@ -509,11 +509,15 @@ test_semantic_errors (void)
     { HEAD "\"simulation\": {\"final\": -1}}", QD_ERROR_INVALID,
       NAME ": settings: the final time (-1) must be later than the start time (0)" },
     { HEAD "\"simulation\": {\"start\": NaN}}", QD_ERROR_FORMAT,
-      NAME ": \"simulation\": \"start\" must be a number" },
+      NAME ": \"simulation\": \"start\" must be a finite number" },
     { HEAD "\"simulation\": {\"final\": 1e999}}", QD_ERROR_FORMAT,
-      NAME ": \"simulation\": \"final\" must be a number" },
+      NAME ": \"simulation\": \"final\" must be a finite number" },
     { HEAD "\"simulation\": {\"illegitimacy_limit\": -5}}", QD_ERROR_FORMAT,
-      NAME ": \"simulation\": \"illegitimacy_limit\" must be a whole number" },
+      NAME ": \"simulation\": \"illegitimacy_limit\" must be a whole number from 0 "
+      "to 18446744073709551615" },
+    { HEAD "\"simulation\": {\"illegitimacy_limit\": 1e30}}", QD_ERROR_FORMAT,
+      NAME ": \"simulation\": \"illegitimacy_limit\" must be a whole number from 0 "
+      "to 18446744073709551615" },
     { HEAD "\"simulation\": {\"dt\": 1}}", QD_ERROR_FORMAT,
       NAME ": \"simulation\": unknown key \"dt\" in \"simulation\"; the keys are "
       "start, final, method, dqmin, dqrel, illegitimacy_limit" },
