@@ -627,7 +627,7 @@ check_label (double      value,
              double      step,
              const char *expected)
 {
-  g_autofree char *text = qd_plot_format_tick (value, step);
+  g_autofree char *text = qd_plot_format_tick (value, step, 0.0);
 
   g_assert_cmpstr (text, ==, expected);
 }
@@ -652,6 +652,20 @@ test_nice_ticks (void)
   check_label (3.2e-9, 1e-10, "3.2e-9");
   check_label (150e6, 50e6, "150e6");
   check_label (2e-4, 1e-4, "200e-6");
+
+  /* One axis, one notation: the exponent of its largest tick. The
+   * transmission line's time axis read "500e-12, 1.0e-9, 1.5e-9". */
+  {
+    const double ticks[] = { 0.0, 5e-10, 1e-9, 1.5e-9, 2e-9 };
+    const char *const labels[] = { "0", "0.5e-9", "1.0e-9", "1.5e-9", "2.0e-9" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (ticks); i++)
+      {
+        g_autofree char *text = qd_plot_format_tick (ticks[i], 5e-10, 2e-9);
+
+        g_assert_cmpstr (text, ==, labels[i]);
+      }
+  }
 }
 
 /* cos and sin as cubic Taylor segments every 0.05: a QSS3-like pair. */

@@ -204,9 +204,11 @@ qd_plot_nice_ticks (double  lo,
 
 char *
 qd_plot_format_tick (double value,
-                     double step)
+                     double step,
+                     double axis_max)
 {
-  double mag = MAX (fabs (value), fabs (step));
+  double top = axis_max > 0.0 ? axis_max : fabs (value);
+  double mag = MAX (top, fabs (step));
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
   int decimals;
 
@@ -225,7 +227,7 @@ qd_plot_format_tick (double value,
     {
       /* Engineering notation: the exponent a multiple of three, so the
        * mantissa reads like a unit prefix (n, µ, m, k, M, G). */
-      int e3 = 3 * (int) floor (log10 (fabs (value)) / 3.0 + 1e-12);
+      int e3 = 3 * (int) floor (log10 (top) / 3.0 + 1e-12);
       double scale = pow (10.0, e3);
       double mantissa = value / scale;
 
@@ -1222,7 +1224,7 @@ draw_grid_and_axes (cairo_t                   *cr,
                     gboolean                   labels)
 {
   const QdPlotRect *a = &m->area;
-  double xt[64], yt[64], xstep, ystep;
+  double xt[64], yt[64], xstep, ystep, x_top = 0.0, y_top = 0.0;
   guint nx, ny;
 
   nx = qd_plot_nice_ticks (o->x_min, o->x_max,
@@ -1281,14 +1283,18 @@ draw_grid_and_axes (cairo_t                   *cr,
 
   source_color (cr, &style->text);
   for (guint i = 0; i < nx; i++)
+    x_top = MAX (x_top, fabs (xt[i]));
+  for (guint i = 0; i < ny; i++)
+    y_top = MAX (y_top, fabs (yt[i]));
+  for (guint i = 0; i < nx; i++)
     {
-      g_autofree char *text = qd_plot_format_tick (xt[i], xstep);
+      g_autofree char *text = qd_plot_format_tick (xt[i], xstep, x_top);
 
       draw_text (cr, text, map_x (m, xt[i]), a->y + a->height + 6.0, 0.5, 0.0);
     }
   for (guint i = 0; i < ny; i++)
     {
-      g_autofree char *text = qd_plot_format_tick (yt[i], ystep);
+      g_autofree char *text = qd_plot_format_tick (yt[i], ystep, y_top);
 
       draw_text (cr, text, a->x - 7.0, map_y (m, yt[i]), 1.0, 0.5);
     }

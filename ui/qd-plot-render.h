@@ -142,8 +142,11 @@ double   qd_plot_nice_ceil              (double                      value);
 /* A tick label: plain decimals for ordinary magnitudes, engineering
  * notation (exponent a multiple of 3) for tiny or huge ones: "0.25",
  * "-3", "3.2e-9", "150e6". @step is the tick spacing, which sets the
- * precision. */
+ * precision; @axis_max the largest |tick| of the axis, which sets the
+ * notation and the exponent, so that one axis reads "0.5e-9, 1.0e-9,
+ * 1.5e-9" and not "500e-12, 1.0e-9" (0: @value's own). */
 char    *qd_plot_format_tick            (double                      value,
-                                         double                      step);
+                                         double                      step,
+                                         double                      axis_max);
 
 G_END_DECLS
