@@ -306,10 +306,12 @@ integrator_init (QdAtomic *self,
   st->a = st->u0 = 0.0;
   st->awaiting = FALSE;
   st->dqmin = p[PARAM_DQMIN].number;
-  /* The first floor of quantum(), computed once. */
+  /* The floors of quantum(), computed once: dqmin 0 as dqrel 10^-6, and
+   * dqrel at least 8 ulps (of 1), which keeps dQ from going below 8 ulps
+   * of x and changes nothing for any dqrel above 1.8e-15. */
   if (!(st->dqmin > 0.0))
     st->dqmin = p[PARAM_DQREL].number * 1e-6;
-  st->dqrel = p[PARAM_DQREL].number;
+  st->dqrel = MAX (p[PARAM_DQREL].number, 8.0 * DBL_EPSILON);
   st->tl = t;
   memset (st->x, 0, sizeof st->x);
   memset (st->q, 0, sizeof st->q);

@@ -8,7 +8,6 @@
  */
 #pragma once
 
-#include <float.h>
 #include <math.h>
 
 #include "qd-blocks-private.h"
@@ -71,8 +70,7 @@ struct _Integrator
   double  q[QD_MAX_ORDER + 1];   /* q(tl + s), k <= n - 1 */
   double  sigma;                 /* time to the next requantization */
   double  dq;                    /* the current quantum */
-  double  dqmin, dqrel;          /* dqmin 0 is kept as dqrel 10^-6 (see
-                                    quantum()) */
+  double  dqmin, dqrel;          /* with quantum()'s floors */
   int     n;                     /* order of x: 1, 2 or 3 */
   gboolean awaiting;             /* the next derivative answers the last
                                     output (not kept by the fused QSS
@@ -179,29 +177,25 @@ shift (double *c,
     }
 }
 
-/* The quantum for a state of value x, with two floors (methods.md, "The
- * quantized integrator"), which models whose quanta suit their states
+/* The quantum for a state of value x, max(dqrel |x|, dqmin), with two
+ * floors (methods.md, "The quantized integrator") that init builds into
+ * st->dqmin and st->dqrel, and that models whose quanta suit their states
  * never reach:
- *  - dqrel 10^-6 when dqmin is 0 (init stores it as st->dqmin): a state
- *    going to 0 would otherwise get ever smaller quanta and time
- *    advances, and one sitting at 0 a zero quantum; below |x| = 10^-6
- *    the quantum is that of 10^-6;
- *  - 8 ulps of x: a quantum of less than x's own resolution would leave x
- *    where it is (x + dQ rounds to x), or step without end. */
+ *  - dqrel 10^-6 when dqmin is 0: a state going to 0 would otherwise get
+ *    ever smaller quanta and time advances, and one sitting at 0 a zero
+ *    quantum; below |x| = 10^-6 the quantum is that of 10^-6;
+ *  - 8 ulps of x (st->dqrel at least 8 DBL_EPSILON): a quantum of less
+ *    than x's own resolution would leave x where it is (x + dQ rounds to
+ *    x), or step without end. */
 static inline double
 quantum (const Integrator *st,
          double            x)
 {
   /* Not fmax(): a library call per transition; the same value for the
    * non-NaN quantum parameters that check accepts. */
-  double ax = fabs (x);
-  double rel = st->dqrel * ax;
-  double dq = rel > st->dqmin ? rel : st->dqmin;
-  double floor_ulp = ax * (8.0 * DBL_EPSILON);
+  double rel = st->dqrel * fabs (x);
 
-  if (dq < floor_ulp)
-    dq = floor_ulp;
-  return dq;
+  return rel > st->dqmin ? rel : st->dqmin;
 }
 
 /* QSS1, QSS2 and QSS3 (qd-block-integrator.c). */
