@@ -299,6 +299,38 @@ test_field_undo (void)
   g_assert_cmpstr (qd_block_get_param (f, "expression"), ==, "u0*2");
 }
 
+/* An NLFunction's expression is checked as typed against the block's
+ * inputs, t and the model's variables, as Check and Run check it: a
+ * name that is none of them is marked at once, not found at the run. */
+static void
+test_function_names (void)
+{
+  g_autoptr(QdDocument) document = qd_document_new ();
+  g_autoptr(GtkWidget) widget = new_inspector (document);
+  QdInspector *inspector = QD_INSPECTOR (widget);
+  QdBlock *f = add_block (document, "nlfunction", "F", 0, 0);
+  g_autoptr(GError) error = NULL;
+  GtkEditable *entry;
+
+  qd_inspector_set_block (inspector, f);
+  flush_events ();
+  g_assert_true (GTK_IS_EDITABLE (qd_inspector_get_field (inspector, "expression")));
+  entry = GTK_EDITABLE (qd_inspector_get_field (inspector, "expression"));
+  gtk_editable_set_text (entry, "u0 + x");
+  g_assert_cmpstr (qd_inspector_get_error (inspector, "expression"), ==,
+                   "column 6: unknown name 'x': it is not the input u0, t or "
+                   "a model variable; define it in the model's variables");
+  gtk_editable_set_text (entry, "u0 + t");
+  g_assert_null (qd_inspector_get_error (inspector, "expression"));
+
+  g_assert_true (qd_document_set_variable (document, "x", "2", &error));
+  flush_events ();
+  /* The form may have been rebuilt for the new variable. */
+  entry = GTK_EDITABLE (qd_inspector_get_field (inspector, "expression"));
+  gtk_editable_set_text (entry, "u0 + x");
+  g_assert_null (qd_inspector_get_error (inspector, "expression"));
+}
+
 static void
 test_inherit (void)
 {
@@ -917,6 +949,7 @@ main (int    argc,
   g_test_add_func ("/inspector/valid-change", test_valid_change);
   g_test_add_func ("/inspector/inherit", test_inherit);
   g_test_add_func ("/inspector/field-undo", test_field_undo);
+  g_test_add_func ("/inspector/function-names", test_function_names);
   g_test_add_func ("/inspector/document-errors", test_document_errors);
   g_test_add_func ("/inspector/model-form", test_model_form);
   g_test_add_func ("/inspector/focus-field", test_focus_field);

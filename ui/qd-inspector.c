@@ -382,6 +382,43 @@ variable_index (QdDocument *document,
 
 /* Checking */
 
+/* A function expression's names, as typed: each an input the block has,
+ * t or a variable of the model, as Check and Run will require
+ * (qd-compile.c); the same message as theirs. */
+static gboolean
+check_function_names (QdDocument  *document,
+                      QdBlock     *block,
+                      const char  *text,
+                      GError     **error)
+{
+  g_autoptr(QdExpr) expr = qd_expr_parse (text, NULL);
+  GPtrArray *variables = qd_document_get_variables (document);
+  const char *const *ids;
+  guint n_ids, n_in, n_out;
+
+  if (expr == NULL || !qd_block_count_ports (block, &n_in, &n_out, NULL))
+    return TRUE;
+  ids = qd_expr_get_identifiers (expr, &n_ids);
+  for (guint i = 0; i < n_ids; i++)
+    {
+      gboolean known = strcmp (ids[i], "t") == 0
+                       || qd_expr_input_index (ids[i]) >= 0;
+
+      for (guint k = 0; !known && variables != NULL && k < variables->len; k++)
+        known = strcmp (((QdVariable *) g_ptr_array_index (variables, k))->name,
+                        ids[i]) == 0;
+      if (!known)
+        {
+          g_autofree char *message =
+            qd_expr_unknown_name_message (text, ids[i], n_in);
+
+          g_set_error_literal (error, QD_ERROR, QD_ERROR_EXPR, message);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 static gboolean
 check_param (Field       *field,
              const char  *text,
@@ -437,10 +474,11 @@ check_param (Field       *field,
           }
         return TRUE;
       }
+    case QD_PARAM_FUNCTION:
+      return check_function_names (self->document, block, text, error);
     case QD_PARAM_BOOLEAN:
     case QD_PARAM_CHOICE:
     case QD_PARAM_STRING:
-    case QD_PARAM_FUNCTION:
     default:
       return TRUE;
     }
