@@ -332,6 +332,49 @@ test_function_names (void)
 }
 
 static void
+on_notice (QdInspector *inspector,
+           const char  *text,
+           char       **out)
+{
+  g_free (*out);
+  *out = g_strdup (text);
+}
+
+/* Lowering a port count removes the links of the ports that go, which
+ * the field does not show: the inspector says so (the window puts it in
+ * its message bar), and Undo brings them back. */
+static void
+test_links_removed_notice (void)
+{
+  g_autoptr(QdDocument) document = qd_document_new ();
+  g_autoptr(GtkWidget) widget = new_inspector (document);
+  QdInspector *inspector = QD_INSPECTOR (widget);
+  QdSystem *root = qd_document_get_root (document);
+  QdBlock *a = add_block (document, "constant", "A", 0, 0);
+  QdBlock *b = add_block (document, "constant", "B", 0, 100);
+  QdBlock *sum = add_block (document, "wsum", "Sum", 200, 0);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *notice = NULL;
+
+  g_assert_nonnull (qd_document_connect (document, root, a->id, 0, sum->id, 0, &error));
+  g_assert_nonnull (qd_document_connect (document, root, b->id, 0, sum->id, 1, &error));
+  g_signal_connect (inspector, "notice", G_CALLBACK (on_notice), &notice);
+  qd_inspector_set_block (inspector, sum);
+  flush_events ();
+
+  type_and_enter (inspector, "weights", "1, -1");
+  g_assert_null (notice);
+  type_and_enter (inspector, "n", "1");
+  type_and_enter (inspector, "weights", "1");
+  g_assert_cmpuint (root->links->len, ==, 1);
+  g_assert_cmpstr (notice, ==, "/Sum: 1 link went with the ports that no longer "
+                   "exist; Undo brings it back");
+  g_assert_true (qd_document_undo (document));
+  g_assert_true (qd_document_undo (document));
+  g_assert_cmpuint (root->links->len, ==, 2);
+}
+
+static void
 test_inherit (void)
 {
   g_autoptr(QdDocument) document = qd_document_new ();
@@ -950,6 +993,7 @@ main (int    argc,
   g_test_add_func ("/inspector/inherit", test_inherit);
   g_test_add_func ("/inspector/field-undo", test_field_undo);
   g_test_add_func ("/inspector/function-names", test_function_names);
+  g_test_add_func ("/inspector/links-removed-notice", test_links_removed_notice);
   g_test_add_func ("/inspector/document-errors", test_document_errors);
   g_test_add_func ("/inspector/model-form", test_model_form);
   g_test_add_func ("/inspector/focus-field", test_focus_field);

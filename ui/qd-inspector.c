@@ -82,6 +82,14 @@ struct _QdInspector
 
 G_DEFINE_FINAL_TYPE (QdInspector, qd_inspector, GTK_TYPE_WIDGET)
 
+enum
+{
+  NOTICE,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
 static void rebuild (QdInspector *self);
 static void refresh (QdInspector *self);
 
@@ -664,6 +672,27 @@ apply_setting (QdInspector  *self,
   return ok;
 }
 
+/* The link ends at @block: its inputs' links and its outputs' targets. */
+static guint
+count_links (const QdBlock *block)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < block->parent->links->len; i++)
+    {
+      const QdLink *link = g_ptr_array_index (block->parent->links, i);
+
+      for (guint k = 0; k < link->targets->len; k++)
+        {
+          const QdLinkTarget *target = g_ptr_array_index (link->targets, k);
+
+          n += strcmp (link->src.block, block->id) == 0;
+          n += strcmp (target->dst.block, block->id) == 0;
+        }
+    }
+  return n;
+}
+
 /* Checks the field's text and, when it is valid and differs from the
  * document, applies it. A successful command emits "changed", which may
  * rebuild the form and free @field: nothing touches it afterwards. */
@@ -676,6 +705,7 @@ field_apply (Field *field)
   g_autofree char *current = NULL;
   QdBlock *block;
   gboolean ok = TRUE;
+  guint links_before = 0;
 
   if (field->dead || self->refreshing || self->document == NULL)
     return;
@@ -700,11 +730,25 @@ field_apply (Field *field)
       block = current_block (self);
       if (block == NULL)
         return;
+      links_before = count_links (block);
       if (field->inherit && text[0] == '\0')
         ok = qd_document_set_param (self->document, block, field->arg, NULL, &error);
       else
         ok = qd_document_set_param (self->document, block, field->arg,
                                     text[0] != '\0' ? text : NULL, &error);
+      if (ok && count_links (block) < links_before)
+        {
+          guint gone = links_before - count_links (block);
+          g_autofree char *path = qd_block_get_path (block);
+          g_autofree char *notice =
+            g_strdup_printf (ngettext ("%s: %u link went with the ports that "
+                                       "no longer exist; Undo brings it back",
+                                       "%s: %u links went with the ports that "
+                                       "no longer exist; Undo brings them back",
+                                       gone), path, gone);
+
+          g_signal_emit (self, signals[NOTICE], 0, notice);
+        }
       break;
     case ROLE_NAME:
       block = current_block (self);
@@ -1689,6 +1733,17 @@ qd_inspector_class_init (QdInspectorClass *klass)
   widget_class->measure = qd_inspector_measure;
   widget_class->size_allocate = qd_inspector_size_allocate;
   gtk_widget_class_set_css_name (widget_class, "qd-inspector");
+
+  /**
+   * QdInspector::notice:
+   * @text: a sentence for the user
+   *
+   * An edit did more than its field shows (a port count lowered removed
+   * links); the window shows @text in its message bar.
+   */
+  signals[NOTICE] = g_signal_new ("notice", G_TYPE_FROM_CLASS (klass),
+                                  G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                  G_TYPE_NONE, 1, G_TYPE_STRING);
 }
 
 static void

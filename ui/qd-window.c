@@ -1517,6 +1517,13 @@ static const GActionEntry win_actions[] = {
 };
 
 static void
+on_inspector_notice (QdWindow   *self,
+                     const char *text)
+{
+  qd_window_show_message (self, GTK_MESSAGE_INFO, text);
+}
+
+static void
 qd_window_init (QdWindow *self)
 {
   GtkDropTarget *drop;
@@ -1560,6 +1567,8 @@ qd_window_init (QdWindow *self)
                             G_CALLBACK (on_palette_search_stop), self);
   g_signal_connect_swapped (self->canvas, "notify::system",
                             G_CALLBACK (update_breadcrumbs), self);
+  g_signal_connect_swapped (self->inspector, "notice",
+                            G_CALLBACK (on_inspector_notice), self);
   g_signal_connect_object (qd_canvas_get_controller (self->canvas), "selection-changed",
                            G_CALLBACK (on_selection_changed), self, G_CONNECT_SWAPPED);
   /* Added after the canvas's own gestures and run on the release, so the
