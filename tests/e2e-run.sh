@@ -8,8 +8,8 @@
 # its file chooser, and compares the file with `qdevs-cli run --csv` of
 # the same diagram, byte for byte.
 #
-# Needs xdotool and xvfb-run (exit 77, "skipped", without them); uses
-# ImageMagick's import for the screenshots when it is there, else xwd.
+# Needs xdotool, xvfb-run, and ImageMagick's import or xwd (x11-apps) for
+# the screenshots (exit 77, "skipped", without them).
 # Set QD_E2E_KEEP=DIR to keep the screenshots in DIR.
 set -u
 
@@ -32,6 +32,10 @@ MODEL=$SRC/data/examples/lotka-volterra.qdevs
 
 if ! command -v xdotool >/dev/null 2>&1 || ! command -v xvfb-run >/dev/null 2>&1; then
   echo "skipped: xdotool and xvfb-run are needed"
+  exit 77
+fi
+if ! command -v import >/dev/null 2>&1 && ! command -v xwd >/dev/null 2>&1; then
+  echo "skipped: xwd (x11-apps) or import (imagemagick) is needed for the screenshots"
   exit 77
 fi
 if [ ! -x "$APP" ] || [ ! -x "$CLI" ]; then
@@ -61,14 +65,21 @@ fail () {
   exit 1
 }
 
+# Writes a screenshot of the whole display to $WORK/$1.png or .xwd and
+# sets SHOT to its path. Not meant for $(...): a failure inside a command
+# substitution would end only the subshell, and two missing screenshots
+# would compare as "different".
 shot () {
   if command -v import >/dev/null 2>&1; then
-    import -window root "$WORK/$1.png" || fail "screenshot $1"
-    echo "$WORK/$1.png"
+    SHOT=$WORK/$1.png
+    import -window root "$SHOT" || fail "screenshot $1: import failed"
+  elif command -v xwd >/dev/null 2>&1; then
+    SHOT=$WORK/$1.xwd
+    xwd -root -silent -out "$SHOT" || fail "screenshot $1: xwd failed"
   else
-    xwd -root -silent -out "$WORK/$1.xwd" || fail "screenshot $1"
-    echo "$WORK/$1.xwd"
+    fail "screenshot $1: neither import (imagemagick) nor xwd (x11-apps) is installed"
   fi
+  [ -s "$SHOT" ] || fail "screenshot $1: $SHOT is empty"
 }
 
 export GSETTINGS_BACKEND=memory NO_AT_BRIDGE=1 GTK_A11Y=none
@@ -89,9 +100,11 @@ sleep 0.3
 
 xdotool key --window "$WID" F5
 sleep 0.8
-FIRST=$(shot first)
+shot first
+FIRST=$SHOT
 sleep 1
-SECOND=$(shot second)
+shot second
+SECOND=$SHOT
 if cmp -s "$FIRST" "$SECOND"; then
   fail "the two screenshots during the run are the same: the plot does not grow"
 fi
@@ -99,7 +112,7 @@ echo "ok: the window changed while the run went on"
 
 # 300 s at 100x: done after about 3 s; leave room for a slow machine.
 sleep 3
-shot finished >/dev/null
+shot finished
 
 xdotool key --window "$WID" ctrl+e
 sleep 1.5
