@@ -115,15 +115,19 @@ best_of_four (const QdHeapEntry *c)
   /* Each choice as a mask (all ones when the second is smaller), which
    * the compiler takes straight from the borrow of the comparison, rather
    * than `?:`, which GCC turns into branches that mispredict half of the
-   * time. */
-  guintptr m01 = (guintptr) 0 - (guintptr) LESS (c[1], c[0]);
-  guintptr m23 = (guintptr) 0 - (guintptr) LESS (c[3], c[2]);
-  const QdHeapEntry *a = (const QdHeapEntry *)
-    ((const char *) c + (m01 & sizeof (QdHeapEntry)));
-  const QdHeapEntry *b = (const QdHeapEntry *)
-    ((const char *) (c + 2) + (m23 & sizeof (QdHeapEntry)));
-  guintptr pa = (guintptr) a, pb = (guintptr) b;
-  guintptr m = (guintptr) 0 - (guintptr) LESS (*b, *a);
+   * time. The final comparison takes the two winners' keys and ids from
+   * registers, chosen by the same masks, rather than loading them again
+   * through the chosen pointers: that load would add its latency to
+   * every level of a sift, whose levels are one chain. */
+  guint64 k0 = c[0].key, k1 = c[1].key, k2 = c[2].key, k3 = c[3].key;
+  guint64 i0 = c[0].id, i1 = c[1].id, i2 = c[2].id, i3 = c[3].id;
+  guint64 m01 = (guint64) 0 - (guint64) entry_less (k1, i1, k0, i0);
+  guint64 m23 = (guint64) 0 - (guint64) entry_less (k3, i3, k2, i2);
+  guint64 ka = k0 ^ ((k0 ^ k1) & m01), ia = i0 ^ ((i0 ^ i1) & m01);
+  guint64 kb = k2 ^ ((k2 ^ k3) & m23), ib = i2 ^ ((i2 ^ i3) & m23);
+  guintptr pa = (guintptr) c + (m01 & sizeof (QdHeapEntry));
+  guintptr pb = (guintptr) (c + 2) + (m23 & sizeof (QdHeapEntry));
+  guintptr m = (guintptr) 0 - (guintptr) entry_less (kb, ib, ka, ia);
 
   return (const QdHeapEntry *) (pa ^ ((pa ^ pb) & m));
 }
