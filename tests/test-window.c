@@ -621,6 +621,54 @@ test_edit_at (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The inspector's word that a lowered port count took links with it is
+ * shown in the message bar, and goes with the next change: after Undo,
+ * "Undo brings it back" would be stale. */
+static void
+test_links_removed_notice (void)
+{
+  g_autoptr(QdDocument) document = qd_document_new ();
+  g_autoptr(GError) error = NULL;
+  QdSystem *root = qd_document_get_root (document);
+  GtkRevealer *revealer;
+  QdInspector *inspector;
+  QdWindow *window;
+  QdBlock *a, *b, *sum;
+  GtkWidget *entry;
+
+  a = qd_document_add_block (document, root, "constant", "A", 0, 0, &error);
+  g_assert_no_error (error);
+  b = qd_document_add_block (document, root, "constant", "B", 0, 100, &error);
+  g_assert_no_error (error);
+  sum = qd_document_add_block (document, root, "wsum", "Sum", 200, 0, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (qd_document_connect (document, root, a->id, 0, sum->id, 0, &error));
+  g_assert_nonnull (qd_document_connect (document, root, b->id, 0, sum->id, 1, &error));
+
+  window = qd_window_new (GTK_APPLICATION (app));
+  qd_window_set_document (window, document, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  revealer = GTK_REVEALER (template_child (window, "message_revealer"));
+  inspector = QD_INSPECTOR (template_child (window, "inspector"));
+  qd_inspector_set_block (inspector, sum);
+
+  entry = qd_inspector_get_field (inspector, "n");
+  gtk_editable_set_text (GTK_EDITABLE (entry), "1");
+  g_signal_emit_by_name (entry, "activate");
+  g_assert_cmpuint (root->links->len, ==, 1);
+  g_assert_true (gtk_revealer_get_reveal_child (revealer));
+  g_assert_cmpstr (label_text (window, "message_label"), ==,
+                   "/Sum: 1 link went with the ports that no longer exist; "
+                   "Undo brings it back");
+  g_assert_true (gtk_widget_has_css_class (template_child (window, "message_box"), "info"));
+
+  g_assert_true (qd_document_undo (document));
+  g_assert_cmpuint (root->links->len, ==, 2);
+  g_assert_false (gtk_revealer_get_reveal_child (revealer));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 collect_actions (GMenuModel *model,
                  GPtrArray  *actions)
@@ -895,6 +943,7 @@ main (int    argc,
   g_test_add_func ("/window/open-missing", test_open_missing);
   g_test_add_func ("/window/size-remembered", test_window_size_remembered);
   g_test_add_func ("/window/edit-at", test_edit_at);
+  g_test_add_func ("/window/links-removed-notice", test_links_removed_notice);
   g_test_add_func ("/application/examples-dir", test_examples_dir);
   g_test_add_func ("/window/context-menu", test_context_menu);
   g_test_add_func ("/window/problem-focus", test_problem_focus);

@@ -61,8 +61,9 @@ struct _QdWindow
   QdDocument  *document;
   GFile       *file;
   gulong       document_changed_id;
-  /* The message shown is a canvas refusal: the next edit clears it. */
-  gboolean     canvas_message;
+  /* The message shown is about one edit (a canvas refusal, an inspector
+   * notice): the next change of the document, an Undo too, clears it. */
+  gboolean     edit_message;
 
   /* Save As and Export: the chooser lives until its response. */
   GtkFileChooserNative *chooser;
@@ -407,7 +408,7 @@ on_document_changed (QdDocument *document,
   update_title (self);
   /* The counts in the information popover follow the edits. */
   update_document_page (self);
-  if (self->canvas_message)
+  if (self->edit_message)
     qd_window_hide_message (self);
 }
 
@@ -415,8 +416,7 @@ static void
 on_canvas_message (QdWindow   *self,
                    const char *text)
 {
-  qd_window_show_message (self, GTK_MESSAGE_WARNING, text);
-  self->canvas_message = TRUE;
+  qd_window_show_edit_message (self, GTK_MESSAGE_WARNING, text);
 }
 
 static void
@@ -1520,7 +1520,9 @@ static void
 on_inspector_notice (QdWindow   *self,
                      const char *text)
 {
-  qd_window_show_message (self, GTK_MESSAGE_INFO, text);
+  /* Shown after the edit's own change: "Undo brings it back" is untrue
+   * once it has, and stale after any other edit. */
+  qd_window_show_edit_message (self, GTK_MESSAGE_INFO, text);
 }
 
 static void
@@ -1749,8 +1751,19 @@ qd_window_show_message (QdWindow       *self,
     }
   gtk_image_set_from_icon_name (self->message_icon, icon_name);
   gtk_label_set_text (self->message_label, text);
-  self->canvas_message = FALSE;
+  self->edit_message = FALSE;
   gtk_revealer_set_reveal_child (self->message_revealer, TRUE);
+}
+
+void
+qd_window_show_edit_message (QdWindow       *self,
+                             GtkMessageType  type,
+                             const char     *text)
+{
+  g_return_if_fail (QD_IS_WINDOW (self));
+
+  qd_window_show_message (self, type, text);
+  self->edit_message = TRUE;
 }
 
 void

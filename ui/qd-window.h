@@ -50,6 +50,12 @@ GFile      *qd_window_get_file     (QdWindow       *self);
 void        qd_window_show_message (QdWindow       *self,
                                     GtkMessageType  type,
                                     const char     *text);
+/* As qd_window_show_message(), for a message about one edit (refused, or
+ * with an effect its field does not show): the next change of the
+ * document hides it, as it no longer describes the diagram then. */
+void        qd_window_show_edit_message (QdWindow       *self,
+                                         GtkMessageType  type,
+                                         const char     *text);
 void        qd_window_hide_message (QdWindow       *self);
 
 G_END_DECLS
