@@ -874,6 +874,11 @@ test_final_time_and_realtime (void)
   entry = GTK_EDITABLE (bar_child (&f, "final_entry"));
   g_assert_cmpstr (gtk_editable_get_text (entry), ==, "300");
 
+  /* Typed as a person types there: with the focus in the field, which
+   * keeps the model's value from overwriting the text. */
+  gtk_widget_grab_focus (GTK_WIDGET (entry));
+  g_assert_true (gtk_widget_is_focus (gtk_widget_get_first_child (GTK_WIDGET (entry))));
+
   /* Not a number after the start: refused with a message, nothing changes. */
   gtk_editable_set_text (entry, "-5");
   g_signal_emit_by_name (entry, "activate");
@@ -898,6 +903,16 @@ test_final_time_and_realtime (void)
   gtk_editable_set_text (entry, "150");
   g_signal_emit_by_name (entry, "activate");
   g_assert_cmpfloat (qd_document_get_settings (f.document)->final_time, ==, 150);
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (entry), "error"));
+  /* Nor does the refusal stay to contradict it. */
+  g_assert_false (gtk_revealer_get_reveal_child (revealer));
+
+  /* Refused and left: the model's value again, unmarked. */
+  gtk_editable_set_text (entry, "-5");
+  g_signal_emit_by_name (entry, "activate");
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (entry), "error"));
+  gtk_window_set_focus (GTK_WINDOW (f.window), NULL);
+  g_assert_cmpstr (gtk_editable_get_text (entry), ==, "150");
   g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (entry), "error"));
 
   activate (&f, "run.start");

@@ -377,8 +377,9 @@ on_final_activate (GtkEntry *entry,
         message = g_strdup_printf (_("Final time: %s is not after the start "
                                      "time %g; type a larger number"),
                                    text, settings.start_time);
+      /* Until the next edit, which a right value here is. */
       if (window != NULL)
-        qd_window_show_message (QD_WINDOW (window), GTK_MESSAGE_ERROR, message);
+        qd_window_show_edit_message (QD_WINDOW (window), GTK_MESSAGE_ERROR, message);
       qd_settings_clear (&settings);
       /* Marked until it is right or left: leaving it shows the model's
        * final time again, which the refused text never became. */
@@ -387,6 +388,9 @@ on_final_activate (GtkEntry *entry,
       return;
     }
   settings.final_time = final;
+  /* A right value ends the mark here: the field still has the focus, so
+   * update_final_entry() below leaves it alone. */
+  gtk_widget_remove_css_class (GTK_WIDGET (entry), "error");
   /* An edit of the model like any other: saved with it, undone by Undo. */
   if (!qd_document_set_settings (self->document, &settings, &error) && window != NULL)
     qd_window_show_message (QD_WINDOW (window), GTK_MESSAGE_ERROR, error->message);
