@@ -27,7 +27,11 @@
  * the same, the 4-ary one keeps the shallower tree for larger models.
  * The three choices of the tournament are masks taken straight from the
  * borrow of the comparisons, and Floyd's sift keeps its hole as a byte
- * offset: 30 instructions a level instead of 36.
+ * offset. The last choice compares the two winners' keys and ids as the
+ * masks chose them, in registers: loading them again through the chosen
+ * pointers put a load's latency on every level, and the levels of a
+ * sift are one chain (more instructions, less time: docs/performance.md,
+ * twelfth round).
  *
  * Most updates of entries other than the top (the receivers of an event)
  * leave the entry where it is: qd_heap_update() tests for that inline,
