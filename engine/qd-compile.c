@@ -504,46 +504,30 @@ eval_vector (Compiler          *c,
              const char        *text,
              QdParamValue      *out)
 {
-  GArray *values = g_array_new (FALSE, FALSE, sizeof (double));
+  g_auto(GStrv) items = qd_expr_split_vector (text);
+  guint n = g_strv_length (items);
+  double *values = g_new0 (double, n);
   gboolean ok = TRUE;
-  const char *start = text;
-  int depth = 0;
+  gsize offset = 0;
 
-  /* Split at the commas outside parentheses: "1, max(a, b)" is two. */
-  for (const char *p = text;; p++)
+  for (guint i = 0; i < n; i++)
     {
-      if (*p == '(')
-        depth++;
-      else if (*p == ')')
-        depth--;
-      else if ((*p == ',' && depth <= 0) || *p == '\0')
+      /* Columns count characters from the start of the whole text, as
+       * the expression's do. */
+      if (eval_number (c, node, spec, items[i],
+                       (guint) g_utf8_strlen (text, (gssize) offset), &values[i]))
         {
-          g_autofree char *item = g_strndup (start, p - start);
-          double v = 0;
-
-          /* An empty or blank text is an empty vector. */
-          if (*p == '\0' && values->len == 0 && start == text
-              && strspn (item, " \t\n\r") == strlen (item))
-            break;
-          /* Columns count characters, as the expression's do. */
-          if (eval_number (c, node, spec, item,
-                           (guint) g_utf8_strlen (text, start - text), &v))
-            {
-              if (!check_range (c, node, spec, v))
-                ok = FALSE;
-              g_array_append_val (values, v);
-            }
-          else
+          if (!check_range (c, node, spec, values[i]))
             ok = FALSE;
-          if (*p == '\0')
-            break;
-          start = p + 1;
         }
+      else
+        ok = FALSE;
+      offset += strlen (items[i]) + 1;
     }
 
-  out->n_vector = values->len;
-  out->vector = (const double *) g_array_free (values, FALSE);
-  g_ptr_array_add (c->vectors, (gpointer) out->vector);
+  out->n_vector = n;
+  out->vector = values;
+  g_ptr_array_add (c->vectors, values);
   return ok;
 }
 

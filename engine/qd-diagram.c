@@ -645,42 +645,22 @@ check_expression (const char  *name,
   return TRUE;
 }
 
-/* Each comma at parenthesis depth 0 separates two elements, so that
- * "max(a, b), 2" has two. A blank value is the empty vector. */
+/* Each element (qd_expr_split_vector()) must be an expression; a blank
+ * value is the empty vector. */
 static gboolean
 check_vector (const char  *name,
               const char  *value,
               GError     **error)
 {
-  const char *start = value;
-  int depth = 0;
-  gboolean blank = TRUE;
+  g_auto(GStrv) elements = qd_expr_split_vector (value);
+  gsize offset = 0;
 
-  for (const char *p = value; *p != '\0'; p++)
-    if (!g_ascii_isspace (*p))
-      blank = FALSE;
-  if (blank)
-    return TRUE;
-
-  for (const char *p = value;; p++)
+  for (guint i = 0; elements[i] != NULL; i++)
     {
-      if (*p == '(')
-        depth++;
-      else if (*p == ')' && depth > 0)
-        depth--;
-      else if ((*p == ',' && depth == 0) || *p == '\0')
-        {
-          char *element = g_strndup (start, (gsize) (p - start));
-          glong offset = g_utf8_strlen (value, start - value);
-          gboolean ok = check_expression (name, element, offset, error);
-
-          g_free (element);
-          if (!ok)
-            return FALSE;
-          if (*p == '\0')
-            break;
-          start = p + 1;
-        }
+      if (!check_expression (name, elements[i],
+                             g_utf8_strlen (value, (gssize) offset), error))
+        return FALSE;
+      offset += strlen (elements[i]) + 1;
     }
   return TRUE;
 }

@@ -1557,6 +1557,37 @@ qd_expr_eval_taylor (QdExpr         *expr,
   taylor_exec (expr, CLAMP (order, 0, QD_MAX_ORDER), out);
 }
 
+char **
+qd_expr_split_vector (const char *text)
+{
+  GPtrArray *elements = g_ptr_array_new ();
+  const char *start = text;
+  int depth = 0;
+
+  g_return_val_if_fail (text != NULL, NULL);
+
+  if (text[strspn (text, " \t\n\r\f\v")] != '\0')
+    for (const char *p = text;; p++)
+      {
+        /* A stray ')' does not open a way for a later comma to split
+         * inside a '(': the element is wrong either way, and the parser
+         * says where. */
+        if (*p == '(')
+          depth++;
+        else if (*p == ')' && depth > 0)
+          depth--;
+        else if ((*p == ',' && depth == 0) || *p == '\0')
+          {
+            g_ptr_array_add (elements, g_strndup (start, (gsize) (p - start)));
+            if (*p == '\0')
+              break;
+            start = p + 1;
+          }
+      }
+  g_ptr_array_add (elements, NULL);
+  return (char **) g_ptr_array_free (elements, FALSE);
+}
+
 gboolean
 qd_expr_eval_string (const char  *text,
                      double      *value,

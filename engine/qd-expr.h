@@ -120,6 +120,12 @@ QD_API char       *qd_expr_unknown_name_message (const char *text,
 QD_API gboolean    qd_expr_parse_literal (const char   *text,
                                           double       *value);
 
+/* The elements of a vector parameter's text (QD_PARAM_VECTOR), each as
+ * written, blanks included: the text cut at each comma outside
+ * parentheses, so that "max(a, b), 2" has two. A blank text is the empty
+ * vector: no element. Free with g_strfreev(). */
+QD_API char      **qd_expr_split_vector (const char   *text);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (QdExpr, qd_expr_free)
 
 G_END_DECLS

@@ -460,6 +460,32 @@ test_function_names (void)
                    "model's variables");
 }
 
+/* The elements of a vector parameter, as the document, the inspector and
+ * the compiler all cut them: at the commas outside parentheses, each
+ * element as written. */
+static void
+test_split_vector (void)
+{
+  static const struct { const char *text; const char *const elements[4]; } cases[] = {
+    { "", { NULL } },
+    { " \t ", { NULL } },
+    { "1", { "1", NULL } },
+    { "eps, alpha, -sigma", { "eps", " alpha", " -sigma", NULL } },
+    { "max(a, b), 2", { "max(a, b)", " 2", NULL } },
+    { "atan2(min(a, b), c),1 ,", { "atan2(min(a, b), c)", "1 ", "", NULL } },
+    { "a), (b, c", { "a)", " (b, c", NULL } },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(GStrv) elements = qd_expr_split_vector (cases[i].text);
+
+      g_test_message ("'%s'", cases[i].text);
+      g_assert_true (g_strv_equal ((const char *const *) elements,
+                                   cases[i].elements));
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -482,6 +508,7 @@ main (int argc, char **argv)
   g_test_add_func ("/expr/parse-literal", test_parse_literal);
   g_test_add_func ("/expr/function-names", test_function_names);
   g_test_add_func ("/expr/huge-literal", test_huge_literal);
+  g_test_add_func ("/expr/split-vector", test_split_vector);
 
   return g_test_run ();
 }

@@ -464,7 +464,7 @@ check_param (Field       *field,
       return check_range (spec, value, error);
     case QD_PARAM_VECTOR:
       {
-        g_auto(GStrv) parts = g_strsplit (text, ",", -1);
+        g_auto(GStrv) parts = qd_expr_split_vector (text);
 
         for (guint i = 0; parts[i] != NULL; i++)
           {
