@@ -94,6 +94,8 @@ print_param (const QdParamSpec *spec)
   else
     g_print ("    %s\n", spec->name);
   g_string_append (line, kind_name (spec->kind));
+  if (spec->flags & QD_PARAM_PER_INPUT)
+    g_string_append (line, _(", one value per input"));
   if (spec->flags & QD_PARAM_INHERIT)
     g_string_append (line, _(", default: the model's setting"));
   else
@@ -189,6 +191,8 @@ param_json (const QdParamSpec *spec)
                           json_object_new_string (spec->default_value ? spec->default_value : ""));
   json_object_object_add (obj, "inherit",
                           json_object_new_boolean ((spec->flags & QD_PARAM_INHERIT) != 0));
+  json_object_object_add (obj, "per_input",
+                          json_object_new_boolean ((spec->flags & QD_PARAM_PER_INPUT) != 0));
   /* JSON has no infinity: an open end of the range is null. */
   json_object_object_add (obj, "min", isfinite (spec->min) ? json_object_new_double (spec->min) : NULL);
   json_object_object_add (obj, "max", isfinite (spec->max) ? json_object_new_double (spec->max) : NULL);
@@ -314,7 +318,10 @@ md_append_param (GString           *out,
   md_append_code (out, spec->name);
   g_string_append (out, " | ");
   md_append_escaped (out, spec->label);
-  g_string_append_printf (out, " | %s | ", kind_name (spec->kind));
+  g_string_append_printf (out, " | %s", kind_name (spec->kind));
+  if (spec->flags & QD_PARAM_PER_INPUT)
+    g_string_append (out, ", one per input");
+  g_string_append (out, " | ");
   if (spec->flags & QD_PARAM_INHERIT)
     g_string_append (out, "*model's setting*");
   else if (spec->default_value == NULL || spec->default_value[0] == '\0')

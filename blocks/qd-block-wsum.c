@@ -379,32 +379,12 @@ wsum_cascade (const QdCascadePair *pairs,
   return n;
 }
 
-static gboolean
-wsum_check (const QdBlockType  *type,
-            const QdParamValue *params,
-            guint               n_inputs,
-            guint               n_outputs,
-            GError            **error)
-{
-  guint n_weights = params[PARAM_WEIGHTS].n_vector;
-
-  if (n_weights != n_inputs)
-    {
-      g_set_error (error, QD_ERROR, QD_ERROR_PARAM,
-                   _("parameter 'weights' has %u values but the block has "
-                     "%u inputs: give one weight per input"),
-                   n_weights, n_inputs);
-      return FALSE;
-    }
-  return TRUE;
-}
-
 static const QdParamSpec wsum_params[] = {
   { "n", N_("Inputs"), QD_PARAM_INTEGER, "2", 1, 64, NULL,
     N_("The number of inputs."), NULL, 0 },
   { "weights", N_("Weights"), QD_PARAM_VECTOR, "1, 1", -QD_INF, QD_INF, NULL,
     N_("One weight per input, separated by commas: \"1, -1\" subtracts "
-       "the second input from the first."), NULL, 0 },
+       "the second input from the first."), NULL, QD_PARAM_PER_INPUT },
 };
 
 const QdBlockType qd_block_wsum = {
@@ -423,7 +403,6 @@ const QdBlockType qd_block_wsum = {
   .n_params = G_N_ELEMENTS (wsum_params),
   .flags = QD_BLOCK_FEEDTHROUGH | QD_BLOCK_STATIC,
   .state_size = sizeof (WSum),
-  .check = wsum_check,
   .init = wsum_init,
   .ta = wsum_ta,
   .dint = wsum_dint,

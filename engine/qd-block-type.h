@@ -64,6 +64,12 @@ typedef enum
    * the integration method and the quanta. The default_value of such a
    * parameter is "" and its name matches the settings' key. */
   QD_PARAM_INHERIT    = 1 << 0,
+  /* A VECTOR with one element per input port (WSum's weights): Check and
+   * Run require as many elements as inputs, and when the document changes
+   * the count (QdPortSpec.size_param of the inputs) the list follows in
+   * the same command, cut to the first n elements or lengthened with the
+   * last element of default_value, which must not be empty. */
+  QD_PARAM_PER_INPUT  = 1 << 1,
 } QdParamFlags;
 
 struct _QdParamSpec
@@ -155,7 +161,8 @@ struct _QdBlockType
   gsize                state_size;
 
   /* Optional: checks parameter combinations that the schema cannot express
-   * (e.g. WSum needs as many weights as inputs). @params is in schema order.
+   * (e.g. a sampling period strictly above 0, where the range allows 0).
+   * @params is in schema order.
    * On failure set @error with a message that names the parameter. */
   gboolean (*check)  (const QdBlockType  *type,
                       const QdParamValue *params,
@@ -270,5 +277,12 @@ QD_API double       qd_atomic_get_final_time (QdAtomic *self);
 /* Parameter lookup by name in a descriptor; returns the index or -1. */
 QD_API int          qd_block_type_find_param (const QdBlockType *type,
                                               const char        *name);
+/* For a QD_PARAM_PER_INPUT parameter: whether @n_values, its number of
+ * elements, is @n_inputs; otherwise @error says so, naming the parameter
+ * (not the block), in the words of Check and Run. */
+QD_API gboolean     qd_param_spec_check_per_input (const QdParamSpec *spec,
+                                                   guint              n_values,
+                                                   guint              n_inputs,
+                                                   GError           **error);
 
 G_END_DECLS

@@ -784,6 +784,21 @@ evaluate_block (Compiler     *c,
                      "split it into several blocks"), node->n_out);
       all_ok = FALSE;
     }
+  /* Before the type's check, which may then take the sizes for granted
+   * (WSum reads one weight per input). */
+  for (guint i = 0; all_ok && i < type->n_params; i++)
+    if (type->params[i].flags & QD_PARAM_PER_INPUT)
+      {
+        g_autoptr(GError) error = NULL;
+
+        if (!qd_param_spec_check_per_input (&type->params[i],
+                                            values[i].n_vector, node->n_in,
+                                            &error))
+          {
+            add_problem (c, node, QD_ERROR_PARAM, "%s", error->message);
+            all_ok = FALSE;
+          }
+      }
   if (all_ok && type->check != NULL)
     {
       g_autoptr(GError) error = NULL;

@@ -1,6 +1,7 @@
 /* qd-registry.c: the registry of block types */
 #include "qd-registry.h"
 
+#include <glib/gi18n-lib.h>
 #include <string.h>
 
 /* Types by id, and the sorted list handed to the palette and the CLI.
@@ -85,4 +86,30 @@ qd_block_type_find_param (const QdBlockType *type,
     if (strcmp (type->params[i].name, name) == 0)
       return (int) i;
   return -1;
+}
+
+gboolean
+qd_param_spec_check_per_input (const QdParamSpec *spec,
+                               guint              n_values,
+                               guint              n_inputs,
+                               GError           **error)
+{
+  g_autofree char *values = NULL;
+  g_autofree char *inputs = NULL;
+
+  g_return_val_if_fail (spec != NULL, FALSE);
+
+  if (n_values == n_inputs)
+    return TRUE;
+  values = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u value",
+                                         "%u values", n_values), n_values);
+  inputs = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u input",
+                                         "%u inputs", n_inputs), n_inputs);
+  /* TRANSLATORS: "parameter 'weights' has 3 values but the block has 2
+   * inputs: ..." */
+  g_set_error (error, QD_ERROR, QD_ERROR_PARAM,
+               _("parameter '%s' has %s but the block has %s: give one value "
+                 "per input"),
+               spec->name, values, inputs);
+  return FALSE;
 }

@@ -168,27 +168,28 @@ test_wsum (void)
   harness_free (h);
 }
 
+/* WSum's weights are one per input by the schema (QD_PARAM_PER_INPUT),
+ * which Check and Run, the inspector and the document all follow. */
 static void
 test_wsum_check (void)
 {
-  static const double weights[] = { 1.0, 2.0, 3.0 };
-  QdParamValue params[2] = { { 0, } };
+  int i = qd_block_type_find_param (&qd_block_wsum, "weights");
+  const QdParamSpec *weights;
   GError *error = NULL;
 
-  params[0].number = 2;
-  params[0].text = "2";
-  params[1].text = "1, 2, 3";
-  params[1].vector = weights;
-  params[1].n_vector = 3;
+  g_assert_cmpint (i, >=, 0);
+  weights = &qd_block_wsum.params[i];
+  g_assert_true (weights->flags & QD_PARAM_PER_INPUT);
+  g_assert_cmpstr (qd_block_wsum.inputs.size_param, ==, "n");
 
-  g_assert_false (qd_block_wsum.check (&qd_block_wsum, params, 2, 1, &error));
+  g_assert_false (qd_param_spec_check_per_input (weights, 3, 2, &error));
   g_assert_error (error, QD_ERROR, QD_ERROR_PARAM);
   g_assert_cmpstr (error->message, ==,
                    "parameter 'weights' has 3 values but the block has 2 "
-                   "inputs: give one weight per input");
+                   "inputs: give one value per input");
   g_clear_error (&error);
 
-  g_assert_true (qd_block_wsum.check (&qd_block_wsum, params, 3, 1, &error));
+  g_assert_true (qd_param_spec_check_per_input (weights, 3, 3, &error));
   g_assert_no_error (error);
 }
 

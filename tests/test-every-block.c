@@ -336,6 +336,22 @@ test_doc (gconstpointer data)
         CHECK (type, g_strcmp0 (spec->default_value, "") == 0,
                "inherited parameter '%s' has default '%s', not \"\"",
                spec->name, spec->default_value);
+      /* The document lengthens such a list with the default's last
+       * element, and counts it against the inputs. */
+      if (spec->flags & QD_PARAM_PER_INPUT)
+        {
+          g_auto(GStrv) elements =
+            qd_expr_split_vector (spec->default_value != NULL
+                                  ? spec->default_value : "");
+
+          CHECK (type, spec->kind == QD_PARAM_VECTOR,
+                 "per-input parameter '%s' is not a VECTOR", spec->name);
+          CHECK (type, type->inputs.size_param != NULL,
+                 "per-input parameter '%s', but the inputs are not sized "
+                 "by a parameter", spec->name);
+          CHECK (type, elements[0] != NULL,
+                 "per-input parameter '%s' has an empty default", spec->name);
+        }
       if (is_numeric_kind (spec->kind) && !is_empty (spec->default_value))
         {
           char *end;

@@ -400,6 +400,57 @@ test_nlfunction_unknown_variable (void)
                    "define it in the model's variables");
 }
 
+/* Check and Run count WSum's weights as the editor does, at the commas
+ * outside parentheses, and want one per input. */
+static const char wsum_model[] =
+  "{\"format\": \"qdevs\", \"version\": 1, \"title\": \"wsum\","
+  " \"simulation\": {\"start\": 0, \"final\": 1},"
+  " \"blocks\": ["
+  "  {\"id\": \"a\", \"type\": \"constant\", \"name\": \"A\"},"
+  "  {\"id\": \"s\", \"type\": \"wsum\", \"name\": \"S\","
+  "   \"params\": {\"n\": \"2\", \"weights\": \"%s\"}}"
+  " ],"
+  " \"links\": ["
+  "  {\"id\": \"l1\", \"from\": {\"block\": \"a\", \"port\": 0},"
+  "   \"to\": [{\"block\": \"s\", \"port\": 0}, {\"block\": \"s\", \"port\": 1}]}"
+  " ]}";
+
+static void
+test_wsum_weights (void)
+{
+  static const struct { const char *weights, *message; } cases[] = {
+    { "1, max(2, 3)", NULL },
+    { "1, max(2, 3), 4", "/S: parameter 'weights' has 3 values but the block "
+                         "has 2 inputs: give one value per input" },
+    { "min(1, 2)", "/S: parameter 'weights' has 1 value but the block "
+                   "has 2 inputs: give one value per input" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = g_strdup_printf (wsum_model, cases[i].weights);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(QdDocument) doc = qd_document_load_data (text, strlen (text),
+                                                         "<test>", &error);
+      QdSimulation *sim;
+
+      g_assert_no_error (error);
+      sim = qd_simulation_new (doc, NULL, NULL, &error);
+      if (cases[i].message == NULL)
+        {
+          g_assert_no_error (error);
+          g_assert_nonnull (sim);
+          qd_simulation_free (sim);
+        }
+      else
+        {
+          g_assert_null (sim);
+          g_assert_error (error, QD_ERROR, QD_ERROR_PARAM);
+          g_assert_cmpstr (error->message, ==, cases[i].message);
+        }
+    }
+}
+
 /* A Ramp from 1 with slope -1 reaches 0 at t = 1 and is emitted once, so
  * no input event arrives there: each block that is singular at 0 must
  * stop the run at t = 1 itself (it schedules the zero), naming itself
@@ -510,6 +561,7 @@ main (int argc, char **argv)
   g_test_add_func ("/math-blocks/nlfunction-run", test_nlfunction_run);
   g_test_add_func ("/math-blocks/nlfunction-unknown-variable",
                    test_nlfunction_unknown_variable);
+  g_test_add_func ("/math-blocks/wsum-weights", test_wsum_weights);
 
   g_test_add_func ("/math-blocks/singular-zero", test_singular_zero);
   g_test_add_func ("/math-blocks/pow-overflow", test_pow_overflow);
