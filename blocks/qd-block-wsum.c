@@ -384,7 +384,9 @@ static const QdParamSpec wsum_params[] = {
     N_("The number of inputs."), NULL, 0 },
   { "weights", N_("Weights"), QD_PARAM_VECTOR, "1, 1", -QD_INF, QD_INF, NULL,
     N_("One weight per input, separated by commas: \"1, -1\" subtracts "
-       "the second input from the first."), NULL, QD_PARAM_PER_INPUT },
+       "the second input from the first. Changing the number of inputs "
+       "keeps the first weights and gives a new input the weight 1."),
+    NULL, QD_PARAM_PER_INPUT },
 };
 
 const QdBlockType qd_block_wsum = {

@@ -1828,6 +1828,67 @@ qd_document_rename_block (QdDocument  *self,
   return TRUE;
 }
 
+/* A per-input list (QD_PARAM_PER_INPUT) for @n inputs: its first @n
+ * elements exactly as written, then, for each new input, the last
+ * element of the default. NULL when the schema gives no such element. */
+static char *
+per_input_text (const QdParamSpec *spec,
+                const char        *text,
+                guint              n)
+{
+  g_auto(GStrv) elements = qd_expr_split_vector (text);
+  g_auto(GStrv) defaults =
+    qd_expr_split_vector (spec->default_value != NULL ? spec->default_value : "");
+  guint n_elements = g_strv_length (elements);
+  guint n_defaults = g_strv_length (defaults);
+  GString *out;
+
+  g_return_val_if_fail (n_defaults > 0, NULL);
+
+  out = g_string_new (NULL);
+  for (guint i = 0; i < n; i++)
+    {
+      /* The kept elements carry their own blanks after the comma. */
+      if (i > 0)
+        g_string_append_c (out, ',');
+      if (i < n_elements)
+        g_string_append (out, elements[i]);
+      else
+        {
+          if (i > 0)
+            g_string_append_c (out, ' ');
+          g_string_append (out, g_strstrip (defaults[n_defaults - 1]));
+        }
+    }
+  /* "1 , 2" cut to one is "1", not "1 ". */
+  return g_strchomp (g_string_free (out, FALSE));
+}
+
+/* The per-input lists of @block follow its new input count @n_in, in the
+ * command under way, so that one Undo gives back the count and the lists
+ * together. */
+static void
+follow_input_count (QdDocument *self,
+                    QdBlock    *block,
+                    guint       n_in)
+{
+  const QdBlockType *type = qd_block_get_type_info (block);
+
+  for (guint i = 0; type != NULL && i < type->n_params; i++)
+    {
+      const QdParamSpec *spec = &type->params[i];
+      const char *old;
+      g_autofree char *text = NULL;
+
+      if (!(spec->flags & QD_PARAM_PER_INPUT))
+        continue;
+      old = qd_block_get_param_or_default (block, spec->name);
+      text = per_input_text (spec, old != NULL ? old : "", n_in);
+      if (text != NULL && g_strcmp0 (text, old) != 0)
+        qd_document_edit_param (self, block, spec->name, text);
+    }
+}
+
 gboolean
 qd_document_set_param (QdDocument  *self,
                        QdBlock     *block,
@@ -1860,9 +1921,13 @@ qd_document_set_param (QdDocument  *self,
 
   qd_document_begin (self, _("Change Parameter"));
   qd_document_edit_param (self, block, name, value);
-  if (qd_block_count_ports (block, &new_in, &new_out, NULL)
-      && (new_in < old_in || new_out < old_out))
-    qd_document_prune_ports (self, block);
+  if (qd_block_count_ports (block, &new_in, &new_out, NULL))
+    {
+      if (new_in != old_in)
+        follow_input_count (self, block, new_in);
+      if (new_in < old_in || new_out < old_out)
+        qd_document_prune_ports (self, block);
+    }
   qd_document_end (self);
   return TRUE;
 }

@@ -115,7 +115,9 @@ QD_API gboolean  qd_document_rename_block  (QdDocument   *self,
  * parameter exists, that a CHOICE names a choice and a BOOLEAN is true or
  * false, that an expression parses, and that a port-sizing value is a
  * count; whether names resolve is checked at compile time. Changing a
- * port count removes the links of ports that no longer exist. */
+ * port count removes the links of ports that no longer exist, and cuts or
+ * lengthens the parameters that hold one value per input
+ * (QD_PARAM_PER_INPUT) to the new count, in the same undo step. */
 QD_API gboolean  qd_document_set_param     (QdDocument   *self,
                                             QdBlock      *block,
                                             const char   *name,

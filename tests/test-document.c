@@ -48,6 +48,23 @@ static const QdBlockType test_sum = {
   .n_params = G_N_ELEMENTS (sum_params),
 };
 
+/* A weighted sum: one weight per input, as WSum's. */
+static const QdParamSpec wsum_params[] = {
+  { "n", "Inputs", QD_PARAM_INTEGER, "2", 1, 64, NULL, "", NULL, 0 },
+  { "w", "Weights", QD_PARAM_VECTOR, "1, 1", -QD_INF, QD_INF, NULL, "", NULL,
+    QD_PARAM_PER_INPUT },
+};
+
+static const QdBlockType test_wsum = {
+  .id = "test-wsum",
+  .category = "Test",
+  .name = "Test Weighted Sum",
+  .inputs = { .size_param = "n" },
+  .outputs = { .count = 1 },
+  .params = wsum_params,
+  .n_params = G_N_ELEMENTS (wsum_params),
+};
+
 static const QdBlockType test_source = {
   .id = "test-source",
   .category = "Test",
@@ -67,6 +84,7 @@ register_test_types (void)
 {
   qd_registry_register (&test_gain);
   qd_registry_register (&test_sum);
+  qd_registry_register (&test_wsum);
   qd_registry_register (&test_source);
   qd_registry_register (&test_sink);
 }
@@ -505,6 +523,82 @@ test_port_count (void)
 
   g_free (before);
   g_object_unref (c.doc);
+}
+
+/* Sets @block's "n" to @n in one command; asserts that its weights
+ * became @weights and that one undo gives back what was before, weights
+ * and links included, and redo what is after. */
+static void
+assert_count_follows (QdDocument *doc,
+                      QdBlock    *block,
+                      const char *n,
+                      const char *weights)
+{
+  g_autofree char *before = qd_test_dump_document (doc);
+  GError *error = NULL;
+
+  g_assert_true (qd_document_set_param (doc, block, "n", n, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (qd_block_get_param (block, "w"), ==, weights);
+  assert_undo_redo (doc, before);
+}
+
+/* The weights of a weighted sum follow its number of inputs, as a
+ * Simulink or Xcos user expects: lowering it keeps the first weights as
+ * written, raising it gives each new input the default's weight. */
+static void
+test_per_input (void)
+{
+  QdDocument *doc = qd_document_new ();
+  QdBlock *sum = add (doc, "test-wsum", "Sum", 0, 0);
+  QdBlock *src = add (doc, "test-source", "Src", -100, 0);
+  GError *error = NULL;
+
+  connect (doc, src, 0, sum, 0);
+  g_assert_true (qd_document_set_param (doc, sum, "n", "3", NULL));
+  connect (doc, src, 0, sum, 2);
+  g_assert_true (qd_document_set_param (doc, sum, "w", "eps, alpha, -sigma",
+                                        &error));
+  g_assert_no_error (error);
+
+  /* Lowered: the first weights, exactly as written; the link into the
+   * input that went comes back with them on undo. */
+  assert_count_follows (doc, sum, "2", "eps, alpha");
+  g_assert_true (qd_document_undo (doc));
+  g_assert_cmpstr (qd_block_get_param (sum, "w"), ==, "eps, alpha, -sigma");
+  g_assert_cmpstr (qd_block_get_param (sum, "n"), ==, "3");
+  g_assert_nonnull (qd_system_find_driver (sum->parent, sum->id, 2, NULL));
+
+  /* Raised: a 1 for each new input. */
+  g_assert_true (qd_document_set_param (doc, sum, "w", "1, -1", NULL));
+  g_assert_true (qd_document_set_param (doc, sum, "n", "2", NULL));
+  g_assert_cmpstr (qd_block_get_param (sum, "w"), ==, "1, -1");
+  assert_count_follows (doc, sum, "3", "1, -1, 1");
+  assert_count_follows (doc, sum, "5", "1, -1, 1, 1, 1");
+
+  /* A comma inside parentheses does not part two weights. */
+  g_assert_true (qd_document_set_param (doc, sum, "w", "max(a, b), 2 ,-3",
+                                        NULL));
+  g_assert_true (qd_document_set_param (doc, sum, "n", "3", NULL));
+  g_assert_cmpstr (qd_block_get_param (sum, "w"), ==, "max(a, b), 2 ,-3");
+  assert_count_follows (doc, sum, "2", "max(a, b), 2");
+  assert_count_follows (doc, sum, "1", "max(a, b)");
+
+  /* The default weights, never set, follow too; so does a list that did
+   * not match its count before (a file written by hand). */
+  g_assert_true (qd_document_set_param (doc, sum, "w", NULL, NULL));
+  g_assert_true (qd_document_set_param (doc, sum, "n", "2", NULL));
+  g_assert_null (qd_block_get_param (sum, "w"));
+  assert_count_follows (doc, sum, "3", "1, 1, 1");
+  qd_block_set_param_raw (sum, "w", "1, 2, 3, 4");
+  assert_count_follows (doc, sum, "2", "1, 2");
+
+  /* The count written another way is the same count: the weights stay. */
+  qd_block_set_param_raw (sum, "w", "7");
+  g_assert_true (qd_document_set_param (doc, sum, "n", "02", NULL));
+  g_assert_cmpstr (qd_block_get_param (sum, "w"), ==, "7");
+
+  g_object_unref (doc);
 }
 
 static void
@@ -1127,6 +1221,7 @@ main (int argc, char **argv)
   g_test_add_func ("/document/rename", test_rename);
   g_test_add_func ("/document/set-param", test_set_param);
   g_test_add_func ("/document/port-count", test_port_count);
+  g_test_add_func ("/document/per-input", test_per_input);
   g_test_add_func ("/document/check-param", test_check_param);
   g_test_add_func ("/document/connect", test_connect);
   g_test_add_func ("/document/disconnect", test_disconnect);
