@@ -365,13 +365,72 @@ test_links_removed_notice (void)
   type_and_enter (inspector, "weights", "1, -1");
   g_assert_null (notice);
   type_and_enter (inspector, "n", "1");
-  type_and_enter (inspector, "weights", "1");
   g_assert_cmpuint (root->links->len, ==, 1);
   g_assert_cmpstr (notice, ==, "/Sum: 1 link went with the ports that no longer "
                    "exist; Undo brings it back");
   g_assert_true (qd_document_undo (document));
-  g_assert_true (qd_document_undo (document));
   g_assert_cmpuint (root->links->len, ==, 2);
+}
+
+/* A WSum's Weights field follows its Inputs: the weights of the inputs
+ * kept, as written, a 1 for a new one, and one Undo for both. A list of
+ * another length, typed, is marked as Check and Run would refuse it. */
+static void
+test_weights_follow_inputs (void)
+{
+  g_autoptr(QdDocument) document = qd_document_new ();
+  g_autoptr(GtkWidget) widget = new_inspector (document);
+  QdInspector *inspector = QD_INSPECTOR (widget);
+  QdBlock *sum = add_block (document, "wsum", "Prey rate", 0, 0);
+  const char *const variables[] = { "eps", "alpha", "sigma" };
+  GtkWidget *entry;
+
+  for (guint i = 0; i < G_N_ELEMENTS (variables); i++)
+    g_assert_true (qd_document_set_variable (document, variables[i], "0.5", NULL));
+  qd_inspector_set_block (inspector, sum);
+  flush_events ();
+  g_assert_true (qd_document_set_param (document, sum, "n", "3", NULL));
+  g_assert_true (qd_document_set_param (document, sum, "weights",
+                                        "eps, alpha, -sigma", NULL));
+  flush_events ();
+  g_assert_cmpstr (entry_text (inspector, "weights"), ==, "eps, alpha, -sigma");
+
+  type_and_enter (inspector, "n", "2");
+  flush_events ();
+  g_assert_cmpstr (qd_block_get_param (sum, "weights"), ==, "eps, alpha");
+  g_assert_cmpstr (entry_text (inspector, "weights"), ==, "eps, alpha");
+  g_assert_null (qd_inspector_get_error (inspector, "weights"));
+  g_assert_true (qd_document_undo (document));
+  flush_events ();
+  g_assert_cmpstr (entry_text (inspector, "n"), ==, "3");
+  g_assert_cmpstr (entry_text (inspector, "weights"), ==, "eps, alpha, -sigma");
+
+  type_and_enter (inspector, "n", "2");
+  type_and_enter (inspector, "weights", "1, -1");
+  g_assert_cmpstr (qd_block_get_param (sum, "weights"), ==, "1, -1");
+  type_and_enter (inspector, "n", "4");
+  flush_events ();
+  g_assert_cmpstr (entry_text (inspector, "weights"), ==, "1, -1, 1, 1");
+
+  /* Typed with one weight too many: marked, in Check's words, and not
+   * applied. */
+  entry = qd_inspector_get_field (inspector, "weights");
+  gtk_editable_set_text (GTK_EDITABLE (entry), "1, -1, 1, 1, 2");
+  g_assert_cmpstr (qd_inspector_get_error (inspector, "weights"), ==,
+                   "parameter 'weights' has 5 values but the block has 4 "
+                   "inputs: give one value per input");
+  g_assert_true (gtk_widget_has_css_class (entry, "error"));
+  g_signal_emit_by_name (entry, "activate");
+  g_assert_cmpstr (qd_block_get_param (sum, "weights"), ==, "1, -1, 1, 1");
+
+  /* The commas inside parentheses do not count. */
+  gtk_editable_set_text (GTK_EDITABLE (entry), "max(1, 2), 3, 4, 5");
+  g_assert_null (qd_inspector_get_error (inspector, "weights"));
+  g_assert_false (gtk_widget_has_css_class (entry, "error"));
+  gtk_editable_set_text (GTK_EDITABLE (entry), "max(1, 2), 3");
+  g_assert_cmpstr (qd_inspector_get_error (inspector, "weights"), ==,
+                   "parameter 'weights' has 2 values but the block has 4 "
+                   "inputs: give one value per input");
 }
 
 static void
@@ -994,6 +1053,7 @@ main (int    argc,
   g_test_add_func ("/inspector/field-undo", test_field_undo);
   g_test_add_func ("/inspector/function-names", test_function_names);
   g_test_add_func ("/inspector/links-removed-notice", test_links_removed_notice);
+  g_test_add_func ("/inspector/weights-follow-inputs", test_weights_follow_inputs);
   g_test_add_func ("/inspector/document-errors", test_document_errors);
   g_test_add_func ("/inspector/model-form", test_model_form);
   g_test_add_func ("/inspector/focus-field", test_focus_field);

@@ -440,9 +440,14 @@ check_param (Field       *field,
 
   if (block == NULL)
     return TRUE;
-  /* Empty: back to the default (or to the model's setting). */
+  /* Empty: back to the default (or to the model's setting), which is
+   * right unless it is a list that must have one value per input. */
   if (text[0] == '\0')
-    return TRUE;
+    {
+      if (!(spec->flags & QD_PARAM_PER_INPUT))
+        return TRUE;
+      text = spec->default_value;
+    }
   if (!qd_block_check_param (block, field->arg, text, &local_error))
     {
       g_autofree char *prefix = g_strdup_printf ("parameter '%s': ", field->arg);
@@ -465,6 +470,7 @@ check_param (Field       *field,
     case QD_PARAM_VECTOR:
       {
         g_auto(GStrv) parts = qd_expr_split_vector (text);
+        guint n_in, n_out;
 
         for (guint i = 0; parts[i] != NULL; i++)
           {
@@ -480,6 +486,12 @@ check_param (Field       *field,
                 return FALSE;
               }
           }
+        /* One weight per input, say: Check and Run would refuse another
+         * count, in these words. */
+        if ((spec->flags & QD_PARAM_PER_INPUT)
+            && qd_block_count_ports (block, &n_in, &n_out, NULL))
+          return qd_param_spec_check_per_input (spec, g_strv_length (parts),
+                                                n_in, error);
         return TRUE;
       }
     case QD_PARAM_FUNCTION:
