@@ -642,8 +642,8 @@ test_links_removed_notice (void)
   g_assert_no_error (error);
   sum = qd_document_add_block (document, root, "wsum", "Sum", 200, 0, &error);
   g_assert_no_error (error);
-  g_assert_nonnull (qd_document_connect (document, root, a->id, 0, sum->id, 0, &error));
-  g_assert_nonnull (qd_document_connect (document, root, b->id, 0, sum->id, 1, &error));
+  qd_test_connect (document, a, 0, sum, 0);
+  qd_test_connect (document, b, 0, sum, 1);
 
   window = qd_window_new (GTK_APPLICATION (app));
   qd_window_set_document (window, document, NULL);
