@@ -915,6 +915,19 @@ test_final_time_and_realtime (void)
   g_assert_cmpstr (gtk_editable_get_text (entry), ==, "150");
   g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (entry), "error"));
 
+  /* Refused, then the model's own value typed again: no change of the
+   * document to hide the refusal, which goes all the same. */
+  gtk_widget_grab_focus (GTK_WIDGET (entry));
+  gtk_editable_set_text (entry, "-5");
+  g_signal_emit_by_name (entry, "activate");
+  g_assert_true (gtk_revealer_get_reveal_child (revealer));
+  gtk_editable_set_text (entry, "150");
+  g_signal_emit_by_name (entry, "activate");
+  g_assert_cmpfloat (qd_document_get_settings (f.document)->final_time, ==, 150);
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (entry), "error"));
+  g_assert_false (gtk_revealer_get_reveal_child (revealer));
+  gtk_window_set_focus (GTK_WINDOW (f.window), NULL);
+
   activate (&f, "run.start");
   wait_until (is_finished, &f);
   qd_run_session_get_progress (f.session, &p);

@@ -391,6 +391,10 @@ on_final_activate (GtkEntry *entry,
   /* A right value ends the mark here: the field still has the focus, so
    * update_final_entry() below leaves it alone. */
   gtk_widget_remove_css_class (GTK_WIDGET (entry), "error");
+  /* The same for a refusal shown: the edit below hides it when it changes
+   * the model, but a value typed again as it was changes nothing. */
+  if (window != NULL)
+    qd_window_hide_edit_message (QD_WINDOW (window));
   /* An edit of the model like any other: saved with it, undone by Undo. */
   if (!qd_document_set_settings (self->document, &settings, &error) && window != NULL)
     qd_window_show_message (QD_WINDOW (window), GTK_MESSAGE_ERROR, error->message);

@@ -1773,3 +1773,12 @@ qd_window_hide_message (QdWindow *self)
 
   gtk_revealer_set_reveal_child (self->message_revealer, FALSE);
 }
+
+void
+qd_window_hide_edit_message (QdWindow *self)
+{
+  g_return_if_fail (QD_IS_WINDOW (self));
+
+  if (self->edit_message)
+    qd_window_hide_message (self);
+}

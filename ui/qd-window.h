@@ -57,5 +57,9 @@ void        qd_window_show_edit_message (QdWindow       *self,
                                          GtkMessageType  type,
                                          const char     *text);
 void        qd_window_hide_message (QdWindow       *self);
+/* Hides the message only if it is one of qd_window_show_edit_message():
+ * for a field whose right value changed nothing in the document (typed
+ * again as it was), which therefore sends no change to hide it. */
+void        qd_window_hide_edit_message (QdWindow       *self);
 
 G_END_DECLS
