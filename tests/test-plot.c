@@ -201,6 +201,56 @@ check_parabola_drawn (guint n_pieces)
     }
 }
 
+/* The cursor's dot marks each trace's value at its time, inside the plot
+ * area only: a value below the view has its row in the readout, and no
+ * dot among the time axis's labels. */
+static void
+test_render_cursor_in_view (void)
+{
+  g_autoptr(QdTrace) trace = qd_trace_new ("x");
+  QdPlotSeries series = { trace, "x", red, TRUE, FALSE, NULL };
+  QdPlotRenderOptions o;
+  QdPlotRect area;
+  cairo_surface_t *surface;
+  QdSignal s;
+  guint red_outside = 0;
+
+  /* Just below the view of 0 to 1: it would map among the labels. */
+  qd_signal_set_constant (&s, 0.0, -0.08);
+  qd_trace_append (trace, &s);
+  qd_trace_close (trace, 1.0);
+  bare_options (&o, &series, 1);
+  o.draw_axes = TRUE;
+  o.x_min = 0.0;
+  o.x_max = 1.0;
+  o.has_cursor = TRUE;
+  qd_plot_render_get_area (&o, W, H, &area);
+  o.cursor_x = area.x + 0.5 * area.width;
+
+  /* Below the view: no dot anywhere, and none under the area. */
+  o.y_min = 0.0;
+  o.y_max = 1.0;
+  surface = render (&o, W, H);
+  for (int y = 0; y < H; y++)
+    for (int x = (int) o.cursor_x - 6; x <= (int) o.cursor_x + 6; x++)
+      red_outside += is_red (surface, x, y);
+  g_assert_cmpuint (red_outside, ==, 0);
+  cairo_surface_destroy (surface);
+
+  /* In the view: the dot is there, on the value, three pixels above the
+   * line's middle where the line (2 pixels wide) is not. */
+  o.y_min = -1.0;
+  o.y_max = 1.0;
+  surface = render (&o, W, H);
+  {
+    double py = area.y + (o.y_max - (-0.08)) / (o.y_max - o.y_min) * area.height;
+
+    g_assert_true (is_red (surface, (int) o.cursor_x, (int) floor (py - 3.0)));
+    g_assert_false (is_red (surface, (int) o.cursor_x - 40, (int) floor (py - 3.0)));
+  }
+  cairo_surface_destroy (surface);
+}
+
 static void
 test_render_parabola (void)
 {
@@ -1842,6 +1892,7 @@ main (int    argc,
   have_display = gtk_init_check ();
 
   g_test_add_func ("/plot/render/parabola", test_render_parabola);
+  g_test_add_func ("/plot/render/cursor-in-view", test_render_cursor_in_view);
   g_test_add_func ("/plot/render/parabola-decimated", test_render_parabola_decimated);
   g_test_add_func ("/plot/render/xy-circle", test_render_xy_circle);
   g_test_add_func ("/plot/decimate/segment-range", test_segment_range);

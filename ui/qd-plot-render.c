@@ -1497,6 +1497,10 @@ draw_cursor (cairo_t                   *cr,
       texts[n_rows] = g_strdup_printf ("%s = %.6g", s->label ? s->label : "", v);
       rows[n_rows++] = i;
       series_color (s, style, &colors[i % G_N_ELEMENTS (colors)]);
+      /* A value outside the view has its row in the readout but no dot:
+       * drawn where it maps, it would sit among the axis labels. */
+      if (map_y (m, v) < a->y || map_y (m, v) > a->y + a->height)
+        continue;
       source_color (cr, &colors[i % G_N_ELEMENTS (colors)]);
       marker (cr, x, map_y (m, v), 3.5);
       cairo_fill (cr);
