@@ -703,6 +703,23 @@ test_nice_ticks (void)
   check_label (150e6, 50e6, "150e6");
   check_label (2e-4, 1e-4, "200e-6");
 
+  /* The cursor's readout in the same notation, six digits. */
+  {
+    const struct { double v; const char *text; } values[] = {
+      { 0.0, "0" }, { 0.5, "0.5" }, { -1.14307, "-1.14307" },
+      { 1.0808333e-9, "1.08083e-9" }, { 2.5e-5, "25e-6" },
+      { 1234567.0, "1.23457e6" }, { 999999.99e3, "1e9" },
+      { 0.000999, "999e-6" },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+      {
+        g_autofree char *text = qd_plot_format_value (values[i].v);
+
+        g_assert_cmpstr (text, ==, values[i].text);
+      }
+  }
+
   /* One axis, one notation: the exponent of its largest tick. The
    * transmission line's time axis read "500e-12, 1.0e-9, 1.5e-9". */
   {

@@ -238,6 +238,22 @@ qd_plot_format_tick (double value,
     }
 }
 
+char *
+qd_plot_format_value (double value)
+{
+  double mag = fabs (value);
+  int e3;
+
+  if (value == 0.0 || !isfinite (value) || (mag >= 1e-3 && mag < 1e6))
+    return g_strdup_printf ("%.6g", value);
+  e3 = 3 * (int) floor (log10 (mag) / 3.0);
+  /* A mantissa that rounds up to 1000 (999.9999e3) moves to the next
+   * exponent. */
+  if (fabs (value / pow (10.0, e3)) >= 999999.5e-3)
+    e3 += 3;
+  return g_strdup_printf ("%.6ge%d", value / pow (10.0, e3), e3);
+}
+
 /* Coordinates */
 
 typedef struct
@@ -1477,7 +1493,7 @@ draw_cursor (cairo_t                   *cr,
 
   /* The readout: the time, then each visible trace's exact value,
    * each row after a swatch of its trace's colour. */
-  tstr = g_strdup_printf ("%.6g", t);
+  tstr = qd_plot_format_value (t);
   texts[0] = g_strdup_printf (_("t = %s"), tstr);
   for (guint i = 0; i < o->n_series && n_rows < G_N_ELEMENTS (rows); i++)
     {
@@ -1494,7 +1510,11 @@ draw_cursor (cairo_t                   *cr,
       v = qd_trace_eval (s->trace, t);
       if (isnan (v))
         continue;
-      texts[n_rows] = g_strdup_printf ("%s = %.6g", s->label ? s->label : "", v);
+      {
+        g_autofree char *vstr = qd_plot_format_value (v);
+
+        texts[n_rows] = g_strdup_printf ("%s = %s", s->label ? s->label : "", vstr);
+      }
       rows[n_rows++] = i;
       series_color (s, style, &colors[i % G_N_ELEMENTS (colors)]);
       /* A value outside the view has its row in the readout but no dot:

@@ -148,5 +148,10 @@ double   qd_plot_nice_ceil              (double                      value);
 char    *qd_plot_format_tick            (double                      value,
                                          double                      step,
                                          double                      axis_max);
+/* A value read at the cursor: six significant digits, in the tick
+ * labels' notation (plain from 0.001 to a million, engineering notation
+ * beyond), so that the readout's t = 1.08083e-9 reads like the axis's
+ * 1.05e-9 and not like printf's 1.08083e-09. */
+char    *qd_plot_format_value           (double                      value);
 
 G_END_DECLS
