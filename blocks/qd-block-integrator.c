@@ -308,9 +308,13 @@ integrator_init (QdAtomic *self,
   st->dqmin = p[PARAM_DQMIN].number;
   /* The floors of quantum(), computed once: dqmin 0 as dqrel 10^-6, and
    * dqrel at least 8 ulps (of 1), which keeps dQ from going below 8 ulps
-   * of x and changes nothing for any dqrel above 1.8e-15. */
+   * of x and changes nothing for any dqrel above 1.8e-15. Below both,
+   * the smallest normal double: a subnormal quantum (dqrel 1e-320 with
+   * dqmin 0 and x near 1e-300) has too few bits for the crossing of
+   * x - q to be found, and the state would never requantize. */
   if (!(st->dqmin > 0.0))
     st->dqmin = p[PARAM_DQREL].number * 1e-6;
+  st->dqmin = MAX (st->dqmin, DBL_MIN);
   st->dqrel = MAX (p[PARAM_DQREL].number, 8.0 * DBL_EPSILON);
   st->tl = t;
   memset (st->x, 0, sizeof st->x);

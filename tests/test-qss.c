@@ -13,6 +13,7 @@
 #include "qd-test-util.h"
 
 #include <glib/gstdio.h>
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -345,42 +346,62 @@ test_scale (gconstpointer data)
  *    x at 1, the stiff methods stopped with a false zero-time loop;
  *  - dqmin 0, dqrel 1e-3, until t = 2: x must pass through 0 to −1.
  *    Before, the quanta and time advances shrank with |x| and the run
- *    stopped at t = 1 with a lost time advance. */
+ *    stopped at t = 1 with a lost time advance;
+ *  - ẋ = −x from x = 10^-300, dqmin 0 and dqrel 1e-320, until t = 0.01:
+ *    the floor dqrel·10^-6 underflows to 0 and 8 ulps of x are a
+ *    subnormal 1.8e-315; the quantum is then the least normal double.
+ *    Before, QSS2 and the methods above it never found the crossing and
+ *    left x at 10^-300 (one step, exit 0), QSS1 crept on by 1.8e-315. */
 static void
 test_quantum_floors (gconstpointer data)
 {
   const DecayCase *c = data;
 
-  for (int run = 0; run < 2; run++)
+  for (int run = 0; run < 3; run++)
     {
       QdDocument *doc = qd_document_new ();
-      QdBlock *source = qd_test_add_block (doc, "constant", "Constant");
+      QdBlock *source = qd_test_add_block (doc, run == 2 ? "gain" : "constant",
+                                           "Source");
       QdBlock *integ = add_integrator_under_test (doc, c->method, source);
-      double until = run == 0 ? 1e-12 : 2.0;
+      const double until = run == 0 ? 1e-12 : run == 1 ? 2.0 : 0.01;
+      const char *const dqmin[] = { "1e-17", "0", "0" };
+      const char *const dqrel[] = { "0", "1e-3", "1e-320" };
       QdSimulation *sim;
       QdTrace *trace;
       double final;
 
-      qd_test_set_param (doc, source, "value", "-1");
-      qd_test_set_param (doc, integ, "x0", "1");
-      qd_test_set_param (doc, integ, "dqmin", run == 0 ? "1e-17" : "0");
-      qd_test_set_param (doc, integ, "dqrel", run == 0 ? "0" : "1e-3");
+      if (run == 2)
+        {
+          qd_test_set_param (doc, source, "k", "-1");
+          qd_test_connect (doc, integ, 0, source, 0);
+        }
+      else
+        qd_test_set_param (doc, source, "value", "-1");
+      qd_test_set_param (doc, integ, "x0", run == 2 ? "1e-300" : "1");
+      qd_test_set_param (doc, integ, "dqmin", dqmin[run]);
+      qd_test_set_param (doc, integ, "dqrel", dqrel[run]);
       qd_test_set_final_time (doc, until);
       sim = qd_test_compile (doc);
       trace = qd_test_run_and_find (sim, "/Scope/x");
       final = qd_signal_eval (qd_trace_get (trace, qd_trace_get_length (trace) - 1),
                               until);
-      g_test_message ("%s, %s: x(%g) = %.17g, %" G_GUINT64_FORMAT " steps",
-                      c->method, run == 0 ? "dqmin 1e-17" : "dqmin 0",
-                      until, final, qd_simulation_get_integrator_steps (sim));
+      g_test_message ("%s, dqmin %s, dqrel %s: x(%g) = %.17g, %" G_GUINT64_FORMAT
+                      " steps", c->method, dqmin[run], dqrel[run], until, final,
+                      qd_simulation_get_integrator_steps (sim));
       if (run == 0)
         {
           /* 8 ulps of 1 are 1.8e-15: some 560 steps of it. */
           g_assert_cmpfloat (fabs (final - (1.0 - 1e-12)), <=, 4e-15);
           g_assert_cmpuint (qd_simulation_get_integrator_steps (sim), <, 1200);
         }
-      else
+      else if (run == 1)
         g_assert_cmpfloat (fabs (final + 1.0), <=, 2.5e-3);
+      else
+        {
+          /* 10^-302 in quanta of 2.2e-308: 4.5e5 steps at first order. */
+          g_assert_cmpfloat (fabs (final - 1e-300 * exp (-until)), <=, 4.0 * DBL_MIN);
+          g_assert_cmpuint (qd_simulation_get_integrator_steps (sim), <, 1000000);
+        }
       qd_simulation_free (sim);
       g_object_unref (doc);
     }
