@@ -85,14 +85,11 @@ nlfunction_check (const QdBlockType  *type,
 
       if (k >= 0 && (guint) k >= n_inputs)
         {
+          g_autofree char *message =
+            qd_expr_missing_input_message (text, ids[i], n_inputs);
+
           g_set_error (error, QD_ERROR, QD_ERROR_EXPR,
-                       ngettext ("parameter 'expression': column %d: input "
-                                 "%s does not exist (the block has %u "
-                                 "input)",
-                                 "parameter 'expression': column %d: input "
-                                 "%s does not exist (the block has %u "
-                                 "inputs)", n_inputs),
-                       qd_expr_name_column (text, ids[i]), ids[i], n_inputs);
+                       _("parameter 'expression': %s"), message);
           return FALSE;
         }
     }

@@ -1666,6 +1666,18 @@ qd_expr_unknown_name_message (const char *text,
                           column, name, n_inputs - 1);
 }
 
+char *
+qd_expr_missing_input_message (const char *text,
+                               const char *name,
+                               guint       n_inputs)
+{
+  return g_strdup_printf (ngettext ("column %d: input %s does not exist (the "
+                                    "block has %u input)",
+                                    "column %d: input %s does not exist (the "
+                                    "block has %u inputs)", n_inputs),
+                          qd_expr_name_column (text, name), name, n_inputs);
+}
+
 gboolean
 qd_expr_is_valid_name (const char *name)
 {

@@ -112,6 +112,13 @@ QD_API char       *qd_expr_unknown_name_message (const char *text,
                                                  const char *name,
                                                  guint       n_inputs);
 
+/* The message for the input @name (u<k>, k >= @n_inputs) in @text of a
+ * block with @n_inputs inputs: "column C: input u2 does not exist (the
+ * block has 2 inputs)" (free it). */
+QD_API char       *qd_expr_missing_input_message (const char *text,
+                                                  const char *name,
+                                                  guint       n_inputs);
+
 /* When @text is a plain number ("1", "-0.5", " 1e-3 "), sets @value to it,
  * read exactly as qd_expr_parse() reads numbers (a leading minus is the
  * parser's exact negation), and returns TRUE; FALSE for anything else,

@@ -322,6 +322,10 @@ test_function_names (void)
                    "a model variable; define it in the model's variables");
   gtk_editable_set_text (entry, "u0 + t");
   g_assert_null (qd_inspector_get_error (inspector, "expression"));
+  /* An input the block does not have, in Check's words. */
+  gtk_editable_set_text (entry, "u0 + 2*u1");
+  g_assert_cmpstr (qd_inspector_get_error (inspector, "expression"), ==,
+                   "column 8: input u1 does not exist (the block has 1 input)");
 
   g_assert_true (qd_document_set_variable (document, "x", "2", &error));
   flush_events ();

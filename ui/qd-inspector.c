@@ -409,8 +409,19 @@ check_function_names (QdDocument  *document,
   ids = qd_expr_get_identifiers (expr, &n_ids);
   for (guint i = 0; i < n_ids; i++)
     {
-      gboolean known = strcmp (ids[i], "t") == 0
-                       || qd_expr_input_index (ids[i]) >= 0;
+      int input = qd_expr_input_index (ids[i]);
+      gboolean known = strcmp (ids[i], "t") == 0 || input >= 0;
+
+      /* An input beyond the last: Check refuses it (the type's check), in
+       * these words. */
+      if (input >= 0 && (guint) input >= n_in)
+        {
+          g_autofree char *message =
+            qd_expr_missing_input_message (text, ids[i], n_in);
+
+          g_set_error_literal (error, QD_ERROR, QD_ERROR_EXPR, message);
+          return FALSE;
+        }
 
       for (guint k = 0; !known && variables != NULL && k < variables->len; k++)
         known = strcmp (((QdVariable *) g_ptr_array_index (variables, k))->name,
