@@ -255,7 +255,6 @@ test_valid_change (void)
   g_assert_nonnull (qd_inspector_get_field (inspector, "final_time"));
 }
 
-/* Integrator method and quanta show the model's default until set. */
 /* The value a field shows when a block is selected is the model's, not a
  * step of the field's own undo: Ctrl+Z in it (the "text.undo" action)
  * undoes only what was typed since, and never empties it. */
@@ -437,6 +436,7 @@ test_weights_follow_inputs (void)
                    "inputs: give one value per input");
 }
 
+/* Integrator method and quanta show the model's default until set. */
 static void
 test_inherit (void)
 {
