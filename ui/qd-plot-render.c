@@ -244,7 +244,9 @@ qd_plot_format_value (double value)
   double mag = fabs (value);
   int e3;
 
-  if (value == 0.0 || !isfinite (value) || (mag >= 1e-3 && mag < 1e6))
+  /* Plain up to what six digits round below a million: 999999.9 would
+   * print as printf's 1e+06. */
+  if (value == 0.0 || !isfinite (value) || (mag >= 1e-3 && mag < 999999.5))
     return g_strdup_printf ("%.6g", value);
   e3 = 3 * (int) floor (log10 (mag) / 3.0);
   /* A mantissa that rounds up to 1000 (999.9999e3) moves to the next
@@ -1498,7 +1500,7 @@ draw_cursor (cairo_t                   *cr,
   for (guint i = 0; i < o->n_series && n_rows < G_N_ELEMENTS (rows); i++)
     {
       const QdPlotSeries *s = &o->series[i];
-      double v;
+      double v, vy;
 
       gsize length = qd_trace_get_length (s->trace);
 
@@ -1519,10 +1521,11 @@ draw_cursor (cairo_t                   *cr,
       series_color (s, style, &colors[i % G_N_ELEMENTS (colors)]);
       /* A value outside the view has its row in the readout but no dot:
        * drawn where it maps, it would sit among the axis labels. */
-      if (map_y (m, v) < a->y || map_y (m, v) > a->y + a->height)
+      vy = map_y (m, v);
+      if (vy < a->y || vy > a->y + a->height)
         continue;
       source_color (cr, &colors[i % G_N_ELEMENTS (colors)]);
-      marker (cr, x, map_y (m, v), 3.5);
+      marker (cr, x, vy, 3.5);
       cairo_fill (cr);
     }
 

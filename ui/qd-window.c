@@ -408,8 +408,7 @@ on_document_changed (QdDocument *document,
   update_title (self);
   /* The counts in the information popover follow the edits. */
   update_document_page (self);
-  if (self->edit_message)
-    qd_window_hide_message (self);
+  qd_window_hide_edit_message (self);
 }
 
 static void
