@@ -12,19 +12,20 @@ qd_cli_check (int    argc,
   char **overrides = NULL;
   GOptionEntry entries[] = {
     { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &overrides,
-      N_("Replace (or add) the model variable NAME; may be repeated"), N_("NAME=VALUE") },
+      N_("Replace the value of the model variable NAME (one the model defines); may be repeated"), N_("NAME=VALUE") },
     { NULL }
   };
   g_autoptr(QdDocument) document = NULL;
   g_autoptr(GPtrArray) problems = NULL;
-  g_autoptr(GError) error = NULL;
   int status_code = QD_CLI_EXIT_OK;
   const char *file;
 
   if (!qd_cli_parse_options ("check", _("FILE"),
                              _("Load and compile the diagram FILE without running it, and list every problem."),
                              _("Each problem is one line on standard error: \"FILE: /Block/Path: message\".\n"
-                               "When there is none, \"FILE: OK (N blocks, M links)\" is printed on standard output."),
+                               "When there is none, \"FILE: OK (N blocks, M links)\" is printed on standard output.\n"
+                               "FILE '-' reads the diagram from standard input. A --set NAME that is not\n"
+                               "one of the model's variables is a usage error (exit status 2)."),
                              entries, &argc, &argv))
     return QD_CLI_EXIT_USAGE;
 
@@ -37,14 +38,10 @@ qd_cli_check (int    argc,
   if (status_code != QD_CLI_EXIT_OK)
     goto out;
 
-  file = argv[1];
-  document = qd_document_load (file, &error);
-  if (document == NULL)
-    {
-      g_printerr ("%s\n", error->message);
-      status_code = QD_CLI_EXIT_MODEL;
-      goto out;
-    }
+  file = qd_cli_file_name (argv[1]);
+  status_code = qd_cli_load ("check", argv[1], overrides, &document);
+  if (status_code != QD_CLI_EXIT_OK)
+    goto out;
 
   problems = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_problem_free);
   if (!qd_document_check (document, (const char *const *) overrides, problems))

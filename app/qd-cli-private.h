@@ -52,6 +52,25 @@ gboolean qd_cli_parse_options (const char    *command,
 gboolean qd_cli_check_overrides (const char  *command,
                                  char       **overrides);
 
+/* Checks that each --set names a variable of @document; if not, prints
+ * a usage error listing the model's variables and returns FALSE. */
+gboolean qd_cli_check_override_names (const char  *command,
+                                      QdDocument  *document,
+                                      char       **overrides);
+
+/* How errors name a FILE argument: "-" is standard input. */
+#define QD_CLI_STDIN_NAME "<stdin>"
+const char *qd_cli_file_name (const char *arg);
+
+/* Loads the FILE argument @arg of @command, "-" being standard input,
+ * and checks that each of @overrides names one of its variables. Returns
+ * QD_CLI_EXIT_OK with @document set, or the exit status of the error it
+ * printed. */
+int qd_cli_load (const char   *command,
+                 const char   *arg,
+                 char        **overrides,
+                 QdDocument  **document);
+
 /* Number of blocks (the whole hierarchy) and links of @system. */
 void qd_cli_count_system (QdSystem *system,
                           guint    *n_blocks,

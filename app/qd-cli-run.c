@@ -32,7 +32,8 @@ typedef struct
   gboolean   stats_json;
   char      *plot;
   char      *plot_size;
-  double     trace_budget;  /* MiB; NaN: no budget */
+  char      *trace_budget;  /* as given: MiB or "unlimited" */
+  gsize      budget_bytes;  /* parsed; 0: no budget */
   char      *events;        /* the event log's CSV file, or NULL */
   gint64     events_limit;  /* rows at most; 0: all */
 } RunOptions;
@@ -42,6 +43,11 @@ typedef struct
 #define PLOT_DEFAULT_WIDTH   1000
 #define PLOT_PANEL_HEIGHT    360
 #define PLOT_MAX_SIZE        16384
+
+/* The traces' memory when --trace-budget is not given: the editor's
+ * default, so that a long run decimates old history instead of being
+ * killed for want of memory with every result lost. */
+#define DEFAULT_TRACE_BUDGET_MIB 512
 
 /* The statistics blocks report (queues, servers, Statistics sinks), one
  * row each, after the totals; nothing when no block reports any. */
@@ -75,9 +81,24 @@ print_block_stats_table (QdSimulation *sim)
     }
 }
 
+/* What the traces hold now (all of it, or what the budget let them
+ * keep). */
+static gsize
+get_trace_bytes (QdSimulation *sim)
+{
+  GPtrArray *traces = qd_simulation_get_traces (sim);
+  gsize bytes = 0;
+
+  for (guint i = 0; i < traces->len; i++)
+    bytes += qd_trace_get_bytes (g_ptr_array_index (traces, i));
+  return bytes;
+}
+
 static void
-print_stats_table (QdSimulation *sim,
-                   double        wall_s)
+print_stats_table (QdSimulation  *sim,
+                   double         wall_s,
+                   gboolean       kept,
+                   QdTraceBudget *budget)
 {
   guint n = qd_simulation_get_n_atomics (sim);
   guint64 events = qd_simulation_get_events (sim);
@@ -118,21 +139,23 @@ print_stats_table (QdSimulation *sim,
   g_print ("%-20s %.4g\n", _("Events per second:"),
            wall_s > 0.0 ? (double) events / wall_s : 0.0);
   {
-    GPtrArray *traces = qd_simulation_get_traces (sim);
-    gsize bytes = 0;
+    gsize bytes = get_trace_bytes (sim);
 
-    /* What the traces hold now (all of it, or what --trace-budget let
-     * them keep). */
-    for (guint i = 0; i < traces->len; i++)
-      bytes += qd_trace_get_bytes (g_ptr_array_index (traces, i));
-    g_print ("%-20s %.1f MiB\n", _("Trace memory:"), (double) bytes / (1 << 20));
+    g_print ("%-20s %.1f MiB", _("Trace memory:"), (double) bytes / (1 << 20));
+    if (!kept)
+      g_print (_(" (none kept: no --csv or --plot needs them)"));
+    else if (budget != NULL)
+      g_print (_(" (budget %.0f MiB)"),
+               (double) qd_trace_budget_get_limit (budget) / (1 << 20));
+    g_print ("\n");
   }
   print_block_stats_table (sim);
 }
 
 static void
-print_stats_json (QdSimulation *sim,
-                  double        wall_s)
+print_stats_json (QdSimulation  *sim,
+                  double         wall_s,
+                  QdTraceBudget *budget)
 {
   json_object *root = json_object_new_object ();
   json_object *blocks = json_object_new_array ();
@@ -182,6 +205,12 @@ print_stats_json (QdSimulation *sim,
   /* JSON has no infinity: a run too short to time reports 0. */
   json_object_object_add (root, "events_per_s",
                           json_object_new_double (wall_s > 0.0 ? (double) events / wall_s : 0.0));
+  /* The traces' memory now, and their budget (null: none, every event
+   * kept, or nothing kept at all). */
+  json_object_object_add (root, "trace_bytes",
+                          json_object_new_int64 ((gint64) get_trace_bytes (sim)));
+  json_object_object_add (root, "trace_budget_bytes",
+                          budget != NULL ? json_object_new_int64 ((gint64) qd_trace_budget_get_limit (budget)) : NULL);
 
   g_print ("%s\n", json_object_to_json_string_ext (root, JSON_C_TO_STRING_PLAIN
                                                          | JSON_C_TO_STRING_NOSLASHESCAPE));
@@ -191,12 +220,20 @@ print_stats_json (QdSimulation *sim,
 static void
 print_summary (const char   *file,
                QdSimulation *sim,
-               double        wall_s)
+               double        wall_s,
+               gboolean      to_stderr)
 {
-  g_print (_("%s: reached t = %g: %" G_GUINT64_FORMAT " events, %" G_GUINT64_FORMAT
-             " integrator steps in %.3f s\n"),
-           file, qd_simulation_get_time (sim), qd_simulation_get_events (sim),
-           qd_simulation_get_integrator_steps (sim), wall_s);
+  g_autofree char *text =
+    g_strdup_printf (_("%s: reached t = %g: %" G_GUINT64_FORMAT " events, %" G_GUINT64_FORMAT
+                       " integrator steps in %.3f s\n"),
+                     file, qd_simulation_get_time (sim), qd_simulation_get_events (sim),
+                     qd_simulation_get_integrator_steps (sim), wall_s);
+
+  /* On standard error when a CSV goes to standard output. */
+  if (to_stderr)
+    g_printerr ("%s", text);
+  else
+    g_print ("%s", text);
 }
 
 /* Ctrl-C during a run. A long run (a final time far off, quanta too
@@ -233,6 +270,26 @@ catch_interrupts (QdSimulation *sim)
   interrupt_sim = sim;
   sigaction (SIGINT, &action, NULL);
   sigaction (SIGTERM, &action, NULL);
+}
+
+/* Ctrl-C while the results are written (a CSV of millions of rows takes
+ * a while): the CSV writer, which asks between rows, stops, removes its
+ * temporary file and the program ends with 130 (143), saying so; the
+ * file is either complete or not there. The same one-shot handler, so
+ * a second Ctrl-C (during a plot, which cannot stop halfway) ends the
+ * program at once. */
+static void
+catch_export_interrupts (void)
+{
+  interrupt_sim = NULL;
+  interrupt_signal = 0;
+  catch_interrupts (NULL);
+}
+
+static gboolean
+export_go_on (gpointer user_data)
+{
+  return interrupt_signal == 0;
 }
 
 static void
@@ -277,6 +334,7 @@ export_csv (const char   *file,
             const char   *csv,
             double        step)
 {
+  gboolean to_stdout = strcmp (csv, "-") == 0;
   GPtrArray *traces = qd_simulation_get_traces (sim);
   g_autoptr(GError) error = NULL;
 
@@ -286,9 +344,20 @@ export_csv (const char   *file,
                   file, csv);
       return QD_CLI_EXIT_MODEL;
     }
-  if (!qd_traces_write_csv (traces, qd_simulation_get_start_time (sim),
-                            qd_simulation_get_time (sim), step, csv, &error))
+  if (!qd_traces_write_csv_full (traces, qd_simulation_get_start_time (sim),
+                                 qd_simulation_get_time (sim), step, csv,
+                                 export_go_on, NULL, &error))
     {
+      if (g_error_matches (error, QD_ERROR, QD_ERROR_STOPPED))
+        {
+          if (to_stdout)
+            g_printerr (_("%s: interrupted while writing the CSV to standard output; it ends where it stopped\n"),
+                        file);
+          else
+            g_printerr (_("%s: interrupted while writing %s; it was not written (its temporary file is removed)\n"),
+                        file, csv);
+          return QD_CLI_EXIT_SIGNAL + interrupt_signal;
+        }
       g_printerr ("%s\n", error->message);
       return QD_CLI_EXIT_MODEL;
     }
@@ -625,155 +694,222 @@ export_plot (const char    *file,
 
 #endif /* QD_CLI_HAVE_PLOT */
 
-int
-qd_cli_run (int    argc,
-            char **argv)
+/* --trace-budget: a number of MiB, or "unlimited". */
+static gboolean
+parse_trace_budget (const char *text,
+                    gsize      *bytes)
 {
-  RunOptions opts = { .until = NULL, .csv_step = 0.0, .trace_budget = NAN };
-  GOptionEntry entries[] = {
-    { "until", 0, 0, G_OPTION_ARG_STRING, &opts.until,
-      N_("Run until time T instead of the model's final time (earlier or later: it replaces the final time)"), N_("T") },
-    { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &opts.overrides,
-      N_("Replace (or add) the model variable NAME; may be repeated"), N_("NAME=VALUE") },
-    { "csv", 0, 0, G_OPTION_ARG_FILENAME, &opts.csv,
-      N_("Write every Scope trace to the CSV file OUT"), N_("OUT") },
-    { "csv-step", 0, 0, G_OPTION_ARG_DOUBLE, &opts.csv_step,
-      N_("Sample the CSV every H time units (default 0: one row per event)"), N_("H") },
-    { "plot", 0, 0, G_OPTION_ARG_FILENAME, &opts.plot,
-      N_("Draw every Scope trace into the image OUT (.png, .svg or .pdf), one panel per Scope"), N_("OUT") },
-    { "plot-size", 0, 0, G_OPTION_ARG_STRING, &opts.plot_size,
-      N_("The size of the --plot image in pixels (points for SVG and PDF); default 1000 wide, 360 high per Scope"), N_("WxH") },
-    { "stats", 0, 0, G_OPTION_ARG_NONE, &opts.stats,
-      N_("Print transitions per block, totals, speed and the statistics blocks report as tables"), NULL },
-    { "stats-json", 0, 0, G_OPTION_ARG_NONE, &opts.stats_json,
-      N_("Print the same statistics as one JSON object on standard output"), NULL },
-    /* No budget unless asked: a headless run usually exports every event,
-     * and the machine running it is the user's to size. */
-    { "trace-budget", 0, 0, G_OPTION_ARG_DOUBLE, &opts.trace_budget,
-      N_("Keep the Scope traces within MIB mebibytes by decimating their oldest part (default: no limit, every event kept)"), N_("MIB") },
-    { "events", 0, 0, G_OPTION_ARG_FILENAME, &opts.events,
-      N_("Write every DEVS transition (outputs, internal and external transitions) to the CSV file OUT, in the order they happen"), N_("OUT") },
-    { "events-limit", 0, 0, G_OPTION_ARG_INT64, &opts.events_limit,
-      N_("Write only the first N rows of the --events log and run the rest unlogged, at full speed (default: all)"), N_("N") },
-    { NULL }
-  };
-  g_autoptr(QdDocument) document = NULL;
-  g_autoptr(GPtrArray) problems = NULL;
+  char *end = NULL;
+  double mib;
+
+  if (strcmp (text, "unlimited") == 0)
+    {
+      *bytes = 0;
+      return TRUE;
+    }
+  mib = g_ascii_strtod (text, &end);
+  if (end == text || *end != '\0' || !(mib > 0.0 && mib < 1048576.0))
+    return FALSE;
+  *bytes = (gsize) (mib * (1 << 20));
+  return TRUE;
+}
+
+/* The options that make sense alone; the rest needs the model. */
+static int
+check_options (RunOptions *opts,
+               int         argc,
+               char      **argv,
+               int        *plot_width,
+               int        *plot_height)
+{
+  if (argc < 2)
+    return qd_cli_usage_error ("run", _("missing FILE (a .qdevs diagram, or - for standard input)"));
+  if (argc > 2)
+    return qd_cli_usage_error ("run", _("unexpected argument '%s'"), argv[2]);
+  if (!qd_cli_check_overrides ("run", opts->overrides))
+    return QD_CLI_EXIT_USAGE;
+  if (!(opts->csv_step >= 0.0) || isinf (opts->csv_step))
+    return qd_cli_usage_error ("run", _("--csv-step must be 0 or a positive number"));
+  if (opts->csv_step > 0.0 && opts->csv == NULL)
+    return qd_cli_usage_error ("run", _("--csv-step needs --csv OUT"));
+  if (opts->trace_budget != NULL && !parse_trace_budget (opts->trace_budget, &opts->budget_bytes))
+    return qd_cli_usage_error ("run", _("--trace-budget must be a number of MiB above 0 and below 1048576, or 'unlimited'"));
+  if (opts->events_limit < 0)
+    return qd_cli_usage_error ("run", _("--events-limit must be a number of rows, or 0 for no limit"));
+  if (opts->events_limit > 0 && opts->events == NULL)
+    return qd_cli_usage_error ("run", _("--events-limit needs --events OUT"));
+  /* One stream, one kind of output. */
+  if (opts->csv != NULL && opts->events != NULL
+      && strcmp (opts->csv, "-") == 0 && strcmp (opts->events, "-") == 0)
+    return qd_cli_usage_error ("run", _("--csv - and --events - would both write to standard output; write one of them to a file"));
+  if (((opts->csv != NULL && strcmp (opts->csv, "-") == 0)
+       || (opts->events != NULL && strcmp (opts->events, "-") == 0))
+      && (opts->stats || opts->stats_json))
+    return qd_cli_usage_error ("run", _("--stats and --stats-json print on standard output, where '-' sends the CSV; write the CSV to a file"));
+  if (opts->plot_size != NULL && opts->plot == NULL)
+    return qd_cli_usage_error ("run", _("--plot-size needs --plot OUT"));
+  if (opts->plot_size != NULL
+      && !parse_plot_size (opts->plot_size, plot_width, plot_height))
+    return qd_cli_usage_error ("run", _("--plot-size '%s' is not of the form WxH with W and H from 1 to %d, such as 1000x600"),
+                               opts->plot_size, PLOT_MAX_SIZE);
+#ifdef QD_CLI_HAVE_PLOT
+  if (opts->plot != NULL
+      && qd_image_format_for_path (opts->plot) == QD_IMAGE_FORMAT_UNKNOWN)
+    return qd_cli_usage_error ("run", _("--plot '%s': the image type is chosen by the extension; end the name with .png, .svg or .pdf"),
+                               opts->plot);
+#else
+  if (opts->plot != NULL)
+    return qd_cli_usage_error ("run", _("--plot: this qdevs-cli was built without plotting (cairo); use --csv OUT, or rebuild with Cairo and PangoCairo installed"));
+#endif
+  return QD_CLI_EXIT_OK;
+}
+
+/* A sampled CSV is refused before the run when its step would make more
+ * rows than the writer accepts: better at once than after a long run. */
+static int
+check_csv_step (QdDocument *document,
+                double      step)
+{
+  const QdSettings *settings = qd_document_get_settings (document);
+  double span = settings->final_time - settings->start_time;
+  double rows = floor (span / step) + 2.0;
+
+  if (step == 0.0 || rows <= QD_CSV_MAX_ROWS)
+    return QD_CLI_EXIT_OK;
+  return qd_cli_usage_error ("run", _("--csv-step %g from t = %g to %g would write %.3g rows, more than %d; choose a step of at least %.3g"),
+                             step, settings->start_time, settings->final_time,
+                             rows, QD_CSV_MAX_ROWS, span / (QD_CSV_MAX_ROWS - 2));
+}
+
+/* Keeps the traces only for what will read them: without --csv and
+ * --plot they store nothing (a long run of a large model would otherwise
+ * hold gigabytes nobody reads); with them, within the budget. */
+static QdTraceBudget *
+setup_traces (QdSimulation     *sim,
+              const RunOptions *opts)
+{
+  GPtrArray *traces = qd_simulation_get_traces (sim);
+  QdTraceBudget *budget;
+
+  if (opts->csv == NULL && opts->plot == NULL)
+    {
+      for (guint i = 0; i < traces->len; i++)
+        qd_trace_set_discard (g_ptr_array_index (traces, i));
+      return NULL;
+    }
+  if (opts->budget_bytes == 0)
+    return NULL;
+  budget = qd_trace_budget_new (opts->budget_bytes);
+  for (guint i = 0; i < traces->len; i++)
+    qd_trace_budget_add (budget, g_ptr_array_index (traces, i));
+  return budget;
+}
+
+/* Everything the run wrote, once it stopped: the event log, the CSV,
+ * the plot, the statistics. */
+static int
+write_results (const char       *file,
+               QdDocument       *document,
+               QdSimulation     *sim,
+               const RunOptions *opts,
+               QdTraceBudget    *budget,
+               double            wall_s,
+               int               plot_width,
+               int               plot_height)
+{
+  int export_code = QD_CLI_EXIT_OK;
+
+  catch_export_interrupts ();
+  if (opts->csv != NULL)
+    export_code = export_csv (file, sim, opts->csv, opts->csv_step);
+  if (export_code >= QD_CLI_EXIT_SIGNAL)
+    return export_code;
+#ifdef QD_CLI_HAVE_PLOT
+  if (opts->plot != NULL && export_code == QD_CLI_EXIT_OK)
+    export_code = export_plot (file, document, sim, opts->plot,
+                               qd_image_format_for_path (opts->plot),
+                               plot_width, plot_height);
+#endif
+  release_interrupts ();
+  if (interrupt_signal != 0)
+    {
+      g_printerr (_("%s: interrupted while writing the results; what was written is complete, the rest is not written\n"),
+                  file);
+      return QD_CLI_EXIT_SIGNAL + interrupt_signal;
+    }
+  if (opts->stats)
+    print_stats_table (sim, wall_s, opts->csv != NULL || opts->plot != NULL, budget);
+  if (opts->stats_json)
+    print_stats_json (sim, wall_s, budget);
+  if (!opts->stats && !opts->stats_json)
+    print_summary (file, sim, wall_s,
+                   (opts->csv != NULL && strcmp (opts->csv, "-") == 0)
+                   || (opts->events != NULL && strcmp (opts->events, "-") == 0));
+  return export_code;
+}
+
+/* Closes the event log, up to an error too: that is when it is most
+ * wanted. Returns FALSE when it could not be written. */
+static gboolean
+close_event_log (const char       *file,
+                 QdEventLogCsv    *event_log,
+                 const RunOptions *opts)
+{
+  g_autoptr(GError) log_error = NULL;
+  guint64 written = qd_event_log_csv_get_written (event_log);
+  gboolean truncated = qd_event_log_csv_get_truncated (event_log);
+
+  if (!qd_event_log_csv_close (event_log, &log_error))
+    {
+      g_printerr ("%s\n", log_error->message);
+      return FALSE;
+    }
+  if (truncated)
+    g_printerr (_("%s: the event log %s holds the first %" G_GUINT64_FORMAT
+                  " rows, its limit; the rest of the run is not in it "
+                  "(raise --events-limit to log more)\n"),
+                file, strcmp (opts->events, "-") == 0 ? _("on standard output") : opts->events,
+                written);
+  return TRUE;
+}
+
+/* Compiles, runs and writes the results of @document. */
+static int
+run_document (const char       *file,
+              QdDocument       *document,
+              const RunOptions *opts,
+              int               plot_width,
+              int               plot_height)
+{
+  g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_problem_free);
   g_autoptr(GError) error = NULL;
   g_autoptr(QdTraceBudget) budget = NULL;
   QdEventLogCsv *event_log = NULL;
   QdSimulation *sim;
-  const char *file;
   QdRunStatus status;
   gint64 start_us;
   double wall_s;
   int status_code = QD_CLI_EXIT_OK;
-#ifdef QD_CLI_HAVE_PLOT
-  QdImageFormat plot_format = QD_IMAGE_FORMAT_UNKNOWN;
-#endif
-  int plot_width = PLOT_DEFAULT_WIDTH, plot_height = 0;
 
-  if (!qd_cli_parse_options ("run", _("FILE"),
-                             _("Simulate the diagram FILE headless, from its start time to its final time."),
-                             _("--until T replaces the final time stored in FILE for this run, so T may be\n"
-                               "earlier or later than it. Without --stats or --stats-json a one-line summary\n"
-                               "is printed. Errors go to standard error, one line each, starting with FILE.\n"
-                               "Ctrl-C stops the run and still writes its results up to that time (exit\n"
-                               "status 130); a second Ctrl-C ends the program at once.\n"
-                               "--events OUT logs the run as DEVS executes it, one row per transition:\n"
-                               "event,time,block,transition,port,elapsed,ta,order,c0,c1,c2,c3,tag, where\n"
-                               "transition is output (lambda), internal or external, elapsed the time since\n"
-                               "the block's previous transition, ta its time advance after this one, c0..c3\n"
-                               "the segment sent or received and tag its entity (discrete-event blocks). The\n"
-                               "log is written even when the run stops with an error, up to the error.\n\n"
-                               "Example:\n"
-                               "  qdevs-cli run model.qdevs --until 20 --set k=2 --csv out.csv --csv-step 0.1\n"
-                               "  qdevs-cli run model.qdevs --plot out.png --plot-size 1200x500\n"
-                               "  qdevs-cli run model.qdevs --events log.csv --events-limit 200"),
-                             entries, &argc, &argv))
-    return QD_CLI_EXIT_USAGE;
-
-  if (argc < 2)
-    status_code = qd_cli_usage_error ("run", _("missing FILE (a .qdevs diagram)"));
-  else if (argc > 2)
-    status_code = qd_cli_usage_error ("run", _("unexpected argument '%s'"), argv[2]);
-  else if (!qd_cli_check_overrides ("run", opts.overrides))
-    status_code = QD_CLI_EXIT_USAGE;
-  else if (!(opts.csv_step >= 0.0) || isinf (opts.csv_step))
-    status_code = qd_cli_usage_error ("run", _("--csv-step must be 0 or a positive number"));
-  else if (opts.csv_step > 0.0 && opts.csv == NULL)
-    status_code = qd_cli_usage_error ("run", _("--csv-step needs --csv OUT"));
-  else if (!isnan (opts.trace_budget) && !(opts.trace_budget > 0.0 && opts.trace_budget < 1048576.0))
-    status_code = qd_cli_usage_error ("run", _("--trace-budget must be a number of MiB above 0 and below 1048576"));
-  else if (opts.events_limit < 0)
-    status_code = qd_cli_usage_error ("run", _("--events-limit must be a number of rows, or 0 for no limit"));
-  else if (opts.events_limit > 0 && opts.events == NULL)
-    status_code = qd_cli_usage_error ("run", _("--events-limit needs --events OUT"));
-  else if (opts.plot_size != NULL && opts.plot == NULL)
-    status_code = qd_cli_usage_error ("run", _("--plot-size needs --plot OUT"));
-  else if (opts.plot_size != NULL
-           && !parse_plot_size (opts.plot_size, &plot_width, &plot_height))
-    status_code = qd_cli_usage_error ("run", _("--plot-size '%s' is not of the form WxH with W and H from 1 to %d, such as 1000x600"),
-                                      opts.plot_size, PLOT_MAX_SIZE);
-#ifdef QD_CLI_HAVE_PLOT
-  else if (opts.plot != NULL
-           && (plot_format = qd_image_format_for_path (opts.plot)) == QD_IMAGE_FORMAT_UNKNOWN)
-    status_code = qd_cli_usage_error ("run", _("--plot '%s': the image type is chosen by the extension; end the name with .png, .svg or .pdf"),
-                                      opts.plot);
-#else
-  else if (opts.plot != NULL)
-    status_code = qd_cli_usage_error ("run", _("--plot: this qdevs-cli was built without plotting (cairo); use --csv OUT, or rebuild with Cairo and PangoCairo installed"));
-#endif
-  if (status_code != QD_CLI_EXIT_OK)
-    goto out;
-
-  file = argv[1];
-  document = qd_document_load (file, &error);
-  if (document == NULL)
-    {
-      /* Load errors already start with the file name. */
-      g_printerr ("%s\n", error->message);
-      status_code = QD_CLI_EXIT_MODEL;
-      goto out;
-    }
-
-  if (opts.until != NULL)
-    {
-      status_code = apply_until (file, document, opts.until);
-      if (status_code != QD_CLI_EXIT_OK)
-        goto out;
-    }
-
-  problems = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_problem_free);
-  sim = qd_simulation_new (document, (const char *const *) opts.overrides, problems, &error);
+  sim = qd_simulation_new (document, (const char *const *) opts->overrides, problems, &error);
   if (sim == NULL)
     {
       if (problems->len > 0)
         qd_cli_print_problems (file, problems);
       else
         g_printerr ("%s: %s\n", file, error != NULL ? error->message : _("the model cannot be compiled"));
-      status_code = QD_CLI_EXIT_MODEL;
-      goto out;
+      return QD_CLI_EXIT_MODEL;
     }
+  budget = setup_traces (sim, opts);
 
-  if (!isnan (opts.trace_budget))
+  if (opts->events != NULL)
     {
-      GPtrArray *traces = qd_simulation_get_traces (sim);
-
-      budget = qd_trace_budget_new ((gsize) (opts.trace_budget * (1 << 20)));
-      for (guint i = 0; i < traces->len; i++)
-        qd_trace_budget_add (budget, g_ptr_array_index (traces, i));
-    }
-
-  if (opts.events != NULL)
-    {
-      event_log = qd_event_log_csv_new (sim, opts.events, (guint64) opts.events_limit, &error);
+      event_log = qd_event_log_csv_new (sim, opts->events, (guint64) opts->events_limit, &error);
       if (event_log == NULL)
         {
           g_printerr ("%s\n", error->message);
           qd_simulation_free (sim);
-          status_code = QD_CLI_EXIT_MODEL;
-          goto out;
+          return QD_CLI_EXIT_MODEL;
         }
     }
 
@@ -792,25 +928,9 @@ qd_cli_run (int    argc,
                   qd_simulation_get_final_time (sim));
       status_code = QD_CLI_EXIT_SIGNAL + interrupt_signal;
     }
-  /* Up to an error too: that is when the log is most wanted. */
-  if (event_log != NULL)
-    {
-      g_autoptr(GError) log_error = NULL;
-      guint64 written = qd_event_log_csv_get_written (event_log);
-      gboolean truncated = qd_event_log_csv_get_truncated (event_log);
-
-      if (!qd_event_log_csv_close (event_log, &log_error))
-        {
-          g_printerr ("%s\n", log_error->message);
-          if (status_code == QD_CLI_EXIT_OK)
-            status_code = QD_CLI_EXIT_MODEL;
-        }
-      else if (truncated)
-        g_printerr (_("%s: the event log %s holds the first %" G_GUINT64_FORMAT
-                      " rows, its limit; the rest of the run is not in it "
-                      "(raise --events-limit to log more)\n"),
-                    file, opts.events, written);
-    }
+  if (event_log != NULL && !close_event_log (file, event_log, opts)
+      && status_code == QD_CLI_EXIT_OK)
+    status_code = QD_CLI_EXIT_MODEL;
 
   if (status == QD_RUN_ERROR)
     {
@@ -821,25 +941,96 @@ qd_cli_run (int    argc,
     }
   else
     {
-      int export_code = QD_CLI_EXIT_OK;
+      int export_code = write_results (file, document, sim, opts, budget, wall_s,
+                                       plot_width, plot_height);
 
-      if (opts.csv != NULL)
-        export_code = export_csv (file, sim, opts.csv, opts.csv_step);
-#ifdef QD_CLI_HAVE_PLOT
-      if (opts.plot != NULL && export_code == QD_CLI_EXIT_OK)
-        export_code = export_plot (file, document, sim, opts.plot, plot_format,
-                                   plot_width, plot_height);
-#endif
-      if (opts.stats)
-        print_stats_table (sim, wall_s);
-      if (opts.stats_json)
-        print_stats_json (sim, wall_s);
-      if (!opts.stats && !opts.stats_json)
-        print_summary (file, sim, wall_s);
-      if (export_code != QD_CLI_EXIT_OK)
+      /* An interrupted export ends as interrupted, whatever came before. */
+      if (export_code != QD_CLI_EXIT_OK
+          && (status_code == QD_CLI_EXIT_OK || export_code >= QD_CLI_EXIT_SIGNAL))
         status_code = export_code;
     }
   qd_simulation_free (sim);
+  return status_code;
+}
+
+int
+qd_cli_run (int    argc,
+            char **argv)
+{
+  RunOptions opts = { .until = NULL, .csv_step = 0.0,
+                      .budget_bytes = (gsize) DEFAULT_TRACE_BUDGET_MIB << 20 };
+  GOptionEntry entries[] = {
+    { "until", 0, 0, G_OPTION_ARG_STRING, &opts.until,
+      N_("Run until time T instead of the model's final time (earlier or later: it replaces the final time)"), N_("T") },
+    { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &opts.overrides,
+      N_("Replace the value of the model variable NAME (one the model defines); may be repeated"), N_("NAME=VALUE") },
+    { "csv", 0, 0, G_OPTION_ARG_FILENAME, &opts.csv,
+      N_("Write every Scope trace to the CSV file OUT (- for standard output)"), N_("OUT") },
+    { "csv-step", 0, 0, G_OPTION_ARG_DOUBLE, &opts.csv_step,
+      N_("Sample the CSV every H time units (default 0: one row per event); at most 100000000 rows"), N_("H") },
+    { "plot", 0, 0, G_OPTION_ARG_FILENAME, &opts.plot,
+      N_("Draw every Scope trace into the image OUT (.png, .svg or .pdf), one panel per Scope"), N_("OUT") },
+    { "plot-size", 0, 0, G_OPTION_ARG_STRING, &opts.plot_size,
+      N_("The size of the --plot image in pixels (points for SVG and PDF); default 1000 wide, 360 high per Scope"), N_("WxH") },
+    { "stats", 0, 0, G_OPTION_ARG_NONE, &opts.stats,
+      N_("Print transitions per block, totals, speed and the statistics blocks report as tables"), NULL },
+    { "stats-json", 0, 0, G_OPTION_ARG_NONE, &opts.stats_json,
+      N_("Print the same statistics as one JSON object on standard output"), NULL },
+    { "trace-budget", 0, 0, G_OPTION_ARG_STRING, &opts.trace_budget,
+      N_("Keep the Scope traces that --csv and --plot need within MIB mebibytes, decimating their oldest part (default 512), or keep every event with 'unlimited'"), N_("MIB") },
+    { "events", 0, 0, G_OPTION_ARG_FILENAME, &opts.events,
+      N_("Write every DEVS transition (outputs, internal and external transitions) to the CSV file OUT (- for standard output), in the order they happen"), N_("OUT") },
+    { "events-limit", 0, 0, G_OPTION_ARG_INT64, &opts.events_limit,
+      N_("Write only the first N rows of the --events log and run the rest unlogged, at full speed (default: all)"), N_("N") },
+    { NULL }
+  };
+  g_autoptr(QdDocument) document = NULL;
+  const char *file;
+  int status_code;
+  int plot_width = PLOT_DEFAULT_WIDTH, plot_height = 0;
+
+  if (!qd_cli_parse_options ("run", _("FILE"),
+                             _("Simulate the diagram FILE headless, from its start time to its final time."),
+                             _("FILE '-' reads the diagram from standard input; OUT '-' of --csv or --events\n"
+                               "is standard output (the summary line then goes to standard error).\n"
+                               "--until T replaces the final time stored in FILE for this run, so T may be\n"
+                               "earlier or later than it. --set NAME=VALUE replaces a variable of the model;\n"
+                               "a NAME the model does not define is a usage error that lists its variables.\n"
+                               "Without --stats or --stats-json a one-line summary is printed. Errors go to\n"
+                               "standard error, one line each, starting with FILE.\n"
+                               "The Scope traces are kept only for --csv and --plot, within 512 MiB unless\n"
+                               "--trace-budget says otherwise: beyond it their oldest part is decimated, and\n"
+                               "the CSV says so in a '#' line above its header.\n"
+                               "Ctrl-C stops the run and still writes its results up to that time (exit\n"
+                               "status 130, 143 for SIGTERM); Ctrl-C while the CSV is written stops the\n"
+                               "writing and removes the unfinished file; a second Ctrl-C ends the program\n"
+                               "at once.\n"
+                               "--events OUT logs the run as DEVS executes it, one row per transition:\n"
+                               "event,time,block,transition,port,elapsed,ta,order,c0,c1,c2,c3,tag, where\n"
+                               "transition is output (lambda), internal or external, elapsed the time since\n"
+                               "the block's previous transition, ta its time advance after this one, c0..c3\n"
+                               "the segment sent or received and tag its entity (discrete-event blocks). The\n"
+                               "log is written even when the run stops with an error, up to the error.\n\n"
+                               "Examples:\n"
+                               "  qdevs-cli run model.qdevs --until 20 --set k=2 --csv out.csv --csv-step 0.1\n"
+                               "  qdevs-cli run model.qdevs --plot out.png --plot-size 1200x500\n"
+                               "  qdevs-cli run model.qdevs --events log.csv --events-limit 200\n"
+                               "  qdevs-cli run - --csv - < model.qdevs > out.csv"),
+                             entries, &argc, &argv))
+    return QD_CLI_EXIT_USAGE;
+
+  status_code = check_options (&opts, argc, argv, &plot_width, &plot_height);
+  if (status_code != QD_CLI_EXIT_OK)
+    goto out;
+
+  file = qd_cli_file_name (argv[1]);
+  status_code = qd_cli_load ("run", argv[1], opts.overrides, &document);
+  if (status_code == QD_CLI_EXIT_OK && opts.until != NULL)
+    status_code = apply_until (file, document, opts.until);
+  if (status_code == QD_CLI_EXIT_OK)
+    status_code = check_csv_step (document, opts.csv_step);
+  if (status_code == QD_CLI_EXIT_OK)
+    status_code = run_document (file, document, &opts, plot_width, plot_height);
 
 out:
   g_strfreev (opts.overrides);
@@ -848,5 +1039,6 @@ out:
   g_free (opts.events);
   g_free (opts.plot);
   g_free (opts.plot_size);
+  g_free (opts.trace_budget);
   return status_code;
 }

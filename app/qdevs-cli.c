@@ -103,6 +103,80 @@ qd_cli_check_overrides (const char  *command,
   return TRUE;
 }
 
+gboolean
+qd_cli_check_override_names (const char  *command,
+                             QdDocument  *document,
+                             char       **overrides)
+{
+  GPtrArray *variables = qd_document_get_variables (document);
+
+  for (guint i = 0; overrides != NULL && overrides[i] != NULL; i++)
+    {
+      g_autofree char *name = g_strndup (overrides[i], strcspn (overrides[i], "="));
+      g_autoptr(GString) names = NULL;
+
+      g_strstrip (name);
+      if (qd_document_get_variable (document, name) != NULL)
+        continue;
+      /* A name the model does not have would change nothing: a typo
+       * (--set epss=0.2) must not pass for a run with the new value. */
+      if (variables == NULL || variables->len == 0)
+        {
+          qd_cli_usage_error (command,
+                              _("--set '%s': the model has no variables, so there is nothing to set; define '%s' among the model's variables first"),
+                              overrides[i], name);
+          return FALSE;
+        }
+      names = g_string_new (NULL);
+      for (guint k = 0; k < variables->len; k++)
+        {
+          const QdVariable *v = g_ptr_array_index (variables, k);
+
+          g_string_append_printf (names, "%s%s", k > 0 ? ", " : "", v->name);
+        }
+      qd_cli_usage_error (command,
+                          _("--set '%s': the model has no variable '%s'; its variables are: %s"),
+                          overrides[i], name, names->str);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+const char *
+qd_cli_file_name (const char *arg)
+{
+  return strcmp (arg, "-") == 0 ? QD_CLI_STDIN_NAME : arg;
+}
+
+int
+qd_cli_load (const char   *command,
+             const char   *arg,
+             char        **overrides,
+             QdDocument  **document)
+{
+  g_autoptr(GError) error = NULL;
+
+  /* Reading standard input is bounded as reading a file is, so that
+   * `qdevs-cli check - < /dev/zero` ends with an error, not out of
+   * memory. */
+  if (strcmp (arg, "-") == 0)
+    *document = qd_document_load_fd (0, QD_CLI_STDIN_NAME, &error);
+  else
+    *document = qd_document_load (arg, &error);
+  if (*document == NULL)
+    {
+      /* Load errors already start with the file name. */
+      g_printerr ("%s\n", error->message);
+      return QD_CLI_EXIT_MODEL;
+    }
+  if (!qd_cli_check_override_names (command, *document, overrides))
+    {
+      g_clear_object (document);
+      return QD_CLI_EXIT_USAGE;
+    }
+  return QD_CLI_EXIT_OK;
+}
+
 void
 qd_cli_count_system (QdSystem *system,
                      guint    *n_blocks,

@@ -16,10 +16,12 @@ typedef struct
 {
   FILE *fp;         /* fully buffered */
   char *path;
-  char *tmp_path;   /* path.XXXXXX, renamed to path on commit */
+  char *tmp_path;   /* path.XXXXXX, renamed to path on commit; NULL
+                     * for standard output */
 } QdCsvFile;
 
-/* Opens a temporary file beside @path. */
+/* Opens a temporary file beside @path; "-" is standard output, written
+ * directly (commit flushes it, abort leaves what was written). */
 gboolean qd_csv_open    (QdCsvFile   *file,
                          const char  *path,
                          GError     **error);

@@ -37,6 +37,14 @@ qd_csv_open (QdCsvFile   *file,
   int fd;
 
   memset (file, 0, sizeof *file);
+  /* "-" is standard output, written as it comes: there is nothing to
+   * rename, and a reader of a pipe wants the rows at once. */
+  if (strcmp (path, "-") == 0)
+    {
+      file->fp = stdout;
+      file->path = g_strdup (_("standard output"));
+      return TRUE;
+    }
   file->tmp_path = g_strconcat (path, ".XXXXXX", NULL);
   fd = g_mkstemp_full (file->tmp_path, O_WRONLY, 0644);
   if (fd < 0)
@@ -69,6 +77,16 @@ qd_csv_commit (QdCsvFile   *file,
   int saved_errno = 0;
 
   errno = 0;
+  if (file->tmp_path == NULL)
+    {
+      /* Standard output: flushed, left open for whoever writes next. */
+      if (ferror (fp) || fflush (fp) != 0)
+        saved_errno = errno != 0 ? errno : EIO;
+      if (saved_errno != 0)
+        set_io_error (error, file->path, saved_errno);
+      file_clear (file);
+      return saved_errno == 0;
+    }
   if (ferror (fp) || fflush (fp) != 0 || fsync (fileno (fp)) != 0)
     saved_errno = errno != 0 ? errno : EIO;
   if (fclose (fp) != 0 && saved_errno == 0)
@@ -89,6 +107,13 @@ qd_csv_abort (QdCsvFile *file)
 {
   if (file->fp == NULL)
     return;
+  if (file->tmp_path == NULL)
+    {
+      /* Standard output: what was written cannot be taken back. */
+      fflush (file->fp);
+      file_clear (file);
+      return;
+    }
   fclose (file->fp);
   g_unlink (file->tmp_path);
   file_clear (file);

@@ -1019,30 +1019,19 @@ qd_document_load_data (const char  *data,
   return doc;
 }
 
-/* Reads the whole file, reporting errors with the strerror text only: the
- * file name is already at the front of the message. */
+/* Reads @fd to its end, at most QD_FILE_MAX_SIZE bytes, reporting errors
+ * with the strerror text only: the file name is already at the front of
+ * the message. */
 static gboolean
-read_file (const char  *path,
-           const char  *display,
-           char       **contents,
-           gsize       *length,
-           GError     **error)
+read_fd (int          fd,
+         const char  *display,
+         char       **contents,
+         gsize       *length,
+         GError     **error)
 {
-  GByteArray *bytes;
+  GByteArray *bytes = g_byte_array_new ();
   guint8 buf[65536];
-  int fd;
 
-  fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
-  if (fd < 0)
-    {
-      int saved = errno;
-
-      g_set_error (error, QD_ERROR, QD_ERROR_IO, _("%s: cannot open: %s"),
-                   display, g_strerror (saved));
-      return FALSE;
-    }
-
-  bytes = g_byte_array_new ();
   for (;;)
     {
       gssize n = read (fd, buf, sizeof buf);
@@ -1056,19 +1045,69 @@ read_file (const char  *path,
           g_set_error (error, QD_ERROR, QD_ERROR_IO, _("%s: cannot read: %s"),
                        display, g_strerror (saved));
           g_byte_array_unref (bytes);
-          close (fd);
           return FALSE;
         }
       if (n == 0)
         break;
+      if (bytes->len + (gsize) n > QD_FILE_MAX_SIZE)
+        {
+          g_set_error (error, QD_ERROR, QD_ERROR_IO,
+                       _("%s: more than %d MiB, too large for a diagram; check that it is a .qdevs file"),
+                       display, QD_FILE_MAX_SIZE >> 20);
+          g_byte_array_unref (bytes);
+          return FALSE;
+        }
       g_byte_array_append (bytes, buf, (guint) n);
     }
-  close (fd);
 
   *length = bytes->len;
   g_byte_array_append (bytes, (const guint8 *) "", 1);
   *contents = (char *) g_byte_array_free (bytes, FALSE);
   return TRUE;
+}
+
+/* Opens and reads a file: only a regular one, and within the size limit,
+ * so that a device (/dev/zero), a pipe or a folder given by mistake is
+ * refused at once instead of read until memory runs out. */
+static gboolean
+read_file (const char  *path,
+           const char  *display,
+           char       **contents,
+           gsize       *length,
+           GError     **error)
+{
+  struct stat st;
+  gboolean ok;
+  int fd;
+
+  fd = g_open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK, 0);
+  if (fd < 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, QD_ERROR, QD_ERROR_IO, _("%s: cannot open: %s"),
+                   display, g_strerror (saved));
+      return FALSE;
+    }
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+    {
+      g_set_error (error, QD_ERROR, QD_ERROR_IO,
+                   _("%s: not a regular file (a folder, a device or a pipe); give the path of a .qdevs diagram"),
+                   display);
+      close (fd);
+      return FALSE;
+    }
+  if (st.st_size > QD_FILE_MAX_SIZE)
+    {
+      g_set_error (error, QD_ERROR, QD_ERROR_IO,
+                   _("%s: more than %d MiB, too large for a diagram; check that it is a .qdevs file"),
+                   display, QD_FILE_MAX_SIZE >> 20);
+      close (fd);
+      return FALSE;
+    }
+  ok = read_fd (fd, display, contents, length, error);
+  close (fd);
+  return ok;
 }
 
 QdDocument *
@@ -1087,6 +1126,23 @@ qd_document_load (const char  *path,
     return NULL;
 
   return qd_document_load_data (contents, length, display, error);
+}
+
+QdDocument *
+qd_document_load_fd (int          fd,
+                     const char  *name,
+                     GError     **error)
+{
+  g_autofree char *contents = NULL;
+  gsize length;
+
+  g_return_val_if_fail (fd >= 0, NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (!read_fd (fd, name, &contents, &length, error))
+    return NULL;
+  return qd_document_load_data (contents, length, name, error);
 }
 
 /* Writing */

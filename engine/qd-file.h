@@ -21,7 +21,18 @@ G_BEGIN_DECLS
 
 #define QD_FILE_EXTENSION ".qdevs"
 
+/* The largest diagram read, in bytes: some 200 000 blocks (a large
+ * model is a few vector blocks, not millions of scalar ones). */
+#define QD_FILE_MAX_SIZE (64 << 20)
+
+/* Only a regular file of at most QD_FILE_MAX_SIZE bytes is read; a
+ * folder, a device or a pipe is refused (QD_ERROR_IO). */
 QD_API QdDocument *qd_document_load        (const char   *path,
+                                            GError      **error);
+/* Reads @fd (0: standard input) to its end, at most QD_FILE_MAX_SIZE
+ * bytes; @name is used in error messages in place of a path. */
+QD_API QdDocument *qd_document_load_fd     (int           fd,
+                                            const char   *name,
                                             GError      **error);
 /* @name is used in error messages in place of a path ("<stdin>"). */
 QD_API QdDocument *qd_document_load_data   (const char   *data,

@@ -15,6 +15,7 @@
 #include "qd-trace-csv.h"
 
 #include <glib/gi18n-lib.h>
+#include <math.h>
 #include <stdio.h>
 
 #include "qd-csv-private.h"
@@ -66,6 +67,44 @@ next_event_time (Cursor *cursors,
   return t;
 }
 
+/* Who is asked, every PROGRESS_ROWS rows, whether to go on. */
+typedef struct
+{
+  QdCsvProgressFunc func;
+  gpointer          user_data;
+  guint64           rows;
+} Progress;
+
+#define PROGRESS_ROWS 4096
+
+static gboolean
+stop_asked (Progress *progress)
+{
+  return progress->func != NULL
+         && ++progress->rows % PROGRESS_ROWS == 0
+         && !progress->func (progress->user_data);
+}
+
+/* A sampled file of more than QD_CSV_MAX_ROWS rows is refused before it
+ * is opened. */
+static gboolean
+check_rows (double       start_time,
+            double       end_time,
+            double       step,
+            const char  *path,
+            GError     **error)
+{
+  double rows = step > 0.0 ? floor ((end_time - start_time) / step) + 2.0 : 0.0;
+
+  if (rows <= QD_CSV_MAX_ROWS)
+    return TRUE;
+  g_set_error (error, QD_ERROR, QD_ERROR_INVALID,
+               _("%s: a step of %g from t = %g to %g makes %.3g rows, more than %d; choose a step of at least %.3g"),
+               path, step, start_time, end_time, rows, QD_CSV_MAX_ROWS,
+               (end_time - start_time) / (QD_CSV_MAX_ROWS - 2));
+  return FALSE;
+}
+
 /* The file itself, the traces pinned. The file is written beside @path
  * and renamed at the end (qd-csv-private.h). */
 static gboolean
@@ -75,12 +114,14 @@ write_file (Cursor      *cursors,
             double       end_time,
             double       step,
             const char  *path,
+            Progress    *progress,
             GError     **error)
 {
   QdCsvFile file;
   FILE *fp;
 
-  if (!qd_csv_open (&file, path, error))
+  if (!check_rows (start_time, end_time, step, path, error)
+      || !qd_csv_open (&file, path, error))
     return FALSE;
   fp = file.fp;
 
@@ -99,7 +140,7 @@ write_file (Cursor      *cursors,
       fputs ("# ", fp);
       /* TRANSLATORS: a comment line above the header of a CSV file; the
        * first %s is a trace name ("/Scope/x1"), then two times. */
-      fprintf (fp, _("%s: exact data from t = %s to %s was decimated to stay within the trace memory budget; its column is empty there (raise the trace-memory-budget setting, or run qdevs-cli without --trace-budget, to keep every event)"),
+      fprintf (fp, _("%s: exact data from t = %s to %s was decimated to stay within the trace memory budget; its column is empty there (raise the trace-memory-budget setting, or run qdevs-cli with --trace-budget unlimited, to keep every event)"),
                qd_trace_get_name (cursors[i].trace), from, to);
       fputc ('\n', fp);
     }
@@ -126,6 +167,8 @@ write_file (Cursor      *cursors,
           if (t >= end_time - tolerance)
             break;
           write_row (fp, cursors, n, t);
+          if (stop_asked (progress))
+            goto stopped;
         }
     }
   else
@@ -139,11 +182,20 @@ write_file (Cursor      *cursors,
           if (t < start_time)
             t = start_time;
           write_row (fp, cursors, n, t);
+          if (stop_asked (progress))
+            goto stopped;
         }
     }
   write_row (fp, cursors, n, end_time);
 
   return qd_csv_commit (&file, error);
+
+stopped:
+  g_set_error (error, QD_ERROR, QD_ERROR_STOPPED,
+               _("%s: writing stopped on request; the file was not written"),
+               file.path != NULL ? file.path : path);
+  qd_csv_abort (&file);
+  return FALSE;
 }
 
 gboolean
@@ -154,6 +206,21 @@ qd_traces_write_csv (GPtrArray   *traces,
                      const char  *path,
                      GError     **error)
 {
+  return qd_traces_write_csv_full (traces, start_time, end_time, step, path,
+                                   NULL, NULL, error);
+}
+
+gboolean
+qd_traces_write_csv_full (GPtrArray          *traces,
+                          double              start_time,
+                          double              end_time,
+                          double              step,
+                          const char         *path,
+                          QdCsvProgressFunc   progress_func,
+                          gpointer            user_data,
+                          GError            **error)
+{
+  Progress progress = { progress_func, user_data, 0 };
   g_autofree Cursor *cursors = NULL;
   g_autofree guint *pins = NULL;
   gboolean ok;
@@ -177,7 +244,7 @@ qd_traces_write_csv (GPtrArray   *traces,
       cursors[i].length = qd_trace_get_length (trace);
       cursors[i].current = -1;
     }
-  ok = write_file (cursors, n, start_time, end_time, step, path, error);
+  ok = write_file (cursors, n, start_time, end_time, step, path, &progress, error);
   for (guint i = 0; i < n; i++)
     qd_trace_read_end (cursors[i].trace, pins[i]);
   return ok;

@@ -117,6 +117,7 @@ struct _QdTrace
   /* Writer-private. */
   QdSignal      *cur_chunk;       /* where the next segment goes */
   gsize          cur_left;
+  gboolean       discard;         /* qd_trace_set_discard(): store nothing */
   gsize          held;            /* bytes, less the retired ones */
   gsize          n_chunks;        /* chunks allocated so far */
   gsize          drop_next;       /* chunks below this are dropped */
@@ -646,6 +647,10 @@ new_chunk (QdTrace *trace)
   QdSignal ***slot = &trace->pages[(k >> PAGE_SHIFT) & (N_PAGES - 1)];
   gboolean new_page = (k & (PAGE_SIZE - 1)) == 0;
 
+  /* A discarding trace never gets a chunk: cur_left stays 0, and every
+   * append ends here, on its rare path. */
+  if (trace->discard)
+    return FALSE;
   if (trace->budget != NULL)
     budget_enforce (trace->budget, trace,
                     size * sizeof (QdSignal) + (new_page ? PAGE_SIZE * sizeof (QdSignal *) : 0));
@@ -695,6 +700,14 @@ qd_trace_append (QdTrace        *trace,
   trace->cur_left--;
   QD_HAPPENS_BEFORE (&trace->length);
   __atomic_store_n (&trace->length, n + 1, __ATOMIC_RELEASE);
+}
+
+void
+qd_trace_set_discard (QdTrace *trace)
+{
+  g_return_if_fail (trace != NULL);
+  g_return_if_fail (trace->n_chunks == 0);
+  trace->discard = TRUE;
 }
 
 void

@@ -59,6 +59,11 @@ QD_API const char     *qd_trace_get_name   (QdTrace        *trace);
 /* Writer side (one thread). Copies @segment. */
 QD_API void            qd_trace_append     (QdTrace        *trace,
                                             const QdSignal *segment);
+/* Makes the trace drop every segment appended to it, storing none, for a
+ * run whose traces nobody reads (a headless run that exports nothing):
+ * appending then costs a test and allocates nothing. Only on a trace
+ * that holds no segment yet, before the writer starts. */
+QD_API void            qd_trace_set_discard (QdTrace       *trace);
 /* Marks the trace complete; @end_time is where the last segment ends. */
 QD_API void            qd_trace_close      (QdTrace        *trace,
                                             double          end_time);

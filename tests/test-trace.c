@@ -535,7 +535,7 @@ test_trace_budget_csv (void)
   expected = g_strdup_printf ("# /Scope/x: exact data from t = 0 to %" G_GSIZE_FORMAT
                               " was decimated to stay within the trace memory budget;"
                               " its column is empty there (raise the trace-memory-budget setting,"
-                              " or run qdevs-cli without --trace-budget, to keep every event)",
+                              " or run qdevs-cli with --trace-budget unlimited, to keep every event)",
                               first);
   g_assert_cmpstr (lines[0], ==, expected);
   g_assert_cmpstr (lines[1], ==, "time,/Scope/x");
