@@ -205,22 +205,40 @@ qd_cli_print_problems (const char *file,
     }
 }
 
+/* On standard output when asked for (--help), on standard error when
+ * given for a usage error (no command at all). */
 static void
-print_help (void)
+print_help (gboolean to_stderr)
 {
-  g_print (_("Usage:\n  qdevs-cli COMMAND [OPTION…]\n\n"));
-  g_print (_("Run, check and inspect QDevs block diagrams (.qdevs files) without a display.\n\n"));
-  g_print (_("Commands:\n"));
+  GString *text = g_string_new (NULL);
+
+  g_string_append (text, _("Usage:\n  qdevs-cli COMMAND [OPTION…]\n\n"));
+  g_string_append (text, _("Run, check and inspect QDevs block diagrams (.qdevs files) without a display.\n\n"));
+  g_string_append (text, _("Commands:\n"));
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
-    g_print ("  %-16s %s\n", _(commands[i].synopsis), _(commands[i].summary));
-  g_print ("  %-16s %s\n", _("help [COMMAND]"), _("show this help, or the options of COMMAND"));
-  g_print (_("\nOptions:\n"));
-  g_print ("  %-16s %s\n", "--version", _("print the version and exit"));
-  g_print ("  %-16s %s\n", "-h, --help", _("show this help and exit"));
-  g_print (_("\nExit status: 0 success, 1 file or model error, 2 usage error,\n"
-             "3 error during the run (illegitimate model, NaN, ...), 130 run\n"
-             "interrupted by Ctrl-C (its results up to then are still written).\n"));
-  g_print (_("Run 'qdevs-cli COMMAND --help' for the options of a command.\n"));
+    g_string_append_printf (text, "  %-16s %s\n", _(commands[i].synopsis), _(commands[i].summary));
+  g_string_append_printf (text, "  %-16s %s\n", _("help [COMMAND]"), _("show this help, or the options of COMMAND"));
+  g_string_append (text, _("\nOptions:\n"));
+  g_string_append_printf (text, "  %-16s %s\n", "-V, --version", _("print the version and exit"));
+  g_string_append_printf (text, "  %-16s %s\n", "-h, --help", _("show this help and exit"));
+  g_string_append (text, _("\nA FILE of '-' is standard input; an OUT of '-' (--csv, --events) is standard\n"
+                           "output. Errors, usage errors included, go to standard error.\n"));
+  g_string_append (text, _("\nExit status:\n"
+                           "  0    success\n"
+                           "  1    the file cannot be read or written, or the model is wrong\n"
+                           "  2    usage error: unknown command or option, bad value, missing FILE,\n"
+                           "       a --set NAME the model does not define\n"
+                           "  3    error during the run (illegitimate model, NaN, ...)\n"
+                           "  130  interrupted by Ctrl-C (SIGINT)\n"
+                           "  143  interrupted by SIGTERM\n"
+                           "A run interrupted still writes its results up to then; interrupted while\n"
+                           "they are written, it removes the unfinished CSV file.\n"));
+  g_string_append (text, _("Run 'qdevs-cli COMMAND --help' for the options of a command.\n"));
+  if (to_stderr)
+    g_printerr ("%s", text->str);
+  else
+    g_print ("%s", text->str);
+  g_string_free (text, TRUE);
 }
 
 static const QdCliCommand *
@@ -247,7 +265,7 @@ main (int    argc,
 
   if (argc < 2)
     {
-      print_help ();
+      print_help (TRUE);
       return QD_CLI_EXIT_USAGE;
     }
 
@@ -270,7 +288,7 @@ main (int    argc,
           /* GOption prints the command's help and exits. */
           return command->func (2, help_argv);
         }
-      print_help ();
+      print_help (FALSE);
       return QD_CLI_EXIT_OK;
     }
   if (name[0] == '-')

@@ -1,9 +1,14 @@
 /* qd-test-util.c: helpers shared by the tests */
 #include "qd-test-util.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 char *
 qd_test_source_path (const char *first,
@@ -233,3 +238,83 @@ const char qd_test_model_division[] =
   "  {\"id\": \"l1\", \"from\": {\"block\": \"b1\", \"port\": 0}, \"to\": [{\"block\": \"b3\", \"port\": 0}]},\n"
   "  {\"id\": \"l2\", \"from\": {\"block\": \"b2\", \"port\": 0}, \"to\": [{\"block\": \"b3\", \"port\": 1}]},\n"
   "  {\"id\": \"l3\", \"from\": {\"block\": \"b3\", \"port\": 0}, \"to\": [{\"block\": \"b4\", \"port\": 0}]}]}\n";
+
+void
+qd_cli_result_clear (QdCliResult *r)
+{
+  g_clear_pointer (&r->out, g_free);
+  g_clear_pointer (&r->err, g_free);
+}
+
+char *
+qd_test_read_fd (int fd)
+{
+  GString *text = g_string_new (NULL);
+  char buf[4096];
+  gssize n;
+
+  while ((n = read (fd, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
+    if (n > 0)
+      g_string_append_len (text, buf, n);
+  close (fd);
+  return g_string_free (text, FALSE);
+}
+
+void
+qd_test_limit_file_size (gpointer user_data)
+{
+  struct rlimit limit = { 128 << 20, 128 << 20 };
+
+  setrlimit (RLIMIT_FSIZE, &limit);
+}
+
+void
+qd_test_spawn (QdCliResult  *r,
+               const char   *input,
+               char        **envp,
+               char        **argv)
+{
+  g_autoptr(GError) error = NULL;
+  int in_fd = open (input != NULL ? input : "/dev/null", O_RDONLY);
+  int out_fd = -1, err_fd = -1, wait_status = 0;
+  GPid pid;
+
+  g_assert_cmpint (in_fd, >=, 0);
+  g_assert_true (g_file_test (argv[0], G_FILE_TEST_IS_EXECUTABLE));
+  g_assert_true (g_spawn_async_with_pipes_and_fds (NULL, (const char *const *) argv,
+                                                   (const char *const *) envp,
+                                                   G_SPAWN_DO_NOT_REAP_CHILD,
+                                                   qd_test_limit_file_size, NULL, in_fd,
+                                                   -1, -1, NULL, NULL, 0,
+                                                   &pid, NULL, &out_fd, &err_fd, &error));
+  g_assert_no_error (error);
+  close (in_fd);
+  memset (r, 0, sizeof *r);
+  /* Standard error after standard output: what these programs write
+   * there is small, well within a pipe's buffer. */
+  r->out = qd_test_read_fd (out_fd);
+  r->err = qd_test_read_fd (err_fd);
+  g_assert_cmpint (waitpid (pid, &wait_status, 0), ==, pid);
+  g_spawn_close_pid (pid);
+  g_assert_true (WIFEXITED (wait_status));
+  r->status = WEXITSTATUS (wait_status);
+}
+
+void
+qd_test_run_cli (QdCliResult *r,
+                 const char  *input,
+                 const char  *first,
+                 ...)
+{
+  g_autofree char *cli = g_build_filename (g_getenv ("QD_BUILD_DIR"), "app", "qdevs-cli", NULL);
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  va_list ap;
+
+  g_ptr_array_add (args, cli);
+  va_start (ap, first);
+  for (const char *a = first; a != NULL; a = va_arg (ap, const char *))
+    g_ptr_array_add (args, (gpointer) a);
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+  qd_test_spawn (r, input, NULL, (char **) args->pdata);
+}

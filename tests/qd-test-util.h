@@ -72,4 +72,36 @@ double        qd_test_max_error      (QdTrace      *trace,
 QdTrace      *qd_test_run_and_find   (QdSimulation *sim,
                                       const char   *name);
 
+/* The programs of the build, spawned as a user runs them. */
+typedef struct
+{
+  int   status;   /* exit status */
+  char *out;      /* what it wrote on standard output */
+  char *err;      /* ... and on standard error */
+} QdCliResult;
+
+void          qd_cli_result_clear    (QdCliResult  *r);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (QdCliResult, qd_cli_result_clear)
+
+/* Runs @argv (argv[0] a program) with standard input from the file
+ * @input (/dev/null when NULL) and the environment @envp (the test's own
+ * when NULL); asserts that it exited rather than died of a signal. No
+ * file the program writes may pass 128 MiB (RLIMIT_FSIZE), so that a
+ * program that ignores a limit fails the test instead of filling the
+ * disk. */
+void          qd_test_spawn          (QdCliResult  *r,
+                                      const char   *input,
+                                      char        **envp,
+                                      char        **argv);
+/* qd_test_spawn() of $QD_BUILD_DIR/app/qdevs-cli with the arguments
+ * from @first, NULL-terminated. */
+void          qd_test_run_cli        (QdCliResult  *r,
+                                      const char   *input,
+                                      const char   *first,
+                                      ...) G_GNUC_NULL_TERMINATED;
+/* What a child wrote to @fd until it closed it; closes @fd. */
+char         *qd_test_read_fd        (int           fd);
+/* The RLIMIT_FSIZE of qd_test_spawn(), as a GSpawnChildSetupFunc. */
+void          qd_test_limit_file_size (gpointer     user_data);
+
 G_END_DECLS

@@ -16,49 +16,11 @@
 
 static char *tmp_dir;
 
-typedef struct
-{
-  int   status;   /* exit status */
-  char *out;
-  char *err;
-} CliResult;
-
-static void
-cli_result_clear (CliResult *r)
-{
-  g_free (r->out);
-  g_free (r->err);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (CliResult, cli_result_clear)
+typedef QdCliResult CliResult;
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (CliResult, qd_cli_result_clear)
 
 /* Runs qdevs-cli with the NULL-terminated arguments. */
-static void
-run_cli (CliResult  *r,
-         const char *first,
-         ...)
-{
-  g_autofree char *cli = g_build_filename (g_getenv ("QD_BUILD_DIR"), "app", "qdevs-cli", NULL);
-  g_autoptr(GPtrArray) args = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  int wait_status = 0;
-  va_list ap;
-
-  g_assert_true (g_file_test (cli, G_FILE_TEST_IS_EXECUTABLE));
-  g_ptr_array_add (args, cli);
-  va_start (ap, first);
-  for (const char *a = first; a != NULL; a = va_arg (ap, const char *))
-    g_ptr_array_add (args, (gpointer) a);
-  va_end (ap);
-  g_ptr_array_add (args, NULL);
-
-  memset (r, 0, sizeof *r);
-  g_spawn_sync (NULL, (char **) args->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                &r->out, &r->err, &wait_status, &error);
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  r->status = WEXITSTATUS (wait_status);
-}
+#define run_cli(r, ...) qd_test_run_cli ((r), NULL, __VA_ARGS__)
 
 static char *
 example (const char *name)
@@ -160,7 +122,7 @@ test_cli_usage_errors (void)
   run_cli (&r5, "run", cellier, "extra", NULL);
   assert_usage_error (&r5, "unexpected argument 'extra'");
 
-  run_cli (&r6, NULL);
+  run_cli (&r6, NULL, NULL);
   g_assert_cmpint (r6.status, ==, 2);
 }
 
@@ -335,20 +297,6 @@ get_double (json_object *obj,
   return json_object_get_double (value);
 }
 
-/* Reads what a child wrote to @fd until it closes it. */
-static char *
-read_all (int fd)
-{
-  GString *text = g_string_new (NULL);
-  char buf[4096];
-  gssize n;
-
-  while ((n = read (fd, buf, sizeof buf)) > 0)
-    g_string_append_len (text, buf, n);
-  close (fd);
-  return g_string_free (text, FALSE);
-}
-
 /* Ctrl-C during a long run: the run stops, the results up to that time
  * are written as usual (here a sampled CSV and the statistics), a line on
  * standard error says where it stopped, and the exit status is 130, as a
@@ -399,8 +347,8 @@ test_cli_interrupt (void)
       g_assert_no_error (error);
       g_usleep (wait_s * G_USEC_PER_SEC);
       g_assert_cmpint (kill (pid, SIGINT), ==, 0);
-      out = read_all (out_fd);
-      err = read_all (err_fd);
+      out = qd_test_read_fd (out_fd);
+      err = qd_test_read_fd (err_fd);
       g_assert_cmpint (waitpid (pid, &wait_status, 0), ==, pid);
       g_spawn_close_pid (pid);
       if (!(WIFSIGNALED (wait_status) && WTERMSIG (wait_status) == SIGINT))

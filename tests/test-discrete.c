@@ -886,38 +886,7 @@ test_params (void)
 /* -------------------------------------------------------------------- */
 /* The command line */
 
-typedef struct
-{
-  char *out;
-  char *err;
-  int   status;
-} CliResult;
-
-static void
-run_cli (CliResult  *r,
-         const char *first,
-         ...)
-{
-  g_autofree char *cli = g_build_filename (g_getenv ("QD_BUILD_DIR"), "app",
-                                           "qdevs-cli", NULL);
-  g_autoptr(GPtrArray) args = g_ptr_array_new ();
-  GError *error = NULL;
-  int wait_status = 0;
-  va_list ap;
-
-  g_assert_true (g_file_test (cli, G_FILE_TEST_IS_EXECUTABLE));
-  g_ptr_array_add (args, cli);
-  va_start (ap, first);
-  for (const char *a = first; a != NULL; a = va_arg (ap, const char *))
-    g_ptr_array_add (args, (gpointer) a);
-  va_end (ap);
-  g_ptr_array_add (args, NULL);
-  g_spawn_sync (NULL, (char **) args->pdata, NULL, G_SPAWN_DEFAULT, NULL,
-                NULL, &r->out, &r->err, &wait_status, &error);
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  r->status = WEXITSTATUS (wait_status);
-}
+#define run_cli(r, ...) qd_test_run_cli ((r), NULL, __VA_ARGS__)
 
 static void
 test_cli (void)
@@ -929,7 +898,7 @@ test_cli (void)
     "place", "transition", "event_counter", "statistics", "terminator",
   };
   g_autoptr(QdDocument) doc = load_example ();
-  CliResult r = { 0 };
+  QdCliResult r = { 0 };
   json_object *root, *stats;
   QdSimulation *sim;
   GPtrArray *lib;
