@@ -823,7 +823,10 @@ write_results (const char       *file,
   if (opts->csv != NULL)
     export_code = export_csv (file, sim, opts->csv, opts->csv_step);
   if (export_code >= QD_CLI_EXIT_SIGNAL)
-    return export_code;
+    {
+      release_interrupts ();
+      return export_code;
+    }
 #ifdef QD_CLI_HAVE_PLOT
   if (opts->plot != NULL && export_code == QD_CLI_EXIT_OK)
     export_code = export_plot (file, document, sim, opts->plot,
