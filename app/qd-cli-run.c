@@ -241,8 +241,9 @@ print_summary (const char   *file,
  * the user wants to see: so the first SIGINT or SIGTERM only asks the
  * simulation to stop, within a few thousand events, and the results up to
  * that time are written as usual. The handler is the one-shot kind
- * (SA_RESETHAND), so a second Ctrl-C, say while a large plot is written,
- * ends the program at once. Plain sigaction() rather than GLib's
+ * (SA_RESETHAND): a second signal before the run has stopped ends the
+ * program at once. Once it has, the handler is set again for the writing
+ * of the results (export_go_on()). Plain sigaction() rather than GLib's
  * g_unix_signal_add(), which needs a main loop that the synchronous run
  * does not have; the handler does only what is safe there: a store of the
  * signal and the simulation's atomic stop request. */
@@ -273,19 +274,11 @@ catch_interrupts (QdSimulation *sim)
 }
 
 /* Ctrl-C while the results are written (a CSV of millions of rows takes
- * a while): the CSV writer, which asks between rows, stops, removes its
- * temporary file and the program ends with 130 (143), saying so; the
- * file is either complete or not there. The same one-shot handler, so
- * a second Ctrl-C (during a plot, which cannot stop halfway) ends the
- * program at once. */
-static void
-catch_export_interrupts (void)
-{
-  interrupt_sim = NULL;
-  interrupt_signal = 0;
-  catch_interrupts (NULL);
-}
-
+ * a while) is caught by the same one-shot handler, with no simulation:
+ * the CSV writer asks here between rows, stops and removes its temporary
+ * file, and the program ends with 130 (143), saying so; the file is
+ * either complete or not there. Pressed twice while an image is drawn
+ * (which cannot stop halfway), Ctrl-C ends the program at once. */
 static gboolean
 export_go_on (gpointer user_data)
 {
@@ -805,8 +798,8 @@ setup_traces (QdSimulation     *sim,
   return budget;
 }
 
-/* Everything the run wrote, once it stopped: the event log, the CSV,
- * the plot, the statistics. */
+/* What the run writes once it stopped: the CSV, the plot, the
+ * statistics; a Ctrl-C meanwhile (caught) ends it. */
 static int
 write_results (const char       *file,
                QdDocument       *document,
@@ -819,21 +812,16 @@ write_results (const char       *file,
 {
   int export_code = QD_CLI_EXIT_OK;
 
-  catch_export_interrupts ();
   if (opts->csv != NULL)
     export_code = export_csv (file, sim, opts->csv, opts->csv_step);
   if (export_code >= QD_CLI_EXIT_SIGNAL)
-    {
-      release_interrupts ();
-      return export_code;
-    }
+    return export_code;
 #ifdef QD_CLI_HAVE_PLOT
   if (opts->plot != NULL && export_code == QD_CLI_EXIT_OK)
     export_code = export_plot (file, document, sim, opts->plot,
                                qd_image_format_for_path (opts->plot),
                                plot_width, plot_height);
 #endif
-  release_interrupts ();
   if (interrupt_signal != 0)
     {
       g_printerr (_("%s: interrupted while writing the results; what was written is complete, the rest is not written\n"),
@@ -919,18 +907,20 @@ run_document (const char       *file,
   start_us = g_get_monotonic_time ();
   catch_interrupts (sim);
   status = qd_simulation_run (sim, &error);
-  /* From here on Ctrl-C ends the program, as it does before the run. */
-  release_interrupts ();
+  /* From here on Ctrl-C stops the writing of the results: the event
+   * log's, whose file is then finished, and the CSV's, which the next
+   * export_go_on() stops. interrupt_signal says how the run ended until
+   * then. */
+  if (status == QD_RUN_STOPPED)
+    status_code = QD_CLI_EXIT_SIGNAL + interrupt_signal;
+  catch_interrupts (NULL);
   wall_s = (double) (g_get_monotonic_time () - start_us) / G_USEC_PER_SEC;
   qd_simulation_finish (sim);
   if (status == QD_RUN_STOPPED)
-    {
-      g_printerr (_("%s: interrupted at t = %g (the final time is %g); the "
-                    "results up to that time follow\n"),
-                  file, qd_simulation_get_time (sim),
-                  qd_simulation_get_final_time (sim));
-      status_code = QD_CLI_EXIT_SIGNAL + interrupt_signal;
-    }
+    g_printerr (_("%s: interrupted at t = %g (the final time is %g); the "
+                  "results up to that time follow\n"),
+                file, qd_simulation_get_time (sim),
+                qd_simulation_get_final_time (sim));
   if (event_log != NULL && !close_event_log (file, event_log, opts)
       && status_code == QD_CLI_EXIT_OK)
     status_code = QD_CLI_EXIT_MODEL;
@@ -952,6 +942,7 @@ run_document (const char       *file,
           && (status_code == QD_CLI_EXIT_OK || export_code >= QD_CLI_EXIT_SIGNAL))
         status_code = export_code;
     }
+  release_interrupts ();
   qd_simulation_free (sim);
   return status_code;
 }
@@ -1005,9 +996,9 @@ qd_cli_run (int    argc,
                                "--trace-budget says otherwise: beyond it their oldest part is decimated, and\n"
                                "the CSV says so in a '#' line above its header.\n"
                                "Ctrl-C stops the run and still writes its results up to that time (exit\n"
-                               "status 130, 143 for SIGTERM); Ctrl-C while the CSV is written stops the\n"
-                               "writing and removes the unfinished file; a second Ctrl-C ends the program\n"
-                               "at once.\n"
+                               "status 130, 143 for SIGTERM). Ctrl-C while the CSV is written stops the\n"
+                               "writing and removes the unfinished file; pressed twice while the image is\n"
+                               "drawn, it ends the program at once.\n"
                                "--events OUT logs the run as DEVS executes it, one row per transition:\n"
                                "event,time,block,transition,port,elapsed,ta,order,c0,c1,c2,c3,tag, where\n"
                                "transition is output (lambda), internal or external, elapsed the time since\n"
