@@ -452,6 +452,7 @@ test_actions_and_accels (void)
     { "app.new", "<Control>n" },
     { "app.open", "<Control>o" },
     { "app.shortcuts", "<Control>question" },
+    { "app.help", "F1" },
     { "app.preferences", "<Control>comma" },
     { "app.quit", "<Control>q" },
     { "app.about", NULL },
@@ -530,7 +531,7 @@ test_shortcuts_window (void)
   GSList *objects;
   static const char *const expected[] = {
     "F2", "F5", "F7", "<Control>z", "<Control>g", "<Control>comma",
-    "Menu", "<Shift>F10",
+    "Menu", "<Shift>F10", "F1",
   };
 
   builder = gtk_builder_new_from_resource ("/io/github/qdevs/Qdevs/ui/qd-shortcuts-window.ui");
