@@ -125,6 +125,117 @@ test_docs_blocks_complete (void)
   g_assert_false (g_str_has_suffix (markdown, "\n\n"));
 }
 
+/* The output of @argv (a program of the build tree and its arguments),
+ * in the C locale; NULL when it could not run. */
+static char *
+run_help (const char *const *argv)
+{
+  g_auto(GStrv) envp = g_get_environ ();
+  g_autoptr(GError) error = NULL;
+  char *out = NULL;
+  int wait_status = 0;
+
+  envp = g_environ_setenv (envp, "LC_ALL", "C", TRUE);
+  envp = g_environ_setenv (envp, "LANGUAGE", "C", TRUE);
+  if (!g_spawn_sync (NULL, (char **) argv, envp, G_SPAWN_STDERR_TO_DEV_NULL,
+                     NULL, NULL, &out, NULL, &wait_status, &error))
+    return NULL;
+  return out;
+}
+
+/* TRUE when @help lists @option ("--until") as an option of its own,
+ * followed by "=" or a space, not as the start of a longer one. */
+static gboolean
+help_lists_option (const char *help,
+                   const char *option)
+{
+  gsize len = strlen (option);
+
+  for (const char *at = strstr (help, option); at != NULL; at = strstr (at + 1, option))
+    if (at[len] == '=' || at[len] == ' ' || at[len] == '\n')
+      return TRUE;
+  return FALSE;
+}
+
+/* Every command the performance page gives for reproducing a figure
+ * names options that its program has: a figure whose command no longer
+ * runs is a figure nobody can check. Each line of a ```sh block that
+ * runs qdevs-cli bench or run, or the hand-written reference solver, is
+ * read option by option against that program's --help. */
+static void
+test_docs_performance_commands (void)
+{
+  g_autofree char *path = qd_test_source_path ("docs", "performance.md", NULL);
+  g_autofree char *page = NULL;
+  g_autofree char *cli = g_build_filename (g_getenv ("QD_BUILD_DIR"), "app", "qdevs-cli", NULL);
+  g_autofree char *reference = g_build_filename (g_getenv ("QD_BUILD_DIR"), "bench",
+                                                 "qdevs-reference-lcline", NULL);
+  const char *bench_argv[] = { cli, "bench", "--help", NULL };
+  const char *run_argv[] = { cli, "run", "--help", NULL };
+  const char *reference_argv[] = { reference, "--help", NULL };
+  g_autofree char *bench_help = run_help (bench_argv);
+  g_autofree char *run_help_text = run_help (run_argv);
+  g_autofree char *reference_help = run_help (reference_argv);
+  g_auto(GStrv) lines = NULL;
+  gboolean in_sh = FALSE;
+  guint n_commands = 0, n_options = 0;
+
+  g_assert_nonnull (bench_help);
+  g_assert_nonnull (run_help_text);
+  g_assert_nonnull (reference_help);
+  g_file_get_contents (path, &page, NULL, NULL);
+  g_assert_nonnull (page);
+
+  lines = g_strsplit (page, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) words = NULL;
+      const char *help = NULL;
+
+      if (g_str_has_prefix (lines[i], "```"))
+        {
+          in_sh = !in_sh && strcmp (lines[i], "```sh") == 0;
+          continue;
+        }
+      if (!in_sh)
+        continue;
+      /* A command may be one of several on its line (a for loop). */
+      words = g_strsplit_set (lines[i], " ;", -1);
+      for (guint w = 0; words[w] != NULL; w++)
+        {
+          const char *word = words[w];
+
+          if (g_str_has_suffix (word, "/qdevs-cli") && words[w + 1] != NULL)
+            {
+              help = strcmp (words[w + 1], "bench") == 0 ? bench_help
+                     : strcmp (words[w + 1], "run") == 0 ? run_help_text : NULL;
+              n_commands += help != NULL;
+            }
+          else if (g_str_has_suffix (word, "/qdevs-reference-lcline"))
+            {
+              help = reference_help;
+              n_commands++;
+            }
+          else if (help != NULL && g_str_has_prefix (word, "--"))
+            {
+              g_auto(GStrv) option = g_strsplit (word, "=", 2);
+
+              if (!help_lists_option (help, option[0]))
+                g_test_fail_printf ("docs/performance.md line %u: %s is not an "
+                                    "option of its command (see its --help)",
+                                    i + 1, option[0]);
+              n_options++;
+            }
+          else if (strcmp (word, "done") == 0 || strcmp (word, "do") == 0)
+            help = NULL;
+        }
+    }
+  /* The page's figures come with their commands: bench and the
+   * reference solver at least, with their options. */
+  g_assert_cmpuint (n_commands, >=, 8);
+  g_assert_cmpuint (n_options, >=, 30);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -133,6 +244,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/docs/blocks-up-to-date", test_docs_blocks_up_to_date);
   g_test_add_func ("/docs/blocks-complete", test_docs_blocks_complete);
+  g_test_add_func ("/docs/performance-commands", test_docs_performance_commands);
 
   return g_test_run ();
 }
