@@ -52,11 +52,6 @@ gboolean qd_cli_parse_options (const char    *command,
 gboolean qd_cli_check_overrides (const char  *command,
                                  char       **overrides);
 
-/* Number of blocks (the whole hierarchy) and links of @system. */
-void qd_cli_count_system (QdSystem *system,
-                          guint    *n_blocks,
-                          guint    *n_links);
-
 /* Prints every problem as "FILE: /Path: message", one per line. */
 void qd_cli_print_problems (const char *file,
                             GPtrArray  *problems);
