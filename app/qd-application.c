@@ -43,6 +43,20 @@ get_active_qd_window (QdApplication *self)
   return QD_IS_WINDOW (window) ? QD_WINDOW (window) : NULL;
 }
 
+/* A warning in the active window's message area, or on standard error
+ * when there is no window to show it. */
+static void
+show_warning (QdApplication *self,
+              const char    *text)
+{
+  QdWindow *window = get_active_qd_window (self);
+
+  if (window != NULL)
+    qd_window_show_message (window, GTK_MESSAGE_WARNING, text);
+  else
+    g_warning ("%s", text);
+}
+
 /* A window may take another diagram while it shows nothing of value:
  * no diagram, or the untouched empty one of a new window. */
 static gboolean
@@ -220,16 +234,12 @@ open_example_activated (GSimpleAction *action,
 
   if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
     {
-      QdWindow *window = get_active_qd_window (self);
       g_autofree char *text = NULL;
 
       text = g_strdup_printf (_("%s: the examples folder is missing; "
                                 "reinstall QDevs or set QD_EXAMPLES_DIR "
                                 "to a folder of .qdevs files"), dir);
-      if (window != NULL)
-        qd_window_show_message (window, GTK_MESSAGE_WARNING, text);
-      else
-        g_warning ("%s", text);
+      show_warning (self, text);
       return;
     }
 
@@ -303,6 +313,169 @@ about_activated (GSimpleAction *action,
                          NULL);
 }
 
+/* The Meson build tree the editor runs from uninstalled
+ * (./build/app/qdevs, as the README's quick start does; a test in
+ * build/tests), known by its meson-info/meson-info.json. NULL when
+ * installed. */
+static char *
+dup_build_root (void)
+{
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *exe_dir = NULL;
+  g_autofree char *build_root = NULL;
+  g_autofree char *info_path = NULL;
+
+  if (exe == NULL)
+    return NULL;
+  exe_dir = g_path_get_dirname (exe);
+  build_root = g_path_get_dirname (exe_dir);
+  info_path = g_build_filename (build_root, "meson-info", "meson-info.json", NULL);
+  if (!g_file_test (info_path, G_FILE_TEST_IS_REGULAR))
+    return NULL;
+  return g_steal_pointer (&build_root);
+}
+
+/* Run from a build tree, the examples are those of the source tree the
+ * build was configured from, which meson-info.json names. NULL
+ * elsewhere. */
+static char *
+dup_build_tree_examples_dir (void)
+{
+  g_autofree char *build_root = dup_build_root ();
+  g_autofree char *info_path = NULL;
+  g_autofree char *contents = NULL;
+  json_object *info, *directories, *source;
+  char *dir = NULL;
+
+  if (build_root == NULL)
+    return NULL;
+  info_path = g_build_filename (build_root, "meson-info", "meson-info.json", NULL);
+  if (!g_file_get_contents (info_path, &contents, NULL, NULL))
+    return NULL;
+  info = json_tokener_parse (contents);
+  if (info != NULL &&
+      json_object_object_get_ex (info, "directories", &directories) &&
+      json_object_object_get_ex (directories, "source", &source) &&
+      json_object_is_type (source, json_type_string))
+    dir = g_build_filename (json_object_get_string (source), "data", "examples", NULL);
+  json_object_put (info);
+  if (dir != NULL && !g_file_test (dir, G_FILE_TEST_IS_DIR))
+    g_clear_pointer (&dir, g_free);
+  return dir;
+}
+
+/* Yelp finds help:qdevs in the data directories of XDG_DATA_DIRS (and
+ * the user's); an editor installed elsewhere, or not at all, has no
+ * guide there even when Yelp is installed. */
+static gboolean
+mallard_guide_installed (void)
+{
+  const char *const *dirs = g_get_system_data_dirs ();
+  g_autofree char *user = g_build_filename (g_get_user_data_dir (), "help", "C",
+                                            "qdevs", "index.page", NULL);
+
+  if (g_file_test (user, G_FILE_TEST_IS_REGULAR))
+    return TRUE;
+  for (guint i = 0; dirs[i] != NULL; i++)
+    {
+      g_autofree char *index = g_build_filename (dirs[i], "help", "C", "qdevs",
+                                                 "index.page", NULL);
+
+      if (g_file_test (index, G_FILE_TEST_IS_REGULAR))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+char *
+qd_application_pick_help_uri (gboolean           have_yelp,
+                              gboolean           mallard_installed,
+                              const char *const *html_dirs,
+                              const char        *page)
+{
+  if (have_yelp && mallard_installed)
+    return page != NULL ? g_strconcat ("help:qdevs/", page, NULL)
+                        : g_strdup ("help:qdevs");
+  for (guint i = 0; html_dirs != NULL && html_dirs[i] != NULL; i++)
+    {
+      g_autofree char *index = g_build_filename (html_dirs[i], "index.html", NULL);
+      g_autofree char *name = NULL;
+      g_autofree char *path = NULL;
+
+      if (!g_file_test (index, G_FILE_TEST_IS_REGULAR))
+        continue;
+      name = g_strconcat (page != NULL ? page : "index", ".html", NULL);
+      path = g_build_filename (html_dirs[i], name, NULL);
+      return g_filename_to_uri (path, NULL, NULL);
+    }
+  return NULL;
+}
+
+/* F1 and Help ▸ User Guide. GTK reports a failure to open the URI only
+ * through the callback; the window says so rather than nothing
+ * happening. */
+typedef struct
+{
+  QdApplication *self;
+  char          *uri;
+} HelpRequest;
+
+static void
+on_help_shown (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  HelpRequest *request = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!gtk_show_uri_full_finish (GTK_WINDOW (source), result, &error))
+    {
+      g_autofree char *text = NULL;
+
+      text = g_strdup_printf (_("The user guide (%s) could not be opened: %s"),
+                              request->uri, error->message);
+      show_warning (request->self, text);
+    }
+  g_object_unref (request->self);
+  g_free (request->uri);
+  g_free (request);
+}
+
+static void
+help_activated (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  QdApplication *self = QD_APPLICATION (user_data);
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
+  g_autofree char *yelp = g_find_program_in_path ("yelp");
+  g_autofree char *build_root = dup_build_root ();
+  g_autofree char *installed_html = g_build_filename (QD_PKGDATADIR, "help", "html", NULL);
+  g_autofree char *build_html = NULL;
+  g_autofree char *uri = NULL;
+  const char *html_dirs[3] = { installed_html, NULL, NULL };
+  HelpRequest *request;
+
+  if (build_root != NULL)
+    html_dirs[1] = build_html = g_build_filename (build_root, "help", "html", NULL);
+  uri = qd_application_pick_help_uri (yelp != NULL, mallard_guide_installed (),
+                                      html_dirs, NULL);
+  if (uri == NULL)
+    {
+      g_autofree char *text = NULL;
+
+      text = g_strdup_printf (_("%s: the user guide is missing; reinstall "
+                                "QDevs with its help (built when yelp-tools "
+                                "is installed)"), installed_html);
+      show_warning (self, text);
+      return;
+    }
+  request = g_new0 (HelpRequest, 1);
+  request->self = g_object_ref (self);
+  request->uri = g_strdup (uri);
+  gtk_show_uri_full (parent, uri, GDK_CURRENT_TIME, NULL, on_help_shown, request);
+}
+
 static void
 quit_activated (GSimpleAction *action,
                 GVariant      *parameter,
@@ -323,6 +496,7 @@ static const GActionEntry app_actions[] = {
   { "open", open_activated, NULL, NULL, NULL, { 0 } },
   { "open-example", open_example_activated, NULL, NULL, NULL, { 0 } },
   { "shortcuts", shortcuts_activated, NULL, NULL, NULL, { 0 } },
+  { "help", help_activated, NULL, NULL, NULL, { 0 } },
   { "preferences", preferences_activated, NULL, NULL, NULL, { 0 } },
   { "about", about_activated, NULL, NULL, NULL, { 0 } },
   { "quit", quit_activated, NULL, NULL, NULL, { 0 } },
@@ -399,6 +573,7 @@ qd_application_startup (GApplication *app)
     { "app.new", { "<Control>n", NULL } },
     { "app.open", { "<Control>o", NULL } },
     { "app.shortcuts", { "<Control>question", NULL } },
+    { "app.help", { "F1", NULL } },
     { "app.preferences", { "<Control>comma", NULL } },
     { "app.quit", { "<Control>q", NULL } },
     { "win.save", { "<Control>s", NULL } },
@@ -465,40 +640,6 @@ qd_application_new (GApplicationFlags extra_flags)
                        "application-id", QD_APPLICATION_ID,
                        "flags", G_APPLICATION_HANDLES_OPEN | extra_flags,
                        NULL);
-}
-
-/* Run from a Meson build tree without installing (./build/app/qdevs, as
- * the README's quick start does), the examples are those of the source
- * tree the build was configured from, which the build root's
- * meson-info/meson-info.json names. NULL elsewhere. */
-static char *
-dup_build_tree_examples_dir (void)
-{
-  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
-  g_autofree char *exe_dir = NULL;
-  g_autofree char *build_root = NULL;
-  g_autofree char *info_path = NULL;
-  g_autofree char *contents = NULL;
-  json_object *info, *directories, *source;
-  char *dir = NULL;
-
-  if (exe == NULL)
-    return NULL;
-  exe_dir = g_path_get_dirname (exe);
-  build_root = g_path_get_dirname (exe_dir);
-  info_path = g_build_filename (build_root, "meson-info", "meson-info.json", NULL);
-  if (!g_file_get_contents (info_path, &contents, NULL, NULL))
-    return NULL;
-  info = json_tokener_parse (contents);
-  if (info != NULL &&
-      json_object_object_get_ex (info, "directories", &directories) &&
-      json_object_object_get_ex (directories, "source", &source) &&
-      json_object_is_type (source, json_type_string))
-    dir = g_build_filename (json_object_get_string (source), "data", "examples", NULL);
-  json_object_put (info);
-  if (dir != NULL && !g_file_test (dir, G_FILE_TEST_IS_DIR))
-    g_clear_pointer (&dir, g_free);
-  return dir;
 }
 
 char *

@@ -1,7 +1,7 @@
 /* qd-application.h: the QDevs editor as a GtkApplication
  *
  * Owns the application-wide actions (new window, open, open example,
- * shortcuts, about, quit) and their accelerators, and opens the files
+ * shortcuts, help, about, quit) and their accelerators, and opens the files
  * given on the command line or by the file manager, one window each.
  */
 #pragma once
@@ -18,5 +18,13 @@ QdApplication *qd_application_new              (GApplicationFlags  extra_flags);
  * installed examples, or, when they are not installed and the editor
  * runs from a Meson build tree, those of its source tree. */
 char          *qd_application_get_examples_dir (void);
+/* The URI that F1 opens: Yelp's help:qdevs (help:qdevs/PAGE) when Yelp
+ * is installed and finds the guide, else the HTML guide in the first of
+ * @html_dirs that holds one (the installed one, then the build tree's),
+ * as a file:// URI of PAGE.html or index.html; NULL when there is none. */
+char          *qd_application_pick_help_uri    (gboolean           have_yelp,
+                                                gboolean           mallard_installed,
+                                                const char *const *html_dirs,
+                                                const char        *page);
 
 G_END_DECLS

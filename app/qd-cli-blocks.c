@@ -425,8 +425,10 @@ print_markdown (const QdBlockType *const *types,
     "inputs `u0`, `u1`..., the time `t` and the model variables, evaluated\n"
     "during the run. A parameter whose default is *model's setting* takes\n"
     "the simulation setting of the same name when it is left empty. Ports\n"
-    "are numbered from 0, inputs and outputs separately, from the top of\n"
-    "the block.\n"
+    "are numbered from 1, inputs and outputs separately, from the top of\n"
+    "the block, as messages and the event log number them (in the file a\n"
+    "link's `\"port\"` is an index from 0, and in a function the first input\n"
+    "is `u0`).\n"
     "\n");
 
   /* The contents: one line per category. */

@@ -54,10 +54,11 @@ qd_cli_check (int    argc,
     }
   else
     {
-      guint n_blocks = 0, n_links = 0;
+      QdSystemCounts counts;
 
-      qd_cli_count_system (qd_document_get_root (document), &n_blocks, &n_links);
-      g_print (_("%s: OK (%u blocks, %u links)\n"), file, n_blocks, n_links);
+      /* The counts of the editor's diagram information, from one place. */
+      qd_system_count (qd_document_get_root (document), &counts);
+      g_print (_("%s: OK (%u blocks, %u links)\n"), file, counts.blocks, counts.links);
     }
 
 out:

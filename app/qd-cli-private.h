@@ -71,10 +71,6 @@ int qd_cli_load (const char   *command,
                  char        **overrides,
                  QdDocument  **document);
 
-/* Number of blocks (the whole hierarchy) and links of @system. */
-void qd_cli_count_system (QdSystem *system,
-                          guint    *n_blocks,
-                          guint    *n_links);
 
 /* Prints every problem as "FILE: /Path: message", one per line. */
 void qd_cli_print_problems (const char *file,

@@ -178,22 +178,6 @@ qd_cli_load (const char   *command,
 }
 
 void
-qd_cli_count_system (QdSystem *system,
-                     guint    *n_blocks,
-                     guint    *n_links)
-{
-  *n_blocks += system->blocks->len;
-  *n_links += system->links->len;
-  for (guint i = 0; i < system->blocks->len; i++)
-    {
-      QdBlock *block = g_ptr_array_index (system->blocks, i);
-
-      if (block->inner != NULL)
-        qd_cli_count_system (block->inner, n_blocks, n_links);
-    }
-}
-
-void
 qd_cli_print_problems (const char *file,
                        GPtrArray  *problems)
 {

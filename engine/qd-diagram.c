@@ -1090,6 +1090,41 @@ qd_system_append_block (QdSystem *system,
   qd_system_name_added (system, block);
 }
 
+static void
+add_counts (const QdSystem *system,
+            QdSystemCounts *counts)
+{
+  for (guint i = 0; i < system->blocks->len; i++)
+    {
+      const QdBlock *block = g_ptr_array_index (system->blocks, i);
+
+      counts->blocks++;
+      if (block->inner != NULL)
+        {
+          counts->subsystems++;
+          add_counts (block->inner, counts);
+        }
+    }
+  counts->links += system->links->len;
+  for (guint i = 0; i < system->links->len; i++)
+    {
+      const QdLink *link = g_ptr_array_index (system->links, i);
+
+      counts->connections += link->targets->len;
+    }
+}
+
+void
+qd_system_count (const QdSystem *system,
+                 QdSystemCounts *counts)
+{
+  g_return_if_fail (counts != NULL);
+
+  memset (counts, 0, sizeof *counts);
+  if (system != NULL)
+    add_counts (system, counts);
+}
+
 void
 qd_system_append_link (QdSystem *system,
                        QdLink   *link)

@@ -149,6 +149,20 @@ QD_API QdLink      *qd_system_find_source   (QdSystem      *system,
 /* The path of the system itself: "" for the root, "/Plant" inside Plant. */
 QD_API char        *qd_system_get_path      (const QdSystem *system);
 
+/* What a diagram holds, counted over the whole hierarchy. */
+typedef struct
+{
+  guint blocks;       /* every block, a Subsystem and each block inside it */
+  guint subsystems;   /* the blocks that hold a system */
+  guint links;        /* a link with branches is one link, as in the file */
+  guint connections;  /* the inputs the links drive: a link's targets */
+} QdSystemCounts;
+
+/* Fills @counts with what @system and its subsystems hold: the one count
+ * that `qdevs-cli check` and the editor's diagram information show. */
+QD_API void         qd_system_count         (const QdSystem *system,
+                                             QdSystemCounts *counts);
+
 /* For engine use (loader, commands): construction without undo.
  *
  * Every constructor returns a new reference. A block of type "subsystem"

@@ -43,8 +43,10 @@ qd_event_log_csv_append (QdEventLogCsv    *self,
   fputc (',', fp);
   qd_csv_field (fp, block_path);
   fprintf (fp, ",%s,", kind_names[entry->kind]);
+  /* Ports numbered from 1, as every message and the editor number them
+   * (the entry's port is the engine's index, from 0). */
   if (entry->kind != QD_LOG_INTERNAL)
-    fprintf (fp, "%u", entry->port);
+    fprintf (fp, "%u", entry->port + 1);
   fputc (',', fp);
   qd_csv_number (fp, entry->elapsed);
   fputc (',', fp);

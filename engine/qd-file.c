@@ -637,16 +637,16 @@ load_endpoint (Loader       *loader,
       if (is_input)
         return fail (loader, QD_ERROR_LINK, where,
                      g_dngettext (GETTEXT_PACKAGE,
-                                  "%s has %u input, so input port %u does not exist",
-                                  "%s has %u inputs, so input port %u does not exist",
+                                  "%s has %u input, so input %u (\"port\": %u) does not exist",
+                                  "%s has %u inputs, so input %u (\"port\": %u) does not exist",
                                   n),
-                     block_path, n, (guint) p);
+                     block_path, n, (guint) p + 1, (guint) p);
       return fail (loader, QD_ERROR_LINK, where,
                    g_dngettext (GETTEXT_PACKAGE,
-                                "%s has %u output, so output port %u does not exist",
-                                "%s has %u outputs, so output port %u does not exist",
+                                "%s has %u output, so output %u (\"port\": %u) does not exist",
+                                "%s has %u outputs, so output %u (\"port\": %u) does not exist",
                                 n),
-                   block_path, n, (guint) p);
+                   block_path, n, (guint) p + 1, (guint) p);
     }
 
   *block_id = id;
@@ -709,9 +709,9 @@ load_link (Loader      *loader,
 
       g_free (key);
       return fail (loader, QD_ERROR_LINK, where,
-                   _("output port %u of %s already starts link %s; make this "
-                     "target another entry in that link's \"to\""),
-                   src_port, path, other);
+                   _("output %u (\"port\": %u) of %s already starts link %s; "
+                     "make this target another entry in that link's \"to\""),
+                   src_port + 1, src_port, path, other);
     }
   g_hash_table_insert (sources, key, g_strdup (id));
 
@@ -748,9 +748,9 @@ load_link (Loader      *loader,
 
           g_free (key);
           return fail (loader, QD_ERROR_LINK, where,
-                       _("input port %u of %s is already driven by link %s; an "
-                         "input takes only one link"),
-                       dst_port, path, by);
+                       _("input %u (\"port\": %u) of %s is already driven by "
+                         "link %s; an input takes only one link"),
+                       dst_port + 1, dst_port, path, by);
         }
       g_hash_table_insert (drivers, key, g_strdup (id));
 

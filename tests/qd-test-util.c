@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -29,6 +28,24 @@ qd_test_source_path (const char *first,
   g_ptr_array_unref (parts);
 
   return path;
+}
+
+char *
+qd_test_file_format_example (void)
+{
+  g_autofree char *path = qd_test_source_path ("docs", "file-format.md", NULL);
+  g_autofree char *page = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *start, *end;
+
+  g_file_get_contents (path, &page, NULL, &error);
+  g_assert_no_error (error);
+  start = strstr (page, "```json\n");
+  g_assert_nonnull (start);
+  start += strlen ("```json\n");
+  end = strstr (start, "\n```");
+  g_assert_nonnull (end);
+  return g_strndup (start, (gsize) (end - start) + 1);
 }
 
 static void

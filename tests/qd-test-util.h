@@ -11,6 +11,10 @@ G_BEGIN_DECLS
  * "examples", "exp-decay.qdevs", NULL). */
 char       *qd_test_source_path   (const char *first, ...) G_GNUC_NULL_TERMINATED;
 
+/* The first ```json block of docs/file-format.md, the complete example
+ * that page promises, with its last newline. */
+char       *qd_test_file_format_example (void);
+
 /* A text dump of everything a document holds, in order: title,
  * description, settings, variables, then each system's blocks (id, type,
  * name, geometry, parameters as set) and links (id, source, targets with

@@ -582,6 +582,71 @@ count_log_rows (char       **lines,
   return n;
 }
 
+/* A Weighted Sum whose second input ("port": 1 in the file) is driven
+ * by a Constant; with @both, its first input by another. */
+static char *
+write_two_input_model (const char *name,
+                       gboolean    both)
+{
+  g_autofree char *text = g_strdup_printf (
+    "{\"format\": \"qdevs\", \"version\": 1,\n"
+    " \"simulation\": {\"final\": 1},\n"
+    " \"blocks\": [\n"
+    "  {\"id\": \"b1\", \"type\": \"constant\", \"name\": \"A\", \"position\": [0, 0], \"size\": [60, 40]},\n"
+    "  {\"id\": \"b2\", \"type\": \"constant\", \"name\": \"B\", \"position\": [0, 100], \"size\": [60, 40]},\n"
+    "  {\"id\": \"b3\", \"type\": \"wsum\", \"name\": \"Sum\", \"position\": [200, 0], \"size\": [60, 40]}],\n"
+    " \"links\": [\n"
+    "%s"
+    "  {\"id\": \"l2\", \"from\": {\"block\": \"b2\", \"port\": 0}, \"to\": [{\"block\": \"b3\", \"port\": 1}]}]}\n",
+    both ? "  {\"id\": \"l1\", \"from\": {\"block\": \"b1\", \"port\": 0}, \"to\": [{\"block\": \"b3\", \"port\": 0}]},\n" : "");
+
+  return write_model (name, text);
+}
+
+/* Messages and the event log number a port the same way, from 1 (the
+ * file's "port" is an index from 0): the Sum's second input is "input 2"
+ * in check's message when nothing drives it, and port 2 in the log when
+ * B's value reaches it; a link to an input that does not exist names
+ * both numbers. */
+static void
+test_cli_port_numbers (void)
+{
+  g_autofree char *loose = write_two_input_model ("ports-loose.qdevs", FALSE);
+  g_autofree char *wired = write_two_input_model ("ports-wired.qdevs", TRUE);
+  g_autofree char *log = g_build_filename (tmp_dir, "ports.csv", NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *bad_text = NULL;
+  g_autofree char *bad = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(CliResult) r1 = { 0 }, r2 = { 0 }, r3 = { 0 };
+
+  /* A's link is missing: the first input ("port": 0) is input 1. */
+  run_cli (&r1, "check", loose, NULL);
+  g_assert_cmpint (r1.status, ==, 1);
+  g_assert_nonnull (strstr (r1.err, "/Sum: input 1 is not connected"));
+
+  run_cli (&r2, "run", wired, "--events", log, NULL);
+  g_assert_cmpint (r2.status, ==, 0);
+  g_file_get_contents (log, &text, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (text, "\n1,0,/Sum,external,1,"));
+  g_assert_nonnull (strstr (text, "\n2,0,/Sum,external,2,"));
+  g_assert_null (strstr (text, "/Sum,external,0,"));
+  g_assert_nonnull (strstr (text, "\n1,0,/A,output,1,"));
+
+  g_file_get_contents (wired, &bad_text, NULL, &error);
+  g_assert_no_error (error);
+  {
+    g_autoptr(GString) edited = g_string_new (bad_text);
+
+    g_string_replace (edited, "\"port\": 1}", "\"port\": 3}", 1);
+    bad = write_model ("ports-bad.qdevs", edited->str);
+  }
+  run_cli (&r3, "check", bad, NULL);
+  g_assert_cmpint (r3.status, ==, 1);
+  g_assert_nonnull (strstr (r3.err, "link l2: /Sum has 2 inputs, so input 4 (\"port\": 3) does not exist"));
+}
+
 /* --events: every transition of the run, as DEVS executes it, and as
  * many as the statistics count. */
 static void
@@ -607,14 +672,14 @@ test_cli_events (void)
   /* x(0) = 1 goes out, and with no derivative yet x waits for ever; the
    * Gain and the Scope receive it. The Gain answers -1 at once, and x,
    * now falling at 1 per second, is a quantum (0.01) away at 0.01. */
-  g_assert_cmpstr (lines[1], ==, "1,0,/Integrator,output,0,,,0,1,,,,0");
+  g_assert_cmpstr (lines[1], ==, "1,0,/Integrator,output,1,,,0,1,,,,0");
   g_assert_cmpstr (lines[2], ==, "1,0,/Integrator,internal,,0,inf,,,,,,");
-  g_assert_cmpstr (lines[3], ==, "1,0,/Gain,external,0,0,0,0,1,,,,0");
-  g_assert_cmpstr (lines[4], ==, "1,0,/Scope,external,0,0,inf,0,1,,,,0");
-  g_assert_cmpstr (lines[5], ==, "2,0,/Gain,output,0,,,0,-1,,,,0");
+  g_assert_cmpstr (lines[3], ==, "1,0,/Gain,external,1,0,0,0,1,,,,0");
+  g_assert_cmpstr (lines[4], ==, "1,0,/Scope,external,1,0,inf,0,1,,,,0");
+  g_assert_cmpstr (lines[5], ==, "2,0,/Gain,output,1,,,0,-1,,,,0");
   g_assert_cmpstr (lines[6], ==, "2,0,/Gain,internal,,0,inf,,,,,,");
-  g_assert_cmpstr (lines[7], ==, "2,0,/Integrator,external,0,0,0.01,0,-1,,,,0");
-  g_assert_true (g_str_has_prefix (lines[8], "3,0.01,/Integrator,output,0,,,0,0.98999"));
+  g_assert_cmpstr (lines[7], ==, "2,0,/Integrator,external,1,0,0.01,0,-1,,,,0");
+  g_assert_true (g_str_has_prefix (lines[8], "3,0.01,/Integrator,output,1,,,0,0.98999"));
 
   events = get_int (stats, "events");
   transitions = get_int (stats, "transitions");
@@ -672,8 +737,8 @@ test_cli_events_entities (void)
   g_auto(CliResult) r = { 0 };
   g_auto(GStrv) lines = NULL;
   const char *expected[] = {
-    "/Generator output 0", "/Queue external 0", "/Queue output 0",
-    "/Server external 0", "/Server output 0",
+    "/Generator output 1", "/Queue external 1", "/Queue output 1",
+    "/Server external 1", "/Server output 1",
   };
 
   run_cli (&r, "run", model, "--events", out, "--events-limit", "400", NULL);
@@ -719,7 +784,7 @@ test_cli_events_error (void)
   g_assert_cmpuint (n, >=, 3);
   g_assert_cmpstr (lines[n - 1], ==, "");
   g_assert_true (g_str_has_prefix (lines[n - 2], "3,0,/Division,internal,"));
-  g_assert_true (g_str_has_prefix (lines[n - 3], "3,0,/Division,output,0,,,0,inf,"));
+  g_assert_true (g_str_has_prefix (lines[n - 3], "3,0,/Division,output,1,,,0,inf,"));
 }
 
 /* The width and height in a PNG's header (IHDR, big-endian, after the
@@ -1175,9 +1240,9 @@ test_cli_event_log_writer (void)
   g_assert_no_error (error);
   g_assert_cmpstr (text, ==,
                    "event,time,block,transition,port,elapsed,ta,order,c0,c1,c2,c3,tag\n"
-                   "1,0,/Integrator,output,0,,,0,1,,,,0\n"
+                   "1,0,/Integrator,output,1,,,0,1,,,,0\n"
                    "1,0,/Integrator,internal,,0,inf,,,,,,\n"
-                   "1,0,\"/Gain, k\",external,0,0,0,0,1,,,,0\n");
+                   "1,0,\"/Gain, k\",external,1,0,0,0,1,,,,0\n");
 
   dir = g_dir_open (tmp_dir, 0, NULL);
   while ((name = g_dir_read_name (dir)) != NULL)
@@ -1263,6 +1328,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/until-and-set", test_cli_until_and_set);
   g_test_add_func ("/cli/csv", test_cli_csv);
   g_test_add_func ("/cli/events", test_cli_events);
+  g_test_add_func ("/cli/port-numbers", test_cli_port_numbers);
   g_test_add_func ("/cli/events-error", test_cli_events_error);
   g_test_add_func ("/cli/events-entities", test_cli_events_entities);
   g_test_add_func ("/cli/trace-budget", test_cli_trace_budget);

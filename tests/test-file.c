@@ -389,24 +389,12 @@ test_fuzz_seeds (void)
 static void
 test_docs_example (void)
 {
-  g_autofree char *path = qd_test_source_path ("docs", "file-format.md", NULL);
-  g_autofree char *page = NULL;
-  g_autofree char *example = NULL;
+  g_autofree char *example = qd_test_file_format_example ();
   g_autoptr(GError) error = NULL;
   g_autoptr(QdDocument) doc = NULL;
-  const char *start, *end;
   QdSystem *root;
   QdBlock *gain;
   QdLink *link;
-
-  g_file_get_contents (path, &page, NULL, &error);
-  g_assert_no_error (error);
-  start = strstr (page, "```json\n");
-  g_assert_nonnull (start);
-  start += strlen ("```json\n");
-  end = strstr (start, "\n```");
-  g_assert_nonnull (end);
-  example = g_strndup (start, (gsize) (end - start) + 1);
 
   assert_canonical (example, strlen (example), example, "file-format.md");
 
@@ -615,22 +603,22 @@ test_semantic_errors (void)
       QD_ERROR_LINK, NAME ": link l3: block 'b9' does not exist" },
     { TWO_BLOCKS "\"links\": [{\"id\": \"l3\", \"from\": {\"block\": \"b2\", \"port\": 0}, "
       "\"to\": [{\"block\": \"b1\", \"port\": 3}]}]}",
-      QD_ERROR_LINK, NAME ": link l3: /Scope has 0 outputs, so output port 0 does not exist" },
+      QD_ERROR_LINK, NAME ": link l3: /Scope has 0 outputs, so output 1 (\"port\": 0) does not exist" },
     { TWO_BLOCKS "\"links\": [{\"id\": \"l3\", \"from\": {\"block\": \"b1\", \"port\": 0}, "
       "\"to\": [{\"block\": \"b1\", \"port\": 3}]}]}",
-      QD_ERROR_LINK, NAME ": link l3: /Gain has 1 input, so input port 3 does not exist" },
+      QD_ERROR_LINK, NAME ": link l3: /Gain has 1 input, so input 4 (\"port\": 3) does not exist" },
     { TWO_BLOCKS "\"links\": [{\"id\": \"l1\", \"from\": {\"block\": \"b1\", \"port\": 0}, "
       "\"to\": [{\"block\": \"b2\", \"port\": 0}, {\"block\": \"b2\", \"port\": 0}]}]}",
       QD_ERROR_LINK,
-      NAME ": link l1: input port 0 of /Scope is already driven by link l1; an input "
-      "takes only one link" },
+      NAME ": link l1: input 1 (\"port\": 0) of /Scope is already driven by link l1; "
+      "an input takes only one link" },
     { TWO_BLOCKS "\"links\": [{\"id\": \"l1\", \"from\": {\"block\": \"b1\", \"port\": 0}, "
       "\"to\": [{\"block\": \"b2\", \"port\": 0}]}, "
       "{\"id\": \"l2\", \"from\": {\"block\": \"b1\", \"port\": 0}, "
       "\"to\": [{\"block\": \"b1\", \"port\": 0}]}]}",
       QD_ERROR_LINK,
-      NAME ": link l2: output port 0 of /Gain already starts link l1; make this target "
-      "another entry in that link's \"to\"" },
+      NAME ": link l2: output 1 (\"port\": 0) of /Gain already starts link l1; make this "
+      "target another entry in that link's \"to\"" },
     { TWO_BLOCKS "\"links\": [{\"id\": \"l1\", \"from\": {\"block\": \"b1\", \"port\": 0}, "
       "\"to\": [{\"block\": \"b2\", \"port\": 0}]}, "
       "{\"id\": \"l1\", \"from\": {\"block\": \"b2\", \"port\": 0}, "
@@ -670,7 +658,7 @@ test_semantic_errors (void)
       "\"blocks\": [{\"id\": \"i1\", \"type\": \"inport\", \"name\": \"In\"}]}], "
       "\"links\": [{\"id\": \"l1\", \"from\": {\"block\": \"b1\", \"port\": 0}, "
       "\"to\": [{\"block\": \"p\", \"port\": 1}]}]}",
-      QD_ERROR_LINK, NAME ": link l1: /Plant has 1 input, so input port 1 does not exist" },
+      QD_ERROR_LINK, NAME ": link l1: /Plant has 1 input, so input 2 (\"port\": 1) does not exist" },
 #undef TWO_BLOCKS
   };
 

@@ -707,13 +707,13 @@ test_transitions (void)
   /* Event 1, the Integrator's: its first segment, no derivative yet;
    * event 2, the Gain's answer, gives it one. */
   g_assert_cmpuint (qd_event_view_get_n_rows (view), ==, 7);
-  assert_event_row (view, 0, "1|0|/Integrator|output λ|0|||1 + 0·Δt");
+  assert_event_row (view, 0, "1|0|/Integrator|output λ|1|||1 + 0·Δt");
   assert_event_row (view, 1, "1|0|/Integrator|internal δint||0|∞|");
-  assert_event_row (view, 2, "1|0|/Gain|external δext|0|0|0|1 + 0·Δt");
-  assert_event_row (view, 3, "1|0|/Scope|external δext|0|0|∞|1 + 0·Δt");
-  assert_event_row (view, 4, "2|0|/Gain|output λ|0|||−1 − 0·Δt");
+  assert_event_row (view, 2, "1|0|/Gain|external δext|1|0|0|1 + 0·Δt");
+  assert_event_row (view, 3, "1|0|/Scope|external δext|1|0|∞|1 + 0·Δt");
+  assert_event_row (view, 4, "2|0|/Gain|output λ|1|||−1 − 0·Δt");
   assert_event_row (view, 5, "2|0|/Gain|internal δint||0|∞|");
-  assert_event_row (view, 6, "2|0|/Integrator|external δext|0|0|0.0001|−1 − 0·Δt");
+  assert_event_row (view, 6, "2|0|/Integrator|external δext|1|0|0.0001|−1 − 0·Δt");
 
   /* A row leads to its block: the Gain's row selects the Gain. */
   {
@@ -732,7 +732,7 @@ test_transitions (void)
   activate (&f, "run.step");
   wait_until (is_paused, &f);
   g_assert_cmpuint (qd_event_view_get_n_rows (view), ==, 11);
-  assert_event_row (view, 7, "3|0.0001|/Integrator|output λ|0|||0.9999 − 1·Δt");
+  assert_event_row (view, 7, "3|0.0001|/Integrator|output λ|1|||0.9999 − 1·Δt");
   assert_event_row (view, 8, "3|0.0001|/Integrator|internal δint||0.0001|∞|");
 
   /* Exported, the rows are the file qdevs-cli run --events writes for

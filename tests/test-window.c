@@ -228,12 +228,50 @@ test_open_saved (void)
                    "A subsystem that passes its input through.");
   g_assert_cmpstr (fact_value (window, _("Blocks")), ==, "3");
   g_assert_cmpstr (fact_value (window, _("Subsystems")), ==, "1");
-  g_assert_cmpstr (fact_value (window, _("Connections")), ==, "1");
+  g_assert_cmpstr (fact_value (window, _("Links")), ==, "1");
   g_assert_null (fact_value (window, _("Variables")));
 
   gtk_window_destroy (GTK_WINDOW (window));
   g_unlink (path);
   g_rmdir (dir);
+}
+
+/* The diagram information counts blocks and links as `qdevs-cli check`
+ * does: exp-decay has a link with a branch (the Integrator's output to
+ * the Scope and the Gain), which is one link with two targets. */
+static void
+test_counts_as_check (void)
+{
+  g_autofree char *path = qd_test_source_path ("data", "examples", "exp-decay.qdevs", NULL);
+  g_autofree char *cli = g_build_filename (g_getenv ("QD_BUILD_DIR"), "app", "qdevs-cli", NULL);
+  const char *argv[] = { cli, "check", path, NULL };
+  g_auto(GStrv) envp = g_environ_setenv (g_get_environ (), "LANGUAGE", "C", TRUE);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autofree char *out = NULL;
+  g_autofree char *expected = NULL;
+  const char *counts;
+  guint n_blocks = 0, n_links = 0;
+  QdWindow *window;
+
+  envp = g_environ_setenv (envp, "LC_ALL", "C", TRUE);
+  g_spawn_sync (NULL, (char **) argv, envp, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                &out, NULL, NULL, &error);
+  g_assert_no_error (error);
+  counts = strstr (out, ": OK (");
+  g_assert_nonnull (counts);
+  g_assert_cmpint (sscanf (counts, ": OK (%u blocks, %u links)", &n_blocks, &n_links), ==, 2);
+  g_assert_cmpuint (n_links, ==, 2);
+
+  window = qd_window_new (GTK_APPLICATION (app));
+  qd_window_open_file (window, file, &error);
+  g_assert_no_error (error);
+  expected = g_strdup_printf ("%u", n_blocks);
+  g_assert_cmpstr (fact_value (window, _("Blocks")), ==, expected);
+  g_free (expected);
+  expected = g_strdup_printf ("%u", n_links);
+  g_assert_cmpstr (fact_value (window, _("Links")), ==, expected);
+  gtk_window_destroy (GTK_WINDOW (window));
 }
 
 /* Unsaved changes: a star before the name in the header bar and the
@@ -452,6 +490,7 @@ test_actions_and_accels (void)
     { "app.new", "<Control>n" },
     { "app.open", "<Control>o" },
     { "app.shortcuts", "<Control>question" },
+    { "app.help", "F1" },
     { "app.preferences", "<Control>comma" },
     { "app.quit", "<Control>q" },
     { "app.about", NULL },
@@ -530,7 +569,7 @@ test_shortcuts_window (void)
   GSList *objects;
   static const char *const expected[] = {
     "F2", "F5", "F7", "<Control>z", "<Control>g", "<Control>comma",
-    "Menu", "<Shift>F10",
+    "Menu", "<Shift>F10", "F1",
   };
 
   builder = gtk_builder_new_from_resource ("/io/github/qdevs/Qdevs/ui/qd-shortcuts-window.ui");
@@ -937,6 +976,7 @@ main (int    argc,
   g_test_add_func ("/window/minimum-width", test_minimum_width);
   g_test_add_func ("/window/preferences", test_preferences);
   g_test_add_func ("/window/open-saved", test_open_saved);
+  g_test_add_func ("/window/counts-as-check", test_counts_as_check);
   g_test_add_func ("/window/modified-title", test_modified_title);
   g_test_add_func ("/window/problem-highlight", test_problem_highlight);
   g_test_add_func ("/window/open-error", test_open_error);

@@ -284,7 +284,7 @@ row_new (QdEventRows  *rows,
   row->cells[COLUMN_BLOCK] = g_strdup (g_ptr_array_index (rows->paths, r->block));
   row->cells[COLUMN_TRANSITION] = g_strdup (kind);
   row->cells[COLUMN_PORT] = r->kind == QD_LOG_INTERNAL ? g_strdup ("")
-                            : g_strdup_printf ("%u", (guint) r->port);
+                            : g_strdup_printf ("%u", (guint) r->port + 1);
   row->cells[COLUMN_ELAPSED] = isnan (r->elapsed) ? g_strdup ("")
                                : g_strdup_printf ("%.6g", r->elapsed);
   row->cells[COLUMN_TA] = format_time_advance (r->ta);

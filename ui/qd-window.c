@@ -83,41 +83,6 @@ struct _QdWindow
 
 G_DEFINE_FINAL_TYPE (QdWindow, qd_window, GTK_TYPE_APPLICATION_WINDOW)
 
-/* What a diagram holds, counted over the whole hierarchy. */
-typedef struct
-{
-  guint blocks;
-  guint subsystems;
-  guint connections;
-} QdDiagramCounts;
-
-static void
-count_system (const QdSystem  *system,
-              QdDiagramCounts *counts)
-{
-  if (system == NULL)
-    return;
-
-  for (guint i = 0; i < system->blocks->len; i++)
-    {
-      const QdBlock *block = g_ptr_array_index (system->blocks, i);
-
-      counts->blocks++;
-      if (block->inner != NULL)
-        {
-          counts->subsystems++;
-          count_system (block->inner, counts);
-        }
-    }
-  /* A link with branches drives several inputs; each is a connection. */
-  for (guint i = 0; i < system->links->len; i++)
-    {
-      const QdLink *link = g_ptr_array_index (system->links, i);
-
-      counts->connections += link->targets->len;
-    }
-}
-
 static void
 palette_header_func (GtkListBoxRow *row,
                      GtkListBoxRow *before,
@@ -521,7 +486,7 @@ update_title (QdWindow *self)
 static void
 update_document_page (QdWindow *self)
 {
-  QdDiagramCounts counts = { 0, 0, 0 };
+  QdSystemCounts counts;
   const QdSettings *settings;
   const char *description;
   g_autofree char *title = NULL;
@@ -556,15 +521,16 @@ update_document_page (QdWindow *self)
     gtk_label_set_text (self->doc_description_label,
                         _("This diagram has no description."));
 
-  count_system (qd_document_get_root (self->document), &counts);
+  /* The counts `qdevs-cli check` prints, from the same function. */
+  qd_system_count (qd_document_get_root (self->document), &counts);
   clear_facts (self);
 
   value = g_strdup_printf ("%u", counts.blocks);
   add_fact (self, row++, _("Blocks"), value);
   g_clear_pointer (&value, g_free);
 
-  value = g_strdup_printf ("%u", counts.connections);
-  add_fact (self, row++, _("Connections"), value);
+  value = g_strdup_printf ("%u", counts.links);
+  add_fact (self, row++, _("Links"), value);
   g_clear_pointer (&value, g_free);
 
   if (counts.subsystems > 0)

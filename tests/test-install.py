@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""test-install.py: `meson install` puts every part of QDevs in place.
+
+Installs the build tree into a temporary DESTDIR and checks, file by file,
+what a user of the installed programs needs: both programs and the
+library, the desktop file, the AppStream metainfo, the icons, the settings
+schema, the file type, every example, a translation for every language in
+po/LINGUAS, the user guide (Mallard for Yelp, and HTML) and the manual
+pages. The list comes from the source tree (the examples, the languages,
+the help pages, the man pages), not from what meson says it installs, so a
+file left out of an install rule is caught. Then the installed qdevs-cli
+runs an installed example, against the installed library.
+
+  test-install.py MESON BUILDDIR SOURCEDIR PREFIX BINDIR LIBDIR DATADIR
+                  MANDIR LOCALEDIR GUI(true|false) HTML(true|false)
+"""
+import glob
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+APP_ID = "io.github.qdevs.Qdevs"
+
+
+def lines_of(path):
+    """The non-empty, non-comment lines of a LINGUAS-style file."""
+    if not os.path.exists(path):
+        return []
+    with open(path, encoding="utf-8") as f:
+        return [w for line in f for w in line.split("#", 1)[0].split()]
+
+
+def expected_files(src, gui, html, d):
+    """Paths under the prefix, relative to it, that must be installed."""
+    files = [
+        os.path.join(d["bindir"], "qdevs-cli"),
+        os.path.join(d["libdir"], "libqdevs.so"),
+    ]
+    for example in sorted(glob.glob(os.path.join(src, "data", "examples", "*.qdevs"))):
+        files.append(os.path.join(d["datadir"], "qdevs", "examples",
+                                  os.path.basename(example)))
+    for lang in lines_of(os.path.join(src, "po", "LINGUAS")):
+        files.append(os.path.join(d["localedir"], lang, "LC_MESSAGES", "qdevs.mo"))
+    for page in sorted(glob.glob(os.path.join(src, "docs", "man", "*.[1-9]"))):
+        section = page.rsplit(".", 1)[1]
+        files.append(os.path.join(d["mandir"], "man" + section, os.path.basename(page)))
+
+    pages = sorted(os.path.basename(p)
+                   for p in glob.glob(os.path.join(src, "help", "C", "*.page")))
+    assert "index.page" in pages, "help/C has no index.page"
+    for lang in ["C"] + lines_of(os.path.join(src, "help", "LINGUAS")):
+        for page in pages:
+            files.append(os.path.join(d["datadir"], "help", lang, "qdevs", page))
+    if html:
+        for page in pages:
+            files.append(os.path.join(d["datadir"], "qdevs", "help", "html",
+                                      page[:-len(".page")] + ".html"))
+        for figure in glob.glob(os.path.join(src, "help", "C", "figures", "*.png")):
+            files.append(os.path.join(d["datadir"], "qdevs", "help", "html",
+                                      "figures", os.path.basename(figure)))
+
+    if gui:
+        files += [
+            os.path.join(d["bindir"], "qdevs"),
+            os.path.join(d["datadir"], "applications", APP_ID + ".desktop"),
+            os.path.join(d["datadir"], "metainfo", APP_ID + ".metainfo.xml"),
+            os.path.join(d["datadir"], "glib-2.0", "schemas", APP_ID + ".gschema.xml"),
+            os.path.join(d["datadir"], "mime", "packages", APP_ID + ".mime.xml"),
+            os.path.join(d["datadir"], "icons", "hicolor", "scalable", "apps",
+                         APP_ID + ".svg"),
+            os.path.join(d["datadir"], "icons", "hicolor", "symbolic", "apps",
+                         APP_ID + "-symbolic.svg"),
+        ]
+    return files
+
+
+def main():
+    (meson, build, src, prefix, bindir, libdir, datadir, mandir, localedir,
+     gui, html) = sys.argv[1:12]
+    dirs = {"bindir": bindir, "libdir": libdir, "datadir": datadir,
+            "mandir": mandir, "localedir": localedir}
+    destdir = tempfile.mkdtemp(prefix="qdevs-install-")
+    try:
+        result = subprocess.run(
+            [meson, "install", "-C", build, "--no-rebuild", "--quiet",
+             "--destdir", destdir],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if result.returncode != 0:
+            print(result.stdout)
+            print("not ok 1 - meson install failed")
+            print("1..1")
+            return 1
+        root = destdir + prefix
+        missing = [f for f in expected_files(src, gui == "true", html == "true", dirs)
+                   if not os.path.isfile(os.path.join(root, f))]
+        n = 1
+        if missing:
+            print("not ok %d - installed files # missing: %s" % (n, ", ".join(missing)))
+        else:
+            print("ok %d - every expected file is installed" % n)
+
+        # The installed program runs an installed example with the
+        # installed library (not the build tree's).
+        n += 1
+        env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(root, libdir),
+                   LC_ALL="C", LANGUAGE="C")
+        example = os.path.join(root, datadir, "qdevs", "examples", "exp-decay.qdevs")
+        run = subprocess.run(
+            [os.path.join(root, bindir, "qdevs-cli"), "check", example],
+            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        ldd = subprocess.run(["ldd", os.path.join(root, bindir, "qdevs-cli")],
+                             env=env, stdout=subprocess.PIPE, text=True).stdout
+        ran = run.returncode == 0 and ": OK (" in run.stdout and root in ldd
+        if ran:
+            print("ok %d - the installed qdevs-cli checks an installed example" % n)
+        else:
+            print("not ok %d - the installed qdevs-cli # %s %s"
+                  % (n, run.stdout.strip(), ldd.strip().replace("\n", "; ")))
+
+        # Outside /usr, the installed programs carry the installed
+        # library's folder, so that they run without an ldconfig.
+        n += 1
+        wanted = os.path.join(prefix, libdir)
+        found = True
+        for program in ["qdevs-cli"] + (["qdevs"] if gui == "true" else []):
+            dynamic = subprocess.run(["readelf", "-d", os.path.join(root, bindir, program)],
+                                     stdout=subprocess.PIPE, text=True).stdout
+            paths = [line.split("[", 1)[1].rstrip("]").split(":")
+                     for line in dynamic.splitlines() if "RUNPATH" in line or "RPATH" in line]
+            has = any(wanted in p for p in paths)
+            if has != (prefix != "/usr"):
+                found = False
+                print("# %s: run path %s, prefix %s" % (program, paths, prefix))
+        print("%s %d - the installed programs find the installed library"
+              % ("ok" if found else "not ok", n))
+        print("1..%d" % n)
+        return 1 if missing or not ran or not found else 0
+    finally:
+        shutil.rmtree(destdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
