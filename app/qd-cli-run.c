@@ -8,6 +8,7 @@
  * length) as tables or as one JSON object.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <signal.h>
@@ -125,6 +126,7 @@ print_stats_table (QdSimulation *sim,
      * them keep). */
     for (guint i = 0; i < traces->len; i++)
       bytes += qd_trace_get_bytes (g_ptr_array_index (traces, i));
+    /* no-i18n: a unit symbol */
     g_print ("%-20s %.1f MiB\n", _("Trace memory:"), (double) bytes / (1 << 20));
   }
   print_block_stats_table (sim);
@@ -193,7 +195,7 @@ print_summary (const char   *file,
                QdSimulation *sim,
                double        wall_s)
 {
-  g_print (_("%s: reached t = %g: %" G_GUINT64_FORMAT " events, %" G_GUINT64_FORMAT
+  g_print (_("%s: reached t = %g: %" PRIu64 " events, %" PRIu64
              " integrator steps in %.3f s\n"),
            file, qd_simulation_get_time (sim), qd_simulation_get_events (sim),
            qd_simulation_get_integrator_steps (sim), wall_s);
@@ -806,7 +808,7 @@ qd_cli_run (int    argc,
             status_code = QD_CLI_EXIT_MODEL;
         }
       else if (truncated)
-        g_printerr (_("%s: the event log %s holds the first %" G_GUINT64_FORMAT
+        g_printerr (_("%s: the event log %s holds the first %" PRIu64
                       " rows, its limit; the rest of the run is not in it "
                       "(raise --events-limit to log more)\n"),
                     file, opts.events, written);

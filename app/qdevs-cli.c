@@ -44,9 +44,9 @@ qd_cli_usage_error (const char *command,
   va_end (args);
 
   if (command != NULL)
-    g_printerr ("qdevs-cli %s: %s\n", command, message);
+    g_printerr ("qdevs-cli %s: %s\n", command, message); /* no-i18n */
   else
-    g_printerr ("qdevs-cli: %s\n", message);
+    g_printerr ("qdevs-cli: %s\n", message); /* no-i18n */
   g_printerr (_("Try 'qdevs-cli --help'\n"));
 
   return QD_CLI_EXIT_USAGE;
@@ -180,7 +180,7 @@ main (int    argc,
   name = argv[1];
   if (strcmp (name, "--version") == 0 || strcmp (name, "-V") == 0)
     {
-      g_print ("qdevs-cli %s\n", QD_VERSION);
+      g_print ("qdevs-cli %s\n", QD_VERSION); /* no-i18n */
       return QD_CLI_EXIT_OK;
     }
   if (strcmp (name, "--help") == 0 || strcmp (name, "-h") == 0
