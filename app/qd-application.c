@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "qd-application.h"
+#include "qd-build-tree.h"
 #include "qd-example-browser.h"
 #include "qd-preferences-window.h"
 #include "qd-settings.h"
@@ -474,18 +475,14 @@ qd_application_new (GApplicationFlags extra_flags)
 static char *
 dup_build_tree_examples_dir (void)
 {
-  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
-  g_autofree char *exe_dir = NULL;
-  g_autofree char *build_root = NULL;
+  g_autofree char *build_root = qd_build_tree_dup_root ();
   g_autofree char *info_path = NULL;
   g_autofree char *contents = NULL;
   json_object *info, *directories, *source;
   char *dir = NULL;
 
-  if (exe == NULL)
+  if (build_root == NULL)
     return NULL;
-  exe_dir = g_path_get_dirname (exe);
-  build_root = g_path_get_dirname (exe_dir);
   info_path = g_build_filename (build_root, "meson-info", "meson-info.json", NULL);
   if (!g_file_get_contents (info_path, &contents, NULL, NULL))
     return NULL;

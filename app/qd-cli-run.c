@@ -127,7 +127,8 @@ print_stats_table (QdSimulation *sim,
     for (guint i = 0; i < traces->len; i++)
       bytes += qd_trace_get_bytes (g_ptr_array_index (traces, i));
     /* no-i18n: a unit symbol */
-    g_print ("%-20s %.1f MiB\n", _("Trace memory:"), (double) bytes / (1 << 20));
+    g_print ("%-20s %.1f MiB\n",
+             _("Trace memory:"), (double) bytes / (1 << 20));
   }
   print_block_stats_table (sim);
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "qd-cli-private.h"
+#include "qd-build-tree.h"
 
 typedef struct
 {
@@ -45,8 +46,8 @@ qd_cli_usage_error (const char *command,
 
   if (command != NULL)
     g_printerr ("qdevs-cli %s: %s\n", command, message); /* no-i18n */
-  else
-    g_printerr ("qdevs-cli: %s\n", message); /* no-i18n */
+  else /* no-i18n */
+    g_printerr ("qdevs-cli: %s\n", message);
   g_printerr (_("Try 'qdevs-cli --help'\n"));
 
   return QD_CLI_EXIT_USAGE;
@@ -166,6 +167,7 @@ main (int    argc,
   const char *name;
 
   qd_init ();
+  qd_build_tree_bind_textdomain ();
   setlocale (LC_ALL, "");
   /* Numbers in CSV, JSON and tables are always written with a '.', so
    * that files made in one locale read back in any other. */

@@ -4,6 +4,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "qd-application.h"
+#include "qd-build-tree.h"
 #include "qdevs.h"
 
 int
@@ -13,12 +14,11 @@ main (int    argc,
   g_autoptr(QdApplication) app = NULL;
 
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, QD_LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  qd_init ();
+  qd_build_tree_bind_textdomain ();
   textdomain (GETTEXT_PACKAGE);
 
   g_set_application_name (_("QDevs"));
-  qd_init ();
 
   app = qd_application_new (G_APPLICATION_DEFAULT_FLAGS);
   return g_application_run (G_APPLICATION (app), argc, argv);

@@ -89,6 +89,14 @@ DIRECTIVE = re.compile(r"%[-+ #0']*(?:\*|\d+)?(?:\.(?:\*|\d+))?"
 WORD = re.compile(r"[A-Za-z]{2,}")
 
 
+def skip_quoted(text, i):
+    """The offset just past the string or character literal at text[i]."""
+    j = i + 1
+    while j < len(text) and text[j] != text[i]:
+        j += 2 if text[j] == "\\" else 1
+    return j + 1
+
+
 def blank_comments(text):
     """Replaces comments by spaces, keeping newlines, strings and offsets."""
     out = []
@@ -96,11 +104,9 @@ def blank_comments(text):
     while i < n:
         c = text[i]
         if c == '"' or c == "'":
-            j = i + 1
-            while j < n and text[j] != c:
-                j += 2 if text[j] == "\\" else 1
-            out.append(text[i:j + 1])
-            i = j + 1
+            j = skip_quoted(text, i)
+            out.append(text[i:j])
+            i = j
         elif text.startswith("/*", i):
             j = text.find("*/", i + 2)
             j = n if j < 0 else j + 2
@@ -125,10 +131,7 @@ def split_args(text, start):
     while i < n:
         c = text[i]
         if c == '"' or c == "'":
-            j = i + 1
-            while j < n and text[j] != c:
-                j += 2 if text[j] == "\\" else 1
-            i = j + 1
+            i = skip_quoted(text, i)
             continue
         if c in "([{":
             depth += 1

@@ -53,18 +53,18 @@ def read_messages(path):
             if line.startswith("#:") and not where:
                 where = line[2:].split()[0]
             elif line.startswith("msgctxt "):
-                field, ctxt = "ctxt", line[8:]
+                field, ctxt = "ctxt", line[9:-1]
             elif line.startswith("msgid "):
-                field, msgid = "id", line[6:]
+                field, msgid = "id", line[7:-1]
             elif line.startswith('"') and field == "id":
-                msgid += line
+                msgid += line[1:-1]
             elif line.startswith('"') and field == "ctxt":
-                ctxt += line
+                ctxt += line[1:-1]
             elif line.startswith(("msgid_plural", "msgstr")):
                 field = None
-        if msgid is None or msgid == '""':
+        if not msgid:
             continue
-        messages[(ctxt, msgid.replace('""', ""))] = where
+        messages[(ctxt, f'"{msgid}"')] = where
     return messages
 
 
