@@ -312,6 +312,29 @@ fail (QdParser   *P,
   g_free (message);
 }
 
+char *
+qd_expr_shift_error_column (const char *message,
+                            glong       offset)
+{
+  /* The message was written with this format, translated: what comes
+   * before its %d and between its %d and %s is what to look for. */
+  const char *format = _("column %d: %s");
+  const char *d = strstr (format, "%d");
+  const char *s = d != NULL ? strstr (d + 2, "%s") : NULL;
+  const char *digits;
+  char *end;
+  guint64 column;
+
+  if (s == NULL || strncmp (message, format, (gsize) (d - format)) != 0)
+    return g_strdup (message);
+  digits = message + (d - format);
+  column = g_ascii_strtoull (digits, &end, 10);
+  if (end == digits || strncmp (end, d + 2, (gsize) (s - d - 2)) != 0)
+    return g_strdup (message);
+  return g_strdup_printf (_("column %d: %s"), (int) ((glong) column + offset),
+                          end + (s - d - 2));
+}
+
 static void
 skip_space (QdParser *P)
 {

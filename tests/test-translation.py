@@ -66,6 +66,22 @@ def check_cli(cli, podir, locale):
         bad_file = run("check", missing)
         cases.append(("missing file", bad_file.stderr,
                       [tr("%s: cannot open: %s").split(":")[1].strip()]))
+        # An error in an element of a vector names its column counted
+        # from the start of the whole value, in every language.
+        source = os.environ.get("QD_SOURCE_DIR", ".")
+        with open(os.path.join(source, "data", "examples",
+                               "lotka-volterra.qdevs"), encoding="utf-8") as f:
+            diagram = f.read().replace('"-m, beta"', '"-m, beta + foo"')
+        vector = os.path.join(tmp, "vector.qdevs")
+        with open(vector, "w", encoding="utf-8") as f:
+            f.write(diagram)
+        english = subprocess.run([cli, "check", vector], capture_output=True,
+                                 text=True, env=dict(env, LANG="C")).stderr
+        spanish = run("check", vector).stderr
+        if "foo" not in english or \
+                re.findall(r"\d+", english) != re.findall(r"\d+", spanish):
+            failures.append("the vector's error names another column in "
+                            f"{locale}:\n{english}{spanish}")
         for name, output, expected in cases:
             for text in expected:
                 if text not in output:
