@@ -318,6 +318,8 @@ qd_expr_shift_error_column (const char *message,
 {
   /* The message was written with this format, translated: what comes
    * before its %d and between its %d and %s is what to look for. */
+  /* TRANSLATORS: translate every "column %d: ..." message with the same
+   * words before and after the %d as this one: they are looked for. */
   const char *format = _("column %d: %s");
   const char *d = strstr (format, "%d");
   const char *s = d != NULL ? strstr (d + 2, "%s") : NULL;
