@@ -21,6 +21,12 @@ ninja -C "$build" qdevs-pot qdevs-update-po
 for po in po/*.po; do
   echo "== $po"
   msgfmt --check --statistics -o /dev/null "$po"
-  msgattrib --only-fuzzy --no-obsolete --no-wrap "$po" | sed -n 's/^#: /  fuzzy, at /p'
-  msgattrib --untranslated --no-obsolete --no-wrap "$po" | sed -n 's/^#: /  untranslated, at /p'
+  for kind in only-fuzzy untranslated; do
+    # "FILE:LINE: msgid" for each, the header left out
+    msgattrib --$kind --no-obsolete --no-wrap "$po" |
+      awk -v kind="${kind#only-}" '/^#: / { at = $2 }
+        /^msgid / && at != "" { id = substr($0, 7) }
+        /^"/ && id == "\"\"" { id = $0 }
+        /^msgstr/ && at != "" { print "  " kind ", " at ": " id; at = "" }'
+  done
 done
