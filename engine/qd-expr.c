@@ -680,8 +680,8 @@ parse_call (QdParser         *P,
               fn->name, fn->min_args, n_args);
       else
         fail (P, name_at, QD_ERROR_EXPR,
-              ngettext ("%s takes %d argument, not %d",
-                        "%s takes %d arguments, not %d", fn->min_args),
+              g_dngettext (GETTEXT_PACKAGE, "%s takes %d argument, not %d",
+                           "%s takes %d arguments, not %d", fn->min_args),
               fn->name, fn->min_args, n_args);
       return;
     }
@@ -1696,10 +1696,11 @@ qd_expr_missing_input_message (const char *text,
                                const char *name,
                                guint       n_inputs)
 {
-  return g_strdup_printf (ngettext ("column %d: input %s does not exist (the "
-                                    "block has %u input)",
-                                    "column %d: input %s does not exist (the "
-                                    "block has %u inputs)", n_inputs),
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       "column %d: input %s does not exist (the "
+                                       "block has %u input)",
+                                       "column %d: input %s does not exist (the "
+                                       "block has %u inputs)", n_inputs),
                           qd_expr_name_column (text, name), name, n_inputs);
 }
 

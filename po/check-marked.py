@@ -8,7 +8,9 @@ labels, buttons, tooltips, window titles, menu items, GError messages,
 the engine's problem and failure reports, the command line's usage
 errors and messages. In GtkBuilder files it reports label, title,
 tooltip-text, text and placeholder-text properties (and menu labels)
-without translatable="yes".
+without translatable="yes". In the library (engine/, blocks/) it also
+reports plural messages looked up with ngettext (), which misses the
+catalog in a program that does not make "qdevs" its default domain.
 
 A literal that must stay as it is (a file-format keyword, a number
 format, a unit symbol) is allowed with the comment /* no-i18n */ on the
@@ -201,6 +203,13 @@ def check_initializers(text, lines, rel, problems):
                     problems.append(f"{rel}:{p[0]}: {p[1]}")
 
 
+# The library (libqdevs) is used by programs that need not make "qdevs"
+# their default text domain (qdevs-cli, plugins): its plural messages
+# name the domain, as _() does through gi18n-lib.h.
+LIBRARY = ("engine", "blocks")
+BARE_NGETTEXT = re.compile(r"(?<![A-Za-z0-9_])ngettext\s*\(")
+
+
 def check_c(path, rel, problems):
     with open(path, encoding="utf-8", errors="replace") as f:
         original = f.read()
@@ -226,6 +235,11 @@ def check_c(path, rel, problems):
         if p:
             problems.append(f"{rel}:{p[0]}: {p[1]}")
     check_initializers(text, lines, rel, problems)
+    if rel.split(os.sep)[0] in LIBRARY:
+        for m in BARE_NGETTEXT.finditer(text):
+            line = text.count("\n", 0, m.start()) + 1
+            problems.append(f"{rel}:{line}: ngettext uses the program's default "
+                            "text domain: write g_dngettext (GETTEXT_PACKAGE, ...)")
 
 
 def check_ui(path, rel, problems):
@@ -260,7 +274,7 @@ def main():
     for p in problems:
         print(p)
     if problems:
-        print(f"{len(problems)} user-visible string(s) not marked for translation")
+        print(f"{len(problems)} string(s) that translation would miss")
     return 1 if problems else 0
 
 

@@ -25,9 +25,10 @@ import tempfile
 def translator(podir, lang):
     catalog = gettext.translation("qdevs", localedir=podir, languages=[lang])
 
-    def tr(msgid):
-        text = catalog.gettext(msgid)
-        assert text != msgid, f"{msgid!r} has no {lang} translation"
+    def tr(msgid, plural=None, n=1):
+        text = catalog.ngettext(msgid, plural, n) if plural \
+            else catalog.gettext(msgid)
+        assert text not in (msgid, plural), f"{msgid!r} has no {lang} translation"
         return text
     return tr
 
@@ -75,6 +76,13 @@ def check_cli(cli, podir, locale):
         vector = os.path.join(tmp, "vector.qdevs")
         with open(vector, "w", encoding="utf-8") as f:
             f.write(diagram)
+        # A plural message of the library, looked up in its own domain.
+        plural = os.path.join(tmp, "plural.qdevs")
+        with open(plural, "w", encoding="utf-8") as f:
+            f.write(diagram.replace('"-m, beta + foo"', '"-m, sin(beta, 2)"'))
+        cases.append(("plural message", run("check", plural).stderr,
+                      [tr("%s takes %d argument, not %d",
+                          "%s takes %d arguments, not %d", 1) % ("sin", 1, 2)]))
         english = subprocess.run([cli, "check", vector], capture_output=True,
                                  text=True, env=dict(env, LANG="C")).stderr
         spanish = run("check", vector).stderr
