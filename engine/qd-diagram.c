@@ -7,7 +7,6 @@
 #include <glib/gi18n-lib.h>
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
