@@ -17,6 +17,7 @@ format, a unit symbol) is allowed with the comment /* no-i18n */ on the
 line of the literal or on the line before it.
 
 Usage: check-marked.py SOURCE_ROOT
+       check-marked.py --self-test   (the scan finds what it must)
 Exit status 1, with one "FILE:LINE: ..." line per string, if any is found.
 """
 import os
@@ -259,8 +260,57 @@ def check_ui(path, rel, problems):
                         'has no translatable="yes"')
 
 
-def main():
-    root = sys.argv[1]
+# --self-test: a source tree with known marked and unmarked strings; the
+# scan must report exactly the unmarked ones (by file and line).
+FIXTURE_C = """static const QdParamSpec p[] = {
+  { "k", "Gain", QD_PARAM_NUMBER, "1", -QD_INF, QD_INF, NULL,
+    "The factor.", NULL, 0 },
+  { "j", N_("Gain"), QD_PARAM_NUMBER, "1", -QD_INF, QD_INF, "s",
+    N_("The factor."), NULL, 0 },
+};
+const QdBlockType t = { .name = "Gain", .doc = N_("Fine"), .glyph = "K",
+  .category = "Math" "s" };
+void f (void) {
+  GOptionEntry e[] = { { "until", 0, 0, G_OPTION_ARG_DOUBLE, &u, "Final time", "T" } };
+  gtk_label_new ("Hello there");
+  gtk_label_new ("=");
+  g_set_error (error, QD_ERROR, 1,
+               "bad %s thing", x);
+  g_set_error (error, QD_ERROR, 1, "%s: %s", a, b);
+  /* no-i18n */
+  g_print ("time,value\\n");
+  qd_atomic_fail (self, QD_ERROR_EXPR, _("fine %s"), x);
+  qd_atomic_fail (self, QD_ERROR_EXPR, "not fine %s", x); // "x"
+  s = ngettext ("%u thing", "%u things", n);
+}
+"""
+FIXTURE_UI = """<interface><object class="GtkLabel">
+<property name="label">Plain</property>
+<property name="label" translatable="yes">Fine</property>
+<property name="icon-name">x-y</property></object>
+<item><attribute name="label">Menu</attribute></item></interface>
+"""
+FIXTURE_EXPECTED = {("blocks/x.c", n) for n in (2, 3, 7, 8, 10, 11, 14, 19, 20)} \
+    | {("ui/x.ui", 2), ("ui/x.ui", 5)}
+
+
+def self_test():
+    import tempfile
+    with tempfile.TemporaryDirectory() as root:
+        for rel, text in (("blocks/x.c", FIXTURE_C), ("ui/x.ui", FIXTURE_UI)):
+            os.makedirs(os.path.join(root, os.path.dirname(rel)), exist_ok=True)
+            with open(os.path.join(root, rel), "w", encoding="utf-8") as f:
+                f.write(text)
+        problems = scan(root)
+    found = {(p.split(":")[0], int(p.split(":")[1])) for p in problems}
+    if found != FIXTURE_EXPECTED:
+        print("self-test: reported", sorted(found), "expected",
+              sorted(FIXTURE_EXPECTED))
+        return 1
+    return 0
+
+
+def scan(root):
     problems = []
     for top in SCANNED:
         for dirpath, _dirs, files in sorted(os.walk(os.path.join(root, top))):
@@ -271,6 +321,13 @@ def main():
                     check_c(full, rel, problems)
                 elif name.endswith(".ui"):
                     check_ui(full, rel, problems)
+    return problems
+
+
+def main():
+    if sys.argv[1:] == ["--self-test"]:
+        return self_test()
+    problems = scan(sys.argv[1])
     for p in problems:
         print(p)
     if problems:
