@@ -274,7 +274,9 @@ update (QdRunBar *self)
     }
   else if (p.events > 0)
     /* TRANSLATORS: how many events the run executed */
-    g_snprintf (rate, sizeof rate, _("%" PRIu64 " events"), p.events);
+    g_snprintf (rate, sizeof rate,
+                ngettext ("%" PRIu64 " event", "%" PRIu64 " events", p.events),
+                p.events);
   else
     rate[0] = '\0';
   gtk_label_set_text (self->rate_label, rate);
