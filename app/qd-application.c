@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "qd-application.h"
+#include "qd-build-tree.h"
 #include "qd-example-browser.h"
 #include "qd-preferences-window.h"
 #include "qd-settings.h"
@@ -313,35 +314,13 @@ about_activated (GSimpleAction *action,
                          NULL);
 }
 
-/* The Meson build tree the editor runs from uninstalled
- * (./build/app/qdevs, as the README's quick start does; a test in
- * build/tests), known by its meson-info/meson-info.json. NULL when
- * installed. */
-static char *
-dup_build_root (void)
-{
-  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
-  g_autofree char *exe_dir = NULL;
-  g_autofree char *build_root = NULL;
-  g_autofree char *info_path = NULL;
-
-  if (exe == NULL)
-    return NULL;
-  exe_dir = g_path_get_dirname (exe);
-  build_root = g_path_get_dirname (exe_dir);
-  info_path = g_build_filename (build_root, "meson-info", "meson-info.json", NULL);
-  if (!g_file_test (info_path, G_FILE_TEST_IS_REGULAR))
-    return NULL;
-  return g_steal_pointer (&build_root);
-}
-
 /* Run from a build tree, the examples are those of the source tree the
  * build was configured from, which meson-info.json names. NULL
  * elsewhere. */
 static char *
 dup_build_tree_examples_dir (void)
 {
-  g_autofree char *build_root = dup_build_root ();
+  g_autofree char *build_root = qd_build_tree_dup_root ();
   g_autofree char *info_path = NULL;
   g_autofree char *contents = NULL;
   json_object *info, *directories, *source;
@@ -449,7 +428,7 @@ help_activated (GSimpleAction *action,
   QdApplication *self = QD_APPLICATION (user_data);
   GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
   g_autofree char *yelp = g_find_program_in_path ("yelp");
-  g_autofree char *build_root = dup_build_root ();
+  g_autofree char *build_root = qd_build_tree_dup_root ();
   g_autofree char *installed_html = g_build_filename (QD_PKGDATADIR, "help", "html", NULL);
   g_autofree char *build_html = NULL;
   g_autofree char *uri = NULL;

@@ -19,6 +19,7 @@
  * dqrel = 1e-3, dqmin = 1e-6.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
@@ -502,9 +503,9 @@ compile_and_run (const BenchSpec *spec,
     {
       result->ok = FALSE;
       g_snprintf (result->message, sizeof result->message,
-                  _("run %u of %u took %" G_GUINT64_FORMAT " steps and %"
-                    G_GUINT64_FORMAT " transitions, the first %"
-                    G_GUINT64_FORMAT " and %" G_GUINT64_FORMAT),
+                  _("run %u of %u took %" PRIu64 " steps and %"
+                    PRIu64 " transitions, the first %"
+                    PRIu64 " and %" PRIu64),
                   r + 1, spec->repeat, steps, transitions,
                   result->integrator_steps, result->transitions);
       return FALSE;
@@ -648,6 +649,7 @@ print_row (const BenchSpec   *spec,
 
   if (!result->ok)
     {
+      /* no-i18n: the command line that failed, then the message */
       g_printerr ("bench %s n=%u %s: %s\n", spec->model, spec->n, spec->method, result->message);
       return;
     }

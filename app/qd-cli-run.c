@@ -8,6 +8,7 @@
  * length) as tables or as one JSON object.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <signal.h>
@@ -124,15 +125,15 @@ print_stats_table (QdSimulation  *sim,
       int pad = path_width + (int) (strlen (atomic->path) - g_utf8_strlen (atomic->path, -1));
 
       qd_simulation_get_block_stats (sim, i, &n_internal, &n_external);
-      g_print ("%-*s  %-*s  %12" G_GUINT64_FORMAT "  %12" G_GUINT64_FORMAT "\n",
+      g_print ("%-*s  %-*s  %12" PRIu64 "  %12" PRIu64 "\n",
                pad, atomic->path, type_width, atomic->type->id,
                n_internal, n_external);
     }
   g_print ("\n");
-  g_print ("%-20s %" G_GUINT64_FORMAT "\n", _("Events:"), events);
-  g_print ("%-20s %" G_GUINT64_FORMAT "\n", _("Transitions:"),
+  g_print ("%-20s %" PRIu64 "\n", _("Events:"), events);
+  g_print ("%-20s %" PRIu64 "\n", _("Transitions:"),
            qd_simulation_get_transitions (sim));
-  g_print ("%-20s %" G_GUINT64_FORMAT "\n", _("Integrator steps:"),
+  g_print ("%-20s %" PRIu64 "\n", _("Integrator steps:"),
            qd_simulation_get_integrator_steps (sim));
   g_print ("%-20s %.17g\n", _("Final time:"), qd_simulation_get_time (sim));
   g_print ("%-20s %.6f s\n", _("Wall time:"), wall_s);
@@ -141,6 +142,7 @@ print_stats_table (QdSimulation  *sim,
   {
     gsize bytes = get_trace_bytes (sim);
 
+    /* no-i18n: a unit symbol */
     g_print ("%-20s %.1f MiB", _("Trace memory:"), (double) bytes / (1 << 20));
     if (!kept)
       g_print (_(" (none kept: no --csv or --plot needs them)"));
@@ -224,7 +226,7 @@ print_summary (const char   *file,
                gboolean      to_stderr)
 {
   g_autofree char *text =
-    g_strdup_printf (_("%s: reached t = %g: %" G_GUINT64_FORMAT " events, %" G_GUINT64_FORMAT
+    g_strdup_printf (_("%s: reached t = %g: %" PRIu64 " events, %" PRIu64
                        " integrator steps in %.3f s\n"),
                      file, qd_simulation_get_time (sim), qd_simulation_get_events (sim),
                      qd_simulation_get_integrator_steps (sim), wall_s);
@@ -856,7 +858,7 @@ close_event_log (const char       *file,
       return FALSE;
     }
   if (truncated)
-    g_printerr (_("%s: the event log %s holds the first %" G_GUINT64_FORMAT
+    g_printerr (_("%s: the event log %s holds the first %" PRIu64
                   " rows, its limit; the rest of the run is not in it "
                   "(raise --events-limit to log more)\n"),
                 file, strcmp (opts->events, "-") == 0 ? _("on standard output") : opts->events,

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "qd-cli-private.h"
+#include "qd-build-tree.h"
 
 typedef struct
 {
@@ -44,8 +45,8 @@ qd_cli_usage_error (const char *command,
   va_end (args);
 
   if (command != NULL)
-    g_printerr ("qdevs-cli %s: %s\n", command, message);
-  else
+    g_printerr ("qdevs-cli %s: %s\n", command, message); /* no-i18n */
+  else /* no-i18n */
     g_printerr ("qdevs-cli: %s\n", message);
   g_printerr (_("Try 'qdevs-cli --help'\n"));
 
@@ -242,6 +243,7 @@ main (int    argc,
   const char *name;
 
   qd_init ();
+  qd_build_tree_bind_textdomain ();
   setlocale (LC_ALL, "");
   /* Numbers in CSV, JSON and tables are always written with a '.', so
    * that files made in one locale read back in any other. */
@@ -256,7 +258,7 @@ main (int    argc,
   name = argv[1];
   if (strcmp (name, "--version") == 0 || strcmp (name, "-V") == 0)
     {
-      g_print ("qdevs-cli %s\n", QD_VERSION);
+      g_print ("qdevs-cli %s\n", QD_VERSION); /* no-i18n */
       return QD_CLI_EXIT_OK;
     }
   if (strcmp (name, "--help") == 0 || strcmp (name, "-h") == 0

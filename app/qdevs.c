@@ -4,6 +4,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "qd-application.h"
+#include "qd-build-tree.h"
 #include "qdevs.h"
 
 /* --version is answered in the calling process, before GTK looks for a
@@ -36,12 +37,11 @@ main (int    argc,
   };
 
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, QD_LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  qd_init ();
+  qd_build_tree_bind_textdomain ();
   textdomain (GETTEXT_PACKAGE);
 
   g_set_application_name (_("QDevs"));
-  qd_init ();
 
   app = qd_application_new (G_APPLICATION_DEFAULT_FLAGS);
   g_application_add_main_option_entries (G_APPLICATION (app), entries);

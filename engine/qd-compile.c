@@ -451,18 +451,11 @@ eval_number (Compiler          *c,
     return FALSE;
 
   {
-    const char *msg = error->message;
-    guint64 column;
-    char *end;
-
     /* "column N: what" from the expression: shift N by the offset. */
-    if (offset > 0 && g_str_has_prefix (msg, "column ")
-        && (column = g_ascii_strtoull (msg + 7, &end, 10)) > 0 && *end == ':')
-      add_problem (c, node, QD_ERROR_EXPR, _("parameter '%s': column %u%s"),
-                   spec->name, (guint) (column + offset), end);
-    else
-      add_problem (c, node, QD_ERROR_EXPR, _("parameter '%s': %s"),
-                   spec->name, msg);
+    g_autofree char *msg = qd_expr_shift_error_column (error->message, offset);
+
+    add_problem (c, node, QD_ERROR_EXPR, _("parameter '%s': %s"),
+                 spec->name, msg);
   }
   return FALSE;
 }

@@ -7,7 +7,6 @@
 #include <glib/gi18n-lib.h>
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -606,19 +605,12 @@ propagate_expr_error (GError     **error,
                       const char  *name,
                       glong        offset)
 {
-  guint column = 0;
-  int consumed = 0;
-
-  if (offset > 0
-      && sscanf (local->message, "column %u: %n", &column, &consumed) >= 1
-      && consumed > 0)
+  if (offset > 0)
     {
-      char *rest = g_strdup (local->message + consumed);
+      char *shifted = qd_expr_shift_error_column (local->message, offset);
 
       g_free (local->message);
-      local->message = g_strdup_printf ("column %u: %s",
-                                        column + (guint) offset, rest);
-      g_free (rest);
+      local->message = shifted;
     }
   g_propagate_prefixed_error (error, local, _("parameter '%s': "), name);
 }

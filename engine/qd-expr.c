@@ -312,6 +312,31 @@ fail (QdParser   *P,
   g_free (message);
 }
 
+char *
+qd_expr_shift_error_column (const char *message,
+                            glong       offset)
+{
+  /* The message was written with this format, translated: what comes
+   * before its %d and between its %d and %s is what to look for. */
+  /* TRANSLATORS: translate every "column %d: ..." message with the same
+   * words before and after the %d as this one: they are looked for. */
+  const char *format = _("column %d: %s");
+  const char *d = strstr (format, "%d");
+  const char *s = d != NULL ? strstr (d + 2, "%s") : NULL;
+  const char *digits;
+  char *end;
+  guint64 column;
+
+  if (s == NULL || strncmp (message, format, (gsize) (d - format)) != 0)
+    return g_strdup (message);
+  digits = message + (d - format);
+  column = g_ascii_strtoull (digits, &end, 10);
+  if (end == digits || strncmp (end, d + 2, (gsize) (s - d - 2)) != 0)
+    return g_strdup (message);
+  return g_strdup_printf (_("column %d: %s"), (int) ((glong) column + offset),
+                          end + (s - d - 2));
+}
+
 static void
 skip_space (QdParser *P)
 {
@@ -655,8 +680,8 @@ parse_call (QdParser         *P,
               fn->name, fn->min_args, n_args);
       else
         fail (P, name_at, QD_ERROR_EXPR,
-              ngettext ("%s takes %d argument, not %d",
-                        "%s takes %d arguments, not %d", fn->min_args),
+              g_dngettext (GETTEXT_PACKAGE, "%s takes %d argument, not %d",
+                           "%s takes %d arguments, not %d", fn->min_args),
               fn->name, fn->min_args, n_args);
       return;
     }
@@ -1671,10 +1696,11 @@ qd_expr_missing_input_message (const char *text,
                                const char *name,
                                guint       n_inputs)
 {
-  return g_strdup_printf (ngettext ("column %d: input %s does not exist (the "
-                                    "block has %u input)",
-                                    "column %d: input %s does not exist (the "
-                                    "block has %u inputs)", n_inputs),
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       "column %d: input %s does not exist (the "
+                                       "block has %u input)",
+                                       "column %d: input %s does not exist (the "
+                                       "block has %u inputs)", n_inputs),
                           qd_expr_name_column (text, name), name, n_inputs);
 }
 

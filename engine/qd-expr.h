@@ -119,6 +119,13 @@ QD_API char       *qd_expr_missing_input_message (const char *text,
                                                   const char *name,
                                                   guint       n_inputs);
 
+/* @message, an error of an expression that is part of a longer text (an
+ * element of a vector), with its "column N: " (in the user's language)
+ * moved on by @offset characters so that it counts from the start of the
+ * whole text; a copy of @message when it has no column (free it). */
+QD_API char       *qd_expr_shift_error_column (const char *message,
+                                               glong       offset);
+
 /* When @text is a plain number ("1", "-0.5", " 1e-3 "), sets @value to it,
  * read exactly as qd_expr_parse() reads numbers (a leading minus is the
  * parser's exact negation), and returns TRUE; FALSE for anything else,

@@ -64,6 +64,7 @@
  * on return, with relaxed 64-bit atomic stores; readers use relaxed atomic
  * loads. The same check reads the stop flag.
  */
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
@@ -327,7 +328,7 @@ fail_illegitimate (QdSimulation *sim,
         set_fail (sim, QD_ERROR_ILLEGITIMATE,
                   _("%s: its time advance %g is lost in rounding at "
                     "t = %g, where the clock's resolution is %g, so time "
-                    "cannot advance (more than %" G_GUINT64_FORMAT
+                    "cannot advance (more than %" PRIu64
                     " transitions at that time, among %s); start the "
                     "simulation nearer time 0, end it earlier, or raise "
                     "the quanta of this block"),
@@ -337,7 +338,7 @@ fail_illegitimate (QdSimulation *sim,
         set_fail (sim, QD_ERROR_ILLEGITIMATE,
                   _("%s: its time advance has shrunk to %g at t = %g, "
                     "below the clock's resolution there (%g), so time "
-                    "cannot advance (more than %" G_GUINT64_FORMAT
+                    "cannot advance (more than %" PRIu64
                     " transitions at that time, among %s); the model may "
                     "have a solution that grows without bound near this "
                     "time, or events that accumulate: check its equations "
@@ -347,7 +348,7 @@ fail_illegitimate (QdSimulation *sim,
     }
   else
     set_fail (sim, QD_ERROR_ILLEGITIMATE,
-              _("illegitimate model: more than %" G_GUINT64_FORMAT
+              _("illegitimate model: more than %" PRIu64
                 " transitions at t = %g without time advancing, among %s; "
                 "look for a zero-time loop, or raise the limit in the "
                 "simulation settings"),

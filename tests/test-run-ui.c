@@ -392,6 +392,21 @@ plot_shows_whole_run (Fixture *f)
 /* The preference trace-memory-budget bounds the traces of a run in the
  * window: a run far larger than the budget keeps its traces within it,
  * the oldest part as history, and the plot still spans the whole run. */
+/* Paused after a single event, the bar counts it in the singular. */
+static void
+test_one_event (void)
+{
+  Fixture f;
+
+  fixture_setup (&f, load_example ("lotka-volterra.qdevs"));
+  qd_run_bar_set_step_count (f.bar, 1);
+  activate (&f, "run.step");
+  wait_until (is_paused, &f);
+  spin_frames ();
+  g_assert_cmpstr (bar_label (&f, "rate_label"), ==, "1 event");
+  fixture_teardown (&f);
+}
+
 static void
 test_trace_budget (void)
 {
@@ -1440,6 +1455,7 @@ main (int    argc,
   g_test_add_func ("/run-ui/renderer", test_renderer);
   g_test_add_func ("/run-ui/lotka-volterra", test_run_lotka_volterra);
   g_test_add_func ("/run-ui/pause-resume-step", test_pause_resume_step);
+  g_test_add_func ("/run-ui/one-event", test_one_event);
   g_test_add_func ("/run-ui/trace-budget", test_trace_budget);
   g_test_add_func ("/run-ui/unconnected-input", test_unconnected_input);
   g_test_add_func ("/run-ui/run-error", test_run_error);

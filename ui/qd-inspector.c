@@ -461,7 +461,7 @@ check_param (Field       *field,
     }
   if (!qd_block_check_param (block, field->arg, text, &local_error))
     {
-      g_autofree char *prefix = g_strdup_printf ("parameter '%s': ", field->arg);
+      g_autofree char *prefix = g_strdup_printf (_("parameter '%s': "), field->arg);
       const char *message = local_error->message;
 
       /* The field is next to its label: the message need not name it. */

@@ -6,6 +6,7 @@
  * while a run goes on read its progress five times a second on the
  * frame clock, so what they show is always what the runner reports.
  */
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 
 #include <math.h>
@@ -273,7 +274,9 @@ update (QdRunBar *self)
     }
   else if (p.events > 0)
     /* TRANSLATORS: how many events the run executed */
-    g_snprintf (rate, sizeof rate, _("%" G_GUINT64_FORMAT " events"), p.events);
+    g_snprintf (rate, sizeof rate,
+                ngettext ("%" PRIu64 " event", "%" PRIu64 " events", p.events),
+                p.events);
   else
     rate[0] = '\0';
   gtk_label_set_text (self->rate_label, rate);

@@ -5,6 +5,7 @@
  * columns sort by collation, the counts numerically (a second click on
  * the header puts the busiest block first).
  */
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 
 #include "qd-stats-view.h"
@@ -311,7 +312,7 @@ qd_stats_view_set_simulation (QdStatsView  *self,
 
     /* TRANSLATORS: above the statistics table; the time is simulated time */
     status = g_strdup_printf (_("Transitions of each block up to t = %g "
-                                "(%" G_GUINT64_FORMAT " events); click a "
+                                "(%" PRIu64 " events); click a "
                                 "column to sort."),
                               qd_simulation_get_time (simulation),
                               qd_simulation_get_events (simulation));
