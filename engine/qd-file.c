@@ -34,6 +34,12 @@
  * while bounding the loader's recursion. */
 #define QD_FILE_MAX_DEPTH 256
 
+/* Positions, sizes and bend points lie within this many canvas units of
+ * the origin (docs/file-format.md). Far beyond, a block is nowhere anyone
+ * could scroll to, and the canvas's arithmetic on its coordinates (grid
+ * lines to draw, bounds to cover) loses all precision or runs away. */
+#define QD_FILE_MAX_COORD 1e7
+
 /* Allowed keys, in the order the writer puts them. Unknown keys are
  * refused, so that a typo ("positon") is reported instead of vanishing on
  * the next save. */
@@ -165,6 +171,7 @@ get_uint (json_object *value,
   return FALSE;
 }
 
+/* Two numbers, each within QD_FILE_MAX_COORD of 0. */
 static gboolean
 get_point (json_object *value,
            QdPoint     *out)
@@ -173,7 +180,9 @@ get_point (json_object *value,
       || json_object_array_length (value) != 2)
     return FALSE;
   return get_number (json_object_array_get_idx (value, 0), &out->x)
-         && get_number (json_object_array_get_idx (value, 1), &out->y);
+         && get_number (json_object_array_get_idx (value, 1), &out->y)
+         && fabs (out->x) <= QD_FILE_MAX_COORD
+         && fabs (out->y) <= QD_FILE_MAX_COORD;
 }
 
 /* The text of a parameter or variable value: strings as they are, numbers
@@ -330,6 +339,102 @@ describe_syntax_error (enum json_tokener_error  jerr,
     }
 }
 
+/* The offset of the first byte that is not valid UTF-8, or @length.
+ * json-c's own check lets overlong forms ("\xc0\xaf") and encoded
+ * surrogates (CESU-8) through; g_utf8_validate does not. A NUL byte is
+ * left to the parser, which ends the document there. */
+static gsize
+invalid_utf8_offset (const char *data,
+                     gsize       length)
+{
+  gsize offset = 0;
+
+  while (offset < length)
+    {
+      const char *end;
+
+      if (g_utf8_validate_len (data + offset, length - offset, &end))
+        return length;
+      offset = end - data;
+      if (data[offset] != '\0')
+        return offset;
+      offset++;
+    }
+  return length;
+}
+
+static int
+hex4 (const char *p)
+{
+  int v = 0;
+
+  for (int i = 0; i < 4; i++)
+    {
+      int d = g_ascii_xdigit_value (p[i]);
+
+      if (d < 0)
+        return -1;
+      v = v * 16 + d;
+    }
+  return v;
+}
+
+/* In a document that parsed: the offset of the first \u escape that
+ * makes no text, with what is wrong with it in @what, or @length. json-c
+ * turns \u0000 into a NUL inside the string and a lone surrogate into
+ * bytes that are not UTF-8; neither is text GLib or GTK can hold. Outside
+ * strings a backslash is a syntax error, so every backslash left starts an
+ * escape. */
+static gsize
+bad_escape_offset (const char  *data,
+                   gsize        length,
+                   char       **what)
+{
+  for (gsize i = 0; i + 1 < length; i++)
+    {
+      int v;
+
+      if (data[i] != '\\')
+        continue;
+      if (data[i + 1] != 'u' || i + 6 > length)
+        {
+          i++;  /* \" \\ \n ...: skip the escaped character */
+          continue;
+        }
+      v = hex4 (data + i + 2);
+      if (v == 0)
+        {
+          *what = g_strdup (_("\\u0000 would put a NUL character in the text, "
+                              "which cannot hold one; remove it"));
+          return i;
+        }
+      if (v >= 0xdc00 && v <= 0xdfff)
+        {
+          *what = g_strdup_printf (_("\\u%.4s is the second half of a UTF-16 "
+                                     "surrogate pair without the first; write "
+                                     "the character itself"), data + i + 2);
+          return i;
+        }
+      if (v >= 0xd800 && v <= 0xdbff)
+        {
+          int low = i + 12 <= length && data[i + 6] == '\\'
+                    && data[i + 7] == 'u' ? hex4 (data + i + 8) : -1;
+
+          if (low < 0xdc00 || low > 0xdfff)
+            {
+              *what = g_strdup_printf (_("\\u%.4s is the first half of a "
+                                         "UTF-16 surrogate pair without the "
+                                         "second; write the character itself"),
+                                       data + i + 2);
+              return i;
+            }
+          i += 6;
+        }
+      i += 5;
+    }
+  return length;
+}
+
 static json_object *
 parse_json (Loader     *loader,
             const char *data,
@@ -339,6 +444,7 @@ parse_json (Loader     *loader,
   json_object *root;
   enum json_tokener_error jerr;
   gsize offset;
+  char *what = NULL;
 
   if (length > G_MAXINT)
     {
@@ -388,15 +494,28 @@ parse_json (Loader     *loader,
         }
     }
 
+  /* What json-c lets through: text that is not UTF-8 and escapes that
+   * make none (see above). */
+  if (root != NULL)
+    {
+      offset = invalid_utf8_offset (data, length);
+      if (offset < length)
+        jerr = json_tokener_error_parse_utf8_string;
+      else
+        offset = bad_escape_offset (data, length, &what);
+      if (offset < length)
+        g_clear_pointer (&root, json_object_put);
+    }
+
   if (root == NULL)
     {
       guint line, column;
-      char *what;
 
       if (jerr == json_tokener_continue)
         offset = length;
       offset_to_line_column (data, length, offset, &line, &column);
-      what = describe_syntax_error (jerr, data, length, offset);
+      if (what == NULL)
+        what = describe_syntax_error (jerr, data, length, offset);
       g_set_error (loader->error, QD_ERROR, QD_ERROR_SYNTAX,
                    _("%s:%u:%u: JSON syntax error: %s"),
                    loader->name, line, column, what);
@@ -525,7 +644,8 @@ load_block (Loader      *loader,
 
       if (!get_point (value, &p))
         return fail (loader, QD_ERROR_FORMAT, path,
-                     _("\"position\" must be an array of two numbers"));
+                     _("\"position\" must be an array of two numbers from "
+                       "%.0f to %.0f"), -QD_FILE_MAX_COORD, QD_FILE_MAX_COORD);
       block->x = p.x;
       block->y = p.y;
     }
@@ -535,7 +655,8 @@ load_block (Loader      *loader,
 
       if (!get_point (value, &p) || p.x <= 0 || p.y <= 0)
         return fail (loader, QD_ERROR_FORMAT, path,
-                     _("\"size\" must be an array of two positive numbers"));
+                     _("\"size\" must be an array of two positive numbers up "
+                       "to %.0f"), QD_FILE_MAX_COORD);
       block->width = p.x;
       block->height = p.y;
     }
@@ -766,7 +887,9 @@ load_link (Loader      *loader,
 
               if (!get_point (json_object_array_get_idx (points, j), &p))
                 return fail (loader, QD_ERROR_FORMAT, where,
-                             _("\"points\" must be an array of [x, y] pairs"));
+                             _("\"points\" must be an array of [x, y] pairs, "
+                               "each number from %.0f to %.0f"),
+                             -QD_FILE_MAX_COORD, QD_FILE_MAX_COORD);
               g_array_append_val (target->points, p);
             }
         }
