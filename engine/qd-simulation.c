@@ -1731,7 +1731,8 @@ fill_hot (QdSimulation *sim)
       /* An integrator's internal transitions are counted as steps, which
        * the cascade of static blocks does not do. */
       h->is_static = (type->flags & QD_BLOCK_STATIC) != 0
-                     && !h->is_integrator;
+                     && !h->is_integrator
+                     && (type->is_static == NULL || type->is_static (a));
       if (h->is_static)
         h->kernel_runs = 0;
       else
