@@ -38,7 +38,10 @@ qd_cli_check (int    argc,
     goto out;
 
   file = argv[1];
-  document = qd_document_load (file, &error);
+  /* The loader lists the problems of each block with the compiler's,
+   * instead of stopping at the first. */
+  problems = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_problem_free);
+  document = qd_document_load_full (file, problems, &error);
   if (document == NULL)
     {
       g_printerr ("%s\n", error->message);
@@ -46,8 +49,8 @@ qd_cli_check (int    argc,
       goto out;
     }
 
-  problems = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_problem_free);
-  if (!qd_document_check (document, (const char *const *) overrides, problems))
+  if (!qd_document_check (document, (const char *const *) overrides, problems)
+      || problems->len > 0)
     {
       if (problems->len > 0)
         qd_cli_print_problems (file, problems);

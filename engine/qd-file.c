@@ -63,6 +63,9 @@ typedef struct
   const char  *name;        /* the file, as shown in messages */
   GHashTable  *block_ids;   /* block id -> its path (owned) */
   GHashTable  *link_ids;    /* link id -> the path of its system (owned) */
+  GPtrArray   *problems;    /* QdProblem*: a block's problems are listed
+                               here and loading goes on; NULL: the first
+                               one is the error */
   GError     **error;
 } Loader;
 
@@ -544,6 +547,41 @@ static gboolean load_system (Loader      *loader,
                              json_object *blocks,
                              json_object *links);
 
+/* A problem of the block at @path: listed when the loader lists them
+ * (returns TRUE: go on), otherwise the error. */
+static gboolean block_problem (Loader     *loader,
+                               int         code,
+                               const char *path,
+                               QdBlock    *block,
+                               const char *format,
+                               ...) G_GNUC_PRINTF (5, 6);
+
+static gboolean
+block_problem (Loader     *loader,
+               int         code,
+               const char *path,
+               QdBlock    *block,
+               const char *format,
+               ...)
+{
+  va_list args;
+  g_autofree char *message = NULL;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  if (loader->problems == NULL)
+    return fail (loader, code, path, "%s", message);
+  g_ptr_array_add (loader->problems,
+                   qd_problem_new ((QdErrorCode) code, path, block->id, "%s",
+                                   message));
+  return TRUE;
+}
+
+/* When the loader lists problems, a parameter the type does not have is
+ * kept, as text, for the compiler to report (and saving to write back);
+ * a value that is not valid for its parameter is left out, the block
+ * taking the default, and listed here. */
 static gboolean
 load_params (Loader            *loader,
              const char        *path,
@@ -551,23 +589,36 @@ load_params (Loader            *loader,
              json_object       *params)
 {
   if (!json_object_is_type (params, json_type_object))
-    return fail (loader, QD_ERROR_FORMAT, path,
-                 _("\"params\" must be an object of parameter names and values"));
+    return block_problem (loader, QD_ERROR_FORMAT, path, block,
+                          _("\"params\" must be an object of parameter names "
+                            "and values"));
 
   json_object_object_foreach (params, key, value)
     {
       g_autoptr(GError) local_error = NULL;
       g_autofree char *text = NULL;
+      gboolean known;
 
       /* Check the name first: an unknown name is the likelier mistake. */
-      if (!qd_block_check_param (block, key, NULL, &local_error))
+      known = qd_block_check_param (block, key, NULL, &local_error);
+      if (!known && loader->problems == NULL)
         return fail (loader, local_error->code, path, "%s", local_error->message);
       if (!get_value_text (value, &text))
-        return fail (loader, QD_ERROR_PARAM, path,
-                     _("parameter '%s' must be a string, a number, true or false"),
-                     key);
-      if (!qd_block_check_param (block, key, text, &local_error))
-        return fail (loader, local_error->code, path, "%s", local_error->message);
+        {
+          if (!block_problem (loader, QD_ERROR_PARAM, path, block,
+                              _("parameter '%s' must be a string, a number, "
+                                "true or false"), key))
+            return FALSE;
+          continue;
+        }
+      g_clear_error (&local_error);
+      if (known && !qd_block_check_param (block, key, text, &local_error))
+        {
+          if (!block_problem (loader, local_error->code, path, block, "%s",
+                              local_error->message))
+            return FALSE;
+          continue;
+        }
       qd_block_set_param_raw (block, key, text);
     }
   return TRUE;
@@ -1118,6 +1169,16 @@ qd_document_load_data (const char  *data,
                        const char  *name,
                        GError     **error)
 {
+  return qd_document_load_data_full (data, length, name, NULL, error);
+}
+
+QdDocument *
+qd_document_load_data_full (const char  *data,
+                            gsize        length,
+                            const char  *name,
+                            GPtrArray   *problems,
+                            GError     **error)
+{
   Loader loader = { 0, };
   json_object *json;
   QdDocument *doc;
@@ -1127,6 +1188,7 @@ qd_document_load_data (const char  *data,
 
   loader.name = name != NULL ? name : "<data>";
   loader.error = error;
+  loader.problems = problems;
 
   json = parse_json (&loader, data != NULL ? data : "", length);
   if (json == NULL)
@@ -1198,6 +1260,14 @@ QdDocument *
 qd_document_load (const char  *path,
                   GError     **error)
 {
+  return qd_document_load_full (path, NULL, error);
+}
+
+QdDocument *
+qd_document_load_full (const char  *path,
+                       GPtrArray   *problems,
+                       GError     **error)
+{
   g_autofree char *display = NULL;
   g_autofree char *contents = NULL;
   gsize length;
@@ -1209,7 +1279,8 @@ qd_document_load (const char  *path,
   if (!read_file (path, display, &contents, &length, error))
     return NULL;
 
-  return qd_document_load_data (contents, length, display, error);
+  return qd_document_load_data_full (contents, length, display, problems,
+                                     error);
 }
 
 /* Writing */

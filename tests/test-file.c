@@ -789,6 +789,79 @@ test_truncated (void)
   g_assert_cmpuint (n_loaded, ==, 2);
 }
 
+/* A file with several bad parameters in several blocks: the strict
+ * loader stops at the first; asked for its problems, the loader lists
+ * each bad value (with the block's path and id) and opens the diagram,
+ * the unknown parameters kept for the check to report and for saving to
+ * write back. */
+static void
+test_load_problems (void)
+{
+  static const char data[] =
+    HEAD "\"blocks\": ["
+    "{\"id\": \"c\", \"type\": \"constant\", \"name\": \"C\", "
+    " \"params\": {\"value\": \"1+\", \"colour\": \"red\"}},"
+    "{\"id\": \"p\", \"type\": \"subsystem\", \"name\": \"Plant\", \"blocks\": ["
+    " {\"id\": \"g\", \"type\": \"gain\", \"name\": \"Gain\","
+    "  \"params\": {\"kk\": \"2\", \"k\": \"3*\"}},"
+    " {\"id\": \"s\", \"type\": \"scope\", \"name\": \"Scope\", \"params\": {\"n\": {}}}],"
+    " \"links\": [{\"id\": \"l1\", \"from\": {\"block\": \"g\", \"port\": 0},"
+    "  \"to\": [{\"block\": \"s\", \"port\": 0}]}]}]}";
+  static const char *const listed[][2] = {
+    { "c", "/C: parameter 'value': column 3: unexpected end of the expression" },
+    { "g", "/Plant/Gain: parameter 'k': column 3: unexpected end of the expression" },
+    { "s", "/Plant/Scope: parameter 'n' must be a string, a number, true or false" },
+  };
+  g_autoptr(GPtrArray) problems =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) qd_problem_free);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QdDocument) doc = NULL;
+  g_autofree char *saved = NULL;
+  gboolean unknown_colour = FALSE, unknown_kk = FALSE;
+  QdBlock *gain;
+
+  assert_load_error (data, QD_ERROR_SYNTAX,
+                     NAME ": /C: parameter 'value': column 3: unexpected end "
+                     "of the expression");
+
+  doc = qd_document_load_data_full (data, strlen (data), NAME, problems, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (doc);
+  g_assert_cmpuint (problems->len, ==, G_N_ELEMENTS (listed));
+  for (guint i = 0; i < problems->len; i++)
+    {
+      const QdProblem *problem = g_ptr_array_index (problems, i);
+      g_autofree char *text = qd_problem_to_string (problem);
+
+      g_assert_cmpstr (text, ==, listed[i][1]);
+      g_assert_cmpstr (problem->block_id, ==, listed[i][0]);
+    }
+
+  /* The bad values are left out; the unknown parameter is kept. */
+  gain = qd_document_find_block_by_path (doc, "/Plant/Gain");
+  g_assert_nonnull (gain);
+  g_assert_null (qd_block_get_param (gain, "k"));
+  g_assert_cmpstr (qd_block_get_param (gain, "kk"), ==, "2");
+  saved = qd_document_to_data (doc, NULL);
+  g_assert_nonnull (strstr (saved, "\"kk\": \"2\""));
+  g_assert_nonnull (strstr (saved, "\"colour\": \"red\""));
+
+  /* The check lists the unknown parameters after them. */
+  g_assert_false (qd_document_check (doc, NULL, problems));
+  for (guint i = G_N_ELEMENTS (listed); i < problems->len; i++)
+    {
+      g_autofree char *text = qd_problem_to_string (g_ptr_array_index (problems, i));
+
+      g_test_message ("%s", text);
+      unknown_colour |= g_str_equal (text, "/C: unknown parameter 'colour' "
+                                     "(Constant has: value)");
+      unknown_kk |= g_str_equal (text, "/Plant/Gain: unknown parameter 'kk' "
+                                 "(Gain has: k)");
+    }
+  g_assert_true (unknown_colour);
+  g_assert_true (unknown_kk);
+}
+
 /* Tests: files */
 
 static void
@@ -944,6 +1017,7 @@ main (int argc, char **argv)
   g_test_add_func ("/file/accepted-forms", test_accepted_forms);
   g_test_add_func ("/file/truncated", test_truncated);
   g_test_add_func ("/file/load-missing", test_load_missing);
+  g_test_add_func ("/file/load-problems", test_load_problems);
   g_test_add_func ("/file/save-atomic", test_save_atomic);
 
   return g_test_run ();
