@@ -139,7 +139,7 @@ typedef enum
  * result), and whether the result was finite. */
 typedef struct
 {
-  QdTaylor      at;      /* the operand, coefficients above the order 0 */
+  QdTaylor      at;      /* the operand; 0 above the evaluation's order */
   guint8        domain;  /* QdExprDomain */
   guint8        use_b;   /* the operand is b (the divisor), not a */
   guint8        zero;    /* its zeros matter: it is not a constant, and
@@ -1288,8 +1288,8 @@ emit_t (QdTCompiler *C,
 /* Whether the operation @op (on @a and @b, with @value for OP_POWI) can
  * leave its domain; if so, appends its QdTWatch to C->watches. Its zeros
  * matter where the function is singular at 0: a divisor, the argument
- * of log, log10 and sqrt, the base of a power other than a positive
- * whole constant. Exp only overflows. */
+ * of log, log10 and sqrt, the base of a power other than a whole
+ * constant of 0 or more. Exp only overflows. */
 static gboolean
 watch_operation (QdTCompiler *C,
                  QdOp         op,
@@ -1319,13 +1319,14 @@ watch_operation (QdTCompiler *C,
     case OP_POWI:
       w.domain = QD_EXPR_DOMAIN_POW;
       w.whole = TRUE;
-      singular = value <= 0.0;
+      /* u^0 is 1, even at 0. */
+      singular = value < 0.0;
       break;
     case OP_POW:
       w.domain = QD_EXPR_DOMAIN_POW;
       w.whole = cb != NULL && is_plain_constant (cb)
                 && cb->c[0] == floor (cb->c[0]);
-      singular = !(w.whole && cb->c[0] > 0.0);
+      singular = !(w.whole && cb->c[0] >= 0.0);
       break;
     case OP_EXP:
       w.domain = QD_EXPR_DOMAIN_EXP_OVERFLOW;

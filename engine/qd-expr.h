@@ -101,8 +101,8 @@ QD_API const char *qd_expr_domain_message (QdExprDomain domain);
 
 /* Whether a bound expression has an operation that is singular where an
  * operand that is not constant reaches 0 (a divisor, the argument of log,
- * log10 or sqrt, the base of a power other than a positive whole
- * constant); constants include the slots declared with
+ * log10 or sqrt, the base of a power other than a whole constant of 0
+ * or more); constants include the slots declared with
  * qd_expr_set_slot_constant(). */
 QD_API gboolean    qd_expr_has_singularities (QdExpr *expr);
 

@@ -501,6 +501,7 @@ test_singularities (void)
     { "log(4 - u1)", 2.0 },
     { "sqrt(u1) + log10(u0 + 1)", 2.0 },
     { "u0^-1", 1.0 },
+    { "u0^0 + pow(u1, 0)", QD_INF },
     { "u0^k", 1.0 },               /* k = 0.5: the base matters */
   };
   static const char *const names[] = { "u0", "u1", "k" };
