@@ -335,18 +335,31 @@ fail_illegitimate (QdSimulation *sim,
                     "the quanta of this block"),
                   path, sim->lost_ta, t, resolution,
                   sim->illegitimacy_limit, names->str);
+      else if (t == sim->t_anchor)
+        set_fail (sim, QD_ERROR_ILLEGITIMATE,
+                  _("%s: its time advance has shrunk to %g at t = %g, "
+                    "below the clock's resolution there (%g), so time "
+                    "cannot advance (more than %" G_GUINT64_FORMAT
+                    " transitions at that time, among %s); the model may "
+                    "have a solution that grows without bound near this "
+                    "time, or events that accumulate: check its equations "
+                    "and parameters"),
+                  path, sim->lost_ta, t, resolution,
+                  sim->illegitimacy_limit, names->str);
       else
+        /* The clock moved, by less than it can resolve at the final
+         * time: no run to there could be made of such advances. */
         set_fail (sim, QD_ERROR_ILLEGITIMATE,
                   _("%s: its time advance has shrunk to %g at t = %g, "
                     "below the clock's resolution over the run (%g), so "
-                    "time cannot advance (more than %" G_GUINT64_FORMAT
-                    " transitions at that time, among %s); the model may "
-                    "have a solution that grows without bound near this "
-                    "time, or events that accumulate (a sample period or "
-                    "a delay that short): check its equations and "
-                    "parameters"),
+                    "the run cannot reach its final time (more than %"
+                    G_GUINT64_FORMAT " transitions since t = %g, among "
+                    "%s); the model may have a solution that grows "
+                    "without bound near this time, or events that "
+                    "accumulate (a sample period or a delay that short): "
+                    "check its equations and parameters"),
                   path, sim->lost_ta, t, resolution,
-                  sim->illegitimacy_limit, names->str);
+                  sim->illegitimacy_limit, sim->t_anchor, names->str);
     }
   else
     set_fail (sim, QD_ERROR_ILLEGITIMATE,
