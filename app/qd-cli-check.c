@@ -39,12 +39,15 @@ qd_cli_check (int    argc,
     goto out;
 
   file = qd_cli_file_name (argv[1]);
-  status_code = qd_cli_load ("check", argv[1], overrides, &document);
+  /* The loader lists the problems of each block with the compiler's,
+   * instead of stopping at the first. */
+  problems = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_problem_free);
+  status_code = qd_cli_load ("check", argv[1], overrides, problems, &document);
   if (status_code != QD_CLI_EXIT_OK)
     goto out;
 
-  problems = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_problem_free);
-  if (!qd_document_check (document, (const char *const *) overrides, problems))
+  if (!qd_document_check (document, (const char *const *) overrides, problems)
+      || problems->len > 0)
     {
       if (problems->len > 0)
         qd_cli_print_problems (file, problems);

@@ -63,12 +63,15 @@ gboolean qd_cli_check_override_names (const char  *command,
 const char *qd_cli_file_name (const char *arg);
 
 /* Loads the FILE argument @arg of @command, "-" being standard input,
- * and checks that each of @overrides names one of its variables. Returns
+ * and checks that each of @overrides names one of its variables. With
+ * @problems, the problems of single blocks are appended to it instead of
+ * stopping the load (qd_document_load_full()). Returns
  * QD_CLI_EXIT_OK with @document set, or the exit status of the error it
  * printed. */
 int qd_cli_load (const char   *command,
                  const char   *arg,
                  char        **overrides,
+                 GPtrArray    *problems,
                  QdDocument  **document);
 
 

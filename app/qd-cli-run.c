@@ -1020,7 +1020,7 @@ qd_cli_run (int    argc,
     goto out;
 
   file = qd_cli_file_name (argv[1]);
-  status_code = qd_cli_load ("run", argv[1], opts.overrides, &document);
+  status_code = qd_cli_load ("run", argv[1], opts.overrides, NULL, &document);
   if (status_code == QD_CLI_EXIT_OK && opts.until != NULL)
     status_code = apply_until (file, document, opts.until);
   if (status_code == QD_CLI_EXIT_OK)

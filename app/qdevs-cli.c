@@ -153,6 +153,7 @@ int
 qd_cli_load (const char   *command,
              const char   *arg,
              char        **overrides,
+             GPtrArray    *problems,
              QdDocument  **document)
 {
   g_autoptr(GError) error = NULL;
@@ -161,9 +162,9 @@ qd_cli_load (const char   *command,
    * `qdevs-cli check - < /dev/zero` ends with an error, not out of
    * memory. */
   if (strcmp (arg, "-") == 0)
-    *document = qd_document_load_fd (0, QD_CLI_STDIN_NAME, &error);
+    *document = qd_document_load_fd_full (0, QD_CLI_STDIN_NAME, problems, &error);
   else
-    *document = qd_document_load (arg, &error);
+    *document = qd_document_load_full (arg, problems, &error);
   if (*document == NULL)
     {
       /* Load errors already start with the file name. */

@@ -34,7 +34,8 @@ typedef struct
   double       sigma;
   QdUnaryFunc  func;      /* one-input blocks */
   double       exponent;  /* Power */
-  const char  *domain;    /* what the function needs of its input */
+  const char  *domain;    /* what the function needs of its input,
+                             translated */
   gboolean     at_zero;   /* the event is the watched input's zero */
   int          watch;     /* the input whose zeros matter, or -1 */
 } MathState;
@@ -129,7 +130,7 @@ write_output (QdAtomic       *self,
            && isfinite (y->c[3])))
     qd_atomic_fail (self, QD_ERROR_NUMERIC,
                     _("at t = %g the input is %g: %s"),
-                    t, u->c[0], _(domain));
+                    t, u->c[0], domain);
   return 1;
 }
 
@@ -154,29 +155,23 @@ inverse (QdTaylor       *r,
   qd_taylor_div (r, &one, a, n);
 }
 
+/* The domains' messages are the expressions' (qd-expr.h), so that an
+ * NLFunction of the same formula stops with the same words. */
 static const struct
 {
   const QdBlockType *type;
   QdUnaryFunc        func;
-  const char        *domain;
+  QdExprDomain       domain;
 } unary_funcs[] = {
-  { &qd_block_sin, qd_taylor_sin, NULL },
-  { &qd_block_cos, qd_taylor_cos, NULL },
-  { &qd_block_exp, qd_taylor_exp,
-    N_("the exponential overflows; check the input's scale") },
-  { &qd_block_log, qd_taylor_log,
-    N_("log needs a positive input; keep it above zero (add an offset or "
-       "use abs)") },
-  { &qd_block_sqrt, qd_taylor_sqrt,
-    N_("sqrt needs an input of zero or more, and above zero while it "
-       "changes (its slope is infinite at zero)") },
-  { &qd_block_abs, qd_taylor_abs, NULL },
-  { &qd_block_square, square, NULL },
-  { &qd_block_pow, NULL,
-    N_("the power is not defined there (a negative base needs a whole "
-       "exponent, a zero base a positive one)") },
-  { &qd_block_inverse, inverse,
-    N_("1/u needs a nonzero input") },
+  { &qd_block_sin, qd_taylor_sin, QD_EXPR_DOMAIN_NONE },
+  { &qd_block_cos, qd_taylor_cos, QD_EXPR_DOMAIN_NONE },
+  { &qd_block_exp, qd_taylor_exp, QD_EXPR_DOMAIN_EXP_OVERFLOW },
+  { &qd_block_log, qd_taylor_log, QD_EXPR_DOMAIN_LOG },
+  { &qd_block_sqrt, qd_taylor_sqrt, QD_EXPR_DOMAIN_SQRT },
+  { &qd_block_abs, qd_taylor_abs, QD_EXPR_DOMAIN_NONE },
+  { &qd_block_square, square, QD_EXPR_DOMAIN_NONE },
+  { &qd_block_pow, NULL, QD_EXPR_DOMAIN_POW },
+  { &qd_block_inverse, inverse, QD_EXPR_DOMAIN_INVERSE },
 };
 
 static void
@@ -190,7 +185,9 @@ unary_init (QdAtomic *self,
     if (unary_funcs[i].type == self->type)
       {
         st->func = unary_funcs[i].func;
-        st->domain = unary_funcs[i].domain;
+        st->domain = unary_funcs[i].domain != QD_EXPR_DOMAIN_NONE
+                     ? qd_expr_domain_message (unary_funcs[i].domain)
+                     : NULL;
       }
   if (self->type == &qd_block_pow)
     st->exponent = self->params[0].number;
@@ -215,7 +212,7 @@ pow_domain (QdAtomic       *self,
 
   if (self->type == &qd_block_pow && u->c[0] != 0.0
       && (u->c[0] > 0.0 || st->exponent == floor (st->exponent)))
-    return N_("the power overflows; check the input's scale");
+    return qd_expr_domain_message (QD_EXPR_DOMAIN_POW_OVERFLOW);
   return st->domain;
 }
 
@@ -404,7 +401,7 @@ division_init (QdAtomic *self,
   MathState *st = self->state;
 
   st->sigma = QD_INF;
-  st->domain = N_("the divisor u1 is zero; keep it away from zero");
+  st->domain = _("the divisor u1 is zero; keep it away from zero");
   st->watch = 1;
 }
 

@@ -8,6 +8,19 @@
  * input order, so QSS2 and QSS3 keep their order through any formula. This
  * is where QDevs differs from PowerDEVS, which estimates the output's
  * derivatives by finite differences.
+ *
+ * Singularities. Between input events the output is the polynomial of
+ * the last one, and a divisor or the argument of log, sqrt or a power
+ * inside the formula may reach 0 meanwhile: 1/u0 of a ramp towards 0
+ * would go on through the pole. As the Log, Sqrt, Inverse, Division and
+ * Power blocks do (qd-block-math.c), the block then watches: dint
+ * schedules the first time such an operand's polynomial reaches 0
+ * (qd_expr_next_singularity), where the run stops with the same message
+ * as the block of that function; and an output that is not finite at an
+ * input event stops it as those blocks do. A formula with nothing to
+ * watch (most of them) keeps the static block's fast path; one with
+ * something needs a time advance of its own, so it answers FALSE to
+ * is_static.
  */
 #include <math.h>
 #include <string.h>
@@ -30,6 +43,8 @@ typedef struct
   QdTaylor *slots;   /* u0..u(n-1), t, then the model variables: the
                         expression's own slots, filled in place */
   gboolean  uses_t;  /* whether the t slot needs filling at each output */
+  gboolean  watch;   /* the formula has a singularity to watch */
+  QdExprDomain zero; /* the one whose zero is scheduled, or NONE */
 } NLFunction;
 
 /* The expression's names in slot order: the inputs, t, then every other
@@ -96,9 +111,12 @@ nlfunction_check (const QdBlockType  *type,
   return TRUE;
 }
 
+/* Parses and binds the formula, its model variables declared constant,
+ * into st->expr and st->slots; on failure stops the run (when @fail) and
+ * leaves st->expr NULL. */
 static void
-nlfunction_init (QdAtomic *self,
-                 double    t)
+nlfunction_prepare (QdAtomic *self,
+                    gboolean  fail)
 {
   NLFunction *st = self->state;
   const char *text = self->params[PARAM_EXPRESSION].text;
@@ -106,12 +124,12 @@ nlfunction_init (QdAtomic *self,
   g_autoptr(GPtrArray) names = NULL;
   guint n_vars, first_var = self->n_in + 1;
 
-  st->sigma = self->n_in > 0 ? QD_INF : 0.0;
   st->expr = qd_expr_parse (text, &error);
   if (st->expr == NULL)
     {
-      qd_atomic_fail (self, QD_ERROR_EXPR, _("parameter 'expression': %s"),
-                      error->message);
+      if (fail)
+        qd_atomic_fail (self, QD_ERROR_EXPR, _("parameter 'expression': %s"),
+                        error->message);
       return;
     }
   names = slot_names (st->expr, self->n_in, &n_vars);
@@ -127,7 +145,8 @@ nlfunction_init (QdAtomic *self,
                      names->len, &error))
     {
       /* Only an input beyond the last can be unbound here. */
-      qd_atomic_fail (self, QD_ERROR_EXPR,
+      if (fail)
+        qd_atomic_fail (self, QD_ERROR_EXPR,
                       _("parameter 'expression': %s: the block has %u inputs, "
                         "u0 to u%u"),
                       error->message, self->n_in, self->n_in - 1);
@@ -146,8 +165,9 @@ nlfunction_init (QdAtomic *self,
           g_autofree char *message =
             qd_expr_unknown_name_message (text, name, self->n_in);
 
-          qd_atomic_fail (self, QD_ERROR_EXPR, _("parameter 'expression': %s"),
-                          message);
+          if (fail)
+            qd_atomic_fail (self, QD_ERROR_EXPR,
+                            _("parameter 'expression': %s"), message);
           g_clear_pointer (&st->expr, qd_expr_free);
           st->slots = NULL;
           return;
@@ -156,6 +176,33 @@ nlfunction_init (QdAtomic *self,
       /* Fixed for the whole run: folded into the Taylor program. */
       qd_expr_set_slot_constant (st->expr, first_var + i, v);
     }
+}
+
+static gboolean
+nlfunction_is_static (QdAtomic *self)
+{
+  NLFunction *st = self->state;
+  gboolean watch;
+
+  /* Asked before init, on the zeroed state: a formula that does not bind
+   * fails in init, static or not. */
+  nlfunction_prepare (self, FALSE);
+  watch = st->expr != NULL && qd_expr_has_singularities (st->expr);
+  g_clear_pointer (&st->expr, qd_expr_free);
+  st->slots = NULL;
+  return !watch;
+}
+
+static void
+nlfunction_init (QdAtomic *self,
+                 double    t)
+{
+  NLFunction *st = self->state;
+
+  st->sigma = self->n_in > 0 ? QD_INF : 0.0;
+  st->zero = QD_EXPR_DOMAIN_NONE;
+  nlfunction_prepare (self, TRUE);
+  st->watch = st->expr != NULL && qd_expr_has_singularities (st->expr);
 }
 
 static double
@@ -176,6 +223,7 @@ nlfunction_dext (QdAtomic       *self,
   NLFunction *st = self->state;
 
   st->sigma = 0.0;
+  st->zero = QD_EXPR_DOMAIN_NONE;
 }
 
 static guint64
@@ -189,6 +237,13 @@ nlfunction_lambda (QdAtomic *self,
 
   if (st->expr == NULL)
     return 0;
+  /* At a watched operand's zero (see the top of the file). */
+  if (st->zero != QD_EXPR_DOMAIN_NONE)
+    {
+      qd_atomic_fail (self, QD_ERROR_NUMERIC, _("at t = %g the input is %g: %s"),
+                      t, 0.0, qd_expr_domain_message (st->zero));
+      return 0;
+    }
 
   for (guint i = 0; i < self->n_in; i++)
     {
@@ -214,6 +269,18 @@ nlfunction_lambda (QdAtomic *self,
   y->order = order;
   y->tag = 0;
   memcpy (y->c, r.c, sizeof y->c);
+  /* Outside a function's domain: the message its block would give. */
+  if (G_UNLIKELY (!(isfinite (r.c[0]) && isfinite (r.c[1])
+                    && isfinite (r.c[2]) && isfinite (r.c[3]))))
+    {
+      double u = 0.0;
+      QdExprDomain d = qd_expr_get_domain_error (st->expr, &u);
+
+      if (d != QD_EXPR_DOMAIN_NONE)
+        qd_atomic_fail (self, QD_ERROR_NUMERIC,
+                        _("at t = %g the input is %g: %s"),
+                        t, u, qd_expr_domain_message (d));
+    }
   return 1;
 }
 
@@ -224,6 +291,13 @@ nlfunction_dint (QdAtomic *self,
   NLFunction *st = self->state;
 
   st->sigma = QD_INF;
+  st->zero = QD_EXPR_DOMAIN_NONE;
+  if (st->watch && st->expr != NULL)
+    {
+      st->sigma = qd_expr_next_singularity (st->expr, &st->zero);
+      if (!(st->sigma < QD_INF))
+        st->zero = QD_EXPR_DOMAIN_NONE;
+    }
 }
 
 static void
@@ -260,7 +334,11 @@ const QdBlockType qd_block_nlfunction = {
             "polynomials, up to the highest input order, so QSS2 and QSS3 "
             "keep their accuracy through it. Between input events the "
             "output is not recomputed, so a formula in t alone changes only "
-            "when an input does."),
+            "when an input does. Where a divisor, the argument of log or "
+            "sqrt or the base of a power in the formula reaches zero "
+            "(solved from its polynomial), or the output is not finite, the "
+            "run stops with an error naming this block, in the words of the "
+            "block of that function."),
   .inputs = { .size_param = "n", .name_prefix = "u",
               .doc = N_("The arguments u0, u1… of the formula.") },
   .outputs = { .count = 1, .name_prefix = "y",
@@ -276,4 +354,5 @@ const QdBlockType qd_block_nlfunction = {
   .dext = nlfunction_dext,
   .lambda = nlfunction_lambda,
   .exit = nlfunction_exit,
+  .is_static = nlfunction_is_static,
 };

@@ -235,6 +235,14 @@ struct _QdBlockType
    *            memory. It must not change anything. */
   void     (*cascade_prefetch) (const QdCascadePair *pairs,
                                 guint                n);
+
+  /* Optional, for a QD_BLOCK_STATIC type: whether this instance is static
+   * after all. A type whose instances mostly are, but some need a time
+   * advance of their own (an NLFunction whose formula has a divisor to
+   * watch for zeros), answers FALSE for those; the event loop then calls
+   * all their DEVS functions. Asked once, before any block's init (the
+   * parameters and the model's variables are set). */
+  gboolean (*is_static) (QdAtomic *self);
 };
 
 /* The run-time instance of a block. The engine owns it; fields are set

@@ -757,7 +757,25 @@ evaluate_block (Compiler     *c,
   const QdBlockType *type = node->type;
   gboolean *ok = c->param_ok;
   gboolean all_ok = TRUE;
+  const GArray *set = node->block->params;
 
+  /* A parameter the type does not have: the loader keeps it when asked
+   * to list every problem (so that saving does not lose it), and it
+   * must not run unnoticed. */
+  for (guint i = 0; i < set->len; i++)
+    {
+      const QdParam *param = &g_array_index (set, QdParam, i);
+
+      if (qd_block_type_find_param (type, param->name) < 0)
+        {
+          g_autoptr(GError) error = NULL;
+
+          qd_block_check_param (node->block, param->name, NULL, &error);
+          add_problem (c, node, QD_ERROR_PARAM, "%s",
+                       error != NULL ? error->message : param->name);
+          all_ok = FALSE;
+        }
+    }
   for (guint i = 0; i < type->n_params; i++)
     {
       ok[i] = eval_param (c, node, &type->params[i], &values[i]);

@@ -31,6 +31,7 @@
 
 #include "qd-error.h"
 #include "qd-expr.h"
+#include "qd-poly.h"
 #include "qd-taylor.h"
 
 typedef enum
@@ -128,8 +129,24 @@ typedef enum
   T_SUBC,     /* a - k */
   T_CSUB,     /* k - a */
   T_GENERIC,  /* anything else, through the qd_taylor_* functions */
+  T_WATCHED,  /* T_GENERIC with a domain to watch (QdTWatch) */
   T_END,      /* the last instruction: spares a counter */
 } QdTOp;
+
+/* An operation that can leave its domain (a division, log, sqrt, a
+ * power, exp), as the Taylor program last ran it: the operand whose
+ * domain matters, copied before the operation (its register may take the
+ * result), and whether the result was finite. */
+typedef struct
+{
+  QdTaylor      at;      /* the operand; 0 above the evaluation's order */
+  guint8        domain;  /* QdExprDomain */
+  guint8        use_b;   /* the operand is b (the divisor), not a */
+  guint8        zero;    /* its zeros matter: it is not a constant, and
+                            the operation is singular at 0 */
+  guint8        bad;     /* the result was not finite */
+  guint8        whole;   /* a power's exponent is a whole constant */
+} QdTWatch;
 
 /* An instruction of the Taylor program. The operands are pointers into
  * the expression's own slots, constants and registers, all allocated
@@ -144,6 +161,7 @@ typedef struct
   QdTaylor       *r;
   double          k;     /* the constant of T_SCALE, T_ADDC, T_SUBC,
                             T_CSUB; the exponent of a generic OP_POWI */
+  QdTWatch       *w;     /* T_WATCHED */
 } QdTInstr;
 
 /* Parentheses and calls nest at most this deep, so that hostile input
@@ -176,6 +194,9 @@ struct _QdExpr
   QdTaylor  *tconst;       /* constant operands */
   QdTaylor  *tregs;        /* registers: the results of operations */
   const QdTaylor *tresult; /* where the result is */
+  QdTWatch  *twatch;       /* the T_WATCHED operations, in program order */
+  guint      n_twatch;
+  int        torder;       /* the order of the last evaluation */
 };
 
 typedef struct
@@ -1007,6 +1028,7 @@ qd_expr_free (QdExpr *expr)
   g_free (expr->tprog);
   g_free (expr->tconst);
   g_free (expr->tregs);
+  g_free (expr->twatch);
   g_free (expr->tslots);
   g_free (expr);
 }
@@ -1233,12 +1255,14 @@ typedef struct
   QdTOperand a, b;
   guint32    dst;
   double     k;
+  int        watch;     /* T_WATCHED: index into QdTCompiler.watches */
 } QdTPending;
 
 typedef struct
 {
   GArray     *prog;     /* QdTPending */
   GArray     *consts;   /* QdTaylor */
+  GArray     *watches;  /* QdTWatch */
   QdTOperand *stack;
 } QdTCompiler;
 
@@ -1281,9 +1305,64 @@ emit_t (QdTCompiler *C,
         double       k,
         QdOp         gen)
 {
-  QdTPending in = { op, gen, a, b, dst, k };
+  QdTPending in = { op, gen, a, b, dst, k, -1 };
 
   g_array_append_val (C->prog, in);
+}
+
+/* Whether the operation @op (on @a and @b, with @value for OP_POWI) can
+ * leave its domain; if so, appends its QdTWatch to C->watches. Its zeros
+ * matter where the function is singular at 0: a divisor, the argument
+ * of log, log10 and sqrt, the base of a power other than a whole
+ * constant of 0 or more. Exp only overflows. */
+static gboolean
+watch_operation (QdTCompiler *C,
+                 QdOp         op,
+                 double       value,
+                 QdTOperand   a,
+                 QdTOperand   b)
+{
+  const QdTaylor *ca = constant_of (C, a), *cb = constant_of (C, b);
+  QdTWatch w = { { { 0 } }, QD_EXPR_DOMAIN_NONE, FALSE, FALSE, FALSE, FALSE };
+  gboolean singular = TRUE;
+
+  switch (op)
+    {
+    case OP_DIV:
+      /* 1/u says what the Inverse block says. */
+      w.domain = ca != NULL && is_plain_constant (ca) && ca->c[0] == 1.0
+                 ? QD_EXPR_DOMAIN_INVERSE : QD_EXPR_DOMAIN_DIVISOR;
+      w.use_b = TRUE;
+      break;
+    case OP_LOG:
+    case OP_LOG10:
+      w.domain = QD_EXPR_DOMAIN_LOG;
+      break;
+    case OP_SQRT:
+      w.domain = QD_EXPR_DOMAIN_SQRT;
+      break;
+    case OP_POWI:
+      w.domain = QD_EXPR_DOMAIN_POW;
+      w.whole = TRUE;
+      /* u^0 is 1, even at 0. */
+      singular = value < 0.0;
+      break;
+    case OP_POW:
+      w.domain = QD_EXPR_DOMAIN_POW;
+      w.whole = cb != NULL && is_plain_constant (cb)
+                && cb->c[0] == floor (cb->c[0]);
+      singular = !(w.whole && cb->c[0] >= 0.0);
+      break;
+    case OP_EXP:
+      w.domain = QD_EXPR_DOMAIN_EXP_OVERFLOW;
+      singular = FALSE;
+      break;
+    default:
+      return FALSE;
+    }
+  w.zero = singular && (w.use_b ? b : a).kind != T_CONST;
+  g_array_append_val (C->watches, w);
+  return TRUE;
 }
 
 /* Compiles the operation @ins whose operands are at stack positions @p
@@ -1367,6 +1446,13 @@ compile_op (QdTCompiler   *C,
     default:
       break;
     }
+  if (watch_operation (C, op, ins->value, a, b))
+    {
+      emit_t (C, T_WATCHED, p, a, b, ins->value, op);
+      g_array_index (C->prog, QdTPending, C->prog->len - 1).watch =
+        C->watches->len - 1;
+      return r;
+    }
   emit_t (C, T_GENERIC, p, a, b, ins->value, op);
   return r;
 }
@@ -1395,6 +1481,7 @@ taylor_compile (QdExpr *expr)
 
   C.prog = g_array_new (FALSE, FALSE, sizeof (QdTPending));
   C.consts = g_array_new (FALSE, FALSE, sizeof (QdTaylor));
+  C.watches = g_array_new (FALSE, FALSE, sizeof (QdTWatch));
   C.stack = g_new0 (QdTOperand, expr->max_depth + 1);
 
   for (guint k = 0; k < expr->n_code; k++)
@@ -1428,6 +1515,9 @@ taylor_compile (QdExpr *expr)
   g_free (expr->tprog);
   g_free (expr->tconst);
   g_free (expr->tregs);
+  g_free (expr->twatch);
+  expr->n_twatch = C.watches->len;
+  expr->twatch = (QdTWatch *) g_array_free (C.watches, FALSE);
   expr->tconst = (QdTaylor *) g_array_free (C.consts, FALSE);
   /* Registers 0..max_depth: the stack positions and one temporary. */
   expr->tregs = g_new0 (QdTaylor, expr->max_depth + 1);
@@ -1445,6 +1535,7 @@ taylor_compile (QdExpr *expr)
       in->b = operand_pointer (expr, pi->b);
       in->r = &expr->tregs[pi->dst];
       in->k = pi->k;
+      in->w = pi->watch >= 0 ? &expr->twatch[pi->watch] : NULL;
     }
   expr->tresult = operand_pointer (expr, C.stack[0]);
   expr->tprog_ready = TRUE;
@@ -1534,6 +1625,20 @@ taylor_run (const QdExpr *expr,
         case T_GENERIC:
           taylor_apply (in->gen, k, r, a, b, n);
           break;
+        case T_WATCHED:
+          {
+            QdTWatch *w = in->w;
+            const QdTaylor *u = w->use_b ? b : a;
+            gboolean finite = TRUE;
+
+            for (int j = 0; j <= QD_MAX_ORDER; j++)
+              w->at.c[j] = j <= n ? u->c[j] : 0.0;
+            taylor_apply (in->gen, k, r, a, b, n);
+            for (int j = 0; j <= n; j++)
+              finite = finite && isfinite (r->c[j]);
+            w->bad = !finite;
+          }
+          break;
         case T_END:
           return;
         default:
@@ -1579,7 +1684,121 @@ qd_expr_eval_taylor (QdExpr         *expr,
    * them in place (qd_expr_get_taylor_slots) spares this copy. */
   if (slots != expr->tslots && expr->n_slots > 0)
     memcpy (expr->tslots, slots, expr->n_slots * sizeof (QdTaylor));
-  taylor_exec (expr, CLAMP (order, 0, QD_MAX_ORDER), out);
+  expr->torder = CLAMP (order, 0, QD_MAX_ORDER);
+  taylor_exec (expr, expr->torder, out);
+}
+
+/* ---- domains ----------------------------------------------------------- */
+
+const char *
+qd_expr_domain_message (QdExprDomain domain)
+{
+  switch (domain)
+    {
+    case QD_EXPR_DOMAIN_INVERSE:
+      return _("1/u needs a nonzero input");
+    case QD_EXPR_DOMAIN_DIVISOR:
+      return _("a divisor is zero; keep it away from zero");
+    case QD_EXPR_DOMAIN_LOG:
+      return _("log needs a positive input; keep it above zero (add an "
+               "offset or use abs)");
+    case QD_EXPR_DOMAIN_SQRT:
+      return _("sqrt needs an input of zero or more, and above zero while "
+               "it changes (its slope is infinite at zero)");
+    case QD_EXPR_DOMAIN_POW:
+      return _("the power is not defined there (a negative base needs a "
+               "whole exponent, a zero base a positive one)");
+    case QD_EXPR_DOMAIN_POW_OVERFLOW:
+      return _("the power overflows; check the input's scale");
+    case QD_EXPR_DOMAIN_EXP_OVERFLOW:
+      return _("the exponential overflows; check the input's scale");
+    case QD_EXPR_DOMAIN_NONE:
+    default:
+      return "";
+    }
+}
+
+static void
+ensure_compiled (QdExpr *expr)
+{
+  if (G_UNLIKELY (!expr->tprog_ready))
+    taylor_compile (expr);
+}
+
+gboolean
+qd_expr_has_singularities (QdExpr *expr)
+{
+  g_return_val_if_fail (expr != NULL, FALSE);
+  g_return_val_if_fail (expr->bound, FALSE);
+
+  ensure_compiled (expr);
+  for (guint i = 0; i < expr->n_twatch; i++)
+    if (expr->twatch[i].zero)
+      return TRUE;
+  return FALSE;
+}
+
+QdExprDomain
+qd_expr_get_domain_error (const QdExpr *expr,
+                          double       *value)
+{
+  g_return_val_if_fail (expr != NULL, QD_EXPR_DOMAIN_NONE);
+
+  /* The first in program order: what follows only carries its NaN or
+   * infinity on. */
+  for (guint i = 0; i < expr->n_twatch; i++)
+    {
+      const QdTWatch *w = &expr->twatch[i];
+
+      if (w->bad)
+        {
+          double u = w->at.c[0];
+
+          if (value != NULL)
+            *value = u;
+          /* A base inside the power's domain (positive, or any but 0
+           * under a whole exponent) overflowed, as 10^400 does: what
+           * the Power block says. */
+          if (w->domain == QD_EXPR_DOMAIN_POW && u != 0.0
+              && (u > 0.0 || w->whole))
+            return QD_EXPR_DOMAIN_POW_OVERFLOW;
+          return (QdExprDomain) w->domain;
+        }
+    }
+  return QD_EXPR_DOMAIN_NONE;
+}
+
+double
+qd_expr_next_singularity (const QdExpr *expr,
+                          QdExprDomain *domain)
+{
+  double first = QD_INF;
+
+  g_return_val_if_fail (expr != NULL, QD_INF);
+
+  if (domain != NULL)
+    *domain = QD_EXPR_DOMAIN_NONE;
+  for (guint i = 0; i < expr->n_twatch; i++)
+    {
+      const QdTWatch *w = &expr->twatch[i];
+      double s;
+
+      if (!w->zero)
+        continue;
+      /* Identically zero: no crossing (and its value is the operation's
+       * own business, sqrt(0) being fine). */
+      if (w->at.c[0] == 0.0 && w->at.c[1] == 0.0 && w->at.c[2] == 0.0
+          && w->at.c[3] == 0.0)
+        continue;
+      s = qd_poly_first_root (w->at.c, expr->torder);
+      if (s < first)
+        {
+          first = s;
+          if (domain != NULL)
+            *domain = (QdExprDomain) w->domain;
+        }
+    }
+  return first;
 }
 
 char **

@@ -80,6 +80,48 @@ QD_API void        qd_expr_set_slot_constant (QdExpr *expr,
                                               guint   slot,
                                               double  value);
 
+/* Where an operation of an expression leaves its domain; the message of
+ * each (qd_expr_domain_message()) is the one the Math blocks of the same
+ * function give, so that a formula and its blocks stop alike. */
+typedef enum
+{
+  QD_EXPR_DOMAIN_NONE,
+  QD_EXPR_DOMAIN_INVERSE,        /* 1/u at u = 0 */
+  QD_EXPR_DOMAIN_DIVISOR,        /* a/b at b = 0 */
+  QD_EXPR_DOMAIN_LOG,            /* log, log10 of u <= 0 */
+  QD_EXPR_DOMAIN_SQRT,           /* sqrt of u < 0, or of a changing 0 */
+  QD_EXPR_DOMAIN_POW,            /* u^a: u < 0 and a not whole, u = 0
+                                    and a not positive */
+  QD_EXPR_DOMAIN_POW_OVERFLOW,   /* u^a too large (10^400) */
+  QD_EXPR_DOMAIN_EXP_OVERFLOW,   /* exp too large */
+} QdExprDomain;
+
+/* What the domain requires, translated: "log needs a positive input; ..." */
+QD_API const char *qd_expr_domain_message (QdExprDomain domain);
+
+/* Whether a bound expression has an operation that is singular where an
+ * operand that is not constant reaches 0 (a divisor, the argument of log,
+ * log10 or sqrt, the base of a power other than a whole constant of 0
+ * or more); constants include the slots declared with
+ * qd_expr_set_slot_constant(). */
+QD_API gboolean    qd_expr_has_singularities (QdExpr *expr);
+
+/* After qd_expr_eval_taylor(): the first operation, in evaluation order,
+ * whose result was not finite (the others carry its NaN or infinity on),
+ * and in @value the value of its operand (the divisor, the argument, the
+ * base); QD_EXPR_DOMAIN_NONE when every result was finite. */
+QD_API QdExprDomain qd_expr_get_domain_error (const QdExpr *expr,
+                                              double       *value);
+
+/* After qd_expr_eval_taylor(): the first s > 0 at which the operand of a
+ * singular operation (see qd_expr_has_singularities()) reaches 0, from
+ * its series in that evaluation, and in @domain which operation; QD_INF
+ * (and QD_EXPR_DOMAIN_NONE) when none does. Between its input events a
+ * static block's output is the polynomial of the last one: at that time
+ * it must stop rather than carry it through the singularity. */
+QD_API double      qd_expr_next_singularity (const QdExpr *expr,
+                                             QdExprDomain *domain);
+
 /* The expression's own array of slots for qd_expr_eval_taylor(), one
  * series per name given to qd_expr_bind(), valid until the next bind or
  * qd_expr_free(). A caller that fills it in place and passes it as @slots

@@ -34,6 +34,12 @@
  * while bounding the loader's recursion. */
 #define QD_FILE_MAX_DEPTH 256
 
+/* Positions, sizes and bend points lie within this many canvas units of
+ * the origin (docs/file-format.md). Far beyond, a block is nowhere anyone
+ * could scroll to, and the canvas's arithmetic on its coordinates (grid
+ * lines to draw, bounds to cover) loses all precision or runs away. */
+#define QD_FILE_MAX_COORD 1e7
+
 /* Allowed keys, in the order the writer puts them. Unknown keys are
  * refused, so that a typo ("positon") is reported instead of vanishing on
  * the next save. */
@@ -57,6 +63,9 @@ typedef struct
   const char  *name;        /* the file, as shown in messages */
   GHashTable  *block_ids;   /* block id -> its path (owned) */
   GHashTable  *link_ids;    /* link id -> the path of its system (owned) */
+  GPtrArray   *problems;    /* QdProblem*: a block's problems are listed
+                               here and loading goes on; NULL: the first
+                               one is the error */
   GError     **error;
 } Loader;
 
@@ -165,6 +174,7 @@ get_uint (json_object *value,
   return FALSE;
 }
 
+/* Two numbers, each within QD_FILE_MAX_COORD of 0. */
 static gboolean
 get_point (json_object *value,
            QdPoint     *out)
@@ -173,7 +183,9 @@ get_point (json_object *value,
       || json_object_array_length (value) != 2)
     return FALSE;
   return get_number (json_object_array_get_idx (value, 0), &out->x)
-         && get_number (json_object_array_get_idx (value, 1), &out->y);
+         && get_number (json_object_array_get_idx (value, 1), &out->y)
+         && fabs (out->x) <= QD_FILE_MAX_COORD
+         && fabs (out->y) <= QD_FILE_MAX_COORD;
 }
 
 /* The text of a parameter or variable value: strings as they are, numbers
@@ -330,6 +342,102 @@ describe_syntax_error (enum json_tokener_error  jerr,
     }
 }
 
+/* The offset of the first byte that is not valid UTF-8, or @length.
+ * json-c's own check lets overlong forms ("\xc0\xaf") and encoded
+ * surrogates (CESU-8) through; g_utf8_validate does not. A NUL byte is
+ * left to the parser, which ends the document there. */
+static gsize
+invalid_utf8_offset (const char *data,
+                     gsize       length)
+{
+  gsize offset = 0;
+
+  while (offset < length)
+    {
+      const char *end;
+
+      if (g_utf8_validate_len (data + offset, length - offset, &end))
+        return length;
+      offset = end - data;
+      if (data[offset] != '\0')
+        return offset;
+      offset++;
+    }
+  return length;
+}
+
+static int
+hex4 (const char *p)
+{
+  int v = 0;
+
+  for (int i = 0; i < 4; i++)
+    {
+      int d = g_ascii_xdigit_value (p[i]);
+
+      if (d < 0)
+        return -1;
+      v = v * 16 + d;
+    }
+  return v;
+}
+
+/* In a document that parsed: the offset of the first \u escape that
+ * makes no text, with what is wrong with it in @what, or @length. json-c
+ * turns \u0000 into a NUL inside the string and a lone surrogate into
+ * bytes that are not UTF-8; neither is text GLib or GTK can hold. Outside
+ * strings a backslash is a syntax error, so every backslash left starts an
+ * escape. */
+static gsize
+bad_escape_offset (const char  *data,
+                   gsize        length,
+                   char       **what)
+{
+  for (gsize i = 0; i + 1 < length; i++)
+    {
+      int v;
+
+      if (data[i] != '\\')
+        continue;
+      if (data[i + 1] != 'u' || i + 6 > length)
+        {
+          i++;  /* \" \\ \n ...: skip the escaped character */
+          continue;
+        }
+      v = hex4 (data + i + 2);
+      if (v == 0)
+        {
+          *what = g_strdup (_("\\u0000 would put a NUL character in the text, "
+                              "which cannot hold one; remove it"));
+          return i;
+        }
+      if (v >= 0xdc00 && v <= 0xdfff)
+        {
+          *what = g_strdup_printf (_("\\u%.4s is the second half of a UTF-16 "
+                                     "surrogate pair without the first; write "
+                                     "the character itself"), data + i + 2);
+          return i;
+        }
+      if (v >= 0xd800 && v <= 0xdbff)
+        {
+          int low = i + 12 <= length && data[i + 6] == '\\'
+                    && data[i + 7] == 'u' ? hex4 (data + i + 8) : -1;
+
+          if (low < 0xdc00 || low > 0xdfff)
+            {
+              *what = g_strdup_printf (_("\\u%.4s is the first half of a "
+                                         "UTF-16 surrogate pair without the "
+                                         "second; write the character itself"),
+                                       data + i + 2);
+              return i;
+            }
+          i += 6;
+        }
+      i += 5;
+    }
+  return length;
+}
+
 static json_object *
 parse_json (Loader     *loader,
             const char *data,
@@ -339,6 +447,7 @@ parse_json (Loader     *loader,
   json_object *root;
   enum json_tokener_error jerr;
   gsize offset;
+  char *what = NULL;
 
   if (length > G_MAXINT)
     {
@@ -388,15 +497,28 @@ parse_json (Loader     *loader,
         }
     }
 
+  /* What json-c lets through: text that is not UTF-8 and escapes that
+   * make none (see above). */
+  if (root != NULL)
+    {
+      offset = invalid_utf8_offset (data, length);
+      if (offset < length)
+        jerr = json_tokener_error_parse_utf8_string;
+      else
+        offset = bad_escape_offset (data, length, &what);
+      if (offset < length)
+        g_clear_pointer (&root, json_object_put);
+    }
+
   if (root == NULL)
     {
       guint line, column;
-      char *what;
 
       if (jerr == json_tokener_continue)
         offset = length;
       offset_to_line_column (data, length, offset, &line, &column);
-      what = describe_syntax_error (jerr, data, length, offset);
+      if (what == NULL)
+        what = describe_syntax_error (jerr, data, length, offset);
       g_set_error (loader->error, QD_ERROR, QD_ERROR_SYNTAX,
                    _("%s:%u:%u: JSON syntax error: %s"),
                    loader->name, line, column, what);
@@ -425,6 +547,41 @@ static gboolean load_system (Loader      *loader,
                              json_object *blocks,
                              json_object *links);
 
+/* A problem of the block at @path: listed when the loader lists them
+ * (returns TRUE: go on), otherwise the error. */
+static gboolean block_problem (Loader     *loader,
+                               int         code,
+                               const char *path,
+                               QdBlock    *block,
+                               const char *format,
+                               ...) G_GNUC_PRINTF (5, 6);
+
+static gboolean
+block_problem (Loader     *loader,
+               int         code,
+               const char *path,
+               QdBlock    *block,
+               const char *format,
+               ...)
+{
+  va_list args;
+  g_autofree char *message = NULL;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  if (loader->problems == NULL)
+    return fail (loader, code, path, "%s", message);
+  g_ptr_array_add (loader->problems,
+                   qd_problem_new ((QdErrorCode) code, path, block->id, "%s",
+                                   message));
+  return TRUE;
+}
+
+/* When the loader lists problems, a parameter the type does not have is
+ * kept, as text, for the compiler to report (and saving to write back);
+ * a value that is not valid for its parameter is left out, the block
+ * taking the default, and listed here. */
 static gboolean
 load_params (Loader            *loader,
              const char        *path,
@@ -432,23 +589,36 @@ load_params (Loader            *loader,
              json_object       *params)
 {
   if (!json_object_is_type (params, json_type_object))
-    return fail (loader, QD_ERROR_FORMAT, path,
-                 _("\"params\" must be an object of parameter names and values"));
+    return block_problem (loader, QD_ERROR_FORMAT, path, block,
+                          _("\"params\" must be an object of parameter names "
+                            "and values"));
 
   json_object_object_foreach (params, key, value)
     {
       g_autoptr(GError) local_error = NULL;
       g_autofree char *text = NULL;
+      gboolean known;
 
       /* Check the name first: an unknown name is the likelier mistake. */
-      if (!qd_block_check_param (block, key, NULL, &local_error))
+      known = qd_block_check_param (block, key, NULL, &local_error);
+      if (!known && loader->problems == NULL)
         return fail (loader, local_error->code, path, "%s", local_error->message);
       if (!get_value_text (value, &text))
-        return fail (loader, QD_ERROR_PARAM, path,
-                     _("parameter '%s' must be a string, a number, true or false"),
-                     key);
-      if (!qd_block_check_param (block, key, text, &local_error))
-        return fail (loader, local_error->code, path, "%s", local_error->message);
+        {
+          if (!block_problem (loader, QD_ERROR_PARAM, path, block,
+                              _("parameter '%s' must be a string, a number, "
+                                "true or false"), key))
+            return FALSE;
+          continue;
+        }
+      g_clear_error (&local_error);
+      if (known && !qd_block_check_param (block, key, text, &local_error))
+        {
+          if (!block_problem (loader, local_error->code, path, block, "%s",
+                              local_error->message))
+            return FALSE;
+          continue;
+        }
       qd_block_set_param_raw (block, key, text);
     }
   return TRUE;
@@ -525,7 +695,8 @@ load_block (Loader      *loader,
 
       if (!get_point (value, &p))
         return fail (loader, QD_ERROR_FORMAT, path,
-                     _("\"position\" must be an array of two numbers"));
+                     _("\"position\" must be an array of two numbers from "
+                       "%.0f to %.0f"), -QD_FILE_MAX_COORD, QD_FILE_MAX_COORD);
       block->x = p.x;
       block->y = p.y;
     }
@@ -535,7 +706,8 @@ load_block (Loader      *loader,
 
       if (!get_point (value, &p) || p.x <= 0 || p.y <= 0)
         return fail (loader, QD_ERROR_FORMAT, path,
-                     _("\"size\" must be an array of two positive numbers"));
+                     _("\"size\" must be an array of two positive numbers up "
+                       "to %.0f"), QD_FILE_MAX_COORD);
       block->width = p.x;
       block->height = p.y;
     }
@@ -766,7 +938,9 @@ load_link (Loader      *loader,
 
               if (!get_point (json_object_array_get_idx (points, j), &p))
                 return fail (loader, QD_ERROR_FORMAT, where,
-                             _("\"points\" must be an array of [x, y] pairs"));
+                             _("\"points\" must be an array of [x, y] pairs, "
+                               "each number from %.0f to %.0f"),
+                             -QD_FILE_MAX_COORD, QD_FILE_MAX_COORD);
               g_array_append_val (target->points, p);
             }
         }
@@ -995,6 +1169,16 @@ qd_document_load_data (const char  *data,
                        const char  *name,
                        GError     **error)
 {
+  return qd_document_load_data_full (data, length, name, NULL, error);
+}
+
+QdDocument *
+qd_document_load_data_full (const char  *data,
+                            gsize        length,
+                            const char  *name,
+                            GPtrArray   *problems,
+                            GError     **error)
+{
   Loader loader = { 0, };
   json_object *json;
   QdDocument *doc;
@@ -1004,6 +1188,7 @@ qd_document_load_data (const char  *data,
 
   loader.name = name != NULL ? name : "<data>";
   loader.error = error;
+  loader.problems = problems;
 
   json = parse_json (&loader, data != NULL ? data : "", length);
   if (json == NULL)
@@ -1114,6 +1299,14 @@ QdDocument *
 qd_document_load (const char  *path,
                   GError     **error)
 {
+  return qd_document_load_full (path, NULL, error);
+}
+
+QdDocument *
+qd_document_load_full (const char  *path,
+                       GPtrArray   *problems,
+                       GError     **error)
+{
   g_autofree char *display = NULL;
   g_autofree char *contents = NULL;
   gsize length;
@@ -1125,13 +1318,23 @@ qd_document_load (const char  *path,
   if (!read_file (path, display, &contents, &length, error))
     return NULL;
 
-  return qd_document_load_data (contents, length, display, error);
+  return qd_document_load_data_full (contents, length, display, problems,
+                                     error);
 }
 
 QdDocument *
 qd_document_load_fd (int          fd,
                      const char  *name,
                      GError     **error)
+{
+  return qd_document_load_fd_full (fd, name, NULL, error);
+}
+
+QdDocument *
+qd_document_load_fd_full (int          fd,
+                          const char  *name,
+                          GPtrArray   *problems,
+                          GError     **error)
 {
   g_autofree char *contents = NULL;
   gsize length;
@@ -1142,7 +1345,7 @@ qd_document_load_fd (int          fd,
 
   if (!read_fd (fd, name, &contents, &length, error))
     return NULL;
-  return qd_document_load_data (contents, length, name, error);
+  return qd_document_load_data_full (contents, length, name, problems, error);
 }
 
 /* Writing */

@@ -39,6 +39,27 @@ QD_API QdDocument *qd_document_load_data   (const char   *data,
                                             gsize         length,
                                             const char   *name,
                                             GError      **error);
+/* As above, but a problem of one block (an unknown parameter, a value
+ * that is not valid for its parameter, such as an expression that does
+ * not parse) does not stop the loading when @problems is not NULL: it is
+ * appended to @problems (QdProblem*, with the block's path and id) and
+ * the rest of the file is read, so that every such problem can be listed
+ * and the diagram opened. An unknown parameter is kept, as text (saving
+ * writes it back, qd_document_check() reports it); an invalid value is
+ * left out, the parameter keeping its default. Anything else (syntax, a
+ * link to nowhere, an unknown block type) is still an error. */
+QD_API QdDocument *qd_document_load_full      (const char   *path,
+                                               GPtrArray    *problems,
+                                               GError      **error);
+QD_API QdDocument *qd_document_load_fd_full   (int           fd,
+                                               const char   *name,
+                                               GPtrArray    *problems,
+                                               GError      **error);
+QD_API QdDocument *qd_document_load_data_full (const char   *data,
+                                               gsize         length,
+                                               const char   *name,
+                                               GPtrArray    *problems,
+                                               GError      **error);
 /* The canonical text, NUL-terminated. */
 QD_API char       *qd_document_to_data     (QdDocument   *self,
                                             gsize        *length);

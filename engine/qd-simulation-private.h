@@ -214,7 +214,16 @@ struct _QdSimulation
   double          t_event;         /* time of the last event (or the start) */
   guint64         t_event_key;     /* qd_heap_key (t_event) */
   double          time;            /* the clock: >= t_event */
-  guint64         same_time;       /* internal events at t_event so far */
+  guint64         same_time;       /* internal events since t_anchor */
+  /* The illegitimacy guard's window: same_time counts the events from
+   * t_anchor until the clock passes t_anchor + tick, tick being the
+   * clock's resolution at the final time (or the start time, when
+   * further from 0). A time advance smaller than that moves the clock
+   * in a way no run to the final time can use (10^6 advances of 1e-300
+   * from 0), so it is no advance for the guard. */
+  double          t_anchor;
+  double          t_reset;         /* t_anchor + tick */
+  double          tick;
   guint32         recent[QD_RECENT_SIZE];  /* last imminent blocks */
   guint           recent_pos;
   /* The last positive time advance that the clock could not take (t + ta

@@ -313,15 +313,17 @@ fail_illegitimate (QdSimulation *sim,
         g_string_append (names, ", ");
       g_string_append (names, sim->atomics[blocks[k]].path);
     }
-  if (sim->lost_block != QD_NO_BLOCK && sim->lost_t == t)
+  if (sim->lost_block != QD_NO_BLOCK && sim->lost_t >= sim->t_anchor)
     {
       /* Not a zero-time loop of the model: a positive time advance was
-       * lost in rounding (t + ta = t), so the events pile up at t. Either
-       * the clock is too coarse for the run (far from time 0, its
-       * resolution is a fair part of the run's length), or the time
-       * advances shrank towards zero (a solution that blows up in finite
-       * time, events that accumulate): the advice differs. */
-      double resolution = nextafter (fabs (t), QD_INF) - fabs (t);
+       * lost in rounding (t + ta = t), so the events pile up at t, or was
+       * below the guard's tick (see t_anchor). Either the clock is too
+       * coarse for the run (far from time 0, its resolution is a fair
+       * part of the run's length), or the time advances shrank towards
+       * zero (a solution that blows up in finite time, events that
+       * accumulate, a tiny sample period): the advice differs. */
+      double resolution = MAX (nextafter (fabs (t), QD_INF) - fabs (t),
+                               sim->tick);
       const char *path = sim->atomics[sim->lost_block].path;
 
       if (resolution * 1e6 >= sim->final_time - sim->start_time)
@@ -334,7 +336,7 @@ fail_illegitimate (QdSimulation *sim,
                     "the quanta of this block"),
                   path, sim->lost_ta, t, resolution,
                   sim->illegitimacy_limit, names->str);
-      else
+      else if (t == sim->t_anchor)
         set_fail (sim, QD_ERROR_ILLEGITIMATE,
                   _("%s: its time advance has shrunk to %g at t = %g, "
                     "below the clock's resolution there (%g), so time "
@@ -345,6 +347,20 @@ fail_illegitimate (QdSimulation *sim,
                     "and parameters"),
                   path, sim->lost_ta, t, resolution,
                   sim->illegitimacy_limit, names->str);
+      else
+        /* The clock moved, by less than it can resolve at the final
+         * time: no run to there could be made of such advances. */
+        set_fail (sim, QD_ERROR_ILLEGITIMATE,
+                  _("%s: its time advance has shrunk to %g at t = %g, "
+                    "below the clock's resolution over the run (%g), so "
+                    "the run cannot reach its final time (more than %"
+                    G_GUINT64_FORMAT " transitions since t = %g, among "
+                    "%s); the model may have a solution that grows "
+                    "without bound near this time, or events that "
+                    "accumulate (a sample period or a delay that short): "
+                    "check its equations and parameters"),
+                  path, sim->lost_ta, t, resolution,
+                  sim->illegitimacy_limit, sim->t_anchor, names->str);
     }
   else
     set_fail (sim, QD_ERROR_ILLEGITIMATE,
@@ -1101,10 +1117,23 @@ run_loop_for (QdSimulation   *sim,
 
       if (t > sim->t_event)
         {
+          /* Past the guard's window (see t_anchor), or not: then the
+           * advance is recorded as one too small for the clock. */
+          if (t >= sim->t_reset)
+            {
+              same_time = 0;
+              sim->t_anchor = t;
+              sim->t_reset = t + sim->tick;
+            }
+          else
+            {
+              sim->lost_block = i;
+              sim->lost_ta = t - sim->t_event;
+              sim->lost_t = t;
+            }
           sim->t_event = t;
           sim->t_event_key = sim->heap.entries[0].key;
           sim->time = t;
-          same_time = 0;
         }
       if (G_UNLIKELY (++same_time > sim->illegitimacy_limit))
         {
@@ -1716,7 +1745,8 @@ fill_hot (QdSimulation *sim)
       /* An integrator's internal transitions are counted as steps, which
        * the cascade of static blocks does not do. */
       h->is_static = (type->flags & QD_BLOCK_STATIC) != 0
-                     && !h->is_integrator;
+                     && !h->is_integrator
+                     && (type->is_static == NULL || type->is_static (a));
       if (h->is_static)
         h->kernel_runs = 0;
       else
@@ -1763,6 +1793,13 @@ initialize (QdSimulation  *sim,
   sim->n_external_hi = g_new0 (guint32, MAX (n, 1));
   qd_heap_init (&sim->heap, n);
   sim->t_event = sim->time = t0;
+  {
+    double far = MAX (fabs (t0), fabs (sim->final_time));
+
+    sim->tick = nextafter (far, QD_INF) - far;
+    sim->t_anchor = t0;
+    sim->t_reset = t0 + sim->tick;
+  }
   sim->t_event_key = qd_heap_key (t0);
   sim->lost_block = QD_NO_BLOCK;
   sim->initialized = TRUE;

@@ -186,6 +186,40 @@ test_cli_model_errors (void)
   g_assert_cmpstr (r2.err, ==, r1.err);
 }
 
+/* Bad parameters in three blocks: check lists every one, the loader's
+ * and the check's (it stopped at the first before), one line each with
+ * the block path; run still refuses the file at the first. */
+static void
+test_cli_check_lists_every_problem (void)
+{
+  g_autofree char *path = write_model ("bad-params.qdevs",
+    "{\"format\": \"qdevs\", \"version\": 1, \"blocks\": [\n"
+    "  {\"id\": \"c\", \"type\": \"constant\", \"name\": \"C\", \"params\": {\"value\": \"1+\"}},\n"
+    "  {\"id\": \"g\", \"type\": \"gain\", \"name\": \"Gain\", \"params\": {\"kk\": \"2\"}},\n"
+    "  {\"id\": \"i\", \"type\": \"integrator\", \"name\": \"Integrator\", \"params\": {\"method\": \"QSS9\"}}],\n"
+    " \"links\": [{\"id\": \"l1\", \"from\": {\"block\": \"c\", \"port\": 0}, \"to\": [{\"block\": \"g\", \"port\": 0}]},\n"
+    "  {\"id\": \"l2\", \"from\": {\"block\": \"g\", \"port\": 0}, \"to\": [{\"block\": \"i\", \"port\": 0}]}]}\n");
+  g_autofree char *expected = g_strdup_printf (
+    "%s: /C: parameter 'value': column 3: unexpected end of the expression\n"
+    "%s: /Integrator: parameter 'method': 'QSS9' is not one of QSS1, QSS2, "
+    "QSS3, LIQSS1, LIQSS2, LIQSS3, BQSS, CQSS (or empty for the model's "
+    "default)\n"
+    "%s: /Gain: unknown parameter 'kk' (Gain has: k)\n", path, path, path);
+  g_autofree char *first = g_strdup_printf (
+    "%s: /C: parameter 'value': column 3: unexpected end of the expression\n",
+    path);
+  g_auto(CliResult) r1 = { 0 }, r2 = { 0 };
+
+  run_cli (&r1, "check", path, NULL);
+  g_assert_cmpint (r1.status, ==, 1);
+  g_assert_cmpstr (r1.out, ==, "");
+  g_assert_cmpstr (r1.err, ==, expected);
+
+  run_cli (&r2, "run", path, NULL);
+  g_assert_cmpint (r2.status, ==, 1);
+  g_assert_cmpstr (r2.err, ==, first);
+}
+
 static void
 test_cli_check_ok (void)
 {
@@ -1320,6 +1354,8 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/file-errors", test_cli_file_errors);
   g_test_add_func ("/cli/model-errors", test_cli_model_errors);
   g_test_add_func ("/cli/check-ok", test_cli_check_ok);
+  g_test_add_func ("/cli/check-lists-every-problem",
+                   test_cli_check_lists_every_problem);
   g_test_add_func ("/cli/run-error", test_cli_run_error);
   g_test_add_func ("/cli/run-error-block", test_cli_run_error_block);
   g_test_add_func ("/cli/interrupt", test_cli_interrupt);

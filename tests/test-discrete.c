@@ -491,6 +491,68 @@ test_unit_delay (void)
     }
 }
 
+/* A Unit Delay fed back through a Gain with a period of 1e-300: every
+ * sampling instant moves the clock, but by so little that 10^6 of them
+ * (from 0) stay below the clock's resolution at the final time, and a
+ * run to t = 10 would need 10^301 events. The guard stops it as it stops
+ * a zero-time loop, naming the delay and the loop's blocks, after the
+ * limit's transitions; a period of 1e-3 runs to the end. */
+static void
+test_unit_delay_tiny_period (void)
+{
+  static const char *const periods[] = { "1e-300", "1e-3" };
+
+  for (guint p = 0; p < G_N_ELEMENTS (periods); p++)
+    {
+      g_autoptr(QdDocument) doc = qd_document_new ();
+      QdBlock *unit = add (doc, "unit_delay", "UD", "period", periods[p],
+                           "initial", "1", NULL);
+      QdBlock *gain = add (doc, "gain", "G", "k", "0.5", NULL);
+      QdSettings settings = *qd_document_get_settings (doc);
+      g_autoptr(GError) error = NULL;
+      QdSimulation *sim;
+      QdRunStatus status;
+
+      wire (doc, unit, 0, gain, 0);
+      wire (doc, gain, 0, unit, 0);
+      settings.final_time = 10;
+      settings.illegitimacy_limit = 1000;
+      g_assert_true (qd_document_set_settings (doc, &settings, &error));
+      sim = qd_simulation_new (doc, NULL, NULL, &error);
+      g_assert_no_error (error);
+      /* Bounded, so that a guard that does not trip fails the test
+       * instead of running for ever. */
+      status = qd_simulation_step (sim, 100000, &error);
+      if (p == 0)
+        {
+          g_assert_cmpint (status, ==, QD_RUN_ERROR);
+          g_assert_error (error, QD_ERROR, QD_ERROR_ILLEGITIMATE);
+          g_test_message ("%s", error->message);
+          g_assert_true (g_str_has_prefix (error->message,
+                                           "/UD: its time advance has shrunk "
+                                           "to 1e-300 at t = "));
+          g_assert_nonnull (strstr (error->message,
+                                    "so the run cannot reach its final "
+                                    "time (more than 1000 transitions "
+                                    "since t = 0, among /UD, /G)"));
+          g_assert_nonnull (strstr (error->message, "a sample period or a "
+                                    "delay that short"));
+          g_assert_cmpuint (qd_simulation_get_events (sim), ==, 1000);
+          g_assert_cmpfloat (qd_simulation_get_time (sim), <, 1e-290);
+        }
+      else
+        {
+          g_assert_cmpint (status, !=, QD_RUN_ERROR);
+          g_assert_no_error (error);
+          g_assert_cmpint (qd_simulation_run (sim, &error), ==, QD_RUN_DONE);
+          g_assert_no_error (error);
+          /* 10^4 samples, each an event of the delay and of the gain. */
+          g_assert_cmpuint (qd_simulation_get_events (sim), >=, 20000);
+        }
+      qd_simulation_free (sim);
+    }
+}
+
 static void
 test_counter (void)
 {
@@ -986,6 +1048,8 @@ main (int    argc,
   g_test_add_func ("/discrete/delay", test_delay);
   g_test_add_func ("/discrete/delay-polynomial", test_delay_polynomial);
   g_test_add_func ("/discrete/unit-delay", test_unit_delay);
+  g_test_add_func ("/discrete/unit-delay-tiny-period",
+                   test_unit_delay_tiny_period);
   g_test_add_func ("/discrete/counter", test_counter);
   g_test_add_func ("/discrete/petri", test_petri);
   g_test_add_func ("/discrete/petri-conflict", test_petri_conflict);

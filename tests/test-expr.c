@@ -486,12 +486,61 @@ test_split_vector (void)
     }
 }
 
+/* Which formulas have an operand to watch for zeros (NLFunction keeps
+ * the static fast path for the others), and where the first one is:
+ * u0 = 1 - s, u1 = 2 + s; k is a model variable (a constant). */
+static void
+test_singularities (void)
+{
+  static const struct { const char *text; double zero; } cases[] = {
+    { "2*u0 + sin(u1) - u0^3", QD_INF },
+    { "u0/k + exp(u0) + abs(u0)", QD_INF },
+    { "u0^2.0 * pow(u1, 3)", QD_INF },
+    { "1/u0", 1.0 },
+    { "u1/(u0 - 0.5)", 0.5 },
+    { "log(4 - u1)", 2.0 },
+    { "sqrt(u1) + log10(u0 + 1)", 2.0 },
+    { "u0^-1", 1.0 },
+    { "u0^0 + pow(u1, 0)", QD_INF },
+    { "u0^k", 1.0 },               /* k = 0.5: the base matters */
+  };
+  static const char *const names[] = { "u0", "u1", "k" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(QdExpr) expr = qd_expr_parse (cases[i].text, &error);
+      QdTaylor slots[3] = { { { 1, -1, 0, 0 } }, { { 2, 1, 0, 0 } },
+                            { { 0.5, 0, 0, 0 } } };
+      QdTaylor out;
+      QdExprDomain domain;
+      double zero;
+
+      g_assert_no_error (error);
+      g_assert_true (qd_expr_bind (expr, names, 3, &error));
+      qd_expr_set_slot_constant (expr, 2, 0.5);
+      qd_expr_eval_taylor (expr, slots, 1, &out);
+      zero = qd_expr_next_singularity (expr, &domain);
+      g_test_message ("%s: %g", cases[i].text, zero);
+      g_assert_cmpint (qd_expr_has_singularities (expr), ==,
+                       cases[i].zero < QD_INF);
+      if (cases[i].zero < QD_INF)
+        {
+          g_assert_cmpfloat (fabs (zero - cases[i].zero), <, 1e-12);
+          g_assert_cmpint (domain, !=, QD_EXPR_DOMAIN_NONE);
+        }
+      g_assert_cmpint (qd_expr_get_domain_error (expr, NULL), ==,
+                       QD_EXPR_DOMAIN_NONE);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/expr/precedence", test_precedence);
+  g_test_add_func ("/expr/singularities", test_singularities);
   g_test_add_func ("/expr/numbers", test_numbers);
   g_test_add_func ("/expr/functions", test_functions);
   g_test_add_func ("/expr/constants", test_constants);

@@ -455,6 +455,37 @@ test_syntax_errors (void)
   assert_load_error ("{\"title\": \"\xff\"}", QD_ERROR_SYNTAX,
                      NAME ":1:12: JSON syntax error: the text is not valid UTF-8; "
                      "save the file as UTF-8");
+  /* What json-c's own UTF-8 check lets through: an overlong '/' and a
+   * surrogate encoded in three bytes (CESU-8). */
+  assert_load_error (HEAD "\n\"title\": \"a\xc0\xaf" "b\"}", QD_ERROR_SYNTAX,
+                     NAME ":2:12: JSON syntax error: the text is not valid UTF-8; "
+                     "save the file as UTF-8");
+  assert_load_error (HEAD "\"title\": \"\xed\xa0\x80\xed\xb0\x80\"}", QD_ERROR_SYNTAX,
+                     NAME ":1:45: JSON syntax error: the text is not valid UTF-8; "
+                     "save the file as UTF-8");
+  /* Escapes that decode to no text. */
+  assert_load_error (HEAD "\"title\": \"a\\u0000b\"}", QD_ERROR_SYNTAX,
+                     NAME ":1:46: JSON syntax error: \\u0000 would put a NUL "
+                     "character in the text, which cannot hold one; remove it");
+  assert_load_error (HEAD "\n  \"description\": \"x \\ud83d y\"}", QD_ERROR_SYNTAX,
+                     NAME ":2:21: JSON syntax error: \\ud83d is the first half of a "
+                     "UTF-16 surrogate pair without the second; write the "
+                     "character itself");
+  assert_load_error (HEAD "\"title\": \"\\ude00\"}", QD_ERROR_SYNTAX,
+                     NAME ":1:45: JSON syntax error: \\ude00 is the second half of "
+                     "a UTF-16 surrogate pair without the first; write the "
+                     "character itself");
+  /* Nesting beyond the parser's 256 levels: the object is the first,
+   * the 256th bracket the 257th. */
+  {
+    GString *deep = g_string_new ("{\"format\": \"qdevs\", \"version\": 1,\n\"title\": ");
+
+    for (int i = 0; i < 300; i++)
+      g_string_append_c (deep, '[');
+    assert_load_error (deep->str, QD_ERROR_SYNTAX,
+                       NAME ":2:265: JSON syntax error: nesting deeper than 256 levels");
+    g_string_free (deep, TRUE);
+  }
   assert_load_error ("// comment\n{}", QD_ERROR_SYNTAX,
                      NAME ":1:1: JSON syntax error: unexpected character '/'");
   assert_load_error ("null", QD_ERROR_FORMAT,
@@ -490,7 +521,6 @@ test_semantic_errors (void)
       NAME ": unknown key \"titel\" in the diagram; the keys are format, version, "
       "title, description, simulation, variables, blocks, links" },
     { HEAD "\"title\": 3}", QD_ERROR_FORMAT, NAME ": \"title\" must be a string" },
-    { HEAD "\"title\": \"a\\u0000b\"}", QD_ERROR_FORMAT, NAME ": \"title\" must be a string" },
     { HEAD "\"blocks\": {}}", QD_ERROR_FORMAT, NAME ": \"blocks\" must be an array of blocks" },
 
     /* Simulation settings and variables */
@@ -541,13 +571,30 @@ test_semantic_errors (void)
       NAME ": /Sum: parameter 'n': '99' is not a port count; write a whole number from 1 to 8" },
     { HEAD "\"blocks\": [{\"id\": \"b1\", \"type\": \"test-gain\", \"name\": \"Gain\", "
       "\"position\": [1]}]}",
-      QD_ERROR_FORMAT, NAME ": /Gain: \"position\" must be an array of two numbers" },
+      QD_ERROR_FORMAT, NAME ": /Gain: \"position\" must be an array of two numbers from "
+      "-10000000 to 10000000" },
     { HEAD "\"blocks\": [{\"id\": \"b1\", \"type\": \"test-gain\", \"name\": \"Gain\", "
       "\"position\": [1, \"2\"]}]}",
-      QD_ERROR_FORMAT, NAME ": /Gain: \"position\" must be an array of two numbers" },
+      QD_ERROR_FORMAT, NAME ": /Gain: \"position\" must be an array of two numbers from "
+      "-10000000 to 10000000" },
     { HEAD "\"blocks\": [{\"id\": \"b1\", \"type\": \"test-gain\", \"name\": \"Gain\", "
       "\"size\": [0, 40]}]}",
-      QD_ERROR_FORMAT, NAME ": /Gain: \"size\" must be an array of two positive numbers" },
+      QD_ERROR_FORMAT, NAME ": /Gain: \"size\" must be an array of two positive numbers up to "
+      "10000000" },
+    /* Geometry far out of range (the canvas would never draw it). */
+    { HEAD "\"blocks\": [{\"id\": \"b1\", \"type\": \"test-gain\", \"name\": \"Gain\", "
+      "\"position\": [-9223372036854775809, 0]}]}",
+      QD_ERROR_FORMAT, NAME ": /Gain: \"position\" must be an array of two numbers from "
+      "-10000000 to 10000000" },
+    { HEAD "\"blocks\": [{\"id\": \"p\", \"type\": \"subsystem\", \"name\": \"Plant\", "
+      "\"blocks\": [{\"id\": \"b1\", \"type\": \"test-gain\", \"name\": \"Gain\", "
+      "\"position\": [0, 1.5e7]}]}]}",
+      QD_ERROR_FORMAT, NAME ": /Plant/Gain: \"position\" must be an array of two numbers "
+      "from -10000000 to 10000000" },
+    { HEAD "\"blocks\": [{\"id\": \"b1\", \"type\": \"test-gain\", \"name\": \"Gain\", "
+      "\"size\": [40, 1e300]}]}",
+      QD_ERROR_FORMAT, NAME ": /Gain: \"size\" must be an array of two positive numbers up to "
+      "10000000" },
     { HEAD "\"blocks\": [{\"id\": \"b1\", \"type\": \"test-gain\", \"name\": \"Gain\", "
       "\"rotation\": 45}]}",
       QD_ERROR_FORMAT, NAME ": /Gain: \"rotation\" must be 0, 90, 180 or 270" },
@@ -636,7 +683,12 @@ test_semantic_errors (void)
       NAME ": link l1: \"port\" in \"from\" must be a port number (0, 1, ...)" },
     { TWO_BLOCKS "\"links\": [{\"id\": \"l1\", \"from\": {\"block\": \"b1\", \"port\": 0}, "
       "\"to\": [{\"block\": \"b2\", \"port\": 0, \"points\": [[1, 2], [3]]}]}]}",
-      QD_ERROR_FORMAT, NAME ": link l1: \"points\" must be an array of [x, y] pairs" },
+      QD_ERROR_FORMAT, NAME ": link l1: \"points\" must be an array of [x, y] pairs, "
+      "each number from -10000000 to 10000000" },
+    { TWO_BLOCKS "\"links\": [{\"id\": \"l1\", \"from\": {\"block\": \"b1\", \"port\": 0}, "
+      "\"to\": [{\"block\": \"b2\", \"port\": 0, \"points\": [[1, 2], [-1e8, 3]]}]}]}",
+      QD_ERROR_FORMAT, NAME ": link l1: \"points\" must be an array of [x, y] pairs, "
+      "each number from -10000000 to 10000000" },
     { TWO_BLOCKS "\"links\": [{\"id\": \"l1\", \"form\": {}}]}",
       QD_ERROR_FORMAT,
       NAME ": link l1: unknown key \"form\" in a link; the keys are id, from, to" },
@@ -723,6 +775,79 @@ test_truncated (void)
     }
   /* Only the whole file, with or without its final newline. */
   g_assert_cmpuint (n_loaded, ==, 2);
+}
+
+/* A file with several bad parameters in several blocks: the strict
+ * loader stops at the first; asked for its problems, the loader lists
+ * each bad value (with the block's path and id) and opens the diagram,
+ * the unknown parameters kept for the check to report and for saving to
+ * write back. */
+static void
+test_load_problems (void)
+{
+  static const char data[] =
+    HEAD "\"blocks\": ["
+    "{\"id\": \"c\", \"type\": \"constant\", \"name\": \"C\", "
+    " \"params\": {\"value\": \"1+\", \"colour\": \"red\"}},"
+    "{\"id\": \"p\", \"type\": \"subsystem\", \"name\": \"Plant\", \"blocks\": ["
+    " {\"id\": \"g\", \"type\": \"gain\", \"name\": \"Gain\","
+    "  \"params\": {\"kk\": \"2\", \"k\": \"3*\"}},"
+    " {\"id\": \"s\", \"type\": \"scope\", \"name\": \"Scope\", \"params\": {\"n\": {}}}],"
+    " \"links\": [{\"id\": \"l1\", \"from\": {\"block\": \"g\", \"port\": 0},"
+    "  \"to\": [{\"block\": \"s\", \"port\": 0}]}]}]}";
+  static const char *const listed[][2] = {
+    { "c", "/C: parameter 'value': column 3: unexpected end of the expression" },
+    { "g", "/Plant/Gain: parameter 'k': column 3: unexpected end of the expression" },
+    { "s", "/Plant/Scope: parameter 'n' must be a string, a number, true or false" },
+  };
+  g_autoptr(GPtrArray) problems =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) qd_problem_free);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QdDocument) doc = NULL;
+  g_autofree char *saved = NULL;
+  gboolean unknown_colour = FALSE, unknown_kk = FALSE;
+  QdBlock *gain;
+
+  assert_load_error (data, QD_ERROR_SYNTAX,
+                     NAME ": /C: parameter 'value': column 3: unexpected end "
+                     "of the expression");
+
+  doc = qd_document_load_data_full (data, strlen (data), NAME, problems, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (doc);
+  g_assert_cmpuint (problems->len, ==, G_N_ELEMENTS (listed));
+  for (guint i = 0; i < problems->len; i++)
+    {
+      const QdProblem *problem = g_ptr_array_index (problems, i);
+      g_autofree char *text = qd_problem_to_string (problem);
+
+      g_assert_cmpstr (text, ==, listed[i][1]);
+      g_assert_cmpstr (problem->block_id, ==, listed[i][0]);
+    }
+
+  /* The bad values are left out; the unknown parameter is kept. */
+  gain = qd_document_find_block_by_path (doc, "/Plant/Gain");
+  g_assert_nonnull (gain);
+  g_assert_null (qd_block_get_param (gain, "k"));
+  g_assert_cmpstr (qd_block_get_param (gain, "kk"), ==, "2");
+  saved = qd_document_to_data (doc, NULL);
+  g_assert_nonnull (strstr (saved, "\"kk\": \"2\""));
+  g_assert_nonnull (strstr (saved, "\"colour\": \"red\""));
+
+  /* The check lists the unknown parameters after them. */
+  g_assert_false (qd_document_check (doc, NULL, problems));
+  for (guint i = G_N_ELEMENTS (listed); i < problems->len; i++)
+    {
+      g_autofree char *text = qd_problem_to_string (g_ptr_array_index (problems, i));
+
+      g_test_message ("%s", text);
+      unknown_colour |= g_str_equal (text, "/C: unknown parameter 'colour' "
+                                     "(Constant has: value)");
+      unknown_kk |= g_str_equal (text, "/Plant/Gain: unknown parameter 'kk' "
+                                 "(Gain has: k)");
+    }
+  g_assert_true (unknown_colour);
+  g_assert_true (unknown_kk);
 }
 
 /* Tests: files */
@@ -880,6 +1005,7 @@ main (int argc, char **argv)
   g_test_add_func ("/file/accepted-forms", test_accepted_forms);
   g_test_add_func ("/file/truncated", test_truncated);
   g_test_add_func ("/file/load-missing", test_load_missing);
+  g_test_add_func ("/file/load-problems", test_load_problems);
   g_test_add_func ("/file/save-atomic", test_save_atomic);
 
   return g_test_run ();

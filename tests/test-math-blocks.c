@@ -547,6 +547,112 @@ test_pow_overflow (void)
   qd_simulation_free (sim);
 }
 
+/* Runs Source -> D -> Scope to t = 5, D of @type (with @param = @value
+ * when @param is not NULL), the source a Ramp 1 - t or, with @constant
+ * not NULL, a Constant of that value. Returns the status; @message gets
+ * the error's message or NULL, @time the time the run reached. */
+static QdRunStatus
+run_one_input (const char  *type,
+               const char  *param,
+               const char  *value,
+               const char  *constant,
+               char       **message,
+               double      *time)
+{
+  g_autoptr(QdDocument) doc = qd_document_new ();
+  QdBlock *src = qd_test_add_block (doc, constant != NULL ? "constant" : "ramp",
+                                    "Source");
+  QdBlock *block = qd_test_add_block (doc, type, "D");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+  g_autoptr(GError) error = NULL;
+  QdSimulation *sim;
+  QdRunStatus status;
+
+  if (constant != NULL)
+    qd_test_set_param (doc, src, "value", constant);
+  else
+    {
+      qd_test_set_param (doc, src, "initial", "1");
+      qd_test_set_param (doc, src, "slope", "-1");
+    }
+  if (param != NULL)
+    qd_test_set_param (doc, block, param, value);
+  qd_test_connect (doc, src, 0, block, 0);
+  qd_test_connect (doc, block, 0, scope, 0);
+  qd_test_set_final_time (doc, 5.0);
+  sim = qd_test_compile (doc);
+  status = qd_simulation_run (sim, &error);
+  *message = error != NULL ? g_strdup (error->message) : NULL;
+  *time = qd_simulation_get_time (sim);
+  qd_simulation_free (sim);
+  return status;
+}
+
+/* The same function as a block and as an NLFunction formula stops alike:
+ * at the time the input reaches 0 (the Ramp 1 - t is emitted once, so
+ * the formula must schedule the zero itself, as the blocks do; it ran on
+ * through the pole before, 1/u0 giving 1, 2, 3 ...), or at once on an
+ * input outside the domain, with the same message. The zero of a
+ * subexpression is found too (a divisor u0 - 0.25 at t = 0.75), and a
+ * function with nothing singular at 0 (u0^3) runs to the end. */
+static void
+test_nlfunction_singular (void)
+{
+  static const struct
+  {
+    const char *formula, *type, *exponent, *constant;
+  } cases[] = {
+    { "1/u0", "inverse", NULL, NULL },
+    { "log(u0)", "log", NULL, NULL },
+    { "sqrt(u0)", "sqrt", NULL, NULL },
+    { "u0^-2", "pow", "-2", NULL },
+    { "u0^0.5", "pow", "0.5", NULL },
+    { "pow(u0, 1.5)", "pow", "1.5", NULL },
+    { "u0^3", "pow", "3", NULL },
+    { "log(u0)", "log", NULL, "-1" },
+    { "1/u0", "inverse", NULL, "0" },
+    { "sqrt(u0)", "sqrt", NULL, "-4" },
+    { "u0^0.5", "pow", "0.5", "-4" },
+    { "u0^400", "pow", "400", "10" },
+    { "exp(u0)", "exp", NULL, "1000" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *as_block = NULL, *as_formula = NULL;
+      double t_block, t_formula;
+      QdRunStatus s_block, s_formula;
+
+      s_block = run_one_input (cases[i].type, cases[i].exponent ? "exponent" : NULL,
+                               cases[i].exponent, cases[i].constant,
+                               &as_block, &t_block);
+      s_formula = run_one_input ("nlfunction", "expression", cases[i].formula,
+                                 cases[i].constant, &as_formula, &t_formula);
+      g_test_message ("%s: %s | %s", cases[i].formula,
+                      as_block ? as_block : "done",
+                      as_formula ? as_formula : "done");
+      g_assert_cmpint (s_formula, ==, s_block);
+      g_assert_cmpstr (as_formula, ==, as_block);
+      g_assert_cmpfloat (t_formula, ==, t_block);
+      if (strcmp (cases[i].formula, "u0^3") == 0)
+        g_assert_cmpint (s_block, ==, QD_RUN_DONE);
+      else
+        g_assert_cmpint (s_block, ==, QD_RUN_ERROR);
+    }
+
+  {
+    g_autofree char *message = NULL;
+    double t;
+
+    g_assert_cmpint (run_one_input ("nlfunction", "expression",
+                                    "u0/(u0 - 0.25) + log(u0 + 2)", NULL,
+                                    &message, &t), ==, QD_RUN_ERROR);
+    g_assert_cmpstr (message, ==, "/D: at t = 0.75 the input is 0: a divisor "
+                     "is zero; keep it away from zero");
+    g_assert_cmpfloat (t, ==, 0.75);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -565,6 +671,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/math-blocks/singular-zero", test_singular_zero);
   g_test_add_func ("/math-blocks/pow-overflow", test_pow_overflow);
+  g_test_add_func ("/math-blocks/nlfunction-singular", test_nlfunction_singular);
 
   return g_test_run ();
 }

@@ -411,6 +411,72 @@ test_open_error (void)
   g_unlink (path);
 }
 
+/* A diagram with bad parameters in two blocks opens (it was refused as
+ * a whole before): the Messages panel lists each problem, the loader's
+ * and the check's, and the canvas rings those blocks, as after a Check;
+ * a clean block is not ringed. */
+static void
+test_open_with_problems (void)
+{
+  static const char data[] =
+    "{\"format\": \"qdevs\", \"version\": 1, \"blocks\": ["
+    " {\"id\": \"c\", \"type\": \"constant\", \"name\": \"C\","
+    "  \"params\": {\"value\": \"1+\"}},"
+    " {\"id\": \"g\", \"type\": \"gain\", \"name\": \"Gain\","
+    "  \"params\": {\"kk\": \"2\", \"k\": \"3*\"}},"
+    " {\"id\": \"s\", \"type\": \"scope\", \"name\": \"Scope\"}],"
+    " \"links\": [{\"id\": \"l1\", \"from\": {\"block\": \"c\", \"port\": 0},"
+    "  \"to\": [{\"block\": \"g\", \"port\": 0}]},"
+    " {\"id\": \"l2\", \"from\": {\"block\": \"g\", \"port\": 0},"
+    "  \"to\": [{\"block\": \"s\", \"port\": 0}]}]}";
+  static const char *const listed[] = {
+    "/C: parameter 'value': column 3: unexpected end of the expression",
+    "/Gain: parameter 'k': column 3: unexpected end of the expression",
+    "/Gain: unknown parameter 'kk' (Gain has: k)",
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autofree char *path = NULL;
+  QdMessagesView *view;
+  GtkNotebook *notebook;
+  GHashTable *ids;
+  QdWindow *window;
+  int fd;
+
+  fd = g_file_open_tmp ("qd-test-window-XXXXXX.qdevs", &path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (write (fd, data, strlen (data)), ==, (gssize) strlen (data));
+  close (fd);
+
+  window = qd_window_new (GTK_APPLICATION (app));
+  file = g_file_new_for_path (path);
+  g_assert_true (qd_window_open_file (window, file, &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (qd_window_get_document (window));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (template_child (window, "main_stack"))),
+                   ==, "document");
+
+  view = QD_MESSAGES_VIEW (template_child (window, "messages_view"));
+  g_assert_cmpuint (qd_messages_view_get_n_problems (view), ==, G_N_ELEMENTS (listed));
+  for (guint i = 0; i < G_N_ELEMENTS (listed); i++)
+    {
+      g_autofree char *text = qd_problem_to_string (qd_messages_view_get_problem (view, i));
+
+      g_assert_cmpstr (text, ==, listed[i]);
+    }
+  notebook = GTK_NOTEBOOK (template_child (window, "bottom_notebook"));
+  g_assert_true (gtk_notebook_get_nth_page (notebook, gtk_notebook_get_current_page (notebook))
+                 == GTK_WIDGET (view));
+  ids = qd_canvas_get_highlight (QD_CANVAS (template_child (window, "canvas")));
+  g_assert_nonnull (ids);
+  g_assert_true (g_hash_table_contains (ids, "c"));
+  g_assert_true (g_hash_table_contains (ids, "g"));
+  g_assert_false (g_hash_table_contains (ids, "s"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+}
+
 static void
 test_open_missing (void)
 {
@@ -981,6 +1047,7 @@ main (int    argc,
   g_test_add_func ("/window/problem-highlight", test_problem_highlight);
   g_test_add_func ("/window/open-error", test_open_error);
   g_test_add_func ("/window/open-missing", test_open_missing);
+  g_test_add_func ("/window/open-with-problems", test_open_with_problems);
   g_test_add_func ("/window/size-remembered", test_window_size_remembered);
   g_test_add_func ("/window/edit-at", test_edit_at);
   g_test_add_func ("/window/links-removed-notice", test_links_removed_notice);

@@ -1580,6 +1580,17 @@ qd_window_new (GtkApplication *application)
   return g_object_new (QD_TYPE_WINDOW, "application", application, NULL);
 }
 
+/* Brings the Messages panel to the front. */
+static void
+show_messages (QdWindow *self)
+{
+  int page = gtk_notebook_page_num (self->bottom_notebook,
+                                    GTK_WIDGET (self->messages_view));
+
+  if (page >= 0)
+    gtk_notebook_set_current_page (self->bottom_notebook, page);
+}
+
 gboolean
 qd_window_open_file (QdWindow  *self,
                      GFile     *file,
@@ -1587,6 +1598,8 @@ qd_window_open_file (QdWindow  *self,
 {
   g_autoptr(GError) local_error = NULL;
   g_autofree char *path = NULL;
+  g_autoptr(GPtrArray) problems =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) qd_problem_free);
   QdDocument *document;
 
   g_return_val_if_fail (QD_IS_WINDOW (self), FALSE);
@@ -1603,7 +1616,7 @@ qd_window_open_file (QdWindow  *self,
       document = NULL;
     }
   else
-    document = qd_document_load (path, &local_error);
+    document = qd_document_load_full (path, problems, &local_error);
 
   if (document == NULL)
     {
@@ -1616,6 +1629,14 @@ qd_window_open_file (QdWindow  *self,
   qd_window_set_document (self, document, file);
   g_object_unref (document);
   add_to_recent (file);
+  /* Bad parameters do not keep the diagram shut: it opens with them and
+   * what Check finds listed and marked, as after a Check. */
+  if (problems->len > 0)
+    {
+      qd_document_check (document, NULL, problems);
+      show_messages (self);
+      qd_messages_view_set_problems (self->messages_view, problems);
+    }
 
   return TRUE;
 }
@@ -1655,15 +1676,11 @@ qd_window_set_document (QdWindow   *self,
 guint
 qd_window_check (QdWindow *self)
 {
-  int page;
-
   g_return_val_if_fail (QD_IS_WINDOW (self), 0);
 
   if (self->document == NULL)
     return 0;
-  page = gtk_notebook_page_num (self->bottom_notebook, GTK_WIDGET (self->messages_view));
-  if (page >= 0)
-    gtk_notebook_set_current_page (self->bottom_notebook, page);
+  show_messages (self);
   return qd_messages_view_check (self->messages_view, self->document);
 }
 
