@@ -288,9 +288,9 @@ test_dash (void)
   g_assert_cmpint (r4.status, ==, 0);
   g_assert_cmpstr (r4.out, ==,
                    "event,time,block,transition,port,elapsed,ta,order,c0,c1,c2,c3,tag\n"
-                   "1,0,/Step,output,0,,,0,0,,,,0\n"
+                   "1,0,/Step,output,1,,,0,0,,,,0\n"
                    "1,0,/Step,internal,,0,1.76,,,,,,\n"
-                   "1,0,/Sum,external,1,0,0,0,0,,,,0\n");
+                   "1,0,/Sum,external,2,0,0,0,0,,,,0\n");
   g_assert_nonnull (strstr (r4.err, "the event log on standard output holds the first 3 rows"));
 
   run_cli (&r5, "run", cellier, "--csv", "-", "--stats-json", NULL);
