@@ -272,8 +272,9 @@ preferences_activated (GSimpleAction *action,
         gtk_window_present (GTK_WINDOW (l->data));
         return;
       }
-  /* Without the schema (a build tree run without GSETTINGS_SCHEMA_DIR)
-   * the window says so rather than the editor aborting. */
+  /* Without the schema (neither installed nor in the build tree the
+   * editor runs from) the window says so rather than the editor
+   * aborting. */
   settings = qd_settings_new_if_installed ();
   window = qd_preferences_window_new (gtk_application_get_active_window (app), settings);
   gtk_window_present (GTK_WINDOW (window));

@@ -53,9 +53,9 @@ struct _QdWindow
   QdRunBar    *run_bar;
   GMenu       *recent_menu;
 
-  /* NULL when the schema is not installed (running from a build tree
-   * without GSETTINGS_SCHEMA_DIR): the window then simply forgets its
-   * size instead of aborting. */
+  /* NULL when the schema cannot be found (neither installed nor in the
+   * build tree): the window then simply forgets its size instead of
+   * aborting. */
   GSettings   *settings;
 
   QdDocument  *document;
