@@ -492,8 +492,10 @@ update_stats (QdRunSession *self)
   if (self->canvas != NULL && self->document != NULL)
     {
       g_autoptr(GHashTable) badges = qd_stats_view_dup_badges (self->stats, self->document);
+      g_autoptr(GHashTable) reported = qd_stats_view_dup_reported (self->stats, self->document);
 
       qd_canvas_set_block_badges (self->canvas, badges);
+      qd_canvas_set_block_reported (self->canvas, reported);
     }
 }
 
@@ -695,7 +697,10 @@ prepare_run (QdRunSession *self)
   /* Before the runner has it: the log is set before the first event. */
   qd_event_view_record (self->events, sim);
   if (self->canvas != NULL)
-    qd_canvas_set_block_badges (self->canvas, NULL);
+    {
+      qd_canvas_set_block_badges (self->canvas, NULL);
+      qd_canvas_set_block_reported (self->canvas, NULL);
+    }
 
   /* One plot per Scope block, keyed by its path so that a new run of
    * the same diagram overlays the earlier ones on the same plot. */
@@ -876,7 +881,10 @@ qd_run_session_set_document (QdRunSession *self,
   qd_stats_view_set_simulation (self->stats, NULL);
   qd_event_view_record (self->events, NULL);
   if (self->canvas != NULL)
-    qd_canvas_set_block_badges (self->canvas, NULL);
+    {
+      qd_canvas_set_block_badges (self->canvas, NULL);
+      qd_canvas_set_block_reported (self->canvas, NULL);
+    }
   g_signal_emit (self, signals[SIGNAL_PROGRESS], 0);
 }
 
