@@ -438,6 +438,63 @@ test_trace_budget (void)
   g_settings_reset (settings, "trace-memory-budget");
 }
 
+/* The earlier runs a plot keeps share the budget with the current run:
+ * with 2 MiB, the second run decimates the first, the third decimates
+ * the second and drops the first; the legend and the plot's note say
+ * so, and all the runs together stay within the budget. */
+static void
+test_earlier_runs_budget (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (QD_APPLICATION_ID);
+  Fixture f;
+  QdPlot *plot;
+  QdRunMemory *memory;
+  gboolean decimated_label = FALSE;
+
+  g_assert_true (g_settings_set_uint (settings, "trace-memory-budget", 2));
+  fixture_setup (&f, load_example ("lotka-volterra.qdevs"));
+  /* Each run alone fills its budget (see test_trace_budget). */
+  qd_test_set_final_time (f.document, 100000);
+  memory = qd_run_session_get_run_memory (f.session);
+  for (guint run = 1; run <= 3; run++)
+    {
+      f.n_finished = 0;
+      activate (&f, "run.start");
+      wait_until (is_finished, &f);
+      g_assert_cmpint (f.last_state, ==, QD_RUNNER_FINISHED);
+      g_test_message ("after run %u: %u runs kept, %" G_GSIZE_FORMAT " bytes "
+                      "of a %" G_GSIZE_FORMAT "-byte budget", run,
+                      qd_run_memory_get_n_runs (memory), qd_run_memory_get_used (memory),
+                      qd_run_memory_get_limit (memory));
+      g_assert_cmpuint (qd_run_memory_get_used (memory), <=, 2 << 20);
+    }
+  plot = qd_run_session_get_plot (f.session, 0);
+  g_assert_cmpuint (qd_run_memory_get_n_runs (memory), ==, 2);
+  g_assert_cmpint (qd_run_memory_get_state (memory, 0), ==, QD_RUN_MEMORY_DECIMATED);
+  g_assert_cmpint (qd_run_memory_get_state (memory, 1), ==, QD_RUN_MEMORY_EXACT);
+
+  /* The plot shows run 2 (decimated) under run 3; run 1 is gone. */
+  g_assert_cmpuint (qd_plot_get_n_earlier_traces (plot), ==, 2);
+  for (guint i = 0; i < qd_plot_get_n_earlier_traces (plot); i++)
+    {
+      const char *label = qd_plot_get_earlier_label (plot, i);
+
+      g_assert_null (strstr (label, "run 1"));
+      if (strstr (label, "(run 2, decimated)") != NULL)
+        decimated_label = TRUE;
+    }
+  g_assert_true (decimated_label);
+  g_assert_cmpstr (qd_run_session_get_dropped_note (f.session, 0), ==,
+                   "1 earlier run dropped (trace memory)");
+
+  /* Clearing the earlier runs clears the note too. */
+  activate (&f, "run.clear-runs");
+  g_assert_null (qd_run_session_get_dropped_note (f.session, 0));
+
+  fixture_teardown (&f);
+  g_settings_reset (settings, "trace-memory-budget");
+}
+
 static void
 test_pause_resume_step (void)
 {
@@ -1548,6 +1605,7 @@ main (int    argc,
   g_test_add_func ("/run-ui/lotka-volterra", test_run_lotka_volterra);
   g_test_add_func ("/run-ui/pause-resume-step", test_pause_resume_step);
   g_test_add_func ("/run-ui/trace-budget", test_trace_budget);
+  g_test_add_func ("/run-ui/earlier-runs-budget", test_earlier_runs_budget);
   g_test_add_func ("/run-ui/unconnected-input", test_unconnected_input);
   g_test_add_func ("/run-ui/run-error", test_run_error);
   g_test_add_func ("/run-ui/stats-and-badges", test_stats_and_badges);
