@@ -5,6 +5,7 @@
 #include <json-c/json.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "qd-autosave.h"
@@ -24,6 +25,19 @@ qd_recovery_file_free (QdRecoveryFile *file)
   g_free (file->title);
   g_clear_pointer (&file->time, g_date_time_unref);
   g_free (file);
+}
+
+/* Removes @path if it is still the file @fd has open: an editor that
+ * removed its copy may have made a new lock file there since. */
+static void
+unlink_lock (const char *path,
+             int         fd)
+{
+  struct stat a, b;
+
+  if (fstat (fd, &a) == 0 && g_stat (path, &b) == 0
+      && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+    g_unlink (path);
 }
 
 static const char *
@@ -86,7 +100,12 @@ claim (const char *dir,
   /* Checked once locked: the editor that wrote it may have removed it
    * (a clean close) between the listing and the lock. */
   if (!g_file_test (file->data_path, G_FILE_TEST_IS_REGULAR) || !read_info (file))
-    return NULL;
+    {
+      /* Not a copy (any more): the lock file is only ours to remove. */
+      if (!g_file_test (file->info_path, G_FILE_TEST_EXISTS))
+        unlink_lock (file->lock_path, file->lock_fd);
+      return NULL;
+    }
   return g_steal_pointer (&file);
 }
 
@@ -150,7 +169,7 @@ qd_recovery_file_discard (QdRecoveryFile *file)
   g_unlink (file->data_path);
   if (file->lock_fd >= 0)
     {
-      g_unlink (file->lock_path);
+      unlink_lock (file->lock_path, file->lock_fd);
       close (file->lock_fd);
       file->lock_fd = -1;
     }
