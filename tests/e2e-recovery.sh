@@ -11,7 +11,7 @@
 # clean quit no recovery copy is left.
 #
 # Usage: e2e-recovery.sh [QDEVS]   (default: $MESON_BUILD_ROOT/app/qdevs)
-# Exits 77 (skipped) without xdotool or a display. With
+# Exits 77 (skipped) without xdotool, python3 or a display. With
 # QD_E2E_SCREENSHOTS=DIR and ImageMagick's import, it keeps a screenshot
 # of each main state in DIR.
 
@@ -28,6 +28,7 @@ skip ()
 }
 
 command -v xdotool >/dev/null 2>&1 || skip "xdotool is not installed"
+command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
 
 # A display of our own, so that nothing else takes the keyboard focus.
 if [ -z "${QD_E2E_INNER:-}" ] && command -v xvfb-run >/dev/null 2>&1; then

@@ -750,7 +750,8 @@ test_reported_stats (void)
   fixture_setup (&f, load_example ("queue-server.qdevs"));
   stats = qd_run_session_get_stats_view (f.session);
   before = dup_block_tooltip (&f, "/Server");
-  g_assert_null (strstr (before, "utilisation"));
+  g_assert_null (strstr (before, "Last run"));
+  g_assert_null (strstr (before, "utilisation = "));
 
   activate (&f, "run.start");
   wait_until (is_finished, &f);
@@ -783,15 +784,22 @@ test_reported_stats (void)
 
   for (guint i = 0; i < n; i++)
     {
-      const char *path, *reported = qd_stats_view_get_reported (stats, i);
+      const char *path, *doc, *reported = qd_stats_view_get_reported (stats, i);
       g_autofree char *tooltip = NULL;
 
       qd_stats_view_get_row (stats, i, &path, NULL, NULL, NULL);
       tooltip = dup_block_tooltip (&f, path);
+      /* Added to what the tooltip says before a run, not instead. */
+      doc = qd_simulation_get_atomic (ref, i)->type->doc;
+      g_assert_nonnull (doc);
+      g_assert_nonnull (strstr (tooltip, _(doc)));
       if (reported[0] != '\0')
-        g_assert_nonnull (strstr (tooltip, reported));
+        {
+          g_assert_nonnull (strstr (tooltip, "Last run"));
+          g_assert_nonnull (strstr (tooltip, reported));
+        }
       else
-        g_assert_null (strstr (tooltip, " = "));
+        g_assert_null (strstr (tooltip, "Last run"));
     }
   {
     g_autofree char *queue = dup_block_tooltip (&f, "/Queue");
@@ -812,7 +820,7 @@ test_reported_stats (void)
     qd_window_set_document (f.window, again, NULL);
     after = dup_block_tooltip (&f, "/Server");
 
-    g_assert_null (strstr (after, "utilisation"));
+    g_assert_cmpstr (after, ==, before);
   }
   fixture_teardown (&f);
 }

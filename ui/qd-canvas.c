@@ -1427,6 +1427,10 @@ qd_canvas_create_tooltip (QdCanvas *self,
   else if (type != NULL)
     text = g_markup_printf_escaped ("<b>%s</b> (%s)\n%s", hit.block->name, _(type->name),
                                     type->doc != NULL ? _(type->doc) : "");
+  else
+    text = g_markup_printf_escaped (_("<b>%s</b>: unknown block type “%s”"),
+                                    hit.block->name, hit.block->type);
+  /* After a run, what the block reported about it. */
   if (hit.kind == QD_CANVAS_HIT_BLOCK && self->reported != NULL
       && g_hash_table_contains (self->reported, hit.block->id))
     {
@@ -1438,9 +1442,6 @@ qd_canvas_create_tooltip (QdCanvas *self,
 
       text = g_strconcat (plain, "\n\n", results, NULL);
     }
-  else
-    text = g_markup_printf_escaped (_("<b>%s</b>: unknown block type “%s”"),
-                                    hit.block->name, hit.block->type);
 
   label = gtk_label_new (NULL);
   gtk_label_set_markup (GTK_LABEL (label), text);
