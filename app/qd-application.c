@@ -22,6 +22,7 @@
 #include "qd-build-tree.h"
 #include "qd-example-browser.h"
 #include "qd-preferences-window.h"
+#include "qd-recovery-dialog.h"
 #include "qd-settings.h"
 #include "qd-window.h"
 
@@ -32,6 +33,9 @@ struct _QdApplication
   /* The chooser must outlive the action that showed it (it is not modal
    * in the blocking sense), so the application keeps it. */
   GtkFileChooserNative *chooser;
+
+  /* The copies of a crashed editor are offered once, at the start. */
+  gboolean              recovery_offered;
 };
 
 G_DEFINE_FINAL_TYPE (QdApplication, qd_application, GTK_TYPE_APPLICATION)
@@ -73,6 +77,82 @@ window_is_reusable (QdWindow *window)
              && qd_document_get_root (document)->blocks->len == 0);
 }
 
+/* Opens each copy in a window of its own (the first in the active one
+ * when it is still empty), with its changes and its file; the copy goes
+ * once the window has written its own. */
+static void
+recover_files (QdApplication *self,
+               GPtrArray     *files)
+{
+  QdWindow *reusable = get_active_qd_window (self);
+
+  if (!window_is_reusable (reusable))
+    reusable = NULL;
+  for (guint i = 0; i < files->len; i++)
+    {
+      QdRecoveryFile *file = g_ptr_array_index (files, i);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(QdDocument) document = qd_recovery_file_load (file, &error);
+      g_autoptr(GFile) original = file->file != NULL ? g_file_new_for_path (file->file) : NULL;
+      QdWindow *window = reusable;
+
+      reusable = NULL;
+      if (window == NULL)
+        window = qd_window_new (GTK_APPLICATION (self));
+      if (document == NULL)
+        {
+          /* Left where it is: a later version may read it. */
+          qd_window_show_message (window, GTK_MESSAGE_ERROR, error->message);
+        }
+      else
+        {
+          qd_window_set_document (window, document, original);
+          qd_autosave_flush (qd_window_get_autosave (window));
+          qd_recovery_file_discard (file);
+        }
+      gtk_window_present (GTK_WINDOW (window));
+    }
+}
+
+static void
+on_recovery_response (GtkDialog     *dialog,
+                      int            response,
+                      QdApplication *self)
+{
+  GPtrArray *files = g_object_get_data (G_OBJECT (dialog), "qd-recovery-files");
+
+  if (response == QD_RECOVERY_RESPONSE_RECOVER)
+    recover_files (self, files);
+  else if (response == QD_RECOVERY_RESPONSE_DISCARD)
+    for (guint i = 0; i < files->len; i++)
+      qd_recovery_file_discard (g_ptr_array_index (files, i));
+  /* Otherwise (closed): kept, and offered at the next start. */
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
+/* Diagrams an editor that crashed or was killed left unsaved. */
+static void
+offer_recovery (QdApplication *self)
+{
+  g_autoptr(GPtrArray) files = NULL;
+  GtkWidget *dialog;
+
+  if (self->recovery_offered)
+    return;
+  self->recovery_offered = TRUE;
+  files = qd_recovery_find (NULL);
+  if (files->len == 0)
+    return;
+  dialog = qd_recovery_dialog_new (gtk_application_get_active_window (GTK_APPLICATION (self)),
+                                   files);
+  /* The locks go with the dialog: until answered, no other editor
+   * offers these copies. */
+  g_object_set_data_full (G_OBJECT (dialog), "qd-recovery-files",
+                          g_ptr_array_ref (files), (GDestroyNotify) g_ptr_array_unref);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_recovery_response), self);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
 static void
 qd_application_activate (GApplication *app)
 {
@@ -81,6 +161,7 @@ qd_application_activate (GApplication *app)
   if (window == NULL)
     window = qd_window_new (GTK_APPLICATION (app));
   gtk_window_present (GTK_WINDOW (window));
+  offer_recovery (QD_APPLICATION (app));
 }
 
 static void
@@ -107,6 +188,7 @@ qd_application_open (GApplication  *app,
       qd_window_open_file (window, files[i], NULL);
       gtk_window_present (GTK_WINDOW (window));
     }
+  offer_recovery (self);
 }
 
 static void
@@ -283,8 +365,9 @@ preferences_activated (GSimpleAction *action,
         gtk_window_present (GTK_WINDOW (l->data));
         return;
       }
-  /* Without the schema (a build tree run without GSETTINGS_SCHEMA_DIR)
-   * the window says so rather than the editor aborting. */
+  /* Without the schema (neither installed nor in the build tree the
+   * editor runs from) the window says so rather than the editor
+   * aborting. */
   settings = qd_settings_new_if_installed ();
   window = qd_preferences_window_new (gtk_application_get_active_window (app), settings);
   gtk_window_present (GTK_WINDOW (window));

@@ -1620,6 +1620,20 @@ qd_document_set_saved (QdDocument *self)
     }
 }
 
+void
+qd_document_set_unsaved (QdDocument *self)
+{
+  g_return_if_fail (QD_IS_DOCUMENT (self));
+
+  /* A state no step ever reaches: serials count up from the start. */
+  self->saved_state = G_MAXUINT64;
+  if (!self->modified)
+    {
+      self->modified = TRUE;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODIFIED]);
+    }
+}
+
 /* Commands: blocks */
 
 /* The smallest port number that no block of @type in @system uses. */

@@ -80,6 +80,10 @@ QD_API gboolean    qd_document_redo           (QdDocument  *self);
  * state clears it again). */
 QD_API gboolean    qd_document_get_modified   (QdDocument  *self);
 QD_API void        qd_document_set_saved      (QdDocument  *self);
+/* Marks the document as differing from its file until the next
+ * qd_document_set_saved(), whatever is undone or redone: a diagram
+ * recovered after a crash holds changes its file never had. */
+QD_API void        qd_document_set_unsaved    (QdDocument  *self);
 
 /* Commands: blocks. A NULL @name picks a unique one from the type's display
  * name ("Integrator", "Integrator 2", ...). The block returned belongs to

@@ -1010,3 +1010,28 @@ qd_trace_budget_get_peak (QdTraceBudget *budget)
 {
   return __atomic_load_n (&budget->peak, __ATOMIC_RELAXED);
 }
+
+void
+qd_trace_budget_shrink (QdTraceBudget *budget,
+                        gsize          limit_bytes)
+{
+  g_return_if_fail (budget != NULL);
+
+  /* The lock keeps the list still while a trace of it is finalized
+   * elsewhere (a plot letting go); with the writer gone, this thread
+   * takes its place for the drops. */
+  g_mutex_lock (&budget->lock);
+  budget->limit = limit_bytes;
+  budget_enforce (budget, NULL, 0);
+  /* No new chunk will take it. */
+  g_clear_pointer (&budget->spare, g_free);
+  g_mutex_unlock (&budget->lock);
+}
+
+QdTraceBudget *
+qd_trace_get_budget (QdTrace *trace)
+{
+  g_return_val_if_fail (trace != NULL, NULL);
+
+  return trace->budget;
+}

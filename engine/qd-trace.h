@@ -151,6 +151,15 @@ QD_API gsize           qd_trace_budget_get_limit (QdTraceBudget *budget);
 /* The bytes its traces hold now, and the most they held at once. */
 QD_API gsize           qd_trace_budget_get_used (QdTraceBudget *budget);
 QD_API gsize           qd_trace_budget_get_peak (QdTraceBudget *budget);
+/* Lowers the limit of @budget to @limit_bytes and decimates its traces
+ * as their writer would have: the oldest exact chunks become history
+ * until the traces fit, or until each keeps only its newest two chunks
+ * (0 decimates as far as that). For traces no thread writes any more
+ * (the run is over): an editor makes room among its earlier runs. */
+QD_API void            qd_trace_budget_shrink   (QdTraceBudget *budget,
+                                                 gsize          limit_bytes);
+/* The budget @trace is under, or NULL. */
+QD_API QdTraceBudget  *qd_trace_get_budget      (QdTrace       *trace);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (QdTrace, qd_trace_unref)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (QdTraceBudget, qd_trace_budget_unref)

@@ -453,6 +453,63 @@ test_trace_budget (void)
   g_settings_reset (settings, "trace-memory-budget");
 }
 
+/* The earlier runs a plot keeps share the budget with the current run:
+ * with 2 MiB, the second run decimates the first, the third decimates
+ * the second and drops the first; the legend and the plot's note say
+ * so, and all the runs together stay within the budget. */
+static void
+test_earlier_runs_budget (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (QD_APPLICATION_ID);
+  Fixture f;
+  QdPlot *plot;
+  QdRunMemory *memory;
+  gboolean decimated_label = FALSE;
+
+  g_assert_true (g_settings_set_uint (settings, "trace-memory-budget", 2));
+  fixture_setup (&f, load_example ("lotka-volterra.qdevs"));
+  /* Each run alone fills its budget (see test_trace_budget). */
+  qd_test_set_final_time (f.document, 100000);
+  memory = qd_run_session_get_run_memory (f.session);
+  for (guint run = 1; run <= 3; run++)
+    {
+      f.n_finished = 0;
+      activate (&f, "run.start");
+      wait_until (is_finished, &f);
+      g_assert_cmpint (f.last_state, ==, QD_RUNNER_FINISHED);
+      g_test_message ("after run %u: %u runs kept, %" G_GSIZE_FORMAT " bytes "
+                      "of a %" G_GSIZE_FORMAT "-byte budget", run,
+                      qd_run_memory_get_n_runs (memory), qd_run_memory_get_used (memory),
+                      qd_run_memory_get_limit (memory));
+      g_assert_cmpuint (qd_run_memory_get_used (memory), <=, 2 << 20);
+    }
+  plot = qd_run_session_get_plot (f.session, 0);
+  g_assert_cmpuint (qd_run_memory_get_n_runs (memory), ==, 2);
+  g_assert_cmpint (qd_run_memory_get_state (memory, 0), ==, QD_RUN_MEMORY_DECIMATED);
+  g_assert_cmpint (qd_run_memory_get_state (memory, 1), ==, QD_RUN_MEMORY_EXACT);
+
+  /* The plot shows run 2 (decimated) under run 3; run 1 is gone. */
+  g_assert_cmpuint (qd_plot_get_n_earlier_traces (plot), ==, 2);
+  for (guint i = 0; i < qd_plot_get_n_earlier_traces (plot); i++)
+    {
+      const char *label = qd_plot_get_earlier_label (plot, i);
+
+      g_assert_null (strstr (label, "run 1"));
+      if (strstr (label, "(run 2, decimated)") != NULL)
+        decimated_label = TRUE;
+    }
+  g_assert_true (decimated_label);
+  g_assert_cmpstr (qd_run_session_get_dropped_note (f.session, 0), ==,
+                   "1 earlier run dropped (trace memory)");
+
+  /* Clearing the earlier runs clears the note too. */
+  activate (&f, "run.clear-runs");
+  g_assert_null (qd_run_session_get_dropped_note (f.session, 0));
+
+  fixture_teardown (&f);
+  g_settings_reset (settings, "trace-memory-budget");
+}
+
 static void
 test_pause_resume_step (void)
 {
@@ -665,6 +722,121 @@ test_stats_and_badges (void)
     }
   qd_simulation_free (ref);
 
+  fixture_teardown (&f);
+}
+
+/* The tooltip of the block at @path, as text. */
+static char *
+dup_block_tooltip (Fixture    *f,
+                   const char *path)
+{
+  QdCanvas *canvas = QD_CANVAS (gtk_widget_get_template_child (GTK_WIDGET (f->window),
+                                                               QD_TYPE_WINDOW, "canvas"));
+  QdBlock *block = qd_document_find_block_by_path (qd_window_get_document (f->window), path);
+  GtkWidget *label;
+  double x, y;
+  char *text;
+
+  g_assert_nonnull (block);
+  qd_canvas_canvas_to_widget (canvas, block->x + block->width / 2,
+                              block->y + block->height / 2, &x, &y);
+  label = qd_canvas_create_tooltip (canvas, x, y);
+  g_assert_nonnull (label);
+  g_object_ref_sink (label);
+  text = g_strdup (gtk_label_get_text (GTK_LABEL (label)));
+  g_object_unref (label);
+  return text;
+}
+
+/* What blocks report themselves (a Queue's mean length, a Server's
+ * utilisation, a Statistics sink's mean) shows in the Statistics page,
+ * each block's on its row as qdevs-cli --stats prints it, and in the
+ * block's tooltip; a new run takes it away until it has its own. */
+static void
+test_reported_stats (void)
+{
+  Fixture f;
+  QdStatsView *stats;
+  QdSimulation *ref;
+  GPtrArray *ref_stats;
+  g_autofree char *before = NULL;
+  guint n, n_reporting = 0;
+
+  fixture_setup (&f, load_example ("queue-server.qdevs"));
+  stats = qd_run_session_get_stats_view (f.session);
+  before = dup_block_tooltip (&f, "/Server");
+  g_assert_null (strstr (before, "Last run"));
+  g_assert_null (strstr (before, "utilisation = "));
+
+  activate (&f, "run.start");
+  wait_until (is_finished, &f);
+
+  ref = run_headless (f.document);
+  ref_stats = qd_simulation_get_stats (ref);
+  n = qd_simulation_get_n_atomics (ref);
+  g_assert_cmpuint (qd_stats_view_get_n_rows (stats), ==, n);
+  for (guint i = 0; i < n; i++)
+    {
+      const QdAtomic *atomic = qd_simulation_get_atomic (ref, i);
+      g_autoptr(GString) expected = g_string_new (NULL);
+
+      for (guint k = 0; k < ref_stats->len; k++)
+        {
+          const QdStat *stat = g_ptr_array_index (ref_stats, k);
+
+          if (strcmp (stat->path, atomic->path) != 0)
+            continue;
+          if (expected->len > 0)
+            g_string_append_c (expected, '\n');
+          g_string_append_printf (expected, "%s = %.10g", stat->name, stat->value);
+        }
+      g_assert_cmpstr (qd_stats_view_get_reported (stats, i), ==, expected->str);
+      if (expected->len > 0)
+        n_reporting++;
+    }
+  /* Queue, Server and the Statistics sink at least. */
+  g_assert_cmpuint (n_reporting, >=, 3);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const char *path, *doc, *reported = qd_stats_view_get_reported (stats, i);
+      g_autofree char *tooltip = NULL;
+
+      qd_stats_view_get_row (stats, i, &path, NULL, NULL, NULL);
+      tooltip = dup_block_tooltip (&f, path);
+      /* Added to what the tooltip says before a run, not instead. */
+      doc = qd_simulation_get_atomic (ref, i)->type->doc;
+      g_assert_nonnull (doc);
+      g_assert_nonnull (strstr (tooltip, _(doc)));
+      if (reported[0] != '\0')
+        {
+          g_assert_nonnull (strstr (tooltip, "Last run"));
+          g_assert_nonnull (strstr (tooltip, reported));
+        }
+      else
+        g_assert_null (strstr (tooltip, "Last run"));
+    }
+  {
+    g_autofree char *queue = dup_block_tooltip (&f, "/Queue");
+    g_autofree char *server = dup_block_tooltip (&f, "/Server");
+    g_autofree char *sink = dup_block_tooltip (&f, "/Statistics");
+
+    g_assert_nonnull (strstr (queue, "mean_length = "));
+    g_assert_nonnull (strstr (server, "utilisation = "));
+    g_assert_nonnull (strstr (sink, "mean = "));
+  }
+  qd_simulation_free (ref);
+
+  /* Another document (the same diagram again): nothing reported. */
+  {
+    g_autoptr(QdDocument) again = load_example ("queue-server.qdevs");
+    g_autofree char *after = NULL;
+
+    qd_window_set_document (f.window, again, NULL);
+    after = dup_block_tooltip (&f, "/Server");
+
+    g_assert_cmpstr (after, ==, before);
+  }
   fixture_teardown (&f);
 }
 
@@ -1457,9 +1629,11 @@ main (int    argc,
   g_test_add_func ("/run-ui/pause-resume-step", test_pause_resume_step);
   g_test_add_func ("/run-ui/one-event", test_one_event);
   g_test_add_func ("/run-ui/trace-budget", test_trace_budget);
+  g_test_add_func ("/run-ui/earlier-runs-budget", test_earlier_runs_budget);
   g_test_add_func ("/run-ui/unconnected-input", test_unconnected_input);
   g_test_add_func ("/run-ui/run-error", test_run_error);
   g_test_add_func ("/run-ui/stats-and-badges", test_stats_and_badges);
+  g_test_add_func ("/run-ui/reported-stats", test_reported_stats);
   g_test_add_func ("/run-ui/transitions", test_transitions);
   g_test_add_func ("/run-ui/overlay-and-detach", test_overlay_and_detach);
   g_test_add_func ("/run-ui/final-time-and-realtime", test_final_time_and_realtime);

@@ -602,6 +602,70 @@ test_trace_prefault (void)
 #endif
 }
 
+/* A budget shrunk after its run (an editor making room among earlier
+ * runs): the traces are decimated as their writer would have, oldest
+ * first, down to their newest two chunks; what is left is exact, the
+ * rest is history, and the spare chunk is given back. */
+static void
+test_trace_budget_shrink (void)
+{
+  const gsize n = 100000;
+  g_autoptr(QdTraceBudget) budget = qd_trace_budget_new (64 << 20);
+  QdTrace *traces[2];
+  QdSignal seg;
+  gsize before;
+
+  for (guint k = 0; k < 2; k++)
+    {
+      g_autofree char *name = g_strdup_printf ("/S/x%u", k + 1);
+
+      traces[k] = qd_trace_new (name);
+      qd_trace_budget_add (budget, traces[k]);
+      for (gsize i = 0; i < n; i++)
+        {
+          wavy_segment (i, k * 100.0, &seg);
+          qd_trace_append (traces[k], &seg);
+        }
+      qd_trace_close (traces[k], (double) n);
+    }
+  before = qd_trace_budget_get_used (budget);
+  g_assert_false (qd_trace_get_dropped (traces[0], NULL, NULL));
+  g_assert_cmpuint (before, >=, 2 * n * sizeof (QdSignal));
+
+  /* Half: the oldest data goes first, whichever trace holds it. */
+  qd_trace_budget_shrink (budget, before / 2);
+  g_assert_cmpuint (qd_trace_budget_get_used (budget), <=, before / 2);
+  g_assert_cmpuint (qd_trace_budget_get_limit (budget), ==, before / 2);
+  for (guint k = 0; k < 2; k++)
+    {
+      gsize first = qd_trace_get_first (traces[k]);
+
+      g_assert_true (qd_trace_get_dropped (traces[k], NULL, NULL));
+      g_assert_cmpuint (first, >, n / 4);
+      for (gsize i = first; i < n; i++)
+        g_assert_true (wavy_is (qd_trace_get (traces[k], i), i, k * 100.0));
+      check_history (traces[k], k * 100.0, TRUE);
+    }
+
+  /* Nothing: each keeps its newest two chunks (8192 segments). */
+  qd_trace_budget_shrink (budget, 0);
+  for (guint k = 0; k < 2; k++)
+    {
+      g_assert_cmpuint (qd_trace_get_length (traces[k]) - qd_trace_get_first (traces[k]), <=, 8192);
+      g_assert_cmpuint (qd_trace_get_length (traces[k]) - qd_trace_get_first (traces[k]), >, 0);
+      g_assert_cmpfloat (qd_trace_get_last_time (traces[k]), ==, (double) (n - 1));
+      check_history (traces[k], k * 100.0, TRUE);
+    }
+  g_test_message ("%" G_GSIZE_FORMAT " bytes before, %" G_GSIZE_FORMAT " after",
+                  before, qd_trace_budget_get_used (budget));
+  g_assert_cmpuint (qd_trace_budget_get_used (budget), <, before / 10);
+  g_assert_cmpuint (qd_trace_budget_get_used (budget), ==,
+                    qd_trace_get_bytes (traces[0]) + qd_trace_get_bytes (traces[1]));
+  for (guint k = 0; k < 2; k++)
+    qd_trace_unref (traces[k]);
+  g_assert_cmpuint (qd_trace_budget_get_used (budget), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -615,6 +679,7 @@ main (int argc, char **argv)
   g_test_add_func ("/trace/concurrent/budget", test_trace_concurrent_budget);
   g_test_add_func ("/trace/budget/bounded", test_trace_budget_bounded);
   g_test_add_func ("/trace/budget/csv", test_trace_budget_csv);
+  g_test_add_func ("/trace/budget/shrink", test_trace_budget_shrink);
   g_test_add_func ("/trace/prefault", test_trace_prefault);
 
   return g_test_run ();

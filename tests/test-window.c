@@ -16,6 +16,7 @@
 #include "qd-messages-view.h"
 #include "qd-test-util.h"
 #include "qd-preferences-window.h"
+#include "qd-settings.h"
 #include "qd-window.h"
 
 static QdApplication *app;
@@ -510,16 +511,19 @@ find_preferences (guint *count)
 }
 
 /* Preferences (Ctrl+,): one window, its trace memory field bound to the
- * setting both ways. */
+ * setting both ways. The test runs from the build tree without
+ * GSETTINGS_SCHEMA_DIR (see main), as the README starts the editor: the
+ * schema compiled there is found, and the preferences can be changed. */
 static void
 test_preferences (void)
 {
-  g_autoptr(GSettings) settings = g_settings_new (QD_APPLICATION_ID);
+  g_autoptr(GSettings) settings = qd_settings_new_if_installed ();
   QdWindow *window = qd_window_new (GTK_APPLICATION (app));
   QdPreferencesWindow *prefs;
   GtkSpinButton *spin;
   guint count;
 
+  g_assert_nonnull (settings);
   gtk_window_present (GTK_WINDOW (window));
   g_action_group_activate_action (G_ACTION_GROUP (app), "preferences", NULL);
   prefs = find_preferences (&count);
@@ -532,6 +536,13 @@ test_preferences (void)
 
   gtk_spin_button_set_value (spin, 64);
   g_assert_cmpuint (g_settings_get_uint (settings, "trace-memory-budget"), ==, 64);
+  /* Kept for the session: a second GSettings (as the next run reads it)
+   * sees the change. */
+  {
+    g_autoptr(GSettings) again = qd_settings_new_if_installed ();
+
+    g_assert_cmpuint (g_settings_get_uint (again, "trace-memory-budget"), ==, 64);
+  }
   g_settings_set_uint (settings, "trace-memory-budget", 2048);
   g_assert_cmpfloat (gtk_spin_button_get_value (spin), ==, 2048);
 
@@ -977,7 +988,7 @@ test_examples_dir (void)
 static void
 test_window_size_remembered (void)
 {
-  g_autoptr(GSettings) settings = g_settings_new (QD_APPLICATION_ID);
+  g_autoptr(GSettings) settings = qd_settings_new_if_installed ();
   QdWindow *window;
   GtkPaned *sidebar;
   int width = 0, height = 0;
@@ -1026,6 +1037,9 @@ main (int    argc,
   /* Before GTK starts: the memory backend keeps the tests away from the
    * user's settings. */
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  /* The editor as the README runs it from the build tree: without
+   * GSETTINGS_SCHEMA_DIR, it must find the schema compiled there. */
+  g_unsetenv ("GSETTINGS_SCHEMA_DIR");
 
   gtk_test_init (&argc, &argv, NULL);
   qd_init ();

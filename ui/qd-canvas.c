@@ -118,6 +118,8 @@ struct _QdCanvas
 
   /* Block id -> short text drawn on the block (run statistics). */
   GHashTable         *badges;
+  /* Block id -> what it reported in the last run, for its tooltip. */
+  GHashTable         *reported;
   GHashTable         *highlight;   /* block ids with problems */
 };
 
@@ -1428,6 +1430,18 @@ qd_canvas_create_tooltip (QdCanvas *self,
   else
     text = g_markup_printf_escaped (_("<b>%s</b>: unknown block type “%s”"),
                                     hit.block->name, hit.block->type);
+  /* After a run, what the block reported about it. */
+  if (hit.kind == QD_CANVAS_HIT_BLOCK && self->reported != NULL
+      && g_hash_table_contains (self->reported, hit.block->id))
+    {
+      g_autofree char *plain = g_steal_pointer (&text);
+      /* TRANSLATORS: tooltip heading over a block's own statistics. */
+      g_autofree char *results = g_markup_printf_escaped (_("<b>Last run</b>\n%s"),
+                                                          (const char *) g_hash_table_lookup (self->reported,
+                                                                                              hit.block->id));
+
+      text = g_strconcat (plain, "\n\n", results, NULL);
+    }
 
   label = gtk_label_new (NULL);
   gtk_label_set_markup (GTK_LABEL (label), text);
@@ -1829,6 +1843,7 @@ qd_canvas_dispose (GObject *object)
   g_clear_pointer (&self->context_menu, gtk_widget_unparent);
   g_clear_pointer (&self->hover_block, g_free);
   g_clear_pointer (&self->badges, g_hash_table_unref);
+  g_clear_pointer (&self->reported, g_hash_table_unref);
   g_clear_pointer (&self->highlight, g_hash_table_unref);
   g_clear_pointer (&self->cache, cairo_surface_destroy);
   g_clear_pointer (&self->drawn_selection, g_hash_table_unref);
@@ -2082,6 +2097,18 @@ GtkWidget *
 qd_canvas_new (void)
 {
   return g_object_new (QD_TYPE_CANVAS, NULL);
+}
+
+void
+qd_canvas_set_block_reported (QdCanvas   *self,
+                              GHashTable *reported)
+{
+  g_return_if_fail (QD_IS_CANVAS (self));
+
+  if (reported != NULL)
+    g_hash_table_ref (reported);
+  g_clear_pointer (&self->reported, g_hash_table_unref);
+  self->reported = reported;
 }
 
 void

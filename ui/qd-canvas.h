@@ -69,6 +69,11 @@ QdBlock            *qd_canvas_insert_block   (QdCanvas   *self,
  * integrator's step count. */
 void                qd_canvas_set_block_badges (QdCanvas   *self,
                                                 GHashTable *badges);
+/* What blocks reported in the last run (block id -> "name = value"
+ * lines, kept with a reference; NULL forgets it), shown in their
+ * tooltips. */
+void                qd_canvas_set_block_reported (QdCanvas   *self,
+                                                  GHashTable *reported);
 /* Blocks to ring in the error colour (block id -> anything, kept with a
  * reference; NULL removes the rings): those the messages name. */
 void                qd_canvas_set_highlight  (QdCanvas   *canvas,

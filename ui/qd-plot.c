@@ -36,6 +36,8 @@ typedef struct
 {
   QdTrace       *trace;
   char          *label;
+  char          *name;          /* the label it was added with */
+  guint          run;           /* its number among earlier runs, from 1 */
   QdPlotColor    color;
   gboolean       visible;
   gboolean       earlier;
@@ -104,6 +106,7 @@ series_free (gpointer data)
 
   qd_trace_unref (s->trace);
   g_free (s->label);
+  g_free (s->name);
   qd_plot_columns_free (s->columns);
   g_free (s);
 }
@@ -870,6 +873,7 @@ qd_plot_add_trace (QdPlot        *self,
   s = g_new0 (Series, 1);
   s->trace = qd_trace_ref (trace);
   s->label = g_strdup (label != NULL ? label : qd_trace_get_name (trace));
+  s->name = g_strdup (s->label);
   s->visible = TRUE;
   s->columns = qd_plot_columns_new ();
   s->seen_length = G_MAXSIZE;
@@ -937,9 +941,10 @@ qd_plot_begin_run (QdPlot *self)
       if (qd_trace_get_length (s->trace) == 0)
         continue;
       /* TRANSLATORS: a trace of an earlier run in the legend: "x1 (run 2)". */
-      label = g_strdup_printf (_("%s (run %u)"), s->label, self->n_runs_kept + 1);
+      label = g_strdup_printf (_("%s (run %u)"), s->name, self->n_runs_kept + 1);
       g_free (s->label);
       s->label = label;
+      s->run = self->n_runs_kept + 1;
       s->earlier = TRUE;
       g_ptr_array_add (self->earlier, g_ptr_array_steal_index (self->current, i));
       i--;
@@ -960,6 +965,72 @@ qd_plot_clear_runs (QdPlot *self)
   if (self->autoscale)
     autoscale_view (self);
   view_changed (self);
+}
+
+void
+qd_plot_mark_run_decimated (QdPlot        *self,
+                            QdTraceBudget *budget)
+{
+  g_return_if_fail (QD_IS_PLOT (self));
+  g_return_if_fail (budget != NULL);
+
+  for (guint i = 0; i < self->earlier->len; i++)
+    {
+      Series *s = g_ptr_array_index (self->earlier, i);
+
+      if (qd_trace_get_budget (s->trace) != budget)
+        continue;
+      g_free (s->label);
+      /* TRANSLATORS: an earlier run whose oldest part is kept only as
+       * min/max history, to leave memory to later runs: "x1 (run 2,
+       * decimated)". */
+      s->label = g_strdup_printf (_("%s (run %u, decimated)"), s->name, s->run);
+    }
+  view_changed (self);
+}
+
+guint
+qd_plot_get_n_earlier_traces (QdPlot *self)
+{
+  g_return_val_if_fail (QD_IS_PLOT (self), 0);
+  return self->earlier->len;
+}
+
+const char *
+qd_plot_get_earlier_label (QdPlot *self,
+                           guint   index)
+{
+  g_return_val_if_fail (QD_IS_PLOT (self), NULL);
+  g_return_val_if_fail (index < self->earlier->len, NULL);
+  return ((Series *) g_ptr_array_index (self->earlier, index))->label;
+}
+
+gboolean
+qd_plot_drop_run (QdPlot        *self,
+                  QdTraceBudget *budget)
+{
+  gboolean dropped = FALSE;
+
+  g_return_val_if_fail (QD_IS_PLOT (self), FALSE);
+  g_return_val_if_fail (budget != NULL, FALSE);
+
+  for (guint i = self->earlier->len; i > 0; i--)
+    {
+      Series *s = g_ptr_array_index (self->earlier, i - 1);
+
+      if (qd_trace_get_budget (s->trace) == budget)
+        {
+          g_ptr_array_remove_index (self->earlier, i - 1);
+          dropped = TRUE;
+        }
+    }
+  if (dropped)
+    {
+      if (self->autoscale)
+        autoscale_view (self);
+      view_changed (self);
+    }
+  return dropped;
 }
 
 guint

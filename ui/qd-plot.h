@@ -42,6 +42,18 @@ void        qd_plot_clear              (QdPlot        *self);
 void        qd_plot_begin_run          (QdPlot        *self);
 void        qd_plot_clear_runs         (QdPlot        *self);
 guint       qd_plot_get_n_earlier_runs (QdPlot        *self);
+/* The earlier run whose traces are under @budget was decimated to make
+ * room for later runs: its legend says so ("x1 (run 2, decimated)"). */
+void        qd_plot_mark_run_decimated (QdPlot        *self,
+                                        QdTraceBudget *budget);
+/* The traces of earlier runs and their legend labels, oldest first. */
+guint       qd_plot_get_n_earlier_traces (QdPlot      *self);
+const char *qd_plot_get_earlier_label  (QdPlot        *self,
+                                        guint          index);
+/* Forgets the earlier run whose traces are under @budget; TRUE when the
+ * plot showed it. */
+gboolean    qd_plot_drop_run           (QdPlot        *self,
+                                        QdTraceBudget *budget);
 
 void        qd_plot_set_trace_visible  (QdPlot        *self,
                                         guint          index,

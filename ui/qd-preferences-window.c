@@ -124,13 +124,15 @@ qd_preferences_window_new (GtkWindow *parent,
                        self->budget_spin, "value", G_SETTINGS_BIND_DEFAULT);
       gtk_box_append (GTK_BOX (box),
                       make_row (_("Trace memory (MiB)"),
-                                _("How much memory the plotted traces of one "
-                                  "run may hold. Beyond it, the oldest part "
-                                  "of each trace is kept as decimated "
+                                _("How much memory the plotted traces of all "
+                                  "runs may hold, the earlier runs kept for "
+                                  "comparison included. Beyond it, the oldest "
+                                  "part of each trace is kept as decimated "
                                   "history (the minimum and maximum of every "
                                   "64 events), drawn as lighter bands, and a "
-                                  "CSV export says where. 0: no limit. "
-                                  "Applies from the next run."),
+                                  "CSV export says where; the oldest earlier "
+                                  "runs are decimated, then dropped. 0: no "
+                                  "limit. Applies from the next run."),
                                 spin));
     }
   gtk_window_set_child (GTK_WINDOW (self), box);

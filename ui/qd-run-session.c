@@ -10,6 +10,7 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "qd-run-memory.h"
 #include "qd-run-session.h"
 #include "qd-settings.h"
 #include "qd-window.h"
@@ -22,6 +23,8 @@ typedef struct
   QdPlot       *plot;      /* owned */
   GtkWidget    *page;      /* owned: the toolbar over the plot */
   GtkWidget    *xy_button; /* shown for two traces or more */
+  GtkLabel     *dropped_label; /* "2 earlier runs dropped", when some were */
+  guint         n_dropped;
   GtkNativeDialog *chooser;
   gboolean      chooser_csv;
   GtkWidget    *tab;       /* owned while detached */
@@ -43,6 +46,8 @@ struct _QdRunSession
 
   QdRunner       *runner;
   GPtrArray      *pages;         /* ScopePage*, in block order */
+  /* The runs the plots keep share the trace memory budget. */
+  QdRunMemory    *memory;
 
   gboolean        realtime;
   double          speed;
@@ -189,10 +194,34 @@ on_xy_toggled (GtkToggleButton *button,
 }
 
 static void
+update_dropped_label (ScopePage *page)
+{
+  g_autofree char *text = NULL;
+
+  gtk_widget_set_visible (GTK_WIDGET (page->dropped_label), page->n_dropped > 0);
+  if (page->n_dropped == 0)
+    return;
+  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       "%u earlier run dropped (trace memory)",
+                                       "%u earlier runs dropped (trace memory)",
+                                       page->n_dropped),
+                          page->n_dropped);
+  gtk_label_set_text (page->dropped_label, text);
+}
+
+static void
+page_clear_runs (ScopePage *page)
+{
+  qd_plot_clear_runs (page->plot);
+  page->n_dropped = 0;
+  update_dropped_label (page);
+}
+
+static void
 on_clear_runs_clicked (GtkButton *button,
                        ScopePage *page)
 {
-  qd_plot_clear_runs (page->plot);
+  page_clear_runs (page);
 }
 
 /* The chooser offers PNG, SVG and PDF; a name without one of their
@@ -359,6 +388,16 @@ create_page (ScopePage *page)
   gtk_widget_set_hexpand (spacer, TRUE);
   gtk_box_append (GTK_BOX (bar), spacer);
 
+  page->dropped_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_widget_add_css_class (GTK_WIDGET (page->dropped_label), "dim-label");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (page->dropped_label),
+                               _("All runs share the trace memory of the "
+                                 "preferences: the oldest earlier runs are "
+                                 "decimated, then dropped, to leave room "
+                                 "for new ones."));
+  gtk_widget_set_visible (GTK_WIDGET (page->dropped_label), FALSE);
+  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (page->dropped_label));
+
   toolbar_button (bar, "edit-clear-all-symbolic", NULL, _("Clear earlier runs"),
                   G_CALLBACK (on_clear_runs_clicked), page);
   toolbar_button (bar, "image-x-generic-symbolic", NULL, _("Export image…"),
@@ -492,8 +531,10 @@ update_stats (QdRunSession *self)
   if (self->canvas != NULL && self->document != NULL)
     {
       g_autoptr(GHashTable) badges = qd_stats_view_dup_badges (self->stats, self->document);
+      g_autoptr(GHashTable) reported = qd_stats_view_dup_reported (self->stats, self->document);
 
       qd_canvas_set_block_badges (self->canvas, badges);
+      qd_canvas_set_block_reported (self->canvas, reported);
     }
 }
 
@@ -638,17 +679,17 @@ runner_is_over (QdRunSession *self)
 
 /* Compiles the document and sets up the plots; FALSE (with the problems
  * listed) when the model cannot run. */
-/* The traces of a run share one memory budget, the application
- * preference trace-memory-budget (MiB, 0: none). It is a preference and
- * not a model setting: how much memory a machine gives to plots is the
- * user's decision, not the model file's. Without the installed schema
- * (tests, uninstalled builds) the schema's default applies. */
+/* The traces of all the runs kept share one memory budget, the
+ * application preference trace-memory-budget (MiB, 0: none). It is a
+ * preference and not a model setting: how much memory a machine gives
+ * to plots is the user's decision, not the model file's. Without the
+ * schema the schema's default applies. */
 static void
-apply_trace_budget (GPtrArray *traces)
+share_trace_budget (QdRunSession *self,
+                    GPtrArray    *traces)
 {
   g_autoptr(GSettings) settings = qd_settings_new_if_installed ();
   g_autoptr(GSettingsSchema) schema = NULL;
-  g_autoptr(QdTraceBudget) budget = NULL;
   guint mib = 512;
 
   /* An installed schema older than the key: its default. */
@@ -656,11 +697,35 @@ apply_trace_budget (GPtrArray *traces)
     g_object_get (settings, "settings-schema", &schema, NULL);
   if (schema != NULL && g_settings_schema_has_key (schema, "trace-memory-budget"))
     mib = g_settings_get_uint (settings, "trace-memory-budget");
-  if (mib == 0)
-    return;
-  budget = qd_trace_budget_new ((gsize) mib << 20);
-  for (guint i = 0; i < traces->len; i++)
-    qd_trace_budget_add (budget, g_ptr_array_index (traces, i));
+  qd_run_memory_set_limit (self->memory, (gsize) mib << 20);
+  qd_run_memory_begin_run (self->memory, traces);
+}
+
+static void
+on_run_decimated (QdRunMemory   *memory,
+                  QdTraceBudget *budget,
+                  QdRunSession  *self)
+{
+  for (guint i = 0; i < self->pages->len; i++)
+    qd_plot_mark_run_decimated (((ScopePage *) g_ptr_array_index (self->pages, i))->plot,
+                                budget);
+}
+
+static void
+on_run_dropped (QdRunMemory   *memory,
+                QdTraceBudget *budget,
+                QdRunSession  *self)
+{
+  for (guint i = 0; i < self->pages->len; i++)
+    {
+      ScopePage *page = g_ptr_array_index (self->pages, i);
+
+      if (qd_plot_drop_run (page->plot, budget))
+        {
+          page->n_dropped++;
+          update_dropped_label (page);
+        }
+    }
 }
 
 static gboolean
@@ -695,14 +760,16 @@ prepare_run (QdRunSession *self)
   /* Before the runner has it: the log is set before the first event. */
   qd_event_view_record (self->events, sim);
   if (self->canvas != NULL)
-    qd_canvas_set_block_badges (self->canvas, NULL);
+    {
+      qd_canvas_set_block_badges (self->canvas, NULL);
+      qd_canvas_set_block_reported (self->canvas, NULL);
+    }
 
   /* One plot per Scope block, keyed by its path so that a new run of
    * the same diagram overlays the earlier ones on the same plot. */
   for (guint i = 0; i < self->pages->len; i++)
     ((ScopePage *) g_ptr_array_index (self->pages, i))->used = FALSE;
   traces = qd_simulation_get_traces (sim);
-  apply_trace_budget (traces);
   n = qd_simulation_get_n_atomics (sim);
   for (guint i = 0; i < n; i++)
     {
@@ -744,6 +811,8 @@ prepare_run (QdRunSession *self)
   for (guint i = self->pages->len; i > 0; i--)
     if (!((ScopePage *) g_ptr_array_index (self->pages, i - 1))->used)
       g_ptr_array_remove_index (self->pages, i - 1);
+  /* Once the plots hold the earlier runs (and no more than they show). */
+  share_trace_budget (self, traces);
 
   self->runner = qd_runner_new (sim);
   qd_runner_set_realtime (self->runner, self->realtime, self->speed);
@@ -793,6 +862,9 @@ qd_run_session_dispose (GObject *object)
   g_clear_weak_pointer (&self->messages);
   g_clear_weak_pointer (&self->canvas);
   g_clear_object (&self->document);
+  if (self->memory != NULL)
+    g_signal_handlers_disconnect_by_data (self->memory, self);
+  g_clear_object (&self->memory);
 
   G_OBJECT_CLASS (qd_run_session_parent_class)->dispose (object);
 }
@@ -833,6 +905,9 @@ qd_run_session_init (QdRunSession *self)
 {
   self->pages = g_ptr_array_new_with_free_func (page_free);
   self->speed = 1.0;
+  self->memory = qd_run_memory_new ();
+  g_signal_connect (self->memory, "decimated", G_CALLBACK (on_run_decimated), self);
+  g_signal_connect (self->memory, "dropped", G_CALLBACK (on_run_dropped), self);
 }
 
 QdRunSession *
@@ -873,10 +948,14 @@ qd_run_session_set_document (QdRunSession *self,
   drop_runner (self);
   g_set_object (&self->document, document);
   g_ptr_array_set_size (self->pages, 0);
+  qd_run_memory_clear (self->memory);
   qd_stats_view_set_simulation (self->stats, NULL);
   qd_event_view_record (self->events, NULL);
   if (self->canvas != NULL)
-    qd_canvas_set_block_badges (self->canvas, NULL);
+    {
+      qd_canvas_set_block_badges (self->canvas, NULL);
+      qd_canvas_set_block_reported (self->canvas, NULL);
+    }
   g_signal_emit (self, signals[SIGNAL_PROGRESS], 0);
 }
 
@@ -971,7 +1050,30 @@ qd_run_session_clear_runs (QdRunSession *self)
   g_return_if_fail (QD_IS_RUN_SESSION (self));
 
   for (guint i = 0; i < self->pages->len; i++)
-    qd_plot_clear_runs (((ScopePage *) g_ptr_array_index (self->pages, i))->plot);
+    page_clear_runs (g_ptr_array_index (self->pages, i));
+}
+
+QdRunMemory *
+qd_run_session_get_run_memory (QdRunSession *self)
+{
+  g_return_val_if_fail (QD_IS_RUN_SESSION (self), NULL);
+
+  return self->memory;
+}
+
+const char *
+qd_run_session_get_dropped_note (QdRunSession *self,
+                                 guint         index)
+{
+  ScopePage *page;
+
+  g_return_val_if_fail (QD_IS_RUN_SESSION (self), NULL);
+  g_return_val_if_fail (index < self->pages->len, NULL);
+
+  page = g_ptr_array_index (self->pages, index);
+  if (!gtk_widget_get_visible (GTK_WIDGET (page->dropped_label)))
+    return NULL;
+  return gtk_label_get_text (page->dropped_label);
 }
 
 QdRunner *

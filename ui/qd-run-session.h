@@ -22,6 +22,7 @@
 #include "qd-canvas.h"
 #include "qd-messages-view.h"
 #include "qd-plot.h"
+#include "qd-run-memory.h"
 #include "qd-event-view.h"
 #include "qd-stats-view.h"
 
@@ -82,6 +83,12 @@ gboolean      qd_run_session_get_detached (QdRunSession   *self,
  * first; NULL when there is none. */
 QdPlot       *qd_run_session_get_current_plot (QdRunSession *self);
 QdStatsView  *qd_run_session_get_stats_view (QdRunSession *self);
+/* The runs kept for the plots and the memory they share. */
+QdRunMemory  *qd_run_session_get_run_memory (QdRunSession *self);
+/* What plot @index says about earlier runs dropped to stay within the
+ * trace memory ("2 earlier runs dropped (trace memory)"), or NULL. */
+const char   *qd_run_session_get_dropped_note (QdRunSession *self,
+                                               guint         index);
 QdEventView  *qd_run_session_get_event_view (QdRunSession *self);
 
 G_END_DECLS

@@ -3,7 +3,8 @@
  * One row object per atomic block, with properties, so that the column
  * view's sorters can compare them through property expressions: text
  * columns sort by collation, the counts numerically (a second click on
- * the header puts the busiest block first).
+ * the header puts the busiest block first). The last column holds what
+ * the block itself reported (qd_atomic_set_stat()), one statistic a line.
  */
 #include <inttypes.h>
 #include <glib/gi18n-lib.h>
@@ -25,6 +26,7 @@ struct _QdStatsRow
   gboolean integrator;
   guint64  n_internal;
   guint64  n_external;
+  char    *reported;     /* "mean_length = 3.86\nmax_length = 39", or "" */
 };
 
 enum
@@ -34,6 +36,7 @@ enum
   ROW_PROP_TYPE_NAME,
   ROW_PROP_INTERNAL,
   ROW_PROP_EXTERNAL,
+  ROW_PROP_REPORTED,
   ROW_N_PROPS
 };
 
@@ -48,6 +51,7 @@ qd_stats_row_finalize (GObject *object)
 
   g_free (self->path);
   g_free (self->type_name);
+  g_free (self->reported);
 
   G_OBJECT_CLASS (qd_stats_row_parent_class)->finalize (object);
 }
@@ -74,6 +78,9 @@ qd_stats_row_get_property (GObject    *object,
     case ROW_PROP_EXTERNAL:
       g_value_set_uint64 (value, self->n_external);
       break;
+    case ROW_PROP_REPORTED:
+      g_value_set_string (value, self->reported);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -96,6 +103,8 @@ qd_stats_row_class_init (QdStatsRowClass *klass)
     g_param_spec_uint64 ("internal", NULL, NULL, 0, G_MAXUINT64, 0, flags);
   row_properties[ROW_PROP_EXTERNAL] =
     g_param_spec_uint64 ("external", NULL, NULL, 0, G_MAXUINT64, 0, flags);
+  row_properties[ROW_PROP_REPORTED] =
+    g_param_spec_string ("reported", NULL, NULL, NULL, flags);
   g_object_class_install_properties (object_class, ROW_N_PROPS, row_properties);
 }
 
@@ -125,6 +134,7 @@ typedef enum
   COLUMN_TYPE,
   COLUMN_INTERNAL,
   COLUMN_EXTERNAL,
+  COLUMN_REPORTED,
 } Column;
 
 static void
@@ -165,6 +175,11 @@ bind_cell (GtkSignalListItemFactory *factory,
     case COLUMN_EXTERNAL:
       g_snprintf (text, sizeof text, "%" G_GUINT64_FORMAT, row->n_external);
       gtk_label_set_text (label, text);
+      break;
+    case COLUMN_REPORTED:
+      gtk_label_set_text (label, row->reported);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (label),
+                                   row->reported[0] != '\0' ? row->reported : NULL);
       break;
     default:
       g_assert_not_reached ();
@@ -243,6 +258,9 @@ qd_stats_view_init (QdStatsView *self)
   add_column (self, _("Type"), COLUMN_TYPE, "type-name");
   add_column (self, _("Internal"), COLUMN_INTERNAL, "internal");
   add_column (self, _("External"), COLUMN_EXTERNAL, "external");
+  /* TRANSLATORS: the column of the statistics a block computed itself
+   * (a queue's mean length, a server's utilisation). */
+  add_column (self, _("Reported"), COLUMN_REPORTED, "reported");
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->column_view),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Block statistics"), -1);
 
@@ -273,11 +291,45 @@ qd_stats_view_new (void)
   return g_object_new (QD_TYPE_STATS_VIEW, NULL);
 }
 
+static void
+string_free (gpointer data)
+{
+  g_string_free (data, TRUE);
+}
+
+/* What each block reported, by path, one "name = value" a line; the
+ * engine lists the statistics in block order, names in first-set order. */
+static GHashTable *
+dup_reported (QdSimulation *simulation)
+{
+  GHashTable *by_path = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+                                               string_free);
+  GPtrArray *stats = qd_simulation_get_stats (simulation);
+
+  for (guint k = 0; k < stats->len; k++)
+    {
+      const QdStat *stat = g_ptr_array_index (stats, k);
+      GString *text = g_hash_table_lookup (by_path, stat->path);
+
+      if (text == NULL)
+        {
+          text = g_string_new (NULL);
+          g_hash_table_insert (by_path, (gpointer) stat->path, text);
+        }
+      else
+        g_string_append_c (text, '\n');
+      /* As qdevs-cli --stats prints them. */
+      g_string_append_printf (text, "%s = %.10g", stat->name, stat->value);
+    }
+  return by_path;
+}
+
 void
 qd_stats_view_set_simulation (QdStatsView  *self,
                               QdSimulation *simulation)
 {
   g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(GHashTable) reported = NULL;
   guint n;
 
   g_return_if_fail (QD_IS_STATS_VIEW (self));
@@ -291,6 +343,7 @@ qd_stats_view_set_simulation (QdStatsView  *self,
     }
 
   n = qd_simulation_get_n_atomics (simulation);
+  reported = dup_reported (simulation);
   rows = g_ptr_array_new_full (n, g_object_unref);
   for (guint i = 0; i < n; i++)
     {
@@ -302,6 +355,11 @@ qd_stats_view_set_simulation (QdStatsView  *self,
       row->integrator = atomic->type != NULL
                         && (atomic->type->flags & QD_BLOCK_INTEGRATOR) != 0;
       qd_simulation_get_block_stats (simulation, i, &row->n_internal, &row->n_external);
+      {
+        GString *text = g_hash_table_lookup (reported, atomic->path);
+
+        row->reported = g_strdup (text != NULL ? text->str : "");
+      }
       g_ptr_array_add (rows, row);
     }
   /* One splice: the sorted model and the view update once. */
@@ -312,8 +370,8 @@ qd_stats_view_set_simulation (QdStatsView  *self,
 
     /* TRANSLATORS: above the statistics table; the time is simulated time */
     status = g_strdup_printf (_("Transitions of each block up to t = %g "
-                                "(%" PRIu64 " events); click a "
-                                "column to sort."),
+                                "(%" PRIu64 " events), and what "
+                                "blocks report; click a column to sort."),
                               qd_simulation_get_time (simulation),
                               qd_simulation_get_events (simulation));
     gtk_label_set_text (self->status, status);
@@ -353,6 +411,20 @@ qd_stats_view_get_row (QdStatsView  *self,
     *n_external = row->n_external;
 }
 
+const char *
+qd_stats_view_get_reported (QdStatsView *self,
+                            guint        index)
+{
+  g_autoptr(QdStatsRow) row = NULL;
+
+  g_return_val_if_fail (QD_IS_STATS_VIEW (self), NULL);
+  g_return_val_if_fail (index < qd_stats_view_get_n_rows (self), NULL);
+
+  row = g_list_model_get_item (G_LIST_MODEL (self->store), index);
+  /* The store keeps the row alive after this reference goes. */
+  return row->reported;
+}
+
 GListModel *
 qd_stats_view_get_sorted_model (QdStatsView *self)
 {
@@ -361,34 +433,68 @@ qd_stats_view_get_sorted_model (QdStatsView *self)
   return G_LIST_MODEL (self->sorted);
 }
 
+/* What a row shows on its block: a new string, or NULL for nothing. */
+typedef char *(*RowText) (QdStatsRow *row);
+
+/* Block id -> text of each row that has one, for the blocks @document
+ * still holds. */
+static GHashTable *
+dup_by_block (QdStatsView *self,
+              QdDocument  *document,
+              RowText      row_text)
+{
+  GHashTable *texts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  guint n = qd_stats_view_get_n_rows (self);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(QdStatsRow) row = g_list_model_get_item (G_LIST_MODEL (self->store), i);
+      char *text = row_text (row);
+      QdBlock *block;
+
+      if (text == NULL)
+        continue;
+      /* The document may have been edited since the run: a block that
+       * is gone or renamed gets nothing. */
+      block = qd_document_find_block_by_path (document, row->path);
+      if (block != NULL)
+        g_hash_table_insert (texts, g_strdup (block->id), text);
+      else
+        g_free (text);
+    }
+  return texts;
+}
+
+static char *
+badge_text (QdStatsRow *row)
+{
+  return row->integrator ? g_strdup_printf ("%" G_GUINT64_FORMAT, row->n_internal) : NULL;
+}
+
+static char *
+reported_text (QdStatsRow *row)
+{
+  return row->reported[0] != '\0' ? g_strdup (row->reported) : NULL;
+}
+
 GHashTable *
 qd_stats_view_dup_badges (QdStatsView *self,
                           QdDocument  *document)
 {
-  GHashTable *badges;
-  guint n;
-
   g_return_val_if_fail (QD_IS_STATS_VIEW (self), NULL);
   g_return_val_if_fail (QD_IS_DOCUMENT (document), NULL);
 
-  badges = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  n = qd_stats_view_get_n_rows (self);
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(QdStatsRow) row = g_list_model_get_item (G_LIST_MODEL (self->store), i);
-      QdBlock *block;
+  return dup_by_block (self, document, badge_text);
+}
 
-      if (!row->integrator)
-        continue;
-      /* The document may have been edited since the run: a block that
-       * is gone or renamed gets no badge. */
-      block = qd_document_find_block_by_path (document, row->path);
-      if (block == NULL)
-        continue;
-      g_hash_table_insert (badges, g_strdup (block->id),
-                           g_strdup_printf ("%" G_GUINT64_FORMAT, row->n_internal));
-    }
-  return badges;
+GHashTable *
+qd_stats_view_dup_reported (QdStatsView *self,
+                            QdDocument  *document)
+{
+  g_return_val_if_fail (QD_IS_STATS_VIEW (self), NULL);
+  g_return_val_if_fail (QD_IS_DOCUMENT (document), NULL);
+
+  return dup_by_block (self, document, reported_text);
 }
 
 void

@@ -14,6 +14,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "qd-autosave.h"
 #include "qd-canvas.h"
 #include "qd-diagram-export.h"
 #include "qd-inspector.h"
@@ -53,9 +54,9 @@ struct _QdWindow
   QdRunBar    *run_bar;
   GMenu       *recent_menu;
 
-  /* NULL when the schema is not installed (running from a build tree
-   * without GSETTINGS_SCHEMA_DIR): the window then simply forgets its
-   * size instead of aborting. */
+  /* NULL when the schema cannot be found (neither installed nor in the
+   * build tree): the window then simply forgets its size instead of
+   * aborting. */
   GSettings   *settings;
 
   QdDocument  *document;
@@ -75,6 +76,9 @@ struct _QdWindow
 
   /* Runs of the diagram: plots and statistics in the bottom notebook. */
   QdRunSession *run_session;
+
+  /* The copy of unsaved changes kept for after a crash. */
+  QdAutosave  *autosave;
 
   /* The system shown when a click on the canvas began (only compared):
    * a double-click that opened a subsystem has nothing more to do. */
@@ -689,6 +693,7 @@ save_to_file (QdWindow *self,
       return FALSE;
     }
   g_set_object (&self->file, file);
+  qd_autosave_set_file (self->autosave, file);
   add_to_recent (file);
   update_title (self);
   update_document_page (self);
@@ -1416,6 +1421,12 @@ qd_window_dispose (GObject *object)
   if (self->run_session != NULL)
     g_object_run_dispose (G_OBJECT (self->run_session));
   g_clear_object (&self->run_session);
+  /* A window that closes is a clean end: its copy is not for recovery.
+   * Removed here, not by the object's own end, which a write still in
+   * progress may delay. */
+  if (self->autosave != NULL)
+    qd_autosave_discard (self->autosave);
+  g_clear_object (&self->autosave);
   gtk_widget_dispose_template (GTK_WIDGET (self), QD_TYPE_WINDOW);
   g_clear_object (&self->document);
   g_clear_object (&self->file);
@@ -1508,6 +1519,7 @@ qd_window_init (QdWindow *self)
   };
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->autosave = qd_autosave_new (NULL);
   self->run_session = qd_run_session_new (self->bottom_notebook, self->messages_view,
                                          self->canvas);
   qd_run_bar_set_session (self->run_bar, self->run_session);
@@ -1666,6 +1678,7 @@ qd_window_set_document (QdWindow   *self,
   qd_inspector_set_document (self->inspector, document);
   qd_messages_view_set_problems (self->messages_view, NULL);
   qd_run_session_set_document (self->run_session, document);
+  qd_autosave_set_document (self->autosave, document, file);
   update_breadcrumbs (self);
   update_undo_actions (self);
   update_file_actions (self);
@@ -1698,6 +1711,14 @@ qd_window_get_file (QdWindow *self)
   g_return_val_if_fail (QD_IS_WINDOW (self), NULL);
 
   return self->file;
+}
+
+QdAutosave *
+qd_window_get_autosave (QdWindow *self)
+{
+  g_return_val_if_fail (QD_IS_WINDOW (self), NULL);
+
+  return self->autosave;
 }
 
 void

@@ -10,6 +10,7 @@
 #include <gtk/gtk.h>
 
 #include "qdevs.h"
+#include "qd-autosave.h"
 
 G_BEGIN_DECLS
 
@@ -45,6 +46,9 @@ gboolean    qd_window_edit_at      (QdWindow       *self,
 QdDocument *qd_window_get_document (QdWindow       *self);
 /* The file the diagram came from, or NULL. */
 GFile      *qd_window_get_file     (QdWindow       *self);
+/* What keeps a copy of the diagram's unsaved changes for after a crash
+ * (transfer none). */
+QdAutosave *qd_window_get_autosave (QdWindow       *self);
 /* Shows @text in the message area; @type is GTK_MESSAGE_ERROR, _WARNING
  * or _INFO and sets the icon and colour. */
 void        qd_window_show_message (QdWindow       *self,
