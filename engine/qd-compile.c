@@ -24,6 +24,7 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "qd-classic-private.h"
 #include "qd-simulation-private.h"
 #include "qd-expr.h"
 #include "qd-registry.h"
@@ -206,6 +207,26 @@ add_problem (Compiler    *c,
 /* -------------------------------------------------------------------- */
 /* Settings and variables */
 
+/* The solver and its options (qd-classic.h); under a classic solver the
+ * simulation gets its driver. */
+static void
+check_classic_settings (Compiler *c)
+{
+  g_autoptr(GError) local = NULL;
+
+  if (!qd_classic_check_settings (c->settings, &local))
+    {
+      /* Its message starts with "settings: ", as the document's does. */
+      const char *message = local->message;
+
+      if (g_str_has_prefix (message, "settings: "))
+        message += strlen ("settings: ");
+      add_problem (c, NULL, QD_ERROR_PARAM, "%s", message);
+      return;
+    }
+  c->sim->classic = qd_classic_new (c->settings);
+}
+
 static void
 check_settings (Compiler *c)
 {
@@ -235,6 +256,7 @@ check_settings (Compiler *c)
     add_problem (c, NULL, QD_ERROR_PARAM,
                  _("the illegitimacy limit must be at least 1; change the "
                    "simulation settings"));
+  check_classic_settings (c);
 }
 
 static int
