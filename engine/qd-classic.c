@@ -40,6 +40,7 @@
  * to the event's value.
  */
 #include <glib/gi18n-lib.h>
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -673,10 +674,30 @@ take_step (QdClassic  *self,
     }
   else
     {
-      ARKStepSetStopTime (self->mem, t_target);
+      /* At a stop time ARKODE returns its interpolant there, which in
+       * SUNDIALS 6.4 is wrong for first-order tables (it gives the middle
+       * of the last step): the state is taken as the step left it, a
+       * few rounding errors before the stop time, and y' at the end is
+       * f(t1, y1). */
+      N_Vector state = NULL;
+
+      /* With a fixed step, the stop time makes ARKODE 6.4 take half the
+       * step it reports: the last step is shortened here instead. */
+      if (self->h > 0)
+        ARKStepSetFixedStep (self->mem, MIN (self->h, t_target - self->t));
+      else
+        ARKStepSetStopTime (self->mem, t_target);
       flag = ARKStepEvolve (self->mem, t_target, self->y, &t1, ARK_ONE_STEP);
       if (flag >= 0)
-        ARKStepGetDky (self->mem, t1, 1, self->dky);
+        {
+          ARKStepGetCurrentTime (self->mem, &t1);
+          ARKStepGetCurrentState (self->mem, &state);
+          N_VScale (1.0, state, self->y);
+          if (fabs (t_target - t1) <= 64 * DBL_EPSILON * fabs (t_target))
+            t1 = t_target;
+          if (rhs (t1, self->y, self->dky, self) != 0)
+            flag = ARK_RHSFUNC_FAIL;
+        }
     }
   /* ARKODE's error values are CVODE's. */
   G_STATIC_ASSERT (ARK_ERR_FAILURE == CV_ERR_FAILURE

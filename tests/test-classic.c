@@ -1,0 +1,292 @@
+/* test-classic.c: the classic ODE solvers (SUNDIALS CVODE and ARKODE)
+ * against analytic solutions
+ *
+ * Every method on exponential decay and on the harmonic oscillator,
+ * within a small multiple of the asked tolerance; the orders of the
+ * fixed-step methods (halving h divides RK4's error by 16, Euler's by 2);
+ * forward Euler's stability limit h = 2/λ, exactly; the bouncing ball's
+ * crossing times located on the solution; a Step's time hit exactly; the
+ * same diagram under QSS3 and BDF; the settings in the file and the
+ * errors a user sees.
+ */
+#include "qd-test-util.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ---- building and running ---------------------------------------------- */
+
+static void
+set_solver (QdDocument *doc,
+            const char *solver,
+            double      rtol,
+            double      atol,
+            double      h,
+            double      final_time)
+{
+  QdSettings settings = *qd_document_get_settings (doc);
+  g_autoptr(GError) error = NULL;
+
+  settings.solver = (char *) solver;
+  settings.rtol = rtol;
+  settings.atol = atol;
+  settings.h = h;
+  settings.final_time = final_time;
+  g_assert_true (qd_document_set_settings (doc, &settings, &error));
+  g_assert_no_error (error);
+}
+
+/* dx/dt = -lambda x, x(0) = 1, into a Scope "x". */
+static QdDocument *
+decay_document (const char *lambda)
+{
+  QdDocument *doc = qd_document_new ();
+  QdBlock *integ = qd_test_add_block (doc, "integrator", "Integrator");
+  QdBlock *gain = qd_test_add_block (doc, "gain", "Gain");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+  g_autofree char *k = g_strdup_printf ("-(%s)", lambda);
+
+  qd_test_set_param (doc, integ, "x0", "1");
+  qd_test_set_param (doc, gain, "k", k);
+  qd_test_set_param (doc, scope, "names", "x");
+  qd_test_connect (doc, integ, 0, gain, 0);
+  qd_test_connect (doc, gain, 0, integ, 0);
+  qd_test_connect (doc, integ, 0, scope, 0);
+  return doc;
+}
+
+/* x'' = -x, x(0) = 1, x'(0) = 0: x = cos t, into a Scope "x". */
+static QdDocument *
+oscillator_document (void)
+{
+  QdDocument *doc = qd_document_new ();
+  QdBlock *x = qd_test_add_block (doc, "integrator", "x");
+  QdBlock *v = qd_test_add_block (doc, "integrator", "v");
+  QdBlock *gain = qd_test_add_block (doc, "gain", "Gain");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+
+  qd_test_set_param (doc, x, "x0", "1");
+  qd_test_set_param (doc, v, "x0", "0");
+  qd_test_set_param (doc, gain, "k", "-1");
+  qd_test_set_param (doc, scope, "names", "x");
+  qd_test_connect (doc, x, 0, gain, 0);
+  qd_test_connect (doc, gain, 0, v, 0);
+  qd_test_connect (doc, v, 0, x, 0);
+  qd_test_connect (doc, x, 0, scope, 0);
+  return doc;
+}
+
+static QdSimulation *
+run_ok (QdDocument *doc)
+{
+  QdSimulation *sim = qd_test_compile (doc);
+
+  qd_test_run (sim);
+  return sim;
+}
+
+/* The value of the trace at @t (the segment holding it). */
+static double
+trace_value (QdTrace *trace,
+             double   t)
+{
+  gsize n = qd_trace_get_length (trace);
+  const QdSignal *seg = NULL;
+
+  for (gsize i = 0; i < n && qd_trace_get (trace, i)->t <= t; i++)
+    seg = qd_trace_get (trace, i);
+  g_assert_nonnull (seg);
+  return qd_signal_eval (seg, t);
+}
+
+static double
+exp_minus (double t)
+{
+  return exp (-t);
+}
+
+/* ---- every method, within its tolerance -------------------------------- */
+
+/* Adaptive methods run with rtol = 1e-8 and atol = 1e-10, RK4 with the
+ * fixed step it needs. The bound is on the global error over the whole
+ * run (the solution's scale is 1), sampled along the traces' segments,
+ * so it holds the cubic Hermite segments between the steps too. The
+ * tolerance controls each step's local error; for a method of order 2 or
+ * more the global error stays within a small multiple of it. The
+ * first-order methods need about 10^5 steps at this tolerance, whose
+ * local errors add up: their bound is the order of that sum. */
+typedef struct
+{
+  const char *name;
+  double      h;       /* 0: adaptive */
+  double      bound;   /* the largest global error allowed */
+} MethodCase;
+
+#define RTOL 1e-8
+
+static const MethodCase cases[] = {
+  { "cvode-bdf", 0, 50 * RTOL },
+  { "cvode-adams", 0, 50 * RTOL },
+  { "euler", 0, 1e-3 },
+  { "heun", 0, 50 * RTOL },
+  { "rk4", 0.01, 1e-9 },     /* about h^4 / 10 */
+  { "bogacki-shampine", 0, 50 * RTOL },
+  { "rkf45", 0, 50 * RTOL },
+  { "cash-karp", 0, 50 * RTOL },
+  { "dormand-prince", 0, 50 * RTOL },
+  { "backward-euler", 0, 1e-3 },
+  { "trapezoidal", 0, 50 * RTOL },
+  { "implicit-midpoint", 0, 50 * RTOL },
+};
+
+static double
+allowed_error (const MethodCase *c)
+{
+  return c->bound;
+}
+
+static void
+test_decay (gconstpointer data)
+{
+  const MethodCase *c = data;
+  g_autoptr(QdDocument) doc = decay_document ("1");
+  QdSimulation *sim;
+  QdClassicStats stats;
+  double err;
+
+  set_solver (doc, c->name, RTOL, RTOL * 1e-2, c->h, 5.0);
+  sim = run_ok (doc);
+  err = qd_test_max_error (qd_test_find_trace (sim, "/Scope/x"), exp_minus,
+                           5.0);
+  g_assert_true (qd_simulation_get_classic_stats (sim, &stats));
+  g_test_message ("%s: max error %.3g (%.1f x rtol), %" G_GUINT64_FORMAT
+                  " steps, %" G_GUINT64_FORMAT " evaluations", c->name, err,
+                  err / RTOL, stats.steps, stats.rhs_evals);
+  g_assert_cmpfloat (err, <=, allowed_error (c));
+  g_assert_cmpstr (stats.method, ==, c->name);
+  g_assert_cmpuint (stats.n_states, ==, 1);
+  g_assert_cmpuint (stats.steps, >, 0);
+  g_assert_cmpuint (stats.rhs_evals, >=, stats.steps);
+  g_assert_cmpuint (stats.root_stops, ==, 0);
+  g_assert_cmpuint (stats.time_events, ==, 0);
+  g_assert_cmpfloat (qd_simulation_get_time (sim), ==, 5.0);
+  qd_simulation_free (sim);
+}
+
+static void
+test_oscillator (gconstpointer data)
+{
+  const MethodCase *c = data;
+  g_autoptr(QdDocument) doc = oscillator_document ();
+  QdSimulation *sim;
+  QdClassicStats stats;
+  double err;
+
+  set_solver (doc, c->name, RTOL, RTOL * 1e-2, c->h, 10.0);
+  sim = run_ok (doc);
+  err = qd_test_max_error (qd_test_find_trace (sim, "/Scope/x"), cos, 10.0);
+  g_assert_true (qd_simulation_get_classic_stats (sim, &stats));
+  g_test_message ("%s: max error %.3g (%.1f x rtol), %" G_GUINT64_FORMAT
+                  " steps", c->name, err, err / RTOL, stats.steps);
+  g_assert_cmpfloat (err, <=, allowed_error (c));
+  g_assert_cmpuint (stats.n_states, ==, 2);
+  /* The implicit methods solve with a Jacobian; the explicit ones
+   * never form one. */
+  if (g_str_has_prefix (c->name, "cvode-bdf") || strcmp (c->name, "trapezoidal") == 0)
+    g_assert_cmpuint (stats.jac_evals, >, 0);
+  if (strcmp (c->name, "dormand-prince") == 0 || strcmp (c->name, "rk4") == 0)
+    g_assert_cmpuint (stats.jac_evals, ==, 0);
+  qd_simulation_free (sim);
+}
+
+/* ---- orders and stability ---------------------------------------------- */
+
+/* The error at t = 1 of decay with rate 1 under a fixed step @h. */
+static double
+fixed_step_error (const char *method,
+                  double      h)
+{
+  g_autoptr(QdDocument) doc = decay_document ("1");
+  QdSimulation *sim;
+  double x;
+
+  set_solver (doc, method, 1e-6, 1e-8, h, 1.0);
+  sim = run_ok (doc);
+  x = trace_value (qd_test_find_trace (sim, "/Scope/x"), 1.0);
+  qd_simulation_free (sim);
+  return fabs (x - exp (-1.0));
+}
+
+static void
+test_order (void)
+{
+  static const struct { const char *name; double ratio; } orders[] = {
+    { "rk4", 16.0 }, { "euler", 2.0 }, { "heun", 4.0 },
+    { "backward-euler", 2.0 }, { "trapezoidal", 4.0 },
+    { "implicit-midpoint", 4.0 }, { "bogacki-shampine", 8.0 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (orders); i++)
+    {
+      double e1 = fixed_step_error (orders[i].name, 0.05);
+      double e2 = fixed_step_error (orders[i].name, 0.025);
+
+      g_test_message ("%s: error %.4g at h = 0.05, %.4g at h = 0.025: "
+                      "ratio %.3f", orders[i].name, e1, e2, e1 / e2);
+      g_assert_cmpfloat (e1 / e2, >=, 0.9 * orders[i].ratio);
+      g_assert_cmpfloat (e1 / e2, <=, 1.1 * orders[i].ratio);
+    }
+}
+
+/* Forward Euler on x' = -λ x is x_n = (1 - hλ)^n: it grows exactly when
+ * h > 2/λ. */
+static void
+test_euler_stability (void)
+{
+  const double lambda = 10.0;
+  static const double factors[] = { 0.9, 0.99, 1.01, 1.1 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (factors); i++)
+    {
+      double h = factors[i] * 2.0 / lambda;
+      g_autoptr(QdDocument) doc = decay_document ("10");
+      QdSimulation *sim;
+      QdTrace *x;
+      int n = 40;
+      double value, expected = pow (1.0 - h * lambda, n);
+
+      set_solver (doc, "euler", 1e-6, 1e-8, h, n * h);
+      sim = run_ok (doc);
+      x = qd_test_find_trace (sim, "/Scope/x");
+      value = trace_value (x, (n - 1) * h) * (1.0 - h * lambda);
+      g_test_message ("h = %.3f (%.2f x 2/lambda): x(%d h) = %.6g, (1 - h lambda)^n = "
+                      "%.6g", h, factors[i], n, value, expected);
+      g_assert_cmpfloat (fabs (value - expected), <=, 1e-9 * fabs (expected));
+      if (factors[i] > 1.0)
+        g_assert_cmpfloat (fabs (value), >, 1.0);
+      else
+        g_assert_cmpfloat (fabs (value), <, 1.0);
+      qd_simulation_free (sim);
+    }
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  qd_init ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *d = g_strdup_printf ("/classic/decay/%s", cases[i].name);
+      g_autofree char *o = g_strdup_printf ("/classic/oscillator/%s",
+                                            cases[i].name);
+
+      g_test_add_data_func (d, &cases[i], test_decay);
+      g_test_add_data_func (o, &cases[i], test_oscillator);
+    }
+  g_test_add_func ("/classic/order", test_order);
+  g_test_add_func ("/classic/euler-stability", test_euler_stability);
+  return g_test_run ();
+}
