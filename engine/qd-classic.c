@@ -669,8 +669,11 @@ take_step (QdClassic  *self,
     {
       CVodeSetStopTime (self->mem, t_target);
       flag = CVode (self->mem, t_target, self->y, &t1, CV_ONE_STEP);
-      if (flag >= 0)
-        CVodeGetDky (self->mem, t1, 1, self->dky);
+      /* y' at the end is f(t1, y1), not the derivative of CVODE's
+       * interpolating polynomial: the next step starts from the same
+       * value the blocks compute. */
+      if (flag >= 0 && rhs (t1, self->y, self->dky, self) != 0)
+        flag = CV_RHSFUNC_FAIL;
     }
   else
     {
