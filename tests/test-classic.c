@@ -465,6 +465,126 @@ test_qss_vs_bdf (void)
   qd_simulation_free (bdf);
 }
 
+/* ---- the settings in the file, and errors ------------------------------ */
+
+static void
+test_file_round_trip (void)
+{
+  g_autoptr(QdDocument) doc = decay_document ("1");
+  g_autoptr(QdDocument) back = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *qss_text = qd_document_to_data (doc, NULL);
+  g_autofree char *text = NULL, *again = NULL;
+  const QdSettings *s;
+
+  /* A QSS model's file has no solver keys: files stay as they were. */
+  g_assert_null (strstr (qss_text, "\"solver\""));
+  set_solver (doc, "rk4", 1e-7, 1e-9, 0.025, 3.0);
+  text = qd_document_to_data (doc, NULL);
+  g_assert_nonnull (strstr (text, "\"solver\": \"rk4\""));
+  back = qd_document_load_data (text, strlen (text), "round-trip", &error);
+  g_assert_no_error (error);
+  s = qd_document_get_settings (back);
+  g_assert_cmpstr (s->solver, ==, "rk4");
+  g_assert_cmpfloat (s->rtol, ==, 1e-7);
+  g_assert_cmpfloat (s->atol, ==, 1e-9);
+  g_assert_cmpfloat (s->h, ==, 0.025);
+  g_assert_cmpfloat (s->max_step, ==, 0.0);
+  again = qd_document_to_data (back, NULL);
+  g_assert_cmpstr (again, ==, text);
+}
+
+static void
+test_settings_errors (void)
+{
+  static const struct { const char *solver; double h; const char *words; } bad[] = {
+    { "rk45", 0, "solver 'rk45' is not one of qss, cvode-bdf" },
+    { "rk4", 0, "has no error estimate, so it needs a fixed step" },
+    { "cvode-bdf", 0.1, "is always adaptive" },
+    { "euler", -1, "must be 0 (adaptive) or positive" },
+  };
+  g_autoptr(QdDocument) doc = decay_document ("1");
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      QdSettings settings = *qd_document_get_settings (doc);
+      g_autoptr(GError) error = NULL;
+      g_autofree char *text = NULL;
+      g_autoptr(QdDocument) loaded = NULL;
+
+      settings.solver = (char *) bad[i].solver;
+      settings.h = bad[i].h;
+      g_assert_false (qd_document_set_settings (doc, &settings, &error));
+      g_assert_error (error, QD_ERROR, QD_ERROR_INVALID);
+      g_assert_nonnull (strstr (error->message, bad[i].words));
+      g_assert_true (g_str_has_prefix (error->message, "settings: "));
+      /* The same from a file: the load fails and says why. */
+      text = g_strdup_printf ("{\"format\": \"qdevs\", \"version\": 1, "
+                              "\"simulation\": {\"solver\": \"%s\", "
+                              "\"h\": %g}}", bad[i].solver, bad[i].h);
+      g_clear_error (&error);
+      loaded = qd_document_load_data (text, strlen (text), "bad.qdevs",
+                                      &error);
+      g_assert_null (loaded);
+      g_assert_nonnull (error);
+      g_assert_nonnull (strstr (error->message, bad[i].words));
+    }
+}
+
+/* The run stops with the solver's reason in words and where. */
+static void
+test_solver_failure (void)
+{
+  g_autoptr(QdDocument) doc = decay_document ("1");
+  g_autoptr(GError) error = NULL;
+  QdSimulation *sim;
+
+  /* Tolerances below the precision of doubles. */
+  set_solver (doc, "cvode-bdf", 1e-30, 1e-40, 0.0, 2.0);
+  sim = qd_test_compile (doc);
+  g_assert_cmpint (qd_simulation_run (sim, &error), ==, QD_RUN_ERROR);
+  g_assert_error (error, QD_ERROR, QD_ERROR_NUMERIC);
+  g_assert_cmpstr (error->message, ==,
+                   "the solver cvode-bdf failed at t = 0: the tolerances are "
+                   "too small for the precision of the computer; raise rtol "
+                   "or atol");
+  /* The error is sticky, as every run error. */
+  g_clear_error (&error);
+  g_assert_cmpint (qd_simulation_run_until (sim, 2.0, &error), ==,
+                   QD_RUN_ERROR);
+  g_assert_error (error, QD_ERROR, QD_ERROR_NUMERIC);
+  qd_simulation_free (sim);
+}
+
+/* x' = x^2, x(0) = 1: x = 1 / (1 - t) has no solution past t = 1. The
+ * run stops there, naming the time. */
+static void
+test_blow_up (void)
+{
+  g_autoptr(QdDocument) doc = qd_document_new ();
+  QdBlock *x = qd_test_add_block (doc, "integrator", "x");
+  QdBlock *square = qd_test_add_block (doc, "product", "Square");
+  g_autoptr(GError) error = NULL;
+  QdSimulation *sim;
+  const char *at;
+
+  qd_test_set_param (doc, x, "x0", "1");
+  qd_test_connect (doc, x, 0, square, 0);
+  qd_test_connect (doc, x, 0, square, 1);
+  qd_test_connect (doc, square, 0, x, 0);
+  set_solver (doc, "cvode-bdf", 1e-6, 1e-8, 0.0, 2.0);
+  sim = qd_test_compile (doc);
+  g_assert_cmpint (qd_simulation_run (sim, &error), ==, QD_RUN_ERROR);
+  g_assert_error (error, QD_ERROR, QD_ERROR_NUMERIC);
+  g_test_message ("%s", error->message);
+  at = strstr (error->message, "at t = ");
+  g_assert_nonnull (at);
+  g_assert_cmpfloat (fabs (g_ascii_strtod (at + strlen ("at t = "), NULL)
+                           - 1.0), <, 1e-3);
+  g_assert_cmpfloat (qd_simulation_get_time (sim), <, 1.0);
+  qd_simulation_free (sim);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -495,6 +615,10 @@ main (int    argc,
                         test_bouncing_ball);
   g_test_add_func ("/classic/qss-vs-bdf", test_qss_vs_bdf);
   g_test_add_func ("/classic/order", test_order);
+  g_test_add_func ("/classic/file-round-trip", test_file_round_trip);
+  g_test_add_func ("/classic/settings-errors", test_settings_errors);
+  g_test_add_func ("/classic/solver-failure", test_solver_failure);
+  g_test_add_func ("/classic/blow-up", test_blow_up);
   g_test_add_func ("/classic/euler-stability", test_euler_stability);
   return g_test_run ();
 }
