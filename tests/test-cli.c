@@ -483,6 +483,55 @@ test_cli_stats_json (void)
   json_object_put (root);
 }
 
+/* --solver runs the model under a classic solver; --stats-json and
+ * --stats report its statistics; a bad name or option is a usage error,
+ * a solver failure a run error (exit 3) in words. */
+static void
+test_cli_solver (void)
+{
+  g_autofree char *decay = example ("exp-decay.qdevs");
+  g_auto(CliResult) r = { 0 };
+  g_auto(CliResult) t = { 0 };
+  g_auto(CliResult) bad = { 0 };
+  g_auto(CliResult) opt = { 0 };
+  g_auto(CliResult) fail = { 0 };
+  json_object *root, *solver;
+
+  run_cli (&r, "run", decay, "--solver", "rk4:h=0.05", "--stats-json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.err, ==, "");
+  root = parse_single_json (r.out);
+  g_assert_true (json_object_object_get_ex (root, "solver", &solver));
+  g_assert_cmpstr (json_object_get_string (json_object_object_get (solver, "method")),
+                   ==, "rk4");
+  /* 5 s in steps of 0.05: four stages and y' at the end of each, y' at
+   * the start, and ARKODE's own at the start. */
+  g_assert_cmpint (get_int (solver, "steps"), ==, 100);
+  g_assert_cmpint (get_int (solver, "rhs_evals"), ==, 100 * 5 + 2);
+  g_assert_cmpint (get_int (solver, "failed_steps"), ==, 0);
+  g_assert_cmpint (get_int (solver, "root_stops"), ==, 0);
+  g_assert_cmpint (get_int (solver, "time_events"), ==, 0);
+  g_assert_cmpint (get_int (solver, "jac_evals"), ==, 0);
+  json_object_put (root);
+
+  run_cli (&t, "run", decay, "--solver", "cvode-bdf:rtol=1e-8", "--stats", NULL);
+  g_assert_cmpint (t.status, ==, 0);
+  g_assert_nonnull (strstr (t.out, "Solver:              cvode-bdf (1 states)"));
+  g_assert_nonnull (strstr (t.out, "RHS evaluations:"));
+  g_assert_nonnull (strstr (t.out, "Root stops:"));
+
+  run_cli (&bad, "run", decay, "--solver", "rk45", NULL);
+  g_assert_cmpint (bad.status, ==, 2);
+  g_assert_nonnull (strstr (bad.err, "solver 'rk45' is not one of qss, cvode-bdf"));
+  run_cli (&opt, "run", decay, "--solver", "rk4:step=0.1", NULL);
+  g_assert_cmpint (opt.status, ==, 2);
+  g_assert_nonnull (strstr (opt.err, "solver option 'step'"));
+
+  run_cli (&fail, "run", decay, "--solver", "cvode-adams:rtol=1e-30,atol=1e-40", NULL);
+  g_assert_cmpint (fail.status, ==, 3);
+  g_assert_nonnull (strstr (fail.err, "exp-decay.qdevs: the solver cvode-adams failed at t = 0: the tolerances are too small"));
+}
+
 static void
 test_cli_stats_table (void)
 {
@@ -1309,6 +1358,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/interrupt", test_cli_interrupt);
   g_test_add_func ("/cli/stats-json", test_cli_stats_json);
   g_test_add_func ("/cli/stats-table", test_cli_stats_table);
+  g_test_add_func ("/cli/solver", test_cli_solver);
   g_test_add_func ("/cli/until-and-set", test_cli_until_and_set);
   g_test_add_func ("/cli/csv", test_cli_csv);
   g_test_add_func ("/cli/events", test_cli_events);
