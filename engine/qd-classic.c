@@ -68,9 +68,9 @@ struct _QdClassic
   guint           n_rhs;
   gpointer        snapshot;         /* room for the largest state among
                                        them */
-  guint8         *derived;          /* per block: downstream of an
-                                       Integrator, so its events depend
-                                       on the solution (crossings) */
+  guint8         *stops;            /* per block: its events are times
+                                       the solver stops at
+                                       (find_stopping_blocks()) */
 
   SUNContext      ctx;
   void           *mem;              /* CVODE or ARKStep */
@@ -145,7 +145,7 @@ qd_classic_free (QdClassic *self)
   g_free (self->state_of);
   g_free (self->rhs);
   g_free (self->snapshot);
-  g_free (self->derived);
+  g_free (self->stops);
   g_free (self->seg);
   g_free (self->y0);
   g_free (self->yp0);
@@ -293,19 +293,24 @@ find_rhs_blocks (QdClassic *self)
   self->snapshot = g_malloc0 (MAX (max_state, 1));
 }
 
-/* The blocks downstream of the Integrators, through any blocks: their
- * events are found on the solution's segments (a crossing, a sample of
- * a state), inside a step. Every other block's events are times the
- * solver stops at. */
+/* Which blocks' events the solver stops at (stops[i]). A block downstream
+ * of the Integrators, through any blocks, has events that depend on the
+ * solution (a crossing, a sample of a state): they are found on the
+ * steps' segments, inside a step. A block whose output reaches no
+ * Integrator cannot change the ODE: its events (a source that only feeds
+ * a Scope) run inside the steps too. The rest, the sources and clocks of
+ * the ODE, are times the solver stops at. */
 static void
-find_derived_blocks (QdClassic *self)
+find_stopping_blocks (QdClassic *self)
 {
   QdSimulation *sim = self->sim;
   guint n = sim->n_atomics;
   g_autofree guint *stack = g_new (guint, MAX (n, 1));
+  g_autofree guint8 *derived = g_new0 (guint8, MAX (n, 1));
+  g_autofree guint8 *reaches = g_new0 (guint8, MAX (n, 1));
+  gboolean changed = TRUE;
   guint top = 0;
 
-  self->derived = g_new0 (guint8, MAX (n, 1));
   for (guint k = 0; k < self->n; k++)
     stack[top++] = self->block[k];
   while (top > 0)
@@ -317,17 +322,40 @@ find_derived_blocks (QdClassic *self)
           {
             guint j = sim->fanout[e].receiver;
 
-            if (!self->derived[j] && self->state_of[j] < 0)
+            if (!derived[j] && self->state_of[j] < 0)
               {
-                self->derived[j] = 1;
+                derived[j] = 1;
                 stack[top++] = j;
               }
           }
     }
+  /* Backward from the Integrators, until nothing changes (the chains
+   * from a source to an Integrator are short). */
+  for (guint k = 0; k < self->n; k++)
+    reaches[self->block[k]] = 1;
+  while (changed)
+    {
+      changed = FALSE;
+      for (guint i = n; i-- > 0;)
+        {
+          if (reaches[i])
+            continue;
+          for (guint s = sim->out_base[i]; s < sim->out_base[i + 1] && !reaches[i]; s++)
+            for (guint e = sim->fan_start[s]; e < sim->fan_start[s + 1]; e++)
+              if (reaches[sim->fanout[e].receiver])
+                {
+                  reaches[i] = changed = 1;
+                  break;
+                }
+        }
+    }
+  self->stops = g_new0 (guint8, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    self->stops[i] = !derived[i] && reaches[i] && self->state_of[i] < 0;
 }
 
 /* The next time the solver must stop at: the earliest event of a block
- * that is not downstream of the Integrators. */
+ * that stops it. */
 static double
 next_time_event (QdClassic *self)
 {
@@ -336,10 +364,10 @@ next_time_event (QdClassic *self)
 
   if (qd_heap_is_empty (heap))
     return QD_INF;
-  if (!self->derived[qd_heap_top_id (heap)])
+  if (self->stops[qd_heap_top_id (heap)])
     return qd_heap_top_time (heap);
   for (guint e = 0; e < heap->n; e++)
-    if (!self->derived[heap->entries[e].id])
+    if (self->stops[heap->entries[e].id])
       t = MIN (t, qd_heap_key_time (heap->entries[e].key));
   return t;
 }
@@ -376,7 +404,7 @@ qd_classic_prepare (QdClassic    *self,
   /* The cascade kernels call an Integrator's own functions. */
   qd_simulation_set_fused_cascades (sim, FALSE);
   find_rhs_blocks (self);
-  find_derived_blocks (self);
+  find_stopping_blocks (self);
 }
 
 void
@@ -772,6 +800,29 @@ restart_here (QdClassic  *self,
   return QD_RUN_DONE;
 }
 
+/* Whether the events at t, which reached an Integrator's derivative but
+ * reset none, left f(t, y) as it was within the tolerances: a source that
+ * starts a new polynomial segment where the last one ended (a Sine's
+ * next piece). The solver then goes on without a restart, which would
+ * cost it its order and its step size. */
+static gboolean
+derivative_continuous (QdClassic *self)
+{
+  double *f = N_VGetArrayPointer (self->dky);
+
+  for (guint k = 0; k < self->n; k++)
+    if (self->reset_pending[k])
+      return FALSE;
+  if (rhs (self->t, self->y, self->dky, self) != 0)
+    return FALSE;
+  for (guint k = 0; k < self->n; k++)
+    if (!(fabs (f[k] - self->yp0[k])
+          <= self->rtol * fabs (self->yp0[k]) + self->atol))
+      return FALSE;
+  memcpy (self->yp0, f, self->n * sizeof (double));
+  return TRUE;
+}
+
 /* The loop's events at t; restarts the solver when they reached an
  * Integrator (or it has not started). */
 static QdRunStatus
@@ -786,7 +837,8 @@ events_at_t (QdClassic  *self,
   if (status != QD_RUN_DONE)
     return status;
   self->events_done = TRUE;
-  if (!self->discontinuity && self->solver_ready)
+  if (self->solver_ready
+      && (!self->discontinuity || derivative_continuous (self)))
     return QD_RUN_DONE;
   return restart_here (self, error);
 }

@@ -316,6 +316,8 @@ test_time_events (gconstpointer data)
   QdBlock *sum = qd_test_add_block (doc, "wsum", "Sum");
   QdBlock *x = qd_test_add_block (doc, "integrator", "x");
   QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+  QdBlock *other = qd_test_add_block (doc, "pulse", "Other");
+  QdBlock *monitor = qd_test_add_block (doc, "scope", "Monitor");
   QdSimulation *sim;
   QdClassicStats stats;
   QdTrace *trace;
@@ -330,6 +332,10 @@ test_time_events (gconstpointer data)
   qd_test_connect (doc, x, 0, sum, 1);
   qd_test_connect (doc, sum, 0, x, 0);
   qd_test_connect (doc, x, 0, scope, 0);
+  /* A source that reaches no Integrator does not stop the solver. */
+  qd_test_set_param (doc, other, "start", "1.5");
+  qd_test_set_param (doc, other, "width", "0.3");
+  qd_test_connect (doc, other, 0, monitor, 0);
   set_solver (doc, c->name, RTOL, RTOL * 1e-2, c->h, 4.0);
   sim = run_ok (doc);
   trace = qd_test_find_trace (sim, "/Scope/x");
@@ -343,7 +349,11 @@ test_time_events (gconstpointer data)
   g_test_message ("%s: max error %.3g, %" G_GUINT64_FORMAT " time events, %"
                   G_GUINT64_FORMAT " restarts", c->name, err,
                   stats.time_events, stats.restarts);
-  /* The solver stopped at both edges, exactly, and restarted there. */
+  /* The solver stopped at both edges of the pulse it integrates,
+   * exactly, and restarted there; the other pulse's edges are events
+   * inside steps. */
+  g_assert_cmpfloat (trace_value (qd_test_find_trace (sim, "/Monitor/x1"), 1.6),
+                     ==, 1.0);
   g_assert_true (at_start);
   g_assert_true (at_end);
   g_assert_cmpuint (stats.time_events, ==, 2);
