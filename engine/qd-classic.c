@@ -66,6 +66,9 @@ struct _QdClassic
   guint          *rhs;              /* the right-hand side's blocks, in
                                        dependency order */
   guint           n_rhs;
+  guint64        *rhs_ports;        /* per block of the right-hand side:
+                                       its inputs driven by an Integrator
+                                       or another of them */
   gpointer        snapshot;         /* room for the largest state among
                                        them */
   guint8         *stops;            /* per block: its events are times
@@ -144,6 +147,7 @@ qd_classic_free (QdClassic *self)
   g_free (self->block);
   g_free (self->state_of);
   g_free (self->rhs);
+  g_free (self->rhs_ports);
   g_free (self->snapshot);
   g_free (self->stops);
   g_free (self->seg);
@@ -291,6 +295,28 @@ find_rhs_blocks (QdClassic *self)
     if (!sim->hot[self->rhs[k]].is_static)
       max_state = MAX (max_state, sim->atomics[self->rhs[k]].type->state_size);
   self->snapshot = g_malloc0 (MAX (max_state, 1));
+
+  /* Their inputs that the right-hand side sets; indeg[] becomes each
+   * block's place in it. */
+  self->rhs_ports = g_new0 (guint64, MAX (tail, 1));
+  for (guint i = 0; i < n; i++)
+    indeg[i] = G_MAXUINT;
+  for (guint r = 0; r < tail; r++)
+    indeg[self->rhs[r]] = r;
+  for (guint i = 0; i < n; i++)
+    {
+      if (fwd[i] != 2 && indeg[i] == G_MAXUINT)
+        continue;
+      for (guint s = sim->out_base[i]; s < sim->out_base[i + 1]; s++)
+        for (guint e = sim->fan_start[s]; e < sim->fan_start[s + 1]; e++)
+          {
+            guint r = indeg[sim->fanout[e].receiver];
+
+            if (r != G_MAXUINT && sim->fanout[e].port < 64)
+              self->rhs_ports[r] |= G_GUINT64_CONSTANT (1)
+                                    << sim->fanout[e].port;
+          }
+    }
 }
 
 /* Which blocks' events the solver stops at (stops[i]). A block downstream
@@ -459,10 +485,12 @@ rhs (sunrealtype  t,
           continue;
         }
       /* A block with a state (a hybrid block): what its transitions
-       * would make of these inputs, then its state as it was. */
+       * would make of the inputs the right-hand side set (not of an
+       * event input, a command), then its state as it was. */
       memcpy (self->snapshot, a->state, type->state_size);
       for (guint p = 0; p < a->n_in; p++)
-        type->dext (a, t, 0.0, p, a->in[p]);
+        if (self->rhs_ports[r] & (G_GUINT64_CONSTANT (1) << p))
+          type->dext (a, t, 0.0, p, a->in[p]);
       if (type->ta (a) == 0.0)
         type->lambda (a, t);
       memcpy (a->state, self->snapshot, type->state_size);

@@ -595,6 +595,45 @@ test_blow_up (void)
   qd_simulation_free (sim);
 }
 
+/* x' = a sample of -x, held: a Commanded Sampler between the Integrator's
+ * output and its input, commanded once, at t = 1, by a Cross Detect on a
+ * Pulse. The right-hand side runs the sampler on the inputs it computes,
+ * never on its command input, so the sample is taken once: x = 1 until
+ * t = 1 (the sampler holds 0), then x = 1 - (t - 1). */
+static void
+test_held_sample (void)
+{
+  g_autoptr(QdDocument) doc = qd_document_new ();
+  QdBlock *x = qd_test_add_block (doc, "integrator", "x");
+  QdBlock *minus = qd_test_add_block (doc, "gain", "Minus");
+  QdBlock *sampler = qd_test_add_block (doc, "commanded_sampler", "Sampler");
+  QdBlock *pulse = qd_test_add_block (doc, "pulse", "Pulse");
+  QdBlock *cross = qd_test_add_block (doc, "cross_detect", "Command");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+  QdSimulation *sim;
+  QdTrace *trace;
+
+  qd_test_set_param (doc, x, "x0", "1");
+  qd_test_set_param (doc, minus, "k", "-1");
+  qd_test_set_param (doc, pulse, "start", "1");
+  qd_test_set_param (doc, pulse, "width", "10");
+  qd_test_set_param (doc, cross, "level", "0.5");
+  qd_test_set_param (doc, scope, "names", "x");
+  qd_test_connect (doc, x, 0, minus, 0);
+  qd_test_connect (doc, minus, 0, sampler, 0);
+  qd_test_connect (doc, pulse, 0, cross, 0);
+  qd_test_connect (doc, cross, 0, sampler, 1);
+  qd_test_connect (doc, sampler, 0, x, 0);
+  qd_test_connect (doc, x, 0, scope, 0);
+  set_solver (doc, "cvode-bdf", 1e-8, 1e-10, 0.0, 3.0);
+  sim = run_ok (doc);
+  trace = qd_test_find_trace (sim, "/Scope/x");
+  g_assert_cmpfloat (fabs (trace_value (trace, 0.9) - 1.0), <=, 1e-9);
+  g_assert_cmpfloat (fabs (trace_value (trace, 2.0) - 0.0), <=, 1e-7);
+  g_assert_cmpfloat (fabs (trace_value (trace, 3.0) + 1.0), <=, 1e-7);
+  qd_simulation_free (sim);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -624,6 +663,7 @@ main (int    argc,
   g_test_add_data_func ("/classic/bouncing-ball/rk4", &cases[4],
                         test_bouncing_ball);
   g_test_add_func ("/classic/qss-vs-bdf", test_qss_vs_bdf);
+  g_test_add_func ("/classic/held-sample", test_held_sample);
   g_test_add_func ("/classic/order", test_order);
   g_test_add_func ("/classic/file-round-trip", test_file_round_trip);
   g_test_add_func ("/classic/settings-errors", test_settings_errors);
