@@ -446,7 +446,12 @@ qd_classic_start (QdClassic *self)
       int x0 = qd_block_type_find_param (a->type, "x0");
 
       self->y0[k] = x0 >= 0 ? a->params[x0].number : 0.0;
-      qd_simulation_schedule_at (sim, self->block[k], QD_INF);
+      /* The initial state goes out at the start, as an Integrator's
+       * first output does under QSS, so that the blocks it feeds have
+       * their inputs before the first step. */
+      qd_signal_set_constant (&self->seg[k], self->t, self->y0[k]);
+      self->emit_pending[k] = 1;
+      qd_simulation_schedule_at (sim, self->block[k], self->t);
     }
 }
 

@@ -634,6 +634,41 @@ test_held_sample (void)
   qd_simulation_free (sim);
 }
 
+/* x' = 1 / x, x(0) = 1: x = sqrt(2t + 1), through a Division, a block
+ * with a state (it watches its divisor's zeros) in the right-hand side. */
+static double
+sqrt_response (double t)
+{
+  return sqrt (2.0 * t + 1.0);
+}
+
+static void
+test_division (void)
+{
+  g_autoptr(QdDocument) doc = qd_document_new ();
+  /* The Integrator first: at the start, the Division must not see the
+   * divisor before the Integrator's first output (as under QSS). */
+  QdBlock *x = qd_test_add_block (doc, "integrator", "x");
+  QdBlock *one = qd_test_add_block (doc, "constant", "One");
+  QdBlock *div = qd_test_add_block (doc, "division", "Division");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+  QdSimulation *sim;
+  double err;
+
+  qd_test_set_param (doc, x, "x0", "1");
+  qd_test_set_param (doc, scope, "names", "x");
+  qd_test_connect (doc, one, 0, div, 0);
+  qd_test_connect (doc, x, 0, div, 1);
+  qd_test_connect (doc, div, 0, x, 0);
+  qd_test_connect (doc, x, 0, scope, 0);
+  set_solver (doc, "dormand-prince", RTOL, RTOL * 1e-2, 0.0, 4.0);
+  sim = run_ok (doc);
+  err = error_at_steps (qd_test_find_trace (sim, "/Scope/x"), sqrt_response);
+  g_test_message ("x' = 1/x: error %.3g", err);
+  g_assert_cmpfloat (err, <=, 50 * RTOL);
+  qd_simulation_free (sim);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -664,6 +699,7 @@ main (int    argc,
                         test_bouncing_ball);
   g_test_add_func ("/classic/qss-vs-bdf", test_qss_vs_bdf);
   g_test_add_func ("/classic/held-sample", test_held_sample);
+  g_test_add_func ("/classic/division", test_division);
   g_test_add_func ("/classic/order", test_order);
   g_test_add_func ("/classic/file-round-trip", test_file_round_trip);
   g_test_add_func ("/classic/settings-errors", test_settings_errors);
