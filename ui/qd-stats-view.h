@@ -30,6 +30,9 @@ void        qd_stats_view_get_row         (QdStatsView  *self,
                                            const char  **type_name,
                                            guint64      *n_internal,
                                            guint64      *n_external);
+/* The text above the table (what was counted; a classic solver's own
+ * statistics on a second line). */
+const char *qd_stats_view_get_status      (QdStatsView  *self);
 /* The model the column view shows, sorted as the user asked. */
 GListModel *qd_stats_view_get_sorted_model (QdStatsView *self);
 /* Sorts by column @column (0 path, 1 type, 2 internal, 3 external), as
