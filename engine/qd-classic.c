@@ -745,8 +745,9 @@ take_step (QdClassic  *self,
        * f(t1, y1). */
       N_Vector state = NULL;
 
-      /* With a fixed step, the stop time makes ARKODE 6.4 take half the
-       * step it reports: the last step is shortened here instead. */
+      /* With a fixed step and a stop time, ARKODE 6.4 returned the state
+       * of the middle of the last step (forward Euler, h = 0.05): the
+       * last step is shortened here instead. */
       if (self->h > 0)
         ARKStepSetFixedStep (self->mem, MIN (self->h, t_target - self->t));
       else
