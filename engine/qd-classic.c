@@ -906,8 +906,8 @@ step_and_emit (QdClassic  *self,
 
   if (!(target > self->t))
     target = sim->final_time;
-  /* Twice at most: a restart makes the derivatives those of the new
-   * modes. */
+  /* Three tries at most: a restart makes the derivatives those of the
+   * new modes, which the next outputs then give again. */
   for (int attempt = 0; ; attempt++)
     {
       GError *local = NULL;
