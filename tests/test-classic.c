@@ -669,6 +669,42 @@ test_division (void)
   qd_simulation_free (sim);
 }
 
+/* The example: forward Euler just above its limit grows as (-1.1)^n;
+ * backward Euler with 2.5 times that step decays without oscillating. */
+static void
+test_stability_example (void)
+{
+  g_autofree char *path = qd_test_source_path ("data", "examples",
+                                               "euler-stability.qdevs", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QdDocument) doc = qd_document_load (path, &error);
+  QdSimulation *sim;
+  QdTrace *x;
+  double previous = 1.0;
+
+  g_assert_no_error (error);
+  g_assert_cmpstr (qd_document_get_settings (doc)->solver, ==, "euler");
+  g_assert_cmpfloat (qd_document_get_settings (doc)->h, ==, 0.21);
+  sim = run_ok (doc);
+  x = qd_test_find_trace (sim, "/Scope/x");
+  g_assert_cmpfloat (fabs (trace_value (x, 23 * 0.21) - pow (-1.1, 23)), <=,
+                     1e-9);
+  qd_simulation_free (sim);
+
+  set_solver (doc, "backward-euler", 1e-6, 1e-8, 0.5, 5.0);
+  sim = run_ok (doc);
+  x = qd_test_find_trace (sim, "/Scope/x");
+  for (int n = 1; n <= 10; n++)
+    {
+      double value = trace_value (x, n * 0.5);
+
+      /* x_n = x_(n-1) / (1 + h lambda) */
+      g_assert_cmpfloat (fabs (value - previous / 6.0), <=, 1e-12);
+      previous = value;
+    }
+  qd_simulation_free (sim);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -706,5 +742,6 @@ main (int    argc,
   g_test_add_func ("/classic/solver-failure", test_solver_failure);
   g_test_add_func ("/classic/blow-up", test_blow_up);
   g_test_add_func ("/classic/euler-stability", test_euler_stability);
+  g_test_add_func ("/classic/stability-example", test_stability_example);
   return g_test_run ();
 }
