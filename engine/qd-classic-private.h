@@ -24,8 +24,11 @@ void         qd_classic_prepare    (QdClassic             *self,
                                     QdSimulation          *sim);
 /* After every block's init: the Integrators leave the event loop. */
 void         qd_classic_start      (QdClassic             *self);
-QdRunStatus  qd_classic_run_until  (QdClassic             *self,
+/* Runs until @t_stop (QD_RUN_DONE), or until @max_steps steps of the
+ * solver have ended (QD_RUN_STEPPED). */
+QdRunStatus  qd_classic_run        (QdClassic             *self,
                                     double                 t_stop,
+                                    guint64                max_steps,
                                     GError               **error);
 void         qd_classic_get_stats  (QdClassic             *self,
                                     QdClassicStats        *stats);

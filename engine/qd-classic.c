@@ -938,12 +938,15 @@ step_and_emit (QdClassic  *self,
 }
 
 QdRunStatus
-qd_classic_run_until (QdClassic  *self,
-                      double      t_stop,
-                      GError    **error)
+qd_classic_run (QdClassic  *self,
+                double      t_stop,
+                guint64     max_steps,
+                GError    **error)
 {
   QdSimulation *sim = self->sim;
 
+  if (max_steps == 0)
+    return QD_RUN_STEPPED;
   if (self->n == 0)
     return qd_simulation_run_events (sim, t_stop, error);
   while (self->t < t_stop)
@@ -998,6 +1001,13 @@ qd_classic_run_until (QdClassic  *self,
       memcpy (self->yp0, N_VGetArrayPointer (self->dky),
               self->n * sizeof (double));
       self->events_done = FALSE;
+      if (--max_steps == 0)
+        {
+          /* The clock at the step's end, and what happens there. */
+          sim->time = self->t;
+          status = events_at_t (self, error);
+          return status == QD_RUN_DONE ? QD_RUN_STEPPED : status;
+        }
     }
   return QD_RUN_DONE;
 }

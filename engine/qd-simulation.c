@@ -1347,7 +1347,7 @@ qd_simulation_run_until (QdSimulation  *self,
     return QD_RUN_DONE;
   t_stop = MIN (t_stop, self->final_time);
   if (self->classic != NULL)
-    status = qd_classic_run_until (self->classic, t_stop, error);
+    status = qd_classic_run (self->classic, t_stop, G_MAXUINT64, error);
   else
     status = run_loop (self, t_stop, G_MAXUINT64, error);
   if (status == QD_RUN_DONE && t_stop > self->time)
@@ -1369,13 +1369,9 @@ qd_simulation_step (QdSimulation  *self,
     return QD_RUN_ERROR;
   if (self->finished)
     return QD_RUN_DONE;
-  /* Under a classic solver, to the next event time, whatever its
-   * number of events. */
+  /* Under a classic solver, @n_events steps of the solver. */
   if (self->classic != NULL)
-    return qd_simulation_run_until (self,
-                                    MIN (qd_simulation_get_next_time (self),
-                                         self->final_time),
-                                    error);
+    return qd_classic_run (self->classic, self->final_time, n_events, error);
   return run_loop (self, self->final_time, n_events, error);
 }
 

@@ -705,6 +705,41 @@ test_stability_example (void)
   qd_simulation_free (sim);
 }
 
+/* Stepping under a classic solver goes one solver step at a time, and
+ * the steps and a run to the end give the same trace. */
+static void
+test_stepping (void)
+{
+  g_autoptr(QdDocument) doc = decay_document ("1");
+  g_autoptr(GError) error = NULL;
+  QdSimulation *stepped, *whole;
+  QdTrace *a, *b;
+
+  set_solver (doc, "rk4", 1e-6, 1e-8, 0.05, 1.0);
+  stepped = qd_test_compile (doc);
+  for (int i = 1; i <= 3; i++)
+    {
+      g_assert_cmpint (qd_simulation_step (stepped, 1, &error), ==,
+                       QD_RUN_STEPPED);
+      g_assert_no_error (error);
+      g_assert_cmpfloat (fabs (qd_simulation_get_time (stepped) - 0.05 * i),
+                         <=, 1e-15);
+    }
+  g_assert_cmpint (qd_simulation_step (stepped, 5, &error), ==,
+                   QD_RUN_STEPPED);
+  g_assert_cmpfloat (fabs (qd_simulation_get_time (stepped) - 0.4), <=, 1e-15);
+  g_assert_cmpint (qd_simulation_run (stepped, &error), ==, QD_RUN_DONE);
+  whole = run_ok (doc);
+  a = qd_test_find_trace (stepped, "/Scope/x");
+  b = qd_test_find_trace (whole, "/Scope/x");
+  g_assert_cmpuint (qd_trace_get_length (a), ==, qd_trace_get_length (b));
+  for (gsize i = 0; i < qd_trace_get_length (a); i++)
+    g_assert_true (memcmp (qd_trace_get (a, i), qd_trace_get (b, i),
+                           sizeof (QdSignal)) == 0);
+  qd_simulation_free (stepped);
+  qd_simulation_free (whole);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -737,6 +772,7 @@ main (int    argc,
   g_test_add_func ("/classic/held-sample", test_held_sample);
   g_test_add_func ("/classic/division", test_division);
   g_test_add_func ("/classic/order", test_order);
+  g_test_add_func ("/classic/stepping", test_stepping);
   g_test_add_func ("/classic/file-round-trip", test_file_round_trip);
   g_test_add_func ("/classic/settings-errors", test_settings_errors);
   g_test_add_func ("/classic/solver-failure", test_solver_failure);
