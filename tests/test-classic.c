@@ -740,6 +740,38 @@ test_stepping (void)
   qd_simulation_free (whole);
 }
 
+/* Stiffness: on the stiff-spring example an explicit method's steps are
+ * bounded by stability, not accuracy; BDF's are not. */
+static void
+test_stiff (void)
+{
+  g_autofree char *path = qd_test_source_path ("data", "examples",
+                                               "stiff-spring.qdevs", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QdDocument) doc = qd_document_load (path, &error);
+  double final_time = qd_document_get_settings (doc)->final_time;
+  QdClassicStats bdf, dp;
+  QdSimulation *sim;
+
+  g_assert_no_error (error);
+  set_solver (doc, "cvode-bdf", 1e-6, 1e-8, 0.0, final_time);
+  sim = run_ok (doc);
+  g_assert_true (qd_simulation_get_classic_stats (sim, &bdf));
+  qd_simulation_free (sim);
+  set_solver (doc, "dormand-prince", 1e-6, 1e-8, 0.0, final_time);
+  sim = run_ok (doc);
+  g_assert_true (qd_simulation_get_classic_stats (sim, &dp));
+  qd_simulation_free (sim);
+  g_test_message ("stiff spring: BDF %" G_GUINT64_FORMAT " steps (%"
+                  G_GUINT64_FORMAT " Jacobians), Dormand-Prince %"
+                  G_GUINT64_FORMAT " steps (%" G_GUINT64_FORMAT " failed)",
+                  bdf.steps, bdf.jac_evals, dp.steps, dp.failed_steps);
+  g_assert_cmpuint (bdf.jac_evals, >, 0);
+  g_assert_cmpuint (dp.jac_evals, ==, 0);
+  g_assert_cmpuint (20 * bdf.steps, <, dp.steps);
+  g_assert_cmpuint (dp.failed_steps, >, bdf.steps);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -773,6 +805,7 @@ main (int    argc,
   g_test_add_func ("/classic/division", test_division);
   g_test_add_func ("/classic/order", test_order);
   g_test_add_func ("/classic/stepping", test_stepping);
+  g_test_add_func ("/classic/stiff", test_stiff);
   g_test_add_func ("/classic/file-round-trip", test_file_round_trip);
   g_test_add_func ("/classic/settings-errors", test_settings_errors);
   g_test_add_func ("/classic/solver-failure", test_solver_failure);
