@@ -54,6 +54,10 @@
 #include "qd-classic-private.h"
 #include "qd-simulation-private.h"
 
+/* The most states an implicit method runs with its dense Jacobian (800
+ * MB). */
+#define QD_CLASSIC_MAX_DENSE 10000
+
 struct _QdClassic
 {
   const QdClassicMethod *method;
@@ -533,6 +537,18 @@ create_solver (QdClassic  *self,
   double t = self->t;
   int flag = 0;
 
+  /* The dense Jacobian of the implicit methods holds n^2 numbers. */
+  if (m->family != QD_CLASSIC_ERK && self->n > QD_CLASSIC_MAX_DENSE)
+    {
+      g_set_error (error, QD_ERROR, QD_ERROR_FAILED,
+                   _("the solver %s would need a dense Jacobian of %u states "
+                     "(%.1f GiB); for more than %u states choose an explicit "
+                     "method (dormand-prince, rk4...) or QSS"),
+                   m->name, self->n,
+                   (double) self->n * self->n * sizeof (double) / (1 << 30),
+                   QD_CLASSIC_MAX_DENSE);
+      return FALSE;
+    }
   if (SUNContext_Create (NULL, &self->ctx) != 0)
     goto fail;
   self->y = N_VNew_Serial ((sunindextype) self->n, self->ctx);
