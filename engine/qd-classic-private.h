@@ -18,6 +18,11 @@ typedef struct _QdClassic QdClassic;
  * settings (already checked), or NULL under "qss". */
 QdClassic   *qd_classic_new        (const QdSettings      *settings);
 void         qd_classic_free       (QdClassic             *self);
+/* Whether the method can run @n_states states (the implicit ones keep a
+ * dense Jacobian). */
+gboolean     qd_classic_check_size (QdClassic             *self,
+                                    guint                  n_states,
+                                    GError               **error);
 /* After the event loop's tables are built, before any block's init:
  * takes over the Integrators and finds the right-hand side's blocks. */
 void         qd_classic_prepare    (QdClassic             *self,

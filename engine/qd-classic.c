@@ -124,6 +124,26 @@ qd_classic_new (const QdSettings *settings)
   return self;
 }
 
+gboolean
+qd_classic_check_size (QdClassic  *self,
+                       guint       n_states,
+                       GError    **error)
+{
+  const QdClassicMethod *m = self->method;
+
+  /* The dense Jacobian of the implicit methods holds n^2 numbers. */
+  if (m->family == QD_CLASSIC_ERK || n_states <= QD_CLASSIC_MAX_DENSE)
+    return TRUE;
+  g_set_error (error, QD_ERROR, QD_ERROR_FAILED,
+               _("the solver %s would need a dense Jacobian of %u states "
+                 "(%.1f GiB); for more than %u states choose an explicit "
+                 "method (dormand-prince, rk4...) or QSS"),
+               m->name, n_states,
+               (double) n_states * n_states * sizeof (double) / (1 << 30),
+               QD_CLASSIC_MAX_DENSE);
+  return FALSE;
+}
+
 void
 qd_classic_free (QdClassic *self)
 {
@@ -537,18 +557,8 @@ create_solver (QdClassic  *self,
   double t = self->t;
   int flag = 0;
 
-  /* The dense Jacobian of the implicit methods holds n^2 numbers. */
-  if (m->family != QD_CLASSIC_ERK && self->n > QD_CLASSIC_MAX_DENSE)
-    {
-      g_set_error (error, QD_ERROR, QD_ERROR_FAILED,
-                   _("the solver %s would need a dense Jacobian of %u states "
-                     "(%.1f GiB); for more than %u states choose an explicit "
-                     "method (dormand-prince, rk4...) or QSS"),
-                   m->name, self->n,
-                   (double) self->n * self->n * sizeof (double) / (1 << 30),
-                   QD_CLASSIC_MAX_DENSE);
-      return FALSE;
-    }
+  if (!qd_classic_check_size (self, self->n, error))
+    return FALSE;
   if (SUNContext_Create (NULL, &self->ctx) != 0)
     goto fail;
   self->y = N_VNew_Serial ((sunindextype) self->n, self->ctx);

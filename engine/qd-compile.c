@@ -227,6 +227,19 @@ check_classic_settings (Compiler *c)
   c->sim->classic = qd_classic_new (c->settings);
 }
 
+/* A model too large for the classic solver is refused by Check. */
+static void
+check_classic_size (Compiler *c)
+{
+  g_autoptr(GError) local = NULL;
+  guint n_states = 0;
+
+  for (guint i = 0; i < c->sim->n_atomics; i++)
+    n_states += c->sim->is_integrator[i] != 0;
+  if (!qd_classic_check_size (c->sim->classic, n_states, &local))
+    add_problem (c, NULL, QD_ERROR_PARAM, "%s", local->message);
+}
+
 static void
 check_settings (Compiler *c)
 {
@@ -1788,6 +1801,8 @@ qd_compile (QdDocument        *document,
   if (root != NULL)
     collect_system (&c, root, NULL);
   build_model (&c);
+  if (sim->classic != NULL && c.problems->len == 0)
+    check_classic_size (&c);
 
   /* The variables stay available (qd_simulation_get_variable). */
   sim->n_variables = c.var_names->len;
