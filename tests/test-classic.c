@@ -772,6 +772,37 @@ test_stiff (void)
   g_assert_cmpuint (dp.failed_steps, >, bdf.steps);
 }
 
+/* Check refuses a model that an implicit method's dense Jacobian cannot
+ * hold, and lets an explicit method run it. */
+static void
+test_too_large (void)
+{
+  g_autoptr(QdDocument) doc = qd_document_new ();
+  g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_problem_free);
+  QdBlock *one = qd_test_add_block (doc, "constant", "One");
+  const QdProblem *problem;
+
+  qd_document_begin (doc, "many");
+  for (int i = 0; i < 10001; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("x%d", i);
+
+      qd_test_connect (doc, one, 0, qd_test_add_block (doc, "integrator", name), 0);
+    }
+  qd_document_end (doc);
+  set_solver (doc, "cvode-bdf", 1e-6, 1e-8, 0.0, 1.0);
+  g_assert_false (qd_document_check (doc, NULL, problems));
+  g_assert_cmpuint (problems->len, ==, 1);
+  problem = g_ptr_array_index (problems, 0);
+  g_assert_cmpstr (problem->path, ==, "");
+  g_assert_true (g_str_has_prefix (problem->message,
+                                   "the solver cvode-bdf would need a dense "
+                                   "Jacobian of 10001 states (0.7 GiB)"));
+  g_ptr_array_set_size (problems, 0);
+  set_solver (doc, "dormand-prince", 1e-6, 1e-8, 0.0, 1.0);
+  g_assert_true (qd_document_check (doc, NULL, problems));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -806,6 +837,7 @@ main (int    argc,
   g_test_add_func ("/classic/order", test_order);
   g_test_add_func ("/classic/stepping", test_stepping);
   g_test_add_func ("/classic/stiff", test_stiff);
+  g_test_add_func ("/classic/too-large", test_too_large);
   g_test_add_func ("/classic/file-round-trip", test_file_round_trip);
   g_test_add_func ("/classic/settings-errors", test_settings_errors);
   g_test_add_func ("/classic/solver-failure", test_solver_failure);
