@@ -37,6 +37,7 @@ typedef struct
   gsize      budget_bytes;  /* parsed; 0: no budget */
   char      *events;        /* the event log's CSV file, or NULL */
   gint64     events_limit;  /* rows at most; 0: all */
+  char      *solver;        /* --solver NAME[:opt=val,...], or NULL */
 } RunOptions;
 
 /* The default image: wide enough for a long run, each Scope in a panel
@@ -95,6 +96,46 @@ get_trace_bytes (QdSimulation *sim)
   return bytes;
 }
 
+/* The classic solver's statistics, after the totals (nothing under
+ * QSS). */
+static void
+print_classic_stats_table (QdSimulation *sim)
+{
+  QdClassicStats st;
+
+  if (!qd_simulation_get_classic_stats (sim, &st))
+    return;
+  g_print ("%-20s %s (%u states)\n", _("Solver:"), st.method, st.n_states);
+  g_print ("%-20s %" PRIu64 "\n", _("Solver steps:"), st.steps);
+  g_print ("%-20s %" PRIu64 "\n", _("Failed steps:"), st.failed_steps);
+  g_print ("%-20s %" PRIu64 "\n", _("RHS evaluations:"), st.rhs_evals);
+  g_print ("%-20s %" PRIu64 "\n", _("Jacobians:"), st.jac_evals);
+  g_print ("%-20s %" PRIu64 "\n", _("Root stops:"), st.root_stops);
+  g_print ("%-20s %" PRIu64 "\n", _("Time events:"), st.time_events);
+}
+
+static void
+add_classic_stats_json (json_object  *root,
+                        QdSimulation *sim)
+{
+  QdClassicStats st;
+  json_object *o;
+
+  if (!qd_simulation_get_classic_stats (sim, &st))
+    return;
+  o = json_object_new_object ();
+  json_object_object_add (o, "method", json_object_new_string (st.method));
+  json_object_object_add (o, "states", json_object_new_int64 (st.n_states));
+  json_object_object_add (o, "steps", json_object_new_int64 ((gint64) st.steps));
+  json_object_object_add (o, "failed_steps", json_object_new_int64 ((gint64) st.failed_steps));
+  json_object_object_add (o, "rhs_evals", json_object_new_int64 ((gint64) st.rhs_evals));
+  json_object_object_add (o, "jac_evals", json_object_new_int64 ((gint64) st.jac_evals));
+  json_object_object_add (o, "root_stops", json_object_new_int64 ((gint64) st.root_stops));
+  json_object_object_add (o, "time_events", json_object_new_int64 ((gint64) st.time_events));
+  json_object_object_add (o, "restarts", json_object_new_int64 ((gint64) st.restarts));
+  json_object_object_add (root, "solver", o);
+}
+
 static void
 print_stats_table (QdSimulation  *sim,
                    double         wall_s,
@@ -151,6 +192,7 @@ print_stats_table (QdSimulation  *sim,
                (double) qd_trace_budget_get_limit (budget) / (1 << 20));
     g_print ("\n");
   }
+  print_classic_stats_table (sim);
   print_block_stats_table (sim);
 }
 
@@ -204,6 +246,7 @@ print_stats_json (QdSimulation  *sim,
   json_object_object_add (root, "final_time",
                           json_object_new_double (qd_simulation_get_time (sim)));
   json_object_object_add (root, "wall_s", json_object_new_double (wall_s));
+  add_classic_stats_json (root, sim);
   /* JSON has no infinity: a run too short to time reports 0. */
   json_object_object_add (root, "events_per_s",
                           json_object_new_double (wall_s > 0.0 ? (double) events / wall_s : 0.0));
@@ -321,6 +364,28 @@ apply_until (const char  *file,
       return QD_CLI_EXIT_MODEL;
     }
   return QD_CLI_EXIT_OK;
+}
+
+/* --solver replaces the model's solver and its options for this run. */
+static int
+apply_solver (const char  *file,
+              QdDocument  *document,
+              const char  *spec)
+{
+  g_autoptr(GError) error = NULL;
+  QdSettings copy = *qd_document_get_settings (document);
+  int status = QD_CLI_EXIT_OK;
+
+  copy.solver = g_strdup (copy.solver);
+  if (!qd_classic_parse_spec (spec, &copy, &error))
+    status = qd_cli_usage_error ("run", "--solver: %s", error->message);
+  else if (!qd_document_set_settings (document, &copy, &error))
+    {
+      g_printerr ("%s: --solver %s: %s\n", file, spec, error->message);
+      status = QD_CLI_EXIT_USAGE;
+    }
+  g_free (copy.solver);
+  return status;
 }
 
 static int
@@ -976,6 +1041,8 @@ qd_cli_run (int    argc,
       N_("Keep the Scope traces that --csv and --plot need within MIB mebibytes, decimating their oldest part (default 512), or keep every event with 'unlimited'"), N_("MIB") },
     { "events", 0, 0, G_OPTION_ARG_FILENAME, &opts.events,
       N_("Write every DEVS transition (outputs, internal and external transitions) to the CSV file OUT (- for standard output), in the order they happen"), N_("OUT") },
+    { "solver", 0, 0, G_OPTION_ARG_STRING, &opts.solver,
+      N_("Run with the solver NAME instead of the model's: qss, or a classic one (cvode-bdf, cvode-adams, euler, heun, rk4, bogacki-shampine, rkf45, cash-karp, dormand-prince, backward-euler, trapezoidal, implicit-midpoint) with options rtol, atol, max_step, h"), N_("NAME[:OPT=VAL,...]") },
     { "events-limit", 0, 0, G_OPTION_ARG_INT64, &opts.events_limit,
       N_("Write only the first N rows of the --events log and run the rest unlogged, at full speed (default: all)"), N_("N") },
     { NULL }
@@ -1011,7 +1078,9 @@ qd_cli_run (int    argc,
                                "  qdevs-cli run model.qdevs --until 20 --set k=2 --csv out.csv --csv-step 0.1\n"
                                "  qdevs-cli run model.qdevs --plot out.png --plot-size 1200x500\n"
                                "  qdevs-cli run model.qdevs --events log.csv --events-limit 200\n"
-                               "  qdevs-cli run - --csv - < model.qdevs > out.csv"),
+                               "  qdevs-cli run - --csv - < model.qdevs > out.csv\n"
+                               "  qdevs-cli run model.qdevs --solver cvode-bdf:rtol=1e-8,atol=1e-10 --stats\n"
+                               "  qdevs-cli run model.qdevs --solver rk4:h=0.01"),
                              entries, &argc, &argv))
     return QD_CLI_EXIT_USAGE;
 
@@ -1023,6 +1092,8 @@ qd_cli_run (int    argc,
   status_code = qd_cli_load ("run", argv[1], opts.overrides, NULL, &document);
   if (status_code == QD_CLI_EXIT_OK && opts.until != NULL)
     status_code = apply_until (file, document, opts.until);
+  if (status_code == QD_CLI_EXIT_OK && opts.solver != NULL)
+    status_code = apply_solver (file, document, opts.solver);
   if (status_code == QD_CLI_EXIT_OK)
     status_code = check_csv_step (document, opts.csv_step);
   if (status_code == QD_CLI_EXIT_OK)
@@ -1031,6 +1102,7 @@ qd_cli_run (int    argc,
 out:
   g_strfreev (opts.overrides);
   g_free (opts.until);
+  g_free (opts.solver);
   g_free (opts.csv);
   g_free (opts.events);
   g_free (opts.plot);

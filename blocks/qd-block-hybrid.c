@@ -322,7 +322,23 @@ watch_input0 (QdAtomic *self,
   return read_input (self, 0, t, w);
 }
 
+/* The output of the current mode for the inputs now (a classic solver's
+ * right-hand side, qd-block-type.h); before the first input, of the mode
+ * the inputs put the block in. */
+static guint64
+hybrid_frozen_output (QdAtomic *self,
+                      double    t)
+{
+  Hybrid *st = self->state;
+  int mode = st->mode;
+
+  if (!st->started)
+    mode = evaluate (self, t, st->mode, NAN).mode;
+  return st->klass->output (self, t, mode, mode);
+}
+
 #define HYBRID_FUNCS              \
+  .frozen_output = hybrid_frozen_output, \
   .init = hybrid_init,            \
   .ta = hybrid_ta,                \
   .dint = hybrid_dint,            \

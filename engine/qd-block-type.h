@@ -100,7 +100,10 @@ typedef enum
    * dext): static functions. Cycles among such blocks are algebraic loops. */
   QD_BLOCK_FEEDTHROUGH = 1 << 0,
   /* A quantized integrator: its internal transitions are the "integrator
-   * steps" that statistics and benchmarks count. */
+   * steps" that statistics and benchmarks count. Under a classic ODE
+   * solver (qd-classic.h) the engine advances it itself, by convention:
+   * its parameter "x0" is the initial state, input 0 the derivative, and
+   * an event on any other input sets the state to the event's value. */
   QD_BLOCK_INTEGRATOR  = 1 << 1,
   /* Structural: a subsystem or one of its port blocks. It has no DEVS
    * functions and disappears when the hierarchy is flattened. */
@@ -243,6 +246,19 @@ struct _QdBlockType
    * all their DEVS functions. Asked once, before any block's init (the
    * parameters and the model's variables are set). */
   gboolean (*is_static) (QdAtomic *self);
+
+  /* Optional, for a direct-feedthrough block with a discrete state (a
+   * mode: a Switch, a Saturation) under a classic ODE solver
+   * (qd-classic.h): writes into self->out the outputs that the current
+   * mode gives for the inputs now in self->in at @t, changing nothing in
+   * the state, and returns the mask of the ports written (0: the outputs
+   * stay as they are). The solver's right-hand side calls it between
+   * events, so that a mode changes only at the crossing the block finds
+   * on the solution afterwards. Without it, the right-hand side runs the
+   * block's dext (and lambda when that makes an output due) on a copy of
+   * its state, which lets the mode follow the inputs inside a step. */
+  guint64  (*frozen_output) (QdAtomic *self,
+                             double    t);
 };
 
 /* The run-time instance of a block. The engine owns it; fields are set

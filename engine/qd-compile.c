@@ -24,6 +24,7 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "qd-classic-private.h"
 #include "qd-simulation-private.h"
 #include "qd-expr.h"
 #include "qd-registry.h"
@@ -206,6 +207,39 @@ add_problem (Compiler    *c,
 /* -------------------------------------------------------------------- */
 /* Settings and variables */
 
+/* The solver and its options (qd-classic.h); under a classic solver the
+ * simulation gets its driver. */
+static void
+check_classic_settings (Compiler *c)
+{
+  g_autoptr(GError) local = NULL;
+
+  if (!qd_classic_check_settings (c->settings, &local))
+    {
+      /* Its message starts with "settings: ", as the document's does. */
+      const char *message = local->message;
+
+      if (g_str_has_prefix (message, "settings: "))
+        message += strlen ("settings: ");
+      add_problem (c, NULL, QD_ERROR_PARAM, "%s", message);
+      return;
+    }
+  c->sim->classic = qd_classic_new (c->settings);
+}
+
+/* A model too large for the classic solver is refused by Check. */
+static void
+check_classic_size (Compiler *c)
+{
+  g_autoptr(GError) local = NULL;
+  guint n_states = 0;
+
+  for (guint i = 0; i < c->sim->n_atomics; i++)
+    n_states += c->sim->is_integrator[i] != 0;
+  if (!qd_classic_check_size (c->sim->classic, n_states, &local))
+    add_problem (c, NULL, QD_ERROR_PARAM, "%s", local->message);
+}
+
 static void
 check_settings (Compiler *c)
 {
@@ -235,6 +269,7 @@ check_settings (Compiler *c)
     add_problem (c, NULL, QD_ERROR_PARAM,
                  _("the illegitimacy limit must be at least 1; change the "
                    "simulation settings"));
+  check_classic_settings (c);
 }
 
 static int
@@ -1777,6 +1812,8 @@ qd_compile (QdDocument        *document,
   if (root != NULL)
     collect_system (&c, root, NULL);
   build_model (&c);
+  if (sim->classic != NULL && c.problems->len == 0)
+    check_classic_size (&c);
 
   /* The variables stay available (qd_simulation_get_variable). */
   sim->n_variables = c.var_names->len;

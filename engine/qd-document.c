@@ -16,6 +16,7 @@
 #include "qd-document.h"
 #include "qd-expr.h"
 #include "qd-history.h"
+#include "qd-classic.h"
 #include "qd-registry.h"
 
 struct _QdDocument
@@ -83,6 +84,11 @@ qd_document_init_settings (QdSettings *settings)
   settings->dqmin = 1e-6;
   settings->dqrel = 1e-3;
   settings->illegitimacy_limit = 1000000;
+  settings->solver = g_strdup ("qss");
+  settings->rtol = 1e-6;
+  settings->atol = 1e-8;
+  settings->max_step = 0.0;
+  settings->h = 0.0;
 }
 
 void
@@ -91,6 +97,7 @@ qd_settings_clear (QdSettings *settings)
   g_return_if_fail (settings != NULL);
 
   g_clear_pointer (&settings->method, g_free);
+  g_clear_pointer (&settings->solver, g_free);
 }
 
 static void
@@ -98,10 +105,13 @@ settings_copy (QdSettings       *dst,
                const QdSettings *src)
 {
   char *method = g_strdup (src->method);
+  char *solver = g_strdup (src->solver != NULL ? src->solver : "qss");
 
   g_free (dst->method);
+  g_free (dst->solver);
   *dst = *src;
   dst->method = method;
+  dst->solver = solver;
 }
 
 static void
@@ -2330,13 +2340,19 @@ qd_document_set_settings (QdDocument        *self,
                    _("settings: the illegitimacy limit must be at least 1"));
       return FALSE;
     }
+  if (!qd_classic_check_settings (settings, error))
+    return FALSE;
 
   if (old->start_time == settings->start_time
       && old->final_time == settings->final_time
       && g_strcmp0 (old->method, settings->method) == 0
       && old->dqmin == settings->dqmin
       && old->dqrel == settings->dqrel
-      && old->illegitimacy_limit == settings->illegitimacy_limit)
+      && old->illegitimacy_limit == settings->illegitimacy_limit
+      && g_strcmp0 (old->solver, settings->solver != NULL
+                                 ? settings->solver : "qss") == 0
+      && old->rtol == settings->rtol && old->atol == settings->atol
+      && old->max_step == settings->max_step && old->h == settings->h)
     return TRUE;
 
   edit = g_new0 (SettingsEdit, 1);

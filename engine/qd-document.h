@@ -32,6 +32,14 @@ typedef struct
   double   dqmin;               /* default absolute quantum, 1e-6 */
   double   dqrel;               /* default relative quantum, 1e-3 */
   guint64  illegitimacy_limit;  /* transitions without time advancing, 1e6 */
+  /* The solver family (qd-classic.h): "qss" (default), each Integrator
+   * with its own QSS method, or a classic ODE solver by name ("cvode-bdf",
+   * "rk4"...) with its options; these are ignored under "qss". */
+  char    *solver;
+  double   rtol;                /* relative tolerance, 1e-6 */
+  double   atol;                /* absolute tolerance, 1e-8 */
+  double   max_step;            /* largest step, 0 for no limit */
+  double   h;                   /* fixed step, 0 for adaptive */
 } QdSettings;
 
 typedef struct

@@ -48,7 +48,8 @@ static const char *const top_keys[] = {
   "blocks", "links", NULL
 };
 static const char *const simulation_keys[] = {
-  "start", "final", "method", "dqmin", "dqrel", "illegitimacy_limit", NULL
+  "start", "final", "method", "dqmin", "dqrel", "illegitimacy_limit",
+  "solver", "rtol", "atol", "max_step", "h", NULL
 };
 static const char *const block_keys[] = {
   "id", "type", "name", "position", "size", "rotation", "flip", "params",
@@ -989,6 +990,37 @@ load_system (Loader      *loader,
   return TRUE;
 }
 
+/* The classic solver and its options (qd-classic.h). */
+static gboolean
+load_solver_settings (Loader      *loader,
+                      json_object *json,
+                      const char  *where,
+                      QdSettings  *settings)
+{
+  static const char *const keys[] = { "rtol", "atol", "max_step", "h" };
+  double *slots[] = { &settings->rtol, &settings->atol, &settings->max_step,
+                      &settings->h };
+  json_object *value;
+
+  if (json_object_object_get_ex (json, "solver", &value))
+    {
+      const char *solver;
+
+      if (!get_string (value, &solver))
+        return fail (loader, QD_ERROR_FORMAT, where,
+                     _("\"solver\" must be a string such as \"qss\" or "
+                       "\"cvode-bdf\""));
+      g_free (settings->solver);
+      settings->solver = g_strdup (solver);
+    }
+  for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
+    if (json_object_object_get_ex (json, keys[k], &value)
+        && !get_number (value, slots[k]))
+      return fail (loader, QD_ERROR_FORMAT, where,
+                   _("\"%s\" must be a finite number"), keys[k]);
+  return TRUE;
+}
+
 static gboolean
 load_settings (Loader      *loader,
                json_object *json,
@@ -1034,8 +1066,7 @@ load_settings (Loader      *loader,
                        "to 18446744073709551615"));
       settings->illegitimacy_limit = limit;
     }
-
-  return TRUE;
+  return load_solver_settings (loader, json, where, settings);
 }
 
 static QdDocument *
@@ -1520,6 +1551,20 @@ qd_document_to_data (QdDocument *self,
   qd_json_writer_number (w, settings->dqrel);
   qd_json_writer_key (w, "illegitimacy_limit");
   qd_json_writer_uint (w, settings->illegitimacy_limit);
+  /* Only under a classic solver: QSS files stay as they were. */
+  if (settings->solver != NULL && strcmp (settings->solver, "qss") != 0)
+    {
+      qd_json_writer_key (w, "solver");
+      qd_json_writer_string (w, settings->solver);
+      qd_json_writer_key (w, "rtol");
+      qd_json_writer_number (w, settings->rtol);
+      qd_json_writer_key (w, "atol");
+      qd_json_writer_number (w, settings->atol);
+      qd_json_writer_key (w, "max_step");
+      qd_json_writer_number (w, settings->max_step);
+      qd_json_writer_key (w, "h");
+      qd_json_writer_number (w, settings->h);
+    }
   qd_json_writer_end_object (w);
 
   variables = qd_document_get_variables (self);

@@ -263,6 +263,10 @@ struct _QdSimulation
   gboolean        initialized;
   gboolean        finished;
 
+  struct _QdClassic *classic;      /* the classic solver that advances the
+                                      Integrators (qd-classic.c), or NULL
+                                      under QSS */
+
   QdPrefetchLine *prefetch;        /* per block, 64-byte aligned, in models
                                       of 1024 to 4095 blocks (whose
                                       state_of is then NULL); else NULL

@@ -68,6 +68,7 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "qd-classic-private.h"
 #include "qd-simulation-private.h"
 
 #define CHECK_INTERVAL 1024
@@ -1375,7 +1376,10 @@ qd_simulation_run_until (QdSimulation  *self,
   if (self->finished)
     return QD_RUN_DONE;
   t_stop = MIN (t_stop, self->final_time);
-  status = run_loop (self, t_stop, G_MAXUINT64, error);
+  if (self->classic != NULL)
+    status = qd_classic_run (self->classic, t_stop, G_MAXUINT64, error);
+  else
+    status = run_loop (self, t_stop, G_MAXUINT64, error);
   if (status == QD_RUN_DONE && t_stop > self->time)
     {
       self->time = t_stop;
@@ -1395,6 +1399,9 @@ qd_simulation_step (QdSimulation  *self,
     return QD_RUN_ERROR;
   if (self->finished)
     return QD_RUN_DONE;
+  /* Under a classic solver, @n_events steps of the solver. */
+  if (self->classic != NULL)
+    return qd_classic_run (self->classic, self->final_time, n_events, error);
   return run_loop (self, self->final_time, n_events, error);
 }
 
@@ -1435,6 +1442,57 @@ qd_simulation_finish (QdSimulation *self)
       if (!qd_trace_is_closed (trace, NULL))
         qd_trace_close (trace, self->time);
     }
+}
+
+/* The services of the classic solver's driver (qd-classic-private.h). */
+QdRunStatus
+qd_simulation_run_events (QdSimulation *sim,
+                          double        t_limit,
+                          GError      **error)
+{
+  return run_loop (sim, t_limit, G_MAXUINT64, error);
+}
+
+void
+qd_simulation_schedule_at (QdSimulation *sim,
+                           guint         i,
+                           double        tn)
+{
+  QdHot *h = &sim->hot[i];
+
+  if (tn < QD_INF)
+    {
+      qd_heap_update (&sim->heap, i, tn);
+      h->where = QD_SCHED_HEAP;
+    }
+  else
+    {
+      if (h->where == QD_SCHED_HEAP)
+        qd_heap_remove (&sim->heap, i);
+      h->where = QD_SCHED_NONE;
+    }
+}
+
+void
+qd_simulation_fail (QdSimulation *sim,
+                    GError       *error)
+{
+  g_clear_error (&sim->fail_error);
+  g_clear_error (&sim->error);
+  sim->error = error;
+  publish (sim);
+}
+
+gboolean
+qd_simulation_get_classic_stats (QdSimulation   *self,
+                                 QdClassicStats *stats)
+{
+  g_return_val_if_fail (self != NULL && stats != NULL, FALSE);
+
+  if (self->classic == NULL)
+    return FALSE;
+  qd_classic_get_stats (self->classic, stats);
+  return TRUE;
 }
 
 void
@@ -1789,6 +1847,8 @@ initialize (QdSimulation  *sim,
   double t0 = sim->start_time;
 
   fill_hot (sim);
+  if (sim->classic != NULL)
+    qd_classic_prepare (sim->classic, sim);
   sim->n_internal_hi = g_new0 (guint32, MAX (n, 1));
   sim->n_external_hi = g_new0 (guint32, MAX (n, 1));
   qd_heap_init (&sim->heap, n);
@@ -1815,6 +1875,8 @@ initialize (QdSimulation  *sim,
     {
       schedule (sim, &sim->hot[i], i, t0, initial_ta (sim, i));
     }
+  if (sim->classic != NULL)
+    qd_classic_start (sim->classic);
   publish (sim);
 
   if (sim->fail_error != NULL)
@@ -1900,6 +1962,7 @@ qd_simulation_free (QdSimulation *self)
     g_ptr_array_unref (self->traces);
   if (self->stats != NULL)
     g_ptr_array_unref (self->stats);
+  qd_classic_free (self->classic);
   if (self->hot != NULL)
     g_aligned_free (self->hot);
   g_free (self->state_of);

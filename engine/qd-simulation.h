@@ -62,7 +62,8 @@ QD_API QdRunStatus   qd_simulation_run_until (QdSimulation      *self,
                                               double             t_stop,
                                               GError           **error);
 /* Executes @n_events internal events (imminent blocks), or fewer if the
- * final time comes first. */
+ * final time comes first. Under a classic solver (qd-classic.h): @n_events
+ * steps of the solver, with the events up to the end of the last. */
 QD_API QdRunStatus   qd_simulation_step    (QdSimulation        *self,
                                             guint64              n_events,
                                             GError             **error);

@@ -468,6 +468,55 @@ test_cli_stats_json (void)
   json_object_put (root);
 }
 
+/* --solver runs the model under a classic solver; --stats-json and
+ * --stats report its statistics; a bad name or option is a usage error,
+ * a solver failure a run error (exit 3) in words. */
+static void
+test_cli_solver (void)
+{
+  g_autofree char *decay = example ("exp-decay.qdevs");
+  g_auto(CliResult) r = { 0 };
+  g_auto(CliResult) t = { 0 };
+  g_auto(CliResult) bad = { 0 };
+  g_auto(CliResult) opt = { 0 };
+  g_auto(CliResult) fail = { 0 };
+  json_object *root, *solver;
+
+  run_cli (&r, "run", decay, "--solver", "rk4:h=0.05", "--stats-json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.err, ==, "");
+  root = parse_single_json (r.out);
+  g_assert_true (json_object_object_get_ex (root, "solver", &solver));
+  g_assert_cmpstr (json_object_get_string (json_object_object_get (solver, "method")),
+                   ==, "rk4");
+  /* 5 s in steps of 0.05: four stages and y' at the end of each, y' at
+   * the start, and ARKODE's own at the start. */
+  g_assert_cmpint (get_int (solver, "steps"), ==, 100);
+  g_assert_cmpint (get_int (solver, "rhs_evals"), ==, 100 * 5 + 2);
+  g_assert_cmpint (get_int (solver, "failed_steps"), ==, 0);
+  g_assert_cmpint (get_int (solver, "root_stops"), ==, 0);
+  g_assert_cmpint (get_int (solver, "time_events"), ==, 0);
+  g_assert_cmpint (get_int (solver, "jac_evals"), ==, 0);
+  json_object_put (root);
+
+  run_cli (&t, "run", decay, "--solver", "cvode-bdf:rtol=1e-8", "--stats", NULL);
+  g_assert_cmpint (t.status, ==, 0);
+  g_assert_nonnull (strstr (t.out, "Solver:              cvode-bdf (1 states)"));
+  g_assert_nonnull (strstr (t.out, "RHS evaluations:"));
+  g_assert_nonnull (strstr (t.out, "Root stops:"));
+
+  run_cli (&bad, "run", decay, "--solver", "rk45", NULL);
+  g_assert_cmpint (bad.status, ==, 2);
+  g_assert_nonnull (strstr (bad.err, "solver 'rk45' is not one of qss, cvode-bdf"));
+  run_cli (&opt, "run", decay, "--solver", "rk4:step=0.1", NULL);
+  g_assert_cmpint (opt.status, ==, 2);
+  g_assert_nonnull (strstr (opt.err, "solver option 'step'"));
+
+  run_cli (&fail, "run", decay, "--solver", "cvode-adams:rtol=1e-30,atol=1e-40", NULL);
+  g_assert_cmpint (fail.status, ==, 3);
+  g_assert_nonnull (strstr (fail.err, "exp-decay.qdevs: the solver cvode-adams failed at t = 0: the tolerances are too small"));
+}
+
 static void
 test_cli_stats_table (void)
 {
@@ -1018,6 +1067,30 @@ test_cli_blocks_markdown (void)
 
 /* A small benchmark run prints one JSON object with the documented
  * fields, and counts that make sense for a 10-state line. */
+/* bench runs a classic solver by its name; an implicit one refuses a
+ * model too large for its dense Jacobian, with the reason. */
+static void
+test_cli_bench_classic (void)
+{
+  g_auto(CliResult) r = { 0 };
+  g_auto(CliResult) big = { 0 };
+  json_object *root, *value;
+
+  run_cli (&r, "bench", "--model", "lcline", "--n", "10", "--method", "RK4", "--until", "1", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  root = parse_single_json (r.out);
+  g_assert_true (json_object_object_get_ex (root, "method", &value));
+  g_assert_cmpstr (json_object_get_string (value), ==, "rk4");
+  /* 1000 steps of 1e-3, each an output of each of the 10 states, and
+   * the initial outputs. */
+  g_assert_cmpint (get_int (root, "integrator_steps"), ==, 1001 * 10);
+  json_object_put (root);
+
+  run_cli (&big, "bench", "--model", "advection", "--n", "10001", "--method", "cvode-bdf", "--until", "0.001", NULL);
+  g_assert_cmpint (big.status, ==, 3);
+  g_assert_nonnull (strstr (big.err, "the solver cvode-bdf would need a dense Jacobian of 10001 states"));
+}
+
 static void
 test_cli_bench (void)
 {
@@ -1154,9 +1227,9 @@ test_cli_bench_lists (void)
       json_object_put (row);
     }
 
-  run_cli (&r3, "bench", "--model", "lcline", "--n", "10", "--method", "QSS2,RK4", NULL);
-  assert_usage_error (&r3, "unknown method 'RK4' (use QSS1, QSS2, QSS3, LIQSS1, LIQSS2, LIQSS3, BQSS, CQSS, "
-                      "several separated by commas, or all)");
+  run_cli (&r3, "bench", "--model", "lcline", "--n", "10", "--method", "QSS2,RK5", NULL);
+  assert_usage_error (&r3, "unknown method 'RK5' (use QSS1, QSS2, QSS3, LIQSS1, LIQSS2, LIQSS3, BQSS, CQSS, "
+                      "a classic solver such as cvode-bdf or rk4, several separated by commas, or all)");
   run_cli (&r4, "bench", "--model", "lcline", "--n", "10,,20", NULL);
   assert_usage_error (&r4, "--n must be a positive number of states, or several separated by commas (not '')");
   run_cli (&r5, "bench", "--model", "lcline,lc", "--n", "10", NULL);
@@ -1361,6 +1434,8 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/interrupt", test_cli_interrupt);
   g_test_add_func ("/cli/stats-json", test_cli_stats_json);
   g_test_add_func ("/cli/stats-table", test_cli_stats_table);
+  g_test_add_func ("/cli/solver", test_cli_solver);
+  g_test_add_func ("/cli/bench-classic", test_cli_bench_classic);
   g_test_add_func ("/cli/until-and-set", test_cli_until_and_set);
   g_test_add_func ("/cli/csv", test_cli_csv);
   g_test_add_func ("/cli/events", test_cli_events);

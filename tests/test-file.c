@@ -538,7 +538,7 @@ test_semantic_errors (void)
       "to 18446744073709551615" },
     { HEAD "\"simulation\": {\"dt\": 1}}", QD_ERROR_FORMAT,
       NAME ": \"simulation\": unknown key \"dt\" in \"simulation\"; the keys are "
-      "start, final, method, dqmin, dqrel, illegitimacy_limit" },
+      "start, final, method, dqmin, dqrel, illegitimacy_limit, solver, rtol, atol, max_step, h" },
     { HEAD "\"variables\": {\"R\": [1]}}", QD_ERROR_FORMAT,
       NAME ": variable 'R': the value must be an expression in a string, or a number" },
 

@@ -527,6 +527,57 @@ test_document_errors (void)
   }
 }
 
+/* The model form's solver: the family from a drop-down, a classic
+ * solver's options checked as they are typed and by the document. */
+static void
+test_model_solver (void)
+{
+  g_autoptr(QdDocument) document = qd_document_new ();
+  g_autoptr(GtkWidget) widget = new_inspector (document);
+  QdInspector *inspector = QD_INSPECTOR (widget);
+  GtkWidget *solver = qd_inspector_get_field (inspector, "solver");
+  GListModel *items = gtk_drop_down_get_model (GTK_DROP_DOWN (solver));
+  guint bdf = G_MAXUINT, rk4 = G_MAXUINT;
+
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (items),
+                                               gtk_drop_down_get_selected (GTK_DROP_DOWN (solver))),
+                   ==, "qss");
+  for (guint i = 0; i < g_list_model_get_n_items (items); i++)
+    {
+      const char *name = gtk_string_list_get_string (GTK_STRING_LIST (items), i);
+
+      if (strcmp (name, "cvode-bdf") == 0)
+        bdf = i;
+      if (strcmp (name, "rk4") == 0)
+        rk4 = i;
+    }
+  g_assert_cmpuint (bdf, !=, G_MAXUINT);
+  g_assert_cmpuint (rk4, !=, G_MAXUINT);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (solver), bdf);
+  g_assert_cmpstr (qd_document_get_settings (document)->solver, ==, "cvode-bdf");
+
+  type_and_enter (inspector, "rtol", "1e-9");
+  g_assert_cmpfloat (qd_document_get_settings (document)->rtol, ==, 1e-9);
+  type_and_enter (inspector, "atol", "0");
+  g_assert_cmpstr (qd_inspector_get_error (inspector, "atol"), ==,
+                   "a tolerance must be above 0, e.g. 1e-6");
+  g_assert_cmpfloat (qd_document_get_settings (document)->atol, ==, 1e-8);
+  /* The document refuses a fixed step for CVODE, and says why. */
+  type_and_enter (inspector, "h", "0.01");
+  g_assert_nonnull (strstr (qd_inspector_get_error (inspector, "h"),
+                            "is always adaptive"));
+  g_assert_cmpfloat (qd_document_get_settings (document)->h, ==, 0.0);
+
+  /* RK4 needs its step first. */
+  type_and_enter (inspector, "h", "");
+  solver = qd_inspector_get_field (inspector, "solver");
+  type_and_enter (inspector, "h", "0");
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (solver), rk4);
+  g_assert_cmpstr (qd_document_get_settings (document)->solver, ==, "cvode-bdf");
+  qd_document_undo (document);
+  g_assert_cmpfloat (qd_document_get_settings (document)->rtol, ==, 1e-6);
+}
+
 /* With nothing selected, the model: title, variables, settings. */
 static void
 test_model_form (void)
@@ -1060,6 +1111,7 @@ main (int    argc,
   g_test_add_func ("/inspector/weights-follow-inputs", test_weights_follow_inputs);
   g_test_add_func ("/inspector/document-errors", test_document_errors);
   g_test_add_func ("/inspector/model-form", test_model_form);
+  g_test_add_func ("/inspector/model-solver", test_model_solver);
   g_test_add_func ("/inspector/focus-field", test_focus_field);
   g_test_add_func ("/inspector/subsystem-ports", test_subsystem_ports);
   g_test_add_func ("/messages/check-and-activate", test_messages);

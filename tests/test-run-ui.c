@@ -1597,6 +1597,38 @@ test_speed (void)
   g_object_unref (document);
 }
 
+/* Under a classic solver the Statistics tab shows the solver's own
+ * figures under the block counts. */
+static void
+test_stats_classic (void)
+{
+  g_autoptr(QdDocument) document = load_example ("exp-decay.qdevs");
+  QdSettings settings = *qd_document_get_settings (document);
+  QdStatsView *stats = QD_STATS_VIEW (g_object_ref_sink (qd_stats_view_new ()));
+  g_autoptr(GError) error = NULL;
+  QdSimulation *sim;
+
+  settings.solver = (char *) "rk4";
+  settings.h = 0.05;
+  g_assert_true (qd_document_set_settings (document, &settings, &error));
+  sim = run_headless (document);
+  qd_stats_view_set_simulation (stats, sim);
+  g_assert_nonnull (strstr (qd_stats_view_get_status (stats),
+                            "\nSolver rk4: 100 steps, 0 failed, 502 "
+                            "right-hand sides, 0 Jacobians, 0 root stops, "
+                            "0 time events."));
+  qd_simulation_free (sim);
+  /* Under QSS, one line. */
+  settings = *qd_document_get_settings (document);
+  settings.solver = (char *) "qss";
+  g_assert_true (qd_document_set_settings (document, &settings, &error));
+  sim = run_headless (document);
+  qd_stats_view_set_simulation (stats, sim);
+  g_assert_null (strchr (qd_stats_view_get_status (stats), '\n'));
+  qd_simulation_free (sim);
+  g_object_unref (stats);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1640,6 +1672,7 @@ main (int    argc,
   g_test_add_func ("/run-ui/export-csv", test_export_csv);
   g_test_add_func ("/run-ui/live-redraw-rate", test_live_redraw_rate);
   g_test_add_func ("/run-ui/speed", test_speed);
+  g_test_add_func ("/run-ui/stats-classic", test_stats_classic);
 
   status = g_test_run ();
   g_clear_object (&app);

@@ -360,6 +360,16 @@ field_document_text (Field *field)
         return g_strdup (settings->method);
       if (strcmp (field->arg, "illegitimacy_limit") == 0)
         return g_strdup_printf ("%" G_GUINT64_FORMAT, settings->illegitimacy_limit);
+      if (strcmp (field->arg, "solver") == 0)
+        return g_strdup (settings->solver != NULL ? settings->solver : "qss");
+      if (strcmp (field->arg, "rtol") == 0)
+        return format_double (settings->rtol);
+      if (strcmp (field->arg, "atol") == 0)
+        return format_double (settings->atol);
+      if (strcmp (field->arg, "max_step") == 0)
+        return format_double (settings->max_step);
+      if (strcmp (field->arg, "h") == 0)
+        return format_double (settings->h);
       g_return_val_if_reached (g_strdup (""));
     case ROLE_VAR_VALUE:
       return g_strdup (qd_document_get_variable (self->document, field->arg));
@@ -522,7 +532,7 @@ check_setting (Field       *field,
 {
   double value;
 
-  if (strcmp (field->arg, "method") == 0)
+  if (strcmp (field->arg, "method") == 0 || strcmp (field->arg, "solver") == 0)
     return TRUE;
   if (!qd_expr_eval_string (text, &value, error))
     return FALSE;
@@ -544,6 +554,20 @@ check_setting (Field       *field,
     {
       g_set_error (error, QD_ERROR, QD_ERROR_PARAM,
                    _("a quantum cannot be negative; enter 0 or more"));
+      return FALSE;
+    }
+  if ((strcmp (field->arg, "rtol") == 0 || strcmp (field->arg, "atol") == 0)
+      && !(value > 0))
+    {
+      g_set_error (error, QD_ERROR, QD_ERROR_PARAM,
+                   _("a tolerance must be above 0, e.g. 1e-6"));
+      return FALSE;
+    }
+  if ((strcmp (field->arg, "max_step") == 0 || strcmp (field->arg, "h") == 0)
+      && value < 0)
+    {
+      g_set_error (error, QD_ERROR, QD_ERROR_PARAM,
+                   _("a step cannot be negative; enter 0 (none) or more"));
       return FALSE;
     }
   return TRUE;
@@ -671,10 +695,12 @@ apply_setting (QdInspector  *self,
   double value = 0;
   gboolean ok;
 
-  if (strcmp (key, "method") != 0 && !qd_expr_eval_string (text, &value, error))
+  if (strcmp (key, "method") != 0 && strcmp (key, "solver") != 0
+      && !qd_expr_eval_string (text, &value, error))
     return FALSE;
 
   settings.method = g_strdup (old->method);
+  settings.solver = g_strdup (strcmp (key, "solver") == 0 ? text : old->solver);
   if (strcmp (key, "start_time") == 0)
     settings.start_time = value;
   else if (strcmp (key, "final_time") == 0)
@@ -690,8 +716,17 @@ apply_setting (QdInspector  *self,
       g_free (settings.method);
       settings.method = g_strdup (text);
     }
+  else if (strcmp (key, "rtol") == 0)
+    settings.rtol = value;
+  else if (strcmp (key, "atol") == 0)
+    settings.atol = value;
+  else if (strcmp (key, "max_step") == 0)
+    settings.max_step = value;
+  else if (strcmp (key, "h") == 0)
+    settings.h = value;
   ok = qd_document_set_settings (self->document, &settings, error);
   g_free (settings.method);
+  g_free (settings.solver);
   return ok;
 }
 
@@ -1438,6 +1473,40 @@ build_setting (QdInspector *self,
   attach_field (self, field, label, unit, doc);
 }
 
+/* The solver family and a classic solver's options (qd-classic.h). */
+static void
+build_solver_settings (QdInspector *self)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  const QdClassicMethod *methods;
+  guint n_methods;
+  Field *field;
+
+  methods = qd_classic_methods (&n_methods);
+  g_ptr_array_add (names, (gpointer) "qss");
+  for (guint i = 0; i < n_methods; i++)
+    g_ptr_array_add (names, (gpointer) methods[i].name);
+  g_ptr_array_add (names, NULL);
+  add_section (self, _("Solver"));
+  field = field_new (self, "solver", ROLE_SETTING, WIDGET_DROPDOWN, "solver");
+  field->values = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i + 1 < names->len; i++)
+    g_ptr_array_add (field->values, g_strdup (g_ptr_array_index (names, i)));
+  field_create_editor (field, (const char *const *) names->pdata);
+  attach_field (self, field, _("Solver"), NULL,
+                _("qss: each integrator runs its quantized-state method. "
+                  "The others are classic ODE solvers (SUNDIALS CVODE and "
+                  "ARKODE) that advance all integrators together; the "
+                  "options below are theirs"));
+  build_setting (self, "rtol", _("Relative tolerance"), NULL, NULL);
+  build_setting (self, "atol", _("Absolute tolerance"), NULL, NULL);
+  build_setting (self, "max_step", _("Maximum step"), "s",
+                 _("0 for no limit"));
+  build_setting (self, "h", _("Fixed step"), "s",
+                 _("A Runge-Kutta method's step; 0 for adaptive steps "
+                   "(rk4 needs one, the CVODE methods take none)"));
+}
+
 static void
 build_model_form (QdInspector *self)
 {
@@ -1509,6 +1578,7 @@ build_model_form (QdInspector *self)
   build_setting (self, "illegitimacy_limit", _("Illegitimacy limit"), NULL,
                  _("How many transitions may happen without time advancing "
                    "before the run stops as illegitimate (Zeno)"));
+  build_solver_settings (self);
 }
 
 /* A text that changes exactly when the form must be rebuilt. */

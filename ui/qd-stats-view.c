@@ -369,13 +369,42 @@ qd_stats_view_set_simulation (QdStatsView  *self,
     g_autofree char *status = NULL;
 
     /* TRANSLATORS: above the statistics table; the time is simulated time */
+    QdClassicStats st;
+
     status = g_strdup_printf (_("Transitions of each block up to t = %g "
                                 "(%" PRIu64 " events), and what "
                                 "blocks report; click a column to sort."),
                               qd_simulation_get_time (simulation),
                               qd_simulation_get_events (simulation));
+    /* Under a classic solver, its own figures on a second line. */
+    if (qd_simulation_get_classic_stats (simulation, &st))
+      {
+        char *both;
+
+        /* TRANSLATORS: the statistics of a classic ODE solver
+         * (SUNDIALS), e.g. "Solver cvode-bdf: 186 steps, 0 failed, ..." */
+        both = g_strdup_printf (_("%s\nSolver %s: %" G_GUINT64_FORMAT
+                                  " steps, %" G_GUINT64_FORMAT " failed, %"
+                                  G_GUINT64_FORMAT " right-hand sides, %"
+                                  G_GUINT64_FORMAT " Jacobians, %"
+                                  G_GUINT64_FORMAT " root stops, %"
+                                  G_GUINT64_FORMAT " time events."),
+                                status, st.method, st.steps, st.failed_steps,
+                                st.rhs_evals, st.jac_evals, st.root_stops,
+                                st.time_events);
+        g_free (status);
+        status = both;
+      }
     gtk_label_set_text (self->status, status);
   }
+}
+
+const char *
+qd_stats_view_get_status (QdStatsView *self)
+{
+  g_return_val_if_fail (QD_IS_STATS_VIEW (self), NULL);
+
+  return gtk_label_get_text (self->status);
 }
 
 guint

@@ -35,6 +35,9 @@ void        qd_stats_view_get_row         (QdStatsView  *self,
  * a line in the order it set them; "" for none. */
 const char *qd_stats_view_get_reported    (QdStatsView  *self,
                                            guint         index);
+/* The text above the table (what was counted; a classic solver's own
+ * statistics on a second line). */
+const char *qd_stats_view_get_status      (QdStatsView  *self);
 /* The model the column view shows, sorted as the user asked. */
 GListModel *qd_stats_view_get_sorted_model (QdStatsView *self);
 /* Sorts by column @column (0 path, 1 type, 2 internal, 3 external,

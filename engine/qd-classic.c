@@ -1,0 +1,1051 @@
+/* qd-classic.c: a classic ODE solver (SUNDIALS CVODE or ARKODE) as the way
+ * the Integrators of a diagram advance
+ *
+ * The DEVS event loop stays the driver of everything discrete; the solver
+ * replaces only the Integrators' quantized-state methods:
+ *
+ *   - The state vector y holds every Integrator's x. The right-hand side
+ *     f(t, y) sets each Integrator's output to y_i (an order-0 segment at
+ *     t), runs the blocks between the Integrators' outputs and their
+ *     derivative inputs in dependency order through their own functions
+ *     (a static block's lambda; any other direct-feedthrough block, such
+ *     as a Switch or a Saturation, an external transition on its inputs
+ *     and, when that makes an output due, its lambda, with its state
+ *     copied before and put back after, so the evaluation leaves no
+ *     trace in it), and reads each Integrator's derivative input at t.
+ *
+ *   - The solver takes one step at a time, never past the next event of
+ *     the rest of the model (a source's breakpoint, a sampler, a queue:
+ *     the event loop's next time is the solver's stop time), so time
+ *     events happen exactly. The accepted step [t0, t1] becomes, for
+ *     each Integrator, the cubic Hermite segment through y and y' at both
+ *     ends, which the Integrator emits at t0 as an ordinary event: the
+ *     static blocks, the hybrid blocks and the sinks receive it as they
+ *     would a QSS3 output, so traces draw the solver's own dense output
+ *     and the event markers show its steps.
+ *
+ *   - A hybrid block that receives those segments finds its crossings on
+ *     them exactly as under QSS (the crossing of a polynomial, to
+ *     rounding); the events of the loop inside (t0, t1) then run in
+ *     order. When one of them reaches an Integrator (a switched
+ *     derivative, a reset), the step is cut there: y is taken from the
+ *     segments at that time, resets applied, and the solver restarts. A
+ *     crossing is therefore located on the solver's interpolant, whose
+ *     error is the solver's local error, and the integration never steps
+ *     across a discontinuity it has seen.
+ *
+ * An Integrator type (QD_BLOCK_INTEGRATOR) is driven through its
+ * descriptor's conventions: its parameter "x0" is the initial state,
+ * input 0 the derivative, and an event on any other input sets the state
+ * to the event's value.
+ */
+#include <glib/gi18n-lib.h>
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include <arkode/arkode_arkstep.h>
+#include <cvode/cvode.h>
+#include <nvector/nvector_serial.h>
+#include <sundials/sundials_context.h>
+#include <sunlinsol/sunlinsol_dense.h>
+#include <sunmatrix/sunmatrix_dense.h>
+
+#include "qd-classic-private.h"
+#include "qd-simulation-private.h"
+
+/* The most states an implicit method runs with its dense Jacobian (800
+ * MB). */
+#define QD_CLASSIC_MAX_DENSE 10000
+
+struct _QdClassic
+{
+  const QdClassicMethod *method;
+  double          rtol, atol, max_step, h;
+
+  QdSimulation   *sim;
+  guint           n;                /* states */
+  guint          *block;            /* per state: its Integrator */
+  gint           *state_of;         /* per block: its state, or -1 */
+  guint          *rhs;              /* the right-hand side's blocks, in
+                                       dependency order */
+  guint           n_rhs;
+  guint64        *rhs_ports;        /* per block of the right-hand side:
+                                       its inputs driven by an Integrator
+                                       or another of them */
+  gpointer        snapshot;         /* room for the largest state among
+                                       them */
+  guint8         *stops;            /* per block: its events are times
+                                       the solver stops at
+                                       (find_stopping_blocks()) */
+
+  SUNContext      ctx;
+  void           *mem;              /* CVODE or ARKStep */
+  N_Vector        y, dky;
+  SUNMatrix       A;
+  SUNLinearSolver ls;
+  ARKodeButcherTable table;
+  gboolean        solver_ready;     /* created and initialised at t */
+
+  double          t;                /* where the event loop is; the
+                                       solver is there or one step on */
+  double          t_end;            /* end of the current step (<= t:
+                                       none) */
+  gboolean        events_done;      /* the loop's events at t have run */
+  QdSignal       *seg;              /* per state: this step's segment */
+  double         *y0, *yp0;         /* y and y' at t (the step's start) */
+  double         *reset;            /* per state: a pending reset's value */
+  guint8         *reset_pending;
+  guint8         *emit_pending;     /* per state: its output is due at t */
+  gboolean        emitting;         /* the Integrators' own outputs run */
+  gboolean        discontinuity;    /* an Integrator received an event */
+
+  QdClassicStats  stats;
+  guint64         failed_before;    /* the solver's counters before its */
+  guint64         jac_before;       /* last re-initialisation */
+  char           *solver_message;   /* the solver's last error text */
+};
+
+QdClassic *
+qd_classic_new (const QdSettings *settings)
+{
+  const QdClassicMethod *m = qd_classic_find_method (settings->solver);
+  QdClassic *self;
+
+  if (m == NULL)
+    return NULL;
+  self = g_new0 (QdClassic, 1);
+  self->method = m;
+  self->rtol = settings->rtol;
+  self->atol = settings->atol;
+  self->max_step = settings->max_step;
+  self->h = settings->h;
+  self->stats.method = m->name;
+  return self;
+}
+
+gboolean
+qd_classic_check_size (QdClassic  *self,
+                       guint       n_states,
+                       GError    **error)
+{
+  const QdClassicMethod *m = self->method;
+
+  /* The dense Jacobian of the implicit methods holds n^2 numbers. */
+  if (m->family == QD_CLASSIC_ERK || n_states <= QD_CLASSIC_MAX_DENSE)
+    return TRUE;
+  g_set_error (error, QD_ERROR, QD_ERROR_FAILED,
+               _("the solver %s would need a dense Jacobian of %u states "
+                 "(%.1f GiB); for more than %u states choose an explicit "
+                 "method (dormand-prince, rk4...) or QSS"),
+               m->name, n_states,
+               (double) n_states * n_states * sizeof (double) / (1 << 30),
+               QD_CLASSIC_MAX_DENSE);
+  return FALSE;
+}
+
+void
+qd_classic_free (QdClassic *self)
+{
+  if (self == NULL)
+    return;
+  if (self->mem != NULL)
+    {
+      if (self->method->family == QD_CLASSIC_CVODE)
+        CVodeFree (&self->mem);
+      else
+        ARKStepFree (&self->mem);
+    }
+  if (self->table != NULL)
+    ARKodeButcherTable_Free (self->table);
+  if (self->ls != NULL)
+    SUNLinSolFree (self->ls);
+  if (self->A != NULL)
+    SUNMatDestroy (self->A);
+  if (self->y != NULL)
+    N_VDestroy (self->y);
+  if (self->dky != NULL)
+    N_VDestroy (self->dky);
+  if (self->ctx != NULL)
+    SUNContext_Free (&self->ctx);
+  g_free (self->block);
+  g_free (self->state_of);
+  g_free (self->rhs);
+  g_free (self->rhs_ports);
+  g_free (self->snapshot);
+  g_free (self->stops);
+  g_free (self->seg);
+  g_free (self->y0);
+  g_free (self->yp0);
+  g_free (self->reset);
+  g_free (self->reset_pending);
+  g_free (self->emit_pending);
+  g_free (self->solver_message);
+  g_free (self);
+}
+
+/* -------------------------------------------------------------------- */
+/* The Integrators in the event loop */
+
+/* An Integrator's event: the segment of the current step. */
+static guint64
+classic_fire (QdAtomic *a,
+              double    t,
+              double   *ta)
+{
+  QdClassic *self = a->sim->classic;
+  int k = self->state_of[a->index];
+
+  self->emit_pending[k] = 0;
+  qd_signal_advance (&self->seg[k], t, &a->out[0]);
+  *ta = QD_INF;
+  return 1;
+}
+
+/* An event on an Integrator's input: the derivative is read by the
+ * right-hand side; a reset is kept for the restart. Either way, outside
+ * the Integrators' own outputs, the solver's past is no longer valid. */
+static double
+classic_dext_ta (QdAtomic       *a,
+                 double          t,
+                 double          e,
+                 guint           port,
+                 const QdSignal *x)
+{
+  QdClassic *self = a->sim->classic;
+  int k = self->state_of[a->index];
+
+  if (port != 0)
+    {
+      self->reset[k] = qd_signal_eval (x, t);
+      self->reset_pending[k] = 1;
+    }
+  if (!self->emitting || port != 0)
+    self->discontinuity = TRUE;
+  /* Its own output may still be due now. */
+  return self->emit_pending[k] ? 0.0 : QD_INF;
+}
+
+static gboolean
+is_feedthrough (const QdAtomic *a)
+{
+  return (a->type->flags & QD_BLOCK_FEEDTHROUGH) != 0
+         && (a->type->flags & QD_BLOCK_INTEGRATOR) == 0;
+}
+
+/* The blocks of the right-hand side: direct-feedthrough blocks reached
+ * from an Integrator's output that reach an Integrator's derivative, in
+ * dependency order (the compiler has refused algebraic loops). */
+static void
+find_rhs_blocks (QdClassic *self)
+{
+  QdSimulation *sim = self->sim;
+  guint n = sim->n_atomics;
+  g_autofree guint8 *fwd = g_new0 (guint8, n);
+  g_autofree guint8 *bwd = g_new0 (guint8, n);
+  g_autofree guint *indeg = g_new0 (guint, n);
+  g_autofree guint *queue = g_new (guint, MAX (n, 1));
+  gboolean changed = TRUE;
+  guint head = 0, tail = 0;
+  gsize max_state = 0;
+
+  /* Forward, in index order until nothing changes (the chains are
+   * short). */
+  for (guint k = 0; k < self->n; k++)
+    fwd[self->block[k]] = 2;   /* 2: an Integrator */
+  while (changed)
+    {
+      changed = FALSE;
+      for (guint i = 0; i < n; i++)
+        {
+          if (!fwd[i])
+            continue;
+          for (guint s = sim->out_base[i]; s < sim->out_base[i + 1]; s++)
+            for (guint e = sim->fan_start[s]; e < sim->fan_start[s + 1]; e++)
+              {
+                guint j = sim->fanout[e].receiver;
+
+                if (!fwd[j] && is_feedthrough (&sim->atomics[j]))
+                  fwd[j] = changed = 1;
+              }
+        }
+    }
+  /* Backward: those whose output reaches a derivative. */
+  changed = TRUE;
+  while (changed)
+    {
+      changed = FALSE;
+      for (guint i = 0; i < n; i++)
+        {
+          if (fwd[i] != 1 || bwd[i])
+            continue;
+          for (guint s = sim->out_base[i]; s < sim->out_base[i + 1]; s++)
+            for (guint e = sim->fan_start[s]; e < sim->fan_start[s + 1]; e++)
+              {
+                guint j = sim->fanout[e].receiver;
+
+                if ((fwd[j] == 2 && sim->fanout[e].port == 0) || bwd[j])
+                  bwd[i] = changed = 1;
+              }
+        }
+    }
+  /* Kahn's order among them. */
+  for (guint i = 0; i < n; i++)
+    if (bwd[i])
+      for (guint s = sim->out_base[i]; s < sim->out_base[i + 1]; s++)
+        for (guint e = sim->fan_start[s]; e < sim->fan_start[s + 1]; e++)
+          if (bwd[sim->fanout[e].receiver])
+            indeg[sim->fanout[e].receiver]++;
+  for (guint i = 0; i < n; i++)
+    if (bwd[i] && indeg[i] == 0)
+      queue[tail++] = i;
+  while (head < tail)
+    {
+      guint i = queue[head++];
+
+      for (guint s = sim->out_base[i]; s < sim->out_base[i + 1]; s++)
+        for (guint e = sim->fan_start[s]; e < sim->fan_start[s + 1]; e++)
+          {
+            guint j = sim->fanout[e].receiver;
+
+            if (bwd[j] && --indeg[j] == 0)
+              queue[tail++] = j;
+          }
+    }
+  self->n_rhs = tail;
+  self->rhs = g_new (guint, MAX (tail, 1));
+  memcpy (self->rhs, queue, tail * sizeof (guint));
+  for (guint k = 0; k < tail; k++)
+    if (!sim->hot[self->rhs[k]].is_static)
+      max_state = MAX (max_state, sim->atomics[self->rhs[k]].type->state_size);
+  self->snapshot = g_malloc0 (MAX (max_state, 1));
+
+  /* Their inputs that the right-hand side sets; indeg[] becomes each
+   * block's place in it. */
+  self->rhs_ports = g_new0 (guint64, MAX (tail, 1));
+  for (guint i = 0; i < n; i++)
+    indeg[i] = G_MAXUINT;
+  for (guint r = 0; r < tail; r++)
+    indeg[self->rhs[r]] = r;
+  for (guint i = 0; i < n; i++)
+    {
+      if (fwd[i] != 2 && indeg[i] == G_MAXUINT)
+        continue;
+      for (guint s = sim->out_base[i]; s < sim->out_base[i + 1]; s++)
+        for (guint e = sim->fan_start[s]; e < sim->fan_start[s + 1]; e++)
+          {
+            guint r = indeg[sim->fanout[e].receiver];
+
+            if (r != G_MAXUINT && sim->fanout[e].port < 64)
+              self->rhs_ports[r] |= G_GUINT64_CONSTANT (1)
+                                    << sim->fanout[e].port;
+          }
+    }
+}
+
+/* Which blocks' events the solver stops at (stops[i]). A block downstream
+ * of the Integrators, through any blocks, has events that depend on the
+ * solution (a crossing, a sample of a state): they are found on the
+ * steps' segments, inside a step. A block whose output reaches no
+ * Integrator cannot change the ODE: its events (a source that only feeds
+ * a Scope) run inside the steps too. The rest, the sources and clocks of
+ * the ODE, are times the solver stops at. */
+static void
+find_stopping_blocks (QdClassic *self)
+{
+  QdSimulation *sim = self->sim;
+  guint n = sim->n_atomics;
+  g_autofree guint *stack = g_new (guint, MAX (n, 1));
+  g_autofree guint8 *derived = g_new0 (guint8, MAX (n, 1));
+  g_autofree guint8 *reaches = g_new0 (guint8, MAX (n, 1));
+  gboolean changed = TRUE;
+  guint top = 0;
+
+  for (guint k = 0; k < self->n; k++)
+    stack[top++] = self->block[k];
+  while (top > 0)
+    {
+      guint i = stack[--top];
+
+      for (guint s = sim->out_base[i]; s < sim->out_base[i + 1]; s++)
+        for (guint e = sim->fan_start[s]; e < sim->fan_start[s + 1]; e++)
+          {
+            guint j = sim->fanout[e].receiver;
+
+            if (!derived[j] && self->state_of[j] < 0)
+              {
+                derived[j] = 1;
+                stack[top++] = j;
+              }
+          }
+    }
+  /* Backward from the Integrators, until nothing changes (the chains
+   * from a source to an Integrator are short). */
+  for (guint k = 0; k < self->n; k++)
+    reaches[self->block[k]] = 1;
+  while (changed)
+    {
+      changed = FALSE;
+      for (guint i = n; i-- > 0;)
+        {
+          if (reaches[i])
+            continue;
+          for (guint s = sim->out_base[i]; s < sim->out_base[i + 1] && !reaches[i]; s++)
+            for (guint e = sim->fan_start[s]; e < sim->fan_start[s + 1]; e++)
+              if (reaches[sim->fanout[e].receiver])
+                {
+                  reaches[i] = changed = 1;
+                  break;
+                }
+        }
+    }
+  self->stops = g_new0 (guint8, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    self->stops[i] = !derived[i] && reaches[i] && self->state_of[i] < 0;
+}
+
+/* The next time the solver must stop at: the earliest event of a block
+ * that stops it. */
+static double
+next_time_event (QdClassic *self)
+{
+  const QdHeap *heap = &self->sim->heap;
+  double t = QD_INF;
+
+  if (qd_heap_is_empty (heap))
+    return QD_INF;
+  if (self->stops[qd_heap_top_id (heap)])
+    return qd_heap_top_time (heap);
+  for (guint e = 0; e < heap->n; e++)
+    if (self->stops[heap->entries[e].id])
+      t = MIN (t, qd_heap_key_time (heap->entries[e].key));
+  return t;
+}
+
+void
+qd_classic_prepare (QdClassic    *self,
+                    QdSimulation *sim)
+{
+  guint n = sim->n_atomics;
+  GArray *blocks = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  self->sim = sim;
+  self->state_of = g_new (gint, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    {
+      self->state_of[i] = -1;
+      if (sim->is_integrator[i])
+        {
+          self->state_of[i] = (gint) blocks->len;
+          g_array_append_val (blocks, i);
+          sim->hot[i].fire = classic_fire;
+          sim->hot[i].dext_ta = classic_dext_ta;
+        }
+    }
+  self->n = blocks->len;
+  self->block = (guint *) g_array_free (blocks, FALSE);
+  self->seg = g_new0 (QdSignal, MAX (self->n, 1));
+  self->y0 = g_new0 (double, MAX (self->n, 1));
+  self->yp0 = g_new0 (double, MAX (self->n, 1));
+  self->reset = g_new0 (double, MAX (self->n, 1));
+  self->reset_pending = g_new0 (guint8, MAX (self->n, 1));
+  self->emit_pending = g_new0 (guint8, MAX (self->n, 1));
+  self->stats.n_states = self->n;
+  /* The cascade kernels call an Integrator's own functions. */
+  qd_simulation_set_fused_cascades (sim, FALSE);
+  find_rhs_blocks (self);
+  find_stopping_blocks (self);
+}
+
+void
+qd_classic_start (QdClassic *self)
+{
+  QdSimulation *sim = self->sim;
+
+  self->t = sim->start_time;
+  self->t_end = self->t;
+  for (guint k = 0; k < self->n; k++)
+    {
+      const QdAtomic *a = &sim->atomics[self->block[k]];
+      int x0 = qd_block_type_find_param (a->type, "x0");
+
+      self->y0[k] = x0 >= 0 ? a->params[x0].number : 0.0;
+      /* The initial state goes out at the start, as an Integrator's
+       * first output does under QSS, so that the blocks it feeds have
+       * their inputs before the first step. */
+      qd_signal_set_constant (&self->seg[k], self->t, self->y0[k]);
+      self->emit_pending[k] = 1;
+      qd_simulation_schedule_at (sim, self->block[k], self->t);
+    }
+}
+
+/* -------------------------------------------------------------------- */
+/* The right-hand side */
+
+static int
+rhs (sunrealtype  t,
+     N_Vector     y,
+     N_Vector     ydot,
+     void        *data)
+{
+  QdClassic *self = data;
+  QdSimulation *sim = self->sim;
+  const double *yv = N_VGetArrayPointer (y);
+  double *dv = N_VGetArrayPointer (ydot);
+
+  self->stats.rhs_evals++;
+  for (guint k = 0; k < self->n; k++)
+    qd_signal_set_constant (&sim->signals[sim->out_base[self->block[k]]],
+                            t, yv[k]);
+  for (guint r = 0; r < self->n_rhs; r++)
+    {
+      guint i = self->rhs[r];
+      QdAtomic *a = &sim->atomics[i];
+      const QdBlockType *type = a->type;
+
+      if (sim->hot[i].is_static)
+        {
+          sim->hot[i].lambda (a, t);
+          continue;
+        }
+      if (type->frozen_output != NULL)
+        {
+          type->frozen_output (a, t);
+          continue;
+        }
+      /* A block with a state (a hybrid block): what its transitions
+       * would make of the inputs the right-hand side set (not of an
+       * event input, a command), then its state as it was. */
+      memcpy (self->snapshot, a->state, type->state_size);
+      for (guint p = 0; p < a->n_in; p++)
+        if (self->rhs_ports[r] & (G_GUINT64_CONSTANT (1) << p))
+          type->dext (a, t, 0.0, p, a->in[p]);
+      if (type->ta (a) == 0.0)
+        type->lambda (a, t);
+      memcpy (a->state, self->snapshot, type->state_size);
+    }
+  for (guint k = 0; k < self->n; k++)
+    {
+      dv[k] = qd_signal_eval (sim->atomics[self->block[k]].in[0], t);
+      if (!isfinite (dv[k]))
+        return 1;   /* recoverable: the solver tries a smaller step */
+    }
+  return 0;
+}
+
+/* -------------------------------------------------------------------- */
+/* The solver */
+
+static void
+error_handler (int         error_code,
+               const char *module,
+               const char *function,
+               char       *msg,
+               void       *data)
+{
+  QdClassic *self = data;
+
+  g_free (self->solver_message);
+  self->solver_message = g_strdup (msg);
+}
+
+static gboolean
+create_solver (QdClassic  *self,
+               GError    **error)
+{
+  const QdClassicMethod *m = self->method;
+  double t = self->t;
+  int flag = 0;
+
+  if (!qd_classic_check_size (self, self->n, error))
+    return FALSE;
+  if (SUNContext_Create (NULL, &self->ctx) != 0)
+    goto fail;
+  self->y = N_VNew_Serial ((sunindextype) self->n, self->ctx);
+  self->dky = N_VNew_Serial ((sunindextype) self->n, self->ctx);
+  memcpy (N_VGetArrayPointer (self->y), self->y0, self->n * sizeof (double));
+  if (m->family != QD_CLASSIC_ERK)
+    {
+      self->A = SUNDenseMatrix ((sunindextype) self->n,
+                                (sunindextype) self->n, self->ctx);
+      self->ls = SUNLinSol_Dense (self->y, self->A, self->ctx);
+    }
+  if (m->family == QD_CLASSIC_CVODE)
+    {
+      self->mem = CVodeCreate (strcmp (m->name, "cvode-bdf") == 0
+                               ? CV_BDF : CV_ADAMS, self->ctx);
+      if (self->mem == NULL)
+        goto fail;
+      flag |= CVodeSetErrHandlerFn (self->mem, error_handler, self);
+      flag |= CVodeInit (self->mem, rhs, t, self->y);
+      flag |= CVodeSetUserData (self->mem, self);
+      flag |= CVodeSStolerances (self->mem, self->rtol, self->atol);
+      flag |= CVodeSetLinearSolver (self->mem, self->ls, self->A);
+      if (self->max_step > 0)
+        flag |= CVodeSetMaxStep (self->mem, self->max_step);
+    }
+  else
+    {
+      gboolean implicit = m->family == QD_CLASSIC_DIRK;
+      int q = 0, p = 0;
+
+      self->mem = ARKStepCreate (implicit ? NULL : rhs, implicit ? rhs : NULL,
+                                 t, self->y, self->ctx);
+      if (self->mem == NULL)
+        goto fail;
+      flag |= ARKStepSetErrHandlerFn (self->mem, error_handler, self);
+      flag |= ARKStepSetUserData (self->mem, self);
+      self->table = qd_classic_table_new (m, self->h > 0, &q, &p);
+      flag |= ARKStepSetTables (self->mem, q, p,
+                                implicit ? self->table : NULL,
+                                implicit ? NULL : self->table);
+      if (implicit)
+        flag |= ARKStepSetLinearSolver (self->mem, self->ls, self->A);
+      if (self->h > 0)
+        flag |= ARKStepSetFixedStep (self->mem, self->h);
+      else
+        {
+          flag |= ARKStepSStolerances (self->mem, self->rtol, self->atol);
+          /* An embedding of higher order than the method (backward and
+           * forward Euler) estimates the method's error: the controller
+           * must use the method's order. */
+          if (p > q)
+            flag |= ARKStepSetAdaptivityMethod (self->mem, 0, 1, 1, NULL);
+        }
+      if (self->max_step > 0)
+        flag |= ARKStepSetMaxStep (self->mem, self->max_step);
+    }
+  if (flag != 0)
+    goto fail;
+  self->solver_ready = TRUE;
+  return TRUE;
+
+fail:
+  g_set_error (error, QD_ERROR, QD_ERROR_FAILED,
+               _("the solver %s could not be set up: %s"), m->name,
+               self->solver_message != NULL ? self->solver_message
+                                            : _("out of memory"));
+  return FALSE;
+}
+
+/* The failure and Jacobian counts, which a re-initialisation zeroes. */
+static void
+solver_counts (QdClassic *self,
+               guint64   *failed,
+               guint64   *jac)
+{
+  long a = 0, b = 0, c = 0;
+
+  if (self->mem == NULL)
+    {
+      *failed = *jac = 0;
+      return;
+    }
+  if (self->method->family == QD_CLASSIC_CVODE)
+    {
+      CVodeGetNumErrTestFails (self->mem, &a);
+      CVodeGetNumNonlinSolvConvFails (self->mem, &b);
+      CVodeGetNumJacEvals (self->mem, &c);
+    }
+  else
+    {
+      ARKStepGetNumErrTestFails (self->mem, &a);
+      if (self->method->family == QD_CLASSIC_DIRK)
+        {
+          ARKStepGetNumNonlinSolvConvFails (self->mem, &b);
+          ARKStepGetNumJacEvals (self->mem, &c);
+        }
+    }
+  *failed = (guint64) (a + b);
+  *jac = (guint64) c;
+}
+
+/* (Re)starts the solver at t from y0, and evaluates y' there. */
+static gboolean
+restart (QdClassic  *self,
+         GError    **error)
+{
+  N_Vector yp;
+  int flag;
+
+  if (!self->solver_ready)
+    {
+      if (!create_solver (self, error))
+        return FALSE;
+    }
+  else
+    {
+      guint64 failed, jac;
+
+      solver_counts (self, &failed, &jac);
+      self->failed_before += failed;
+      self->jac_before += jac;
+      memcpy (N_VGetArrayPointer (self->y), self->y0,
+              self->n * sizeof (double));
+      if (self->method->family == QD_CLASSIC_CVODE)
+        flag = CVodeReInit (self->mem, self->t, self->y);
+      else if (self->method->family == QD_CLASSIC_DIRK)
+        flag = ARKStepReInit (self->mem, NULL, rhs, self->t, self->y);
+      else
+        flag = ARKStepReInit (self->mem, rhs, NULL, self->t, self->y);
+      self->stats.restarts++;
+      if (flag != 0)
+        {
+          g_set_error (error, QD_ERROR, QD_ERROR_NUMERIC,
+                       _("the solver %s could not restart at t = %g: %s"),
+                       self->method->name, self->t,
+                       self->solver_message != NULL ? self->solver_message : "");
+          return FALSE;
+        }
+    }
+  yp = self->dky;
+  if (rhs (self->t, self->y, yp, self) != 0)
+    {
+      g_set_error (error, QD_ERROR, QD_ERROR_NUMERIC,
+                   _("the derivatives of the Integrators are not finite "
+                     "(NaN or infinity) at t = %g; check the blocks that "
+                     "compute them"), self->t);
+      return FALSE;
+    }
+  memcpy (self->yp0, N_VGetArrayPointer (yp), self->n * sizeof (double));
+  return TRUE;
+}
+
+static const char *
+failure_reason (int flag)
+{
+  switch (flag)
+    {
+    case CV_TOO_MUCH_WORK:
+      return _("too much work: the solver took too many steps");
+    case CV_TOO_MUCH_ACC:
+      return _("the tolerances are too small for the precision of the "
+               "computer; raise rtol or atol");
+    case CV_ERR_FAILURE:
+      return _("the error test failed repeatedly (the step became as small "
+               "as it can be); the model may be discontinuous or stiff: try "
+               "an implicit method, looser tolerances or a maximum step");
+    case CV_CONV_FAILURE:
+      return _("the Newton iteration failed to converge repeatedly; the "
+               "model may be stiff or its Jacobian singular");
+    case CV_LSETUP_FAIL:
+    case CV_LSOLVE_FAIL:
+      return _("the linear solver failed: the Jacobian is singular");
+    case CV_RHSFUNC_FAIL:
+    case CV_REPTD_RHSFUNC_ERR:
+    case CV_UNREC_RHSFUNC_ERR:
+    case CV_FIRST_RHSFUNC_ERR:
+      return _("the derivatives of the Integrators are not finite (NaN or "
+               "infinity), even with smaller steps; the solution grows "
+               "without bound or a block divides by zero");
+    default:
+      return _("the solver stopped");
+    }
+}
+
+/* One accepted step from t, not past @t_target; fills the segments. */
+static gboolean
+take_step (QdClassic  *self,
+           double      t_target,
+           GError    **error)
+{
+  double t1 = self->t, h, *y1, *yp1;
+  int flag;
+
+  if (self->method->family == QD_CLASSIC_CVODE)
+    {
+      CVodeSetStopTime (self->mem, t_target);
+      flag = CVode (self->mem, t_target, self->y, &t1, CV_ONE_STEP);
+      /* y' at the end is f(t1, y1), not the derivative of CVODE's
+       * interpolating polynomial: the next step starts from the same
+       * value the blocks compute. */
+      if (flag >= 0 && rhs (t1, self->y, self->dky, self) != 0)
+        flag = CV_RHSFUNC_FAIL;
+    }
+  else
+    {
+      /* At a stop time ARKODE returns its interpolant there, which in
+       * SUNDIALS 6.4 is wrong for first-order tables (it gives the middle
+       * of the last step): the state is taken as the step left it, a
+       * few rounding errors before the stop time, and y' at the end is
+       * f(t1, y1). */
+      N_Vector state = NULL;
+
+      /* With a fixed step and a stop time, ARKODE 6.4 returned the state
+       * of the middle of the last step (forward Euler, h = 0.05): the
+       * last step is shortened here instead. */
+      if (self->h > 0)
+        ARKStepSetFixedStep (self->mem, MIN (self->h, t_target - self->t));
+      else
+        ARKStepSetStopTime (self->mem, t_target);
+      flag = ARKStepEvolve (self->mem, t_target, self->y, &t1, ARK_ONE_STEP);
+      if (flag >= 0)
+        {
+          ARKStepGetCurrentTime (self->mem, &t1);
+          ARKStepGetCurrentState (self->mem, &state);
+          N_VScale (1.0, state, self->y);
+          if (fabs (t_target - t1) <= 64 * DBL_EPSILON * fabs (t_target))
+            t1 = t_target;
+          if (rhs (t1, self->y, self->dky, self) != 0)
+            flag = ARK_RHSFUNC_FAIL;
+        }
+    }
+  /* ARKODE's error values are CVODE's. */
+  G_STATIC_ASSERT (ARK_ERR_FAILURE == CV_ERR_FAILURE
+                   && ARK_CONV_FAILURE == CV_CONV_FAILURE
+                   && ARK_LSETUP_FAIL == CV_LSETUP_FAIL
+                   && ARK_RHSFUNC_FAIL == CV_RHSFUNC_FAIL);
+  if (flag < 0)
+    {
+      g_set_error (error, QD_ERROR, QD_ERROR_NUMERIC,
+                   _("the solver %s failed at t = %g: %s"),
+                   self->method->name, self->t, failure_reason (flag));
+      return FALSE;
+    }
+  if (t1 > t_target)
+    t1 = t_target;
+  self->stats.steps++;
+  h = t1 - self->t;
+  y1 = N_VGetArrayPointer (self->y);
+  yp1 = N_VGetArrayPointer (self->dky);
+  for (guint k = 0; k < self->n; k++)
+    {
+      QdSignal *s = &self->seg[k];
+      double y0 = self->y0[k], d0 = self->yp0[k], d1 = yp1[k];
+      double slope = h > 0 ? (y1[k] - y0) / h : 0.0;
+
+      /* The cubic Hermite segment: y and y' at both ends. */
+      s->t = self->t;
+      s->c[0] = y0;
+      s->c[1] = d0;
+      s->c[2] = h > 0 ? (3.0 * slope - 2.0 * d0 - d1) / h : 0.0;
+      s->c[3] = h > 0 ? (d0 + d1 - 2.0 * slope) / (h * h) : 0.0;
+      s->order = 3;
+      s->tag = 0;
+    }
+  self->t_end = t1;
+  return TRUE;
+}
+
+/* -------------------------------------------------------------------- */
+/* The run */
+
+static QdRunStatus
+fail (QdClassic  *self,
+      GError     *local,
+      GError    **error)
+{
+  if (error != NULL)
+    *error = g_error_copy (local);
+  qd_simulation_fail (self->sim, local);
+  return QD_RUN_ERROR;
+}
+
+/* The solver restarts at t from y0, with the pending resets. */
+static QdRunStatus
+restart_here (QdClassic  *self,
+              GError    **error)
+{
+  GError *local = NULL;
+
+  for (guint k = 0; k < self->n; k++)
+    if (self->reset_pending[k])
+      {
+        self->y0[k] = self->reset[k];
+        self->reset_pending[k] = 0;
+      }
+  self->t_end = self->t;
+  if (!restart (self, &local))
+    return fail (self, local, error);
+  return QD_RUN_DONE;
+}
+
+/* Whether the events at t, which reached an Integrator's derivative but
+ * reset none, left f(t, y) as it was within the tolerances: a source that
+ * starts a new polynomial segment where the last one ended (a Sine's
+ * next piece). The solver then goes on without a restart, which would
+ * cost it its order and its step size. */
+static gboolean
+derivative_continuous (QdClassic *self)
+{
+  double *f = N_VGetArrayPointer (self->dky);
+
+  for (guint k = 0; k < self->n; k++)
+    if (self->reset_pending[k])
+      return FALSE;
+  if (rhs (self->t, self->y, self->dky, self) != 0)
+    return FALSE;
+  for (guint k = 0; k < self->n; k++)
+    if (!(fabs (f[k] - self->yp0[k])
+          <= self->rtol * fabs (self->yp0[k]) + self->atol))
+      return FALSE;
+  memcpy (self->yp0, f, self->n * sizeof (double));
+  return TRUE;
+}
+
+/* The loop's events at t; restarts the solver when they reached an
+ * Integrator (or it has not started). */
+static QdRunStatus
+events_at_t (QdClassic  *self,
+             GError    **error)
+{
+  QdRunStatus status;
+
+  self->discontinuity = FALSE;
+  status = qd_simulation_run_events (self->sim, nextafter (self->t, QD_INF),
+                                     error);
+  if (status != QD_RUN_DONE)
+    return status;
+  self->events_done = TRUE;
+  if (self->solver_ready
+      && (!self->discontinuity || derivative_continuous (self)))
+    return QD_RUN_DONE;
+  return restart_here (self, error);
+}
+
+/* Whether the derivatives the Integrators received with their outputs at
+ * t are those the step started from: a block whose mode the outputs
+ * changed at once (a level reached exactly at t) makes them differ. */
+static gboolean
+emitted_consistently (QdClassic *self)
+{
+  QdSimulation *sim = self->sim;
+
+  for (guint k = 0; k < self->n; k++)
+    {
+      double d = qd_signal_eval (sim->atomics[self->block[k]].in[0], self->t);
+
+      if (!(fabs (d - self->yp0[k])
+            <= 1e-9 * (fabs (d) + fabs (self->yp0[k])) + 1e-300))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* A new step from t, and the Integrators' outputs for it. */
+static QdRunStatus
+step_and_emit (QdClassic  *self,
+               GError    **error)
+{
+  QdSimulation *sim = self->sim;
+  double target = MIN (next_time_event (self), sim->final_time);
+
+  if (!(target > self->t))
+    target = sim->final_time;
+  /* Three tries at most: a restart makes the derivatives those of the
+   * new modes, which the next outputs then give again. */
+  for (int attempt = 0; ; attempt++)
+    {
+      GError *local = NULL;
+      QdRunStatus status;
+
+      if (!take_step (self, target, &local))
+        return fail (self, local, error);
+      for (guint k = 0; k < self->n; k++)
+        {
+          self->emit_pending[k] = 1;
+          qd_simulation_schedule_at (sim, self->block[k], self->t);
+        }
+      self->emitting = TRUE;
+      status = qd_simulation_run_events (sim, nextafter (self->t, QD_INF),
+                                         error);
+      self->emitting = FALSE;
+      if (status != QD_RUN_DONE)
+        return status;
+      if (attempt == 2 || emitted_consistently (self))
+        break;
+      status = restart_here (self, error);
+      if (status != QD_RUN_DONE)
+        return status;
+    }
+  if (self->t_end == target && target < sim->final_time)
+    self->stats.time_events++;
+  return QD_RUN_DONE;
+}
+
+QdRunStatus
+qd_classic_run (QdClassic  *self,
+                double      t_stop,
+                guint64     max_steps,
+                GError    **error)
+{
+  QdSimulation *sim = self->sim;
+
+  if (max_steps == 0)
+    return QD_RUN_STEPPED;
+  if (self->n == 0)
+    return qd_simulation_run_events (sim, t_stop, error);
+  while (self->t < t_stop)
+    {
+      QdRunStatus status;
+      double t_next;
+
+      if (!self->events_done)
+        {
+          status = events_at_t (self, error);
+          if (status != QD_RUN_DONE)
+            return status;
+        }
+      if (!(self->t_end > self->t))
+        {
+          status = step_and_emit (self, error);
+          if (status != QD_RUN_DONE)
+            return status;
+        }
+
+      /* The events inside the step, up to the first that reaches an
+       * Integrator. */
+      t_next = qd_simulation_get_next_time (sim);
+      if (t_next < self->t_end)
+        {
+          if (!(t_next < t_stop))
+            return QD_RUN_DONE;
+          self->t = t_next;
+          self->discontinuity = FALSE;
+          status = qd_simulation_run_events (sim, nextafter (t_next, QD_INF),
+                                             error);
+          if (status != QD_RUN_DONE)
+            return status;
+          if (self->discontinuity)
+            {
+              /* Cut the step here: the state from the segments the
+               * block found its crossing on. */
+              for (guint k = 0; k < self->n; k++)
+                self->y0[k] = qd_signal_eval (&self->seg[k], t_next);
+              self->stats.root_stops++;
+              status = restart_here (self, error);
+              if (status != QD_RUN_DONE)
+                return status;
+            }
+          continue;
+        }
+      if (self->t_end > t_stop)
+        return QD_RUN_DONE;
+      self->t = self->t_end;
+      memcpy (self->y0, N_VGetArrayPointer (self->y),
+              self->n * sizeof (double));
+      memcpy (self->yp0, N_VGetArrayPointer (self->dky),
+              self->n * sizeof (double));
+      self->events_done = FALSE;
+      if (--max_steps == 0)
+        {
+          /* The clock at the step's end, and what happens there. */
+          sim->time = self->t;
+          status = events_at_t (self, error);
+          return status == QD_RUN_DONE ? QD_RUN_STEPPED : status;
+        }
+    }
+  return QD_RUN_DONE;
+}
+
+void
+qd_classic_get_stats (QdClassic      *self,
+                      QdClassicStats *stats)
+{
+  guint64 failed = 0, jac = 0;
+
+  solver_counts (self, &failed, &jac);
+  *stats = self->stats;
+  stats->failed_steps = self->failed_before + failed;
+  stats->jac_evals = self->jac_before + jac;
+}
