@@ -153,6 +153,37 @@ nth_derivative (const Integrator *st,
   return st->a * ((st->a * q1 + u[1]) * 0.5) + u[2];
 }
 
+/* How far past a level, in quanta, LIQSS3 still takes the point q^
+ * where the affine model's third derivative vanishes (see below). */
+#define LIQSS3_BOUNDARY_TOLERANCE 1e-3
+
+/* LIQSS3 near the boundary of its three-way choice. When q^ lies just
+ * beyond x0 + dQ (or x0 - dQ), by rounding or by a drift of the slow
+ * states, the level qualifies by a hair and is taken: q0 then misses q^
+ * by an offset d of a few 10^-5 dQ, which the affine model turns into a
+ * third derivative a^3 d / 2 of x - q, 10^6 d for a = -100: x curves
+ * away from q and forces a step that q^ itself would not, and the step
+ * count of a stiff state flips with changes of dQ of a fraction of a
+ * percent. Within a tolerance scaled to the quantum, q^ is taken as it
+ * is (x and q then run parallel, |x - q| <= (1 + tolerance) dQ, inside
+ * the band of 2 dQ). Sets @target and returns TRUE in that case. */
+static gboolean
+liqss3_boundary_target (const Integrator *st,
+                        const double     *x,
+                        double            dq,
+                        double           *target)
+{
+  double slope = st->a * st->a * st->a / 2.0, qhat;
+
+  if (slope == 0.0)
+    return FALSE;
+  qhat = x[0] - nth_derivative (st, st->u_next, x[0]) / slope;
+  if (!(fabs (qhat - x[0]) <= (1.0 + LIQSS3_BOUNDARY_TOLERANCE) * dq))
+    return FALSE;
+  *target = qhat;
+  return TRUE;
+}
+
 static void
 liqss_requantize (const Integrator *st,
                   const double     *x,
@@ -169,6 +200,11 @@ liqss_requantize (const Integrator *st,
       return;
     }
 
+  if (st->n == 3 && liqss3_boundary_target (st, x, dq, &target))
+    {
+      affine_q (st, st->u_next, target, q);
+      return;
+    }
   up = nth_derivative (st, st->u_next, x[0] + dq) > 0.0;
   down = nth_derivative (st, st->u_next, x[0] - dq) < 0.0;
   if (up && !down)
