@@ -297,6 +297,10 @@ integrator_init (QdAtomic *self,
       st->ops = &qd_integrator_cqss_ops;
       st->n = 1;
       break;
+    case METHOD_LIQSS2_QSSOLVER:
+      st->ops = &qd_integrator_liqss2_qssolver_ops;
+      st->n = 2;
+      break;
     default:
       st->ops = &qd_integrator_qss_ops;
       st->n = 1 + CLAMP ((int) p[PARAM_METHOD].number, 0, 2);
@@ -959,7 +963,8 @@ integrator_check (const QdBlockType  *type,
 }
 
 static const char *const method_choices[] = {
-  "QSS1", "QSS2", "QSS3", "LIQSS1", "LIQSS2", "LIQSS3", "BQSS", "CQSS", NULL
+  "QSS1", "QSS2", "QSS3", "LIQSS1", "LIQSS2", "LIQSS3", "BQSS", "CQSS",
+  "LIQSS2-QSSolver", NULL
 };
 
 static const QdParamSpec integrator_params[] = {
@@ -969,8 +974,9 @@ static const QdParamSpec integrator_params[] = {
     N_("The quantized-state method: QSS1, QSS2 or QSS3 emit a piecewise "
        "constant, linear or parabolic q; LIQSS1, LIQSS2 and LIQSS3 are "
        "their linearly implicit versions for stiff systems; BQSS (backward) "
-       "and CQSS (centered) are first-order stiff methods. Empty uses the "
-       "model's setting."),
+       "and CQSS (centered) are first-order stiff methods; LIQSS2-QSSolver "
+       "is LIQSS2 as the QSS Solver defines it (q a quantum behind x, with "
+       "the slope that makes x touch it). Empty uses the model's setting."),
     method_choices, QD_PARAM_INHERIT },
   { "dqmin", N_("Absolute quantum"), QD_PARAM_NUMBER, "", 0, QD_INF, NULL,
     N_("The smallest quantum: q is updated when x drifts max(dqrel·|x|, "

@@ -26,6 +26,7 @@ typedef enum
   METHOD_LIQSS3,
   METHOD_BQSS,
   METHOD_CQSS,
+  METHOD_LIQSS2_QSSOLVER,
 } Method;
 
 typedef struct _Integrator Integrator;
@@ -109,6 +110,12 @@ struct _Integrator
   gboolean retry;
   gboolean redecide;
   gboolean frozen;
+
+  /* LIQSS2-QSSolver (qd-integrator-stiff.c): whether the next reschedule
+   * follows the block's own requantization (not a new derivative), and
+   * whether the last derivative answered the block's own output. */
+  gboolean own_step;
+  gboolean answered;
 
   /* A derivative above the method's order (qd-block-integrator.c, "Inputs
    * above the method's order"): the method's own table while st->ops
@@ -425,5 +432,6 @@ extern const Ops qd_integrator_liqss2_ops;
 extern const Ops qd_integrator_liqss3_ops;
 extern const Ops qd_integrator_bqss_ops;
 extern const Ops qd_integrator_cqss_ops;
+extern const Ops qd_integrator_liqss2_qssolver_ops;
 
 G_END_DECLS
