@@ -1109,7 +1109,7 @@ test_cli_bench_lists (void)
   run_cli (&r2, "bench", "--model", "lcline", "--n", "10", "--method", "all", "--until", "0.5", "--json", NULL);
   g_assert_cmpint (r2.status, ==, 0);
   lines = g_strsplit (r2.out, "\n", -1);
-  g_assert_cmpuint (n_methods, ==, 8);
+  g_assert_cmpuint (n_methods, ==, 10);
   g_assert_cmpuint (g_strv_length (lines), ==, n_methods + 1);
   for (guint i = 0; i < n_methods; i++)
     {
@@ -1121,7 +1121,8 @@ test_cli_bench_lists (void)
     }
 
   run_cli (&r3, "bench", "--model", "lcline", "--n", "10", "--method", "QSS2,RK4", NULL);
-  assert_usage_error (&r3, "unknown method 'RK4' (use QSS1, QSS2, QSS3, LIQSS1, LIQSS2, LIQSS3, BQSS, CQSS, "
+  assert_usage_error (&r3, "unknown method 'RK4' (use QSS1, QSS2, QSS3, QSS4, LIQSS1, LIQSS2, LIQSS3, BQSS, CQSS, "
+                      "LIQSS2-QSSolver, "
                       "several separated by commas, or all)");
   run_cli (&r4, "bench", "--model", "lcline", "--n", "10,,20", NULL);
   assert_usage_error (&r4, "--n must be a positive number of states, or several separated by commas (not '')");

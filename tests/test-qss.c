@@ -1,7 +1,7 @@
 /* test-qss.c: the quantized-state integrators in whole simulations
  *
  * ẋ = −x, x(0) = 1 (Integrator, Gain −1, Scope) is run with each of the
- * eight methods for quanta from 1e-2 to 1e-6 and checked against e^(−t):
+ * ten methods for quanta from 1e-2 to 1e-6 and checked against e^(−t):
  * the state x (integrated back from q) stays within the bound of the QSS
  * papers' Theorem 3, q within the method's band around x, and the number
  * of integrator steps follows the law k ≈ A(n) / dQ^(1/n) with
@@ -119,6 +119,7 @@ typedef struct
 
 static const DecayCase decay_cases[] = {
   { "QSS1", 1, 1.0 }, { "QSS2", 2, 1.0 }, { "QSS3", 3, 1.0 },
+  { "QSS4", 4, 1.0 },
   { "LIQSS1", 1, 2.0 }, { "LIQSS2", 2, 2.0 }, { "LIQSS3", 3, 2.0 },
   { "BQSS", 1, 1.0 }, { "CQSS", 1, 0.5 },
   /* x - q = dQ (1 - s / tm)^2 after each requantization, and the next
@@ -131,7 +132,7 @@ static const DecayCase decay_cases[] = {
 
 /* Each method on ẋ = −x for dQ from 1e-2 to 1e-6 (and, for the third
  * order methods, whose law predicts over 100 steps only from 1e-6, two
- * more quanta below). Theorem 3 of the QSS papers bounds the state's
+ * more quanta below; for QSS4, from 1e-9, two more again). Theorem 3 of the QSS papers bounds the state's
  * error of a stable linear system ẋ = Ax by |V| |Re(Λ)⁻¹ Λ| |V⁻¹| times
  * the largest perturbation |q − x|; for A = −1 that factor is 1, so
  * |x − e^(−t)| ≤ max |q − x| ≤ the method's perturbation, and q, one more
@@ -143,8 +144,8 @@ test_decay (gconstpointer data)
 {
   const DecayCase *c = data;
   const char *quanta[] = { "1e-2", "1e-3", "1e-4", "1e-5", "1e-6",
-                           "1e-7", "1e-9" };
-  guint n_quanta = c->order == 3 ? 7 : 5;
+                           "1e-7", "1e-9", "1e-10", "1e-12" };
+  guint n_quanta = c->order == 4 ? 9 : c->order == 3 ? 7 : 5;
 
   for (guint i = 0; i < n_quanta; i++)
     {
