@@ -275,6 +275,39 @@ snap_to_edge (const Integrator *st,
     x[0] = st->q[0] + edge;
 }
 
+/* The methods, one line each: the name (the "method" parameter's
+ * choice), the order of x and the table of operations. Adding a method
+ * is adding its line; the choices and the table below are both made from
+ * this list, so they cannot disagree. */
+#define INTEGRATOR_METHODS(METHOD)                                  \
+  METHOD ("QSS1", 1, qd_integrator_qss_ops)                         \
+  METHOD ("QSS2", 2, qd_integrator_qss_ops)                         \
+  METHOD ("QSS3", 3, qd_integrator_qss_ops)                         \
+  METHOD ("QSS4", 4, qd_integrator_qss_ops)                         \
+  METHOD ("LIQSS1", 1, liqss1_ops)                                  \
+  METHOD ("LIQSS2", 2, qd_integrator_liqss2_ops)                    \
+  METHOD ("LIQSS3", 3, qd_integrator_liqss3_ops)                    \
+  METHOD ("BQSS", 1, qd_integrator_bqss_ops)                        \
+  METHOD ("CQSS", 1, qd_integrator_cqss_ops)                        \
+  METHOD ("LIQSS2-QSSolver", 2, qd_integrator_liqss2_qssolver_ops)
+
+typedef struct
+{
+  int        order;
+  const Ops *ops;
+} MethodDescriptor;
+
+#define METHOD_DESCRIPTOR(name, order, ops) { order, &ops },
+#define METHOD_NAME(name, order, ops) name,
+
+static const MethodDescriptor methods[] = {
+  INTEGRATOR_METHODS (METHOD_DESCRIPTOR)
+};
+
+static const char *const method_choices[] = {
+  INTEGRATOR_METHODS (METHOD_NAME) NULL
+};
+
 static void
 integrator_init (QdAtomic *self,
                  double    t)
@@ -283,41 +316,14 @@ integrator_init (QdAtomic *self,
   const QdParamValue *p = self->params;
   double x0 = p[PARAM_X0].number;
 
-  switch ((int) p[PARAM_METHOD].number)
-    {
-    case METHOD_LIQSS1:
-      st->ops = &liqss1_ops;
-      st->n = 1;
-      break;
-    case METHOD_LIQSS2:
-      st->ops = &qd_integrator_liqss2_ops;
-      st->n = 2;
-      break;
-    case METHOD_LIQSS3:
-      st->ops = &qd_integrator_liqss3_ops;
-      st->n = 3;
-      break;
-    case METHOD_BQSS:
-      st->ops = &qd_integrator_bqss_ops;
-      st->n = 1;
-      break;
-    case METHOD_CQSS:
-      st->ops = &qd_integrator_cqss_ops;
-      st->n = 1;
-      break;
-    case METHOD_LIQSS2_QSSOLVER:
-      st->ops = &qd_integrator_liqss2_qssolver_ops;
-      st->n = 2;
-      break;
-    case METHOD_QSS4:
-      st->ops = &qd_integrator_qss_ops;
-      st->n = 4;
-      break;
-    default:
-      st->ops = &qd_integrator_qss_ops;
-      st->n = 1 + CLAMP ((int) p[PARAM_METHOD].number, 0, 2);
-      break;
-    }
+  guint method = (guint) p[PARAM_METHOD].number;
+
+  /* The compiler accepts only the choices' names, so the index is valid;
+   * the guard is for a state initialised by other means. */
+  if (method >= G_N_ELEMENTS (methods))
+    method = 0;
+  st->ops = methods[method].ops;
+  st->n = methods[method].order;
   st->method_ops = st->ops;
   st->a = st->u0 = 0.0;
   st->awaiting = FALSE;
@@ -973,11 +979,6 @@ integrator_check (const QdBlockType  *type,
     }
   return TRUE;
 }
-
-static const char *const method_choices[] = {
-  "QSS1", "QSS2", "QSS3", "QSS4", "LIQSS1", "LIQSS2", "LIQSS3", "BQSS", "CQSS",
-  "LIQSS2-QSSolver", NULL
-};
 
 static const QdParamSpec integrator_params[] = {
   { "x0", N_("Initial state"), QD_PARAM_NUMBER, "0", -QD_INF, QD_INF, NULL,

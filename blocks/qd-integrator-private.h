@@ -1,10 +1,12 @@
 /* qd-integrator-private.h: the state and method table of the Integrator
  * block, shared by the files that implement its methods
  *
- * qd-block-integrator.c holds the block (its DEVS functions, parameters
- * and the explicit methods QSS1-3 and LIQSS1); qd-integrator-stiff.c holds
- * the stiff methods LIQSS2, LIQSS3, BQSS and CQSS. Both write against the
- * state struct and the table of operations declared here. Not installed.
+ * qd-block-integrator.c holds the block (its DEVS functions, parameters,
+ * the list of methods and the explicit methods QSS1-4 and LIQSS1);
+ * qd-integrator-stiff.c holds the stiff methods LIQSS2, LIQSS3,
+ * LIQSS2-QSSolver, BQSS and CQSS; qd-integrator-quartic.c QSS4's
+ * crossing. All write against the state struct and the table of
+ * operations declared here. Not installed.
  */
 #pragma once
 
@@ -14,21 +16,6 @@
 #include "qd-poly.h"
 
 G_BEGIN_DECLS
-
-/* In the order of the "method" parameter's choices. */
-typedef enum
-{
-  METHOD_QSS1,
-  METHOD_QSS2,
-  METHOD_QSS3,
-  METHOD_QSS4,
-  METHOD_LIQSS1,
-  METHOD_LIQSS2,
-  METHOD_LIQSS3,
-  METHOD_BQSS,
-  METHOD_CQSS,
-  METHOD_LIQSS2_QSSOLVER,
-} Method;
 
 typedef struct _Integrator Integrator;
 
