@@ -13,9 +13,9 @@
  * p'', down to a line), so that p is monotone on each piece and holds at
  * most one root there, present when p changes sign over it; the pieces
  * are taken in order. The last piece ends at Cauchy's bound on the
- * moduli of the roots, 1 + max |p_k / p_n|. Inside a piece, bisection to
- * the last bit: on a quantized state's quartic it costs a few hundred
- * evaluations at most, and QSS4 is chosen for few, long steps. A value
+ * moduli of the roots, 1 + max |p_k / p_n|. Inside a piece, Newton kept
+ * inside the bracket, with bisection where it strays or stalls, to the
+ * last bits. A value
  * at a cut within the rounding of evaluating p there counts as a root
  * (a touch), so that a tangency is not lost to rounding. Scaling all
  * coefficients and dQ by a power of 2 changes no step of this, so states
@@ -48,27 +48,43 @@ evaluate (const double *p,
 }
 
 /* The root of p in (a, b), where p(a) and p(b) have opposite signs, to
- * the last bit. */
+ * the last bits: Newton from the middle, kept inside the bracket, which
+ * each evaluation narrows; a bisection whenever a Newton step would leave
+ * it or does not halve the last step. */
 static double
-bisect (const double *p,
-        int           n,
-        double        a,
-        double        b)
+refine_root (const double *p,
+             int           n,
+             double        a,
+             double        b)
 {
   gboolean a_negative = evaluate (p, n, a, NULL) < 0.0;
+  double s = 0.5 * (a + b), last = b - a;
 
   for (int i = 0; i < 2200; i++)
     {
-      double m = 0.5 * (a + b);
+      double v = evaluate (p, n, s, NULL), slope = p[n] * n, next, step;
 
-      if (!(m > a && m < b))
-        break;
-      if ((evaluate (p, n, m, NULL) < 0.0) == a_negative)
-        a = m;
+      if (v == 0.0)
+        return s;
+      if ((v < 0.0) == a_negative)
+        a = s;
       else
-        b = m;
+        b = s;
+      for (int k = n - 1; k >= 1; k--)
+        slope = slope * s + k * p[k];
+      next = s - v / slope;
+      step = fabs (next - s);
+      if (!(next > a && next < b) || !(2.0 * step < last))
+        {
+          next = 0.5 * (a + b);
+          step = 0.5 * (b - a);
+        }
+      if (!(next > a && next < b) || step <= 2.0 * DBL_EPSILON * fabs (next))
+        return next > a && next < b ? next : s;
+      last = step;
+      s = next;
     }
-  return 0.5 * (a + b);
+  return s;
 }
 
 /* The real roots of p (degree n at most QUARTIC_DEGREE) in (lo, hi), in
@@ -112,7 +128,7 @@ roots_between (const double *p,
           continue;
         }
       if (fa != 0.0 && fb != 0.0 && (fa < 0.0) != (fb < 0.0))
-        roots[count++] = bisect (p, n, a, b);
+        roots[count++] = refine_root (p, n, a, b);
     }
   return count;
 }
