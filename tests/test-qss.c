@@ -7,8 +7,10 @@
  * of integrator steps follows the law k ≈ A(n) / dQ^(1/n) with
  * A(n) = ∫₀⁵ |x⁽ⁿ⁾/n!|^(1/n) dt. Cellier's first-order example (x0 = 10,
  * dQ = 1, a step of 10 at t = 1.76) must give exactly the quantized
- * trajectory computed here in closed form. The sinks (Scope names, To CSV
- * rows and errors) are checked on the way.
+ * trajectory computed here in closed form. QSS4 keeps its order through
+ * a nonlinear block (ẋ = −x²), and LIQSS2-QSSolver takes the QSS
+ * Solver's step count on the benchmark's LC line. The sinks (Scope
+ * names, To CSV rows and errors) are checked on the way.
  */
 #include "qd-test-util.h"
 
@@ -788,6 +790,63 @@ test_liqss2_qssolver_lcline (void)
   g_assert_cmpfloat (fabs (steps / 795129.0 - 1.0), <=, 0.05);
 }
 
+/* QSS4 through a nonlinear static block: ẋ = −x², x(0) = 1, so
+ * x = 1/(1 + t). The Square passes the exact Taylor coefficients of its
+ * output up to order 3, so the integrator sees its true cubic derivative
+ * and the count follows the fourth-order law, A⁽⁴⁾ = ∫ (1 + t)^(−5/4) dt
+ * = 4 (1 − 6^(−1/4)) over [0, 5]; a derivative truncated to order 2
+ * would leave x's quartic term wrong and q off by more than the band. */
+static void
+test_qss4_nonlinear (void)
+{
+  QdDocument *doc = qd_document_new ();
+  QdBlock *integ = qd_test_add_block (doc, "integrator", "Integrator");
+  QdBlock *square = qd_test_add_block (doc, "square", "Square");
+  QdBlock *gain = qd_test_add_block (doc, "gain", "Gain");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+  QdSimulation *sim;
+  QdTrace *trace;
+  double dq = 1e-10, predicted, worst = 0.0;
+  guint64 steps;
+
+  qd_test_set_param (doc, integ, "x0", "1");
+  qd_test_set_param (doc, integ, "method", "QSS4");
+  qd_test_set_param (doc, integ, "dqmin", "1e-10");
+  qd_test_set_param (doc, integ, "dqrel", "0");
+  qd_test_set_param (doc, gain, "k", "-1");
+  qd_test_set_param (doc, scope, "names", "x");
+  qd_test_connect (doc, integ, 0, square, 0);
+  qd_test_connect (doc, square, 0, gain, 0);
+  qd_test_connect (doc, gain, 0, integ, 0);
+  qd_test_connect (doc, integ, 0, scope, 0);
+  qd_test_set_final_time (doc, FINAL_TIME);
+  sim = qd_test_compile (doc);
+  trace = qd_test_run_and_find (sim, "/Scope/x");
+  steps = qd_simulation_get_integrator_steps (sim);
+  predicted = 4.0 * (1.0 - pow (6.0, -0.25)) / pow (dq, 0.25);
+  for (gsize i = 0; i < qd_trace_get_length (trace); i++)
+    {
+      const QdSignal *seg = qd_trace_get (trace, i);
+      double end = i + 1 < qd_trace_get_length (trace)
+                   ? qd_trace_get (trace, i + 1)->t : FINAL_TIME;
+
+      g_assert_cmpint (seg->order, ==, 3);
+      for (int k = 0; k <= 8; k++)
+        {
+          double t = seg->t + (end - seg->t) * k / 8.0;
+
+          worst = fmax (worst, fabs (qd_signal_eval (seg, t) - 1.0 / (1.0 + t)));
+        }
+    }
+  g_test_message ("QSS4 on x' = -x^2, dQ = 1e-10: %" G_GUINT64_FORMAT
+                  " steps, predicted %.1f; |q - x| <= %.2f dQ",
+                  steps, predicted, worst / dq);
+  g_assert_cmpfloat (fabs (steps / predicted - 1.0), <=, 0.05);
+  g_assert_cmpfloat (worst, <=, 3.0 * dq);
+  qd_simulation_free (sim);
+  g_object_unref (doc);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -812,6 +871,7 @@ main (int argc, char **argv)
       g_free (path);
     }
   g_test_add_func ("/qss/cellier", test_cellier);
+  g_test_add_func ("/qss/qss4/nonlinear", test_qss4_nonlinear);
   g_test_add_func ("/qss/liqss2-qssolver/lcline", test_liqss2_qssolver_lcline);
   g_test_add_func ("/qss/liqss1/stiff", test_liqss1_stiff);
   g_test_add_func ("/qss/to-csv/period", test_to_csv_period);
