@@ -103,9 +103,10 @@
  * 10 dQ away, 2 dQ / |q1| before it gets there; and at once if |x - q|
  * half way to that time would exceed 3 dQ. Left out: the solver's
  * a < 0 placement of q0 by an implicit step over the rest of the run
- * (it needs the final time, which a block does not know; the touching
- * construction above is the solver's earlier rule and its a -> 0 limit
- * is the a = 0 rule it keeps), and its restart of q at state events
+ * (it needs the final time, which a block does not know; for a < 0 the
+ * touching construction above is the rule of another version of its
+ * liqss2.c, and for a = 0 it is the rule of the version followed here,
+ * which is also the limit a -> 0 of the former), and its restart of q at state events
  * (QDevs's crossings are exact and the integrators simply receive a
  * new derivative). On the benchmark's LC line (N = 1000, t = 0..200) it
  * takes 796,454 steps where the solver reports 795,129 and LIQSS2 takes
