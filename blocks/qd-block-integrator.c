@@ -1,5 +1,5 @@
 /* qd-block-integrator.c: the quantized-state integrator (QSS1, QSS2, QSS3,
- * LIQSS1), with or without a reset input
+ * QSS4, LIQSS1), with or without a reset input
  *
  * The integrator of a quantized state system: it integrates its input (the
  * derivative) exactly as a polynomial, and emits the quantized state q, a
@@ -18,6 +18,10 @@
  *     solved (the paper's sigma-hat, equation 19).
  *   QSS3 (Kofman 2006): the same one order higher: input order 2, x order
  *     3, q order 2.
+ *   QSS4 (as PowerDEVS and the QSS Solver offer it): once more: input
+ *     order 3, x order 4 (one coefficient more than a signal carries, kept
+ *     in the state alone), q order 3. After its own step x - q = x4 s^4;
+ *     after an input the quartic is solved by qd-integrator-quartic.c.
  *
  *   LIQSS1 (Migoni, Bortolotto, Kofman and Cellier 2013): the linearly
  *     implicit QSS1 for stiff systems. At a requantization q is placed
@@ -97,8 +101,10 @@ sigma_after_requantization (const Integrator *st)
       return st->dq / c;
     case 2:
       return sqrt (st->dq / c);
-    default:
+    case 3:
       return cbrt (st->dq / c);
+    default:
+      return sqrt (sqrt (st->dq / c));
     }
 }
 
@@ -118,11 +124,13 @@ qss_requantize (const Integrator *st,
 double
 qd_integrator_qss_reschedule_general (Integrator *st)
 {
-  double d[QD_MAX_ORDER + 1];
+  double d[QD_MAX_ORDER + 2];
 
   for (int k = 0; k < st->n; k++)
     d[k] = st->x[k] - st->q[k];
   d[st->n] = st->x[st->n];
+  if (st->n > QD_MAX_ORDER)
+    return qd_integrator_quartic_crossing (d, st->dq);
   return qd_poly_first_crossing (d, st->n, st->dq);
 }
 
@@ -267,6 +275,39 @@ snap_to_edge (const Integrator *st,
     x[0] = st->q[0] + edge;
 }
 
+/* The methods, one line each: the name (the "method" parameter's
+ * choice), the order of x and the table of operations. Adding a method
+ * is adding its line; the choices and the table below are both made from
+ * this list, so they cannot disagree. */
+#define INTEGRATOR_METHODS(METHOD)                                  \
+  METHOD ("QSS1", 1, qd_integrator_qss_ops)                         \
+  METHOD ("QSS2", 2, qd_integrator_qss_ops)                         \
+  METHOD ("QSS3", 3, qd_integrator_qss_ops)                         \
+  METHOD ("QSS4", 4, qd_integrator_qss_ops)                         \
+  METHOD ("LIQSS1", 1, liqss1_ops)                                  \
+  METHOD ("LIQSS2", 2, qd_integrator_liqss2_ops)                    \
+  METHOD ("LIQSS3", 3, qd_integrator_liqss3_ops)                    \
+  METHOD ("BQSS", 1, qd_integrator_bqss_ops)                        \
+  METHOD ("CQSS", 1, qd_integrator_cqss_ops)                        \
+  METHOD ("LIQSS2-QSSolver", 2, qd_integrator_liqss2_qssolver_ops)
+
+typedef struct
+{
+  int        order;
+  const Ops *ops;
+} MethodDescriptor;
+
+#define METHOD_DESCRIPTOR(name, order, ops) { order, &ops },
+#define METHOD_NAME(name, order, ops) name,
+
+static const MethodDescriptor methods[] = {
+  INTEGRATOR_METHODS (METHOD_DESCRIPTOR)
+};
+
+static const char *const method_choices[] = {
+  INTEGRATOR_METHODS (METHOD_NAME) NULL
+};
+
 static void
 integrator_init (QdAtomic *self,
                  double    t)
@@ -275,33 +316,14 @@ integrator_init (QdAtomic *self,
   const QdParamValue *p = self->params;
   double x0 = p[PARAM_X0].number;
 
-  switch ((int) p[PARAM_METHOD].number)
-    {
-    case METHOD_LIQSS1:
-      st->ops = &liqss1_ops;
-      st->n = 1;
-      break;
-    case METHOD_LIQSS2:
-      st->ops = &qd_integrator_liqss2_ops;
-      st->n = 2;
-      break;
-    case METHOD_LIQSS3:
-      st->ops = &qd_integrator_liqss3_ops;
-      st->n = 3;
-      break;
-    case METHOD_BQSS:
-      st->ops = &qd_integrator_bqss_ops;
-      st->n = 1;
-      break;
-    case METHOD_CQSS:
-      st->ops = &qd_integrator_cqss_ops;
-      st->n = 1;
-      break;
-    default:
-      st->ops = &qd_integrator_qss_ops;
-      st->n = 1 + CLAMP ((int) p[PARAM_METHOD].number, 0, 2);
-      break;
-    }
+  guint method = (guint) p[PARAM_METHOD].number;
+
+  /* The compiler accepts only the choices' names, so the index is valid;
+   * the guard is for a state initialised by other means. */
+  if (method >= G_N_ELEMENTS (methods))
+    method = 0;
+  st->ops = methods[method].ops;
+  st->n = methods[method].order;
   st->method_ops = st->ops;
   st->a = st->u0 = 0.0;
   st->awaiting = FALSE;
@@ -371,7 +393,7 @@ integrator_lambda (QdAtomic *self,
   Integrator *cache = self->state;
   const Integrator *st = cache;
   QdSignal *y = &self->out[0];
-  double x[QD_MAX_ORDER + 1];
+  double x[QD_MAX_ORDER + 2];
   Integrator settled;
 
   if (G_UNLIKELY (st->ops == &excess_ops))
@@ -958,19 +980,16 @@ integrator_check (const QdBlockType  *type,
   return TRUE;
 }
 
-static const char *const method_choices[] = {
-  "QSS1", "QSS2", "QSS3", "LIQSS1", "LIQSS2", "LIQSS3", "BQSS", "CQSS", NULL
-};
-
 static const QdParamSpec integrator_params[] = {
   { "x0", N_("Initial state"), QD_PARAM_NUMBER, "0", -QD_INF, QD_INF, NULL,
     N_("The value of the state x at the start time."), NULL, 0 },
   { "method", N_("Method"), QD_PARAM_CHOICE, "", -QD_INF, QD_INF, NULL,
-    N_("The quantized-state method: QSS1, QSS2 or QSS3 emit a piecewise "
-       "constant, linear or parabolic q; LIQSS1, LIQSS2 and LIQSS3 are "
+    N_("The quantized-state method: QSS1, QSS2, QSS3 or QSS4 emit a "
+       "piecewise constant, linear, parabolic or cubic q; LIQSS1, LIQSS2 and LIQSS3 are "
        "their linearly implicit versions for stiff systems; BQSS (backward) "
-       "and CQSS (centered) are first-order stiff methods. Empty uses the "
-       "model's setting."),
+       "and CQSS (centered) are first-order stiff methods; LIQSS2-QSSolver "
+       "is LIQSS2 as the QSS Solver defines it (q a quantum behind x, with "
+       "the slope that makes x touch it). Empty uses the model's setting."),
     method_choices, QD_PARAM_INHERIT },
   { "dqmin", N_("Absolute quantum"), QD_PARAM_NUMBER, "", 0, QD_INF, NULL,
     N_("The smallest quantum: q is updated when x drifts max(dqrel·|x|, "

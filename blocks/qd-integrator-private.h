@@ -1,10 +1,12 @@
 /* qd-integrator-private.h: the state and method table of the Integrator
  * block, shared by the files that implement its methods
  *
- * qd-block-integrator.c holds the block (its DEVS functions, parameters
- * and the explicit methods QSS1-3 and LIQSS1); qd-integrator-stiff.c holds
- * the stiff methods LIQSS2, LIQSS3, BQSS and CQSS. Both write against the
- * state struct and the table of operations declared here. Not installed.
+ * qd-block-integrator.c holds the block (its DEVS functions, parameters,
+ * the list of methods and the explicit methods QSS1-4 and LIQSS1);
+ * qd-integrator-stiff.c holds the stiff methods LIQSS2, LIQSS3,
+ * LIQSS2-QSSolver, BQSS and CQSS; qd-integrator-quartic.c QSS4's
+ * crossing. All write against the state struct and the table of
+ * operations declared here. Not installed.
  */
 #pragma once
 
@@ -14,19 +16,6 @@
 #include "qd-poly.h"
 
 G_BEGIN_DECLS
-
-/* In the order of the "method" parameter's choices. */
-typedef enum
-{
-  METHOD_QSS1,
-  METHOD_QSS2,
-  METHOD_QSS3,
-  METHOD_LIQSS1,
-  METHOD_LIQSS2,
-  METHOD_LIQSS3,
-  METHOD_BQSS,
-  METHOD_CQSS,
-} Method;
 
 typedef struct _Integrator Integrator;
 
@@ -63,20 +52,22 @@ struct _Integrator
   /* What every transition of QSS1-3 reads or writes comes first, in the
    * first 128 bytes: two cache lines (the engine puts states of 64 bytes
    * or more on a line of their own). In large models whose events spread
-   * over all blocks each line is a cache miss. */
+   * over all blocks each line is a cache miss. x holds one coefficient
+   * more than a signal, for QSS4; the flags are bytes so that the whole
+   * still fits (checked below). */
   const Ops *ops;
   double  tl;                    /* time of the last transition */
-  double  x[QD_MAX_ORDER + 1];   /* x(tl + s) = sum x[k] s^k, k <= n */
+  double  x[QD_MAX_ORDER + 2];   /* x(tl + s) = sum x[k] s^k, k <= n */
   double  q[QD_MAX_ORDER + 1];   /* q(tl + s), k <= n - 1 */
   double  sigma;                 /* time to the next requantization */
   double  dq;                    /* the current quantum */
   double  dqmin, dqrel;          /* with quantum()'s floors */
-  int     n;                     /* order of x: 1, 2 or 3 */
-  gboolean awaiting;             /* the next derivative answers the last
+  int     n;                     /* order of x: 1 to 4 */
+  guint8  awaiting;              /* the next derivative answers the last
                                     output (not kept by the fused QSS
                                     paths: the QSS methods never read it) */
-  gboolean initial;              /* the initial q is still to be emitted */
-  gboolean cache_valid;          /* see cache_x below */
+  guint8  initial;               /* the initial q is still to be emitted */
+  guint8  cache_valid;           /* see cache_x below */
 
   double  t_out;                 /* time of the last output (the methods
                                     that follow their own outputs) */
@@ -90,7 +81,7 @@ struct _Integrator
    * quantum, as lambda computed them; dint at the same instant takes them
    * instead of computing them again. Anything that changes x clears
    * cache_valid. */
-  double  cache_x[QD_MAX_ORDER + 1];
+  double  cache_x[QD_MAX_ORDER + 2];
   double  cache_dq;
   double  cache_t, cache_tl;
 
@@ -110,6 +101,12 @@ struct _Integrator
   gboolean redecide;
   gboolean frozen;
 
+  /* LIQSS2-QSSolver (qd-integrator-stiff.c): whether the next reschedule
+   * follows the block's own requantization (not a new derivative), and
+   * whether the last derivative answered the block's own output. */
+  gboolean own_step;
+  gboolean answered;
+
   /* A derivative above the method's order (qd-block-integrator.c, "Inputs
    * above the method's order"): the method's own table while st->ops
    * marks the case, the derivative as a polynomial around ex_t (where x
@@ -120,6 +117,8 @@ struct _Integrator
   double  ex_c[QD_MAX_ORDER + 1];
   double  ex_due;
 };
+
+G_STATIC_ASSERT (G_STRUCT_OFFSET (Integrator, t_out) <= 128);
 
 /* The block emitted at t_out and is still waiting for the derivative
  * that answers it, but time has moved on to t: the answer will not come.
@@ -198,10 +197,15 @@ quantum (const Integrator *st,
   return rel > st->dqmin ? rel : st->dqmin;
 }
 
-/* QSS1, QSS2 and QSS3 (qd-block-integrator.c). */
+/* QSS1, QSS2, QSS3 and QSS4 (qd-block-integrator.c). */
 extern const Ops qd_integrator_qss_ops;
 
 double qd_integrator_qss_reschedule_general (Integrator *st);
+
+/* The first s > 0 with |d(s)| = dq for the quartic d (five
+ * coefficients): QSS4's crossing (qd-integrator-quartic.c). */
+double qd_integrator_quartic_crossing (const double *d,
+                                       double        dq);
 
 /* The integrator's dext_ta (QdBlockType.dext_ta). */
 double qd_integrator_dext_ta (QdAtomic       *self,
@@ -425,5 +429,6 @@ extern const Ops qd_integrator_liqss2_ops;
 extern const Ops qd_integrator_liqss3_ops;
 extern const Ops qd_integrator_bqss_ops;
 extern const Ops qd_integrator_cqss_ops;
+extern const Ops qd_integrator_liqss2_qssolver_ops;
 
 G_END_DECLS

@@ -321,7 +321,8 @@ test_integrator_qss1 (void)
 static void
 test_integrator_initial (void)
 {
-  for (int method = 0; method <= 3; method++)
+  /* QSS1 to QSS4, then LIQSS1 (the indices of the method's choices). */
+  for (int method = 0; method <= 4; method++)
     {
       Harness *h = integrator_new (method, 10.0, 1.0, 0.0);
       QdAtomic *a = &h->atomic;
@@ -336,11 +337,11 @@ test_integrator_initial (void)
       deliver (h, 0, 0.0, 0.0, &u);
       /* LIQSS1 starts with q = x, so x moves away: 2 dQ to the event. */
       g_assert_cmpfloat_with_epsilon (a->type->ta (a),
-                                      (method == 3 ? 0.2 : 0.1), 1e-15);
+                                      (method == 4 ? 0.2 : 0.1), 1e-15);
       /* Then LIQSS1 places q a quantum ahead of x = 8, where it heads. */
       fire (h, 0.0);
       g_assert_cmpfloat_with_epsilon (h->out[0].c[0],
-                                      (method == 3 ? 7.0 : 9.0), 1e-14);
+                                      (method == 4 ? 7.0 : 9.0), 1e-14);
       harness_free (h);
     }
 }
@@ -401,7 +402,7 @@ test_integrator_qss3 (void)
 static void
 test_integrator_liqss1 (void)
 {
-  Harness *h = integrator_new (3, 0.0, 1.0, 0.0);
+  Harness *h = integrator_new (4, 0.0, 1.0, 0.0);   /* LIQSS1 */
   QdAtomic *a = &h->atomic;
   const double expect_q[] = { 0.0, 3.0, 4.0, 4.5 };
   const double expect_t[] = { 0.0, 2.0 / 9.0, 2.0 / 9.0 + 1.0 / 3.0,

@@ -1,14 +1,16 @@
 /* test-qss.c: the quantized-state integrators in whole simulations
  *
  * ẋ = −x, x(0) = 1 (Integrator, Gain −1, Scope) is run with each of the
- * eight methods for quanta from 1e-2 to 1e-6 and checked against e^(−t):
+ * ten methods for quanta from 1e-2 to 1e-6 and checked against e^(−t):
  * the state x (integrated back from q) stays within the bound of the QSS
  * papers' Theorem 3, q within the method's band around x, and the number
  * of integrator steps follows the law k ≈ A(n) / dQ^(1/n) with
  * A(n) = ∫₀⁵ |x⁽ⁿ⁾/n!|^(1/n) dt. Cellier's first-order example (x0 = 10,
  * dQ = 1, a step of 10 at t = 1.76) must give exactly the quantized
- * trajectory computed here in closed form. The sinks (Scope names, To CSV
- * rows and errors) are checked on the way.
+ * trajectory computed here in closed form. QSS4 keeps its order through
+ * a nonlinear block (ẋ = −x²), and LIQSS2-QSSolver takes the QSS
+ * Solver's step count on the benchmark's LC line. The sinks (Scope
+ * names, To CSV rows and errors) are checked on the way.
  */
 #include "qd-test-util.h"
 
@@ -112,17 +114,27 @@ typedef struct
    * from q (their band). CQSS's q is the centre of QSS's and BQSS's
    * levels, half a quantum from x. */
   double      perturbation;
+  /* The quantum of the step-count law in quanta, when not 1 (0): the
+   * methods whose steps span more than a quantum of x - q. */
+  double      law_quantum;
 } DecayCase;
 
 static const DecayCase decay_cases[] = {
   { "QSS1", 1, 1.0 }, { "QSS2", 2, 1.0 }, { "QSS3", 3, 1.0 },
+  { "QSS4", 4, 1.0 },
   { "LIQSS1", 1, 2.0 }, { "LIQSS2", 2, 2.0 }, { "LIQSS3", 3, 2.0 },
   { "BQSS", 1, 1.0 }, { "CQSS", 1, 0.5 },
+  /* x - q = dQ (1 - s / tm)^2 after each requantization, and the next
+   * one once x has touched q and is a quantum away again, at 2 tm: the
+   * step of QSS2 with a quantum of 4 dQ. Its band is 2 dQ after a new
+   * derivative; after its own step it waits for x to touch q whatever
+   * the input does, and only its half-way check (3 dQ) bounds x - q. */
+  { "LIQSS2-QSSolver", 2, 3.0, 4.0 },
 };
 
 /* Each method on ẋ = −x for dQ from 1e-2 to 1e-6 (and, for the third
  * order methods, whose law predicts over 100 steps only from 1e-6, two
- * more quanta below). Theorem 3 of the QSS papers bounds the state's
+ * more quanta below; for QSS4, from 1e-9, two more again). Theorem 3 of the QSS papers bounds the state's
  * error of a stable linear system ẋ = Ax by |V| |Re(Λ)⁻¹ Λ| |V⁻¹| times
  * the largest perturbation |q − x|; for A = −1 that factor is 1, so
  * |x − e^(−t)| ≤ max |q − x| ≤ the method's perturbation, and q, one more
@@ -134,15 +146,17 @@ test_decay (gconstpointer data)
 {
   const DecayCase *c = data;
   const char *quanta[] = { "1e-2", "1e-3", "1e-4", "1e-5", "1e-6",
-                           "1e-7", "1e-9" };
-  guint n_quanta = c->order == 3 ? 7 : 5;
+                           "1e-7", "1e-9", "1e-10", "1e-12" };
+  guint n_quanta = c->order == 4 ? 9 : c->order == 3 ? 7 : 5;
 
   for (guint i = 0; i < n_quanta; i++)
     {
       QdDocument *doc = decay_document (c->method, quanta[i], NULL);
       QdSimulation *sim = qd_test_compile (doc);
       double dq = g_ascii_strtod (quanta[i], NULL);
-      double predicted = step_constant (c->order) / pow (dq, 1.0 / c->order);
+      double law_dq = dq * (c->law_quantum > 0.0 ? c->law_quantum : 1.0);
+      double predicted = step_constant (c->order) / pow (law_dq,
+                                                         1.0 / c->order);
       /* Rounding of the states and of the closed-form integral above. */
       double slack = 1e-9;
       guint64 steps;
@@ -752,6 +766,87 @@ test_registry (void)
                                              "period"), ==, 3);
 }
 
+/* The QSS Solver's LIQSS2 on the LC transmission line of the benchmark
+ * (N = 1000, t = 0..200): the QSS Solver takes 795,129 integrator steps
+ * there, where LIQSS2 (and QSS2) take about 1.42 million; the method
+ * that follows its definition must take as many within 5 %. */
+static void
+test_liqss2_qssolver_lcline (void)
+{
+  g_auto (QdCliResult) r = { 0, };
+  const char *field;
+  guint64 steps;
+
+  qd_test_run_cli (&r, NULL, "bench", "--model", "lcline", "--n", "1000",
+                   "--method", "LIQSS2-QSSolver", "--until", "200", "--json",
+                   NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  field = strstr (r.out, "\"integrator_steps\":");
+  g_assert_nonnull (field);
+  steps = g_ascii_strtoull (field + strlen ("\"integrator_steps\":"), NULL,
+                            10);
+  g_test_message ("LIQSS2-QSSolver on the LC line: %" G_GUINT64_FORMAT
+                  " steps (the QSS Solver: 795129)", steps);
+  g_assert_cmpfloat (fabs (steps / 795129.0 - 1.0), <=, 0.05);
+}
+
+/* QSS4 through a nonlinear static block: ẋ = −x², x(0) = 1, so
+ * x = 1/(1 + t). The Square passes the exact Taylor coefficients of its
+ * output up to order 3, so the integrator sees its true cubic derivative
+ * and the count follows the fourth-order law, A⁽⁴⁾ = ∫ (1 + t)^(−5/4) dt
+ * = 4 (1 − 6^(−1/4)) over [0, 5]; a derivative truncated to order 2
+ * would leave x's quartic term wrong and q off by more than the band. */
+static void
+test_qss4_nonlinear (void)
+{
+  QdDocument *doc = qd_document_new ();
+  QdBlock *integ = qd_test_add_block (doc, "integrator", "Integrator");
+  QdBlock *square = qd_test_add_block (doc, "square", "Square");
+  QdBlock *gain = qd_test_add_block (doc, "gain", "Gain");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+  QdSimulation *sim;
+  QdTrace *trace;
+  double dq = 1e-10, predicted, worst = 0.0;
+  guint64 steps;
+
+  qd_test_set_param (doc, integ, "x0", "1");
+  qd_test_set_param (doc, integ, "method", "QSS4");
+  qd_test_set_param (doc, integ, "dqmin", "1e-10");
+  qd_test_set_param (doc, integ, "dqrel", "0");
+  qd_test_set_param (doc, gain, "k", "-1");
+  qd_test_set_param (doc, scope, "names", "x");
+  qd_test_connect (doc, integ, 0, square, 0);
+  qd_test_connect (doc, square, 0, gain, 0);
+  qd_test_connect (doc, gain, 0, integ, 0);
+  qd_test_connect (doc, integ, 0, scope, 0);
+  qd_test_set_final_time (doc, FINAL_TIME);
+  sim = qd_test_compile (doc);
+  trace = qd_test_run_and_find (sim, "/Scope/x");
+  steps = qd_simulation_get_integrator_steps (sim);
+  predicted = 4.0 * (1.0 - pow (6.0, -0.25)) / pow (dq, 0.25);
+  for (gsize i = 0; i < qd_trace_get_length (trace); i++)
+    {
+      const QdSignal *seg = qd_trace_get (trace, i);
+      double end = i + 1 < qd_trace_get_length (trace)
+                   ? qd_trace_get (trace, i + 1)->t : FINAL_TIME;
+
+      g_assert_cmpint (seg->order, ==, 3);
+      for (int k = 0; k <= 8; k++)
+        {
+          double t = seg->t + (end - seg->t) * k / 8.0;
+
+          worst = fmax (worst, fabs (qd_signal_eval (seg, t) - 1.0 / (1.0 + t)));
+        }
+    }
+  g_test_message ("QSS4 on x' = -x^2, dQ = 1e-10: %" G_GUINT64_FORMAT
+                  " steps, predicted %.1f; |q - x| <= %.2f dQ",
+                  steps, predicted, worst / dq);
+  g_assert_cmpfloat (fabs (steps / predicted - 1.0), <=, 0.05);
+  g_assert_cmpfloat (worst, <=, 3.0 * dq);
+  qd_simulation_free (sim);
+  g_object_unref (doc);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -776,6 +871,8 @@ main (int argc, char **argv)
       g_free (path);
     }
   g_test_add_func ("/qss/cellier", test_cellier);
+  g_test_add_func ("/qss/qss4/nonlinear", test_qss4_nonlinear);
+  g_test_add_func ("/qss/liqss2-qssolver/lcline", test_liqss2_qssolver_lcline);
   g_test_add_func ("/qss/liqss1/stiff", test_liqss1_stiff);
   g_test_add_func ("/qss/to-csv/period", test_to_csv_period);
   g_test_add_func ("/qss/to-csv/events", test_to_csv_events);

@@ -23,6 +23,8 @@
  * non-stiff decay x' = -x is in test-qss.c).
  * When a Switch cuts a state's feedback to itself, the LIQSS methods
  * must drop the self-dependence they measured and step as QSS does.
+ * LIQSS3's step count must not jump when dQ moves by half a percent (the
+ * boundary of its choice of q), and LIQSS2-QSSolver must not oscillate.
  *
  * No step counts for this model were found in the stored texts of the
  * LIQSS and BQSS papers; the figures asserted are this implementation's,
@@ -854,6 +856,88 @@ test_marginal (void)
   g_assert_cmpfloat (rmin, >=, 1.5);
 }
 
+/* The rescaled spring z1' = 0.01 z2, z2' = 2020 - 100 z1 - 100 z2,
+ * z(0) = (0, 20) (eigenvalues -0.01 and -99.99, a constant input), one
+ * quantum @dq for both states, over [0, 500]; the steps of the fast
+ * state z2. */
+static guint64
+run_rescaled (const char *method,
+              double      dq)
+{
+  QdDocument *doc = qd_document_new ();
+  QdBlock *input = qd_test_add_block (doc, "constant", "Input");
+  QdBlock *sum = qd_test_add_block (doc, "wsum", "Sum");
+  QdBlock *z2 = qd_test_add_block (doc, "integrator", "z2");
+  QdBlock *gain = qd_test_add_block (doc, "gain", "Gain");
+  QdBlock *z1 = qd_test_add_block (doc, "integrator", "z1");
+  QdSimulation *sim;
+  guint64 steps;
+
+  qd_test_set_param (doc, input, "value", "2020");
+  qd_test_set_param (doc, sum, "n", "3");
+  qd_test_set_param (doc, sum, "weights", "1, -100, -100");
+  qd_test_set_param (doc, gain, "k", "0.01");
+  qd_test_set_param (doc, z2, "x0", "20");
+  qd_test_connect (doc, input, 0, sum, 0);
+  qd_test_connect (doc, z1, 0, sum, 1);
+  qd_test_connect (doc, z2, 0, sum, 2);
+  qd_test_connect (doc, sum, 0, z2, 0);
+  qd_test_connect (doc, z2, 0, gain, 0);
+  qd_test_connect (doc, gain, 0, z1, 0);
+  set_method (doc, method, dq);
+  qd_test_set_final_time (doc, FINAL_TIME);
+  sim = qd_test_compile (doc);
+  qd_test_run (sim);
+  steps = block_steps (sim, "/z2");
+  g_test_message ("%s dQ=%.6g: z1 %" G_GUINT64_FORMAT ", z2 %"
+                  G_GUINT64_FORMAT, method, dq, block_steps (sim, "/z1"),
+                  steps);
+  qd_simulation_free (sim);
+  g_object_unref (doc);
+  return steps;
+}
+
+/* LIQSS3 near the boundary of its choice of q0 (qd-integrator-stiff.c,
+ * liqss3_boundary_target()): on the rescaled spring, dQ swept from 5e-6
+ * to 1e-5 in steps of 0.5 %. The fast state's count follows the smooth
+ * law of its drift, so neighbouring quanta give counts within a few
+ * percent; with the level taken whenever it qualified by a hair, the
+ * count jumped by a quarter (262 to 331 at 5.45e-6, 290 to 228 at
+ * 8.5e-6) between quanta half a percent apart. */
+static void
+test_liqss3_boundary (void)
+{
+  guint64 last = 0;
+
+  for (int k = 0; k <= 140; k++)
+    {
+      guint64 steps = run_rescaled ("LIQSS3", 5e-6 * pow (1.005, k));
+
+      if (k > 0)
+        g_assert_cmpfloat (fabs ((double) steps - (double) last), <=,
+                           0.03 * last);
+      last = steps;
+    }
+}
+
+/* LIQSS2-QSSolver on the stiff spring, one quantum for both states: no
+ * oscillation of the speed (QSS2 takes over 65 000 steps there), a count
+ * of the order of LIQSS2's (87 at 1e-3, 275 at 1e-4), and q within the
+ * method's 3 dQ of the solution. */
+static void
+test_liqss2_qssolver (void)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (quanta); i++)
+    {
+      Result r = run_spring ("LIQSS2-QSSolver", quanta[i]);
+      Result l = run_spring ("LIQSS2", quanta[i]);
+
+      g_assert_cmpuint (r.steps, <=, 2 * l.steps);
+      g_assert_cmpfloat (r.err1, <=, 3.0 * quanta[i]);
+      g_assert_cmpfloat (r.err2, <=, 3.0 * quanta[i]);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -882,6 +966,8 @@ main (int    argc,
   g_test_add_func ("/stiff/single/liqss", test_single_liqss);
   g_test_add_func ("/stiff/single/backward", test_single_backward);
   g_test_add_func ("/stiff/cut/liqss", test_cut);
+  g_test_add_func ("/stiff/spring/liqss2-qssolver", test_liqss2_qssolver);
+  g_test_add_func ("/stiff/liqss3/boundary", test_liqss3_boundary);
 
   return g_test_run ();
 }
