@@ -23,10 +23,12 @@
 
 #include <pango/pangocairo.h>
 
+#include "qd-plot-place.h"
 #include "qd-plot-render.h"
 
-/* Margins around the plot area, in output pixels, when axes are drawn. */
-#define MARGIN_LEFT   66.0
+/* Margins around the plot area, in output pixels, when axes are drawn.
+ * The left one holds the value axis's label and its tick labels. */
+#define MARGIN_LEFT   82.0
 #define MARGIN_RIGHT  16.0
 #define MARGIN_TOP    12.0
 #define MARGIN_BOTTOM 34.0
@@ -1231,99 +1233,34 @@ qd_plot_render_get_y_extent (const QdPlotRenderOptions *o,
   return TRUE;
 }
 
-/* Grid and axes */
-
-static void
-draw_grid_and_axes (cairo_t                   *cr,
-                    const QdPlotRenderOptions *o,
-                    const QdPlotStyle         *style,
-                    const Map                 *m,
-                    gboolean                   grid,
-                    gboolean                   labels)
-{
-  const QdPlotRect *a = &m->area;
-  double xt[64], yt[64], xstep, ystep, x_top = 0.0, y_top = 0.0;
-  guint nx, ny;
-
-  nx = qd_plot_nice_ticks (o->x_min, o->x_max,
-                           (guint) CLAMP (a->width / 90.0, 2, 60), xt, &xstep);
-  ny = qd_plot_nice_ticks (o->y_min, o->y_max,
-                           (guint) CLAMP (a->height / 45.0, 2, 60), yt, &ystep);
-
-  if (grid)
-    {
-      cairo_save (cr);
-      cairo_set_line_width (cr, 1.0);
-      source_color (cr, &style->grid);
-      /* Half-pixel offsets keep one-pixel lines sharp. */
-      for (guint i = 0; i < nx; i++)
-        {
-          double x = floor (map_x (m, xt[i])) + 0.5;
-
-          cairo_move_to (cr, x, a->y);
-          cairo_line_to (cr, x, a->y + a->height);
-        }
-      for (guint i = 0; i < ny; i++)
-        {
-          double y = floor (map_y (m, yt[i])) + 0.5;
-
-          cairo_move_to (cr, a->x, y);
-          cairo_line_to (cr, a->x + a->width, y);
-        }
-      cairo_stroke (cr);
-      cairo_restore (cr);
-      return;
-    }
-
-  if (!labels)
-    return;
-
-  cairo_save (cr);
-  cairo_set_line_width (cr, 1.0);
-  source_color (cr, &style->frame);
-  cairo_rectangle (cr, floor (a->x) + 0.5, floor (a->y) + 0.5,
-                   floor (a->width), floor (a->height));
-  for (guint i = 0; i < nx; i++)
-    {
-      double x = floor (map_x (m, xt[i])) + 0.5;
-
-      cairo_move_to (cr, x, a->y + a->height);
-      cairo_line_to (cr, x, a->y + a->height + 4.0);
-    }
-  for (guint i = 0; i < ny; i++)
-    {
-      double y = floor (map_y (m, yt[i])) + 0.5;
-
-      cairo_move_to (cr, a->x - 4.0, y);
-      cairo_line_to (cr, a->x, y);
-    }
-  cairo_stroke (cr);
-
-  source_color (cr, &style->text);
-  for (guint i = 0; i < nx; i++)
-    x_top = MAX (x_top, fabs (xt[i]));
-  for (guint i = 0; i < ny; i++)
-    y_top = MAX (y_top, fabs (yt[i]));
-  for (guint i = 0; i < nx; i++)
-    {
-      g_autofree char *text = qd_plot_format_tick (xt[i], xstep, x_top);
-
-      draw_text (cr, text, map_x (m, xt[i]), a->y + a->height + 6.0, 0.5, 0.0);
-    }
-  for (guint i = 0; i < ny; i++)
-    {
-      g_autofree char *text = qd_plot_format_tick (yt[i], ystep, y_top);
-
-      draw_text (cr, text, a->x - 7.0, map_y (m, yt[i]), 1.0, 0.5);
-    }
-  cairo_restore (cr);
-}
-
-/* Legend */
+/* Layout: ticks, their labels, the value axis's label and the legend */
 
 #define LEGEND_PAD    6.0
 #define LEGEND_SWATCH 18.0
 #define LEGEND_ROW    17.0
+#define LEGEND_INSET  8.0
+
+typedef struct
+{
+  guint  n;
+  double v[64];
+  double step;
+  double top;    /* the largest |tick|, which sets the labels' notation */
+} Ticks;
+
+static void
+axis_ticks (double  lo,
+            double  hi,
+            double  length,
+            double  spacing,
+            Ticks  *t)
+{
+  t->n = qd_plot_nice_ticks (lo, hi, (guint) CLAMP (length / spacing, 2, 60),
+                             t->v, &t->step);
+  t->top = 0.0;
+  for (guint i = 0; i < t->n; i++)
+    t->top = MAX (t->top, fabs (t->v[i]));
+}
 
 static char *
 xy_label (const QdPlotRenderOptions *o)
@@ -1335,73 +1272,336 @@ xy_label (const QdPlotRenderOptions *o)
   return g_strdup_printf (_("%s against %s"), y ? y : "", x ? x : "");
 }
 
-typedef struct
+/* The value axis's label: what the curves are, so that a plot read
+ * without its legend (printed, cropped) still says it. In XY mode the y
+ * trace; otherwise the names of the current traces, earlier runs left
+ * out (they repeat the names). */
+static char *
+y_axis_label (const QdPlotRenderOptions *o)
 {
-  QdPlotRect box;
-  guint      n_rows;
-  guint      rows[64];   /* series index of each row */
-} LegendLayout;
+  GString *text;
 
-static gboolean
-legend_layout (cairo_t                   *cr,
-               const QdPlotRenderOptions *o,
-               const QdPlotRect          *area,
-               LegendLayout              *l)
-{
-  double text_w = 0.0;
-
-  l->n_rows = 0;
-  for (guint i = 0; i < o->n_series && l->n_rows < G_N_ELEMENTS (l->rows); i++)
+  if (o->xy)
     {
-      double w, h;
+      const char *y = o->xy_y < o->n_series ? o->series[o->xy_y].label : NULL;
 
-      if (o->series[i].label == NULL || o->xy)
-        continue;
-      text_size (cr, o->series[i].label, &w, &h);
-      text_w = MAX (text_w, w);
-      l->rows[l->n_rows++] = i;
+      return y != NULL && *y != '\0' ? g_strdup (y) : NULL;
     }
-  if (o->xy && o->xy_x < o->n_series && o->xy_y < o->n_series)
+  text = g_string_new (NULL);
+  for (guint i = 0; i < o->n_series; i++)
+    {
+      const QdPlotSeries *s = &o->series[i];
+
+      if (!s->visible || s->earlier || s->label == NULL || *s->label == '\0')
+        continue;
+      if (text->len > 0)
+        g_string_append (text, ", ");
+      g_string_append (text, s->label);
+    }
+  if (text->len == 0)
+    {
+      g_string_free (text, TRUE);
+      return NULL;
+    }
+  return g_string_free (text, FALSE);
+}
+
+/* The rows of the legend, in series order; their number. */
+static guint
+legend_rows (cairo_t                   *cr,
+             const QdPlotRenderOptions *o,
+             guint                     *rows,
+             guint                      max_rows,
+             double                    *text_w)
+{
+  guint n = 0;
+  double h;
+
+  *text_w = 0.0;
+  if (o->xy)
     {
       /* One entry: the curve, named "y against x". */
-      g_autofree char *label = xy_label (o);
-      double h;
+      g_autofree char *label = NULL;
 
-      text_size (cr, label, &text_w, &h);
-      l->rows[l->n_rows++] = o->xy_y;
+      if (o->xy_x >= o->n_series || o->xy_y >= o->n_series)
+        return 0;
+      label = xy_label (o);
+      text_size (cr, label, text_w, &h);
+      rows[n++] = o->xy_y;
+      return n;
     }
-  if (l->n_rows == 0)
-    return FALSE;
-  l->box.width = LEGEND_PAD * 3 + LEGEND_SWATCH + text_w;
-  l->box.height = LEGEND_PAD * 2 + LEGEND_ROW * l->n_rows;
-  l->box.x = area->x + area->width - l->box.width - 8.0;
-  l->box.y = area->y + 8.0;
-  return TRUE;
+  for (guint i = 0; i < o->n_series && n < max_rows; i++)
+    {
+      double w;
+
+      if (o->series[i].label == NULL)
+        continue;
+      text_size (cr, o->series[i].label, &w, &h);
+      *text_w = MAX (*text_w, w);
+      rows[n++] = i;
+    }
+  return n;
 }
+
+/* Where the legend goes: along the top or the bottom of the area, where
+ * it hides the fewest drawn pixels of the visible curves (their exact
+ * per-column extremes, the ones the drawing uses), in the top-right
+ * corner when that hides nothing. XY curves and views without a value
+ * range keep the corner. */
+static void
+legend_place (const QdPlotRenderOptions *o,
+              const QdPlotRect          *area,
+              QdPlotRect                *box)
+{
+  guint n = n_columns (area);
+  g_autofree QdPlotSpan **spans = g_new0 (QdPlotSpan *, o->n_series);
+  guint n_spans = 0;
+  double pad = 0.5 * o->line_width + 1.0;
+  Map m;
+
+  box->x = MAX (area->x, area->x + area->width - box->width - LEGEND_INSET);
+  box->y = area->y + LEGEND_INSET;
+  if (o->xy || !(o->x_max > o->x_min) || !(o->y_max > o->y_min)
+      || !isfinite (o->x_max - o->x_min) || !isfinite (o->y_max - o->y_min))
+    return;
+  map_init (&m, o, area);
+  for (guint i = 0; i < o->n_series; i++)
+    {
+      const QdPlotSeries *s = &o->series[i];
+      QdPlotColumns *scratch = NULL;
+      const QdPlotColumn *cols;
+      QdPlotSpan *sp;
+      gsize length;
+
+      if (!s->visible || (length = qd_trace_get_length (s->trace)) == 0)
+        continue;
+      cols = series_columns (o, s, area, series_end (o, s->trace, length), &scratch);
+      sp = spans[n_spans++] = g_new (QdPlotSpan, n);
+      for (guint k = 0; k < n; k++)
+        {
+          sp[k].top = 1.0;
+          sp[k].bottom = 0.0;
+          if (cols[k].min <= cols[k].max)
+            {
+              sp[k].top = map_y (&m, cols[k].max) - pad;
+              sp[k].bottom = map_y (&m, cols[k].min) + pad;
+            }
+        }
+      qd_plot_columns_free (scratch);
+    }
+  qd_plot_place_box (area->x, area->y, area->width, area->height,
+                     box->width, box->height, LEGEND_INSET,
+                     (const QdPlotSpan *const *) spans, n_spans, n,
+                     &box->x, &box->y);
+  for (guint i = 0; i < n_spans; i++)
+    g_free (spans[i]);
+}
+
+/* Where a time-axis tick label goes: centred under its tick, moved
+ * inwards at the ends of the axis so that the whole label lies on the
+ * output (the last label of an axis that ends at 300000 must not read
+ * 30000). */
+static void
+x_tick_rect (cairo_t          *cr,
+             const Map        *m,
+             const char       *text,
+             double            value,
+             QdPlotRect       *r)
+{
+  double out_width = m->area.x + m->area.width + MARGIN_RIGHT;
+
+  text_size (cr, text, &r->width, &r->height);
+  r->x = round (map_x (m, value) - 0.5 * r->width);
+  r->x = MAX (0.0, MIN (r->x, floor (out_width - r->width)));
+  r->y = m->area.y + m->area.height + 6.0;
+}
+
+static void
+compute_layout (cairo_t                   *cr,
+                const QdPlotRenderOptions *o,
+                const QdPlotRect          *area,
+                QdPlotLayout              *l)
+{
+  memset (l, 0, sizeof *l);
+  l->area = *area;
+  if (o->draw_axes && o->x_max > o->x_min && o->y_max > o->y_min
+      && isfinite (o->x_max - o->x_min) && isfinite (o->y_max - o->y_min))
+    {
+      g_autofree char *label = y_axis_label (o);
+      Ticks xt;
+      Map m;
+
+      map_init (&m, o, area);
+      axis_ticks (o->x_min, o->x_max, area->width, 90.0, &xt);
+      l->n_x_ticks = xt.n;
+      for (guint i = 0; i < xt.n; i++)
+        {
+          g_autofree char *text = qd_plot_format_tick (xt.v[i], xt.step, xt.top);
+
+          x_tick_rect (cr, &m, text, xt.v[i], &l->x_ticks[i]);
+        }
+      if (label != NULL)
+        {
+          double w, h;
+
+          /* Turned a quarter left, centred on the area, shortened with
+           * an ellipsis to its height. */
+          text_size (cr, label, &w, &h);
+          l->y_label.x = 4.0;
+          l->y_label.width = h;
+          l->y_label.height = MIN (w, area->height);
+          l->y_label.y = round (area->y + 0.5 * (area->height - l->y_label.height));
+        }
+    }
+  if (o->draw_legend)
+    {
+      double text_w;
+
+      l->n_legend_rows = legend_rows (cr, o, l->legend_rows,
+                                      G_N_ELEMENTS (l->legend_rows), &text_w);
+      if (l->n_legend_rows > 0)
+        {
+          l->legend.width = LEGEND_PAD * 3 + LEGEND_SWATCH + text_w;
+          l->legend.height = LEGEND_PAD * 2 + LEGEND_ROW * l->n_legend_rows;
+          legend_place (o, area, &l->legend);
+        }
+    }
+}
+
+gboolean
+qd_plot_render_get_layout (const QdPlotRenderOptions *o,
+                           double                     width,
+                           double                     height,
+                           QdPlotLayout              *layout)
+{
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  QdPlotRect area;
+
+  qd_plot_render_get_area (o, width, height, &area);
+  /* Text sizes need a context; a one-pixel scratch surface will do. */
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
+  cr = cairo_create (surface);
+  compute_layout (cr, o, &area, layout);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  return layout->n_x_ticks > 0 || layout->legend.width > 0.0;
+}
+
+/* Grid and axes */
+
+static void
+draw_grid_and_axes (cairo_t                   *cr,
+                    const QdPlotRenderOptions *o,
+                    const QdPlotStyle         *style,
+                    const Map                 *m,
+                    const QdPlotLayout        *l,
+                    gboolean                   grid)
+{
+  const QdPlotRect *a = &m->area;
+  Ticks xt, yt;
+
+  axis_ticks (o->x_min, o->x_max, a->width, 90.0, &xt);
+  axis_ticks (o->y_min, o->y_max, a->height, 45.0, &yt);
+
+  cairo_save (cr);
+  cairo_set_line_width (cr, 1.0);
+  if (grid)
+    {
+      source_color (cr, &style->grid);
+      /* Half-pixel offsets keep one-pixel lines sharp. */
+      for (guint i = 0; i < xt.n; i++)
+        {
+          double x = floor (map_x (m, xt.v[i])) + 0.5;
+
+          cairo_move_to (cr, x, a->y);
+          cairo_line_to (cr, x, a->y + a->height);
+        }
+      for (guint i = 0; i < yt.n; i++)
+        {
+          double y = floor (map_y (m, yt.v[i])) + 0.5;
+
+          cairo_move_to (cr, a->x, y);
+          cairo_line_to (cr, a->x + a->width, y);
+        }
+      cairo_stroke (cr);
+      cairo_restore (cr);
+      return;
+    }
+
+  source_color (cr, &style->frame);
+  cairo_rectangle (cr, floor (a->x) + 0.5, floor (a->y) + 0.5,
+                   floor (a->width), floor (a->height));
+  for (guint i = 0; i < xt.n; i++)
+    {
+      double x = floor (map_x (m, xt.v[i])) + 0.5;
+
+      cairo_move_to (cr, x, a->y + a->height);
+      cairo_line_to (cr, x, a->y + a->height + 4.0);
+    }
+  for (guint i = 0; i < yt.n; i++)
+    {
+      double y = floor (map_y (m, yt.v[i])) + 0.5;
+
+      cairo_move_to (cr, a->x - 4.0, y);
+      cairo_line_to (cr, a->x, y);
+    }
+  cairo_stroke (cr);
+
+  source_color (cr, &style->text);
+  for (guint i = 0; i < xt.n && i < l->n_x_ticks; i++)
+    {
+      g_autofree char *text = qd_plot_format_tick (xt.v[i], xt.step, xt.top);
+
+      draw_text (cr, text, l->x_ticks[i].x, l->x_ticks[i].y, 0.0, 0.0);
+    }
+  for (guint i = 0; i < yt.n; i++)
+    {
+      g_autofree char *text = qd_plot_format_tick (yt.v[i], yt.step, yt.top);
+
+      draw_text (cr, text, a->x - 7.0, map_y (m, yt.v[i]), 1.0, 0.5);
+    }
+  if (l->y_label.width > 0.0)
+    {
+      g_autofree char *label = y_axis_label (o);
+      PangoLayout *layout = make_layout (cr, label);
+
+      pango_layout_set_width (layout, (int) (l->y_label.height * PANGO_SCALE));
+      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+      cairo_move_to (cr, l->y_label.x, l->y_label.y + l->y_label.height);
+      cairo_rotate (cr, -0.5 * G_PI);
+      pango_cairo_update_layout (cr, layout);
+      pango_cairo_show_layout (cr, layout);
+      g_object_unref (layout);
+    }
+  cairo_restore (cr);
+}
+
+/* Legend */
 
 static void
 draw_legend (cairo_t                   *cr,
              const QdPlotRenderOptions *o,
              const QdPlotStyle         *style,
-             const QdPlotRect          *area)
+             const QdPlotLayout        *l)
 {
-  LegendLayout l;
+  const QdPlotRect *box = &l->legend;
 
-  if (!legend_layout (cr, o, area, &l))
+  if (l->n_legend_rows == 0)
     return;
   cairo_save (cr);
   source_color (cr, &style->legend_background);
-  cairo_rectangle (cr, l.box.x, l.box.y, l.box.width, l.box.height);
+  cairo_rectangle (cr, box->x, box->y, box->width, box->height);
   cairo_fill_preserve (cr);
   source_color (cr, &style->grid);
   cairo_set_line_width (cr, 1.0);
   cairo_stroke (cr);
 
-  for (guint r = 0; r < l.n_rows; r++)
+  for (guint r = 0; r < l->n_legend_rows; r++)
     {
-      const QdPlotSeries *s = &o->series[l.rows[r]];
-      double y = l.box.y + LEGEND_PAD + LEGEND_ROW * (r + 0.5);
-      double x = l.box.x + LEGEND_PAD;
+      const QdPlotSeries *s = &o->series[l->legend_rows[r]];
+      double y = box->y + LEGEND_PAD + LEGEND_ROW * (r + 0.5);
+      double x = box->x + LEGEND_PAD;
       QdPlotColor color;
       g_autofree char *xy_text = NULL;
       const char *label = s->label;
@@ -1439,30 +1639,22 @@ qd_plot_render_legend_hit (const QdPlotRenderOptions *o,
                            double                     x,
                            double                     y)
 {
-  cairo_surface_t *surface;
-  cairo_t *cr;
-  QdPlotRect area;
-  LegendLayout l;
-  int hit = -1;
+  QdPlotLayout l;
+  const QdPlotRect *box = &l.legend;
 
   if (!o->draw_legend)
     return -1;
-  qd_plot_render_get_area (o, width, height, &area);
-  /* Text sizes need a context; a one-pixel scratch surface will do. */
-  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
-  cr = cairo_create (surface);
-  if (legend_layout (cr, o, &area, &l)
-      && x >= l.box.x && x < l.box.x + l.box.width
-      && y >= l.box.y + LEGEND_PAD && y < l.box.y + l.box.height - LEGEND_PAD)
+  qd_plot_render_get_layout (o, width, height, &l);
+  if (l.n_legend_rows > 0
+      && x >= box->x && x < box->x + box->width
+      && y >= box->y + LEGEND_PAD && y < box->y + box->height - LEGEND_PAD)
     {
-      guint r = (guint) ((y - l.box.y - LEGEND_PAD) / LEGEND_ROW);
+      guint r = (guint) ((y - box->y - LEGEND_PAD) / LEGEND_ROW);
 
-      if (r < l.n_rows)
-        hit = (int) l.rows[r];
+      if (r < l.n_legend_rows)
+        return (int) l.legend_rows[r];
     }
-  cairo_destroy (cr);
-  cairo_surface_destroy (surface);
-  return hit;
+  return -1;
 }
 
 /* Cursor */
@@ -1577,6 +1769,7 @@ qd_plot_render (cairo_t                   *cr,
   QdPlotStyle fallback;
   const QdPlotStyle *style = get_style (o, &fallback);
   QdPlotRect area;
+  QdPlotLayout layout;
   Map m;
 
   qd_plot_render_get_area (o, width, height, &area);
@@ -1595,9 +1788,10 @@ qd_plot_render (cairo_t                   *cr,
       return;
     }
   map_init (&m, o, &area);
+  compute_layout (cr, o, &area, &layout);
 
   if (o->draw_grid)
-    draw_grid_and_axes (cr, o, style, &m, TRUE, FALSE);
+    draw_grid_and_axes (cr, o, style, &m, &layout, TRUE);
 
   cairo_save (cr);
   cairo_rectangle (cr, area.x, area.y, area.width, area.height);
@@ -1636,9 +1830,9 @@ qd_plot_render (cairo_t                   *cr,
   cairo_restore (cr);
 
   if (o->draw_axes)
-    draw_grid_and_axes (cr, o, style, &m, FALSE, TRUE);
+    draw_grid_and_axes (cr, o, style, &m, &layout, FALSE);
   if (o->draw_legend)
-    draw_legend (cr, o, style, &area);
+    draw_legend (cr, o, style, &layout);
   if (o->has_cursor)
     draw_cursor (cr, o, style, &m);
   if (o->has_box)
