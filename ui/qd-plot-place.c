@@ -30,7 +30,7 @@ qd_plot_place_box (double                   area_x,
   double rows[2] = { area_y + inset, area_y + area_height - box_height - inset };
   double left = area_x + inset;
   double right = MAX (left, area_x + area_width - box_width - inset);
-  double best = INFINITY;
+  double best = INFINITY, best_cover = 0.0;
 
   *x = right;
   *y = rows[0];
@@ -52,16 +52,20 @@ qd_plot_place_box (double                   area_x,
             }
           prefix[k + 1] = prefix[k] + cover;
         }
-      /* From the right edge leftwards, so that ties keep the right. */
       for (double bx = right; bx >= left - 1e-9; bx -= PLACE_STEP)
         {
           long k0 = CLAMP ((long) floor (bx - area_x), 0, (long) n_columns);
           long k1 = CLAMP ((long) ceil (bx + box_width - area_x), k0, (long) n_columns);
           double cover = prefix[k1] - prefix[k0];
+          gboolean corner = bx == right || bx <= left + 1e-9;
+          /* Less than a pixel: corners first (a legend in mid-air looks
+           * lost), the right before the left, the top before the bottom. */
+          double order = (corner ? 0.0 : 0.5) + (bx == right ? 0.0 : 0.2) + 0.1 * r;
 
-          if (cover < best)
+          if (cover + order < best)
             {
-              best = cover;
+              best = cover + order;
+              best_cover = cover;
               *x = bx;
               *y = top;
             }
@@ -70,5 +74,5 @@ qd_plot_place_box (double                   area_x,
             bx = left + PLACE_STEP;
         }
     }
-  return best;
+  return best_cover;
 }

@@ -22,10 +22,10 @@ typedef struct
  * (@area_x, @area_y, @area_width, @area_height), @inset from its edges,
  * along its top or its bottom edge: the place that covers the fewest
  * drawn pixels of the @n_series curves, whose spans per column of the
- * area are @spans[i][0 .. @n_columns). Ties go to the top before the
- * bottom and to the right before the left, so a legend stays in the
- * top-right corner unless a curve is there. Returns the covered pixels;
- * the box's corner in @x, @y. */
+ * area are @spans[i][0 .. @n_columns). Within a pixel, a corner goes
+ * before a place between them, the right before the left and the top
+ * before the bottom, so a legend stays in the top-right corner unless a
+ * curve is there. Returns the covered pixels; the box's corner in @x, @y. */
 double qd_plot_place_box (double                   area_x,
                           double                   area_y,
                           double                   area_width,
