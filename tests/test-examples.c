@@ -92,6 +92,15 @@ test_examples_all (void)
 
           g_assert_cmpfloat (fmod (block->x, 20.0), ==, 0.0);
           g_assert_cmpfloat (fmod (block->y, 20.0), ==, 0.0);
+          /* No block lies on another. */
+          for (guint c = 0; c < b; c++)
+            {
+              QdBlock *other = g_ptr_array_index (root->blocks, c);
+
+              if (block->x < other->x + other->width && other->x < block->x + block->width
+                  && block->y < other->y + other->height && other->y < block->y + block->height)
+                g_error ("%s: %s lies on %s", path, block->name, other->name);
+            }
         }
 
       if (!qd_document_check (document, NULL, problems))
