@@ -167,8 +167,13 @@ segment_overlaps (QdPoint       a,
   for (guint i = 0; laid != NULL && i < laid->len; i++)
     {
       const QdCanvasLaid *l = &g_array_index (laid, QdCanvasLaid, i);
-      gboolean lh = fabs (l->a.y - l->b.y) < EPS;
+      gboolean lh;
 
+      /* Farther than 8 apart: neither along nor across (most of them). */
+      if (MAX (l->a.x, l->b.x) < MIN (a.x, b.x) - 8.0 || MIN (l->a.x, l->b.x) > MAX (a.x, b.x) + 8.0 ||
+          MAX (l->a.y, l->b.y) < MIN (a.y, b.y) - 8.0 || MIN (l->a.y, l->b.y) > MAX (a.y, b.y) + 8.0)
+        continue;
+      lh = fabs (l->a.y - l->b.y) < EPS;
       if (horizontal == lh)
         {
           double apart = horizontal ? fabs (a.y - l->a.y) : fabs (a.x - l->a.x);
