@@ -270,20 +270,24 @@ collect_obstacles (const QdSystem *system,
     {
       const QdBlock *block = g_ptr_array_index (system->blocks, i);
       QdRect rect = qd_canvas_block_rect (block);
-      /* About the size of the name in the canvas's 10-unit Sans, a
-       * little more rather than less. */
-      double w = 6.2 * g_utf8_strlen (block->name != NULL ? block->name : "", -1) + 4.0;
-      Group g = { rect, qd_canvas_block_name_rect (block, w, 12) };
-      /* A little around the block too: a route along its edge looks
-       * like part of its frame. */
-      Obstacle o = { { rect.x - EDGE_MARGIN, rect.y - EDGE_MARGIN,
-                       rect.width + 2 * EDGE_MARGIN, rect.height + 2 * EDGE_MARGIN },
-                     PENALTY_BLOCK, groups->len };
-      ObstacleBox box = { o.rect, items->len, 0 };
+      double w;
+      Group g;
+      Obstacle o;
+      ObstacleBox box;
       guint n[2] = { 0, 0 };
 
       if (!qd_rect_intersects (&rect, area))
         continue;
+      /* About the size of the name in the canvas's 10-unit Sans, a
+       * little more rather than less. */
+      w = 6.2 * g_utf8_strlen (block->name != NULL ? block->name : "", -1) + 4.0;
+      g = (Group) { rect, qd_canvas_block_name_rect (block, w, 12) };
+      /* A little around the block too: a route along its edge looks
+       * like part of its frame. */
+      o = (Obstacle) { { rect.x - EDGE_MARGIN, rect.y - EDGE_MARGIN,
+                         rect.width + 2 * EDGE_MARGIN, rect.height + 2 * EDGE_MARGIN },
+                       PENALTY_BLOCK, groups->len };
+      box = (ObstacleBox) { o.rect, items->len, 0 };
       g.label.y -= 1;
       g.label.height += 1;
       g_array_append_val (groups, g);
