@@ -3,24 +3,22 @@
  * A route leaves its output port straight for a stub, arrives at its
  * input the same way, and in between runs along candidate lines: the
  * middle between the ports, the ports' own lines (and one stub further
- * out, to turn beyond the stubs of the ports beside), the lines just
- * beside the blocks, names and stubs in its way, and beside the links it
- * would run along. Costs: length, 25 per bend, a heavy price for passing
- * through a block, a name or another port's stub, and for running along
- * another link.
+ * out, to turn beyond the stubs of the ports beside), and every line of
+ * the canvas grid across the route's neighbourhood. Costs: length, 25
+ * per bend, a heavy price for passing through a block, a name or another
+ * port's stub, and for running along another link.
  *
- * First the routes through one line each (two bends) are tried: most
- * routes are one of these, and they read best. When none gets through
- * cleanly, the route is the cheapest path over the grid where the lines
- * cross, found by Dijkstra's algorithm over (crossing, heading) states,
- * with as many bends as it needs.
+ * First the routes through one line each (two bends) are tried, the
+ * middle first: most routes are one of these, and they read best. When
+ * none gets through cleanly, the route is the cheapest path over the
+ * crossings of the lines, found by Dijkstra's algorithm over (crossing,
+ * heading) states, with as many bends as it needs; a millionth per
+ * crossing makes that path unique.
  *
- * The lines come in rounds: first only the middle and the ports' lines,
- * then, round after round, the lines of what the best route so far runs
- * into. A block that no best route ran into adds no line and costs no
- * route anything, so adding a block away from a route leaves the route
- * exactly as it was: existing wires do not jump to the edges of a new
- * block.
+ * The lines do not depend on the blocks. So a block added away from a
+ * route gives it no new way to go and costs it nothing: the route stays
+ * exactly as it was (the routes of an older version took lines from the
+ * edges of the nearby blocks, and jumped to the edges of a new one).
  */
 #include <math.h>
 #include <string.h>
@@ -38,13 +36,11 @@ same_point (QdPoint a,
 
 /* Something a route should not cross: a block, the name written under
  * it, or the stub in front of one of its ports (a link running across a
- * stub looks joined to it). @group is the block's index among the
- * obstacles' blocks. */
+ * stub looks joined to it). */
 typedef struct
 {
   QdRect rect;
   double penalty;
-  guint  group;
 } Obstacle;
 
 #define PENALTY_BLOCK 10000.0
@@ -109,43 +105,6 @@ segment_crossings (QdPoint          a,
         }
     }
   return penalty;
-}
-
-/* What is known of a group of obstacles while a route is searched. */
-enum
-{
-  GROUP_CLEAR,     /* no best route so far has crossed it */
-  GROUP_CROSSED,   /* the best route crosses it: its lines are wanted */
-  GROUP_LINED,     /* its lines have been added */
-};
-
-/* Marks in @crossed the groups of the obstacles that the inner
- * segments of @pts pass through; returns whether any was clear. */
-static gboolean
-mark_crossed (const QdPoint   *pts,
-              guint            n,
-              const Obstacles *obstacles,
-              guint8          *crossed)
-{
-  gboolean fresh = FALSE;
-
-  for (guint i = 1; i + 2 < n; i++)
-    {
-      double x0 = MIN (pts[i].x, pts[i + 1].x), x1 = MAX (pts[i].x, pts[i + 1].x);
-      double y0 = MIN (pts[i].y, pts[i + 1].y), y1 = MAX (pts[i].y, pts[i + 1].y);
-
-      for (guint k = 0; k < obstacles->items->len; k++)
-        {
-          const Obstacle *o = &g_array_index (obstacles->items, Obstacle, k);
-
-          if (crossed[o->group] == GROUP_CLEAR && passes_through (x0, x1, y0, y1, &o->rect))
-            {
-              crossed[o->group] = GROUP_CROSSED;
-              fresh = TRUE;
-            }
-        }
-    }
-  return fresh;
 }
 
 /* Running along another link's line makes two links look like one: costly.
@@ -232,14 +191,6 @@ qd_canvas_laid_box (QdPoint a,
   return r;
 }
 
-/* A block near a route: its rectangle and its name's, which give the
- * lines a route may take around it. */
-typedef struct
-{
-  QdRect block;
-  QdRect label;
-} Group;
-
 static void
 rect_union (QdRect       *into,
             const QdRect *r)
@@ -255,14 +206,13 @@ rect_union (QdRect       *into,
 
 /* The obstacles of the blocks of @system that reach into @area: each
  * block, its name and the stubs of its ports, but for the route's own
- * ports at @start and @end. One Group per block in @groups. */
+ * ports at @start and @end; one ObstacleBox per block. */
 static void
 collect_obstacles (const QdSystem *system,
                    const QdRect   *area,
                    QdPoint         start,
                    QdPoint         end,
-                   Obstacles      *obstacles,
-                   GArray         *groups)
+                   Obstacles      *obstacles)
 {
   GArray *items = obstacles->items;
 
@@ -271,7 +221,7 @@ collect_obstacles (const QdSystem *system,
       const QdBlock *block = g_ptr_array_index (system->blocks, i);
       QdRect rect = qd_canvas_block_rect (block);
       double w;
-      Group g;
+      QdRect label;
       Obstacle o;
       ObstacleBox box;
       guint n[2] = { 0, 0 };
@@ -281,18 +231,17 @@ collect_obstacles (const QdSystem *system,
       /* About the size of the name in the canvas's 10-unit Sans, a
        * little more rather than less. */
       w = 6.2 * g_utf8_strlen (block->name != NULL ? block->name : "", -1) + 4.0;
-      g = (Group) { rect, qd_canvas_block_name_rect (block, w, 12) };
+      label = qd_canvas_block_name_rect (block, w, 12);
       /* A little around the block too: a route along its edge looks
        * like part of its frame. */
       o = (Obstacle) { { rect.x - EDGE_MARGIN, rect.y - EDGE_MARGIN,
                          rect.width + 2 * EDGE_MARGIN, rect.height + 2 * EDGE_MARGIN },
-                       PENALTY_BLOCK, groups->len };
+                       PENALTY_BLOCK };
       box = (ObstacleBox) { o.rect, items->len, 0 };
-      g.label.y -= 1;
-      g.label.height += 1;
-      g_array_append_val (groups, g);
+      label.y -= 1;
+      label.height += 1;
       g_array_append_val (items, o);
-      o.rect = g.label;
+      o.rect = label;
       o.penalty = PENALTY_LABEL;
       g_array_append_val (items, o);
 
@@ -441,6 +390,43 @@ typedef struct
   GArray          *best;       /* QdPoint: the best route so far */
   double           best_cost;  /* its cost, while routes of one line are tried */
 } Search;
+
+/* The lines of the canvas grid from @lo to @hi, into @lines, nearest
+ * @middle first (of two as near, the higher). Beyond sixty, every
+ * other line: a long route needs no finer choice. */
+static void
+add_grid_lines (GArray *lines,
+                double  lo,
+                double  hi,
+                double  middle)
+{
+  double step = QD_CANVAS_GRID;
+  double first, last, m;
+  guint n;
+
+  while ((hi - lo) / step > 60.0)
+    step *= 2.0;
+  first = ceil (lo / step) * step;
+  last = floor (hi / step) * step;
+  if (last < first)
+    return;
+  n = (guint) ((last - first) / step + 0.5) + 1;
+  m = CLAMP (round ((middle - first) / step), 0.0, n - 1.0);
+  /* Outwards from the line nearest the middle, alternately below and
+   * above it. */
+  for (guint k = 0; k < 2 * n; k++)
+    {
+      double offset = (k % 2 == 0 ? -1.0 : 1.0) * ((k + 1) / 2);
+      double i = m + offset;
+
+      if (i >= 0.0 && i <= n - 1.0)
+        {
+          double v = first + i * step;
+
+          g_array_append_val (lines, v);
+        }
+    }
+}
 
 /* Adds the lines of @values not there yet (blocks on a grid share their
  * edges: each line once) and empties @values; returns how many were
@@ -745,48 +731,7 @@ best_crosses (const Search *S)
   return FALSE;
 }
 
-/* Lines beside the laid segments of other links that the best route
- * runs along, so that it can move off them; marks them in @used. */
-static void
-add_overlap_lines (const Search *S,
-                   gboolean     *used,
-                   GArray       *xs,
-                   GArray       *ys)
-{
-  for (guint i = 1; S->near != NULL && i + 2 < S->best->len; i++)
-    {
-      QdPoint a = g_array_index (S->best, QdPoint, i);
-      QdPoint b = g_array_index (S->best, QdPoint, i + 1);
-      gboolean horizontal = fabs (a.y - b.y) < EPS;
-
-      if (fabs (a.x - b.x) + fabs (a.y - b.y) < EPS)
-        continue;
-      for (guint k = 0; k < S->near->len; k++)
-        {
-          const QdCanvasLaid *l = &g_array_index (S->near, QdCanvasLaid, k);
-          gboolean lh = fabs (l->a.y - l->b.y) < EPS;
-          double lo, hi;
-
-          if (used[k] || l->link == S->link || lh != horizontal)
-            continue;
-          if (horizontal
-              ? (fabs (a.y - l->a.y) > 8.0
-                 || MIN (MAX (a.x, b.x), MAX (l->a.x, l->b.x))
-                    <= MAX (MIN (a.x, b.x), MIN (l->a.x, l->b.x)) + EPS)
-              : (fabs (a.x - l->a.x) > 8.0
-                 || MIN (MAX (a.y, b.y), MAX (l->a.y, l->b.y))
-                    <= MAX (MIN (a.y, b.y), MIN (l->a.y, l->b.y)) + EPS))
-            continue;
-          used[k] = TRUE;
-          lo = (horizontal ? l->a.y : l->a.x) - QD_CANVAS_GRID;
-          hi = lo + 2 * QD_CANVAS_GRID;
-          g_array_append_val (horizontal ? ys : xs, lo);
-          g_array_append_val (horizontal ? ys : xs, hi);
-        }
-    }
-}
-
-/* The route is searched in rounds (see the top of the file). */
+/* See the top of the file. */
 GArray *
 qd_canvas_route_search (const QdSystem *system,
                         QdPoint         start,
@@ -800,23 +745,18 @@ qd_canvas_route_search (const QdSystem *system,
   g_autoptr(GArray) items = g_array_new (FALSE, FALSE, sizeof (Obstacle));
   g_autoptr(GArray) boxes = g_array_new (FALSE, FALSE, sizeof (ObstacleBox));
   Obstacles obstacles = { items, boxes };
-  g_autoptr(GArray) groups = g_array_new (FALSE, FALSE, sizeof (Group));
   g_autoptr(GArray) xs = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) ys = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) near = NULL;
-  g_autofree guint8 *crossed = NULL;
-  g_autofree gboolean *overlapped = NULL;
   Search S = { start, start_dir, end, end_dir,
                { start.x + start_dir.x * QD_CANVAS_STUB, start.y + start_dir.y * QD_CANVAS_STUB },
                { end.x + end_dir.x * QD_CANVAS_STUB, end.y + end_dir.y * QD_CANVAS_STUB },
                &obstacles, NULL, link, FALSE, { NULL, NULL }, NULL, G_MAXDOUBLE };
   QdRect area = qd_canvas_route_area (S.s1, S.e1);
-  gboolean grid = FALSE;
 
   /* Only blocks near the two ends shape the route: this keeps routing
    * cheap on large diagrams. */
-  collect_obstacles (system, &area, start, end, &obstacles, groups);
-  crossed = g_new0 (guint8, groups->len + 1);
+  collect_obstacles (system, &area, start, end, &obstacles);
 
   /* Likewise only the links laid nearby. */
   if (laid != NULL)
@@ -833,15 +773,18 @@ qd_canvas_route_search (const QdSystem *system,
               S.shares |= l->link == link;
             }
         }
-      overlapped = g_new0 (gboolean, near->len + 1);
     }
   S.near = near;
   S.lines[0] = g_array_new (FALSE, FALSE, sizeof (double));
   S.lines[1] = g_array_new (FALSE, FALSE, sizeof (double));
   S.best = g_array_new (FALSE, FALSE, sizeof (QdPoint));
 
-  /* The middle and the stubs' lines, and one stub further out, to turn
-   * beyond the stubs of the ports beside. */
+  /* The candidate lines: the middle, the stubs' lines and one stub
+   * further out (to turn beyond the stubs of the ports beside), then
+   * every line of the canvas grid across the route's neighbourhood,
+   * nearest the middle first. They do not depend on the blocks: a block
+   * added away from a route gives it no new way to go and leaves its
+   * cost as it was, so the route stays as it is. */
   {
     double first_x[5] = { (S.s1.x + S.e1.x) / 2, S.s1.x, S.e1.x,
                           S.s1.x + start_dir.x * QD_CANVAS_STUB, S.e1.x + end_dir.x * QD_CANVAS_STUB };
@@ -850,41 +793,17 @@ qd_canvas_route_search (const QdSystem *system,
 
     g_array_append_vals (xs, first_x, 5);
     g_array_append_vals (ys, first_y, 5);
+    add_grid_lines (xs, area.x, area.x + area.width, first_x[0]);
+    add_grid_lines (ys, area.y, area.y + area.height, first_y[0]);
+    search_add_lines (&S, xs, 0);
+    search_add_lines (&S, ys, 1);
   }
-  for (guint round = 0; round < 12; round++)
-    {
-      guint from_x = S.lines[0]->len, from_y = S.lines[1]->len;
-
-      if (search_add_lines (&S, xs, 0) + search_add_lines (&S, ys, 1) == 0)
-        break;
-      /* Routes through one line while one of them gets through cleanly;
-       * past that, the cheapest path over all the lines' crossings. */
-      if (!grid)
-        {
-          search_lines (&S, from_x, from_y);
-          grid = best_crosses (&S);
-        }
-      if (grid)
-        search_grid (&S);
-      mark_crossed ((const QdPoint *) (void *) S.best->data, S.best->len, &obstacles, crossed);
-      for (guint g = 0; g < groups->len; g++)
-        if (crossed[g] == GROUP_CROSSED)
-          {
-            const Group *gr = &g_array_index (groups, Group, g);
-            const QdRect *r = &gr->block, *l = &gr->label;
-            double lines_x[4] = { r->x - QD_CANVAS_STUB - 10, r->x + r->width + QD_CANVAS_STUB + 10,
-                                  l->x - 10, l->x + l->width + 10 };
-            /* Below a block is its name: pass further down. */
-            double lines_y[3] = { r->y - QD_CANVAS_STUB - 10, r->y + r->height + QD_CANVAS_STUB + 20,
-                                  l->y + l->height + 10 };
-
-            g_array_append_vals (xs, lines_x, 4);
-            g_array_append_vals (ys, lines_y, 3);
-            crossed[g] = GROUP_LINED;
-          }
-      if (near != NULL)
-        add_overlap_lines (&S, overlapped, xs, ys);
-    }
+  /* A route through one line, if one gets through cleanly: most routes
+   * are one of these, and they read best. Else the cheapest path over
+   * the lines' crossings. */
+  search_lines (&S, 0, 0);
+  if (best_crosses (&S))
+    search_grid (&S);
 
   route = S.best;
   qd_canvas_route_simplify (route);
