@@ -258,7 +258,8 @@ near_anything (const QdSystem *system,
   return FALSE;
 }
 
-/* A Gain dropped anywhere on the diagram where it touches no route (and
+/* A Gain dropped anywhere on the diagram (every 10 units, as the canvas
+ * snaps) where it touches no route (and
  * no block), with its name and stubs: every route stays point for point
  * where it was. */
 static void
@@ -276,8 +277,8 @@ test_add_block_keeps_routes (void)
       QdRect bounds;
 
       g_assert_true (qd_canvas_system_bounds (root, &bounds));
-      for (double y = bounds.y - 40; y < bounds.y + bounds.height + 40; y += 20)
-        for (double x = bounds.x - 60; x < bounds.x + bounds.width + 60; x += 20)
+      for (double y = bounds.y - 40; y < bounds.y + bounds.height + 40; y += 10)
+        for (double x = bounds.x - 60; x < bounds.x + bounds.width + 60; x += 10)
           {
             g_autoptr(GError) error = NULL;
             g_autoptr(GHashTable) after = NULL;
