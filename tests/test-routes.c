@@ -259,9 +259,8 @@ near_anything (const QdSystem *system,
 }
 
 /* A Gain dropped anywhere on the diagram (every 10 units, as the canvas
- * snaps) where it touches no route (and
- * no block), with its name and stubs: every route stays point for point
- * where it was. */
+ * snaps) where it touches no route and no block, with its name and
+ * stubs: every route stays point for point where it was. */
 static void
 test_add_block_keeps_routes (void)
 {
