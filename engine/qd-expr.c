@@ -516,6 +516,54 @@ is_language_char (char c)
   return is_name_char (c) || strchr ("+-*/^().,", c) != NULL;
 }
 
+/* A ',' between digits, as in "0,5". */
+static gboolean
+decimal_comma_between_digits (QdParser   *P,
+                              const char *at)
+{
+  return *at == ',' && at > P->text && g_ascii_isdigit (at[-1])
+         && g_ascii_isdigit (at[1]);
+}
+
+/* A number written with a decimal comma, as a Spanish or German
+ * keyboard and locale suggest. Expressions keep the point whatever the
+ * locale, so that a file means the same everywhere; returns the number
+ * as written ("0,5"), or NULL. */
+static char *
+decimal_comma_at (QdParser   *P,
+                  const char *at)
+{
+  const char *begin = at, *end = at + 1;
+
+  if (!decimal_comma_between_digits (P, at))
+    return NULL;
+  while (begin > P->text && (g_ascii_isdigit (begin[-1]) || begin[-1] == '.'))
+    begin--;
+  while (g_ascii_isdigit (*end))
+    end++;
+  return g_strndup (begin, end - begin);
+}
+
+/* Fails at a decimal comma, telling how to write the number; FALSE when
+ * @at is not one. */
+static gboolean
+fail_decimal_comma (QdParser   *P,
+                    const char *at)
+{
+  g_autofree char *number = decimal_comma_at (P, at);
+  g_autofree char *fixed = NULL;
+
+  if (number == NULL)
+    return FALSE;
+  fixed = g_strdup (number);
+  g_strdelimit (fixed, ",", '.');
+  /* The column of the number, not of its comma. */
+  fail (P, at - (strchr (number, ',') - number), QD_ERROR_SYNTAX,
+        _("'%s' is not a number: use a point as the decimal separator: %s"),
+        number, fixed);
+  return TRUE;
+}
+
 /* Reports a bad character, an unsupported operator or the end of the
  * text; returns FALSE when none applies, so the caller can say what it
  * expected. */
@@ -637,6 +685,8 @@ fail_operator (QdParser   *P,
           column_of (P, open));
   else if (open == NULL && *P->p == ')')
     fail (P, P->p, QD_ERROR_SYNTAX, _("')' without a matching '('"));
+  else if (!in_call && fail_decimal_comma (P, P->p))
+    return;
   else if (!in_call && *P->p == ',')
     fail (P, P->p, QD_ERROR_SYNTAX,
           _("',' outside the arguments of a function"));
@@ -662,6 +712,7 @@ parse_call (QdParser         *P,
             const QdFunction *fn)
 {
   const char *open = P->p;
+  const char *comma = NULL;   /* the first ',' between digits */
   int n_args = 0;
 
   P->p++;  /* '(' */
@@ -682,6 +733,8 @@ parse_call (QdParser         *P,
           skip_space (P);
           if (*P->p == ',')
             {
+              if (comma == NULL && decimal_comma_between_digits (P, P->p))
+                comma = P->p;
               P->p++;
               continue;
             }
@@ -695,6 +748,9 @@ parse_call (QdParser         *P,
 
   if (n_args < fn->min_args || (fn->max_args >= 0 && n_args > fn->max_args))
     {
+      /* sin(0,5) is more likely a decimal comma than two arguments. */
+      if (comma != NULL && fail_decimal_comma (P, comma))
+        return;
       if (fn->max_args < 0)
         fail (P, name_at, QD_ERROR_EXPR,
               _("%s takes %d or more arguments, not %d"),

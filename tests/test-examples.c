@@ -92,6 +92,15 @@ test_examples_all (void)
 
           g_assert_cmpfloat (fmod (block->x, 20.0), ==, 0.0);
           g_assert_cmpfloat (fmod (block->y, 20.0), ==, 0.0);
+          /* No block lies on another. */
+          for (guint c = 0; c < b; c++)
+            {
+              QdBlock *other = g_ptr_array_index (root->blocks, c);
+
+              if (block->x < other->x + other->width && other->x < block->x + block->width
+                  && block->y < other->y + other->height && other->y < block->y + block->height)
+                g_error ("%s: %s lies on %s", path, block->name, other->name);
+            }
         }
 
       if (!qd_document_check (document, NULL, problems))
@@ -180,6 +189,85 @@ cellier_expected (double x0,
         }
     }
   return events;
+}
+
+/* The range a trace covers: its segments' values where they start and
+ * where the run ended. */
+static double
+trace_range (QdTrace *trace,
+             double   end)
+{
+  double lo = INFINITY, hi = -INFINITY, v;
+
+  for (gsize i = 0; i < qd_trace_get_length (trace); i++)
+    {
+      v = qd_trace_get (trace, i)->c[0];
+      lo = MIN (lo, v);
+      hi = MAX (hi, v);
+    }
+  v = qd_trace_eval (trace, end);
+  lo = MIN (lo, v);
+  hi = MAX (hi, v);
+  return hi - lo;
+}
+
+/* What a Scope shows is readable, as qdevs-cli --plot and the editor
+ * draw it, each Scope scaled to its traces together: every trace moves
+ * (a constant line at -65 tells nothing), and the traces sharing a
+ * Scope span ranges within a factor of 20 of each other, so that none
+ * is drawn flat under a larger one. */
+static void
+test_examples_scopes (void)
+{
+  g_autoptr(GPtrArray) paths = list_examples ();
+
+  for (guint i = 0; i < paths->len; i++)
+    {
+      g_autofree char *name = g_path_get_basename (g_ptr_array_index (paths, i));
+      g_autoptr(QdDocument) document = NULL;
+      g_autoptr(GHashTable) smallest = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+      g_autoptr(GHashTable) largest = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+      QdSimulation *sim = load_and_run (name, &document);
+      GPtrArray *traces = qd_simulation_get_traces (sim);
+      double end = qd_simulation_get_time (sim);
+      GHashTableIter iter;
+      gpointer key, value;
+
+      for (guint k = 0; k < traces->len; k++)
+        {
+          QdTrace *trace = g_ptr_array_index (traces, k);
+          const char *trace_name = qd_trace_get_name (trace);
+          g_autofree char *scope = g_strndup (trace_name, strrchr (trace_name, '/') - trace_name);
+          double range = trace_range (trace, end);
+          double *lo = g_hash_table_lookup (smallest, scope);
+          double *hi = g_hash_table_lookup (largest, scope);
+
+          g_test_message ("%s: %s spans %g", name, trace_name, range);
+          if (!(range > 0.0))
+            g_error ("%s: the trace %s is constant", name, trace_name);
+          if (lo == NULL)
+            {
+              lo = g_new (double, 1);
+              hi = g_new (double, 1);
+              *lo = *hi = range;
+              g_hash_table_insert (smallest, g_strdup (scope), lo);
+              g_hash_table_insert (largest, g_strdup (scope), hi);
+            }
+          *lo = MIN (*lo, range);
+          *hi = MAX (*hi, range);
+        }
+      g_hash_table_iter_init (&iter, smallest);
+      while (g_hash_table_iter_next (&iter, &key, &value))
+        {
+          double lo = *(double *) value;
+          double hi = *(double *) g_hash_table_lookup (largest, key);
+
+          if (hi > 20.0 * lo)
+            g_error ("%s: the Scope %s mixes traces spanning %g and %g: "
+                     "the smaller one is drawn flat", name, (char *) key, lo, hi);
+        }
+      qd_simulation_free (sim);
+    }
 }
 
 static void
@@ -276,6 +364,7 @@ main (int argc, char **argv)
   qd_init ();
 
   g_test_add_func ("/examples/all", test_examples_all);
+  g_test_add_func ("/examples/scopes", test_examples_scopes);
   g_test_add_func ("/examples/cellier-first-order", test_examples_cellier);
   g_test_add_func ("/examples/second-order", test_examples_second_order);
   g_test_add_func ("/examples/exp-decay", test_examples_exp_decay);

@@ -315,6 +315,36 @@ test_errors (void)
                       "digits, as in 1e-3");
 }
 
+/* A decimal comma ("0,5", as a Spanish or German keyboard types it) is
+ * refused with the fix in plain words, at the number's column, also
+ * where it would read as two arguments; a comma between arguments that
+ * fit the function is still a separator. */
+static void
+test_decimal_comma (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QdExpr) expr = NULL;
+
+  assert_parse_error ("0,5", QD_ERROR_SYNTAX,
+                      "column 1: '0,5' is not a number: use a point as the "
+                      "decimal separator: 0.5");
+  assert_parse_error ("2*12,25 + 1", QD_ERROR_SYNTAX,
+                      "column 3: '12,25' is not a number: use a point as the "
+                      "decimal separator: 12.25");
+  assert_parse_error ("(1 - 0,75)", QD_ERROR_SYNTAX,
+                      "column 6: '0,75' is not a number: use a point as the "
+                      "decimal separator: 0.75");
+  assert_parse_error ("sin(0,5)", QD_ERROR_SYNTAX,
+                      "column 5: '0,5' is not a number: use a point as the "
+                      "decimal separator: 0.5");
+  /* Not between digits: the comma is misplaced, not a decimal sign. */
+  assert_parse_error ("x,5", QD_ERROR_SYNTAX,
+                      "column 2: ',' outside the arguments of a function");
+  expr = qd_expr_parse ("min(1,5)", &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (qd_expr_eval (expr, NULL), ==, 1.0);
+}
+
 static void
 test_deep_nesting (void)
 {
@@ -550,6 +580,7 @@ main (int argc, char **argv)
   g_test_add_func ("/expr/eval-string", test_eval_string);
   g_test_add_func ("/expr/valid-name", test_valid_name);
   g_test_add_func ("/expr/errors", test_errors);
+  g_test_add_func ("/expr/decimal-comma", test_decimal_comma);
   g_test_add_func ("/expr/whole-powers", test_whole_powers);
   g_test_add_func ("/expr/deep-nesting", test_deep_nesting);
   g_test_add_func ("/expr/long-expression", test_long_expression);

@@ -18,45 +18,61 @@
 #include "qd-test-util.h"
 
 static char *locale_dir;
-static gboolean have_locale;
+static gboolean have_locale;   /* de_DE.UTF-8 */
 
-/* Builds de_DE.UTF-8 under a temporary LOCPATH once. */
-static void
-make_locale (void)
+/* Builds @name.UTF-8 (de_DE, es_ES) under the temporary LOCPATH;
+ * whether it works, with its decimal comma. */
+static gboolean
+build_locale (const char *name)
 {
   g_autofree char *localedef = g_find_program_in_path ("localedef");
+  g_autofree char *source = g_build_filename ("/usr/share/i18n/locales", name, NULL);
+  g_autofree char *full = g_strdup_printf ("%s.UTF-8", name);
   g_autofree char *target = NULL;
   g_autoptr(GError) error = NULL;
+  gboolean works;
 
-  if (localedef == NULL
-      || !g_file_test ("/usr/share/i18n/locales/de_DE", G_FILE_TEST_EXISTS))
-    return;
-  locale_dir = g_dir_make_tmp ("qd-test-locale-XXXXXX", &error);
-  g_assert_no_error (error);
-  target = g_build_filename (locale_dir, "de_DE.UTF-8", NULL);
+  if (localedef == NULL || !g_file_test (source, G_FILE_TEST_EXISTS))
+    return FALSE;
+  if (locale_dir == NULL)
+    {
+      locale_dir = g_dir_make_tmp ("qd-test-locale-XXXXXX", &error);
+      g_assert_no_error (error);
+    }
+  target = g_build_filename (locale_dir, full, NULL);
   {
-    const char *argv[] = { localedef, "-i", "de_DE", "-f", "UTF-8", target, NULL };
+    const char *argv[] = { localedef, "-i", name, "-f", "UTF-8", target, NULL };
 
     if (!g_spawn_sync (NULL, (char **) argv, NULL,
                        G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
                        NULL, NULL, NULL, NULL, NULL, NULL))
-      return;
+      return FALSE;
   }
   /* localedef warns (exit 1) about some locales and still writes them:
    * whether the locale works is what counts. */
   if (!g_file_test (target, G_FILE_TEST_IS_DIR))
-    return;
+    return FALSE;
   g_setenv ("LOCPATH", locale_dir, TRUE);
-  have_locale = setlocale (LC_ALL, "de_DE.UTF-8") != NULL;
-  if (have_locale)
+  works = setlocale (LC_ALL, full) != NULL;
+  if (works)
     {
       char buf[16];
 
       /* The locale is what it is for: a decimal comma. */
       g_snprintf (buf, sizeof buf, "%g", 0.5);
-      have_locale = strcmp (buf, "0,5") == 0;
+      works = strcmp (buf, "0,5") == 0;
     }
   setlocale (LC_ALL, "C");
+  return works;
+}
+
+static gboolean have_es;
+
+static void
+make_locale (void)
+{
+  have_locale = build_locale ("de_DE");
+  have_es = build_locale ("es_ES");
 }
 
 static gboolean
@@ -208,6 +224,60 @@ test_files (void)
   g_assert_cmpstr (in_de, ==, in_c);
 }
 
+/* A Spanish user sees "0,5" in the editor's plot, which follows the
+ * locale, and may type it into a parameter. Expressions keep the point
+ * in every locale (a file must mean the same everywhere), and the
+ * refusal says so in plain words, naming the block and the fix. */
+static void
+test_decimal_comma (void)
+{
+  g_autofree char *decay = qd_test_source_path ("data", "examples", "exp-decay.qdevs", NULL);
+  g_autoptr(QdDocument) doc = NULL;
+  g_autoptr(QdExpr) expr = NULL;
+  g_autoptr(GError) error = NULL;
+  QdSimulation *sim;
+  QdBlock *gain;
+
+  if (!have_es)
+    {
+      g_test_skip ("es_ES.UTF-8 cannot be built here (localedef and the locales package's sources are needed)");
+      return;
+    }
+  g_assert_nonnull (setlocale (LC_ALL, "es_ES.UTF-8"));
+
+  /* The point is the decimal sign, whatever the locale says. */
+  expr = qd_expr_parse ("0.5", &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (qd_expr_eval (expr, NULL), ==, 0.5);
+  g_clear_pointer (&expr, qd_expr_free);
+
+  expr = qd_expr_parse ("2*0,5", &error);
+  g_assert_null (expr);
+  g_assert_error (error, QD_ERROR, QD_ERROR_SYNTAX);
+  g_assert_cmpstr (error->message, ==,
+                   "column 3: '0,5' is not a number: use a point as the "
+                   "decimal separator: 0.5");
+  g_clear_error (&error);
+
+  /* A parameter field refuses it as the inspector shows it: naming the
+   * block and the fix; the document keeps its value. */
+  doc = qd_document_load (decay, &error);
+  g_assert_no_error (error);
+  gain = qd_system_find_block_by_name (qd_document_get_root (doc), "Gain");
+  g_assert_false (qd_document_set_param (doc, gain, "k", "-0,5", &error));
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "Gain"));
+  g_assert_nonnull (strstr (error->message, "'0,5' is not a number: use a point "
+                                            "as the decimal separator: 0.5"));
+  g_clear_error (&error);
+  qd_test_set_param (doc, gain, "k", "-0.5");
+  sim = qd_test_compile (doc);
+  qd_test_run (sim);
+  g_assert_cmpfloat (fabs (qd_trace_eval (qd_test_find_trace (sim, "/Scope/x"), 2.0) - exp (-1.0)), <, 0.02);
+  qd_simulation_free (sim);
+  setlocale (LC_ALL, "C");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -219,6 +289,7 @@ main (int   argc,
   make_locale ();
   g_test_add_func ("/locale/examples", test_examples);
   g_test_add_func ("/locale/files", test_files);
+  g_test_add_func ("/locale/decimal-comma", test_decimal_comma);
   status = g_test_run ();
   if (locale_dir != NULL)
     {

@@ -836,6 +836,7 @@ test_legend_hit (void)
     { c, "third", red, TRUE, FALSE, NULL },
   };
   QdPlotRenderOptions o;
+  QdPlotLayout l;
   QdPlotRect area;
   double right, top;
 
@@ -843,15 +844,18 @@ test_legend_hit (void)
   o.series = series;
   o.n_series = 3;
   qd_plot_render_get_area (&o, 500, 300, &area);
-  /* The legend sits 8 px inside the top-right corner of the plot area,
-   * rows of 17 px after 6 px of padding; hidden and earlier traces keep
-   * their rows (a click shows them again). */
-  right = area.x + area.width - 8.0 - 4.0;
-  top = area.y + 8.0 + 6.0;
+  /* The legend sits where the layout puts it (8 px inside the area,
+   * clear of the curves), rows of 17 px after 6 px of padding; hidden
+   * and earlier traces keep their rows (a click shows them again). */
+  qd_plot_render_get_layout (&o, 500, 300, &l);
+  g_assert_cmpuint (l.n_legend_rows, ==, 3);
+  g_assert_cmpfloat (l.legend.y, >=, area.y + 8.0);
+  right = l.legend.x + l.legend.width - 4.0;
+  top = l.legend.y + 6.0;
   for (int r = 0; r < 3; r++)
     g_assert_cmpint (qd_plot_render_legend_hit (&o, 500, 300, right, top + 17.0 * r + 8.0), ==, r);
   g_assert_cmpint (qd_plot_render_legend_hit (&o, 500, 300, right, top + 17.0 * 3 + 8.0), ==, -1);
-  g_assert_cmpint (qd_plot_render_legend_hit (&o, 500, 300, area.x + 5.0, top + 8.0), ==, -1);
+  g_assert_cmpint (qd_plot_render_legend_hit (&o, 500, 300, l.legend.x - 2.0, top + 8.0), ==, -1);
   o.draw_legend = FALSE;
   g_assert_cmpint (qd_plot_render_legend_hit (&o, 500, 300, right, top + 8.0), ==, -1);
 }

@@ -167,7 +167,7 @@ run_spring_quanta (const char *method,
   r.z1 = block_steps (sim, "/Position z1");
   r.z2 = block_steps (sim, "/Speed z2");
   r.err1 = qd_test_max_error (qd_test_find_trace (sim, "/Scope/z1"), z1_exact, FINAL_TIME);
-  r.err2 = qd_test_max_error (qd_test_find_trace (sim, "/Scope/z2"), z2_exact, FINAL_TIME);
+  r.err2 = qd_test_max_error (qd_test_find_trace (sim, "/Speed/z2"), z2_exact, FINAL_TIME);
   g_test_message ("%s dQ1=%g dQ2=%g: %" G_GUINT64_FORMAT " steps (z1 %"
                   G_GUINT64_FORMAT ", z2 %" G_GUINT64_FORMAT "); "
                   "max error z1 %.3g, z2 %.3g",
@@ -818,7 +818,7 @@ run_oscillator (const char *method,
   g_assert_no_error (error);
 
   t1 = qd_test_find_trace (sim, "/Scope/z1");
-  t2 = qd_test_find_trace (sim, "/Scope/z2");
+  t2 = qd_test_find_trace (sim, "/Speed/z2");
   *rmin = G_MAXDOUBLE;
   *rmax = 0.0;
   for (int k = 0; k <= 20000; k++)

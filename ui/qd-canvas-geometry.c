@@ -1,12 +1,10 @@
 /* qd-canvas-geometry.c: where things are on a diagram
  *
  * Port positions, hit testing and orthogonal link routing, in canvas
- * units. The automatic router is deliberately simple, in the spirit of
- * what block-diagram editors do for a single link: it leaves each port
- * straight for a short stub, then tries one- and two-bend Manhattan paths
- * through a handful of candidate lines (the middle, the ports' own lines
- * and the lines just beside the nearby blocks) and keeps the shortest one
- * that crosses the fewest blocks.
+ * units. One automatic route is laid by qd-canvas-route.c; here are the
+ * routes with bend points, the routes of a whole system, laid in order
+ * so that each sees those before it, and QdCanvasRouter, which keeps
+ * them across edits.
  *
  * Each route depends only on its ends, the blocks and the routes laid
  * before it near it: QdCanvasRouter uses that to lay again, after an
@@ -17,6 +15,7 @@
 #include <string.h>
 
 #include "qd-canvas-geometry.h"
+#include "qd-canvas-route-private.h"
 
 #define EPS 1e-6
 
@@ -320,362 +319,6 @@ qd_canvas_route_simplify (GArray *route)
     }
 }
 
-/* Something a route should not cross: a block, or (less bad) the name
- * written under it. */
-typedef struct
-{
-  QdRect rect;
-  double penalty;
-} Obstacle;
-
-/* The penalty of the obstacles the segment a-b passes through (touching
- * an edge does not count). */
-static double
-segment_crossings (QdPoint       a,
-                   QdPoint       b,
-                   const GArray *obstacles)
-{
-  double x0 = MIN (a.x, b.x), x1 = MAX (a.x, b.x);
-  double y0 = MIN (a.y, b.y), y1 = MAX (a.y, b.y);
-  double penalty = 0;
-
-  for (guint i = 0; i < obstacles->len; i++)
-    {
-      const Obstacle *o = &g_array_index (obstacles, Obstacle, i);
-      const QdRect *r = &o->rect;
-
-      /* The segment is axis-aligned, so it is its own bounding box. */
-      if (x1 > r->x + 0.5 && x0 < r->x + r->width - 0.5 &&
-          y1 > r->y + 0.5 && y0 < r->y + r->height - 0.5)
-        penalty += o->penalty;
-    }
-  return penalty;
-}
-
-/* A segment of a route already laid, and the link it belongs to. */
-typedef struct
-{
-  QdPoint       a, b;
-  const QdLink *link;
-} Laid;
-
-/* Running along another link's line makes two links look like one: costly.
- * Running along a branch of the same link shares the trunk: a saving.
- * Crossing another link is allowed but avoided when it is cheap to. */
-static double
-segment_overlaps (QdPoint       a,
-                  QdPoint       b,
-                  const GArray *laid,
-                  const QdLink *link)
-{
-  gboolean horizontal = fabs (a.y - b.y) < EPS;
-  double cost = 0;
-
-  if (laid == NULL)
-    return 0;
-  for (guint i = 0; i < laid->len; i++)
-    {
-      const Laid *l = &g_array_index (laid, Laid, i);
-      gboolean lh = fabs (l->a.y - l->b.y) < EPS;
-      double overlap;
-
-      if (horizontal == lh)
-        {
-          double apart = horizontal ? fabs (a.y - l->a.y) : fabs (a.x - l->a.x);
-
-          if (horizontal)
-            {
-              if (apart > 8.0)
-                continue;
-              overlap = MIN (MAX (a.x, b.x), MAX (l->a.x, l->b.x)) -
-                        MAX (MIN (a.x, b.x), MIN (l->a.x, l->b.x));
-            }
-          else
-            {
-              if (apart > 8.0)
-                continue;
-              overlap = MIN (MAX (a.y, b.y), MAX (l->a.y, l->b.y)) -
-                        MAX (MIN (a.y, b.y), MIN (l->a.y, l->b.y));
-            }
-          if (overlap <= EPS)
-            continue;
-          if (apart > 1.5)
-            {
-              /* Two links side by side, closer than the grid: they read
-               * as one thick line or a misdrawn one. */
-              if (l->link != link)
-                cost += 100.0 + overlap;
-            }
-          else if (l->link == link)
-            cost -= 0.5 * overlap;
-          else
-            cost += 300.0 + 2.0 * overlap;
-        }
-      else if (l->link != link)
-        {
-          /* Perpendicular: do they cross? */
-          QdPoint h0 = horizontal ? a : l->a, h1 = horizontal ? b : l->b;
-          QdPoint v0 = horizontal ? l->a : a, v1 = horizontal ? l->b : b;
-
-          if (v0.x > MIN (h0.x, h1.x) + EPS && v0.x < MAX (h0.x, h1.x) - EPS &&
-              h0.y > MIN (v0.y, v1.y) + EPS && h0.y < MAX (v0.y, v1.y) - EPS)
-            cost += 8.0;
-        }
-    }
-  return cost;
-}
-
-/* The cost of the route @pts, or something at least @bound once it is
- * known to cost more than @bound (the best so far). */
-static double
-route_cost (const QdPoint *pts,
-            guint          n,
-            const GArray  *obstacles,
-            QdPoint        start_dir,
-            QdPoint        end_dir,
-            const GArray  *laid,
-            const QdLink  *link,
-            double         bound)
-{
-  double cost = 0, credit;
-  guint bends = 0;
-
-  /* The cheap part first: length, bends and the stubs. */
-  for (guint i = 0; i + 1 < n; i++)
-    cost += fabs (pts[i + 1].x - pts[i].x) + fabs (pts[i + 1].y - pts[i].y);
-  /* Sharing a trunk can save at most half the length: only beyond that
-   * is a route surely worse than the bound. */
-  credit = 0.5 * cost;
-  /* Turns, counted on the route without its repeated points. */
-  {
-    QdPoint q[8];
-    guint m = 0;
-
-    for (guint i = 0; i < n && m < G_N_ELEMENTS (q); i++)
-      if (m == 0 || !same_point (q[m - 1], pts[i]))
-        q[m++] = pts[i];
-    for (guint i = 1; i + 1 < m; i++)
-      {
-        QdPoint a = q[i - 1], b = q[i], c = q[i + 1];
-
-        if (!((fabs (a.x - b.x) < EPS && fabs (b.x - c.x) < EPS) ||
-              (fabs (a.y - b.y) < EPS && fabs (b.y - c.y) < EPS)))
-          bends++;
-      }
-  }
-  cost += 25.0 * bends;
-
-  /* Turning straight back over a stub hides the link under itself. */
-  if (n >= 4)
-    {
-      QdPoint s = pts[1], t = pts[2];
-      QdPoint u = pts[n - 3], e = pts[n - 2];
-
-      if ((t.x - s.x) * start_dir.x + (t.y - s.y) * start_dir.y < -EPS)
-        cost += 500.0;
-      /* Arriving at the end stub, the link moves along -end_dir. */
-      if ((e.x - u.x) * end_dir.x + (e.y - u.y) * end_dir.y > EPS)
-        cost += 500.0;
-    }
-  if (cost - credit >= bound)
-    return cost;
-
-  /* pts[0] and pts[n-1] are the ports, pts[1] and pts[n-2] the stubs. */
-  for (guint i = 0; i + 1 < n && cost - credit < bound; i++)
-    {
-      QdPoint a = pts[i], b = pts[i + 1];
-
-      if (fabs (b.x - a.x) + fabs (b.y - a.y) < EPS)
-        continue;
-      if (i > 0 && i + 2 < n)
-        cost += segment_crossings (a, b, obstacles);
-      cost += segment_overlaps (a, b, laid, link);
-    }
-  return cost;
-}
-
-static int
-compare_doubles (gconstpointer a,
-                 gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return (x > y) - (x < y);
-}
-
-/* Blocks on a grid share their edges: try each line once. The first
- * candidate (the middle) stays first, so that it wins ties. */
-static void
-dedupe (GArray *values)
-{
-  double first;
-  guint out = 1;
-
-  if (values->len < 3)
-    return;
-  first = g_array_index (values, double, 0);
-  qsort (&g_array_index (values, double, 1), values->len - 1, sizeof (double),
-         (int (*) (const void *, const void *)) compare_doubles);
-  for (guint i = 1; i < values->len; i++)
-    {
-      double v = g_array_index (values, double, i);
-
-      if (fabs (v - first) <= 0.5 ||
-          (out > 1 && fabs (v - g_array_index (values, double, out - 1)) <= 0.5))
-        continue;
-      g_array_index (values, double, out++) = v;
-    }
-  g_array_set_size (values, out);
-}
-
-/* The neighbourhood of a route between the stubs @s1 and @e1: only the
- * blocks and the laid segments that reach into it shape the route, which
- * is what lets QdCanvasRouter know which routes an edit can change. */
-static QdRect
-route_area (QdPoint s1,
-            QdPoint e1)
-{
-  QdRect area;
-
-  area.x = MIN (s1.x, e1.x) - 80;
-  area.y = MIN (s1.y, e1.y) - 80;
-  area.width = fabs (s1.x - e1.x) + 160;
-  area.height = fabs (s1.y - e1.y) + 160;
-  return area;
-}
-
-/* The box around a laid segment within which it counts for a route (the
- * test route_auto() applies to pick the segments near it). */
-static QdRect
-laid_box (QdPoint a,
-          QdPoint b)
-{
-  QdRect r = { MIN (a.x, b.x) - 10, MIN (a.y, b.y) - 10,
-               fabs (a.x - b.x) + 20, fabs (a.y - b.y) + 20 };
-
-  return r;
-}
-
-static GArray *
-route_auto (const QdSystem *system,
-            QdPoint         start,
-            QdPoint         start_dir,
-            QdPoint         end,
-            QdPoint         end_dir,
-            const GArray   *laid,
-            const QdLink   *link)
-{
-  GArray *route = g_array_new (FALSE, FALSE, sizeof (QdPoint));
-  GArray *obstacles = g_array_new (FALSE, FALSE, sizeof (Obstacle));
-  GArray *xs = g_array_new (FALSE, FALSE, sizeof (double));
-  GArray *ys = g_array_new (FALSE, FALSE, sizeof (double));
-  QdPoint s1 = { start.x + start_dir.x * QD_CANVAS_STUB,
-                 start.y + start_dir.y * QD_CANVAS_STUB };
-  QdPoint e1 = { end.x + end_dir.x * QD_CANVAS_STUB,
-                 end.y + end_dir.y * QD_CANVAS_STUB };
-  QdPoint best[6];
-  double best_cost = G_MAXDOUBLE;
-  QdRect area = route_area (s1, e1);
-  GArray *near = NULL;
-  double v;
-
-  /* Only blocks near the two ends shape the route: this keeps routing
-   * cheap on large diagrams. */
-  if (system != NULL)
-    for (guint i = 0; i < system->blocks->len; i++)
-      {
-        const QdBlock *block = g_ptr_array_index (system->blocks, i);
-        Obstacle o = { qd_canvas_block_rect (block), 10000.0 };
-
-        if (qd_rect_intersects (&o.rect, &area))
-          {
-            Obstacle label;
-            double w = 6.0 * g_utf8_strlen (block->name != NULL ? block->name : "", -1);
-
-            g_array_append_val (obstacles, o);
-            /* The name, about 10 units high: crossing it makes both
-             * hard to read. */
-            label.rect = qd_canvas_block_name_rect (block, w, 12);
-            label.rect.y -= 1;
-            label.penalty = 400.0;
-            g_array_append_val (obstacles, label);
-          }
-      }
-
-  /* Likewise only the links laid nearby. */
-  if (laid != NULL)
-    {
-      near = g_array_new (FALSE, FALSE, sizeof (Laid));
-      for (guint i = 0; i < laid->len; i++)
-        {
-          const Laid *l = &g_array_index (laid, Laid, i);
-          QdRect r = laid_box (l->a, l->b);
-
-          if (qd_rect_intersects (&r, &area))
-            g_array_append_val (near, *l);
-        }
-    }
-
-  v = (s1.x + e1.x) / 2;
-  g_array_append_val (xs, v);
-  g_array_append_val (xs, s1.x);
-  g_array_append_val (xs, e1.x);
-  v = (s1.y + e1.y) / 2;
-  g_array_append_val (ys, v);
-  g_array_append_val (ys, s1.y);
-  g_array_append_val (ys, e1.y);
-  for (guint i = 0; i < obstacles->len; i += 2)
-    {
-      const QdRect *r = &g_array_index (obstacles, Obstacle, i).rect;
-
-      v = r->x - QD_CANVAS_STUB - 10;
-      g_array_append_val (xs, v);
-      v = r->x + r->width + QD_CANVAS_STUB + 10;
-      g_array_append_val (xs, v);
-      v = r->y - QD_CANVAS_STUB - 10;
-      g_array_append_val (ys, v);
-      /* Below a block is its name: pass further down. */
-      v = r->y + r->height + QD_CANVAS_STUB + 20;
-      g_array_append_val (ys, v);
-    }
-
-  dedupe (xs);
-  dedupe (ys);
-  for (guint i = 0; i < xs->len; i++)
-    {
-      double xm = g_array_index (xs, double, i);
-      QdPoint pts[6] = { start, s1, { xm, s1.y }, { xm, e1.y }, e1, end };
-      double cost = route_cost (pts, 6, obstacles, start_dir, end_dir, near, link, best_cost);
-
-      if (cost < best_cost - EPS)
-        {
-          best_cost = cost;
-          memcpy (best, pts, sizeof best);
-        }
-    }
-  for (guint i = 0; i < ys->len; i++)
-    {
-      double ym = g_array_index (ys, double, i);
-      QdPoint pts[6] = { start, s1, { s1.x, ym }, { e1.x, ym }, e1, end };
-      double cost = route_cost (pts, 6, obstacles, start_dir, end_dir, near, link, best_cost);
-
-      if (cost < best_cost - EPS)
-        {
-          best_cost = cost;
-          memcpy (best, pts, sizeof best);
-        }
-    }
-
-  g_array_append_vals (route, best, 6);
-  qd_canvas_route_simplify (route);
-
-  g_array_unref (obstacles);
-  g_array_unref (xs);
-  g_array_unref (ys);
-  g_clear_pointer (&near, g_array_unref);
-  return route;
-}
-
 GArray *
 qd_canvas_route_auto (const QdSystem *system,
                       QdPoint         start,
@@ -683,7 +326,7 @@ qd_canvas_route_auto (const QdSystem *system,
                       QdPoint         end,
                       QdPoint         end_dir)
 {
-  return route_auto (system, start, start_dir, end, end_dir, NULL, NULL);
+  return qd_canvas_route_search (system, start, start_dir, end, end_dir, NULL, NULL);
 }
 
 /* Joins @from to @to with at most one elbow. Of the two possible elbows
@@ -773,11 +416,11 @@ route_target (const QdSystem *system,
   if (target->points == NULL || target->points->len == 0)
     {
       if (area != NULL)
-        *area = route_area ((QdPoint) { start.x + start_dir.x * QD_CANVAS_STUB,
+        *area = qd_canvas_route_area ((QdPoint) { start.x + start_dir.x * QD_CANVAS_STUB,
                                         start.y + start_dir.y * QD_CANVAS_STUB },
                             (QdPoint) { end.x + end_dir.x * QD_CANVAS_STUB,
                                         end.y + end_dir.y * QD_CANVAS_STUB });
-      return route_auto (system, start, start_dir, end, end_dir, laid, link);
+      return qd_canvas_route_search (system, start, start_dir, end, end_dir, laid, link);
     }
 
   route = g_array_new (FALSE, FALSE, sizeof (QdPoint));
@@ -802,7 +445,7 @@ qd_canvas_route_system (const QdSystem *system)
 {
   GHashTable *routes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                               (GDestroyNotify) g_array_unref);
-  GArray *laid = g_array_new (FALSE, FALSE, sizeof (Laid));
+  GArray *laid = g_array_new (FALSE, FALSE, sizeof (QdCanvasLaid));
 
   g_return_val_if_fail (system != NULL, routes);
 
@@ -817,7 +460,7 @@ qd_canvas_route_system (const QdSystem *system)
 
           for (guint k = 0; k + 1 < route->len; k++)
             {
-              Laid l = { g_array_index (route, QdPoint, k),
+              QdCanvasLaid l = { g_array_index (route, QdPoint, k),
                          g_array_index (route, QdPoint, k + 1), link };
 
               g_array_append_val (laid, l);
@@ -1026,14 +669,15 @@ intersects_any (const QdRect *area,
   return FALSE;
 }
 
-/* The boxes of @route's segments, as route_auto() tests them. */
+/* The boxes of @route's segments, as qd_canvas_route_search() tests
+ * them. */
 static void
 add_segment_boxes (GArray       *boxes,
                    const GArray *route)
 {
   for (guint k = 0; route != NULL && k + 1 < route->len; k++)
     {
-      QdRect r = laid_box (g_array_index (route, QdPoint, k),
+      QdRect r = qd_canvas_laid_box (g_array_index (route, QdPoint, k),
                            g_array_index (route, QdPoint, k + 1));
 
       g_array_append_val (boxes, r);
@@ -1042,7 +686,8 @@ add_segment_boxes (GArray       *boxes,
 
 /* A route of target @t of @link depends on its ends, its bend points,
  * the blocks whose rectangles reach into its area and the segments laid
- * before it that reach into its area; nothing else (see route_auto()).
+ * before it that reach into its area; nothing else (see
+ * qd_canvas_route_search()).
  * So when none of these changed since it was laid, laying it again
  * would give the very same points, and it is kept. A route laid again
  * that comes out different is itself a change for the routes after it;
@@ -1185,7 +830,7 @@ qd_canvas_router_update (QdCanvasRouter *router,
   }
 
   routes = g_ptr_array_new_with_free_func ((GDestroyNotify) route_state_free);
-  laid = g_array_new (FALSE, FALSE, sizeof (Laid));
+  laid = g_array_new (FALSE, FALSE, sizeof (QdCanvasLaid));
   for (guint i = 0; i < system->links->len; i++)
     {
       const QdLink *link = g_ptr_array_index (system->links, i);
@@ -1250,7 +895,7 @@ qd_canvas_router_update (QdCanvasRouter *router,
 
           for (guint k = 0; k + 1 < state->route->len; k++)
             {
-              Laid l = { g_array_index (state->route, QdPoint, k),
+              QdCanvasLaid l = { g_array_index (state->route, QdPoint, k),
                          g_array_index (state->route, QdPoint, k + 1), link };
 
               g_array_append_val (laid, l);

@@ -3,7 +3,8 @@
  * Order of drawing: background, grid, earlier runs (lighter, so the
  * current run is never hidden under them), current traces, frame and
  * tick labels, legend, then the widget's overlays. Curves are clipped to
- * the plot area.
+ * the plot area. The ticks, labels and legend are laid out and drawn by
+ * qd-plot-axes.c.
  *
  * A trace is drawn in one of two ways. When the view holds at most a
  * few segments per pixel column (SPARSE_PER_COLUMN), every segment is
@@ -23,16 +24,8 @@
 
 #include <pango/pangocairo.h>
 
-#include "qd-plot-render.h"
+#include "qd-plot-render-private.h"
 
-/* Margins around the plot area, in output pixels, when axes are drawn. */
-#define MARGIN_LEFT   66.0
-#define MARGIN_RIGHT  16.0
-#define MARGIN_TOP    12.0
-#define MARGIN_BOTTOM 34.0
-/* Beyond this, Cairo's fixed-point coordinates overflow: clamp. */
-#define COORD_LIMIT   1.0e6
-#define FONT          "Sans 9"
 /* Up to this many segments per pixel column, a curve is one polyline:
  * column bars draw a smooth curve of a few thousand segments (a QSS2
  * run of a few hundred steps per cycle) as a staircase of vertical
@@ -48,13 +41,6 @@ set_color (QdPlotColor *color,
   color->green = ((rgb >> 8) & 0xff) / 255.0;
   color->blue = (rgb & 0xff) / 255.0;
   color->alpha = alpha;
-}
-
-static void
-source_color (cairo_t           *cr,
-              const QdPlotColor *color)
-{
-  cairo_set_source_rgba (cr, color->red, color->green, color->blue, color->alpha);
 }
 
 void
@@ -137,250 +123,6 @@ qd_plot_render_get_area (const QdPlotRenderOptions *o,
       area->x = area->y = 0.0;
       area->width = MAX (1.0, width);
       area->height = MAX (1.0, height);
-    }
-}
-
-/* Ticks and labels */
-
-double
-qd_plot_nice_ceil (double value)
-{
-  double e, base, f;
-
-  g_return_val_if_fail (value > 0.0, 1.0);
-  e = floor (log10 (value));
-  base = pow (10.0, e);
-  f = value / base;
-  /* A relative tolerance: 0.30000000000000004 / 0.1 must give 3 -> 5,
-   * and 2.0000000001 must stay 2. */
-  if (f <= 1.0 + 1e-9)
-    return base;
-  if (f <= 2.0 + 1e-9)
-    return 2.0 * base;
-  if (f <= 5.0 + 1e-9)
-    return 5.0 * base;
-  return 10.0 * base;
-}
-
-guint
-qd_plot_nice_ticks (double  lo,
-                    double  hi,
-                    guint   max_ticks,
-                    double *ticks,
-                    double *step)
-{
-  double s;
-  guint n;
-
-  if (!(hi > lo) || !isfinite (lo) || !isfinite (hi) || max_ticks == 0)
-    {
-      *step = 0.0;
-      return 0;
-    }
-  max_ticks = MAX (max_ticks, 2);
-  s = qd_plot_nice_ceil ((hi - lo) / max_ticks);
-  for (;;)
-    {
-      double first = ceil (lo / s - 1e-9);
-      double last = floor (hi / s + 1e-9);
-
-      if (last - first + 1.0 <= max_ticks)
-        {
-          n = 0;
-          for (double k = first; k <= last; k++)
-            {
-              /* k * s, not an accumulated sum: 0.1 + 0.2 must print 0.3,
-               * and zero must be exactly zero. */
-              double v = k * s;
-
-              ticks[n++] = fabs (v) < s * 1e-9 ? 0.0 : v;
-            }
-          *step = s;
-          return n;
-        }
-      s = qd_plot_nice_ceil (s * 1.5);
-    }
-}
-
-char *
-qd_plot_format_tick (double value,
-                     double step,
-                     double axis_max)
-{
-  double top = axis_max > 0.0 ? axis_max : fabs (value);
-  double mag = MAX (top, fabs (step));
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-  int decimals;
-
-  if (value == 0.0 || fabs (value) < fabs (step) * 1e-9)
-    return g_strdup ("0");
-  if (step <= 0.0)
-    step = fabs (value);
-
-  if (mag < 1e6 && step >= 1e-3)
-    {
-      decimals = (int) MAX (0.0, -floor (log10 (step) + 1e-9));
-      g_snprintf (buf, sizeof buf, "%.*f", decimals, value);
-      return g_strdup (buf);
-    }
-  else
-    {
-      /* Engineering notation: the exponent a multiple of three, so the
-       * mantissa reads like a unit prefix (n, µ, m, k, M, G). */
-      int e3 = 3 * (int) floor (log10 (top) / 3.0 + 1e-12);
-      double scale = pow (10.0, e3);
-      double mantissa = value / scale;
-
-      decimals = (int) MAX (0.0, -floor (log10 (step / scale) + 1e-9));
-      decimals = MIN (decimals, 6);
-      g_snprintf (buf, sizeof buf, "%.*fe%d", decimals, mantissa, e3);
-      return g_strdup (buf);
-    }
-}
-
-char *
-qd_plot_format_value (double value)
-{
-  double mag = fabs (value);
-  int e3;
-
-  /* Plain up to what six digits round below a million: 999999.9 would
-   * print as printf's 1e+06. */
-  if (value == 0.0 || !isfinite (value) || (mag >= 1e-3 && mag < 999999.5))
-    return g_strdup_printf ("%.6g", value);
-  e3 = 3 * (int) floor (log10 (mag) / 3.0);
-  /* A mantissa that rounds up to 1000 (999.9999e3) moves to the next
-   * exponent. */
-  if (fabs (value / pow (10.0, e3)) >= 999999.5e-3)
-    e3 += 3;
-  return g_strdup_printf ("%.6ge%d", value / pow (10.0, e3), e3);
-}
-
-/* Coordinates */
-
-typedef struct
-{
-  QdPlotRect area;
-  double     x_min, x_max, y_min, y_max;
-  double     sx, sy;   /* pixels per unit */
-} Map;
-
-static void
-map_init (Map                       *m,
-          const QdPlotRenderOptions *o,
-          const QdPlotRect          *area)
-{
-  m->area = *area;
-  m->x_min = o->x_min;
-  m->x_max = o->x_max;
-  m->y_min = o->y_min;
-  m->y_max = o->y_max;
-  m->sx = area->width / (o->x_max - o->x_min);
-  m->sy = area->height / (o->y_max - o->y_min);
-}
-
-static inline double
-clamp_coord (double v)
-{
-  if (isnan (v))
-    return 0.0;
-  return CLAMP (v, -COORD_LIMIT, COORD_LIMIT);
-}
-
-static inline double
-map_x (const Map *m,
-       double     x)
-{
-  return clamp_coord (m->area.x + (x - m->x_min) * m->sx);
-}
-
-static inline double
-map_y (const Map *m,
-       double     y)
-{
-  return clamp_coord (m->area.y + m->area.height - (y - m->y_min) * m->sy);
-}
-
-/* Text */
-
-static PangoLayout *
-make_layout (cairo_t    *cr,
-             const char *text)
-{
-  PangoLayout *layout = pango_cairo_create_layout (cr);
-  PangoFontDescription *font = pango_font_description_from_string (FONT);
-
-  pango_layout_set_font_description (layout, font);
-  pango_font_description_free (font);
-  pango_layout_set_text (layout, text, -1);
-  return layout;
-}
-
-/* Draws @text with its anchor (0 = left/top, 0.5 = centre, 1 = right/
- * bottom) at (x, y). */
-static void
-draw_text (cairo_t    *cr,
-           const char *text,
-           double      x,
-           double      y,
-           double      ax,
-           double      ay)
-{
-  PangoLayout *layout = make_layout (cr, text);
-  int w, h;
-
-  pango_layout_get_pixel_size (layout, &w, &h);
-  cairo_move_to (cr, round (x - ax * w), round (y - ay * h));
-  pango_cairo_show_layout (cr, layout);
-  g_object_unref (layout);
-}
-
-static void
-text_size (cairo_t    *cr,
-           const char *text,
-           double     *w,
-           double     *h)
-{
-  PangoLayout *layout = make_layout (cr, text);
-  int iw, ih;
-
-  pango_layout_get_pixel_size (layout, &iw, &ih);
-  *w = iw;
-  *h = ih;
-  g_object_unref (layout);
-}
-
-/* Series helpers */
-
-/* Where the last segment of @trace ends: the close time, or the run's
- * current time for a trace still being written. */
-static double
-series_end (const QdPlotRenderOptions *o,
-            QdTrace                   *trace,
-            gsize                      length)
-{
-  double end;
-
-  if (qd_trace_is_closed (trace, &end))
-    return end;
-  end = qd_trace_get_last_time (trace);
-  return MAX (end, o->t_end);
-}
-
-static void
-series_color (const QdPlotSeries *s,
-              const QdPlotStyle  *style,
-              QdPlotColor        *color)
-{
-  *color = s->color;
-  if (s->earlier)
-    {
-      /* A lighter shade of the same hue: mixed with the background. */
-      const double keep = 0.42;
-
-      color->red = keep * color->red + (1.0 - keep) * style->background.red;
-      color->green = keep * color->green + (1.0 - keep) * style->background.green;
-      color->blue = keep * color->blue + (1.0 - keep) * style->background.blue;
     }
 }
 
@@ -901,28 +643,6 @@ draw_dense (cairo_t                   *cr,
   dense_range (cr, o, m, cols, n, n_faint, n, prev_last);
 }
 
-static guint
-n_columns (const QdPlotRect *area)
-{
-  return (guint) MAX (1.0, ceil (area->width - 1e-6));
-}
-
-/* The columns of @s over the view, from its cache or a scratch one. */
-static const QdPlotColumn *
-series_columns (const QdPlotRenderOptions *o,
-                const QdPlotSeries        *s,
-                const QdPlotRect          *area,
-                double                     end,
-                QdPlotColumns            **scratch)
-{
-  QdPlotColumns *cache = s->columns;
-
-  if (cache == NULL)
-    cache = *scratch = qd_plot_columns_new ();
-  return qd_plot_columns_update (cache, s->trace, o->mode, o->x_min, o->x_max,
-                                 n_columns (area), end);
-}
-
 static void
 draw_series_time (cairo_t                   *cr,
                   const QdPlotRenderOptions *o,
@@ -1231,240 +951,6 @@ qd_plot_render_get_y_extent (const QdPlotRenderOptions *o,
   return TRUE;
 }
 
-/* Grid and axes */
-
-static void
-draw_grid_and_axes (cairo_t                   *cr,
-                    const QdPlotRenderOptions *o,
-                    const QdPlotStyle         *style,
-                    const Map                 *m,
-                    gboolean                   grid,
-                    gboolean                   labels)
-{
-  const QdPlotRect *a = &m->area;
-  double xt[64], yt[64], xstep, ystep, x_top = 0.0, y_top = 0.0;
-  guint nx, ny;
-
-  nx = qd_plot_nice_ticks (o->x_min, o->x_max,
-                           (guint) CLAMP (a->width / 90.0, 2, 60), xt, &xstep);
-  ny = qd_plot_nice_ticks (o->y_min, o->y_max,
-                           (guint) CLAMP (a->height / 45.0, 2, 60), yt, &ystep);
-
-  if (grid)
-    {
-      cairo_save (cr);
-      cairo_set_line_width (cr, 1.0);
-      source_color (cr, &style->grid);
-      /* Half-pixel offsets keep one-pixel lines sharp. */
-      for (guint i = 0; i < nx; i++)
-        {
-          double x = floor (map_x (m, xt[i])) + 0.5;
-
-          cairo_move_to (cr, x, a->y);
-          cairo_line_to (cr, x, a->y + a->height);
-        }
-      for (guint i = 0; i < ny; i++)
-        {
-          double y = floor (map_y (m, yt[i])) + 0.5;
-
-          cairo_move_to (cr, a->x, y);
-          cairo_line_to (cr, a->x + a->width, y);
-        }
-      cairo_stroke (cr);
-      cairo_restore (cr);
-      return;
-    }
-
-  if (!labels)
-    return;
-
-  cairo_save (cr);
-  cairo_set_line_width (cr, 1.0);
-  source_color (cr, &style->frame);
-  cairo_rectangle (cr, floor (a->x) + 0.5, floor (a->y) + 0.5,
-                   floor (a->width), floor (a->height));
-  for (guint i = 0; i < nx; i++)
-    {
-      double x = floor (map_x (m, xt[i])) + 0.5;
-
-      cairo_move_to (cr, x, a->y + a->height);
-      cairo_line_to (cr, x, a->y + a->height + 4.0);
-    }
-  for (guint i = 0; i < ny; i++)
-    {
-      double y = floor (map_y (m, yt[i])) + 0.5;
-
-      cairo_move_to (cr, a->x - 4.0, y);
-      cairo_line_to (cr, a->x, y);
-    }
-  cairo_stroke (cr);
-
-  source_color (cr, &style->text);
-  for (guint i = 0; i < nx; i++)
-    x_top = MAX (x_top, fabs (xt[i]));
-  for (guint i = 0; i < ny; i++)
-    y_top = MAX (y_top, fabs (yt[i]));
-  for (guint i = 0; i < nx; i++)
-    {
-      g_autofree char *text = qd_plot_format_tick (xt[i], xstep, x_top);
-
-      draw_text (cr, text, map_x (m, xt[i]), a->y + a->height + 6.0, 0.5, 0.0);
-    }
-  for (guint i = 0; i < ny; i++)
-    {
-      g_autofree char *text = qd_plot_format_tick (yt[i], ystep, y_top);
-
-      draw_text (cr, text, a->x - 7.0, map_y (m, yt[i]), 1.0, 0.5);
-    }
-  cairo_restore (cr);
-}
-
-/* Legend */
-
-#define LEGEND_PAD    6.0
-#define LEGEND_SWATCH 18.0
-#define LEGEND_ROW    17.0
-
-static char *
-xy_label (const QdPlotRenderOptions *o)
-{
-  const char *y = o->series[o->xy_y].label;
-  const char *x = o->series[o->xy_x].label;
-
-  /* TRANSLATORS: the XY plot's legend entry: "y against x". */
-  return g_strdup_printf (_("%s against %s"), y ? y : "", x ? x : "");
-}
-
-typedef struct
-{
-  QdPlotRect box;
-  guint      n_rows;
-  guint      rows[64];   /* series index of each row */
-} LegendLayout;
-
-static gboolean
-legend_layout (cairo_t                   *cr,
-               const QdPlotRenderOptions *o,
-               const QdPlotRect          *area,
-               LegendLayout              *l)
-{
-  double text_w = 0.0;
-
-  l->n_rows = 0;
-  for (guint i = 0; i < o->n_series && l->n_rows < G_N_ELEMENTS (l->rows); i++)
-    {
-      double w, h;
-
-      if (o->series[i].label == NULL || o->xy)
-        continue;
-      text_size (cr, o->series[i].label, &w, &h);
-      text_w = MAX (text_w, w);
-      l->rows[l->n_rows++] = i;
-    }
-  if (o->xy && o->xy_x < o->n_series && o->xy_y < o->n_series)
-    {
-      /* One entry: the curve, named "y against x". */
-      g_autofree char *label = xy_label (o);
-      double h;
-
-      text_size (cr, label, &text_w, &h);
-      l->rows[l->n_rows++] = o->xy_y;
-    }
-  if (l->n_rows == 0)
-    return FALSE;
-  l->box.width = LEGEND_PAD * 3 + LEGEND_SWATCH + text_w;
-  l->box.height = LEGEND_PAD * 2 + LEGEND_ROW * l->n_rows;
-  l->box.x = area->x + area->width - l->box.width - 8.0;
-  l->box.y = area->y + 8.0;
-  return TRUE;
-}
-
-static void
-draw_legend (cairo_t                   *cr,
-             const QdPlotRenderOptions *o,
-             const QdPlotStyle         *style,
-             const QdPlotRect          *area)
-{
-  LegendLayout l;
-
-  if (!legend_layout (cr, o, area, &l))
-    return;
-  cairo_save (cr);
-  source_color (cr, &style->legend_background);
-  cairo_rectangle (cr, l.box.x, l.box.y, l.box.width, l.box.height);
-  cairo_fill_preserve (cr);
-  source_color (cr, &style->grid);
-  cairo_set_line_width (cr, 1.0);
-  cairo_stroke (cr);
-
-  for (guint r = 0; r < l.n_rows; r++)
-    {
-      const QdPlotSeries *s = &o->series[l.rows[r]];
-      double y = l.box.y + LEGEND_PAD + LEGEND_ROW * (r + 0.5);
-      double x = l.box.x + LEGEND_PAD;
-      QdPlotColor color;
-      g_autofree char *xy_text = NULL;
-      const char *label = s->label;
-
-      series_color (s, style, &color);
-      if (o->xy)
-        label = xy_text = xy_label (o);
-      source_color (cr, &color);
-      cairo_set_line_width (cr, 2.5);
-      cairo_move_to (cr, x, floor (y) + 0.5);
-      cairo_line_to (cr, x + LEGEND_SWATCH, floor (y) + 0.5);
-      if (s->visible)
-        cairo_stroke (cr);
-      else
-        {
-          /* Hidden: a hollow swatch and dimmed text, still clickable. */
-          cairo_set_line_width (cr, 1.0);
-          cairo_rectangle (cr, x + 0.5, floor (y) - 2.5, LEGEND_SWATCH - 1.0, 6.0);
-          cairo_stroke (cr);
-        }
-      if (s->visible)
-        source_color (cr, &style->text);
-      else
-        cairo_set_source_rgba (cr, style->text.red, style->text.green,
-                               style->text.blue, 0.45);
-      draw_text (cr, label, x + LEGEND_SWATCH + LEGEND_PAD, y, 0.0, 0.5);
-    }
-  cairo_restore (cr);
-}
-
-int
-qd_plot_render_legend_hit (const QdPlotRenderOptions *o,
-                           double                     width,
-                           double                     height,
-                           double                     x,
-                           double                     y)
-{
-  cairo_surface_t *surface;
-  cairo_t *cr;
-  QdPlotRect area;
-  LegendLayout l;
-  int hit = -1;
-
-  if (!o->draw_legend)
-    return -1;
-  qd_plot_render_get_area (o, width, height, &area);
-  /* Text sizes need a context; a one-pixel scratch surface will do. */
-  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
-  cr = cairo_create (surface);
-  if (legend_layout (cr, o, &area, &l)
-      && x >= l.box.x && x < l.box.x + l.box.width
-      && y >= l.box.y + LEGEND_PAD && y < l.box.y + l.box.height - LEGEND_PAD)
-    {
-      guint r = (guint) ((y - l.box.y - LEGEND_PAD) / LEGEND_ROW);
-
-      if (r < l.n_rows)
-        hit = (int) l.rows[r];
-    }
-  cairo_destroy (cr);
-  cairo_surface_destroy (surface);
-  return hit;
-}
-
 /* Cursor */
 
 static void
@@ -1577,6 +1063,7 @@ qd_plot_render (cairo_t                   *cr,
   QdPlotStyle fallback;
   const QdPlotStyle *style = get_style (o, &fallback);
   QdPlotRect area;
+  QdPlotLayout layout;
   Map m;
 
   qd_plot_render_get_area (o, width, height, &area);
@@ -1595,9 +1082,10 @@ qd_plot_render (cairo_t                   *cr,
       return;
     }
   map_init (&m, o, &area);
+  qd_plot_compute_layout (cr, o, &area, &layout);
 
   if (o->draw_grid)
-    draw_grid_and_axes (cr, o, style, &m, TRUE, FALSE);
+    qd_plot_draw_grid_and_axes (cr, o, style, &m, &layout, TRUE);
 
   cairo_save (cr);
   cairo_rectangle (cr, area.x, area.y, area.width, area.height);
@@ -1636,9 +1124,9 @@ qd_plot_render (cairo_t                   *cr,
   cairo_restore (cr);
 
   if (o->draw_axes)
-    draw_grid_and_axes (cr, o, style, &m, FALSE, TRUE);
+    qd_plot_draw_grid_and_axes (cr, o, style, &m, &layout, FALSE);
   if (o->draw_legend)
-    draw_legend (cr, o, style, &area);
+    qd_plot_draw_legend (cr, o, style, &layout);
   if (o->has_cursor)
     draw_cursor (cr, o, style, &m);
   if (o->has_box)

@@ -83,6 +83,18 @@ typedef struct
   QdPlotRect          box;
 } QdPlotRenderOptions;
 
+/* Where the parts of a plot go, for an output of a given size. */
+typedef struct
+{
+  QdPlotRect area;            /* where the curves are drawn */
+  guint      n_x_ticks;
+  QdPlotRect x_ticks[64];     /* the time axis's tick labels, in order */
+  QdPlotRect y_label;         /* the value axis's label; width 0: none */
+  QdPlotRect legend;          /* width 0: no legend */
+  guint      n_legend_rows;
+  guint      legend_rows[64]; /* the series of each legend row */
+} QdPlotLayout;
+
 void     qd_plot_style_init_light       (QdPlotStyle                *style);
 void     qd_plot_style_init_dark        (QdPlotStyle                *style);
 void     qd_plot_render_options_init    (QdPlotRenderOptions        *options);
@@ -122,6 +134,13 @@ gboolean qd_plot_render_get_y_extent    (const QdPlotRenderOptions  *options,
                                          double                     *y_min,
                                          double                     *y_max);
 
+/* Where the tick labels, the value axis's label and the legend go (the
+ * legend where it hides the least of the curves). Returns FALSE when
+ * there are neither axes nor a legend. */
+gboolean qd_plot_render_get_layout      (const QdPlotRenderOptions  *options,
+                                         double                      width,
+                                         double                      height,
+                                         QdPlotLayout               *layout);
 /* The series whose legend entry is at (@x, @y), or -1. */
 int      qd_plot_render_legend_hit      (const QdPlotRenderOptions  *options,
                                          double                      width,

@@ -1,0 +1,201 @@
+/* qd-plot-render-private.h: what the plot's drawing and its axes share
+ *
+ * The geometry of the plot (margins, the map from data to output
+ * coordinates), its text and the per-column extremes of a series, used
+ * by qd-plot-render.c (the curves) and qd-plot-axes.c (ticks, labels and
+ * legend). Not installed.
+ */
+#pragma once
+
+#include <math.h>
+
+#include <pango/pangocairo.h>
+
+#include "qd-plot-render.h"
+
+G_BEGIN_DECLS
+
+/* Margins around the plot area, in output pixels, when axes are drawn.
+ * The left one holds the value axis's label and its tick labels. */
+#define MARGIN_LEFT   82.0
+#define MARGIN_RIGHT  16.0
+#define MARGIN_TOP    12.0
+#define MARGIN_BOTTOM 34.0
+/* Beyond this, Cairo's fixed-point coordinates overflow: clamp. */
+#define COORD_LIMIT   1.0e6
+#define FONT          "Sans 9"
+
+static inline void
+source_color (cairo_t           *cr,
+              const QdPlotColor *color)
+{
+  cairo_set_source_rgba (cr, color->red, color->green, color->blue, color->alpha);
+}
+
+/* Coordinates */
+
+typedef struct
+{
+  QdPlotRect area;
+  double     x_min, x_max, y_min, y_max;
+  double     sx, sy;   /* pixels per unit */
+} Map;
+
+static inline void
+map_init (Map                       *m,
+          const QdPlotRenderOptions *o,
+          const QdPlotRect          *area)
+{
+  m->area = *area;
+  m->x_min = o->x_min;
+  m->x_max = o->x_max;
+  m->y_min = o->y_min;
+  m->y_max = o->y_max;
+  m->sx = area->width / (o->x_max - o->x_min);
+  m->sy = area->height / (o->y_max - o->y_min);
+}
+
+static inline double
+clamp_coord (double v)
+{
+  if (isnan (v))
+    return 0.0;
+  return CLAMP (v, -COORD_LIMIT, COORD_LIMIT);
+}
+
+static inline double
+map_x (const Map *m,
+       double     x)
+{
+  return clamp_coord (m->area.x + (x - m->x_min) * m->sx);
+}
+
+static inline double
+map_y (const Map *m,
+       double     y)
+{
+  return clamp_coord (m->area.y + m->area.height - (y - m->y_min) * m->sy);
+}
+
+/* Text */
+
+static inline PangoLayout *
+make_layout (cairo_t    *cr,
+             const char *text)
+{
+  PangoLayout *layout = pango_cairo_create_layout (cr);
+  PangoFontDescription *font = pango_font_description_from_string (FONT);
+
+  pango_layout_set_font_description (layout, font);
+  pango_font_description_free (font);
+  pango_layout_set_text (layout, text, -1);
+  return layout;
+}
+
+/* Draws @text with its anchor (0 = left/top, 0.5 = centre, 1 = right/
+ * bottom) at (x, y). */
+static inline void
+draw_text (cairo_t    *cr,
+           const char *text,
+           double      x,
+           double      y,
+           double      ax,
+           double      ay)
+{
+  PangoLayout *layout = make_layout (cr, text);
+  int w, h;
+
+  pango_layout_get_pixel_size (layout, &w, &h);
+  cairo_move_to (cr, round (x - ax * w), round (y - ay * h));
+  pango_cairo_show_layout (cr, layout);
+  g_object_unref (layout);
+}
+
+static inline void
+text_size (cairo_t    *cr,
+           const char *text,
+           double     *w,
+           double     *h)
+{
+  PangoLayout *layout = make_layout (cr, text);
+  int iw, ih;
+
+  pango_layout_get_pixel_size (layout, &iw, &ih);
+  *w = iw;
+  *h = ih;
+  g_object_unref (layout);
+}
+
+/* Series helpers */
+
+/* Where the last segment of @trace ends: the close time, or the run's
+ * current time for a trace still being written. */
+static inline double
+series_end (const QdPlotRenderOptions *o,
+            QdTrace                   *trace,
+            gsize                      length)
+{
+  double end;
+
+  if (qd_trace_is_closed (trace, &end))
+    return end;
+  end = qd_trace_get_last_time (trace);
+  return MAX (end, o->t_end);
+}
+
+static inline void
+series_color (const QdPlotSeries *s,
+              const QdPlotStyle  *style,
+              QdPlotColor        *color)
+{
+  *color = s->color;
+  if (s->earlier)
+    {
+      /* A lighter shade of the same hue: mixed with the background. */
+      const double keep = 0.42;
+
+      color->red = keep * color->red + (1.0 - keep) * style->background.red;
+      color->green = keep * color->green + (1.0 - keep) * style->background.green;
+      color->blue = keep * color->blue + (1.0 - keep) * style->background.blue;
+    }
+}
+
+static inline guint
+n_columns (const QdPlotRect *area)
+{
+  return (guint) MAX (1.0, ceil (area->width - 1e-6));
+}
+
+/* The columns of @s over the view, from its cache or a scratch one. */
+static inline const QdPlotColumn *
+series_columns (const QdPlotRenderOptions *o,
+                const QdPlotSeries        *s,
+                const QdPlotRect          *area,
+                double                     end,
+                QdPlotColumns            **scratch)
+{
+  QdPlotColumns *cache = s->columns;
+
+  if (cache == NULL)
+    cache = *scratch = qd_plot_columns_new ();
+  return qd_plot_columns_update (cache, s->trace, o->mode, o->x_min, o->x_max,
+                                 n_columns (area), end);
+}
+
+/* qd-plot-axes.c */
+void qd_plot_compute_layout     (cairo_t                   *cr,
+                                 const QdPlotRenderOptions *o,
+                                 const QdPlotRect          *area,
+                                 QdPlotLayout              *l);
+void qd_plot_draw_grid_and_axes (cairo_t                   *cr,
+                                 const QdPlotRenderOptions *o,
+                                 const QdPlotStyle         *style,
+                                 const Map                 *m,
+                                 const QdPlotLayout        *l,
+                                 gboolean                   grid);
+void qd_plot_draw_legend        (cairo_t                   *cr,
+                                 const QdPlotRenderOptions *o,
+                                 const QdPlotStyle         *style,
+                                 const QdPlotLayout        *l);
+
+G_END_DECLS
