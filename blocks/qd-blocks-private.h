@@ -15,6 +15,8 @@ G_BEGIN_DECLS
 /* Continuous */
 extern const QdBlockType qd_block_integrator;
 extern const QdBlockType qd_block_integrator_reset;
+extern const QdBlockType qd_block_transport_delay;
+extern const QdBlockType qd_block_variable_transport_delay;
 
 /* Math (static functions) */
 extern const QdBlockType qd_block_gain;

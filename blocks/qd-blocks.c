@@ -9,6 +9,8 @@ static const QdBlockType *const builtin_blocks[] = {
   /* one line per descriptor, in the order of qd-blocks-private.h */
   &qd_block_integrator,
   &qd_block_integrator_reset,
+  &qd_block_transport_delay,
+  &qd_block_variable_transport_delay,
   &qd_block_gain,
   &qd_block_wsum,
   &qd_block_product,
