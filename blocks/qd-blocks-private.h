@@ -17,6 +17,9 @@ extern const QdBlockType qd_block_integrator;
 extern const QdBlockType qd_block_integrator_reset;
 extern const QdBlockType qd_block_transport_delay;
 extern const QdBlockType qd_block_variable_transport_delay;
+extern const QdBlockType qd_block_state_space;
+extern const QdBlockType qd_block_transfer_function;
+extern const QdBlockType qd_block_pid;
 
 /* Math (static functions) */
 extern const QdBlockType qd_block_gain;

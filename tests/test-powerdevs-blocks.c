@@ -45,6 +45,19 @@ run_error (QdDocument *doc)
   return message;
 }
 
+/* A uniform quantum @dqmin for @block, and its @method unless NULL. */
+static void
+set_quantum (QdDocument *doc,
+             QdBlock    *block,
+             const char *method,
+             const char *dqmin)
+{
+  if (method != NULL)
+    qd_test_set_param (doc, block, "method", method);
+  qd_test_set_param (doc, block, "dqmin", dqmin);
+  qd_test_set_param (doc, block, "dqrel", "0");
+}
+
 static void
 assert_contains (const char *text,
                  const char *part)
@@ -70,8 +83,7 @@ test_transport_delay_sine (void)
   double worst = 0.0;
 
   qd_test_set_param (doc, sine, "order", "3");
-  qd_test_set_param (doc, sine, "dqmin", "1e-3");
-  qd_test_set_param (doc, sine, "dqrel", "0");
+  set_quantum (doc, sine, NULL, "1e-3");
   qd_test_set_param (doc, delay, "delay", "0.3");
   qd_test_set_param (doc, delay, "initial", "0.25");
   qd_test_set_param (doc, scope, "n", "2");
@@ -122,9 +134,7 @@ test_transport_delay_dde (gconstpointer data)
   double err;
 
   qd_test_set_param (doc, x, "x0", "1");
-  qd_test_set_param (doc, x, "method", method);
-  qd_test_set_param (doc, x, "dqmin", "1e-6");
-  qd_test_set_param (doc, x, "dqrel", "0");
+  set_quantum (doc, x, method, "1e-6");
   qd_test_set_param (doc, delay, "delay", "1");
   qd_test_set_param (doc, delay, "initial", "1");
   qd_test_set_param (doc, gain, "k", "-1");
@@ -214,14 +224,12 @@ test_variable_delay_sine (void)
   double worst = 0.0;
 
   qd_test_set_param (doc, sine, "order", "3");
-  qd_test_set_param (doc, sine, "dqmin", "1e-4");
-  qd_test_set_param (doc, sine, "dqrel", "0");
+  set_quantum (doc, sine, NULL, "1e-4");
   qd_test_set_param (doc, tau, "order", "3");
   qd_test_set_param (doc, tau, "amplitude", "0.5");
   qd_test_set_param (doc, tau, "frequency", "1/3");
   qd_test_set_param (doc, tau, "offset", "1");
-  qd_test_set_param (doc, tau, "dqmin", "1e-4");
-  qd_test_set_param (doc, tau, "dqrel", "0");
+  set_quantum (doc, tau, NULL, "1e-4");
   qd_test_set_param (doc, delay, "max_delay", "2");
   qd_test_set_param (doc, delay, "initial", "3");
   qd_test_set_param (doc, delay, "tolerance", "1e-7");
@@ -280,6 +288,282 @@ test_variable_delay_errors (void)
   g_object_unref (doc);
 }
 
+/* -------------------------------------------------------------------- */
+/* Transfer Function, State Space, PID */
+
+static double
+one_minus_exp (double t)
+{
+  return 1.0 - exp (-t);
+}
+
+/* 1/(s + 1) driven by a unit step at 0: y = 1 − e^{−t}, within a few
+ * quanta, for each explicit method; the state is quantized inside the
+ * block, so its steps count as integrator steps. */
+static void
+test_transfer_function_step (gconstpointer data)
+{
+  const char *method = data;
+  QdDocument *doc = qd_document_new ();
+  QdBlock *step = qd_test_add_block (doc, "step", "Step");
+  QdBlock *tf = qd_test_add_block (doc, "transfer_function", "TF");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+  QdSimulation *sim;
+  double err;
+
+  qd_test_set_param (doc, step, "time", "0");
+  qd_test_set_param (doc, tf, "num", "1");
+  qd_test_set_param (doc, tf, "den", "1, 1");
+  set_quantum (doc, tf, method, "1e-5");
+  qd_test_set_param (doc, scope, "names", "y");
+  qd_test_connect (doc, step, 0, tf, 0);
+  qd_test_connect (doc, tf, 0, scope, 0);
+  qd_test_set_final_time (doc, 5.0);
+  sim = run_doc (doc);
+  err = qd_test_max_error (qd_test_find_trace (sim, "/Scope/y"),
+                           one_minus_exp, 5.0);
+  g_assert_cmpfloat (err, <, 3e-5);
+  g_assert_cmpuint (qd_simulation_get_integrator_steps (sim), >, 10);
+  qd_simulation_free (sim);
+  g_object_unref (doc);
+}
+
+/* (2s + 3)/(s² + 3s + 2) = 1/(s + 1) + 1/(s + 2): the step response is
+ * 3/2 − e^{−t} − e^{−2t}/2 (a second order realisation, and a
+ * numerator that is not a constant); and s/(s + 1), proper with a
+ * feedthrough: e^{−t}. */
+static double
+tf2_exact (double t)
+{
+  return 1.5 - exp (-t) - exp (-2.0 * t) / 2.0;
+}
+
+static double
+exp_minus (double t)
+{
+  return exp (-t);
+}
+
+static void
+test_transfer_function_orders (void)
+{
+  QdDocument *doc = qd_document_new ();
+  QdBlock *step = qd_test_add_block (doc, "step", "Step");
+  QdBlock *tf2 = qd_test_add_block (doc, "transfer_function", "TF2");
+  QdBlock *hp = qd_test_add_block (doc, "transfer_function", "HP");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+  QdSimulation *sim;
+
+  qd_test_set_param (doc, step, "time", "0");
+  qd_test_set_param (doc, tf2, "num", "2, 3");
+  qd_test_set_param (doc, tf2, "den", "1, 3, 2");
+  qd_test_set_param (doc, hp, "num", "2, 0");
+  qd_test_set_param (doc, hp, "den", "2, 2");
+  set_quantum (doc, tf2, "QSS3", "1e-6");
+  set_quantum (doc, hp, "QSS3", "1e-6");
+  qd_test_set_param (doc, scope, "n", "2");
+  qd_test_set_param (doc, scope, "names", "y2, hp");
+  qd_test_connect (doc, step, 0, tf2, 0);
+  qd_test_connect (doc, step, 0, hp, 0);
+  qd_test_connect (doc, tf2, 0, scope, 0);
+  qd_test_connect (doc, hp, 0, scope, 1);
+  qd_test_set_final_time (doc, 5.0);
+  sim = run_doc (doc);
+  g_assert_cmpfloat (qd_test_max_error (qd_test_find_trace (sim, "/Scope/y2"),
+                                        tf2_exact, 5.0), <, 1e-5);
+  g_assert_cmpfloat (qd_test_max_error (qd_test_find_trace (sim, "/Scope/hp"),
+                                        exp_minus, 5.0), <, 1e-5);
+  qd_simulation_free (sim);
+  g_object_unref (doc);
+}
+
+/* The harmonic oscillator x1' = x2, x2' = −x1 from (1, 0): y = (cos t,
+ * −sin t), two outputs through C = I. */
+static double
+minus_sin (double t)
+{
+  return -sin (t);
+}
+
+static void
+test_state_space_oscillator (gconstpointer data)
+{
+  const char *method = data;
+  QdDocument *doc = qd_document_new ();
+  QdBlock *zero = qd_test_add_block (doc, "constant", "Zero");
+  QdBlock *ss = qd_test_add_block (doc, "state_space", "SS");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+  QdSimulation *sim;
+
+  qd_test_set_param (doc, zero, "value", "0");
+  qd_test_set_param (doc, ss, "outputs", "2");
+  qd_test_set_param (doc, ss, "A", "0, 1, -1, 0");
+  qd_test_set_param (doc, ss, "B", "0, 0");
+  qd_test_set_param (doc, ss, "C", "1, 0, 0, 1");
+  qd_test_set_param (doc, ss, "D", "0");
+  qd_test_set_param (doc, ss, "x0", "1, 0");
+  set_quantum (doc, ss, method, "1e-6");
+  qd_test_set_param (doc, scope, "n", "2");
+  qd_test_set_param (doc, scope, "names", "x1, x2");
+  qd_test_connect (doc, zero, 0, ss, 0);
+  qd_test_connect (doc, ss, 0, scope, 0);
+  qd_test_connect (doc, ss, 1, scope, 1);
+  qd_test_set_final_time (doc, 2.0 * G_PI);
+  sim = run_doc (doc);
+  g_assert_cmpfloat (qd_test_max_error (qd_test_find_trace (sim, "/Scope/x1"),
+                                        cos, 2.0 * G_PI), <, 2e-5);
+  g_assert_cmpfloat (qd_test_max_error (qd_test_find_trace (sim, "/Scope/x2"),
+                                        minus_sin, 2.0 * G_PI), <, 2e-5);
+  qd_simulation_free (sim);
+  g_object_unref (doc);
+}
+
+/* PI control of the plant x' = −x + u towards a unit setpoint: with
+ * u = 2e + ∫e, e = 1 − x, the loop is x'' + 3x' + x = 1 from x(0) = 0,
+ * x'(0) = 2: x = 1 + c1 e^{λ1 t} + c2 e^{λ2 t}, λ = (−3 ± √5)/2. */
+static double
+pi_loop_exact (double t)
+{
+  double l1 = (-3.0 + sqrt (5.0)) / 2.0, l2 = (-3.0 - sqrt (5.0)) / 2.0;
+  /* c1 + c2 = −1, l1 c1 + l2 c2 = 2 */
+  double c1 = (2.0 + l2) / (l1 - l2), c2 = -1.0 - c1;
+
+  return 1.0 + c1 * exp (l1 * t) + c2 * exp (l2 * t);
+}
+
+static void
+test_pid_loop (void)
+{
+  QdDocument *doc = qd_document_new ();
+  QdBlock *ref = qd_test_add_block (doc, "constant", "Setpoint");
+  QdBlock *err = qd_test_add_block (doc, "wsum", "Error");
+  QdBlock *pid = qd_test_add_block (doc, "pid", "PID");
+  QdBlock *sum = qd_test_add_block (doc, "wsum", "Plant sum");
+  QdBlock *x = qd_test_add_block (doc, "integrator", "x");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+  QdSimulation *sim;
+
+  qd_test_set_param (doc, err, "weights", "1, -1");
+  qd_test_set_param (doc, sum, "weights", "-1, 1");
+  qd_test_set_param (doc, pid, "kp", "2");
+  qd_test_set_param (doc, pid, "ki", "1");
+  set_quantum (doc, pid, "QSS3", "1e-7");
+  set_quantum (doc, x, "QSS3", "1e-7");
+  qd_test_set_param (doc, scope, "names", "x");
+  qd_test_connect (doc, ref, 0, err, 0);
+  qd_test_connect (doc, x, 0, err, 1);
+  qd_test_connect (doc, err, 0, pid, 0);
+  qd_test_connect (doc, x, 0, sum, 0);
+  qd_test_connect (doc, pid, 0, sum, 1);
+  qd_test_connect (doc, sum, 0, x, 0);
+  qd_test_connect (doc, x, 0, scope, 0);
+  qd_test_set_final_time (doc, 10.0);
+  sim = run_doc (doc);
+  g_assert_cmpfloat (qd_test_max_error (qd_test_find_trace (sim, "/Scope/x"),
+                                        pi_loop_exact, 10.0), <, 1e-5);
+  qd_simulation_free (sim);
+  g_object_unref (doc);
+}
+
+/* The PID of a ramp e = t: y = kp t + ki t²/2 + kd (1 − e^{−N t}); and
+ * with kp = 1 alone, limited to 0.5: min(t, 0.5), the limit reached at
+ * t = 0.5 exactly. */
+static double
+pid_ramp_exact (double t)
+{
+  return t + t * t + 0.5 * (1.0 - exp (-10.0 * t));
+}
+
+static void
+test_pid_ramp_and_limit (void)
+{
+  QdDocument *doc = qd_document_new ();
+  QdBlock *ramp = qd_test_add_block (doc, "ramp", "Ramp");
+  QdBlock *pid = qd_test_add_block (doc, "pid", "PID");
+  QdBlock *lim = qd_test_add_block (doc, "pid", "Limited");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+  QdSimulation *sim;
+  QdTrace *y;
+  gboolean found = FALSE;
+
+  qd_test_set_param (doc, ramp, "start", "0");
+  qd_test_set_param (doc, pid, "kp", "1");
+  qd_test_set_param (doc, pid, "ki", "2");
+  qd_test_set_param (doc, pid, "kd", "0.5");
+  qd_test_set_param (doc, pid, "n", "10");
+  qd_test_set_param (doc, lim, "limit", "true");
+  qd_test_set_param (doc, lim, "lower", "-0.5");
+  qd_test_set_param (doc, lim, "upper", "0.5");
+  set_quantum (doc, pid, "QSS3", "1e-7");
+  set_quantum (doc, lim, "QSS3", "1e-7");
+  qd_test_set_param (doc, scope, "n", "2");
+  qd_test_set_param (doc, scope, "names", "y, lim");
+  qd_test_connect (doc, ramp, 0, pid, 0);
+  qd_test_connect (doc, ramp, 0, lim, 0);
+  qd_test_connect (doc, pid, 0, scope, 0);
+  qd_test_connect (doc, lim, 0, scope, 1);
+  qd_test_set_final_time (doc, 2.0);
+  sim = run_doc (doc);
+  g_assert_cmpfloat (qd_test_max_error (qd_test_find_trace (sim, "/Scope/y"),
+                                        pid_ramp_exact, 2.0), <, 1e-5);
+  y = qd_test_find_trace (sim, "/Scope/lim");
+  for (gsize i = 0; i < qd_trace_get_length (y); i++)
+    {
+      const QdSignal *seg = qd_trace_get (y, i);
+
+      if (seg->order == 0 && seg->c[0] == 0.5 && !found)
+        {
+          g_assert_cmpfloat (fabs (seg->t - 0.5), <, 1e-12);
+          found = TRUE;
+        }
+    }
+  g_assert_true (found);
+  g_assert_cmpfloat (qd_trace_eval (y, 0.25), ==, 0.25);
+  g_assert_cmpfloat (qd_trace_eval (y, 1.5), ==, 0.5);
+  qd_simulation_free (sim);
+  g_object_unref (doc);
+}
+
+static void
+test_linear_errors (void)
+{
+  static const struct
+  {
+    const char *type, *param, *value, *words;
+  } cases[] = {
+    { "state_space", "A", "1, 2, 3", "parameter 'A'" },
+    { "state_space", "B", "1, 2", "parameter 'B'" },
+    { "state_space", "x0", "1, 2", "parameter 'x0'" },
+    { "transfer_function", "num", "1, 2, 3", "parameter 'num'" },
+    { "transfer_function", "den", "0, 0", "parameter 'den'" },
+    { "pid", "upper", "-2", "parameter 'lower'" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      QdDocument *doc = qd_document_new ();
+      QdBlock *one = qd_test_add_block (doc, "constant", "One");
+      QdBlock *b = qd_test_add_block (doc, cases[i].type, "Plant");
+      QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+      char *message;
+
+      qd_test_set_param (doc, b, cases[i].param, cases[i].value);
+      if (g_str_equal (cases[i].type, "pid"))
+        qd_test_set_param (doc, b, "limit", "true");
+      qd_test_connect (doc, one, 0, b, 0);
+      qd_test_connect (doc, b, 0, scope, 0);
+      message = run_error (doc);
+      assert_contains (message, "/Plant");
+      assert_contains (message, cases[i].words);
+      g_free (message);
+      g_object_unref (doc);
+    }
+}
+
+static const char *const explicit_methods[] = {
+  "QSS2", "QSS3", "LIQSS2"
+};
+
 int
 main (int   argc,
       char *argv[])
@@ -294,5 +578,24 @@ main (int   argc,
   g_test_add_func ("/variable-delay/exact", test_variable_delay_exact);
   g_test_add_func ("/variable-delay/sine", test_variable_delay_sine);
   g_test_add_func ("/variable-delay/errors", test_variable_delay_errors);
+  for (guint i = 0; i < G_N_ELEMENTS (explicit_methods); i++)
+    {
+      char *path = g_strdup_printf ("/transfer-function/step/%s",
+                                    explicit_methods[i]);
+
+      g_test_add_data_func (path, explicit_methods[i],
+                            test_transfer_function_step);
+      g_free (path);
+      path = g_strdup_printf ("/state-space/oscillator/%s",
+                              explicit_methods[i]);
+      g_test_add_data_func (path, explicit_methods[i],
+                            test_state_space_oscillator);
+      g_free (path);
+    }
+  g_test_add_func ("/transfer-function/orders",
+                   test_transfer_function_orders);
+  g_test_add_func ("/pid/loop", test_pid_loop);
+  g_test_add_func ("/pid/ramp-and-limit", test_pid_ramp_and_limit);
+  g_test_add_func ("/linear/errors", test_linear_errors);
   return g_test_run ();
 }
