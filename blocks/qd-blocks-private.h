@@ -34,6 +34,7 @@ extern const QdBlockType qd_block_sqrt;
 extern const QdBlockType qd_block_abs;
 extern const QdBlockType qd_block_square;
 extern const QdBlockType qd_block_pow;
+extern const QdBlockType qd_block_power_n;
 extern const QdBlockType qd_block_inverse;
 extern const QdBlockType qd_block_nlfunction;
 

@@ -26,6 +26,7 @@ static const QdBlockType *const builtin_blocks[] = {
   &qd_block_abs,
   &qd_block_square,
   &qd_block_pow,
+  &qd_block_power_n,
   &qd_block_inverse,
   &qd_block_nlfunction,
   &qd_block_constant,
