@@ -8,6 +8,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "qd-block-type.h"
+#include "qd-expr.h"
 #include "qd-registry.h"
 
 G_BEGIN_DECLS
@@ -37,6 +38,7 @@ extern const QdBlockType qd_block_pow;
 extern const QdBlockType qd_block_power_n;
 extern const QdBlockType qd_block_inverse;
 extern const QdBlockType qd_block_nlfunction;
+extern const QdBlockType qd_block_implicit_function;
 
 /* Sources */
 extern const QdBlockType qd_block_constant;
@@ -81,5 +83,22 @@ extern const QdBlockType qd_block_to_csv;
 extern const QdBlockType qd_block_event_counter;
 extern const QdBlockType qd_block_statistics;
 extern const QdBlockType qd_block_terminator;
+
+/* Formulas over a block's inputs u0..u(n-1), t and the model variables
+ * (qd-block-nlfunction.c), shared by the blocks that take one. */
+/* The type's check of a formula parameter named 'expression': its syntax,
+ * and no input beyond the block's last. */
+gboolean qd_formula_check (const char  *text,
+                           guint        n_inputs,
+                           GError     **error);
+
+/* Parses @text and binds it to the slots u0..u(n-1), t, then the names of
+ * @extra (NULL-terminated, or NULL), then the model variables (set as
+ * constants); returns NULL on failure, having stopped the run with a
+ * message naming the parameter 'expression' when @fail. */
+QdExpr  *qd_formula_bind  (QdAtomic          *self,
+                           const char        *text,
+                           const char *const *extra,
+                           gboolean           fail);
 
 G_END_DECLS

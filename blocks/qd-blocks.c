@@ -29,6 +29,7 @@ static const QdBlockType *const builtin_blocks[] = {
   &qd_block_power_n,
   &qd_block_inverse,
   &qd_block_nlfunction,
+  &qd_block_implicit_function,
   &qd_block_constant,
   &qd_block_step,
   &qd_block_ramp,

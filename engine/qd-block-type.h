@@ -70,6 +70,9 @@ typedef enum
    * the same command, cut to the first n elements or lengthened with the
    * last element of default_value, which must not be empty. */
   QD_PARAM_PER_INPUT  = 1 << 1,
+  /* A FUNCTION that may also use the name y: the unknown its block
+   * solves for (Implicit Function's g(u0, ..., y) = 0). */
+  QD_PARAM_NAMES_Y    = 1 << 2,
 } QdParamFlags;
 
 struct _QdParamSpec

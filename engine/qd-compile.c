@@ -735,7 +735,8 @@ check_function_names (Compiler          *c,
   ids = qd_expr_get_identifiers (expr, &n_ids);
   for (guint i = 0; i < n_ids; i++)
     if (strcmp (ids[i], "t") != 0 && qd_expr_input_index (ids[i]) < 0
-        && find_variable (c, ids[i]) < 0)
+        && find_variable (c, ids[i]) < 0
+        && !((spec->flags & QD_PARAM_NAMES_Y) && strcmp (ids[i], "y") == 0))
       {
         g_autofree char *message =
           qd_expr_unknown_name_message (text, ids[i], node->n_in);

@@ -560,6 +560,91 @@ test_linear_errors (void)
     }
 }
 
+/* -------------------------------------------------------------------- */
+/* Implicit Function */
+
+/* The real root of y³ + y − u (Cardano). */
+static double
+cubic_root (double u)
+{
+  double r = sqrt (u * u / 4.0 + 1.0 / 27.0);
+
+  return cbrt (u / 2.0 + r) + cbrt (u / 2.0 - r);
+}
+
+/* y³ + y = u for u a QSS3 sine: at every event the value is Cardano's
+ * root and the next two coefficients are those of the implicit function
+ * theorem, y′ = u′/(3y² + 1) and y″ = (u″ − 6 y y′²)/(3y² + 1). */
+static void
+test_implicit_cubic (void)
+{
+  QdDocument *doc = qd_document_new ();
+  QdBlock *sine = qd_test_add_block (doc, "sine", "Sine");
+  QdBlock *imp = qd_test_add_block (doc, "implicit_function", "Implicit");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+  QdSimulation *sim;
+  QdTrace *u, *y;
+
+  qd_test_set_param (doc, sine, "order", "3");
+  qd_test_set_param (doc, sine, "amplitude", "3");
+  set_quantum (doc, sine, NULL, "1e-3");
+  qd_test_set_param (doc, imp, "expression", "y^3 + y - u0");
+  qd_test_set_param (doc, imp, "y0", "0.5");
+  qd_test_set_param (doc, scope, "n", "2");
+  qd_test_set_param (doc, scope, "names", "u, y");
+  qd_test_connect (doc, sine, 0, imp, 0);
+  qd_test_connect (doc, sine, 0, scope, 0);
+  qd_test_connect (doc, imp, 0, scope, 1);
+  qd_test_set_final_time (doc, 1.0);
+  sim = run_doc (doc);
+  u = qd_test_find_trace (sim, "/Scope/u");
+  y = qd_test_find_trace (sim, "/Scope/y");
+  g_assert_cmpuint (qd_trace_get_length (y), ==, qd_trace_get_length (u));
+  g_assert_cmpuint (qd_trace_get_length (y), >, 20);
+  for (gsize i = 0; i < qd_trace_get_length (y); i++)
+    {
+      const QdSignal *us = qd_trace_get (u, i), *ys = qd_trace_get (y, i);
+      double y0 = cubic_root (us->c[0]), d = 3.0 * y0 * y0 + 1.0;
+      double y1 = us->c[1] / d;
+      double y2 = (2.0 * us->c[2] - 6.0 * y0 * y1 * y1) / d;
+
+      g_assert_cmpint (ys->order, ==, us->order);
+      g_assert_cmpfloat (fabs (ys->c[0] - y0), <, 1e-13 * (1.0 + fabs (y0)));
+      g_assert_cmpfloat (fabs (ys->c[1] - y1), <, 1e-11 * (1.0 + fabs (y1)));
+      g_assert_cmpfloat (fabs (ys->c[2] - y2 / 2.0), <,
+                         1e-10 * (1.0 + fabs (y2)));
+    }
+  qd_simulation_free (sim);
+  g_object_unref (doc);
+}
+
+static void
+test_implicit_errors (void)
+{
+  QdDocument *doc = qd_document_new ();
+  QdBlock *one = qd_test_add_block (doc, "constant", "One");
+  QdBlock *imp = qd_test_add_block (doc, "implicit_function", "Implicit");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+  char *message;
+
+  qd_test_connect (doc, one, 0, imp, 0);
+  qd_test_connect (doc, imp, 0, scope, 0);
+  /* No real root: Newton wanders. */
+  qd_test_set_param (doc, imp, "expression", "y^2 + u0");
+  message = run_error (doc);
+  assert_contains (message, "/Implicit");
+  assert_contains (message, "'expression'");
+  assert_contains (message, "'y0'");
+  g_free (message);
+  /* Without y there is nothing to solve for. */
+  qd_test_set_param (doc, imp, "expression", "u0 - 1");
+  message = run_error (doc);
+  assert_contains (message, "/Implicit");
+  assert_contains (message, "does not use y");
+  g_free (message);
+  g_object_unref (doc);
+}
+
 static const char *const explicit_methods[] = {
   "QSS2", "QSS3", "LIQSS2"
 };
@@ -597,5 +682,7 @@ main (int   argc,
   g_test_add_func ("/pid/loop", test_pid_loop);
   g_test_add_func ("/pid/ramp-and-limit", test_pid_ramp_and_limit);
   g_test_add_func ("/linear/errors", test_linear_errors);
+  g_test_add_func ("/implicit/cubic", test_implicit_cubic);
+  g_test_add_func ("/implicit/errors", test_implicit_errors);
   return g_test_run ();
 }
