@@ -52,6 +52,7 @@ extern const QdBlockType qd_block_sawtooth;
 extern const QdBlockType qd_block_trapezoid;
 extern const QdBlockType qd_block_time;
 extern const QdBlockType qd_block_random;
+extern const QdBlockType qd_block_normal_random;
 extern const QdBlockType qd_block_poisson;
 extern const QdBlockType qd_block_from_csv;
 
@@ -64,6 +65,7 @@ extern const QdBlockType qd_block_hysteresis;
 extern const QdBlockType qd_block_relay;
 extern const QdBlockType qd_block_saturation;
 extern const QdBlockType qd_block_quantizer;
+extern const QdBlockType qd_block_lookup_1d;
 extern const QdBlockType qd_block_sample_hold;
 extern const QdBlockType qd_block_commanded_sampler;
 
@@ -81,6 +83,7 @@ extern const QdBlockType qd_block_transition;
 extern const QdBlockType qd_block_scope;
 extern const QdBlockType qd_block_to_csv;
 extern const QdBlockType qd_block_event_counter;
+extern const QdBlockType qd_block_time_counter;
 extern const QdBlockType qd_block_statistics;
 extern const QdBlockType qd_block_terminator;
 

@@ -41,6 +41,7 @@ static const QdBlockType *const builtin_blocks[] = {
   &qd_block_trapezoid,
   &qd_block_time,
   &qd_block_random,
+  &qd_block_normal_random,
   &qd_block_poisson,
   &qd_block_from_csv,
   &qd_block_cross_detect,
@@ -51,6 +52,7 @@ static const QdBlockType *const builtin_blocks[] = {
   &qd_block_relay,
   &qd_block_saturation,
   &qd_block_quantizer,
+  &qd_block_lookup_1d,
   &qd_block_sample_hold,
   &qd_block_commanded_sampler,
   &qd_block_generator,
@@ -64,6 +66,7 @@ static const QdBlockType *const builtin_blocks[] = {
   &qd_block_scope,
   &qd_block_to_csv,
   &qd_block_event_counter,
+  &qd_block_time_counter,
   &qd_block_statistics,
   &qd_block_terminator,
   NULL

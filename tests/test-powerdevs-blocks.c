@@ -645,6 +645,268 @@ test_implicit_errors (void)
   g_object_unref (doc);
 }
 
+/* -------------------------------------------------------------------- */
+/* 1-D Lookup Table */
+
+/* The table (0.5, 0), (1.25, 3), (2, −1) of a ramp u = t: the output
+ * changes piece exactly at the breakpoints' times, and its value is the
+ * interpolation (or the extrapolation) everywhere. */
+static double
+lookup_exact (double u,
+              gboolean clip)
+{
+  if (u < 0.5)
+    return clip ? 0.0 : 4.0 * (u - 0.5);
+  if (u < 1.25)
+    return 4.0 * (u - 0.5);
+  if (u < 2.0)
+    return 3.0 - 16.0 / 3.0 * (u - 1.25);
+  return clip ? -1.0 : 3.0 - 16.0 / 3.0 * (u - 1.25);
+}
+
+static void
+test_lookup_ramp (void)
+{
+  QdDocument *doc = qd_document_new ();
+  QdBlock *ramp = qd_test_add_block (doc, "ramp", "Ramp");
+  QdBlock *lin = qd_test_add_block (doc, "lookup_1d", "Linear");
+  QdBlock *clip = qd_test_add_block (doc, "lookup_1d", "Clip");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+  static const double crossings[] = { 0.5, 1.25, 2.0 };
+  QdSimulation *sim;
+  QdTrace *yl, *yc;
+
+  qd_test_set_param (doc, ramp, "start", "0");
+  qd_test_set_param (doc, lin, "breakpoints", "0.5, 1.25, 2");
+  qd_test_set_param (doc, lin, "values", "0, 3, -1");
+  qd_test_set_param (doc, clip, "breakpoints", "0.5, 1.25, 2");
+  qd_test_set_param (doc, clip, "values", "0, 3, -1");
+  qd_test_set_param (doc, clip, "extrapolation", "clip");
+  qd_test_set_param (doc, scope, "n", "2");
+  qd_test_set_param (doc, scope, "names", "lin, clip");
+  qd_test_connect (doc, ramp, 0, lin, 0);
+  qd_test_connect (doc, ramp, 0, clip, 0);
+  qd_test_connect (doc, lin, 0, scope, 0);
+  qd_test_connect (doc, clip, 0, scope, 1);
+  qd_test_set_final_time (doc, 3.0);
+  sim = run_doc (doc);
+  yl = qd_test_find_trace (sim, "/Scope/lin");
+  yc = qd_test_find_trace (sim, "/Scope/clip");
+  /* The start, then one segment per breakpoint, at its time exactly. */
+  g_assert_cmpuint (qd_trace_get_length (yl), ==, 4);
+  g_assert_cmpuint (qd_trace_get_length (yc), ==, 4);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_assert_cmpfloat (qd_trace_get (yl, i + 1)->t, ==, crossings[i]);
+      g_assert_cmpfloat (qd_trace_get (yc, i + 1)->t, ==, crossings[i]);
+    }
+  /* The table's own values at the breakpoints, to the bit. */
+  g_assert_cmpfloat (qd_trace_get (yl, 2)->c[0], ==, 3.0);
+  g_assert_cmpfloat (qd_trace_get (yc, 3)->c[0], ==, -1.0);
+  for (double t = 0.0; t <= 3.0; t += 0.01)
+    {
+      g_assert_cmpfloat (fabs (qd_trace_eval (yl, t)
+                               - lookup_exact (t, FALSE)), <, 1e-12);
+      g_assert_cmpfloat (fabs (qd_trace_eval (yc, t)
+                               - lookup_exact (t, TRUE)), <, 1e-12);
+    }
+  qd_simulation_free (sim);
+  g_object_unref (doc);
+}
+
+/* A QSS3 sine through a table with a breakpoint at 0.5: the piece changes
+ * where the sine's own polynomial reaches 0.5, t = 1/12 and 5/12 (to the
+ * source's quantum), not at a step of time. */
+static void
+test_lookup_sine_crossings (void)
+{
+  QdDocument *doc = qd_document_new ();
+  QdBlock *sine = qd_test_add_block (doc, "sine", "Sine");
+  QdBlock *lut = qd_test_add_block (doc, "lookup_1d", "Table");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+  QdSimulation *sim;
+  QdTrace *y;
+  guint found = 0;
+
+  qd_test_set_param (doc, sine, "order", "3");
+  set_quantum (doc, sine, NULL, "1e-12");
+  qd_test_set_param (doc, lut, "breakpoints", "-1, 0.5, 1");
+  qd_test_set_param (doc, lut, "values", "0, 0, 2");
+  qd_test_set_param (doc, scope, "names", "y");
+  qd_test_connect (doc, sine, 0, lut, 0);
+  qd_test_connect (doc, lut, 0, scope, 0);
+  qd_test_set_final_time (doc, 0.5);
+  sim = run_doc (doc);
+  y = qd_test_find_trace (sim, "/Scope/y");
+  for (gsize i = 1; i < qd_trace_get_length (y); i++)
+    {
+      const QdSignal *a = qd_trace_get (y, i - 1), *b = qd_trace_get (y, i);
+
+      /* Zero below 0.5, 4 (u − 0.5) above. */
+      if ((a->order == 0) != (b->order == 0))
+        {
+          double want = found == 0 ? 1.0 / 12.0 : 5.0 / 12.0;
+
+          g_assert_cmpfloat (fabs (b->t - want), <, 1e-9);
+          g_assert_cmpfloat (b->c[0], ==, 0.0);
+          found++;
+        }
+    }
+  g_assert_cmpuint (found, ==, 2);
+  qd_simulation_free (sim);
+  g_object_unref (doc);
+}
+
+static void
+test_lookup_errors (void)
+{
+  static const struct
+  {
+    const char *param, *value, *words;
+  } cases[] = {
+    { "breakpoints", "1, 1", "parameter 'breakpoints'" },
+    { "breakpoints", "3", "parameter 'breakpoints'" },
+    { "values", "1, 2, 3", "parameter 'values'" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      QdDocument *doc = qd_document_new ();
+      QdBlock *one = qd_test_add_block (doc, "constant", "One");
+      QdBlock *lut = qd_test_add_block (doc, "lookup_1d", "Table");
+      QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+      char *message;
+
+      qd_test_set_param (doc, lut, cases[i].param, cases[i].value);
+      qd_test_connect (doc, one, 0, lut, 0);
+      qd_test_connect (doc, lut, 0, scope, 0);
+      message = run_error (doc);
+      assert_contains (message, "/Table");
+      assert_contains (message, cases[i].words);
+      g_free (message);
+      g_object_unref (doc);
+    }
+}
+
+/* -------------------------------------------------------------------- */
+/* Normal Random, Time Counter, Event Counter */
+
+/* The samples of a Normal Random of @seed over 200 s every 0.01 s. */
+static GArray *
+normal_samples (guint seed)
+{
+  QdDocument *doc = qd_document_new ();
+  QdBlock *src = qd_test_add_block (doc, "normal_random", "Noise");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+  GArray *values = g_array_new (FALSE, FALSE, sizeof (double));
+  QdSimulation *sim;
+  QdTrace *y;
+  char text[16];
+
+  g_snprintf (text, sizeof text, "%u", seed);
+  qd_test_set_param (doc, src, "mean", "2");
+  qd_test_set_param (doc, src, "variance", "9");
+  qd_test_set_param (doc, src, "period", "0.01");
+  qd_test_set_param (doc, src, "seed", text);
+  qd_test_set_param (doc, scope, "names", "y");
+  qd_test_connect (doc, src, 0, scope, 0);
+  qd_test_set_final_time (doc, 200.0 - 0.005);
+  sim = run_doc (doc);
+  y = qd_test_find_trace (sim, "/Scope/y");
+  for (gsize i = 0; i < qd_trace_get_length (y); i++)
+    g_array_append_val (values, qd_trace_get (y, i)->c[0]);
+  qd_simulation_free (sim);
+  g_object_unref (doc);
+  return values;
+}
+
+static void
+test_normal_random (void)
+{
+  GArray *a = normal_samples (7), *b = normal_samples (7);
+  GArray *c = normal_samples (8);
+  double sum = 0.0, sq = 0.0, mean, var;
+  guint n = a->len;
+
+  g_assert_cmpuint (n, ==, 20000);
+  /* The same seed, the same samples; another seed, others. */
+  g_assert_cmpuint (b->len, ==, n);
+  g_assert_cmpmem (a->data, n * sizeof (double), b->data,
+                   n * sizeof (double));
+  g_assert_cmpfloat (g_array_index (a, double, 0), !=,
+                     g_array_index (c, double, 0));
+  for (guint i = 0; i < n; i++)
+    {
+      double v = g_array_index (a, double, i);
+
+      sum += v;
+      sq += v * v;
+    }
+  mean = sum / n;
+  var = (sq - n * mean * mean) / (n - 1);
+  /* Four standard errors: σ/√n = 0.021 for the mean, σ²√(2/n) = 0.09
+   * for the variance. */
+  g_assert_cmpfloat (fabs (mean - 2.0), <, 4 * 3.0 / sqrt (n));
+  g_assert_cmpfloat (fabs (var - 9.0), <, 4 * 9.0 * sqrt (2.0 / n));
+  g_array_unref (a);
+  g_array_unref (b);
+  g_array_unref (c);
+}
+
+static double
+find_stat (QdSimulation *sim,
+           const char   *path,
+           const char   *name)
+{
+  GPtrArray *stats = qd_simulation_get_stats (sim);
+
+  for (guint i = 0; i < stats->len; i++)
+    {
+      const QdStat *st = g_ptr_array_index (stats, i);
+
+      if (g_str_equal (st->path, path) && g_str_equal (st->name, name))
+        return st->value;
+    }
+  g_error ("no statistic %s of %s", name, path);
+  return NAN;
+}
+
+/* A Time Counter reads the clock once, at start + until, or at the end;
+ * an Event Counter counts each input's events (a Pulse's two edges a
+ * period, and the Time block's one event). */
+static void
+test_counters (void)
+{
+  QdDocument *doc = qd_document_new ();
+  QdBlock *tc = qd_test_add_block (doc, "time_counter", "Clock");
+  QdBlock *sq = qd_test_add_block (doc, "square_wave", "Square");
+  QdBlock *ramp = qd_test_add_block (doc, "ramp", "Ramp");
+  QdBlock *ec = qd_test_add_block (doc, "event_counter", "Counter");
+  QdSimulation *sim;
+  guint64 internal, external;
+
+  /* A second one, left to read the clock at the end. */
+  qd_test_add_block (doc, "time_counter", "Clock end");
+  qd_test_set_param (doc, tc, "until", "2.5");
+  qd_test_set_param (doc, ec, "n", "2");
+  qd_test_connect (doc, sq, 0, ec, 0);
+  qd_test_connect (doc, ramp, 0, ec, 1);
+  qd_test_set_final_time (doc, 4.2);
+  sim = run_doc (doc);
+  qd_simulation_finish (sim);
+  g_assert_cmpfloat (find_stat (sim, "/Clock", "simulated_s"), ==, 2.5);
+  g_assert_cmpfloat (find_stat (sim, "/Clock", "wall_s"), >=, 0.0);
+  g_assert_cmpfloat (find_stat (sim, "/Clock end", "simulated_s"), ==, 4.2);
+  /* Square wave of 1 Hz: edges at 0, 0.5, 1, ... 4.0: 9 events. */
+  g_assert_cmpfloat (find_stat (sim, "/Counter", "events_u0"), ==, 9.0);
+  g_assert_cmpfloat (find_stat (sim, "/Counter", "events"), ==,
+                     9.0 + find_stat (sim, "/Counter", "events_u1"));
+  qd_simulation_get_block_stats (sim, 0, &internal, &external);
+  g_assert_cmpuint (internal, ==, 1);
+  qd_simulation_free (sim);
+  g_object_unref (doc);
+}
+
 static const char *const explicit_methods[] = {
   "QSS2", "QSS3", "LIQSS2"
 };
@@ -684,5 +946,10 @@ main (int   argc,
   g_test_add_func ("/linear/errors", test_linear_errors);
   g_test_add_func ("/implicit/cubic", test_implicit_cubic);
   g_test_add_func ("/implicit/errors", test_implicit_errors);
+  g_test_add_func ("/lookup/ramp", test_lookup_ramp);
+  g_test_add_func ("/lookup/sine-crossings", test_lookup_sine_crossings);
+  g_test_add_func ("/lookup/errors", test_lookup_errors);
+  g_test_add_func ("/normal-random/moments-and-seed", test_normal_random);
+  g_test_add_func ("/counters", test_counters);
   return g_test_run ();
 }
