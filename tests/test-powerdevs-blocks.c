@@ -66,6 +66,34 @@ assert_contains (const char *text,
     g_error ("\"%s\" does not contain \"%s\"", text, part);
 }
 
+/* A block of @type named "Under test" between a Constant and a Scope,
+ * with its parameters set from @settings ("name", "value", ..., NULL):
+ * the model is refused, or stops, naming the block and @words. */
+static void
+assert_refused (const char        *type,
+                const char *const *settings,
+                const char        *words)
+{
+  QdDocument *doc = qd_document_new ();
+  QdBlock *one = qd_test_add_block (doc, "constant", "One");
+  QdBlock *b = qd_test_add_block (doc, type, "Under test");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+  char *message;
+
+  for (guint i = 0; settings[i] != NULL; i += 2)
+    qd_test_set_param (doc, b, settings[i], settings[i + 1]);
+  qd_test_connect (doc, one, 0, b, 0);
+  qd_test_connect (doc, b, 0, scope, 0);
+  message = run_error (doc);
+  assert_contains (message, "/Under test");
+  assert_contains (message, words);
+  g_free (message);
+  g_object_unref (doc);
+}
+
+#define REFUSED(TYPE, WORDS, ...) \
+  assert_refused (TYPE, (const char *const[]) { __VA_ARGS__, NULL }, WORDS)
+
 /* -------------------------------------------------------------------- */
 /* Transport Delay */
 
@@ -527,37 +555,12 @@ test_pid_ramp_and_limit (void)
 static void
 test_linear_errors (void)
 {
-  static const struct
-  {
-    const char *type, *param, *value, *words;
-  } cases[] = {
-    { "state_space", "A", "1, 2, 3", "parameter 'A'" },
-    { "state_space", "B", "1, 2", "parameter 'B'" },
-    { "state_space", "x0", "1, 2", "parameter 'x0'" },
-    { "transfer_function", "num", "1, 2, 3", "parameter 'num'" },
-    { "transfer_function", "den", "0, 0", "parameter 'den'" },
-    { "pid", "upper", "-2", "parameter 'lower'" },
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
-    {
-      QdDocument *doc = qd_document_new ();
-      QdBlock *one = qd_test_add_block (doc, "constant", "One");
-      QdBlock *b = qd_test_add_block (doc, cases[i].type, "Plant");
-      QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
-      char *message;
-
-      qd_test_set_param (doc, b, cases[i].param, cases[i].value);
-      if (g_str_equal (cases[i].type, "pid"))
-        qd_test_set_param (doc, b, "limit", "true");
-      qd_test_connect (doc, one, 0, b, 0);
-      qd_test_connect (doc, b, 0, scope, 0);
-      message = run_error (doc);
-      assert_contains (message, "/Plant");
-      assert_contains (message, cases[i].words);
-      g_free (message);
-      g_object_unref (doc);
-    }
+  REFUSED ("state_space", "parameter 'A'", "A", "1, 2, 3");
+  REFUSED ("state_space", "parameter 'B'", "B", "1, 2");
+  REFUSED ("state_space", "parameter 'x0'", "x0", "1, 2");
+  REFUSED ("transfer_function", "parameter 'num'", "num", "1, 2, 3");
+  REFUSED ("transfer_function", "parameter 'den'", "den", "0, 0");
+  REFUSED ("pid", "parameter 'lower'", "limit", "true", "upper", "-2");
 }
 
 /* -------------------------------------------------------------------- */
@@ -760,32 +763,9 @@ test_lookup_sine_crossings (void)
 static void
 test_lookup_errors (void)
 {
-  static const struct
-  {
-    const char *param, *value, *words;
-  } cases[] = {
-    { "breakpoints", "1, 1", "parameter 'breakpoints'" },
-    { "breakpoints", "3", "parameter 'breakpoints'" },
-    { "values", "1, 2, 3", "parameter 'values'" },
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
-    {
-      QdDocument *doc = qd_document_new ();
-      QdBlock *one = qd_test_add_block (doc, "constant", "One");
-      QdBlock *lut = qd_test_add_block (doc, "lookup_1d", "Table");
-      QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
-      char *message;
-
-      qd_test_set_param (doc, lut, cases[i].param, cases[i].value);
-      qd_test_connect (doc, one, 0, lut, 0);
-      qd_test_connect (doc, lut, 0, scope, 0);
-      message = run_error (doc);
-      assert_contains (message, "/Table");
-      assert_contains (message, cases[i].words);
-      g_free (message);
-      g_object_unref (doc);
-    }
+  REFUSED ("lookup_1d", "parameter 'breakpoints'", "breakpoints", "1, 1");
+  REFUSED ("lookup_1d", "parameter 'breakpoints'", "breakpoints", "3");
+  REFUSED ("lookup_1d", "parameter 'values'", "values", "1, 2, 3");
 }
 
 /* -------------------------------------------------------------------- */
