@@ -79,6 +79,10 @@ extern const QdBlockType qd_block_counter;
 extern const QdBlockType qd_block_place;
 extern const QdBlockType qd_block_transition;
 
+/* Structure (named signals) */
+extern const QdBlockType qd_block_goto;
+extern const QdBlockType qd_block_from;
+
 /* Sinks */
 extern const QdBlockType qd_block_scope;
 extern const QdBlockType qd_block_to_csv;

@@ -63,6 +63,8 @@ static const QdBlockType *const builtin_blocks[] = {
   &qd_block_counter,
   &qd_block_place,
   &qd_block_transition,
+  &qd_block_goto,
+  &qd_block_from,
   &qd_block_scope,
   &qd_block_to_csv,
   &qd_block_event_counter,

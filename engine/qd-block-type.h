@@ -123,6 +123,14 @@ typedef enum
    * Zero-time cascades through such blocks are the common case of QSS
    * models; this makes each one a call of lambda. */
   QD_BLOCK_STATIC = 1 << 4,
+  /* Named signals across one system (with QD_BLOCK_STRUCTURAL; Simulink's
+   * Goto and From): a TAG_SINK publishes what drives its input under
+   * the text of its first parameter, the tag; the output of a
+   * TAG_SOURCE with the same tag in the same system is that signal. The
+   * compiler joins them as it joins the links through subsystem ports:
+   * they are virtual links, with no event of their own. */
+  QD_BLOCK_TAG_SINK   = 1 << 5,
+  QD_BLOCK_TAG_SOURCE = 1 << 6,
 } QdBlockFlags;
 
 struct _QdParamValue

@@ -887,6 +887,75 @@ test_counters (void)
   g_object_unref (doc);
 }
 
+/* -------------------------------------------------------------------- */
+/* Goto and From */
+
+/* x′ = −x with the loop closed through a Goto and a From, and a second
+ * From of the same tag into the Scope: x = e^{−t}, the same trace as a
+ * wire would give. */
+static void
+test_goto_from (void)
+{
+  QdDocument *doc = qd_document_new ();
+  QdBlock *x = qd_test_add_block (doc, "integrator", "x");
+  QdBlock *go = qd_test_add_block (doc, "goto", "Goto");
+  QdBlock *f1 = qd_test_add_block (doc, "from", "From 1");
+  QdBlock *f2 = qd_test_add_block (doc, "from", "From 2");
+  QdBlock *gain = qd_test_add_block (doc, "gain", "Gain");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+  QdSimulation *sim;
+
+  qd_test_set_param (doc, x, "x0", "1");
+  set_quantum (doc, x, "QSS3", "1e-7");
+  qd_test_set_param (doc, gain, "k", "-1");
+  for (QdBlock **b = (QdBlock *[]) { go, f1, f2, NULL }; *b != NULL; b++)
+    qd_test_set_param (doc, *b, "tag", "state x");
+  qd_test_set_param (doc, scope, "names", "x");
+  qd_test_connect (doc, x, 0, go, 0);
+  qd_test_connect (doc, f1, 0, gain, 0);
+  qd_test_connect (doc, gain, 0, x, 0);
+  qd_test_connect (doc, f2, 0, scope, 0);
+  qd_test_set_final_time (doc, 3.0);
+  sim = run_doc (doc);
+  g_assert_cmpfloat (qd_test_max_error (qd_test_find_trace (sim, "/Scope/x"),
+                                        exp_minus, 3.0), <, 1e-6);
+  /* Virtual: only the three atomic blocks and the Scope run. */
+  g_assert_cmpuint (qd_simulation_get_n_atomics (sim), ==, 3);
+  qd_simulation_free (sim);
+  g_object_unref (doc);
+}
+
+static void
+test_goto_from_errors (void)
+{
+  QdDocument *doc = qd_document_new ();
+  QdBlock *one = qd_test_add_block (doc, "constant", "One");
+  QdBlock *go = qd_test_add_block (doc, "goto", "Goto");
+  QdBlock *go2 = qd_test_add_block (doc, "goto", "Goto 2");
+  QdBlock *from = qd_test_add_block (doc, "from", "From");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+  char *message;
+
+  qd_test_connect (doc, one, 0, go, 0);
+  qd_test_connect (doc, one, 0, go2, 0);
+  qd_test_connect (doc, from, 0, scope, 0);
+  qd_test_set_param (doc, go, "tag", "a");
+  qd_test_set_param (doc, go2, "tag", "b");
+  qd_test_set_param (doc, from, "tag", "c");
+  message = run_error (doc);
+  assert_contains (message, "/From");
+  assert_contains (message, "'tag'");
+  assert_contains (message, "'c'");
+  g_free (message);
+  qd_test_set_param (doc, go2, "tag", "a");
+  qd_test_set_param (doc, from, "tag", "a");
+  message = run_error (doc);
+  assert_contains (message, "/Goto 2");
+  assert_contains (message, "/Goto;");
+  g_free (message);
+  g_object_unref (doc);
+}
+
 static const char *const explicit_methods[] = {
   "QSS2", "QSS3", "LIQSS2"
 };
@@ -931,5 +1000,7 @@ main (int   argc,
   g_test_add_func ("/lookup/errors", test_lookup_errors);
   g_test_add_func ("/normal-random/moments-and-seed", test_normal_random);
   g_test_add_func ("/counters", test_counters);
+  g_test_add_func ("/goto-from/loop", test_goto_from);
+  g_test_add_func ("/goto-from/errors", test_goto_from_errors);
   return g_test_run ();
 }
