@@ -71,7 +71,7 @@ slot_names (const QdExpr       *expr,
   ids = qd_expr_get_identifiers (expr, &n_ids);
   for (guint i = 0; i < n_ids; i++)
     if (strcmp (ids[i], "t") != 0 && qd_expr_input_index (ids[i]) < 0
-        && !g_strv_contains (extra, ids[i]))
+        && (extra == NULL || !g_strv_contains (extra, ids[i])))
       {
         g_ptr_array_add (names, g_strdup (ids[i]));
         (*n_variables)++;

@@ -85,6 +85,7 @@ extern const QdBlockType qd_block_from;
 
 /* Sinks */
 extern const QdBlockType qd_block_scope;
+extern const QdBlockType qd_block_display;
 extern const QdBlockType qd_block_to_csv;
 extern const QdBlockType qd_block_event_counter;
 extern const QdBlockType qd_block_time_counter;

@@ -66,6 +66,7 @@ static const QdBlockType *const builtin_blocks[] = {
   &qd_block_goto,
   &qd_block_from,
   &qd_block_scope,
+  &qd_block_display,
   &qd_block_to_csv,
   &qd_block_event_counter,
   &qd_block_time_counter,

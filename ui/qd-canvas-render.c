@@ -444,6 +444,7 @@ draw_block (cairo_t                     *cr,
   gboolean selected = is_selected (options, block->id);
   gboolean is_port_block = FALSE;
   const char *glyph = "?";
+  const char *value = NULL;
   g_autofree char *glyph_owned = NULL;
   QdColor category;
   guint n_in = 0, n_out = 0;
@@ -548,6 +549,11 @@ draw_block (cairo_t                     *cr,
   if (type != NULL && glyph[0] != '\0' && !is_port_block &&
       !glyph_is_shown (cr, type))
     glyph = NULL;
+  /* A displayable block (QD_BLOCK_DISPLAY) shows the run's value, which
+   * its badge carries, in place of its glyph. */
+  if (type != NULL && (type->flags & QD_BLOCK_DISPLAY) && options->badges != NULL
+      && (value = g_hash_table_lookup (options->badges, block->id)) != NULL)
+    glyph = value;
   source_color (cr, &style->text, 1.0);
   /* Text a few pixels high is a smudge, and laying it out is what costs
    * most when a large diagram is seen whole: leave it out. */
@@ -580,7 +586,7 @@ draw_block (cairo_t                     *cr,
     {
       const char *badge = g_hash_table_lookup (options->badges, block->id);
 
-      if (badge != NULL)
+      if (badge != NULL && badge != value)
         draw_badge (cr, block, badge, style);
     }
 }
