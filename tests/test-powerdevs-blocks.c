@@ -175,6 +175,8 @@ test_transport_delay_dde (gconstpointer data)
   sim = run_doc (doc);
   trace = qd_test_find_trace (sim, "/Scope/x");
   err = qd_test_max_error (trace, dde_exact, 3.0);
+  g_test_message ("%s: error %.3g, %" G_GUINT64_FORMAT " steps", method, err,
+                  qd_simulation_get_integrator_steps (sim));
   /* q within dQ of x, and x's error a few quanta over three delays. */
   g_assert_cmpfloat (err, <, 1e-5);
   g_assert_cmpfloat (fabs (qd_trace_eval (trace, 3.0) - dde_exact (3.0)),
@@ -282,7 +284,49 @@ test_variable_delay_sine (void)
       if (fabs (phi) > 1e-6)
         worst = MAX (worst, fabs (qd_trace_eval (y, t) - want));
     }
+  g_test_message ("largest difference from u(t - tau(t)): %.3g", worst);
   g_assert_cmpfloat (worst, <, 1e-6);
+  qd_simulation_free (sim);
+  g_object_unref (doc);
+}
+
+/* A state-dependent delay: x′(t) = −x(t − x(t)), x = 1 for t ≤ 0. While
+ * t − x(t) < 0 the history gives x = 1 − t, until t = 1/2; then
+ * x′ = −(1 − (t − x)), so x = t − 2 + 2 e^{1/2 − t}, while t − x(t) ≤ 1/2,
+ * that is until t = 1/2 + ln(4/3). */
+static double
+state_delay_exact (double t)
+{
+  return t <= 0.5 ? 1.0 - t : t - 2.0 + 2.0 * exp (0.5 - t);
+}
+
+static void
+test_variable_delay_state_dependent (void)
+{
+  QdDocument *doc = qd_document_new ();
+  QdBlock *x = qd_test_add_block (doc, "integrator", "x");
+  QdBlock *delay = qd_test_add_block (doc, "variable_transport_delay",
+                                      "Delay");
+  QdBlock *gain = qd_test_add_block (doc, "gain", "Gain");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+  QdSimulation *sim;
+
+  qd_test_set_param (doc, x, "x0", "1");
+  set_quantum (doc, x, "QSS3", "1e-7");
+  qd_test_set_param (doc, delay, "initial", "1");
+  qd_test_set_param (doc, delay, "tolerance", "1e-9");
+  qd_test_set_param (doc, gain, "k", "-1");
+  qd_test_set_param (doc, scope, "names", "x");
+  qd_test_connect (doc, x, 0, delay, 0);
+  qd_test_connect (doc, x, 0, delay, 1);
+  qd_test_connect (doc, delay, 0, gain, 0);
+  qd_test_connect (doc, gain, 0, x, 0);
+  qd_test_connect (doc, x, 0, scope, 0);
+  qd_test_set_final_time (doc, 0.5 + log (4.0 / 3.0));
+  sim = run_doc (doc);
+  g_assert_cmpfloat (qd_test_max_error (qd_test_find_trace (sim, "/Scope/x"),
+                                        state_delay_exact,
+                                        0.5 + log (4.0 / 3.0)), <, 1e-6);
   qd_simulation_free (sim);
   g_object_unref (doc);
 }
@@ -350,6 +394,8 @@ test_transfer_function_step (gconstpointer data)
   sim = run_doc (doc);
   err = qd_test_max_error (qd_test_find_trace (sim, "/Scope/y"),
                            one_minus_exp, 5.0);
+  g_test_message ("%s: error %.3g, %" G_GUINT64_FORMAT " steps", method, err,
+                  qd_simulation_get_integrator_steps (sim));
   g_assert_cmpfloat (err, <, 3e-5);
   g_assert_cmpuint (qd_simulation_get_integrator_steps (sim), >, 10);
   qd_simulation_free (sim);
@@ -973,6 +1019,8 @@ main (int   argc,
                         test_transport_delay_dde);
   g_test_add_func ("/variable-delay/exact", test_variable_delay_exact);
   g_test_add_func ("/variable-delay/sine", test_variable_delay_sine);
+  g_test_add_func ("/variable-delay/state-dependent",
+                   test_variable_delay_state_dependent);
   g_test_add_func ("/variable-delay/errors", test_variable_delay_errors);
   for (guint i = 0; i < G_N_ELEMENTS (explicit_methods); i++)
     {
