@@ -270,7 +270,8 @@ typedef struct
   double    s_cross;      /* φ leaves the segment (QD_INF: never) */
   double    s_err;        /* the truncation reaches the tolerance */
   double    s_range;      /* τ reaches 0 or the maximum delay */
-  const char *problem;    /* a delay out of range */
+  gboolean  out_of_range; /* τ is below 0 or above the maximum, or
+                             leaving [0, max] now */
 } Plan;
 
 /* The sign of the first nonzero coefficient of φ − φ(t): whether φ moves
@@ -365,11 +366,11 @@ variable_delay_plan (QdAtomic *self,
     up = !down && (d[1] != 0.0 || d[2] != 0.0 || d[3] != 0.0);
     /* At an edge to rounding (the event that found the crossing). */
     at_edge = fabs (fabs (d[0]) - half) <= 8.0 * DBL_EPSILON * half;
-    plan->problem = fabs (d[0]) > half && !at_edge ? "range" : NULL;
-    if (at_edge && ((d[0] > 0.0 && up) || (d[0] < 0.0 && down)))
-      plan->problem = "range";
+    plan->out_of_range = (fabs (d[0]) > half && !at_edge)
+                         || (at_edge && ((d[0] > 0.0 && up)
+                                         || (d[0] < 0.0 && down)));
     d[0] = CLAMP (d[0], -half, half);
-    plan->s_range = plan->problem == NULL
+    plan->s_range = !plan->out_of_range
                     ? qd_poly_first_crossing (d, QD_MAX_ORDER, half) : 0.0;
   }
   phi[0] = t - CLAMP (tau.c[0], 0.0, p[VD_MAX_DELAY].number);
@@ -538,7 +539,7 @@ variable_delay_dint (QdAtomic *self,
   Plan plan;
 
   plan_now (self, t, &plan);
-  if (plan.problem != NULL)
+  if (plan.out_of_range)
     {
       double tau = qd_signal_eval (self->in[PORT_TAU], t);
 
