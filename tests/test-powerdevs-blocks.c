@@ -9,6 +9,7 @@
  * the implicit function, the lookup table's crossing times. Errors must
  * name the block and the parameter.
  */
+#include <json-c/json.h>
 #include <math.h>
 #include <string.h>
 
@@ -1002,6 +1003,50 @@ test_goto_from_errors (void)
   g_object_unref (doc);
 }
 
+/* `qdevs-cli blocks --json` names the flags the editor and an importer go
+ * by: Display's displayable value, Goto's and From's tags. */
+static void
+test_cli_flags (void)
+{
+  static const struct
+  {
+    const char *id, *flag;
+  } cases[] = {
+    { "display", "display" },
+    { "goto", "tag-sink" },
+    { "from", "tag-source" },
+    { "state_space", "integrator" },
+  };
+  g_auto(QdCliResult) r = { 0 };
+  json_object *root;
+
+  qd_test_run_cli (&r, NULL, "blocks", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  root = json_tokener_parse (r.out);
+  g_assert_nonnull (root);
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      gboolean found = FALSE;
+
+      for (size_t k = 0; k < json_object_array_length (root); k++)
+        {
+          json_object *type = json_object_array_get_idx (root, k), *id, *flags;
+
+          if (!json_object_object_get_ex (type, "id", &id)
+              || !g_str_equal (json_object_get_string (id), cases[c].id))
+            continue;
+          g_assert_true (json_object_object_get_ex (type, "flags", &flags));
+          for (size_t f = 0; f < json_object_array_length (flags); f++)
+            found = found || g_str_equal (json_object_get_string (
+                               json_object_array_get_idx (flags, f)),
+                                          cases[c].flag);
+        }
+      if (!found)
+        g_error ("%s has no flag %s", cases[c].id, cases[c].flag);
+    }
+  json_object_put (root);
+}
+
 static const char *const explicit_methods[] = {
   "QSS2", "QSS3", "LIQSS2"
 };
@@ -1050,5 +1095,6 @@ main (int   argc,
   g_test_add_func ("/counters", test_counters);
   g_test_add_func ("/goto-from/loop", test_goto_from);
   g_test_add_func ("/goto-from/errors", test_goto_from_errors);
+  g_test_add_func ("/cli/flags", test_cli_flags);
   return g_test_run ();
 }
