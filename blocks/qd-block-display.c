@@ -2,8 +2,8 @@
  *
  * A sink that records its input as one trace, "value", like a Scope of one
  * input, and declares it displayable (QD_BLOCK_DISPLAY): the editor shows
- * the value of the trace's last segment on the block while the run goes on
- * and after it, as Simulink's Display block does. Headless runs and
+ * the value of the trace's last segment at the run's time on the block
+ * while the run goes on and after it, as Simulink's Display block does. Headless runs and
  * exports see an ordinary trace.
  */
 #include "qd-blocks-private.h"
@@ -62,9 +62,9 @@ const QdBlockType qd_block_display = {
   .name = N_("Display"),
   .glyph = "0.00",
   .doc = N_("Shows the value of its input on the block during a run: the "
-            "value at the last event, updated as the run goes on, and kept "
-            "when it ends. The input is also recorded as the trace "
-            "\"value\", for export."),
+            "input's polynomial at the simulated time, updated as the run "
+            "goes on, and kept when it ends. The input is also recorded as "
+            "the trace \"value\", for export."),
   .inputs = { .count = 1, .name_prefix = "u",
               .doc = N_("The signal to show.") },
   .state_size = sizeof (Display),

@@ -131,9 +131,9 @@ typedef enum
    * they are virtual links, with no event of their own. */
   QD_BLOCK_TAG_SINK   = 1 << 5,
   QD_BLOCK_TAG_SOURCE = 1 << 6,
-  /* Displayable state: the value of the block's trace (the last segment
-   * of its first trace) is shown on the block in the canvas while the
-   * run goes on, in place of its glyph (Display). */
+  /* Displayable state: the value of the block's first trace (its last
+   * segment at the run's time) is shown on the block in the canvas while
+   * the run goes on, in place of its glyph (Display). */
   QD_BLOCK_DISPLAY    = 1 << 7,
 } QdBlockFlags;
 

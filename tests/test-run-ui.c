@@ -591,9 +591,9 @@ test_run_error (void)
   fixture_teardown (&f);
 }
 
-/* A Display shows the value of its input at the last event on the
- * canvas, next to the integrators' badges: the value of the trace that a
- * headless run of the same model ends with. */
+/* A Display shows the value of its input on the canvas, next to the
+ * integrators' badges: at the end, the value at the final time of the
+ * trace a headless run of the same model ends with. */
 static void
 test_display_value (void)
 {
@@ -613,7 +613,9 @@ test_display_value (void)
 
   ref = run_headless (f.document);
   trace = qd_test_find_trace (ref, "/Display/value");
-  expected = g_strdup_printf ("%.6g", qd_trace_get (trace, qd_trace_get_length (trace) - 1)->c[0]);
+  /* The last segment at the final time, where the run ended. */
+  expected = g_strdup_printf ("%.6g", qd_signal_eval (qd_trace_get (trace, qd_trace_get_length (trace) - 1),
+                                                      qd_simulation_get_final_time (ref)));
   display = qd_document_find_block_by_path (f.document, "/Display");
   badges = qd_canvas_get_block_badges (canvas);
   g_assert_nonnull (badges);

@@ -460,6 +460,15 @@ draw_block (cairo_t                     *cr,
   else
     qd_canvas_category_color (NULL, &category);
 
+  if (type != NULL && (type->flags & (QD_BLOCK_TAG_SINK | QD_BLOCK_TAG_SOURCE))
+      && type->n_params > 0)
+    {
+      /* Goto and From show their tag, as in Simulink: the name joins them. */
+      const char *tag = qd_block_get_param_or_default (block, type->params[0].name);
+
+      glyph_owned = g_strdup_printf ("[%s]", tag != NULL ? tag : "");
+      glyph = glyph_owned;
+    }
   if (is_port_block)
     {
       /* Port blocks show their number, as in PowerDEVS and Simulink. */

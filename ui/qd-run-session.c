@@ -483,17 +483,20 @@ show_messages_page (QdRunSession *self)
     gtk_notebook_set_current_page (self->notebook, num);
 }
 
-/* The value of each displayable block's trace at its last event, as its
- * badge: the canvas draws it in place of the block's glyph. */
+/* The value of each displayable block's trace at the run's time (its
+ * last segment evaluated there), as its badge: the canvas draws it in
+ * place of the block's glyph. */
 static void
 add_display_values (QdRunSession *self,
                     GHashTable   *badges)
 {
   GHashTableIter iter;
   gpointer id, trace;
+  QdRunnerProgress progress = { 0 };
 
-  if (self->displays == NULL)
+  if (self->displays == NULL || self->runner == NULL)
     return;
+  qd_runner_get_progress (self->runner, &progress);
   g_hash_table_iter_init (&iter, self->displays);
   while (g_hash_table_iter_next (&iter, &id, &trace))
     {
@@ -501,8 +504,12 @@ add_display_values (QdRunSession *self,
       gsize len = qd_trace_get_length (trace);
 
       if (len > qd_trace_get_first (trace))
-        g_hash_table_insert (badges, g_strdup (id),
-                             g_strdup_printf ("%.6g", qd_trace_get (trace, len - 1)->c[0]));
+        {
+          const QdSignal *last = qd_trace_get (trace, len - 1);
+
+          g_hash_table_insert (badges, g_strdup (id),
+                               g_strdup_printf ("%.6g", qd_signal_eval (last, MAX (last->t, progress.time))));
+        }
       qd_trace_read_end (trace, token);
     }
 }
