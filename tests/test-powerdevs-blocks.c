@@ -1003,6 +1003,53 @@ test_goto_from_errors (void)
   g_object_unref (doc);
 }
 
+/* A tag is local to its system: a From in a subsystem does not see the
+ * Goto of the level above, and reads the one of its own level. */
+static void
+test_goto_from_levels (void)
+{
+  QdDocument *doc = qd_document_new ();
+  QdBlock *one = qd_test_add_block (doc, "constant", "One");
+  QdBlock *go = qd_test_add_block (doc, "goto", "Goto");
+  QdBlock *from = qd_test_add_block (doc, "from", "From");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+  QdBlock *selection[2] = { from, scope };
+  QdBlock *sub, *two, *inner_go;
+  QdSimulation *sim;
+  GError *error = NULL;
+  char *message;
+
+  qd_test_set_param (doc, one, "value", "1");
+  qd_test_set_param (doc, go, "tag", "a");
+  qd_test_set_param (doc, from, "tag", "a");
+  qd_test_set_param (doc, scope, "names", "y");
+  qd_test_connect (doc, one, 0, go, 0);
+  qd_test_connect (doc, from, 0, scope, 0);
+  sub = qd_document_group (doc, selection, 2, "Inside", &error);
+  g_assert_no_error (error);
+  message = run_error (doc);
+  assert_contains (message, "/Inside/From");
+  assert_contains (message, "'tag'");
+  g_free (message);
+
+  two = qd_document_add_block (doc, sub->inner, "constant", "Two", 0, 0,
+                               &error);
+  g_assert_no_error (error);
+  qd_test_set_param (doc, two, "value", "2");
+  inner_go = qd_document_add_block (doc, sub->inner, "goto", "Goto", 100, 0,
+                                    &error);
+  g_assert_no_error (error);
+  qd_test_set_param (doc, inner_go, "tag", "a");
+  qd_document_connect (doc, sub->inner, two->id, 0, inner_go->id, 0, &error);
+  g_assert_no_error (error);
+  sim = run_doc (doc);
+  g_assert_cmpfloat (qd_trace_eval (qd_test_find_trace (sim,
+                                                        "/Inside/Scope/y"),
+                                    0.5), ==, 2.0);
+  qd_simulation_free (sim);
+  g_object_unref (doc);
+}
+
 /* `qdevs-cli blocks --json` names the flags the editor and an importer go
  * by: Display's displayable value, Goto's and From's tags. */
 static void
@@ -1095,6 +1142,7 @@ main (int   argc,
   g_test_add_func ("/counters", test_counters);
   g_test_add_func ("/goto-from/loop", test_goto_from);
   g_test_add_func ("/goto-from/errors", test_goto_from_errors);
+  g_test_add_func ("/goto-from/levels", test_goto_from_levels);
   g_test_add_func ("/cli/flags", test_cli_flags);
   return g_test_run ();
 }
