@@ -452,6 +452,41 @@ test_transfer_function_orders (void)
   g_object_unref (doc);
 }
 
+/* 1/(s + 1) in a unit negative feedback loop of its own, driven by a
+ * unit step: the loop is 1/(s + 2), y = (1 − e^{−2t})/2. The loop goes
+ * through the block alone (no feedthrough: D = 0). */
+static double
+closed_loop_exact (double t)
+{
+  return (1.0 - exp (-2.0 * t)) / 2.0;
+}
+
+static void
+test_transfer_function_feedback (void)
+{
+  QdDocument *doc = qd_document_new ();
+  QdBlock *step = qd_test_add_block (doc, "step", "Step");
+  QdBlock *err = qd_test_add_block (doc, "wsum", "Error");
+  QdBlock *tf = qd_test_add_block (doc, "transfer_function", "TF");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+  QdSimulation *sim;
+
+  qd_test_set_param (doc, step, "time", "0");
+  qd_test_set_param (doc, err, "weights", "1, -1");
+  set_quantum (doc, tf, "QSS3", "1e-7");
+  qd_test_set_param (doc, scope, "names", "y");
+  qd_test_connect (doc, step, 0, err, 0);
+  qd_test_connect (doc, tf, 0, err, 1);
+  qd_test_connect (doc, err, 0, tf, 0);
+  qd_test_connect (doc, tf, 0, scope, 0);
+  qd_test_set_final_time (doc, 4.0);
+  sim = run_doc (doc);
+  g_assert_cmpfloat (qd_test_max_error (qd_test_find_trace (sim, "/Scope/y"),
+                                        closed_loop_exact, 4.0), <, 1e-6);
+  qd_simulation_free (sim);
+  g_object_unref (doc);
+}
+
 /* The harmonic oscillator x1' = x2, x2' = −x1 from (1, 0): y = (cos t,
  * −sin t), two outputs through C = I. */
 static double
@@ -1130,6 +1165,8 @@ main (int   argc,
     }
   g_test_add_func ("/transfer-function/orders",
                    test_transfer_function_orders);
+  g_test_add_func ("/transfer-function/feedback",
+                   test_transfer_function_feedback);
   g_test_add_func ("/pid/loop", test_pid_loop);
   g_test_add_func ("/pid/ramp-and-limit", test_pid_ramp_and_limit);
   g_test_add_func ("/linear/errors", test_linear_errors);
