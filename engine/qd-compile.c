@@ -1170,8 +1170,8 @@ tag_key (Compiler   *c,
                                           : node->type->params[0].default_value);
 }
 
-/* Indexes the tag sinks (Goto) of every system, and says which tag
- * sources (From) have none, or which sinks share a tag. */
+/* Indexes the tag sinks of every system (QD_BLOCK_TAG_SINK), and says
+ * which tag sources have none, or which sinks share a tag. */
 static void
 index_tags (Compiler *c)
 {
@@ -1191,17 +1191,17 @@ index_tags (Compiler *c)
         other = g_hash_table_lookup (c->tags, key);
         if (pass == 1 && other == NULL)
           add_problem (c, node, QD_ERROR_LINK,
-                       _("parameter '%s': no %s block of this system has "
-                         "the tag '%s'; add one, or correct the tag"),
-                       node->type->params[0].name, _("Goto"),
-                       strchr (key, '/') + 1);
+                       _("parameter '%s': no block of this system publishes "
+                         "the tag '%s'; add one that does, or correct the "
+                         "tag"),
+                       node->type->params[0].name, strchr (key, '/') + 1);
         else if (pass == 0 && other != NULL)
           {
             g_autofree char *other_path = node_path (other);
 
             add_problem (c, node, QD_ERROR_DUPLICATE,
-                         _("parameter '%s': the tag '%s' is also that of "
-                           "%s; give each Goto of a system its own tag"),
+                         _("parameter '%s': the tag '%s' is also published "
+                           "by %s; give each of them its own tag"),
                          node->type->params[0].name, strchr (key, '/') + 1,
                          other_path);
           }
