@@ -731,6 +731,53 @@ test_implicit_errors (void)
 }
 
 /* -------------------------------------------------------------------- */
+/* Power n */
+
+/* PowerDEVS's x^n with its default n = 3, on a QSS3 sine: at every event
+ * the coefficients of u³ (u0³, 3 u0² u1, 3 u0 u1² + 3 u0² u2); and with a
+ * fractional n, an error naming the block when the input reaches 0. */
+static void
+test_power_n (void)
+{
+  QdDocument *doc = qd_document_new ();
+  QdBlock *sine = qd_test_add_block (doc, "sine", "Sine");
+  QdBlock *pw = qd_test_add_block (doc, "power_n", "Power");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+  QdSimulation *sim;
+  QdTrace *u, *y;
+  char *message;
+
+  qd_test_set_param (doc, sine, "order", "3");
+  set_quantum (doc, sine, NULL, "1e-3");
+  qd_test_set_param (doc, scope, "n", "2");
+  qd_test_set_param (doc, scope, "names", "u, y");
+  qd_test_connect (doc, sine, 0, pw, 0);
+  qd_test_connect (doc, sine, 0, scope, 0);
+  qd_test_connect (doc, pw, 0, scope, 1);
+  qd_test_set_final_time (doc, 1.0);
+  sim = run_doc (doc);
+  u = qd_test_find_trace (sim, "/Scope/u");
+  y = qd_test_find_trace (sim, "/Scope/y");
+  g_assert_cmpuint (qd_trace_get_length (y), ==, qd_trace_get_length (u));
+  for (gsize i = 0; i < qd_trace_get_length (y); i++)
+    {
+      const double *a = qd_trace_get (u, i)->c, *b = qd_trace_get (y, i)->c;
+
+      g_assert_cmpfloat (fabs (b[0] - a[0] * a[0] * a[0]), <, 1e-15);
+      g_assert_cmpfloat (fabs (b[1] - 3 * a[0] * a[0] * a[1]), <, 1e-13);
+      g_assert_cmpfloat (fabs (b[2] - (3 * a[0] * a[1] * a[1]
+                                       + 3 * a[0] * a[0] * a[2])), <, 1e-12);
+    }
+  qd_simulation_free (sim);
+
+  qd_test_set_param (doc, pw, "n", "0.5");
+  message = run_error (doc);
+  assert_contains (message, "/Power");
+  g_free (message);
+  g_object_unref (doc);
+}
+
+/* -------------------------------------------------------------------- */
 /* 1-D Lookup Table */
 
 /* The table (0.5, 0), (1.25, 3), (2, −1) of a ramp u = t: the output
@@ -1172,6 +1219,7 @@ main (int   argc,
   g_test_add_func ("/linear/errors", test_linear_errors);
   g_test_add_func ("/implicit/cubic", test_implicit_cubic);
   g_test_add_func ("/implicit/errors", test_implicit_errors);
+  g_test_add_func ("/power-n", test_power_n);
   g_test_add_func ("/lookup/ramp", test_lookup_ramp);
   g_test_add_func ("/lookup/sine-crossings", test_lookup_sine_crossings);
   g_test_add_func ("/lookup/errors", test_lookup_errors);
