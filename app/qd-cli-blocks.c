@@ -241,6 +241,12 @@ print_json (const QdBlockType *const *types,
         json_object_array_add (flags, json_object_new_string ("structural"));
       if (type->flags & QD_BLOCK_OPTIONAL_INPUTS)
         json_object_array_add (flags, json_object_new_string ("optional-inputs"));
+      if (type->flags & QD_BLOCK_TAG_SINK)
+        json_object_array_add (flags, json_object_new_string ("tag-sink"));
+      if (type->flags & QD_BLOCK_TAG_SOURCE)
+        json_object_array_add (flags, json_object_new_string ("tag-source"));
+      if (type->flags & QD_BLOCK_DISPLAY)
+        json_object_array_add (flags, json_object_new_string ("display"));
       json_object_object_add (obj, "flags", flags);
       for (guint p = 0; p < type->n_params; p++)
         json_object_array_add (params, param_json (&type->params[p]));
@@ -374,6 +380,10 @@ md_append_block (GString           *out,
     g_string_append (out, "; inputs may be left unconnected (they read 0)");
   if (type->flags & QD_BLOCK_STRUCTURAL)
     g_string_append (out, "; structural (it disappears when the hierarchy is flattened)");
+  if (type->flags & (QD_BLOCK_TAG_SINK | QD_BLOCK_TAG_SOURCE))
+    g_string_append (out, "; joined by its tag to the Goto or From blocks of its system");
+  if (type->flags & QD_BLOCK_DISPLAY)
+    g_string_append (out, "; shows its input's value on the diagram during a run");
   g_string_append (out, ".\n\n");
   if (type->doc != NULL && type->doc[0] != '\0')
     {

@@ -1,6 +1,6 @@
 /* qd-block-hybrid.c: blocks with discontinuities located exactly: Cross
- * Detect, Switch, Comparator, Sign, Hysteresis, Relay, Saturation and
- * Quantizer
+ * Detect, Switch, Comparator, Sign, Hysteresis, Relay, Saturation,
+ * Quantizer and 1-D Lookup Table
  *
  * Each of these blocks has a discrete mode (which side of a level its
  * input is on, which input is selected, which quantization level is held)
@@ -941,6 +941,191 @@ const QdBlockType qd_block_quantizer = {
   HYBRID_FUNCS,
 };
 
+/* ---- 1-D Lookup Table -------------------------------------------------- */
+
+enum
+{
+  LOOKUP_BREAKPOINTS,
+  LOOKUP_VALUES,
+  LOOKUP_EXTRAPOLATION,
+};
+
+enum
+{
+  EXTRAPOLATION_LINEAR,
+  EXTRAPOLATION_CLIP,
+};
+
+/* The mode j is the interval of the input among the n breakpoints b:
+ * 0 below b[0], j in 1..n-1 in [b[j-1], b[j]), n at or above b[n-1]. A
+ * breakpoint belongs to the interval above it: f is continuous, so the
+ * value is the same from either side, and a constant input on it is
+ * stable there. */
+static int
+lookup_step (QdAtomic *self,
+             int       mode,
+             Probe    *probe)
+{
+  const QdParamValue *bp = &self->params[LOOKUP_BREAKPOINTS];
+  const double *b = bp->vector;
+  int n = (int) bp->n_vector, lo = 0, hi = n;
+
+  /* Far from the current interval (the first input, a jump): straight to
+   * the interval of the value by bisection; the probes settle the rest. */
+  while (lo < hi)
+    {
+      int mid = lo + (hi - lo) / 2;
+
+      if (b[mid] <= probe->w[0])
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (ABS (lo - mode) >= 2)
+    return lo;
+  if (mode < n && probe_side (probe, b[mode]) >= 0)
+    return mode + 1;
+  if (mode > 0 && probe_side (probe, b[mode - 1]) < 0)
+    return mode - 1;
+  return mode;
+}
+
+/* The linear piece used in @mode: its index i (between b[i] and
+ * b[i + 1]), or -1 when the output is clipped there. */
+static int
+lookup_piece (QdAtomic *self,
+              int       mode)
+{
+  int n = (int) self->params[LOOKUP_BREAKPOINTS].n_vector;
+  gboolean clip = (int) self->params[LOOKUP_EXTRAPOLATION].number
+                  == EXTRAPOLATION_CLIP;
+
+  if (mode <= 0)
+    return clip ? -1 : 0;
+  if (mode >= n)
+    return clip ? -1 : n - 2;
+  return mode - 1;
+}
+
+static guint64
+lookup_output (QdAtomic *self,
+               double    t,
+               int       from,
+               int       to)
+{
+  const double *b = self->params[LOOKUP_BREAKPOINTS].vector;
+  const double *v = self->params[LOOKUP_VALUES].vector;
+  int n = (int) self->params[LOOKUP_BREAKPOINTS].n_vector;
+  int i = lookup_piece (self, to);
+  QdSignal *y = &self->out[0];
+  double slope;
+
+  if (i < 0)
+    return output_constant (self, t, to <= 0 ? v[0] : v[n - 1]);
+  output_input (self, t, 0);
+  slope = (v[i + 1] - v[i]) / (b[i + 1] - b[i]);
+  /* y = v[i] + slope (u − b[i]) on every coefficient: exact. At a
+   * breakpoint reached now (to rounding: the crossing's time is rounded)
+   * the value is the table's own, so the output is continuous. */
+  {
+    int k = to == from + 1 ? from : to == from - 1 ? to : -1;
+    double u = y->c[0];
+
+    y->c[0] = v[i] + slope * (u - b[i]);
+    if (from != MODE_NONE && k >= 0 && k < n
+        && fabs (u - b[k]) <= 16.0 * DBL_EPSILON * (fabs (u) + fabs (b[k])))
+      y->c[0] = v[k];
+  }
+  for (int k = 1; k <= QD_MAX_ORDER; k++)
+    y->c[k] *= slope;
+  if (slope == 0.0)
+    y->order = 0;
+  return 1;
+}
+
+static gboolean
+lookup_follows (QdAtomic *self,
+                int       mode,
+                guint     port)
+{
+  return lookup_piece (self, mode) >= 0;
+}
+
+static gboolean
+lookup_check (const QdBlockType  *type,
+              const QdParamValue *params,
+              guint               n_inputs,
+              guint               n_outputs,
+              GError            **error)
+{
+  const QdParamValue *b = &params[LOOKUP_BREAKPOINTS];
+  const QdParamValue *v = &params[LOOKUP_VALUES];
+
+  if (b->n_vector < 2)
+    {
+      g_set_error (error, QD_ERROR, QD_ERROR_PARAM,
+                   _("parameter 'breakpoints' has %u element(s): give at "
+                     "least 2"), b->n_vector);
+      return FALSE;
+    }
+  for (guint i = 1; i < b->n_vector; i++)
+    if (!(b->vector[i] > b->vector[i - 1]))
+      {
+        g_set_error (error, QD_ERROR, QD_ERROR_PARAM,
+                     _("parameter 'breakpoints' must be strictly increasing "
+                       "(element %u, %g, is not above %g)"),
+                     i + 1, b->vector[i], b->vector[i - 1]);
+        return FALSE;
+      }
+  if (v->n_vector != b->n_vector)
+    {
+      g_set_error (error, QD_ERROR, QD_ERROR_PARAM,
+                   _("parameter 'values' has %u elements; it needs one per "
+                     "breakpoint (%u)"), v->n_vector, b->n_vector);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static const char *const extrapolation_choices[] = { "linear", "clip", NULL };
+
+static const QdParamSpec lookup_params[] = {
+  { "breakpoints", N_("Breakpoints"), QD_PARAM_VECTOR, "0, 1", -QD_INF,
+    QD_INF, NULL, N_("The input values of the table, strictly increasing."),
+    NULL, 0 },
+  { "values", N_("Values"), QD_PARAM_VECTOR, "0, 1", -QD_INF, QD_INF, NULL,
+    N_("The output at each breakpoint, as many as breakpoints."), NULL, 0 },
+  { "extrapolation", N_("Extrapolation"), QD_PARAM_CHOICE, "linear",
+    -QD_INF, QD_INF, NULL,
+    N_("Outside the breakpoints: linear continues the first and last "
+       "pieces; clip holds the first and last values."),
+    extrapolation_choices, 0 },
+};
+
+const QdBlockType qd_block_lookup_1d = {
+  .id = "lookup_1d",
+  .category = N_("Hybrid"),
+  .name = N_("1-D Lookup Table"),
+  .glyph = "⟋⟍",
+  .doc = N_("The piecewise linear function of its input through the table "
+            "(breakpoints, values): linear interpolation between "
+            "breakpoints, linear or clipped outside them. Within a piece "
+            "the output is the input polynomial scaled and shifted, exact "
+            "to its order; the times the input reaches a breakpoint are "
+            "solved from its polynomial, as the Hybrid blocks' crossings, "
+            "and there the output changes piece."),
+  .inputs = { .count = 1, .name_prefix = "u",
+              .doc = N_("The input looked up in the table.") },
+  .outputs = { .count = 1, .name_prefix = "y",
+               .doc = N_("The interpolated value.") },
+  .params = lookup_params,
+  .n_params = G_N_ELEMENTS (lookup_params),
+  .flags = QD_BLOCK_FEEDTHROUGH,
+  .state_size = sizeof (Hybrid),
+  .check = lookup_check,
+  HYBRID_FUNCS,
+};
+
 /* ---- the classes ------------------------------------------------------- */
 
 static const HybridClass hybrid_classes[] = {
@@ -959,6 +1144,8 @@ static const HybridClass hybrid_classes[] = {
     0, 1 << 0, saturation_follows },
   { &qd_block_quantizer, watch_input0, quantizer_step, quantizer_output,
     0, 1 << 0, NULL },
+  { &qd_block_lookup_1d, watch_input0, lookup_step, lookup_output,
+    0, 1 << 0, lookup_follows },
 };
 
 static const HybridClass *

@@ -171,8 +171,16 @@ static const struct
   { &qd_block_abs, qd_taylor_abs, QD_EXPR_DOMAIN_NONE },
   { &qd_block_square, square, QD_EXPR_DOMAIN_NONE },
   { &qd_block_pow, NULL, QD_EXPR_DOMAIN_POW },
+  { &qd_block_power_n, NULL, QD_EXPR_DOMAIN_POW },
   { &qd_block_inverse, inverse, QD_EXPR_DOMAIN_INVERSE },
 };
+
+/* Power and Power n: one function, the exponent their only parameter. */
+static inline gboolean
+is_power (const QdBlockType *type)
+{
+  return type == &qd_block_pow || type == &qd_block_power_n;
+}
 
 static void
 unary_init (QdAtomic *self,
@@ -189,14 +197,14 @@ unary_init (QdAtomic *self,
                      ? qd_expr_domain_message (unary_funcs[i].domain)
                      : NULL;
       }
-  if (self->type == &qd_block_pow)
+  if (is_power (self->type))
     st->exponent = self->params[0].number;
   /* Abs changes branch at 0; the others are singular there, except a
    * power of a positive whole exponent. */
   st->watch = -1;
   if (self->type == &qd_block_abs || self->type == &qd_block_log
       || self->type == &qd_block_sqrt || self->type == &qd_block_inverse
-      || (self->type == &qd_block_pow
+      || (is_power (self->type)
           && !(st->exponent > 0.0 && st->exponent == floor (st->exponent))))
     st->watch = 0;
 }
@@ -210,7 +218,7 @@ pow_domain (QdAtomic       *self,
 {
   MathState *st = self->state;
 
-  if (self->type == &qd_block_pow && u->c[0] != 0.0
+  if (is_power (self->type) && u->c[0] != 0.0
       && (u->c[0] > 0.0 || st->exponent == floor (st->exponent)))
     return qd_expr_domain_message (QD_EXPR_DOMAIN_POW_OVERFLOW);
   return st->domain;
@@ -325,6 +333,24 @@ UNARY_BLOCK_FLAGS (qd_block_pow, "pow", N_("Power"), "uᵃ",
                       "error naming this block at the time the input reaches "
                       "zero (solved from the input polynomial)."),
                    N_("u^a"), pow_params, G_N_ELEMENTS (pow_params),
+                   QD_BLOCK_FEEDTHROUGH);
+
+/* PowerDEVS's Power n (xpowern), with its parameter's name and default. */
+static const QdParamSpec power_n_params[] = {
+  { "n", N_("Exponent"), QD_PARAM_NUMBER, "3", -QD_INF, QD_INF, NULL,
+    N_("The power n in y = u^n. A whole n works for any input; a "
+       "fractional one needs a positive input."), NULL, 0 },
+};
+
+UNARY_BLOCK_FLAGS (qd_block_power_n, "power_n", N_("Power n"), "uⁿ",
+                   N_("Raises its input to the power n: y = u^n, as "
+                      "PowerDEVS's Power n block (default n = 3). The same "
+                      "function as the Power block: exact multiplication "
+                      "for a whole n, the power recurrence otherwise (which "
+                      "needs u > 0), and unless n is a positive whole number "
+                      "the run stops with an error naming this block at the "
+                      "time the input reaches zero."),
+                   N_("u^n"), power_n_params, G_N_ELEMENTS (power_n_params),
                    QD_BLOCK_FEEDTHROUGH);
 
 UNARY_BLOCK_FLAGS (qd_block_inverse, "inverse", N_("Inverse"), "1/u",

@@ -47,12 +47,15 @@ typedef struct
   QdExprDomain zero; /* the one whose zero is scheduled, or NONE */
 } NLFunction;
 
-/* The expression's names in slot order: the inputs, t, then every other
- * identifier (the model variables). Returns the number of variables. */
+/* The expression's names in slot order: the inputs, t, the @extra
+ * names, then every other identifier (the model variables). Returns the
+ * number of variables. */
 static GPtrArray *
-slot_names (const QdExpr *expr,
-            guint         n_in,
-            guint        *n_variables)
+slot_names (const QdExpr       *expr,
+            guint               n_in,
+            const char *const  *extra,
+            guint               n_extra,
+            guint              *n_variables)
 {
   GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
   const char *const *ids;
@@ -61,11 +64,14 @@ slot_names (const QdExpr *expr,
   for (guint i = 0; i < n_in; i++)
     g_ptr_array_add (names, g_strdup_printf ("u%u", i));
   g_ptr_array_add (names, g_strdup ("t"));
+  for (guint i = 0; i < n_extra; i++)
+    g_ptr_array_add (names, g_strdup (extra[i]));
 
   *n_variables = 0;
   ids = qd_expr_get_identifiers (expr, &n_ids);
   for (guint i = 0; i < n_ids; i++)
-    if (strcmp (ids[i], "t") != 0 && qd_expr_input_index (ids[i]) < 0)
+    if (strcmp (ids[i], "t") != 0 && qd_expr_input_index (ids[i]) < 0
+        && (extra == NULL || !g_strv_contains (extra, ids[i])))
       {
         g_ptr_array_add (names, g_strdup (ids[i]));
         (*n_variables)++;
@@ -73,14 +79,11 @@ slot_names (const QdExpr *expr,
   return names;
 }
 
-static gboolean
-nlfunction_check (const QdBlockType  *type,
-                  const QdParamValue *params,
-                  guint               n_inputs,
-                  guint               n_outputs,
-                  GError            **error)
+gboolean
+qd_formula_check (const char  *text,
+                  guint        n_inputs,
+                  GError     **error)
 {
-  const char *text = params[PARAM_EXPRESSION].text;
   g_autoptr(GError) local = NULL;
   g_autoptr(QdExpr) expr = qd_expr_parse (text, &local);
   const char *const *ids;
@@ -111,37 +114,38 @@ nlfunction_check (const QdBlockType  *type,
   return TRUE;
 }
 
-/* Parses and binds the formula, its model variables declared constant,
- * into st->expr and st->slots; on failure stops the run (when @fail) and
- * leaves st->expr NULL. */
-static void
-nlfunction_prepare (QdAtomic *self,
-                    gboolean  fail)
+static gboolean
+nlfunction_check (const QdBlockType  *type,
+                  const QdParamValue *params,
+                  guint               n_inputs,
+                  guint               n_outputs,
+                  GError            **error)
 {
-  NLFunction *st = self->state;
-  const char *text = self->params[PARAM_EXPRESSION].text;
+  return qd_formula_check (params[PARAM_EXPRESSION].text, n_inputs, error);
+}
+
+QdExpr *
+qd_formula_bind (QdAtomic          *self,
+                 const char        *text,
+                 const char *const *extra,
+                 gboolean           fail)
+{
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) names = NULL;
-  guint n_vars, first_var = self->n_in + 1;
+  guint n_extra = extra != NULL ? g_strv_length ((char **) extra) : 0;
+  guint n_vars, first_var = self->n_in + 1 + n_extra;
+  QdExpr *expr = qd_expr_parse (text, &error);
+  QdTaylor *slots;
 
-  st->expr = qd_expr_parse (text, &error);
-  if (st->expr == NULL)
+  if (expr == NULL)
     {
       if (fail)
         qd_atomic_fail (self, QD_ERROR_EXPR, _("parameter 'expression': %s"),
                         error->message);
-      return;
+      return NULL;
     }
-  names = slot_names (st->expr, self->n_in, &n_vars);
-  st->uses_t = FALSE;
-  {
-    guint n_ids;
-    const char *const *ids = qd_expr_get_identifiers (st->expr, &n_ids);
-
-    for (guint i = 0; i < n_ids; i++)
-      st->uses_t = st->uses_t || strcmp (ids[i], "t") == 0;
-  }
-  if (!qd_expr_bind (st->expr, (const char *const *) names->pdata,
+  names = slot_names (expr, self->n_in, extra, n_extra, &n_vars);
+  if (!qd_expr_bind (expr, (const char *const *) names->pdata,
                      names->len, &error))
     {
       /* Only an input beyond the last can be unbound here. */
@@ -150,11 +154,11 @@ nlfunction_prepare (QdAtomic *self,
                       _("parameter 'expression': %s: the block has %u inputs, "
                         "u0 to u%u"),
                       error->message, self->n_in, self->n_in - 1);
-      g_clear_pointer (&st->expr, qd_expr_free);
-      return;
+      qd_expr_free (expr);
+      return NULL;
     }
 
-  st->slots = qd_expr_get_taylor_slots (st->expr);
+  slots = qd_expr_get_taylor_slots (expr);
   for (guint i = 0; i < n_vars; i++)
     {
       const char *name = g_ptr_array_index (names, first_var + i);
@@ -168,14 +172,35 @@ nlfunction_prepare (QdAtomic *self,
           if (fail)
             qd_atomic_fail (self, QD_ERROR_EXPR,
                             _("parameter 'expression': %s"), message);
-          g_clear_pointer (&st->expr, qd_expr_free);
-          st->slots = NULL;
-          return;
+          qd_expr_free (expr);
+          return NULL;
         }
-      qd_taylor_constant (&st->slots[first_var + i], v);
+      qd_taylor_constant (&slots[first_var + i], v);
       /* Fixed for the whole run: folded into the Taylor program. */
-      qd_expr_set_slot_constant (st->expr, first_var + i, v);
+      qd_expr_set_slot_constant (expr, first_var + i, v);
     }
+  return expr;
+}
+
+/* Binds the formula into st->expr and st->slots; on failure stops the
+ * run (when @fail) and leaves st->expr NULL. */
+static void
+nlfunction_prepare (QdAtomic *self,
+                    gboolean  fail)
+{
+  NLFunction *st = self->state;
+  guint n_ids;
+  const char *const *ids;
+
+  st->expr = qd_formula_bind (self, self->params[PARAM_EXPRESSION].text,
+                              NULL, fail);
+  st->slots = st->expr != NULL ? qd_expr_get_taylor_slots (st->expr) : NULL;
+  st->uses_t = FALSE;
+  if (st->expr == NULL)
+    return;
+  ids = qd_expr_get_identifiers (st->expr, &n_ids);
+  for (guint i = 0; i < n_ids; i++)
+    st->uses_t = st->uses_t || strcmp (ids[i], "t") == 0;
 }
 
 static gboolean

@@ -53,21 +53,25 @@ typedef struct
   double    sigma;
 } Random;
 
-static double
-random_draw (QdAtomic *self)
+/* Normal Random's parameters (PowerDEVS's NRGen, in its order). */
+enum
 {
-  Random *st = self->state;
-  const QdParamValue *p = self->params;
-  double u1, u2, r;
+  NORMAL_MEAN,
+  NORMAL_VARIANCE,
+  NORMAL_PERIOD,
+  NORMAL_SEED,
+};
 
-  if ((int) p[RANDOM_DISTRIBUTION].number == DISTRIBUTION_UNIFORM)
-    return g_rand_double_range (st->rand, p[RANDOM_MIN].number,
-                                p[RANDOM_MAX].number);
+/* A standard normal sample (Box–Muller, two per pair of uniforms). */
+static double
+standard_normal (Random *st)
+{
+  double u1, u2, r;
 
   if (st->has_spare)
     {
       st->has_spare = FALSE;
-      return p[RANDOM_MEAN].number + p[RANDOM_STDDEV].number * st->spare;
+      return st->spare;
     }
   /* u1 in (0, 1], so the logarithm is finite. */
   u1 = 1.0 - g_rand_double (st->rand);
@@ -75,8 +79,31 @@ random_draw (QdAtomic *self)
   r = sqrt (-2.0 * log (u1));
   st->spare = r * sin (2.0 * G_PI * u2);
   st->has_spare = TRUE;
+  return r * cos (2.0 * G_PI * u2);
+}
+
+static double
+random_draw (QdAtomic *self)
+{
+  Random *st = self->state;
+  const QdParamValue *p = self->params;
+
+  if (self->type == &qd_block_normal_random)
+    return p[NORMAL_MEAN].number
+           + sqrt (p[NORMAL_VARIANCE].number) * standard_normal (st);
+  if ((int) p[RANDOM_DISTRIBUTION].number == DISTRIBUTION_UNIFORM)
+    return g_rand_double_range (st->rand, p[RANDOM_MIN].number,
+                                p[RANDOM_MAX].number);
   return p[RANDOM_MEAN].number + p[RANDOM_STDDEV].number
-         * r * cos (2.0 * G_PI * u2);
+         * standard_normal (st);
+}
+
+/* The sample period and the seed, wherever the type keeps them. */
+static double
+random_period (QdAtomic *self)
+{
+  return self->params[self->type == &qd_block_normal_random
+                      ? NORMAL_PERIOD : RANDOM_PERIOD].number;
 }
 
 static void
@@ -87,7 +114,8 @@ random_init (QdAtomic *self,
 
   if (st->rand != NULL)
     g_rand_free (st->rand);
-  st->rand = g_rand_new_with_seed ((guint32) self->params[RANDOM_SEED].number);
+  st->rand = g_rand_new_with_seed ((guint32) self->params[
+    self->type == &qd_block_normal_random ? NORMAL_SEED : RANDOM_SEED].number);
   st->has_spare = FALSE;
   st->t_first = t;
   st->k = 0.0;
@@ -120,8 +148,7 @@ random_dint (QdAtomic *self,
   Random *st = self->state;
 
   st->k += 1.0;
-  st->sigma = MAX (0.0, st->t_first
-                        + st->k * self->params[RANDOM_PERIOD].number - t);
+  st->sigma = MAX (0.0, st->t_first + st->k * random_period (self) - t);
   st->value = random_draw (self);
 }
 
@@ -203,6 +230,64 @@ const QdBlockType qd_block_random = {
   .n_params = G_N_ELEMENTS (random_params),
   .state_size = sizeof (Random),
   .check = random_check,
+  .init = random_init,
+  .ta = random_ta,
+  .dint = random_dint,
+  .lambda = random_lambda,
+  .exit = random_exit,
+};
+
+/* -------------------------------------------------------------------- */
+/* Normal Random */
+
+static gboolean
+normal_random_check (const QdBlockType  *type,
+                     const QdParamValue *params,
+                     guint               n_inputs,
+                     guint               n_outputs,
+                     GError            **error)
+{
+  if (!(params[NORMAL_PERIOD].number > 0.0))
+    {
+      g_set_error (error, QD_ERROR, QD_ERROR_PARAM,
+                   _("parameter 'period' must be greater than 0 (it is %g)"),
+                   params[NORMAL_PERIOD].number);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static const QdParamSpec normal_random_params[] = {
+  { "mean", N_("Mean"), QD_PARAM_NUMBER, "0", -QD_INF, QD_INF, NULL,
+    N_("The mean of the samples."), NULL, 0 },
+  { "variance", N_("Variance"), QD_PARAM_NUMBER, "1", 0, QD_INF, NULL,
+    N_("The variance of the samples (the square of their standard "
+       "deviation)."), NULL, 0 },
+  { "period", N_("Sampling period"), QD_PARAM_NUMBER, "0.1", 0, QD_INF, "s",
+    N_("How long each sample is held; must be greater than 0."), NULL, 0 },
+  { "seed", N_("Seed"), QD_PARAM_INTEGER, "1", 0, 4294967295.0, NULL,
+    N_("The seed of the generator: the same seed gives the same "
+       "samples."), NULL, 0 },
+};
+
+const QdBlockType qd_block_normal_random = {
+  .id = "normal_random",
+  .category = N_("Sources"),
+  .name = N_("Normal Random"),
+  .glyph = "𝒩",
+  .doc = N_("PowerDEVS's normal random generator (NRGen): a piecewise "
+            "constant signal, a new sample from a normal distribution of "
+            "the given mean and variance at the start time and every "
+            "sample period after it. The samples are those of the Random "
+            "block's normal distribution (Box–Muller on GLib's Mersenne "
+            "Twister), so the same seed gives the same signal, bit for "
+            "bit."),
+  .outputs = { .count = 1, .name_prefix = "y",
+               .doc = N_("The random signal.") },
+  .params = normal_random_params,
+  .n_params = G_N_ELEMENTS (normal_random_params),
+  .state_size = sizeof (Random),
+  .check = normal_random_check,
   .init = random_init,
   .ta = random_ta,
   .dint = random_dint,

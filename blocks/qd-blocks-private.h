@@ -8,6 +8,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "qd-block-type.h"
+#include "qd-expr.h"
 #include "qd-registry.h"
 
 G_BEGIN_DECLS
@@ -15,6 +16,11 @@ G_BEGIN_DECLS
 /* Continuous */
 extern const QdBlockType qd_block_integrator;
 extern const QdBlockType qd_block_integrator_reset;
+extern const QdBlockType qd_block_transport_delay;
+extern const QdBlockType qd_block_variable_transport_delay;
+extern const QdBlockType qd_block_state_space;
+extern const QdBlockType qd_block_transfer_function;
+extern const QdBlockType qd_block_pid;
 
 /* Math (static functions) */
 extern const QdBlockType qd_block_gain;
@@ -29,8 +35,10 @@ extern const QdBlockType qd_block_sqrt;
 extern const QdBlockType qd_block_abs;
 extern const QdBlockType qd_block_square;
 extern const QdBlockType qd_block_pow;
+extern const QdBlockType qd_block_power_n;
 extern const QdBlockType qd_block_inverse;
 extern const QdBlockType qd_block_nlfunction;
+extern const QdBlockType qd_block_implicit_function;
 
 /* Sources */
 extern const QdBlockType qd_block_constant;
@@ -44,6 +52,7 @@ extern const QdBlockType qd_block_sawtooth;
 extern const QdBlockType qd_block_trapezoid;
 extern const QdBlockType qd_block_time;
 extern const QdBlockType qd_block_random;
+extern const QdBlockType qd_block_normal_random;
 extern const QdBlockType qd_block_poisson;
 extern const QdBlockType qd_block_from_csv;
 
@@ -56,6 +65,7 @@ extern const QdBlockType qd_block_hysteresis;
 extern const QdBlockType qd_block_relay;
 extern const QdBlockType qd_block_saturation;
 extern const QdBlockType qd_block_quantizer;
+extern const QdBlockType qd_block_lookup_1d;
 extern const QdBlockType qd_block_sample_hold;
 extern const QdBlockType qd_block_commanded_sampler;
 
@@ -69,11 +79,34 @@ extern const QdBlockType qd_block_counter;
 extern const QdBlockType qd_block_place;
 extern const QdBlockType qd_block_transition;
 
+/* Structure (named signals) */
+extern const QdBlockType qd_block_goto;
+extern const QdBlockType qd_block_from;
+
 /* Sinks */
 extern const QdBlockType qd_block_scope;
+extern const QdBlockType qd_block_display;
 extern const QdBlockType qd_block_to_csv;
 extern const QdBlockType qd_block_event_counter;
+extern const QdBlockType qd_block_time_counter;
 extern const QdBlockType qd_block_statistics;
 extern const QdBlockType qd_block_terminator;
+
+/* Formulas over a block's inputs u0..u(n-1), t and the model variables
+ * (qd-block-nlfunction.c), shared by the blocks that take one. */
+/* The type's check of a formula parameter named 'expression': its syntax,
+ * and no input beyond the block's last. */
+gboolean qd_formula_check (const char  *text,
+                           guint        n_inputs,
+                           GError     **error);
+
+/* Parses @text and binds it to the slots u0..u(n-1), t, then the names of
+ * @extra (NULL-terminated, or NULL), then the model variables (set as
+ * constants); returns NULL on failure, having stopped the run with a
+ * message naming the parameter 'expression' when @fail. */
+QdExpr  *qd_formula_bind  (QdAtomic          *self,
+                           const char        *text,
+                           const char *const *extra,
+                           gboolean           fail);
 
 G_END_DECLS

@@ -70,6 +70,9 @@ typedef enum
    * the same command, cut to the first n elements or lengthened with the
    * last element of default_value, which must not be empty. */
   QD_PARAM_PER_INPUT  = 1 << 1,
+  /* A FUNCTION that may also use the name y: the unknown its block
+   * solves for (Implicit Function's g(u0, ..., y) = 0). */
+  QD_PARAM_NAMES_Y    = 1 << 2,
 } QdParamFlags;
 
 struct _QdParamSpec
@@ -123,6 +126,18 @@ typedef enum
    * Zero-time cascades through such blocks are the common case of QSS
    * models; this makes each one a call of lambda. */
   QD_BLOCK_STATIC = 1 << 4,
+  /* Named signals across one system (with QD_BLOCK_STRUCTURAL; Simulink's
+   * Goto and From): a TAG_SINK publishes what drives its input under
+   * the text of its first parameter, the tag; the output of a
+   * TAG_SOURCE with the same tag in the same system is that signal. The
+   * compiler joins them as it joins the links through subsystem ports:
+   * they are virtual links, with no event of their own. */
+  QD_BLOCK_TAG_SINK   = 1 << 5,
+  QD_BLOCK_TAG_SOURCE = 1 << 6,
+  /* Displayable state: the value of the block's first trace (its last
+   * segment at the run's time) is shown on the block in the canvas while
+   * the run goes on, in place of its glyph (Display). */
+  QD_BLOCK_DISPLAY    = 1 << 7,
 } QdBlockFlags;
 
 struct _QdParamValue

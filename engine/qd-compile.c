@@ -152,6 +152,8 @@ typedef struct
    * once per integrator. */
   char               *dqmin_text;
   char               *dqrel_text;
+  /* The TAG_SINK Node of each (system, tag): "first Node index/tag". */
+  GHashTable         *tags;
 } Compiler;
 
 static void
@@ -770,7 +772,8 @@ check_function_names (Compiler          *c,
   ids = qd_expr_get_identifiers (expr, &n_ids);
   for (guint i = 0; i < n_ids; i++)
     if (strcmp (ids[i], "t") != 0 && qd_expr_input_index (ids[i]) < 0
-        && find_variable (c, ids[i]) < 0)
+        && find_variable (c, ids[i]) < 0
+        && !((spec->flags & QD_PARAM_NAMES_Y) && strcmp (ids[i], "y") == 0))
       {
         g_autofree char *message =
           qd_expr_unknown_name_message (text, ids[i], node->n_in);
@@ -1187,6 +1190,61 @@ index_links (Compiler *c)
   g_clear_pointer (&c->id_by_text, g_hash_table_unref);
 }
 
+/* The key of a tag in @node's system: the system's first Node (its
+ * owner's next, or the root's) and the tag text. */
+static char *
+tag_key (Compiler   *c,
+         const Node *node)
+{
+  const char *tag = block_param_text (node->block,
+                                      node->type->params[0].name);
+  guint first = node->parent != NULL ? (guint) (node->parent - c->nodes) + 1
+                                     : 0;
+
+  return g_strdup_printf ("%u/%s", first, tag != NULL ? tag
+                                          : node->type->params[0].default_value);
+}
+
+/* Indexes the tag sinks of every system (QD_BLOCK_TAG_SINK), and says
+ * which tag sources have none, or which sinks share a tag. */
+static void
+index_tags (Compiler *c)
+{
+  c->tags = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint pass = 0; pass < 2; pass++)
+    for (guint i = 0; i < c->n_nodes; i++)
+      {
+        Node *node = &c->nodes[i];
+        g_autofree char *key = NULL;
+        Node *other;
+
+        if (node->type == NULL || node->type->n_params == 0
+            || !(node->type->flags & (pass == 0 ? QD_BLOCK_TAG_SINK
+                                                : QD_BLOCK_TAG_SOURCE)))
+          continue;
+        key = tag_key (c, node);
+        other = g_hash_table_lookup (c->tags, key);
+        if (pass == 1 && other == NULL)
+          add_problem (c, node, QD_ERROR_LINK,
+                       _("parameter '%s': no block of this system publishes "
+                         "the tag '%s'; add one that does, or correct the "
+                         "tag"),
+                       node->type->params[0].name, strchr (key, '/') + 1);
+        else if (pass == 0 && other != NULL)
+          {
+            g_autofree char *other_path = node_path (other);
+
+            add_problem (c, node, QD_ERROR_DUPLICATE,
+                         _("parameter '%s': the tag '%s' is also published "
+                           "by %s; give each of them its own tag"),
+                         node->type->params[0].name, strchr (key, '/') + 1,
+                         other_path);
+          }
+        else if (pass == 0)
+          g_hash_table_insert (c->tags, g_steal_pointer (&key), node);
+      }
+}
+
 typedef enum
 {
   RESOLVED,
@@ -1240,6 +1298,17 @@ resolve_input (Compiler *c,
               || g_ptr_array_index (src->outports, d->port) == NULL)
             return UNCONNECTED;
           node = g_ptr_array_index (src->outports, d->port);
+          port = 0;
+        }
+      else if ((src->type->flags & QD_BLOCK_TAG_SOURCE)
+               && src->type->n_params > 0)
+        {
+          g_autofree char *key = tag_key (c, src);
+
+          /* index_tags() reported a tag with no sink. */
+          node = g_hash_table_lookup (c->tags, key);
+          if (node == NULL)
+            return BROKEN;
           port = 0;
         }
       else
@@ -1683,6 +1752,7 @@ build_model (Compiler *c)
   check_port_numbers (c, QD_TYPE_INPORT);
   check_port_numbers (c, QD_TYPE_OUTPORT);
   index_links (c);
+  index_tags (c);
 
   /* Resolve every input; count the receivers of each output. */
   {
@@ -1849,6 +1919,7 @@ qd_compile (QdDocument        *document,
   g_clear_pointer (&c.drivers, g_array_unref);
   g_free (c.id_slots);
   g_clear_pointer (&c.id_by_text, g_hash_table_unref);
+  g_clear_pointer (&c.tags, g_hash_table_unref);
   g_hash_table_unref (c.set_cache);
   g_hash_table_unref (c.param_cache);
   g_free (c.param_ok);

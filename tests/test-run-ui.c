@@ -648,6 +648,42 @@ test_run_error (void)
   fixture_teardown (&f);
 }
 
+/* A Display shows the value of its input on the canvas, next to the
+ * integrators' badges: at the end, the value at the final time of the
+ * trace a headless run of the same model ends with. */
+static void
+test_display_value (void)
+{
+  Fixture f;
+  QdCanvas *canvas;
+  QdSimulation *ref;
+  QdBlock *display;
+  GHashTable *badges;
+  QdTrace *trace;
+  g_autofree char *expected = NULL;
+
+  fixture_setup (&f, load_example ("delay-logistic.qdevs"));
+  canvas = QD_CANVAS (gtk_widget_get_template_child (GTK_WIDGET (f.window),
+                                                     QD_TYPE_WINDOW, "canvas"));
+  activate (&f, "run.start");
+  wait_until (is_finished, &f);
+
+  ref = run_headless (f.document);
+  trace = qd_test_find_trace (ref, "/Display/value");
+  /* The last segment at the final time, where the run ended. */
+  expected = g_strdup_printf ("%.6g", qd_signal_eval (qd_trace_get (trace, qd_trace_get_length (trace) - 1),
+                                                      qd_simulation_get_final_time (ref)));
+  display = qd_document_find_block_by_path (f.document, "/Display");
+  badges = qd_canvas_get_block_badges (canvas);
+  g_assert_nonnull (badges);
+  g_assert_cmpstr (g_hash_table_lookup (badges, display->id), ==, expected);
+  /* The integrator keeps its step count. */
+  g_assert_nonnull (g_hash_table_lookup (badges, qd_document_find_block_by_path (f.document, "/y")->id));
+  qd_simulation_free (ref);
+
+  fixture_teardown (&f);
+}
+
 static void
 test_stats_and_badges (void)
 {
@@ -1666,6 +1702,7 @@ main (int    argc,
   g_test_add_func ("/run-ui/run-error", test_run_error);
   g_test_add_func ("/run-ui/stats-and-badges", test_stats_and_badges);
   g_test_add_func ("/run-ui/reported-stats", test_reported_stats);
+  g_test_add_func ("/run-ui/display-value", test_display_value);
   g_test_add_func ("/run-ui/transitions", test_transitions);
   g_test_add_func ("/run-ui/overlay-and-detach", test_overlay_and_detach);
   g_test_add_func ("/run-ui/final-time-and-realtime", test_final_time_and_realtime);

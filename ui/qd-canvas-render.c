@@ -444,6 +444,7 @@ draw_block (cairo_t                     *cr,
   gboolean selected = is_selected (options, block->id);
   gboolean is_port_block = FALSE;
   const char *glyph = "?";
+  const char *value = NULL;
   g_autofree char *glyph_owned = NULL;
   QdColor category;
   guint n_in = 0, n_out = 0;
@@ -459,6 +460,15 @@ draw_block (cairo_t                     *cr,
   else
     qd_canvas_category_color (NULL, &category);
 
+  if (type != NULL && (type->flags & (QD_BLOCK_TAG_SINK | QD_BLOCK_TAG_SOURCE))
+      && type->n_params > 0)
+    {
+      /* Goto and From show their tag, as in Simulink: the name joins them. */
+      const char *tag = qd_block_get_param_or_default (block, type->params[0].name);
+
+      glyph_owned = g_strdup_printf ("[%s]", tag != NULL ? tag : "");
+      glyph = glyph_owned;
+    }
   if (is_port_block)
     {
       /* Port blocks show their number, as in PowerDEVS and Simulink. */
@@ -548,6 +558,11 @@ draw_block (cairo_t                     *cr,
   if (type != NULL && glyph[0] != '\0' && !is_port_block &&
       !glyph_is_shown (cr, type))
     glyph = NULL;
+  /* A displayable block (QD_BLOCK_DISPLAY) shows the run's value, which
+   * its badge carries, in place of its glyph. */
+  if (type != NULL && (type->flags & QD_BLOCK_DISPLAY) && options->badges != NULL
+      && (value = g_hash_table_lookup (options->badges, block->id)) != NULL)
+    glyph = value;
   source_color (cr, &style->text, 1.0);
   /* Text a few pixels high is a smudge, and laying it out is what costs
    * most when a large diagram is seen whole: leave it out. */
@@ -580,7 +595,7 @@ draw_block (cairo_t                     *cr,
     {
       const char *badge = g_hash_table_lookup (options->badges, block->id);
 
-      if (badge != NULL)
+      if (badge != NULL && badge != value)
         draw_badge (cr, block, badge, style);
     }
 }

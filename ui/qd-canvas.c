@@ -2124,6 +2124,14 @@ qd_canvas_set_block_badges (QdCanvas   *self,
   invalidate_cache (self);
 }
 
+GHashTable *
+qd_canvas_get_block_badges (QdCanvas *self)
+{
+  g_return_val_if_fail (QD_IS_CANVAS (self), NULL);
+
+  return self->badges;
+}
+
 void
 qd_canvas_set_highlight (QdCanvas   *canvas,
                          GHashTable *block_ids)

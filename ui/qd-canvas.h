@@ -74,6 +74,9 @@ void                qd_canvas_set_block_badges (QdCanvas   *self,
  * tooltips. */
 void                qd_canvas_set_block_reported (QdCanvas   *self,
                                                   GHashTable *reported);
+/* The badges shown now, or NULL (owned by the canvas); a displayable
+ * block's (QD_BLOCK_DISPLAY) is the value drawn on it. */
+GHashTable         *qd_canvas_get_block_badges (QdCanvas   *self);
 /* Blocks to ring in the error colour (block id -> anything, kept with a
  * reference; NULL removes the rings): those the messages name. */
 void                qd_canvas_set_highlight  (QdCanvas   *canvas,

@@ -59,6 +59,10 @@ struct _QdRunSession
    * makes the window draw frames. */
   guint           poll_id;
   QdRunnerState   polled_state;
+
+  /* The displayable blocks of the run (QD_BLOCK_DISPLAY): block id ->
+   * the trace whose value the canvas shows on them. */
+  GHashTable     *displays;
 };
 
 enum
@@ -518,6 +522,50 @@ show_messages_page (QdRunSession *self)
     gtk_notebook_set_current_page (self->notebook, num);
 }
 
+/* The value of each displayable block's trace at the run's time (its
+ * last segment evaluated there), as its badge: the canvas draws it in
+ * place of the block's glyph. */
+static void
+add_display_values (QdRunSession *self,
+                    GHashTable   *badges)
+{
+  GHashTableIter iter;
+  gpointer id, trace;
+  QdRunnerProgress progress = { 0 };
+
+  if (self->displays == NULL || self->runner == NULL)
+    return;
+  qd_runner_get_progress (self->runner, &progress);
+  g_hash_table_iter_init (&iter, self->displays);
+  while (g_hash_table_iter_next (&iter, &id, &trace))
+    {
+      guint token = qd_trace_read_begin (trace);
+      gsize len = qd_trace_get_length (trace);
+
+      if (len > qd_trace_get_first (trace))
+        {
+          const QdSignal *last = qd_trace_get (trace, len - 1);
+
+          g_hash_table_insert (badges, g_strdup (id),
+                               g_strdup_printf ("%.6g", qd_signal_eval (last, MAX (last->t, progress.time))));
+        }
+      qd_trace_read_end (trace, token);
+    }
+}
+
+static void
+update_displays (QdRunSession *self)
+{
+  g_autoptr(GHashTable) badges = NULL;
+
+  if (self->canvas == NULL || self->displays == NULL
+      || g_hash_table_size (self->displays) == 0)
+    return;
+  badges = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  add_display_values (self, badges);
+  qd_canvas_set_block_badges (self->canvas, badges);
+}
+
 static void
 update_stats (QdRunSession *self)
 {
@@ -533,6 +581,7 @@ update_stats (QdRunSession *self)
       g_autoptr(GHashTable) badges = qd_stats_view_dup_badges (self->stats, self->document);
       g_autoptr(GHashTable) reported = qd_stats_view_dup_reported (self->stats, self->document);
 
+      add_display_values (self, badges);
       qd_canvas_set_block_badges (self->canvas, badges);
       qd_canvas_set_block_reported (self->canvas, reported);
     }
@@ -626,6 +675,8 @@ poll_timeout (gpointer user_data)
       return G_SOURCE_REMOVE;
     }
   state = qd_runner_get_state (self->runner);
+  if (state == QD_RUNNER_RUNNING)
+    update_displays (self);
   if (state == self->polled_state)
     return G_SOURCE_CONTINUE;
   self->polled_state = state;
@@ -771,6 +822,28 @@ prepare_run (QdRunSession *self)
     ((ScopePage *) g_ptr_array_index (self->pages, i))->used = FALSE;
   traces = qd_simulation_get_traces (sim);
   n = qd_simulation_get_n_atomics (sim);
+  g_hash_table_remove_all (self->displays);
+  for (guint i = 0; i < n; i++)
+    {
+      const QdAtomic *atomic = qd_simulation_get_atomic (sim, i);
+      gsize len = strlen (atomic->path);
+      QdBlock *block;
+
+      if (atomic->type == NULL || !(atomic->type->flags & QD_BLOCK_DISPLAY)
+          || (block = qd_document_find_block_by_path (self->document, atomic->path)) == NULL)
+        continue;
+      for (guint k = 0; k < traces->len; k++)
+        {
+          QdTrace *trace = g_ptr_array_index (traces, k);
+          const char *name = qd_trace_get_name (trace);
+
+          if (strncmp (name, atomic->path, len) == 0 && name[len] == '/')
+            {
+              g_hash_table_insert (self->displays, g_strdup (block->id), qd_trace_ref (trace));
+              break;
+            }
+        }
+    }
   for (guint i = 0; i < n; i++)
     {
       const QdAtomic *atomic = qd_simulation_get_atomic (sim, i);
@@ -875,6 +948,7 @@ qd_run_session_finalize (GObject *object)
   QdRunSession *self = QD_RUN_SESSION (object);
 
   g_ptr_array_unref (self->pages);
+  g_hash_table_unref (self->displays);
 
   G_OBJECT_CLASS (qd_run_session_parent_class)->finalize (object);
 }
@@ -904,6 +978,8 @@ static void
 qd_run_session_init (QdRunSession *self)
 {
   self->pages = g_ptr_array_new_with_free_func (page_free);
+  self->displays = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                          (GDestroyNotify) qd_trace_unref);
   self->speed = 1.0;
   self->memory = qd_run_memory_new ();
   g_signal_connect (self->memory, "decimated", G_CALLBACK (on_run_decimated), self);
