@@ -76,4 +76,7 @@ extern const QdBlockType qd_block_event_counter;
 extern const QdBlockType qd_block_statistics;
 extern const QdBlockType qd_block_terminator;
 
+/* Custom */
+extern const QdBlockType qd_block_lua;
+
 G_END_DECLS
