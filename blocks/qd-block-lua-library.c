@@ -289,6 +289,56 @@ compare_names (gconstpointer a,
   return strcmp (*(char *const *) a, *(char *const *) b);
 }
 
+/* The folders qd_blocks_load_library() read, for the message about a
+ * library block that is missing. */
+static GMutex dirs_lock;
+static GPtrArray *library_dirs;
+
+/* QdRegistryWhereFunc: where a missing lua:NAME was looked for. */
+static char *
+library_where (const char *type_id)
+{
+  g_autoptr(GString) where = NULL;
+  const char *name;
+
+  if (!g_str_has_prefix (type_id, "lua:") || type_id[4] == '\0')
+    return NULL;
+  name = type_id + 4;
+  where = g_string_new (_("a Lua library block, looked for as "));
+  g_mutex_lock (&dirs_lock);
+  for (guint i = 0; library_dirs != NULL && i < library_dirs->len; i++)
+    {
+      g_autofree char *file = g_strconcat (name, ".lua", NULL);
+      g_autofree char *path = g_build_filename (g_ptr_array_index (library_dirs, i),
+                                                file, NULL);
+
+      if (i > 0)
+        g_string_append (where, _(" and "));
+      g_string_append (where, path);
+    }
+  g_mutex_unlock (&dirs_lock);
+  return g_string_free (g_steal_pointer (&where), FALSE);
+}
+
+static void
+remember_dir (const char *dir)
+{
+  g_mutex_lock (&dirs_lock);
+  if (library_dirs == NULL)
+    {
+      library_dirs = g_ptr_array_new_with_free_func (g_free);
+      qd_registry_add_where_func (library_where);
+    }
+  for (guint i = 0; i < library_dirs->len; i++)
+    if (strcmp (g_ptr_array_index (library_dirs, i), dir) == 0)
+      {
+        g_mutex_unlock (&dirs_lock);
+        return;
+      }
+  g_ptr_array_add (library_dirs, g_strdup (dir));
+  g_mutex_unlock (&dirs_lock);
+}
+
 char *
 qd_blocks_get_library_dir (void)
 {
@@ -311,6 +361,7 @@ qd_blocks_load_library (const char *dir,
 
   if (dir == NULL)
     dir = default_dir = qd_blocks_get_library_dir ();
+  remember_dir (dir);
   d = g_dir_open (dir, 0, NULL);
   if (d == NULL)
     return 0;

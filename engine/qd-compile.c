@@ -877,10 +877,18 @@ collect_system (Compiler *c,
 
       if (node->type == NULL)
         {
-          add_problem (c, node, QD_ERROR_UNKNOWN_TYPE,
-                       _("unknown block type '%s'; replace the block, or "
-                         "load the library that provides this type"),
-                       block->type);
+          g_autofree char *where = qd_registry_where_looked (block->type);
+
+          if (where != NULL)
+            add_problem (c, node, QD_ERROR_UNKNOWN_TYPE,
+                         _("block type '%s' is missing (%s); install it, or "
+                           "replace the block"),
+                         block->type, where);
+          else
+            add_problem (c, node, QD_ERROR_UNKNOWN_TYPE,
+                         _("unknown block type '%s'; replace the block, or "
+                           "load the library that provides this type"),
+                         block->type);
           continue;
         }
       node->structural = (node->type->flags & QD_BLOCK_STRUCTURAL) != 0;

@@ -551,7 +551,12 @@ qd_block_count_ports (const QdBlock *block,
   else
     {
       type = qd_block_get_type_info (block);
-      if (type == NULL)
+      if (type == NULL && block->placeholder)
+        {
+          n_in = block->placeholder_inputs;
+          n_out = block->placeholder_outputs;
+        }
+      else if (type == NULL)
         {
           g_set_error (error, QD_ERROR, QD_ERROR_UNKNOWN_TYPE,
                        _("unknown block type '%s'; replace the block with one "
@@ -559,8 +564,8 @@ qd_block_count_ports (const QdBlock *block,
                        block->type);
           return FALSE;
         }
-      if (!count_side (block, type, &type->inputs, &n_in, error)
-          || !count_side (block, type, &type->outputs, &n_out, error))
+      else if (!count_side (block, type, &type->inputs, &n_in, error)
+               || !count_side (block, type, &type->outputs, &n_out, error))
         return FALSE;
     }
 
@@ -689,6 +694,9 @@ qd_block_check_param (const QdBlock *block,
   g_return_val_if_fail (name != NULL, FALSE);
 
   type = qd_block_get_type_info (block);
+  /* A placeholder keeps whatever its file says. */
+  if (type == NULL && block->placeholder)
+    return TRUE;
   if (type == NULL)
     {
       g_set_error (error, QD_ERROR, QD_ERROR_UNKNOWN_TYPE,

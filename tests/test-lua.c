@@ -499,6 +499,70 @@ test_library (void)
   remove_library (home);
 }
 
+/* A diagram with a library block that is not installed opens, keeps
+ * the block (its ports and parameters) as a placeholder, saves back
+ * byte for byte, and does not run: Check says what is missing and
+ * where it was looked for. */
+static void
+test_placeholder (void)
+{
+  g_autofree char *home = make_library ();
+  g_autofree char *dir = g_build_filename (home, "qdevs", "blocks", NULL);
+  g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_problem_free);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) text = NULL;
+  g_autofree char *saved = NULL;
+  g_autofree char *expected = NULL;
+  QdDocument *doc;
+  QdBlock *step, *twice, *scope;
+  const QdProblem *problem;
+  guint n_in = 0, n_out = 0;
+
+  qd_blocks_load_library (dir, NULL);
+  doc = qd_document_new ();
+  step = qd_test_add_block (doc, "step", "Step");
+  twice = qd_test_add_block (doc, "lua:twice", "Twice");
+  scope = qd_test_add_block (doc, "scope", "Scope");
+  qd_test_set_param (doc, twice, "k", "3*2");
+  qd_test_connect (doc, step, 0, twice, 0);
+  qd_test_connect (doc, twice, 0, scope, 0);
+  text = g_string_new (qd_document_to_data (doc, NULL));
+  g_object_unref (doc);
+  g_string_replace (text, "lua:twice", "lua:absent", 0);
+
+  doc = qd_document_load_data (text->str, text->len, "absent.qdevs", &error);
+  g_assert_no_error (error);
+  twice = qd_system_find_block_by_name (qd_document_get_root (doc), "Twice");
+  g_assert_null (qd_block_get_type_info (twice));
+  g_assert_true (qd_block_count_ports (twice, &n_in, &n_out, NULL));
+  g_assert_cmpuint (n_in, ==, 1);
+  g_assert_cmpuint (n_out, ==, 1);
+  g_assert_cmpstr (qd_block_get_param (twice, "k"), ==, "3*2");
+  saved = qd_document_to_data (doc, NULL);
+  g_assert_cmpstr (saved, ==, text->str);
+
+  g_assert_false (qd_document_check (doc, NULL, problems));
+  g_assert_cmpuint (problems->len, ==, 1);
+  problem = g_ptr_array_index (problems, 0);
+  g_assert_cmpstr (problem->path, ==, "/Twice");
+  g_test_message ("%s", problem->message);
+  g_assert_true (g_str_has_prefix (problem->message,
+                                   "block type 'lua:absent' is missing (a Lua "
+                                   "library block, looked for as "));
+  expected = g_strdup_printf ("%s/absent.lua", dir);
+  g_assert_nonnull (strstr (problem->message, expected));
+  g_assert_null (qd_simulation_new (doc, NULL, NULL, &error));
+  g_assert_error (error, QD_ERROR, QD_ERROR_UNKNOWN_TYPE);
+  g_object_unref (doc);
+
+  /* Any other unknown type is still a mistake in the file. */
+  g_string_replace (text, "lua:absent", "twice", 0);
+  g_clear_error (&error);
+  g_assert_null (qd_document_load_data (text->str, text->len, "typo.qdevs", &error));
+  g_assert_error (error, QD_ERROR, QD_ERROR_UNKNOWN_TYPE);
+  remove_library (home);
+}
+
 static void
 test_cli_blocks (void)
 {
@@ -559,6 +623,7 @@ main (int   argc,
   g_test_add_func ("/lua/script-errors", test_script_errors);
   g_test_add_func ("/lua/values", test_values);
   g_test_add_func ("/lua/library", test_library);
+  g_test_add_func ("/lua/placeholder", test_placeholder);
   g_test_add_func ("/lua/cli-blocks", test_cli_blocks);
   g_test_add_func ("/lua/cli-run-error", test_cli_run_error);
   return g_test_run ();
