@@ -21,6 +21,7 @@
  * diagram that uses it names it by that id.
  */
 #include <glib/gstdio.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "qd-block-lua-private.h"
@@ -216,6 +217,29 @@ const char *
 qd_lua_library_script (const QdBlockType *type)
 {
   return ((const LuaLibraryType *) type)->script;
+}
+
+gboolean
+qd_blocks_check_lua_script (const char  *script,
+                            int         *line,
+                            char       **message)
+{
+  g_autoptr(GError) error = NULL;
+  QdLuaHeader header;
+  const char *text;
+
+  if (qd_lua_header_parse (script, &header, &error))
+    {
+      qd_lua_header_clear (&header);
+      return qd_lua_check_syntax (script, line, message);
+    }
+  /* "script line N: message" */
+  *line = 0;
+  text = error->message;
+  if (sscanf (text, "script line %d: ", line) == 1)
+    text = strstr (text, ": ") + 2;
+  *message = g_strdup (text);
+  return FALSE;
 }
 
 /* The block type of @file (a NAME.lua), or NULL with @error. */

@@ -525,7 +525,8 @@ static const QdParamSpec lua_params[] = {
   { "script", N_("Script"), QD_PARAM_STRING, DEFAULT_SCRIPT,
     -QD_INF, QD_INF, NULL,
     N_("The Lua 5.4 script: init(p), ta(s), dint(s, t), dext(s, t, e, "
-       "port, x), lambda(s, t) and optionally exit(s, t)."), NULL, 0 },
+       "port, x), lambda(s, t) and optionally exit(s, t)."), NULL,
+    QD_PARAM_SCRIPT },
   { "inputs", N_("Inputs"), QD_PARAM_INTEGER, "1", 0, 64, NULL,
     N_("The number of input ports (in0, in1...); when the script's header "
        "declares --@inputs, the same number."),

@@ -22,5 +22,11 @@ QD_API char  *qd_blocks_get_library_dir (void);
  * NULL). qd_init() loads the user's folder. Returns how many it added. */
 QD_API guint  qd_blocks_load_library    (const char *dir,
                                          GPtrArray  *problems);
+/* Checks a Lua block script without running it: its header and its
+ * syntax. On a problem returns FALSE with its script @line (0 when it
+ * has none) and @message (free it). */
+QD_API gboolean qd_blocks_check_lua_script (const char  *script,
+                                            int         *line,
+                                            char       **message);
 
 G_END_DECLS

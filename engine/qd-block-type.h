@@ -70,6 +70,11 @@ typedef enum
    * the same command, cut to the first n elements or lengthened with the
    * last element of default_value, which must not be empty. */
   QD_PARAM_PER_INPUT  = 1 << 1,
+  /* A STRING holding a Lua script (docs/custom-blocks.md): the editor
+   * shows it in a script editor (highlighting, line numbers, a syntax
+   * check as you type), and a problem of its block that says
+   * "script line N: ..." opens it at that line. */
+  QD_PARAM_SCRIPT     = 1 << 2,
 } QdParamFlags;
 
 struct _QdParamSpec
