@@ -62,27 +62,38 @@ static const char script_ok[] =
   "function lambda(s, t) out(0, t) end\n"
   "function dint(s, t) s.sigma = math.huge end\n";
 
+/* A window with an inspector on @block of @doc; its script editor. */
+static QdScriptEditor *
+open_inspector (QdDocument  *doc,
+                QdBlock     *block,
+                GtkWidget  **window,
+                GtkWidget  **inspector)
+{
+  GtkWidget *field;
+
+  *window = gtk_window_new ();
+  *inspector = qd_inspector_new ();
+  qd_inspector_set_document (QD_INSPECTOR (*inspector), doc);
+  qd_inspector_set_block (QD_INSPECTOR (*inspector), block);
+  gtk_window_set_child (GTK_WINDOW (*window), *inspector);
+  gtk_window_present (GTK_WINDOW (*window));
+  field = qd_inspector_get_field (QD_INSPECTOR (*inspector), "script");
+  g_assert_true (QD_IS_SCRIPT_EDITOR (field));
+  return QD_SCRIPT_EDITOR (field);
+}
+
 static void
 test_syntax_marking (void)
 {
   QdDocument *doc = qd_document_new ();
   QdBlock *lua = qd_test_add_block (doc, "lua", "Lua");
-  GtkWidget *window = gtk_window_new ();
-  GtkWidget *inspector = qd_inspector_new ();
-  GtkWidget *field;
+  GtkWidget *window, *inspector;
   QdScriptEditor *editor;
   GtkTextBuffer *buffer;
   GtkTextIter iter;
 
   qd_test_set_param (doc, lua, "script", script_ok);
-  qd_inspector_set_document (QD_INSPECTOR (inspector), doc);
-  qd_inspector_set_block (QD_INSPECTOR (inspector), lua);
-  gtk_window_set_child (GTK_WINDOW (window), inspector);
-  gtk_window_present (GTK_WINDOW (window));
-
-  field = qd_inspector_get_field (QD_INSPECTOR (inspector), "script");
-  g_assert_true (QD_IS_SCRIPT_EDITOR (field));
-  editor = QD_SCRIPT_EDITOR (field);
+  editor = open_inspector (doc, lua, &window, &inspector);
   buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (editor));
   g_assert_cmpstr (gtk_source_language_get_id (gtk_source_buffer_get_language (GTK_SOURCE_BUFFER (buffer))),
                    ==, "lua");
@@ -130,19 +141,14 @@ test_run_error_line (void)
 {
   QdDocument *doc = qd_document_new ();
   QdBlock *lua = qd_test_add_block (doc, "lua", "Lua");
-  GtkWidget *window = gtk_window_new ();
-  GtkWidget *inspector = qd_inspector_new ();
+  GtkWidget *window, *inspector;
   QdScriptEditor *editor;
   GtkTextBuffer *buffer;
   GtkTextIter cursor;
   int line = 0;
 
   qd_test_set_param (doc, lua, "script", script_ok);
-  qd_inspector_set_document (QD_INSPECTOR (inspector), doc);
-  qd_inspector_set_block (QD_INSPECTOR (inspector), lua);
-  gtk_window_set_child (GTK_WINDOW (window), inspector);
-  gtk_window_present (GTK_WINDOW (window));
-  editor = QD_SCRIPT_EDITOR (qd_inspector_get_field (QD_INSPECTOR (inspector), "script"));
+  editor = open_inspector (doc, lua, &window, &inspector);
   buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (editor));
 
   g_assert_false (qd_inspector_focus_script_line (QD_INSPECTOR (inspector),
@@ -181,18 +187,13 @@ test_template (void)
   g_autofree char *expected = NULL;
   QdDocument *doc = qd_document_new ();
   QdBlock *lua = qd_test_add_block (doc, "lua", "Lua");
-  GtkWidget *window = gtk_window_new ();
-  GtkWidget *inspector = qd_inspector_new ();
-  GtkWidget *field, *wrap, *button;
+  GtkWidget *window, *inspector, *wrap, *button;
+  QdScriptEditor *field;
 
   g_assert_true (g_file_get_contents (path, &expected, NULL, NULL));
   qd_script_editor_set_templates_dir (dir);
-  qd_inspector_set_document (QD_INSPECTOR (inspector), doc);
-  qd_inspector_set_block (QD_INSPECTOR (inspector), lua);
-  gtk_window_set_child (GTK_WINDOW (window), inspector);
-  gtk_window_present (GTK_WINDOW (window));
-  field = qd_inspector_get_field (QD_INSPECTOR (inspector), "script");
-  wrap = gtk_widget_get_ancestor (field, GTK_TYPE_BOX);
+  field = open_inspector (doc, lua, &window, &inspector);
+  wrap = gtk_widget_get_ancestor (GTK_WIDGET (field), GTK_TYPE_BOX);
   while (gtk_widget_get_parent (wrap) != NULL
          && GTK_IS_BOX (gtk_widget_get_parent (wrap)))
     wrap = gtk_widget_get_parent (wrap);
