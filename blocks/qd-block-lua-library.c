@@ -242,6 +242,28 @@ qd_blocks_check_lua_script (const char  *script,
   return FALSE;
 }
 
+/* A type that was not registered; registered ones live as long as the
+ * process, as the registry's entries do. */
+static void
+library_type_free (LuaLibraryType *lib)
+{
+  for (guint i = 0; i < lib->type.n_params; i++)
+    {
+      g_free ((char *) lib->type.params[i].name);
+      g_free ((char *) lib->type.params[i].default_value);
+      g_free ((char *) lib->type.params[i].doc);
+    }
+  g_free ((QdParamSpec *) lib->type.params);
+  g_free ((char *) lib->type.id);
+  g_free ((char *) lib->type.category);
+  g_free ((char *) lib->type.name);
+  g_free ((char *) lib->type.glyph);
+  g_free ((char *) lib->type.doc);
+  g_free (lib->script);
+  g_free (lib->file);
+  g_free (lib);
+}
+
 /* The block type of @file (a NAME.lua), or NULL with @error. */
 static LuaLibraryType *
 library_type_new (const char  *file,
@@ -409,9 +431,8 @@ qd_blocks_load_library (const char *dir,
         }
       if (qd_registry_lookup (lib->type.id) != NULL)
         {
-          /* Loaded before (a second call): the first one stays. The
-           * descriptor is small and never freed, as registered ones are
-           * not. */
+          /* Loaded before (a second call): the first one stays. */
+          library_type_free (lib);
           continue;
         }
       qd_registry_register (&lib->type);

@@ -130,10 +130,11 @@ set_value (QdAtomic   *self,
 
   if (!eval_value (self, text, &v, &problem))
     {
+      g_autofree char *written = g_strstrip (g_strdup (text));
+
       g_free (st->lua->error);
       st->lua->error = g_strdup_printf (_("parameter '%s' = '%s': %s"),
-                                        name, g_strstrip (g_strdup (text)),
-                                        problem);
+                                        name, written, problem);
       st->lua->error_line = 0;
       g_free (problem);
       return FALSE;

@@ -526,7 +526,9 @@ test_placeholder (void)
   qd_test_set_param (doc, twice, "k", "3*2");
   qd_test_connect (doc, step, 0, twice, 0);
   qd_test_connect (doc, twice, 0, scope, 0);
-  text = g_string_new (qd_document_to_data (doc, NULL));
+  saved = qd_document_to_data (doc, NULL);
+  text = g_string_new (saved);
+  g_clear_pointer (&saved, g_free);
   g_object_unref (doc);
   g_string_replace (text, "lua:twice", "lua:absent", 0);
 
