@@ -28,6 +28,7 @@
 
 #define HOOK_STEP  100000u
 #define CHUNK_NAME "=script"
+#define HANDLER_INDEX 1
 
 static const char *const func_names[QD_LUA_N_FUNCS] = {
   "init", "ta", "dint", "dext", "lambda", "exit",
@@ -180,6 +181,8 @@ open_sandbox (lua_State *L)
   return 0;
 }
 
+static int message_handler (lua_State *L);
+
 QdLua *
 qd_lua_new (gsize memory_limit)
 {
@@ -204,6 +207,9 @@ qd_lua_new (gsize memory_limit)
       return NULL;
     }
   lua_sethook (lua->L, count_hook, LUA_MASKCOUNT, HOOK_STEP);
+  /* The message handler of every call stays at the bottom of the stack
+   * (index HANDLER_INDEX): a call then pushes nothing but itself. */
+  lua_pushcfunction (lua->L, message_handler);
   return lua;
 }
 
@@ -295,15 +301,12 @@ qd_lua_call (QdLua *lua,
              int    nresults)
 {
   lua_State *L = lua->L;
-  int base = lua_gettop (L) - nargs;
   int status;
 
-  lua_pushcfunction (L, message_handler);
-  lua_insert (L, base);
-  g_clear_pointer (&lua->error, g_free);
+  if (lua->error != NULL)
+    g_clear_pointer (&lua->error, g_free);
   lua->ticks = 0;
-  status = lua_pcall (L, nargs, nresults, base);
-  lua_remove (L, base);
+  status = lua_pcall (L, nargs, nresults, HANDLER_INDEX);
   if (status == LUA_OK)
     return TRUE;
   record_failure (lua, status);

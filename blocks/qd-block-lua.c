@@ -260,7 +260,7 @@ lua_block_init (QdAtomic *self,
     {
       if (!push_script_values (self, script))
         {
-          lua_settop (lua->L, 0);
+          lua_settop (lua->L, 1);   /* the message handler stays */
           fail (self);
           return;
         }
