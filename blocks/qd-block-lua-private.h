@@ -38,6 +38,7 @@ typedef enum
 typedef struct
 {
   lua_State *L;
+  QdAtomic  *atomic;         /* the block, for stat() */
   gsize      used;           /* bytes allocated */
   gsize      limit;
   guint      ticks;          /* instruction budget spent in this call */

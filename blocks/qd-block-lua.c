@@ -14,6 +14,7 @@
  *                         or calls of out(port, v)
  *   exit(s, t)            optional, once at the end
  *
+ * stat(name, value), in any of them, reports a statistic of the block.
  * dint and dext return the new state, or nothing to keep s (changed in
  * place). A signal value is a number or {c0, c1, c2, c3}
  * (qd-block-lua-value.c).
@@ -36,6 +37,7 @@
 #include "qd-block-lua-private.h"
 #include "qd-expr.h"
 #include "qd-simulation.h"
+#include "qd-stats.h"
 
 enum
 {
@@ -230,6 +232,19 @@ push_params (QdAtomic *self)
     }
 }
 
+/* stat(name, value): a statistic of the block, as the built-in blocks
+ * report theirs (qdevs-cli run --stats, the editor's Statistics). */
+static int
+lua_stat (lua_State *L)
+{
+  QdLua *lua = *(QdLua **) lua_getextraspace (L);
+  const char *name = luaL_checkstring (L, 1);
+  lua_Number value = luaL_checknumber (L, 2);
+
+  qd_atomic_set_stat (lua->atomic, name, value);
+  return 0;
+}
+
 static void
 lua_block_init (QdAtomic *self,
                 double    t)
@@ -248,7 +263,9 @@ lua_block_init (QdAtomic *self,
       return;
     }
   lua->n_out = self->n_out;
+  lua->atomic = self;
   qd_lua_open_out (lua);
+  lua_register (lua->L, "stat", lua_stat);
   if (!qd_lua_load (lua, script))
     {
       fail (self);

@@ -57,6 +57,24 @@ block_stats (QdSimulation *sim,
   g_assert_not_reached ();
 }
 
+/* The statistic @name of the block at @path (after the run). */
+static double
+stat_value (QdSimulation *sim,
+            const char   *path,
+            const char   *name)
+{
+  GPtrArray *stats = qd_simulation_get_stats (sim);
+
+  for (guint i = 0; i < stats->len; i++)
+    {
+      const QdStat *stat = g_ptr_array_index (stats, i);
+
+      if (strcmp (stat->path, path) == 0 && strcmp (stat->name, name) == 0)
+        return stat->value;
+    }
+  g_error ("no statistic %s of %s", name, path);
+}
+
 /* -------------------------------------------------------------------- */
 /* The templates against the built-in blocks */
 
@@ -122,6 +140,12 @@ test_generator_processor (void)
   /* The Server also says "ready" once at the start. */
   g_assert_cmpuint (int_b, ==, int_a - 1);
   g_assert_cmpuint (int_b, ==, qd_trace_get_length (b));
+  /* The template's exit reports what the Server reports. */
+  g_assert_cmpfloat (stat_value (lua, "/Processor", "served"), ==,
+                     stat_value (builtin, "/Processor", "served"));
+  g_assert_cmpfloat (stat_value (lua, "/Processor", "ignored"), ==,
+                     stat_value (builtin, "/Processor", "lost"));
+  g_assert_cmpfloat (stat_value (lua, "/Processor", "served"), ==, int_b);
 
   qd_simulation_free (builtin);
   qd_simulation_free (lua);

@@ -10,7 +10,8 @@
 
 -- phase "passive" waits forever; "busy" for the rest of the job's time.
 function init(p)
-  return { phase = "passive", sigma = math.huge, job = 0, time = p.time }
+  return { phase = "passive", sigma = math.huge, job = 0, time = p.time,
+           served = 0, ignored = 0 }
 end
 
 function ta(s)
@@ -24,6 +25,7 @@ function dext(s, t, e, port, x)
     s.phase, s.sigma, s.job = "busy", s.time, x
   else
     s.sigma = s.sigma - e
+    s.ignored = s.ignored + 1
   end
 end
 
@@ -35,4 +37,11 @@ end
 -- ...and the processor waits for the next one.
 function dint(s, t)
   s.phase, s.sigma = "passive", math.huge
+  s.served = s.served + 1
+end
+
+-- At the end of the run: what it did, in the run's statistics.
+function exit(s, t)
+  stat("served", s.served)
+  stat("ignored", s.ignored)
 end
