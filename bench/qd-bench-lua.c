@@ -142,7 +142,7 @@ pairs_model (gboolean lua)
 
       if (lua)
         {
-          gen = add (doc, "lua", gname, "script", gen_script, "inputs", "0",
+          gen = add (doc, "lua", gname, "script", gen_script,
                      "values", "period = 1", NULL);
           proc = add (doc, "lua", pname, "script", proc_script,
                       "values", "time = 0.5", NULL);

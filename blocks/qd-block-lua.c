@@ -22,10 +22,10 @@
  * This file also gives the DEVS functions to the user's library blocks
  * (qd-block-lua-library.c), whose script is in their descriptor and whose
  * parameters are ordinary numbers of their schema. The Lua Atomic itself
- * keeps its script in its "script" parameter, its port counts in
- * "inputs" and "outputs" and the script's parameters in "values"
- * ("gain = 2*k; n = 3", QDevs expressions over the model variables),
- * which fill in or replace the defaults the header declares.
+ * keeps its script in its "script" parameter, and the script's
+ * parameters in "values" ("gain = 2*k; n = 3", QDevs expressions over
+ * the model variables), which fill in or replace the defaults the header
+ * declares; its ports are those the header declares (QdBlockType.ports).
  *
  * Any error stops the run through qd_atomic_fail() with
  * "script line N: message"; the block then stays passive.
@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "qd-block-lua-private.h"
+#include "qd-blocks.h"
 #include "qd-expr.h"
 #include "qd-simulation.h"
 #include "qd-stats.h"
@@ -42,8 +43,6 @@
 enum
 {
   PARAM_SCRIPT,
-  PARAM_INPUTS,
-  PARAM_OUTPUTS,
   PARAM_VALUES,
 };
 
@@ -455,8 +454,7 @@ lua_block_exit (QdAtomic *self,
   g_clear_pointer (&st->lua, qd_lua_free);
 }
 
-/* Check: the header is well formed and agrees with the port counts, the
- * script compiles, and "values" names only declared parameters. */
+/* Check: the header is well formed and the script compiles. */
 static gboolean
 lua_block_check (const QdBlockType  *type,
                  const QdParamValue *params,
@@ -464,38 +462,37 @@ lua_block_check (const QdBlockType  *type,
                  guint               n_outputs,
                  GError            **error)
 {
-  const char *script = params[PARAM_SCRIPT].text;
-  QdLuaHeader header = { 0 };
   g_autofree char *message = NULL;
   int line = 0;
-  gboolean ok = TRUE;
 
-  if (!qd_lua_header_parse (script, &header, error))
-    return FALSE;
-  if (header.n_inputs >= 0 && (guint) header.n_inputs != n_inputs)
-    {
-      g_set_error (error, QD_ERROR, QD_ERROR_PARAM,
-                   _("parameter 'inputs' is %u and the script declares %d "
-                     "(--@inputs); set it to %d"),
-                   n_inputs, header.n_inputs, header.n_inputs);
-      ok = FALSE;
-    }
-  else if (header.n_outputs >= 0 && (guint) header.n_outputs != n_outputs)
-    {
-      g_set_error (error, QD_ERROR, QD_ERROR_PARAM,
-                   _("parameter 'outputs' is %u and the script declares %d "
-                     "(--@outputs); set it to %d"),
-                   n_outputs, header.n_outputs, header.n_outputs);
-      ok = FALSE;
-    }
-  else if (!qd_lua_check_syntax (script, &line, &message))
-    {
-      g_set_error (error, QD_ERROR, QD_ERROR_SYNTAX,
-                   _("script line %d: %s"), line, message);
-      ok = FALSE;
-    }
+  if (qd_blocks_check_lua_script (params[PARAM_SCRIPT].text, &line, &message))
+    return TRUE;
+  if (line > 0)
+    g_set_error (error, QD_ERROR, QD_ERROR_SYNTAX, _("script line %d: %s"),
+                 line, message);
+  else
+    g_set_error (error, QD_ERROR, QD_ERROR_SYNTAX, _("script: %s"), message);
+  return FALSE;
+}
+
+/* QdBlockType.ports: the script's header declares the ports; without a
+ * declaration (or with a header that Check refuses) the type's one input
+ * and one output. */
+static void
+lua_block_ports (const QdBlockType *type,
+                 const char *const *texts,
+                 guint             *n_inputs,
+                 guint             *n_outputs)
+{
+  QdLuaHeader header;
+
+  if (!qd_lua_header_parse (texts[PARAM_SCRIPT], &header, NULL))
+    return;
+  if (header.n_inputs >= 0)
+    *n_inputs = (guint) header.n_inputs;
+  if (header.n_outputs >= 0)
+    *n_outputs = (guint) header.n_outputs;
   qd_lua_header_clear (&header);
-  return ok;
 }
 
 void
@@ -513,6 +510,8 @@ qd_lua_block_fill_type (QdBlockType *type)
 /* The textbook's processor (Zeigler): serves one job at a time for a
  * fixed time; a job arriving while busy is ignored. */
 #define DEFAULT_SCRIPT \
+  "--@inputs 1\n" \
+  "--@outputs 1\n" \
   "--@param time 1 \"The processing time of one job\"\n" \
   "\n" \
   "function init(p)\n" \
@@ -545,14 +544,6 @@ static const QdParamSpec lua_params[] = {
     N_("The Lua 5.4 script: init(p), ta(s), dint(s, t), dext(s, t, e, "
        "port, x), lambda(s, t) and optionally exit(s, t)."), NULL,
     QD_PARAM_SCRIPT },
-  { "inputs", N_("Inputs"), QD_PARAM_INTEGER, "1", 0, 64, NULL,
-    N_("The number of input ports (in0, in1...); when the script's header "
-       "declares --@inputs, the same number."),
-    NULL, 0 },
-  { "outputs", N_("Outputs"), QD_PARAM_INTEGER, "1", 0, 64, NULL,
-    N_("The number of output ports (y0, y1...); when the script's header "
-       "declares --@outputs, the same number."),
-    NULL, 0 },
   { "values", N_("Script parameters"), QD_PARAM_STRING, "",
     -QD_INF, QD_INF, NULL,
     N_("Values of the parameters the script declares with --@param, as "
@@ -572,10 +563,12 @@ const QdBlockType qd_block_lua = {
             "numbers or Taylor coefficient tables {c0, c1, c2, c3}. Runs "
             "in a sandbox with a memory limit and an instruction budget; "
             "an error stops the run with the script line."),
-  .inputs = { .size_param = "inputs", .name_prefix = "in",
-              .doc = N_("Events, as the script's dext receives them.") },
-  .outputs = { .size_param = "outputs", .name_prefix = "y",
-               .doc = N_("What the script's lambda emits.") },
+  .inputs = { .count = 1, .name_prefix = "in",
+              .doc = N_("As many as the script's header declares with "
+                        "--@inputs (one without it): what dext receives.") },
+  .outputs = { .count = 1, .name_prefix = "y",
+               .doc = N_("As many as the script's header declares with "
+                         "--@outputs (one without it): what lambda emits.") },
   .params = lua_params,
   .n_params = G_N_ELEMENTS (lua_params),
   .state_size = sizeof (LuaBlock),
@@ -586,4 +579,5 @@ const QdBlockType qd_block_lua = {
   .dext = lua_block_dext,
   .lambda = lua_block_lambda,
   .exit = lua_block_exit,
+  .ports = lua_block_ports,
 };

@@ -240,6 +240,21 @@ struct _QdBlockType
    *            memory. It must not change anything. */
   void     (*cascade_prefetch) (const QdCascadePair *pairs,
                                 guint                n);
+
+  /* Optional: the port counts of one instance, for a type whose
+   * parameters decide them in a way that size_param cannot say (the Lua
+   * Atomic's script declares them in its header). @texts are the
+   * parameters' texts, n_params of them in schema order, the default
+   * for one not set. *@n_inputs and *@n_outputs come in as count or
+   * size_param give them; the function changes those it decides.
+   * Called by the document (the canvas's ports, links, pruning when a
+   * parameter changes) and by Check and Run, so it must be cheap and
+   * must not fail on a text it cannot read (leave the counts; Check
+   * reports that text through `check`). */
+  void     (*ports)   (const QdBlockType *type,
+                       const char *const *texts,
+                       guint             *n_inputs,
+                       guint             *n_outputs);
 };
 
 /* The run-time instance of a block. The engine owns it; fields are set

@@ -776,6 +776,14 @@ evaluate_block (Compiler     *c,
       node->ok = FALSE;
       return;
     }
+  if (type->ports != NULL)
+    {
+      g_autofree const char **texts = g_new0 (const char *, type->n_params + 1);
+
+      for (guint i = 0; i < type->n_params; i++)
+        texts[i] = values[i].text != NULL ? values[i].text : "";
+      type->ports (type, texts, &node->n_in, &node->n_out);
+    }
   node->ports_ok = TRUE;
   if (node->n_out > 64)
     {

@@ -567,6 +567,14 @@ qd_block_count_ports (const QdBlock *block,
       else if (!count_side (block, type, &type->inputs, &n_in, error)
                || !count_side (block, type, &type->outputs, &n_out, error))
         return FALSE;
+      else if (type->ports != NULL)
+        {
+          g_autofree const char **texts = g_new0 (const char *, type->n_params + 1);
+
+          for (guint i = 0; i < type->n_params; i++)
+            texts[i] = qd_block_get_param_or_default (block, type->params[i].name);
+          type->ports (type, texts, &n_in, &n_out);
+        }
     }
 
   if (n_inputs != NULL)

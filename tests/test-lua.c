@@ -30,14 +30,12 @@ static QdBlock *
 add_lua_template (QdDocument *doc,
                   const char *name,
                   const char *file,
-                  const char *inputs,
                   const char *values)
 {
   g_autofree char *script = template_text (file);
   QdBlock *block = qd_test_add_block (doc, "lua", name);
 
   qd_test_set_param (doc, block, "script", script);
-  qd_test_set_param (doc, block, "inputs", inputs);
   qd_test_set_param (doc, block, "values", values);
   return block;
 }
@@ -87,8 +85,8 @@ run_generator_processor (gboolean lua)
 
   if (lua)
     {
-      gen = add_lua_template (doc, "Generator", "generator.lua", "0", "period = 0.7");
-      proc = add_lua_template (doc, "Processor", "processor.lua", "1", "time = 1.5");
+      gen = add_lua_template (doc, "Generator", "generator.lua", "period = 0.7");
+      proc = add_lua_template (doc, "Processor", "processor.lua", "time = 1.5");
     }
   else
     {
@@ -157,8 +155,8 @@ static void
 test_queue (void)
 {
   QdDocument *doc = qd_document_new ();
-  QdBlock *gen = add_lua_template (doc, "Generator", "generator.lua", "0", "period = 0.5");
-  QdBlock *queue = add_lua_template (doc, "Queue", "queue.lua", "1", "time = 1");
+  QdBlock *gen = add_lua_template (doc, "Generator", "generator.lua", "period = 0.5");
+  QdBlock *queue = add_lua_template (doc, "Queue", "queue.lua", "time = 1");
   QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
   QdSimulation *sim;
   QdTrace *trace;
@@ -199,7 +197,7 @@ run_cellier (gboolean lua)
       gain = qd_system_find_block_by_name (root, "Gain");
       scope = qd_system_find_block_by_name (root, "Scope");
       qd_document_remove_block (doc, qd_system_find_block_by_name (root, "Integrator"));
-      integ = add_lua_template (doc, "Integrator", "qss1-integrator.lua", "1",
+      integ = add_lua_template (doc, "Integrator", "qss1-integrator.lua",
                                 "x0 = 10; dq = 1");
       qd_test_connect (doc, sum, 0, integ, 0);
       qd_test_connect (doc, integ, 0, gain, 0);
@@ -264,7 +262,6 @@ run_script (const char *script)
   char *message = NULL;
 
   qd_test_set_param (doc, lua, "script", script);
-  qd_test_set_param (doc, lua, "inputs", "0");
   qd_test_connect (doc, lua, 0, term, 0);
   qd_test_set_final_time (doc, 5.0);
   sim = qd_simulation_new (doc, NULL, NULL, &error);
@@ -379,11 +376,61 @@ test_script_errors (void)
   assert_script_error (SCRIPT_HEAD "function dint(s, t)\n  s.n = s.n +\nend\n",
                        "/Lua: script line 9: unexpected symbol near 'end'");
   assert_script_error (SCRIPT_HEAD, "/Lua: script: the script defines no function dint");
-  /* The header against the ports. */
-  assert_script_error ("--@inputs 2\n" SCRIPT_FUNCS "function dint(s, t) end\n",
-                       "/Lua: parameter 'inputs' is 0 and the script declares 2 (--@inputs); set it to 2");
   assert_script_error ("--@colour red\n" SCRIPT_HEAD "function dint(s, t) end\n",
                        "/Lua: script line 1: unknown header line --@colour");
+}
+
+/* The header declares the ports: the block has them, Check and Run too,
+ * and a script with fewer takes the links of the ports gone with it (one
+ * command, undone as one). */
+static void
+test_ports_from_header (void)
+{
+  QdDocument *doc = qd_document_new ();
+  QdBlock *lua = qd_test_add_block (doc, "lua", "Lua");
+  QdBlock *one = qd_test_add_block (doc, "constant", "One");
+  QdBlock *two = qd_test_add_block (doc, "constant", "Two");
+  QdBlock *end0 = qd_test_add_block (doc, "terminator", "End 0");
+  QdBlock *end1 = qd_test_add_block (doc, "terminator", "End 1");
+  QdBlock *end2 = qd_test_add_block (doc, "terminator", "End 2");
+  guint n_in = 0, n_out = 0;
+  QdSimulation *sim;
+
+  /* Without a declaration: one input, one output. */
+  qd_test_set_param (doc, lua, "script", SCRIPT_FUNCS "function dint(s, t) end\n");
+  g_assert_true (qd_block_count_ports (lua, &n_in, &n_out, NULL));
+  g_assert_cmpuint (n_in, ==, 1);
+  g_assert_cmpuint (n_out, ==, 1);
+
+  qd_test_set_param (doc, lua, "script",
+                     "--@inputs 2\n--@outputs 3\n" SCRIPT_FUNCS
+                     "function dint(s, t) end\n");
+  g_assert_true (qd_block_count_ports (lua, &n_in, &n_out, NULL));
+  g_assert_cmpuint (n_in, ==, 2);
+  g_assert_cmpuint (n_out, ==, 3);
+  qd_test_connect (doc, one, 0, lua, 0);
+  qd_test_connect (doc, two, 0, lua, 1);
+  qd_test_connect (doc, lua, 0, end0, 0);
+  qd_test_connect (doc, lua, 1, end1, 0);
+  qd_test_connect (doc, lua, 2, end2, 0);
+  sim = qd_test_compile (doc);
+  qd_test_run (sim);
+  qd_simulation_free (sim);
+
+  /* One input, one output: the other links go, in the same command. */
+  qd_test_set_param (doc, lua, "script",
+                     "--@inputs 1\n--@outputs 1\n" SCRIPT_FUNCS
+                     "function dint(s, t) end\n");
+  g_assert_true (qd_block_count_ports (lua, &n_in, &n_out, NULL));
+  g_assert_cmpuint (n_in, ==, 1);
+  g_assert_cmpuint (n_out, ==, 1);
+  g_assert_null (qd_system_find_driver (qd_document_get_root (doc), lua->id, 1, NULL));
+  g_assert_null (qd_system_find_driver (qd_document_get_root (doc), end2->id, 0, NULL));
+  g_assert_nonnull (qd_system_find_driver (qd_document_get_root (doc), end0->id, 0, NULL));
+  g_assert_true (qd_document_undo (doc));
+  g_assert_nonnull (qd_system_find_driver (qd_document_get_root (doc), end2->id, 0, NULL));
+  g_assert_nonnull (qd_system_find_driver (qd_document_get_root (doc), lua->id, 1, NULL));
+  g_object_unref (doc);
 }
 
 /* Values of the script's parameters: header defaults, replaced by the
@@ -392,7 +439,7 @@ static void
 test_values (void)
 {
   QdDocument *doc = qd_document_new ();
-  QdBlock *gen = add_lua_template (doc, "Generator", "generator.lua", "0",
+  QdBlock *gen = add_lua_template (doc, "Generator", "generator.lua",
                                    "period = 2 * k");
   QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
   g_autoptr(GError) error = NULL;
@@ -623,7 +670,6 @@ test_cli_run_error (void)
 
   qd_test_set_param (doc, lua, "script",
                      SCRIPT_HEAD "function dint(s, t)\n  s.n = s.n + nil\nend\n");
-  qd_test_set_param (doc, lua, "inputs", "0");
   qd_test_connect (doc, lua, 0, term, 0);
   g_assert_true (qd_document_save (doc, path, &error));
   g_assert_no_error (error);
@@ -648,6 +694,7 @@ main (int   argc,
   g_test_add_func ("/lua/sandbox", test_sandbox);
   g_test_add_func ("/lua/script-errors", test_script_errors);
   g_test_add_func ("/lua/values", test_values);
+  g_test_add_func ("/lua/ports-from-header", test_ports_from_header);
   g_test_add_func ("/lua/library", test_library);
   g_test_add_func ("/lua/placeholder", test_placeholder);
   g_test_add_func ("/lua/cli-blocks", test_cli_blocks);
