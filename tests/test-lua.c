@@ -433,6 +433,42 @@ test_ports_from_header (void)
   g_object_unref (doc);
 }
 
+/* math.random starts from the same seed in every run: two runs of a
+ * source with random times give the same events. */
+static double
+random_run_sum (void)
+{
+  QdDocument *doc = qd_document_new ();
+  QdBlock *lua = qd_test_add_block (doc, "lua", "Lua");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+  QdSimulation *sim;
+  QdTrace *trace;
+  double sum = 0;
+
+  qd_test_set_param (doc, lua, "script",
+                     "--@inputs 0\n--@outputs 1\n"
+                     "function init(p) return { sigma = math.random() } end\n"
+                     "function ta(s) return s.sigma end\n"
+                     "function lambda(s, t) out(0, t) end\n"
+                     "function dint(s, t) s.sigma = math.random() end\n"
+                     "function dext(s, t, e, port, x) end\n");
+  qd_test_connect (doc, lua, 0, scope, 0);
+  sim = qd_test_compile (doc);
+  trace = qd_test_run_and_find (sim, "/Scope/x1");
+  g_assert_cmpuint (qd_trace_get_length (trace), >, 10);
+  for (gsize i = 0; i < qd_trace_get_length (trace); i++)
+    sum += qd_trace_get (trace, i)->t;
+  qd_simulation_free (sim);
+  g_object_unref (doc);
+  return sum;
+}
+
+static void
+test_random_repeats (void)
+{
+  g_assert_cmpfloat (random_run_sum (), ==, random_run_sum ());
+}
+
 /* Values of the script's parameters: header defaults, replaced by the
  * block's "values", expressions over the model variables. */
 static void
@@ -695,6 +731,7 @@ main (int   argc,
   g_test_add_func ("/lua/script-errors", test_script_errors);
   g_test_add_func ("/lua/values", test_values);
   g_test_add_func ("/lua/ports-from-header", test_ports_from_header);
+  g_test_add_func ("/lua/random-repeats", test_random_repeats);
   g_test_add_func ("/lua/library", test_library);
   g_test_add_func ("/lua/placeholder", test_placeholder);
   g_test_add_func ("/lua/cli-blocks", test_cli_blocks);
