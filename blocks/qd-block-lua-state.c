@@ -224,23 +224,25 @@ qd_lua_free (QdLua *lua)
   g_free (lua);
 }
 
-/* Splits "script:N: message" into N and the message. */
+/* Splits "script:N: message" into N and the message. An error that
+ * came through a coroutine has one such prefix per level (the call's
+ * line, then the error's): the innermost line is the error's. */
 static const char *
 strip_position (const char *message,
                 int        *line)
 {
-  const char *p;
-  char *end;
-  long n;
+  while (message != NULL && g_str_has_prefix (message, "script:"))
+    {
+      const char *p = message + strlen ("script:");
+      char *end;
+      long n = strtol (p, &end, 10);
 
-  if (message == NULL || !g_str_has_prefix (message, "script:"))
-    return message;
-  p = message + strlen ("script:");
-  n = strtol (p, &end, 10);
-  if (end == p || end[0] != ':' || end[1] != ' ')
-    return message;
-  *line = (int) n;
-  return end + 2;
+      if (end == p || end[0] != ':' || end[1] != ' ')
+        break;
+      *line = (int) n;
+      message = end + 2;
+    }
+  return message;
 }
 
 /* The message handler of every protected call: the error as text, and

@@ -312,6 +312,10 @@ test_sandbox (void)
                      "the script used more than its 64 MiB of memory");
   assert_dint_error ("  while true do end", "the call ran more than 50000000 "
                      "instructions (an endless loop?)");
+  /* A coroutine is held to the same budget. */
+  assert_dint_error ("  coroutine.wrap(function() while true do end end)()",
+                     "the call ran more than 50000000 instructions (an "
+                     "endless loop?)");
   /* string.dump would give bytecode; it is gone too. */
   assert_dint_error ("  string.dump(ta)", "attempt to call a nil value");
   g_assert_false (g_file_test ("escaped", G_FILE_TEST_EXISTS));
@@ -323,6 +327,14 @@ test_script_errors (void)
   assert_dint_error ("  error('the queue is full')", "the queue is full");
   assert_dint_error ("  local x = s.missing.field",
                      "attempt to index a nil value (field 'missing')");
+  /* Through a coroutine: the line of the error, not of the call. */
+  assert_script_error (SCRIPT_HEAD "function dint(s, t)\n"
+                       "  local co = coroutine.wrap(function()\n"
+                       "    error('deep')\n"
+                       "  end)\n"
+                       "  co()\n"
+                       "end\n",
+                       "/Lua: script line 9: deep");
   /* Errors found in C: the line of the function's definition. */
   assert_script_error ("--@inputs 0\n--@outputs 1\n"
                        "function init(p) return {} end\n"
