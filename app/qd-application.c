@@ -23,6 +23,7 @@
 #include "qd-example-browser.h"
 #include "qd-preferences-window.h"
 #include "qd-recovery-dialog.h"
+#include "qd-script-editor.h"
 #include "qd-settings.h"
 #include "qd-window.h"
 
@@ -624,6 +625,18 @@ choose_renderer (void)
     g_setenv ("GSK_RENDERER", "cairo", TRUE);
 }
 
+/* The Lua templates sit next to the examples, installed or in the
+ * source tree. */
+static void
+set_templates_dir (void)
+{
+  g_autofree char *examples = qd_application_get_examples_dir ();
+  g_autofree char *parent = g_path_get_dirname (examples);
+  g_autofree char *dir = g_build_filename (parent, "lua-templates", NULL);
+
+  qd_script_editor_set_templates_dir (dir);
+}
+
 static void
 qd_application_startup (GApplication *app)
 {
@@ -649,6 +662,7 @@ qd_application_startup (GApplication *app)
   G_APPLICATION_CLASS (qd_application_parent_class)->startup (app);
 
   choose_renderer ();
+  set_templates_dir ();
 
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions,
                                    G_N_ELEMENTS (app_actions), app);

@@ -98,6 +98,8 @@ print_param (const QdParamSpec *spec)
     g_string_append (line, _(", one value per input"));
   if (spec->flags & QD_PARAM_INHERIT)
     g_string_append (line, _(", default: the model's setting"));
+  else if (spec->default_value != NULL && strchr (spec->default_value, '\n') != NULL)
+    g_string_append (line, _(", default: a text of several lines"));
   else
     g_string_append_printf (line, _(", default \"%s\""),
                             spec->default_value ? spec->default_value : "");
@@ -294,6 +296,19 @@ md_append_code (GString    *out,
   g_string_append_c (out, '`');
 }
 
+/* The lines of a multi-line default (a script), the last one counted
+ * when it does not end in a newline. */
+static guint
+count_lines (const char *text)
+{
+  guint n = 0;
+
+  for (const char *p = text; *p != '\0'; p++)
+    if (*p == '\n' || p[1] == '\0')
+      n++;
+  return n;
+}
+
 static void
 md_append_ports (GString          *out,
                  const char       *title,
@@ -332,6 +347,10 @@ md_append_param (GString           *out,
     g_string_append (out, "*model's setting*");
   else if (spec->default_value == NULL || spec->default_value[0] == '\0')
     g_string_append (out, "*empty*");
+  else if (strchr (spec->default_value, '\n') != NULL)
+    /* A script: lines do not fit a table cell. */
+    g_string_append_printf (out, "*%u lines of text*",
+                            count_lines (spec->default_value));
   else
     md_append_code (out, spec->default_value);
   g_string_append (out, " | ");

@@ -109,4 +109,7 @@ QdExpr  *qd_formula_bind  (QdAtomic          *self,
                            const char *const *extra,
                            gboolean           fail);
 
+/* Custom */
+extern const QdBlockType qd_block_lua;
+
 G_END_DECLS

@@ -72,8 +72,22 @@ static const QdBlockType *const builtin_blocks[] = {
   &qd_block_time_counter,
   &qd_block_statistics,
   &qd_block_terminator,
+  &qd_block_lua,
   NULL
 };
+
+/* The user's Lua blocks; one that cannot be used is left out, and says
+ * why on standard error (the programs have no other place then). */
+static void
+load_user_library (void)
+{
+  g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
+
+  qd_blocks_load_library (NULL, problems);
+  for (guint i = 0; i < problems->len; i++)
+    g_printerr (_("%s (the block is left out of the palette)\n"),
+                (char *) g_ptr_array_index (problems, i));
+}
 
 void
 qd_init (void)
@@ -87,6 +101,7 @@ qd_init (void)
       qd_structural_register ();
       for (guint i = 0; builtin_blocks[i] != NULL; i++)
         qd_registry_register (builtin_blocks[i]);
+      load_user_library ();
       g_once_init_leave (&initialized, 1);
     }
 }

@@ -73,6 +73,11 @@ typedef enum
   /* A FUNCTION that may also use the name y: the unknown its block
    * solves for (Implicit Function's g(u0, ..., y) = 0). */
   QD_PARAM_NAMES_Y    = 1 << 2,
+  /* A STRING holding a Lua script (docs/custom-blocks.md): the editor
+   * shows it in a script editor (highlighting, line numbers, a syntax
+   * check as you type), and a problem of its block that says
+   * "script line N: ..." opens it at that line. */
+  QD_PARAM_SCRIPT     = 1 << 3,
 } QdParamFlags;
 
 struct _QdParamSpec
@@ -274,6 +279,21 @@ struct _QdBlockType
    * its state, which lets the mode follow the inputs inside a step. */
   guint64  (*frozen_output) (QdAtomic *self,
                              double    t);
+
+  /* Optional: the port counts of one instance, for a type whose
+   * parameters decide them in a way that size_param cannot say (the Lua
+   * Atomic's script declares them in its header). @texts are the
+   * parameters' texts, n_params of them in schema order, the default
+   * for one not set. *@n_inputs and *@n_outputs come in as count or
+   * size_param give them; the function changes those it decides.
+   * Called by the document (the canvas's ports, links, pruning when a
+   * parameter changes) and by Check and Run, so it must be cheap and
+   * must not fail on a text it cannot read (leave the counts; Check
+   * reports that text through `check`). */
+  void     (*ports)   (const QdBlockType *type,
+                       const char *const *texts,
+                       guint             *n_inputs,
+                       guint             *n_outputs);
 };
 
 /* The run-time instance of a block. The engine owns it; fields are set

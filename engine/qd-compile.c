@@ -825,6 +825,14 @@ evaluate_block (Compiler     *c,
       node->ok = FALSE;
       return;
     }
+  if (type->ports != NULL)
+    {
+      g_autofree const char **texts = g_new0 (const char *, type->n_params + 1);
+
+      for (guint i = 0; i < type->n_params; i++)
+        texts[i] = values[i].text != NULL ? values[i].text : "";
+      type->ports (type, texts, &node->n_in, &node->n_out);
+    }
   node->ports_ok = TRUE;
   if (node->n_out > 64)
     {
@@ -926,10 +934,18 @@ collect_system (Compiler *c,
 
       if (node->type == NULL)
         {
-          add_problem (c, node, QD_ERROR_UNKNOWN_TYPE,
-                       _("unknown block type '%s'; replace the block, or "
-                         "load the library that provides this type"),
-                       block->type);
+          g_autofree char *where = qd_registry_where_looked (block->type);
+
+          if (where != NULL)
+            add_problem (c, node, QD_ERROR_UNKNOWN_TYPE,
+                         _("block type '%s' is missing (%s); install it, or "
+                           "replace the block"),
+                         block->type, where);
+          else
+            add_problem (c, node, QD_ERROR_UNKNOWN_TYPE,
+                         _("unknown block type '%s'; replace the block, or "
+                           "load the library that provides this type"),
+                         block->type);
           continue;
         }
       node->structural = (node->type->flags & QD_BLOCK_STRUCTURAL) != 0;

@@ -550,7 +550,12 @@ qd_block_count_ports (const QdBlock *block,
   else
     {
       type = qd_block_get_type_info (block);
-      if (type == NULL)
+      if (type == NULL && block->placeholder)
+        {
+          n_in = block->placeholder_inputs;
+          n_out = block->placeholder_outputs;
+        }
+      else if (type == NULL)
         {
           g_set_error (error, QD_ERROR, QD_ERROR_UNKNOWN_TYPE,
                        _("unknown block type '%s'; replace the block with one "
@@ -558,9 +563,17 @@ qd_block_count_ports (const QdBlock *block,
                        block->type);
           return FALSE;
         }
-      if (!count_side (block, type, &type->inputs, &n_in, error)
-          || !count_side (block, type, &type->outputs, &n_out, error))
+      else if (!count_side (block, type, &type->inputs, &n_in, error)
+               || !count_side (block, type, &type->outputs, &n_out, error))
         return FALSE;
+      else if (type->ports != NULL)
+        {
+          g_autofree const char **texts = g_new0 (const char *, type->n_params + 1);
+
+          for (guint i = 0; i < type->n_params; i++)
+            texts[i] = qd_block_get_param_or_default (block, type->params[i].name);
+          type->ports (type, texts, &n_in, &n_out);
+        }
     }
 
   if (n_inputs != NULL)
@@ -681,6 +694,9 @@ qd_block_check_param (const QdBlock *block,
   g_return_val_if_fail (name != NULL, FALSE);
 
   type = qd_block_get_type_info (block);
+  /* A placeholder keeps whatever its file says. */
+  if (type == NULL && block->placeholder)
+    return TRUE;
   if (type == NULL)
     {
       g_set_error (error, QD_ERROR, QD_ERROR_UNKNOWN_TYPE,

@@ -62,6 +62,13 @@ struct _QdBlock
   QdSystem    *parent;    /* the system holding this block (weak) */
   /*< private >*/
   gint         ref_count;
+  /* A block whose type is missing (a Lua library block or a plugin not
+   * installed here), loaded from a file as a placeholder: it keeps its
+   * parameters as written and the ports its links use, so that the
+   * diagram opens and saves back unchanged (qd-file.c). */
+  gboolean     placeholder;
+  guint        placeholder_inputs;
+  guint        placeholder_outputs;
 };
 
 struct _QdLinkTarget
@@ -79,6 +86,13 @@ struct _QdLink
   QdSystem    *parent;    /* (weak) */
   /*< private >*/
   gint         ref_count;
+  /* A block whose type is missing (a Lua library block or a plugin not
+   * installed here), loaded from a file as a placeholder: it keeps its
+   * parameters as written and the ports its links use, so that the
+   * diagram opens and saves back unchanged (qd-file.c). */
+  gboolean     placeholder;
+  guint        placeholder_inputs;
+  guint        placeholder_outputs;
 };
 
 struct _QdSystem

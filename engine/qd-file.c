@@ -625,6 +625,17 @@ load_params (Loader            *loader,
   return TRUE;
 }
 
+/* The ports a placeholder may take from its links: the most a block has. */
+#define QD_PLACEHOLDER_MAX_PORTS 64
+
+static gboolean
+has_provider (const char *type_id)
+{
+  g_autofree char *where = qd_registry_where_looked (type_id);
+
+  return where != NULL;
+}
+
 static gboolean
 load_block (Loader      *loader,
             QdSystem    *system,
@@ -639,6 +650,7 @@ load_block (Loader      *loader,
   const char *name = NULL;
   const char *id = NULL;
   const char *type_id = NULL;
+  gboolean placeholder = FALSE;
   const QdBlockType *type;
   const char *other;
   QdBlock *block;
@@ -676,14 +688,18 @@ load_block (Loader      *loader,
       || !get_string (value, &type_id) || type_id[0] == '\0')
     return fail (loader, QD_ERROR_FORMAT, path, _("\"type\" must be a non-empty string"));
   type = qd_registry_lookup (type_id);
-  if (type == NULL)
+  /* A type that a library or plugin would provide, missing here: the
+   * block is kept as a placeholder (Check and Run say what is missing);
+   * any other unknown type is a mistake in the file. */
+  if (type == NULL && !(placeholder = has_provider (type_id)))
     return fail (loader, QD_ERROR_UNKNOWN_TYPE, path,
                  _("unknown block type '%s'; run 'qdevs-cli blocks' to see the "
                    "available types"),
                  type_id);
-  is_subsystem = strcmp (type->id, QD_TYPE_SUBSYSTEM) == 0;
+  is_subsystem = type != NULL && strcmp (type->id, QD_TYPE_SUBSYSTEM) == 0;
 
   block = qd_block_new (id, type_id, name);
+  block->placeholder = placeholder;
   /* The system owns the block from here on, so an error below frees it
    * with the rest of the tree. */
   qd_system_append_block (system, block);
@@ -802,6 +818,14 @@ load_endpoint (Loader       *loader,
     }
 
   block_path = g_hash_table_lookup (loader->block_ids, id);
+  /* A placeholder has the ports its links use. */
+  if ((*block)->placeholder && p < QD_PLACEHOLDER_MAX_PORTS)
+    {
+      guint *count = is_input ? &(*block)->placeholder_inputs
+                              : &(*block)->placeholder_outputs;
+
+      *count = MAX (*count, (guint) p + 1);
+    }
   if (!qd_block_count_ports (*block, &n_inputs, &n_outputs, &local_error))
     return fail (loader, local_error->code, block_path, "%s", local_error->message);
   n = is_input ? n_inputs : n_outputs;

@@ -10,6 +10,7 @@
 static GMutex registry_lock;
 static GHashTable *types_by_id;
 static GPtrArray *sorted_types;
+static GPtrArray *where_funcs;
 
 static int
 compare_types (gconstpointer a,
@@ -42,6 +43,40 @@ qd_registry_register (const QdBlockType *type)
       g_ptr_array_sort (sorted_types, compare_types);
     }
   g_mutex_unlock (&registry_lock);
+}
+
+void
+qd_registry_add_where_func (QdRegistryWhereFunc func)
+{
+  g_return_if_fail (func != NULL);
+
+  g_mutex_lock (&registry_lock);
+  if (where_funcs == NULL)
+    where_funcs = g_ptr_array_new ();
+  g_ptr_array_add (where_funcs, (gpointer) func);
+  g_mutex_unlock (&registry_lock);
+}
+
+char *
+qd_registry_where_looked (const char *type_id)
+{
+  char *where = NULL;
+  guint n;
+
+  g_mutex_lock (&registry_lock);
+  n = where_funcs != NULL ? where_funcs->len : 0;
+  g_mutex_unlock (&registry_lock);
+  /* Functions are only ever added: the first n stay where they are. */
+  for (guint i = 0; where == NULL && i < n; i++)
+    {
+      QdRegistryWhereFunc func;
+
+      g_mutex_lock (&registry_lock);
+      func = (QdRegistryWhereFunc) g_ptr_array_index (where_funcs, i);
+      g_mutex_unlock (&registry_lock);
+      where = func (type_id);
+    }
+  return where;
 }
 
 const QdBlockType *

@@ -27,4 +27,15 @@ QD_API const QdBlockType  *qd_registry_lookup   (const char        *id);
  * is owned by the registry. */
 QD_API const QdBlockType *const *qd_registry_list (guint *n_types);
 
+/* A provider of block types loaded from outside the program (the user's
+ * Lua library, plugins) says where it would have found @type_id, which
+ * is not registered: "looked for as /path/NAME.lua" (free it), or NULL
+ * when the id is none of its own. Messages about a missing type end
+ * with that. */
+typedef char *(*QdRegistryWhereFunc) (const char *type_id);
+
+QD_API void                qd_registry_add_where_func (QdRegistryWhereFunc func);
+/* The first answer of the functions added, or NULL (free it). */
+QD_API char               *qd_registry_where_looked   (const char *type_id);
+
 G_END_DECLS

@@ -120,6 +120,21 @@ test_block_form_widgets (void)
             case QD_PARAM_CHOICE:
               g_assert_true (GTK_IS_DROP_DOWN (editor));
               break;
+            case QD_PARAM_STRING:
+              if (spec->flags & QD_PARAM_SCRIPT)
+                {
+                  /* A script editor (a text view), showing the default. */
+                  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (editor));
+                  GtkTextIter start, end;
+                  g_autofree char *text = NULL;
+
+                  gtk_text_buffer_get_bounds (buffer, &start, &end);
+                  text = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+                  g_assert_cmpstr (G_OBJECT_TYPE_NAME (editor), ==, "QdScriptEditor");
+                  g_assert_cmpstr (text, ==, spec->default_value);
+                  break;
+                }
+              G_GNUC_FALLTHROUGH;
             default:
               g_assert_true (GTK_IS_ENTRY (editor));
               /* Unset: empty, with the default as placeholder. */

@@ -41,6 +41,9 @@ def expected_files(src, gui, html, d):
     for example in sorted(glob.glob(os.path.join(src, "data", "examples", "*.qdevs"))):
         files.append(os.path.join(d["datadir"], "qdevs", "examples",
                                   os.path.basename(example)))
+    for template in sorted(glob.glob(os.path.join(src, "data", "lua-templates", "*.lua"))):
+        files.append(os.path.join(d["datadir"], "qdevs", "lua-templates",
+                                  os.path.basename(template)))
     for lang in lines_of(os.path.join(src, "po", "LINGUAS")):
         files.append(os.path.join(d["localedir"], lang, "LC_MESSAGES", "qdevs.mo"))
     for page in sorted(glob.glob(os.path.join(src, "docs", "man", "*.[1-9]"))):

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "qd-inspector.h"
+#include "qd-script-editor.h"
 
 typedef enum
 {
@@ -981,6 +982,25 @@ field_new (QdInspector *self,
   return field;
 }
 
+/* A Lua script (QD_PARAM_SCRIPT): edited in a QdScriptEditor, a
+ * GtkTextView, so that it reads and writes as a text field. */
+static gboolean
+field_is_script (const Field *field)
+{
+  return field->spec != NULL && field->spec->kind == QD_PARAM_STRING
+         && (field->spec->flags & QD_PARAM_SCRIPT);
+}
+
+/* The script's own check (syntax, header) in the field's error line. */
+static void
+on_script_error (QdScriptEditor *editor,
+                 GParamSpec     *pspec,
+                 Field          *field)
+{
+  if (!field->dead)
+    field_show_error (field, qd_script_editor_get_error (editor, NULL));
+}
+
 /* Creates the editing widget of @field (the values of a drop-down must be
  * set already) and connects it. */
 static void
@@ -1015,9 +1035,19 @@ field_create_editor (Field       *field,
                         G_CALLBACK (on_switch_active), field);
       break;
     case WIDGET_TEXT:
-      field->editor = gtk_text_view_new ();
-      gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (field->editor), GTK_WRAP_WORD_CHAR);
-      gtk_text_view_set_accepts_tab (GTK_TEXT_VIEW (field->editor), FALSE);
+      if (field_is_script (field))
+        {
+          field->editor = qd_script_editor_new ();
+          g_signal_connect_swapped (field->editor, "commit", G_CALLBACK (field_apply), field);
+          g_signal_connect (field->editor, "notify::error",
+                            G_CALLBACK (on_script_error), field);
+        }
+      else
+        {
+          field->editor = gtk_text_view_new ();
+          gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (field->editor), GTK_WRAP_WORD_CHAR);
+          gtk_text_view_set_accepts_tab (GTK_TEXT_VIEW (field->editor), FALSE);
+        }
       g_signal_connect (gtk_text_view_get_buffer (GTK_TEXT_VIEW (field->editor)),
                         "changed", G_CALLBACK (on_text_changed), field);
       break;
@@ -1039,7 +1069,9 @@ field_create_editor (Field       *field,
   g_object_set_data_full (G_OBJECT (field->editor), "qd-field", field, field_free);
   field->error_label = new_error_label ();
   field->container = field->editor;
-  if (field->kind == WIDGET_TEXT)
+  if (field_is_script (field))
+    field->container = qd_script_editor_wrap (QD_SCRIPT_EDITOR (field->editor));
+  else if (field->kind == WIDGET_TEXT)
     {
       /* A long description scrolls instead of pushing the form away. */
       field->container = gtk_scrolled_window_new ();
@@ -1170,9 +1202,11 @@ build_param_field (QdInspector       *self,
     case QD_PARAM_CHOICE:
       kind = spec->choices != NULL ? WIDGET_DROPDOWN : WIDGET_ENTRY;
       break;
+    case QD_PARAM_STRING:
+      kind = spec->flags & QD_PARAM_SCRIPT ? WIDGET_TEXT : WIDGET_ENTRY;
+      break;
     case QD_PARAM_NUMBER:
     case QD_PARAM_INTEGER:
-    case QD_PARAM_STRING:
     case QD_PARAM_VECTOR:
     case QD_PARAM_FUNCTION:
     default:
@@ -1203,6 +1237,13 @@ build_param_field (QdInspector       *self,
   attach_field (self, field, _(spec->label), spec->unit,
                 spec->doc != NULL ? _(spec->doc) : NULL);
   update_placeholder (field);
+  if (field_is_script (field) && current_block (self) != NULL)
+    {
+      guint n_in = 0, n_out = 0;
+
+      if (qd_block_count_ports (current_block (self), &n_in, &n_out, NULL))
+        qd_script_editor_set_ports (QD_SCRIPT_EDITOR (field->editor), n_in, n_out);
+    }
 }
 
 typedef struct
@@ -2005,4 +2046,29 @@ qd_inspector_focus_field (QdInspector *self,
     gtk_editable_select_region (GTK_EDITABLE (field->editor), 0, -1);
   scroll_to_field (self, field);
   return TRUE;
+}
+
+gboolean
+qd_inspector_focus_script_line (QdInspector *self,
+                                const char  *message)
+{
+  const char *at = message != NULL ? strstr (message, "script line ") : NULL;
+  int line;
+
+  g_return_val_if_fail (QD_IS_INSPECTOR (self), FALSE);
+
+  if (at == NULL || (line = atoi (at + strlen ("script line "))) <= 0)
+    return FALSE;
+  for (guint i = 0; i < self->order->len; i++)
+    {
+      Field *field = g_ptr_array_index (self->order, i);
+
+      if (!field_is_script (field))
+        continue;
+      gtk_widget_grab_focus (field->editor);
+      qd_script_editor_show_error (QD_SCRIPT_EDITOR (field->editor), line, at);
+      scroll_to_field (self, field);
+      return TRUE;
+    }
+  return FALSE;
 }

@@ -54,5 +54,10 @@ guint       qd_inspector_get_n_fields  (QdInspector *self);
  * FALSE when the form has no such field. */
 gboolean    qd_inspector_focus_field   (QdInspector *self,
                                         const char  *key);
+/* When @message says "script line N: ..." and the block edited has a
+ * script (QD_PARAM_SCRIPT), opens it at line N with the message marked
+ * there. FALSE otherwise. */
+gboolean    qd_inspector_focus_script_line (QdInspector *self,
+                                            const char  *message);
 
 G_END_DECLS

@@ -996,6 +996,9 @@ on_problem_activated (QdMessagesView *view,
   key = dup_problem_param (block, qd_messages_view_get_activated (view));
   if (key != NULL)
     qd_inspector_focus_field (self->inspector, key);
+  else if (qd_messages_view_get_activated (view) != NULL)
+    qd_inspector_focus_script_line (self->inspector,
+                                    qd_messages_view_get_activated (view)->message);
 }
 
 /* A row of the Transitions page: its block, revealed and selected. The
