@@ -105,7 +105,7 @@ print_classic_stats_table (QdSimulation *sim)
 
   if (!qd_simulation_get_classic_stats (sim, &st))
     return;
-  g_print ("%-20s %s (%u states)\n", _("Solver:"), st.method, st.n_states);
+  g_print (_("%-20s %s (%u states)\n"), _("Solver:"), st.method, st.n_states);
   g_print ("%-20s %" PRIu64 "\n", _("Solver steps:"), st.steps);
   g_print ("%-20s %" PRIu64 "\n", _("Failed steps:"), st.failed_steps);
   g_print ("%-20s %" PRIu64 "\n", _("RHS evaluations:"), st.rhs_evals);
@@ -378,9 +378,11 @@ apply_solver (const char  *file,
 
   copy.solver = g_strdup (copy.solver);
   if (!qd_classic_parse_spec (spec, &copy, &error))
+    /* no-i18n: the option and the parser's own (translated) message */
     status = qd_cli_usage_error ("run", "--solver: %s", error->message);
   else if (!qd_document_set_settings (document, &copy, &error))
     {
+      /* no-i18n: the file, the option and the loader's own message */
       g_printerr ("%s: --solver %s: %s\n", file, spec, error->message);
       status = QD_CLI_EXIT_USAGE;
     }

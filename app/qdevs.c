@@ -18,6 +18,7 @@ on_handle_local_options (GApplication *app,
 {
   if (g_variant_dict_contains (options, "version"))
     {
+      /* no-i18n: the program's name and version */
       g_print ("qdevs %s\n", QD_VERSION);
       return 0;
     }

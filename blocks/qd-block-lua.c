@@ -258,7 +258,7 @@ lua_block_init (QdAtomic *self,
   if (lua == NULL)
     {
       st->failed = TRUE;
-      qd_atomic_fail (self, QD_ERROR_FAILED, "script: out of memory");
+      qd_atomic_fail (self, QD_ERROR_FAILED, _("script: out of memory"));
       return;
     }
   lua->n_out = self->n_out;
