@@ -239,6 +239,8 @@ print_json (const QdBlockType *const *types,
         json_object_array_add (flags, json_object_new_string ("integrator"));
       if (type->flags & QD_BLOCK_STRUCTURAL)
         json_object_array_add (flags, json_object_new_string ("structural"));
+      if (type->flags & QD_BLOCK_PLACEHOLDER)
+        json_object_array_add (flags, json_object_new_string ("placeholder"));
       if (type->flags & QD_BLOCK_OPTIONAL_INPUTS)
         json_object_array_add (flags, json_object_new_string ("optional-inputs"));
       json_object_object_add (obj, "flags", flags);
@@ -374,6 +376,8 @@ md_append_block (GString           *out,
     g_string_append (out, "; inputs may be left unconnected (they read 0)");
   if (type->flags & QD_BLOCK_STRUCTURAL)
     g_string_append (out, "; structural (it disappears when the hierarchy is flattened)");
+  if (type->flags & QD_BLOCK_PLACEHOLDER)
+    g_string_append (out, "; a placeholder from an imported model (Check and Run refuse it)");
   g_string_append (out, ".\n\n");
   if (type->doc != NULL && type->doc[0] != '\0')
     {

@@ -120,6 +120,10 @@ typedef enum
    * Zero-time cascades through such blocks are the common case of QSS
    * models; this makes each one a call of lambda. */
   QD_BLOCK_STATIC = 1 << 4,
+  /* Not a block to use: a stand-in that keeps what an importer could not
+   * translate (QD_TYPE_PLACEHOLDER). The palette leaves it out, and Check
+   * and Run refuse it, naming it. */
+  QD_BLOCK_PLACEHOLDER = 1 << 5,
 } QdBlockFlags;
 
 struct _QdParamValue

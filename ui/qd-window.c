@@ -175,7 +175,9 @@ populate_palette (QdWindow *self)
 
   types = qd_registry_list (&n_types);
   for (guint i = 0; i < n_types; i++)
-    gtk_list_box_append (self->palette_list, create_palette_row (types[i]));
+    /* A placeholder only comes from an imported model. */
+    if ((types[i]->flags & QD_BLOCK_PLACEHOLDER) == 0)
+      gtk_list_box_append (self->palette_list, create_palette_row (types[i]));
   gtk_list_box_set_header_func (self->palette_list, palette_header_func,
                                 NULL, NULL);
   /* A single click only focuses a row (it may start a drag); Enter or a
