@@ -216,9 +216,14 @@ parse (const char  *data,
       line++;
       text = g_strndup (p, eol - p);
       p = eol;
+      /* CRLF is one line end; a lone CR or LF is one too. */
       if (p < end && *p == '\r')
-        p++;
-      if (p < end && *p == '\n' && (p == data || p[-1] != '\n'))
+        {
+          p++;
+          if (p < end && *p == '\n')
+            p++;
+        }
+      else if (p < end)
         p++;
       comment = strstr (text, "//");
       if (comment != NULL)
@@ -1430,6 +1435,7 @@ build_net (Importer    *imp,
   g_autoptr(GArray) receivers = g_array_new (FALSE, FALSE, sizeof (Pin));
   g_autoptr(GPtrArray) receiver_keys = g_ptr_array_new_with_free_func (g_free);
   guint n_drivers = 0;
+  gboolean lost = FALSE;
   QdLink *link;
 
   for (guint m = 0; m < n_members; m++)
@@ -1449,6 +1455,7 @@ build_net (Importer    *imp,
                       _("%s:%u: the line names a block or port that this system "
                         "does not have; it is left out"), imp->file,
                       line->file_line);
+              lost = TRUE;
               continue;
             }
           if (!pin_exists (&pin))
@@ -1457,6 +1464,7 @@ build_net (Importer    *imp,
                       _("%s:%u: %s has no %s %u; the connection is left out"),
                       imp->file, line->file_line, pin.block->name,
                       pin.output ? _("output") : _("input"), pin.port + 1);
+              lost = TRUE;
               continue;
             }
           if (pin.output)
@@ -1478,6 +1486,8 @@ build_net (Importer    *imp,
     }
   if (receivers->len == 0 && n_drivers <= 1)
     return;
+  if (n_drivers == 0 && lost)
+    return;  /* the end that was left out was named already */
   if (n_drivers != 1)
     {
       report (imp, where, NULL,
