@@ -240,6 +240,13 @@ show_open_chooser (QdApplication *self,
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
   g_object_unref (filter);
 
+  /* Opened through the importer (qd_window_open_file()). */
+  filter = gtk_file_filter_new ();
+  gtk_file_filter_set_name (filter, _("PowerDEVS Models"));
+  gtk_file_filter_add_suffix (filter, "pdm");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
+  g_object_unref (filter);
+
   filter = gtk_file_filter_new ();
   gtk_file_filter_set_name (filter, _("All Files"));
   gtk_file_filter_add_pattern (filter, "*");
