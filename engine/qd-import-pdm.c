@@ -1500,13 +1500,6 @@ build_net (Importer    *imp,
       return;
     }
   link = qd_system_find_source (level->system, driver.block->id, driver.port);
-  if (link == NULL)
-    {
-      g_autofree char *id = g_strdup_printf ("l%u", ++imp->next_link);
-
-      link = qd_link_new (id, driver.block->id, driver.port);
-      qd_system_append_link (level->system, link);
-    }
   for (guint r = 0; r < receivers->len; r++)
     {
       Pin *pin = &g_array_index (receivers, Pin, r);
@@ -1524,6 +1517,14 @@ build_net (Importer    *imp,
           continue;
         }
       g_hash_table_add (driven, g_steal_pointer (&key));
+      /* Made with its first target: a link is never empty. */
+      if (link == NULL)
+        {
+          g_autofree char *id = g_strdup_printf ("l%u", ++imp->next_link);
+
+          link = qd_link_new (id, driver.block->id, driver.port);
+          qd_system_append_link (level->system, link);
+        }
       target = qd_link_add_target (link, pin->block->id, pin->port);
       route = net_route (lines, members, n_members, driver_key,
                          g_ptr_array_index (receiver_keys, r));

@@ -571,6 +571,7 @@ test_bad_nets (void)
     LINE ("Cmp ; 9 ; 1 ; 0", "Cmp ; 4 ; 1 ; -1")
     LINE ("Cmp ; 2 ; 1 ; 0", "Cmp ; 4 ; 5 ; -1")
     LINE ("Bad ; 2 ; 1 ; 0", "Cmp ; 4 ; 5 ; -1")
+    LINE ("Cmp ; 3 ; 1 ; 0", "Cmp ; 4 ; 1 ; -1")
     "}\n}\n";
   g_autoptr(GPtrArray) report = new_report ();
   g_autoptr(GError) error = NULL;
@@ -589,8 +590,18 @@ test_bad_nets (void)
   assert_note (report, "", "does not have");
   assert_note (report, "", "H has no input 5");
   assert_note (report, "", "nets.pdm:96: the line's Source or Sink is not 'Cmp'");
+  /* G's output only reached an input already driven: no empty link. */
+  assert_note (report, "/H", "input 1 is driven by two nets");
+  g_assert_null (qd_system_find_source (root, find (document, "/G")->id, 0));
+  {
+    g_autofree char *data = qd_document_to_data (document, NULL);
+    g_autoptr(QdDocument) again = qd_document_load_data (data, strlen (data),
+                                                         "nets.qdevs", &error);
+
+    g_assert_no_error (error);
+  }
   /* One line each: the missing block is not also a net without driver. */
-  g_assert_cmpuint (report->len, ==, 4);
+  g_assert_cmpuint (report->len, ==, 5);
 }
 
 /* -------------------------------------------------------------------- */
