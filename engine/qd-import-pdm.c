@@ -27,6 +27,8 @@
 #define SCALE  (60.0 / 675.0)
 #define GRID   10.0
 #define MARGIN 40.0
+/* Well inside the coordinates a .qdevs file may hold (qd-file.c). */
+#define MAX_COORD 1e6
 
 typedef struct
 {
@@ -726,10 +728,11 @@ unique_name (Level      *level,
   return name;
 }
 
+/* On the grid, and inside the range a .qdevs file can hold. */
 static double
 snap (double v)
 {
-  return round (v / GRID) * GRID;
+  return CLAMP (round (v / GRID) * GRID, -MAX_COORD, MAX_COORD);
 }
 
 static void
@@ -745,8 +748,8 @@ place_block (QdBlock       *block,
     return;
   if (parse_pair (get_field (graphic, "Position"), &x, &y))
     {
-      block->x = snap ((x - level->ox) * SCALE) + MARGIN;
-      block->y = snap ((y - level->oy) * SCALE) + MARGIN;
+      block->x = snap ((x - level->ox) * SCALE + MARGIN);
+      block->y = snap ((y - level->oy) * SCALE + MARGIN);
     }
   if (parse_pair (get_field (graphic, "Dimension"), &w, &h) && w > 0 && h > 0)
     {
@@ -1532,8 +1535,8 @@ build_net (Importer    *imp,
         {
           QdPoint p = g_array_index (route, QdPoint, k);
 
-          p.x = snap ((p.x - level->ox) * SCALE) + MARGIN;
-          p.y = snap ((p.y - level->oy) * SCALE) + MARGIN;
+          p.x = snap ((p.x - level->ox) * SCALE + MARGIN);
+          p.y = snap ((p.y - level->oy) * SCALE + MARGIN);
           g_array_append_val (target->points, p);
         }
     }

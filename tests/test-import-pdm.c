@@ -604,6 +604,32 @@ test_bad_nets (void)
   g_assert_cmpuint (report->len, ==, 5);
 }
 
+/* Coordinates far outside the canvas still give a diagram a .qdevs file
+ * can hold. */
+static void
+test_geometry_range (void)
+{
+  const char *text =
+    HEAD "Atomic\n{\nName = Far\nPorts = 0 ; 1\nPath = sources/constant_sci.h\n"
+    "Graphic\n{\nPosition = 1e15 ; -3e14\nDimension = 1e16 ; 675\n}\n}\n"
+    GAIN ("G")
+    "Line\n{\nSource = Cmp ; 1 ; 1 ; 0\nSink = Cmp ; 2 ; 1 ; -1\n"
+    "PointX = 0 ; 9e300 ; -9e300 ; 1\nPointY = 0 ; 1e20 ; 1 ; 1\n}\n"
+    "}\n}\n";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QdDocument) document = qd_import_pdm_data (text, strlen (text), "far.pdm",
+                                                       NULL, NULL, &error);
+  g_autoptr(QdDocument) again = NULL;
+  g_autofree char *data = NULL;
+
+  g_assert_no_error (error);
+  g_assert_cmpfloat (find (document, "/Far")->x, <=, 1e7);
+  data = qd_document_to_data (document, NULL);
+  again = qd_document_load_data (data, strlen (data), "far.qdevs", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (again);
+}
+
 /* -------------------------------------------------------------------- */
 
 static const char *
@@ -729,6 +755,7 @@ main (int    argc,
   g_test_add_func ("/import-pdm/line-ends", test_line_ends);
   g_test_add_func ("/import-pdm/syntax-errors", test_syntax_errors);
   g_test_add_func ("/import-pdm/bad-nets", test_bad_nets);
+  g_test_add_func ("/import-pdm/geometry-range", test_geometry_range);
   g_test_add_func ("/import-pdm/expressions", test_expressions);
   g_test_add_func ("/import-pdm/cli", test_cli);
   return g_test_run ();
