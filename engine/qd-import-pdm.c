@@ -439,7 +439,9 @@ pdm_param_parse (const Field *field,
       g_auto(GStrv) items = g_strsplit (param->value, "%", -1);
       gint64 selected;
 
-      if (parse_int (g_strstrip (items[0]), &selected) && selected >= 1
+      /* g_strsplit() of "" gives no item at all. */
+      if (items[0] != NULL && parse_int (g_strstrip (items[0]), &selected)
+          && selected >= 1
           && selected < g_strv_length (items))
         {
           g_free (param->value);
@@ -873,7 +875,10 @@ param_text (Importer       *imp,
       {
         const char *method = qd_pdm_method (param->value, &exact);
 
-        if (!exact)
+        if (!exact && param->value[0] == '\0')
+          report (imp, path, block->id,
+                  _("%s names no method; %s is used"), param->name, method);
+        else if (!exact)
           report (imp, path, block->id,
                   _("the method %s is not in QDevs; %s is used instead"),
                   param->value, method);

@@ -572,6 +572,9 @@ test_bad_nets (void)
     LINE ("Cmp ; 2 ; 1 ; 0", "Cmp ; 4 ; 5 ; -1")
     LINE ("Bad ; 2 ; 1 ; 0", "Cmp ; 4 ; 5 ; -1")
     LINE ("Cmp ; 3 ; 1 ; 0", "Cmp ; 4 ; 1 ; -1")
+    /* A choice with no text at all. */
+    "Atomic\n{\nName = I\nPorts = 1 ; 1\nPath = qss/qss_integrator.h\n"
+    "Parameters\n{\nMethod = Lst;\n}\n}\n"
     "}\n}\n";
   g_autoptr(GPtrArray) report = new_report ();
   g_autoptr(GError) error = NULL;
@@ -581,7 +584,9 @@ test_bad_nets (void)
 
   g_assert_no_error (error);
   root = qd_document_get_root (document);
-  g_assert_cmpuint (root->blocks->len, ==, 4);
+  g_assert_cmpuint (root->blocks->len, ==, 5);
+  /* An empty choice is not a method QDevs knows. */
+  assert_note (report, "/I", "Method names no method; QSS3 is used");
   /* Only A -> H is left. */
   g_assert_cmpuint (root->links->len, ==, 1);
   g_assert_nonnull (qd_system_find_driver (root, find (document, "/H")->id, 0, NULL));
@@ -601,7 +606,7 @@ test_bad_nets (void)
     g_assert_no_error (error);
   }
   /* One line each: the missing block is not also a net without driver. */
-  g_assert_cmpuint (report->len, ==, 5);
+  g_assert_cmpuint (report->len, ==, 6);
 }
 
 /* Coordinates far outside the canvas still give a diagram a .qdevs file
