@@ -1,8 +1,9 @@
 /* qd-import-pdm-private.h: what the parts of the .pdm importer share
  *
- * qd-import-pdm.c reads the file into a tree of sections and builds the
- * document; qd-import-pdm-table.c holds the block mapping table and the
- * translation of Scilab expressions.
+ * qd-import-pdm-parse.c reads the file into a tree of sections,
+ * qd-import-pdm.c builds the document from it, and qd-import-pdm-table.c
+ * holds the block mapping table and the translation of Scilab
+ * expressions.
  */
 #pragma once
 
@@ -11,6 +12,47 @@
 #include "qd-diagram.h"
 
 G_BEGIN_DECLS
+
+/* The file as read (qd-import-pdm-parse.c). */
+typedef struct
+{
+  char  *key;
+  char  *value;
+  guint  line;
+} Field;
+
+typedef struct _Section Section;
+struct _Section
+{
+  char      *kind;      /* "Coupled", "Atomic"...; "" for the file itself */
+  guint      line;
+  GPtrArray *fields;    /* Field*, in file order */
+  GPtrArray *children;  /* Section*, in file order */
+};
+
+void        qd_pdm_section_free (Section       *section);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Section, qd_pdm_section_free)
+
+/* The tree of @data under a nameless top section, or NULL with a
+ * QD_ERROR_SYNTAX "FILE:LINE:COLUMN: message" in @error. */
+Section    *qd_pdm_parse        (const char    *data,
+                                 gsize          length,
+                                 const char    *file,
+                                 GError       **error);
+/* The value of the first field @key, or NULL. */
+const char *qd_pdm_get_field    (const Section *section,
+                                 const char    *key);
+/* The first child section of @kind, or NULL. */
+Section    *qd_pdm_get_child    (const Section *section,
+                                 const char    *kind);
+/* The parts of "a ; b ; c", trimmed; "\;" stands for ';'. */
+char      **qd_pdm_split        (const char    *value);
+gboolean    qd_pdm_parse_int    (const char    *text,
+                                 gint64        *value);
+/* "x ; y" as two finite numbers (one number: both). */
+gboolean    qd_pdm_parse_pair   (const char    *value,
+                                 double        *a,
+                                 double        *b);
 
 /* How one PowerDEVS parameter (by its position) becomes QDevs text. */
 typedef enum

@@ -1,9 +1,10 @@
 /* qd-import-pdm.c: reading PowerDEVS's .pdm files into a QdDocument
  *
- * The file is read in two passes. The first turns the lines into a tree
- * of sections (Coupled, Atomic, Point, Line...) holding "Key = value"
- * fields, with file:line:column errors; nothing about PowerDEVS's blocks
- * is known there. The second walks the tree: the Scilab Command blocks'
+ * The file is read in two passes. The first (qd-import-pdm-parse.c) turns
+ * the lines into a tree of sections (Coupled, Atomic, Point, Line...)
+ * holding "Key = value" fields, with file:line:column errors; nothing
+ * about PowerDEVS's blocks is known there. The second, here, walks the
+ * tree: the Scilab Command blocks'
  * assignments and the subsystems' parameters become model variables,
  * each Atomic becomes the block its table entry names
  * (qd-import-pdm-table.c), each subsystem a Subsystem, and each net of
@@ -13,7 +14,6 @@
  * priority order and QDevs's too (the order of a system's blocks, a
  * subsystem's contents taking its place in the flattened model).
  */
-#include <errno.h>
 #include <math.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>
@@ -29,335 +29,6 @@
 #define MARGIN 40.0
 /* Well inside the coordinates a .qdevs file may hold (qd-file.c). */
 #define MAX_COORD 1e6
-
-typedef struct
-{
-  char  *key;
-  char  *value;
-  guint  line;
-} Field;
-
-typedef struct _Section Section;
-struct _Section
-{
-  char      *kind;
-  guint      line;
-  GPtrArray *fields;    /* Field* */
-  GPtrArray *children;  /* Section* */
-};
-
-static const char *const section_names[] = {
-  "Coupled", "Atomic", "Inport", "Outport", "Point", "Line", "Graphic",
-  "Parameters", "System", NULL
-};
-
-static void
-field_free (Field *field)
-{
-  g_free (field->key);
-  g_free (field->value);
-  g_free (field);
-}
-
-static void
-section_free (Section *section)
-{
-  g_free (section->kind);
-  g_ptr_array_unref (section->fields);
-  g_ptr_array_unref (section->children);
-  g_free (section);
-}
-
-static Section *
-section_new (const char *kind,
-             guint       line)
-{
-  Section *section = g_new0 (Section, 1);
-
-  section->kind = g_strdup (kind);
-  section->line = line;
-  section->fields = g_ptr_array_new_with_free_func ((GDestroyNotify) field_free);
-  section->children = g_ptr_array_new_with_free_func ((GDestroyNotify) section_free);
-  return section;
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Section, section_free)
-
-static gboolean
-syntax_error (GError    **error,
-              const char *file,
-              guint       line,
-              guint       column,
-              const char *format,
-              ...) G_GNUC_PRINTF (5, 6);
-
-static gboolean
-syntax_error (GError    **error,
-              const char *file,
-              guint       line,
-              guint       column,
-              const char *format,
-              ...)
-{
-  va_list args;
-  g_autofree char *message = NULL;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_set_error (error, QD_ERROR, QD_ERROR_SYNTAX, "%s:%u:%u: %s", file, line,
-               column, message);
-  return FALSE;
-}
-
-/* Handles one trimmed, non-empty line. @pending is the keyword waiting
- * for its '{'. */
-static gboolean
-parse_line (GPtrArray   *stack,
-            char       **pending,
-            guint       *pending_line,
-            char        *text,
-            guint        line,
-            guint        column,
-            const char  *file,
-            GError     **error)
-{
-  Section *top = g_ptr_array_index (stack, stack->len - 1);
-  char *eq;
-
-  if (*pending != NULL)
-    {
-      Section *section;
-
-      if (strcmp (text, "{") != 0)
-        return syntax_error (error, file, line, column,
-                             _("expected '{' after '%s' (line %u)"),
-                             *pending, *pending_line);
-      section = section_new (*pending, *pending_line);
-      g_ptr_array_add (top->children, section);
-      g_ptr_array_add (stack, section);
-      g_clear_pointer (pending, g_free);
-      return TRUE;
-    }
-  if (strcmp (text, "}") == 0)
-    {
-      if (stack->len == 1)
-        return syntax_error (error, file, line, column,
-                             _("'}' closes no section"));
-      g_ptr_array_remove_index (stack, stack->len - 1);
-      return TRUE;
-    }
-  if (g_str_has_suffix (text, "{"))
-    {
-      /* "Coupled {" on one line */
-      text[strlen (text) - 1] = '\0';
-      g_strchomp (text);
-      if (!g_strv_contains (section_names, text))
-        return syntax_error (error, file, line, column,
-                             _("unknown section '%s'"), text);
-      *pending = g_strdup (text);
-      *pending_line = line;
-      return parse_line (stack, pending, pending_line, (char *) "{", line,
-                         column, file, error);
-    }
-  if (g_strv_contains (section_names, text))
-    {
-      *pending = g_strdup (text);
-      *pending_line = line;
-      return TRUE;
-    }
-  eq = strchr (text, '=');
-  if (eq == NULL || eq == text)
-    return syntax_error (error, file, line, column,
-                         _("expected 'Key = value', a section name or a brace, "
-                           "not '%s'"), text);
-  if (stack->len == 1)
-    return syntax_error (error, file, line, column,
-                         _("a field outside any section"));
-  {
-    Field *field = g_new0 (Field, 1);
-
-    field->key = g_strchomp (g_strndup (text, eq - text));
-    field->value = g_strstrip (g_strdup (eq + 1));
-    field->line = line;
-    g_ptr_array_add (top->fields, field);
-  }
-  return TRUE;
-}
-
-/* The file as a tree under a nameless top section. Lines end with LF,
- * CRLF or a lone CR. */
-static Section *
-parse (const char  *data,
-       gsize        length,
-       const char  *file,
-       GError     **error)
-{
-  g_autoptr(Section) top = section_new ("", 0);
-  g_autoptr(GPtrArray) stack = g_ptr_array_new ();
-  g_autofree char *pending = NULL;
-  guint pending_line = 0, line = 0;
-  const char *p = data, *end = data + length;
-
-  if (memchr (data, '\0', length) != NULL)
-    {
-      g_set_error (error, QD_ERROR, QD_ERROR_SYNTAX,
-                   _("%s: not a text file (it holds a NUL byte)"), file);
-      return NULL;
-    }
-  g_ptr_array_add (stack, top);
-  while (p < end)
-    {
-      const char *eol = p, *comment;
-      g_autofree char *text = NULL;
-      char *trimmed;
-      guint column;
-
-      while (eol < end && *eol != '\n' && *eol != '\r')
-        eol++;
-      line++;
-      text = g_strndup (p, eol - p);
-      p = eol;
-      /* CRLF is one line end; a lone CR or LF is one too. */
-      if (p < end && *p == '\r')
-        {
-          p++;
-          if (p < end && *p == '\n')
-            p++;
-        }
-      else if (p < end)
-        p++;
-      comment = strstr (text, "//");
-      if (comment != NULL)
-        text[comment - text] = '\0';
-      trimmed = text;
-      while (*trimmed == ' ' || *trimmed == '\t')
-        trimmed++;
-      g_strchomp (trimmed);
-      if (*trimmed == '\0')
-        continue;
-      if (!g_utf8_validate (trimmed, -1, NULL))
-        {
-          syntax_error (error, file, line, 1, _("the line is not UTF-8 text"));
-          return NULL;
-        }
-      column = (guint) (trimmed - text) + 1;
-      if (!parse_line (stack, &pending, &pending_line, trimmed, line, column,
-                       file, error))
-        return NULL;
-    }
-  if (pending != NULL)
-    {
-      syntax_error (error, file, pending_line, 1,
-                    _("'%s' is not followed by '{'"), pending);
-      return NULL;
-    }
-  if (stack->len > 1)
-    {
-      Section *open = g_ptr_array_index (stack, stack->len - 1);
-
-      syntax_error (error, file, line + 1, 1,
-                    _("the file ends inside '%s' opened at line %u; a '}' is "
-                      "missing"), open->kind, open->line);
-      return NULL;
-    }
-  return g_steal_pointer (&top);
-}
-
-static const char *
-get_field (const Section *section,
-           const char    *key)
-{
-  for (guint i = 0; i < section->fields->len; i++)
-    {
-      const Field *field = g_ptr_array_index (section->fields, i);
-
-      if (strcmp (field->key, key) == 0)
-        return field->value;
-    }
-  return NULL;
-}
-
-static Section *
-get_child (const Section *section,
-           const char    *kind)
-{
-  for (guint i = 0; i < section->children->len; i++)
-    {
-      Section *child = g_ptr_array_index (section->children, i);
-
-      if (strcmp (child->kind, kind) == 0)
-        return child;
-    }
-  return NULL;
-}
-
-/* The parts of "a ; b ; c", trimmed; "\;" stands for ';'. */
-static char **
-split_parts (const char *value)
-{
-  GPtrArray *parts = g_ptr_array_new ();
-  GString *part = g_string_new (NULL);
-
-  for (const char *p = value; ; p++)
-    {
-      if (*p == '\\' && p[1] == ';')
-        {
-          g_string_append_c (part, ';');
-          p++;
-        }
-      else if (*p == ';' || *p == '\0')
-        {
-          g_ptr_array_add (parts, g_strstrip (g_strdup (part->str)));
-          g_string_truncate (part, 0);
-          if (*p == '\0')
-            break;
-        }
-      else
-        g_string_append_c (part, *p);
-    }
-  g_string_free (part, TRUE);
-  g_ptr_array_add (parts, NULL);
-  return (char **) g_ptr_array_free (parts, FALSE);
-}
-
-static gboolean
-parse_int (const char *text,
-           gint64     *value)
-{
-  char *end = NULL;
-
-  errno = 0;
-  *value = g_ascii_strtoll (text, &end, 10);
-  return errno == 0 && end != text && *end == '\0';
-}
-
-/* "x ; y" as two numbers. */
-static gboolean
-parse_pair (const char *value,
-            double     *a,
-            double     *b)
-{
-  g_auto(GStrv) parts = NULL;
-  char *end;
-
-  if (value == NULL)
-    return FALSE;
-  parts = split_parts (value);
-  if (g_strv_length (parts) < 1)
-    return FALSE;
-  *a = g_ascii_strtod (parts[0], &end);
-  if (end == parts[0])
-    return FALSE;
-  *b = *a;
-  if (parts[1] != NULL)
-    {
-      *b = g_ascii_strtod (parts[1], &end);
-      if (end == parts[1])
-        return FALSE;
-    }
-  return isfinite (*a) && isfinite (*b);
-}
 
 /* -------------------------------------------------------------------- */
 /* Building the document */
@@ -420,7 +91,7 @@ static void
 pdm_param_parse (const Field *field,
                  PdmParam    *param)
 {
-  g_auto(GStrv) parts = split_parts (field->value);
+  g_auto(GStrv) parts = qd_pdm_split (field->value);
   guint n = g_strv_length (parts);
 
   param->name = field->key;
@@ -440,7 +111,7 @@ pdm_param_parse (const Field *field,
       gint64 selected;
 
       /* g_strsplit() of "" gives no item at all. */
-      if (items[0] != NULL && parse_int (g_strstrip (items[0]), &selected)
+      if (items[0] != NULL && qd_pdm_parse_int (g_strstrip (items[0]), &selected)
           && selected >= 1
           && selected < g_strv_length (items))
         {
@@ -461,7 +132,7 @@ pdm_param_clear (PdmParam *param)
 static GArray *
 section_params (const Section *section)
 {
-  const Section *params = get_child (section, "Parameters");
+  const Section *params = qd_pdm_get_child (section, "Parameters");
   GArray *array = g_array_new (FALSE, TRUE, sizeof (PdmParam));
 
   g_array_set_clear_func (array, (GDestroyNotify) pdm_param_clear);
@@ -580,7 +251,7 @@ scope_enter (Importer      *imp,
              const char    *path)
 {
   g_autoptr(GArray) params = section_params (coupled);
-  const char *name = get_field (coupled, "Name");
+  const char *name = qd_pdm_get_field (coupled, "Name");
 
   for (guint i = 0; i < params->len; i++)
     {
@@ -665,12 +336,12 @@ collect_scilab (Importer      *imp,
                 const Section *coupled,
                 const char    *path)
 {
-  const Section *system = get_child (coupled, "System");
+  const Section *system = qd_pdm_get_child (coupled, "System");
 
   for (guint i = 0; system != NULL && i < system->children->len; i++)
     {
       const Section *child = g_ptr_array_index (system->children, i);
-      const char *name = get_field (child, "Name");
+      const char *name = qd_pdm_get_field (child, "Name");
       g_autofree char *child_path = g_strdup_printf ("%s/%s", path,
                                                      name != NULL ? name : "?");
 
@@ -678,8 +349,8 @@ collect_scilab (Importer      *imp,
         collect_scilab (imp, child, child_path);
       else if (strcmp (child->kind, "Atomic") == 0)
         {
-          g_autofree char *block_path = g_strdelimit (g_strdup (get_field (child, "Path")
-                                                              ? get_field (child, "Path")
+          g_autofree char *block_path = g_strdelimit (g_strdup (qd_pdm_get_field (child, "Path")
+                                                              ? qd_pdm_get_field (child, "Path")
                                                               : ""), "\\", '/');
 
           if (g_str_has_suffix (block_path, "hybrid/runscilabjob.h"))
@@ -742,23 +413,23 @@ place_block (QdBlock       *block,
              const Section *section,
              const Level   *level)
 {
-  const Section *graphic = get_child (section, "Graphic");
+  const Section *graphic = qd_pdm_get_child (section, "Graphic");
   const char *direction;
   double x, y, w, h;
 
   if (graphic == NULL)
     return;
-  if (parse_pair (get_field (graphic, "Position"), &x, &y))
+  if (qd_pdm_parse_pair (qd_pdm_get_field (graphic, "Position"), &x, &y))
     {
       block->x = snap ((x - level->ox) * SCALE + MARGIN);
       block->y = snap ((y - level->oy) * SCALE + MARGIN);
     }
-  if (parse_pair (get_field (graphic, "Dimension"), &w, &h) && w > 0 && h > 0)
+  if (qd_pdm_parse_pair (qd_pdm_get_field (graphic, "Dimension"), &w, &h) && w > 0 && h > 0)
     {
       block->width = MAX (GRID * 2, snap (w * SCALE));
       block->height = MAX (GRID * 2, snap (h * SCALE));
     }
-  direction = get_field (graphic, "Direction");
+  direction = qd_pdm_get_field (graphic, "Direction");
   if (direction == NULL)
     return;
   if (g_ascii_strcasecmp (direction, "Left") == 0)
@@ -775,7 +446,7 @@ port_count (const char *ports,
 {
   double a = 0, b = 0;
 
-  if (!parse_pair (ports, &a, &b))
+  if (!qd_pdm_parse_pair (ports, &a, &b))
     return 0;
   a = side == 0 ? a : b;
   return a >= 0 && a <= 64 ? (guint) a : 0;
@@ -827,14 +498,14 @@ build_placeholder (Importer      *imp,
                    GArray        *params,
                    const char    *why)
 {
-  const char *pd_path = get_field (atomic, "Path");
+  const char *pd_path = qd_pdm_get_field (atomic, "Path");
   QdBlock *block = new_block (imp, level, QD_TYPE_PLACEHOLDER,
-                              get_field (atomic, "Name"));
+                              qd_pdm_get_field (atomic, "Name"));
   g_autofree char *path = block_path (level, block->name);
   g_autoptr(GString) text = g_string_new (NULL);
   char count[16];
 
-  const Section *section = get_child (atomic, "Parameters");
+  const Section *section = qd_pdm_get_child (atomic, "Parameters");
 
   /* As written, type and description included: nothing is lost. */
   for (guint i = 0; section != NULL && i < section->fields->len; i++)
@@ -845,9 +516,9 @@ build_placeholder (Importer      *imp,
                               field->key, field->value);
     }
   qd_block_set_param_raw (block, "original", pd_path != NULL ? pd_path : "");
-  g_snprintf (count, sizeof count, "%u", port_count (get_field (atomic, "Ports"), 0));
+  g_snprintf (count, sizeof count, "%u", port_count (qd_pdm_get_field (atomic, "Ports"), 0));
   qd_block_set_param_raw (block, "inputs", count);
-  g_snprintf (count, sizeof count, "%u", port_count (get_field (atomic, "Ports"), 1));
+  g_snprintf (count, sizeof count, "%u", port_count (qd_pdm_get_field (atomic, "Ports"), 1));
   qd_block_set_param_raw (block, "outputs", count);
   if (text->len > 0)
     qd_block_set_param_raw (block, "parameters", text->str);
@@ -1038,8 +709,8 @@ build_atomic (Importer      *imp,
               const QdPdmBlockMap **chosen)
 {
   g_autoptr(GArray) params = section_params (atomic);
-  const char *pd_path = get_field (atomic, "Path");
-  const char *ports = get_field (atomic, "Ports");
+  const char *pd_path = qd_pdm_get_field (atomic, "Path");
+  const char *ports = qd_pdm_get_field (atomic, "Ports");
   g_autofree char *norm = g_strdelimit (g_strdup (pd_path != NULL ? pd_path : ""),
                                         "\\", '/');
   const QdPdmBlockMap *maps, *map = NULL;
@@ -1081,7 +752,7 @@ build_atomic (Importer      *imp,
       return build_placeholder (imp, level, atomic, params, why);
     }
 
-  block = new_block (imp, level, map->type, get_field (atomic, "Name"));
+  block = new_block (imp, level, map->type, qd_pdm_get_field (atomic, "Name"));
   path = block_path (level, block->name);
   if (map->note != NULL)
     report (imp, path, block->id, "%s", _(map->note));
@@ -1117,10 +788,10 @@ level_origin (Level         *level,
   for (guint i = 0; i < system->children->len; i++)
     {
       const Section *child = g_ptr_array_index (system->children, i);
-      const Section *graphic = get_child (child, "Graphic");
+      const Section *graphic = qd_pdm_get_child (child, "Graphic");
       double x, y;
 
-      if (graphic == NULL || !parse_pair (get_field (graphic, "Position"), &x, &y))
+      if (graphic == NULL || !qd_pdm_parse_pair (qd_pdm_get_field (graphic, "Position"), &x, &y))
         continue;
       level->ox = first ? x : MIN (level->ox, x);
       level->oy = first ? y : MIN (level->oy, y);
@@ -1134,12 +805,12 @@ build_port (Importer      *imp,
             const Section *section)
 {
   gboolean in = strcmp (section->kind, "Inport") == 0;
-  const char *number = get_field (section, "CoupledPort");
+  const char *number = qd_pdm_get_field (section, "CoupledPort");
   QdBlock *block = new_block (imp, level, in ? QD_TYPE_INPORT : QD_TYPE_OUTPORT,
-                              get_field (section, "Name"));
+                              qd_pdm_get_field (section, "Name"));
   gint64 k;
 
-  if (number == NULL || !parse_int (number, &k) || k < 1 || k > 64)
+  if (number == NULL || !qd_pdm_parse_int (number, &k) || k < 1 || k > 64)
     {
       g_autofree char *path = block_path (level, block->name);
 
@@ -1161,7 +832,7 @@ build_coupled (Importer      *imp,
                GError       **error)
 {
   QdBlock *block = new_block (imp, level, QD_TYPE_SUBSYSTEM,
-                              get_field (coupled, "Name"));
+                              qd_pdm_get_field (coupled, "Name"));
   g_autofree char *path = block_path (level, block->name);
 
   place_block (block, coupled, level);
@@ -1212,12 +883,12 @@ parse_end (const char *value,
   end->kind = END_NONE;
   if (value == NULL)
     return FALSE;
-  parts = split_parts (value);
+  parts = qd_pdm_split (value);
   if (strcmp (parts[0], "NoC") == 0 || parts[0][0] == '\0')
     return TRUE;
   for (guint i = 0; i < 3; i++)
     if (parts[i] == NULL || parts[i + 1] == NULL
-        || !parse_int (parts[i + 1], &n[i]))
+        || !qd_pdm_parse_int (parts[i + 1], &n[i]))
       return FALSE;
   end->a = n[0];
   end->b = n[1];
@@ -1242,11 +913,11 @@ parse_lines (Importer      *imp,
   PdmLine line = { { { 0 } }, NULL, section->line };
   g_auto(GStrv) xs = NULL;
   g_auto(GStrv) ys = NULL;
-  const char *px = get_field (section, "PointX");
-  const char *py = get_field (section, "PointY");
+  const char *px = qd_pdm_get_field (section, "PointX");
+  const char *py = qd_pdm_get_field (section, "PointY");
 
-  if (!parse_end (get_field (section, "Source"), &line.ends[0])
-      || !parse_end (get_field (section, "Sink"), &line.ends[1]))
+  if (!parse_end (qd_pdm_get_field (section, "Source"), &line.ends[0])
+      || !parse_end (qd_pdm_get_field (section, "Sink"), &line.ends[1]))
     {
       report (imp, path, NULL,
               _("%s:%u: the line's Source or Sink is not 'Cmp', 'Pnt', 'Prt' "
@@ -1255,8 +926,8 @@ parse_lines (Importer      *imp,
       return;
     }
   line.points = g_array_new (FALSE, FALSE, sizeof (QdPoint));
-  xs = split_parts (px != NULL ? px : "");
-  ys = split_parts (py != NULL ? py : "");
+  xs = qd_pdm_split (px != NULL ? px : "");
+  ys = qd_pdm_split (py != NULL ? py : "");
   for (guint i = 0; xs[i] != NULL && ys[i] != NULL; i++)
     {
       QdPoint p;
@@ -1601,7 +1272,7 @@ build_level (Importer      *imp,
              const char    *path,
              GError       **error)
 {
-  const Section *section = get_child (coupled, "System");
+  const Section *section = qd_pdm_get_child (coupled, "System");
   g_autoptr(GArray) lines = g_array_new (FALSE, TRUE, sizeof (PdmLine));
   Level level = { system, path, g_ptr_array_new (), g_ptr_array_new (),
                   g_ptr_array_new (),
@@ -1693,10 +1364,10 @@ qd_import_pdm_data (const char  *data,
 
   g_return_val_if_fail (data != NULL && name != NULL, NULL);
 
-  top = parse (data, length, name, error);
+  top = qd_pdm_parse (data, length, name, error);
   if (top == NULL)
     goto out;
-  coupled = get_child (top, "Coupled");
+  coupled = qd_pdm_get_child (top, "Coupled");
   if (coupled == NULL)
     {
       g_set_error (error, QD_ERROR, QD_ERROR_FORMAT,
@@ -1736,10 +1407,10 @@ qd_import_pdm_data (const char  *data,
             _("the .stm file does not hold an initial and a later final time; "
               "the final time is PowerDEVS's default, 30"));
   qd_document_set_settings (document, &settings, NULL);
-  if (get_field (coupled, "Name") != NULL)
-    qd_document_set_title (document, get_field (coupled, "Name"));
-  if (get_field (coupled, "Description") != NULL)
-    qd_document_set_description (document, get_field (coupled, "Description"));
+  if (qd_pdm_get_field (coupled, "Name") != NULL)
+    qd_document_set_title (document, qd_pdm_get_field (coupled, "Name"));
+  if (qd_pdm_get_field (coupled, "Description") != NULL)
+    qd_document_set_description (document, qd_pdm_get_field (coupled, "Description"));
   qd_document_take_root (document, g_steal_pointer (&root));
   /* Nothing is on disk in QDevs's format yet: Save asks for a name. */
   qd_document_set_unsaved (document);
