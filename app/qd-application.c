@@ -235,9 +235,24 @@ show_open_chooser (QdApplication *self,
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
   gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (self->chooser), TRUE);
 
+  /* Shown first, so a PowerDEVS model is seen without a change of
+   * filter; .pdm files go through the importer (qd_window_open_file()). */
+  filter = gtk_file_filter_new ();
+  gtk_file_filter_set_name (filter, _("Diagrams and PowerDEVS Models"));
+  gtk_file_filter_add_suffix (filter, "qdevs");
+  gtk_file_filter_add_suffix (filter, "pdm");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
+  g_object_unref (filter);
+
   filter = gtk_file_filter_new ();
   gtk_file_filter_set_name (filter, _("QDevs Diagrams"));
   gtk_file_filter_add_suffix (filter, "qdevs");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
+  g_object_unref (filter);
+
+  filter = gtk_file_filter_new ();
+  gtk_file_filter_set_name (filter, _("PowerDEVS Models"));
+  gtk_file_filter_add_suffix (filter, "pdm");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
   g_object_unref (filter);
 

@@ -241,6 +241,8 @@ print_json (const QdBlockType *const *types,
         json_object_array_add (flags, json_object_new_string ("integrator"));
       if (type->flags & QD_BLOCK_STRUCTURAL)
         json_object_array_add (flags, json_object_new_string ("structural"));
+      if (type->flags & QD_BLOCK_PLACEHOLDER)
+        json_object_array_add (flags, json_object_new_string ("placeholder"));
       if (type->flags & QD_BLOCK_OPTIONAL_INPUTS)
         json_object_array_add (flags, json_object_new_string ("optional-inputs"));
       if (type->flags & QD_BLOCK_TAG_SINK)
@@ -403,6 +405,8 @@ md_append_block (GString           *out,
     g_string_append (out, "; joined by its tag to the Goto or From blocks of its system");
   if (type->flags & QD_BLOCK_DISPLAY)
     g_string_append (out, "; shows its input's value on the diagram during a run");
+  if (type->flags & QD_BLOCK_PLACEHOLDER)
+    g_string_append (out, "; a placeholder from an imported model (Check and Run refuse it)");
   g_string_append (out, ".\n\n");
   if (type->doc != NULL && type->doc[0] != '\0')
     {

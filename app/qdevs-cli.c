@@ -30,6 +30,8 @@ static const QdCliCommand commands[] = {
     N_("describe every available block type") },
   { "bench",  qd_cli_bench,  N_("bench"),
     N_("run generated large models; report speed and memory") },
+  { "import", qd_cli_import, N_("import MODEL.pdm"),
+    N_("open a PowerDEVS model and save it as a diagram") },
 };
 
 int

@@ -143,6 +143,10 @@ typedef enum
    * segment at the run's time) is shown on the block in the canvas while
    * the run goes on, in place of its glyph (Display). */
   QD_BLOCK_DISPLAY    = 1 << 7,
+  /* Not a block to use: a stand-in that keeps what an importer could not
+   * translate (QD_TYPE_PLACEHOLDER). The palette leaves it out, and Check
+   * and Run refuse it, naming it. */
+  QD_BLOCK_PLACEHOLDER = 1 << 8,
 } QdBlockFlags;
 
 struct _QdParamValue

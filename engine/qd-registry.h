@@ -18,6 +18,9 @@ G_BEGIN_DECLS
 #define QD_TYPE_SUBSYSTEM "subsystem"
 #define QD_TYPE_INPORT    "inport"
 #define QD_TYPE_OUTPORT   "outport"
+/* A block kept from another program (an imported model) that has no
+ * QDevs counterpart: see qd-structural.c. */
+#define QD_TYPE_PLACEHOLDER "placeholder"
 
 /* Adds @type (a static constant). Registering an id twice is a programming
  * error and is ignored with a warning. */

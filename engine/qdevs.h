@@ -19,6 +19,7 @@
 #include "qd-diagram.h"
 #include "qd-document.h"
 #include "qd-file.h"
+#include "qd-import-pdm.h"
 #include "qd-trace.h"
 #include "qd-trace-csv.h"
 #include "qd-simulation.h"

@@ -283,6 +283,56 @@ test_crash (void)
   remove_dir (dir);
 }
 
+/* The child of test_crash_imported: keeps a copy of an imported PowerDEVS
+ * model, whose untranslated Scilab text is not a valid expression, then
+ * dies as under kill -9. */
+static void
+crash_imported_child (void)
+{
+  g_autofree char *path = NULL;
+  QdDocument *doc;
+  QdAutosave *autosave;
+
+  if (!g_test_subprocess ())
+    return;
+  path = qd_test_source_path ("tests", "data", "pdm", "rl-circuit.pdm", NULL);
+  doc = qd_import_pdm (path, NULL, NULL);
+  g_assert_nonnull (doc);
+  autosave = qd_autosave_new (g_getenv ("QD_TEST_AUTOSAVE_DIR"));
+  qd_autosave_set_document (autosave, doc, NULL);
+  qd_document_set_title (doc, "RL");
+  qd_autosave_flush (autosave);
+  kill (getpid (), SIGKILL);
+}
+
+/* A copy holding a parameter that is not valid still recovers: the
+ * diagram opens, the bad value taking its default as when it is opened
+ * from a file. */
+static void
+test_crash_imported (void)
+{
+  g_autofree char *dir = make_dir ();
+  g_autoptr(GPtrArray) found = NULL;
+  g_autoptr(QdDocument) recovered = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_setenv ("QD_TEST_AUTOSAVE_DIR", dir, TRUE);
+  g_test_trap_subprocess ("/autosave/crash-imported/subprocess", 0,
+                          G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_failed ();
+
+  found = qd_recovery_find (dir);
+  g_assert_cmpuint (found->len, ==, 1);
+  recovered = qd_recovery_file_load (g_ptr_array_index (found, 0), &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (recovered);
+  g_assert_cmpstr (qd_document_get_title (recovered), ==, "RL");
+  g_assert_nonnull (qd_document_find_block_by_path (recovered, "/Plant/Log"));
+  g_assert_true (qd_document_get_modified (recovered));
+  qd_recovery_file_discard (g_ptr_array_index (found, 0));
+  remove_dir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -295,5 +345,7 @@ main (int    argc,
   g_test_add_func ("/autosave/timer", test_timer);
   g_test_add_func ("/autosave/crash", test_crash);
   g_test_add_func ("/autosave/crash/subprocess", crash_child);
+  g_test_add_func ("/autosave/crash-imported", test_crash_imported);
+  g_test_add_func ("/autosave/crash-imported/subprocess", crash_imported_child);
   return g_test_run ();
 }

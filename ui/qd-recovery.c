@@ -150,11 +150,16 @@ QdDocument *
 qd_recovery_file_load (QdRecoveryFile  *file,
                        GError         **error)
 {
+  g_autoptr(GPtrArray) problems =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) qd_problem_free);
   QdDocument *document;
 
   g_return_val_if_fail (file != NULL, NULL);
 
-  document = qd_document_load (file->data_path, error);
+  /* As Open does: a parameter whose value is not valid (text an importer
+   * could not translate) does not keep the diagram shut; it takes its
+   * default, and Check lists what is left to fix. */
+  document = qd_document_load_full (file->data_path, problems, error);
   if (document != NULL)
     qd_document_set_unsaved (document);
   return document;

@@ -175,7 +175,9 @@ populate_palette (QdWindow *self)
 
   types = qd_registry_list (&n_types);
   for (guint i = 0; i < n_types; i++)
-    gtk_list_box_append (self->palette_list, create_palette_row (types[i]));
+    /* A placeholder only comes from an imported model. */
+    if ((types[i]->flags & QD_BLOCK_PLACEHOLDER) == 0)
+      gtk_list_box_append (self->palette_list, create_palette_row (types[i]));
   gtk_list_box_set_header_func (self->palette_list, palette_header_func,
                                 NULL, NULL);
   /* A single click only focuses a row (it may start a drag); Enter or a
@@ -1606,6 +1608,39 @@ show_messages (QdWindow *self)
     gtk_notebook_set_current_page (self->bottom_notebook, page);
 }
 
+/* A PowerDEVS model opens as an untitled diagram (Save asks for a .qdevs
+ * name), with the import report in the messages panel. */
+static gboolean
+open_pdm (QdWindow    *self,
+          const char  *path,
+          GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(GPtrArray) report =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) qd_problem_free);
+  g_autoptr(QdDocument) document = qd_import_pdm (path, report, &local_error);
+
+  if (document == NULL)
+    {
+      qd_window_show_message (self, GTK_MESSAGE_ERROR, local_error->message);
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  qd_window_set_document (self, document, NULL);
+  if (report->len > 0)
+    {
+      show_messages (self);
+      qd_messages_view_set_problems (self->messages_view, report);
+    }
+  qd_window_show_message (self, GTK_MESSAGE_INFO,
+                          report->len > 0
+                          ? _("Imported from PowerDEVS; the messages list what "
+                              "is not exact. Save it as a QDevs diagram.")
+                          : _("Imported from PowerDEVS. Save it as a QDevs "
+                              "diagram."));
+  return TRUE;
+}
+
 gboolean
 qd_window_open_file (QdWindow  *self,
                      GFile     *file,
@@ -1630,6 +1665,8 @@ qd_window_open_file (QdWindow  *self,
                      "to this computer first"), uri);
       document = NULL;
     }
+  else if (g_str_has_suffix (path, ".pdm") || g_str_has_suffix (path, ".PDM"))
+    return open_pdm (self, path, error);
   else
     document = qd_document_load_full (path, problems, &local_error);
 
