@@ -45,6 +45,11 @@ typedef struct
    * no answer means the derivative did not change with q, so a = 0. */
   void   (*unanswered)  (Integrator       *st,
                          double            t);
+  /* Optional (may be NULL): called by init once the state is set, for
+   * the methods that need the simulation's services (mLIQSS's coupled
+   * integrators). */
+  void   (*attach)      (Integrator       *st,
+                         QdAtomic         *self);
 } Ops;
 
 struct _Integrator
@@ -116,6 +121,23 @@ struct _Integrator
   double  ex_t;
   double  ex_c[QD_MAX_ORDER + 1];
   double  ex_due;
+
+  /* mLIQSS1 (qd-integrator-mliqss.c): the time the q being chosen is
+   * for (set by lambda and dint before requantize), the derivative just
+   * before the last new one (set by dext), the coupled integrators of
+   * the same kind (qd_atomic_get_coupled()) with the estimated
+   * cross-dependences a_ik = d(dx_i/dt)/dq_k and the output time of
+   * each that the estimate last saw, and the q a partner chose for this
+   * block at forced_t (the simultaneous update of a pair). */
+  double       req_t;
+  double       dx_before;
+  Integrator **partner;
+  double      *a_cross;
+  double      *seen_out;
+  guint        n_partners;
+  gboolean     forced;
+  double       forced_t;
+  double       forced_q;
 };
 
 G_STATIC_ASSERT (G_STRUCT_OFFSET (Integrator, t_out) <= 128);
@@ -423,6 +445,12 @@ qd_integrator_liqss2_input (Integrator *st,
   st->sigma = qd_integrator_liqss2_derivative_ta (st, t);
   return st->sigma;
 }
+
+/* LIQSS1 (qd-block-integrator.c), which mLIQSS1 extends. */
+extern const Ops qd_integrator_liqss1_ops;
+
+/* mLIQSS1 (qd-integrator-mliqss.c). */
+extern const Ops qd_integrator_mliqss1_ops;
 
 /* The stiff methods' tables (qd-integrator-stiff.c). */
 extern const Ops qd_integrator_liqss2_ops;
