@@ -47,8 +47,9 @@
  *     nonlinear feedback makes a the secant slope over one quantum.
  *   LIQSS2, LIQSS3, BQSS and CQSS, the other stiff methods, are in
  *     qd-integrator-stiff.c, on the state and method table of
- *     qd-integrator-private.h; mLIQSS1, LIQSS1 with pairs of coupled
- *     states updated together, in qd-integrator-mliqss.c.
+ *     qd-integrator-private.h; mLIQSS1 and mLIQSS2, LIQSS1 and LIQSS2
+ *     with pairs of coupled states updated together, in
+ *     qd-integrator-mliqss.c.
  *
  * Integrator with Reset is the same block with a second input: an event
  * there sets x to the value it carries and requantizes at once (ta = 0),
@@ -293,7 +294,8 @@ snap_to_edge (const Integrator *st,
   METHOD ("BQSS", 1, qd_integrator_bqss_ops)                        \
   METHOD ("CQSS", 1, qd_integrator_cqss_ops)                        \
   METHOD ("LIQSS2-QSSolver", 2, qd_integrator_liqss2_qssolver_ops)  \
-  METHOD ("mLIQSS1", 1, qd_integrator_mliqss1_ops)
+  METHOD ("mLIQSS1", 1, qd_integrator_mliqss1_ops)                  \
+  METHOD ("mLIQSS2", 2, qd_integrator_mliqss2_ops)
 
 typedef struct
 {
@@ -484,6 +486,7 @@ integrator_dint (QdAtomic *self,
   snap_to_edge (st, st->x);
   st->tl = t;
   st->q_old = st->q[0];
+  st->q1_old = st->q[1];
   st->dx_old = st->x[1];
   st->t_out = t;
   st->awaiting = TRUE;
@@ -998,9 +1001,9 @@ static const QdParamSpec integrator_params[] = {
        "their linearly implicit versions for stiff systems; BQSS (backward) "
        "and CQSS (centered) are first-order stiff methods; LIQSS2-QSSolver "
        "is LIQSS2 as the QSS Solver defines it (q a quantum behind x, with "
-       "the slope that makes x touch it); mLIQSS1 is LIQSS1 that places "
-       "the q of two coupled states together when their steps would "
-       "cycle. Empty uses the model's setting."),
+       "the slope that makes x touch it); mLIQSS1 and mLIQSS2 are LIQSS1 "
+       "and LIQSS2 that place the q of two coupled states together when "
+       "their steps would cycle. Empty uses the model's setting."),
     method_choices, QD_PARAM_INHERIT },
   { "dqmin", N_("Absolute quantum"), QD_PARAM_NUMBER, "", 0, QD_INF, NULL,
     N_("The smallest quantum: q is updated when x drifts max(dqrel·|x|, "

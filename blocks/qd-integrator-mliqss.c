@@ -73,6 +73,10 @@ partner_index (const Integrator *p,
   return -1;
 }
 
+/* The pairs of levels x ± dQ tried for a pair of states, in order. */
+static const double side[4][2] = { { 1, 1 }, { 1, -1 }, { -1, 1 },
+                                   { -1, -1 } };
+
 /* The pair's q on the 2x2 model (step 3 above). */
 static void
 pair_levels (double  aii,
@@ -88,8 +92,6 @@ pair_levels (double  aii,
              double *qi,
              double *qj)
 {
-  static const double side[4][2] = { { 1, 1 }, { 1, -1 }, { -1, 1 },
-                                     { -1, -1 } };
   double det;
 
   for (int c = 0; c < 4; c++)
@@ -112,6 +114,48 @@ pair_levels (double  aii,
     }
 }
 
+/* The pair's update, in DEVS terms (see the top): partner @k of @st is
+ * to emit (@q0, @q1) at @t. */
+static void
+hand_over (Integrator *st,
+           int         k,
+           double      t,
+           double      q0,
+           double      q1)
+{
+  Integrator *p = st->partner[k];
+
+  p->forced = TRUE;
+  p->forced_t = t;
+  p->forced_q[0] = q0;
+  p->forced_q[1] = q1;
+}
+
+/* After dint: whether the q just placed was handed over for @t (then
+ * that is done). */
+static gboolean
+handed_taken (Integrator *st,
+              double      t)
+{
+  if (st->forced && st->forced_t == t)
+    {
+      st->forced = FALSE;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* In reschedule: whether a q handed over for this instant is still to
+ * be emitted (at once); one handed over for another instant is void. */
+static gboolean
+handed_due (Integrator *st)
+{
+  if (st->forced && st->forced_t == st->tl)
+    return TRUE;
+  st->forced = FALSE;
+  return FALSE;
+}
+
 /* mLIQSS1's q_i at t for x_i = @x0 with quantum @dq, q_i being @qi_now
  * until now; when the pair is updated, *@k is the partner's index and
  * *@qj its new q, else *@k is -1. */
@@ -128,7 +172,7 @@ mliqss1_choose (const Integrator *st,
 
   *k = -1;
   if (st->forced && st->forced_t == t)
-    return st->forced_q;
+    return st->forced_q[0];
   for (guint m = 0; m < st->n_partners; m++)
     {
       const Integrator *p = st->partner[m];
@@ -194,39 +238,25 @@ mliqss1_requantized (Integrator *st,
   int k;
   double qj;
 
-  if (st->forced && st->forced_t == t)
-    {
-      st->forced = FALSE;
-      return;
-    }
-  if (st->initial)
+  if (handed_taken (st, t) || st->initial)
     return;
   mliqss1_choose (st, t, st->x[0], st->dq, st->q_old, &k, &qj);
   if (k >= 0)
-    {
-      Integrator *p = st->partner[k];
-
-      p->forced = TRUE;
-      p->forced_t = t;
-      p->forced_q = qj;
-    }
+    hand_over (st, k, t, qj, 0.0);
 }
 
 static double
 mliqss1_reschedule (Integrator *st)
 {
-  /* A q handed over for this instant is emitted at once. */
-  if (st->forced && st->forced_t == st->tl)
-    return 0.0;
-  st->forced = FALSE;
-  return qd_integrator_liqss1_ops.reschedule (st);
+  return handed_due (st) ? 0.0 : qd_integrator_liqss1_ops.reschedule (st);
 }
 
-/* LIQSS1's estimate of a_ii, and the cross-dependence on the one coupled
- * integrator that emitted since the last derivative, if only one did. */
+/* The cross-dependence on the one coupled integrator that emitted since
+ * the last derivative, if only one did and the derivative is not the
+ * answer to this block's own output (which measures a_ii). */
 static void
-mliqss1_derivative (Integrator *st,
-                    double      t)
+estimate_cross (Integrator *st,
+                double      t)
 {
   gboolean own = st->awaiting && t == st->t_out;
   int changed = -1, n_changed = 0;
@@ -247,9 +277,17 @@ mliqss1_derivative (Integrator *st,
       const Integrator *p = st->partner[changed];
       double dqk = p->q[0] - p->q_old;
 
+      /* The partner emitted at t, so its q[0] is its value at t. */
       if (dqk != 0.0 && p->t_out == t)
         st->a_cross[changed] = (st->x[1] - st->dx_before) / dqk;
     }
+}
+
+static void
+mliqss1_derivative (Integrator *st,
+                    double      t)
+{
+  estimate_cross (st, t);
   qd_integrator_liqss1_ops.derivative (st, t);
 }
 
@@ -261,8 +299,8 @@ mliqss1_unanswered (Integrator *st,
 }
 
 static void
-mliqss1_attach (Integrator *st,
-                QdAtomic   *self)
+mliqss_attach (Integrator *st,
+               QdAtomic   *self)
 {
   guint n, m = 0;
   QdAtomic *const *coupled = qd_atomic_get_coupled (self, &n);
@@ -290,5 +328,252 @@ const Ops qd_integrator_mliqss1_ops = {
   mliqss1_derivative,
   mliqss1_requantized,
   mliqss1_unanswered,
-  mliqss1_attach,
+  mliqss_attach,
+};
+
+/* ---- mLIQSS2 --------------------------------------------------------
+ *
+ * The same steps on LIQSS2 (qd-integrator-stiff.c), whose q is a line
+ * q0 + q1 s with q1 = the slope the affine model gives, and whose level
+ * is chosen by the sign of x's second derivative once the loop has
+ * answered, d = a q1 + u1. A partner j turns round when the new q_i
+ * changes the sign of x_j's second derivative (by a_ji times the change
+ * of q_i's slope); the cycle is there when the q_j LIQSS2 would then
+ * give turns x_i's second derivative round too. The pair is then placed
+ * on the 2x2 model with both slopes from it,
+ *     q1 = A q0 + U0,   d = A q1 + U1,
+ * (U the parts of the affine terms that do not come from the pair): the
+ * pair's quasi-steady point, d = 0: q1 = -A^-1 U1, q0 = A^-1 (q1 - U0),
+ * when it lies within a quantum of each x, or else the first pair of
+ * levels x ± dQ towards which both d head (none: LIQSS2's own choice
+ * for q_i, and q_j as LIQSS2 would give it). This extension of the paper's first-
+ * order rule to LIQSS2's second-derivative test is this
+ * implementation's reading; the paper's mLIQSS2 section was not at
+ * hand. */
+
+/* A 2x2 solve, A v = r; FALSE when A is singular. */
+static gboolean
+solve2 (double  a11,
+        double  a12,
+        double  a21,
+        double  a22,
+        double  r1,
+        double  r2,
+        double *v1,
+        double *v2)
+{
+  double det = a11 * a22 - a12 * a21;
+
+  if (det == 0.0)
+    return FALSE;
+  *v1 = (a22 * r1 - a12 * r2) / det;
+  *v2 = (a11 * r2 - a21 * r1) / det;
+  return isfinite (*v1) && isfinite (*v2);
+}
+
+typedef struct
+{
+  double aii, aij, aji, ajj;
+  double ui0, ui1, uj0, uj1;    /* U0 and U1 of both */
+} Pair2;
+
+/* The pair's q (value and slope of both) on the 2x2 model. */
+static void
+pair2_levels (const Pair2 *m,
+              double       xi,
+              double       dqi,
+              double       xj,
+              double       dqj,
+              double      *qi,
+              double      *qj)
+{
+  double w1, w2, v1, v2;
+
+  /* The quasi-steady point first, when it lies within a quantum of both
+   * states: as LIQSS2's third case, x and q then run parallel instead of
+   * circling it (for a stable pair both levels of each qualify there,
+   * and taking one would give q a slope of |A| dQ). */
+  if (solve2 (m->aii, m->aij, m->aji, m->ajj, -m->ui1, -m->uj1, &w1, &w2)
+      && solve2 (m->aii, m->aij, m->aji, m->ajj, w1 - m->ui0, w2 - m->uj0,
+                 &v1, &v2)
+      && fabs (v1 - xi) <= dqi && fabs (v2 - xj) <= dqj)
+    {
+      qi[0] = v1;
+      qj[0] = v2;
+      qi[1] = w1;
+      qj[1] = w2;
+      return;
+    }
+  for (int c = 0; c < 4; c++)
+    {
+      double vi = xi + side[c][0] * dqi, vj = xj + side[c][1] * dqj;
+      double si = m->aii * vi + m->aij * vj + m->ui0;
+      double sj = m->aji * vi + m->ajj * vj + m->uj0;
+      double di = m->aii * si + m->aij * sj + m->ui1;
+      double dj = m->aji * si + m->ajj * sj + m->uj1;
+
+      if (side[c][0] * di > 0.0 && side[c][1] * dj > 0.0)
+        {
+          qi[0] = vi;
+          qj[0] = vj;
+          qi[1] = si;
+          qj[1] = sj;
+          return;
+        }
+    }
+}
+
+/* mLIQSS2's q (value and slope, in @q) at t for x (at t) with quantum
+ * @dq, q_i being (@qi0, @qi1) until now; *@k and @qj as
+ * mliqss1_choose(). */
+static void
+mliqss2_choose (const Integrator *st,
+                double            t,
+                const double     *x,
+                double            dq,
+                double            qi0,
+                double            qi1,
+                double           *q,
+                int              *k,
+                double           *qj)
+{
+  *k = -1;
+  if (st->forced && st->forced_t == t)
+    {
+      q[0] = st->forced_q[0];
+      q[1] = st->forced_q[1];
+      q[2] = q[3] = 0.0;
+      return;
+    }
+  qd_integrator_liqss2_ops.requantize (st, x, dq, q);
+  for (guint m = 0; m < st->n_partners; m++)
+    {
+      const Integrator *p = st->partner[m];
+      double aij = st->a_cross[m], aji, s, xj0, xj1, ddj, ddj_new;
+      double qj0, qj1, dqj, d_up, d_down, lj, lj1, di, di_after;
+      double pi[2], pj[2];
+      Pair2 pm;
+      int back;
+
+      if (aij == 0.0 || p->ops != st->ops || p->initial)
+        continue;
+      back = partner_index (p, st);
+      if (back < 0 || p->a_cross[back] == 0.0)
+        continue;
+      aji = p->a_cross[back];
+      s = t - p->tl;
+      xj1 = p->x[1] + 2.0 * s * p->x[2];
+      xj0 = p->x[0] + s * (p->x[1] + s * p->x[2]);
+      qj0 = p->q[0] + s * p->q[1];
+      qj1 = p->q[1];
+      ddj = 2.0 * p->x[2];
+      ddj_new = ddj + aji * (q[1] - qi1);
+      if (!(ddj * ddj_new < 0.0))
+        continue;
+      /* x_j's affine terms with the new q_i, and the level LIQSS2 would
+       * give it: the one its second derivative heads to. */
+      pm.ajj = p->a;
+      pm.uj0 = xj1 - p->a * qj0 - aji * qi0;
+      pm.uj1 = ddj - p->a * qj1 - aji * qi1;
+      dqj = quantum (p, xj0);
+      d_up = p->a * (p->a * (xj0 + dqj) + pm.uj0 + aji * q[0])
+             + pm.uj1 + aji * q[1];
+      d_down = p->a * (p->a * (xj0 - dqj) + pm.uj0 + aji * q[0])
+               + pm.uj1 + aji * q[1];
+      if (d_up > 0.0 && !(d_down < 0.0))
+        lj = xj0 + dqj;
+      else if (d_down < 0.0 && !(d_up > 0.0))
+        lj = xj0 - dqj;
+      else
+        continue;
+      /* Only a turn that moves x_j's q to the other side of x_j makes
+       * it step back. */
+      if (!((lj - xj0) * (qj0 - xj0) < 0.0))
+        continue;
+      lj1 = p->a * lj + pm.uj0 + aji * q[0];
+      di = st->a * q[1] + st->u_next[1];
+      di_after = di + aij * (lj1 - qj1);
+      if (!(di * di_after < 0.0))
+        continue;
+      pm.aii = st->a;
+      pm.aij = aij;
+      pm.aji = aji;
+      pm.ui0 = st->u_next[0] - aij * qj0;
+      pm.ui1 = st->u_next[1] - aij * qj1;
+      pi[0] = q[0];
+      pi[1] = q[1];
+      pj[0] = lj;
+      pj[1] = lj1;
+      pair2_levels (&pm, x[0], dq, xj0, dqj, pi, pj);
+      q[0] = pi[0];
+      q[1] = pi[1];
+      *k = (int) m;
+      qj[0] = pj[0];
+      qj[1] = pj[1];
+      return;
+    }
+}
+
+static void
+mliqss2_requantize (const Integrator *st,
+                    const double     *x,
+                    double            dq,
+                    double           *q)
+{
+  double s = st->req_t - st->tl, qj[2], out[QD_MAX_ORDER + 1];
+  int k;
+
+  if (st->initial)
+    {
+      qd_integrator_liqss2_ops.requantize (st, x, dq, q);
+      return;
+    }
+  /* q may be st->q itself (dint): the old q is read first. */
+  mliqss2_choose (st, st->req_t, x, dq, st->q[0] + s * st->q[1], st->q[1],
+                  out, &k, qj);
+  memcpy (q, out, sizeof out);
+}
+
+static void
+mliqss2_requantized (Integrator *st,
+                     double      t)
+{
+  double q[QD_MAX_ORDER + 1], qj[2];
+  int k;
+
+  if (handed_taken (st, t) || st->initial)
+    return;
+  mliqss2_choose (st, t, st->x, st->dq, st->q_old, st->q1_old, q, &k, qj);
+  if (k >= 0)
+    hand_over (st, k, t, qj[0], qj[1]);
+}
+
+static double
+mliqss2_reschedule (Integrator *st)
+{
+  return handed_due (st) ? 0.0 : qd_integrator_liqss2_ops.reschedule (st);
+}
+
+static void
+mliqss2_derivative (Integrator *st,
+                    double      t)
+{
+  estimate_cross (st, t);
+  qd_integrator_liqss2_ops.derivative (st, t);
+}
+
+static void
+mliqss2_unanswered (Integrator *st,
+                    double      t)
+{
+  qd_integrator_liqss2_ops.unanswered (st, t);
+}
+
+const Ops qd_integrator_mliqss2_ops = {
+  mliqss2_requantize,
+  mliqss2_reschedule,
+  mliqss2_derivative,
+  mliqss2_requantized,
+  mliqss2_unanswered,
+  mliqss_attach,
 };

@@ -122,14 +122,16 @@ struct _Integrator
   double  ex_c[QD_MAX_ORDER + 1];
   double  ex_due;
 
-  /* mLIQSS1 (qd-integrator-mliqss.c): the time the q being chosen is
-   * for (set by lambda and dint before requantize), the derivative just
+  /* mLIQSS1, mLIQSS2 (qd-integrator-mliqss.c): the time the q being
+   * chosen is for (set by lambda and dint before requantize), q's slope
+   * just before the last output (with q_old), the derivative just
    * before the last new one (set by dext), the coupled integrators of
    * the same kind (qd_atomic_get_coupled()) with the estimated
    * cross-dependences a_ik = d(dx_i/dt)/dq_k and the output time of
    * each that the estimate last saw, and the q a partner chose for this
    * block at forced_t (the simultaneous update of a pair). */
   double       req_t;
+  double       q1_old;
   double       dx_before;
   Integrator **partner;
   double      *a_cross;
@@ -137,7 +139,7 @@ struct _Integrator
   guint        n_partners;
   gboolean     forced;
   double       forced_t;
-  double       forced_q;
+  double       forced_q[2];
 };
 
 G_STATIC_ASSERT (G_STRUCT_OFFSET (Integrator, t_out) <= 128);
@@ -449,8 +451,9 @@ qd_integrator_liqss2_input (Integrator *st,
 /* LIQSS1 (qd-block-integrator.c), which mLIQSS1 extends. */
 extern const Ops qd_integrator_liqss1_ops;
 
-/* mLIQSS1 (qd-integrator-mliqss.c). */
+/* mLIQSS1 and mLIQSS2 (qd-integrator-mliqss.c). */
 extern const Ops qd_integrator_mliqss1_ops;
+extern const Ops qd_integrator_mliqss2_ops;
 
 /* The stiff methods' tables (qd-integrator-stiff.c). */
 extern const Ops qd_integrator_liqss2_ops;
