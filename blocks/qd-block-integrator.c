@@ -356,6 +356,7 @@ integrator_init (QdAtomic *self,
   st->sigma = 0.0;
   st->initial = TRUE;
   st->cache_valid = FALSE;
+  st->pair = NULL;
   if (st->ops->attach != NULL)
     st->ops->attach (st, self);
 }
@@ -406,7 +407,8 @@ integrator_lambda (QdAtomic *self,
 
   if (G_UNLIKELY (st->ops == &excess_ops))
     return excess_lambda (self, t);
-  cache->req_t = t;
+  if (cache->pair != NULL)
+    cache->pair->req_t = t;
   /* The q emitted must be the one dint will compute, which first draws
    * the conclusion of an unanswered output; lambda must not change the
    * state, so that is done on a copy. */
@@ -486,13 +488,15 @@ integrator_dint (QdAtomic *self,
   snap_to_edge (st, st->x);
   st->tl = t;
   st->q_old = st->q[0];
-  st->q1_old = st->q[1];
+  if (st->pair != NULL)
+    st->pair->q1_old = st->q[1];
   st->dx_old = st->x[1];
   st->t_out = t;
   st->awaiting = TRUE;
   /* The quantum of the new x, then the same q lambda just emitted. */
   st->dq = quantum (st, st->x[0]);
-  st->req_t = t;
+  if (st->pair != NULL)
+    st->pair->req_t = t;
   st->ops->requantize (st, st->x, st->dq, st->q);
   if (st->ops->requantized != NULL)
     st->ops->requantized (st, t);
@@ -519,7 +523,8 @@ integrator_dext_plain (QdAtomic       *self,
   shift (st->x, st->n, s);
   shift (st->q, st->n - 1, s);
   st->tl = t;
-  st->dx_before = st->x[1];
+  if (st->pair != NULL)
+    st->pair->dx_before = st->x[1];
 
   qd_signal_advance (u, t, &v);
   if (port == PORT_RESET)

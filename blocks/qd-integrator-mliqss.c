@@ -67,8 +67,8 @@ static int
 partner_index (const Integrator *p,
                const Integrator *st)
 {
-  for (guint k = 0; k < p->n_partners; k++)
-    if (p->partner[k] == st)
+  for (guint k = 0; k < p->pair->n_partners; k++)
+    if (p->pair->partner[k] == st)
       return (int) k;
   return -1;
 }
@@ -123,12 +123,12 @@ hand_over (Integrator *st,
            double      q0,
            double      q1)
 {
-  Integrator *p = st->partner[k];
+  Integrator *p = st->pair->partner[k];
 
-  p->forced = TRUE;
-  p->forced_t = t;
-  p->forced_q[0] = q0;
-  p->forced_q[1] = q1;
+  p->pair->forced = TRUE;
+  p->pair->forced_t = t;
+  p->pair->forced_q[0] = q0;
+  p->pair->forced_q[1] = q1;
 }
 
 /* After dint: whether the q just placed was handed over for @t (then
@@ -137,9 +137,9 @@ static gboolean
 handed_taken (Integrator *st,
               double      t)
 {
-  if (st->forced && st->forced_t == t)
+  if (st->pair->forced && st->pair->forced_t == t)
     {
-      st->forced = FALSE;
+      st->pair->forced = FALSE;
       return TRUE;
     }
   return FALSE;
@@ -150,9 +150,9 @@ handed_taken (Integrator *st,
 static gboolean
 handed_due (Integrator *st)
 {
-  if (st->forced && st->forced_t == st->tl)
+  if (st->pair->forced && st->pair->forced_t == st->tl)
     return TRUE;
-  st->forced = FALSE;
+  st->pair->forced = FALSE;
   return FALSE;
 }
 
@@ -171,21 +171,21 @@ mliqss1_choose (const Integrator *st,
   double qi = liqss1_level (st, x0, dq);
 
   *k = -1;
-  if (st->forced && st->forced_t == t)
-    return st->forced_q[0];
-  for (guint m = 0; m < st->n_partners; m++)
+  if (st->pair->forced && st->pair->forced_t == t)
+    return st->pair->forced_q[0];
+  for (guint m = 0; m < st->pair->n_partners; m++)
     {
-      const Integrator *p = st->partner[m];
-      double aij = st->a_cross[m], aji, xj, dxj, dxj_new, dqj, qj_new;
+      const Integrator *p = st->pair->partner[m];
+      double aij = st->pair->a_cross[m], aji, xj, dxj, dxj_new, dqj, qj_new;
       double dxi_new, dxi_after, ui, uj, pi, pj;
       int back;
 
       if (aij == 0.0 || p->ops != st->ops || p->initial)
         continue;
       back = partner_index (p, st);
-      if (back < 0 || p->a_cross[back] == 0.0)
+      if (back < 0 || p->pair->a_cross[back] == 0.0)
         continue;
-      aji = p->a_cross[back];
+      aji = p->pair->a_cross[back];
       dxj = p->x[1];
       dxj_new = dxj + aji * (qi - qi_now);
       if (!(dxj * dxj_new < 0.0))
@@ -224,7 +224,7 @@ mliqss1_requantize (const Integrator *st,
       qd_integrator_liqss1_ops.requantize (st, x, dq, q);
       return;
     }
-  q[0] = mliqss1_choose (st, st->req_t, x[0], dq, st->q[0], &k, &qj);
+  q[0] = mliqss1_choose (st, st->pair->req_t, x[0], dq, st->q[0], &k, &qj);
   q[1] = q[2] = q[3] = 0.0;
 }
 
@@ -261,25 +261,25 @@ estimate_cross (Integrator *st,
   gboolean own = st->awaiting && t == st->t_out;
   int changed = -1, n_changed = 0;
 
-  for (guint m = 0; m < st->n_partners; m++)
+  for (guint m = 0; m < st->pair->n_partners; m++)
     {
-      const Integrator *p = st->partner[m];
+      const Integrator *p = st->pair->partner[m];
 
-      if (p->t_out != st->seen_out[m])
+      if (p->t_out != st->pair->seen_out[m])
         {
           changed = (int) m;
           n_changed++;
-          st->seen_out[m] = p->t_out;
+          st->pair->seen_out[m] = p->t_out;
         }
     }
   if (!own && n_changed == 1)
     {
-      const Integrator *p = st->partner[changed];
+      const Integrator *p = st->pair->partner[changed];
       double dqk = p->q[0] - p->q_old;
 
       /* The partner emitted at t, so its q[0] is its value at t. */
       if (dqk != 0.0 && p->t_out == t)
-        st->a_cross[changed] = (st->x[1] - st->dx_before) / dqk;
+        st->pair->a_cross[changed] = (st->x[1] - st->pair->dx_before) / dqk;
     }
 }
 
@@ -304,22 +304,24 @@ mliqss_attach (Integrator *st,
 {
   guint n, m = 0;
   QdAtomic *const *coupled = qd_atomic_get_coupled (self, &n);
+  MliqssPair *pair = qd_atomic_alloc (self, sizeof *pair);
 
-  st->partner = qd_atomic_alloc (self, MAX (n, 1) * sizeof *st->partner);
-  st->a_cross = qd_atomic_alloc (self, MAX (n, 1) * sizeof *st->a_cross);
-  st->seen_out = qd_atomic_alloc (self, MAX (n, 1) * sizeof *st->seen_out);
+  pair->partner = qd_atomic_alloc (self, MAX (n, 1) * sizeof *pair->partner);
+  pair->a_cross = qd_atomic_alloc (self, MAX (n, 1) * sizeof *pair->a_cross);
+  pair->seen_out = qd_atomic_alloc (self,
+                                    MAX (n, 1) * sizeof *pair->seen_out);
   /* Only integrators of this library share this state layout; the
    * method is checked at each step (they may not be initialised yet). */
   for (guint k = 0; k < n; k++)
     if (coupled[k]->type == &qd_block_integrator
         || coupled[k]->type == &qd_block_integrator_reset)
       {
-        st->partner[m] = coupled[k]->state;
-        st->seen_out[m] = -QD_INF;
+        pair->partner[m] = coupled[k]->state;
+        pair->seen_out[m] = -QD_INF;
         m++;
       }
-  st->n_partners = m;
-  st->forced = FALSE;
+  pair->n_partners = m;
+  st->pair = pair;
 }
 
 const Ops qd_integrator_mliqss1_ops = {
@@ -346,8 +348,8 @@ const Ops qd_integrator_mliqss1_ops = {
  * pair's quasi-steady point, d = 0: q1 = -A^-1 U1, q0 = A^-1 (q1 - U0),
  * when it lies within a quantum of each x, or else the first pair of
  * levels x ± dQ towards which both d head (none: LIQSS2's own choice
- * for q_i, and q_j as LIQSS2 would give it). This extension of the paper's first-
- * order rule to LIQSS2's second-derivative test is this
+ * for q_i, and q_j as LIQSS2 would give it). This extension of the
+ * paper's first-order rule to LIQSS2's second-derivative test is this
  * implementation's reading; the paper's mLIQSS2 section was not at
  * hand. */
 
@@ -438,18 +440,18 @@ mliqss2_choose (const Integrator *st,
                 double           *qj)
 {
   *k = -1;
-  if (st->forced && st->forced_t == t)
+  if (st->pair->forced && st->pair->forced_t == t)
     {
-      q[0] = st->forced_q[0];
-      q[1] = st->forced_q[1];
+      q[0] = st->pair->forced_q[0];
+      q[1] = st->pair->forced_q[1];
       q[2] = q[3] = 0.0;
       return;
     }
   qd_integrator_liqss2_ops.requantize (st, x, dq, q);
-  for (guint m = 0; m < st->n_partners; m++)
+  for (guint m = 0; m < st->pair->n_partners; m++)
     {
-      const Integrator *p = st->partner[m];
-      double aij = st->a_cross[m], aji, s, xj0, xj1, ddj, ddj_new;
+      const Integrator *p = st->pair->partner[m];
+      double aij = st->pair->a_cross[m], aji, s, xj0, xj1, ddj, ddj_new;
       double qj0, qj1, dqj, d_up, d_down, lj, lj1, di, di_after;
       double pi[2], pj[2];
       Pair2 pm;
@@ -458,9 +460,9 @@ mliqss2_choose (const Integrator *st,
       if (aij == 0.0 || p->ops != st->ops || p->initial)
         continue;
       back = partner_index (p, st);
-      if (back < 0 || p->a_cross[back] == 0.0)
+      if (back < 0 || p->pair->a_cross[back] == 0.0)
         continue;
-      aji = p->a_cross[back];
+      aji = p->pair->a_cross[back];
       s = t - p->tl;
       xj1 = p->x[1] + 2.0 * s * p->x[2];
       xj0 = p->x[0] + s * (p->x[1] + s * p->x[2]);
@@ -520,7 +522,7 @@ mliqss2_requantize (const Integrator *st,
                     double            dq,
                     double           *q)
 {
-  double s = st->req_t - st->tl, qj[2], out[QD_MAX_ORDER + 1];
+  double s = st->pair->req_t - st->tl, qj[2], out[QD_MAX_ORDER + 1];
   int k;
 
   if (st->initial)
@@ -529,7 +531,7 @@ mliqss2_requantize (const Integrator *st,
       return;
     }
   /* q may be st->q itself (dint): the old q is read first. */
-  mliqss2_choose (st, st->req_t, x, dq, st->q[0] + s * st->q[1], st->q[1],
+  mliqss2_choose (st, st->pair->req_t, x, dq, st->q[0] + s * st->q[1], st->q[1],
                   out, &k, qj);
   memcpy (q, out, sizeof out);
 }
@@ -543,7 +545,7 @@ mliqss2_requantized (Integrator *st,
 
   if (handed_taken (st, t) || st->initial)
     return;
-  mliqss2_choose (st, t, st->x, st->dq, st->q_old, st->q1_old, q, &k, qj);
+  mliqss2_choose (st, t, st->x, st->dq, st->q_old, st->pair->q1_old, q, &k, qj);
   if (k >= 0)
     hand_over (st, k, t, qj[0], qj[1]);
 }

@@ -19,6 +19,29 @@ G_BEGIN_DECLS
 
 typedef struct _Integrator Integrator;
 
+/* What mLIQSS1 and mLIQSS2 keep besides LIQSS's state
+ * (qd-integrator-mliqss.c): the time the q being chosen is for (set by
+ * lambda and dint before requantize), q's slope just before the last
+ * output (with Integrator.q_old), the derivative just before the last
+ * new one (set by dext), the coupled integrators of the same kind
+ * (qd_atomic_get_coupled()) with the estimated cross-dependences
+ * a_ik = d(dx_i/dt)/dq_k and the output time of each that the estimate
+ * last saw, and the q a partner chose for this block at forced_t (the
+ * simultaneous update of a pair). */
+typedef struct
+{
+  double       req_t;
+  double       q1_old;
+  double       dx_before;
+  Integrator **partner;
+  double      *a_cross;
+  double      *seen_out;
+  guint        n_partners;
+  gboolean     forced;
+  double       forced_t;
+  double       forced_q[2];
+} MliqssPair;
+
 typedef struct
 {
   /* Writes the new q (coefficients 0..n-1) for a requantization of the
@@ -122,24 +145,10 @@ struct _Integrator
   double  ex_c[QD_MAX_ORDER + 1];
   double  ex_due;
 
-  /* mLIQSS1, mLIQSS2 (qd-integrator-mliqss.c): the time the q being
-   * chosen is for (set by lambda and dint before requantize), q's slope
-   * just before the last output (with q_old), the derivative just
-   * before the last new one (set by dext), the coupled integrators of
-   * the same kind (qd_atomic_get_coupled()) with the estimated
-   * cross-dependences a_ik = d(dx_i/dt)/dq_k and the output time of
-   * each that the estimate last saw, and the q a partner chose for this
-   * block at forced_t (the simultaneous update of a pair). */
-  double       req_t;
-  double       q1_old;
-  double       dx_before;
-  Integrator **partner;
-  double      *a_cross;
-  double      *seen_out;
-  guint        n_partners;
-  gboolean     forced;
-  double       forced_t;
-  double       forced_q[2];
+  /* mLIQSS1, mLIQSS2 (qd-integrator-mliqss.c): their pair state, or
+   * NULL for the other methods. A pointer, so that the state of every
+   * other method keeps its size (six cache lines). */
+  MliqssPair *pair;
 };
 
 G_STATIC_ASSERT (G_STRUCT_OFFSET (Integrator, t_out) <= 128);
