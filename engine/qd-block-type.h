@@ -304,7 +304,8 @@ QD_API double       qd_atomic_get_final_time (QdAtomic *self);
  * derivative in the same zero-time cascade. For methods that work on
  * pairs of states (mLIQSS); @n receives the count. The array lives as
  * long as the simulation; from init on. Built at the first call, for
- * the whole model. */
+ * the whole model. An integrator whose output reaches more than 64
+ * others this way has none. */
 QD_API QdAtomic *const *qd_atomic_get_coupled (const QdAtomic *self,
                                                guint          *n);
 

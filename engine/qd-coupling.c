@@ -9,8 +9,15 @@
  * Methods that work on pairs of states (mLIQSS) ask for the list; it is
  * built the first time one asks, so that models whose methods never ask
  * pay nothing.
+ *
+ * An integrator that reaches more than QD_COUPLED_MAX others (a sum of
+ * all the states fed back to all of them) is given no partners: pairs
+ * mean nothing among so many, and the lists would grow with the square
+ * of the model; its walk stops as soon as it finds one too many.
  */
 #include "qd-simulation-private.h"
+
+#define QD_COUPLED_MAX 64
 
 static inline gboolean
 passes_on (const QdAtomic *a)
@@ -22,7 +29,8 @@ passes_on (const QdAtomic *a)
 
 /* Appends to @found the integrators that @from reaches (qd-coupling.c's
  * header), each once; @stamp marks the blocks visited in this walk by
- * the value @mark. */
+ * the value @mark. Appends none when there are more than
+ * QD_COUPLED_MAX. */
 static void
 walk_reached (QdSimulation *sim,
               guint         from,
@@ -31,6 +39,8 @@ walk_reached (QdSimulation *sim,
               guint32       mark,
               GArray       *stack)
 {
+  guint first = found->len;
+
   g_array_set_size (stack, 0);
   g_array_append_val (stack, from);
   stamp[from] = mark;
@@ -52,6 +62,11 @@ walk_reached (QdSimulation *sim,
                   {
                     stamp[r] = mark;
                     g_array_append_val (found, r);
+                    if (found->len - first > QD_COUPLED_MAX)
+                      {
+                        g_array_set_size (found, first);
+                        return;
+                      }
                   }
               }
             else if (stamp[r] != mark && passes_on (&sim->atomics[r]))

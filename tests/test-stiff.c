@@ -1165,6 +1165,69 @@ test_coupled (void)
   g_object_unref (doc);
 }
 
+/* All states summed and fed back to all (two partial sums of at most 35
+ * inputs, a port count's limit being 64, then their sum): with 3 states
+ * each has the other two as partners; with 70 (more than the engine's
+ * 64) none has any, rather than lists that grow with the square of the
+ * model. */
+static void
+test_coupled_dense (void)
+{
+  static const guint sizes[] = { 3, 70 };
+
+  for (guint z = 0; z < G_N_ELEMENTS (sizes); z++)
+    {
+      guint n_states = sizes[z], half = (n_states + 1) / 2;
+      QdDocument *doc = qd_document_new ();
+      QdBlock *total = qd_test_add_block (doc, "wsum", "Sum");
+      QdBlock *part[2];
+      QdSimulation *sim;
+
+      qd_test_set_param (doc, total, "n", "2");
+      qd_test_set_param (doc, total, "weights", "-1, -1");
+      for (guint h = 0; h < 2; h++)
+        {
+          g_autofree char *name = g_strdup_printf ("Part %u", h);
+          guint n_in = h == 0 ? half : n_states - half;
+          g_autofree char *n_text = g_strdup_printf ("%u", n_in);
+          GString *weights = g_string_new ("1");
+
+          for (guint i = 1; i < n_in; i++)
+            g_string_append (weights, ", 1");
+          part[h] = qd_test_add_block (doc, "wsum", name);
+          qd_test_set_param (doc, part[h], "n", n_text);
+          qd_test_set_param (doc, part[h], "weights", weights->str);
+          qd_test_connect (doc, part[h], 0, total, h);
+          g_string_free (weights, TRUE);
+        }
+      for (guint i = 0; i < n_states; i++)
+        {
+          g_autofree char *name = g_strdup_printf ("x%u", i);
+          QdBlock *x = qd_test_add_block (doc, "integrator", name);
+
+          qd_test_set_param (doc, x, "x0", "1");
+          qd_test_connect (doc, total, 0, x, 0);
+          qd_test_connect (doc, x, 0, part[i < half ? 0 : 1],
+                           i < half ? i : i - half);
+        }
+      set_method (doc, "mLIQSS1", 1e-2);
+      qd_test_set_final_time (doc, 1.0);
+      sim = qd_test_compile (doc);
+      for (guint i = 0; i < qd_simulation_get_n_atomics (sim); i++)
+        {
+          const QdAtomic *a = qd_simulation_get_atomic (sim, i);
+          guint n;
+
+          qd_atomic_get_coupled (a, &n);
+          if (a->type->flags & QD_BLOCK_INTEGRATOR)
+            g_assert_cmpuint (n, ==, n_states <= 64 ? n_states - 1 : 0);
+        }
+      qd_test_run (sim);
+      qd_simulation_free (sim);
+      g_object_unref (doc);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1204,6 +1267,7 @@ main (int    argc,
   g_test_add_data_func ("/stiff/pair/mliqss2-symmetric", GINT_TO_POINTER (2),
                         test_pair_symmetric);
   g_test_add_func ("/stiff/pair/coupled", test_coupled);
+  g_test_add_func ("/stiff/pair/coupled-dense", test_coupled_dense);
 
   return g_test_run ();
 }
