@@ -1,5 +1,6 @@
-/* qd-integrator-mliqss.c: mLIQSS1, the modified LIQSS1 of the Integrator
- * block, which updates two coupled states together
+/* qd-integrator-mliqss.c: mLIQSS1 and mLIQSS2, the modified LIQSS1 and
+ * LIQSS2 of the Integrator block, which update two coupled states
+ * together (mLIQSS2: the section "mLIQSS2" below)
  *
  * Di Pietro, Migoni and Kofman, "Improving linearly implicit quantized
  * state system methods", Simulation 95(2), 2019. LIQSS1 (qd-block-

@@ -4,8 +4,8 @@
  * qd-block-integrator.c holds the block (its DEVS functions, parameters,
  * the list of methods and the explicit methods QSS1-4 and LIQSS1);
  * qd-integrator-stiff.c holds the stiff methods LIQSS2, LIQSS3,
- * LIQSS2-QSSolver, BQSS and CQSS; qd-integrator-quartic.c QSS4's
- * crossing. All write against the state struct and the table of
+ * LIQSS2-QSSolver, BQSS and CQSS; qd-integrator-mliqss.c mLIQSS1 and
+ * mLIQSS2; qd-integrator-quartic.c QSS4's crossing. All write against the state struct and the table of
  * operations declared here. Not installed.
  */
 #pragma once
