@@ -47,7 +47,9 @@
  *     nonlinear feedback makes a the secant slope over one quantum.
  *   LIQSS2, LIQSS3, BQSS and CQSS, the other stiff methods, are in
  *     qd-integrator-stiff.c, on the state and method table of
- *     qd-integrator-private.h.
+ *     qd-integrator-private.h; mLIQSS1 and mLIQSS2, LIQSS1 and LIQSS2
+ *     with pairs of coupled states updated together, in
+ *     qd-integrator-mliqss.c.
  *
  * Integrator with Reset is the same block with a second input: an event
  * there sets x to the value it carries and requantizes at once (ta = 0),
@@ -166,6 +168,7 @@ const Ops qd_integrator_qss_ops = {
   qss_derivative,
   NULL,
   NULL,
+  NULL,
 };
 
 /* LIQSS1: q where x is heading (see the top of the file), in the order
@@ -245,12 +248,13 @@ liqss1_unanswered (Integrator *st,
   st->u0 = st->x[1];
 }
 
-static const Ops liqss1_ops = {
+const Ops qd_integrator_liqss1_ops = {
   liqss1_requantize,
   liqss1_reschedule,
   liqss1_derivative,
   NULL,
   liqss1_unanswered,
+  NULL,
 };
 
 /* QSS1 reaches the edge of its band exactly at the scheduled time, where
@@ -284,12 +288,14 @@ snap_to_edge (const Integrator *st,
   METHOD ("QSS2", 2, qd_integrator_qss_ops)                         \
   METHOD ("QSS3", 3, qd_integrator_qss_ops)                         \
   METHOD ("QSS4", 4, qd_integrator_qss_ops)                         \
-  METHOD ("LIQSS1", 1, liqss1_ops)                                  \
+  METHOD ("LIQSS1", 1, qd_integrator_liqss1_ops)                    \
   METHOD ("LIQSS2", 2, qd_integrator_liqss2_ops)                    \
   METHOD ("LIQSS3", 3, qd_integrator_liqss3_ops)                    \
   METHOD ("BQSS", 1, qd_integrator_bqss_ops)                        \
   METHOD ("CQSS", 1, qd_integrator_cqss_ops)                        \
-  METHOD ("LIQSS2-QSSolver", 2, qd_integrator_liqss2_qssolver_ops)
+  METHOD ("LIQSS2-QSSolver", 2, qd_integrator_liqss2_qssolver_ops)  \
+  METHOD ("mLIQSS1", 1, qd_integrator_mliqss1_ops)                  \
+  METHOD ("mLIQSS2", 2, qd_integrator_mliqss2_ops)
 
 typedef struct
 {
@@ -350,6 +356,9 @@ integrator_init (QdAtomic *self,
   st->sigma = 0.0;
   st->initial = TRUE;
   st->cache_valid = FALSE;
+  st->pair = NULL;
+  if (st->ops->attach != NULL)
+    st->ops->attach (st, self);
 }
 
 static const Ops excess_ops;
@@ -398,6 +407,8 @@ integrator_lambda (QdAtomic *self,
 
   if (G_UNLIKELY (st->ops == &excess_ops))
     return excess_lambda (self, t);
+  if (cache->pair != NULL)
+    cache->pair->req_t = t;
   /* The q emitted must be the one dint will compute, which first draws
    * the conclusion of an unanswered output; lambda must not change the
    * state, so that is done on a copy. */
@@ -477,11 +488,15 @@ integrator_dint (QdAtomic *self,
   snap_to_edge (st, st->x);
   st->tl = t;
   st->q_old = st->q[0];
+  if (st->pair != NULL)
+    st->pair->q1_old = st->q[1];
   st->dx_old = st->x[1];
   st->t_out = t;
   st->awaiting = TRUE;
   /* The quantum of the new x, then the same q lambda just emitted. */
   st->dq = quantum (st, st->x[0]);
+  if (st->pair != NULL)
+    st->pair->req_t = t;
   st->ops->requantize (st, st->x, st->dq, st->q);
   if (st->ops->requantized != NULL)
     st->ops->requantized (st, t);
@@ -508,6 +523,8 @@ integrator_dext_plain (QdAtomic       *self,
   shift (st->x, st->n, s);
   shift (st->q, st->n - 1, s);
   st->tl = t;
+  if (st->pair != NULL)
+    st->pair->dx_before = st->x[1];
 
   qd_signal_advance (u, t, &v);
   if (port == PORT_RESET)
@@ -805,7 +822,7 @@ qd_integrator_dext_ta (QdAtomic       *self,
 
 #define EXCESS_TOLERANCE 0.125
 
-static const Ops excess_ops = { NULL, NULL, NULL, NULL, NULL };
+static const Ops excess_ops = { NULL, NULL, NULL, NULL, NULL, NULL };
 
 /* D(h), from the derivative around ex_t. */
 static double
@@ -989,7 +1006,9 @@ static const QdParamSpec integrator_params[] = {
        "their linearly implicit versions for stiff systems; BQSS (backward) "
        "and CQSS (centered) are first-order stiff methods; LIQSS2-QSSolver "
        "is LIQSS2 as the QSS Solver defines it (q a quantum behind x, with "
-       "the slope that makes x touch it). Empty uses the model's setting."),
+       "the slope that makes x touch it); mLIQSS1 and mLIQSS2 are LIQSS1 "
+       "and LIQSS2 that place the q of two coupled states together when "
+       "their steps would cycle. Empty uses the model's setting."),
     method_choices, QD_PARAM_INHERIT },
   { "dqmin", N_("Absolute quantum"), QD_PARAM_NUMBER, "", 0, QD_INF, NULL,
     N_("The smallest quantum: q is updated when x drifts max(dqrel·|x|, "

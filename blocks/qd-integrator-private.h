@@ -4,8 +4,8 @@
  * qd-block-integrator.c holds the block (its DEVS functions, parameters,
  * the list of methods and the explicit methods QSS1-4 and LIQSS1);
  * qd-integrator-stiff.c holds the stiff methods LIQSS2, LIQSS3,
- * LIQSS2-QSSolver, BQSS and CQSS; qd-integrator-quartic.c QSS4's
- * crossing. All write against the state struct and the table of
+ * LIQSS2-QSSolver, BQSS and CQSS; qd-integrator-mliqss.c mLIQSS1 and
+ * mLIQSS2; qd-integrator-quartic.c QSS4's crossing. All write against the state struct and the table of
  * operations declared here. Not installed.
  */
 #pragma once
@@ -18,6 +18,29 @@
 G_BEGIN_DECLS
 
 typedef struct _Integrator Integrator;
+
+/* What mLIQSS1 and mLIQSS2 keep besides LIQSS's state
+ * (qd-integrator-mliqss.c): the time the q being chosen is for (set by
+ * lambda and dint before requantize), q's slope just before the last
+ * output (with Integrator.q_old), the derivative just before the last
+ * new one (set by dext), the coupled integrators of the same kind
+ * (qd_atomic_get_coupled()) with the estimated cross-dependences
+ * a_ik = d(dx_i/dt)/dq_k and the output time of each that the estimate
+ * last saw, and the q a partner chose for this block at forced_t (the
+ * simultaneous update of a pair). */
+typedef struct
+{
+  double       req_t;
+  double       q1_old;
+  double       dx_before;
+  Integrator **partner;
+  double      *a_cross;
+  double      *seen_out;
+  guint        n_partners;
+  gboolean     forced;
+  double       forced_t;
+  double       forced_q[2];
+} MliqssPair;
 
 typedef struct
 {
@@ -45,6 +68,11 @@ typedef struct
    * no answer means the derivative did not change with q, so a = 0. */
   void   (*unanswered)  (Integrator       *st,
                          double            t);
+  /* Optional (may be NULL): called by init once the state is set, for
+   * the methods that need the simulation's services (mLIQSS's coupled
+   * integrators). */
+  void   (*attach)      (Integrator       *st,
+                         QdAtomic         *self);
 } Ops;
 
 struct _Integrator
@@ -116,6 +144,11 @@ struct _Integrator
   double  ex_t;
   double  ex_c[QD_MAX_ORDER + 1];
   double  ex_due;
+
+  /* mLIQSS1, mLIQSS2 (qd-integrator-mliqss.c): their pair state, or
+   * NULL for the other methods. A pointer, so that the state of every
+   * other method keeps its size (six cache lines). */
+  MliqssPair *pair;
 };
 
 G_STATIC_ASSERT (G_STRUCT_OFFSET (Integrator, t_out) <= 128);
@@ -423,6 +456,13 @@ qd_integrator_liqss2_input (Integrator *st,
   st->sigma = qd_integrator_liqss2_derivative_ta (st, t);
   return st->sigma;
 }
+
+/* LIQSS1 (qd-block-integrator.c), which mLIQSS1 extends. */
+extern const Ops qd_integrator_liqss1_ops;
+
+/* mLIQSS1 and mLIQSS2 (qd-integrator-mliqss.c). */
+extern const Ops qd_integrator_mliqss1_ops;
+extern const Ops qd_integrator_mliqss2_ops;
 
 /* The stiff methods' tables (qd-integrator-stiff.c). */
 extern const Ops qd_integrator_liqss2_ops;

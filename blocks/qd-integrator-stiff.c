@@ -445,6 +445,7 @@ const Ops qd_integrator_liqss2_ops = {
   liqss_derivative,
   NULL,
   liqss_unanswered,
+  NULL,
 };
 
 /* The same functions: the order comes from st->n. */
@@ -454,6 +455,7 @@ const Ops qd_integrator_liqss3_ops = {
   liqss_derivative,
   NULL,
   liqss_unanswered,
+  NULL,
 };
 
 /* ---- LIQSS2-QSSolver ------------------------------------------------ */
@@ -573,6 +575,7 @@ const Ops qd_integrator_liqss2_qssolver_ops = {
   liqss2_qssolver_derivative,
   liqss2_qssolver_requantized,
   liqss_unanswered,
+  NULL,
 };
 
 /* ---- BQSS and CQSS ------------------------------------------------- */
@@ -681,6 +684,7 @@ const Ops qd_integrator_bqss_ops = {
   bqss_derivative,
   bqss_requantized,
   NULL,
+  NULL,
 };
 
 const Ops qd_integrator_cqss_ops = {
@@ -688,5 +692,6 @@ const Ops qd_integrator_cqss_ops = {
   bqss_reschedule,
   bqss_derivative,
   bqss_requantized,
+  NULL,
   NULL,
 };

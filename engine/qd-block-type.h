@@ -336,6 +336,17 @@ QD_API void         qd_atomic_fail        (QdAtomic    *self,
                                            ...) G_GNUC_PRINTF (3, 4);
 QD_API double       qd_atomic_get_start_time (QdAtomic *self);
 QD_API double       qd_atomic_get_final_time (QdAtomic *self);
+/* The integrators (QD_BLOCK_INTEGRATOR) coupled with this one: each
+ * reaches this block's input 0 from its output, and this block's output
+ * reaches its input 0, through links and QD_BLOCK_FEEDTHROUGH blocks
+ * only, so that a change of either output changes the other's
+ * derivative in the same zero-time cascade. For methods that work on
+ * pairs of states (mLIQSS); @n receives the count. The array lives as
+ * long as the simulation; from init on. Built at the first call, for
+ * the whole model. An integrator whose output reaches more than 64
+ * others this way has none. */
+QD_API QdAtomic *const *qd_atomic_get_coupled (const QdAtomic *self,
+                                               guint          *n);
 
 /* Parameter lookup by name in a descriptor; returns the index or -1. */
 QD_API int          qd_block_type_find_param (const QdBlockType *type,

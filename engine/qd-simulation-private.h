@@ -194,6 +194,11 @@ struct _QdSimulation
   GStringChunk   *strings;         /* paths (each followed by its block's
                                       id) and parameter texts */
   GPtrArray      *allocs;          /* qd_atomic_alloc memory */
+  guint32        *coupled_start;   /* n_atomics + 1, or NULL until a block
+                                      asks (qd-coupling.c) */
+  QdAtomic      **coupled;         /* the coupled integrators of block i:
+                                      coupled[coupled_start[i] ..
+                                      coupled_start[i + 1]] */
 
   double          start_time;
   double          final_time;

@@ -1956,6 +1956,8 @@ qd_simulation_free (QdSimulation *self)
     g_string_chunk_free (self->strings);
   if (self->allocs != NULL)
     g_ptr_array_unref (self->allocs);
+  g_free (self->coupled_start);
+  g_free (self->coupled);
   g_strfreev (self->variable_names);
   g_free (self->variable_values);
   if (self->traces != NULL)

@@ -124,6 +124,9 @@ static const DecayCase decay_cases[] = {
   { "QSS4", 4, 1.0 },
   { "LIQSS1", 1, 2.0 }, { "LIQSS2", 2, 2.0 }, { "LIQSS3", 3, 2.0 },
   { "BQSS", 1, 1.0 }, { "CQSS", 1, 0.5 },
+  /* A single state has no partner: LIQSS1's and LIQSS2's rules and
+   * band. */
+  { "mLIQSS1", 1, 2.0 }, { "mLIQSS2", 2, 2.0 },
   /* x - q = dQ (1 - s / tm)^2 after each requantization, and the next
    * one once x has touched q and is a quantum away again, at 2 tm: the
    * step of QSS2 with a quantum of 4 dQ. Its band is 2 dQ after a new

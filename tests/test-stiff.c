@@ -938,6 +938,296 @@ test_liqss2_qssolver (void)
     }
 }
 
+/* ---- mLIQSS1: two states coupled off the diagonal ------------------
+ *
+ * x1' = a11 x1 + a12 x2 + u1, x2' = a21 x1 + a22 x2 + u2, from x = 0,
+ * each state an Integrator fed by a WSum of both. */
+typedef struct
+{
+  double a11, a12, a21, a22, u1, u2;
+} Pair;
+
+/* Strong coupling both ways, weak self-dependence on x1: eigenvalues
+ * -51 ± 86.6i. LIQSS1 places each q by its own a_ii alone; near the
+ * equilibrium each step of one state turns the other's derivative round
+ * and the two step each other without end (QSS1 the same): their steps
+ * grow with the final time and do not fall with dQ. */
+static const Pair spiral = { -1.0, -100.0, 100.0, -101.0, 1.0, 0.0 };
+
+/* Symmetric: eigenvalues -1 and -100 along (1, 1) and (1, -1). */
+static const Pair symmetric = { -50.5, 49.5, 49.5, -50.5, 1.0, 0.0 };
+
+static const Pair *pair_now;
+
+/* The x1 Integrator of the last pair_document(). */
+static QdBlock *pair_x1;
+
+/* Component @i of the exact solution at t: x = xe + e^(At) (x0 - xe),
+ * x0 = 0, with e^(At) = e^(at) (C I + S (A - a I)), a the half trace
+ * and, for the discriminant g2 of the eigenvalues' spread, C, S =
+ * cosh, sinh(g t)/g or cos, sin(g t)/g. */
+static double
+pair_exact (int    i,
+            double t)
+{
+  const Pair *p = pair_now;
+  double det = p->a11 * p->a22 - p->a12 * p->a21;
+  double xe1 = (p->a12 * p->u2 - p->a22 * p->u1) / det;
+  double xe2 = (p->a21 * p->u1 - p->a11 * p->u2) / det;
+  double a = 0.5 * (p->a11 + p->a22), h = 0.5 * (p->a11 - p->a22);
+  double g2 = h * h + p->a12 * p->a21, g = sqrt (fabs (g2));
+  double c = g2 >= 0.0 ? cosh (g * t) : cos (g * t);
+  double sn = g2 >= 0.0 ? sinh (g * t) / g : sin (g * t) / g;
+  double d1 = -xe1, d2 = -xe2;
+  double e1 = c * d1 + sn * (h * d1 + p->a12 * d2);
+  double e2 = c * d2 + sn * (p->a21 * d1 - h * d2);
+
+  return i == 0 ? xe1 + exp (a * t) * e1 : xe2 + exp (a * t) * e2;
+}
+
+static double
+pair_exact1 (double t)
+{
+  return pair_exact (0, t);
+}
+
+static double
+pair_exact2 (double t)
+{
+  return pair_exact (1, t);
+}
+
+static QdDocument *
+pair_document (const Pair *p,
+               const char *method,
+               double      dq,
+               double      final_time)
+{
+  QdDocument *doc = qd_document_new ();
+  QdBlock *in1 = qd_test_add_block (doc, "constant", "u1");
+  QdBlock *in2 = qd_test_add_block (doc, "constant", "u2");
+  QdBlock *f1 = qd_test_add_block (doc, "wsum", "f1");
+  QdBlock *f2 = qd_test_add_block (doc, "wsum", "f2");
+  QdBlock *x1 = qd_test_add_block (doc, "integrator", "x1");
+  QdBlock *x2 = qd_test_add_block (doc, "integrator", "x2");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+  g_autofree char *u1 = g_strdup_printf ("%.17g", p->u1);
+  g_autofree char *u2 = g_strdup_printf ("%.17g", p->u2);
+  g_autofree char *w1 = g_strdup_printf ("%.17g, %.17g, 1", p->a11, p->a12);
+  g_autofree char *w2 = g_strdup_printf ("%.17g, %.17g, 1", p->a21, p->a22);
+
+  qd_test_set_param (doc, in1, "value", u1);
+  qd_test_set_param (doc, in2, "value", u2);
+  qd_test_set_param (doc, f1, "n", "3");
+  qd_test_set_param (doc, f2, "n", "3");
+  qd_test_set_param (doc, f1, "weights", w1);
+  qd_test_set_param (doc, f2, "weights", w2);
+  qd_test_set_param (doc, scope, "n", "2");
+  qd_test_set_param (doc, scope, "names", "x1, x2");
+  qd_test_connect (doc, in1, 0, f1, 2);
+  qd_test_connect (doc, in2, 0, f2, 2);
+  qd_test_connect (doc, f1, 0, x1, 0);
+  qd_test_connect (doc, f2, 0, x2, 0);
+  qd_test_connect (doc, x1, 0, f1, 0);
+  qd_test_connect (doc, x1, 0, f2, 0);
+  qd_test_connect (doc, x2, 0, f1, 1);
+  qd_test_connect (doc, x2, 0, f2, 1);
+  qd_test_connect (doc, x1, 0, scope, 0);
+  qd_test_connect (doc, x2, 0, scope, 1);
+  qd_test_set_final_time (doc, final_time);
+  set_method (doc, method, dq);
+  pair_x1 = x1;
+  return doc;
+}
+
+typedef struct
+{
+  guint64 steps;
+  double  err;      /* max |q - exact| of both states */
+  double  end1;     /* the last q of each */
+  double  end2;
+} PairResult;
+
+static PairResult
+run_pair (const Pair *p,
+          const char *method,
+          double      dq,
+          double      final_time)
+{
+  QdDocument *doc = pair_document (p, method, dq, final_time);
+  QdSimulation *sim = qd_test_compile (doc);
+  QdTrace *t1, *t2;
+  PairResult r;
+
+  qd_test_run (sim);
+  t1 = qd_test_find_trace (sim, "/Scope/x1");
+  t2 = qd_test_find_trace (sim, "/Scope/x2");
+  pair_now = p;
+  r.steps = qd_simulation_get_integrator_steps (sim);
+  r.err = MAX (qd_test_max_error (t1, pair_exact1, final_time),
+               qd_test_max_error (t2, pair_exact2, final_time));
+  r.end1 = qd_trace_eval (t1, final_time);
+  r.end2 = qd_trace_eval (t2, final_time);
+  g_test_message ("%s dQ=%g until %g: %" G_GUINT64_FORMAT " steps, "
+                  "|q - x| <= %.3f dQ", method, dq, final_time, r.steps,
+                  r.err / dq);
+  qd_simulation_free (sim);
+  g_object_unref (doc);
+  return r;
+}
+
+/* The spiral: LIQSS1 and LIQSS2 cycle until the end (their steps grow
+ * tenfold from t = 10 to t = 100); mLIQSS1 and mLIQSS2 update the pair
+ * together and park both states on the equilibrium, where nothing moves
+ * any more: the same count for both final times, and a small fraction of
+ * the LIQSS count. Both stay within the error bound of the quantization
+ * (a few quanta for this A: Theorem 3's factor). Measured: dQ = 1e-3,
+ * t = 100: QSS1 11,594, LIQSS1 13,219, mLIQSS1 27; LIQSS2 19,633,
+ * mLIQSS2 13. */
+static void
+test_pair_spiral (gconstpointer data)
+{
+  static const double pair_quanta[] = { 1e-2, 1e-3 };
+  int order = GPOINTER_TO_INT (data);
+  const char *plain = order == 1 ? "LIQSS1" : "LIQSS2";
+  const char *modified = order == 1 ? "mLIQSS1" : "mLIQSS2";
+
+  for (guint i = 0; i < G_N_ELEMENTS (pair_quanta); i++)
+    {
+      double dq = pair_quanta[i];
+      PairResult l10 = run_pair (&spiral, plain, dq, 10.0);
+      PairResult l100 = run_pair (&spiral, plain, dq, 100.0);
+      PairResult m10 = run_pair (&spiral, modified, dq, 10.0);
+      PairResult m100 = run_pair (&spiral, modified, dq, 100.0);
+      double xe1, xe2;
+
+      pair_now = &spiral;
+      xe1 = pair_exact1 (1e3);
+      xe2 = pair_exact2 (1e3);
+      g_assert_cmpuint (l100.steps, >=, 8 * l10.steps);
+      g_assert_cmpuint (m100.steps, ==, m10.steps);
+      g_assert_cmpuint (20 * m10.steps, <=, l10.steps);
+      g_assert_cmpfloat (m100.err, <=, 3.0 * dq);
+      g_assert_cmpfloat (l100.err, <=, 3.0 * dq);
+      /* Parked on the equilibrium of the pair's model: exact for a
+       * linear system. */
+      g_assert_cmpfloat (fabs (m100.end1 - xe1), <=, 1e-11);
+      g_assert_cmpfloat (fabs (m100.end2 - xe2), <=, 1e-11);
+    }
+}
+
+/* On the symmetric pair the cycles are fewer; the modified methods save
+ * steps at the larger quanta (measured at dQ = 1e-2: LIQSS1 501,
+ * mLIQSS1 299; LIQSS2 524, mLIQSS2 401) and stay within the same error
+ * bound. */
+static void
+test_pair_symmetric (gconstpointer data)
+{
+  int order = GPOINTER_TO_INT (data);
+  PairResult l = run_pair (&symmetric, order == 1 ? "LIQSS1" : "LIQSS2",
+                           1e-2, 10.0);
+  PairResult m = run_pair (&symmetric, order == 1 ? "mLIQSS1" : "mLIQSS2",
+                           1e-2, 10.0);
+
+  g_assert_cmpuint (m.steps, <, l.steps);
+  g_assert_cmpfloat (m.err, <=, 3.0 * 1e-2);
+  g_assert_cmpfloat (l.err, <=, 3.0 * 1e-2);
+}
+
+/* The engine's coupling (qd_atomic_get_coupled()): x1 and x2 reach each
+ * other through the WSums; a third integrator fed by x1 alone, whose
+ * output goes only to the Scope, is coupled with nobody. */
+static void
+test_coupled (void)
+{
+  QdDocument *doc = pair_document (&spiral, "mLIQSS1", 1e-2, 1.0);
+  QdBlock *x3 = qd_test_add_block (doc, "integrator", "x3");
+  QdSimulation *sim;
+  guint n;
+
+  qd_test_connect (doc, pair_x1, 0, x3, 0);
+  sim = qd_test_compile (doc);
+  for (guint i = 0; i < qd_simulation_get_n_atomics (sim); i++)
+    {
+      const QdAtomic *a = qd_simulation_get_atomic (sim, i);
+      QdAtomic *const *c = qd_atomic_get_coupled (a, &n);
+
+      if (g_str_equal (a->path, "/x1") || g_str_equal (a->path, "/x2"))
+        {
+          g_assert_cmpuint (n, ==, 1);
+          g_assert_cmpstr (c[0]->path, ==,
+                           g_str_equal (a->path, "/x1") ? "/x2" : "/x1");
+        }
+      else
+        g_assert_cmpuint (n, ==, 0);
+    }
+  qd_simulation_free (sim);
+  g_object_unref (doc);
+}
+
+/* All states summed and fed back to all (two partial sums of at most 35
+ * inputs, a port count's limit being 64, then their sum): with 3 states
+ * each has the other two as partners; with 70 (more than the engine's
+ * 64) none has any, rather than lists that grow with the square of the
+ * model. */
+static void
+test_coupled_dense (void)
+{
+  static const guint sizes[] = { 3, 70 };
+
+  for (guint z = 0; z < G_N_ELEMENTS (sizes); z++)
+    {
+      guint n_states = sizes[z], half = (n_states + 1) / 2;
+      QdDocument *doc = qd_document_new ();
+      QdBlock *total = qd_test_add_block (doc, "wsum", "Sum");
+      QdBlock *part[2];
+      QdSimulation *sim;
+
+      qd_test_set_param (doc, total, "n", "2");
+      qd_test_set_param (doc, total, "weights", "-1, -1");
+      for (guint h = 0; h < 2; h++)
+        {
+          g_autofree char *name = g_strdup_printf ("Part %u", h);
+          guint n_in = h == 0 ? half : n_states - half;
+          g_autofree char *n_text = g_strdup_printf ("%u", n_in);
+          GString *weights = g_string_new ("1");
+
+          for (guint i = 1; i < n_in; i++)
+            g_string_append (weights, ", 1");
+          part[h] = qd_test_add_block (doc, "wsum", name);
+          qd_test_set_param (doc, part[h], "n", n_text);
+          qd_test_set_param (doc, part[h], "weights", weights->str);
+          qd_test_connect (doc, part[h], 0, total, h);
+          g_string_free (weights, TRUE);
+        }
+      for (guint i = 0; i < n_states; i++)
+        {
+          g_autofree char *name = g_strdup_printf ("x%u", i);
+          QdBlock *x = qd_test_add_block (doc, "integrator", name);
+
+          qd_test_set_param (doc, x, "x0", "1");
+          qd_test_connect (doc, total, 0, x, 0);
+          qd_test_connect (doc, x, 0, part[i < half ? 0 : 1],
+                           i < half ? i : i - half);
+        }
+      set_method (doc, "mLIQSS1", 1e-2);
+      qd_test_set_final_time (doc, 1.0);
+      sim = qd_test_compile (doc);
+      for (guint i = 0; i < qd_simulation_get_n_atomics (sim); i++)
+        {
+          const QdAtomic *a = qd_simulation_get_atomic (sim, i);
+          guint n;
+
+          qd_atomic_get_coupled (a, &n);
+          if (a->type->flags & QD_BLOCK_INTEGRATOR)
+            g_assert_cmpuint (n, ==, n_states <= 64 ? n_states - 1 : 0);
+        }
+      qd_test_run (sim);
+      qd_simulation_free (sim);
+      g_object_unref (doc);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -968,6 +1258,16 @@ main (int    argc,
   g_test_add_func ("/stiff/cut/liqss", test_cut);
   g_test_add_func ("/stiff/spring/liqss2-qssolver", test_liqss2_qssolver);
   g_test_add_func ("/stiff/liqss3/boundary", test_liqss3_boundary);
+  g_test_add_data_func ("/stiff/pair/mliqss1-spiral", GINT_TO_POINTER (1),
+                        test_pair_spiral);
+  g_test_add_data_func ("/stiff/pair/mliqss2-spiral", GINT_TO_POINTER (2),
+                        test_pair_spiral);
+  g_test_add_data_func ("/stiff/pair/mliqss1-symmetric", GINT_TO_POINTER (1),
+                        test_pair_symmetric);
+  g_test_add_data_func ("/stiff/pair/mliqss2-symmetric", GINT_TO_POINTER (2),
+                        test_pair_symmetric);
+  g_test_add_func ("/stiff/pair/coupled", test_coupled);
+  g_test_add_func ("/stiff/pair/coupled-dense", test_coupled_dense);
 
   return g_test_run ();
 }
