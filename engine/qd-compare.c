@@ -169,6 +169,10 @@ qd_compare_parse_spec (const char  *spec,
     }
   full = options[0] != '\0' ? g_strdup_printf ("%s:%s", classic, options)
                             : g_strdup (classic);
+  /* The model's fixed step is for methods that can take one: under a
+   * model set to euler:h=0.21, "BDF" means BDF, not an error. */
+  if (!qd_classic_find_method (classic)->fixed)
+    settings->h = 0.0;
   if (!qd_classic_parse_spec (full, settings, error)
       || !qd_classic_check_settings (settings, error))
     return NULL;

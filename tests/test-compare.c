@@ -237,6 +237,24 @@ test_spec_names (void)
   }
   qd_settings_clear (&settings);
 
+  /* A model with a fixed step: an adaptive-only method ignores it, a
+   * method that can take it keeps it. */
+  qd_document_init_settings (&settings);
+  settings.h = 0.21;
+  {
+    g_autofree char *qss = NULL;
+    g_autofree char *name = qd_compare_parse_spec ("BDF", &settings, &qss, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpfloat (settings.h, ==, 0.0);
+    g_free (name);
+    settings.h = 0.21;
+    name = qd_compare_parse_spec ("rk4", &settings, &qss, &error);
+    g_assert_no_error (error);
+    g_assert_cmpfloat (settings.h, ==, 0.21);
+  }
+  qd_settings_clear (&settings);
+
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
     {
       g_autofree char *qss = NULL;
@@ -300,6 +318,74 @@ test_qss_method_everywhere (void)
   g_assert_cmpstr (after, ==, before);
 }
 
+static QdComparison *
+compare_example (const char  *name,
+                 const char **methods)
+{
+  g_autofree char *path = qd_test_source_path ("data", "examples", name, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QdDocument) doc = qd_document_load (path, &error);
+  QdComparison *cmp;
+
+  g_assert_no_error (error);
+  cmp = qd_comparison_new (doc, methods, NULL, NULL, &error);
+  g_assert_no_error (error);
+  qd_comparison_set_keep_traces (cmp, TRUE);
+  g_assert_true (qd_comparison_run (cmp, &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < qd_comparison_get_n_runs (cmp); i++)
+    g_assert_null (qd_comparison_get_run (cmp, i)->error);
+  return cmp;
+}
+
+/* planet-moon's lesson: Euler's orbit gains energy, RK4 and QSS3 lose
+ * a hundred times less. Signal 2 is the relative energy drift. */
+static void
+test_planet_moon (void)
+{
+  const char *methods[] = { "euler:h=0.01", "rk4:h=1", "QSS3", NULL };
+  QdComparison *cmp = compare_example ("planet-moon.qdevs", methods);
+  const char *const *signals = qd_comparison_get_signals (cmp);
+  double drift[3];
+
+  g_assert_cmpstr (signals[2], ==, "/Energy/relative energy drift");
+  for (guint i = 0; i < 3; i++)
+    {
+      const QdCompareRun *run = qd_comparison_get_run (cmp, i);
+      QdTrace *energy = g_ptr_array_index (run->traces, 2);
+
+      g_assert_cmpstr (qd_trace_get_name (energy), ==, signals[2]);
+      drift[i] = qd_trace_eval (energy, 599.0);
+      /* The reference keeps the energy: the error is the drift. */
+      g_assert_cmpfloat (fabs (g_array_index (run->errors, QdCompareError, 2).max), >=, fabs (drift[i]) * 0.99);
+    }
+  g_assert_cmpfloat (drift[0], >, 0.2);
+  g_assert_cmpfloat (drift[1], <, 0.0);
+  g_assert_cmpfloat (drift[1], >, -2e-3);
+  g_assert_cmpfloat (drift[2], <, 0.0);
+  g_assert_cmpfloat (drift[2], >, -2e-3);
+  qd_comparison_free (cmp);
+}
+
+/* stiff-spring's lesson: the explicit RKF45 takes ten times the steps
+ * of BDF, and LIQSS2 fewer than BDF. */
+static void
+test_stiff_spring (void)
+{
+  const char *methods[] = { "RKF45", "BDF", "LIQSS2", NULL };
+  QdComparison *cmp = compare_example ("stiff-spring.qdevs", methods);
+  const QdCompareRun *rkf = qd_comparison_get_run (cmp, 0);
+  const QdCompareRun *bdf = qd_comparison_get_run (cmp, 1);
+  const QdCompareRun *liqss = qd_comparison_get_run (cmp, 2);
+
+  g_assert_cmpuint (rkf->steps, >, 1000);
+  g_assert_cmpuint (rkf->steps, >, 10 * bdf->steps);
+  g_assert_cmpuint (rkf->rhs_evals, >, 10 * bdf->rhs_evals);
+  g_assert_cmpuint (liqss->steps, <, bdf->steps);
+  g_assert_cmpuint (liqss->integrators->len, ==, 2);
+  qd_comparison_free (cmp);
+}
+
 static void
 test_cli (void)
 {
@@ -360,6 +446,8 @@ main (int    argc,
   g_test_add_func ("/compare/rk4-error-column", test_rk4_error_column);
   g_test_add_func ("/compare/spec-names", test_spec_names);
   g_test_add_func ("/compare/qss-method-everywhere", test_qss_method_everywhere);
+  g_test_add_func ("/compare/planet-moon", test_planet_moon);
+  g_test_add_func ("/compare/stiff-spring", test_stiff_spring);
   g_test_add_func ("/compare/cli", test_cli);
   return g_test_run ();
 }
