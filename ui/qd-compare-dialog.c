@@ -101,7 +101,7 @@ add_method_row (QdCompareDialog *self,
   gtk_entry_set_placeholder_text (row.options,
                                   g_ascii_isupper (name[0]) ? _("dqrel=…,dqmin=…")
                                                             : _("rtol=…,atol=…,h=…"));
-  gtk_widget_set_hexpand (GTK_WIDGET (row.options), TRUE);
+  gtk_editable_set_width_chars (GTK_EDITABLE (row.options), 16);
   gtk_grid_attach (grid, GTK_WIDGET (row.check), 0, (int) y, 1, 1);
   gtk_grid_attach (grid, GTK_WIDGET (row.options), 1, (int) y, 1, 1);
   g_array_append_val (self->methods, row);
@@ -162,7 +162,8 @@ put_cell (QdCompareDialog *self,
           const char      *text,
           gboolean         numeric)
 {
-  GtkWidget *cell = qd_table_cell_new (numeric, PANGO_ELLIPSIZE_END);
+  /* Method names and headers whole; a failure's reason may be long. */
+  GtkWidget *cell = qd_table_cell_new (numeric, x == 5 ? PANGO_ELLIPSIZE_END : PANGO_ELLIPSIZE_NONE);
 
   gtk_label_set_text (GTK_LABEL (cell), text);
   gtk_grid_attach (self->table, cell, x, y, 1, 1);
@@ -518,9 +519,12 @@ qd_compare_dialog_init (QdCompareDialog *self)
   gtk_widget_set_margin_bottom (right, 12);
   gtk_widget_set_margin_end (right, 12);
 
+  gtk_widget_set_hexpand (right, TRUE);
   gtk_paned_set_start_child (GTK_PANED (paned), left);
   gtk_paned_set_end_child (GTK_PANED (paned), right);
   gtk_paned_set_shrink_start_child (GTK_PANED (paned), FALSE);
+  gtk_paned_set_resize_start_child (GTK_PANED (paned), FALSE);
+  gtk_paned_set_position (GTK_PANED (paned), 440);
   gtk_window_set_child (GTK_WINDOW (self), paned);
 }
 
