@@ -71,6 +71,8 @@ typedef struct
   guint64  solver_steps;
   guint64  failed_steps;
   guint64  rhs_evals;
+  guint64  time_events;     /* the solver's stops at scheduled events */
+  guint64  restarts;
   gboolean hand;            /* the hand-written line under RKF45 ran */
   QdRefClassicResult hand_result;
   char     message[512];
@@ -536,6 +538,8 @@ compile_and_run (const BenchSpec *spec,
       result->solver_steps = st.steps;
       result->failed_steps = st.failed_steps;
       result->rhs_evals = st.rhs_evals;
+      result->time_events = st.time_events;
+      result->restarts = st.restarts;
     }
   steps = qd_simulation_get_integrator_steps (sim) - steps;
   transitions = qd_simulation_get_transitions (sim) - transitions;
@@ -756,6 +760,8 @@ add_classic_json (json_object       *obj,
   json_object_object_add (obj, "solver_steps", json_object_new_int64 ((gint64) result->solver_steps));
   json_object_object_add (obj, "failed_steps", json_object_new_int64 ((gint64) result->failed_steps));
   json_object_object_add (obj, "rhs_evals", json_object_new_int64 ((gint64) result->rhs_evals));
+  json_object_object_add (obj, "time_events", json_object_new_int64 ((gint64) result->time_events));
+  json_object_object_add (obj, "restarts", json_object_new_int64 ((gint64) result->restarts));
   json_object_object_add (obj, "ns_per_rhs", json_object_new_double (per_rhs));
   json_object_object_add (obj, "ns_per_rhs_state", json_object_new_double (per_rhs / spec->n));
   if (!result->hand)
