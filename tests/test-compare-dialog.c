@@ -109,6 +109,37 @@ test_bad_option (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static void
+on_finalized (gpointer  data,
+              GObject  *where)
+{
+  *(gboolean *) data = TRUE;
+}
+
+/* Closing the dialog during a long run stops the comparison; the dialog
+ * goes once its worker has stopped, and nothing touches its widgets
+ * after. */
+static void
+test_close_while_running (void)
+{
+  g_autoptr(QdDocument) doc = decay_document ();
+  /* QSS1 with a quantum of 1e-9 over 1e6 time units: hours of work. */
+  const char *specs[] = { "QSS1:dqrel=1e-9,dqmin=1e-12", NULL };
+  GtkWidget *window;
+  gboolean finalized = FALSE;
+
+  qd_test_set_final_time (doc, 1e6);
+  window = qd_compare_dialog_new (NULL, doc);
+  g_assert_true (qd_compare_dialog_set_methods (QD_COMPARE_DIALOG (window), specs));
+  g_object_weak_ref (G_OBJECT (window), on_finalized, &finalized);
+  gtk_window_present (GTK_WINDOW (window));
+  qd_compare_dialog_run (QD_COMPARE_DIALOG (window));
+  g_assert_nonnull (strstr (qd_compare_dialog_get_status (QD_COMPARE_DIALOG (window)), "Running"));
+  gtk_window_destroy (GTK_WINDOW (window));
+  while (!finalized)
+    g_main_context_iteration (NULL, TRUE);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -122,5 +153,6 @@ main (int    argc,
   qd_init ();
   g_test_add_func ("/compare-dialog/table-rows", test_table_rows);
   g_test_add_func ("/compare-dialog/bad-option", test_bad_option);
+  g_test_add_func ("/compare-dialog/close-while-running", test_close_while_running);
   return g_test_run ();
 }

@@ -433,16 +433,19 @@ build_reference (QdCompareDialog *self)
   return box;
 }
 
+/* Closing the window (gtk_window_destroy() unrealizes it) while the
+ * worker runs: the task holds the dialog, so dispose would wait for the
+ * worker; stop it now, and show nothing when it returns. */
 static void
-qd_compare_dialog_dispose (GObject *object)
+qd_compare_dialog_unrealize (GtkWidget *widget)
 {
-  QdCompareDialog *self = QD_COMPARE_DIALOG (object);
+  QdCompareDialog *self = QD_COMPARE_DIALOG (widget);
 
   self->disposed = TRUE;
-  /* The worker holds the dialog until it stops: make it stop soon. */
+  g_clear_handle_id (&self->progress_id, g_source_remove);
   if (self->running)
     qd_comparison_cancel (self->comparison);
-  G_OBJECT_CLASS (qd_compare_dialog_parent_class)->dispose (object);
+  GTK_WIDGET_CLASS (qd_compare_dialog_parent_class)->unrealize (widget);
 }
 
 static void
@@ -463,7 +466,7 @@ qd_compare_dialog_class_init (QdCompareDialogClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
-  object_class->dispose = qd_compare_dialog_dispose;
+  GTK_WIDGET_CLASS (klass)->unrealize = qd_compare_dialog_unrealize;
   object_class->finalize = qd_compare_dialog_finalize;
   signals[SIGNAL_FINISHED] =
     g_signal_new ("finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
