@@ -32,8 +32,12 @@
 
 #include "qd-bench-timing.h"
 #include "qd-cli-private.h"
+#include "qd-reference-lcline-classic.h"
 
 #define BENCH_SEED 20240601
+/* The classic solvers' tolerances: those of the quanta, dqrel and dqmin. */
+#define BENCH_RTOL 1e-3
+#define BENCH_ATOL 1e-6
 
 typedef struct
 {
@@ -63,6 +67,14 @@ typedef struct
   double   compile_cpu_s;
   long     rss_doc_kb;      /* resident memory once the diagram is built */
   long     rss_sim_kb;      /* ... and once it is compiled and initialized */
+  gboolean classic;         /* under a classic solver: the counts below */
+  guint64  solver_steps;
+  guint64  failed_steps;
+  guint64  rhs_evals;
+  guint64  time_events;     /* the solver's stops at scheduled events */
+  guint64  restarts;
+  gboolean hand;            /* the hand-written line under RKF45 ran */
+  QdRefClassicResult hand_result;
   char     message[512];
 } BenchResult;
 
@@ -325,8 +337,8 @@ set_settings (QdDocument  *doc,
       /* Adaptive, with the tolerances of the quanta; RK4 needs a step. */
       g_free (settings.solver);
       settings.solver = g_strdup (method);
-      settings.rtol = 1e-3;
-      settings.atol = 1e-6;
+      settings.rtol = BENCH_RTOL;
+      settings.atol = BENCH_ATOL;
       if (strcmp (method, "rk4") == 0)
         settings.h = 1e-3;
     }
@@ -518,6 +530,17 @@ compile_and_run (const BenchSpec *spec,
   ok = ok && qd_simulation_run (sim, &error) != QD_RUN_ERROR;
   *wall_s = (double) (g_get_monotonic_time () - start_us) / G_USEC_PER_SEC;
   *cpu_s = qd_bench_cpu_time () - start_cpu;
+  if (r == 0)
+    {
+      QdClassicStats st;
+
+      result->classic = qd_simulation_get_classic_stats (sim, &st);
+      result->solver_steps = st.steps;
+      result->failed_steps = st.failed_steps;
+      result->rhs_evals = st.rhs_evals;
+      result->time_events = st.time_events;
+      result->restarts = st.restarts;
+    }
   steps = qd_simulation_get_integrator_steps (sim) - steps;
   transitions = qd_simulation_get_transitions (sim) - transitions;
   qd_simulation_free (sim);
@@ -601,6 +624,13 @@ bench_one (const BenchSpec *spec,
       result->wall_s = qd_bench_median (wall, spec->repeat, &result->wall_min_s);
       result->cpu_s = qd_bench_median (cpu, spec->repeat, &result->cpu_min_s);
     }
+  /* The floor of the LC line under RKF45: the same ARKODE method on the
+   * hand-written right-hand side, in the same process, just after. */
+  if (ok && strcmp (spec->method, "rkf45") == 0 && spec->from <= 0.0
+      && g_str_has_prefix (spec->model, "lcline"))
+    result->hand = qd_ref_lcline_rkf45 (spec->n, strcmp (spec->model, "lcline-random") == 0,
+                                        BENCH_RTOL, BENCH_ATOL, spec->until,
+                                        &result->hand_result);
 }
 
 static gboolean
@@ -671,6 +701,78 @@ bench_in_child (const BenchSpec *spec,
   return TRUE;
 }
 
+/* Per right-hand-side evaluation: the run's CPU time over its
+ * evaluations (the solver's own work included), and per state. */
+static double
+ns_per_rhs (double  cpu_s,
+            guint64 evals)
+{
+  return evals > 0 ? cpu_s * 1e9 / (double) evals : 0.0;
+}
+
+/* The diagram's RHS alone, estimated: its cost per evaluation less the
+ * hand-written run's solver work per evaluation (that run's cost per
+ * evaluation less its RHS timed alone), the same ARKODE method on the
+ * same line. */
+static double
+diagram_rhs_ns (const BenchResult *result)
+{
+  const QdRefClassicResult *h = &result->hand_result;
+
+  return ns_per_rhs (result->cpu_s, result->rhs_evals)
+         - (ns_per_rhs (h->cpu_s, h->rhs_evals) - h->rhs_ns);
+}
+
+static void
+print_classic_text (const BenchSpec   *spec,
+                    const BenchResult *result)
+{
+  const QdRefClassicResult *h = &result->hand_result;
+  double per_rhs = ns_per_rhs (result->cpu_s, result->rhs_evals);
+
+  if (!result->classic)
+    return;
+  g_print (_("    %s: %" G_GUINT64_FORMAT " steps (%" G_GUINT64_FORMAT " failed), %"
+             G_GUINT64_FORMAT " RHS evaluations, %.1f ns per evaluation, %.2f ns per "
+             "evaluation and state\n"),
+           spec->method, result->solver_steps, result->failed_steps, result->rhs_evals,
+           per_rhs, per_rhs / spec->n);
+  if (!result->hand)
+    return;
+  g_print (_("    hand-written RHS under ARKODE rkf45: %" G_GUINT64_FORMAT " steps, %"
+             G_GUINT64_FORMAT " RHS evaluations, cpu_s %.3f (the diagram %.2f times that); "
+             "RHS alone %.1f ns, the diagram's about %.1f ns (%.2f times)\n"),
+           h->steps, h->rhs_evals, h->cpu_s, h->cpu_s > 0 ? result->cpu_s / h->cpu_s : 0.0,
+           h->rhs_ns, diagram_rhs_ns (result),
+           h->rhs_ns > 0 ? diagram_rhs_ns (result) / h->rhs_ns : 0.0);
+}
+
+static void
+add_classic_json (json_object       *obj,
+                  const BenchSpec   *spec,
+                  const BenchResult *result)
+{
+  const QdRefClassicResult *h = &result->hand_result;
+  double per_rhs = ns_per_rhs (result->cpu_s, result->rhs_evals);
+
+  if (!result->classic)
+    return;
+  json_object_object_add (obj, "solver_steps", json_object_new_int64 ((gint64) result->solver_steps));
+  json_object_object_add (obj, "failed_steps", json_object_new_int64 ((gint64) result->failed_steps));
+  json_object_object_add (obj, "rhs_evals", json_object_new_int64 ((gint64) result->rhs_evals));
+  json_object_object_add (obj, "time_events", json_object_new_int64 ((gint64) result->time_events));
+  json_object_object_add (obj, "restarts", json_object_new_int64 ((gint64) result->restarts));
+  json_object_object_add (obj, "ns_per_rhs", json_object_new_double (per_rhs));
+  json_object_object_add (obj, "ns_per_rhs_state", json_object_new_double (per_rhs / spec->n));
+  if (!result->hand)
+    return;
+  json_object_object_add (obj, "hand_steps", json_object_new_int64 ((gint64) h->steps));
+  json_object_object_add (obj, "hand_rhs_evals", json_object_new_int64 ((gint64) h->rhs_evals));
+  json_object_object_add (obj, "hand_cpu_s", json_object_new_double (h->cpu_s));
+  json_object_object_add (obj, "hand_rhs_ns", json_object_new_double (h->rhs_ns));
+  json_object_object_add (obj, "diagram_rhs_ns", json_object_new_double (diagram_rhs_ns (result)));
+}
+
 static void
 print_row (const BenchSpec   *spec,
            const BenchResult *result,
@@ -710,15 +812,19 @@ print_row (const BenchSpec   *spec,
       json_object_object_add (obj, "compile_cpu_s", json_object_new_double (result->compile_cpu_s));
       json_object_object_add (obj, "rss_after_build_kb", json_object_new_int64 (result->rss_doc_kb));
       json_object_object_add (obj, "rss_after_compile_kb", json_object_new_int64 (result->rss_sim_kb));
+      add_classic_json (obj, spec, result);
       g_print ("%s\n", json_object_to_json_string_ext (obj, JSON_C_TO_STRING_PLAIN));
       json_object_put (obj);
     }
   else
-    g_print ("%-14s %8u %-16s %16" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT
-             " %10.3f %12.1f %12ld %9.3f %9.3f %9.3f\n",
-             spec->model, spec->n, spec->method, result->integrator_steps,
-             result->transitions, result->wall_s, ns_per_step, peak_rss_kb,
-             result->cpu_s, result->build_s, result->compile_s);
+    {
+      g_print ("%-14s %8u %-16s %16" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT
+               " %10.3f %12.1f %12ld %9.3f %9.3f %9.3f\n",
+               spec->model, spec->n, spec->method, result->integrator_steps,
+               result->transitions, result->wall_s, ns_per_step, peak_rss_kb,
+               result->cpu_s, result->build_s, result->compile_s);
+      print_classic_text (spec, result);
+    }
   fflush (stdout);
 }
 

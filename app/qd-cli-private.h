@@ -30,6 +30,7 @@ int  qd_cli_check   (int argc, char **argv);
 int  qd_cli_blocks  (int argc, char **argv);
 int  qd_cli_bench   (int argc, char **argv);
 int  qd_cli_import  (int argc, char **argv);
+int  qd_cli_compare (int argc, char **argv);
 
 /* Prints "qdevs-cli[ COMMAND]: MESSAGE" and the hint to --help on stderr;
  * returns QD_CLI_EXIT_USAGE. */
@@ -75,6 +76,14 @@ int qd_cli_load (const char   *command,
                  GPtrArray    *problems,
                  QdDocument  **document);
 
+
+/* --until @text replaces the final time of @document (shorter or
+ * longer than the file's). Returns QD_CLI_EXIT_OK, or the exit status
+ * of the error it printed. */
+int qd_cli_apply_until (const char  *command,
+                        const char  *file,
+                        QdDocument  *document,
+                        const char  *text);
 
 /* Prints every problem as "FILE: /Path: message", one per line. */
 void qd_cli_print_problems (const char *file,

@@ -338,34 +338,6 @@ release_interrupts (void)
   interrupt_sim = NULL;
 }
 
-/* --until replaces the model's final time, shorter or longer: a run can
- * be extended past the time stored in the file without editing it. */
-static int
-apply_until (const char  *file,
-             QdDocument  *document,
-             const char  *text)
-{
-  const QdSettings *settings = qd_document_get_settings (document);
-  g_autoptr(GError) error = NULL;
-  QdSettings copy = *settings;
-  char *end = NULL;
-  double until = g_ascii_strtod (text, &end);
-
-  if (end == text || *end != '\0' || !isfinite (until))
-    return qd_cli_usage_error ("run", _("--until must be a finite time, such as 20 (not '%s')"),
-                               text);
-  if (!(until > settings->start_time))
-    return qd_cli_usage_error ("run", _("--until %g must be after the model's start time %g"),
-                               until, settings->start_time);
-  copy.final_time = until;
-  if (!qd_document_set_settings (document, &copy, &error))
-    {
-      g_printerr ("%s: %s\n", file, error->message);
-      return QD_CLI_EXIT_MODEL;
-    }
-  return QD_CLI_EXIT_OK;
-}
-
 /* --solver replaces the model's solver and its options for this run. */
 static int
 apply_solver (const char  *file,
@@ -1093,7 +1065,7 @@ qd_cli_run (int    argc,
   file = qd_cli_file_name (argv[1]);
   status_code = qd_cli_load ("run", argv[1], opts.overrides, NULL, &document);
   if (status_code == QD_CLI_EXIT_OK && opts.until != NULL)
-    status_code = apply_until (file, document, opts.until);
+    status_code = qd_cli_apply_until ("run", file, document, opts.until);
   if (status_code == QD_CLI_EXIT_OK && opts.solver != NULL)
     status_code = apply_solver (file, document, opts.solver);
   if (status_code == QD_CLI_EXIT_OK)

@@ -6,6 +6,7 @@
  * usage errors and problem printing.
  */
 #include <locale.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -26,6 +27,8 @@ static const QdCliCommand commands[] = {
     N_("simulate a diagram; export its traces and statistics") },
   { "check",  qd_cli_check,  N_("check FILE"),
     N_("list every problem of a diagram without running it") },
+  { "compare", qd_cli_compare, N_("compare FILE"),
+    N_("run a diagram under several methods; compare steps, cost and error") },
   { "blocks", qd_cli_blocks, N_("blocks"),
     N_("describe every available block type") },
   { "bench",  qd_cli_bench,  N_("bench"),
@@ -143,6 +146,35 @@ qd_cli_check_override_names (const char  *command,
       return FALSE;
     }
   return TRUE;
+}
+
+/* --until replaces the model's final time, shorter or longer: a run can
+ * be extended past the time stored in the file without editing it. */
+int
+qd_cli_apply_until (const char  *command,
+                    const char  *file,
+                    QdDocument  *document,
+                    const char  *text)
+{
+  const QdSettings *settings = qd_document_get_settings (document);
+  g_autoptr(GError) error = NULL;
+  QdSettings copy = *settings;
+  char *end = NULL;
+  double until = g_ascii_strtod (text, &end);
+
+  if (end == text || *end != '\0' || !isfinite (until))
+    return qd_cli_usage_error (command, _("--until must be a finite time, such as 20 (not '%s')"),
+                               text);
+  if (!(until > settings->start_time))
+    return qd_cli_usage_error (command, _("--until %g must be after the model's start time %g"),
+                               until, settings->start_time);
+  copy.final_time = until;
+  if (!qd_document_set_settings (document, &copy, &error))
+    {
+      g_printerr ("%s: %s\n", file, error->message);
+      return QD_CLI_EXIT_MODEL;
+    }
+  return QD_CLI_EXIT_OK;
 }
 
 const char *

@@ -24,6 +24,7 @@
 #include "qd-trace-csv.h"
 #include "qd-simulation.h"
 #include "qd-classic.h"
+#include "qd-compare.h"
 #include "qd-event-log.h"
 #include "qd-event-log-csv.h"
 #include "qd-stats.h"

@@ -16,6 +16,7 @@
 
 #include "qd-autosave.h"
 #include "qd-canvas.h"
+#include "qd-compare-dialog.h"
 #include "qd-diagram-export.h"
 #include "qd-inspector.h"
 #include "qd-messages-view.h"
@@ -653,7 +654,7 @@ enum
 static void
 update_file_actions (QdWindow *self)
 {
-  static const char *const names[] = { "save", "save-as", "export", "check" };
+  static const char *const names[] = { "save", "save-as", "export", "check", "compare-methods" };
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
@@ -921,6 +922,17 @@ check_activated (GSimpleAction *action,
                  gpointer       user_data)
 {
   qd_window_check (QD_WINDOW (user_data));
+}
+
+static void
+compare_methods_activated (GSimpleAction *action,
+                           GVariant      *parameter,
+                           gpointer       user_data)
+{
+  QdWindow *self = QD_WINDOW (user_data);
+
+  if (self->document != NULL)
+    gtk_window_present (GTK_WINDOW (qd_compare_dialog_new (GTK_WINDOW (self), self->document)));
 }
 
 /* The blocks the messages name are ringed on the canvas until the next
@@ -1491,6 +1503,7 @@ static const GActionEntry win_actions[] = {
   { "save-as", save_as_activated, NULL, NULL, NULL, { 0 } },
   { "export", export_activated, NULL, NULL, NULL, { 0 } },
   { "check", check_activated, NULL, NULL, NULL, { 0 } },
+  { "compare-methods", compare_methods_activated, NULL, NULL, NULL, { 0 } },
   { "open-recent", open_recent_activated, "s", NULL, NULL, { 0 } },
   { "open-subsystem", open_subsystem_activated, NULL, NULL, NULL, { 0 } },
   { "rename", rename_activated, NULL, NULL, NULL, { 0 } },

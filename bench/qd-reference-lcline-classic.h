@@ -1,0 +1,42 @@
+/* qd-reference-lcline-classic.h: the LC line's right-hand side written by
+ * hand, and SUNDIALS driving it, the floor for `qdevs-cli bench` under the
+ * classic solvers (not installed)
+ *
+ * The line of app/qd-cli-bench.c: ẋ1 = d(t) − x2, ẋi = x(i−1) − x(i+1),
+ * ẋN = x(N−1), d a unit pulse on [0, 1).
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  guint64 steps;       /* accepted steps */
+  guint64 failed;      /* rejected steps */
+  guint64 rhs_evals;   /* right-hand-side evaluations */
+  double  cpu_s;       /* CPU time of the integration */
+  double  rhs_ns;      /* one evaluation of the hand-written RHS alone */
+  char    message[128];/* why it failed, or empty */
+} QdRefClassicResult;
+
+/* f(t, x) of the line with @n states. */
+void     qd_ref_lcline_rhs     (double        t,
+                                const double *x,
+                                double       *dx,
+                                guint         n);
+
+/* Integrates the line of @n states from 0 to @until with ARKODE's
+ * explicit Fehlberg 4(5) table (the engine's "rkf45") at @rtol, @atol,
+ * stopping at the pulse's end t = 1 as the diagram's run does, and times
+ * the hand-written RHS alone over as many calls. FALSE when SUNDIALS
+ * fails (the reason in @result->message). */
+gboolean qd_ref_lcline_rkf45   (guint               n,
+                                gboolean            random_start,
+                                double              rtol,
+                                double              atol,
+                                double              until,
+                                QdRefClassicResult *result);
+
+G_END_DECLS
