@@ -23,6 +23,8 @@ typedef struct
 static const QdCliCommand commands[] = {
   { "run",    qd_cli_run,    N_("run FILE"),
     N_("simulate a diagram; export its traces and statistics") },
+  { "sweep",  qd_cli_sweep,  N_("sweep FILE"),
+    N_("run a diagram many times: parameter sweeps, Monte Carlo") },
   { "check",  qd_cli_check,  N_("check FILE"),
     N_("list every problem of a diagram without running it") },
   { "blocks", qd_cli_blocks, N_("blocks"),

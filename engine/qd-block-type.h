@@ -70,6 +70,10 @@ typedef enum
    * the same command, cut to the first n elements or lengthened with the
    * last element of default_value, which must not be empty. */
   QD_PARAM_PER_INPUT  = 1 << 1,
+  /* The seed of a random generator (an INTEGER from 0 to 2^32 - 1): a
+   * sweep gives it a value derived from the sweep's seed and the run's
+   * number (qd-sweep.h), so that every run draws its own numbers. */
+  QD_PARAM_SEED       = 1 << 2,
 } QdParamFlags;
 
 struct _QdParamSpec
