@@ -222,12 +222,14 @@ qd_sweep_add_vary (QdSweep     *self,
 {
   g_autofree char *name = NULL;
   g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autofree char *trimmed = NULL;
   const char *spec;
   gboolean ok;
   Vary *vary;
 
   if (!split_assignment (text, "--vary", "k=0:1:11", &name, &spec, error))
     return FALSE;
+  spec = trimmed = g_strstrip (g_strdup (spec));
   if (g_str_has_prefix (spec, "log:"))
     ok = parse_range (spec + 4, TRUE, values);
   else if (strchr (spec, ':') != NULL)
