@@ -231,6 +231,7 @@ print_help (gboolean to_stderr)
                            "  2    usage error: unknown command or option, bad value, missing FILE,\n"
                            "       a --set NAME the model does not define\n"
                            "  3    error during the run (illegitimate model, NaN, ...)\n"
+                           "  11-110  sweep: 10 plus the number of failed runs (110: 100 or more)\n"
                            "  130  interrupted by Ctrl-C (SIGINT)\n"
                            "  143  interrupted by SIGTERM\n"
                            "A run interrupted still writes its results up to then; interrupted while\n"
