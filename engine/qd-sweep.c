@@ -165,10 +165,16 @@ parse_range (const char *spec,
         v = a;
       else if (i == n - 1)
         v = b;
-      else if (logarithmic)
-        v = exp (log (a) + f * (log (b) - log (a)));
       else
-        v = a + f * (b - a);
+        {
+          char text[G_ASCII_DTOSTR_BUF_SIZE];
+
+          v = logarithmic ? exp (log (a) + f * (log (b) - log (a))) : a + f * (b - a);
+          /* To 15 digits, which drops the rounding of the arithmetic:
+           * 0.05:0.2:4 gives 0.15, not 0.15000000000000002, and
+           * log:0.001:1:4 gives 0.01, the values a user would type. */
+          v = g_ascii_strtod (g_ascii_formatd (text, sizeof text, "%.15g", v), NULL);
+        }
       g_array_append_val (values, v);
     }
   return TRUE;

@@ -251,6 +251,48 @@ test_sweep_failing_run (void)
     }
 }
 
+/* The bouncing-ball Monte Carlo example: the time of the tenth landing,
+ * for three coefficients of restitution e, lies between the free-flight
+ * time t1 + 2 v1 (e + ... + e^9) / g and that plus nine contacts of at
+ * most half a period pi sqrt(m/k) of the floor's spring. */
+static void
+test_sweep_bouncing_ball (void)
+{
+  g_autofree char *model = example ("bouncing-ball-restitution.qdevs");
+  g_autofree char *csv = tmp_path ("landings.csv");
+  g_autofree char *text = NULL;
+  g_auto(GStrv) rows = NULL;
+  g_auto(QdCliResult) r = { 0 };
+  const double e[] = { 0.75, 0.8, 0.85 };
+  const double g = 9.81, z0 = 2.0, contact = G_PI * sqrt (1.0 / 1e6);
+  int column = -1;
+
+  run_cli (&r, "sweep", model, "--vary", "restitution=0.75,0.8,0.85", "--out", csv, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  text = read_text (csv);
+  rows = g_strsplit (text, "\n", -1);
+  {
+    g_auto(GStrv) names = g_strsplit (rows[0], ",", -1);
+
+    for (int c = 0; names[c] != NULL; c++)
+      if (strcmp (names[c], "/Tenth landing/t10.final") == 0)
+        column = c;
+  }
+  g_assert_cmpint (column, >, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (e); i++)
+    {
+      g_auto(GStrv) fields = g_strsplit (rows[i + 1], ",", -1);
+      double t1 = sqrt (2 * z0 / g), v1 = g * t1, flights = 0.0, t10;
+
+      for (int n = 1; n <= 9; n++)
+        flights += 2 * v1 * pow (e[i], n) / g;
+      t10 = g_ascii_strtod (fields[column], NULL);
+      g_test_message ("e = %g: t10 = %.6f, free flight %.6f", e[i], t10, t1 + flights);
+      g_assert_cmpfloat (t10, >, t1 + flights);
+      g_assert_cmpfloat (t10, <, t1 + flights + 9 * contact);
+    }
+}
+
 static void
 test_sweep_usage (void)
 {
@@ -390,6 +432,7 @@ main (int    argc,
   g_test_add_func ("/cli-sweep/determinism", test_sweep_determinism);
   g_test_add_func ("/cli-sweep/mm1", test_sweep_mm1);
   g_test_add_func ("/cli-sweep/failing-run", test_sweep_failing_run);
+  g_test_add_func ("/cli-sweep/bouncing-ball", test_sweep_bouncing_ball);
   g_test_add_func ("/cli-sweep/usage", test_sweep_usage);
   g_test_add_func ("/cli-sweep/interrupt", test_sweep_interrupt);
 #ifdef QD_TEST_HAVE_HDF5

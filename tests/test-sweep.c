@@ -37,6 +37,7 @@ static void
 test_sweep_vary (void)
 {
   const char *const lin[] = { "k=0:1:5", NULL };
+  const char *const lin2[] = { "k=0.05:0.2:4", NULL };
   const char *const lg[] = { " k = log:0.001:1:4", NULL };
   const char *const list[] = { "k=2, -1.5,1e3", NULL };
   const char *const grid[] = { "a=1,2,3", "b=10:20:2", NULL };
@@ -53,15 +54,22 @@ test_sweep_vary (void)
       g_assert_cmpfloat (v[0], ==, 0.25 * r);
     }
   qd_sweep_free (sweep);
+  sweep = sweep_of (lin2, NULL, 1);
+  qd_sweep_get_values (sweep, 1, v);
+  g_assert_cmpfloat (v[0], ==, 0.1);
+  qd_sweep_get_values (sweep, 2, v);
+  g_assert_cmpfloat (v[0], ==, 0.15);
+  qd_sweep_free (sweep);
 
   sweep = sweep_of (lg, NULL, 1);
   g_assert_cmpstr (qd_sweep_get_name (sweep, 0), ==, "k");
   qd_sweep_get_values (sweep, 0, v);
   g_assert_cmpfloat (v[0], ==, 0.001);
+  /* The values a user would type, not those of the arithmetic. */
   qd_sweep_get_values (sweep, 1, v);
-  g_assert_cmpfloat_with_epsilon (v[0], 0.01, 1e-15);
+  g_assert_cmpfloat (v[0], ==, 0.01);
   qd_sweep_get_values (sweep, 2, v);
-  g_assert_cmpfloat_with_epsilon (v[0], 0.1, 1e-14);
+  g_assert_cmpfloat (v[0], ==, 0.1);
   qd_sweep_get_values (sweep, 3, v);
   g_assert_cmpfloat (v[0], ==, 1.0);
   qd_sweep_free (sweep);
