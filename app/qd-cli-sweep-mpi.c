@@ -55,6 +55,10 @@ qd_cli_sweep_mpi_finalize (void)
 {
   if (!mpi_active)
     return;
+  /* Ranks may be in the middle of a run, rank 0's thread too: the
+   * results are written, the rest of the job is ended. */
+  if (qd_cli_sweep_interrupt != 0)
+    MPI_Abort (MPI_COMM_WORLD, QD_CLI_EXIT_SIGNAL + qd_cli_sweep_interrupt);
   MPI_Finalize ();
   mpi_active = FALSE;
 }
@@ -188,6 +192,15 @@ root_loop (Dispatch *d)
   thread = g_thread_new ("sweep-rank0", local_thread, d);
   while (busy > 0)
     {
+      /* Interrupted: mpirun ends the ranks soon after it forwards the
+       * signal, so the runs done are written now, without waiting for
+       * the batches in progress (qd_cli_sweep_mpi_finalize() then ends
+       * the job). */
+      if (qd_cli_sweep_interrupt != 0)
+        {
+          drain_local (d);
+          return;
+        }
       MPI_Status status;
       int flag = 0;
 

@@ -396,7 +396,7 @@ qd_sweep_summary_text (GPtrArray *results)
   g_autofree double *events = g_new (double, MAX (results->len, 1));
   g_autofree double *steps = g_new (double, MAX (results->len, 1));
   g_autofree double *column = g_new (double, MAX (results->len, 1));
-  int width = (int) g_utf8_strlen (_("Output"), -1);
+  int width = MAX ((int) g_utf8_strlen (_("Output"), -1), (int) strlen ("integrator_steps"));
   guint n_ok = 0;
 
   columns_init (&columns, results);
