@@ -13,6 +13,8 @@
 #include <json-c/json.h>
 #include <math.h>
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -375,6 +377,81 @@ test_sweep_interrupt (void)
     }
 }
 
+/* A child of @parent (a worker process), from /proc. */
+static GPid
+find_child (GPid parent)
+{
+  g_autoptr(GDir) dir = g_dir_open ("/proc", 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename ("/proc", name, "stat", NULL);
+      g_autofree char *stat = NULL;
+      const char *after;
+      int ppid = 0;
+
+      if (!g_ascii_isdigit (name[0]) || !g_file_get_contents (path, &stat, NULL, NULL))
+        continue;
+      /* pid (comm) state ppid ...: comm may hold blanks, not ')'. */
+      after = strrchr (stat, ')');
+      if (after != NULL && sscanf (after + 1, " %*c %d", &ppid) == 1 && ppid == parent)
+        return (GPid) atoi (name);
+    }
+  return 0;
+}
+
+/* Reads @fd into @text until it holds @what. */
+static void
+read_until (int         fd,
+            GString    *text,
+            const char *what)
+{
+  char c;
+
+  while (strstr (text->str, what) == NULL && read (fd, &c, 1) == 1)
+    g_string_append_c (text, c);
+  g_assert_nonnull (strstr (text->str, what));
+}
+
+/* A worker process that dies (killed here, as a crash would end it)
+ * fails its run alone, with the signal; the sweep goes on. */
+static void
+test_sweep_worker_killed (void)
+{
+  g_autofree char *cli = g_build_filename (g_getenv ("QD_BUILD_DIR"), "app", "qdevs-cli", NULL);
+  g_autofree char *model = write_sqrt_model ();
+  g_autofree char *csv = tmp_path ("killed.csv");
+  char *argv[] = { cli, "sweep", model, "--vary", "a=-1,1,2", "--set", "w=1000",
+                   "--until", "1e9", "--jobs", "2", "--out", csv, NULL };
+  g_autoptr(GString) err = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *rest = NULL, *out = NULL, *text = NULL;
+  int out_fd, err_fd, wait_status;
+  GPid pid, worker;
+
+  g_assert_true (g_spawn_async_with_pipes (NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD,
+                                           NULL, NULL, &pid, NULL, &out_fd, &err_fd, &error));
+  g_assert_no_error (error);
+  /* Run 0 failed: both workers have a long run now. */
+  read_until (err_fd, err, "run 0 (a=-1) failed: ");
+  worker = find_child (pid);
+  g_assert_cmpint (worker, >, 0);
+  g_assert_cmpint (kill (worker, SIGKILL), ==, 0);
+  read_until (err_fd, err, "failed: its worker process was killed by signal 9");
+  g_assert_cmpint (kill (pid, SIGINT), ==, 0);
+  rest = qd_test_read_fd (err_fd);
+  out = qd_test_read_fd (out_fd);
+  g_assert_cmpint (waitpid (pid, &wait_status, 0), ==, pid);
+  g_spawn_close_pid (pid);
+  g_assert_true (WIFEXITED (wait_status));
+  g_assert_cmpint (WEXITSTATUS (wait_status), ==, 130);
+  g_assert_nonnull (strstr (rest, "2 of 3 runs done, 2 failed"));
+  text = read_text (csv);
+  g_assert_nonnull (strstr (text, "\n0,-1,0,"));
+  g_assert_nonnull (strstr (text, ",its worker process was killed by signal 9"));
+}
+
 #ifdef QD_TEST_HAVE_HDF5
 /* The HDF5 traces hold what the CSV traces hold. */
 static void
@@ -435,6 +512,7 @@ main (int    argc,
   g_test_add_func ("/cli-sweep/bouncing-ball", test_sweep_bouncing_ball);
   g_test_add_func ("/cli-sweep/usage", test_sweep_usage);
   g_test_add_func ("/cli-sweep/interrupt", test_sweep_interrupt);
+  g_test_add_func ("/cli-sweep/worker-killed", test_sweep_worker_killed);
 #ifdef QD_TEST_HAVE_HDF5
   g_test_add_func ("/cli-sweep/hdf5", test_sweep_hdf5);
 #endif
