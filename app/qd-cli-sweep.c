@@ -146,37 +146,19 @@ typedef struct
   GByteArray *buffer;       /* what arrived of the next record */
 } Worker;
 
+/* Reads (@writing FALSE) or writes @size bytes, through EINTR and short
+ * counts; FALSE at the end of the pipe or on an error. */
 static gboolean
-write_all (int          fd,
-           const void  *data,
-           gsize        size)
-{
-  const guint8 *p = data;
-
-  while (size > 0)
-    {
-      ssize_t n = write (fd, p, size);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        return FALSE;
-      p += n;
-      size -= (gsize) n;
-    }
-  return TRUE;
-}
-
-static gboolean
-read_all (int    fd,
-          void  *data,
-          gsize  size)
+transfer_all (int       fd,
+              void     *data,
+              gsize     size,
+              gboolean  writing)
 {
   guint8 *p = data;
 
   while (size > 0)
     {
-      ssize_t n = read (fd, p, size);
+      ssize_t n = writing ? write (fd, p, size) : read (fd, p, size);
 
       if (n < 0 && errno == EINTR)
         continue;
@@ -199,7 +181,7 @@ worker_main (QdCliSweepJob *job,
 
   signal (SIGINT, SIG_IGN);
   signal (SIGTERM, SIG_DFL);
-  while (read_all (request_fd, &run, sizeof run))
+  while (transfer_all (request_fd, &run, sizeof run, FALSE))
     {
       QdSweepResult *result = qd_sweep_run (job->sweep, job->document,
                                             &job->run_options, run);
@@ -209,8 +191,8 @@ worker_main (QdCliSweepJob *job,
       guint64 length = size;
 
       qd_sweep_result_free (result);
-      if (!write_all (result_fd, &length, sizeof length)
-          || !write_all (result_fd, data, size))
+      if (!transfer_all (result_fd, &length, sizeof length, TRUE)
+          || !transfer_all (result_fd, (gpointer) data, size, TRUE))
         break;
     }
   _exit (0);
@@ -297,8 +279,8 @@ worker_assign (Worker  *worker,
       return FALSE;
     }
   worker->run = (*next)++;
-  if (!write_all (worker->request_fd, &worker->run, sizeof worker->run))
-    return TRUE;  /* it died; the read side will say so */
+  /* Should the worker have died, the read side says so. */
+  transfer_all (worker->request_fd, &worker->run, sizeof worker->run, TRUE);
   return TRUE;
 }
 

@@ -331,6 +331,19 @@ test_sweep_usage (void)
   }
 }
 
+/* Reads @fd into @text until it holds @what. */
+static void
+read_until (int         fd,
+            GString    *text,
+            const char *what)
+{
+  char c;
+
+  while (strstr (text->str, what) == NULL && read (fd, &c, 1) == 1)
+    g_string_append_c (text, c);
+  g_assert_nonnull (strstr (text->str, what));
+}
+
 /* Ctrl-C in the middle: the runs done are written, the exit status is
  * 130. Run 0 fails at once and says so on standard error; that line is
  * the sign that the sweep is under way, and run 1 then runs for much
@@ -352,15 +365,12 @@ test_sweep_interrupt (void)
       g_autofree char *rest = NULL, *out = NULL, *text = NULL;
       int out_fd, err_fd, wait_status;
       GPid pid;
-      char c;
 
       g_unlink (csv);
       g_assert_true (g_spawn_async_with_pipes (NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD,
                                                NULL, NULL, &pid, NULL, &out_fd, &err_fd, &error));
       g_assert_no_error (error);
-      while (strstr (err->str, "failed: ") == NULL && read (err_fd, &c, 1) == 1)
-        g_string_append_c (err, c);
-      g_assert_nonnull (strstr (err->str, "run 0 (a=-1) failed: "));
+      read_until (err_fd, err, "run 0 (a=-1) failed: ");
       g_assert_cmpint (kill (pid, SIGINT), ==, 0);
       rest = qd_test_read_fd (err_fd);
       out = qd_test_read_fd (out_fd);
@@ -399,19 +409,6 @@ find_child (GPid parent)
         return (GPid) atoi (name);
     }
   return 0;
-}
-
-/* Reads @fd into @text until it holds @what. */
-static void
-read_until (int         fd,
-            GString    *text,
-            const char *what)
-{
-  char c;
-
-  while (strstr (text->str, what) == NULL && read (fd, &c, 1) == 1)
-    g_string_append_c (text, c);
-  g_assert_nonnull (strstr (text->str, what));
 }
 
 /* A worker process that dies (killed here, as a crash would end it)
