@@ -27,6 +27,10 @@
 
 volatile sig_atomic_t qd_cli_sweep_interrupt;
 
+/* The simulation of the run in progress in this process (--jobs 1), for
+ * Ctrl-C to stop; worker processes are ended by their parent instead. */
+static QdSimulation *volatile running_sim;
+
 typedef struct
 {
   char     **vary;
@@ -119,6 +123,9 @@ static void
 on_interrupt (int sig)
 {
   qd_cli_sweep_interrupt = sig;
+  /* An atomic store in the simulation: safe in a handler. */
+  if (running_sim != NULL)
+    qd_simulation_request_stop (running_sim);
 }
 
 static void
@@ -390,13 +397,30 @@ run_local (QdCliSweepJob *job,
   (void) alive;
 }
 
-/* One process, no fork: --jobs 1, and a sweep of one run. */
+static void
+set_running_sim (QdSimulation *sim,
+                 gpointer      user_data)
+{
+  running_sim = sim;
+}
+
+/* One process, no fork: --jobs 1, and a sweep of one run. A run that
+ * Ctrl-C stops is not done: it is left out like those not begun. */
 static void
 run_here (QdCliSweepJob *job)
 {
+  QdSweepRunOptions options = job->run_options;
+
+  options.running = set_running_sim;
   for (guint64 run = 0; run < job->n_runs && qd_cli_sweep_interrupt == 0; run++)
-    qd_cli_sweep_job_take (job, qd_sweep_run (job->sweep, job->document,
-                                              &job->run_options, run));
+    {
+      QdSweepResult *result = qd_sweep_run (job->sweep, job->document, &options, run);
+
+      if (qd_cli_sweep_interrupt != 0)
+        qd_sweep_result_free (result);
+      else
+        qd_cli_sweep_job_take (job, result);
+    }
 }
 
 /* ---- Options and output ---- */

@@ -235,7 +235,11 @@ qd_sweep_run (QdSweep                 *self,
   for (guint i = 0; i < traces->len; i++)
     qd_trace_budget_add (budget, g_ptr_array_index (traces, i));
 
+  if (options->running != NULL)
+    options->running (sim, options->user_data);
   status = qd_simulation_run (sim, &error);
+  if (options->running != NULL)
+    options->running (NULL, options->user_data);
   qd_simulation_finish (sim);
   result->cpu_s = thread_cpu_seconds () - cpu0;
   if (status == QD_RUN_ERROR)

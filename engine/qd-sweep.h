@@ -104,6 +104,14 @@ typedef struct
   double             grid_step;   /* > 0: sample every Scope signal
                                      from the start time to the final
                                      time every grid_step */
+  /* Optional: called with the run's simulation just before it runs and
+   * with NULL once it is over, on the thread of qd_sweep_run(), so that
+   * the caller may stop it (qd_simulation_request_stop(), from any
+   * thread or a signal handler). A run stopped so fails with "stopped
+   * before the final time". */
+  void             (*running)    (QdSimulation *sim,
+                                  gpointer      user_data);
+  gpointer           user_data;
 } QdSweepRunOptions;
 
 typedef struct

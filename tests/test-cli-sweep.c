@@ -109,7 +109,9 @@ test_sweep_determinism (void)
       if (i == 0)
         {
           /* A header and 7 rows; 7 runs of 7 grid points (0 to 3000). */
-          g_assert_cmpuint (g_strv_length (g_strsplit (csv_text, "\n", -1)), ==, 9);
+          g_auto(GStrv) rows = g_strsplit (csv_text, "\n", -1);
+
+          g_assert_cmpuint (g_strv_length (rows), ==, 9);
           g_assert_true (g_str_has_prefix (traces_text, "run,time,/Scope/in system\n0,0,0\n"));
           g_assert_nonnull (strstr (traces_text, "\n6,3000,"));
           first_csv = g_steal_pointer (&csv_text);
