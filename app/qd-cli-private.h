@@ -31,6 +31,7 @@ int  qd_cli_blocks  (int argc, char **argv);
 int  qd_cli_bench   (int argc, char **argv);
 int  qd_cli_import  (int argc, char **argv);
 int  qd_cli_compare (int argc, char **argv);
+int  qd_cli_sweep   (int argc, char **argv);
 
 /* Prints "qdevs-cli[ COMMAND]: MESSAGE" and the hint to --help on stderr;
  * returns QD_CLI_EXIT_USAGE. */

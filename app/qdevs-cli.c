@@ -25,6 +25,8 @@ typedef struct
 static const QdCliCommand commands[] = {
   { "run",    qd_cli_run,    N_("run FILE"),
     N_("simulate a diagram; export its traces and statistics") },
+  { "sweep",  qd_cli_sweep,  N_("sweep FILE"),
+    N_("run a diagram many times: parameter sweeps, Monte Carlo") },
   { "check",  qd_cli_check,  N_("check FILE"),
     N_("list every problem of a diagram without running it") },
   { "compare", qd_cli_compare, N_("compare FILE"),
@@ -249,6 +251,7 @@ print_help (gboolean to_stderr)
                            "  2    usage error: unknown command or option, bad value, missing FILE,\n"
                            "       a --set NAME the model does not define\n"
                            "  3    error during the run (illegitimate model, NaN, ...)\n"
+                           "  11-110  sweep: 10 plus the number of failed runs (110: 100 or more)\n"
                            "  130  interrupted by Ctrl-C (SIGINT)\n"
                            "  143  interrupted by SIGTERM\n"
                            "A run interrupted still writes its results up to then; interrupted while\n"

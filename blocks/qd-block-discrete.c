@@ -191,7 +191,7 @@ static const QdParamSpec generator_params[] = {
        "(the arrival rate is 1/period)."), NULL, 0 },
   { "seed", N_("Seed"), QD_PARAM_INTEGER, "1", 0, 4294967295.0, NULL,
     N_("The seed of the random generator: the same seed gives the same "
-       "arrivals."), NULL, 0 },
+       "arrivals."), NULL, QD_PARAM_SEED },
 };
 
 const QdBlockType qd_block_generator = {
@@ -592,7 +592,7 @@ static const QdParamSpec server_params[] = {
        "service rate is 1/mean)."), NULL, 0 },
   { "seed", N_("Seed"), QD_PARAM_INTEGER, "2", 0, 4294967295.0, NULL,
     N_("The seed of the random generator: the same seed gives the same "
-       "service times."), NULL, 0 },
+       "service times."), NULL, QD_PARAM_SEED },
 };
 
 const QdBlockType qd_block_server = {

@@ -210,7 +210,7 @@ static const QdParamSpec random_params[] = {
     N_("How long each sample is held; must be greater than 0."), NULL, 0 },
   { "seed", N_("Seed"), QD_PARAM_INTEGER, "1", 0, 4294967295.0, NULL,
     N_("The seed of the generator: the same seed gives the same "
-       "samples."), NULL, 0 },
+       "samples."), NULL, QD_PARAM_SEED },
 };
 
 const QdBlockType qd_block_random = {
@@ -398,7 +398,7 @@ static const QdParamSpec poisson_params[] = {
     NULL, 0 },
   { "seed", N_("Seed"), QD_PARAM_INTEGER, "1", 0, 4294967295.0, NULL,
     N_("The seed of the generator: the same seed gives the same "
-       "arrivals."), NULL, 0 },
+       "arrivals."), NULL, QD_PARAM_SEED },
   { "value", N_("Output value"), QD_PARAM_NUMBER, "1", -QD_INF, QD_INF,
     NULL, N_("The value each arrival carries."), NULL, 0 },
 };

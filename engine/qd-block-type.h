@@ -78,6 +78,10 @@ typedef enum
    * check as you type), and a problem of its block that says
    * "script line N: ..." opens it at that line. */
   QD_PARAM_SCRIPT     = 1 << 3,
+  /* The seed of a random generator (an INTEGER from 0 to 2^32 - 1): a
+   * sweep gives it a value derived from the sweep's seed and the run's
+   * number (qd-sweep.h), so that every run draws its own numbers. */
+  QD_PARAM_SEED       = 1 << 4,
 } QdParamFlags;
 
 struct _QdParamSpec

@@ -293,5 +293,10 @@ QdSimulation *qd_compile (QdDocument          *document,
                           const char *const   *overrides,
                           GPtrArray           *problems,
                           GError             **error);
+/* Runs the blocks' init on a simulation from qd_compile(), as
+ * qd_simulation_new() does; between the two a sweep reseeds it. */
+gboolean      qd_simulation_initialize (QdSimulation  *sim,
+                                        GPtrArray     *problems,
+                                        GError       **error);
 
 G_END_DECLS

@@ -1902,6 +1902,14 @@ initialize (QdSimulation  *sim,
   return TRUE;
 }
 
+gboolean
+qd_simulation_initialize (QdSimulation  *sim,
+                          GPtrArray     *problems,
+                          GError       **error)
+{
+  return initialize (sim, problems, error);
+}
+
 QdSimulation *
 qd_simulation_new (QdDocument        *document,
                    const char *const *overrides,

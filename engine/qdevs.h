@@ -29,6 +29,7 @@
 #include "qd-event-log-csv.h"
 #include "qd-stats.h"
 #include "qd-runner.h"
+#include "qd-sweep.h"
 #include "qd-poly.h"
 #include "qd-blocks.h"
 
