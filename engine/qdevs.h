@@ -24,6 +24,7 @@
 #include "qd-simulation.h"
 #include "qd-classic.h"
 #include "qd-event-log.h"
+#include "qd-debug.h"
 #include "qd-event-log-csv.h"
 #include "qd-stats.h"
 #include "qd-runner.h"
