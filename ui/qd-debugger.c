@@ -45,6 +45,7 @@ struct _QdDebugger
   guint         follow_block;
   guint         follow_rows; /* rows before the command */
   double        follow_until;  /* then run the clock to here, or NaN */
+  double        follow_time;   /* the clock asked for, or NaN */
 
   /* The run as it was last followed. */
   guint64       seen_events;
@@ -281,22 +282,34 @@ follow_run (QdDebugger *self)
 {
   QdRunner *runner = qd_run_session_get_runner (self->session);
   QdSimulation *live = qd_runner_get_simulation (runner);
-  guint n = qd_event_view_get_n_rows (self->events);
-  guint row = n > 0 ? n - 1 : QD_DEBUGGER_NO_POSITION;
+  guint n, row;
   QdLogEntry entry;
   QdSignal seg;
 
-  if (self->waiting && !isnan (self->follow_until)
-      && runner_state (self) == QD_RUNNER_PAUSED
-      && qd_simulation_get_time (live) < self->follow_until)
+  /* The rows of the pause: the session reads them when it hears of the
+   * pause, which may come after this (the state is read anew here). */
+  qd_event_view_update (self->events);
+  n = qd_event_view_get_n_rows (self->events);
+  row = n > 0 ? n - 1 : QD_DEBUGGER_NO_POSITION;
+  if (self->waiting && runner_state (self) == QD_RUNNER_PAUSED)
     {
-      double t = self->follow_until;
+      /* The events asked for first, then the clock: a run-until may
+       * follow the steps. */
+      if (qd_simulation_get_events (live) < self->follow_event)
+        return;
+      if (!isnan (self->follow_until) && qd_simulation_get_time (live) < self->follow_until)
+        {
+          double t = self->follow_until;
 
-      /* The events are done; now the clock, to the stop found inside a
-       * segment or the time asked for. */
-      self->follow_until = NAN;
-      qd_runner_run_until (runner, t);
-      return;
+          /* The events are done; now the clock, to the stop found inside
+           * a segment or the time asked for. */
+          self->follow_until = NAN;
+          self->follow_time = t;
+          qd_runner_run_until (runner, t);
+          return;
+        }
+      if (!isnan (self->follow_time) && qd_simulation_get_time (live) < self->follow_time)
+        return;
     }
   if (self->waiting && self->follow == FOLLOW_FIRST_NEW)
     for (guint r = self->follow_rows; r < n; r++)
@@ -424,6 +437,7 @@ go_to_event (QdDebugger *self,
   self->follow = follow;
   self->follow_event = event;
   self->follow_until = until;
+  self->follow_time = NAN;
   if (over || state == QD_RUNNER_IDLE || qd_run_session_get_runner (self->session) == NULL)
     {
       self->follow_rows = 0;
@@ -437,7 +451,11 @@ go_to_event (QdDebugger *self,
         self->waiting = FALSE;
     }
   else
-    qd_runner_run_until (qd_run_session_get_runner (self->session), until);
+    {
+      self->follow_until = NAN;
+      self->follow_time = until;
+      qd_runner_run_until (qd_run_session_get_runner (self->session), until);
+    }
 }
 
 static gboolean
@@ -951,6 +969,7 @@ qd_debugger_init (QdDebugger *self)
   self->pos = QD_DEBUGGER_NO_POSITION;
   self->pos_time = NAN;
   self->follow_until = NAN;
+  self->follow_time = NAN;
   self->animate = TRUE;
 }
 
