@@ -470,6 +470,8 @@ build_controls (QdDebuggerPanel *self)
                                                 _("Run to the time typed")));
   gtk_box_append (GTK_BOX (row), action_button (_("_Continue"), "dbg.continue",
                                                 _("Run to the next breakpoint (F8)")));
+  gtk_box_append (GTK_BOX (row), action_button (_("_Quantization"), "dbg.quantization",
+                                                _("The quantization view of the selected Integrator: x, q and the band q ± ΔQ")));
   gtk_actionable_set_action_name (GTK_ACTIONABLE (animate), "dbg.animate");
   gtk_actionable_set_action_name (GTK_ACTIONABLE (values), "dbg.link-values");
   gtk_box_append (GTK_BOX (row), animate);
@@ -610,7 +612,15 @@ qd_debugger_panel_new (QdDebugger  *debugger,
   g_set_weak_pointer (&self->canvas, canvas);
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
-  gtk_box_append (GTK_BOX (self->box), build_controls (self));
+  {
+    /* The controls scroll rather than make the window wider. */
+    GtkWidget *scroller = gtk_scrolled_window_new ();
+
+    gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_AUTOMATIC,
+                                    GTK_POLICY_NEVER);
+    gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), build_controls (self));
+    gtk_box_append (GTK_BOX (self->box), scroller);
+  }
   self->status = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (self->status, 0);
   gtk_label_set_ellipsize (self->status, PANGO_ELLIPSIZE_END);
@@ -618,7 +628,6 @@ qd_debugger_panel_new (QdDebugger  *debugger,
   gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->status));
 
   columns = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-  gtk_box_set_homogeneous (GTK_BOX (columns), TRUE);
   self->pending = GTK_GRID (gtk_grid_new ());
   gtk_grid_set_column_spacing (self->pending, 12);
   self->state = GTK_GRID (gtk_grid_new ());
