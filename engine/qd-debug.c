@@ -5,6 +5,7 @@
  */
 #include <glib/gi18n-lib.h>
 #include <math.h>
+#include <string.h>
 
 #include "qd-debug.h"
 #include "qd-simulation-private.h"
@@ -327,4 +328,114 @@ qd_simulation_run_to_break (QdSimulation   *self,
         }
     }
   return FALSE;
+}
+
+/* -------------------------------------------------------------------- */
+/* Breakpoints kept with a diagram */
+
+static const char *const kind_names[] = {
+  [QD_BREAK_TIME] = "time",
+  [QD_BREAK_INTERNAL] = "internal",
+  [QD_BREAK_TRANSITION] = "transition",
+  [QD_BREAK_CROSSING] = "crossing",
+  [QD_BREAK_ERROR] = "error",
+};
+
+QdBreakpoint *
+qd_breakpoint_new (QdBreakKind  kind,
+                   const char  *block,
+                   guint        port,
+                   double       value)
+{
+  QdBreakpoint *bp = g_new0 (QdBreakpoint, 1);
+
+  bp->kind = kind;
+  bp->block = g_strdup (block);
+  bp->port = port;
+  bp->value = value;
+  return bp;
+}
+
+QdBreakpoint *
+qd_breakpoint_copy (const QdBreakpoint *bp)
+{
+  g_return_val_if_fail (bp != NULL, NULL);
+
+  return qd_breakpoint_new (bp->kind, bp->block, bp->port, bp->value);
+}
+
+void
+qd_breakpoint_free (QdBreakpoint *bp)
+{
+  if (bp == NULL)
+    return;
+  g_free (bp->block);
+  g_free (bp);
+}
+
+const char *
+qd_break_kind_to_string (QdBreakKind kind)
+{
+  g_return_val_if_fail ((guint) kind < G_N_ELEMENTS (kind_names), NULL);
+
+  return kind_names[kind];
+}
+
+gboolean
+qd_break_kind_from_string (const char  *name,
+                           QdBreakKind *kind)
+{
+  for (guint k = 0; name != NULL && k < G_N_ELEMENTS (kind_names); k++)
+    if (strcmp (name, kind_names[k]) == 0)
+      {
+        *kind = (QdBreakKind) k;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/* Kept on the document object: the model's own structures know nothing
+ * of a debugger. */
+#define BREAKPOINTS_KEY "qd-breakpoints"
+
+GPtrArray *
+qd_document_get_breakpoints (QdDocument *document)
+{
+  GPtrArray *list;
+
+  g_return_val_if_fail (QD_IS_DOCUMENT (document), NULL);
+
+  list = g_object_get_data (G_OBJECT (document), BREAKPOINTS_KEY);
+  if (list == NULL)
+    {
+      list = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_breakpoint_free);
+      g_object_set_data_full (G_OBJECT (document), BREAKPOINTS_KEY, list,
+                              (GDestroyNotify) g_ptr_array_unref);
+    }
+  return list;
+}
+
+void
+qd_document_load_breakpoints (QdDocument *document,
+                              GPtrArray  *breakpoints)
+{
+  GPtrArray *list;
+
+  g_return_if_fail (QD_IS_DOCUMENT (document));
+
+  list = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_breakpoint_free);
+  for (guint k = 0; breakpoints != NULL && k < breakpoints->len; k++)
+    g_ptr_array_add (list, qd_breakpoint_copy (g_ptr_array_index (breakpoints, k)));
+  g_object_set_data_full (G_OBJECT (document), BREAKPOINTS_KEY, list,
+                          (GDestroyNotify) g_ptr_array_unref);
+}
+
+void
+qd_document_set_breakpoints (QdDocument *document,
+                             GPtrArray  *breakpoints)
+{
+  g_return_if_fail (QD_IS_DOCUMENT (document));
+
+  qd_document_load_breakpoints (document, breakpoints);
+  qd_document_set_unsaved (document);
 }

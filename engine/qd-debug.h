@@ -23,6 +23,7 @@
 
 #include "qd-version-macros.h"
 #include "qd-block-type.h"
+#include "qd-document.h"
 
 G_BEGIN_DECLS
 
@@ -84,6 +85,41 @@ typedef struct
                           jumps across the level, before a failing
                           event) */
 } QdBreakHit;
+
+/* A breakpoint as a diagram keeps it: by block path, so that it holds
+ * for every run of the diagram (resolved to a QdBreak against each). */
+typedef struct
+{
+  QdBreakKind kind;
+  char       *block;   /* INTERNAL, TRANSITION, CROSSING: "/Integrator";
+                          NULL for the others */
+  guint       port;    /* CROSSING: the output port, from 0 */
+  double      value;   /* TIME: the time; CROSSING: the level */
+} QdBreakpoint;
+
+QD_API QdBreakpoint *qd_breakpoint_new  (QdBreakKind         kind,
+                                         const char         *block,
+                                         guint               port,
+                                         double              value);
+QD_API QdBreakpoint *qd_breakpoint_copy (const QdBreakpoint *bp);
+QD_API void          qd_breakpoint_free (QdBreakpoint       *bp);
+/* The kind's name in files: "time", "internal", "transition",
+ * "crossing", "error"; and back (FALSE for an unknown name). */
+QD_API const char   *qd_break_kind_to_string   (QdBreakKind  kind);
+QD_API gboolean      qd_break_kind_from_string (const char  *name,
+                                                QdBreakKind *kind);
+
+/* The breakpoints saved with @document (QdBreakpoint*, transfer none;
+ * empty, never NULL). Replacing them (copied) is not an edit of the
+ * model, so there is no undo step, but the document is then modified
+ * (qd_document_set_unsaved()) until it is saved. The file keeps them
+ * under "breakpoints" (docs/file-format.md). */
+QD_API GPtrArray    *qd_document_get_breakpoints (QdDocument *document);
+QD_API void          qd_document_set_breakpoints (QdDocument *document,
+                                                  GPtrArray  *breakpoints);
+/* The same as the loader does it: no modification mark. */
+QD_API void          qd_document_load_breakpoints (QdDocument *document,
+                                                   GPtrArray  *breakpoints);
 
 /* Runs @self event by event until one of @breaks is met (TRUE, @hit
  * says where; the simulation is then exactly there: after hit->events

@@ -371,6 +371,80 @@ test_break_error (void)
   qd_simulation_free (sim);
 }
 
+/* Breakpoints are saved with the diagram and read back the same, byte
+ * for byte; a diagram without any is written as before them. */
+static void
+test_breakpoints_round_trip (void)
+{
+  g_autofree char *path = qd_test_source_path ("data", "examples", "cellier-first-order.qdevs", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QdDocument) doc = qd_document_load (path, &error);
+  g_autoptr(QdDocument) back = NULL;
+  g_autoptr(GPtrArray) list = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_breakpoint_free);
+  g_autofree char *before = NULL;
+  g_autofree char *first = NULL;
+  g_autofree char *second = NULL;
+  GPtrArray *read;
+  gsize len = 0;
+
+  g_assert_no_error (error);
+  before = qd_document_to_data (doc, &len);
+  g_assert_null (strstr (before, "breakpoints"));
+  g_assert_false (qd_document_get_modified (doc));
+
+  g_ptr_array_add (list, qd_breakpoint_new (QD_BREAK_CROSSING, "/Integrator", 0, 5.5));
+  g_ptr_array_add (list, qd_breakpoint_new (QD_BREAK_INTERNAL, "/Sum", 0, 0));
+  g_ptr_array_add (list, qd_breakpoint_new (QD_BREAK_TIME, NULL, 0, 2.25));
+  g_ptr_array_add (list, qd_breakpoint_new (QD_BREAK_ERROR, NULL, 0, 0));
+  qd_document_set_breakpoints (doc, list);
+  g_assert_true (qd_document_get_modified (doc));
+  first = qd_document_to_data (doc, &len);
+  g_assert_nonnull (strstr (first, "\"breakpoints\": [\n"
+                                   "    { \"kind\": \"crossing\", \"block\": \"/Integrator\", \"port\": 0, \"value\": 5.5 },\n"));
+
+  back = qd_document_load_data (first, len, "saved.qdevs", &error);
+  g_assert_no_error (error);
+  read = qd_document_get_breakpoints (back);
+  g_assert_cmpuint (read->len, ==, 4);
+  g_assert_cmpint (((QdBreakpoint *) g_ptr_array_index (read, 0))->kind, ==, QD_BREAK_CROSSING);
+  g_assert_cmpstr (((QdBreakpoint *) g_ptr_array_index (read, 0))->block, ==, "/Integrator");
+  g_assert_cmpfloat (((QdBreakpoint *) g_ptr_array_index (read, 0))->value, ==, 5.5);
+  g_assert_cmpstr (((QdBreakpoint *) g_ptr_array_index (read, 1))->block, ==, "/Sum");
+  g_assert_cmpfloat (((QdBreakpoint *) g_ptr_array_index (read, 2))->value, ==, 2.25);
+  g_assert_null (((QdBreakpoint *) g_ptr_array_index (read, 3))->block);
+  g_assert_false (qd_document_get_modified (back));
+  second = qd_document_to_data (back, &len);
+  g_assert_cmpstr (second, ==, first);
+}
+
+/* A bad breakpoint is refused with the file, the breakpoint and the key. */
+static void
+test_breakpoints_bad (void)
+{
+  static const struct { const char *json, *message; } cases[] = {
+    { "[{\"kind\": \"sometimes\"}]", "bad.qdevs: breakpoint 1: \"kind\" must be one of" },
+    { "[{\"kind\": \"internal\"}]", "bad.qdevs: breakpoint 1: \"block\" must be the path" },
+    { "[{\"kind\": \"time\"}]", "bad.qdevs: breakpoint 1: \"value\" must be a number" },
+    { "[{\"kind\": \"time\", \"value\": 1}, {\"kind\": \"error\", \"when\": 1}]",
+      "bad.qdevs: breakpoint 2: unknown key \"when\"" },
+    { "{}", "bad.qdevs: \"breakpoints\" must be an array" },
+  };
+
+  for (guint k = 0; k < G_N_ELEMENTS (cases); k++)
+    {
+      g_autofree char *text = g_strdup_printf ("{\"format\": \"qdevs\", \"version\": 1, "
+                                               "\"blocks\": [], \"links\": [], "
+                                               "\"breakpoints\": %s}", cases[k].json);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(QdDocument) doc = qd_document_load_data (text, strlen (text), "bad.qdevs", &error);
+
+      g_assert_null (doc);
+      g_assert_nonnull (error);
+      if (!g_str_has_prefix (error->message, cases[k].message))
+        g_error ("case %u: %s", k, error->message);
+    }
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -385,5 +459,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/debug/break/crossing-in-segment", test_break_crossing_in_segment);
   g_test_add_func ("/debug/break/internal", test_break_internal);
   g_test_add_func ("/debug/break/error", test_break_error);
+  g_test_add_func ("/debug/breakpoints/round-trip", test_breakpoints_round_trip);
+  g_test_add_func ("/debug/breakpoints/bad", test_breakpoints_bad);
   return g_test_run ();
 }

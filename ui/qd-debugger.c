@@ -53,7 +53,8 @@ struct _QdDebugger
   QdRunnerState seen_state;
 
   QdSimulation *shadow;
-  GPtrArray    *breakpoints; /* QdDebugBreakpoint* */
+  GPtrArray    *no_breakpoints;  /* what get_breakpoints gives without a
+                                    diagram */
 
   gboolean      animate;
   gboolean      link_values;
@@ -73,28 +74,19 @@ static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (QdDebugger, qd_debugger, G_TYPE_OBJECT)
 
-void
-qd_debug_breakpoint_free (QdDebugBreakpoint *bp)
-{
-  if (bp == NULL)
-    return;
-  g_free (bp->path);
-  g_free (bp);
-}
-
 char *
-qd_debug_breakpoint_describe (const QdDebugBreakpoint *bp)
+qd_debug_breakpoint_describe (const QdBreakpoint *bp)
 {
   switch (bp->kind)
     {
     case QD_BREAK_TIME:
       return g_strdup_printf (_("at t = %g"), bp->value);
     case QD_BREAK_INTERNAL:
-      return g_strdup_printf (_("%s: next internal transition"), bp->path);
+      return g_strdup_printf (_("%s: next internal transition"), bp->block);
     case QD_BREAK_TRANSITION:
-      return g_strdup_printf (_("%s: any transition"), bp->path);
+      return g_strdup_printf (_("%s: any transition"), bp->block);
     case QD_BREAK_CROSSING:
-      return g_strdup_printf (_("%s output %u crosses %g"), bp->path,
+      return g_strdup_printf (_("%s output %u crosses %g"), bp->block,
                               bp->port + 1, bp->value);
     default:
       return g_strdup (_("a block reports an error"));
@@ -623,14 +615,16 @@ resolve_breakpoints (QdDebugger   *self,
 {
   GArray *out = g_array_new (FALSE, FALSE, sizeof (QdBreak));
 
-  for (guint k = 0; k < self->breakpoints->len; k++)
+  GPtrArray *bps = qd_debugger_get_breakpoints (self);
+
+  for (guint k = 0; k < bps->len; k++)
     {
-      QdDebugBreakpoint *bp = g_ptr_array_index (self->breakpoints, k);
+      QdBreakpoint *bp = g_ptr_array_index (bps, k);
       QdBreak b = { bp->kind, 0, bp->port, bp->value };
 
-      if (bp->kind != QD_BREAK_TIME && bp->kind != QD_BREAK_ERROR)
+      if (bp->block != NULL)
         {
-          int index = find_block (sim, bp->path);
+          int index = find_block (sim, bp->block);
 
           if (index < 0)
             b.kind = QD_BREAK_TIME, b.value = QD_INF;
@@ -663,8 +657,9 @@ qd_debugger_continue (QdDebugger *self)
       && qd_simulation_run_to_break (sim, (QdBreak *) breaks->data, breaks->len,
                                      MAX_SEARCH_EVENTS, &hit, NULL))
     {
-      g_autofree char *what = qd_debug_breakpoint_describe (g_ptr_array_index (self->breakpoints,
-                                                                               hit.index));
+      g_autofree char *what =
+        qd_debug_breakpoint_describe (g_ptr_array_index (qd_debugger_get_breakpoints (self),
+                                                         hit.index));
       g_autofree char *text = g_strdup_printf (_("Breakpoint: %s"), what);
 
       g_signal_emit (self, signals[SIGNAL_MESSAGE], 0, text);
@@ -792,9 +787,19 @@ qd_debugger_describe_block (QdDebugger *self,
 GPtrArray *
 qd_debugger_get_breakpoints (QdDebugger *self)
 {
+  QdDocument *doc;
+
   g_return_val_if_fail (QD_IS_DEBUGGER (self), NULL);
 
-  return self->breakpoints;
+  doc = self->session != NULL ? qd_run_session_get_document (self->session) : NULL;
+  if (doc == NULL)
+    {
+      /* No diagram, no breakpoints: an empty list to read. */
+      if (self->no_breakpoints == NULL)
+        self->no_breakpoints = g_ptr_array_new ();
+      return self->no_breakpoints;
+    }
+  return qd_document_get_breakpoints (doc);
 }
 
 void
@@ -804,17 +809,22 @@ qd_debugger_add_breakpoint (QdDebugger  *self,
                             guint        port,
                             double       value)
 {
-  QdDebugBreakpoint *bp;
+  QdDocument *doc;
+  g_autoptr(GPtrArray) list = NULL;
+  GPtrArray *old;
 
   g_return_if_fail (QD_IS_DEBUGGER (self));
   g_return_if_fail (path != NULL || kind == QD_BREAK_TIME || kind == QD_BREAK_ERROR);
 
-  bp = g_new0 (QdDebugBreakpoint, 1);
-  bp->kind = kind;
-  bp->path = g_strdup (path);
-  bp->port = port;
-  bp->value = value;
-  g_ptr_array_add (self->breakpoints, bp);
+  doc = self->session != NULL ? qd_run_session_get_document (self->session) : NULL;
+  if (doc == NULL)
+    return;
+  old = qd_document_get_breakpoints (doc);
+  list = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_breakpoint_free);
+  for (guint k = 0; k < old->len; k++)
+    g_ptr_array_add (list, qd_breakpoint_copy (g_ptr_array_index (old, k)));
+  g_ptr_array_add (list, qd_breakpoint_new (kind, path, port, value));
+  qd_document_set_breakpoints (doc, list);
   g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
 }
 
@@ -822,10 +832,22 @@ void
 qd_debugger_remove_breakpoint (QdDebugger *self,
                                guint       index)
 {
-  g_return_if_fail (QD_IS_DEBUGGER (self));
-  g_return_if_fail (index < self->breakpoints->len);
+  QdDocument *doc;
+  g_autoptr(GPtrArray) list = NULL;
+  GPtrArray *old;
 
-  g_ptr_array_remove_index (self->breakpoints, index);
+  g_return_if_fail (QD_IS_DEBUGGER (self));
+
+  doc = self->session != NULL ? qd_run_session_get_document (self->session) : NULL;
+  if (doc == NULL)
+    return;
+  old = qd_document_get_breakpoints (doc);
+  g_return_if_fail (index < old->len);
+  list = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_breakpoint_free);
+  for (guint k = 0; k < old->len; k++)
+    if (k != index)
+      g_ptr_array_add (list, qd_breakpoint_copy (g_ptr_array_index (old, k)));
+  qd_document_set_breakpoints (doc, list);
   g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
 }
 
@@ -939,7 +961,7 @@ qd_debugger_finalize (GObject *object)
 {
   QdDebugger *self = QD_DEBUGGER (object);
 
-  g_ptr_array_unref (self->breakpoints);
+  g_clear_pointer (&self->no_breakpoints, g_ptr_array_unref);
 
   G_OBJECT_CLASS (qd_debugger_parent_class)->finalize (object);
 }
@@ -965,7 +987,6 @@ qd_debugger_class_init (QdDebuggerClass *klass)
 static void
 qd_debugger_init (QdDebugger *self)
 {
-  self->breakpoints = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_debug_breakpoint_free);
   self->pos = QD_DEBUGGER_NO_POSITION;
   self->pos_time = NAN;
   self->follow_until = NAN;

@@ -27,18 +27,8 @@
 
 G_BEGIN_DECLS
 
-/* A breakpoint, by block path so that it outlives a run. */
-typedef struct
-{
-  QdBreakKind kind;
-  char       *path;    /* INTERNAL, TRANSITION, CROSSING: "/Integrator" */
-  guint       port;    /* CROSSING: output port */
-  double      value;   /* TIME: the time; CROSSING: the level */
-} QdDebugBreakpoint;
-
-void qd_debug_breakpoint_free (QdDebugBreakpoint *bp);
-/* "t = 2", "/Integrator: next internal transition", ... */
-char *qd_debug_breakpoint_describe (const QdDebugBreakpoint *bp);
+/* "at t = 2", "/Integrator: next internal transition", ... */
+char *qd_debug_breakpoint_describe (const QdBreakpoint *bp);
 
 #define QD_DEBUGGER_NO_POSITION G_MAXUINT
 
@@ -88,7 +78,8 @@ gboolean    qd_debugger_describe_block    (QdDebugger   *self,
                                            QdStateFunc   add,
                                            gpointer      user_data);
 
-/* Breakpoints (QdDebugBreakpoint*, owned). */
+/* The breakpoints (QdBreakpoint*, transfer none): those of the diagram,
+ * saved with it (qd_document_get_breakpoints()). */
 GPtrArray  *qd_debugger_get_breakpoints   (QdDebugger   *self);
 void        qd_debugger_add_breakpoint    (QdDebugger   *self,
                                            QdBreakKind   kind,
