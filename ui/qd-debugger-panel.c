@@ -23,6 +23,8 @@ struct _QdDebuggerPanel
   GtkWidget   *box;
   QdDebugger  *debugger;   /* owned */
   QdCanvas    *canvas;     /* weak */
+  GtkWidget   *actions_host; /* weak: the window (or canvas) given the
+                                "dbg." actions */
   GtkLabel    *status;
   GtkEntry    *time_entry;
   GtkEntry    *level_entry;
@@ -558,8 +560,9 @@ qd_debugger_panel_dispose (GObject *object)
 
   if (self->debugger != NULL)
     g_signal_handlers_disconnect_by_data (self->debugger, self);
-  if (self->canvas != NULL)
-    gtk_widget_insert_action_group (GTK_WIDGET (self->canvas), "dbg", NULL);
+  if (self->actions_host != NULL)
+    gtk_widget_insert_action_group (self->actions_host, "dbg", NULL);
+  g_clear_weak_pointer (&self->actions_host);
   g_clear_weak_pointer (&self->canvas);
   g_clear_pointer (&self->box, gtk_widget_unparent);
   g_clear_object (&self->debugger);
@@ -645,8 +648,13 @@ qd_debugger_panel_new (QdDebugger  *debugger,
   gtk_widget_insert_action_group (GTK_WIDGET (self), "dbg", G_ACTION_GROUP (group));
   if (canvas != NULL)
     {
-      /* The canvas's context menu lives under the canvas, not the panel. */
-      gtk_widget_insert_action_group (GTK_WIDGET (canvas), "dbg", G_ACTION_GROUP (group));
+      /* The canvas's context menu and the window's menu live outside the
+       * panel: the actions go on the window holding the canvas. */
+      GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (canvas));
+      GtkWidget *host = GTK_IS_WINDOW (root) ? GTK_WIDGET (root) : GTK_WIDGET (canvas);
+
+      gtk_widget_insert_action_group (host, "dbg", G_ACTION_GROUP (group));
+      g_set_weak_pointer (&self->actions_host, host);
       add_context_menu (canvas);
     }
   g_object_unref (group);
