@@ -136,6 +136,35 @@ test_steps_follow_table (void)
   /* The Sum's initial zero, the Integrator's first output, the Sum's
    * answer, the Integrator's step at 0.1, ... */
   g_assert_true (g_str_has_prefix (order->str, "/Sum /Integrator /Sum /Integrator "));
+
+  /* Selecting a row selects its block, and the inspector then shows the
+   * block's state read-only: the Integrator has one, the Gain none. */
+  for (guint k = 0; k < qd_event_view_get_n_rows (f.events); k++)
+    {
+      g_autofree char *cell = qd_event_view_dup_cell (f.events, k, 2);
+
+      if (g_str_equal (cell, "/Integrator"))
+        {
+          qd_event_view_activate (f.events, k);
+          break;
+        }
+    }
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_true (qd_debugger_panel_get_inspector_state_shown (f.panel));
+  for (guint k = 0; k < qd_event_view_get_n_rows (f.events); k++)
+    {
+      g_autofree char *cell = qd_event_view_dup_cell (f.events, k, 2);
+
+      if (g_str_equal (cell, "/Gain"))
+        {
+          qd_event_view_activate (f.events, k);
+          break;
+        }
+    }
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_false (qd_debugger_panel_get_inspector_state_shown (f.panel));
   fixture_teardown (&f);
 }
 

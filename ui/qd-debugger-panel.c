@@ -11,6 +11,7 @@
 
 #include "qd-canvas-controller.h"
 #include "qd-debugger-panel.h"
+#include "qd-inspector.h"
 #include "qd-quant-view.h"
 
 /* The pending events listed at most (the first ones to be taken). */
@@ -32,6 +33,8 @@ struct _QdDebuggerPanel
   GtkLabel    *state_title;
   GtkGrid     *state;
   GtkListBox  *breakpoints;
+  GtkWidget   *inspector_box;  /* the state shown in the inspector, or NULL */
+  GtkGrid     *inspector_state;
   GString     *pending_text;
   char        *message;    /* the debugger's last message, until the next move */
 };
@@ -149,6 +152,29 @@ add_state_row (const char *name,
   rows->row++;
 }
 
+/* The inspector's copy: the state of the block it shows (the one
+ * selected), while a run is paused; hidden otherwise. */
+static void
+update_inspector_state (QdDebuggerPanel *self)
+{
+  g_autoptr(GPtrArray) blocks = NULL;
+  g_autofree char *path = NULL;
+  StateRows rows;
+
+  if (self->inspector_box == NULL)
+    return;
+  if (self->canvas != NULL)
+    blocks = qd_canvas_controller_get_selected_blocks (qd_canvas_get_controller (self->canvas));
+  if (blocks != NULL && blocks->len == 1)
+    path = qd_block_get_path (g_ptr_array_index (blocks, 0));
+  clear_grid (self->inspector_state);
+  rows = (StateRows) { self->inspector_state, 0 };
+  gtk_widget_set_visible (self->inspector_box,
+                          path != NULL && !qd_debugger_is_busy (self->debugger)
+                          && qd_debugger_describe_block (self->debugger, path,
+                                                         add_state_row, &rows));
+}
+
 static void
 update_state (QdDebuggerPanel *self)
 {
@@ -159,6 +185,7 @@ update_state (QdDebuggerPanel *self)
   clear_grid (self->state);
   if (path == NULL)
     {
+      update_inspector_state (self);
       gtk_label_set_text (self->state_title, _("Block state"));
       gtk_grid_attach (self->state, cell (_("Select a block to see its state while paused."),
                                           FALSE, FALSE), 0, 0, 2, 1);
@@ -170,6 +197,7 @@ update_state (QdDebuggerPanel *self)
   if (!qd_debugger_describe_block (self->debugger, path, add_state_row, &rows))
     gtk_grid_attach (self->state, cell (_("This block has no state to show."), FALSE, FALSE),
                      0, 0, 2, 1);
+  update_inspector_state (self);
 }
 
 static void
@@ -669,6 +697,39 @@ qd_debugger_panel_new (QdDebugger  *debugger,
   if (notebook != NULL)
     gtk_notebook_append_page (notebook, GTK_WIDGET (self), gtk_label_new (_("Debugger")));
   return GTK_WIDGET (self);
+}
+
+void
+qd_debugger_panel_set_inspector (QdDebuggerPanel *self,
+                                 QdInspector     *inspector)
+{
+  GtkWidget *heading;
+
+  g_return_if_fail (QD_IS_DEBUGGER_PANEL (self));
+  g_return_if_fail (QD_IS_INSPECTOR (inspector));
+
+  self->inspector_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  gtk_widget_set_margin_top (self->inspector_box, 12);
+  heading = gtk_label_new (_("State while paused"));
+  gtk_label_set_xalign (GTK_LABEL (heading), 0);
+  gtk_widget_add_css_class (heading, "heading");
+  self->inspector_state = GTK_GRID (gtk_grid_new ());
+  gtk_grid_set_column_spacing (self->inspector_state, 12);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->inspector_state),
+                               _("The block's state at the debugger's position, read-only"));
+  gtk_box_append (GTK_BOX (self->inspector_box), heading);
+  gtk_box_append (GTK_BOX (self->inspector_box), GTK_WIDGET (self->inspector_state));
+  qd_inspector_set_extra (inspector, self->inspector_box);
+  update_inspector_state (self);
+}
+
+gboolean
+qd_debugger_panel_get_inspector_state_shown (QdDebuggerPanel *self)
+{
+  g_return_val_if_fail (QD_IS_DEBUGGER_PANEL (self), FALSE);
+
+  return self->inspector_box != NULL && gtk_widget_get_visible (self->inspector_box)
+         && gtk_widget_get_first_child (GTK_WIDGET (self->inspector_state)) != NULL;
 }
 
 QdDebugger *

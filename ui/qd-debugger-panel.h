@@ -12,6 +12,7 @@
 #include <gtk/gtk.h>
 
 #include "qd-debugger.h"
+#include "qd-inspector.h"
 
 G_BEGIN_DECLS
 
@@ -23,6 +24,11 @@ GtkWidget  *qd_debugger_panel_new          (QdDebugger  *debugger,
                                             QdCanvas    *canvas,
                                             GtkNotebook *notebook);
 QdDebugger *qd_debugger_panel_get_debugger (QdDebuggerPanel *self);
+/* Shows the selected block's state in @inspector too, under its form,
+ * while the run is paused (read-only). */
+void        qd_debugger_panel_set_inspector (QdDebuggerPanel *self,
+                                             QdInspector     *inspector);
+gboolean    qd_debugger_panel_get_inspector_state_shown (QdDebuggerPanel *self);
 /* For tests: the text of the pending events' rows, one line per event
  * ("1\t0.1\t/Integrator\twaiting for ΔQ crossing"), and the status. */
 char       *qd_debugger_panel_dup_pending_text (QdDebuggerPanel *self);

@@ -54,5 +54,10 @@ guint       qd_inspector_get_n_fields  (QdInspector *self);
  * FALSE when the form has no such field. */
 gboolean    qd_inspector_focus_field   (QdInspector *self,
                                         const char  *key);
+/* Shows @extra under the form, whatever block is shown (a debugger's
+ * read-only state of the block), replacing the one before; NULL removes
+ * it. */
+void        qd_inspector_set_extra     (QdInspector *self,
+                                        GtkWidget   *extra);
 
 G_END_DECLS

@@ -1532,7 +1532,10 @@ qd_window_init (QdWindow *self)
   g_signal_connect (qd_run_session_get_event_view (self->run_session),
                     "block-activated", G_CALLBACK (on_transition_activated), self);
   self->debugger = qd_debugger_new (self->run_session, self->canvas);
-  qd_debugger_panel_new (self->debugger, self->canvas, self->bottom_notebook);
+  qd_debugger_panel_set_inspector (QD_DEBUGGER_PANEL (qd_debugger_panel_new (self->debugger,
+                                                                            self->canvas,
+                                                                            self->bottom_notebook)),
+                                   self->inspector);
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions,
                                    G_N_ELEMENTS (win_actions), self);
