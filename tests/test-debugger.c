@@ -104,6 +104,26 @@ marked_block (Fixture *f)
   return g_strdup (qd_debugger_get_block_path (f->debugger, entry.block));
 }
 
+/* Selects the first row of block @path in the Transitions table, as a
+ * click would, and lets the window show the block. */
+static void
+activate_block_row (Fixture    *f,
+                    const char *path)
+{
+  for (guint k = 0; k < qd_event_view_get_n_rows (f->events); k++)
+    {
+      g_autofree char *cell = qd_event_view_dup_cell (f->events, k, 2);
+
+      if (g_str_equal (cell, path))
+        {
+          qd_event_view_activate (f->events, k);
+          break;
+        }
+    }
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
 /* Each step marks the block of the next row of the table, and selects
  * that row: the Integrator's output and internal transition, then the
  * Gain, the Sum (the WSum), and the Integrator again. */
@@ -139,31 +159,9 @@ test_steps_follow_table (void)
 
   /* Selecting a row selects its block, and the inspector then shows the
    * block's state read-only: the Integrator has one, the Gain none. */
-  for (guint k = 0; k < qd_event_view_get_n_rows (f.events); k++)
-    {
-      g_autofree char *cell = qd_event_view_dup_cell (f.events, k, 2);
-
-      if (g_str_equal (cell, "/Integrator"))
-        {
-          qd_event_view_activate (f.events, k);
-          break;
-        }
-    }
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
+  activate_block_row (&f, "/Integrator");
   g_assert_true (qd_debugger_panel_get_inspector_state_shown (f.panel));
-  for (guint k = 0; k < qd_event_view_get_n_rows (f.events); k++)
-    {
-      g_autofree char *cell = qd_event_view_dup_cell (f.events, k, 2);
-
-      if (g_str_equal (cell, "/Gain"))
-        {
-          qd_event_view_activate (f.events, k);
-          break;
-        }
-    }
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
+  activate_block_row (&f, "/Gain");
   g_assert_false (qd_debugger_panel_get_inspector_state_shown (f.panel));
   fixture_teardown (&f);
 }
