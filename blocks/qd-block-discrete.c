@@ -398,6 +398,39 @@ static const QdParamSpec queue_params[] = {
        "queue is dropped and counted. 0 is unbounded."), NULL, 0 },
 };
 
+/* For the debugger (qd-debug.h). */
+static const char *
+queue_describe_phase (QdAtomic *self)
+{
+  Queue *st = self->state;
+
+  if (st->len == 0)
+    return N_("empty: waiting for an arrival");
+  if (st->server_free)
+    return N_("sending the head of the line");
+  return N_("waiting for the server");
+}
+
+static void
+queue_describe_state (QdAtomic   *self,
+                      double      t,
+                      QdStateFunc add,
+                      gpointer    user_data)
+{
+  Queue *st = self->state;
+  g_autoptr(GString) items = g_string_new (NULL);
+
+  for (guint k = 0; k < st->len && k < 20; k++)
+    g_string_append_printf (items, "%s%g", k > 0 ? ", " : "",
+                            st->items[(st->head + k) % st->n_slots].value);
+  if (st->len > 20)
+    g_string_append (items, ", …");
+  add (N_("length"), st->len, NULL, user_data);
+  add (N_("entities"), st->len, items->str, user_data);
+  add (N_("server"), st->server_free, st->server_free ? N_("free") : N_("busy"),
+       user_data);
+}
+
 const QdBlockType qd_block_queue = {
   .id = "queue",
   .category = N_("Discrete"),
@@ -424,6 +457,8 @@ const QdBlockType qd_block_queue = {
   .dext = queue_dext,
   .lambda = queue_lambda,
   .exit = queue_exit,
+  .describe_phase = queue_describe_phase,
+  .describe_state = queue_describe_state,
 };
 
 /* -------------------------------------------------------------------- */
@@ -595,6 +630,38 @@ static const QdParamSpec server_params[] = {
        "service times."), NULL, QD_PARAM_SEED },
 };
 
+/* For the debugger (qd-debug.h). */
+static const char *
+server_describe_phase (QdAtomic *self)
+{
+  Server *st = self->state;
+
+  switch (st->phase)
+    {
+    case PHASE_ANNOUNCE:
+      return N_("idle: announcing it is free");
+    case PHASE_BUSY:
+      return N_("busy: service ends at t + σ");
+    default:
+      return N_("idle: waiting for an entity");
+    }
+}
+
+static void
+server_describe_state (QdAtomic   *self,
+                       double      t,
+                       QdStateFunc add,
+                       gpointer    user_data)
+{
+  Server *st = self->state;
+  gboolean busy = st->phase == PHASE_BUSY;
+
+  add (N_("server"), busy, busy ? N_("busy") : N_("idle"), user_data);
+  if (busy)
+    add (N_("entity in service"), st->value, NULL, user_data);
+  add (N_("served"), st->served, NULL, user_data);
+}
+
 const QdBlockType qd_block_server = {
   .id = "server",
   .category = N_("Discrete"),
@@ -622,4 +689,6 @@ const QdBlockType qd_block_server = {
   .dext = server_dext,
   .lambda = server_lambda,
   .exit = server_exit,
+  .describe_phase = server_describe_phase,
+  .describe_state = server_describe_state,
 };

@@ -1019,6 +1019,43 @@ static const QdParamSpec integrator_params[] = {
     NULL, QD_PARAM_INHERIT },
 };
 
+/* For the debugger (qd-debug.h): what the block waits for, and its state
+ * at @t, x and q evaluated from their polynomials. */
+static const char *
+integrator_describe_phase (QdAtomic *self)
+{
+  Integrator *st = self->state;
+
+  if (st->initial)
+    return N_("initial output due");
+  if (st->sigma >= QD_INF)
+    return N_("passive: x stays within ΔQ of q");
+  return N_("waiting for ΔQ crossing");
+}
+
+static void
+integrator_describe_state (QdAtomic   *self,
+                           double      t,
+                           QdStateFunc add,
+                           gpointer    user_data)
+{
+  Integrator *st = self->state;
+  double s = t - st->tl;
+  double x = 0, dx = 0, q = 0;
+
+  for (int k = st->n; k >= 0; k--)
+    x = x * s + st->x[k];
+  for (int k = st->n; k >= 1; k--)
+    dx = dx * s + k * st->x[k];
+  for (int k = st->n - 1; k >= 0; k--)
+    q = q * s + st->q[k];
+  add (N_("x"), x, NULL, user_data);
+  add (N_("q"), q, NULL, user_data);
+  add (N_("ΔQ"), st->dq, NULL, user_data);
+  add (N_("derivative"), dx, NULL, user_data);
+  add (N_("σ (time to next step)"), st->tl + st->sigma - t, NULL, user_data);
+}
+
 const QdBlockType qd_block_integrator = {
   .id = "integrator",
   .category = N_("Continuous"),
@@ -1049,6 +1086,8 @@ const QdBlockType qd_block_integrator = {
   .lambda = integrator_lambda,
   .fire = integrator_fire,
   .dext_ta = qd_integrator_dext_ta,
+  .describe_phase = integrator_describe_phase,
+  .describe_state = integrator_describe_state,
 };
 
 /* The same integrator with a reset input: one method table, one set of
@@ -1083,4 +1122,6 @@ const QdBlockType qd_block_integrator_reset = {
   .lambda = integrator_lambda,
   .fire = integrator_fire,
   .dext_ta = qd_integrator_dext_ta,
+  .describe_phase = integrator_describe_phase,
+  .describe_state = integrator_describe_state,
 };

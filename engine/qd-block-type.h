@@ -45,6 +45,14 @@ typedef struct _QdAtomic      QdAtomic;
 typedef struct _QdSimulation  QdSimulation;
 typedef struct _QdTrace       QdTrace;
 
+/* One state variable of a block, for display (describe_state below):
+ * @name is marked with N_(); @text, when not NULL, is shown instead of
+ * @value (a Server's "busy", a Queue's list of entities). */
+typedef void (*QdStateFunc) (const char *name,
+                             double      value,
+                             const char *text,
+                             gpointer    user_data);
+
 typedef enum
 {
   QD_PARAM_NUMBER,      /* an expression giving a real number */
@@ -302,6 +310,19 @@ struct _QdBlockType
                        const char *const *texts,
                        guint             *n_inputs,
                        guint             *n_outputs);
+
+  /* Optional, for a debugger (qd-debug.h), called only while the run is
+   * paused, never by the event loop:
+   *   describe_phase  the phase of the current state in a few words,
+   *            marked with N_() ("waiting for ΔQ crossing"), or NULL for
+   *            the engine's generic words.
+   *   describe_state  calls @add for each state variable worth showing,
+   *            evaluated at @t (the simulation time), changing nothing. */
+  const char *(*describe_phase) (QdAtomic *self);
+  void     (*describe_state) (QdAtomic   *self,
+                              double      t,
+                              QdStateFunc add,
+                              gpointer    user_data);
 };
 
 /* The run-time instance of a block. The engine owns it; fields are set

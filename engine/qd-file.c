@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "qd-debug.h"
 #include "qd-file.h"
 #include "qd-json-writer.h"
 #include "qd-registry.h"
@@ -45,7 +46,10 @@
  * the next save. */
 static const char *const top_keys[] = {
   "format", "version", "title", "description", "simulation", "variables",
-  "blocks", "links", NULL
+  "blocks", "links", "breakpoints", NULL
+};
+static const char *const breakpoint_keys[] = {
+  "kind", "block", "port", "value", NULL
 };
 static const char *const simulation_keys[] = {
   "start", "final", "method", "dqmin", "dqrel", "illegitimacy_limit",
@@ -1093,6 +1097,57 @@ load_settings (Loader      *loader,
   return load_solver_settings (loader, json, where, settings);
 }
 
+
+/* "breakpoints": the debugger's, by block path (qd-debug.h). The blocks
+ * are not looked up: a breakpoint on a block since renamed is kept, and
+ * the debugger leaves it out of a run. */
+static gboolean
+load_breakpoints (Loader      *loader,
+                  json_object *array,
+                  GPtrArray   *out)
+{
+  if (!json_object_is_type (array, json_type_array))
+    return fail (loader, QD_ERROR_FORMAT, NULL,
+                 _("\"breakpoints\" must be an array of objects"));
+  for (gsize i = 0; i < json_object_array_length (array); i++)
+    {
+      json_object *bp = json_object_array_get_idx (array, i);
+      g_autofree char *where = g_strdup_printf (_("breakpoint %u"), (guint) i + 1);
+      json_object *value;
+      const char *kind_name = NULL, *block = NULL;
+      QdBreakKind kind;
+      guint64 port = 0;
+      double number = 0;
+      gboolean on_block, has_value;
+
+      if (!json_object_is_type (bp, json_type_object))
+        return fail (loader, QD_ERROR_FORMAT, where, _("must be an object"));
+      if (!check_keys (loader, where, bp, _("a breakpoint"), breakpoint_keys))
+        return FALSE;
+      if (!json_object_object_get_ex (bp, "kind", &value) || !get_string (value, &kind_name)
+          || !qd_break_kind_from_string (kind_name, &kind))
+        return fail (loader, QD_ERROR_FORMAT, where,
+                     _("\"kind\" must be one of time, internal, transition, crossing, error"));
+      on_block = kind == QD_BREAK_INTERNAL || kind == QD_BREAK_TRANSITION
+                 || kind == QD_BREAK_CROSSING;
+      has_value = kind == QD_BREAK_TIME || kind == QD_BREAK_CROSSING;
+      if (on_block && (!json_object_object_get_ex (bp, "block", &value)
+                       || !get_string (value, &block) || block[0] != '/'))
+        return fail (loader, QD_ERROR_FORMAT, where,
+                     _("\"block\" must be the path of a block, such as \"/Integrator\""));
+      if (json_object_object_get_ex (bp, "port", &value)
+          && !get_uint (value, G_MAXUINT16, &port))
+        return fail (loader, QD_ERROR_FORMAT, where,
+                     _("\"port\" must be a whole number from 0"));
+      if (has_value && (!json_object_object_get_ex (bp, "value", &value)
+                        || !get_number (value, &number)))
+        return fail (loader, QD_ERROR_FORMAT, where, _("\"value\" must be a number"));
+      g_ptr_array_add (out, qd_breakpoint_new (kind, on_block ? block : NULL,
+                                               (guint) port, number));
+    }
+  return TRUE;
+}
+
 static QdDocument *
 load_tree (Loader      *loader,
            json_object *root_json)
@@ -1202,6 +1257,15 @@ load_tree (Loader      *loader,
               break;
             }
         }
+    }
+  if (ok && json_object_object_get_ex (root_json, "breakpoints", &value))
+    {
+      g_autoptr(GPtrArray) breakpoints =
+        g_ptr_array_new_with_free_func ((GDestroyNotify) qd_breakpoint_free);
+
+      ok = load_breakpoints (loader, value, breakpoints);
+      if (ok)
+        qd_document_load_breakpoints (doc, breakpoints);
     }
   if (!ok)
     {
@@ -1405,6 +1469,43 @@ qd_document_load_fd_full (int          fd,
 
 /* Writing */
 
+/* Only when there are some: a diagram without breakpoints is written as
+ * before them. */
+static void
+write_breakpoints (QdJsonWriter *w,
+                   GPtrArray    *breakpoints)
+{
+  if (breakpoints->len == 0)
+    return;
+  qd_json_writer_key (w, "breakpoints");
+  qd_json_writer_begin_array (w, FALSE);
+  for (guint k = 0; k < breakpoints->len; k++)
+    {
+      const QdBreakpoint *bp = g_ptr_array_index (breakpoints, k);
+
+      qd_json_writer_begin_object (w, TRUE);
+      qd_json_writer_key (w, "kind");
+      qd_json_writer_string (w, qd_break_kind_to_string (bp->kind));
+      if (bp->block != NULL)
+        {
+          qd_json_writer_key (w, "block");
+          qd_json_writer_string (w, bp->block);
+        }
+      if (bp->kind == QD_BREAK_CROSSING)
+        {
+          qd_json_writer_key (w, "port");
+          qd_json_writer_uint (w, bp->port);
+        }
+      if (bp->kind == QD_BREAK_TIME || bp->kind == QD_BREAK_CROSSING)
+        {
+          qd_json_writer_key (w, "value");
+          qd_json_writer_number (w, bp->value);
+        }
+      qd_json_writer_end_object (w);
+    }
+  qd_json_writer_end_array (w);
+}
+
 static void
 write_block (QdJsonWriter  *w,
              const QdBlock *block);
@@ -1604,6 +1705,7 @@ qd_document_to_data (QdDocument *self,
   qd_json_writer_end_object (w);
 
   write_system (w, qd_document_get_root (self));
+  write_breakpoints (w, qd_document_get_breakpoints (self));
   qd_json_writer_end_object (w);
 
   return qd_json_writer_free_to_data (w, length);

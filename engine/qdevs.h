@@ -26,6 +26,7 @@
 #include "qd-classic.h"
 #include "qd-compare.h"
 #include "qd-event-log.h"
+#include "qd-debug.h"
 #include "qd-event-log-csv.h"
 #include "qd-stats.h"
 #include "qd-runner.h"

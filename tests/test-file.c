@@ -519,7 +519,7 @@ test_semantic_errors (void)
       NAME ": \"version\" must be a whole number (this QDevs writes 1)" },
     { HEAD "\"titel\": \"x\"}", QD_ERROR_FORMAT,
       NAME ": unknown key \"titel\" in the diagram; the keys are format, version, "
-      "title, description, simulation, variables, blocks, links" },
+      "title, description, simulation, variables, blocks, links, breakpoints" },
     { HEAD "\"title\": 3}", QD_ERROR_FORMAT, NAME ": \"title\" must be a string" },
     { HEAD "\"blocks\": {}}", QD_ERROR_FORMAT, NAME ": \"blocks\" must be an array of blocks" },
 

@@ -121,6 +121,8 @@ struct _QdCanvas
   /* Block id -> what it reported in the last run, for its tooltip. */
   GHashTable         *reported;
   GHashTable         *highlight;   /* block ids with problems */
+  QdCanvasOverlayFunc overlay_func; /* qd_canvas_set_overlay() */
+  gpointer            overlay_data;
 };
 
 enum
@@ -1117,6 +1119,14 @@ qd_canvas_snapshot (GtkWidget   *widget,
     {
       cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
       qd_canvas_render (cr, qd_canvas_get_system (self), &options, width, height);
+      cairo_destroy (cr);
+    }
+  if (self->overlay_func != NULL && qd_canvas_get_system (self) != NULL)
+    {
+      cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+      cairo_scale (cr, self->zoom, self->zoom);
+      cairo_translate (cr, -self->origin_x, -self->origin_y);
+      self->overlay_func (self, cr, qd_canvas_get_system (self), self->overlay_data);
       cairo_destroy (cr);
     }
 }
@@ -2159,4 +2169,24 @@ qd_canvas_get_context_menu (QdCanvas *self)
   g_return_val_if_fail (QD_IS_CANVAS (self), NULL);
 
   return G_MENU (gtk_popover_menu_get_menu_model (GTK_POPOVER_MENU (self->context_menu)));
+}
+
+void
+qd_canvas_set_overlay (QdCanvas            *self,
+                       QdCanvasOverlayFunc  func,
+                       gpointer             user_data)
+{
+  g_return_if_fail (QD_IS_CANVAS (self));
+
+  self->overlay_func = func;
+  self->overlay_data = user_data;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+qd_canvas_queue_overlay (QdCanvas *self)
+{
+  g_return_if_fail (QD_IS_CANVAS (self));
+
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }

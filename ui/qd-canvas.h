@@ -93,5 +93,16 @@ GtkWidget          *qd_canvas_create_tooltip (QdCanvas   *self,
 /* The model of the context menu, so that the window can add its own
  * items (which may name "win." actions): Open, Properties... */
 GMenu              *qd_canvas_get_context_menu (QdCanvas *self);
+/* Draws over the diagram after everything else (a debugger's marks):
+ * @func is called at each frame with @cr in canvas units, the system
+ * shown; NULL removes it. qd_canvas_queue_overlay() asks for a frame. */
+typedef void (*QdCanvasOverlayFunc) (QdCanvas *canvas,
+                                     cairo_t  *cr,
+                                     QdSystem *system,
+                                     gpointer  user_data);
+void                qd_canvas_set_overlay    (QdCanvas            *self,
+                                              QdCanvasOverlayFunc  func,
+                                              gpointer             user_data);
+void                qd_canvas_queue_overlay  (QdCanvas   *self);
 
 G_END_DECLS

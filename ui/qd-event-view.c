@@ -175,6 +175,7 @@ struct _QdEventView
   GtkNativeDialog   *chooser;
 
   QdSimulation      *sim;        /* borrowed: the run being recorded */
+  gboolean           selecting;  /* qd_event_view_select_row() at work */
   GArray            *records;    /* Record, appended by the worker */
   gboolean           truncated;  /* the run went past the limit */
 };
@@ -184,6 +185,7 @@ G_DEFINE_FINAL_TYPE (QdEventView, qd_event_view, GTK_TYPE_WIDGET)
 enum
 {
   SIGNAL_BLOCK_ACTIVATED,
+  SIGNAL_ROW_SELECTED,
   N_SIGNALS
 };
 
@@ -418,6 +420,17 @@ open_chooser (QdEventView *self)
 }
 
 static void
+on_selected (GtkSingleSelection *selection,
+             GParamSpec         *pspec,
+             QdEventView        *self)
+{
+  guint row = gtk_single_selection_get_selected (selection);
+
+  if (!self->selecting && row != GTK_INVALID_LIST_POSITION)
+    g_signal_emit (self, signals[SIGNAL_ROW_SELECTED], 0, row);
+}
+
+static void
 qd_event_view_dispose (GObject *object)
 {
   QdEventView *self = QD_EVENT_VIEW (object);
@@ -463,6 +476,12 @@ qd_event_view_class_init (QdEventViewClass *klass)
     g_signal_new ("block-activated", G_TYPE_FROM_CLASS (klass),
                   G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 1, G_TYPE_STRING);
+  /* "row-selected" (guint row): the user selected a row (not emitted by
+   * qd_event_view_select_row()). */
+  signals[SIGNAL_ROW_SELECTED] =
+    g_signal_new ("row-selected", G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_UINT);
 }
 
 static void
@@ -518,6 +537,8 @@ qd_event_view_init (QdEventView *self)
   g_object_unref (selection);
   g_signal_connect_swapped (self->column_view, "activate",
                             G_CALLBACK (qd_event_view_activate), self);
+  g_signal_connect (selection, "notify::selected",
+                    G_CALLBACK (on_selected), self);
 
   self->scroller = GTK_SCROLLED_WINDOW (qd_table_scroller_new (GTK_WIDGET (self->column_view)));
   gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->scroller));
@@ -669,4 +690,86 @@ qd_event_view_write_csv (QdEventView  *self,
       qd_event_log_csv_append (csv, &entry, g_ptr_array_index (self->rows->paths, r->block));
     }
   return qd_event_log_csv_close (csv, error);
+}
+
+gboolean
+qd_event_view_get_entry (QdEventView *self,
+                         guint        row,
+                         QdLogEntry  *entry,
+                         QdSignal    *segment)
+{
+  const Record *r;
+
+  g_return_val_if_fail (QD_IS_EVENT_VIEW (self), FALSE);
+  g_return_val_if_fail (entry != NULL && segment != NULL, FALSE);
+
+  if (row >= self->rows->records->len)
+    return FALSE;
+  r = &g_array_index (self->rows->records, Record, row);
+  *entry = (QdLogEntry) { (QdLogKind) r->kind, r->event, r->t, r->block,
+                          r->port, r->elapsed, r->ta, NULL };
+  memset (segment, 0, sizeof *segment);
+  if (r->order >= 0)
+    {
+      segment->t = r->t;
+      segment->order = r->order;
+      segment->tag = r->tag;
+      memcpy (segment->c, r->c, sizeof segment->c);
+      entry->segment = segment;
+    }
+  return TRUE;
+}
+
+const char *
+qd_event_view_get_block_path (QdEventView *self,
+                              guint        block)
+{
+  g_return_val_if_fail (QD_IS_EVENT_VIEW (self), NULL);
+
+  return block < self->rows->paths->len ? g_ptr_array_index (self->rows->paths, block)
+                                        : NULL;
+}
+
+void
+qd_event_view_select_row (QdEventView *self,
+                          guint        row)
+{
+  GtkSelectionModel *model;
+  GtkAdjustment *adj;
+  guint n;
+
+  g_return_if_fail (QD_IS_EVENT_VIEW (self));
+
+  model = gtk_column_view_get_model (self->column_view);
+  n = self->rows->records->len;
+  self->selecting = TRUE;
+  if (row < n)
+    gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (model), row);
+  else
+    gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (model),
+                                       GTK_INVALID_LIST_POSITION);
+  self->selecting = FALSE;
+  if (row >= n)
+    return;
+  /* GTK 4.8 has no gtk_column_view_scroll_to(): the rows are of one
+   * height, so the row's place is its share of the whole. */
+  adj = gtk_scrolled_window_get_vadjustment (self->scroller);
+  {
+    double upper = gtk_adjustment_get_upper (adj);
+    double page = gtk_adjustment_get_page_size (adj);
+    double row_h = upper / MAX (n, 1);
+    double y = row * row_h;
+    double value = gtk_adjustment_get_value (adj);
+
+    if (y < value || y + row_h > value + page)
+      gtk_adjustment_set_value (adj, CLAMP (y - page / 2, 0, MAX (upper - page, 0)));
+  }
+}
+
+guint
+qd_event_view_get_selected_row (QdEventView *self)
+{
+  g_return_val_if_fail (QD_IS_EVENT_VIEW (self), GTK_INVALID_LIST_POSITION);
+
+  return gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (gtk_column_view_get_model (self->column_view)));
 }

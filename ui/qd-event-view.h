@@ -52,4 +52,20 @@ char      *qd_event_view_dup_cell    (QdEventView  *self,
                                       guint         row,
                                       guint         column);
 
+/* The record of row @row (its segment copied into @segment, which
+ * entry->segment then points to); FALSE past the last row. */
+gboolean   qd_event_view_get_entry   (QdEventView  *self,
+                                      guint         row,
+                                      QdLogEntry   *entry,
+                                      QdSignal     *segment);
+/* The path of block @block (index in the flat model) of the run. */
+const char *qd_event_view_get_block_path (QdEventView *self,
+                                          guint        block);
+/* Selects row @row and scrolls it into sight (a debugger following the
+ * run); a row past the last clears the selection. Emits nothing. */
+void       qd_event_view_select_row  (QdEventView  *self,
+                                      guint         row);
+/* The row selected, or GTK_INVALID_LIST_POSITION. */
+guint      qd_event_view_get_selected_row (QdEventView *self);
+
 G_END_DECLS

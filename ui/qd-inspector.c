@@ -71,6 +71,7 @@ struct _QdInspector
 
   QdDocument  *document;
   gulong       changed_id;
+  GtkWidget   *extra;         /* weak: qd_inspector_set_extra() */
   char        *block_id;      /* the block edited, NULL for the model */
   guint        n_selected;    /* > 1: several blocks, nothing to edit */
   char        *shape;         /* what the form was built for */
@@ -1830,6 +1831,7 @@ qd_inspector_dispose (GObject *object)
   if (self->order != NULL)
     for (guint i = 0; i < self->order->len; i++)
       ((Field *) g_ptr_array_index (self->order, i))->dead = TRUE;
+  g_clear_weak_pointer (&self->extra);
   gtk_widget_dispose_template (GTK_WIDGET (self), QD_TYPE_INSPECTOR);
 
   G_OBJECT_CLASS (qd_inspector_parent_class)->dispose (object);
@@ -2071,4 +2073,26 @@ qd_inspector_focus_script_line (QdInspector *self,
       return TRUE;
     }
   return FALSE;
+}
+
+void
+qd_inspector_set_extra (QdInspector *self,
+                        GtkWidget   *extra)
+{
+  GtkWidget *content;
+
+  g_return_if_fail (QD_IS_INSPECTOR (self));
+  g_return_if_fail (extra == NULL || GTK_IS_WIDGET (extra));
+
+  content = gtk_widget_get_parent (GTK_WIDGET (self->form));
+  if (self->extra == extra || content == NULL)
+    return;
+  if (self->extra != NULL)
+    gtk_box_remove (GTK_BOX (content), self->extra);
+  g_clear_weak_pointer (&self->extra);
+  if (extra != NULL)
+    {
+      gtk_box_append (GTK_BOX (content), extra);
+      g_set_weak_pointer (&self->extra, extra);
+    }
 }

@@ -59,5 +59,10 @@ gboolean    qd_inspector_focus_field   (QdInspector *self,
  * there. FALSE otherwise. */
 gboolean    qd_inspector_focus_script_line (QdInspector *self,
                                             const char  *message);
+/* Shows @extra under the form, whatever block is shown (a debugger's
+ * read-only state of the block), replacing the one before; NULL removes
+ * it. */
+void        qd_inspector_set_extra     (QdInspector *self,
+                                        GtkWidget   *extra);
 
 G_END_DECLS

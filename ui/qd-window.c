@@ -17,6 +17,8 @@
 #include "qd-autosave.h"
 #include "qd-canvas.h"
 #include "qd-compare-dialog.h"
+#include "qd-debugger.h"
+#include "qd-debugger-panel.h"
 #include "qd-diagram-export.h"
 #include "qd-inspector.h"
 #include "qd-messages-view.h"
@@ -77,6 +79,7 @@ struct _QdWindow
 
   /* Runs of the diagram: plots and statistics in the bottom notebook. */
   QdRunSession *run_session;
+  QdDebugger   *debugger;
 
   /* The copy of unsaved changes kept for after a crash. */
   QdAutosave  *autosave;
@@ -1435,6 +1438,9 @@ qd_window_dispose (GObject *object)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
   /* Stops a run and takes its pages out while the notebook is there. */
+  if (self->debugger != NULL)
+    g_object_run_dispose (G_OBJECT (self->debugger));
+  g_clear_object (&self->debugger);
   if (self->run_session != NULL)
     g_object_run_dispose (G_OBJECT (self->run_session));
   g_clear_object (&self->run_session);
@@ -1543,6 +1549,11 @@ qd_window_init (QdWindow *self)
   qd_run_bar_set_session (self->run_bar, self->run_session);
   g_signal_connect (qd_run_session_get_event_view (self->run_session),
                     "block-activated", G_CALLBACK (on_transition_activated), self);
+  self->debugger = qd_debugger_new (self->run_session, self->canvas);
+  qd_debugger_panel_set_inspector (QD_DEBUGGER_PANEL (qd_debugger_panel_new (self->debugger,
+                                                                            self->canvas,
+                                                                            self->bottom_notebook)),
+                                   self->inspector);
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions,
                                    G_N_ELEMENTS (win_actions), self);
