@@ -1947,6 +1947,111 @@ test_widget_tooltip (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The model button of the open context menu whose text is @text (the
+ * menu's label without its mnemonic's underscore). */
+static GtkWidget *
+find_menu_item (GtkWidget  *widget,
+                const char *text)
+{
+  /* Not in a hidden page of the menu's stack of submenus. */
+  if (!gtk_widget_get_visible (widget) || !gtk_widget_get_child_visible (widget))
+    return NULL;
+  if (g_str_equal (G_OBJECT_TYPE_NAME (widget), "GtkModelButton"))
+    {
+      g_autofree char *label = NULL;
+
+      g_object_get (widget, "text", &label, NULL);
+
+      if (g_strcmp0 (label, text) == 0)
+        return widget;
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_menu_item (child, text);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static void
+flush_events (void)
+{
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+/* An item chosen in the context menu, in a submenu (Align) or not
+ * (Rotate), leaves the keyboard on the canvas: Ctrl+Z and the other
+ * shortcuts work at once. */
+static void
+test_widget_menu_focus (void)
+{
+  static const struct
+  {
+    const char *item;
+    const char *subitem;
+    const char *undo;   /* the undo step it leaves */
+  } chosen[] = {
+    { N_("_Align"), N_("_Left"), N_("Align") },
+    { N_("_Rotate"), NULL, N_("Rotate") },
+    { N_("_Align"), N_("_Bottom"), N_("Align") },
+    { N_("Select _All"), NULL, N_("Align") },
+  };
+  g_autoptr(QdDocument) document = qd_document_new ();
+  g_autoptr(GError) error = NULL;
+  QdSystem *root = qd_document_get_root (document);
+  GtkWidget *window, *widget, *menu = NULL;
+  QdBlock *gain, *integrator;
+
+  gain = qd_document_add_block (document, root, "gain", "Gain", 40, 40, &error);
+  g_assert_no_error (error);
+  integrator = qd_document_add_block (document, root, "integrator", "Integrator",
+                                      160, 100, &error);
+  g_assert_no_error (error);
+  widget = present_canvas (document, &window);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_POPOVER (child))
+      menu = child;
+  g_assert_nonnull (menu);
+
+  for (guint i = 0; i < G_N_ELEMENTS (chosen); i++)
+    {
+      qd_canvas_controller_select_all (qd_canvas_get_controller (QD_CANVAS (widget)));
+      gtk_widget_grab_focus (widget);
+      g_assert_true (gtk_widget_activate_action (widget, "canvas.context-menu", NULL));
+      flush_events ();
+      g_assert_true (gtk_widget_get_visible (menu));
+      for (guint k = 0; k < 2; k++)
+        {
+          const char *label = k == 0 ? chosen[i].item : chosen[i].subitem;
+          g_autoptr(GString) text = NULL;
+          GtkWidget *item;
+
+          if (label == NULL)
+            break;
+          text = g_string_new (_(label));
+          g_string_replace (text, "_", "", 0);
+          item = find_menu_item (menu, text->str);
+          g_assert_nonnull (item);
+          g_signal_emit_by_name (item, "clicked");
+          flush_events ();
+        }
+      g_assert_false (gtk_widget_get_visible (menu));
+      g_assert_true (gtk_root_get_focus (GTK_ROOT (window)) == widget);
+      g_assert_cmpstr (qd_document_get_undo_label (document), ==, _(chosen[i].undo));
+    }
+  /* The items did their work: the two blocks share a left and a bottom
+   * edge. */
+  g_assert_cmpfloat (gain->x, ==, integrator->x);
+  g_assert_cmpfloat (gain->y + gain->height, ==, integrator->y + integrator->height);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static GtkWidget *
 template_child (QdWindow   *window,
                 const char *name)
@@ -2077,6 +2182,7 @@ main (int    argc,
   g_test_add_func ("/canvas/widget/cached-drawing", test_widget_cached_drawing);
   g_test_add_func ("/canvas/widget/zoom-drawing", test_widget_zoom_drawing);
   g_test_add_func ("/canvas/widget/tooltip", test_widget_tooltip);
+  g_test_add_func ("/canvas/widget/menu-focus", test_widget_menu_focus);
   g_test_add_func ("/canvas/window", test_window_canvas);
 
   status = g_test_run ();

@@ -1334,6 +1334,23 @@ popup_context_menu (QdCanvas *self,
   gtk_widget_trigger_tooltip_query (GTK_WIDGET (self));
 }
 
+/* The menu closed (an item chosen, Escape, a click outside): the
+ * keyboard comes back to the canvas if it was left in the menu. GTK
+ * leaves it on the item of a submenu (Align), hidden with the menu, so
+ * that no shortcut would reach the canvas until it is clicked. An item
+ * that sends the keyboard elsewhere (Rename, Properties) does so after
+ * this. */
+static void
+on_context_menu_closed (QdCanvas *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+
+  if (root != NULL
+      && (focus == NULL || gtk_widget_is_ancestor (focus, self->context_menu)))
+    gtk_widget_grab_focus (GTK_WIDGET (self));
+}
+
 /* The Menu key and Shift+F10: the context menu of the selection, from
  * the keyboard. */
 static void
@@ -2074,6 +2091,8 @@ qd_canvas_init (QdCanvas *self)
   gtk_widget_set_parent (self->context_menu, widget);
   gtk_popover_set_has_arrow (GTK_POPOVER (self->context_menu), FALSE);
   gtk_widget_set_halign (self->context_menu, GTK_ALIGN_START);
+  g_signal_connect_swapped (self->context_menu, "closed",
+                            G_CALLBACK (on_context_menu_closed), self);
 
   update_actions (self);
 }
