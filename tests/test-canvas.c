@@ -804,6 +804,72 @@ test_copy_paste (Fixture       *f,
   g_assert_cmpuint (f->root->blocks->len, ==, 4);
 }
 
+/* A link selected without its blocks: Copy puts it on the clipboard
+ * with the blocks at its ends; Paste joins those same blocks again where
+ * they are and the input is free, and otherwise says why nothing was
+ * pasted. */
+static void
+test_copy_paste_link (Fixture       *f,
+                      gconstpointer  data)
+{
+  QdLink *link = qd_system_find_driver (f->root, f->integrator->id, 0, NULL);
+  g_autofree char *key = qd_canvas_link_key (link, 0);
+  g_autofree char *before = text_of (f);
+  g_autofree char *text = NULL;
+  g_autofree char *after = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QdDocument) other = qd_document_new ();
+  g_autoptr(QdCanvasController) elsewhere = qd_canvas_controller_new ();
+  g_autofree char *new_key = NULL;
+  QdLink *made;
+
+  qd_canvas_controller_select (f->controller, key, FALSE);
+  text = qd_canvas_controller_copy (f->controller);
+  g_assert_nonnull (text);
+  g_assert_true (g_str_has_prefix (text, "# QDevs links\n"));
+  /* The link's ends, not the other blocks. */
+  g_assert_nonnull (strstr (text, "\"Integrator\""));
+  g_assert_null (strstr (text, "Gain 2"));
+
+  /* While the link is there, its input is taken: nothing pasted, no
+   * undo step. */
+  g_assert_false (qd_canvas_controller_paste (f->controller, text, &error));
+  g_assert_error (error, QD_ERROR, QD_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "nothing pasted"));
+  g_assert_nonnull (strstr (error->message, "input 1 of /Integrator"));
+  g_clear_error (&error);
+  g_assert_cmpuint (f->root->links->len, ==, 1);
+  g_assert_cmpuint (f->root->blocks->len, ==, 4);
+
+  /* Cut (Copy, then Delete): the link goes in one undo step; Paste
+   * brings it back between the same blocks, selected, in one step. */
+  qd_canvas_controller_delete_selection (f->controller);
+  g_assert_null (qd_system_find_driver (f->root, f->integrator->id, 0, NULL));
+  g_assert_true (qd_canvas_controller_paste (f->controller, text, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (f->root->blocks->len, ==, 4);
+  made = qd_system_find_driver (f->root, f->integrator->id, 0, NULL);
+  g_assert_nonnull (made);
+  g_assert_cmpstr (made->src.block, ==, f->gain->id);
+  new_key = qd_canvas_link_key (made, 0);
+  g_assert_true (qd_canvas_controller_is_selected (f->controller, new_key));
+  g_assert_cmpuint (g_hash_table_size (qd_canvas_controller_get_selection (f->controller)), ==, 1);
+  g_assert_cmpstr (qd_document_get_undo_label (f->document), ==, _("Paste"));
+  qd_document_undo (f->document);
+  g_assert_null (qd_system_find_driver (f->root, f->integrator->id, 0, NULL));
+  qd_document_undo (f->document);
+  after = text_of (f);
+  g_assert_cmpstr (after, ==, before);
+
+  /* In a diagram without those blocks: nothing pasted, and why. */
+  qd_canvas_controller_set_document (elsewhere, other);
+  g_assert_false (qd_canvas_controller_paste (elsewhere, text, &error));
+  g_assert_nonnull (strstr (error->message, "are not here"));
+  g_clear_error (&error);
+  g_assert_cmpuint (qd_document_get_root (other)->blocks->len, ==, 0);
+  g_assert_false (qd_document_can_undo (other));
+}
+
 static void
 test_group (Fixture       *f,
             gconstpointer  data)
@@ -2052,6 +2118,64 @@ test_widget_menu_focus (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static void
+on_canvas_message (QdCanvas   *canvas,
+                   const char *text,
+                   char      **out)
+{
+  g_free (*out);
+  *out = g_strdup (text);
+}
+
+/* Cut and Copy of a lone link through the canvas's actions, as Ctrl+X,
+ * Ctrl+C and the context menu use them; Paste (which reads the
+ * clipboard) joins the blocks again, or says why not. */
+static void
+test_widget_cut_paste_link (void)
+{
+  g_autoptr(QdDocument) document = qd_document_new ();
+  g_autoptr(GError) error = NULL;
+  QdSystem *root = qd_document_get_root (document);
+  g_autofree char *message = NULL;
+  g_autofree char *key = NULL;
+  GtkWidget *window, *widget;
+  QdCanvasController *controller;
+  QdBlock *gain, *integrator;
+  QdLink *link;
+
+  gain = qd_document_add_block (document, root, "gain", "Gain", 40, 40, &error);
+  integrator = qd_document_add_block (document, root, "integrator", "Integrator",
+                                      200, 40, &error);
+  link = qd_document_connect (document, root, gain->id, 0, integrator->id, 0, &error);
+  g_assert_no_error (error);
+  widget = present_canvas (document, &window);
+  controller = qd_canvas_get_controller (QD_CANVAS (widget));
+  g_signal_connect (widget, "message", G_CALLBACK (on_canvas_message), &message);
+
+  key = qd_canvas_link_key (link, 0);
+  qd_canvas_controller_select (controller, key, FALSE);
+  flush_events ();
+  g_assert_true (gtk_widget_activate_action (widget, "canvas.copy", NULL));
+  g_assert_true (gtk_widget_activate_action (widget, "canvas.cut", NULL));
+  g_assert_cmpuint (root->links->len, ==, 0);
+
+  /* Paste reads the clipboard: wait for the link or a message. */
+  g_assert_true (gtk_widget_activate_action (widget, "canvas.paste", NULL));
+  while (root->links->len == 0 && message == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_null (message);
+  g_assert_nonnull (qd_system_find_driver (root, integrator->id, 0, NULL));
+
+  /* Again: the input is taken now. */
+  g_assert_true (gtk_widget_activate_action (widget, "canvas.paste", NULL));
+  while (message == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_nonnull (strstr (message, "nothing pasted"));
+  g_assert_cmpuint (root->links->len, ==, 1);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static GtkWidget *
 template_child (QdWindow   *window,
                 const char *name)
@@ -2170,6 +2294,7 @@ main (int    argc,
   ADD ("controller/add-size", test_add_block_size, TRUE);
   ADD ("controller/rubber-band", test_rubber_band, TRUE);
   ADD ("controller/copy-paste", test_copy_paste, TRUE);
+  ADD ("controller/copy-paste-link", test_copy_paste_link, TRUE);
   ADD ("controller/group", test_group, TRUE);
   ADD ("controller/undo-each", test_undo_each, TRUE);
   ADD ("controller/geometry-edits", test_geometry_edits, TRUE);
@@ -2183,6 +2308,7 @@ main (int    argc,
   g_test_add_func ("/canvas/widget/zoom-drawing", test_widget_zoom_drawing);
   g_test_add_func ("/canvas/widget/tooltip", test_widget_tooltip);
   g_test_add_func ("/canvas/widget/menu-focus", test_widget_menu_focus);
+  g_test_add_func ("/canvas/widget/cut-paste-link", test_widget_cut_paste_link);
   g_test_add_func ("/canvas/window", test_window_canvas);
 
   status = g_test_run ();

@@ -462,8 +462,9 @@ update_actions (QdCanvas *self)
       subsystem = TRUE;
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "canvas.delete", any);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "canvas.cut", some_blocks);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "canvas.copy", some_blocks);
+  /* Links alone are copied too: Paste joins the same blocks again. */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "canvas.cut", any);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "canvas.copy", any);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "canvas.duplicate", some_blocks);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "canvas.paste", has_doc);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "canvas.rotate", some_blocks);
