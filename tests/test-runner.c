@@ -543,7 +543,7 @@ test_run_until (void)
 static void
 test_pause_resume (void)
 {
-  g_autoptr(QdDocument) doc = oscillator ("QSS1", 1e-4, 60, 1);
+  g_autoptr(QdDocument) doc = oscillator ("QSS1", 1e-4, 300, 1);
   QdSimulation *reference;
   QdSimulation *sim = compile (doc);
   double final_time = qd_simulation_get_final_time (sim);
