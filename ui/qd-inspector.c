@@ -1033,6 +1033,10 @@ static void
 register_field (QdInspector *self,
                 Field       *field)
 {
+  g_autofree char *widget_name = g_strconcat ("field:", field->key, NULL);
+
+  /* For the end-to-end tests (qd-test-geometry.c). */
+  gtk_widget_set_name (field->editor, widget_name);
   g_hash_table_replace (self->fields, field->key, field);
   g_ptr_array_add (self->order, field);
 }

@@ -20,6 +20,7 @@
 #include "qd-messages-view.h"
 #include "qd-run-bar.h"
 #include "qd-run-session.h"
+#include "qd-test-geometry.h"
 #include "qd-settings.h"
 #include "qd-window.h"
 
@@ -187,6 +188,12 @@ create_palette_row (const QdBlockType *type)
   if (type->doc != NULL && type->doc[0] != '\0')
     gtk_widget_set_tooltip_text (row, _(type->doc));
   g_object_set_data (G_OBJECT (row), "qd-block-type", (gpointer) type);
+  /* For the end-to-end tests (qd-test-geometry.c). */
+  {
+    g_autofree char *widget_name = g_strconcat ("palette:", type->id, NULL);
+
+    gtk_widget_set_name (row, widget_name);
+  }
 
   /* Rows drag onto the canvas, carrying the block type id. */
   source = gtk_drag_source_new ();
@@ -1542,6 +1549,7 @@ qd_window_init (QdWindow *self)
   };
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  qd_test_geometry_watch (GTK_WINDOW (self));
   self->run_session = qd_run_session_new (self->bottom_notebook, self->messages_view,
                                          self->canvas);
   qd_run_bar_set_session (self->run_bar, self->run_session);
