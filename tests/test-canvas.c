@@ -870,6 +870,67 @@ test_copy_paste_link (Fixture       *f,
   g_assert_false (qd_document_can_undo (other));
 }
 
+/* An edit made while a gesture is in progress (Delete, Cut, Paste...
+ * with the button still down) first takes the gesture back, as Escape
+ * would, then applies to the diagram as it was: the rest of the drag
+ * changes nothing, and the edit is an undo step of its own. */
+static void
+test_edit_during_gesture (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) route = NULL;
+  g_autofree char *branch = NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  QdLink *link;
+  QdPoint a, b;
+
+  /* Gain drives the Integrator and, through a branch, Gain 2. */
+  link = qd_document_connect (f->document, f->root, f->gain->id, 0,
+                              f->gain2->id, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (link->targets->len, ==, 2);
+  branch = qd_canvas_link_key (link, 1);
+  route = qd_canvas_route_target (f->root, link, 1);
+  /* Its own segment: down towards Gain 2, before the last step in. */
+  g_assert_cmpuint (route->len, >=, 3);
+  a = g_array_index (route, QdPoint, route->len - 3);
+  b = g_array_index (route, QdPoint, route->len - 2);
+  g_assert_cmpfloat (fabs (a.y - b.y), >, 50);
+  before = text_of (f);
+
+  /* Bending the branch, it is deleted half way. */
+  qd_canvas_controller_press (f->controller, (a.x + b.x) / 2, (a.y + b.y) / 2, 0);
+  qd_canvas_controller_drag (f->controller, (a.x + b.x) / 2 + 30, (a.y + b.y) / 2 + 40);
+  g_assert_cmpint (qd_canvas_controller_get_mode (f->controller), ==, QD_CANVAS_MODE_BEND);
+  qd_canvas_controller_select (f->controller, branch, FALSE);
+  qd_canvas_controller_delete_selection (f->controller);
+  g_assert_cmpint (qd_canvas_controller_get_mode (f->controller), ==, QD_CANVAS_MODE_IDLE);
+  qd_canvas_controller_drag (f->controller, (a.x + b.x) / 2 + 60, (a.y + b.y) / 2 + 80);
+  qd_canvas_controller_release (f->controller, (a.x + b.x) / 2 + 60, (a.y + b.y) / 2 + 80);
+  g_assert_cmpuint (link->targets->len, ==, 1);
+  g_assert_cmpstr (qd_document_get_undo_label (f->document), ==, _("Delete"));
+  qd_document_undo (f->document);
+  after = text_of (f);
+  g_assert_cmpstr (after, ==, before);
+
+  /* Moving Gain 2, it is cut half way. */
+  qd_canvas_controller_press (f->controller, 330, 270, 0);
+  qd_canvas_controller_drag (f->controller, 380, 320);
+  g_assert_cmpint (qd_canvas_controller_get_mode (f->controller), ==, QD_CANVAS_MODE_MOVE);
+  g_free (qd_canvas_controller_copy (f->controller));
+  qd_canvas_controller_delete_selection (f->controller);
+  qd_canvas_controller_drag (f->controller, 420, 360);
+  qd_canvas_controller_release (f->controller, 420, 360);
+  g_assert_null (qd_system_find_block (f->root, f->gain2->id));
+  g_assert_cmpstr (qd_document_get_undo_label (f->document), ==, _("Delete"));
+  qd_document_undo (f->document);
+  g_free (after);
+  after = text_of (f);
+  g_assert_cmpstr (after, ==, before);
+}
+
 static void
 test_group (Fixture       *f,
             gconstpointer  data)
@@ -2254,6 +2315,66 @@ test_window_canvas (void)
   g_rmdir (dir);
 }
 
+/* Ctrl+Z (the window's Undo) with the button still down takes back the
+ * drag, as Escape does, and nothing more: the branch being bent is not
+ * undone from under it. */
+static void
+test_window_undo_during_gesture (void)
+{
+  g_autoptr(QdDocument) document = qd_document_new ();
+  g_autoptr(GError) error = NULL;
+  QdSystem *root = qd_document_get_root (document);
+  g_autoptr(GArray) route = NULL;
+  QdCanvasController *controller;
+  QdBlock *gain, *integrator, *gain2;
+  QdWindow *window;
+  QdLink *link;
+  QdPoint a, b, m;
+
+  gain = qd_document_add_block (document, root, "gain", "Gain", 100, 100, &error);
+  integrator = qd_document_add_block (document, root, "integrator", "Integrator",
+                                      300, 100, &error);
+  gain2 = qd_document_add_block (document, root, "gain", "Gain 2", 300, 250, &error);
+  qd_document_connect (document, root, gain->id, 0, integrator->id, 0, &error);
+  g_assert_no_error (error);
+  window = qd_window_new (GTK_APPLICATION (app));
+  qd_window_set_document (window, document, NULL);
+  controller = qd_canvas_get_controller (QD_CANVAS (template_child (window, "canvas")));
+  link = qd_document_connect (document, root, gain->id, 0, gain2->id, 0, &error);
+  g_assert_no_error (error);
+  route = qd_canvas_route_target (root, link, 1);
+  a = g_array_index (route, QdPoint, route->len - 3);
+  b = g_array_index (route, QdPoint, route->len - 2);
+  m = (QdPoint) { (a.x + b.x) / 2, (a.y + b.y) / 2 };
+
+  /* Pressed on the branch, not moved yet: Undo ends the press. */
+  qd_canvas_controller_press (controller, m.x, m.y, 0);
+  g_assert_cmpint (qd_canvas_controller_get_mode (controller), ==, QD_CANVAS_MODE_PRESSED);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "undo", NULL);
+  g_assert_cmpint (qd_canvas_controller_get_mode (controller), ==, QD_CANVAS_MODE_IDLE);
+  g_assert_cmpuint (link->targets->len, ==, 2);
+  qd_canvas_controller_drag (controller, m.x + 30, m.y + 40);
+  qd_canvas_controller_release (controller, m.x + 30, m.y + 40);
+  g_assert_cmpuint (link->targets->len, ==, 2);
+
+  /* Bending it: Undo takes the bend back, and the branch stays. */
+  qd_canvas_controller_press (controller, m.x, m.y, 0);
+  qd_canvas_controller_drag (controller, m.x + 30, m.y + 40);
+  g_assert_cmpint (qd_canvas_controller_get_mode (controller), ==, QD_CANVAS_MODE_BEND);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "undo", NULL);
+  g_assert_cmpuint (link->targets->len, ==, 2);
+  g_assert_cmpuint (((QdLinkTarget *) g_ptr_array_index (link->targets, 1))->points->len, ==, 0);
+  qd_canvas_controller_drag (controller, m.x + 60, m.y + 80);
+  qd_canvas_controller_release (controller, m.x + 60, m.y + 80);
+  g_assert_cmpuint (((QdLinkTarget *) g_ptr_array_index (link->targets, 1))->points->len, ==, 0);
+
+  /* The next Undo, with the button up, undoes the branch. */
+  g_action_group_activate_action (G_ACTION_GROUP (window), "undo", NULL);
+  g_assert_null (qd_system_find_driver (root, gain2->id, 0, NULL));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -2295,6 +2416,7 @@ main (int    argc,
   ADD ("controller/rubber-band", test_rubber_band, TRUE);
   ADD ("controller/copy-paste", test_copy_paste, TRUE);
   ADD ("controller/copy-paste-link", test_copy_paste_link, TRUE);
+  ADD ("controller/edit-during-gesture", test_edit_during_gesture, TRUE);
   ADD ("controller/group", test_group, TRUE);
   ADD ("controller/undo-each", test_undo_each, TRUE);
   ADD ("controller/geometry-edits", test_geometry_edits, TRUE);
@@ -2310,6 +2432,7 @@ main (int    argc,
   g_test_add_func ("/canvas/widget/menu-focus", test_widget_menu_focus);
   g_test_add_func ("/canvas/widget/cut-paste-link", test_widget_cut_paste_link);
   g_test_add_func ("/canvas/window", test_window_canvas);
+  g_test_add_func ("/canvas/window/undo-during-gesture", test_window_undo_during_gesture);
 
   status = g_test_run ();
   g_clear_object (&app);

@@ -1512,12 +1512,26 @@ qd_canvas_controller_get_feedback (QdCanvasController *self,
 
 /* Edits of the selection */
 
+/* An edit from a key or a menu while the button is still down (Delete in
+ * the middle of a drag) first takes back the gesture, as Escape does:
+ * the gesture's transaction would otherwise swallow the edit, and the
+ * rest of the drag would go on over what the edit took away (the
+ * target of a branch that no longer exists). */
+static void
+stop_gesture (QdCanvasController *self)
+{
+  if (self->mode != QD_CANVAS_MODE_IDLE)
+    qd_canvas_controller_cancel (self);
+}
+
 void
 qd_canvas_controller_delete_selection (QdCanvasController *self)
 {
   g_autoptr(GPtrArray) blocks = NULL;
 
   g_return_if_fail (QD_IS_CANVAS_CONTROLLER (self));
+
+  stop_gesture (self);
 
   if (self->document == NULL || g_hash_table_size (self->selection) == 0)
     return;
@@ -1576,6 +1590,8 @@ qd_canvas_controller_nudge (QdCanvasController *self,
 
   g_return_if_fail (QD_IS_CANVAS_CONTROLLER (self));
 
+  stop_gesture (self);
+
   if (self->document == NULL)
     return;
   blocks = qd_canvas_controller_get_selected_blocks (self);
@@ -1611,6 +1627,8 @@ qd_canvas_controller_rotate_selection (QdCanvasController *self)
 
   g_return_if_fail (QD_IS_CANVAS_CONTROLLER (self));
 
+  stop_gesture (self);
+
   if (self->document == NULL)
     return;
   blocks = qd_canvas_controller_get_selected_blocks (self);
@@ -1642,6 +1660,8 @@ qd_canvas_controller_flip_selection (QdCanvasController *self)
 
   g_return_if_fail (QD_IS_CANVAS_CONTROLLER (self));
 
+  stop_gesture (self);
+
   if (self->document == NULL)
     return;
   blocks = qd_canvas_controller_get_selected_blocks (self);
@@ -1670,6 +1690,8 @@ qd_canvas_controller_align_selection (QdCanvasController *self,
   double right = -G_MAXDOUBLE, bottom = -G_MAXDOUBLE;
 
   g_return_if_fail (QD_IS_CANVAS_CONTROLLER (self));
+
+  stop_gesture (self);
 
   if (self->document == NULL)
     return;
@@ -2085,6 +2107,8 @@ qd_canvas_controller_paste (QdCanvasController  *self,
   g_return_val_if_fail (QD_IS_CANVAS_CONTROLLER (self), FALSE);
   g_return_val_if_fail (text != NULL, FALSE);
 
+  stop_gesture (self);
+
   if (self->document == NULL || self->system == NULL)
     return FALSE;
 
@@ -2175,6 +2199,8 @@ qd_canvas_controller_group (QdCanvasController *self)
 
   g_return_val_if_fail (QD_IS_CANVAS_CONTROLLER (self), FALSE);
 
+  stop_gesture (self);
+
   if (self->document == NULL)
     return FALSE;
   blocks = qd_canvas_controller_get_selected_blocks (self);
@@ -2206,6 +2232,8 @@ qd_canvas_controller_ungroup (QdCanvasController *self)
   gboolean ok = TRUE;
 
   g_return_val_if_fail (QD_IS_CANVAS_CONTROLLER (self), FALSE);
+
+  stop_gesture (self);
 
   if (self->document == NULL)
     return FALSE;
@@ -2256,6 +2284,8 @@ qd_canvas_controller_add_block (QdCanvasController *self,
 
   g_return_val_if_fail (QD_IS_CANVAS_CONTROLLER (self), NULL);
   g_return_val_if_fail (type != NULL, NULL);
+
+  stop_gesture (self);
 
   if (self->document == NULL || self->system == NULL)
     return NULL;

@@ -1781,13 +1781,23 @@ escape_shortcut (GtkWidget *widget,
 {
   QdCanvas *self = QD_CANVAS (widget);
 
-  if (qd_canvas_controller_get_mode (self->controller) != QD_CANVAS_MODE_IDLE)
-    {
-      gtk_event_controller_reset (GTK_EVENT_CONTROLLER (self->drag));
-      qd_canvas_controller_cancel (self->controller);
-    }
-  else
+  if (!qd_canvas_cancel_gesture (self))
     qd_canvas_controller_clear_selection (self->controller);
+  return TRUE;
+}
+
+/* Takes back the drag in progress, if any (Escape, or an undo with the
+ * button still down): what it did so far is undone and the rest of it
+ * is ignored. Returns whether there was one. */
+gboolean
+qd_canvas_cancel_gesture (QdCanvas *self)
+{
+  g_return_val_if_fail (QD_IS_CANVAS (self), FALSE);
+
+  if (qd_canvas_controller_get_mode (self->controller) == QD_CANVAS_MODE_IDLE)
+    return FALSE;
+  gtk_event_controller_reset (GTK_EVENT_CONTROLLER (self->drag));
+  qd_canvas_controller_cancel (self->controller);
   return TRUE;
 }
 

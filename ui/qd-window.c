@@ -390,6 +390,11 @@ undo_activated (GSimpleAction *action,
 {
   QdWindow *self = user_data;
 
+  /* With the button still down, Ctrl+Z takes back the drag, as Escape
+   * does: undoing a step under it would take away what it holds (the
+   * branch it bends) while the rest of the drag went on. */
+  if (qd_canvas_cancel_gesture (self->canvas))
+    return;
   if (self->document != NULL)
     qd_document_undo (self->document);
 }
@@ -401,6 +406,8 @@ redo_activated (GSimpleAction *action,
 {
   QdWindow *self = user_data;
 
+  if (qd_canvas_cancel_gesture (self->canvas))
+    return;
   if (self->document != NULL)
     qd_document_redo (self->document);
 }
