@@ -2176,7 +2176,12 @@ test_widget_menu_focus (void)
   g_assert_cmpfloat (gain->x, ==, integrator->x);
   g_assert_cmpfloat (gain->y + gain->height, ==, integrator->y + integrator->height);
 
+  /* The window closed with the menu open: it goes with it. */
+  g_assert_true (gtk_widget_activate_action (widget, "canvas.context-menu", NULL));
+  flush_events ();
+  g_assert_true (gtk_widget_get_visible (menu));
   gtk_window_destroy (GTK_WINDOW (window));
+  flush_events ();
 }
 
 static void

@@ -1347,7 +1347,8 @@ on_context_menu_closed (QdCanvas *self)
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
   GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
 
-  if (root != NULL
+  /* Not while the canvas goes (dispose takes the menu away first). */
+  if (root != NULL && self->context_menu != NULL
       && (focus == NULL || gtk_widget_is_ancestor (focus, self->context_menu)))
     gtk_widget_grab_focus (GTK_WIDGET (self));
 }
