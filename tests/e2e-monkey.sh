@@ -23,7 +23,8 @@
 # screenshot of every 25th action in DIR.
 # Exits 77 (skipped) without xdotool or xvfb-run. The actions stay below
 # the header bar (its close button and menus would end or leave the
-# session), and keys that open file choosers or quit are not drawn.
+# session), keys that open file choosers or quit are not drawn, and a
+# file chooser that a click opens is closed at once.
 set -u
 
 n_actions=150
@@ -121,6 +122,19 @@ leave_keys=(Tab Up Down Return shift+Tab Escape)
 # Keys pressed in the middle of a drag, with the button down.
 drag_keys=(ctrl+z ctrl+y ctrl+x ctrl+v Delete Escape F5 ctrl+a ctrl+g ctrl+d)
 
+# A file chooser (a plot's Export buttons) is closed at once: random
+# clicks in it could save files anywhere. Detached plot windows stay.
+close_choosers ()
+{
+  for w in $(xdotool search --onlyvisible --pid "$app_pid" 2>/dev/null); do
+    [ "$w" = "$main" ] && continue
+    case "$(xdotool getwindowname "$w" 2>/dev/null)" in
+      *Export*|*Save*|*Open*)
+        xdotool windowfocus --sync "$w" key Escape 2>/dev/null ;;
+    esac
+  done
+}
+
 alive ()
 {
   kill -0 "$app_pid" 2>/dev/null
@@ -195,12 +209,12 @@ action ()
 
 run_seed ()
 {
-  local seed=$1 main i rc
+  local seed=$1 i rc
   RANDOM=$seed
   "$qdevs" "$model" >"$work/app.log" 2>&1 &
   app_pid=$!
   main=
-  for i in $(seq 1 300); do
+  for i in $(seq 1 600); do
     main=$(xdotool search --onlyvisible --pid "$app_pid" 2>/dev/null | head -n 1)
     [ -n "$main" ] && break
     alive || break
@@ -224,6 +238,7 @@ run_seed ()
       sed 's/^/  app: /' "$work/app.log"
       return 1
     fi
+    close_choosers
     if [ -n "${QD_E2E_SCREENSHOTS:-}" ] && [ $((i % 25)) -eq 0 ]; then
       mkdir -p "$QD_E2E_SCREENSHOTS"
       import -window root "$QD_E2E_SCREENSHOTS/seed-$seed-$i.png" 2>/dev/null
