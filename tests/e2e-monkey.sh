@@ -87,31 +87,39 @@ win_w=1200
 win_h=900
 top=60
 
-rnd () { echo $((RANDOM % $1)); }
-canvas_point () { echo "$((240 + $(rnd 650))) $((100 + $(rnd 660)))"; }
-# A point: $1 in 100 on the canvas, else anywhere below the header bar.
+# Random numbers set variables: a $(...) would run in a subshell, which
+# draws from a generator of its own, and the seed would not decide.
+# R: a number in [0, $1).
+rnd () { R=$((RANDOM % $1)); }
+# PX PY: a point on the canvas.
+canvas_point () { rnd 650; PX=$((240 + R)); rnd 660; PY=$((100 + R)); }
+# PX PY: a point, $1 in 100 on the canvas, else anywhere below the
+# header bar.
 point ()
 {
-  if [ "$(rnd 100)" -lt "$1" ]; then
+  rnd 100
+  if [ "$R" -lt "$1" ]; then
     canvas_point
   else
-    echo "$((5 + $(rnd $((win_w - 10))))) $((top + $(rnd $((win_h - top - 5)))))"
+    rnd $((win_w - 10)); PX=$((5 + R))
+    rnd $((win_h - top - 5)); PY=$((top + R))
   fi
 }
-# Where a drag starts: mostly the canvas, else a palette row (a block
-# dragged in) or the inspector.
+# PX PY: where a drag starts: mostly the canvas, else a palette row (a
+# block dragged in) or the inspector.
 drag_point ()
 {
-  local r
-  r=$(rnd 100)
-  if [ "$r" -lt 75 ]; then
+  rnd 100
+  if [ "$R" -lt 75 ]; then
     canvas_point
-  elif [ "$r" -lt 90 ]; then
-    echo "$((20 + $(rnd 180))) $((180 + $(rnd 690)))"
+  elif [ "$R" -lt 90 ]; then
+    rnd 180; PX=$((20 + R)); rnd 690; PY=$((180 + R))
   else
-    echo "$((920 + $(rnd 260))) $((100 + $(rnd 660)))"
+    rnd 260; PX=$((920 + R)); rnd 660; PY=$((100 + R))
   fi
 }
+# K: one of the arguments.
+pick () { rnd $#; shift "$R"; K=$1; }
 
 keys=(ctrl+z ctrl+z ctrl+y ctrl+shift+z ctrl+c ctrl+v ctrl+v ctrl+x ctrl+a
       ctrl+d ctrl+r ctrl+f ctrl+g ctrl+shift+g Delete BackSpace F5 F5 F7
@@ -151,17 +159,17 @@ act ()
 action ()
 {
   local r x y x2 y2 steps
-  r=$(rnd 100)
-  read -r x y <<<"$(point 70)"
+  rnd 100; r=$R
+  point 70; x=$PX; y=$PY
   if [ "$r" -lt 22 ]; then
     act mousemove "$x" "$y" click 1
   elif [ "$r" -lt 27 ]; then
     act mousemove "$x" "$y" click --repeat 2 --delay 60 1
   elif [ "$r" -lt 37 ]; then
-    read -r x y <<<"$(drag_point)"
-    read -r x2 y2 <<<"$(canvas_point)"
+    drag_point; x=$PX; y=$PY
+    canvas_point; x2=$PX; y2=$PY
+    rnd 5; steps=$((2 + R))
     act mousemove "$x" "$y" mousedown 1
-    steps=$((2 + $(rnd 5)))
     for i in $(seq 1 $steps); do
       xdotool mousemove $((x + (x2 - x) * i / steps)) $((y + (y2 - y) * i / steps))
       sleep 0.02
@@ -169,42 +177,54 @@ action ()
     act mouseup 1
   elif [ "$r" -lt 47 ]; then
     # A drag with a key pressed half way (Ctrl+Z under a moving block).
-    read -r x y <<<"$(canvas_point)"
-    read -r x2 y2 <<<"$(canvas_point)"
+    canvas_point; x=$PX; y=$PY
+    canvas_point; x2=$PX; y2=$PY
+    pick "${drag_keys[@]}"
     act mousemove "$x" "$y" mousedown 1
     xdotool mousemove $(((x + x2) / 2)) $(((y + y2) / 2))
     sleep 0.03
-    act key "${drag_keys[$(rnd ${#drag_keys[@]})]}"
+    act key "$K"
     sleep 0.03
     xdotool mousemove "$x2" "$y2"
     act mouseup 1
   elif [ "$r" -lt 57 ]; then
     # A context menu, then one of its items (or nothing).
-    act mousemove "$x" "$y" click 3
-    sleep 0.25
-    if [ "$(rnd 4)" -gt 0 ]; then
-      act mousemove $((x + 10 + $(rnd 120))) $((y + 5 + $(rnd 300))) click 1
+    rnd 4
+    if [ "$R" -gt 0 ]; then
+      rnd 120; x2=$((x + 10 + R)); rnd 300; y2=$((y + 5 + R))
+      act mousemove "$x" "$y" click 3
+      sleep 0.25
+      act mousemove "$x2" "$y2" click 1
     else
+      act mousemove "$x" "$y" click 3
+      sleep 0.25
       act key Escape
     fi
   elif [ "$r" -lt 62 ]; then
-    if [ "$(rnd 2)" -eq 0 ]; then
-      act mousemove "$x" "$y" click $((4 + $(rnd 2)))
+    rnd 2; x2=$R; rnd 2
+    if [ "$x2" -eq 0 ]; then
+      act mousemove "$x" "$y" click $((4 + R))
     else
-      act mousemove "$x" "$y" keydown ctrl click $((4 + $(rnd 2))) keyup ctrl
+      act mousemove "$x" "$y" keydown ctrl click $((4 + R)) keyup ctrl
     fi
   elif [ "$r" -lt 65 ]; then
-    act type --delay 15 -- "${texts[$(rnd ${#texts[@]})]}"
+    pick "${texts[@]}"
+    act type --delay 15 -- "$K"
   elif [ "$r" -lt 70 ]; then
     # A field of the inspector: click, type, leave it with a key that
     # moves the focus (Tab, Up, Down) or applies (Return).
-    act mousemove $((920 + $(rnd 260))) $((100 + $(rnd 660))) click 1
-    act type --delay 15 -- "${texts[$(rnd ${#texts[@]})]}"
-    act key "${leave_keys[$(rnd ${#leave_keys[@]})]}"
+    rnd 260; x=$((920 + R)); rnd 660; y=$((100 + R))
+    act mousemove "$x" "$y" click 1
+    pick "${texts[@]}"
+    act type --delay 15 -- "$K"
+    pick "${leave_keys[@]}"
+    act key "$K"
   else
-    act key "${keys[$(rnd ${#keys[@]})]}"
+    pick "${keys[@]}"
+    act key "$K"
   fi
-  sleep 0.0$((3 + $(rnd 6)))
+  rnd 6
+  sleep 0.0$((3 + R))
 }
 
 run_seed ()
