@@ -47,7 +47,9 @@ model=$src/data/examples/$example
 command -v xdotool >/dev/null 2>&1 || { echo "SKIP: xdotool is not installed"; exit 77; }
 if [ -z "${QD_E2E_INNER:-}" ]; then
   command -v xvfb-run >/dev/null 2>&1 || { echo "SKIP: xvfb-run is not installed"; exit 77; }
-  QD_E2E_INNER=1 exec xvfb-run -a -s "-screen 0 1280x1024x24" "$0" \
+  # -noreset: the server must not restart between two seeds, when the
+  # last editor has gone, or the next one finds no display.
+  QD_E2E_INNER=1 exec xvfb-run -a -s "-screen 0 1280x1024x24 -noreset" "$0" \
     -n "$n_actions" -e "$example" "$qdevs" "$@"
 fi
 [ -x "$qdevs" ] || { echo "FAIL: $qdevs is not built"; exit 1; }
