@@ -1780,16 +1780,13 @@ pan_pixels (QdCanvas *canvas,
   qd_canvas_set_zoom (canvas, zoom, 200 - dx, 150 - dy);
 }
 
+/* Waits until the view, standing still, has been drawn sharp again. */
 static void
-wait_ms (guint ms)
+wait_settled (GtkWidget *widget)
 {
-  gint64 end = g_get_monotonic_time () + ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    {
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (2000);
-    }
+  while (!qd_canvas_is_settled (QD_CANVAS (widget)))
+    g_main_context_iteration (NULL, TRUE);
+  qd_test_wait_for_paint (widget);
 }
 
 /* The @n-th block wholly in the view. */
@@ -1879,7 +1876,7 @@ test_widget_cached_drawing (void)
    * the view has stood still. */
   qd_canvas_set_zoom (canvas, 1.3, 100, 100);
   scaled = count_wrong_pixels (canvas, "zoomed, scaled");
-  wait_ms (400);
+  wait_settled (widget);
   g_assert_cmpuint (count_wrong_pixels (canvas, "zoomed, settled"), <=, allowed);
   g_assert_cmpuint (scaled, >, 4 * allowed);
 
@@ -2003,7 +2000,7 @@ test_widget_zoom_drawing (void)
       qd_canvas_set_zoom (canvas, qd_canvas_get_zoom (canvas) * 1.12, 250, 170);
       g_assert_cmpuint (count_empty_pixels (widget), ==, 0);
     }
-  wait_ms (400);
+  wait_settled (widget);
   g_assert_cmpuint (count_wrong_pixels (canvas, "zoomed in steps, settled"), <=, allowed);
   pan_pixels (canvas, 41, 29);
   g_assert_cmpuint (count_wrong_pixels (canvas, "zoomed, then panned"), <=, allowed);

@@ -1802,6 +1802,14 @@ qd_canvas_cancel_gesture (QdCanvas *self)
   return TRUE;
 }
 
+gboolean
+qd_canvas_is_settled (QdCanvas *self)
+{
+  g_return_val_if_fail (QD_IS_CANVAS (self), FALSE);
+
+  return self->crisp_id == 0 && self->fill_id == 0;
+}
+
 static GMenuModel *
 create_context_menu_model (void)
 {
