@@ -15,13 +15,19 @@
 # QD_E2E_SCREENSHOTS=DIR and ImageMagick's import, it keeps a screenshot of
 # each main state in DIR.
 #
-# Where things are: the window is resized to 1200x900 at the top-left
-# corner of the screen, and a new diagram shows the canvas at 100 % with
-# the canvas origin 32 pixels inside the canvas's top-left corner, so a
-# point of the diagram has a fixed place on the screen. The places below
-# are those of GTK's default theme with DejaVu fonts, the look of a plain
-# X server; each step checks its effect, so a changed layout makes the test
-# fail at the step that missed, not later.
+# Where things are: the editor runs with QD_TEST_GEOMETRY=1, which makes
+# each window print, whenever its layout changes, the rectangles of its
+# named widgets (ui/qd-test-geometry.c): the canvas, the palette's search
+# entry and rows ("palette:gain"), the inspector's fields ("field:k").
+# The script finds a widget by that name in the last report of the main
+# window, so a theme, a font, a translation or a new widget that moves
+# things does not break it. (X knows nothing of GTK's widgets and the
+# tests run without an accessibility bus; matching pictures of the
+# widgets would break with the fonts.) A new diagram shows the canvas at
+# 100 % with the canvas origin 32 pixels inside the canvas's top-left
+# corner, so a point of the diagram is found from the canvas's place.
+# Each step checks its effect, so a step that missed fails there, not
+# later.
 
 set -u
 
@@ -85,7 +91,7 @@ fail ()
 {
   echo "FAIL: $1"
   screenshot "failure"
-  [ -f "$work/app.log" ] && sed 's/^/  app: /' "$work/app.log"
+  [ -f "$work/app.log" ] && grep -v '^qd-geometry' "$work/app.log" | sed 's/^/  app: /'
   exit 1
 }
 
@@ -103,21 +109,44 @@ export GSETTINGS_BACKEND=memory
 export XDG_DATA_HOME="$work/data" XDG_CONFIG_HOME="$work/config" XDG_CACHE_HOME="$work/cache"
 export DBUS_SESSION_BUS_ADDRESS=disabled:
 export GTK_A11Y=none NO_AT_BRIDGE=1
+export QD_TEST_GEOMETRY=1
 if [ -z "${GSETTINGS_SCHEMA_DIR:-}" ] && [ -d "$(dirname "$qdevs")/../data" ]; then
   export GSETTINGS_SCHEMA_DIR="$(dirname "$qdevs")/../data"
 fi
 
-# Canvas point (x, y) on the screen, for a new diagram at 100 %.
-canvas_x0=258
-canvas_y0=125
+# The rectangle "X Y WIDTH HEIGHT" on the screen of the main window's
+# widget named $1, from the window's last report (the main window is the
+# first one opened); fails when that report does not have it.
+rect ()
+{
+  eval "$(xdotool getwindowgeometry --shell "$main")"
+  awk -v name="$1" -v wx="$X" -v wy="$Y" '
+    $1 == "qd-geometry-begin" && $2 == "1" { inside = 1; seen = ""; next }
+    inside && $1 == "qd-geometry" && $2 == name { seen = ($3 + wx) " " ($4 + wy) " " $5 " " $6; next }
+    $1 == "qd-geometry-end" && $2 == "1" { inside = 0; last = seen; next }
+    END { if (last == "") exit 1; print last }' "$work/app.log"
+}
+
+# The centre "X Y" of the widget named $1, once it is there (up to 20 s).
+centre ()
+{
+  i=0
+  while [ $i -lt 200 ]; do
+    if r=$(rect "$1"); then
+      set -- $r
+      echo "$(($1 + $3 / 2)) $(($2 + $4 / 2))"
+      return 0
+    fi
+    sleep 0.1
+    i=$((i + 1))
+  done
+  return 1
+}
+
+# Canvas point (x, y) on the screen, for a new diagram at 100 %
+# (canvas_x0 and canvas_y0 are set once the diagram is shown).
 sx () { echo $((canvas_x0 + $1)); }
 sy () { echo $((canvas_y0 + $1)); }
-
-# The palette's search entry, and the first row left by a search.
-search_x=115
-search_y=143
-first_row_x=98
-first_row_y=217
 
 # Waits (up to 30 s: a loaded machine is slow) for a window whose title
 # matches $1; prints its id.
@@ -171,17 +200,19 @@ drag ()
   sleep 0.8
 }
 
-# Types $1 into the palette search and drags the first block found to the
-# canvas point ($2, $3), where the block is centred.
+# Types $1 into the palette search and drags the row of block type $2 to
+# the canvas point ($3, $4), where the block is centred.
 add_block ()
 {
-  xdotool mousemove "$search_x" "$search_y" click 1
+  at=$(centre palette-search) || fail "no palette search entry in the window"
+  xdotool mousemove $at click 1
   sleep 0.2
   xdotool key ctrl+a
   xdotool type --delay 20 "$1"
   # The search waits for a pause in typing before it filters.
   sleep 1.5
-  drag "$first_row_x" "$first_row_y" "$(sx "$2")" "$(sy "$3")"
+  at=$(centre "palette:$2") || fail "the palette does not show the $1 block"
+  drag $at "$(sx "$3")" "$(sy "$4")"
   # The drop ends the drag-and-drop session: let it finish.
   sleep 1
 }
@@ -231,12 +262,17 @@ sleep 0.5
 screenshot "01-new-diagram"
 ok "Ctrl+N starts a new diagram"
 
+r=$(rect canvas) || fail "no canvas in the window"
+set -- $r
+canvas_x0=$(($1 + 32))
+canvas_y0=$(($2 + 32))
+
 # Blocks: Gain at (100, 100), Integrator at (300, 100), Scope at (500, 200);
 # each is 60x40 with its input port at the left middle and its output
 # port at the right middle.
-add_block "Gain" 130 120
-add_block "Integrator" 330 120
-add_block "Scope" 530 220
+add_block "Gain" gain 130 120
+add_block "Integrator" integrator 330 120
+add_block "Scope" scope 530 220
 wait_title "\**" || fail "the title does not mark the diagram as modified after adding blocks (title: $(title))"
 screenshot "02-blocks"
 ok "three blocks dragged from the palette"
@@ -252,7 +288,8 @@ ok "three connections drawn by dragging between ports"
 # The gain: select the block, then type into the inspector's field.
 xdotool mousemove "$(sx 115)" "$(sy 105)" click 1
 sleep 0.5
-xdotool mousemove 1089 278 click 1
+at=$(centre field:k) || fail "selecting the Gain does not show its gain in the inspector"
+xdotool mousemove $at click 1
 sleep 0.2
 xdotool key ctrl+a
 xdotool type --delay 30 -- "-1"

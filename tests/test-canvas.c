@@ -804,6 +804,133 @@ test_copy_paste (Fixture       *f,
   g_assert_cmpuint (f->root->blocks->len, ==, 4);
 }
 
+/* A link selected without its blocks: Copy puts it on the clipboard
+ * with the blocks at its ends; Paste joins those same blocks again where
+ * they are and the input is free, and otherwise says why nothing was
+ * pasted. */
+static void
+test_copy_paste_link (Fixture       *f,
+                      gconstpointer  data)
+{
+  QdLink *link = qd_system_find_driver (f->root, f->integrator->id, 0, NULL);
+  g_autofree char *key = qd_canvas_link_key (link, 0);
+  g_autofree char *before = text_of (f);
+  g_autofree char *text = NULL;
+  g_autofree char *after = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QdDocument) other = qd_document_new ();
+  g_autoptr(QdCanvasController) elsewhere = qd_canvas_controller_new ();
+  g_autofree char *new_key = NULL;
+  QdLink *made;
+
+  qd_canvas_controller_select (f->controller, key, FALSE);
+  text = qd_canvas_controller_copy (f->controller);
+  g_assert_nonnull (text);
+  g_assert_true (g_str_has_prefix (text, "# QDevs links\n"));
+  /* The link's ends, not the other blocks. */
+  g_assert_nonnull (strstr (text, "\"Integrator\""));
+  g_assert_null (strstr (text, "Gain 2"));
+
+  /* While the link is there, its input is taken: nothing pasted, no
+   * undo step. */
+  g_assert_false (qd_canvas_controller_paste (f->controller, text, &error));
+  g_assert_error (error, QD_ERROR, QD_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "nothing pasted"));
+  g_assert_nonnull (strstr (error->message, "input 1 of /Integrator"));
+  g_clear_error (&error);
+  g_assert_cmpuint (f->root->links->len, ==, 1);
+  g_assert_cmpuint (f->root->blocks->len, ==, 4);
+
+  /* Cut (Copy, then Delete): the link goes in one undo step; Paste
+   * brings it back between the same blocks, selected, in one step. */
+  qd_canvas_controller_delete_selection (f->controller);
+  g_assert_null (qd_system_find_driver (f->root, f->integrator->id, 0, NULL));
+  g_assert_true (qd_canvas_controller_paste (f->controller, text, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (f->root->blocks->len, ==, 4);
+  made = qd_system_find_driver (f->root, f->integrator->id, 0, NULL);
+  g_assert_nonnull (made);
+  g_assert_cmpstr (made->src.block, ==, f->gain->id);
+  new_key = qd_canvas_link_key (made, 0);
+  g_assert_true (qd_canvas_controller_is_selected (f->controller, new_key));
+  g_assert_cmpuint (g_hash_table_size (qd_canvas_controller_get_selection (f->controller)), ==, 1);
+  g_assert_cmpstr (qd_document_get_undo_label (f->document), ==, _("Paste"));
+  qd_document_undo (f->document);
+  g_assert_null (qd_system_find_driver (f->root, f->integrator->id, 0, NULL));
+  qd_document_undo (f->document);
+  after = text_of (f);
+  g_assert_cmpstr (after, ==, before);
+
+  /* In a diagram without those blocks: nothing pasted, and why. */
+  qd_canvas_controller_set_document (elsewhere, other);
+  g_assert_false (qd_canvas_controller_paste (elsewhere, text, &error));
+  g_assert_nonnull (strstr (error->message, "are not here"));
+  g_clear_error (&error);
+  g_assert_cmpuint (qd_document_get_root (other)->blocks->len, ==, 0);
+  g_assert_false (qd_document_can_undo (other));
+}
+
+/* An edit made while a gesture is in progress (Delete, Cut, Paste...
+ * with the button still down) first takes the gesture back, as Escape
+ * would, then applies to the diagram as it was: the rest of the drag
+ * changes nothing, and the edit is an undo step of its own. */
+static void
+test_edit_during_gesture (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) route = NULL;
+  g_autofree char *branch = NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  QdLink *link;
+  QdPoint a, b;
+
+  /* Gain drives the Integrator and, through a branch, Gain 2. */
+  link = qd_document_connect (f->document, f->root, f->gain->id, 0,
+                              f->gain2->id, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (link->targets->len, ==, 2);
+  branch = qd_canvas_link_key (link, 1);
+  route = qd_canvas_route_target (f->root, link, 1);
+  /* Its own segment: down towards Gain 2, before the last step in. */
+  g_assert_cmpuint (route->len, >=, 3);
+  a = g_array_index (route, QdPoint, route->len - 3);
+  b = g_array_index (route, QdPoint, route->len - 2);
+  g_assert_cmpfloat (fabs (a.y - b.y), >, 50);
+  before = text_of (f);
+
+  /* Bending the branch, it is deleted half way. */
+  qd_canvas_controller_press (f->controller, (a.x + b.x) / 2, (a.y + b.y) / 2, 0);
+  qd_canvas_controller_drag (f->controller, (a.x + b.x) / 2 + 30, (a.y + b.y) / 2 + 40);
+  g_assert_cmpint (qd_canvas_controller_get_mode (f->controller), ==, QD_CANVAS_MODE_BEND);
+  qd_canvas_controller_select (f->controller, branch, FALSE);
+  qd_canvas_controller_delete_selection (f->controller);
+  g_assert_cmpint (qd_canvas_controller_get_mode (f->controller), ==, QD_CANVAS_MODE_IDLE);
+  qd_canvas_controller_drag (f->controller, (a.x + b.x) / 2 + 60, (a.y + b.y) / 2 + 80);
+  qd_canvas_controller_release (f->controller, (a.x + b.x) / 2 + 60, (a.y + b.y) / 2 + 80);
+  g_assert_cmpuint (link->targets->len, ==, 1);
+  g_assert_cmpstr (qd_document_get_undo_label (f->document), ==, _("Delete"));
+  qd_document_undo (f->document);
+  after = text_of (f);
+  g_assert_cmpstr (after, ==, before);
+
+  /* Moving Gain 2, it is cut half way. */
+  qd_canvas_controller_press (f->controller, 330, 270, 0);
+  qd_canvas_controller_drag (f->controller, 380, 320);
+  g_assert_cmpint (qd_canvas_controller_get_mode (f->controller), ==, QD_CANVAS_MODE_MOVE);
+  g_free (qd_canvas_controller_copy (f->controller));
+  qd_canvas_controller_delete_selection (f->controller);
+  qd_canvas_controller_drag (f->controller, 420, 360);
+  qd_canvas_controller_release (f->controller, 420, 360);
+  g_assert_null (qd_system_find_block (f->root, f->gain2->id));
+  g_assert_cmpstr (qd_document_get_undo_label (f->document), ==, _("Delete"));
+  qd_document_undo (f->document);
+  g_free (after);
+  after = text_of (f);
+  g_assert_cmpstr (after, ==, before);
+}
+
 static void
 test_group (Fixture       *f,
             gconstpointer  data)
@@ -1653,16 +1780,13 @@ pan_pixels (QdCanvas *canvas,
   qd_canvas_set_zoom (canvas, zoom, 200 - dx, 150 - dy);
 }
 
+/* Waits until the view, standing still, has been drawn sharp again. */
 static void
-wait_ms (guint ms)
+wait_settled (GtkWidget *widget)
 {
-  gint64 end = g_get_monotonic_time () + ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    {
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (2000);
-    }
+  while (!qd_canvas_is_settled (QD_CANVAS (widget)))
+    g_main_context_iteration (NULL, TRUE);
+  qd_test_wait_for_paint (widget);
 }
 
 /* The @n-th block wholly in the view. */
@@ -1752,7 +1876,7 @@ test_widget_cached_drawing (void)
    * the view has stood still. */
   qd_canvas_set_zoom (canvas, 1.3, 100, 100);
   scaled = count_wrong_pixels (canvas, "zoomed, scaled");
-  wait_ms (400);
+  wait_settled (widget);
   g_assert_cmpuint (count_wrong_pixels (canvas, "zoomed, settled"), <=, allowed);
   g_assert_cmpuint (scaled, >, 4 * allowed);
 
@@ -1876,7 +2000,7 @@ test_widget_zoom_drawing (void)
       qd_canvas_set_zoom (canvas, qd_canvas_get_zoom (canvas) * 1.12, 250, 170);
       g_assert_cmpuint (count_empty_pixels (widget), ==, 0);
     }
-  wait_ms (400);
+  wait_settled (widget);
   g_assert_cmpuint (count_wrong_pixels (canvas, "zoomed in steps, settled"), <=, allowed);
   pan_pixels (canvas, 41, 29);
   g_assert_cmpuint (count_wrong_pixels (canvas, "zoomed, then panned"), <=, allowed);
@@ -1943,6 +2067,174 @@ test_widget_tooltip (void)
   g_assert_nonnull (label);
   g_object_ref_sink (label);
   g_object_unref (label);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The model button of the open context menu whose text is @text (the
+ * menu's label without its mnemonic's underscore). */
+static GtkWidget *
+find_menu_item (GtkWidget  *widget,
+                const char *text)
+{
+  /* Not in a hidden page of the menu's stack of submenus. */
+  if (!gtk_widget_get_visible (widget) || !gtk_widget_get_child_visible (widget))
+    return NULL;
+  if (g_str_equal (G_OBJECT_TYPE_NAME (widget), "GtkModelButton"))
+    {
+      g_autofree char *label = NULL;
+
+      g_object_get (widget, "text", &label, NULL);
+
+      if (g_strcmp0 (label, text) == 0)
+        return widget;
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_menu_item (child, text);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static void
+flush_events (void)
+{
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+/* An item chosen in the context menu, in a submenu (Align) or not
+ * (Rotate), leaves the keyboard on the canvas: Ctrl+Z and the other
+ * shortcuts work at once. */
+static void
+test_widget_menu_focus (void)
+{
+  static const struct
+  {
+    const char *item;
+    const char *subitem;
+    const char *undo;   /* the undo step it leaves */
+  } chosen[] = {
+    { N_("_Align"), N_("_Left"), N_("Align") },
+    { N_("_Rotate"), NULL, N_("Rotate") },
+    { N_("_Align"), N_("_Bottom"), N_("Align") },
+    { N_("Select _All"), NULL, N_("Align") },
+  };
+  g_autoptr(QdDocument) document = qd_document_new ();
+  g_autoptr(GError) error = NULL;
+  QdSystem *root = qd_document_get_root (document);
+  GtkWidget *window, *widget, *menu = NULL;
+  QdBlock *gain, *integrator;
+
+  gain = qd_document_add_block (document, root, "gain", "Gain", 40, 40, &error);
+  g_assert_no_error (error);
+  integrator = qd_document_add_block (document, root, "integrator", "Integrator",
+                                      160, 100, &error);
+  g_assert_no_error (error);
+  widget = present_canvas (document, &window);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_POPOVER (child))
+      menu = child;
+  g_assert_nonnull (menu);
+
+  for (guint i = 0; i < G_N_ELEMENTS (chosen); i++)
+    {
+      qd_canvas_controller_select_all (qd_canvas_get_controller (QD_CANVAS (widget)));
+      gtk_widget_grab_focus (widget);
+      g_assert_true (gtk_widget_activate_action (widget, "canvas.context-menu", NULL));
+      flush_events ();
+      g_assert_true (gtk_widget_get_visible (menu));
+      for (guint k = 0; k < 2; k++)
+        {
+          const char *label = k == 0 ? chosen[i].item : chosen[i].subitem;
+          g_autoptr(GString) text = NULL;
+          GtkWidget *item;
+
+          if (label == NULL)
+            break;
+          text = g_string_new (_(label));
+          g_string_replace (text, "_", "", 0);
+          item = find_menu_item (menu, text->str);
+          g_assert_nonnull (item);
+          g_signal_emit_by_name (item, "clicked");
+          flush_events ();
+        }
+      g_assert_false (gtk_widget_get_visible (menu));
+      g_assert_true (gtk_root_get_focus (GTK_ROOT (window)) == widget);
+      g_assert_cmpstr (qd_document_get_undo_label (document), ==, _(chosen[i].undo));
+    }
+  /* The items did their work: the two blocks share a left and a bottom
+   * edge. */
+  g_assert_cmpfloat (gain->x, ==, integrator->x);
+  g_assert_cmpfloat (gain->y + gain->height, ==, integrator->y + integrator->height);
+
+  /* The window closed with the menu open: it goes with it. */
+  g_assert_true (gtk_widget_activate_action (widget, "canvas.context-menu", NULL));
+  flush_events ();
+  g_assert_true (gtk_widget_get_visible (menu));
+  gtk_window_destroy (GTK_WINDOW (window));
+  flush_events ();
+}
+
+static void
+on_canvas_message (QdCanvas   *canvas,
+                   const char *text,
+                   char      **out)
+{
+  g_free (*out);
+  *out = g_strdup (text);
+}
+
+/* Cut and Copy of a lone link through the canvas's actions, as Ctrl+X,
+ * Ctrl+C and the context menu use them; Paste (which reads the
+ * clipboard) joins the blocks again, or says why not. */
+static void
+test_widget_cut_paste_link (void)
+{
+  g_autoptr(QdDocument) document = qd_document_new ();
+  g_autoptr(GError) error = NULL;
+  QdSystem *root = qd_document_get_root (document);
+  g_autofree char *message = NULL;
+  g_autofree char *key = NULL;
+  GtkWidget *window, *widget;
+  QdCanvasController *controller;
+  QdBlock *gain, *integrator;
+  QdLink *link;
+
+  gain = qd_document_add_block (document, root, "gain", "Gain", 40, 40, &error);
+  integrator = qd_document_add_block (document, root, "integrator", "Integrator",
+                                      200, 40, &error);
+  link = qd_document_connect (document, root, gain->id, 0, integrator->id, 0, &error);
+  g_assert_no_error (error);
+  widget = present_canvas (document, &window);
+  controller = qd_canvas_get_controller (QD_CANVAS (widget));
+  g_signal_connect (widget, "message", G_CALLBACK (on_canvas_message), &message);
+
+  key = qd_canvas_link_key (link, 0);
+  qd_canvas_controller_select (controller, key, FALSE);
+  flush_events ();
+  g_assert_true (gtk_widget_activate_action (widget, "canvas.copy", NULL));
+  g_assert_true (gtk_widget_activate_action (widget, "canvas.cut", NULL));
+  g_assert_cmpuint (root->links->len, ==, 0);
+
+  /* Paste reads the clipboard: wait for the link or a message. */
+  g_assert_true (gtk_widget_activate_action (widget, "canvas.paste", NULL));
+  while (root->links->len == 0 && message == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_null (message);
+  g_assert_nonnull (qd_system_find_driver (root, integrator->id, 0, NULL));
+
+  /* Again: the input is taken now. */
+  g_assert_true (gtk_widget_activate_action (widget, "canvas.paste", NULL));
+  while (message == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_nonnull (strstr (message, "nothing pasted"));
+  g_assert_cmpuint (root->links->len, ==, 1);
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -2025,6 +2317,66 @@ test_window_canvas (void)
   g_rmdir (dir);
 }
 
+/* Ctrl+Z (the window's Undo) with the button still down takes back the
+ * drag, as Escape does, and nothing more: the branch being bent is not
+ * undone from under it. */
+static void
+test_window_undo_during_gesture (void)
+{
+  g_autoptr(QdDocument) document = qd_document_new ();
+  g_autoptr(GError) error = NULL;
+  QdSystem *root = qd_document_get_root (document);
+  g_autoptr(GArray) route = NULL;
+  QdCanvasController *controller;
+  QdBlock *gain, *integrator, *gain2;
+  QdWindow *window;
+  QdLink *link;
+  QdPoint a, b, m;
+
+  gain = qd_document_add_block (document, root, "gain", "Gain", 100, 100, &error);
+  integrator = qd_document_add_block (document, root, "integrator", "Integrator",
+                                      300, 100, &error);
+  gain2 = qd_document_add_block (document, root, "gain", "Gain 2", 300, 250, &error);
+  qd_document_connect (document, root, gain->id, 0, integrator->id, 0, &error);
+  g_assert_no_error (error);
+  window = qd_window_new (GTK_APPLICATION (app));
+  qd_window_set_document (window, document, NULL);
+  controller = qd_canvas_get_controller (QD_CANVAS (template_child (window, "canvas")));
+  link = qd_document_connect (document, root, gain->id, 0, gain2->id, 0, &error);
+  g_assert_no_error (error);
+  route = qd_canvas_route_target (root, link, 1);
+  a = g_array_index (route, QdPoint, route->len - 3);
+  b = g_array_index (route, QdPoint, route->len - 2);
+  m = (QdPoint) { (a.x + b.x) / 2, (a.y + b.y) / 2 };
+
+  /* Pressed on the branch, not moved yet: Undo ends the press. */
+  qd_canvas_controller_press (controller, m.x, m.y, 0);
+  g_assert_cmpint (qd_canvas_controller_get_mode (controller), ==, QD_CANVAS_MODE_PRESSED);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "undo", NULL);
+  g_assert_cmpint (qd_canvas_controller_get_mode (controller), ==, QD_CANVAS_MODE_IDLE);
+  g_assert_cmpuint (link->targets->len, ==, 2);
+  qd_canvas_controller_drag (controller, m.x + 30, m.y + 40);
+  qd_canvas_controller_release (controller, m.x + 30, m.y + 40);
+  g_assert_cmpuint (link->targets->len, ==, 2);
+
+  /* Bending it: Undo takes the bend back, and the branch stays. */
+  qd_canvas_controller_press (controller, m.x, m.y, 0);
+  qd_canvas_controller_drag (controller, m.x + 30, m.y + 40);
+  g_assert_cmpint (qd_canvas_controller_get_mode (controller), ==, QD_CANVAS_MODE_BEND);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "undo", NULL);
+  g_assert_cmpuint (link->targets->len, ==, 2);
+  g_assert_cmpuint (((QdLinkTarget *) g_ptr_array_index (link->targets, 1))->points->len, ==, 0);
+  qd_canvas_controller_drag (controller, m.x + 60, m.y + 80);
+  qd_canvas_controller_release (controller, m.x + 60, m.y + 80);
+  g_assert_cmpuint (((QdLinkTarget *) g_ptr_array_index (link->targets, 1))->points->len, ==, 0);
+
+  /* The next Undo, with the button up, undoes the branch. */
+  g_action_group_activate_action (G_ACTION_GROUP (window), "undo", NULL);
+  g_assert_null (qd_system_find_driver (root, gain2->id, 0, NULL));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -2065,6 +2417,8 @@ main (int    argc,
   ADD ("controller/add-size", test_add_block_size, TRUE);
   ADD ("controller/rubber-band", test_rubber_band, TRUE);
   ADD ("controller/copy-paste", test_copy_paste, TRUE);
+  ADD ("controller/copy-paste-link", test_copy_paste_link, TRUE);
+  ADD ("controller/edit-during-gesture", test_edit_during_gesture, TRUE);
   ADD ("controller/group", test_group, TRUE);
   ADD ("controller/undo-each", test_undo_each, TRUE);
   ADD ("controller/geometry-edits", test_geometry_edits, TRUE);
@@ -2077,7 +2431,10 @@ main (int    argc,
   g_test_add_func ("/canvas/widget/cached-drawing", test_widget_cached_drawing);
   g_test_add_func ("/canvas/widget/zoom-drawing", test_widget_zoom_drawing);
   g_test_add_func ("/canvas/widget/tooltip", test_widget_tooltip);
+  g_test_add_func ("/canvas/widget/menu-focus", test_widget_menu_focus);
+  g_test_add_func ("/canvas/widget/cut-paste-link", test_widget_cut_paste_link);
   g_test_add_func ("/canvas/window", test_window_canvas);
+  g_test_add_func ("/canvas/window/undo-during-gesture", test_window_undo_during_gesture);
 
   status = g_test_run ();
   g_clear_object (&app);

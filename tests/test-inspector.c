@@ -28,6 +28,13 @@ flush_events (void)
     ;
 }
 
+static gboolean
+fail_after_timeout (gpointer data)
+{
+  g_error ("%s within 60 s", (const char *) data);
+  return G_SOURCE_REMOVE;
+}
+
 static QdBlock *
 add_block (QdDocument *document,
            const char *type,
@@ -75,6 +82,25 @@ entry_text (QdInspector *inspector,
 
   g_assert_true (GTK_IS_ENTRY (entry));
   return gtk_editable_get_text (GTK_EDITABLE (entry));
+}
+
+/* Finds the button whose label is @label under @widget. */
+static GtkWidget *
+find_button (GtkWidget  *widget,
+             const char *label)
+{
+  if (GTK_IS_BUTTON (widget)
+      && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_button (child, label);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
 }
 
 /* Every registered block type gets one field per schema parameter (plus
@@ -655,6 +681,58 @@ test_model_form (void)
   g_assert_nonnull (qd_inspector_get_field (inspector, "var:a"));
 }
 
+/* A new variable renamed and left with Tab, Up or Down: the rename
+ * applies as the focus leaves the field, which reshapes the form while
+ * GTK moves the focus into it. The move ends on a live widget (no
+ * CRITICAL, which the test makes fatal) and the renamed variable's value
+ * gets the keyboard. */
+static void
+test_rename_variable_move_focus (void)
+{
+  static const GtkDirectionType moves[] = { GTK_DIR_TAB_FORWARD, GTK_DIR_UP, GTK_DIR_DOWN };
+  static const char *const names[] = { "speed", "mass", "gain" };
+  g_autoptr(QdDocument) document = qd_document_new ();
+  GtkWidget *inspector = new_inspector (document);
+  GtkWidget *window = gtk_window_new ();
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 300, 600);
+  gtk_window_set_child (GTK_WINDOW (window), inspector);
+  gtk_window_present (GTK_WINDOW (window));
+  flush_events ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (moves); i++)
+    {
+      g_autofree char *value_key = g_strconcat ("var:", names[i], NULL);
+      GtkWidget *entry, *add = find_button (inspector, _("_Add Variable"));
+      GtkWidget *focus;
+
+      /* Add Variable (clicked: it has the focus) puts the keyboard in the
+       * new name ("k"). */
+      g_assert_nonnull (add);
+      gtk_widget_grab_focus (add);
+      g_signal_emit_by_name (add, "clicked");
+      flush_events ();
+      entry = qd_inspector_get_field (QD_INSPECTOR (inspector), "varname:k");
+      g_assert_nonnull (entry);
+      g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (window)), entry));
+
+      gtk_editable_set_text (GTK_EDITABLE (entry), names[i]);
+      g_signal_emit_by_name (window, "move-focus", moves[i]);
+      flush_events ();
+
+      g_assert_nonnull (qd_document_get_variable (document, names[i]));
+      g_assert_null (qd_document_get_variable (document, "k"));
+      g_assert_cmpuint (qd_document_get_variables (document)->len, ==, i + 1);
+      focus = gtk_root_get_focus (GTK_ROOT (window));
+      g_assert_nonnull (focus);
+      g_assert_true (gtk_widget_is_ancestor (focus, qd_inspector_get_field (QD_INSPECTOR (inspector),
+                                                                            value_key)));
+    }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (inspector);
+}
+
 /* The panel lists the problems; activating one selects the block, in
  * its subsystem if it is nested. */
 static GtkWidget *
@@ -985,6 +1063,47 @@ test_example_browser (void)
   flush_events ();
 }
 
+/* Escape, Cancel and Open each close the shown dialog, without a
+ * CRITICAL (a test makes them fatal) and with the chosen example only
+ * after Open. */
+static void
+test_example_browser_close (void)
+{
+  g_autofree char *folder = qd_test_source_path ("data", "examples", NULL);
+  enum { ESCAPE, CANCEL, OPEN } ways[] = { ESCAPE, CANCEL, OPEN };
+
+  for (guint i = 0; i < G_N_ELEMENTS (ways); i++)
+    {
+      QdExampleBrowser *browser = qd_example_browser_new (NULL, folder);
+      g_autoptr(GFile) chosen = NULL;
+      GtkWidget *titlebar;
+
+      g_object_ref (browser);
+      g_signal_connect (browser, "example-activated", G_CALLBACK (on_example), &chosen);
+      gtk_window_present (GTK_WINDOW (browser));
+      flush_events ();
+      g_assert_true (gtk_widget_get_visible (GTK_WIDGET (browser)));
+      titlebar = gtk_window_get_titlebar (GTK_WINDOW (browser));
+      switch (ways[i])
+        {
+        case ESCAPE:
+          /* What the Escape binding activates. */
+          gtk_widget_activate_action (GTK_WIDGET (browser), "window.close", NULL);
+          break;
+        case CANCEL:
+          g_signal_emit_by_name (find_button (titlebar, _("_Cancel")), "clicked");
+          break;
+        case OPEN:
+          g_signal_emit_by_name (find_button (titlebar, _("_Open")), "clicked");
+          break;
+        }
+      flush_events ();
+      g_assert_false (gtk_widget_get_visible (GTK_WIDGET (browser)));
+      g_assert_true (ways[i] == OPEN ? chosen != NULL : chosen == NULL);
+      g_object_unref (browser);
+    }
+}
+
 /* Save writes the file and clears the modified state; a modified
  * diagram asks before its window closes. */
 static void
@@ -1022,10 +1141,14 @@ test_save_and_close (void)
                                                                       "recent_menu"));
     g_autofree char *uri = g_file_get_uri (file);
     gboolean listed = FALSE;
+    /* The recent files list is written, and the menu told, a moment
+     * later: wait for it (a test that never gets there fails). */
+    guint guard = g_timeout_add_seconds (60, fail_after_timeout,
+                                         (gpointer) "the saved file is not in Open Recent");
 
-    for (guint tries = 0; !listed && tries < 200; tries++)
+    while (!listed)
       {
-        flush_events ();
+        g_main_context_iteration (NULL, TRUE);
         for (int i = 0; i < g_menu_model_get_n_items (recent); i++)
           {
             g_autoptr(GVariant) target = g_menu_model_get_item_attribute_value (recent, i,
@@ -1035,10 +1158,8 @@ test_save_and_close (void)
             if (target != NULL && g_strcmp0 (g_variant_get_string (target, NULL), uri) == 0)
               listed = TRUE;
           }
-        if (!listed)
-          g_usleep (10000);
       }
-    g_assert_true (listed);
+    g_source_remove (guard);
   }
 
   /* Modified again: closing asks, Cancel keeps the window. */
@@ -1128,10 +1249,12 @@ main (int    argc,
   g_test_add_func ("/inspector/model-form", test_model_form);
   g_test_add_func ("/inspector/model-solver", test_model_solver);
   g_test_add_func ("/inspector/focus-field", test_focus_field);
+  g_test_add_func ("/inspector/rename-variable-move-focus", test_rename_variable_move_focus);
   g_test_add_func ("/inspector/subsystem-ports", test_subsystem_ports);
   g_test_add_func ("/messages/check-and-activate", test_messages);
   g_test_add_func ("/export/formats", test_export);
   g_test_add_func ("/example-browser/list", test_example_browser);
+  g_test_add_func ("/example-browser/close", test_example_browser_close);
   g_test_add_func ("/window/save-and-close", test_save_and_close);
 
   status = g_test_run ();

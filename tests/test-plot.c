@@ -1859,10 +1859,16 @@ compare_double (gconstpointer a,
 /* A redraw of a dense plot from its column cache, as the widget does 10
  * times a second during a run: an 840 x 400 window (758 columns) into
  * ARGB32 at device scales 1 and 2, for a curve and for a solid band.
- * Prints the medians; asserts none. */
+ * A benchmark, not a test: it prints the medians and asserts none, so it
+ * runs only with -m perf (meson test --benchmark plot-dense-redraw -v). */
 static void
 test_dense_redraw (void)
 {
+  if (!g_test_perf ())
+    {
+      g_test_skip ("a measurement: run with -m perf");
+      return;
+    }
   for (int band = 0; band < 2; band++)
     {
       g_autoptr(QdTrace) trace = dense_trace (FALSE, band ? 0.02 : 7.0);

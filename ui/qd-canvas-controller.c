@@ -1512,12 +1512,26 @@ qd_canvas_controller_get_feedback (QdCanvasController *self,
 
 /* Edits of the selection */
 
+/* An edit from a key or a menu while the button is still down (Delete in
+ * the middle of a drag) first takes back the gesture, as Escape does:
+ * the gesture's transaction would otherwise swallow the edit, and the
+ * rest of the drag would go on over what the edit took away (the
+ * target of a branch that no longer exists). */
+static void
+stop_gesture (QdCanvasController *self)
+{
+  if (self->mode != QD_CANVAS_MODE_IDLE)
+    qd_canvas_controller_cancel (self);
+}
+
 void
 qd_canvas_controller_delete_selection (QdCanvasController *self)
 {
   g_autoptr(GPtrArray) blocks = NULL;
 
   g_return_if_fail (QD_IS_CANVAS_CONTROLLER (self));
+
+  stop_gesture (self);
 
   if (self->document == NULL || g_hash_table_size (self->selection) == 0)
     return;
@@ -1576,6 +1590,8 @@ qd_canvas_controller_nudge (QdCanvasController *self,
 
   g_return_if_fail (QD_IS_CANVAS_CONTROLLER (self));
 
+  stop_gesture (self);
+
   if (self->document == NULL)
     return;
   blocks = qd_canvas_controller_get_selected_blocks (self);
@@ -1611,6 +1627,8 @@ qd_canvas_controller_rotate_selection (QdCanvasController *self)
 
   g_return_if_fail (QD_IS_CANVAS_CONTROLLER (self));
 
+  stop_gesture (self);
+
   if (self->document == NULL)
     return;
   blocks = qd_canvas_controller_get_selected_blocks (self);
@@ -1642,6 +1660,8 @@ qd_canvas_controller_flip_selection (QdCanvasController *self)
 
   g_return_if_fail (QD_IS_CANVAS_CONTROLLER (self));
 
+  stop_gesture (self);
+
   if (self->document == NULL)
     return;
   blocks = qd_canvas_controller_get_selected_blocks (self);
@@ -1670,6 +1690,8 @@ qd_canvas_controller_align_selection (QdCanvasController *self,
   double right = -G_MAXDOUBLE, bottom = -G_MAXDOUBLE;
 
   g_return_if_fail (QD_IS_CANVAS_CONTROLLER (self));
+
+  stop_gesture (self);
 
   if (self->document == NULL)
     return;
@@ -1725,8 +1747,15 @@ qd_canvas_controller_align_selection (QdCanvasController *self,
 
 /* Clipboard */
 
+/* The first line of what Copy puts on the clipboard for links selected
+ * without their blocks. The rest is a diagram of those links and of the
+ * blocks at their ends, but Paste re-creates the links between the
+ * blocks already there instead of adding blocks. */
+#define LINKS_HEADER "# QDevs links\n"
+
 static QdSystem *clone_system (const QdSystem *system,
-                               GHashTable     *only);
+                               GHashTable     *only,
+                               GHashTable     *targets);
 
 static QdBlock *
 clone_block (const QdBlock *block)
@@ -1747,7 +1776,7 @@ clone_block (const QdBlock *block)
     }
   if (block->inner != NULL)
     {
-      QdSystem *inner = clone_system (block->inner, NULL);
+      QdSystem *inner = clone_system (block->inner, NULL, NULL);
 
       /* The new subsystem came with an empty inner system: fill it. */
       for (guint i = 0; i < inner->blocks->len; i++)
@@ -1764,10 +1793,12 @@ clone_block (const QdBlock *block)
 }
 
 /* A copy of @system with only the blocks in @only (all when NULL) and the
- * link branches between them. */
+ * link branches between them; with @targets, only the branches whose
+ * keys (qd_canvas_link_key()) it holds. */
 static QdSystem *
 clone_system (const QdSystem *system,
-              GHashTable     *only)
+              GHashTable     *only,
+              GHashTable     *targets)
 {
   QdSystem *copy = qd_system_new ();
 
@@ -1792,6 +1823,13 @@ clone_system (const QdSystem *system,
 
           if (only != NULL && !g_hash_table_contains (only, target->dst.block))
             continue;
+          if (targets != NULL)
+            {
+              g_autofree char *key = qd_canvas_link_key (link, t);
+
+              if (!g_hash_table_contains (targets, key))
+                continue;
+            }
           if (clone == NULL)
             clone = qd_link_new (link->id, link->src.block, link->src.port);
           ct = qd_link_add_target (clone, target->dst.block, target->dst.port);
@@ -1802,6 +1840,44 @@ clone_system (const QdSystem *system,
         qd_system_append_link (copy, clone);
     }
   return copy;
+}
+
+/* Links selected without blocks: LINKS_HEADER, then a diagram of them
+ * and of the blocks at their ends; NULL when no link is selected. */
+static char *
+copy_links (QdCanvasController *self)
+{
+  g_autoptr(GHashTable) ends = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) targets = g_hash_table_new_full (g_str_hash, g_str_equal,
+                                                         g_free, NULL);
+  g_autoptr(QdDocument) clip = NULL;
+  g_autofree char *text = NULL;
+
+  for (guint i = 0; i < self->system->links->len; i++)
+    {
+      QdLink *link = g_ptr_array_index (self->system->links, i);
+
+      for (guint t = 0; t < link->targets->len; t++)
+        {
+          QdLinkTarget *target = g_ptr_array_index (link->targets, t);
+          char *key = qd_canvas_link_key (link, t);
+
+          if (!g_hash_table_contains (self->selection, key))
+            {
+              g_free (key);
+              continue;
+            }
+          g_hash_table_add (targets, key);
+          g_hash_table_add (ends, link->src.block);
+          g_hash_table_add (ends, target->dst.block);
+        }
+    }
+  if (g_hash_table_size (targets) == 0)
+    return NULL;
+  clip = qd_document_new ();
+  qd_document_take_root (clip, clone_system (self->system, ends, targets));
+  text = qd_document_to_data (clip, NULL);
+  return g_strconcat (LINKS_HEADER, text, NULL);
 }
 
 char *
@@ -1817,7 +1893,7 @@ qd_canvas_controller_copy (QdCanvasController *self)
     return NULL;
   blocks = qd_canvas_controller_get_selected_blocks (self);
   if (blocks->len == 0)
-    return NULL;
+    return copy_links (self);
 
   only = g_hash_table_new (g_str_hash, g_str_equal);
   for (guint i = 0; i < blocks->len; i++)
@@ -1826,7 +1902,7 @@ qd_canvas_controller_copy (QdCanvasController *self)
   /* The clipboard holds an ordinary diagram file: readable, and pasted by
    * the same loader that opens files. */
   clip = qd_document_new ();
-  qd_document_take_root (clip, clone_system (self->system, only));
+  qd_document_take_root (clip, clone_system (self->system, only, NULL));
   return qd_document_to_data (clip, NULL);
 }
 
@@ -1858,6 +1934,29 @@ unique_name (QdSystem   *system,
         return candidate;
       g_free (candidate);
     }
+}
+
+/* The bend points of @target, moved by @offset, on the last target of
+ * @made. */
+static void
+paste_points (QdCanvasController *self,
+              QdLink             *made,
+              const QdLinkTarget *target,
+              double              offset)
+{
+  g_autofree QdPoint *points = NULL;
+
+  if (target->points == NULL || target->points->len == 0)
+    return;
+  points = g_new (QdPoint, target->points->len);
+  for (guint k = 0; k < target->points->len; k++)
+    {
+      points[k] = g_array_index (target->points, QdPoint, k);
+      points[k].x += offset;
+      points[k].y += offset;
+    }
+  qd_document_set_link_points (self->document, made, made->targets->len - 1,
+                               points, target->points->len);
 }
 
 static gboolean
@@ -1917,21 +2016,76 @@ paste_system (QdCanvasController *self,
                                       dst, target->dst.port, error);
           if (made == NULL)
             return FALSE;
-          if (target->points != NULL && target->points->len > 0)
-            {
-              g_autofree QdPoint *points = g_new (QdPoint, target->points->len);
-
-              for (guint k = 0; k < target->points->len; k++)
-                {
-                  points[k] = g_array_index (target->points, QdPoint, k);
-                  points[k].x += offset;
-                  points[k].y += offset;
-                }
-              qd_document_set_link_points (self->document, made,
-                                           made->targets->len - 1,
-                                           points, target->points->len);
-            }
+          paste_points (self, made, target, offset);
         }
+    }
+  return TRUE;
+}
+
+/* Pastes the links of @from (LINKS_HEADER's diagram) between the blocks
+ * of the system shown that have their ids and types, where the input is
+ * free. Their keys go to @added. When none can be, says why. */
+static gboolean
+paste_links (QdCanvasController *self,
+             const QdSystem     *from,
+             GPtrArray          *added,
+             GError            **error)
+{
+  g_autofree char *why = NULL;
+
+  for (guint i = 0; i < from->links->len; i++)
+    {
+      const QdLink *link = g_ptr_array_index (from->links, i);
+      QdBlock *src = qd_system_find_block (self->system, link->src.block);
+      QdBlock *src_was = qd_system_find_block ((QdSystem *) from, link->src.block);
+
+      for (guint t = 0; t < link->targets->len; t++)
+        {
+          const QdLinkTarget *target = g_ptr_array_index (link->targets, t);
+          QdBlock *dst = qd_system_find_block (self->system, target->dst.block);
+          QdBlock *dst_was = qd_system_find_block ((QdSystem *) from, target->dst.block);
+          g_autoptr(GError) local = NULL;
+          QdLink *made;
+
+          if (src == NULL || dst == NULL || src_was == NULL || dst_was == NULL
+              || strcmp (src->type, src_was->type) != 0
+              || strcmp (dst->type, dst_was->type) != 0)
+            {
+              if (why == NULL)
+                why = g_strdup (_("the blocks the copied link joined are not "
+                                  "here; paste it where they are, or copy it "
+                                  "with its blocks"));
+              continue;
+            }
+          if (qd_system_find_driver (self->system, dst->id, target->dst.port, NULL) != NULL)
+            {
+              g_autofree char *path = qd_block_get_path (dst);
+
+              if (why == NULL)
+                why = g_strdup_printf (_("input %u of %s is connected already; "
+                                         "delete that link first"),
+                                       target->dst.port + 1, path);
+              continue;
+            }
+          made = qd_document_connect (self->document, self->system, src->id,
+                                      link->src.port, dst->id, target->dst.port,
+                                      &local);
+          if (made == NULL)
+            {
+              if (why == NULL)
+                why = g_strdup (local->message);
+              continue;
+            }
+          paste_points (self, made, target, 0);
+          g_ptr_array_add (added, qd_canvas_link_key (made, made->targets->len - 1));
+        }
+    }
+  if (added->len == 0)
+    {
+      g_set_error (error, QD_ERROR, QD_ERROR_INVALID,
+                   _("%s: nothing pasted: %s"), _("clipboard"),
+                   why != NULL ? why : _("it holds no link"));
+      return FALSE;
     }
   return TRUE;
 }
@@ -1941,20 +2095,25 @@ qd_canvas_controller_paste (QdCanvasController  *self,
                             const char          *text,
                             GError             **error)
 {
+  gboolean links = g_str_has_prefix (text, LINKS_HEADER);
+  const char *data = links ? text + strlen (LINKS_HEADER) : text;
   g_autoptr(QdDocument) clip = NULL;
   g_autoptr(GPtrArray) added = NULL;
   GError *local = NULL;
   QdSystem *from;
   double offset;
+  gboolean ok;
 
   g_return_val_if_fail (QD_IS_CANVAS_CONTROLLER (self), FALSE);
   g_return_val_if_fail (text != NULL, FALSE);
+
+  stop_gesture (self);
 
   if (self->document == NULL || self->system == NULL)
     return FALSE;
 
   /* TRANSLATORS: the name of the clipboard in error messages */
-  clip = qd_document_load_data (text, strlen (text), _("clipboard"), error);
+  clip = qd_document_load_data (data, strlen (data), _("clipboard"), error);
   if (clip == NULL)
     return FALSE;
   from = qd_document_get_root (clip);
@@ -1978,15 +2137,20 @@ qd_canvas_controller_paste (QdCanvasController  *self,
 
   added = g_ptr_array_new_with_free_func (g_free);
   begin (self, _("Paste"));
-  if (!paste_system (self, from, self->system, offset, added, &local))
+  if (links)
+    ok = paste_links (self, from, added, &local);
+  else
+    ok = paste_system (self, from, self->system, offset, added, &local);
+  end (self);
+  if (!ok)
     {
-      end (self);
-      /* Take back the half-done paste. */
-      qd_document_undo (self->document);
+      /* Take back the half-done paste (a refused paste of links has
+       * done nothing). */
+      if (!links)
+        qd_document_undo (self->document);
       g_propagate_error (error, local);
       return FALSE;
     }
-  end (self);
 
   g_hash_table_remove_all (self->selection);
   for (guint i = 0; i < added->len; i++)
@@ -2035,6 +2199,8 @@ qd_canvas_controller_group (QdCanvasController *self)
 
   g_return_val_if_fail (QD_IS_CANVAS_CONTROLLER (self), FALSE);
 
+  stop_gesture (self);
+
   if (self->document == NULL)
     return FALSE;
   blocks = qd_canvas_controller_get_selected_blocks (self);
@@ -2066,6 +2232,8 @@ qd_canvas_controller_ungroup (QdCanvasController *self)
   gboolean ok = TRUE;
 
   g_return_val_if_fail (QD_IS_CANVAS_CONTROLLER (self), FALSE);
+
+  stop_gesture (self);
 
   if (self->document == NULL)
     return FALSE;
@@ -2116,6 +2284,8 @@ qd_canvas_controller_add_block (QdCanvasController *self,
 
   g_return_val_if_fail (QD_IS_CANVAS_CONTROLLER (self), NULL);
   g_return_val_if_fail (type != NULL, NULL);
+
+  stop_gesture (self);
 
   if (self->document == NULL || self->system == NULL)
     return NULL;

@@ -466,8 +466,9 @@ update_actions (QdCanvas *self)
       subsystem = TRUE;
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "canvas.delete", any);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "canvas.cut", some_blocks);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "canvas.copy", some_blocks);
+  /* Links alone are copied too: Paste joins the same blocks again. */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "canvas.cut", any);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "canvas.copy", any);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "canvas.duplicate", some_blocks);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "canvas.paste", has_doc);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "canvas.rotate", some_blocks);
@@ -1346,6 +1347,24 @@ popup_context_menu (QdCanvas *self,
   gtk_widget_trigger_tooltip_query (GTK_WIDGET (self));
 }
 
+/* The menu closed (an item chosen, Escape, a click outside): the
+ * keyboard comes back to the canvas if it was left in the menu. GTK
+ * leaves it on the item of a submenu (Align), hidden with the menu, so
+ * that no shortcut would reach the canvas until it is clicked. An item
+ * that sends the keyboard elsewhere (Rename, Properties) does so after
+ * this. */
+static void
+on_context_menu_closed (QdCanvas *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+
+  /* Not while the canvas goes (dispose takes the menu away first). */
+  if (root != NULL && self->context_menu != NULL
+      && (focus == NULL || gtk_widget_is_ancestor (focus, self->context_menu)))
+    gtk_widget_grab_focus (GTK_WIDGET (self));
+}
+
 /* The Menu key and Shift+F10: the context menu of the selection, from
  * the keyboard. */
 static void
@@ -1787,14 +1806,32 @@ escape_shortcut (GtkWidget *widget,
 {
   QdCanvas *self = QD_CANVAS (widget);
 
-  if (qd_canvas_controller_get_mode (self->controller) != QD_CANVAS_MODE_IDLE)
-    {
-      gtk_event_controller_reset (GTK_EVENT_CONTROLLER (self->drag));
-      qd_canvas_controller_cancel (self->controller);
-    }
-  else
+  if (!qd_canvas_cancel_gesture (self))
     qd_canvas_controller_clear_selection (self->controller);
   return TRUE;
+}
+
+/* Takes back the drag in progress, if any (Escape, or an undo with the
+ * button still down): what it did so far is undone and the rest of it
+ * is ignored. Returns whether there was one. */
+gboolean
+qd_canvas_cancel_gesture (QdCanvas *self)
+{
+  g_return_val_if_fail (QD_IS_CANVAS (self), FALSE);
+
+  if (qd_canvas_controller_get_mode (self->controller) == QD_CANVAS_MODE_IDLE)
+    return FALSE;
+  gtk_event_controller_reset (GTK_EVENT_CONTROLLER (self->drag));
+  qd_canvas_controller_cancel (self->controller);
+  return TRUE;
+}
+
+gboolean
+qd_canvas_is_settled (QdCanvas *self)
+{
+  g_return_val_if_fail (QD_IS_CANVAS (self), FALSE);
+
+  return self->crisp_id == 0 && self->fill_id == 0;
 }
 
 static GMenuModel *
@@ -2099,6 +2136,8 @@ qd_canvas_init (QdCanvas *self)
   gtk_widget_set_parent (self->context_menu, widget);
   gtk_popover_set_has_arrow (GTK_POPOVER (self->context_menu), FALSE);
   gtk_widget_set_halign (self->context_menu, GTK_ALIGN_START);
+  g_signal_connect_swapped (self->context_menu, "closed",
+                            G_CALLBACK (on_context_menu_closed), self);
 
   update_actions (self);
 }

@@ -47,6 +47,10 @@ void                qd_canvas_set_zoom       (QdCanvas   *self,
 double              qd_canvas_get_zoom       (QdCanvas   *self);
 void                qd_canvas_zoom_fit       (QdCanvas   *self);
 void                qd_canvas_zoom_reset     (QdCanvas   *self);
+gboolean            qd_canvas_cancel_gesture (QdCanvas   *self);
+/* Whether the drawing has settled: no sharper drawing is still to come
+ * after a zoom or a pan (the tests wait for it). */
+gboolean            qd_canvas_is_settled     (QdCanvas   *self);
 void                qd_canvas_widget_to_canvas (QdCanvas *self,
                                                 double    wx,
                                                 double    wy,

@@ -174,7 +174,10 @@ on_row_selected (GtkListBox       *list,
                  GtkListBoxRow    *row,
                  QdExampleBrowser *self)
 {
-  gtk_widget_set_sensitive (self->open_button, row != NULL);
+  /* Closing disposes the template: the list loses its selection after
+   * the button has gone. */
+  if (self->open_button != NULL)
+    gtk_widget_set_sensitive (self->open_button, row != NULL);
 }
 
 static void

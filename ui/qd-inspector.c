@@ -80,6 +80,8 @@ struct _QdInspector
   int          row;           /* next free grid row while building */
   gboolean     refreshing;    /* values are being set from the document */
   char        *focus_key;     /* the field to focus after a rebuild */
+  gboolean     focus_moving;  /* a field applies as the focus leaves it */
+  guint        rebuild_id;    /* a rebuild waiting for that move to end */
 };
 
 G_DEFINE_FINAL_TYPE (QdInspector, qd_inspector, GTK_TYPE_WIDGET)
@@ -871,12 +873,21 @@ on_entry_activate (GtkEntry *entry,
   field_apply (field);
 }
 
+/* Tab, Up or Down out of a field: GTK is in the middle of moving the
+ * focus, to a widget of this form, when the field applies. A change that
+ * reshapes the form (a renamed variable) must not destroy that widget
+ * under GTK's feet: on_document_changed() rebuilds later. */
 static void
 on_focus_leave (GtkEventControllerFocus *controller,
                 Field                   *field)
 {
-  if (field->dirty)
-    field_apply (field);
+  QdInspector *self = field->self;
+
+  if (!field->dirty || field->dead)
+    return;
+  self->focus_moving = TRUE;
+  field_apply (field);
+  self->focus_moving = FALSE;
 }
 
 /* Escape takes back what was typed. */
@@ -1090,6 +1101,10 @@ static void
 register_field (QdInspector *self,
                 Field       *field)
 {
+  g_autofree char *widget_name = g_strconcat ("field:", field->key, NULL);
+
+  /* For the end-to-end tests (qd-test-geometry.c). */
+  gtk_widget_set_name (field->editor, widget_name);
   g_hash_table_replace (self->fields, field->key, field);
   g_ptr_array_add (self->order, field);
 }
@@ -1687,6 +1702,8 @@ rebuild (QdInspector *self)
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
   GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
 
+  g_clear_handle_id (&self->rebuild_id, g_source_remove);
+
   /* The field being edited keeps the focus across a rebuild. */
   for (guint i = 0; focus_key == NULL && focus != NULL && i < self->order->len; i++)
     {
@@ -1766,6 +1783,18 @@ refresh (QdInspector *self)
   self->refreshing = FALSE;
 }
 
+static gboolean
+rebuild_later (gpointer data)
+{
+  QdInspector *self = data;
+  g_autofree char *shape = compute_shape (self);
+
+  self->rebuild_id = 0;
+  if (g_strcmp0 (shape, self->shape) != 0)
+    rebuild (self);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 on_document_changed (QdDocument  *document,
                      QdInspector *self)
@@ -1777,10 +1806,14 @@ on_document_changed (QdDocument  *document,
     g_clear_pointer (&self->block_id, g_free);
 
   shape = compute_shape (self);
-  if (g_strcmp0 (shape, self->shape) != 0)
-    rebuild (self);
-  else
+  if (g_strcmp0 (shape, self->shape) == 0)
     refresh (self);
+  else if (!self->focus_moving)
+    rebuild (self);
+  else if (self->rebuild_id == 0)
+    /* Before any input, yet after GTK has finished moving the focus. */
+    self->rebuild_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, rebuild_later,
+                                        self, NULL);
 }
 
 /* The panel asks for the same width whatever it shows (unless a form
@@ -1825,6 +1858,7 @@ qd_inspector_dispose (GObject *object)
 {
   QdInspector *self = QD_INSPECTOR (object);
 
+  g_clear_handle_id (&self->rebuild_id, g_source_remove);
   if (self->document != NULL)
     g_clear_signal_handler (&self->changed_id, self->document);
   g_clear_object (&self->document);

@@ -24,6 +24,7 @@
 #include "qd-messages-view.h"
 #include "qd-run-bar.h"
 #include "qd-run-session.h"
+#include "qd-test-geometry.h"
 #include "qd-settings.h"
 #include "qd-window.h"
 
@@ -160,6 +161,12 @@ create_palette_row (const QdBlockType *type)
   if (type->doc != NULL && type->doc[0] != '\0')
     gtk_widget_set_tooltip_text (row, _(type->doc));
   g_object_set_data (G_OBJECT (row), "qd-block-type", (gpointer) type);
+  /* For the end-to-end tests (qd-test-geometry.c). */
+  {
+    g_autofree char *widget_name = g_strconcat ("palette:", type->id, NULL);
+
+    gtk_widget_set_name (row, widget_name);
+  }
 
   /* Rows drag onto the canvas, carrying the block type id. */
   source = gtk_drag_source_new ();
@@ -358,6 +365,11 @@ undo_activated (GSimpleAction *action,
 {
   QdWindow *self = user_data;
 
+  /* With the button still down, Ctrl+Z takes back the drag, as Escape
+   * does: undoing a step under it would take away what it holds (the
+   * branch it bends) while the rest of the drag went on. */
+  if (qd_canvas_cancel_gesture (self->canvas))
+    return;
   if (self->document != NULL)
     qd_document_undo (self->document);
 }
@@ -369,6 +381,8 @@ redo_activated (GSimpleAction *action,
 {
   QdWindow *self = user_data;
 
+  if (qd_canvas_cancel_gesture (self->canvas))
+    return;
   if (self->document != NULL)
     qd_document_redo (self->document);
 }
@@ -1544,6 +1558,7 @@ qd_window_init (QdWindow *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
   self->autosave = qd_autosave_new (NULL);
+  qd_test_geometry_watch (GTK_WINDOW (self));
   self->run_session = qd_run_session_new (self->bottom_notebook, self->messages_view,
                                          self->canvas);
   qd_run_bar_set_session (self->run_bar, self->run_session);
