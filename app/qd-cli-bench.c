@@ -732,15 +732,15 @@ print_classic_text (const BenchSpec   *spec,
 
   if (!result->classic)
     return;
-  g_print (_("    %s: %" G_GUINT64_FORMAT " steps (%" G_GUINT64_FORMAT " failed), %"
-             G_GUINT64_FORMAT " RHS evaluations, %.1f ns per evaluation, %.2f ns per "
+  g_print (_("    %s: %" PRIu64 " steps (%" PRIu64 " failed), %"
+             PRIu64 " RHS evaluations, %.1f ns per evaluation, %.2f ns per "
              "evaluation and state\n"),
            spec->method, result->solver_steps, result->failed_steps, result->rhs_evals,
            per_rhs, per_rhs / spec->n);
   if (!result->hand)
     return;
-  g_print (_("    hand-written RHS under ARKODE rkf45: %" G_GUINT64_FORMAT " steps, %"
-             G_GUINT64_FORMAT " RHS evaluations, cpu_s %.3f (the diagram %.2f times that); "
+  g_print (_("    hand-written RHS under ARKODE rkf45: %" PRIu64 " steps, %"
+             PRIu64 " RHS evaluations, cpu_s %.3f (the diagram %.2f times that); "
              "RHS alone %.1f ns, the diagram's about %.1f ns (%.2f times)\n"),
            h->steps, h->rhs_evals, h->cpu_s, h->cpu_s > 0 ? result->cpu_s / h->cpu_s : 0.0,
            h->rhs_ns, diagram_rhs_ns (result),

@@ -59,13 +59,31 @@ print_number (double value,
     g_print ("  %*.3e", width, value);
 }
 
+/* Pads TEXT to WIDTH characters, not bytes as printf's %*s does, so
+ * that translated headings such as "Método" stay over their column;
+ * a negative WIDTH aligns left. */
+static void
+print_cell (const char *text,
+            int         width)
+{
+  int pad = ABS (width) - (int) g_utf8_strlen (text, -1);
+
+  if (width < 0)
+    g_print ("%s", text);
+  for (int i = 0; i < pad; i++)
+    g_print (" ");
+  if (width >= 0)
+    g_print ("%s", text);
+}
+
 static void
 print_row (const QdCompareRun *run,
            int                 name_width,
            guint               n_signals)
 {
-  g_print ("%-*s  %10" PRIu64 "  %8" PRIu64 "  %11" PRIu64 "  %9.4f",
-           name_width, run->name, run->steps, run->failed_steps,
+  print_cell (run->name, -name_width);
+  g_print ("  %10" PRIu64 "  %8" PRIu64 "  %11" PRIu64 "  %9.4f",
+           run->steps, run->failed_steps,
            run->rhs_evals, run->cpu_seconds);
   if (run->error != NULL)
     {
@@ -97,15 +115,18 @@ print_integrator_steps (QdComparison *cmp,
       if (!header)
         {
           g_print (_("\nSteps per Integrator (QSS):\n"));
-          g_print ("%-*s  %10s  %s\n", name_width, _("Method"), _("Steps"), _("Integrator"));
+          print_cell (_("Method"), -name_width);
+          g_print ("  ");
+          print_cell (_("Steps"), 10);
+          g_print ("  %s\n", _("Integrator"));
           header = TRUE;
         }
       for (guint k = 0; k < run->integrators->len; k++)
         {
           const QdCompareIntegrator *integ = &g_array_index (run->integrators, QdCompareIntegrator, k);
 
-          g_print ("%-*s  %10" PRIu64 "  %s\n", name_width, run->name,
-                   integ->steps, integ->path);
+          print_cell (run->name, -name_width);
+          g_print ("  %10" PRIu64 "  %s\n", integ->steps, integ->path);
         }
     }
 }
@@ -117,23 +138,34 @@ print_table (const char   *file,
   const QdCompareRun *ref = qd_comparison_get_reference (cmp);
   const char *const *signals = qd_comparison_get_signals (cmp);
   guint n_signals = g_strv_length ((char **) signals);
-  int name_width = (int) strlen (_("Method"));
+  int name_width = (int) g_utf8_strlen (_("Method"), -1);
 
   for (guint i = 0; i < qd_comparison_get_n_runs (cmp); i++)
-    name_width = MAX (name_width, (int) strlen (qd_comparison_get_run (cmp, i)->name));
+    name_width = MAX (name_width, (int) g_utf8_strlen (qd_comparison_get_run (cmp, i)->name, -1));
 
   g_print (_("%s: reference %s: %" PRIu64 " steps, %.4f s CPU\n"),
            file, ref->name, ref->steps, ref->cpu_seconds);
   for (guint s = 0; s < n_signals; s++)
     g_print (_("Signal %u: %s\n"), s + 1, signals[s]);
-  g_print ("\n%-*s  %10s  %8s  %11s  %9s", name_width, _("Method"), _("Steps"),
-           _("Failed"), _("RHS evals"), _("CPU (s)"));
+  g_print ("\n");
+  print_cell (_("Method"), -name_width);
+  g_print ("  ");
+  print_cell (_("Steps"), 10);
+  g_print ("  ");
+  print_cell (_("Failed"), 8);
+  g_print ("  ");
+  print_cell (_("RHS evals"), 11);
+  g_print ("  ");
+  print_cell (_("CPU (s)"), 9);
   for (guint s = 0; s < n_signals; s++)
     {
       g_autofree char *max = g_strdup_printf (_("max err %u"), s + 1);
       g_autofree char *rms = g_strdup_printf (_("RMS err %u"), s + 1);
 
-      g_print ("  %12s  %12s", max, rms);
+      g_print ("  ");
+      print_cell (max, 12);
+      g_print ("  ");
+      print_cell (rms, 12);
     }
   g_print ("\n");
   for (guint i = 0; i < qd_comparison_get_n_runs (cmp); i++)

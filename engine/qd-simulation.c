@@ -355,7 +355,7 @@ fail_illegitimate (QdSimulation *sim,
                   _("%s: its time advance has shrunk to %g at t = %g, "
                     "below the clock's resolution over the run (%g), so "
                     "the run cannot reach its final time (more than %"
-                    G_GUINT64_FORMAT " transitions since t = %g, among "
+                    PRIu64 " transitions since t = %g, among "
                     "%s); the model may have a solution that grows "
                     "without bound near this time, or events that "
                     "accumulate (a sample period or a delay that short): "

@@ -209,6 +209,12 @@ def check_initializers(text, lines, rel, problems):
 # name the domain, as _() does through gi18n-lib.h.
 LIBRARY = ("engine", "blocks")
 BARE_NGETTEXT = re.compile(r"(?<![A-Za-z0-9_])ngettext\s*\(")
+# xgettext knows the <inttypes.h> macros (PRIu64) but not GLib's
+# G_GUINT64_FORMAT: it ends the msgid at the macro, so the message the
+# program looks up at run time is never found in a translation.
+GLIB_FORMAT_IN_MARKED = re.compile(
+    r"(?<![A-Za-z0-9_])(?:N?_|g_dngettext|ngettext)\s*\("
+    r"(?:\s|" + STRING + r"|\w+\b)*?G_G\w*_FORMAT")
 
 
 def check_c(path, rel, problems):
@@ -236,6 +242,11 @@ def check_c(path, rel, problems):
         if p:
             problems.append(f"{rel}:{p[0]}: {p[1]}")
     check_initializers(text, lines, rel, problems)
+    for m in GLIB_FORMAT_IN_MARKED.finditer(text):
+        line = text.count("\n", 0, m.end()) + 1
+        problems.append(f"{rel}:{line}: a marked string uses a GLib format "
+                        "macro, which xgettext cannot follow: write PRIu64 "
+                        "(<inttypes.h>) instead")
     if rel.split(os.sep)[0] in LIBRARY:
         for m in BARE_NGETTEXT.finditer(text):
             line = text.count("\n", 0, m.start()) + 1
@@ -282,6 +293,8 @@ void f (void) {
   qd_atomic_fail (self, QD_ERROR_EXPR, _("fine %s"), x);
   qd_atomic_fail (self, QD_ERROR_EXPR, "not fine %s", x); // "x"
   s = ngettext ("%u thing", "%u things", n);
+  g_print (_("%s: %" G_GUINT64_FORMAT " steps\\n"), a, n);
+  g_print ("%" G_GUINT64_FORMAT "\\n", n);
 }
 """
 FIXTURE_UI = """<interface><object class="GtkLabel">
@@ -290,7 +303,7 @@ FIXTURE_UI = """<interface><object class="GtkLabel">
 <property name="icon-name">x-y</property></object>
 <item><attribute name="label">Menu</attribute></item></interface>
 """
-FIXTURE_EXPECTED = {("blocks/x.c", n) for n in (2, 3, 7, 8, 10, 11, 14, 19, 20)} \
+FIXTURE_EXPECTED = {("blocks/x.c", n) for n in (2, 3, 7, 8, 10, 11, 14, 19, 20, 21)} \
     | {("ui/x.ui", 2), ("ui/x.ui", 5)}
 
 

@@ -90,6 +90,22 @@ def check_cli(cli, podir, locale):
                 re.findall(r"\d+", english) != re.findall(r"\d+", spanish):
             failures.append("the vector's error names another column in "
                             f"{locale}:\n{english}{spanish}")
+        # The table of 'compare' keeps its translated headings over their
+        # columns: widths count characters, not the bytes of "Método".
+        compare = run("compare", os.path.join(source, "data", "examples",
+                                               "exp-decay.qdevs"),
+                      "--methods", "QSS2", "--until", "1").stdout.splitlines()
+        heading = next((i for i, l in enumerate(compare)
+                        if l.startswith(tr("Method"))), None)
+        if heading is None or heading + 1 >= len(compare):
+            failures.append(f"compare: no table in the output:\n{compare}")
+        else:
+            steps_end = compare[heading].index(tr("Steps")) + len(tr("Steps"))
+            number = re.search(r"\S+\s+(\d+)", compare[heading + 1])
+            if number is None or number.end(1) != steps_end:
+                failures.append("compare: the steps are not under their "
+                                f"heading:\n{compare[heading]}\n"
+                                f"{compare[heading + 1]}")
         for name, output, expected in cases:
             for text in expected:
                 if text not in output:

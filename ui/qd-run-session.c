@@ -359,8 +359,10 @@ create_page (ScopePage *page)
 {
   static const char *const modes[] = {
     /* TRANSLATORS: plot display modes: the exact polynomials, straight
-     * lines between events, held values, markers at the events */
-    N_("Exact"), N_("Lines"), N_("Steps"), N_("Events"), NULL
+     * lines between events, held values, markers at the events; in a
+     * context of their own, as "Steps" is also a count of solver steps */
+    NC_("plot mode", "Exact"), NC_("plot mode", "Lines"),
+    NC_("plot mode", "Steps"), NC_("plot mode", "Events"), NULL
   };
   const char *translated[G_N_ELEMENTS (modes)];
   GtkWidget *vbox = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
@@ -368,7 +370,8 @@ create_page (ScopePage *page)
   GtkWidget *dropdown, *spacer;
 
   for (guint i = 0; i < G_N_ELEMENTS (modes); i++)
-    translated[i] = modes[i] != NULL ? _(modes[i]) : NULL;
+    translated[i] = modes[i] != NULL
+                    ? g_dpgettext2 (GETTEXT_PACKAGE, "plot mode", modes[i]) : NULL;
   gtk_widget_add_css_class (bar, "toolbar");
   gtk_widget_set_margin_start (bar, 4);
   gtk_widget_set_margin_end (bar, 4);

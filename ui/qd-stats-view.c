@@ -383,12 +383,12 @@ qd_stats_view_set_simulation (QdStatsView  *self,
 
         /* TRANSLATORS: the statistics of a classic ODE solver
          * (SUNDIALS), e.g. "Solver cvode-bdf: 186 steps, 0 failed, ..." */
-        both = g_strdup_printf (_("%s\nSolver %s: %" G_GUINT64_FORMAT
-                                  " steps, %" G_GUINT64_FORMAT " failed, %"
-                                  G_GUINT64_FORMAT " right-hand sides, %"
-                                  G_GUINT64_FORMAT " Jacobians, %"
-                                  G_GUINT64_FORMAT " root stops, %"
-                                  G_GUINT64_FORMAT " time events."),
+        both = g_strdup_printf (_("%s\nSolver %s: %" PRIu64
+                                  " steps, %" PRIu64 " failed, %"
+                                  PRIu64 " right-hand sides, %"
+                                  PRIu64 " Jacobians, %"
+                                  PRIu64 " root stops, %"
+                                  PRIu64 " time events."),
                                 status, st.method, st.steps, st.failed_steps,
                                 st.rhs_evals, st.jac_evals, st.root_stops,
                                 st.time_events);
