@@ -10,6 +10,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "qdevs.h"
+#include "qd-blocks.h"
 
 G_BEGIN_DECLS
 
