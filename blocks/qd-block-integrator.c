@@ -586,7 +586,7 @@ fire_finish (Integrator *st,
   return 1;
 }
 
-/* lambda, dint and ta in one call (QdBlockType.fire). For QSS1-3 the
+/* lambda, dint and ta in one call (QdBlockFastPaths.fire). For QSS1-3 the
  * output and the new state are the same x and q, computed once: x
  * follows its trajectory to t, q takes its value and derivatives, and the
  * next requantization is the closed form after a requantization. The
@@ -743,7 +743,7 @@ other_dext_ta (QdAtomic       *self,
   return st->sigma;
 }
 
-/* dext and ta in one call (QdBlockType.dext_ta); QSS2's derivative is
+/* dext and ta in one call (QdBlockFastPaths.dext_ta); QSS2's derivative is
  * qd_integrator_qss2_derivative(), the rest other_dext_ta(). Not static:
  * WSum's cascade kernel calls it for the receivers it does not take
  * inline (qd-block-wsum.c). */
@@ -1000,6 +1000,12 @@ static const QdParamSpec integrator_params[] = {
     NULL, QD_PARAM_INHERIT },
 };
 
+/* The fused forms the event loop calls for each integrator. */
+static const QdBlockFastPaths integrator_fast = {
+  .fire = integrator_fire,
+  .dext_ta = qd_integrator_dext_ta,
+};
+
 const QdBlockType qd_block_integrator = {
   .id = "integrator",
   .category = N_("Continuous"),
@@ -1028,8 +1034,7 @@ const QdBlockType qd_block_integrator = {
   .dint = integrator_dint,
   .dext = integrator_dext,
   .lambda = integrator_lambda,
-  .fire = integrator_fire,
-  .dext_ta = qd_integrator_dext_ta,
+  .fast = &integrator_fast,
 };
 
 /* The same integrator with a reset input: one method table, one set of
@@ -1062,6 +1067,5 @@ const QdBlockType qd_block_integrator_reset = {
   .dint = integrator_dint,
   .dext = integrator_dext,
   .lambda = integrator_lambda,
-  .fire = integrator_fire,
-  .dext_ta = qd_integrator_dext_ta,
+  .fast = &integrator_fast,
 };

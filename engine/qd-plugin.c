@@ -120,9 +120,7 @@ check_type (const char        *name,
                    id);
       return FALSE;
     }
-  if (type->fire != NULL || type->dext_ta != NULL || type->cascade != NULL
-      || type->cascade_accepts != NULL || type->cascade_prepare != NULL
-      || type->cascade_prefetch != NULL
+  if (type->fast != NULL
       || (type->flags & (QD_BLOCK_STRUCTURAL | QD_BLOCK_TAG_SINK
                          | QD_BLOCK_TAG_SOURCE)) != 0)
     {

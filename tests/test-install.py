@@ -9,10 +9,13 @@ po/LINGUAS, the user guide (Mallard for Yelp, and HTML) and the manual
 pages. The list comes from the source tree (the examples, the languages,
 the help pages, the man pages), not from what meson says it installs, so a
 file left out of an install rule is caught. Then the installed qdevs-cli
-runs an installed example, against the installed library.
+runs an installed example, against the installed library. The library
+exports its qd_ API only, and the public headers and qdevs-1.pc are
+installed without the private ones.
 
   test-install.py MESON BUILDDIR SOURCEDIR PREFIX BINDIR LIBDIR DATADIR
                   MANDIR LOCALEDIR GUI(true|false) HTML(true|false)
+                  INCLUDEDIR
 """
 import glob
 import os
@@ -37,7 +40,10 @@ def expected_files(src, gui, html, d):
     files = [
         os.path.join(d["bindir"], "qdevs-cli"),
         os.path.join(d["libdir"], "libqdevs.so"),
+        os.path.join(d["libdir"], "pkgconfig", "qdevs-1.pc"),
     ]
+    for header in ["qdevs.h", "qd-block-type.h", "qd-plugin.h", "qd-blocks.h"]:
+        files.append(os.path.join(d["includedir"], "qdevs-1", header))
     for example in sorted(glob.glob(os.path.join(src, "data", "examples", "*.qdevs"))):
         files.append(os.path.join(d["datadir"], "qdevs", "examples",
                                   os.path.basename(example)))
@@ -79,11 +85,38 @@ def expected_files(src, gui, html, d):
     return files
 
 
+def check_api(root, libdir, includedir):
+    """What is wrong with the installed API ("" when nothing): every
+    symbol libqdevs exports is a qd_ one of version QDEVS_1, and no
+    private header is installed."""
+    lib = os.path.join(root, libdir, "libqdevs.so")
+    syms = subprocess.run(["readelf", "--dyn-syms", "-W", lib],
+                          stdout=subprocess.PIPE, text=True).stdout
+    wrong = []
+    for line in syms.splitlines():
+        fields = line.split()
+        # Defined symbols only: "Num: Value Size Type Bind Vis Ndx Name".
+        if len(fields) < 8 or fields[6] in ("UND", "Ndx") or fields[3] == "SECTION":
+            continue
+        name = fields[7]
+        if name == "QDEVS_1" or name == "QDEVS_1@@QDEVS_1":
+            continue
+        if not (name.startswith("qd_") and name.endswith("@@QDEVS_1")):
+            wrong.append(name)
+    private = glob.glob(os.path.join(root, includedir, "qdevs-1", "*private*"))
+    problems = []
+    if wrong:
+        problems.append("exported: " + ", ".join(wrong[:10]))
+    if private:
+        problems.append("installed: " + ", ".join(private))
+    return "; ".join(problems)
+
+
 def main():
     (meson, build, src, prefix, bindir, libdir, datadir, mandir, localedir,
-     gui, html) = sys.argv[1:12]
+     gui, html, includedir) = sys.argv[1:13]
     dirs = {"bindir": bindir, "libdir": libdir, "datadir": datadir,
-            "mandir": mandir, "localedir": localedir}
+            "mandir": mandir, "localedir": localedir, "includedir": includedir}
     destdir = tempfile.mkdtemp(prefix="qdevs-install-")
     try:
         result = subprocess.run(
@@ -138,8 +171,14 @@ def main():
                 print("# %s: run path %s, prefix %s" % (program, paths, prefix))
         print("%s %d - the installed programs find the installed library"
               % ("ok" if found else "not ok", n))
+
+        n += 1
+        api = check_api(root, libdir, includedir)
+        print("%s %d - the library exports its qd_ API only, the private "
+              "headers stay out%s" % ("ok" if not api else "not ok", n,
+                                      "" if not api else " # " + api))
         print("1..%d" % n)
-        return 1 if missing or not ran or not found else 0
+        return 1 if missing or not ran or not found or api else 0
     finally:
         shutil.rmtree(destdir, ignore_errors=True)
 

@@ -3,7 +3,7 @@
  * The plugins of tests/plugins, built as shared modules against the
  * public headers: the good one is loaded and its blocks run in a model;
  * one built for another API version, one without its registration
- * function and one that sets a private fast path are refused, each with
+ * function and one whose type has a structural flag are refused, each with
  * a message naming the file; a diagram whose plugin is missing opens,
  * keeps its block and saves back byte for byte.
  */
@@ -47,7 +47,7 @@ test_load (void)
   g_assert_nonnull (qd_registry_lookup ("testplug:scale"));
   g_assert_null (qd_registry_lookup ("testplugversion:ticker"));
   g_assert_null (qd_registry_lookup ("testplugnoentry:ticker"));
-  g_assert_null (qd_registry_lookup ("testplugfast:ticker"));
+  g_assert_null (qd_registry_lookup ("testplugstruct:ticker"));
   g_assert_cmpuint (problems->len, ==, 3);
 
   message = problem_of (problems, "testplug-version");
@@ -58,9 +58,10 @@ test_load (void)
   message = problem_of (problems, "testplug-noentry");
   g_assert_nonnull (strstr (message, ": is not a QDevs plugin: it exports no "
                                      "function qd_plugin_register()"));
-  message = problem_of (problems, "testplug-fastpath");
-  g_assert_nonnull (strstr (message, ": block type 'testplugfast:scale' uses "
-                                     "the built-in library's fast paths"));
+  message = problem_of (problems, "testplug-structural");
+  g_assert_nonnull (strstr (message, ": block type 'testplugstruct:scale' "
+                                     "uses the built-in library's fast paths "
+                                     "or structural flags"));
 
   /* Loaded once: a second look at the folder adds nothing. */
   g_ptr_array_set_size (problems, 0);

@@ -5,7 +5,8 @@
  * the macros below, as plugins that QDevs must refuse:
  *   QD_TEST_API_VERSION  another block API version
  *   QD_TEST_NO_ENTRY     no registration function
- *   QD_TEST_FAST_PATH    a type that sets a private fast path
+ *   QD_TEST_STRUCTURAL   a type with a flag only the engine's own
+ *                        types may have
  */
 #include <qdevs.h>
 
@@ -163,19 +164,6 @@ scale_lambda (QdAtomic *self,
   return 1;
 }
 
-#ifdef QD_TEST_FAST_PATH
-static double
-scale_dext_ta (QdAtomic       *self,
-               double          t,
-               double          e,
-               guint           port,
-               const QdSignal *x)
-{
-  scale_dext (self, t, e, port, x);
-  return 0.0;
-}
-#endif
-
 static const QdBlockType scale_type = {
   .id = QD_TEST_PLUGIN_NAME ":scale",
   .category = "Test plugin",
@@ -186,16 +174,17 @@ static const QdBlockType scale_type = {
   .outputs = { 1, NULL, "y", "k times the input." },
   .params = scale_params,
   .n_params = G_N_ELEMENTS (scale_params),
+#ifndef QD_TEST_STRUCTURAL
   .flags = QD_BLOCK_FEEDTHROUGH,
+#else
+  .flags = QD_BLOCK_FEEDTHROUGH | QD_BLOCK_STRUCTURAL,
+#endif
   .state_size = sizeof (Scale),
   .init = scale_init,
   .ta = scale_ta,
   .dint = scale_dint,
   .dext = scale_dext,
   .lambda = scale_lambda,
-#ifdef QD_TEST_FAST_PATH
-  .dext_ta = scale_dext_ta,
-#endif
 };
 
 static const QdBlockType *const types[] = { &ticker_type, &scale_type, NULL };
