@@ -30,6 +30,7 @@ int  qd_cli_run     (int argc, char **argv);
 int  qd_cli_check   (int argc, char **argv);
 int  qd_cli_blocks  (int argc, char **argv);
 int  qd_cli_bench   (int argc, char **argv);
+int  qd_cli_new_block (int argc, char **argv);
 
 /* Prints "qdevs-cli[ COMMAND]: MESSAGE" and the hint to --help on stderr;
  * returns QD_CLI_EXIT_USAGE. */

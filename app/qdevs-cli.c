@@ -30,6 +30,8 @@ static const QdCliCommand commands[] = {
     N_("describe every available block type") },
   { "bench",  qd_cli_bench,  N_("bench"),
     N_("run generated large models; report speed and memory") },
+  { "new-block", qd_cli_new_block, N_("new-block NAME"),
+    N_("write a Meson project that builds a block type as a C plugin") },
 };
 
 int

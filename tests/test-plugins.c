@@ -207,6 +207,54 @@ test_cli (void)
   g_unlink (file);
 }
 
+/* new-block writes its project, and refuses a name that cannot be a
+ * plugin's or a folder that is not empty. */
+static void
+test_new_block (void)
+{
+  g_autofree char *tmp = g_dir_make_tmp ("qd-test-new-block-XXXXXX", NULL);
+  g_autofree char *dir = g_build_filename (tmp, "project", NULL);
+  g_autofree char *source = NULL;
+  g_autofree char *text = NULL;
+  g_auto(QdCliResult) r = { 0 };
+  const char *files[] = { "meson.build", "meson_options.txt", "mygain.c",
+                          "test-mygain.c", "example.qdevs", "README.md" };
+
+  qd_test_run_cli (&r, NULL, "new-block", "my-gain", "--dir", dir, NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "'my-gain' cannot name a block"));
+  g_assert_false (g_file_test (dir, G_FILE_TEST_EXISTS));
+  qd_cli_result_clear (&r);
+
+  qd_test_run_cli (&r, NULL, "new-block", "mygain", "--dir", dir, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *file = g_build_filename (dir, files[i], NULL);
+
+      g_assert_true (g_file_test (file, G_FILE_TEST_IS_REGULAR));
+    }
+  source = g_build_filename (dir, "mygain.c", NULL);
+  g_assert_true (g_file_get_contents (source, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, ".id = \"mygain:mygain\""));
+  g_assert_nonnull (strstr (text, ".api_version = QD_BLOCK_API_VERSION"));
+  g_assert_null (strstr (text, "@NAME@"));
+  qd_cli_result_clear (&r);
+
+  /* Never over a user's files. */
+  qd_test_run_cli (&r, NULL, "new-block", "mygain", "--dir", dir, NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "is not empty"));
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *file = g_build_filename (dir, files[i], NULL);
+
+      g_unlink (file);
+    }
+  g_rmdir (dir);
+  g_rmdir (tmp);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -219,5 +267,6 @@ main (int    argc,
   g_test_add_func ("/plugins/run", test_run);
   g_test_add_func ("/plugins/missing", test_missing);
   g_test_add_func ("/plugins/cli", test_cli);
+  g_test_add_func ("/plugins/new-block", test_new_block);
   return g_test_run ();
 }
