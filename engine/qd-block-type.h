@@ -144,6 +144,9 @@ typedef enum
    * segment at the run's time) is shown on the block in the canvas while
    * the run goes on, in place of its glyph (Display). */
   QD_BLOCK_DISPLAY    = 1 << 7,
+  /* A plotting sink: the editor shows its traces in a plot page of the
+   * run (Scope), one page per block, updated while the run goes on. */
+  QD_BLOCK_PLOT       = 1 << 8,
 } QdBlockFlags;
 
 struct _QdParamValue

@@ -850,7 +850,7 @@ prepare_run (QdRunSession *self)
       gsize len = strlen (atomic->path);
       ScopePage *page;
 
-      if (atomic->type == NULL || g_strcmp0 (atomic->type->id, "scope") != 0)
+      if (atomic->type == NULL || (atomic->type->flags & QD_BLOCK_PLOT) == 0)
         continue;
       page = find_page (self, atomic->path);
       if (page == NULL)
