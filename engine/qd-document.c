@@ -73,6 +73,19 @@ G_DEFINE_FINAL_TYPE (QdDocument, qd_document, G_TYPE_OBJECT)
 
 /* Settings and variables */
 
+/* The first method the integrators accept (their library lists the
+ * default first); none without a library of integrators. */
+static const char *
+default_method (void)
+{
+  const QdParamSpec *spec = qd_registry_find_setting_param ("method");
+
+  if (spec != NULL && spec->kind == QD_PARAM_CHOICE && spec->choices != NULL
+      && spec->choices[0] != NULL)
+    return spec->choices[0];
+  return "";
+}
+
 void
 qd_document_init_settings (QdSettings *settings)
 {
@@ -80,7 +93,7 @@ qd_document_init_settings (QdSettings *settings)
 
   settings->start_time = 0.0;
   settings->final_time = 10.0;
-  settings->method = g_strdup ("QSS1");
+  settings->method = g_strdup (default_method ());
   settings->dqmin = 1e-6;
   settings->dqrel = 1e-3;
   settings->illegitimacy_limit = 1000000;
@@ -2251,22 +2264,18 @@ qd_document_set_variable (QdDocument  *self,
   return TRUE;
 }
 
-/* The methods an integrator accepts, when the library says which. */
+/* The methods the integrators accept, when the library says which. */
 static gboolean
 method_is_known (const char  *method,
                  char       **known)
 {
-  const QdBlockType *integrator = qd_registry_lookup ("integrator");
-  const QdParamSpec *spec = NULL;
+  const QdParamSpec *spec = qd_registry_find_setting_param ("method");
   GString *list;
-  int index;
 
   *known = NULL;
-  if (integrator != NULL
-      && (index = qd_block_type_find_param (integrator, "method")) >= 0)
-    spec = &integrator->params[index];
+  /* No integrator says which: nothing uses the method. */
   if (spec == NULL || spec->kind != QD_PARAM_CHOICE || spec->choices == NULL)
-    return method[0] != '\0';
+    return TRUE;
 
   list = g_string_new (NULL);
   for (guint i = 0; spec->choices[i] != NULL; i++)

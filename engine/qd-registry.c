@@ -113,6 +113,31 @@ qd_registry_list (guint *n_types)
   return list;
 }
 
+const QdParamSpec *
+qd_registry_find_setting_param (const char *name)
+{
+  const QdParamSpec *found = NULL;
+  const QdBlockType *const *types;
+  guint n;
+
+  g_return_val_if_fail (name != NULL, NULL);
+
+  types = qd_registry_list (&n);
+  /* Two passes: integrators first, then any type. */
+  for (int pass = 0; found == NULL && pass < 2; pass++)
+    for (guint i = 0; found == NULL && i < n; i++)
+      {
+        int index;
+
+        if (pass == 0 && (types[i]->flags & QD_BLOCK_INTEGRATOR) == 0)
+          continue;
+        index = qd_block_type_find_param (types[i], name);
+        if (index >= 0 && (types[i]->params[index].flags & QD_PARAM_INHERIT) != 0)
+          found = &types[i]->params[index];
+      }
+  return found;
+}
+
 int
 qd_block_type_find_param (const QdBlockType *type,
                           const char        *name)

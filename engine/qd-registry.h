@@ -27,6 +27,14 @@ QD_API const QdBlockType  *qd_registry_lookup   (const char        *id);
  * is owned by the registry. */
 QD_API const QdBlockType *const *qd_registry_list (guint *n_types);
 
+/* The parameter @name (QD_PARAM_INHERIT) that block types take from the
+ * model's settings, as the registered types declare it: the first in
+ * the list's order among the QD_BLOCK_INTEGRATOR types, else among all
+ * types; NULL when no type has one. The engine and the editor read the
+ * choices of a setting (the integration methods) and its default (the
+ * first choice) from it instead of from any one type. */
+QD_API const QdParamSpec *qd_registry_find_setting_param (const char *name);
+
 /* A provider of block types loaded from outside the program (the user's
  * Lua library, plugins) says where it would have found @type_id, which
  * is not registered: "looked for as /path/NAME.lua" (free it), or NULL

@@ -207,6 +207,45 @@ test_cli (void)
   g_unlink (file);
 }
 
+/* The model's settings take the integration methods from the registry's
+ * integrators (QD_PARAM_INHERIT "method"), not from a type named in the
+ * engine: the choices Check accepts and the default are theirs. */
+static void
+test_setting_param (void)
+{
+  const QdBlockType *integrator = qd_registry_lookup ("integrator");
+  const QdParamSpec *spec = qd_registry_find_setting_param ("method");
+  QdSettings settings = { 0 };
+  g_autoptr(QdDocument) doc = qd_document_new ();
+  g_autoptr(GError) error = NULL;
+
+  g_assert_nonnull (spec);
+  g_assert_true (spec == &integrator->params[qd_block_type_find_param (integrator,
+                                                                         "method")]);
+  g_assert_true ((spec->flags & QD_PARAM_INHERIT) != 0);
+  g_assert_null (qd_registry_find_setting_param ("no-such-setting"));
+  /* The Scope has parameters, none taken from the settings. */
+  g_assert_null (qd_registry_find_setting_param ("names"));
+
+  qd_document_init_settings (&settings);
+  g_assert_cmpstr (settings.method, ==, spec->choices[0]);
+  g_free (settings.method);
+  settings.method = g_strdup ("QSS9");
+  g_assert_false (qd_document_set_settings (doc, &settings, &error));
+  g_assert_nonnull (strstr (error->message, "method 'QSS9' is not one of QSS1, QSS2"));
+  qd_settings_clear (&settings);
+}
+
+/* The editor plots the sinks that say so (QD_BLOCK_PLOT), whatever their
+ * type: the Scope does, the plugins' blocks do not. */
+static void
+test_plot_flag (void)
+{
+  qd_plugins_load_dir (plugin_dir (), NULL);
+  g_assert_true ((qd_registry_lookup ("scope")->flags & QD_BLOCK_PLOT) != 0);
+  g_assert_true ((qd_registry_lookup ("testplug:scale")->flags & QD_BLOCK_PLOT) == 0);
+}
+
 /* new-block writes its project, and refuses a name that cannot be a
  * plugin's or a folder that is not empty. */
 static void
@@ -268,5 +307,7 @@ main (int    argc,
   g_test_add_func ("/plugins/missing", test_missing);
   g_test_add_func ("/plugins/cli", test_cli);
   g_test_add_func ("/plugins/new-block", test_new_block);
+  g_test_add_func ("/plugins/setting-param", test_setting_param);
+  g_test_add_func ("/plugins/plot-flag", test_plot_flag);
   return g_test_run ();
 }
