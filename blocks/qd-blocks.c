@@ -3,7 +3,7 @@
 
 #include "qd-blocks.h"
 #include "qd-blocks-private.h"
-#include "qd-structural.h"
+#include "qd-registry.h"
 #include "qd-plugin.h"
 
 static const QdBlockType *const builtin_blocks[] = {
@@ -105,7 +105,6 @@ qd_init (void)
     {
       bindtextdomain (GETTEXT_PACKAGE, QD_LOCALEDIR);
       bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-      qd_structural_register ();
       for (guint i = 0; builtin_blocks[i] != NULL; i++)
         qd_registry_register (builtin_blocks[i]);
       load_user_library ();

@@ -1,8 +1,9 @@
 /* qd-registry.h: the registry of block types
  *
- * One process-wide registry. The engine registers its structural types
- * (subsystem, inport, outport) itself; qd_init() (blocks/qd-blocks.h) adds
- * the built-in block library. Register everything before the first compile
+ * One process-wide registry. The engine's structural types (subsystem,
+ * inport, outport) are in it from its first use; qd_init() (qd-blocks.h)
+ * adds the built-in block library, the user's Lua library and the
+ * plugins. Register everything before the first compile
  * or load; lookups are thread-safe afterwards.
  */
 #pragma once

@@ -50,10 +50,9 @@ static const QdBlockType outport_type = {
   .flags = QD_BLOCK_STRUCTURAL,
 };
 
-void
-qd_structural_register (void)
-{
-  qd_registry_register (&subsystem_type);
-  qd_registry_register (&inport_type);
-  qd_registry_register (&outport_type);
-}
+const QdBlockType *const qd_structural_types[] = {
+  &subsystem_type,
+  &inport_type,
+  &outport_type,
+  NULL
+};
