@@ -253,27 +253,84 @@ struct _QdAtomic
 
 /* Services for the DEVS functions. */
 
-/* Zeroed memory that lives as long as the simulation; for init only. */
+/**
+ * qd_atomic_alloc:
+ * @self: the block
+ * @size: bytes
+ *
+ * Memory for the block beyond its state_size (a buffer whose size the
+ * parameters decide), zeroed, freed with the simulation. Call it from
+ * init only: the DEVS functions never allocate.
+ *
+ * Returns: (transfer none): the memory.
+ */
 QD_API gpointer     qd_atomic_alloc       (QdAtomic    *self,
                                            gsize        size);
-/* A trace store the simulation exposes under "path/name" (sinks); init only. */
+/**
+ * qd_atomic_add_trace:
+ * @self: the block
+ * @name: the trace's name within the block ("x1")
+ *
+ * A trace store that the simulation exposes under "PATH/NAME", for a
+ * sink to append its segments to (qd-trace.h); init only.
+ *
+ * Returns: (transfer none): the trace, owned by the simulation.
+ */
 QD_API QdTrace     *qd_atomic_add_trace   (QdAtomic    *self,
                                            const char  *name);
-/* Stops the run with an error "path: message" (QD_ERROR_FAILED unless
- * another code is given); the current transition completes first. */
+/**
+ * qd_atomic_fail:
+ * @self: the block
+ * @code: a #QdErrorCode (%QD_ERROR_FAILED for no better one)
+ * @format: printf() format of the message
+ * @...: its arguments
+ *
+ * Stops the run with the error "PATH: message": the current transition
+ * completes first, then the run returns %QD_RUN_ERROR. Say what is wrong
+ * and what to do, without the block's path (it is added).
+ */
 QD_API void         qd_atomic_fail        (QdAtomic    *self,
                                            QdErrorCode  code,
                                            const char  *format,
                                            ...) G_GNUC_PRINTF (3, 4);
+/**
+ * qd_atomic_get_start_time:
+ * @self: the block
+ *
+ * Returns: the start time of the run.
+ */
 QD_API double       qd_atomic_get_start_time (QdAtomic *self);
+/**
+ * qd_atomic_get_final_time:
+ * @self: the block
+ *
+ * Returns: the final time of the run.
+ */
 QD_API double       qd_atomic_get_final_time (QdAtomic *self);
 
-/* Parameter lookup by name in a descriptor; returns the index or -1. */
+/**
+ * qd_block_type_find_param:
+ * @type: a descriptor
+ * @name: a parameter's name
+ *
+ * Returns: the index of the parameter @name in @type's schema (the index
+ *   into QdAtomic.params), or -1.
+ */
 QD_API int          qd_block_type_find_param (const QdBlockType *type,
                                               const char        *name);
-/* For a QD_PARAM_PER_INPUT parameter: whether @n_values, its number of
- * elements, is @n_inputs; otherwise @error says so, naming the parameter
- * (not the block), in the words of Check and Run. */
+/**
+ * qd_param_spec_check_per_input:
+ * @spec: a %QD_PARAM_PER_INPUT parameter
+ * @n_values: its number of elements
+ * @n_inputs: the block's number of inputs
+ * @error: return location for an error
+ *
+ * For a block's check function: whether @n_values is @n_inputs;
+ * otherwise @error says so, naming the parameter (not the block), in the
+ * words of Check and Run.
+ *
+ * Returns: %TRUE when they agree.
+ */
 QD_API gboolean     qd_param_spec_check_per_input (const QdParamSpec *spec,
                                                    guint              n_values,
                                                    guint              n_inputs,

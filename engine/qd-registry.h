@@ -20,12 +20,31 @@ G_BEGIN_DECLS
 #define QD_TYPE_INPORT    "inport"
 #define QD_TYPE_OUTPORT   "outport"
 
-/* Adds @type (a static constant). Registering an id twice is a programming
- * error and is ignored with a warning. */
+/**
+ * qd_registry_register:
+ * @type: a descriptor that lives as long as the process (a static
+ *   constant, or a plugin's)
+ *
+ * Adds @type. Registering an id twice is a programming error and is
+ * ignored with a warning; plugins are registered by qd_plugins_load().
+ */
 QD_API void                qd_registry_register (const QdBlockType *type);
+/**
+ * qd_registry_lookup:
+ * @id: a type id ("integrator", "lua:NAME", "PLUGIN:TYPE")
+ *
+ * Returns: (nullable) (transfer none): the type, or %NULL.
+ */
 QD_API const QdBlockType  *qd_registry_lookup   (const char        *id);
-/* Every registered type, sorted by category then display name. The array
- * is owned by the registry. */
+/**
+ * qd_registry_list:
+ * @n_types: (out) (optional): the number of types
+ *
+ * Every registered type, sorted by category then display name: what the
+ * palette, `qdevs-cli blocks` and the block reference show.
+ *
+ * Returns: (transfer none): the array, owned by the registry.
+ */
 QD_API const QdBlockType *const *qd_registry_list (guint *n_types);
 
 /* The parameter @name (QD_PARAM_INHERIT) that block types take from the
