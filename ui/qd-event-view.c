@@ -17,7 +17,6 @@
 
 #include "qd-event-view.h"
 #include "qd-table.h"
-#include "qd-window.h"
 
 typedef enum
 {
@@ -184,6 +183,7 @@ G_DEFINE_FINAL_TYPE (QdEventView, qd_event_view, GTK_TYPE_WIDGET)
 enum
 {
   SIGNAL_BLOCK_ACTIVATED,
+  SIGNAL_ERROR,
   N_SIGNALS
 };
 
@@ -377,10 +377,8 @@ on_chooser_response (GtkNativeDialog *dialog,
 
       if (path != NULL && !qd_event_view_write_csv (self, path, &error))
         {
-          GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-
-          if (QD_IS_WINDOW (root))
-            qd_window_show_message (QD_WINDOW (root), GTK_MESSAGE_ERROR, error->message);
+          if (g_signal_has_handler_pending (self, signals[SIGNAL_ERROR], 0, FALSE))
+            g_signal_emit (self, signals[SIGNAL_ERROR], 0, error->message);
           else
             g_warning ("%s", error->message);
         }
@@ -461,6 +459,12 @@ qd_event_view_class_init (QdEventViewClass *klass)
    * click, Enter); the path of its block, for the window to show it. */
   signals[SIGNAL_BLOCK_ACTIVATED] =
     g_signal_new ("block-activated", G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_STRING);
+  /* "error" (const char *message): saving the events failed; for the
+   * window to show. */
+  signals[SIGNAL_ERROR] =
+    g_signal_new ("error", G_TYPE_FROM_CLASS (klass),
                   G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 1, G_TYPE_STRING);
 }
