@@ -364,7 +364,7 @@ qd_cli_new_block (int    argc,
 
       if (!write_template (dir, files[i].file, files[i].text, name, &error))
         {
-          g_printerr ("qdevs-cli new-block: %s\n", error->message);
+          g_printerr (_("qdevs-cli new-block: %s\n"), error->message);
           return QD_CLI_EXIT_MODEL;
         }
     }
