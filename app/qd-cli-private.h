@@ -10,6 +10,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "qdevs.h"
+#include "qd-blocks.h"
 
 G_BEGIN_DECLS
 
@@ -32,6 +33,7 @@ int  qd_cli_bench   (int argc, char **argv);
 int  qd_cli_import  (int argc, char **argv);
 int  qd_cli_compare (int argc, char **argv);
 int  qd_cli_sweep   (int argc, char **argv);
+int  qd_cli_new_block (int argc, char **argv);
 
 /* Prints "qdevs-cli[ COMMAND]: MESSAGE" and the hint to --help on stderr;
  * returns QD_CLI_EXIT_USAGE. */

@@ -37,6 +37,8 @@ static const QdCliCommand commands[] = {
     N_("run generated large models; report speed and memory") },
   { "import", qd_cli_import, N_("import MODEL.pdm"),
     N_("open a PowerDEVS model and save it as a diagram") },
+  { "new-block", qd_cli_new_block, N_("new-block NAME"),
+    N_("write a Meson project that builds a block type as a C plugin") },
 };
 
 int

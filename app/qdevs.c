@@ -6,6 +6,7 @@
 #include "qd-application.h"
 #include "qd-build-tree.h"
 #include "qdevs.h"
+#include "qd-blocks.h"
 
 /* --version is answered in the calling process, before GTK looks for a
  * display, so that `qdevs --version` (and --help, which GApplication

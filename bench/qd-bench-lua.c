@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "qdevs.h"
+#include "qd-blocks.h"
 #include "qd-bench-timing.h"
 
 #define PAIRS        100

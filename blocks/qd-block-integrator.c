@@ -603,7 +603,7 @@ fire_finish (Integrator *st,
   return 1;
 }
 
-/* lambda, dint and ta in one call (QdBlockType.fire). For QSS1-3 the
+/* lambda, dint and ta in one call (QdBlockFastPaths.fire). For QSS1-3 the
  * output and the new state are the same x and q, computed once: x
  * follows its trajectory to t, q takes its value and derivatives, and the
  * next requantization is the closed form after a requantization. The
@@ -760,7 +760,7 @@ other_dext_ta (QdAtomic       *self,
   return st->sigma;
 }
 
-/* dext and ta in one call (QdBlockType.dext_ta); QSS2's derivative is
+/* dext and ta in one call (QdBlockFastPaths.dext_ta); QSS2's derivative is
  * qd_integrator_qss2_derivative(), the rest other_dext_ta(). Not static:
  * WSum's cascade kernel calls it for the receivers it does not take
  * inline (qd-block-wsum.c). */
@@ -1056,6 +1056,12 @@ integrator_describe_state (QdAtomic   *self,
   add (N_("σ (time to next step)"), st->tl + st->sigma - t, NULL, user_data);
 }
 
+/* The fused forms the event loop calls for each integrator. */
+static const QdBlockFastPaths integrator_fast = {
+  .fire = integrator_fire,
+  .dext_ta = qd_integrator_dext_ta,
+};
+
 const QdBlockType qd_block_integrator = {
   .id = "integrator",
   .category = N_("Continuous"),
@@ -1084,8 +1090,7 @@ const QdBlockType qd_block_integrator = {
   .dint = integrator_dint,
   .dext = integrator_dext,
   .lambda = integrator_lambda,
-  .fire = integrator_fire,
-  .dext_ta = qd_integrator_dext_ta,
+  .fast = &integrator_fast,
   .describe_phase = integrator_describe_phase,
   .describe_state = integrator_describe_state,
 };
@@ -1120,8 +1125,7 @@ const QdBlockType qd_block_integrator_reset = {
   .dint = integrator_dint,
   .dext = integrator_dext,
   .lambda = integrator_lambda,
-  .fire = integrator_fire,
-  .dext_ta = qd_integrator_dext_ta,
+  .fast = &integrator_fast,
   .describe_phase = integrator_describe_phase,
   .describe_state = integrator_describe_state,
 };

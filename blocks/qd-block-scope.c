@@ -104,6 +104,7 @@ const QdBlockType qd_block_scope = {
               .doc = N_("The signals to record.") },
   .params = scope_params,
   .n_params = G_N_ELEMENTS (scope_params),
+  .flags = QD_BLOCK_PLOT,
   .state_size = sizeof (Scope),
   .init = scope_init,
   .ta = scope_ta,

@@ -199,7 +199,7 @@ wsum_dint (QdAtomic *self,
   st->sigma = QD_INF;
 }
 
-/* The cascade kernel (QdBlockType.cascade): WSum blocks each feeding
+/* The cascade kernel (QdBlockFastPaths.cascade): WSum blocks each feeding
  * the derivative of an integrator, the LC line's and most QSS models'
  * pattern (an integrator's output goes to the sums of its neighbours'
  * derivatives). */
@@ -242,7 +242,7 @@ wsum_cascade_prepare (QdCascadePair *pair)
   pair->data[PAIR_STATE].p = pair->receiver->state;
 }
 
-/* What the kernel reads through the pairs (QdBlockType.cascade_prefetch):
+/* What the kernel reads through the pairs (QdBlockFastPaths.cascade_prefetch):
  * the two input segments and the two lines of the receiving integrator's
  * state that its derivative reads. */
 static void
@@ -389,6 +389,14 @@ static const QdParamSpec wsum_params[] = {
     NULL, QD_PARAM_PER_INPUT },
 };
 
+/* The cascade kernel the event loop runs for chains of WSum blocks. */
+static const QdBlockFastPaths wsum_fast = {
+  .cascade_accepts = wsum_cascade_accepts,
+  .cascade_prepare = wsum_cascade_prepare,
+  .cascade = wsum_cascade,
+  .cascade_prefetch = wsum_cascade_prefetch,
+};
+
 const QdBlockType qd_block_wsum = {
   .id = "wsum",
   .category = N_("Math"),
@@ -410,8 +418,5 @@ const QdBlockType qd_block_wsum = {
   .dint = wsum_dint,
   .dext = wsum_dext,
   .lambda = wsum_lambda,
-  .cascade_accepts = wsum_cascade_accepts,
-  .cascade_prepare = wsum_cascade_prepare,
-  .cascade = wsum_cascade,
-  .cascade_prefetch = wsum_cascade_prefetch,
+  .fast = &wsum_fast,
 };

@@ -3,7 +3,8 @@
 
 #include "qd-blocks.h"
 #include "qd-blocks-private.h"
-#include "qd-structural.h"
+#include "qd-registry.h"
+#include "qd-plugin.h"
 
 static const QdBlockType *const builtin_blocks[] = {
   /* one line per descriptor, in the order of qd-blocks-private.h */
@@ -76,8 +77,9 @@ static const QdBlockType *const builtin_blocks[] = {
   NULL
 };
 
-/* The user's Lua blocks; one that cannot be used is left out, and says
- * why on standard error (the programs have no other place then). */
+/* The user's Lua blocks and the C plugins; one that cannot be used is
+ * left out, and says why on standard error (the programs have no other
+ * place then). */
 static void
 load_user_library (void)
 {
@@ -86,6 +88,11 @@ load_user_library (void)
   qd_blocks_load_library (NULL, problems);
   for (guint i = 0; i < problems->len; i++)
     g_printerr (_("%s (the block is left out of the palette)\n"),
+                (char *) g_ptr_array_index (problems, i));
+  g_ptr_array_set_size (problems, 0);
+  qd_plugins_load (problems);
+  for (guint i = 0; i < problems->len; i++)
+    g_printerr (_("%s (the plugin is left out of the palette)\n"),
                 (char *) g_ptr_array_index (problems, i));
 }
 
@@ -98,7 +105,6 @@ qd_init (void)
     {
       bindtextdomain (GETTEXT_PACKAGE, QD_LOCALEDIR);
       bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-      qd_structural_register ();
       for (guint i = 0; builtin_blocks[i] != NULL; i++)
         qd_registry_register (builtin_blocks[i]);
       load_user_library ();

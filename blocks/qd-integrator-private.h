@@ -13,6 +13,7 @@
 #include <math.h>
 
 #include "qd-blocks-private.h"
+#include "qd-block-fast-private.h"
 #include "qd-poly.h"
 
 G_BEGIN_DECLS
@@ -240,7 +241,7 @@ double qd_integrator_qss_reschedule_general (Integrator *st);
 double qd_integrator_quartic_crossing (const double *d,
                                        double        dq);
 
-/* The integrator's dext_ta (QdBlockType.dext_ta). */
+/* The integrator's dext_ta (QdBlockFastPaths.dext_ta). */
 double qd_integrator_dext_ta (QdAtomic       *self,
                               double          t,
                               double          e,

@@ -44,6 +44,7 @@ typedef struct _QdParamValue  QdParamValue;
 typedef struct _QdAtomic      QdAtomic;
 typedef struct _QdSimulation  QdSimulation;
 typedef struct _QdTrace       QdTrace;
+typedef struct _QdBlockFastPaths QdBlockFastPaths;
 
 /* One state variable of a block, for display (describe_state below):
  * @name is marked with N_(); @text, when not NULL, is shown instead of
@@ -159,6 +160,9 @@ typedef enum
    * translate (QD_TYPE_PLACEHOLDER). The palette leaves it out, and Check
    * and Run refuse it, naming it. */
   QD_BLOCK_PLACEHOLDER = 1 << 8,
+  /* A plotting sink: the editor shows its traces in a plot page of the
+   * run (Scope), one page per block, updated while the run goes on. */
+  QD_BLOCK_PLOT       = 1 << 9,
 } QdBlockFlags;
 
 struct _QdParamValue
@@ -168,22 +172,6 @@ struct _QdParamValue
   const double  *vector;    /* VECTOR: the evaluated elements */
   guint          n_vector;
 };
-
-/* One static block of a cascade and the one receiver of its output
- * (QdBlockType.cascade), on one 64-byte cache line with what the
- * block's type keeps there for its kernel (QdBlockType.cascade_prepare):
- * in a large model every line the kernel reads is a cache miss, and
- * each block's QdAtomic and record are lines of their own. */
-typedef struct
-{
-  QdAtomic *block;
-  QdAtomic *receiver;
-  union
-  {
-    gconstpointer p;
-    double        d;
-  } data[6];
-} QdCascadePair;
 
 struct _QdBlockType
 {
@@ -217,63 +205,10 @@ struct _QdBlockType
   guint64  (*lambda) (QdAtomic *self, double t);
   void     (*exit)   (QdAtomic *self, double t);
 
-  /* Optional fused forms of the functions above, for blocks on the hot
-   * path of large models: one call instead of three (or two), and work
-   * shared between them. When given, they must have exactly the effect of
-   * the separate functions, which must still be given.
-   *   fire     lambda, then dint, at @t; returns lambda's mask and sets
-   *            *@ta to ta of the new state.
-   *   dext_ta  dext, then returns ta of the new state. */
-  guint64  (*fire)    (QdAtomic *self, double t, double *ta);
-  double   (*dext_ta) (QdAtomic *self, double t, double e,
-                       guint port, const QdSignal *x);
-
-  /* Optional, for a static type (QD_BLOCK_STATIC) with one output: a
-   * cascade kernel. When a block's output goes only to static blocks of
-   * this type, each of whose output has one receiver, the event loop may
-   * run their outputs and their receivers' external transitions with one
-   * call of `cascade` instead of a call of lambda and one of the
-   * receiver's dext_ta per static block (qd-simulation.c, run_kernel()).
-   * A type offers it for the receivers it knows the inside of, so that
-   * what took two calls through pointers is one loop of inlined code.
-   *   cascade_accepts  whether `cascade` can take @self with @receiver,
-   *            the one receiver of its output, on input @port. Asked
-   *            once, before any block's init (the parameters are set).
-   *   cascade  for k = 0, 1, ... < @n, in that order: the lambda of
-   *            pairs[k].block at @t (its output written as lambda writes
-   *            it); if that output is not finite (a coefficient is NaN
-   *            or infinite), returns k at once. Otherwise the external
-   *            transition of pairs[k].receiver on the port accepted,
-   *            with the output as its event, and @ta[k] the receiver's
-   *            time advance after it; when t + ta[k] is not later than
-   *            @t (due now, negative, NaN, or too small to move the
-   *            clock), returns k + 1. Returns @n when all of them were
-   *            done. It must have exactly the effect of those
-   *            separate calls (the receivers keep their own last
-   *            transition time: e is not given), and never fail a block
-   *            (qd_atomic_fail()): the engine does the counting, the
-   *            scheduling and the error handling around it.
-   *   cascade_prepare  optional: fills @pair's data (zeroed) with what
-   *            `cascade` wants at hand for the pair (addresses and
-   *            parameters, constant for the run). Called once, before
-   *            any block's init. */
-  gboolean (*cascade_accepts) (const QdAtomic *self,
-                               const QdAtomic *receiver,
-                               guint           port);
-  void     (*cascade_prepare) (QdCascadePair  *pair);
-  guint    (*cascade)         (const QdCascadePair *pairs,
-                               guint                n,
-                               double               t,
-                               double              *ta);
-  /*   cascade_prefetch  optional: asks (__builtin_prefetch) for the
-   *            cache lines `cascade` will read for @pairs besides the
-   *            pair lines themselves, which are in the cache when it is
-   *            called. In large models the engine calls it for the next
-   *            event's pairs while the current event ends, so that the
-   *            kernel's loads through the pairs do not each wait for
-   *            memory. It must not change anything. */
-  void     (*cascade_prefetch) (const QdCascadePair *pairs,
-                                guint                n);
+  /* Private to the built-in block library: its fused fast paths
+   * (fire, dext_ta, the cascade kernels), which are not part of the
+   * block API. A plugin leaves it NULL. */
+  const QdBlockFastPaths *fast;
 
   /* Optional, for a QD_BLOCK_STATIC type: whether this instance is static
    * after all. A type whose instances mostly are, but some need a time
@@ -347,19 +282,59 @@ struct _QdAtomic
 
 /* Services for the DEVS functions. */
 
-/* Zeroed memory that lives as long as the simulation; for init only. */
+/**
+ * qd_atomic_alloc:
+ * @self: the block
+ * @size: bytes
+ *
+ * Memory for the block beyond its state_size (a buffer whose size the
+ * parameters decide), zeroed, freed with the simulation. Call it from
+ * init only: the DEVS functions never allocate.
+ *
+ * Returns: (transfer none): the memory.
+ */
 QD_API gpointer     qd_atomic_alloc       (QdAtomic    *self,
                                            gsize        size);
-/* A trace store the simulation exposes under "path/name" (sinks); init only. */
+/**
+ * qd_atomic_add_trace:
+ * @self: the block
+ * @name: the trace's name within the block ("x1")
+ *
+ * A trace store that the simulation exposes under "PATH/NAME", for a
+ * sink to append its segments to (qd-trace.h); init only.
+ *
+ * Returns: (transfer none): the trace, owned by the simulation.
+ */
 QD_API QdTrace     *qd_atomic_add_trace   (QdAtomic    *self,
                                            const char  *name);
-/* Stops the run with an error "path: message" (QD_ERROR_FAILED unless
- * another code is given); the current transition completes first. */
+/**
+ * qd_atomic_fail:
+ * @self: the block
+ * @code: a #QdErrorCode (%QD_ERROR_FAILED for no better one)
+ * @format: printf() format of the message
+ * @...: its arguments
+ *
+ * Stops the run with the error "PATH: message": the current transition
+ * completes first, then the run returns %QD_RUN_ERROR. Say what is wrong
+ * and what to do, without the block's path (it is added).
+ */
 QD_API void         qd_atomic_fail        (QdAtomic    *self,
                                            QdErrorCode  code,
                                            const char  *format,
                                            ...) G_GNUC_PRINTF (3, 4);
+/**
+ * qd_atomic_get_start_time:
+ * @self: the block
+ *
+ * Returns: the start time of the run.
+ */
 QD_API double       qd_atomic_get_start_time (QdAtomic *self);
+/**
+ * qd_atomic_get_final_time:
+ * @self: the block
+ *
+ * Returns: the final time of the run.
+ */
 QD_API double       qd_atomic_get_final_time (QdAtomic *self);
 /* The integrators (QD_BLOCK_INTEGRATOR) coupled with this one: each
  * reaches this block's input 0 from its output, and this block's output
@@ -373,12 +348,29 @@ QD_API double       qd_atomic_get_final_time (QdAtomic *self);
 QD_API QdAtomic *const *qd_atomic_get_coupled (const QdAtomic *self,
                                                guint          *n);
 
-/* Parameter lookup by name in a descriptor; returns the index or -1. */
+/**
+ * qd_block_type_find_param:
+ * @type: a descriptor
+ * @name: a parameter's name
+ *
+ * Returns: the index of the parameter @name in @type's schema (the index
+ *   into QdAtomic.params), or -1.
+ */
 QD_API int          qd_block_type_find_param (const QdBlockType *type,
                                               const char        *name);
-/* For a QD_PARAM_PER_INPUT parameter: whether @n_values, its number of
- * elements, is @n_inputs; otherwise @error says so, naming the parameter
- * (not the block), in the words of Check and Run. */
+/**
+ * qd_param_spec_check_per_input:
+ * @spec: a %QD_PARAM_PER_INPUT parameter
+ * @n_values: its number of elements
+ * @n_inputs: the block's number of inputs
+ * @error: return location for an error
+ *
+ * For a block's check function: whether @n_values is @n_inputs;
+ * otherwise @error says so, naming the parameter (not the block), in the
+ * words of Check and Run.
+ *
+ * Returns: %TRUE when they agree.
+ */
 QD_API gboolean     qd_param_spec_check_per_input (const QdParamSpec *spec,
                                                    guint              n_values,
                                                    guint              n_inputs,

@@ -14,41 +14,12 @@
 #include <string.h>
 
 #include "qd-document.h"
+#include "qd-document-private.h"
 #include "qd-expr.h"
 #include "qd-history.h"
 #include "qd-classic.h"
 #include "qd-registry.h"
 
-struct _QdDocument
-{
-  GObject     parent_instance;
-
-  QdSystem   *root;
-  char       *title;
-  char       *description;
-  QdSettings  settings;
-  GPtrArray  *variables;     /* QdVariable* */
-
-  QdHistory  *history;
-  guint64     saved_state;
-
-  /* Document-wide indexes of what is reachable from the root, kept up to
-   * date by the edits that attach and detach blocks and links (rebuilt
-   * whole only after the loader installs a root). */
-  GHashTable *block_index;   /* id -> QdBlock* */
-  GHashTable *link_index;    /* id -> QdLink* */
-  GHashTable *drivers;       /* "block:port" of an input -> QdLink* */
-  GHashTable *sources;       /* "block:port" of an output -> QdLink* */
-  gboolean    index_dirty;
-  /* prefix -> the largest numeric suffix handed out or seen */
-  GHashTable *id_counters;
-
-  /* What the last "changed" told the listeners. */
-  gboolean    can_undo;
-  gboolean    can_redo;
-  gboolean    modified;
-  gboolean    title_changed;
-};
 
 enum
 {
@@ -73,6 +44,19 @@ G_DEFINE_FINAL_TYPE (QdDocument, qd_document, G_TYPE_OBJECT)
 
 /* Settings and variables */
 
+/* The first method the integrators accept (their library lists the
+ * default first); none without a library of integrators. */
+static const char *
+default_method (void)
+{
+  const QdParamSpec *spec = qd_registry_find_setting_param ("method");
+
+  if (spec != NULL && spec->kind == QD_PARAM_CHOICE && spec->choices != NULL
+      && spec->choices[0] != NULL)
+    return spec->choices[0];
+  return "";
+}
+
 void
 qd_document_init_settings (QdSettings *settings)
 {
@@ -80,7 +64,7 @@ qd_document_init_settings (QdSettings *settings)
 
   settings->start_time = 0.0;
   settings->final_time = 10.0;
-  settings->method = g_strdup ("QSS1");
+  settings->method = g_strdup (default_method ());
   settings->dqmin = 1e-6;
   settings->dqrel = 1e-3;
   settings->illegitimacy_limit = 1000000;
@@ -100,8 +84,8 @@ qd_settings_clear (QdSettings *settings)
   g_clear_pointer (&settings->solver, g_free);
 }
 
-static void
-settings_copy (QdSettings       *dst,
+void
+qd_settings_copy (QdSettings       *dst,
                const QdSettings *src)
 {
   char *method = g_strdup (src->method);
@@ -237,8 +221,8 @@ index_endpoint (GHashTable       *index,
 }
 
 /* Adds or removes one driven input in the index of drivers. */
-static void
-index_target (QdDocument         *self,
+void
+qd_document_index_target (QdDocument         *self,
               QdLink             *link,
               const QdLinkTarget *target,
               gboolean            add)
@@ -246,16 +230,16 @@ index_target (QdDocument         *self,
   index_endpoint (self->drivers, link, &target->dst, add);
 }
 
-static void
-index_source (QdDocument *self,
+void
+qd_document_index_source (QdDocument *self,
               QdLink     *link,
               gboolean    add)
 {
   index_endpoint (self->sources, link, &link->src, add);
 }
 
-static void
-index_link (QdDocument *self,
+void
+qd_document_index_link (QdDocument *self,
             QdLink     *link,
             gboolean    add)
 {
@@ -264,9 +248,9 @@ index_link (QdDocument *self,
   else if (g_hash_table_lookup (self->link_index, link->id) == link)
     g_hash_table_remove (self->link_index, link->id);
 
-  index_source (self, link, add);
+  qd_document_index_source (self, link, add);
   for (guint i = 0; i < link->targets->len; i++)
-    index_target (self, link, g_ptr_array_index (link->targets, i), add);
+    qd_document_index_target (self, link, g_ptr_array_index (link->targets, i), add);
 }
 
 static void
@@ -274,8 +258,8 @@ index_system (QdDocument *self,
               QdSystem   *system,
               gboolean    add);
 
-static void
-index_block (QdDocument *self,
+void
+qd_document_index_block (QdDocument *self,
              QdBlock    *block,
              gboolean    add)
 {
@@ -294,9 +278,9 @@ index_system (QdDocument *self,
               gboolean    add)
 {
   for (guint i = 0; i < system->blocks->len; i++)
-    index_block (self, g_ptr_array_index (system->blocks, i), add);
+    qd_document_index_block (self, g_ptr_array_index (system->blocks, i), add);
   for (guint i = 0; i < system->links->len; i++)
-    index_link (self, g_ptr_array_index (system->links, i), add);
+    qd_document_index_link (self, g_ptr_array_index (system->links, i), add);
 }
 
 /* Whether @system hangs from the root (and not from a block that lives
@@ -311,8 +295,8 @@ is_attached (QdDocument *self,
 }
 
 /* Whether the indexes must follow an edit of @system. */
-static gboolean
-indexed (QdDocument *self,
+gboolean
+qd_document_indexed (QdDocument *self,
          QdSystem   *system)
 {
   return !self->index_dirty && is_attached (self, system);
@@ -461,695 +445,6 @@ qd_document_new_id (QdDocument *self,
 }
 
 /* The primitive edits */
-
-/* Insert or remove a block at an index of a system. */
-typedef struct
-{
-  QdEdit    base;
-  QdSystem *system;
-  QdBlock  *block;
-  guint     index;
-  gboolean  insert;
-} BlockEdit;
-
-static void
-block_edit_apply (QdEdit   *edit,
-                  gpointer  target,
-                  gboolean  undo)
-{
-  BlockEdit *self = (BlockEdit *) edit;
-  QdDocument *doc = target;
-
-  if (self->insert != undo)
-    {
-      g_ptr_array_insert (self->system->blocks, (gint) self->index,
-                          qd_block_ref (self->block));
-      if (self->system->by_id != NULL)
-        g_hash_table_insert (self->system->by_id, self->block->id, self->block);
-      self->block->parent = self->system;
-      qd_system_name_added (self->system, self->block);
-      if (indexed (doc, self->system))
-        index_block (doc, self->block, TRUE);
-    }
-  else
-    {
-      g_assert (g_ptr_array_index (self->system->blocks, self->index) == self->block);
-      if (indexed (doc, self->system))
-        index_block (doc, self->block, FALSE);
-      if (self->system->by_id != NULL)
-        g_hash_table_remove (self->system->by_id, self->block->id);
-      self->block->parent = NULL;
-      g_ptr_array_remove_index (self->system->blocks, self->index);
-      /* After the removal, so that a namesake left behind is found. */
-      qd_system_name_removed (self->system, self->block);
-    }
-}
-
-static void
-block_edit_free (QdEdit *edit)
-{
-  BlockEdit *self = (BlockEdit *) edit;
-
-  qd_system_unref (self->system);
-  qd_block_unref (self->block);
-  g_free (self);
-}
-
-static const QdEditClass block_edit_class = { block_edit_apply, block_edit_free };
-
-static void
-record_block_edit (QdDocument *self,
-                   QdSystem   *system,
-                   QdBlock    *block,
-                   guint       index,
-                   gboolean    insert)
-{
-  BlockEdit *edit = g_new0 (BlockEdit, 1);
-
-  edit->base.klass = &block_edit_class;
-  edit->system = qd_system_ref (system);
-  edit->block = qd_block_ref (block);
-  edit->index = index;
-  edit->insert = insert;
-  block_edit_apply (&edit->base, self, FALSE);
-  qd_history_record (self->history, &edit->base);
-}
-
-void
-qd_document_edit_insert_block (QdDocument *self,
-                               QdSystem   *system,
-                               QdBlock    *block,
-                               guint       index)
-{
-  record_block_edit (self, system, block, MIN (index, system->blocks->len), TRUE);
-}
-
-void
-qd_document_edit_remove_block (QdDocument *self,
-                               QdBlock    *block)
-{
-  QdSystem *system = block->parent;
-  guint index;
-
-  g_return_if_fail (system != NULL);
-  if (!g_ptr_array_find (system->blocks, block, &index))
-    g_return_if_reached ();
-  record_block_edit (self, system, block, index, FALSE);
-}
-
-/* Move a block to another place in the priority order. */
-typedef struct
-{
-  QdEdit    base;
-  QdSystem *system;
-  QdBlock  *block;
-  guint     from, to;
-} OrderEdit;
-
-static void
-order_edit_apply (QdEdit   *edit,
-                  gpointer  target,
-                  gboolean  undo)
-{
-  OrderEdit *self = (OrderEdit *) edit;
-  guint from = undo ? self->to : self->from;
-  guint to = undo ? self->from : self->to;
-  gpointer block = g_ptr_array_steal_index (self->system->blocks, from);
-
-  g_assert (block == self->block);
-  g_ptr_array_insert (self->system->blocks, (gint) to, block);
-}
-
-static void
-order_edit_free (QdEdit *edit)
-{
-  OrderEdit *self = (OrderEdit *) edit;
-
-  qd_system_unref (self->system);
-  qd_block_unref (self->block);
-  g_free (self);
-}
-
-static const QdEditClass order_edit_class = { order_edit_apply, order_edit_free };
-
-/* Position, size, rotation and flip of a block. */
-typedef struct
-{
-  double   x, y, width, height;
-  int      rotation;
-  gboolean flip;
-} Geometry;
-
-typedef struct
-{
-  QdEdit    base;
-  QdBlock  *block;
-  Geometry  before, after;
-} GeometryEdit;
-
-static void
-geometry_edit_apply (QdEdit   *edit,
-                     gpointer  target,
-                     gboolean  undo)
-{
-  GeometryEdit *self = (GeometryEdit *) edit;
-  const Geometry *g = undo ? &self->before : &self->after;
-
-  self->block->x = g->x;
-  self->block->y = g->y;
-  self->block->width = g->width;
-  self->block->height = g->height;
-  self->block->rotation = g->rotation;
-  self->block->flip = g->flip;
-}
-
-static void
-geometry_edit_free (QdEdit *edit)
-{
-  GeometryEdit *self = (GeometryEdit *) edit;
-
-  qd_block_unref (self->block);
-  g_free (self);
-}
-
-static const QdEditClass geometry_edit_class = { geometry_edit_apply, geometry_edit_free };
-
-void
-qd_document_edit_geometry (QdDocument *self,
-                           QdBlock    *block,
-                           double      x,
-                           double      y,
-                           double      width,
-                           double      height,
-                           int         rotation,
-                           gboolean    flip)
-{
-  GeometryEdit *edit = g_new0 (GeometryEdit, 1);
-
-  edit->base.klass = &geometry_edit_class;
-  edit->block = qd_block_ref (block);
-  edit->before = (Geometry) { block->x, block->y, block->width, block->height,
-                              block->rotation, block->flip };
-  edit->after = (Geometry) { x, y, width, height, rotation, flip != FALSE };
-  geometry_edit_apply (&edit->base, self, FALSE);
-  qd_history_record (self->history, &edit->base);
-}
-
-/* A block's name, or one of its parameters (NULL: the default). */
-typedef struct
-{
-  QdEdit   base;
-  QdBlock *block;
-  char    *param;    /* NULL for the name */
-  char    *before;
-  char    *after;
-} TextFieldEdit;
-
-static void
-text_field_edit_apply (QdEdit   *edit,
-                       gpointer  target,
-                       gboolean  undo)
-{
-  TextFieldEdit *self = (TextFieldEdit *) edit;
-  const char *value = undo ? self->before : self->after;
-
-  if (self->param != NULL)
-    qd_block_set_param_raw (self->block, self->param, value);
-  else
-    {
-      QdSystem *parent = self->block->parent;
-
-      if (parent != NULL)
-        qd_system_name_removed (parent, self->block);
-      qd_block_set_name_raw (self->block, value);
-      if (parent != NULL)
-        qd_system_name_added (parent, self->block);
-    }
-}
-
-static void
-text_field_edit_free (QdEdit *edit)
-{
-  TextFieldEdit *self = (TextFieldEdit *) edit;
-
-  qd_block_unref (self->block);
-  g_free (self->param);
-  g_free (self->before);
-  g_free (self->after);
-  g_free (self);
-}
-
-static const QdEditClass text_field_edit_class = { text_field_edit_apply, text_field_edit_free };
-
-static void
-record_text_field_edit (QdDocument *self,
-                        QdBlock    *block,
-                        const char *param,
-                        const char *value)
-{
-  TextFieldEdit *edit = g_new0 (TextFieldEdit, 1);
-
-  edit->base.klass = &text_field_edit_class;
-  edit->block = qd_block_ref (block);
-  edit->param = g_strdup (param);
-  edit->before = g_strdup (param != NULL ? qd_block_get_param (block, param)
-                                         : block->name);
-  edit->after = g_strdup (value);
-  text_field_edit_apply (&edit->base, self, FALSE);
-  qd_history_record (self->history, &edit->base);
-}
-
-void
-qd_document_edit_name (QdDocument *self,
-                       QdBlock    *block,
-                       const char *name)
-{
-  record_text_field_edit (self, block, NULL, name);
-}
-
-void
-qd_document_edit_param (QdDocument *self,
-                        QdBlock    *block,
-                        const char *name,
-                        const char *value)
-{
-  record_text_field_edit (self, block, name, value);
-}
-
-/* Insert or remove a link at an index of a system. */
-typedef struct
-{
-  QdEdit    base;
-  QdSystem *system;
-  QdLink   *link;
-  guint     index;
-  gboolean  insert;
-} LinkEdit;
-
-static void
-link_edit_apply (QdEdit   *edit,
-                 gpointer  target,
-                 gboolean  undo)
-{
-  LinkEdit *self = (LinkEdit *) edit;
-  QdDocument *doc = target;
-
-  if (self->insert != undo)
-    {
-      g_ptr_array_insert (self->system->links, (gint) self->index,
-                          qd_link_ref (self->link));
-      self->link->parent = self->system;
-      if (indexed (doc, self->system))
-        index_link (doc, self->link, TRUE);
-    }
-  else
-    {
-      g_assert (g_ptr_array_index (self->system->links, self->index) == self->link);
-      if (indexed (doc, self->system))
-        index_link (doc, self->link, FALSE);
-      self->link->parent = NULL;
-      g_ptr_array_remove_index (self->system->links, self->index);
-    }
-}
-
-static void
-link_edit_free (QdEdit *edit)
-{
-  LinkEdit *self = (LinkEdit *) edit;
-
-  qd_system_unref (self->system);
-  qd_link_unref (self->link);
-  g_free (self);
-}
-
-static const QdEditClass link_edit_class = { link_edit_apply, link_edit_free };
-
-static void
-record_link_edit (QdDocument *self,
-                  QdSystem   *system,
-                  QdLink     *link,
-                  guint       index,
-                  gboolean    insert)
-{
-  LinkEdit *edit = g_new0 (LinkEdit, 1);
-
-  edit->base.klass = &link_edit_class;
-  edit->system = qd_system_ref (system);
-  edit->link = qd_link_ref (link);
-  edit->index = index;
-  edit->insert = insert;
-  link_edit_apply (&edit->base, self, FALSE);
-  qd_history_record (self->history, &edit->base);
-}
-
-void
-qd_document_edit_insert_link (QdDocument *self,
-                              QdSystem   *system,
-                              QdLink     *link,
-                              guint       index)
-{
-  record_link_edit (self, system, link, MIN (index, system->links->len), TRUE);
-}
-
-void
-qd_document_edit_remove_link (QdDocument *self,
-                              QdLink     *link)
-{
-  QdSystem *system = link->parent;
-  guint index;
-
-  g_return_if_fail (system != NULL);
-  if (!g_ptr_array_find (system->links, link, &index))
-    g_return_if_reached ();
-  record_link_edit (self, system, link, index, FALSE);
-}
-
-/* Insert or remove one target of a link. The target belongs to the link
- * while it is in it, and to this edit while it is not. */
-typedef struct
-{
-  QdEdit        base;
-  QdLink       *link;
-  QdLinkTarget *target;
-  guint         index;
-  gboolean      insert;
-  gboolean      attached;
-} TargetEdit;
-
-static void
-target_edit_apply (QdEdit   *edit,
-                   gpointer  target,
-                   gboolean  undo)
-{
-  TargetEdit *self = (TargetEdit *) edit;
-  QdDocument *doc = target;
-  gboolean follow = self->link->parent != NULL && indexed (doc, self->link->parent);
-
-  if (self->insert != undo)
-    {
-      g_ptr_array_insert (self->link->targets, (gint) self->index, self->target);
-      self->attached = TRUE;
-      if (follow)
-        index_target (doc, self->link, self->target, TRUE);
-    }
-  else
-    {
-      gpointer removed = g_ptr_array_steal_index (self->link->targets, self->index);
-
-      g_assert (removed == self->target);
-      self->attached = FALSE;
-      if (follow)
-        index_target (doc, self->link, self->target, FALSE);
-    }
-}
-
-static void
-target_edit_free (QdEdit *edit)
-{
-  TargetEdit *self = (TargetEdit *) edit;
-
-  if (!self->attached)
-    qd_link_target_free (self->target);
-  qd_link_unref (self->link);
-  g_free (self);
-}
-
-static const QdEditClass target_edit_class = { target_edit_apply, target_edit_free };
-
-static void
-record_target_edit (QdDocument   *self,
-                    QdLink       *link,
-                    QdLinkTarget *target,
-                    guint         index,
-                    gboolean      insert)
-{
-  TargetEdit *edit = g_new0 (TargetEdit, 1);
-
-  edit->base.klass = &target_edit_class;
-  edit->link = qd_link_ref (link);
-  edit->target = target;
-  edit->index = index;
-  edit->insert = insert;
-  edit->attached = !insert;
-  target_edit_apply (&edit->base, self, FALSE);
-  qd_history_record (self->history, &edit->base);
-}
-
-void
-qd_document_edit_insert_target (QdDocument   *self,
-                                QdLink       *link,
-                                QdLinkTarget *target,
-                                guint         index)
-{
-  record_target_edit (self, link, target, MIN (index, link->targets->len), TRUE);
-}
-
-void
-qd_document_edit_remove_target (QdDocument *self,
-                                QdLink     *link,
-                                guint       index)
-{
-  g_return_if_fail (index < link->targets->len);
-
-  record_target_edit (self, link, g_ptr_array_index (link->targets, index),
-                      index, FALSE);
-}
-
-/* The source of a link or the destination of one of its targets. */
-typedef struct
-{
-  QdEdit  base;
-  QdLink *link;
-  int     target_index;
-  char   *before_block, *after_block;
-  guint   before_port, after_port;
-} EndpointEdit;
-
-static void
-endpoint_edit_apply (QdEdit   *edit,
-                     gpointer  target,
-                     gboolean  undo)
-{
-  EndpointEdit *self = (EndpointEdit *) edit;
-  QdDocument *doc = target;
-  gboolean follow = self->link->parent != NULL && indexed (doc, self->link->parent);
-  QdLinkTarget *link_target = NULL;
-  QdEndpoint *endpoint;
-
-  if (self->target_index < 0)
-    endpoint = &self->link->src;
-  else
-    {
-      link_target = g_ptr_array_index (self->link->targets, self->target_index);
-      endpoint = &link_target->dst;
-    }
-
-  if (follow && link_target != NULL)
-    index_target (doc, self->link, link_target, FALSE);
-  else if (follow)
-    index_source (doc, self->link, FALSE);
-
-  qd_endpoint_set_block (endpoint, undo ? self->before_block : self->after_block);
-  endpoint->port = undo ? self->before_port : self->after_port;
-
-  if (follow && link_target != NULL)
-    index_target (doc, self->link, link_target, TRUE);
-  else if (follow)
-    index_source (doc, self->link, TRUE);
-}
-
-static void
-endpoint_edit_free (QdEdit *edit)
-{
-  EndpointEdit *self = (EndpointEdit *) edit;
-
-  qd_link_unref (self->link);
-  g_free (self->before_block);
-  g_free (self->after_block);
-  g_free (self);
-}
-
-static const QdEditClass endpoint_edit_class = { endpoint_edit_apply, endpoint_edit_free };
-
-void
-qd_document_edit_endpoint (QdDocument *self,
-                           QdLink     *link,
-                           int         target_index,
-                           const char *block,
-                           guint       port)
-{
-  EndpointEdit *edit = g_new0 (EndpointEdit, 1);
-  const QdEndpoint *endpoint;
-
-  g_return_if_fail (target_index < (int) link->targets->len);
-
-  if (target_index < 0)
-    endpoint = &link->src;
-  else
-    endpoint = &((QdLinkTarget *) g_ptr_array_index (link->targets,
-                                                     target_index))->dst;
-  edit->base.klass = &endpoint_edit_class;
-  edit->link = qd_link_ref (link);
-  edit->target_index = target_index;
-  edit->before_block = g_strdup (endpoint->block);
-  edit->before_port = endpoint->port;
-  edit->after_block = g_strdup (block);
-  edit->after_port = port;
-  endpoint_edit_apply (&edit->base, self, FALSE);
-  qd_history_record (self->history, &edit->base);
-}
-
-/* The bend points of one target. */
-typedef struct
-{
-  QdEdit  base;
-  QdLink *link;
-  guint   index;
-  GArray *before, *after;
-} PointsEdit;
-
-static void
-points_edit_apply (QdEdit   *edit,
-                   gpointer  target,
-                   gboolean  undo)
-{
-  PointsEdit *self = (PointsEdit *) edit;
-  QdLinkTarget *t = g_ptr_array_index (self->link->targets, self->index);
-  GArray *points = undo ? self->before : self->after;
-
-  g_array_set_size (t->points, 0);
-  g_array_append_vals (t->points, points->data, points->len);
-}
-
-static void
-points_edit_free (QdEdit *edit)
-{
-  PointsEdit *self = (PointsEdit *) edit;
-
-  qd_link_unref (self->link);
-  g_array_unref (self->before);
-  g_array_unref (self->after);
-  g_free (self);
-}
-
-static const QdEditClass points_edit_class = { points_edit_apply, points_edit_free };
-
-/* A model variable: added (before is NULL), removed (after is NULL) or
- * changed, at its index in the ordered list. */
-typedef struct
-{
-  QdEdit  base;
-  char   *name;
-  guint   index;
-  char   *before, *after;
-} VariableEdit;
-
-static void
-variable_edit_apply (QdEdit   *edit,
-                     gpointer  target,
-                     gboolean  undo)
-{
-  VariableEdit *self = (VariableEdit *) edit;
-  QdDocument *doc = target;
-  const char *from = undo ? self->after : self->before;
-  const char *to = undo ? self->before : self->after;
-
-  if (from == NULL)
-    {
-      QdVariable *variable = g_new0 (QdVariable, 1);
-
-      variable->name = g_strdup (self->name);
-      variable->value = g_strdup (to);
-      g_ptr_array_insert (doc->variables, (gint) self->index, variable);
-    }
-  else if (to == NULL)
-    g_ptr_array_remove_index (doc->variables, self->index);
-  else
-    {
-      QdVariable *variable = g_ptr_array_index (doc->variables, self->index);
-
-      g_free (variable->value);
-      variable->value = g_strdup (to);
-    }
-}
-
-static void
-variable_edit_free (QdEdit *edit)
-{
-  VariableEdit *self = (VariableEdit *) edit;
-
-  g_free (self->name);
-  g_free (self->before);
-  g_free (self->after);
-  g_free (self);
-}
-
-static const QdEditClass variable_edit_class = { variable_edit_apply, variable_edit_free };
-
-/* The simulation settings, whole. */
-typedef struct
-{
-  QdEdit     base;
-  QdSettings before, after;
-} SettingsEdit;
-
-static void
-settings_edit_apply (QdEdit   *edit,
-                     gpointer  target,
-                     gboolean  undo)
-{
-  SettingsEdit *self = (SettingsEdit *) edit;
-  QdDocument *doc = target;
-
-  settings_copy (&doc->settings, undo ? &self->before : &self->after);
-}
-
-static void
-settings_edit_free (QdEdit *edit)
-{
-  SettingsEdit *self = (SettingsEdit *) edit;
-
-  qd_settings_clear (&self->before);
-  qd_settings_clear (&self->after);
-  g_free (self);
-}
-
-static const QdEditClass settings_edit_class = { settings_edit_apply, settings_edit_free };
-
-/* The title or the description. */
-typedef struct
-{
-  QdEdit    base;
-  gboolean  is_title;
-  char     *before, *after;
-} InfoEdit;
-
-static void
-info_edit_apply (QdEdit   *edit,
-                 gpointer  target,
-                 gboolean  undo)
-{
-  InfoEdit *self = (InfoEdit *) edit;
-  QdDocument *doc = target;
-  char **field = self->is_title ? &doc->title : &doc->description;
-
-  g_free (*field);
-  *field = g_strdup (undo ? self->before : self->after);
-  if (self->is_title)
-    doc->title_changed = TRUE;
-}
-
-static void
-info_edit_free (QdEdit *edit)
-{
-  InfoEdit *self = (InfoEdit *) edit;
-
-  g_free (self->before);
-  g_free (self->after);
-  g_free (self);
-}
-
-static const QdEditClass info_edit_class = { info_edit_apply, info_edit_free };
 
 static void
 record (QdDocument *self,
@@ -1847,7 +1142,7 @@ qd_document_rename_block (QdDocument  *self,
     return FALSE;
 
   qd_document_begin (self, _("Rename Block"));
-  record_text_field_edit (self, block, NULL, name);
+  qd_document_record_text_field_edit (self, block, NULL, name);
   qd_document_end (self);
   return TRUE;
 }
@@ -1976,7 +1271,7 @@ qd_document_set_priority (QdDocument *self,
     return;
 
   edit = g_new0 (OrderEdit, 1);
-  edit->base.klass = &order_edit_class;
+  edit->base.klass = &qd_order_edit_class;
   edit->system = qd_system_ref (system);
   edit->block = qd_block_ref (block);
   edit->from = from;
@@ -2175,7 +1470,7 @@ qd_document_set_link_points (QdDocument    *self,
     return;
 
   edit = g_new0 (PointsEdit, 1);
-  edit->base.klass = &points_edit_class;
+  edit->base.klass = &qd_points_edit_class;
   edit->link = qd_link_ref (link);
   edit->index = target_index;
   edit->before = g_array_copy (target->points);
@@ -2239,7 +1534,7 @@ qd_document_set_variable (QdDocument  *self,
     return TRUE;
 
   edit = g_new0 (VariableEdit, 1);
-  edit->base.klass = &variable_edit_class;
+  edit->base.klass = &qd_variable_edit_class;
   edit->name = g_strdup (name);
   edit->index = index >= 0 ? (guint) index : self->variables->len;
   edit->before = variable != NULL ? g_strdup (variable->value) : NULL;
@@ -2251,22 +1546,18 @@ qd_document_set_variable (QdDocument  *self,
   return TRUE;
 }
 
-/* The methods an integrator accepts, when the library says which. */
+/* The methods the integrators accept, when the library says which. */
 static gboolean
 method_is_known (const char  *method,
                  char       **known)
 {
-  const QdBlockType *integrator = qd_registry_lookup ("integrator");
-  const QdParamSpec *spec = NULL;
+  const QdParamSpec *spec = qd_registry_find_setting_param ("method");
   GString *list;
-  int index;
 
   *known = NULL;
-  if (integrator != NULL
-      && (index = qd_block_type_find_param (integrator, "method")) >= 0)
-    spec = &integrator->params[index];
+  /* No integrator says which: nothing uses the method. */
   if (spec == NULL || spec->kind != QD_PARAM_CHOICE || spec->choices == NULL)
-    return method[0] != '\0';
+    return TRUE;
 
   list = g_string_new (NULL);
   for (guint i = 0; spec->choices[i] != NULL; i++)
@@ -2356,9 +1647,9 @@ qd_document_set_settings (QdDocument        *self,
     return TRUE;
 
   edit = g_new0 (SettingsEdit, 1);
-  edit->base.klass = &settings_edit_class;
-  settings_copy (&edit->before, old);
-  settings_copy (&edit->after, settings);
+  edit->base.klass = &qd_settings_edit_class;
+  qd_settings_copy (&edit->before, old);
+  qd_settings_copy (&edit->after, settings);
 
   qd_document_begin (self, _("Change Settings"));
   record (self, &edit->base);
@@ -2381,7 +1672,7 @@ set_info (QdDocument *self,
     return;
 
   edit = g_new0 (InfoEdit, 1);
-  edit->base.klass = &info_edit_class;
+  edit->base.klass = &qd_info_edit_class;
   edit->is_title = is_title;
   edit->before = g_strdup (old);
   edit->after = g_strdup (text);

@@ -1,12 +1,14 @@
 /* qd-registry.c: the registry of block types */
 #include "qd-registry.h"
+#include "qd-structural.h"
 
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
 /* Types by id, and the sorted list handed to the palette and the CLI.
  * Registration happens once at start-up (qd_init); the lock makes a late
- * registration from another thread safe, not fast. */
+ * registration from another thread safe, not fast. The engine's
+ * structural types are there from the first use. */
 static GMutex registry_lock;
 static GHashTable *types_by_id;
 static GPtrArray *sorted_types;
@@ -23,17 +25,9 @@ compare_types (gconstpointer a,
   return c != 0 ? c : strcmp (ta->name, tb->name);
 }
 
-void
-qd_registry_register (const QdBlockType *type)
+static void
+add_locked (const QdBlockType *type)
 {
-  g_return_if_fail (type != NULL && type->id != NULL);
-
-  g_mutex_lock (&registry_lock);
-  if (types_by_id == NULL)
-    {
-      types_by_id = g_hash_table_new (g_str_hash, g_str_equal);
-      sorted_types = g_ptr_array_new ();
-    }
   if (g_hash_table_contains (types_by_id, type->id))
     g_warning ("Block type '%s' is registered twice; keeping the first", type->id);
   else
@@ -42,6 +36,29 @@ qd_registry_register (const QdBlockType *type)
       g_ptr_array_add (sorted_types, (gpointer) type);
       g_ptr_array_sort (sorted_types, compare_types);
     }
+}
+
+/* With the lock held: the tables, made on first use with the engine's
+ * structural types in them. */
+static void
+ensure_locked (void)
+{
+  if (types_by_id != NULL)
+    return;
+  types_by_id = g_hash_table_new (g_str_hash, g_str_equal);
+  sorted_types = g_ptr_array_new ();
+  for (guint i = 0; qd_structural_types[i] != NULL; i++)
+    add_locked (qd_structural_types[i]);
+}
+
+void
+qd_registry_register (const QdBlockType *type)
+{
+  g_return_if_fail (type != NULL && type->id != NULL);
+
+  g_mutex_lock (&registry_lock);
+  ensure_locked ();
+  add_locked (type);
   g_mutex_unlock (&registry_lock);
 }
 
@@ -87,8 +104,8 @@ qd_registry_lookup (const char *id)
   if (id == NULL)
     return NULL;
   g_mutex_lock (&registry_lock);
-  if (types_by_id != NULL)
-    type = g_hash_table_lookup (types_by_id, id);
+  ensure_locked ();
+  type = g_hash_table_lookup (types_by_id, id);
   g_mutex_unlock (&registry_lock);
 
   return type;
@@ -101,16 +118,39 @@ qd_registry_list (guint *n_types)
   guint n = 0;
 
   g_mutex_lock (&registry_lock);
-  if (sorted_types != NULL)
-    {
-      list = (const QdBlockType *const *) sorted_types->pdata;
-      n = sorted_types->len;
-    }
+  ensure_locked ();
+  list = (const QdBlockType *const *) sorted_types->pdata;
+  n = sorted_types->len;
   g_mutex_unlock (&registry_lock);
 
   if (n_types != NULL)
     *n_types = n;
   return list;
+}
+
+const QdParamSpec *
+qd_registry_find_setting_param (const char *name)
+{
+  const QdParamSpec *found = NULL;
+  const QdBlockType *const *types;
+  guint n;
+
+  g_return_val_if_fail (name != NULL, NULL);
+
+  types = qd_registry_list (&n);
+  /* Two passes: integrators first, then any type. */
+  for (int pass = 0; found == NULL && pass < 2; pass++)
+    for (guint i = 0; found == NULL && i < n; i++)
+      {
+        int index;
+
+        if (pass == 0 && (types[i]->flags & QD_BLOCK_INTEGRATOR) == 0)
+          continue;
+        index = qd_block_type_find_param (types[i], name);
+        if (index >= 0 && (types[i]->params[index].flags & QD_PARAM_INHERIT) != 0)
+          found = &types[i]->params[index];
+      }
+  return found;
 }
 
 int

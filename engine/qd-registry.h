@@ -1,8 +1,9 @@
 /* qd-registry.h: the registry of block types
  *
- * One process-wide registry. The engine registers its structural types
- * (subsystem, inport, outport) itself; qd_init() (blocks/qd-blocks.h) adds
- * the built-in block library. Register everything before the first compile
+ * One process-wide registry. The engine's structural types (subsystem,
+ * inport, outport) are in it from its first use; qd_init() (qd-blocks.h)
+ * adds the built-in block library, the user's Lua library and the
+ * plugins. Register everything before the first compile
  * or load; lookups are thread-safe afterwards.
  */
 #pragma once
@@ -22,13 +23,40 @@ G_BEGIN_DECLS
  * QDevs counterpart: see qd-structural.c. */
 #define QD_TYPE_PLACEHOLDER "placeholder"
 
-/* Adds @type (a static constant). Registering an id twice is a programming
- * error and is ignored with a warning. */
+/**
+ * qd_registry_register:
+ * @type: a descriptor that lives as long as the process (a static
+ *   constant, or a plugin's)
+ *
+ * Adds @type. Registering an id twice is a programming error and is
+ * ignored with a warning; plugins are registered by qd_plugins_load().
+ */
 QD_API void                qd_registry_register (const QdBlockType *type);
+/**
+ * qd_registry_lookup:
+ * @id: a type id ("integrator", "lua:NAME", "PLUGIN:TYPE")
+ *
+ * Returns: (nullable) (transfer none): the type, or %NULL.
+ */
 QD_API const QdBlockType  *qd_registry_lookup   (const char        *id);
-/* Every registered type, sorted by category then display name. The array
- * is owned by the registry. */
+/**
+ * qd_registry_list:
+ * @n_types: (out) (optional): the number of types
+ *
+ * Every registered type, sorted by category then display name: what the
+ * palette, `qdevs-cli blocks` and the block reference show.
+ *
+ * Returns: (transfer none): the array, owned by the registry.
+ */
 QD_API const QdBlockType *const *qd_registry_list (guint *n_types);
+
+/* The parameter @name (QD_PARAM_INHERIT) that block types take from the
+ * model's settings, as the registered types declare it: the first in
+ * the list's order among the QD_BLOCK_INTEGRATOR types, else among all
+ * types; NULL when no type has one. The engine and the editor read the
+ * choices of a setting (the integration methods) and its default (the
+ * first choice) from it instead of from any one type. */
+QD_API const QdParamSpec *qd_registry_find_setting_param (const char *name);
 
 /* A provider of block types loaded from outside the program (the user's
  * Lua library, plugins) says where it would have found @type_id, which

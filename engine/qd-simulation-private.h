@@ -44,6 +44,7 @@
 #include <string.h>
 
 #include "qd-simulation.h"
+#include "qd-block-fast-private.h"
 #include "qd-heap.h"
 
 G_BEGIN_DECLS

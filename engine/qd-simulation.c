@@ -792,7 +792,7 @@ finish_kernel (QdSimulation   *sim,
     }
 }
 
-/* run_cascade() through a cascade kernel (QdBlockType.cascade): the
+/* run_cascade() through a cascade kernel (QdBlockFastPaths.cascade): the
  * static blocks of the fan-out @fanout (@n of them, all of one type) and
  * the sole receiver of each, in one call of their type's kernel, instead
  * of a call of each one's lambda and of its receiver's dext_ta.
@@ -1624,7 +1624,8 @@ kernel_fits (QdSimulation *sim,
   if (!feeds_fusable_cascade (sim, i) || end - e > QD_KERNEL_MAX)
     return FALSE;
   type = sim->atomics[sim->fanout[e].receiver].type;
-  if (type->cascade == NULL || type->cascade_accepts == NULL)
+  if (type->fast == NULL || type->fast->cascade == NULL
+      || type->fast->cascade_accepts == NULL)
     return FALSE;
   for (guint k = e; k < end; k++)
     {
@@ -1632,8 +1633,8 @@ kernel_fits (QdSimulation *sim,
       const QdHot *h = &sim->hot[w];
 
       if (h->sole_receiver == QD_NO_RECEIVER
-          || sim->atomics[w].type->cascade != type->cascade
-          || !type->cascade_accepts (&sim->atomics[w],
+          || sim->atomics[w].type->fast != type->fast
+          || !type->fast->cascade_accepts (&sim->atomics[w],
                                      &sim->atomics[h->sole_receiver],
                                      h->sole_port))
         return FALSE;
@@ -1648,12 +1649,12 @@ kernel_index (QdSimulation      *sim,
               const QdBlockType *type)
 {
   for (guint k = 0; k < sim->n_kernels; k++)
-    if (sim->kernels[k] == type->cascade)
+    if (sim->kernels[k] == type->fast->cascade)
       return (int) k;
   if (sim->n_kernels == QD_MAX_KERNELS)
     return -1;
-  sim->kernels[sim->n_kernels] = type->cascade;
-  sim->kernel_prefetch[sim->n_kernels] = type->cascade_prefetch;
+  sim->kernels[sim->n_kernels] = type->fast->cascade;
+  sim->kernel_prefetch[sim->n_kernels] = type->fast->cascade_prefetch;
   return (int) sim->n_kernels++;
 }
 
@@ -1698,8 +1699,8 @@ fill_kernels (QdSimulation *sim)
 
             pair->block = &sim->atomics[w];
             pair->receiver = &sim->atomics[sim->hot[w].sole_receiver];
-            if (type->cascade_prepare != NULL)
-              type->cascade_prepare (pair);
+            if (type->fast->cascade_prepare != NULL)
+              type->fast->cascade_prepare (pair);
           }
       }
 }
@@ -1793,8 +1794,10 @@ fill_hot (QdSimulation *sim)
       const QdBlockType *type = a->type;
       QdHot *h = &sim->hot[i];
 
-      h->fire = type->fire != NULL ? type->fire : generic_fire;
-      h->dext_ta = type->dext_ta != NULL ? type->dext_ta : generic_dext_ta;
+      h->fire = type->fast != NULL && type->fast->fire != NULL
+                ? type->fast->fire : generic_fire;
+      h->dext_ta = type->fast != NULL && type->fast->dext_ta != NULL
+                   ? type->fast->dext_ta : generic_dext_ta;
       h->lambda = type->lambda != NULL ? type->lambda : default_lambda;
       h->out_base = sim->out_base[i];
       h->n_out = (guint16) a->n_out;

@@ -101,11 +101,10 @@ static const QdBlockType placeholder_type = {
   .check = placeholder_check,
 };
 
-void
-qd_structural_register (void)
-{
-  qd_registry_register (&subsystem_type);
-  qd_registry_register (&inport_type);
-  qd_registry_register (&outport_type);
-  qd_registry_register (&placeholder_type);
-}
+const QdBlockType *const qd_structural_types[] = {
+  &subsystem_type,
+  &inport_type,
+  &outport_type,
+  &placeholder_type,
+  NULL
+};

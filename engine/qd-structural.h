@@ -1,6 +1,11 @@
-/* qd-structural.h: registration of the subsystem and port block types */
+/* qd-structural.h: the subsystem and port block types (private)
+ *
+ * The registry holds them from its first use (qd-registry.c): they are
+ * the engine's own, and no library needs to register them.
+ */
 #pragma once
 
-#include "qd-version-macros.h"
+#include "qd-block-type.h"
 
-QD_API void qd_structural_register (void);
+/* NULL-terminated. */
+extern const QdBlockType *const qd_structural_types[];

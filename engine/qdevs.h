@@ -3,7 +3,9 @@
  * libqdevs is the engine of QDevs: diagrams and their edit commands, the
  * .qdevs file format, the block registry and API, expressions, compilation
  * to a flat simulation, the DEVS event loop and trace storage. It depends
- * on GLib and json-c only. Call qd_init() once before anything else.
+ * on GLib and json-c only. A program calls qd_init() (qd-blocks.h, the
+ * built-in block library) once before anything else; a plugin needs
+ * nothing but this header.
  */
 #pragma once
 
@@ -16,6 +18,7 @@
 #include "qd-taylor.h"
 #include "qd-block-type.h"
 #include "qd-registry.h"
+#include "qd-plugin.h"
 #include "qd-diagram.h"
 #include "qd-document.h"
 #include "qd-file.h"
@@ -32,6 +35,5 @@
 #include "qd-runner.h"
 #include "qd-sweep.h"
 #include "qd-poly.h"
-#include "qd-blocks.h"
 
 #undef QD_INSIDE_QDEVS_H

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "qd-plot.h"
+#include "qd-blocks.h"
 
 #define RUN_TIME   20.0   /* simulated seconds */
 #define SPEED      2.5    /* simulated seconds per wall-clock second */

@@ -4,6 +4,7 @@
 #include <glib.h>
 
 #include "qdevs.h"
+#include "qd-blocks.h"
 
 G_BEGIN_DECLS
 

@@ -9,10 +9,16 @@ po/LINGUAS, the user guide (Mallard for Yelp, and HTML) and the manual
 pages. The list comes from the source tree (the examples, the languages,
 the help pages, the man pages), not from what meson says it installs, so a
 file left out of an install rule is caught. Then the installed qdevs-cli
-runs an installed example, against the installed library.
+runs an installed example, against the installed library. The library
+exports its qd_ API only, and the public headers and qdevs-1.pc are
+installed without the private ones. Last, a C plugin as a user makes
+one: the project `qdevs-cli new-block` writes builds against the
+installed QDevs (pkg-config qdevs-1, moved with the prefix), passes its
+own test, installs, and the installed qdevs-cli runs its example with it.
 
   test-install.py MESON BUILDDIR SOURCEDIR PREFIX BINDIR LIBDIR DATADIR
                   MANDIR LOCALEDIR GUI(true|false) HTML(true|false)
+                  INCLUDEDIR
 """
 import glob
 import os
@@ -37,7 +43,10 @@ def expected_files(src, gui, html, d):
     files = [
         os.path.join(d["bindir"], "qdevs-cli"),
         os.path.join(d["libdir"], "libqdevs.so"),
+        os.path.join(d["libdir"], "pkgconfig", "qdevs-1.pc"),
     ]
+    for header in ["qdevs.h", "qd-block-type.h", "qd-plugin.h", "qd-blocks.h"]:
+        files.append(os.path.join(d["includedir"], "qdevs-1", header))
     for example in sorted(glob.glob(os.path.join(src, "data", "examples", "*.qdevs"))):
         files.append(os.path.join(d["datadir"], "qdevs", "examples",
                                   os.path.basename(example)))
@@ -79,11 +88,89 @@ def expected_files(src, gui, html, d):
     return files
 
 
+def check_api(root, libdir, includedir):
+    """What is wrong with the installed API ("" when nothing): every
+    symbol libqdevs exports is a qd_ one of version QDEVS_1, and no
+    private header is installed."""
+    lib = os.path.join(root, libdir, "libqdevs.so")
+    syms = subprocess.run(["readelf", "--dyn-syms", "-W", lib],
+                          stdout=subprocess.PIPE, text=True).stdout
+    wrong = []
+    for line in syms.splitlines():
+        fields = line.split()
+        # Defined symbols only: "Num: Value Size Type Bind Vis Ndx Name".
+        if len(fields) < 8 or fields[6] in ("UND", "Ndx") or fields[3] == "SECTION":
+            continue
+        name = fields[7]
+        if name == "QDEVS_1" or name == "QDEVS_1@@QDEVS_1":
+            continue
+        if not (name.startswith("qd_") and name.endswith("@@QDEVS_1")):
+            wrong.append(name)
+    private = glob.glob(os.path.join(root, includedir, "qdevs-1", "*private*"))
+    problems = []
+    if wrong:
+        problems.append("exported: " + ", ".join(wrong[:10]))
+    if private:
+        problems.append("installed: " + ", ".join(private))
+    return "; ".join(problems)
+
+
+def check_new_block(meson, root, bindir, libdir, destdir):
+    """What went wrong ("" when nothing) building the project of
+    `qdevs-cli new-block` against the QDevs installed under @root."""
+    env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(root, libdir),
+               LC_ALL="C", LANGUAGE="C")
+    env.pop("QDEVS_PLUGIN_PATH", None)
+    # The installed qdevs-1.pc, its prefix moved to where it was installed.
+    pcdir = os.path.join(destdir, "pc")
+    os.makedirs(pcdir)
+    with open(os.path.join(root, libdir, "pkgconfig", "qdevs-1.pc")) as f:
+        pc = f.read()
+    prefix = [line for line in pc.splitlines() if line.startswith("prefix=")][0]
+    with open(os.path.join(pcdir, "qdevs-1.pc"), "w") as f:
+        f.write(pc.replace(prefix, "prefix=" + root, 1))
+    env["PKG_CONFIG_PATH"] = pcdir
+    cli = os.path.join(root, bindir, "qdevs-cli")
+    project = os.path.join(destdir, "project")
+    plugins = os.path.join(destdir, "plugins")
+    example = os.path.join(project, "example.qdevs")
+    steps = [
+        [cli, "new-block", "mygain", "--dir", project],
+        [meson, "setup", "--werror", "-Dplugindir=" + plugins,
+         os.path.join(project, "build"), project],
+        [meson, "compile", "-C", os.path.join(project, "build")],
+        [meson, "test", "-C", os.path.join(project, "build"), "--print-errorlogs"],
+        [meson, "install", "-C", os.path.join(project, "build"), "--quiet"],
+    ]
+    for step in steps:
+        r = subprocess.run(step, env=env, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+        if r.returncode != 0:
+            return "%s: %s" % (" ".join(step[:2]), r.stdout.strip()[-2000:])
+    if not os.path.isfile(os.path.join(plugins, "mygain.so")):
+        return "the plugin was not installed into " + plugins
+    # Without the plugin the example names what is missing; with it, it runs.
+    r = subprocess.run([cli, "run", example], env=env, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
+    if r.returncode == 0 or "block type 'mygain:mygain' is missing" not in r.stderr:
+        return "without the plugin: %d %s" % (r.returncode, r.stderr.strip())
+    env["QDEVS_PLUGIN_PATH"] = plugins
+    r = subprocess.run([cli, "run", example], env=env, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
+    if r.returncode != 0 or "reached t = 5" not in r.stdout:
+        return "with the plugin: %d %s %s" % (r.returncode, r.stdout, r.stderr)
+    r = subprocess.run([cli, "blocks", "--json"], env=env, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
+    if '"id": "mygain:mygain"' not in r.stdout:
+        return "qdevs-cli blocks does not list mygain:mygain"
+    return ""
+
+
 def main():
     (meson, build, src, prefix, bindir, libdir, datadir, mandir, localedir,
-     gui, html) = sys.argv[1:12]
+     gui, html, includedir) = sys.argv[1:13]
     dirs = {"bindir": bindir, "libdir": libdir, "datadir": datadir,
-            "mandir": mandir, "localedir": localedir}
+            "mandir": mandir, "localedir": localedir, "includedir": includedir}
     destdir = tempfile.mkdtemp(prefix="qdevs-install-")
     try:
         result = subprocess.run(
@@ -138,8 +225,20 @@ def main():
                 print("# %s: run path %s, prefix %s" % (program, paths, prefix))
         print("%s %d - the installed programs find the installed library"
               % ("ok" if found else "not ok", n))
+
+        n += 1
+        api = check_api(root, libdir, includedir)
+        print("%s %d - the library exports its qd_ API only, the private "
+              "headers stay out%s" % ("ok" if not api else "not ok", n,
+                                      "" if not api else " # " + api))
+        n += 1
+        plugin = check_new_block(meson, root, bindir, libdir, destdir)
+        print("%s %d - a plugin from new-block builds, tests, installs and runs "
+              "against the installed QDevs%s"
+              % ("ok" if not plugin else "not ok", n,
+                 "" if not plugin else " # " + plugin.replace("\n", "\n# ")))
         print("1..%d" % n)
-        return 1 if missing or not ran or not found else 0
+        return 1 if missing or not ran or not found or api or plugin else 0
     finally:
         shutil.rmtree(destdir, ignore_errors=True)
 

@@ -1109,9 +1109,31 @@ test_overlay_and_detach (void)
 
 /* The final time entry edits the model (undoably); real time paces the
  * run at the speed of the scale; Stop ends it where it is. */
+
+/* Counts the run bar's refused-edit messages (about_edit TRUE). */
+static void
+count_bar_message (QdRunBar       *bar,
+                   GtkMessageType  type,
+                   const char     *text,
+                   gboolean        about_edit,
+                   guint          *count)
+{
+  g_assert_cmpint (type, ==, GTK_MESSAGE_ERROR);
+  g_assert_true (g_str_has_prefix (text, "Final time: "));
+  g_assert_true (about_edit);
+  (*count)++;
+}
+
+static void
+count_bar_hidden (QdRunBar *bar,
+                  guint    *count)
+{
+  (*count)++;
+}
 static void
 test_final_time_and_realtime (void)
 {
+  guint bar_messages = 0, bar_hidden = 0;
   Fixture f;
   GtkEditable *entry;
   GtkRevealer *revealer;
@@ -1122,6 +1144,10 @@ test_final_time_and_realtime (void)
   fixture_setup (&f, load_example ("lotka-volterra.qdevs"));
   entry = GTK_EDITABLE (bar_child (&f, "final_entry"));
   g_assert_cmpstr (gtk_editable_get_text (entry), ==, "300");
+  /* The bar reports to the window through its signals, never by a call. */
+  g_signal_connect (f.bar, "message", G_CALLBACK (count_bar_message), &bar_messages);
+  g_signal_connect (f.bar, "edit-message-hidden", G_CALLBACK (count_bar_hidden),
+                    &bar_hidden);
 
   /* Typed as a person types there: with the focus in the field, which
    * keeps the model's value from overwriting the text. */
@@ -1155,6 +1181,8 @@ test_final_time_and_realtime (void)
   g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (entry), "error"));
   /* Nor does the refusal stay to contradict it. */
   g_assert_false (gtk_revealer_get_reveal_child (revealer));
+  g_assert_cmpuint (bar_messages, ==, 2);
+  g_assert_cmpuint (bar_hidden, ==, 1);
 
   /* Refused and left: the model's value again, unmarked. */
   gtk_editable_set_text (entry, "-5");

@@ -17,7 +17,6 @@
 
 #include "qd-event-view.h"
 #include "qd-table.h"
-#include "qd-window.h"
 
 typedef enum
 {
@@ -186,6 +185,7 @@ enum
 {
   SIGNAL_BLOCK_ACTIVATED,
   SIGNAL_ROW_SELECTED,
+  SIGNAL_ERROR,
   N_SIGNALS
 };
 
@@ -379,10 +379,8 @@ on_chooser_response (GtkNativeDialog *dialog,
 
       if (path != NULL && !qd_event_view_write_csv (self, path, &error))
         {
-          GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-
-          if (QD_IS_WINDOW (root))
-            qd_window_show_message (QD_WINDOW (root), GTK_MESSAGE_ERROR, error->message);
+          if (g_signal_has_handler_pending (self, signals[SIGNAL_ERROR], 0, FALSE))
+            g_signal_emit (self, signals[SIGNAL_ERROR], 0, error->message);
           else
             g_warning ("%s", error->message);
         }
@@ -482,6 +480,12 @@ qd_event_view_class_init (QdEventViewClass *klass)
     g_signal_new ("row-selected", G_TYPE_FROM_CLASS (klass),
                   G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 1, G_TYPE_UINT);
+  /* "error" (const char *message): saving the events failed; for the
+   * window to show. */
+  signals[SIGNAL_ERROR] =
+    g_signal_new ("error", G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_STRING);
 }
 
 static void

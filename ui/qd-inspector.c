@@ -1567,8 +1567,7 @@ build_solver_settings (QdInspector *self)
 static void
 build_model_form (QdInspector *self)
 {
-  const QdBlockType *integrator = qd_registry_lookup ("integrator");
-  int method_index = integrator != NULL ? qd_block_type_find_param (integrator, "method") : -1;
+  const QdParamSpec *method = qd_registry_find_setting_param ("method");
   GPtrArray *variables = qd_document_get_variables (self->document);
   GtkWidget *add;
   Field *field;
@@ -1613,9 +1612,9 @@ build_model_form (QdInspector *self)
   add_section (self, _("Simulation"));
   build_setting (self, "start_time", _("Start time"), "s", NULL);
   build_setting (self, "final_time", _("Final time"), "s", NULL);
-  if (method_index >= 0 && integrator->params[method_index].choices != NULL)
+  if (method != NULL && method->choices != NULL)
     {
-      const char *const *choices = integrator->params[method_index].choices;
+      const char *const *choices = method->choices;
 
       field = field_new (self, "method", ROLE_SETTING, WIDGET_DROPDOWN, "method");
       field->values = g_ptr_array_new_with_free_func (g_free);

@@ -12,7 +12,6 @@
 #include <math.h>
 
 #include "qd-run-bar.h"
-#include "qd-window.h"
 
 struct _QdRunBar
 {
@@ -54,6 +53,15 @@ struct _QdRunBar
 };
 
 G_DEFINE_FINAL_TYPE (QdRunBar, qd_run_bar, GTK_TYPE_WIDGET)
+
+enum
+{
+  SIGNAL_MESSAGE,
+  SIGNAL_EDIT_MESSAGE_HIDDEN,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 static double
 get_speed (QdRunBar *self)
@@ -350,7 +358,6 @@ on_final_activate (GtkEntry *entry,
   g_autoptr(GError) error = NULL;
   char *end = NULL;
   double final;
-  GtkWidget *window;
 
   if (self->document == NULL)
     return;
@@ -367,7 +374,6 @@ on_final_activate (GtkEntry *entry,
     settings.dqrel = current->dqrel;
     settings.illegitimacy_limit = current->illegitimacy_limit;
   }
-  window = gtk_widget_get_ancestor (GTK_WIDGET (self), QD_TYPE_WINDOW);
   if (end == text || *end != '\0' || !isfinite (final) || final <= settings.start_time)
     {
       g_autofree char *message = NULL;
@@ -381,8 +387,7 @@ on_final_activate (GtkEntry *entry,
                                      "time %g; type a larger number"),
                                    text, settings.start_time);
       /* Until the next edit, which a right value here is. */
-      if (window != NULL)
-        qd_window_show_edit_message (QD_WINDOW (window), GTK_MESSAGE_ERROR, message);
+      g_signal_emit (self, signals[SIGNAL_MESSAGE], 0, GTK_MESSAGE_ERROR, message, TRUE);
       qd_settings_clear (&settings);
       /* Marked until it is right or left: leaving it shows the model's
        * final time again, which the refused text never became. */
@@ -396,11 +401,10 @@ on_final_activate (GtkEntry *entry,
   gtk_widget_remove_css_class (GTK_WIDGET (entry), "error");
   /* The same for a refusal shown: the edit below hides it when it changes
    * the model, but a value typed again as it was changes nothing. */
-  if (window != NULL)
-    qd_window_hide_edit_message (QD_WINDOW (window));
+  g_signal_emit (self, signals[SIGNAL_EDIT_MESSAGE_HIDDEN], 0);
   /* An edit of the model like any other: saved with it, undone by Undo. */
-  if (!qd_document_set_settings (self->document, &settings, &error) && window != NULL)
-    qd_window_show_message (QD_WINDOW (window), GTK_MESSAGE_ERROR, error->message);
+  if (!qd_document_set_settings (self->document, &settings, &error))
+    g_signal_emit (self, signals[SIGNAL_MESSAGE], 0, GTK_MESSAGE_ERROR, error->message, FALSE);
   qd_settings_clear (&settings);
   update_final_entry (self);
 }
@@ -502,12 +506,8 @@ on_export_response (GtkNativeDialog *dialog,
       g_autoptr(GError) error = NULL;
 
       if (path != NULL && !qd_run_bar_export_csv (self, path, &error))
-        {
-          GtkWidget *window = gtk_widget_get_ancestor (GTK_WIDGET (self), QD_TYPE_WINDOW);
-
-          if (window != NULL)
-            qd_window_show_message (QD_WINDOW (window), GTK_MESSAGE_ERROR, error->message);
-        }
+        g_signal_emit (self, signals[SIGNAL_MESSAGE], 0, GTK_MESSAGE_ERROR,
+                       error->message, FALSE);
     }
   gtk_native_dialog_destroy (dialog);
   g_clear_object (&self->chooser);
@@ -673,6 +673,21 @@ qd_run_bar_class_init (QdRunBarClass *klass)
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "qd-run-bar");
+
+  /* The bar reports to whoever holds it (the window), which shows the
+   * message: "message" (GtkMessageType type, const char *text, gboolean
+   * about_edit), about_edit for a refused edit of the bar's own fields,
+   * shown until the next edit; "edit-message-hidden" when such an edit
+   * became right, for the message to go. */
+  signals[SIGNAL_MESSAGE] =
+    g_signal_new ("message", G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 3, GTK_TYPE_MESSAGE_TYPE, G_TYPE_STRING,
+                  G_TYPE_BOOLEAN);
+  signals[SIGNAL_EDIT_MESSAGE_HIDDEN] =
+    g_signal_new ("edit-message-hidden", G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
 }
 
 static void

@@ -1035,6 +1035,35 @@ on_problem_activated (QdMessagesView *view,
 /* A row of the Transitions page: its block, revealed and selected. The
  * diagram may have changed since the run; a block that is gone is not
  * found, and nothing happens. */
+/* The run bar and the event view report here; the window shows it. */
+static void
+on_run_bar_message (QdRunBar       *bar,
+                    GtkMessageType  type,
+                    const char     *text,
+                    gboolean        about_edit,
+                    QdWindow       *self)
+{
+  if (about_edit)
+    qd_window_show_edit_message (self, type, text);
+  else
+    qd_window_show_message (self, type, text);
+}
+
+static void
+on_run_bar_edit_message_hidden (QdRunBar *bar,
+                                QdWindow *self)
+{
+  qd_window_hide_edit_message (self);
+}
+
+static void
+on_event_view_error (QdEventView *view,
+                     const char  *message,
+                     QdWindow    *self)
+{
+  qd_window_show_message (self, GTK_MESSAGE_ERROR, message);
+}
+
 static void
 on_transition_activated (QdEventView *view,
                          const char  *path,
@@ -1569,6 +1598,11 @@ qd_window_init (QdWindow *self)
                                                                             self->canvas,
                                                                             self->bottom_notebook)),
                                    self->inspector);
+  g_signal_connect (qd_run_session_get_event_view (self->run_session),
+                    "error", G_CALLBACK (on_event_view_error), self);
+  g_signal_connect (self->run_bar, "message", G_CALLBACK (on_run_bar_message), self);
+  g_signal_connect (self->run_bar, "edit-message-hidden",
+                    G_CALLBACK (on_run_bar_edit_message_hidden), self);
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions,
                                    G_N_ELEMENTS (win_actions), self);

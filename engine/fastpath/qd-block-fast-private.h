@@ -1,0 +1,94 @@
+/* qd-block-fast-private.h: the fast paths of the built-in block library
+ *
+ * Not installed and not part of the block API: the fused forms of the
+ * DEVS functions and the cascade kernels that the event loop
+ * (qd-simulation.c) calls for the built-in blocks on the hot path of
+ * large models (the Integrator, WSum). A block type points to its
+ * QdBlockFastPaths through QdBlockType.fast; the engine copies the
+ * functions into its per-block records when it compiles a model, so the
+ * indirection costs nothing while the model runs.
+ */
+#pragma once
+
+#include "qd-block-type.h"
+
+G_BEGIN_DECLS
+
+/* One static block of a cascade and the one receiver of its output
+ * (QdBlockFastPaths.cascade), on one 64-byte cache line with what the
+ * block's type keeps there for its kernel (QdBlockFastPaths.cascade_prepare):
+ * in a large model every line the kernel reads is a cache miss, and
+ * each block's QdAtomic and record are lines of their own. */
+typedef struct
+{
+  QdAtomic *block;
+  QdAtomic *receiver;
+  union
+  {
+    gconstpointer p;
+    double        d;
+  } data[6];
+} QdCascadePair;
+
+struct _QdBlockFastPaths
+{
+  /* Optional fused forms of the DEVS functions of QdBlockType, for blocks on the hot
+   * path of large models: one call instead of three (or two), and work
+   * shared between them. When given, they must have exactly the effect of
+   * the separate functions, which must still be given.
+   *   fire     lambda, then dint, at @t; returns lambda's mask and sets
+   *            *@ta to ta of the new state.
+   *   dext_ta  dext, then returns ta of the new state. */
+  guint64  (*fire)    (QdAtomic *self, double t, double *ta);
+  double   (*dext_ta) (QdAtomic *self, double t, double e,
+                       guint port, const QdSignal *x);
+
+  /* Optional, for a static type (QD_BLOCK_STATIC) with one output: a
+   * cascade kernel. When a block's output goes only to static blocks of
+   * this type, each of whose output has one receiver, the event loop may
+   * run their outputs and their receivers' external transitions with one
+   * call of `cascade` instead of a call of lambda and one of the
+   * receiver's dext_ta per static block (qd-simulation.c, run_kernel()).
+   * A type offers it for the receivers it knows the inside of, so that
+   * what took two calls through pointers is one loop of inlined code.
+   *   cascade_accepts  whether `cascade` can take @self with @receiver,
+   *            the one receiver of its output, on input @port. Asked
+   *            once, before any block's init (the parameters are set).
+   *   cascade  for k = 0, 1, ... < @n, in that order: the lambda of
+   *            pairs[k].block at @t (its output written as lambda writes
+   *            it); if that output is not finite (a coefficient is NaN
+   *            or infinite), returns k at once. Otherwise the external
+   *            transition of pairs[k].receiver on the port accepted,
+   *            with the output as its event, and @ta[k] the receiver's
+   *            time advance after it; when t + ta[k] is not later than
+   *            @t (due now, negative, NaN, or too small to move the
+   *            clock), returns k + 1. Returns @n when all of them were
+   *            done. It must have exactly the effect of those
+   *            separate calls (the receivers keep their own last
+   *            transition time: e is not given), and never fail a block
+   *            (qd_atomic_fail()): the engine does the counting, the
+   *            scheduling and the error handling around it.
+   *   cascade_prepare  optional: fills @pair's data (zeroed) with what
+   *            `cascade` wants at hand for the pair (addresses and
+   *            parameters, constant for the run). Called once, before
+   *            any block's init. */
+  gboolean (*cascade_accepts) (const QdAtomic *self,
+                               const QdAtomic *receiver,
+                               guint           port);
+  void     (*cascade_prepare) (QdCascadePair  *pair);
+  guint    (*cascade)         (const QdCascadePair *pairs,
+                               guint                n,
+                               double               t,
+                               double              *ta);
+  /*   cascade_prefetch  optional: asks (__builtin_prefetch) for the
+   *            cache lines `cascade` will read for @pairs besides the
+   *            pair lines themselves, which are in the cache when it is
+   *            called. In large models the engine calls it for the next
+   *            event's pairs while the current event ends, so that the
+   *            kernel's loads through the pairs do not each wait for
+   *            memory. It must not change anything. */
+  void     (*cascade_prefetch) (const QdCascadePair *pairs,
+                                guint                n);
+};
+
+G_END_DECLS
