@@ -81,6 +81,7 @@ extern const QdBlockType qd_block_transition;
 
 /* Structure (named signals) */
 extern const QdBlockType qd_block_goto;
+extern const QdBlockType qd_block_index_shift;
 extern const QdBlockType qd_block_from;
 
 /* Sinks */

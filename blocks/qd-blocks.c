@@ -64,6 +64,7 @@ static const QdBlockType *const builtin_blocks[] = {
   &qd_block_place,
   &qd_block_transition,
   &qd_block_goto,
+  &qd_block_index_shift,
   &qd_block_from,
   &qd_block_scope,
   &qd_block_display,

@@ -143,6 +143,13 @@ typedef enum
    * segment at the run's time) is shown on the block in the canvas while
    * the run goes on, in place of its glyph (Display). */
   QD_BLOCK_DISPLAY    = 1 << 7,
+  /* Vector wiring (with QD_BLOCK_STRUCTURAL; docs/vectors.md): the
+   * output is input 0's vector shifted by the INTEGER parameter "shift"
+   * k, y[i] = u[i - k]; the elements shifted in are input 1's scalar
+   * signal when it is connected, else the NUMBER parameter "boundary".
+   * The compiler resolves it into links between elements: no block, no
+   * event of its own. */
+  QD_BLOCK_INDEX_SHIFT = 1 << 10,
 } QdBlockFlags;
 
 struct _QdParamValue
