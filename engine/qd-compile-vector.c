@@ -81,6 +81,7 @@ typedef struct
   GArray      *drivers;    /* VDriver */
   QdSystem    *out;
   GHashTable  *links;      /* "source element/port" key -> QdLink */
+  GHashTable  *first_links; /* source element -> the QdLink of its port 0 */
 } VSystem;
 
 static QdSystem *expand_system (Expander *e, QdSystem *system);
@@ -564,8 +565,13 @@ connect (Expander *e,
          QdBlock  *dst,
          guint     dst_port)
 {
-  g_autofree char *key = g_strdup_printf ("%p/%u", (void *) src, src_port);
-  QdLink *link = g_hash_table_lookup (vs->links, key);
+  /* Most outputs are a block's first: those by the block's address
+   * alone, spared a formatted key. */
+  g_autofree char *key = src_port == 0
+    ? NULL : g_strdup_printf ("%p/%u", (void *) src, src_port);
+  GHashTable *links = src_port == 0 ? vs->first_links : vs->links;
+  gconstpointer lookup = src_port == 0 ? (gconstpointer) src : key;
+  QdLink *link = g_hash_table_lookup (links, lookup);
 
   if (link == NULL)
     {
@@ -573,7 +579,8 @@ connect (Expander *e,
 
       link = qd_link_new (id, src->id, src_port);
       qd_system_append_link (vs->out, link);
-      g_hash_table_insert (vs->links, g_steal_pointer (&key), link);
+      g_hash_table_insert (links, src_port == 0 ? (gpointer) src : g_steal_pointer (&key),
+                           link);
     }
   qd_link_add_target (link, dst->id, dst_port);
 }
@@ -663,6 +670,7 @@ expand_system (Expander *e,
   vs.drivers = g_array_new (FALSE, TRUE, sizeof (VDriver));
   vs.out = qd_system_new ();
   vs.links = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  vs.first_links = g_hash_table_new (NULL, NULL);
   for (guint i = 0; i < vs.n; i++)
     {
       vs.blocks[i].block = g_ptr_array_index (system->blocks, i);
@@ -684,6 +692,7 @@ expand_system (Expander *e,
   g_free (vs.blocks);
   g_array_unref (vs.drivers);
   g_hash_table_unref (vs.links);
+  g_hash_table_unref (vs.first_links);
   return vs.out;
 }
 
