@@ -150,6 +150,14 @@ typedef enum
    * The compiler resolves it into links between elements: no block, no
    * event of its own. */
   QD_BLOCK_INDEX_SHIFT = 1 << 10,
+  /* More vector wiring, resolved the same way: a Mux's output is its
+   * inputs one after the other; a Selector's the elements of input 0
+   * its STRING parameter "elements" lists ("1, 3, 5:8", from 1); a
+   * Scalar to Vector's input 0 repeated as many times as its INTEGER
+   * parameter "size". */
+  QD_BLOCK_VECTOR_MUX    = 1 << 11,
+  QD_BLOCK_VECTOR_SELECT = 1 << 12,
+  QD_BLOCK_VECTOR_SPREAD = 1 << 13,
 } QdBlockFlags;
 
 struct _QdParamValue

@@ -35,10 +35,16 @@
  * memory, low enough that a typo ("1e12") is an error, not a crash. */
 #define MAX_WIDTH 100000000u
 
+#define WIRING_FLAGS (QD_BLOCK_INDEX_SHIFT | QD_BLOCK_VECTOR_MUX \
+                      | QD_BLOCK_VECTOR_SELECT | QD_BLOCK_VECTOR_SPREAD)
+
 typedef enum
 {
   KIND_PLAIN,        /* an atomic block: expanded when wide */
-  KIND_SHIFT,        /* Index Shift: resolved into links */
+  KIND_SHIFT,        /* the wiring blocks, resolved into links: */
+  KIND_MUX,
+  KIND_SELECT,
+  KIND_SPREAD,
   KIND_STRUCTURAL,   /* subsystems, ports, tags: scalar only */
 } Kind;
 
@@ -59,6 +65,7 @@ typedef struct
   char     **x0;           /* the x0 list, when it has several elements */
   int        shift;
   double     boundary;
+  guint     *select;       /* a Selector's elements, from 0 */
   QdBlock  **elements;     /* width of them (one for a scalar copy) */
   QdBlock   *constant;     /* an Index Shift's nonzero boundary */
 } VBlock;
@@ -85,6 +92,13 @@ typedef struct
 } VSystem;
 
 static QdSystem *expand_system (Expander *e, QdSystem *system);
+
+static inline gboolean
+is_wiring (const VBlock *vb)
+{
+  return vb->kind == KIND_SHIFT || vb->kind == KIND_MUX
+         || vb->kind == KIND_SELECT || vb->kind == KIND_SPREAD;
+}
 
 static char *
 block_path (const QdBlock *block)
@@ -163,7 +177,7 @@ system_has_vectors (QdSystem *system)
         return TRUE;
       if (type == NULL)
         continue;
-      if ((type->flags & QD_BLOCK_INDEX_SHIFT) != 0)
+      if ((type->flags & WIRING_FLAGS) != 0)
         return TRUE;
       if (qd_block_type_find_param (type, "size") >= 0
           && (has_size (block) || (x0 = x0_elements (block)) != NULL))
@@ -226,13 +240,26 @@ evaluate_variables (Expander          *e,
 
 /* Evaluates @name of @block (its text or its default) over the model
  * variables into @value; a problem naming the block when it fails. */
+static gboolean eval_text (Expander *e, const QdBlock *block, const char *name,
+                           const char *text, double *value);
+
 static gboolean
 eval_param (Expander      *e,
             const QdBlock *block,
             const char    *name,
             double        *value)
 {
-  const char *text = qd_block_get_param_or_default (block, name);
+  return eval_text (e, block, name, qd_block_get_param_or_default (block, name),
+                    value);
+}
+
+static gboolean
+eval_text (Expander      *e,
+           const QdBlock *block,
+           const char    *name,
+           const char    *text,
+           double        *value)
+{
   g_autoptr(GError) error = NULL;
   g_autoptr(QdExpr) expr = NULL;
 
@@ -256,6 +283,109 @@ eval_param (Expander      *e,
   return TRUE;
 }
 
+/* A Selector's "elements": "1, 3, 5:8" (from 1, each an expression). */
+static void
+parse_select (Expander *e,
+              VBlock   *vb)
+{
+  const char *text = qd_block_get_param_or_default (vb->block, "elements");
+  g_auto(GStrv) parts = qd_expr_split_vector (text != NULL ? text : "");
+  g_autoptr(GArray) list = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  for (guint k = 0; parts[k] != NULL; k++)
+    {
+      g_auto(GStrv) ends = g_strsplit (parts[k], ":", 2);
+      double first, last;
+
+      if (!eval_text (e, vb->block, "elements", ends[0], &first)
+          || !eval_text (e, vb->block, "elements",
+                         ends[1] != NULL ? ends[1] : ends[0], &last))
+        return;
+      if (first != floor (first) || last != floor (last) || first < 1
+          || last < first || last > MAX_WIDTH)
+        {
+          add_problem (e, vb->block,
+                       _("parameter 'elements': '%s' is not an element number "
+                         "from 1 or a range a:b with a <= b"),
+                       g_strstrip (parts[k]));
+          return;
+        }
+      for (double j = first; j <= last; j++)
+        {
+          guint index = (guint) j - 1;
+
+          g_array_append_val (list, index);
+        }
+    }
+  if (list->len == 0)
+    {
+      add_problem (e, vb->block, _("parameter 'elements' lists no element; "
+                                   "give at least one (\"1\", \"2:5\")"));
+      return;
+    }
+  vb->width = list->len;
+  vb->fixed = TRUE;
+  vb->select = (guint *) g_array_free (g_steal_pointer (&list), FALSE);
+}
+
+/* The block's "size" into its width. */
+static gboolean
+eval_size (Expander *e,
+           VBlock   *vb)
+{
+  double value;
+
+  if (!eval_param (e, vb->block, "size", &value))
+    return FALSE;
+  if (value != floor (value) || value < 1 || value > MAX_WIDTH)
+    {
+      add_problem (e, vb->block,
+                   _("parameter 'size' must be a whole number from 1 to %u "
+                     "(it is %g)"), MAX_WIDTH, value);
+      return FALSE;
+    }
+  vb->width = (guint) value;
+  return TRUE;
+}
+
+static void
+classify_wiring (Expander     *e,
+                 VBlock       *vb,
+                 QdBlockFlags  flags)
+{
+  double value;
+
+  if ((flags & QD_BLOCK_INDEX_SHIFT) != 0)
+    {
+      vb->kind = KIND_SHIFT;
+      if (eval_param (e, vb->block, "shift", &value))
+        {
+          if (value != floor (value) || fabs (value) > MAX_WIDTH)
+            add_problem (e, vb->block,
+                         _("parameter 'shift' must be a whole number (it is %g)"),
+                         value);
+          else
+            vb->shift = (int) value;
+        }
+      if (eval_param (e, vb->block, "boundary", &value))
+        vb->boundary = value;
+    }
+  else if ((flags & QD_BLOCK_VECTOR_MUX) != 0)
+    vb->kind = KIND_MUX;
+  else if ((flags & QD_BLOCK_VECTOR_SELECT) != 0)
+    {
+      vb->kind = KIND_SELECT;
+      parse_select (e, vb);
+    }
+  else if ((flags & QD_BLOCK_VECTOR_SPREAD) != 0)
+    {
+      vb->kind = KIND_SPREAD;
+      vb->fixed = eval_size (e, vb);
+    }
+  else
+    vb->kind = KIND_STRUCTURAL;
+}
+
 /* The fixed widths, and what the kinds of blocks need of their
  * parameters. */
 static void
@@ -263,27 +393,11 @@ classify (Expander *e,
           VBlock   *vb)
 {
   const QdBlockType *type = qd_registry_lookup (vb->block->type);
-  double value;
 
   vb->width = 1;
   if (type == NULL || (type->flags & QD_BLOCK_STRUCTURAL) != 0)
     {
-      vb->kind = (type != NULL && (type->flags & QD_BLOCK_INDEX_SHIFT) != 0)
-        ? KIND_SHIFT : KIND_STRUCTURAL;
-      if (vb->kind == KIND_SHIFT)
-        {
-          if (eval_param (e, vb->block, "shift", &value))
-            {
-              if (value != floor (value) || fabs (value) > MAX_WIDTH)
-                add_problem (e, vb->block,
-                             _("parameter 'shift' must be a whole number (it is %g)"),
-                             value);
-              else
-                vb->shift = (int) value;
-            }
-          if (eval_param (e, vb->block, "boundary", &value))
-            vb->boundary = value;
-        }
+      classify_wiring (e, vb, type != NULL ? type->flags : 0);
       return;
     }
   vb->kind = KIND_PLAIN;
@@ -292,16 +406,8 @@ classify (Expander *e,
   vb->x0 = x0_elements (vb->block);
   if (has_size (vb->block))
     {
-      if (!eval_param (e, vb->block, "size", &value))
+      if (!eval_size (e, vb))
         return;
-      if (value != floor (value) || value < 1 || value > MAX_WIDTH)
-        {
-          add_problem (e, vb->block,
-                       _("parameter 'size' must be a whole number from 1 to %u "
-                         "(it is %g)"), MAX_WIDTH, value);
-          return;
-        }
-      vb->width = (guint) value;
       if (vb->x0 != NULL && g_strv_length (vb->x0) != vb->width)
         add_problem (e, vb->block,
                      _("x0 has %u elements but the size is %u; give one "
@@ -354,6 +460,14 @@ infer_widths (VSystem *vs)
             continue;
           if (vb->kind == KIND_SHIFT)
             w = driver_width (vs, vb, 0);
+          else if (vb->kind == KIND_MUX)
+            {
+              guint64 sum = 0;
+
+              for (guint q = 0; q < vb->n_in; q++)
+                sum += driver_width (vs, vb, q);
+              w = (guint) MIN (MAX (sum, 1), MAX_WIDTH);
+            }
           else
             for (guint q = 0; q < vb->n_in; q++)
               w = MAX (w, driver_width (vs, vb, q));
@@ -374,6 +488,15 @@ check_widths (Expander *e,
     {
       VBlock *vb = &vs->blocks[i];
 
+      if (vb->kind == KIND_SELECT)
+        for (guint k = 0; k < vb->width; k++)
+          if (vb->select[k] >= driver_width (vs, vb, 0))
+            {
+              add_problem (e, vb->block,
+                           _("element %u is selected but input 1 carries %u "
+                             "signals"), vb->select[k] + 1, driver_width (vs, vb, 0));
+              break;
+            }
       for (guint q = 0; q < vb->n_in; q++)
         {
           guint w = driver_width (vs, vb, q);
@@ -385,10 +508,10 @@ check_widths (Expander *e,
                          _("input %u carries a vector of %u signals, which "
                            "cannot enter a subsystem port or a Goto; select "
                            "the elements you need first"), q + 1, w);
-          else if (vb->kind == KIND_SHIFT && q > 0)
+          else if ((vb->kind == KIND_SHIFT && q > 0) || vb->kind == KIND_SPREAD)
             add_problem (e, vb->block,
-                         _("input %u (the boundary) carries a vector of %u "
-                           "signals; it takes one signal"), q + 1, w);
+                         _("input %u carries a vector of %u signals; it "
+                           "takes one signal"), q + 1, w);
           else if (vb->kind == KIND_PLAIN && w != vb->width)
             add_problem (e, vb->block,
                          _("input %u carries %u signals but the block is %u "
@@ -514,14 +637,27 @@ resolve (Expander  *e,
          QdBlock  **block,
          guint     *block_port)
 {
-  for (guint depth = 0; vb->kind == KIND_SHIFT; depth++)
+  for (guint depth = 0; is_wiring (vb); depth++)
     {
-      const VDriver *d;
+      const VDriver *d = NULL;
       gint64 j = (gint64) i - vb->shift;
 
       if (depth > vs->n)
-        return SOURCE_NONE;   /* a loop of shifts: no block drives it */
-      if (j >= 0 && j < vb->width)
+        return SOURCE_NONE;   /* a loop of wiring: no block drives it */
+      if (vb->kind != KIND_SHIFT)
+        {
+          guint q = 0;
+
+          if (vb->kind == KIND_SELECT)
+            i = vb->select[i];
+          else if (vb->kind == KIND_SPREAD)
+            i = 0;
+          else
+            for (; q < vb->n_in && i >= driver_width (vs, vb, q); q++)
+              i -= driver_width (vs, vb, q);
+          d = driver (vs, vb, q);
+        }
+      else if (j >= 0 && j < vb->width)
         {
           d = driver (vs, vb, 0);
           i = (guint) j;
@@ -596,26 +732,26 @@ emit_blocks (Expander *e,
       VBlock *vb = &vs->blocks[i];
       guint end = i + 1;
 
-      if (vb->kind == KIND_SHIFT)
+      if (is_wiring (vb))
         {
           i++;
           continue;
         }
       if (vb->width > 1)
         while (end < vs->n
-               && (vs->blocks[end].kind == KIND_SHIFT
+               && (is_wiring (&vs->blocks[end])
                    || (vs->blocks[end].kind == KIND_PLAIN
                        && vs->blocks[end].width == vb->width)))
           end++;
       for (guint k = i; k < end; k++)
-        if (vs->blocks[k].kind != KIND_SHIFT)
+        if (!is_wiring (&vs->blocks[k]))
           vs->blocks[k].elements = g_new0 (QdBlock *, vs->blocks[k].width);
       for (guint el = 0; el < vb->width; el++)
         for (guint k = i; k < end; k++)
           {
             VBlock *run = &vs->blocks[k];
 
-            if (run->kind == KIND_SHIFT)
+            if (is_wiring (run))
               continue;
             run->elements[el] = copy_block (e, run, el);
             qd_system_append_block (vs->out, run->elements[el]);
@@ -632,7 +768,7 @@ emit_links (Expander *e,
     {
       VBlock *vb = &vs->blocks[b];
 
-      if (vb->kind == KIND_SHIFT)
+      if (is_wiring (vb))
         continue;
       for (guint el = 0; el < vb->width; el++)
         for (guint q = 0; q < vb->n_in; q++)
@@ -687,6 +823,7 @@ expand_system (Expander *e,
   for (guint i = 0; i < vs.n; i++)
     {
       g_strfreev (vs.blocks[i].x0);
+      g_free (vs.blocks[i].select);
       g_free (vs.blocks[i].elements);
     }
   g_free (vs.blocks);

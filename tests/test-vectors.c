@@ -162,6 +162,36 @@ vector_line (guint    n,
   return doc;
 }
 
+/* The same again, its left side [d, x1..x(N−1)] made as
+ * Mux(d, Selector(x, 1:N−1)). */
+static QdDocument *
+mux_line (guint n)
+{
+  QdDocument *doc = qd_document_new ();
+  QdBlock *pulse = add_pulse (doc);
+  QdBlock *dx = qd_test_add_block (doc, "wsum", "dx");
+  QdBlock *x = qd_test_add_block (doc, "integrator", "x");
+  QdBlock *select = qd_test_add_block (doc, "selector", "Head");
+  QdBlock *mux = qd_test_add_block (doc, "mux", "Left");
+  QdBlock *right = qd_test_add_block (doc, "index_shift", "Right");
+  g_autofree char *size = g_strdup_printf ("%u", n);
+
+  g_assert_true (qd_document_set_variable (doc, "N", size, NULL));
+  qd_test_set_param (doc, dx, "weights", "1, -1");
+  qd_test_set_param (doc, x, "size", "N");
+  qd_test_set_param (doc, select, "elements", "1:N-1");
+  qd_test_set_param (doc, right, "shift", "-1");
+  qd_test_connect (doc, x, 0, select, 0);
+  qd_test_connect (doc, pulse, 0, mux, 0);
+  qd_test_connect (doc, select, 0, mux, 1);
+  qd_test_connect (doc, x, 0, right, 0);
+  qd_test_connect (doc, mux, 0, dx, 0);
+  qd_test_connect (doc, right, 0, dx, 1);
+  qd_test_connect (doc, dx, 0, x, 0);
+  set_settings (doc, n);
+  return doc;
+}
+
 static GArray *
 run_logged (QdDocument *doc)
 {
@@ -176,10 +206,11 @@ run_logged (QdDocument *doc)
 
 static void
 compare_line (guint    n,
-              gboolean spread)
+              gboolean spread,
+              gboolean mux)
 {
   g_autoptr(QdDocument) scalar = scalar_line (n, spread);
-  g_autoptr(QdDocument) vector = vector_line (n, spread);
+  g_autoptr(QdDocument) vector = mux ? mux_line (n) : vector_line (n, spread);
   QdSimulation *a = qd_test_compile (scalar);
   QdSimulation *b = qd_test_compile (vector);
   GArray *log_a, *log_b;
@@ -233,20 +264,28 @@ compare_line (guint    n,
 static void
 test_lcline_10 (void)
 {
-  compare_line (10, FALSE);
+  compare_line (10, FALSE, FALSE);
 }
 
 static void
 test_lcline_1000 (void)
 {
-  compare_line (1000, FALSE);
+  compare_line (1000, FALSE, FALSE);
 }
 
 /* A list for x0: one initial state per element. */
 static void
 test_lcline_x0_list (void)
 {
-  compare_line (10, TRUE);
+  compare_line (10, TRUE, FALSE);
+}
+
+/* Mux and Selector are wiring too: the same flat model, bit for bit. */
+static void
+test_lcline_mux_selector (void)
+{
+  compare_line (10, FALSE, TRUE);
+  compare_line (1000, FALSE, TRUE);
 }
 
 static char *
@@ -359,6 +398,51 @@ test_broadcast_boundary (void)
   qd_simulation_free (sim);
 }
 
+/* Scalar to Vector: three integrators of one constant, each 2t; a
+ * Selector of an element beyond them is an error naming it. */
+static void
+test_scalar_to_vector (void)
+{
+  g_autoptr(QdDocument) doc = qd_document_new ();
+  QdBlock *c = qd_test_add_block (doc, "constant", "C");
+  QdBlock *spread = qd_test_add_block (doc, "scalar_to_vector", "Spread");
+  QdBlock *x = qd_test_add_block (doc, "integrator", "x");
+  QdBlock *select = qd_test_add_block (doc, "selector", "Pick");
+  QdBlock *y = qd_test_add_block (doc, "integrator", "y");
+  QdSimulation *sim;
+  g_autofree char *message = NULL;
+  guint found = 0;
+
+  qd_test_set_param (doc, c, "value", "2");
+  qd_test_set_param (doc, spread, "size", "3");
+  qd_test_set_param (doc, select, "elements", "3, 1");
+  qd_test_connect (doc, c, 0, spread, 0);
+  qd_test_connect (doc, spread, 0, x, 0);
+  qd_test_connect (doc, x, 0, select, 0);
+  qd_test_connect (doc, select, 0, y, 0);
+  qd_test_set_final_time (doc, 1.0);
+  sim = qd_test_compile (doc);
+  /* C, x[1..3], y[1..2]: the wiring blocks leave no block behind. */
+  g_assert_cmpuint (qd_simulation_get_n_atomics (sim), ==, 6);
+  qd_test_run (sim);
+  for (guint i = 0; i < qd_simulation_get_n_atomics (sim); i++)
+    {
+      const QdAtomic *a = qd_simulation_get_atomic (sim, i);
+
+      if (g_str_has_prefix (a->path, "/x["))
+        {
+          g_assert_cmpfloat_with_epsilon (qd_signal_eval (a->out, 1.0), 2.0, 1e-2);
+          found++;
+        }
+    }
+  g_assert_cmpuint (found, ==, 3);
+  qd_simulation_free (sim);
+
+  qd_test_set_param (doc, select, "elements", "2:5");
+  message = compile_error (doc);
+  g_assert_cmpstr (message, ==, "/Pick: element 4 is selected but input 1 carries 3 signals");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -368,6 +452,8 @@ main (int    argc,
   g_test_add_func ("/vectors/lcline-10", test_lcline_10);
   g_test_add_func ("/vectors/lcline-1000", test_lcline_1000);
   g_test_add_func ("/vectors/lcline-x0-list", test_lcline_x0_list);
+  g_test_add_func ("/vectors/lcline-mux-selector", test_lcline_mux_selector);
+  g_test_add_func ("/vectors/scalar-to-vector", test_scalar_to_vector);
   g_test_add_func ("/vectors/width-mismatch", test_width_mismatch);
   g_test_add_func ("/vectors/bad-size", test_bad_size);
   g_test_add_func ("/vectors/broadcast-boundary", test_broadcast_boundary);
