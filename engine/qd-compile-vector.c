@@ -30,6 +30,7 @@
 #include "qd-error.h"
 #include "qd-expr.h"
 #include "qd-registry.h"
+#include "qd-simulation.h"
 
 /* The most elements of one vector: far beyond any model that fits in
  * memory, low enough that a typo ("1e12") is an error, not a crash. */
@@ -795,42 +796,111 @@ emit_links (Expander *e,
     }
 }
 
+/* @system's blocks with their kinds, drivers and widths. */
+static void
+vsystem_init (Expander *e,
+              VSystem  *vs,
+              QdSystem *system)
+{
+  vs->n = system->blocks->len;
+  vs->blocks = g_new0 (VBlock, MAX (vs->n, 1));
+  vs->drivers = g_array_new (FALSE, TRUE, sizeof (VDriver));
+  vs->links = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  vs->first_links = g_hash_table_new (NULL, NULL);
+  for (guint i = 0; i < vs->n; i++)
+    {
+      vs->blocks[i].block = g_ptr_array_index (system->blocks, i);
+      classify (e, &vs->blocks[i]);
+    }
+  index_drivers (e, vs, system);
+  infer_widths (vs);
+}
+
+static void
+vsystem_clear (VSystem *vs)
+{
+  for (guint i = 0; i < vs->n; i++)
+    {
+      g_strfreev (vs->blocks[i].x0);
+      g_free (vs->blocks[i].select);
+      g_free (vs->blocks[i].elements);
+    }
+  g_free (vs->blocks);
+  g_array_unref (vs->drivers);
+  g_hash_table_unref (vs->links);
+  g_hash_table_unref (vs->first_links);
+}
+
 static QdSystem *
 expand_system (Expander *e,
                QdSystem *system)
 {
   VSystem vs = { 0 };
 
-  vs.n = system->blocks->len;
-  vs.blocks = g_new0 (VBlock, MAX (vs.n, 1));
-  vs.drivers = g_array_new (FALSE, TRUE, sizeof (VDriver));
+  vsystem_init (e, &vs, system);
   vs.out = qd_system_new ();
-  vs.links = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  vs.first_links = g_hash_table_new (NULL, NULL);
-  for (guint i = 0; i < vs.n; i++)
-    {
-      vs.blocks[i].block = g_ptr_array_index (system->blocks, i);
-      classify (e, &vs.blocks[i]);
-    }
-  index_drivers (e, &vs, system);
-  infer_widths (&vs);
   check_widths (e, &vs);
   if (!e->failed)
     {
       emit_blocks (e, &vs);
       emit_links (e, &vs);
     }
+  vsystem_clear (&vs);
+  return vs.out;
+}
+
+static void
+expander_init (Expander          *e,
+               QdDocument        *document,
+               const char *const *overrides,
+               GPtrArray         *problems)
+{
+  e->problems = problems;
+  e->var_names = g_ptr_array_new_with_free_func (g_free);
+  e->var_values = g_array_new (FALSE, FALSE, sizeof (double));
+  evaluate_variables (e, document, overrides);
+}
+
+static void
+expander_clear (Expander *e)
+{
+  g_ptr_array_unref (e->var_names);
+  g_array_unref (e->var_values);
+}
+
+GHashTable *
+qd_vector_link_widths (QdDocument *document,
+                       QdSystem   *system)
+{
+  g_autoptr(GPtrArray) problems = NULL;
+  Expander e = { 0 };
+  VSystem vs = { 0 };
+  GHashTable *widths;
+
+  g_return_val_if_fail (QD_IS_DOCUMENT (document), NULL);
+  if (system == NULL || !system_has_vectors (system))
+    return NULL;
+
+  problems = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_problem_free);
+  expander_init (&e, document, NULL, problems);
+  vsystem_init (&e, &vs, system);
+  widths = g_hash_table_new (NULL, NULL);
   for (guint i = 0; i < vs.n; i++)
     {
-      g_strfreev (vs.blocks[i].x0);
-      g_free (vs.blocks[i].select);
-      g_free (vs.blocks[i].elements);
+      VBlock *vb = &vs.blocks[i];
+
+      for (guint l = 0; vb->width > 1 && l < system->links->len; l++)
+        {
+          QdLink *link = g_ptr_array_index (system->links, l);
+
+          if (link->src.block == vb->block->id
+              || strcmp (link->src.block, vb->block->id) == 0)
+            g_hash_table_insert (widths, link, GUINT_TO_POINTER (vb->width));
+        }
     }
-  g_free (vs.blocks);
-  g_array_unref (vs.drivers);
-  g_hash_table_unref (vs.links);
-  g_hash_table_unref (vs.first_links);
-  return vs.out;
+  vsystem_clear (&vs);
+  expander_clear (&e);
+  return widths;
 }
 
 QdDocument *
@@ -848,14 +918,10 @@ qd_vector_expand (QdDocument        *document,
   if (root == NULL || !system_has_vectors (root))
     return NULL;
 
-  e.problems = problems;
+  expander_init (&e, document, overrides, problems);
   e.zero_inputs = zero_inputs;
-  e.var_names = g_ptr_array_new_with_free_func (g_free);
-  e.var_values = g_array_new (FALSE, FALSE, sizeof (double));
-  evaluate_variables (&e, document, overrides);
   flat_root = expand_system (&e, root);
-  g_ptr_array_unref (e.var_names);
-  g_array_unref (e.var_values);
+  expander_clear (&e);
   if (e.failed)
     {
       qd_system_unref (flat_root);

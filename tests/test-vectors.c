@@ -443,6 +443,31 @@ test_scalar_to_vector (void)
   g_assert_cmpstr (message, ==, "/Pick: element 4 is selected but input 1 carries 3 signals");
 }
 
+/* The canvas draws the links that carry vectors thicker: their widths. */
+static void
+test_link_widths (void)
+{
+  g_autoptr(QdDocument) doc = vector_line (7, FALSE);
+  QdSystem *root = qd_document_get_root (doc);
+  g_autoptr(GHashTable) widths = qd_vector_link_widths (doc, root);
+  g_autoptr(QdDocument) scalar = scalar_line (3, FALSE);
+  guint wide = 0;
+
+  g_assert_nonnull (widths);
+  for (guint l = 0; l < root->links->len; l++)
+    {
+      QdLink *link = g_ptr_array_index (root->links, l);
+      QdBlock *src = qd_system_find_block (root, link->src.block);
+      guint width = GPOINTER_TO_UINT (g_hash_table_lookup (widths, link));
+
+      /* Everything but the pulse's link is 7 wide. */
+      g_assert_cmpuint (width, ==, strcmp (src->name, "Pulse") == 0 ? 0 : 7);
+      wide += width > 0;
+    }
+  g_assert_cmpuint (wide, >=, 4);
+  g_assert_null (qd_vector_link_widths (scalar, qd_document_get_root (scalar)));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -455,6 +480,7 @@ main (int    argc,
   g_test_add_func ("/vectors/lcline-mux-selector", test_lcline_mux_selector);
   g_test_add_func ("/vectors/scalar-to-vector", test_scalar_to_vector);
   g_test_add_func ("/vectors/width-mismatch", test_width_mismatch);
+  g_test_add_func ("/vectors/link-widths", test_link_widths);
   g_test_add_func ("/vectors/bad-size", test_bad_size);
   g_test_add_func ("/vectors/broadcast-boundary", test_broadcast_boundary);
   return g_test_run ();
