@@ -1001,7 +1001,7 @@ static const QdParamSpec integrator_params[] = {
   { "size", N_("Size"), QD_PARAM_INTEGER, "1", 1, QD_INF, NULL,
     N_("The number of states: above 1, the block is a vector of that many "
        "integrators, each with its own quantum and events, and x0 is one "
-       "value for all or a list with one per state."), NULL, 0 },
+       "value for all or a list with one per state."), NULL, QD_PARAM_COMPILE_ONLY },
 };
 
 const QdBlockType qd_block_integrator = {

@@ -78,6 +78,11 @@ typedef enum
    * check as you type), and a problem of its block that says
    * "script line N: ..." opens it at that line. */
   QD_PARAM_SCRIPT     = 1 << 3,
+  /* Read when the model is compiled, never by the block (an Integrator's
+   * "size": a vector's elements are scalar blocks): the block's record
+   * keeps no value for it, so that a million scalar blocks do not carry
+   * it. Such parameters come after every parameter the block reads. */
+  QD_PARAM_COMPILE_ONLY = 1 << 4,
 } QdParamFlags;
 
 struct _QdParamSpec

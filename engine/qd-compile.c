@@ -1601,6 +1601,7 @@ make_record (Compiler           *c,
 {
   const QdBlockType *type = node->type;
   guint n_in = node->ok ? node->n_in : 0;
+  guint n_params = type->n_params;
   gsize in_pos, params_pos, vectors_pos, size;
   QdParamValue *params;
   double *vectors;
@@ -1614,17 +1615,20 @@ make_record (Compiler           *c,
    * order in which a static block's lambda reads them (input pointers,
    * parameters, weights: the first two lines of a WSum's record); an
    * integrator's parameters, read only by init, come after its state. */
+  while (n_params > 0
+         && (type->params[n_params - 1].flags & QD_PARAM_COMPILE_ONLY) != 0)
+    n_params--;
   in_pos = ALIGN_UP (type->state_size, 16);
   params_pos = in_pos + n_in * sizeof (const QdSignal *);
-  vectors_pos = params_pos + type->n_params * sizeof (QdParamValue);
+  vectors_pos = params_pos + n_params * sizeof (QdParamValue);
   size = vectors_pos;
-  for (guint k = 0; k < type->n_params; k++)
+  for (guint k = 0; k < n_params; k++)
     size += values[k].n_vector * sizeof (double);
 
   rec = record_alloc (c, MAX (size, 16), type->state_size >= 64 ? 64 : 16);
   params = (QdParamValue *) (rec + params_pos);
   vectors = (double *) (rec + vectors_pos);
-  for (guint k = 0; k < type->n_params; k++)
+  for (guint k = 0; k < n_params; k++)
     {
       params[k] = values[k];
       if (values[k].vector != NULL)
