@@ -12,10 +12,14 @@
  *                    ẋ1 = d − x2,  ẋi = x(i−1) − x(i+1),  ẋN = x(N−1)
  *   lcline-random  the same line with x(0) uniform in [-1, 1] (fixed seed),
  *                  so every state is active from the start
+ *   lcline-vector  the LC line as five vector blocks: an Integrator of size
+ *                  N, a Weighted Sum and two Index Shifts; it compiles into
+ *                  the flat model of lcline (docs/vectors.md)
  *   advection      the advection–reaction chain (needs NLFunction):
  *                    u̇j = (u(j−1) − uj)·N − μ·uj·(uj − α)·(uj − 1),
  *                  α = 0.5, μ = 1000, u0 = 1, uj(0) = 1 on the first third
- * Every state is one Integrator and one static block (WSum or NLFunction);
+ * Every state is one Integrator and one static block (WSum or NLFunction),
+ * drawn as blocks of their own or, in lcline-vector, as elements;
  * dqrel = 1e-3, dqmin = 1e-6.
  */
 #include <errno.h>
@@ -78,7 +82,7 @@ typedef struct
   char     message[512];
 } BenchResult;
 
-static const char *const models[] = { "lcline", "lcline-random", "advection", NULL };
+static const char *const models[] = { "lcline", "lcline-random", "advection", "lcline-vector", NULL };
 static const char *const default_methods[] = { "QSS1", "QSS2", "QSS3", NULL };
 
 /* The Integrator's methods: the choices of its "method" parameter, so
@@ -130,7 +134,7 @@ parse_models (const char *arg,
   g_autofree char *unknown = parse_names (arg, models, FALSE, list);
 
   if (unknown != NULL)
-    qd_cli_usage_error ("bench", _("unknown model '%s' (use lcline, lcline-random or advection, or several separated by commas)"),
+    qd_cli_usage_error ("bench", _("unknown model '%s' (use lcline, lcline-random, advection or lcline-vector, or several separated by commas)"),
                         unknown);
   return unknown == NULL;
 }
@@ -423,6 +427,37 @@ build_lcline (Builder     *b,
   return TRUE;
 }
 
+/* The LC line of build_lcline() as vector blocks: x = ∫ dx,
+ * dx = [d, x1..x(N−1)] − [x2..xN, 0]. Its flat model is build_lcline()'s,
+ * element for element and in the same order. */
+static gboolean
+build_lcline_vector (Builder     *b,
+                     guint        n,
+                     GError     **error)
+{
+  char size[16];
+  QdBlock *pulse, *dx, *x, *left, *right;
+
+  format_name (size, sizeof size, "", n);
+  return (pulse = add_block (b, "pulse", "Pulse", 100, 40, error))
+         && set_params (b, pulse, error, "amplitude", "1", "start", "0",
+                        "width", "1", "base", "0", NULL)
+         && (dx = add_block (b, "wsum", "dx", 200, 0, error))
+         && set_params (b, dx, error, "weights", "1, -1", NULL)
+         && (x = add_block (b, "integrator", "x", 280, 0, error))
+         && set_params (b, x, error, "size", size, NULL)
+         && (left = add_block (b, "index_shift", "Left", 200, 80, error))
+         && set_params (b, left, error, "shift", "1", NULL)
+         && (right = add_block (b, "index_shift", "Right", 200, 160, error))
+         && set_params (b, right, error, "shift", "-1", NULL)
+         && connect (b, x, left, 0, error)
+         && connect (b, pulse, left, 1, error)
+         && connect (b, x, right, 0, error)
+         && connect (b, left, dx, 0, error)
+         && connect (b, right, dx, 1, error)
+         && connect (b, dx, x, 0, error);
+}
+
 static gboolean
 build_advection (Builder     *b,
                  guint        n,
@@ -598,6 +633,8 @@ bench_one (const BenchSpec *spec,
     }
   if (ok && strcmp (spec->model, "advection") == 0)
     ok = build_advection (&builder, spec->n, &error);
+  else if (ok && strcmp (spec->model, "lcline-vector") == 0)
+    ok = build_lcline_vector (&builder, spec->n, &error);
   else if (ok)
     ok = build_lcline (&builder, spec->n, strcmp (spec->model, "lcline-random") == 0, &error);
   if (spec->commands)
@@ -873,7 +910,7 @@ qd_cli_bench (int    argc,
   int repeat = 1;
   GOptionEntry entries[] = {
     { "model", 0, 0, G_OPTION_ARG_STRING, &model,
-      N_("Models: lcline, lcline-random or advection, or several separated by commas (default: all three)"), N_("MODEL") },
+      N_("Models: lcline, lcline-random, advection or lcline-vector, or several separated by commas (default: all four)"), N_("MODEL") },
     { "n", 0, 0, G_OPTION_ARG_STRING, &sizes_arg,
       N_("Numbers of states, separated by commas (default: 10, 100, 1000 and 10000)"), N_("N") },
     { "method", 0, 0, G_OPTION_ARG_STRING, &method,

@@ -1017,6 +1017,10 @@ static const QdParamSpec integrator_params[] = {
   { "dqrel", N_("Relative quantum"), QD_PARAM_NUMBER, "", 0, QD_INF, NULL,
     N_("The quantum relative to |x|. Empty uses the model's setting."),
     NULL, QD_PARAM_INHERIT },
+  { "size", N_("Size"), QD_PARAM_INTEGER, "1", 1, QD_INF, NULL,
+    N_("The number of states: above 1, the block is a vector of that many "
+       "integrators, each with its own quantum and events, and x0 is one "
+       "value for all or a list with one per state."), NULL, QD_PARAM_COMPILE_ONLY },
 };
 
 /* For the debugger (qd-debug.h): what the block waits for, and its state

@@ -81,6 +81,10 @@ extern const QdBlockType qd_block_transition;
 
 /* Structure (named signals) */
 extern const QdBlockType qd_block_goto;
+extern const QdBlockType qd_block_index_shift;
+extern const QdBlockType qd_block_mux;
+extern const QdBlockType qd_block_selector;
+extern const QdBlockType qd_block_scalar_to_vector;
 extern const QdBlockType qd_block_from;
 
 /* Sinks */

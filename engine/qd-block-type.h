@@ -91,6 +91,11 @@ typedef enum
    * sweep gives it a value derived from the sweep's seed and the run's
    * number (qd-sweep.h), so that every run draws its own numbers. */
   QD_PARAM_SEED       = 1 << 4,
+  /* Read when the model is compiled, never by the block (an Integrator's
+   * "size": a vector's elements are scalar blocks): the block's record
+   * keeps no value for it, so that a million scalar blocks do not carry
+   * it. Such parameters come after every parameter the block reads. */
+  QD_PARAM_COMPILE_ONLY = 1 << 5,
 } QdParamFlags;
 
 struct _QdParamSpec
@@ -163,6 +168,21 @@ typedef enum
   /* A plotting sink: the editor shows its traces in a plot page of the
    * run (Scope), one page per block, updated while the run goes on. */
   QD_BLOCK_PLOT       = 1 << 9,
+  /* Vector wiring (with QD_BLOCK_STRUCTURAL; docs/vectors.md): the
+   * output is input 0's vector shifted by the INTEGER parameter "shift"
+   * k, y[i] = u[i - k]; the elements shifted in are input 1's scalar
+   * signal when it is connected, else the NUMBER parameter "boundary".
+   * The compiler resolves it into links between elements: no block, no
+   * event of its own. */
+  QD_BLOCK_INDEX_SHIFT = 1 << 10,
+  /* More vector wiring, resolved the same way: a Mux's output is its
+   * inputs one after the other; a Selector's the elements of input 0
+   * its STRING parameter "elements" lists ("1, 3, 5:8", from 1); a
+   * Scalar to Vector's input 0 repeated as many times as its INTEGER
+   * parameter "size". */
+  QD_BLOCK_VECTOR_MUX    = 1 << 11,
+  QD_BLOCK_VECTOR_SELECT = 1 << 12,
+  QD_BLOCK_VECTOR_SPREAD = 1 << 13,
 } QdBlockFlags;
 
 struct _QdParamValue

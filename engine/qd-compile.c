@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "qd-classic-private.h"
+#include "qd-compile-vector.h"
 #include "qd-simulation-private.h"
 #include "qd-expr.h"
 #include "qd-registry.h"
@@ -154,6 +155,10 @@ typedef struct
   char               *dqrel_text;
   /* The TAG_SINK Node of each (system, tag): "first Node index/tag". */
   GHashTable         *tags;
+  /* Blocks whose unconnected inputs read zero (elements of vector
+   * blocks at an Index Shift's zero boundary; qd-compile-vector.c), or
+   * NULL. */
+  GHashTable         *zero_inputs;
 } Compiler;
 
 static void
@@ -1537,6 +1542,17 @@ find_algebraic_loops (Compiler *c,
 
 static const QdSignal zero_signal;
 
+/* Whether an unconnected input of @node reads zero rather than being an
+ * error. */
+static gboolean
+reads_zero (Compiler *c,
+            Node     *node)
+{
+  return (node->type->flags & QD_BLOCK_OPTIONAL_INPUTS) != 0
+         || (c->zero_inputs != NULL
+             && g_hash_table_contains (c->zero_inputs, node->block));
+}
+
 #define ALIGN_UP(pos, align) (((pos) + (align) - 1) & ~(gsize) ((align) - 1))
 
 /* Records are carved out of chunks of this size (or of one record's
@@ -1585,6 +1601,7 @@ make_record (Compiler           *c,
 {
   const QdBlockType *type = node->type;
   guint n_in = node->ok ? node->n_in : 0;
+  guint n_params = type->n_params;
   gsize in_pos, params_pos, vectors_pos, size;
   QdParamValue *params;
   double *vectors;
@@ -1598,17 +1615,20 @@ make_record (Compiler           *c,
    * order in which a static block's lambda reads them (input pointers,
    * parameters, weights: the first two lines of a WSum's record); an
    * integrator's parameters, read only by init, come after its state. */
+  while (n_params > 0
+         && (type->params[n_params - 1].flags & QD_PARAM_COMPILE_ONLY) != 0)
+    n_params--;
   in_pos = ALIGN_UP (type->state_size, 16);
   params_pos = in_pos + n_in * sizeof (const QdSignal *);
-  vectors_pos = params_pos + type->n_params * sizeof (QdParamValue);
+  vectors_pos = params_pos + n_params * sizeof (QdParamValue);
   size = vectors_pos;
-  for (guint k = 0; k < type->n_params; k++)
+  for (guint k = 0; k < n_params; k++)
     size += values[k].n_vector * sizeof (double);
 
   rec = record_alloc (c, MAX (size, 16), type->state_size >= 64 ? 64 : 16);
   params = (QdParamValue *) (rec + params_pos);
   vectors = (double *) (rec + vectors_pos);
-  for (guint k = 0; k < type->n_params; k++)
+  for (guint k = 0; k < n_params; k++)
     {
       params[k] = values[k];
       if (values[k].vector != NULL)
@@ -1791,7 +1811,7 @@ build_model (Compiler *c)
                 guint src_port = 0;
 
                 if (resolve_input (c, node, q, &src, &src_port) == UNCONNECTED
-                    && (node->type->flags & QD_BLOCK_OPTIONAL_INPUTS) == 0)
+                    && !reads_zero (c, node))
                   add_problem (c, node, QD_ERROR_UNCONNECTED,
                                _("input %u is not connected; connect it or "
                                  "delete the block"), q + 1);
@@ -1814,8 +1834,7 @@ build_model (Compiler *c)
                 sim->fan_start[s + 1]++;
                 in[q] = &sim->atomics[src->atomic].out[src_port];
               }
-            else if (r == UNCONNECTED
-                     && (node->type->flags & QD_BLOCK_OPTIONAL_INPUTS) == 0)
+            else if (r == UNCONNECTED && !reads_zero (c, node))
               {
                 add_problem (c, node, QD_ERROR_UNCONNECTED,
                              _("input %u is not connected; connect it or "
@@ -1860,17 +1879,19 @@ build_model (Compiler *c)
   g_free (in_base);
 }
 
-QdSimulation *
-qd_compile (QdDocument        *document,
-            const char *const *overrides,
-            GPtrArray         *problems,
-            GError           **error)
+static QdSimulation *
+compile_flat (QdDocument        *document,
+              const char *const *overrides,
+              GHashTable        *zero_inputs,
+              GPtrArray         *problems,
+              GError           **error)
 {
   Compiler c = { 0 };
   QdSimulation *sim = g_new0 (QdSimulation, 1);
   QdSystem *root;
 
   c.sim = sim;
+  c.zero_inputs = zero_inputs;
   c.settings = qd_document_get_settings (document);
   c.problems = g_ptr_array_new ();
   c.systems = g_array_new (FALSE, FALSE, sizeof (SystemEntry));
@@ -1943,5 +1964,41 @@ qd_compile (QdDocument        *document,
   g_free (c.dqmin_text);
   g_free (c.dqrel_text);
 
+  return sim;
+}
+
+/* A document with vector signals is compiled as its expansion into
+ * elements (qd-compile-vector.c). */
+QdSimulation *
+qd_compile (QdDocument        *document,
+            const char *const *overrides,
+            GPtrArray         *problems,
+            GError           **error)
+{
+  g_autoptr(GPtrArray) vector_problems = g_ptr_array_new ();
+  g_autoptr(GHashTable) zero_inputs = g_hash_table_new (NULL, NULL);
+  g_autoptr(QdDocument) flat = qd_vector_expand (document, overrides,
+                                                 vector_problems, zero_inputs);
+  QdSimulation *sim;
+
+  if (vector_problems->len > 0)
+    {
+      g_autofree char *first =
+        qd_problem_to_string (g_ptr_array_index (vector_problems, 0));
+
+      g_set_error_literal (error, QD_ERROR,
+                           ((QdProblem *) g_ptr_array_index (vector_problems, 0))->code,
+                           first);
+      for (guint i = 0; i < vector_problems->len; i++)
+        {
+          if (problems != NULL)
+            g_ptr_array_add (problems, g_ptr_array_index (vector_problems, i));
+          else
+            qd_problem_free (g_ptr_array_index (vector_problems, i));
+        }
+      return NULL;
+    }
+  sim = compile_flat (flat != NULL ? flat : document, overrides,
+                      flat != NULL ? zero_inputs : NULL, problems, error);
   return sim;
 }

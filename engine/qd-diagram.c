@@ -745,6 +745,12 @@ qd_block_check_param (const QdBlock *block,
       return parse_port_count (spec, value, &count, error);
     }
 
+  /* A block that can be a vector (it has a "size") takes a list for x0,
+   * one value per element (qd-compile-vector.c). */
+  if (spec->kind == QD_PARAM_NUMBER && strcmp (name, "x0") == 0
+      && qd_block_type_find_param (type, "size") >= 0)
+    return check_vector (name, value, error);
+
   switch (spec->kind)
     {
     case QD_PARAM_NUMBER:

@@ -55,6 +55,13 @@ QD_API gboolean      qd_document_check     (QdDocument          *document,
                                             const char *const   *overrides,
                                             GPtrArray           *problems);
 
+/* The links of @system (a system of @document) that carry vectors:
+ * QdLink* -> its width (GUINT_TO_POINTER), for the links wider than one;
+ * NULL when @system has no vector block (docs/vectors.md). Free with
+ * g_hash_table_unref(). */
+QD_API GHashTable   *qd_vector_link_widths (QdDocument          *document,
+                                            QdSystem            *system);
+
 /* Executes every event with time < @t_stop (clamped to the final time);
  * afterwards the simulation time is @t_stop. Runs may be resumed: any
  * sequence of run_until and step calls gives the same result as one run. */

@@ -1293,6 +1293,43 @@ pixel_at (cairo_surface_t *surface,
   return *(guint32 *) (data + y * stride + x * 4) & 0xffffff;
 }
 
+/* A link that carries a vector is drawn thicker: 1.6 units off the line
+ * is background for a plain link and link colour for a vector link. */
+static void
+test_render_vector_link (Fixture       *f,
+                         gconstpointer  data)
+{
+  QdCanvasRenderOptions options;
+  QdCanvasStyle style;
+  QdLink *link = qd_system_find_source (f->root, f->gain->id, 0);
+  g_autoptr(GHashTable) widths = g_hash_table_new (NULL, NULL);
+  guint32 off_line[2];
+
+  qd_canvas_style_init_light (&style);
+  style.background = (QdColor) { 0, 0, 0, 1 };
+  style.link = (QdColor) { 1, 0, 0, 1 };
+  g_hash_table_insert (widths, link, GUINT_TO_POINTER (8));
+  for (int vector = 0; vector < 2; vector++)
+    {
+      cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 800, 700);
+      cairo_t *cr = cairo_create (surface);
+
+      qd_canvas_render_options_init (&options);
+      options.style = &style;
+      options.draw_grid = FALSE;
+      options.zoom = 2.0;
+      options.origin_x = 50;
+      options.link_widths = vector ? widths : NULL;
+      qd_canvas_render (cr, f->root, &options, 800, 700);
+      cairo_destroy (cr);
+      cairo_surface_flush (surface);
+      off_line[vector] = pixel_at (surface, (230 - 50) * 2, (int) ((120 + 1.6) * 2));
+      cairo_surface_destroy (surface);
+    }
+  g_assert_cmphex (off_line[0], ==, 0x000000);
+  g_assert_cmpuint ((off_line[1] >> 16) & 0xff, >, 150);
+}
+
 static void
 test_render_pixels (Fixture       *f,
                     gconstpointer  data)
@@ -2424,6 +2461,7 @@ main (int    argc,
   ADD ("controller/geometry-edits", test_geometry_edits, TRUE);
   g_test_add_func ("/canvas/geometry/router", test_router_incremental);
   ADD ("render/pixels", test_render_pixels, TRUE);
+  ADD ("render/vector-link", test_render_vector_link, TRUE);
   ADD ("render/highlight", test_render_highlight, TRUE);
   ADD ("render/name-placement", test_render_name_placement, TRUE);
   g_test_add_func ("/canvas/widget/view", test_widget_view);

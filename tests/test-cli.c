@@ -1234,7 +1234,7 @@ test_cli_bench_lists (void)
   run_cli (&r4, "bench", "--model", "lcline", "--n", "10,,20", NULL);
   assert_usage_error (&r4, "--n must be a positive number of states, or several separated by commas (not '')");
   run_cli (&r5, "bench", "--model", "lcline,lc", "--n", "10", NULL);
-  assert_usage_error (&r5, "unknown model 'lc' (use lcline, lcline-random or advection, or several separated by commas)");
+  assert_usage_error (&r5, "unknown model 'lc' (use lcline, lcline-random, advection or lcline-vector, or several separated by commas)");
 }
 
 static void

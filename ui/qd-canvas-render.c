@@ -662,6 +662,30 @@ link_is_visible (const QdSystem              *system,
   return shown;
 }
 
+/* The width of a vector link, written just after its source port. */
+static void
+draw_vector_width (cairo_t                     *cr,
+                   GPtrArray                   *routes,
+                   guint                        width,
+                   const QdCanvasRenderOptions *options,
+                   const QdCanvasStyle         *style)
+{
+  GArray *route = routes->len > 0 ? g_ptr_array_index (routes, 0) : NULL;
+  g_autofree char *text = NULL;
+  PangoLayout *layout;
+  QdPoint from;
+
+  if (route == NULL || route->len < 2 || options->draft)
+    return;
+  from = g_array_index (route, QdPoint, 0);
+  text = g_strdup_printf ("%u", width);
+  layout = create_layout (cr, text, 10.0, FALSE);
+  source_color (cr, &style->link, 1.0);
+  cairo_move_to (cr, from.x + 6.0, from.y - 14.0);
+  pango_cairo_show_layout (cr, layout);
+  g_object_unref (layout);
+}
+
 static void
 draw_link (cairo_t                     *cr,
            const QdSystem              *system,
@@ -676,11 +700,16 @@ draw_link (cairo_t                     *cr,
   g_autoptr(GPtrArray) routes = g_ptr_array_new ();
   GArray *junctions;
 
+  guint width = options->link_widths != NULL
+    ? GPOINTER_TO_UINT (g_hash_table_lookup (options->link_widths, link)) : 0;
+
   if (!link_is_visible (system, link, options, visible, all))
     return;
 
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_MITER);
   cairo_set_line_cap (cr, CAIRO_LINE_CAP_BUTT);
+  if (width > 1)
+    draw_vector_width (cr, all, width, options, style);
 
   for (guint t = 0; t < link->targets->len; t++)
     {
@@ -690,7 +719,7 @@ draw_link (cairo_t                     *cr,
       if (route->len < 2)
         continue;
       g_ptr_array_add (routes, route);
-      if (!is_selected (options, key) &&
+      if (!is_selected (options, key) && width <= 1 &&
           (link != options->mark_link || options->skip_overlays))
         {
           /* Stroked with all the others at the end: one stroke for every
@@ -709,10 +738,17 @@ draw_link (cairo_t                     *cr,
           source_color (cr, &style->accent, 1.0);
           cairo_set_line_width (cr, 2.0 * px);
         }
-      else
+      else if (link == options->mark_link && !options->skip_overlays)
         {
           source_color (cr, options->mark_bad ? &style->error : &style->good, 1.0);
           cairo_set_line_width (cr, 2.5 * px);
+        }
+      else
+        {
+          /* A vector: as thick as a plain line is thin, at any zoom a
+           * few pixels more than one. */
+          source_color (cr, &style->link, 1.0);
+          cairo_set_line_width (cr, MAX (4.0, 2.5 * px));
         }
       cairo_stroke (cr);
     }

@@ -77,6 +77,11 @@ typedef struct
    * corner (run statistics). May be NULL. */
   GHashTable          *badges;
 
+  /* QdLink* -> the width of the vector it carries, for the links wider
+   * than one (qd_vector_link_widths()): drawn thicker, with the width
+   * written at the source. May be NULL. */
+  GHashTable          *link_widths;
+
   /* Block ids (values unused) of blocks to ring in the error colour:
    * those the last check found problems in. May be NULL. */
   GHashTable          *highlight;

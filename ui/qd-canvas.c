@@ -123,6 +123,8 @@ struct _QdCanvas
   GHashTable         *highlight;   /* block ids with problems */
   QdCanvasOverlayFunc overlay_func; /* qd_canvas_set_overlay() */
   gpointer            overlay_data;
+  GHashTable         *link_widths; /* the shown system's vector links */
+  gboolean            widths_stale;
 };
 
 enum
@@ -439,7 +441,11 @@ on_invalidate (QdCanvas *self,
                gboolean  diagram)
 {
   if (diagram)
-    self->cache_damaged = TRUE;
+    {
+      self->cache_damaged = TRUE;
+      /* An edit may change what the links carry. */
+      self->widths_stale = TRUE;
+    }
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -490,6 +496,7 @@ on_selection_changed (QdCanvas *self)
 static void
 on_system_changed (QdCanvas *self)
 {
+  self->widths_stale = TRUE;
   update_actions (self);
   qd_canvas_zoom_fit (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SYSTEM]);
@@ -533,6 +540,18 @@ init_options (QdCanvas              *self,
   options->route_data = self->controller;
   options->badges = self->badges;
   options->highlight = self->highlight;
+  if (self->widths_stale)
+    {
+      QdDocument *document = qd_canvas_controller_get_document (self->controller);
+
+      g_clear_pointer (&self->link_widths, g_hash_table_unref);
+      if (document != NULL)
+        self->link_widths =
+          qd_vector_link_widths (document,
+                                 qd_canvas_controller_get_system (self->controller));
+      self->widths_stale = FALSE;
+    }
+  options->link_widths = self->link_widths;
 }
 
 /* Draws the part (@x, @y, @width, @height) of the cached image, in
@@ -1892,6 +1911,7 @@ qd_canvas_dispose (GObject *object)
   g_clear_pointer (&self->badges, g_hash_table_unref);
   g_clear_pointer (&self->reported, g_hash_table_unref);
   g_clear_pointer (&self->highlight, g_hash_table_unref);
+  g_clear_pointer (&self->link_widths, g_hash_table_unref);
   g_clear_pointer (&self->cache, cairo_surface_destroy);
   g_clear_pointer (&self->drawn_selection, g_hash_table_unref);
   g_clear_handle_id (&self->crisp_id, g_source_remove);
@@ -2062,6 +2082,8 @@ qd_canvas_init (QdCanvas *self)
   GtkGesture *gesture;
   GtkDropTarget *drop;
   g_autoptr(GMenuModel) menu = NULL;
+
+  self->widths_stale = TRUE;
 
   self->zoom = 1.0;
   self->drawn_selection = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);

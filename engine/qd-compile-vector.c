@@ -1,0 +1,942 @@
+/* qd-compile-vector.c: vector signals, expanded into their elements
+ *
+ * A wire may carry a vector of n signals. The event loop never sees one:
+ * before compiling, each system is copied with every vector block
+ * replaced by its n element blocks (an Integrator of size n becomes n
+ * integrators, a Weighted Sum fed by vectors n weighted sums), and the
+ * wiring blocks (Index Shift) resolved into links from element to
+ * element. The flat model of a vector diagram is then exactly the flat
+ * model of the same diagram drawn with scalar blocks, element by
+ * element, so both give the same events, bit for bit, at the same cost
+ * per event.
+ *
+ * Widths: an Integrator's (any block with an INTEGER parameter "size")
+ * is its size, or the length of its x0 list, when either is given; an
+ * Index Shift's is its
+ * input's; any other block's is the largest width among its inputs, a
+ * scalar input driving every element (broadcast). Inputs of two
+ * different widths above 1 are an error naming the block.
+ *
+ * Priority order: the elements of neighbouring vector blocks of the
+ * same width take turns (element 1 of each, then element 2 of each...),
+ * so that a line drawn as "dx, x" vector blocks runs in the order of the
+ * same line drawn section by section as dx1, x1, dx2, x2...
+ */
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#include "qd-compile-vector.h"
+#include "qd-error.h"
+#include "qd-expr.h"
+#include "qd-registry.h"
+#include "qd-simulation.h"
+
+/* The most elements of one vector: far beyond any model that fits in
+ * memory, low enough that a typo ("1e12") is an error, not a crash. */
+#define MAX_WIDTH 100000000u
+
+#define WIRING_FLAGS (QD_BLOCK_INDEX_SHIFT | QD_BLOCK_VECTOR_MUX \
+                      | QD_BLOCK_VECTOR_SELECT | QD_BLOCK_VECTOR_SPREAD)
+
+typedef enum
+{
+  KIND_PLAIN,        /* an atomic block: expanded when wide */
+  KIND_SHIFT,        /* the wiring blocks, resolved into links: */
+  KIND_MUX,
+  KIND_SELECT,
+  KIND_SPREAD,
+  KIND_STRUCTURAL,   /* subsystems, ports, tags: scalar only */
+} Kind;
+
+typedef struct
+{
+  guint32 src;       /* source block index + 1, or 0 */
+  guint32 port;
+} VDriver;
+
+typedef struct
+{
+  QdBlock   *block;
+  Kind       kind;
+  guint      n_in;
+  guint32    drivers;      /* first VDriver in Expander.drivers */
+  guint      width;
+  gboolean   fixed;        /* width set by its own parameters */
+  char     **x0;           /* the x0 list, when it has several elements */
+  int        shift;
+  double     boundary;
+  guint     *select;       /* a Selector's elements, from 0 */
+  QdBlock  **elements;     /* width of them (one for a scalar copy) */
+  QdBlock   *constant;     /* an Index Shift's nonzero boundary */
+} VBlock;
+
+typedef struct
+{
+  GPtrArray    *problems;
+  GHashTable   *zero_inputs;
+  /* The model variables, evaluated in order (for "size"). */
+  GPtrArray    *var_names;
+  GArray       *var_values;
+  guint         n_links;
+  gboolean      failed;
+} Expander;
+
+typedef struct
+{
+  VBlock      *blocks;
+  guint        n;
+  GArray      *drivers;    /* VDriver */
+  QdSystem    *out;
+  GHashTable  *links;      /* "source element/port" key -> QdLink */
+  GHashTable  *first_links; /* source element -> the QdLink of its port 0 */
+} VSystem;
+
+static QdSystem *expand_system (Expander *e, QdSystem *system);
+
+static inline gboolean
+is_wiring (const VBlock *vb)
+{
+  return vb->kind == KIND_SHIFT || vb->kind == KIND_MUX
+         || vb->kind == KIND_SELECT || vb->kind == KIND_SPREAD;
+}
+
+static char *
+block_path (const QdBlock *block)
+{
+  GString *path = g_string_new (NULL);
+
+  for (const QdBlock *b = block; b != NULL;
+       b = b->parent != NULL ? b->parent->owner : NULL)
+    {
+      g_string_prepend (path, b->name);
+      g_string_prepend_c (path, '/');
+    }
+  return g_string_free (path, FALSE);
+}
+
+static void
+add_problem (Expander      *e,
+             const QdBlock *block,
+             const char    *format,
+             ...) G_GNUC_PRINTF (3, 4);
+
+static void
+add_problem (Expander      *e,
+             const QdBlock *block,
+             const char    *format,
+             ...)
+{
+  g_autofree char *path = block_path (block);
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_ptr_array_add (e->problems,
+                   qd_problem_new (QD_ERROR_PARAM, path, block->id, "%s", message));
+  e->failed = TRUE;
+}
+
+/* The x0 list's elements when it has more than one (free them). */
+static char **
+x0_elements (const QdBlock *block)
+{
+  const char *text = qd_block_get_param (block, "x0");
+  char **parts;
+
+  if (text == NULL || strchr (text, ',') == NULL)
+    return NULL;
+  parts = qd_expr_split_vector (text);
+  if (g_strv_length (parts) < 2)
+    g_clear_pointer (&parts, g_strfreev);
+  return parts;
+}
+
+static gboolean
+has_size (const QdBlock *block)
+{
+  const char *size = qd_block_get_param (block, "size");
+  double value;
+
+  /* A plain "1" is the scalar block; anything else is looked at. */
+  return size != NULL
+         && !(qd_expr_parse_literal (size, &value) && value == 1.0);
+}
+
+static gboolean
+system_has_vectors (QdSystem *system)
+{
+  for (guint i = 0; i < system->blocks->len; i++)
+    {
+      QdBlock *block = g_ptr_array_index (system->blocks, i);
+      const QdBlockType *type = qd_registry_lookup (block->type);
+      g_auto(GStrv) x0 = NULL;
+
+      if (block->inner != NULL && system_has_vectors (block->inner))
+        return TRUE;
+      if (type == NULL)
+        continue;
+      if ((type->flags & WIRING_FLAGS) != 0)
+        return TRUE;
+      if (qd_block_type_find_param (type, "size") >= 0
+          && (has_size (block) || (x0 = x0_elements (block)) != NULL))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+evaluate_variables (Expander          *e,
+                    QdDocument        *document,
+                    const char *const *overrides)
+{
+  GPtrArray *vars = qd_document_get_variables (document);
+  g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; vars != NULL && i < vars->len; i++)
+    {
+      QdVariable *v = g_ptr_array_index (vars, i);
+
+      g_ptr_array_add (e->var_names, g_strdup (v->name));
+      g_ptr_array_add (texts, g_strdup (v->value != NULL ? v->value : ""));
+    }
+  /* As the compiler applies them; a bad override is its to report. */
+  for (guint i = 0; overrides != NULL && overrides[i] != NULL; i++)
+    {
+      const char *eq = strchr (overrides[i], '=');
+      char *name;
+      guint k;
+
+      if (eq == NULL)
+        continue;
+      name = g_strstrip (g_strndup (overrides[i], eq - overrides[i]));
+      for (k = 0; k < e->var_names->len; k++)
+        if (strcmp (g_ptr_array_index (e->var_names, k), name) == 0)
+          break;
+      if (k < e->var_names->len)
+        {
+          g_free (name);
+          g_free (g_ptr_array_index (texts, k));
+          g_ptr_array_index (texts, k) = g_strdup (eq + 1);
+        }
+      else
+        {
+          g_ptr_array_add (e->var_names, name);
+          g_ptr_array_add (texts, g_strdup (eq + 1));
+        }
+    }
+  for (guint i = 0; i < e->var_names->len; i++)
+    {
+      g_autoptr(QdExpr) expr = qd_expr_parse (g_ptr_array_index (texts, i), NULL);
+      double value = NAN;
+
+      if (expr != NULL
+          && qd_expr_bind (expr, (const char *const *) e->var_names->pdata, i, NULL))
+        value = qd_expr_eval (expr, (const double *) e->var_values->data);
+      g_array_append_val (e->var_values, value);
+    }
+}
+
+/* Evaluates @name of @block (its text or its default) over the model
+ * variables into @value; a problem naming the block when it fails. */
+static gboolean eval_text (Expander *e, const QdBlock *block, const char *name,
+                           const char *text, double *value);
+
+static gboolean
+eval_param (Expander      *e,
+            const QdBlock *block,
+            const char    *name,
+            double        *value)
+{
+  return eval_text (e, block, name, qd_block_get_param_or_default (block, name),
+                    value);
+}
+
+static gboolean
+eval_text (Expander      *e,
+           const QdBlock *block,
+           const char    *name,
+           const char    *text,
+           double        *value)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QdExpr) expr = NULL;
+
+  if (text == NULL)
+    text = "0";
+  expr = qd_expr_parse (text, &error);
+  if (expr == NULL
+      || !qd_expr_bind (expr, (const char *const *) e->var_names->pdata,
+                        e->var_names->len, &error))
+    {
+      add_problem (e, block, _("parameter '%s': %s"), name, error->message);
+      return FALSE;
+    }
+  *value = qd_expr_eval (expr, (const double *) e->var_values->data);
+  if (!isfinite (*value))
+    {
+      add_problem (e, block, _("parameter '%s' is not a finite number (it is %g)"),
+                   name, *value);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* A Selector's "elements": "1, 3, 5:8" (from 1, each an expression). */
+static void
+parse_select (Expander *e,
+              VBlock   *vb)
+{
+  const char *text = qd_block_get_param_or_default (vb->block, "elements");
+  g_auto(GStrv) parts = qd_expr_split_vector (text != NULL ? text : "");
+  g_autoptr(GArray) list = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  for (guint k = 0; parts[k] != NULL; k++)
+    {
+      g_auto(GStrv) ends = g_strsplit (parts[k], ":", 2);
+      double first, last;
+
+      if (!eval_text (e, vb->block, "elements", ends[0], &first)
+          || !eval_text (e, vb->block, "elements",
+                         ends[1] != NULL ? ends[1] : ends[0], &last))
+        return;
+      if (first != floor (first) || last != floor (last) || first < 1
+          || last < first || last > MAX_WIDTH)
+        {
+          add_problem (e, vb->block,
+                       _("parameter 'elements': '%s' is not an element number "
+                         "from 1 or a range a:b with a <= b"),
+                       g_strstrip (parts[k]));
+          return;
+        }
+      for (double j = first; j <= last; j++)
+        {
+          guint index = (guint) j - 1;
+
+          g_array_append_val (list, index);
+        }
+    }
+  if (list->len == 0)
+    {
+      add_problem (e, vb->block, _("parameter 'elements' lists no element; "
+                                   "give at least one (\"1\", \"2:5\")"));
+      return;
+    }
+  vb->width = list->len;
+  vb->fixed = TRUE;
+  vb->select = (guint *) g_array_free (g_steal_pointer (&list), FALSE);
+}
+
+/* The block's "size" into its width. */
+static gboolean
+eval_size (Expander *e,
+           VBlock   *vb)
+{
+  double value;
+
+  if (!eval_param (e, vb->block, "size", &value))
+    return FALSE;
+  if (value != floor (value) || value < 1 || value > MAX_WIDTH)
+    {
+      add_problem (e, vb->block,
+                   _("parameter 'size' must be a whole number from 1 to %u "
+                     "(it is %g)"), MAX_WIDTH, value);
+      return FALSE;
+    }
+  vb->width = (guint) value;
+  return TRUE;
+}
+
+static void
+classify_wiring (Expander     *e,
+                 VBlock       *vb,
+                 QdBlockFlags  flags)
+{
+  double value;
+
+  if ((flags & QD_BLOCK_INDEX_SHIFT) != 0)
+    {
+      vb->kind = KIND_SHIFT;
+      if (eval_param (e, vb->block, "shift", &value))
+        {
+          if (value != floor (value) || fabs (value) > MAX_WIDTH)
+            add_problem (e, vb->block,
+                         _("parameter 'shift' must be a whole number (it is %g)"),
+                         value);
+          else
+            vb->shift = (int) value;
+        }
+      if (eval_param (e, vb->block, "boundary", &value))
+        vb->boundary = value;
+    }
+  else if ((flags & QD_BLOCK_VECTOR_MUX) != 0)
+    vb->kind = KIND_MUX;
+  else if ((flags & QD_BLOCK_VECTOR_SELECT) != 0)
+    {
+      vb->kind = KIND_SELECT;
+      parse_select (e, vb);
+    }
+  else if ((flags & QD_BLOCK_VECTOR_SPREAD) != 0)
+    {
+      vb->kind = KIND_SPREAD;
+      vb->fixed = eval_size (e, vb);
+    }
+  else
+    vb->kind = KIND_STRUCTURAL;
+}
+
+/* The fixed widths, and what the kinds of blocks need of their
+ * parameters. */
+static void
+classify (Expander *e,
+          VBlock   *vb)
+{
+  const QdBlockType *type = qd_registry_lookup (vb->block->type);
+
+  vb->width = 1;
+  if (type == NULL || (type->flags & QD_BLOCK_STRUCTURAL) != 0)
+    {
+      classify_wiring (e, vb, type != NULL ? type->flags : 0);
+      return;
+    }
+  vb->kind = KIND_PLAIN;
+  if (qd_block_type_find_param (type, "size") < 0)
+    return;
+  vb->x0 = x0_elements (vb->block);
+  if (has_size (vb->block))
+    {
+      if (!eval_size (e, vb))
+        return;
+      if (vb->x0 != NULL && g_strv_length (vb->x0) != vb->width)
+        add_problem (e, vb->block,
+                     _("x0 has %u elements but the size is %u; give one "
+                       "value for all or one per element"),
+                     g_strv_length (vb->x0), vb->width);
+    }
+  else if (vb->x0 != NULL)
+    vb->width = g_strv_length (vb->x0);
+  else
+    return;   /* as wide as its input, like any other block */
+  vb->fixed = TRUE;
+}
+
+static inline const VDriver *
+driver (VSystem *vs,
+        VBlock  *vb,
+        guint    port)
+{
+  if (port >= vb->n_in)
+    return NULL;
+  return &g_array_index (vs->drivers, VDriver, vb->drivers + port);
+}
+
+static guint
+driver_width (VSystem *vs,
+              VBlock  *vb,
+              guint    port)
+{
+  const VDriver *d = driver (vs, vb, port);
+
+  return d != NULL && d->src != 0 ? vs->blocks[d->src - 1].width : 1;
+}
+
+/* Widths flow along the links until none changes: each pass can only
+ * widen a block, up to the widest fixed width. */
+static void
+infer_widths (VSystem *vs)
+{
+  gboolean changed = TRUE;
+
+  for (guint pass = 0; changed && pass <= vs->n + 1; pass++)
+    {
+      changed = FALSE;
+      for (guint i = 0; i < vs->n; i++)
+        {
+          VBlock *vb = &vs->blocks[i];
+          guint w = 1;
+
+          if (vb->fixed || vb->kind == KIND_STRUCTURAL)
+            continue;
+          if (vb->kind == KIND_SHIFT)
+            w = driver_width (vs, vb, 0);
+          else if (vb->kind == KIND_MUX)
+            {
+              guint64 sum = 0;
+
+              for (guint q = 0; q < vb->n_in; q++)
+                sum += driver_width (vs, vb, q);
+              w = (guint) MIN (MAX (sum, 1), MAX_WIDTH);
+            }
+          else
+            for (guint q = 0; q < vb->n_in; q++)
+              w = MAX (w, driver_width (vs, vb, q));
+          if (w != vb->width)
+            {
+              vb->width = w;
+              changed = TRUE;
+            }
+        }
+    }
+}
+
+static void
+check_widths (Expander *e,
+              VSystem  *vs)
+{
+  for (guint i = 0; i < vs->n; i++)
+    {
+      VBlock *vb = &vs->blocks[i];
+
+      if (vb->kind == KIND_SELECT)
+        for (guint k = 0; k < vb->width; k++)
+          if (vb->select[k] >= driver_width (vs, vb, 0))
+            {
+              add_problem (e, vb->block,
+                           _("element %u is selected but input 1 carries %u "
+                             "signals"), vb->select[k] + 1, driver_width (vs, vb, 0));
+              break;
+            }
+      for (guint q = 0; q < vb->n_in; q++)
+        {
+          guint w = driver_width (vs, vb, q);
+
+          if (w == 1)
+            continue;
+          if (vb->kind == KIND_STRUCTURAL)
+            add_problem (e, vb->block,
+                         _("input %u carries a vector of %u signals, which "
+                           "cannot enter a subsystem port or a Goto; select "
+                           "the elements you need first"), q + 1, w);
+          else if ((vb->kind == KIND_SHIFT && q > 0) || vb->kind == KIND_SPREAD)
+            add_problem (e, vb->block,
+                         _("input %u carries a vector of %u signals; it "
+                           "takes one signal"), q + 1, w);
+          else if (vb->kind == KIND_PLAIN && w != vb->width)
+            add_problem (e, vb->block,
+                         _("input %u carries %u signals but the block is %u "
+                           "wide; make the widths match (a scalar input "
+                           "drives every element)"), q + 1, w, vb->width);
+        }
+    }
+}
+
+/* The input drivers of every block, from the links. */
+static gboolean
+index_drivers (Expander *e,
+               VSystem  *vs,
+               QdSystem *system)
+{
+  g_autoptr(GHashTable) by_id = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint i = 0; i < vs->n; i++)
+    g_hash_table_insert (by_id, vs->blocks[i].block->id, GUINT_TO_POINTER (i + 1));
+  for (int pass = 0; pass < 2; pass++)
+    {
+      guint32 total = 0;
+
+      if (pass == 1)
+        {
+          for (guint i = 0; i < vs->n; i++)
+            {
+              vs->blocks[i].drivers = total;
+              total += vs->blocks[i].n_in;
+            }
+          g_array_set_size (vs->drivers, total);
+        }
+      for (guint l = 0; l < system->links->len; l++)
+        {
+          QdLink *link = g_ptr_array_index (system->links, l);
+          guint src = GPOINTER_TO_UINT (g_hash_table_lookup (by_id, link->src.block));
+
+          for (guint k = 0; k < link->targets->len; k++)
+            {
+              QdLinkTarget *target = g_ptr_array_index (link->targets, k);
+              guint dst = GPOINTER_TO_UINT (g_hash_table_lookup (by_id, target->dst.block));
+              VBlock *vb;
+
+              if (dst == 0 || target->dst.port > 4096)
+                continue;
+              vb = &vs->blocks[dst - 1];
+              if (pass == 0)
+                vb->n_in = MAX (vb->n_in, target->dst.port + 1);
+              else
+                {
+                  VDriver *d = &g_array_index (vs->drivers, VDriver,
+                                               vb->drivers + target->dst.port);
+
+                  d->src = src;
+                  d->port = link->src.port;
+                }
+            }
+        }
+    }
+  (void) e;
+  return TRUE;
+}
+
+/* The block standing for @vb in the copy (its element @i). */
+static QdBlock *
+copy_block (Expander *e,
+            VBlock   *vb,
+            guint     i)
+{
+  QdBlock *src = vb->block;
+  QdBlock *block;
+
+  if (vb->width == 1)
+    {
+      block = qd_block_new (src->id, src->type, src->name);
+    }
+  else
+    {
+      g_autofree char *id = g_strdup_printf ("%s[%u]", src->id, i + 1);
+      g_autofree char *name = g_strdup_printf ("%s[%u]", src->name, i + 1);
+
+      block = qd_block_new (id, src->type, name);
+    }
+  for (guint k = 0; k < src->params->len; k++)
+    {
+      const QdParam *param = &g_array_index (src->params, QdParam, k);
+
+      if (strcmp (param->name, "size") == 0)
+        continue;
+      if (vb->x0 != NULL && strcmp (param->name, "x0") == 0)
+        {
+          g_autofree char *piece = g_strstrip (g_strdup (vb->x0[i]));
+
+          qd_block_set_param_raw (block, "x0", piece);
+        }
+      else
+        qd_block_set_param_raw (block, param->name, param->value);
+    }
+  if (src->inner != NULL)
+    {
+      qd_system_unref (block->inner);
+      block->inner = expand_system (e, src->inner);
+      block->inner->owner = block;
+    }
+  return block;
+}
+
+typedef enum
+{
+  SOURCE_BLOCK,
+  SOURCE_ZERO,
+  SOURCE_NONE,
+} SourceKind;
+
+/* What drives element @i of output @port of @vb: an element block's
+ * output, through any Index Shifts. */
+static SourceKind
+resolve (Expander  *e,
+         VSystem   *vs,
+         VBlock    *vb,
+         guint      port,
+         guint      i,
+         QdBlock  **block,
+         guint     *block_port)
+{
+  for (guint depth = 0; is_wiring (vb); depth++)
+    {
+      const VDriver *d = NULL;
+      gint64 j = (gint64) i - vb->shift;
+
+      if (depth > vs->n)
+        return SOURCE_NONE;   /* a loop of wiring: no block drives it */
+      if (vb->kind != KIND_SHIFT)
+        {
+          guint q = 0;
+
+          if (vb->kind == KIND_SELECT)
+            i = vb->select[i];
+          else if (vb->kind == KIND_SPREAD)
+            i = 0;
+          else
+            for (; q < vb->n_in && i >= driver_width (vs, vb, q); q++)
+              i -= driver_width (vs, vb, q);
+          d = driver (vs, vb, q);
+        }
+      else if (j >= 0 && j < vb->width)
+        {
+          d = driver (vs, vb, 0);
+          i = (guint) j;
+        }
+      else if ((d = driver (vs, vb, 1)) != NULL && d->src != 0)
+        i = 0;
+      else if (vb->boundary == 0.0)
+        return SOURCE_ZERO;
+      else
+        {
+          if (vb->constant == NULL)
+            {
+              g_autofree char *id = g_strdup_printf ("%s[boundary]", vb->block->id);
+              g_autofree char *name = g_strdup_printf ("%s boundary", vb->block->name);
+              g_autofree char *value = g_strdup_printf ("%.17g", vb->boundary);
+
+              vb->constant = qd_block_new (id, "constant", name);
+              qd_block_set_param_raw (vb->constant, "value", value);
+              qd_system_append_block (vs->out, vb->constant);
+            }
+          *block = vb->constant;
+          *block_port = 0;
+          return SOURCE_BLOCK;
+        }
+      if (d == NULL || d->src == 0)
+        return SOURCE_NONE;
+      port = d->port;
+      vb = &vs->blocks[d->src - 1];
+    }
+  (void) e;
+  *block = vb->elements[vb->width > 1 ? i : 0];
+  *block_port = port;
+  return SOURCE_BLOCK;
+}
+
+static void
+connect (Expander *e,
+         VSystem  *vs,
+         QdBlock  *src,
+         guint     src_port,
+         QdBlock  *dst,
+         guint     dst_port)
+{
+  /* Most outputs are a block's first: those by the block's address
+   * alone, spared a formatted key. */
+  g_autofree char *key = src_port == 0
+    ? NULL : g_strdup_printf ("%p/%u", (void *) src, src_port);
+  GHashTable *links = src_port == 0 ? vs->first_links : vs->links;
+  gconstpointer lookup = src_port == 0 ? (gconstpointer) src : key;
+  QdLink *link = g_hash_table_lookup (links, lookup);
+
+  if (link == NULL)
+    {
+      g_autofree char *id = g_strdup_printf ("vector-link-%u", ++e->n_links);
+
+      link = qd_link_new (id, src->id, src_port);
+      qd_system_append_link (vs->out, link);
+      g_hash_table_insert (links, src_port == 0 ? (gpointer) src : g_steal_pointer (&key),
+                           link);
+    }
+  qd_link_add_target (link, dst->id, dst_port);
+}
+
+/* Appends the blocks in priority order: a run of neighbouring vector
+ * blocks of one width element by element (see the top of the file). */
+static void
+emit_blocks (Expander *e,
+             VSystem  *vs)
+{
+  for (guint i = 0; i < vs->n;)
+    {
+      VBlock *vb = &vs->blocks[i];
+      guint end = i + 1;
+
+      if (is_wiring (vb))
+        {
+          i++;
+          continue;
+        }
+      if (vb->width > 1)
+        while (end < vs->n
+               && (is_wiring (&vs->blocks[end])
+                   || (vs->blocks[end].kind == KIND_PLAIN
+                       && vs->blocks[end].width == vb->width)))
+          end++;
+      for (guint k = i; k < end; k++)
+        if (!is_wiring (&vs->blocks[k]))
+          vs->blocks[k].elements = g_new0 (QdBlock *, vs->blocks[k].width);
+      for (guint el = 0; el < vb->width; el++)
+        for (guint k = i; k < end; k++)
+          {
+            VBlock *run = &vs->blocks[k];
+
+            if (is_wiring (run))
+              continue;
+            run->elements[el] = copy_block (e, run, el);
+            qd_system_append_block (vs->out, run->elements[el]);
+          }
+      i = end;
+    }
+}
+
+static void
+emit_links (Expander *e,
+            VSystem  *vs)
+{
+  for (guint b = 0; b < vs->n; b++)
+    {
+      VBlock *vb = &vs->blocks[b];
+
+      if (is_wiring (vb))
+        continue;
+      for (guint el = 0; el < vb->width; el++)
+        for (guint q = 0; q < vb->n_in; q++)
+          {
+            const VDriver *d = driver (vs, vb, q);
+            QdBlock *src = NULL;
+            guint src_port = 0;
+
+            if (d->src == 0)
+              continue;
+            switch (resolve (e, vs, &vs->blocks[d->src - 1], d->port, el,
+                             &src, &src_port))
+              {
+              case SOURCE_BLOCK:
+                connect (e, vs, src, src_port, vb->elements[el], q);
+                break;
+              case SOURCE_ZERO:
+                g_hash_table_add (e->zero_inputs, vb->elements[el]);
+                break;
+              case SOURCE_NONE:
+                break;   /* left unconnected: the compiler says so */
+              }
+          }
+    }
+}
+
+/* @system's blocks with their kinds, drivers and widths. */
+static void
+vsystem_init (Expander *e,
+              VSystem  *vs,
+              QdSystem *system)
+{
+  vs->n = system->blocks->len;
+  vs->blocks = g_new0 (VBlock, MAX (vs->n, 1));
+  vs->drivers = g_array_new (FALSE, TRUE, sizeof (VDriver));
+  vs->links = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  vs->first_links = g_hash_table_new (NULL, NULL);
+  for (guint i = 0; i < vs->n; i++)
+    {
+      vs->blocks[i].block = g_ptr_array_index (system->blocks, i);
+      classify (e, &vs->blocks[i]);
+    }
+  index_drivers (e, vs, system);
+  infer_widths (vs);
+}
+
+static void
+vsystem_clear (VSystem *vs)
+{
+  for (guint i = 0; i < vs->n; i++)
+    {
+      g_strfreev (vs->blocks[i].x0);
+      g_free (vs->blocks[i].select);
+      g_free (vs->blocks[i].elements);
+    }
+  g_free (vs->blocks);
+  g_array_unref (vs->drivers);
+  g_hash_table_unref (vs->links);
+  g_hash_table_unref (vs->first_links);
+}
+
+static QdSystem *
+expand_system (Expander *e,
+               QdSystem *system)
+{
+  VSystem vs = { 0 };
+
+  vsystem_init (e, &vs, system);
+  vs.out = qd_system_new ();
+  check_widths (e, &vs);
+  if (!e->failed)
+    {
+      emit_blocks (e, &vs);
+      emit_links (e, &vs);
+    }
+  vsystem_clear (&vs);
+  return vs.out;
+}
+
+static void
+expander_init (Expander          *e,
+               QdDocument        *document,
+               const char *const *overrides,
+               GPtrArray         *problems)
+{
+  e->problems = problems;
+  e->var_names = g_ptr_array_new_with_free_func (g_free);
+  e->var_values = g_array_new (FALSE, FALSE, sizeof (double));
+  evaluate_variables (e, document, overrides);
+}
+
+static void
+expander_clear (Expander *e)
+{
+  g_ptr_array_unref (e->var_names);
+  g_array_unref (e->var_values);
+}
+
+GHashTable *
+qd_vector_link_widths (QdDocument *document,
+                       QdSystem   *system)
+{
+  g_autoptr(GPtrArray) problems = NULL;
+  Expander e = { 0 };
+  VSystem vs = { 0 };
+  GHashTable *widths;
+
+  g_return_val_if_fail (QD_IS_DOCUMENT (document), NULL);
+  if (system == NULL || !system_has_vectors (system))
+    return NULL;
+
+  problems = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_problem_free);
+  expander_init (&e, document, NULL, problems);
+  vsystem_init (&e, &vs, system);
+  widths = g_hash_table_new (NULL, NULL);
+  for (guint i = 0; i < vs.n; i++)
+    {
+      VBlock *vb = &vs.blocks[i];
+
+      for (guint l = 0; vb->width > 1 && l < system->links->len; l++)
+        {
+          QdLink *link = g_ptr_array_index (system->links, l);
+
+          if (link->src.block == vb->block->id
+              || strcmp (link->src.block, vb->block->id) == 0)
+            g_hash_table_insert (widths, link, GUINT_TO_POINTER (vb->width));
+        }
+    }
+  vsystem_clear (&vs);
+  expander_clear (&e);
+  return widths;
+}
+
+QdDocument *
+qd_vector_expand (QdDocument        *document,
+                  const char *const *overrides,
+                  GPtrArray         *problems,
+                  GHashTable        *zero_inputs)
+{
+  Expander e = { 0 };
+  QdSystem *root = qd_document_get_root (document);
+  QdDocument *flat;
+  QdSystem *flat_root;
+  GPtrArray *vars;
+
+  if (root == NULL || !system_has_vectors (root))
+    return NULL;
+
+  expander_init (&e, document, overrides, problems);
+  e.zero_inputs = zero_inputs;
+  flat_root = expand_system (&e, root);
+  expander_clear (&e);
+  if (e.failed)
+    {
+      qd_system_unref (flat_root);
+      return NULL;
+    }
+
+  flat = qd_document_new ();
+  qd_document_take_root (flat, flat_root);
+  qd_document_set_settings (flat, qd_document_get_settings (document), NULL);
+  vars = qd_document_get_variables (document);
+  for (guint i = 0; vars != NULL && i < vars->len; i++)
+    {
+      QdVariable *v = g_ptr_array_index (vars, i);
+
+      qd_document_set_variable (flat, v->name, v->value, NULL);
+    }
+  return flat;
+}
