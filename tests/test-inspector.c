@@ -1089,6 +1089,43 @@ test_example_gallery (void)
   flush_events ();
 }
 
+/* A broken gallery.json says which file and lists the examples under
+ * Other; with no thumbnails folder the rows have none. */
+static void
+test_example_gallery_broken (void)
+{
+  g_autofree char *source = qd_test_source_path ("data", "examples", "exp-decay.qdevs", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("qd-test-gallery-XXXXXX", NULL);
+  g_autofree char *copy = g_build_filename (dir, "exp-decay.qdevs", NULL);
+  g_autofree char *gallery = g_build_filename (dir, "gallery.json", NULL);
+  g_autofree char *contents = NULL;
+  g_autofree char *message = NULL;
+  QdExampleBrowser *browser;
+
+  g_assert_true (g_file_get_contents (source, &contents, NULL, NULL));
+  g_assert_true (g_file_set_contents (copy, contents, -1, NULL));
+  g_assert_true (g_file_set_contents (gallery, "{ \"groups\": { } }", -1, NULL));
+  message = g_strdup_printf ("%s: not a gallery*", gallery);
+  g_test_expect_message (G_LOG_DOMAIN, G_LOG_LEVEL_WARNING, message);
+  browser = qd_example_browser_new (NULL, dir, NULL);
+  g_test_assert_expected_messages ();
+  g_assert_cmpuint (qd_example_browser_get_n_examples (browser), ==, 1);
+  g_assert_cmpstr (qd_example_browser_get_group (browser, 0), ==, "Other");
+  g_assert_false (qd_example_browser_has_thumbnail (browser, 0));
+  gtk_window_destroy (GTK_WINDOW (browser));
+
+  /* An id the editor does not know is Other too. */
+  g_assert_true (g_file_set_contents (gallery, "{ \"groups\": [ { \"id\": \"misc\", "
+                                      "\"examples\": [ \"exp-decay.qdevs\" ] } ] }", -1, NULL));
+  browser = qd_example_browser_new (NULL, dir, NULL);
+  g_assert_cmpstr (qd_example_browser_get_group (browser, 0), ==, "Other");
+  gtk_window_destroy (GTK_WINDOW (browser));
+  flush_events ();
+  g_unlink (copy);
+  g_unlink (gallery);
+  g_rmdir (dir);
+}
+
 /* Save writes the file and clears the modified state; a modified
  * diagram asks before its window closes. */
 static void
@@ -1237,6 +1274,7 @@ main (int    argc,
   g_test_add_func ("/export/formats", test_export);
   g_test_add_func ("/example-browser/list", test_example_browser);
   g_test_add_func ("/example-browser/gallery", test_example_gallery);
+  g_test_add_func ("/example-browser/gallery-broken", test_example_gallery_broken);
   g_test_add_func ("/window/save-and-close", test_save_and_close);
 
   status = g_test_run ();
