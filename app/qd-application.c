@@ -329,6 +329,7 @@ open_example_activated (GSimpleAction *action,
 {
   QdApplication *self = QD_APPLICATION (user_data);
   g_autofree char *dir = qd_application_get_examples_dir ();
+  g_autofree char *thumbnails = NULL;
   QdExampleBrowser *browser;
 
   if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
@@ -342,8 +343,9 @@ open_example_activated (GSimpleAction *action,
       return;
     }
 
+  thumbnails = qd_application_get_thumbnails_dir (dir);
   browser = qd_example_browser_new (gtk_application_get_active_window (GTK_APPLICATION (self)),
-                                    dir);
+                                    dir, thumbnails);
   g_signal_connect_object (browser, "example-activated",
                            G_CALLBACK (on_example_activated), self, G_CONNECT_SWAPPED);
   gtk_window_present (GTK_WINDOW (browser));
@@ -747,4 +749,20 @@ qd_application_get_examples_dir (void)
       (build_tree = dup_build_tree_examples_dir ()) != NULL)
     return build_tree;
   return g_steal_pointer (&installed);
+}
+
+/* The thumbnails sit in EXAMPLES/thumbnails when installed; run from the
+ * build tree, they are where Meson drew them, BUILD/data/examples. */
+char *
+qd_application_get_thumbnails_dir (const char *examples_dir)
+{
+  g_autofree char *beside = g_build_filename (examples_dir, "thumbnails", NULL);
+  g_autofree char *build_root = NULL;
+
+  if (g_file_test (beside, G_FILE_TEST_IS_DIR))
+    return g_steal_pointer (&beside);
+  build_root = qd_build_tree_dup_root ();
+  if (build_root == NULL)
+    return NULL;
+  return g_build_filename (build_root, "data", "examples", NULL);
 }

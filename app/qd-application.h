@@ -18,6 +18,8 @@ QdApplication *qd_application_new              (GApplicationFlags  extra_flags);
  * installed examples, or, when they are not installed and the editor
  * runs from a Meson build tree, those of its source tree. */
 char          *qd_application_get_examples_dir (void);
+/* Where the example browser finds its thumbnails (NULL when nowhere). */
+char          *qd_application_get_thumbnails_dir (const char *examples_dir);
 /* The URI that F1 opens: Yelp's help:qdevs (help:qdevs/PAGE) when Yelp
  * is installed and finds the guide, else the HTML guide in the first of
  * @html_dirs that holds one (the installed one, then the build tree's),

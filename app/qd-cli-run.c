@@ -33,6 +33,7 @@ typedef struct
   gboolean   stats_json;
   char      *plot;
   char      *plot_size;
+  char      *plot_scope;    /* draw only this Scope's panel, or NULL */
   char      *trace_budget;  /* as given: MiB or "unlimited" */
   gsize      budget_bytes;  /* parsed; 0: no budget */
   char      *events;        /* the event log's CSV file, or NULL */
@@ -661,12 +662,38 @@ plot_draw_file (const char     *title,
   return TRUE;
 }
 
+/* Keeps only the panel of the Scope at PATH (a thumbnail of a model
+ * with several Scopes shows the one its description points at). */
+static gboolean
+plot_panels_keep (GArray     *panels,
+                  const char *path,
+                  const char *file)
+{
+  g_autoptr(GString) known = g_string_new (NULL);
+
+  for (guint p = 0; p < panels->len; p++)
+    if (strcmp (g_array_index (panels, PlotPanel, p).path, path) == 0)
+      {
+        if (p + 1 < panels->len)
+          g_array_remove_range (panels, p + 1, panels->len - p - 1);
+        g_array_remove_range (panels, 0, p);
+        return TRUE;
+      }
+  for (guint p = 0; p < panels->len; p++)
+    g_string_append_printf (known, "%s%s", p > 0 ? ", " : "",
+                            g_array_index (panels, PlotPanel, p).path);
+  g_printerr (_("%s: --plot-scope '%s' is not a Scope with signals; the Scopes are %s\n"),
+              file, path, known->str);
+  return FALSE;
+}
+
 static int
 export_plot (const char    *file,
              QdDocument    *document,
              QdSimulation  *sim,
              const char    *plot,
              QdImageFormat  format,
+             const char    *scope,
              int            width,
              int            height)
 {
@@ -685,6 +712,8 @@ export_plot (const char    *file,
                   file, plot);
       return QD_CLI_EXIT_MODEL;
     }
+  if (scope != NULL && !plot_panels_keep (panels, scope, file))
+    return QD_CLI_EXIT_MODEL;
   if (height <= 0)
     height = (int) (PLOT_TITLE_BAND + PLOT_PANEL_HEIGHT * MIN (panels->len, 8));
 
@@ -782,6 +811,8 @@ check_options (RunOptions *opts,
     return qd_cli_usage_error ("run", _("--stats and --stats-json print on standard output, where '-' sends the CSV; write the CSV to a file"));
   if (opts->plot_size != NULL && opts->plot == NULL)
     return qd_cli_usage_error ("run", _("--plot-size needs --plot OUT"));
+  if (opts->plot_scope != NULL && opts->plot == NULL)
+    return qd_cli_usage_error ("run", _("--plot-scope needs --plot OUT"));
   if (opts->plot_size != NULL
       && !parse_plot_size (opts->plot_size, plot_width, plot_height))
     return qd_cli_usage_error ("run", _("--plot-size '%s' is not of the form WxH with W and H from 1 to %d, such as 1000x600"),
@@ -861,7 +892,7 @@ write_results (const char       *file,
   if (opts->plot != NULL && export_code == QD_CLI_EXIT_OK)
     export_code = export_plot (file, document, sim, opts->plot,
                                qd_image_format_for_path (opts->plot),
-                               plot_width, plot_height);
+                               opts->plot_scope, plot_width, plot_height);
 #endif
   if (interrupt_signal != 0)
     {
@@ -1007,6 +1038,8 @@ qd_cli_run (int    argc,
       N_("Draw every Scope trace into the image OUT (.png, .svg or .pdf), one panel per Scope"), N_("OUT") },
     { "plot-size", 0, 0, G_OPTION_ARG_STRING, &opts.plot_size,
       N_("The size of the --plot image in pixels (points for SVG and PDF); default 1000 wide, 360 high per Scope"), N_("WxH") },
+    { "plot-scope", 0, 0, G_OPTION_ARG_STRING, &opts.plot_scope,
+      N_("Draw only the panel of the Scope at PATH (such as /Scope) into the --plot image"), N_("PATH") },
     { "stats", 0, 0, G_OPTION_ARG_NONE, &opts.stats,
       N_("Print transitions per block, totals, speed and the statistics blocks report as tables"), NULL },
     { "stats-json", 0, 0, G_OPTION_ARG_NONE, &opts.stats_json,
@@ -1081,6 +1114,7 @@ out:
   g_free (opts.events);
   g_free (opts.plot);
   g_free (opts.plot_size);
+  g_free (opts.plot_scope);
   g_free (opts.trace_budget);
   return status_code;
 }

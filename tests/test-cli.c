@@ -943,6 +943,27 @@ test_cli_plot (void)
   g_assert_cmpint (r3.status, ==, 0);
   assert_png (png, 1000, 36 + 2 * 360);
 
+  /* --plot-scope keeps one of them: one panel's height. */
+  {
+    g_auto(CliResult) one = { 0 }, unknown = { 0 }, alone = { 0 };
+
+    run_cli (&one, "run", two, "--plot", png, "--plot-scope", "/Rate", NULL);
+    g_assert_cmpstr (one.err, ==, "");
+    g_assert_cmpint (one.status, ==, 0);
+    assert_png (png, 1000, 36 + 360);
+
+    run_cli (&unknown, "run", two, "--plot", png, "--plot-scope", "/Nope", NULL);
+    g_assert_cmpint (unknown.status, ==, 1);
+    g_assert_true (g_str_has_prefix (unknown.err, two));
+    g_assert_nonnull (strstr (unknown.err, ": --plot-scope '/Nope' is not a Scope with signals; the Scopes are "));
+    g_assert_nonnull (strstr (unknown.err, "/State"));
+    g_assert_nonnull (strstr (unknown.err, "/Rate"));
+
+    run_cli (&alone, "run", two, "--plot-scope", "/Rate", NULL);
+    g_assert_cmpint (alone.status, ==, 2);
+    g_assert_true (g_str_has_prefix (alone.err, "qdevs-cli run: --plot-scope needs --plot OUT"));
+  }
+
   run_cli (&r4, "run", lv, "--plot", svg, "--plot-size", "800x400", NULL);
   g_assert_cmpint (r4.status, ==, 0);
   g_file_get_contents (svg, &text, NULL, &error);

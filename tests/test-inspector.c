@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 #include <cairo.h>
 #include <string.h>
+#include <json-c/json.h>
 
 #include "qd-application.h"
 #include "qd-canvas.h"
@@ -1048,12 +1049,14 @@ test_example_browser (void)
     if (g_str_has_suffix (name, ".qdevs"))
       n_files++;
 
-  browser = qd_example_browser_new (NULL, folder);
+  browser = qd_example_browser_new (NULL, folder, NULL);
   g_assert_cmpuint (qd_example_browser_get_n_examples (browser), ==, n_files);
-  /* Sorted by title. */
+  /* Sorted by title within each group. */
   for (guint i = 1; i < n_files; i++)
-    g_assert_cmpint (g_utf8_collate (qd_example_browser_get_title (browser, i - 1),
-                                     qd_example_browser_get_title (browser, i)), <=, 0);
+    if (g_strcmp0 (qd_example_browser_get_group (browser, i - 1),
+                   qd_example_browser_get_group (browser, i)) == 0)
+      g_assert_cmpint (g_utf8_collate (qd_example_browser_get_title (browser, i - 1),
+                                       qd_example_browser_get_title (browser, i)), <=, 0);
 
   g_signal_connect (browser, "example-activated", G_CALLBACK (on_example), &chosen);
   qd_example_browser_activate (browser, 0);
@@ -1074,7 +1077,7 @@ test_example_browser_close (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (ways); i++)
     {
-      QdExampleBrowser *browser = qd_example_browser_new (NULL, folder);
+      QdExampleBrowser *browser = qd_example_browser_new (NULL, folder, NULL);
       g_autoptr(GFile) chosen = NULL;
       GtkWidget *titlebar;
 
@@ -1102,6 +1105,144 @@ test_example_browser_close (void)
       g_assert_true (ways[i] == OPEN ? chosen != NULL : chosen == NULL);
       g_object_unref (browser);
     }
+}
+
+/* Types @text in the search entry and waits for the list to filter
+ * (the entry reports a change after a short delay). */
+static void
+search_examples (QdExampleBrowser *browser,
+                 const char       *text,
+                 guint             expect_shown)
+{
+  guint shown = G_MAXUINT;
+
+  gtk_editable_set_text (qd_example_browser_get_search_entry (browser), text);
+  for (guint tries = 0; tries < 400 && shown != expect_shown; tries++)
+    {
+      g_usleep (5000);
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+      shown = 0;
+      for (guint i = 0; i < qd_example_browser_get_n_examples (browser); i++)
+        shown += qd_example_browser_is_shown (browser, i);
+    }
+  g_assert_cmpuint (shown, ==, expect_shown);
+}
+
+/* The gallery: every example in the group gallery.json gives it, the
+ * groups in their order, a thumbnail on each row, and a search by title
+ * or description. */
+static void
+test_example_gallery (void)
+{
+  g_autofree char *folder = qd_test_source_path ("data", "examples", NULL);
+  g_autofree char *gallery = g_build_filename (folder, "gallery.json", NULL);
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  json_object *root = json_object_from_file (gallery), *list;
+  /* Where the build draws the thumbnails (data/examples/meson.build). */
+  g_autofree char *thumbnails = g_build_filename (g_getenv ("QD_BUILD_DIR"), "data", "examples", NULL);
+  QdExampleBrowser *browser = qd_example_browser_new (NULL, folder, thumbnails);
+  const char *expected_groups[] = { "QSS basics", "Stiff systems", "Hybrid systems",
+                                    "Discrete events", "Classic solvers against QSS" };
+  guint n = qd_example_browser_get_n_examples (browser);
+  guint n_listed = 0, last_group = 0;
+
+  g_assert_nonnull (root);
+  g_assert_true (json_object_object_get_ex (root, "groups", &list));
+  g_assert_cmpuint (json_object_array_length (list), ==, G_N_ELEMENTS (expected_groups));
+  for (size_t g = 0; g < json_object_array_length (list); g++)
+    {
+      json_object *files = json_object_object_get (json_object_array_get_idx (list, g), "examples");
+
+      for (size_t j = 0; j < json_object_array_length (files); j++)
+        {
+          const char *file = json_object_get_string (json_object_array_get_idx (files, j));
+          g_autofree char *path = g_build_filename (folder, file, NULL);
+          gboolean found = FALSE;
+
+          n_listed++;
+          /* The browser shows it, under this group. */
+          for (guint i = 0; i < n && !found; i++)
+            {
+              g_autofree char *basename = g_path_get_basename (qd_example_browser_get_path (browser, i));
+
+              if (strcmp (basename, file) != 0)
+                continue;
+              found = TRUE;
+              g_assert_cmpstr (qd_example_browser_get_group (browser, i), ==, expected_groups[g]);
+            }
+          g_assert_true (found);
+          g_assert_false (g_hash_table_contains (seen, file));
+          g_hash_table_add (seen, (gpointer) file);
+          g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+        }
+    }
+  json_object_put (root);
+  /* Every example is in a group, none under Other. */
+  g_assert_cmpuint (n_listed, ==, n);
+  for (guint i = 0; i < n; i++)
+    {
+      const char *group = qd_example_browser_get_group (browser, i);
+      guint g = 0;
+
+      while (g < G_N_ELEMENTS (expected_groups) && g_strcmp0 (group, expected_groups[g]) != 0)
+        g++;
+      g_assert_cmpuint (g, <, G_N_ELEMENTS (expected_groups));
+      g_assert_cmpuint (g, >=, last_group);
+      last_group = g;
+      g_assert_true (qd_example_browser_is_shown (browser, i));
+      g_assert_true (qd_example_browser_has_thumbnail (browser, i));
+    }
+  g_assert_cmpuint (last_group, ==, G_N_ELEMENTS (expected_groups) - 1);
+
+  /* A word of a title: only the three bouncing balls. */
+  search_examples (browser, "BOUNCING", 3);
+  for (guint i = 0; i < n; i++)
+    if (qd_example_browser_is_shown (browser, i))
+      g_assert_cmpstr (qd_example_browser_get_group (browser, i), ==, "Hybrid systems");
+  /* Words of a description, in any order: Cellier's staircase. */
+  search_examples (browser, "17 cellier", 1);
+  search_examples (browser, "no such example", 0);
+  search_examples (browser, "", n);
+  gtk_window_destroy (GTK_WINDOW (browser));
+  flush_events ();
+}
+
+/* A broken gallery.json says which file and lists the examples under
+ * Other; with no thumbnails folder the rows have none. */
+static void
+test_example_gallery_broken (void)
+{
+  g_autofree char *source = qd_test_source_path ("data", "examples", "exp-decay.qdevs", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("qd-test-gallery-XXXXXX", NULL);
+  g_autofree char *copy = g_build_filename (dir, "exp-decay.qdevs", NULL);
+  g_autofree char *gallery = g_build_filename (dir, "gallery.json", NULL);
+  g_autofree char *contents = NULL;
+  g_autofree char *message = NULL;
+  QdExampleBrowser *browser;
+
+  g_assert_true (g_file_get_contents (source, &contents, NULL, NULL));
+  g_assert_true (g_file_set_contents (copy, contents, -1, NULL));
+  g_assert_true (g_file_set_contents (gallery, "{ \"groups\": { } }", -1, NULL));
+  message = g_strdup_printf ("%s: not a gallery*", gallery);
+  g_test_expect_message (G_LOG_DOMAIN, G_LOG_LEVEL_WARNING, message);
+  browser = qd_example_browser_new (NULL, dir, NULL);
+  g_test_assert_expected_messages ();
+  g_assert_cmpuint (qd_example_browser_get_n_examples (browser), ==, 1);
+  g_assert_cmpstr (qd_example_browser_get_group (browser, 0), ==, "Other");
+  g_assert_false (qd_example_browser_has_thumbnail (browser, 0));
+  gtk_window_destroy (GTK_WINDOW (browser));
+
+  /* An id the editor does not know is Other too. */
+  g_assert_true (g_file_set_contents (gallery, "{ \"groups\": [ { \"id\": \"misc\", "
+                                      "\"examples\": [ \"exp-decay.qdevs\" ] } ] }", -1, NULL));
+  browser = qd_example_browser_new (NULL, dir, NULL);
+  g_assert_cmpstr (qd_example_browser_get_group (browser, 0), ==, "Other");
+  gtk_window_destroy (GTK_WINDOW (browser));
+  flush_events ();
+  g_unlink (copy);
+  g_unlink (gallery);
+  g_rmdir (dir);
 }
 
 /* Save writes the file and clears the modified state; a modified
@@ -1255,6 +1396,8 @@ main (int    argc,
   g_test_add_func ("/export/formats", test_export);
   g_test_add_func ("/example-browser/list", test_example_browser);
   g_test_add_func ("/example-browser/close", test_example_browser_close);
+  g_test_add_func ("/example-browser/gallery", test_example_gallery);
+  g_test_add_func ("/example-browser/gallery-broken", test_example_gallery_broken);
   g_test_add_func ("/window/save-and-close", test_save_and_close);
 
   status = g_test_run ();
