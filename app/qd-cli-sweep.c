@@ -90,7 +90,10 @@ show_progress (QdCliSweepJob *job,
     return;
   job->progress_us = now;
   format_duration (left_text, sizeof left_text, left);
-  g_printerr (_("\r\033[K%" PRIu64 "/%" PRIu64 " runs done, %"
+  /* The line reset stays out of the message: translators need not copy
+     control characters, and msgfmt warns about a '\r' in a message.  */
+  g_printerr ("\r\033[K");
+  g_printerr (_("%" PRIu64 "/%" PRIu64 " runs done, %"
                 PRIu64 " failed, %s left"),
               job->n_done, job->n_runs, job->n_failed, left_text);
 }
@@ -614,6 +617,7 @@ sweep_main (int        argc,
 
   if (!qd_cli_parse_options ("sweep", _("FILE"),
                              _("Run the diagram FILE many times: a parameter sweep, or a Monte Carlo ensemble."),
+                             /* xgettext:no-c-format */
                              _("Each run sets the varied variables (--vary, --dist) as --set would. Run r's\n"
                                "draws and the seeds of the model's random blocks derive from --seed and r\n"
                                "alone, so the results are the same whatever --jobs, or the number of MPI\n"
