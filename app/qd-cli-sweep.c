@@ -14,6 +14,7 @@
  * fails alone: the parent records why and starts another worker.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -69,7 +70,7 @@ format_duration (char   *buf,
   guint64 s = (guint64) MAX (seconds, 0.0);
 
   if (s >= 3600)
-    g_snprintf (buf, size, "%" G_GUINT64_FORMAT ":%02u:%02u", s / 3600,
+    g_snprintf (buf, size, "%" PRIu64 ":%02u:%02u", s / 3600,
                 (guint) (s / 60 % 60), (guint) (s % 60));
   else
     g_snprintf (buf, size, "%u:%02u", (guint) (s / 60), (guint) (s % 60));
@@ -89,8 +90,11 @@ show_progress (QdCliSweepJob *job,
     return;
   job->progress_us = now;
   format_duration (left_text, sizeof left_text, left);
-  g_printerr (_("\r\033[K%" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT " runs done, %"
-                G_GUINT64_FORMAT " failed, %s left"),
+  /* The line reset stays out of the message: translators need not copy
+     control characters, and msgfmt warns about a '\r' in a message.  */
+  g_printerr ("\r\033[K");
+  g_printerr (_("%" PRIu64 "/%" PRIu64 " runs done, %"
+                PRIu64 " failed, %s left"),
               job->n_done, job->n_runs, job->n_failed, left_text);
 }
 
@@ -112,7 +116,7 @@ qd_cli_sweep_job_take (QdCliSweepJob *job,
       job->n_failed++;
       if (job->progress)
         g_printerr ("\r\033[K");
-      g_printerr (_("%s: run %" G_GUINT64_FORMAT " (%s) failed: %s\n"), job->file,
+      g_printerr (_("%s: run %" PRIu64 " (%s) failed: %s\n"), job->file,
                   result->run, values[0] != '\0' ? values : _("no varied values"),
                   result->error);
     }
@@ -552,12 +556,12 @@ run_sweep (QdCliSweepJob      *job,
   for (guint64 r = 0; r < job->n_runs; r++)
     if (job->results[r] != NULL)
       g_ptr_array_add (done, job->results[r]);
-  g_printerr (_("%s: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " runs done, %"
-                G_GUINT64_FORMAT " failed, in %.2f s (%.1f runs/s)\n"),
+  g_printerr (_("%s: %" PRIu64 " of %" PRIu64 " runs done, %"
+                PRIu64 " failed, in %.2f s (%.1f runs/s)\n"),
               job->file, job->n_done, job->n_runs, job->n_failed, wall_s,
               wall_s > 0 ? job->n_done / wall_s : 0.0);
   if (qd_cli_sweep_interrupt != 0)
-    g_printerr (_("%s: interrupted; the results of the %" G_GUINT64_FORMAT " runs done are written\n"),
+    g_printerr (_("%s: interrupted; the results of the %" PRIu64 " runs done are written\n"),
                 job->file, job->n_done);
   status = write_outputs (job, opts, done);
   for (guint64 r = 0; r < job->n_runs; r++)
@@ -613,6 +617,7 @@ sweep_main (int        argc,
 
   if (!qd_cli_parse_options ("sweep", _("FILE"),
                              _("Run the diagram FILE many times: a parameter sweep, or a Monte Carlo ensemble."),
+                             /* xgettext:no-c-format */
                              _("Each run sets the varied variables (--vary, --dist) as --set would. Run r's\n"
                                "draws and the seeds of the model's random blocks derive from --seed and r\n"
                                "alone, so the results are the same whatever --jobs, or the number of MPI\n"

@@ -416,6 +416,7 @@ qd_sweep_summary_text (GPtrArray *results)
   g_string_append_printf (text, "%-*s %6s %12s %12s %12s %12s %12s  %s\n",
                           width + (int) (strlen (_("Output")) - g_utf8_strlen (_("Output"), -1)),
                           _("Output"), "n", _("mean"), _("sd"), "p5", "p50", "p95",
+                          /* xgettext:no-c-format */
                           _("95% CI of the mean"));
   summary_row (text, width, "events", events, n_ok);
   summary_row (text, width, "integrator_steps", steps, n_ok);

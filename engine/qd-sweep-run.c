@@ -439,7 +439,7 @@ qd_sweep_result_deserialize (const guint8 *data,
   if (r.bad || r.p != r.end)
     {
       g_set_error (error, QD_ERROR, QD_ERROR_FORMAT,
-                   _("a sweep worker sent a damaged result (%" G_GSIZE_FORMAT " bytes)"), size);
+                   _("a sweep worker sent a damaged result (%zu bytes)"), size);
       qd_sweep_result_free (result);
       return NULL;
     }
