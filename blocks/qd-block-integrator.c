@@ -18,6 +18,8 @@
  *     solved (the paper's sigma-hat, equation 19).
  *   QSS3 (Kofman 2006): the same one order higher: input order 2, x order
  *     3, q order 2.
+ *   QSS3-PowerDEVS: QSS3 as PowerDEVS computes it, for imported models
+ *     (see qss3_powerdevs_reschedule() and output_order()).
  *   QSS4 (as PowerDEVS and the QSS Solver offer it): once more: input
  *     order 3, x order 4 (one coefficient more than a signal carries, kept
  *     in the state alone), q order 3. After its own step x - q = x4 s^4;
