@@ -18,6 +18,8 @@
  *     solved (the paper's sigma-hat, equation 19).
  *   QSS3 (Kofman 2006): the same one order higher: input order 2, x order
  *     3, q order 2.
+ *   QSS3-PowerDEVS: QSS3 as PowerDEVS computes it, for imported models
+ *     (see qss3_powerdevs_reschedule() and output_order()).
  *   QSS4 (as PowerDEVS and the QSS Solver offer it): once more: input
  *     order 3, x order 4 (one coefficient more than a signal carries, kept
  *     in the state alone), q order 3. After its own step x - q = x4 s^4;
@@ -171,6 +173,69 @@ const Ops qd_integrator_qss_ops = {
   NULL,
 };
 
+/* QSS3 as PowerDEVS's qss_integrator computes it ("QSS3-PowerDEVS"):
+ * the same quantum, requantization and output, but the crossing after a
+ * new derivative is sought on a truncated polynomial. PowerDEVS drops
+ * the cubic term of x - q when it is under a thousandth of the quadratic
+ * one, and then the quadratic term when it is under a thousandth of the
+ * linear one, and finds where that polynomial reaches the band's edge.
+ * The time found differs from the exact crossing of x - q by the terms
+ * dropped, so a run takes PowerDEVS's steps: an imported PowerDEVS model
+ * gives PowerDEVS's own step counts. After a requantization x - q is x's
+ * cubic term alone and both rules give cbrt (dQ / |x3|). */
+static double
+qss3_powerdevs_reschedule (Integrator *st)
+{
+  double d[4];
+  int degree = 3;
+
+  for (int k = 0; k < 3; k++)
+    d[k] = st->x[k] - st->q[k];
+  d[3] = st->x[3];
+  if (fabs (d[0]) > st->dq)
+    return 0.0;
+  if (d[3] == 0.0 || 1000.0 * fabs (d[3]) < fabs (d[2]))
+    {
+      degree = 2;
+      if (d[2] == 0.0 || 1000.0 * fabs (d[2]) < fabs (d[1]))
+        degree = 1;
+    }
+  if (degree == 1 && d[1] == 0.0)
+    return QD_INF;
+  return qd_poly_first_crossing (d, degree, st->dq);
+}
+
+static const Ops qss3_powerdevs_ops = {
+  qss_requantize,
+  qss3_powerdevs_reschedule,
+  qss_derivative,
+  NULL,
+  NULL,
+  NULL,
+};
+
+/* The order of the output q: the method's, except for QSS3-PowerDEVS.
+ * PowerDEVS's signals carry no order: its static blocks (Multiplier,
+ * WSum) start at order 1 and raise theirs on the first non-zero
+ * coefficient of a higher order that arrives. So until an integrator's
+ * q has a non-zero quadratic term, a product of two QSS3 states is
+ * computed as a product of lines, without the square of their slopes.
+ * QSS3-PowerDEVS gives q the order of its highest non-zero coefficient,
+ * and QDevs's blocks, which compute to the highest order of their
+ * inputs, then compute as PowerDEVS's do. */
+static int
+output_order (const Integrator *st,
+              const double     *c)
+{
+  int order = st->n - 1;
+
+  if (st->ops != &qss3_powerdevs_ops)
+    return order;
+  while (order > 0 && c[order] == 0.0)
+    order--;
+  return order;
+}
+
 /* LIQSS1: q where x is heading (see the top of the file), in the order
  * of the method's definition: x + dQ if the derivative there is >= 0,
  * else x - dQ if the derivative there is <= 0, else the point between
@@ -295,7 +360,8 @@ snap_to_edge (const Integrator *st,
   METHOD ("CQSS", 1, qd_integrator_cqss_ops)                        \
   METHOD ("LIQSS2-QSSolver", 2, qd_integrator_liqss2_qssolver_ops)  \
   METHOD ("mLIQSS1", 1, qd_integrator_mliqss1_ops)                  \
-  METHOD ("mLIQSS2", 2, qd_integrator_mliqss2_ops)
+  METHOD ("mLIQSS2", 2, qd_integrator_mliqss2_ops)                  \
+  METHOD ("QSS3-PowerDEVS", 3, qss3_powerdevs_ops)
 
 typedef struct
 {
@@ -438,6 +504,7 @@ integrator_lambda (QdAtomic *self,
       return 1;
     }
   st->ops->requantize (st, x, quantum (st, x[0]), y->c);
+  y->order = output_order (st, y->c);
   return 1;
 }
 
@@ -637,9 +704,9 @@ integrator_fire (QdAtomic *self,
         integrator_dint (self, t);
       y = &self->out[0];
       y->t = t;
-      y->order = st->n - 1;
       y->tag = 0;
       memcpy (y->c, st->q, sizeof y->c);
+      y->order = output_order (st, y->c);
       *ta = st->sigma;
       return 1;
     }
@@ -1008,7 +1075,11 @@ static const QdParamSpec integrator_params[] = {
        "is LIQSS2 as the QSS Solver defines it (q a quantum behind x, with "
        "the slope that makes x touch it); mLIQSS1 and mLIQSS2 are LIQSS1 "
        "and LIQSS2 that place the q of two coupled states together when "
-       "their steps would cycle. Empty uses the model's setting."),
+       "their steps would cycle; QSS3-PowerDEVS is QSS3 as PowerDEVS "
+       "computes it (the order of q is that of its highest non-zero "
+       "coefficient, and the next time is sought with the terms under a "
+       "thousandth of the next lower one dropped), for imported PowerDEVS "
+       "models. Empty uses the model's setting."),
     method_choices, QD_PARAM_INHERIT },
   { "dqmin", N_("Absolute quantum"), QD_PARAM_NUMBER, "", 0, QD_INF, NULL,
     N_("The smallest quantum: q is updated when x drifts max(dqrel·|x|, "

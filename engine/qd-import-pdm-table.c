@@ -231,7 +231,7 @@ qd_pdm_method (const char *powerdevs,
 {
   static const char *const map[][2] = {
     { "QSS", "QSS1" }, { "QSS1", "QSS1" }, { "QSS2", "QSS2" },
-    { "QSS3", "QSS3" }, { "BQSS", "BQSS" }, { "CQSS", "CQSS" },
+    { "QSS3", "QSS3-PowerDEVS" }, { "BQSS", "BQSS" }, { "CQSS", "CQSS" },
     { "LIQSS", "LIQSS1" }, { "LIQSS1", "LIQSS1" }, { "LIQSS2", "LIQSS2" },
     { "LIQSS3", "LIQSS3" },
   };

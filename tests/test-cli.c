@@ -202,7 +202,7 @@ test_cli_check_lists_every_problem (void)
   g_autofree char *expected = g_strdup_printf (
     "%s: /C: parameter 'value': column 3: unexpected end of the expression\n"
     "%s: /Integrator: parameter 'method': 'QSS9' is not one of QSS1, QSS2, "
-    "QSS3, QSS4, LIQSS1, LIQSS2, LIQSS3, BQSS, CQSS, LIQSS2-QSSolver, mLIQSS1, mLIQSS2 (or empty for the model's "
+    "QSS3, QSS4, LIQSS1, LIQSS2, LIQSS3, BQSS, CQSS, LIQSS2-QSSolver, mLIQSS1, mLIQSS2, QSS3-PowerDEVS (or empty for the model's "
     "default)\n"
     "%s: /Gain: unknown parameter 'kk' (Gain has: k)\n", path, path, path);
   g_autofree char *first = g_strdup_printf (
@@ -1237,7 +1237,7 @@ test_cli_bench_lists (void)
   run_cli (&r2, "bench", "--model", "lcline", "--n", "10", "--method", "all", "--until", "0.5", "--json", NULL);
   g_assert_cmpint (r2.status, ==, 0);
   lines = g_strsplit (r2.out, "\n", -1);
-  g_assert_cmpuint (n_methods, ==, 12);
+  g_assert_cmpuint (n_methods, ==, 13);
   g_assert_cmpuint (g_strv_length (lines), ==, n_methods + 1);
   for (guint i = 0; i < n_methods; i++)
     {
@@ -1250,7 +1250,7 @@ test_cli_bench_lists (void)
 
   run_cli (&r3, "bench", "--model", "lcline", "--n", "10", "--method", "QSS2,RK5", NULL);
   assert_usage_error (&r3, "unknown method 'RK5' (use QSS1, QSS2, QSS3, QSS4, LIQSS1, LIQSS2, LIQSS3, BQSS, CQSS, "
-                      "LIQSS2-QSSolver, mLIQSS1, mLIQSS2, "
+                      "LIQSS2-QSSolver, mLIQSS1, mLIQSS2, QSS3-PowerDEVS, "
                       "a classic solver such as cvode-bdf or rk4, several separated by commas, or all)");
   run_cli (&r4, "bench", "--model", "lcline", "--n", "10,,20", NULL);
   assert_usage_error (&r4, "--n must be a positive number of states, or several separated by commas (not '')");

@@ -127,6 +127,9 @@ static const DecayCase decay_cases[] = {
   /* A single state has no partner: LIQSS1's and LIQSS2's rules and
    * band. */
   { "mLIQSS1", 1, 2.0 }, { "mLIQSS2", 2, 2.0 },
+  /* QSS3 with PowerDEVS's order of q and crossing search (docs/methods.md):
+   * the same band, and on a single state the same law. */
+  { "QSS3-PowerDEVS", 3, 1.0 },
   /* x - q = dQ (1 - s / tm)^2 after each requantization, and the next
    * one once x has touched q and is a quantum away again, at 2 tm: the
    * step of QSS2 with a quantum of 4 dQ. Its band is 2 dQ after a new
