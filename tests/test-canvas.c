@@ -1407,6 +1407,92 @@ test_render_highlight (Fixture       *f,
   cairo_surface_destroy (surface);
 }
 
+/* Blocks show their parameters: the texts the types give, and pixels
+ * drawn where they go (under the block, beside a Weighted Sum's inputs)
+ * only when the option is on. */
+static int
+count_changed (cairo_surface_t *a,
+               cairo_surface_t *b,
+               int              x0,
+               int              y0,
+               int              x1,
+               int              y1)
+{
+  int n = 0;
+
+  for (int y = y0; y < y1; y++)
+    for (int x = x0; x < x1; x++)
+      n += pixel_at (a, x, y) != pixel_at (b, x, y);
+  return n;
+}
+
+static cairo_surface_t *
+render_params (Fixture  *f,
+               gboolean  show)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 800, 700);
+  cairo_t *cr = cairo_create (surface);
+  QdCanvasRenderOptions options;
+
+  qd_canvas_render_options_init (&options);
+  g_assert_true (options.show_params);
+  options.show_params = show;
+  options.draw_grid = FALSE;
+  qd_canvas_render (cr, f->root, &options, 800, 700);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  return surface;
+}
+
+static void
+test_render_params (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  QdBlock *wsum = add (f, "wsum", "Sum", 500, 100);
+  g_auto (GStrv) labels = NULL;
+  g_autofree char *gain_text = NULL, *method_text = NULL, *wsum_text = NULL;
+  cairo_surface_t *on, *off;
+
+  g_assert_true (qd_document_set_param (f->document, f->gain, "k", "2.5", &error));
+  g_assert_true (qd_document_set_param (f->document, wsum, "n", "3", &error));
+  g_assert_true (qd_document_set_param (f->document, wsum, "weights", "1, -1, 0.5", &error));
+  g_assert_no_error (error);
+
+  gain_text = qd_block_describe_params (f->gain, NULL);
+  g_assert_cmpstr (gain_text, ==, "k = 2.5");
+  wsum_text = qd_block_describe_params (wsum, &labels);
+  g_assert_null (wsum_text);
+  g_assert_nonnull (labels);
+  g_assert_cmpuint (g_strv_length (labels), ==, 3);
+  g_assert_cmpstr (labels[0], ==, "+");
+  g_assert_cmpstr (labels[1], ==, "−");
+  g_assert_cmpstr (labels[2], ==, "0.5");
+  /* An Integrator left to the model's method says so; a chosen one is
+   * named. */
+  method_text = qd_block_describe_params (f->integrator, NULL);
+  g_assert_cmpstr (method_text, ==, _("model's method"));
+  g_clear_pointer (&method_text, g_free);
+  g_assert_true (qd_document_set_param (f->document, f->integrator, "method", "QSS2", &error));
+  method_text = qd_block_describe_params (f->integrator, NULL);
+  g_assert_cmpstr (method_text, ==, "QSS2");
+  /* A Constant has nothing to show. */
+  g_assert_null (qd_block_describe_params (f->constant, NULL));
+
+  on = render_params (f, TRUE);
+  off = render_params (f, FALSE);
+  /* Under Gain (100..160 x 100..140), below its name. */
+  g_assert_cmpint (count_changed (on, off, 80, 154, 180, 175), >, 20);
+  /* Under the Integrator (300..360). */
+  g_assert_cmpint (count_changed (on, off, 280, 154, 380, 175), >, 20);
+  /* Inside the Weighted Sum's left edge, by its inputs. */
+  g_assert_cmpint (count_changed (on, off, 500, 100, 520, 140), >, 10);
+  /* The Constant shows nothing more. */
+  g_assert_cmpint (count_changed (on, off, 80, 254, 180, 330), ==, 0);
+  cairo_surface_destroy (on);
+  cairo_surface_destroy (off);
+}
+
 /* The widget and its window */
 
 static void
@@ -2071,6 +2157,7 @@ main (int    argc,
   g_test_add_func ("/canvas/geometry/router", test_router_incremental);
   ADD ("render/pixels", test_render_pixels, TRUE);
   ADD ("render/highlight", test_render_highlight, TRUE);
+  ADD ("render/params", test_render_params, FALSE);
   ADD ("render/name-placement", test_render_name_placement, TRUE);
   g_test_add_func ("/canvas/widget/view", test_widget_view);
   g_test_add_func ("/canvas/widget/fit-on-resize", test_widget_fit_on_resize);

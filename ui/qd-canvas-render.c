@@ -62,6 +62,7 @@ qd_canvas_render_options_init (QdCanvasRenderOptions *options)
 {
   memset (options, 0, sizeof *options);
   options->zoom = 1.0;
+  options->show_params = TRUE;
   options->draw_grid = TRUE;
   options->draw_background = TRUE;
 }
@@ -371,6 +372,57 @@ draw_port (cairo_t             *cr,
     cairo_fill (cr);
 }
 
+/* What the block's type shows of its parameters (describe_params): a
+ * caption under the block's name, and small texts just inside its
+ * input ports (a Weighted Sum's signs). */
+static void
+draw_block_params (cairo_t             *cr,
+                   const QdBlock       *block,
+                   guint                n_in,
+                   const QdCanvasStyle *style)
+{
+  g_auto (GStrv) input_labels = NULL;
+  g_autofree char *caption = qd_block_describe_params (block, &input_labels);
+
+  source_color (cr, &style->dim_text, 1.0);
+  for (guint i = 0; input_labels != NULL && input_labels[i] != NULL && i < n_in; i++)
+    {
+      QdPoint pos, dir;
+
+      qd_canvas_port_position_n (block, QD_CANVAS_PORT_INPUT, i, n_in, &pos, &dir);
+      /* Just inside the edge, on the port's axis: the link arrives
+       * outside, the glyph sits in the middle. */
+      draw_text_centered (cr, input_labels[i], pos.x - dir.x * 7, pos.y - dir.y * 7,
+                          10, block->width * 0.25, 10, TRUE);
+    }
+  if (caption != NULL && caption[0] != '\0')
+    {
+      PangoLayout *layout = create_layout (cr, caption, 9, FALSE);
+      PangoRectangle logical;
+      double top = block->y + block->height + 2;
+
+      if (block->name != NULL)
+        {
+          PangoLayout *name = create_layout (cr, block->name, 10, FALSE);
+          PangoRectangle name_logical;
+          QdRect where;
+
+          pango_layout_get_extents (name, NULL, &name_logical);
+          where = qd_canvas_block_name_rect (block,
+                                             name_logical.width / (double) PANGO_SCALE,
+                                             name_logical.height / (double) PANGO_SCALE);
+          top = MAX (top, where.y + where.height);
+          g_object_unref (name);
+        }
+      pango_layout_get_extents (layout, NULL, &logical);
+      cairo_move_to (cr, block->x + block->width / 2
+                     - (logical.x + logical.width / 2.0) / PANGO_SCALE,
+                     top - logical.y / (double) PANGO_SCALE);
+      pango_cairo_show_layout (cr, layout);
+      g_object_unref (layout);
+    }
+}
+
 /* A run's figure for the block (an integrator's step count) as a pill
  * on its top-right corner, in the accent colour so it reads as an
  * annotation, not as part of the diagram. */
@@ -589,6 +641,8 @@ draw_block (cairo_t                     *cr,
         draw_port (cr, system, driven, block, QD_CANVAS_PORT_INPUT, i, n_in, style, px);
       for (guint i = 0; i < n_out; i++)
         draw_port (cr, system, driven, block, QD_CANVAS_PORT_OUTPUT, i, n_out, style, px);
+      if (options->show_params && options->zoom * 9 >= 5 && !options->draft)
+        draw_block_params (cr, block, n_in, style);
     }
 
   if (options->badges != NULL)

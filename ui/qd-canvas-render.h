@@ -92,6 +92,10 @@ typedef struct
   /* Leave out the text (glyphs and names): a quick drawing for the
    * frames of a zoom in progress, drawn again in full when it stops. */
   gboolean             draft;
+
+  /* Draw what block types show of their parameters (a Gain's factor, a
+   * Weighted Sum's signs, an Integrator's method). TRUE by default. */
+  gboolean             show_params;
 } QdCanvasRenderOptions;
 
 void   qd_canvas_style_init_light  (QdCanvasStyle               *style);
