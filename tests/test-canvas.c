@@ -1282,6 +1282,9 @@ test_render_name_placement (Fixture       *f,
   options.zoom = zoom;
   options.origin_x = ox;
   options.origin_y = oy;
+  /* The names alone: the parameters shown under a block are another
+   * line of text, placed after the name. */
+  options.show_params = FALSE;
 
   /* A longer name, wider than the block: the case that reached the
    * links in the first place. */

@@ -663,7 +663,8 @@ add_selection_damage (QdCanvas   *self,
 }
 
 /* The notes as drawn: edits of notes bring the controller no damage, so
- * a change of this says the image must be drawn again. */
+ * a change of this says the image must be drawn again (a few notes:
+ * cheap enough for every frame). */
 static guint
 notes_fingerprint (QdCanvas *self)
 {
@@ -701,11 +702,6 @@ repair_cache (QdCanvas *self)
   if (!known || self->cache == NULL || !self->cache_valid ||
       qd_canvas_get_system (self) == NULL)
     return FALSE;
-  if (notes_fingerprint (self) != self->notes_drawn)
-    {
-      self->notes_drawn = notes_fingerprint (self);
-      return FALSE;
-    }
 
   /* The keys selected or unselected since the image was drawn. */
   g_hash_table_iter_init (&iter, selection);
@@ -1093,6 +1089,11 @@ qd_canvas_snapshot (GtkWidget   *widget,
       self->cache_damaged = FALSE;
       if (!repair_cache (self))
         self->cache_valid = FALSE;
+    }
+  if (notes_fingerprint (self) != self->notes_drawn)
+    {
+      self->notes_drawn = notes_fingerprint (self);
+      self->cache_valid = FALSE;
     }
   if (cache_is_usable (self, &style, width, height, scale, FALSE))
     ;
