@@ -1496,6 +1496,46 @@ test_render_params (Fixture       *f,
   cairo_surface_destroy (off);
 }
 
+/* Notes: drawn where they are when the options carry them, and found
+ * under the pointer (the topmost first). */
+static void
+test_render_notes (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_note_free);
+  cairo_surface_t *with, *without;
+  cairo_t *cr;
+  QdCanvasRenderOptions options;
+  QdRect r;
+
+  g_ptr_array_add (notes, qd_note_new (500, 400, "A note\non two lines"));
+  g_ptr_array_add (notes, qd_note_new (510, 410, "on top"));
+  r = qd_canvas_note_rect (g_ptr_array_index (notes, 0));
+  g_assert_cmpfloat (r.x, ==, 500);
+  g_assert_cmpfloat (r.width, >, 40);
+  /* Two lines are taller than one. */
+  g_assert_cmpfloat (r.height, >, qd_canvas_note_rect (g_ptr_array_index (notes, 1)).height);
+  g_assert_cmpint (qd_canvas_note_at (notes, 505, 405), ==, 0);
+  g_assert_cmpint (qd_canvas_note_at (notes, 515, 415), ==, 1);
+  g_assert_cmpint (qd_canvas_note_at (notes, 490, 405), ==, -1);
+  g_assert_cmpint (qd_canvas_note_at (NULL, 505, 405), ==, -1);
+
+  without = render_params (f, TRUE);
+  with = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 800, 700);
+  cr = cairo_create (with);
+  qd_canvas_render_options_init (&options);
+  options.draw_grid = FALSE;
+  options.notes = notes;
+  qd_canvas_render (cr, f->root, &options, 800, 700);
+  cairo_destroy (cr);
+  cairo_surface_flush (with);
+  g_assert_cmpint (count_changed (with, without, 500, 400, 560, 440), >, 500);
+  /* Nothing else changes. */
+  g_assert_cmpint (count_changed (with, without, 0, 0, 480, 380), ==, 0);
+  cairo_surface_destroy (with);
+  cairo_surface_destroy (without);
+}
+
 /* The widget and its window */
 
 static void
@@ -2161,6 +2201,7 @@ main (int    argc,
   ADD ("render/pixels", test_render_pixels, TRUE);
   ADD ("render/highlight", test_render_highlight, TRUE);
   ADD ("render/params", test_render_params, FALSE);
+  ADD ("render/notes", test_render_notes, FALSE);
   ADD ("render/name-placement", test_render_name_placement, TRUE);
   g_test_add_func ("/canvas/widget/view", test_widget_view);
   g_test_add_func ("/canvas/widget/fit-on-resize", test_widget_fit_on_resize);
