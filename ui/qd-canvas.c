@@ -109,6 +109,7 @@ struct _QdCanvas
   double              context_x, context_y; /* canvas point of the last context click */
   int                 selected_note;        /* a text note of the top level, or -1 */
   guint               notes_drawn;          /* notes_fingerprint() of the image */
+  gboolean            hide_params;          /* qd_canvas_set_show_params() */
 
   /* The port under the pointer while idle: ringed, to say "drag from
    * here to connect". Ids, not pointers: the block may go. */
@@ -564,6 +565,7 @@ init_options (QdCanvas              *self,
   options->badges = self->badges;
   options->highlight = self->highlight;
   options->notes = qd_canvas_get_notes (self);
+  options->show_params = !self->hide_params;
   options->selected_note = self->selected_note;
 }
 
@@ -2204,6 +2206,16 @@ qd_canvas_set_block_reported (QdCanvas   *self,
     g_hash_table_ref (reported);
   g_clear_pointer (&self->reported, g_hash_table_unref);
   self->reported = reported;
+}
+
+void
+qd_canvas_set_show_params (QdCanvas *self,
+                           gboolean  show)
+{
+  g_return_if_fail (QD_IS_CANVAS (self));
+
+  self->hide_params = !show;
+  invalidate_cache (self);
 }
 
 void
