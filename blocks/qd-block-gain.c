@@ -88,6 +88,16 @@ static const QdParamSpec gain_params[] = {
     N_("The factor the input is multiplied by."), NULL, 0 },
 };
 
+/* On the canvas: the factor, as written. */
+static char *
+gain_describe_params (const QdBlockType *type,
+                      const char *const *texts,
+                      guint              n_inputs,
+                      char            ***input_labels)
+{
+  return g_strdup_printf ("k = %s", texts[0]);
+}
+
 const QdBlockType qd_block_gain = {
   .id = "gain",
   .category = N_("Math"),
@@ -102,6 +112,7 @@ const QdBlockType qd_block_gain = {
                .doc = N_("k times the input.") },
   .params = gain_params,
   .n_params = G_N_ELEMENTS (gain_params),
+  .describe_params = gain_describe_params,
   .flags = QD_BLOCK_FEEDTHROUGH | QD_BLOCK_STATIC,
   .state_size = sizeof (Gain),
   .init = gain_init,

@@ -1137,6 +1137,18 @@ static const QdBlockFastPaths integrator_fast = {
   .dext_ta = qd_integrator_dext_ta,
 };
 
+/* On the canvas: the method, which decides how the block behaves. */
+static char *
+integrator_describe_params (const QdBlockType *type,
+                            const char *const *texts,
+                            guint              n_inputs,
+                            char            ***input_labels)
+{
+  if (texts[1][0] == '\0')
+    return g_strdup (_("model's method"));
+  return g_strdup (texts[1]);
+}
+
 const QdBlockType qd_block_integrator = {
   .id = "integrator",
   .category = N_("Continuous"),
@@ -1157,6 +1169,7 @@ const QdBlockType qd_block_integrator = {
                .doc = N_("The quantized state q.") },
   .params = integrator_params,
   .n_params = G_N_ELEMENTS (integrator_params),
+  .describe_params = integrator_describe_params,
   .flags = QD_BLOCK_INTEGRATOR,
   .state_size = sizeof (Integrator),
   .check = integrator_check,
@@ -1192,6 +1205,7 @@ const QdBlockType qd_block_integrator_reset = {
                .doc = N_("The quantized state q.") },
   .params = integrator_params,
   .n_params = G_N_ELEMENTS (integrator_params),
+  .describe_params = integrator_describe_params,
   .flags = QD_BLOCK_INTEGRATOR,
   .state_size = sizeof (Integrator),
   .check = integrator_check,

@@ -397,6 +397,38 @@ static const QdBlockFastPaths wsum_fast = {
   .cascade_prefetch = wsum_cascade_prefetch,
 };
 
+/* On the canvas: the sign of each input, as on a textbook's summing
+ * junction; a weight other than 1 or -1 is shown as written. */
+static char *
+wsum_describe_params (const QdBlockType *type,
+                      const char *const *texts,
+                      guint              n_inputs,
+                      char            ***input_labels)
+{
+  g_auto (GStrv) weights = g_strsplit (texts[1], ",", -1);
+  GPtrArray *labels;
+
+  if (input_labels == NULL)
+    return NULL;
+  labels = g_ptr_array_new ();
+  for (guint i = 0; weights[i] != NULL && i < n_inputs; i++)
+    {
+      const char *w = g_strstrip (weights[i]);
+      char *end = NULL;
+      double value = g_ascii_strtod (w, &end);
+
+      if (end != w && *end == '\0' && value == 1.0)
+        g_ptr_array_add (labels, g_strdup ("+"));
+      else if (end != w && *end == '\0' && value == -1.0)
+        g_ptr_array_add (labels, g_strdup ("−"));
+      else
+        g_ptr_array_add (labels, g_strdup (w));
+    }
+  g_ptr_array_add (labels, NULL);
+  *input_labels = (char **) g_ptr_array_free (labels, FALSE);
+  return NULL;
+}
+
 const QdBlockType qd_block_wsum = {
   .id = "wsum",
   .category = N_("Math"),
@@ -411,6 +443,7 @@ const QdBlockType qd_block_wsum = {
                .doc = N_("The weighted sum.") },
   .params = wsum_params,
   .n_params = G_N_ELEMENTS (wsum_params),
+  .describe_params = wsum_describe_params,
   .flags = QD_BLOCK_FEEDTHROUGH | QD_BLOCK_STATIC,
   .state_size = sizeof (WSum),
   .init = wsum_init,

@@ -278,6 +278,20 @@ struct _QdBlockType
                               double      t,
                               QdStateFunc add,
                               gpointer    user_data);
+
+  /* Optional, for the canvas: the parameters a reader wants to see on
+   * the block itself (a Gain's factor, an Integrator's method). @texts
+   * are the parameters' texts, n_params of them in schema order, the
+   * default for one not set ("" for an inherited one left to the
+   * model). Returns a new short text drawn under the block, or NULL for
+   * none; when @input_labels is not NULL, may set it to a new
+   * NULL-terminated array of at most @n_inputs texts drawn beside the
+   * input ports (a Weighted Sum's signs). Cheap, and must not fail on
+   * a text it cannot read (Check reports that). */
+  char    *(*describe_params) (const QdBlockType *type,
+                               const char *const *texts,
+                               guint              n_inputs,
+                               char            ***input_labels);
 };
 
 /* The run-time instance of a block. The engine owns it; fields are set

@@ -523,6 +523,19 @@ count_side (const QdBlock     *block,
   return parse_port_count (spec, value, count, error);
 }
 
+/* The texts of @block's parameters in @type's schema order, the default
+ * for one not set: what the descriptor's hooks are given. */
+static const char **
+param_texts (const QdBlock     *block,
+             const QdBlockType *type)
+{
+  const char **texts = g_new0 (const char *, type->n_params + 1);
+
+  for (guint i = 0; i < type->n_params; i++)
+    texts[i] = qd_block_get_param_or_default (block, type->params[i].name);
+  return texts;
+}
+
 gboolean
 qd_block_count_ports (const QdBlock *block,
                       guint         *n_inputs,
@@ -568,10 +581,8 @@ qd_block_count_ports (const QdBlock *block,
         return FALSE;
       else if (type->ports != NULL)
         {
-          g_autofree const char **texts = g_new0 (const char *, type->n_params + 1);
+          g_autofree const char **texts = param_texts (block, type);
 
-          for (guint i = 0; i < type->n_params; i++)
-            texts[i] = qd_block_get_param_or_default (block, type->params[i].name);
           type->ports (type, texts, &n_in, &n_out);
         }
     }
@@ -581,6 +592,26 @@ qd_block_count_ports (const QdBlock *block,
   if (n_outputs != NULL)
     *n_outputs = n_out;
   return TRUE;
+}
+
+char *
+qd_block_describe_params (const QdBlock *block,
+                          char        ***input_labels)
+{
+  const QdBlockType *type;
+  g_autofree const char **texts = NULL;
+  guint n_in = 0;
+
+  g_return_val_if_fail (block != NULL, NULL);
+
+  if (input_labels != NULL)
+    *input_labels = NULL;
+  type = block->inner == NULL ? qd_block_get_type_info (block) : NULL;
+  if (type == NULL || type->describe_params == NULL
+      || !qd_block_count_ports (block, &n_in, NULL, NULL))
+    return NULL;
+  texts = param_texts (block, type);
+  return type->describe_params (type, texts, n_in, input_labels);
 }
 
 char *

@@ -126,6 +126,13 @@ QD_API gboolean     qd_block_count_ports    (const QdBlock *block,
                                              guint         *n_inputs,
                                              guint         *n_outputs,
                                              GError       **error);
+/* What the block's type shows of its parameters on the canvas
+ * (QdBlockType.describe_params): a new text for under the block or NULL,
+ * and, when @input_labels is not NULL, a new NULL-terminated array of
+ * texts for its input ports or NULL. Nothing for a type without the hook
+ * or a block whose ports cannot be counted. */
+QD_API char        *qd_block_describe_params (const QdBlock *block,
+                                              char        ***input_labels);
 /* "/Plant/Integrator 2": the names from the root down. */
 QD_API char        *qd_block_get_path       (const QdBlock *block);
 /* Checks one parameter value against the block type's schema: that the

@@ -454,6 +454,16 @@ record (QdDocument *self,
   qd_history_record (self->history, edit);
 }
 
+void
+qd_document_edit_record (QdDocument *self,
+                         QdEdit     *edit)
+{
+  g_return_if_fail (QD_IS_DOCUMENT (self));
+  g_return_if_fail (qd_history_get_depth (self->history) > 0);
+
+  record (self, edit);
+}
+
 /* Helpers shared by the commands */
 
 /* Where a message about a system starts: its path, "/" for the root. */

@@ -28,6 +28,7 @@
 #include "qd-debug.h"
 #include "qd-file.h"
 #include "qd-json-writer.h"
+#include "qd-notes.h"
 #include "qd-registry.h"
 
 /* Each subsystem level costs two levels of JSON nesting (a "blocks" array
@@ -46,8 +47,9 @@
  * the next save. */
 static const char *const top_keys[] = {
   "format", "version", "title", "description", "simulation", "variables",
-  "blocks", "links", "breakpoints", NULL
+  "blocks", "links", "breakpoints", "notes", NULL
 };
+static const char *const note_keys[] = { "position", "text", NULL };
 static const char *const breakpoint_keys[] = {
   "kind", "block", "port", "value", NULL
 };
@@ -1148,6 +1150,38 @@ load_breakpoints (Loader      *loader,
   return TRUE;
 }
 
+/* "notes": text placed on the diagram (qd-notes.h). */
+static gboolean
+load_notes (Loader      *loader,
+            json_object *array,
+            GPtrArray   *out)
+{
+  if (!json_object_is_type (array, json_type_array))
+    return fail (loader, QD_ERROR_FORMAT, NULL,
+                 _("\"notes\" must be an array of objects"));
+  for (gsize i = 0; i < json_object_array_length (array); i++)
+    {
+      json_object *note = json_object_array_get_idx (array, i);
+      g_autofree char *where = g_strdup_printf (_("note %u"), (guint) i + 1);
+      json_object *value;
+      const char *text = NULL;
+      QdPoint p;
+
+      if (!json_object_is_type (note, json_type_object))
+        return fail (loader, QD_ERROR_FORMAT, where, _("must be an object"));
+      if (!check_keys (loader, where, note, _("a note"), note_keys))
+        return FALSE;
+      if (!json_object_object_get_ex (note, "position", &value) || !get_point (value, &p))
+        return fail (loader, QD_ERROR_FORMAT, where,
+                     _("\"position\" must be an array of two numbers from "
+                       "%.0f to %.0f"), -QD_FILE_MAX_COORD, QD_FILE_MAX_COORD);
+      if (!json_object_object_get_ex (note, "text", &value) || !get_string (value, &text))
+        return fail (loader, QD_ERROR_FORMAT, where, _("\"text\" must be a string"));
+      g_ptr_array_add (out, qd_note_new (p.x, p.y, text));
+    }
+  return TRUE;
+}
+
 static QdDocument *
 load_tree (Loader      *loader,
            json_object *root_json)
@@ -1266,6 +1300,15 @@ load_tree (Loader      *loader,
       ok = load_breakpoints (loader, value, breakpoints);
       if (ok)
         qd_document_load_breakpoints (doc, breakpoints);
+    }
+  if (ok && json_object_object_get_ex (root_json, "notes", &value))
+    {
+      g_autoptr(GPtrArray) notes =
+        g_ptr_array_new_with_free_func ((GDestroyNotify) qd_note_free);
+
+      ok = load_notes (loader, value, notes);
+      if (ok)
+        qd_document_load_notes (doc, notes);
     }
   if (!ok)
     {
@@ -1510,6 +1553,29 @@ static void
 write_block (QdJsonWriter  *w,
              const QdBlock *block);
 
+/* Only when there are some, as for breakpoints. */
+static void
+write_notes (QdJsonWriter *w,
+             GPtrArray    *notes)
+{
+  if (notes->len == 0)
+    return;
+  qd_json_writer_key (w, "notes");
+  qd_json_writer_begin_array (w, FALSE);
+  for (guint k = 0; k < notes->len; k++)
+    {
+      const QdNote *note = g_ptr_array_index (notes, k);
+
+      qd_json_writer_begin_object (w, TRUE);
+      qd_json_writer_key (w, "position");
+      qd_json_writer_point (w, note->x, note->y);
+      qd_json_writer_key (w, "text");
+      qd_json_writer_string (w, note->text);
+      qd_json_writer_end_object (w);
+    }
+  qd_json_writer_end_array (w);
+}
+
 static void
 write_system (QdJsonWriter   *w,
               const QdSystem *system)
@@ -1706,6 +1772,7 @@ qd_document_to_data (QdDocument *self,
 
   write_system (w, qd_document_get_root (self));
   write_breakpoints (w, qd_document_get_breakpoints (self));
+  write_notes (w, qd_document_get_notes (self));
   qd_json_writer_end_object (w);
 
   return qd_json_writer_free_to_data (w, length);

@@ -66,6 +66,11 @@ gboolean    qd_history_redo          (QdHistory  *history,
 /* The serial of the step on top of the undo stack (0 when empty). */
 guint64     qd_history_get_state     (QdHistory  *history);
 
+/* Applies @edit to @self and takes it into the open transaction: for
+ * edits of what the document keeps besides the diagram (qd-notes.c). */
+void        qd_document_edit_record        (QdDocument *self,
+                                            QdEdit     *edit);
+
 /* Primitive edits of a document: each applies at once and is recorded in
  * the open transaction (the caller has called qd_document_begin). They
  * check nothing: the commands validate first. */

@@ -30,6 +30,7 @@
 #include "qd-compare.h"
 #include "qd-event-log.h"
 #include "qd-debug.h"
+#include "qd-notes.h"
 #include "qd-event-log-csv.h"
 #include "qd-stats.h"
 #include "qd-runner.h"

@@ -1446,6 +1446,9 @@ test_render_name_placement (Fixture       *f,
   options.zoom = zoom;
   options.origin_x = ox;
   options.origin_y = oy;
+  /* The names alone: the parameters shown under a block are another
+   * line of text, placed after the name. */
+  options.show_params = FALSE;
 
   /* A longer name, wider than the block: the case that reached the
    * links in the first place. */
@@ -1569,6 +1572,132 @@ test_render_highlight (Fixture       *f,
   /* Gain is not in the set. */
   g_assert_cmphex (pixel_at (surface, other_x, other_y), ==, 0x000000);
   cairo_surface_destroy (surface);
+}
+
+/* Blocks show their parameters: the texts the types give, and pixels
+ * drawn where they go (under the block, beside a Weighted Sum's inputs)
+ * only when the option is on. */
+static int
+count_changed (cairo_surface_t *a,
+               cairo_surface_t *b,
+               int              x0,
+               int              y0,
+               int              x1,
+               int              y1)
+{
+  int n = 0;
+
+  for (int y = y0; y < y1; y++)
+    for (int x = x0; x < x1; x++)
+      n += pixel_at (a, x, y) != pixel_at (b, x, y);
+  return n;
+}
+
+static cairo_surface_t *
+render_params (Fixture  *f,
+               gboolean  show)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 800, 700);
+  cairo_t *cr = cairo_create (surface);
+  QdCanvasRenderOptions options;
+
+  qd_canvas_render_options_init (&options);
+  g_assert_true (options.show_params);
+  options.show_params = show;
+  options.draw_grid = FALSE;
+  qd_canvas_render (cr, f->root, &options, 800, 700);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  return surface;
+}
+
+static void
+test_render_params (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  QdBlock *wsum = add (f, "wsum", "Sum", 500, 100);
+  g_auto (GStrv) labels = NULL;
+  g_autofree char *gain_text = NULL, *method_text = NULL, *wsum_text = NULL;
+  cairo_surface_t *on, *off;
+
+  g_assert_true (qd_document_set_param (f->document, f->gain, "k", "2.5", &error));
+  g_assert_true (qd_document_set_param (f->document, wsum, "n", "3", &error));
+  g_assert_true (qd_document_set_param (f->document, wsum, "weights", "1, -1, 0.5", &error));
+  g_assert_no_error (error);
+
+  gain_text = qd_block_describe_params (f->gain, NULL);
+  g_assert_cmpstr (gain_text, ==, "k = 2.5");
+  wsum_text = qd_block_describe_params (wsum, &labels);
+  g_assert_null (wsum_text);
+  g_assert_nonnull (labels);
+  g_assert_cmpuint (g_strv_length (labels), ==, 3);
+  g_assert_cmpstr (labels[0], ==, "+");
+  g_assert_cmpstr (labels[1], ==, "−");
+  g_assert_cmpstr (labels[2], ==, "0.5");
+  /* An Integrator left to the model's method says so; a chosen one is
+   * named. */
+  method_text = qd_block_describe_params (f->integrator, NULL);
+  g_assert_cmpstr (method_text, ==, _("model's method"));
+  g_clear_pointer (&method_text, g_free);
+  g_assert_true (qd_document_set_param (f->document, f->integrator, "method", "QSS2", &error));
+  method_text = qd_block_describe_params (f->integrator, NULL);
+  g_assert_cmpstr (method_text, ==, "QSS2");
+  /* A Constant has nothing to show. */
+  g_assert_null (qd_block_describe_params (f->constant, NULL));
+
+  on = render_params (f, TRUE);
+  off = render_params (f, FALSE);
+  /* Under Gain (100..160 x 100..140), below its name. */
+  g_assert_cmpint (count_changed (on, off, 80, 154, 180, 175), >, 20);
+  /* Under the Integrator (300..360). */
+  g_assert_cmpint (count_changed (on, off, 280, 154, 380, 175), >, 20);
+  /* Inside the Weighted Sum's left edge, by its inputs. */
+  g_assert_cmpint (count_changed (on, off, 500, 100, 520, 140), >, 10);
+  /* The Constant shows nothing more. */
+  g_assert_cmpint (count_changed (on, off, 80, 254, 180, 330), ==, 0);
+  cairo_surface_destroy (on);
+  cairo_surface_destroy (off);
+}
+
+/* Notes: drawn where they are when the options carry them, and found
+ * under the pointer (the topmost first). */
+static void
+test_render_notes (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_note_free);
+  cairo_surface_t *with, *without;
+  cairo_t *cr;
+  QdCanvasRenderOptions options;
+  QdRect r;
+
+  g_ptr_array_add (notes, qd_note_new (500, 400, "A note\non two lines"));
+  g_ptr_array_add (notes, qd_note_new (510, 410, "on top"));
+  r = qd_canvas_note_rect (g_ptr_array_index (notes, 0));
+  g_assert_cmpfloat (r.x, ==, 500);
+  g_assert_cmpfloat (r.width, >, 40);
+  /* Two lines are taller than one. */
+  g_assert_cmpfloat (r.height, >, qd_canvas_note_rect (g_ptr_array_index (notes, 1)).height);
+  g_assert_cmpint (qd_canvas_note_at (notes, 505, 405), ==, 0);
+  g_assert_cmpint (qd_canvas_note_at (notes, 515, 415), ==, 1);
+  g_assert_cmpint (qd_canvas_note_at (notes, 490, 405), ==, -1);
+  g_assert_cmpint (qd_canvas_note_at (NULL, 505, 405), ==, -1);
+
+  without = render_params (f, TRUE);
+  with = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 800, 700);
+  cr = cairo_create (with);
+  qd_canvas_render_options_init (&options);
+  options.draw_grid = FALSE;
+  options.notes = notes;
+  qd_canvas_render (cr, f->root, &options, 800, 700);
+  cairo_destroy (cr);
+  cairo_surface_flush (with);
+  g_assert_cmpint (count_changed (with, without, 500, 400, 560, 440), >, 500);
+  /* Nothing else changes. */
+  g_assert_cmpint (count_changed (with, without, 0, 0, 480, 380), ==, 0);
+  cairo_surface_destroy (with);
+  cairo_surface_destroy (without);
 }
 
 /* The widget and its window */
@@ -2463,6 +2592,8 @@ main (int    argc,
   ADD ("render/pixels", test_render_pixels, TRUE);
   ADD ("render/vector-link", test_render_vector_link, TRUE);
   ADD ("render/highlight", test_render_highlight, TRUE);
+  ADD ("render/params", test_render_params, FALSE);
+  ADD ("render/notes", test_render_notes, FALSE);
   ADD ("render/name-placement", test_render_name_placement, TRUE);
   g_test_add_func ("/canvas/widget/view", test_widget_view);
   g_test_add_func ("/canvas/widget/fit-on-resize", test_widget_fit_on_resize);

@@ -519,8 +519,13 @@ test_semantic_errors (void)
       NAME ": \"version\" must be a whole number (this QDevs writes 1)" },
     { HEAD "\"titel\": \"x\"}", QD_ERROR_FORMAT,
       NAME ": unknown key \"titel\" in the diagram; the keys are format, version, "
-      "title, description, simulation, variables, blocks, links, breakpoints" },
+      "title, description, simulation, variables, blocks, links, breakpoints, notes" },
     { HEAD "\"title\": 3}", QD_ERROR_FORMAT, NAME ": \"title\" must be a string" },
+    { HEAD "\"notes\": {}}", QD_ERROR_FORMAT, NAME ": \"notes\" must be an array of objects" },
+    { HEAD "\"notes\": [{\"text\": \"a\"}]}", QD_ERROR_FORMAT,
+      NAME ": note 1: \"position\" must be an array of two numbers from -10000000 to 10000000" },
+    { HEAD "\"notes\": [{\"position\": [0, 0], \"text\": 1}]}", QD_ERROR_FORMAT,
+      NAME ": note 1: \"text\" must be a string" },
     { HEAD "\"blocks\": {}}", QD_ERROR_FORMAT, NAME ": \"blocks\" must be an array of blocks" },
 
     /* Simulation settings and variables */
@@ -985,6 +990,67 @@ test_save_atomic (void)
   g_rmdir (dir);
 }
 
+/* Notes: kept through a save and a load, each command one undo step,
+ * and a diagram without notes written with no "notes" key. */
+static void
+test_notes (void)
+{
+  g_autoptr(QdDocument) doc = qd_document_new ();
+  g_autoptr(QdDocument) back = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *plain = qd_document_to_data (doc, NULL);
+  g_autofree char *text = NULL;
+  GPtrArray *notes;
+  const QdNote *note;
+
+  g_assert_null (strstr (plain, "notes"));
+  g_assert_cmpuint (qd_document_add_note (doc, 10, 20, "first\nline two"), ==, 0);
+  g_assert_cmpuint (qd_document_add_note (doc, -5.5, 300, "second"), ==, 1);
+  g_assert_true (qd_document_set_note_text (doc, 1, "second, edited"));
+  g_assert_false (qd_document_set_note_text (doc, 1, "second, edited"));
+  g_assert_false (qd_document_remove_note (doc, 2));
+
+  text = qd_document_to_data (doc, NULL);
+  back = qd_document_load_data (text, strlen (text), NAME, &error);
+  g_assert_no_error (error);
+  notes = qd_document_get_notes (back);
+  g_assert_cmpuint (notes->len, ==, 2);
+  note = g_ptr_array_index (notes, 0);
+  g_assert_cmpfloat (note->x, ==, 10);
+  g_assert_cmpfloat (note->y, ==, 20);
+  g_assert_cmpstr (note->text, ==, "first\nline two");
+  note = g_ptr_array_index (notes, 1);
+  g_assert_cmpfloat (note->x, ==, -5.5);
+  g_assert_cmpstr (note->text, ==, "second, edited");
+  /* Loading is not an edit. */
+  g_assert_false (qd_document_can_undo (back));
+
+  /* Undo walks back the edit, then the additions; redo brings them back. */
+  notes = qd_document_get_notes (doc);
+  g_assert_true (qd_document_undo (doc));
+  g_assert_cmpstr (((QdNote *) g_ptr_array_index (notes, 1))->text, ==, "second");
+  g_assert_true (qd_document_undo (doc));
+  g_assert_cmpuint (notes->len, ==, 1);
+  g_assert_true (qd_document_redo (doc));
+  g_assert_cmpuint (notes->len, ==, 2);
+  g_assert_true (qd_document_remove_note (doc, 0));
+  g_assert_cmpuint (notes->len, ==, 1);
+  g_assert_cmpstr (((QdNote *) g_ptr_array_index (notes, 0))->text, ==, "second");
+  g_assert_true (qd_document_undo (doc));
+  g_assert_cmpuint (notes->len, ==, 2);
+  g_assert_cmpstr (((QdNote *) g_ptr_array_index (notes, 0))->text, ==, "first\nline two");
+  g_assert_true (qd_document_move_note (doc, 0, 50, 60));
+  g_assert_cmpfloat (((QdNote *) g_ptr_array_index (notes, 0))->x, ==, 50);
+  g_assert_true (qd_document_undo (doc));
+  g_assert_cmpfloat (((QdNote *) g_ptr_array_index (notes, 0))->x, ==, 10);
+  while (qd_document_undo (doc))
+    ;
+  g_clear_pointer (&text, g_free);
+  text = qd_document_to_data (doc, NULL);
+  /* With no notes left, the file is the same as before any. */
+  g_assert_cmpstr (text, ==, plain);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1007,6 +1073,7 @@ main (int argc, char **argv)
   g_test_add_func ("/file/load-missing", test_load_missing);
   g_test_add_func ("/file/load-problems", test_load_problems);
   g_test_add_func ("/file/save-atomic", test_save_atomic);
+  g_test_add_func ("/file/notes", test_notes);
 
   return g_test_run ();
 }

@@ -62,6 +62,8 @@ qd_canvas_render_options_init (QdCanvasRenderOptions *options)
 {
   memset (options, 0, sizeof *options);
   options->zoom = 1.0;
+  options->show_params = TRUE;
+  options->selected_note = -1;
   options->draw_grid = TRUE;
   options->draw_background = TRUE;
 }
@@ -371,6 +373,131 @@ draw_port (cairo_t             *cr,
     cairo_fill (cr);
 }
 
+/* What the block's type shows of its parameters (describe_params): a
+ * caption under the block's name, and small texts just inside its
+ * input ports (a Weighted Sum's signs). */
+static void
+draw_block_params (cairo_t             *cr,
+                   const QdBlock       *block,
+                   guint                n_in,
+                   const QdCanvasStyle *style)
+{
+  g_auto (GStrv) input_labels = NULL;
+  g_autofree char *caption = qd_block_describe_params (block, &input_labels);
+
+  source_color (cr, &style->dim_text, 1.0);
+  for (guint i = 0; input_labels != NULL && input_labels[i] != NULL && i < n_in; i++)
+    {
+      QdPoint pos, dir;
+
+      qd_canvas_port_position_n (block, QD_CANVAS_PORT_INPUT, i, n_in, &pos, &dir);
+      /* Just inside the edge, on the port's axis: the link arrives
+       * outside, the glyph sits in the middle. */
+      draw_text_centered (cr, input_labels[i], pos.x - dir.x * 7, pos.y - dir.y * 7,
+                          10, block->width * 0.25, 10, TRUE);
+    }
+  if (caption != NULL && caption[0] != '\0')
+    {
+      PangoLayout *layout = create_layout (cr, caption, 9, FALSE);
+      PangoRectangle logical;
+      double top = block->y + block->height + 2;
+
+      if (block->name != NULL)
+        {
+          PangoLayout *name = create_layout (cr, block->name, 10, FALSE);
+          PangoRectangle name_logical;
+          QdRect where;
+
+          pango_layout_get_extents (name, NULL, &name_logical);
+          where = qd_canvas_block_name_rect (block,
+                                             name_logical.width / (double) PANGO_SCALE,
+                                             name_logical.height / (double) PANGO_SCALE);
+          top = MAX (top, where.y + where.height);
+          g_object_unref (name);
+        }
+      pango_layout_get_extents (layout, NULL, &logical);
+      cairo_move_to (cr, block->x + block->width / 2
+                     - (logical.x + logical.width / 2.0) / PANGO_SCALE,
+                     top - logical.y / (double) PANGO_SCALE);
+      pango_cairo_show_layout (cr, layout);
+      g_object_unref (layout);
+    }
+}
+
+#define NOTE_FONT_SIZE 11
+#define NOTE_MARGIN    6
+
+QdRect
+qd_canvas_note_rect (const QdNote *note)
+{
+  PangoLayout *layout = create_layout (NULL, note->text[0] != '\0' ? note->text : " ",
+                                       NOTE_FONT_SIZE, FALSE);
+  PangoRectangle logical;
+  QdRect rect;
+
+  pango_layout_get_extents (layout, NULL, &logical);
+  g_object_unref (layout);
+  rect.x = note->x;
+  rect.y = note->y;
+  rect.width = logical.width / (double) PANGO_SCALE + 2 * NOTE_MARGIN;
+  rect.height = logical.height / (double) PANGO_SCALE + 2 * NOTE_MARGIN;
+  return rect;
+}
+
+int
+qd_canvas_note_at (const GPtrArray *notes,
+                   double           x,
+                   double           y)
+{
+  for (guint k = notes != NULL ? notes->len : 0; k-- > 0;)
+    {
+      QdRect r = qd_canvas_note_rect (g_ptr_array_index ((GPtrArray *) notes, k));
+
+      if (x >= r.x && x <= r.x + r.width && y >= r.y && y <= r.y + r.height)
+        return (int) k;
+    }
+  return -1;
+}
+
+/* A note as a pale card with its text, so that it reads as a remark on
+ * the diagram and not as a block. */
+static void
+draw_note (cairo_t                     *cr,
+           const QdNote                *note,
+           gboolean                     selected,
+           const QdCanvasRenderOptions *options,
+           const QdCanvasStyle         *style)
+{
+  QdRect r = qd_canvas_note_rect (note);
+  PangoLayout *layout;
+  PangoRectangle logical;
+
+  rounded_rect (cr, r.x, r.y, r.width, r.height, 3);
+  cairo_set_source_rgba (cr, 1.0, 0.96, 0.70, 0.92);
+  cairo_fill_preserve (cr);
+  if (selected)
+    {
+      source_color (cr, &style->accent, 1.0);
+      cairo_set_line_width (cr, 2.0 / options->zoom);
+    }
+  else
+    {
+      cairo_set_source_rgba (cr, 0.75, 0.65, 0.25, 1.0);
+      cairo_set_line_width (cr, 1.0 / options->zoom);
+    }
+  cairo_stroke (cr);
+  if (options->draft || NOTE_FONT_SIZE * options->zoom < 4)
+    return;
+  layout = create_layout (cr, note->text, NOTE_FONT_SIZE, FALSE);
+  pango_layout_get_extents (layout, NULL, &logical);
+  /* Dark text on the pale card in both styles. */
+  cairo_set_source_rgb (cr, 0.15, 0.15, 0.12);
+  cairo_move_to (cr, r.x + NOTE_MARGIN - logical.x / (double) PANGO_SCALE,
+                 r.y + NOTE_MARGIN - logical.y / (double) PANGO_SCALE);
+  pango_cairo_show_layout (cr, layout);
+  g_object_unref (layout);
+}
+
 /* A run's figure for the block (an integrator's step count) as a pill
  * on its top-right corner, in the accent colour so it reads as an
  * annotation, not as part of the diagram. */
@@ -589,6 +716,8 @@ draw_block (cairo_t                     *cr,
         draw_port (cr, system, driven, block, QD_CANVAS_PORT_INPUT, i, n_in, style, px);
       for (guint i = 0; i < n_out; i++)
         draw_port (cr, system, driven, block, QD_CANVAS_PORT_OUTPUT, i, n_out, style, px);
+      if (options->show_params && options->zoom * 9 >= 5 && !options->draft)
+        draw_block_params (cr, block, n_in, style);
     }
 
   if (options->badges != NULL)
@@ -950,6 +1079,9 @@ qd_canvas_render (cairo_t                     *cr,
       cairo_set_line_width (cr, 1.5 / options->zoom);
       cairo_stroke (cr);
     }
+  for (guint k = 0; options->notes != NULL && k < options->notes->len; k++)
+    draw_note (cr, g_ptr_array_index ((GPtrArray *) options->notes, k),
+               (int) k == options->selected_note, options, style);
 
   if (!options->skip_overlays)
     draw_overlays (cr, system, options, style);

@@ -12,6 +12,7 @@
 #include <cairo.h>
 
 #include "qd-canvas-geometry.h"
+#include "qd-notes.h"
 
 G_BEGIN_DECLS
 
@@ -97,6 +98,16 @@ typedef struct
   /* Leave out the text (glyphs and names): a quick drawing for the
    * frames of a zoom in progress, drawn again in full when it stops. */
   gboolean             draft;
+
+  /* Draw what block types show of their parameters (a Gain's factor, a
+   * Weighted Sum's signs, an Integrator's method). TRUE by default. */
+  gboolean             show_params;
+
+  /* The document's text notes (QdNote*, qd-notes.h), drawn above the
+   * links, and the index of the selected one (-1 for none). May be NULL:
+   * the canvas gives them for the top level only. */
+  const GPtrArray     *notes;
+  int                  selected_note;
 } QdCanvasRenderOptions;
 
 void   qd_canvas_style_init_light  (QdCanvasStyle               *style);
@@ -114,6 +125,13 @@ void   qd_canvas_render            (cairo_t                     *cr,
                                     const QdCanvasRenderOptions *options,
                                     double                       width,
                                     double                       height);
+
+/* Where a note is drawn, in canvas units: its text's box with a margin. */
+QdRect qd_canvas_note_rect         (const QdNote                *note);
+/* The index of the topmost note of @notes at (@x, @y), or -1. */
+int    qd_canvas_note_at           (const GPtrArray             *notes,
+                                    double                       x,
+                                    double                       y);
 
 /* The colour that marks a block's category on its body. */
 void   qd_canvas_category_color    (const char                  *category,

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "qd-canvas.h"
+#include "qd-canvas-notes.h"
 #include "qd-canvas-render.h"
 
 /* How near the pointer must be to pick a port or link, in pixels. */
@@ -105,6 +106,10 @@ struct _QdCanvas
 
   GtkGesture         *drag;
   GtkWidget          *context_menu;
+  double              context_x, context_y; /* canvas point of the last context click */
+  int                 selected_note;        /* a text note of the top level, or -1 */
+  guint               notes_drawn;          /* notes_fingerprint() of the image */
+  gboolean            hide_params;          /* qd_canvas_set_show_params() */
 
   /* The port under the pointer while idle: ringed, to say "drag from
    * here to connect". Ids, not pointers: the block may go. */
@@ -471,7 +476,10 @@ update_actions (QdCanvas *self)
     if (((QdBlock *) g_ptr_array_index (blocks, i))->inner != NULL)
       subsystem = TRUE;
 
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "canvas.delete", any);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "canvas.delete",
+                                 any || self->selected_note >= 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "canvas.add-note",
+                                 has_doc && system != NULL && system->owner == NULL);
   /* Links alone are copied too: Paste joins the same blocks again. */
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "canvas.cut", any);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "canvas.copy", any);
@@ -525,6 +533,30 @@ route_from_controller (const QdSystem *system,
   return qd_canvas_controller_get_route (user_data, link, target);
 }
 
+/* The document's notes when the top level is shown, else NULL: notes
+ * belong to the top-level diagram. */
+static GPtrArray *
+qd_canvas_get_notes (QdCanvas *self)
+{
+  QdDocument *document = qd_canvas_controller_get_document (self->controller);
+  QdSystem *system = qd_canvas_controller_get_system (self->controller);
+
+  if (document == NULL || system == NULL || system->owner != NULL)
+    return NULL;
+  return qd_document_get_notes (document);
+}
+
+static void
+select_note (QdCanvas *self,
+             int       index)
+{
+  if (self->selected_note == index)
+    return;
+  self->selected_note = index;
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "canvas.delete", TRUE);
+  invalidate_cache (self);
+}
+
 static void
 init_options (QdCanvas              *self,
               QdCanvasRenderOptions *options,
@@ -552,6 +584,9 @@ init_options (QdCanvas              *self,
       self->widths_stale = FALSE;
     }
   options->link_widths = self->link_widths;
+  options->notes = qd_canvas_get_notes (self);
+  options->show_params = !self->hide_params;
+  options->selected_note = self->selected_note;
 }
 
 /* Draws the part (@x, @y, @width, @height) of the cached image, in
@@ -647,6 +682,26 @@ add_selection_damage (QdCanvas   *self,
         }
     }
   return TRUE;
+}
+
+/* The notes as drawn: edits of notes bring the controller no damage, so
+ * a change of this says the image must be drawn again (a few notes:
+ * cheap enough for every frame). */
+static guint
+notes_fingerprint (QdCanvas *self)
+{
+  GPtrArray *notes = qd_canvas_get_notes (self);
+  guint hash = 17;
+
+  for (guint k = 0; notes != NULL && k < notes->len; k++)
+    {
+      const QdNote *note = g_ptr_array_index (notes, k);
+
+      hash = hash * 31 + g_str_hash (note->text);
+      hash = hash * 31 + (guint) (int) note->x;
+      hash = hash * 31 + (guint) (int) note->y;
+    }
+  return hash * 31 + (notes != NULL ? notes->len : 0);
 }
 
 /* Brings the cached image up to date after edits by drawing again only
@@ -1057,6 +1112,11 @@ qd_canvas_snapshot (GtkWidget   *widget,
       if (!repair_cache (self))
         self->cache_valid = FALSE;
     }
+  if (notes_fingerprint (self) != self->notes_drawn)
+    {
+      self->notes_drawn = notes_fingerprint (self);
+      self->cache_valid = FALSE;
+    }
   if (cache_is_usable (self, &style, width, height, scale, FALSE))
     ;
   else if (cache_is_usable (self, &style, width, height, scale, TRUE))
@@ -1315,11 +1375,18 @@ on_click_pressed (GtkGestureClick *gesture,
                   QdCanvas        *self)
 {
   double cx, cy;
+  int note;
 
+  qd_canvas_widget_to_canvas (self, x, y, &cx, &cy);
+  /* A note is selected by a click and edited by a double click. */
+  note = qd_canvas_note_at (qd_canvas_get_notes (self), cx, cy);
+  select_note (self, note);
   if (n_press != 2)
     return;
-  qd_canvas_widget_to_canvas (self, x, y, &cx, &cy);
-  qd_canvas_controller_activate (self->controller, cx, cy);
+  if (note >= 0)
+    qd_canvas_notes_edit (GTK_WIDGET (self), qd_canvas_get_document (self), (guint) note);
+  else
+    qd_canvas_controller_activate (self->controller, cx, cy);
 }
 
 static void
@@ -1423,6 +1490,9 @@ on_context_pressed (GtkGestureClick *gesture,
   /* The menu acts on what was clicked: a block, a link, or the model
    * itself over empty space. */
   qd_canvas_controller_context_press (self->controller, cx, cy);
+  self->context_x = cx;
+  self->context_y = cy;
+  select_note (self, qd_canvas_note_at (qd_canvas_get_notes (self), cx, cy));
 
   popup_context_menu (self, x, y);
 }
@@ -1747,8 +1817,22 @@ action_activated (GtkWidget  *widget,
 
   if (g_str_equal (name, "select-all"))
     qd_canvas_controller_select_all (c);
+  else if (g_str_equal (name, "delete") && self->selected_note >= 0)
+    {
+      qd_document_remove_note (qd_canvas_get_document (self), (guint) self->selected_note);
+      select_note (self, -1);
+    }
   else if (g_str_equal (name, "delete"))
     qd_canvas_controller_delete_selection (c);
+  else if (g_str_equal (name, "add-note"))
+    {
+      QdDocument *document = qd_canvas_get_document (self);
+      guint index = qd_document_add_note (document, self->context_x, self->context_y,
+                                          _("Note"));
+
+      select_note (self, (int) index);
+      qd_canvas_notes_edit (widget, document, index);
+    }
   else if (g_str_equal (name, "copy"))
     clipboard_copy (self);
   else if (g_str_equal (name, "cut"))
@@ -1891,6 +1975,7 @@ create_context_menu_model (void)
   g_object_unref (section);
 
   section = g_menu_new ();
+  g_menu_append (section, _("Add _Note"), "canvas.add-note");
   g_menu_append (section, _("Select _All"), "canvas.select-all");
   g_menu_append (section, _("_Zoom to Fit"), "canvas.zoom-fit");
   g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
@@ -1993,6 +2078,7 @@ qd_canvas_class_init (QdCanvasClass *klass)
     "canvas.paste", "canvas.duplicate", "canvas.rotate", "canvas.flip",
     "canvas.group", "canvas.ungroup", "canvas.zoom-in", "canvas.zoom-out",
     "canvas.zoom-fit", "canvas.zoom-100", "canvas.go-up", "canvas.context-menu",
+    "canvas.add-note",
   };
   static const struct
   {
@@ -2086,6 +2172,7 @@ qd_canvas_init (QdCanvas *self)
   self->widths_stale = TRUE;
 
   self->zoom = 1.0;
+  self->selected_note = -1;
   self->drawn_selection = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->controller = qd_canvas_controller_new ();
   qd_canvas_controller_set_tolerance (self->controller, PICK_PIXELS);
@@ -2180,6 +2267,16 @@ qd_canvas_set_block_reported (QdCanvas   *self,
     g_hash_table_ref (reported);
   g_clear_pointer (&self->reported, g_hash_table_unref);
   self->reported = reported;
+}
+
+void
+qd_canvas_set_show_params (QdCanvas *self,
+                           gboolean  show)
+{
+  g_return_if_fail (QD_IS_CANVAS (self));
+
+  self->hide_params = !show;
+  invalidate_cache (self);
 }
 
 void

@@ -68,6 +68,10 @@ void                qd_canvas_reveal_block   (QdCanvas   *self,
 /* Adds a block of @type at the centre of the view (palette activation). */
 QdBlock            *qd_canvas_insert_block   (QdCanvas   *self,
                                               const char *type);
+/* Whether blocks show their parameters (a Gain's factor, a Weighted
+ * Sum's signs, an Integrator's method); TRUE at first. */
+void                qd_canvas_set_show_params (QdCanvas *self,
+                                               gboolean  show);
 /* Short texts drawn in a corner of blocks (block id -> text, kept with a
  * reference; NULL removes them all): the results of a run, such as an
  * integrator's step count. */

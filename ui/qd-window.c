@@ -1545,6 +1545,18 @@ qd_window_class_init (QdWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_message_close_clicked);
 }
 
+/* View ▸ Block Parameters. */
+static void
+show_params_changed (GSimpleAction *action,
+                     GVariant      *state,
+                     gpointer       user_data)
+{
+  QdWindow *self = user_data;
+
+  qd_canvas_set_show_params (self->canvas, g_variant_get_boolean (state));
+  g_simple_action_set_state (action, state);
+}
+
 static const GActionEntry win_actions[] = {
   { "undo", undo_activated, NULL, NULL, NULL, { 0 } },
   { "redo", redo_activated, NULL, NULL, NULL, { 0 } },
@@ -1557,6 +1569,7 @@ static const GActionEntry win_actions[] = {
   { "open-subsystem", open_subsystem_activated, NULL, NULL, NULL, { 0 } },
   { "rename", rename_activated, NULL, NULL, NULL, { 0 } },
   { "properties", properties_activated, NULL, NULL, NULL, { 0 } },
+  { "show-params", NULL, NULL, "true", show_params_changed, { 0 } },
 };
 
 static void
