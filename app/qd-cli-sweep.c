@@ -406,6 +406,10 @@ set_running_sim (QdSimulation *sim,
                  gpointer      user_data)
 {
   running_sim = sim;
+  /* A Ctrl-C while this run was being set up found no simulation to
+   * stop: the handler set the flag first, so it is seen here. */
+  if (sim != NULL && qd_cli_sweep_interrupt != 0)
+    qd_simulation_request_stop (sim);
 }
 
 /* One process, no fork: --jobs 1, and a sweep of one run. A run that
