@@ -30,9 +30,11 @@ skip ()
 command -v xdotool >/dev/null 2>&1 || skip "xdotool is not installed"
 command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
 
-# A display of our own, so that nothing else takes the keyboard focus.
+# A display of our own, so that nothing else takes the keyboard focus;
+# -noreset: the editor is killed and started again, and a server that
+# resets when its last client goes refuses the next one for a moment.
 if [ -z "${QD_E2E_INNER:-}" ] && command -v xvfb-run >/dev/null 2>&1; then
-  QD_E2E_INNER=1 exec xvfb-run -a -s "-screen 0 1280x900x24" "$0" "$@"
+  QD_E2E_INNER=1 exec xvfb-run -a -s "-screen 0 1280x900x24 -noreset" "$0" "$@"
 fi
 [ -n "${DISPLAY:-}" ] || skip "no display (run under xvfb-run -a)"
 xdotool getdisplaygeometry >/dev/null 2>&1 || skip "the display $DISPLAY does not answer"
