@@ -197,6 +197,22 @@ draw_link_values (QdDebugger *self,
     }
 }
 
+/* A run that simply went to its end, nobody stepping back through it:
+ * its last transition is no news, and a ring on some block after every
+ * run would only puzzle. Stepping back from the end shows it again. */
+static gboolean
+run_ended_unwatched (QdDebugger   *self,
+                     QdRunSession *session)
+{
+  QdRunner *runner = qd_run_session_get_runner (session);
+  QdRunnerState state = runner != NULL ? qd_runner_get_state (runner) : QD_RUNNER_IDLE;
+  guint n_rows = qd_event_view_get_n_rows (qd_run_session_get_event_view (session));
+
+  if (state != QD_RUNNER_FINISHED && state != QD_RUNNER_STOPPED && state != QD_RUNNER_FAILED)
+    return FALSE;
+  return n_rows == 0 || qd_debugger_get_position (self) + 1 >= n_rows;
+}
+
 void
 qd_debugger_overlay_draw (QdDebugger *self,
                           QdCanvas   *canvas,
@@ -215,6 +231,8 @@ qd_debugger_overlay_draw (QdDebugger *self,
   if (qd_debugger_get_link_values (self))
     draw_link_values (self, cr, system);
   if (!qd_debugger_get_entry (self, &entry, &seg))
+    return;
+  if (run_ended_unwatched (self, session))
     return;
   block = qd_document_find_block_by_path (doc, qd_debugger_get_block_path (self, entry.block));
   shown = block_in_system (block, system);
