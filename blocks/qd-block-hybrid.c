@@ -1028,7 +1028,9 @@ lookup_output (QdAtomic *self,
    * breakpoint reached now (to rounding: the crossing's time is rounded)
    * the value is the table's own, so the output is continuous. */
   {
-    int k = to == from + 1 ? from : to == from - 1 ? to : -1;
+    /* MODE_NONE (the first output) is INT_MIN: no neighbour of it. */
+    int k = from == MODE_NONE ? -1
+            : to == from + 1 ? from : to == from - 1 ? to : -1;
     double u = y->c[0];
 
     y->c[0] = v[i] + slope * (u - b[i]);
