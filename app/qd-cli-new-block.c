@@ -302,7 +302,7 @@ int
 qd_cli_new_block (int    argc,
                   char **argv)
 {
-  char *dir_option = NULL;
+  g_autofree char *dir_option = NULL;
   GOptionEntry entries[] = {
     { "dir", 0, 0, G_OPTION_ARG_FILENAME, &dir_option,
       N_("Write the project into DIR (default: ./NAME); it must not exist or be empty"),
@@ -343,8 +343,7 @@ qd_cli_new_block (int    argc,
                                _("'%s' cannot name a block: use letters, digits and '_', "
                                  "beginning with a letter"), name);
 
-  dir = dir_option != NULL ? g_strdup (dir_option) : g_strdup (name);
-  g_free (dir_option);
+  dir = g_strdup (dir_option != NULL ? dir_option : name);
   existing = g_dir_open (dir, 0, NULL);
   if (existing != NULL && g_dir_read_name (existing) != NULL)
     {
