@@ -232,11 +232,19 @@ def main():
               "headers stay out%s" % ("ok" if not api else "not ok", n,
                                       "" if not api else " # " + api))
         n += 1
-        plugin = check_new_block(meson, root, bindir, libdir, destdir)
-        print("%s %d - a plugin from new-block builds, tests, installs and runs "
-              "against the installed QDevs%s"
-              % ("ok" if not plugin else "not ok", n,
-                 "" if not plugin else " # " + plugin.replace("\n", "\n# ")))
+        if os.environ.get("QD_TEST_SANITIZED"):
+            # A library built with a sanitizer needs its runtime first in
+            # every program that loads it; the plugin's own test program
+            # is built without one.
+            plugin = ""
+            print("ok %d # SKIP the plugin project cannot load a library "
+                  "built with sanitizers" % n)
+        else:
+            plugin = check_new_block(meson, root, bindir, libdir, destdir)
+            print("%s %d - a plugin from new-block builds, tests, installs and runs "
+                  "against the installed QDevs%s"
+                  % ("ok" if not plugin else "not ok", n,
+                     "" if not plugin else " # " + plugin.replace("\n", "\n# ")))
         print("1..%d" % n)
         return 1 if missing or not ran or not found or api or plugin else 0
     finally:
