@@ -377,15 +377,16 @@ product_lambda (QdAtomic *self,
                 double    t)
 {
   QdTaylor p, u;
-  int order = 0;
+  int order = read_input (self, 0, t, &p);
 
-  /* Multiplied at the full order 3 (inputs are zero above their own
-   * order), then truncated to the highest input order on output. */
-  qd_taylor_constant (&p, 1.0);
-  for (guint i = 0; i < self->n_in; i++)
+  /* The first factor as it is, then each other one at the full order
+   * (inputs are zero above their own order), the last at the highest
+   * input order: the coefficients up to an order do not depend on those
+   * above it, and the output is truncated to it. */
+  for (guint i = 1; i < self->n_in; i++)
     {
       order = MAX (order, read_input (self, i, t, &u));
-      qd_taylor_mul (&p, &p, &u, QD_MAX_ORDER);
+      qd_taylor_mul (&p, &p, &u, i + 1 == self->n_in ? order : QD_MAX_ORDER);
     }
   return write_output (self, t, &p, order, &p, NULL);
 }

@@ -193,6 +193,22 @@ test_product (void)
     assert_output (&h, 3, e3);
   }
   harness_clear (&h);
+
+  /* Two factors of order 1 and a last one of order 2: the first two's
+   * product has an s^2 term, which the output keeps although neither of
+   * them has one. (1 + s)(1 + s)(1 + s^2) = 1 + 2s + 2s^2 + ... */
+  {
+    const double r[] = { 1, 1 }, q[] = { 1, 0, 1 };
+    const double e[] = { 1, 2, 2 };
+
+    harness_init (&h, "product", 3, &n, 1);
+    set_input (&h, 0, 0.0, 1, r);
+    set_input (&h, 1, 0.0, 1, r);
+    set_input (&h, 2, 0.0, 2, q);
+    harness_event (&h, 2, 0.0);
+    assert_output (&h, 2, e);
+    harness_clear (&h);
+  }
 }
 
 static void
