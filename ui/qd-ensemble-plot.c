@@ -321,6 +321,31 @@ draw_key (QdEnsemblePlot    *self,
   g_object_unref (layout);
 }
 
+/* No curve: say why rather than show empty axes. */
+static void
+draw_empty (QdEnsemblePlot    *self,
+            cairo_t           *cr,
+            double             width,
+            double             height,
+            const QdPlotStyle *style)
+{
+  PangoLayout *layout = pango_cairo_create_layout (cr);
+  PangoFontDescription *font = pango_font_description_from_string ("Sans 10");
+  int w, h;
+
+  set_color (cr, &style->background, 1.0);
+  cairo_paint (cr);
+  pango_layout_set_font_description (layout, font);
+  pango_layout_set_text (layout, self->job == NULL ? _("Each run of the sweep will be drawn here.")
+                                                   : _("No run has this signal: they all failed."), -1);
+  pango_layout_get_pixel_size (layout, &w, &h);
+  set_color (cr, &style->text, 0.6);
+  cairo_move_to (cr, (width - w) / 2.0, (height - h) / 2.0);
+  pango_cairo_show_layout (cr, layout);
+  pango_font_description_free (font);
+  g_object_unref (layout);
+}
+
 /* Everything but the highlighted run. */
 static void
 draw_base (QdEnsemblePlot    *self,
@@ -335,9 +360,12 @@ draw_base (QdEnsemblePlot    *self,
   double alpha = CLAMP (6.0 / MAX (self->curves->len, 1), 0.05, 0.6);
 
   init_options (self, &o, style);
+  if (self->curves->len == 0)
+    {
+      draw_empty (self, cr, width, height, style);
+      return;
+    }
   qd_plot_render (cr, &o, width, height);
-  if (self->n_grid == 0)
-    return;
   qd_plot_render_get_area (&o, width, height, &area);
   cairo_save (cr);
   cairo_rectangle (cr, area.x, area.y, area.width, area.height);

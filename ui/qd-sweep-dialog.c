@@ -47,6 +47,7 @@ struct _QdSweepDialog
   QdEnsemblePlot *plot;
   QdSweepTable   *table;
   GtkListBox     *failed;
+  GtkTextBuffer  *summary;
   GPtrArray      *failed_rows;   /* char*: the Failed page's text */
   GtkWidget      *export_plot;
   GtkWidget      *export_table;
@@ -338,6 +339,11 @@ show_results (QdSweepDialog *self)
   on_signal_selected (self->signal, NULL, self);
   qd_sweep_table_set_job (self->table, self->job);
   fill_failed (self);
+  {
+    g_autofree char *summary = qd_sweep_summary_text (qd_sweep_job_get_results (self->job));
+
+    gtk_text_buffer_set_text (self->summary, summary, -1);
+  }
   gtk_widget_set_sensitive (self->export_table, qd_sweep_job_get_results (self->job)->len > 0);
   gtk_widget_set_sensitive (self->export_plot, names[0] != NULL);
 }
@@ -383,7 +389,7 @@ on_job_finished (QdSweepJob    *job,
     text = g_strdup_printf (_("Cancelled: %" PRIu64 " of %" PRIu64 " runs done, %" PRIu64 " failed."),
                             done, n, failed);
   else
-    text = g_strdup_printf (_("%" PRIu64 " runs in %.1f s on %u threads, %" PRIu64 " failed."),
+    text = g_strdup_printf (_("%" PRIu64 " runs in %.2f s on %u threads, %" PRIu64 " failed."),
                             n, seconds, qd_sweep_job_get_n_workers (job), failed);
   gtk_label_set_text (self->status, text);
   show_results (self);
@@ -476,6 +482,7 @@ qd_sweep_dialog_run (QdSweepDialog *self)
   qd_ensemble_plot_set_job (self->plot, NULL, NULL);
   qd_sweep_table_set_job (self->table, NULL);
   clear_failed (self);
+  gtk_text_buffer_set_text (self->summary, "", -1);
   gtk_widget_set_sensitive (self->export_table, FALSE);
   gtk_widget_set_sensitive (self->export_plot, FALSE);
   self->job = qd_sweep_job_new (self->document, sweep, parse_final_time (self), 0.0, &error);
@@ -687,17 +694,38 @@ static GtkWidget *
 build_runs_page (QdSweepDialog *self)
 {
   GtkWidget *page = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+  GtkWidget *hint = gtk_label_new (_("Click a column's header to sort the runs by it."));
 
+  gtk_label_set_xalign (GTK_LABEL (hint), 0.0f);
+  gtk_widget_set_hexpand (hint, TRUE);
+  gtk_widget_add_css_class (hint, "dim-label");
   self->export_table = gtk_button_new_with_mnemonic (_("Export _Table…"));
   gtk_widget_set_sensitive (self->export_table, FALSE);
-  gtk_widget_set_halign (self->export_table, GTK_ALIGN_END);
   g_signal_connect (self->export_table, "clicked", G_CALLBACK (on_export_table_clicked), self);
   self->table = QD_SWEEP_TABLE (qd_sweep_table_new ());
   gtk_widget_set_vexpand (GTK_WIDGET (self->table), TRUE);
-  gtk_box_append (GTK_BOX (page), self->export_table);
+  gtk_box_append (GTK_BOX (bar), hint);
+  gtk_box_append (GTK_BOX (bar), self->export_table);
+  gtk_box_append (GTK_BOX (page), bar);
   gtk_box_append (GTK_BOX (page), GTK_WIDGET (self->table));
   gtk_widget_set_margin_top (page, 6);
   return page;
+}
+
+/* What qdevs-cli sweep prints: per output, the mean, the spread, the
+ * percentiles and the confidence interval of the mean. */
+static GtkWidget *
+build_summary_page (QdSweepDialog *self)
+{
+  GtkTextView *view = GTK_TEXT_VIEW (gtk_text_view_new ());
+
+  gtk_text_view_set_editable (view, FALSE);
+  gtk_text_view_set_monospace (view, TRUE);
+  gtk_text_view_set_left_margin (view, 8);
+  gtk_text_view_set_top_margin (view, 8);
+  self->summary = gtk_text_view_get_buffer (view);
+  return qd_table_scroller_new (GTK_WIDGET (view));
 }
 
 static GtkWidget *
@@ -706,8 +734,8 @@ build_right (QdSweepDialog *self)
   GtkWidget *right = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
 
   self->status = qd_table_status_new ();
-  gtk_label_set_text (self->status, _("Check the variables to vary and give their values, or a "
-                                      "number of samples for Monte Carlo, then press Run Sweep."));
+  gtk_label_set_text (self->status, _("Check the variables to vary, or give a number of samples, "
+                                      "then press Run Sweep."));
   gtk_label_set_wrap (self->status, TRUE);
   self->progress = GTK_PROGRESS_BAR (gtk_progress_bar_new ());
   gtk_widget_set_visible (GTK_WIDGET (self->progress), FALSE);
@@ -718,8 +746,10 @@ build_right (QdSweepDialog *self)
   gtk_notebook_append_page (self->pages, build_runs_page (self), gtk_label_new (_("Runs")));
   self->failed = GTK_LIST_BOX (gtk_list_box_new ());
   gtk_list_box_set_selection_mode (self->failed, GTK_SELECTION_NONE);
+  gtk_list_box_set_placeholder (self->failed, gtk_label_new (_("No run failed.")));
   gtk_notebook_append_page (self->pages, qd_table_scroller_new (GTK_WIDGET (self->failed)),
                             gtk_label_new (_("Failed")));
+  gtk_notebook_append_page (self->pages, build_summary_page (self), gtk_label_new (_("Summary")));
   gtk_box_append (GTK_BOX (right), GTK_WIDGET (self->status));
   gtk_box_append (GTK_BOX (right), GTK_WIDGET (self->progress));
   gtk_box_append (GTK_BOX (right), GTK_WIDGET (self->pages));

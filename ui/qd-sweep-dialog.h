@@ -8,9 +8,10 @@
  * the engine (qd-sweep.h), and the runs go on a pool of threads
  * (qd-sweep-job.h) with a progress bar and Cancel. Then the Ensemble
  * page plots one Scope signal of every run with the mean and the 5-95 %
- * band, the Runs page lists the runs, sortable by any column, and the
- * Failed page gives each failed run's values and error. The table goes
- * to CSV as `qdevs-cli sweep --out` writes it, the plot to PNG or SVG.
+ * band, the Runs page lists the runs, sortable by any column, the
+ * Failed page gives each failed run's values and error, and the Summary
+ * page the statistics `qdevs-cli sweep` prints. The table goes to CSV as
+ * `qdevs-cli sweep --out` writes it, the plot to PNG, SVG or PDF.
  */
 #pragma once
 
