@@ -16,6 +16,7 @@
 #include "qd-sweep-dialog.h"
 #include "qd-export-chooser.h"
 #include "qd-table.h"
+#include "qd-test-geometry.h"
 
 typedef struct
 {
@@ -160,6 +161,12 @@ build_variables (QdSweepDialog *self)
       if (end == variable->value || *end != '\0' || !isfinite (row->value))
         row->value = 1.0;
       row->check = GTK_CHECK_BUTTON (gtk_check_button_new_with_label (variable->name));
+      {
+        /* Where the end-to-end test finds it (qd-test-geometry.h). */
+        g_autofree char *name = g_strconcat ("sweep-var:", variable->name, NULL);
+
+        gtk_widget_set_name (GTK_WIDGET (row->check), name);
+      }
       gtk_widget_set_tooltip_text (GTK_WIDGET (row->check), variable->value);
       row->kind = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (kind_names)), NULL));
       row->values = GTK_ENTRY (gtk_entry_new ());
@@ -647,6 +654,7 @@ build_left (QdSweepDialog *self)
   gtk_box_append (GTK_BOX (left), build_variables (self));
   gtk_box_append (GTK_BOX (left), build_options (self));
   self->run_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("_Run Sweep")));
+  gtk_widget_set_name (GTK_WIDGET (self->run_button), "sweep-run");
   gtk_widget_add_css_class (GTK_WIDGET (self->run_button), "suggested-action");
   g_signal_connect (self->run_button, "clicked", G_CALLBACK (on_run_clicked), self);
   gtk_box_append (GTK_BOX (left), GTK_WIDGET (self->run_button));
@@ -682,6 +690,7 @@ build_ensemble_page (QdSweepDialog *self)
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->hover));
   gtk_box_append (GTK_BOX (bar), self->export_plot);
   self->plot = QD_ENSEMBLE_PLOT (qd_ensemble_plot_new ());
+  gtk_widget_set_name (GTK_WIDGET (self->plot), "sweep-plot");
   g_signal_connect (self->plot, "highlight-changed", G_CALLBACK (on_highlight_changed), self);
   on_highlight_changed (self->plot, self);
   gtk_box_append (GTK_BOX (page), bar);
@@ -701,6 +710,7 @@ build_runs_page (QdSweepDialog *self)
   gtk_widget_set_hexpand (hint, TRUE);
   gtk_widget_add_css_class (hint, "dim-label");
   self->export_table = gtk_button_new_with_mnemonic (_("Export _Table…"));
+  gtk_widget_set_name (self->export_table, "sweep-export-table");
   gtk_widget_set_sensitive (self->export_table, FALSE);
   g_signal_connect (self->export_table, "clicked", G_CALLBACK (on_export_table_clicked), self);
   self->table = QD_SWEEP_TABLE (qd_sweep_table_new ());
@@ -732,6 +742,7 @@ static GtkWidget *
 build_right (QdSweepDialog *self)
 {
   GtkWidget *right = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
+  GtkWidget *runs_tab;
 
   self->status = qd_table_status_new ();
   gtk_label_set_text (self->status, _("Check the variables to vary, or give a number of samples, "
@@ -743,7 +754,9 @@ build_right (QdSweepDialog *self)
   gtk_widget_set_vexpand (GTK_WIDGET (self->pages), TRUE);
   gtk_notebook_append_page (self->pages, build_ensemble_page (self),
                             gtk_label_new (_("Ensemble")));
-  gtk_notebook_append_page (self->pages, build_runs_page (self), gtk_label_new (_("Runs")));
+  runs_tab = gtk_label_new (_("Runs"));
+  gtk_widget_set_name (runs_tab, "sweep-tab:runs");
+  gtk_notebook_append_page (self->pages, build_runs_page (self), runs_tab);
   self->failed = GTK_LIST_BOX (gtk_list_box_new ());
   gtk_list_box_set_selection_mode (self->failed, GTK_SELECTION_NONE);
   gtk_list_box_set_placeholder (self->failed, gtk_label_new (_("No run failed.")));
@@ -854,6 +867,7 @@ qd_sweep_dialog_new (GtkWindow  *parent,
   gtk_paned_set_resize_start_child (GTK_PANED (paned), FALSE);
   gtk_paned_set_position (GTK_PANED (paned), 420);
   gtk_window_set_child (GTK_WINDOW (self), paned);
+  qd_test_geometry_watch (GTK_WINDOW (self));
   return GTK_WIDGET (self);
 }
 
