@@ -20,6 +20,7 @@
 
 typedef struct
 {
+  QdSweepDialog  *dialog;
   char           *name;
   double          value;      /* the variable's value, when a number */
   GtkCheckButton *check;
@@ -120,6 +121,11 @@ on_kind_changed (GtkDropDown *drop_down,
 
   gtk_editable_set_text (GTK_EDITABLE (row->values), text);
   gtk_entry_set_placeholder_text (row->values, _(kinds[kind].hint));
+  /* A distribution draws one value per run: one run would show nothing
+   * of it (the engine refuses it). */
+  if (kind >= QD_SWEEP_KIND_NORMAL && pspec != NULL
+      && gtk_spin_button_get_value_as_int (row->dialog->samples) < 2)
+    gtk_spin_button_set_value (row->dialog->samples, 100);
 }
 
 /* Typing values means varying the variable. */
@@ -156,6 +162,7 @@ build_variables (QdSweepDialog *self)
       VarRow *row = &g_array_index (self->vars, VarRow, i);
       char *end = NULL;
 
+      row->dialog = self;
       row->name = g_strdup (variable->name);
       row->value = g_ascii_strtod (variable->value, &end);
       if (end == variable->value || *end != '\0' || !isfinite (row->value))
