@@ -493,6 +493,45 @@ test_bad_values (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Monte Carlo with no variable: the M/M/1 queue over 20 seeds, whose
+ * Summary is what qdevs-cli sweep prints; and a distribution chosen with
+ * one sample per point asks for 100. */
+static void
+test_monte_carlo (void)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(QdDocument) doc = load_example ("queue-server.qdevs", &path);
+  GtkWidget *window = qd_sweep_dialog_new (NULL, doc);
+  QdSweepDialog *dialog = QD_SWEEP_DIALOG (window);
+  g_auto(QdCliResult) r = { 0 };
+  g_autofree char *summary = NULL;
+
+  qd_sweep_dialog_set_options (dialog, 20, 4, 2000.0, 2);
+  run_dialog (dialog);
+  g_assert_cmpuint (qd_sweep_job_get_n_runs (qd_sweep_dialog_get_job (dialog)), ==, 20);
+  qd_test_run_cli (&r, NULL, "sweep", path, "--samples", "20", "--seed", "4", "--until", "2000", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  summary = qd_sweep_dialog_dup_summary (dialog);
+  g_assert_nonnull (strstr (summary, "/Statistics/mean"));
+  g_assert_cmpstr (summary, ==, r.out);
+  /* The queue's own statistics are columns of the table. */
+  g_assert_cmpint (qd_sweep_table_find_column (qd_sweep_dialog_get_table (dialog), "/Queue/mean_length"), >, 0);
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  {
+    g_autofree char *model = NULL;
+    g_autoptr(QdDocument) roots = load_model (model_sqrt, &model);
+
+    window = qd_sweep_dialog_new (NULL, roots);
+    dialog = QD_SWEEP_DIALOG (window);
+    g_assert_true (qd_sweep_dialog_set_variable (dialog, "w", QD_SWEEP_KIND_UNIFORM, "1, 2"));
+    run_dialog (dialog);
+    g_assert_cmpuint (qd_sweep_job_get_n_runs (qd_sweep_dialog_get_job (dialog)), ==, 100);
+    g_assert_cmpuint (qd_sweep_job_get_n_failed (qd_sweep_dialog_get_job (dialog)), ==, 0);
+    gtk_window_destroy (GTK_WINDOW (window));
+  }
+}
+
 static void
 on_weak_notify (gpointer  data,
                 GObject  *where)
@@ -554,6 +593,7 @@ main (int    argc,
   g_test_add_func ("/sweep-ui/dialog-table", test_dialog_table);
   g_test_add_func ("/sweep-ui/band-and-hover", test_band_and_hover);
   g_test_add_func ("/sweep-ui/bad-values", test_bad_values);
+  g_test_add_func ("/sweep-ui/monte-carlo", test_monte_carlo);
   g_test_add_func ("/sweep-ui/cancel", test_cancel);
   status = g_test_run ();
   {

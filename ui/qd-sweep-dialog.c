@@ -297,6 +297,8 @@ fill_failed (QdSweepDialog *self)
       gtk_label_set_selectable (GTK_LABEL (label), TRUE);
       gtk_widget_set_margin_top (label, 4);
       gtk_widget_set_margin_bottom (label, 4);
+      gtk_widget_set_margin_start (label, 8);
+      gtk_widget_set_margin_end (label, 8);
       gtk_list_box_append (self->failed, label);
     }
 }
@@ -738,6 +740,7 @@ build_summary_page (QdSweepDialog *self)
   GtkTextView *view = GTK_TEXT_VIEW (gtk_text_view_new ());
 
   gtk_text_view_set_editable (view, FALSE);
+  gtk_text_view_set_cursor_visible (view, FALSE);
   gtk_text_view_set_monospace (view, TRUE);
   gtk_text_view_set_left_margin (view, 8);
   gtk_text_view_set_top_margin (view, 8);
@@ -914,4 +917,13 @@ qd_sweep_dialog_get_failed_row (QdSweepDialog *self,
 {
   g_return_val_if_fail (index < self->failed_rows->len, NULL);
   return g_ptr_array_index (self->failed_rows, index);
+}
+
+char *
+qd_sweep_dialog_dup_summary (QdSweepDialog *self)
+{
+  GtkTextIter start, end;
+
+  gtk_text_buffer_get_bounds (self->summary, &start, &end);
+  return gtk_text_buffer_get_text (self->summary, &start, &end, FALSE);
 }

@@ -73,6 +73,8 @@ const char     *qd_sweep_dialog_get_status   (QdSweepDialog *self);
 guint           qd_sweep_dialog_get_n_failed_rows (QdSweepDialog *self);
 const char     *qd_sweep_dialog_get_failed_row    (QdSweepDialog *self,
                                                    guint          index);
+/* The Summary page's text (what qdevs-cli sweep prints). */
+char           *qd_sweep_dialog_dup_summary  (QdSweepDialog *self);
 /* What the Export buttons write: the table (CSV, with the CPU time) and
  * the plot (PNG, SVG or PDF by the name's extension). */
 gboolean        qd_sweep_dialog_export_table (QdSweepDialog *self,
