@@ -490,6 +490,13 @@ test_bad_values (void)
   run_dialog (dialog);
   g_assert_null (qd_sweep_dialog_get_job (dialog));
   g_assert_nonnull (strstr (qd_sweep_dialog_get_status (dialog), "final time"));
+
+  /* More runs than the editor keeps go to the command line. */
+  g_assert_true (qd_sweep_dialog_set_variable (dialog, "a", QD_SWEEP_KIND_LIST, "1, 2"));
+  qd_sweep_dialog_set_options (dialog, QD_SWEEP_JOB_MAX_RUNS, 1, 2.0, 1);
+  run_dialog (dialog);
+  g_assert_null (qd_sweep_dialog_get_job (dialog));
+  g_assert_nonnull (strstr (qd_sweep_dialog_get_status (dialog), "40000 runs are more than the editor keeps"));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
