@@ -539,6 +539,38 @@ test_monte_carlo (void)
   }
 }
 
+/* While the runs go on, the plot shows those done: here the first of
+ * six long runs on one thread, the others still to come. */
+static void
+test_live_plot (void)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(QdDocument) doc = load_model (model_sqrt, &path);
+  GtkWidget *window = qd_sweep_dialog_new (NULL, doc);
+  QdSweepDialog *dialog = QD_SWEEP_DIALOG (window);
+  QdEnsemblePlot *plot = qd_sweep_dialog_get_plot (dialog);
+  gboolean done = FALSE;
+  QdSweepJob *job;
+
+  g_assert_true (qd_sweep_dialog_set_variable (dialog, "w", QD_SWEEP_KIND_RANGE, "1:2:6"));
+  qd_sweep_dialog_set_options (dialog, 1, 1, 2e4, 1);
+  g_signal_connect (dialog, "finished", G_CALLBACK (on_finished), &done);
+  qd_sweep_dialog_run (dialog);
+  job = qd_sweep_dialog_get_job (dialog);
+  while (!done && qd_ensemble_plot_get_n_curves (plot) == 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (qd_sweep_job_is_running (job));
+  g_assert_cmpuint (qd_ensemble_plot_get_n_curves (plot), >=, 1);
+  g_assert_cmpuint (qd_ensemble_plot_get_n_curves (plot), <, 6);
+  g_assert_cmpstr (qd_ensemble_plot_get_signal (plot), ==, "/Scope/X");
+  qd_sweep_dialog_cancel (dialog);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+  /* The runs done stay plotted once cancelled. */
+  g_assert_cmpuint (qd_ensemble_plot_get_n_curves (plot), ==, qd_sweep_job_get_n_done (job));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 on_weak_notify (gpointer  data,
                 GObject  *where)
@@ -601,6 +633,7 @@ main (int    argc,
   g_test_add_func ("/sweep-ui/band-and-hover", test_band_and_hover);
   g_test_add_func ("/sweep-ui/bad-values", test_bad_values);
   g_test_add_func ("/sweep-ui/monte-carlo", test_monte_carlo);
+  g_test_add_func ("/sweep-ui/live-plot", test_live_plot);
   g_test_add_func ("/sweep-ui/cancel", test_cancel);
   status = g_test_run ();
   {

@@ -23,6 +23,7 @@ struct _QdEnsemblePlot
   GtkWidget        parent_instance;
 
   QdSweepJob      *job;
+  GPtrArray       *results;      /* the records shown */
   char            *signal;
   GPtrArray       *curves;       /* const double*, borrowed from the job */
   GArray          *indices;      /* guint: each curve's index in the results */
@@ -64,6 +65,7 @@ clear_data (QdEnsemblePlot *self)
   g_clear_pointer (&self->low, g_free);
   g_clear_pointer (&self->high, g_free);
   g_clear_pointer (&self->signal, g_free);
+  g_clear_pointer (&self->results, g_ptr_array_unref);
   self->n_grid = 0;
   self->highlight = -1;
   g_clear_pointer (&self->highlight_text, g_free);
@@ -98,14 +100,23 @@ compute_range (QdEnsemblePlot *self)
 void
 qd_ensemble_plot_set_job (QdEnsemblePlot *self,
                           QdSweepJob     *job,
+                          GPtrArray      *results,
                           const char     *signal)
 {
-  GPtrArray *results;
+  g_autofree char *name = g_strdup (signal);
 
   g_return_if_fail (QD_IS_ENSEMBLE_PLOT (self));
 
+  /* @results and @signal may be ours already: hold them across the
+   * clearing. */
+  signal = name;
+  if (results != NULL)
+    g_ptr_array_ref (results);
+  else if (job != NULL && signal != NULL)
+    results = g_ptr_array_ref (qd_sweep_job_get_results (job));
   g_set_object (&self->job, job);
   clear_data (self);
+  self->results = results;
   if (job == NULL || signal == NULL)
     {
       invalidate (self);
@@ -114,7 +125,6 @@ qd_ensemble_plot_set_job (QdEnsemblePlot *self,
     }
   self->signal = g_strdup (signal);
   qd_sweep_job_get_grid (job, &self->t0, &self->step, &self->n_grid);
-  results = qd_sweep_job_get_results (job);
   for (guint i = 0; i < results->len; i++)
     {
       const double *curve = qd_sweep_job_get_trace (job, g_ptr_array_index (results, i), signal);
@@ -127,7 +137,7 @@ qd_ensemble_plot_set_job (QdEnsemblePlot *self,
   self->mean = g_new (double, MAX (self->n_grid, 1));
   self->low = g_new (double, MAX (self->n_grid, 1));
   self->high = g_new (double, MAX (self->n_grid, 1));
-  qd_sweep_job_compute_band (job, signal, self->mean, self->low, self->high);
+  qd_sweep_job_compute_band (job, results, signal, self->mean, self->low, self->high);
   compute_range (self);
   invalidate (self);
   g_signal_emit (self, signals[SIGNAL_HIGHLIGHT_CHANGED], 0);
@@ -580,7 +590,7 @@ qd_ensemble_plot_set_highlight (QdEnsemblePlot *self,
   g_clear_pointer (&self->highlight_text, g_free);
   if (index >= 0 && self->job != NULL)
     {
-      const QdSweepResult *result = g_ptr_array_index (qd_sweep_job_get_results (self->job), index);
+      const QdSweepResult *result = g_ptr_array_index (self->results, index);
       g_autofree char *values = qd_sweep_job_describe_run (self->job, result);
 
       /* TRANSLATORS: the run under the pointer: its number and the

@@ -19,9 +19,12 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (QdEnsemblePlot, qd_ensemble_plot, QD, ENSEMBLE_PLOT, GtkWidget)
 
 GtkWidget     *qd_ensemble_plot_new           (void);
-/* Shows @signal of the finished @job; NULL @job empties the plot. */
+/* Shows @signal of the records @results of @job (NULL: all those of
+ * the finished job; while it runs, qd_sweep_job_dup_done()); NULL @job
+ * empties the plot. */
 void           qd_ensemble_plot_set_job       (QdEnsemblePlot *self,
                                                QdSweepJob     *job,
+                                               GPtrArray      *results,
                                                const char     *signal);
 const char    *qd_ensemble_plot_get_signal    (QdEnsemblePlot *self);
 /* The runs drawn (successful ones with the signal). */
@@ -33,11 +36,11 @@ const double  *qd_ensemble_plot_get_low       (QdEnsemblePlot *self);
 const double  *qd_ensemble_plot_get_high      (QdEnsemblePlot *self);
 
 /* The curve nearest (@x, @y) in widget coordinates, within a few
- * pixels, as an index into qd_sweep_job_get_results(); -1 for none. */
+ * pixels, as an index into the records shown; -1 for none. */
 int            qd_ensemble_plot_pick          (QdEnsemblePlot *self,
                                                double          x,
                                                double          y);
-/* Highlights a run (an index into the results, -1 for none), as
+/* Highlights a run (an index into the records shown, -1 for none), as
  * hovering does. */
 void           qd_ensemble_plot_set_highlight (QdEnsemblePlot *self,
                                                int             index);

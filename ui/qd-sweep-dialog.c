@@ -4,8 +4,9 @@
  * which the engine parses and checks (qd_sweep_add_vary(),
  * qd_sweep_check()), so the dialog and the command line accept the same
  * values and give the same errors. The job (qd-sweep-job.h) runs on its
- * threads; the dialog polls its counters on a timeout and fills the
- * pages once it is finished. Closing the dialog cancels the job, which
+ * threads; the dialog polls its counters on a timeout, gives the plot
+ * the runs done about once a second, and fills the pages once it is
+ * finished. Closing the dialog cancels the job, which
  * goes once its last worker has returned.
  */
 #include <glib/gi18n-lib.h>
@@ -58,6 +59,8 @@ struct _QdSweepDialog
 
   QdSweepJob     *job;
   gint64          started;       /* monotonic time of the start */
+  gint64          plotted_at;    /* when the plot last took the runs done */
+  guint           n_plotted;
   guint           progress_id;
 };
 
@@ -309,15 +312,43 @@ on_signal_selected (GtkDropDown   *drop_down,
                     QdSweepDialog *self)
 {
   guint selected = gtk_drop_down_get_selected (drop_down);
+  g_autoptr(GPtrArray) done = NULL;
 
-  if (self->job == NULL || qd_sweep_job_is_running (self->job)
-      || selected >= g_list_model_get_n_items (G_LIST_MODEL (self->signal_names)))
+  if (self->job == NULL || selected >= g_list_model_get_n_items (G_LIST_MODEL (self->signal_names)))
     {
-      qd_ensemble_plot_set_job (self->plot, NULL, NULL);
+      qd_ensemble_plot_set_job (self->plot, NULL, NULL, NULL);
       return;
     }
-  qd_ensemble_plot_set_job (self->plot, self->job,
+  if (qd_sweep_job_is_running (self->job))
+    {
+      done = qd_sweep_job_dup_done (self->job);
+      self->n_plotted = done->len;
+      self->plotted_at = g_get_monotonic_time ();
+    }
+  qd_ensemble_plot_set_job (self->plot, self->job, done,
                             gtk_string_list_get_string (self->signal_names, selected));
+}
+
+/* While the runs go on, the plot takes those done about once a second:
+ * the ensemble builds up as a run of a model grows. */
+static void
+update_live_plot (QdSweepDialog *self)
+{
+  g_autoptr(GPtrArray) done = NULL;
+
+  if (g_get_monotonic_time () - self->plotted_at < G_USEC_PER_SEC
+      || qd_sweep_job_get_n_done (self->job) == self->n_plotted)
+    return;
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->signal_names)) == 0)
+    {
+      g_auto(GStrv) names = NULL;
+
+      done = qd_sweep_job_dup_done (self->job);
+      names = qd_sweep_job_dup_signals (done);
+      gtk_string_list_splice (self->signal_names, 0, 0, (const char *const *) names);
+      gtk_drop_down_set_selected (self->signal, 0);
+    }
+  on_signal_selected (self->signal, NULL, self);
 }
 
 gboolean
@@ -349,9 +380,11 @@ show_results (QdSweepDialog *self)
 {
   const char *const *names = qd_sweep_job_get_signals (self->job);
 
-  /* The list first, which selects its first entry and so fills the plot. */
-  gtk_string_list_splice (self->signal_names, 0,
-                          g_list_model_get_n_items (G_LIST_MODEL (self->signal_names)), names);
+  /* The list first (the same signals as while running: the selection
+   * stays), then the plot of every run. */
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->signal_names)) != g_strv_length ((char **) names))
+    gtk_string_list_splice (self->signal_names, 0,
+                            g_list_model_get_n_items (G_LIST_MODEL (self->signal_names)), names);
   on_signal_selected (self->signal, NULL, self);
   qd_sweep_table_set_job (self->table, self->job);
   fill_failed (self);
@@ -382,10 +415,20 @@ on_progress (gpointer data)
   guint64 done = qd_sweep_job_get_n_done (self->job);
   g_autofree char *text = NULL;
 
-  text = g_strdup_printf (_("Running: %" PRIu64 " of %" PRIu64 " runs done, %" PRIu64 " failed…"),
-                          done, n, qd_sweep_job_get_n_failed (self->job));
+  double elapsed = (g_get_monotonic_time () - self->started) * 1e-6;
+
+  /* The runs left at the pace so far: a guess, shown once there is one. */
+  if (done > 0)
+    text = g_strdup_printf (_("Running: %" PRIu64 " of %" PRIu64 " runs done, %" PRIu64
+                              " failed, about %.0f s left…"),
+                            done, n, qd_sweep_job_get_n_failed (self->job),
+                            ceil (elapsed / done * (n - done)));
+  else
+    text = g_strdup_printf (_("Running: %" PRIu64 " of %" PRIu64 " runs done, %" PRIu64 " failed…"),
+                            done, n, qd_sweep_job_get_n_failed (self->job));
   gtk_label_set_text (self->status, text);
   gtk_progress_bar_set_fraction (self->progress, n > 0 ? (double) done / (double) n : 1.0);
+  update_live_plot (self);
   return G_SOURCE_CONTINUE;
 }
 
@@ -495,8 +538,12 @@ qd_sweep_dialog_run (QdSweepDialog *self)
       return;
     }
   drop_job (self);
-  qd_ensemble_plot_set_job (self->plot, NULL, NULL);
+  qd_ensemble_plot_set_job (self->plot, NULL, NULL, NULL);
   qd_sweep_table_set_job (self->table, NULL);
+  gtk_string_list_splice (self->signal_names, 0,
+                          g_list_model_get_n_items (G_LIST_MODEL (self->signal_names)), NULL);
+  self->n_plotted = 0;
+  self->plotted_at = 0;
   clear_failed (self);
   gtk_text_buffer_set_text (self->summary, "", -1);
   gtk_widget_set_sensitive (self->export_table, FALSE);

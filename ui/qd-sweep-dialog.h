@@ -6,11 +6,12 @@
  * samples per point, the seed, the final time and the number of worker
  * threads. The same text as `qdevs-cli sweep --vary/--dist` is parsed by
  * the engine (qd-sweep.h), and the runs go on a pool of threads
- * (qd-sweep-job.h) with a progress bar and Cancel. Then the Ensemble
- * page plots one Scope signal of every run with the mean and the 5-95 %
- * band, the Runs page lists the runs, sortable by any column, the
- * Failed page gives each failed run's values and error, and the Summary
- * page the statistics `qdevs-cli sweep` prints. The table goes to CSV as
+ * (qd-sweep-job.h) with a progress bar and Cancel. The Ensemble page
+ * plots one Scope signal of every run done with the mean and the 5-95 %
+ * band (growing while the runs go on); once they are done, the Runs
+ * page lists the runs, sortable by any column, the Failed page gives
+ * each failed run's values and error, and the Summary page the
+ * statistics `qdevs-cli sweep` prints. The table goes to CSV as
  * `qdevs-cli sweep --out` writes it, the plot to PNG, SVG or PDF.
  */
 #pragma once

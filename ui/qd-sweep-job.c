@@ -44,7 +44,7 @@ struct _QdSweepJob
   gboolean        running;
 
   GPtrArray      *results;       /* once finished: borrowed from slots */
-  GPtrArray      *signals;       /* char*, NULL-terminated */
+  GStrv           signals;
 };
 
 G_DEFINE_FINAL_TYPE (QdSweepJob, qd_sweep_job, G_TYPE_OBJECT)
@@ -63,7 +63,7 @@ qd_sweep_job_finalize (GObject *object)
       qd_sweep_result_free (self->slots[r]);
   g_free (self->slots);
   g_clear_pointer (&self->results, g_ptr_array_unref);
-  g_clear_pointer (&self->signals, g_ptr_array_unref);
+  g_clear_pointer (&self->signals, g_strfreev);
   g_ptr_array_unref (self->active);
   g_mutex_clear (&self->lock);
   g_clear_pointer (&self->sweep, qd_sweep_free);
@@ -184,18 +184,7 @@ finish (gpointer data)
   for (guint64 r = 0; r < self->n_runs; r++)
     if (self->slots[r] != NULL)
       g_ptr_array_add (self->results, self->slots[r]);
-  self->signals = g_ptr_array_new_with_free_func (g_free);
-  for (guint i = 0; i < self->results->len; i++)
-    {
-      const QdSweepResult *result = g_ptr_array_index (self->results, i);
-
-      if (result->error != NULL)
-        continue;
-      for (guint k = 0; k < result->trace_names->len; k++)
-        g_ptr_array_add (self->signals, g_strdup (g_ptr_array_index (result->trace_names, k)));
-      break;
-    }
-  g_ptr_array_add (self->signals, NULL);
+  self->signals = qd_sweep_job_dup_signals (self->results);
   self->running = FALSE;
   g_signal_emit (self, signals[SIGNAL_FINISHED], 0);
   g_object_unref (self);
@@ -381,11 +370,43 @@ qd_sweep_job_get_grid (QdSweepJob *self,
   *n = self->n_grid;
 }
 
+GPtrArray *
+qd_sweep_job_dup_done (QdSweepJob *self)
+{
+  GPtrArray *done = g_ptr_array_new ();
+
+  g_mutex_lock (&self->lock);
+  for (guint64 r = 0; self->slots != NULL && r < self->n_runs; r++)
+    if (self->slots[r] != NULL)
+      g_ptr_array_add (done, self->slots[r]);
+  g_mutex_unlock (&self->lock);
+  return done;
+}
+
 const char *const *
 qd_sweep_job_get_signals (QdSweepJob *self)
 {
   g_return_val_if_fail (self->signals != NULL, NULL);
-  return (const char *const *) self->signals->pdata;
+  return (const char *const *) self->signals;
+}
+
+/* Every successful run of a model has the same Scopes: the first says. */
+GStrv
+qd_sweep_job_dup_signals (GPtrArray *results)
+{
+  g_autoptr(GStrvBuilder) names = g_strv_builder_new ();
+
+  for (guint i = 0; i < results->len; i++)
+    {
+      const QdSweepResult *result = g_ptr_array_index (results, i);
+
+      if (result->error != NULL)
+        continue;
+      for (guint k = 0; k < result->trace_names->len; k++)
+        g_strv_builder_add (names, g_ptr_array_index (result->trace_names, k));
+      break;
+    }
+  return g_strv_builder_end (names);
 }
 
 const double *
@@ -403,6 +424,7 @@ qd_sweep_job_get_trace (QdSweepJob          *self,
 
 gboolean
 qd_sweep_job_compute_band (QdSweepJob *self,
+                           GPtrArray  *results,
                            const char *signal,
                            double     *mean,
                            double     *low,
@@ -411,9 +433,11 @@ qd_sweep_job_compute_band (QdSweepJob *self,
   g_autoptr(GPtrArray) curves = g_ptr_array_new ();
   g_autofree double *values = NULL;
 
-  for (guint i = 0; i < self->results->len; i++)
+  if (results == NULL)
+    results = qd_sweep_job_get_results (self);
+  for (guint i = 0; i < results->len; i++)
     {
-      const double *curve = qd_sweep_job_get_trace (self, g_ptr_array_index (self->results, i), signal);
+      const double *curve = qd_sweep_job_get_trace (self, g_ptr_array_index (results, i), signal);
 
       if (curve != NULL)
         g_ptr_array_add (curves, (gpointer) curve);

@@ -59,6 +59,9 @@ guint64        qd_sweep_job_get_n_failed (QdSweepJob  *self);
 /* Once finished: the records of the runs done (QdSweepResult*), in run
  * order. */
 GPtrArray     *qd_sweep_job_get_results  (QdSweepJob  *self);
+/* While it runs too: a new array of the records done so far, in run
+ * order (borrowed: they live as long as the job). */
+GPtrArray     *qd_sweep_job_dup_done     (QdSweepJob  *self);
 /* The run's parameters as "m = 0.1, beta = 0.05". */
 char          *qd_sweep_job_describe_run (QdSweepJob          *self,
                                           const QdSweepResult *result);
@@ -77,16 +80,20 @@ void           qd_sweep_job_get_grid     (QdSweepJob  *self,
 /* The Scope signals of the successful runs ("/Scope/x"), in the model's
  * order; NULL-terminated, owned by the job. */
 const char *const *qd_sweep_job_get_signals (QdSweepJob *self);
+/* The same of some of the records (qd_sweep_job_dup_done()). */
+GStrv          qd_sweep_job_dup_signals  (GPtrArray   *results);
 /* The values of @signal in @result on the grid (n of them), or NULL
  * when the run has none (it failed). */
 const double  *qd_sweep_job_get_trace    (QdSweepJob          *self,
                                           const QdSweepResult *result,
                                           const char          *signal);
-/* Per grid point, over the successful runs that have a value there:
- * the mean, and the 5 % and 95 % percentiles (qd_sweep_summarize());
- * NaN where no run has one. Each array holds n values (see above).
- * Returns FALSE when no run has @signal. */
+/* Per grid point, over the successful runs of @results (NULL: all of
+ * a finished job) that have a value there: the mean, and the 5 % and
+ * 95 % percentiles (qd_sweep_summarize()); NaN where no run has one.
+ * Each array holds n values (see above). Returns FALSE when no run has
+ * @signal. */
 gboolean       qd_sweep_job_compute_band (QdSweepJob  *self,
+                                          GPtrArray   *results,
                                           const char  *signal,
                                           double      *mean,
                                           double      *low,
