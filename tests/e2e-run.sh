@@ -13,74 +13,13 @@
 # Set QD_E2E_KEEP=DIR to keep the screenshots in DIR.
 set -u
 
-# Synthetic input on a loaded machine can now and then lose an event (a
-# drag that ends before the canvas saw it move). A real defect fails both
-# attempts; a lost event does not fail twice.
-if [ -z "${QD_E2E_ATTEMPT:-}" ]; then
-  QD_E2E_ATTEMPT=1 "$0" "$@" && exit 0
-  rc=$?
-  [ "$rc" -eq 77 ] && exit 77
-  echo "# first attempt failed (exit $rc); trying once more"
-  QD_E2E_ATTEMPT=2 exec "$0" "$@"
-fi
-
 SRC=${QD_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 BUILD=${QD_BUILD_DIR:-$SRC/build}
 APP=$BUILD/app/qdevs
 CLI=$BUILD/app/qdevs-cli
 MODEL=$SRC/data/examples/lotka-volterra.qdevs
-
-if ! command -v xdotool >/dev/null 2>&1 || ! command -v xvfb-run >/dev/null 2>&1; then
-  echo "skipped: xdotool and xvfb-run are needed"
-  exit 77
-fi
-if ! command -v import >/dev/null 2>&1 && ! command -v xwd >/dev/null 2>&1; then
-  echo "skipped: xwd (x11-apps) or import (imagemagick) is needed for the screenshots"
-  exit 77
-fi
-if [ ! -x "$APP" ] || [ ! -x "$CLI" ]; then
-  echo "skipped: $APP or $CLI is not built"
-  exit 77
-fi
-
-# Once more inside a display of our own.
-if [ -z "${QD_E2E_INNER:-}" ]; then
-  QD_E2E_INNER=1 exec xvfb-run -a -s "-screen 0 1280x900x24" "$0" "$@"
-fi
-
-WORK=$(mktemp -d)
-APP_PID=
-cleanup () {
-  if [ -n "$APP_PID" ]; then
-    kill "$APP_PID" 2>/dev/null
-    wait "$APP_PID" 2>/dev/null
-  fi
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-fail () {
-  echo "FAIL: $*"
-  [ -f "$WORK/app.log" ] && sed 's/^/app: /' "$WORK/app.log"
-  exit 1
-}
-
-# Writes a screenshot of the whole display to $WORK/$1.png or .xwd and
-# sets SHOT to its path. Not meant for $(...): a failure inside a command
-# substitution would end only the subshell, and two missing screenshots
-# would compare as "different".
-shot () {
-  if command -v import >/dev/null 2>&1; then
-    SHOT=$WORK/$1.png
-    import -window root "$SHOT" || fail "screenshot $1: import failed"
-  elif command -v xwd >/dev/null 2>&1; then
-    SHOT=$WORK/$1.xwd
-    xwd -root -silent -out "$SHOT" || fail "screenshot $1: xwd failed"
-  else
-    fail "screenshot $1: neither import (imagemagick) nor xwd (x11-apps) is installed"
-  fi
-  [ -s "$SHOT" ] || fail "screenshot $1: $SHOT is empty"
-}
+. "$SRC/tests/e2e-lib.sh"
+e2e_init "$@"
 
 export GSETTINGS_BACKEND=memory NO_AT_BRIDGE=1 GTK_A11Y=none
 "$APP" "$MODEL" >"$WORK/app.log" 2>&1 &

@@ -7,6 +7,7 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "qd-export-chooser.h"
 #include "qd-run-session-private.h"
 #include "qd-window.h"
 
@@ -203,24 +204,10 @@ on_chooser_response (GtkNativeDialog *dialog,
 }
 
 static void
-add_filter (GtkFileChooser *chooser,
-            const char     *name,
-            const char     *suffix)
-{
-  GtkFileFilter *filter = gtk_file_filter_new ();
-
-  gtk_file_filter_set_name (filter, name);
-  gtk_file_filter_add_suffix (filter, suffix);
-  gtk_file_chooser_add_filter (chooser, filter);
-  g_object_unref (filter);
-}
-
-static void
 open_chooser (ScopePage *page,
               gboolean   csv)
 {
   GtkRoot *root = gtk_widget_get_root (page->page);
-  GtkFileChooser *chooser;
   g_autofree char *name = NULL;
 
   if (page->chooser != NULL)
@@ -229,24 +216,10 @@ open_chooser (ScopePage *page,
       return;
     }
   page->chooser_csv = csv;
-  page->chooser = GTK_NATIVE_DIALOG (
-    gtk_file_chooser_native_new (csv ? _("Export Results as CSV") : _("Export Plot as Image"),
-                                 GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                 GTK_FILE_CHOOSER_ACTION_SAVE,
-                                 _("_Export"), _("_Cancel")));
-  chooser = GTK_FILE_CHOOSER (page->chooser);
-  gtk_native_dialog_set_modal (page->chooser, TRUE);
-  if (csv)
-    add_filter (chooser, _("CSV Files"), "csv");
-  else
-    {
-      /* The format follows the name's extension. */
-      add_filter (chooser, _("PNG Images"), "png");
-      add_filter (chooser, _("SVG Images"), "svg");
-      add_filter (chooser, _("PDF Documents"), "pdf");
-    }
   name = g_strconcat (page->name, csv ? ".csv" : ".png", NULL);
-  gtk_file_chooser_set_current_name (chooser, name);
+  page->chooser = qd_export_chooser_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                         csv ? _("Export Results as CSV") : _("Export Plot as Image"),
+                                         csv, name);
   g_signal_connect (page->chooser, "response", G_CALLBACK (on_chooser_response), page);
   gtk_native_dialog_show (page->chooser);
 }

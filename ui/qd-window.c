@@ -17,6 +17,7 @@
 #include "qd-autosave.h"
 #include "qd-canvas.h"
 #include "qd-compare-dialog.h"
+#include "qd-sweep-dialog.h"
 #include "qd-debugger.h"
 #include "qd-debugger-panel.h"
 #include "qd-diagram-export.h"
@@ -671,7 +672,7 @@ enum
 static void
 update_file_actions (QdWindow *self)
 {
-  static const char *const names[] = { "save", "save-as", "export", "check", "compare-methods" };
+  static const char *const names[] = { "save", "save-as", "export", "check", "compare-methods", "sweep" };
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
@@ -950,6 +951,17 @@ compare_methods_activated (GSimpleAction *action,
 
   if (self->document != NULL)
     gtk_window_present (GTK_WINDOW (qd_compare_dialog_new (GTK_WINDOW (self), self->document)));
+}
+
+static void
+sweep_activated (GSimpleAction *action,
+                 GVariant      *parameter,
+                 gpointer       user_data)
+{
+  QdWindow *self = QD_WINDOW (user_data);
+
+  if (self->document != NULL)
+    gtk_window_present (GTK_WINDOW (qd_sweep_dialog_new (GTK_WINDOW (self), self->document)));
 }
 
 /* The blocks the messages name are ringed on the canvas until the next
@@ -1565,6 +1577,7 @@ static const GActionEntry win_actions[] = {
   { "export", export_activated, NULL, NULL, NULL, { 0 } },
   { "check", check_activated, NULL, NULL, NULL, { 0 } },
   { "compare-methods", compare_methods_activated, NULL, NULL, NULL, { 0 } },
+  { "sweep", sweep_activated, NULL, NULL, NULL, { 0 } },
   { "open-recent", open_recent_activated, "s", NULL, NULL, { 0 } },
   { "open-subsystem", open_subsystem_activated, NULL, NULL, NULL, { 0 } },
   { "rename", rename_activated, NULL, NULL, NULL, { 0 } },
