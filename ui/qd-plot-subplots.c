@@ -195,12 +195,14 @@ parse_groups (const char         *groups,
           s = find_member (member, names, n_names);
           if (s < 0)
             {
-              g_autofree char *known = g_strjoinv (", ", (char **) names);
+              g_autoptr(GString) known = g_string_new (NULL);
 
+              for (guint i = 0; i < n_names; i++)
+                g_string_append_printf (known, "%s%s", i > 0 ? ", " : "", names[i]);
               g_set_error (error, QD_ERROR, QD_ERROR_PARAM,
                            _("groups: '%s' is not one of the signals (%s); "
                              "name them, or give their input numbers from 1"),
-                           member, known);
+                           member, known->str);
               return FALSE;
             }
           if (group[s] != G_MAXUINT && group[s] != n)
@@ -371,6 +373,10 @@ qd_plot_arrangement_fill_axes (const QdPlotArrangement *a,
     axis_labels[k] = a == NULL ? NULL
                      : ax->n_axes == 1 ? qd_plot_arrangement_get_single_label (a)
                      : qd_plot_arrangement_get_axis_label (a, k);
+  /* The last axis, when the groups beyond it share it: the names of its
+   * signals. */
+  if (ax->n_axes > 1 && n_known + unknown->len > ax->n_axes)
+    axis_labels[ax->n_axes - 1] = NULL;
   ax->series_axis = series_axis;
   ax->axis_labels = axis_labels;
   ax->x_label = a != NULL ? a->time_label : NULL;

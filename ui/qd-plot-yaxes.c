@@ -91,7 +91,7 @@ draw_extra_axis (cairo_t                   *cr,
   if (label != NULL)
     {
       PangoLayout *layout = make_layout (cr, label);
-      double lx = dir > 0 ? x + EXTRA_AXIS_W - 4.0 : x - EXTRA_AXIS_W + 4.0;
+      double lx = dir > 0 ? x + EXTRA_AXIS_W - 4.0 : x - EXTRA_AXIS_W + 10.0;
       int w, h;
 
       /* Turned a quarter left like axis 0's, shortened to the height. */
@@ -184,7 +184,7 @@ qd_plot_yaxes_draw (cairo_t                   *cr,
             draw_extra_axis (cr, o, style, m, k,
                              a->x + a->width + slot * EXTRA_AXIS_W, 1);
           else
-            draw_extra_axis (cr, o, style, m, k, a->x - MARGIN_LEFT, -1);
+            draw_extra_axis (cr, o, style, m, k, a->x - MARGIN_LEFT - 6.0, -1);
         }
     }
   if (ax->zoomed && !o->xy)
