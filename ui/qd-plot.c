@@ -1376,6 +1376,8 @@ qd_plot_export (QdPlot        *self,
   if (self->autoscale)
     autoscale_view_for_width (self, width, FALSE);
   fill_options (self, &o, &series, FALSE);
+  /* The zoom indicator is for the screen; the file shows the view. */
+  self->axes.zoomed = FALSE;
   ok = qd_plot_render_to_file (&o, path, format, width, height, error);
   g_free (series);
   /* The view was fitted to the file's width: fit it again to ours. */
