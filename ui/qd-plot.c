@@ -19,9 +19,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "qd-plot.h"
+#include "qd-plot-private.h"
 #include "qd-plot-render.h"
-#include "qd-plot-subplots.h"
 
 /* How far the pointer must drag before a box zoom counts, in pixels. */
 #define MIN_BOX     5.0
@@ -88,19 +87,7 @@ struct _QdPlot
   double      drag_dx, drag_dy;
   double      drag_view[4];        /* the view when the drag started */
 
-  /* Axes (qd-plot-subplots.h): the arrangement of the signals, the
-   * layout shown, and the value range of each axis after the first
-   * (the first is y_min, y_max). Filled for each drawing: each series's
-   * axis and the axes' labels. */
-  QdPlotArrangement *arrangement;
-  QdPlotLayoutKind   layout;
-  double             axis_y[2 * QD_PLOT_MAX_PANELS];
-  double             drag_axis_y[2 * QD_PLOT_MAX_PANELS];
-  guint              drag_axis;    /* the plot of a stack the drag began in */
-  GArray            *series_axis;
-  const char        *axis_labels[QD_PLOT_MAX_PANELS];
-  QdPlotAxes         axes;
-  GtkWidget         *menu;         /* the context menu */
+  QdPlotAxesState ax;             /* subplots, y axes (qd-plot-layout.c) */
 };
 
 enum
@@ -114,9 +101,6 @@ enum
 static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (QdPlot, qd_plot, GTK_TYPE_WIDGET)
-
-static void fill_axes (QdPlot              *self,
-                       QdPlotRenderOptions *o);
 
 static void
 series_free (gpointer data)
@@ -170,16 +154,16 @@ fill_options (QdPlot              *self,
   o->xy = self->xy && self->xy_x < self->current->len && self->xy_y < self->current->len;
   o->xy_x = self->earlier->len + self->xy_x;
   o->xy_y = self->earlier->len + self->xy_y;
-  fill_axes (self, o);
+  qd_plot_fill_axes (self, o);
   *series = out;
 }
 
 /* Widens a degenerate or tight range so the data does not touch the
  * frame. */
-static void
-pad_range (double *lo,
-           double *hi,
-           double  fraction)
+void
+qd_plot_pad_range (double *lo,
+                   double *hi,
+                   double  fraction)
 {
   double span = *hi - *lo;
 
@@ -288,7 +272,7 @@ autoscale_view_for_width (QdPlot *self,
     {
       if (!qd_plot_render_get_x_extent (&o, &x0, &x1))
         goto out;
-      pad_range (&x0, &x1, 0.05);
+      qd_plot_pad_range (&x0, &x1, 0.05);
     }
   else
     {
@@ -296,22 +280,20 @@ autoscale_view_for_width (QdPlot *self,
         goto out;
       time_axis (self, x0, closed_end, open_end, &x1);
       if (!(x1 > x0))
-        pad_range (&x0, &x1, 0.05);
+        qd_plot_pad_range (&x0, &x1, 0.05);
     }
   o.x_min = x0;
   o.x_max = x1;
-  if (self->axes.n_axes > 1 && !o.xy)
+  if (self->ax.axes.n_axes > 1 && !o.xy)
     {
       /* Each axis fitted to its own signals. */
-      qd_plot_subplots_y_extents (&o, width, self->axis_y);
-      for (guint k = 0; k < self->axes.n_axes; k++)
-        pad_range (&self->axis_y[2 * k], &self->axis_y[2 * k + 1], 0.05);
-      self->y_min = self->axis_y[0];
-      self->y_max = self->axis_y[1];
+      qd_plot_fit_axes (self, &o, width);
+      self->y_min = self->ax.axis_y[0];
+      self->y_max = self->ax.axis_y[1];
     }
   else if (qd_plot_render_get_y_extent (&o, width, &y0, &y1))
     {
-      pad_range (&y0, &y1, 0.05);
+      qd_plot_pad_range (&y0, &y1, 0.05);
       self->y_min = y0;
       self->y_max = y1;
     }
@@ -501,8 +483,8 @@ qd_plot_size_allocate (GtkWidget *widget,
   /* New column count: autoscale again with the new width. Only then:
    * the window lays out again whenever a label of the run bar changes,
    * and that must not redraw the plot past its growth interval. */
-  if (self->menu != NULL)
-    gtk_popover_present (GTK_POPOVER (self->menu));
+  if (self->ax.menu != NULL)
+    gtk_popover_present (GTK_POPOVER (self->ax.menu));
   if (width != self->alloc_width || height != self->alloc_height)
     {
       self->alloc_width = width;
@@ -570,8 +552,8 @@ get_axis_y (QdPlot *self,
             double *lo,
             double *hi)
 {
-  *lo = axis == 0 ? self->y_min : self->axis_y[2 * axis];
-  *hi = axis == 0 ? self->y_max : self->axis_y[2 * axis + 1];
+  *lo = axis == 0 ? self->y_min : self->ax.axis_y[2 * axis];
+  *hi = axis == 0 ? self->y_max : self->ax.axis_y[2 * axis + 1];
 }
 
 static void
@@ -585,8 +567,8 @@ set_axis_y (QdPlot *self,
       self->y_min = lo;
       self->y_max = hi;
     }
-  self->axis_y[2 * axis] = lo;
-  self->axis_y[2 * axis + 1] = hi;
+  self->ax.axis_y[2 * axis] = lo;
+  self->ax.axis_y[2 * axis + 1] = hi;
 }
 
 /* Data coordinates of (@wx, @wy), in the plot a drag began in. */
@@ -679,7 +661,7 @@ on_drag_begin (GtkGestureDrag *gesture,
   self->drag_view[1] = self->x_max;
   self->drag_view[2] = self->y_min;
   self->drag_view[3] = self->y_max;
-  memcpy (self->drag_axis_y, self->axis_y, sizeof self->axis_y);
+  memcpy (self->ax.drag_axis_y, self->ax.axis_y, sizeof self->ax.axis_y);
   self->drag_kind = DRAG_NONE;
   if (button == GDK_BUTTON_MIDDLE
       || (button == GDK_BUTTON_PRIMARY && (state & GDK_SHIFT_MASK)))
@@ -712,8 +694,8 @@ on_drag_update (GtkGestureDrag *gesture,
       /* The axes the pan moves, each by the same pixels. */
       for (guint k = first; k <= last; k++)
         {
-          double lo = k == 0 ? self->drag_view[2] : self->drag_axis_y[2 * k];
-          double hi = k == 0 ? self->drag_view[3] : self->drag_axis_y[2 * k + 1];
+          double lo = k == 0 ? self->drag_view[2] : self->ax.drag_axis_y[2 * k];
+          double hi = k == 0 ? self->drag_view[3] : self->ax.drag_axis_y[2 * k + 1];
           double sy = (hi - lo) / a.height;
 
           set_axis_y (self, k, lo + dy * sy, hi + dy * sy);
@@ -861,26 +843,7 @@ on_menu_pressed (GtkGestureClick *gesture,
                  double           y,
                  QdPlot          *self)
 {
-  if (self->menu == NULL)
-    {
-      g_autoptr(GMenu) menu = g_menu_new ();
-      g_autoptr(GMenu) layouts = g_menu_new ();
-      g_autoptr(GMenu) view = g_menu_new ();
-
-      g_menu_append (layouts, _("_One Axis"), "plot.layout::single");
-      g_menu_append (layouts, _("_Subplots"), "plot.layout::subplots");
-      g_menu_append (layouts, _("Several _Y Axes"), "plot.layout::axes");
-      g_menu_append (view, _("_Reset Zoom"), "plot.reset-view");
-      g_menu_append_section (menu, NULL, G_MENU_MODEL (layouts));
-      g_menu_append_section (menu, NULL, G_MENU_MODEL (view));
-      self->menu = gtk_popover_menu_new_from_model (G_MENU_MODEL (menu));
-      gtk_widget_set_parent (self->menu, GTK_WIDGET (self));
-      gtk_popover_set_has_arrow (GTK_POPOVER (self->menu), FALSE);
-      gtk_widget_set_halign (self->menu, GTK_ALIGN_START);
-    }
-  gtk_popover_set_pointing_to (GTK_POPOVER (self->menu),
-                               &(GdkRectangle) { (int) x, (int) y, 1, 1 });
-  gtk_popover_popup (GTK_POPOVER (self->menu));
+  qd_plot_popup_menu (self, x, y);
   gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
 }
 
@@ -901,9 +864,7 @@ qd_plot_dispose (GObject *object)
 
   g_clear_pointer (&self->current, g_ptr_array_unref);
   g_clear_pointer (&self->earlier, g_ptr_array_unref);
-  g_clear_pointer (&self->arrangement, qd_plot_arrangement_free);
-  g_clear_pointer (&self->series_axis, g_array_unref);
-  g_clear_pointer (&self->menu, gtk_widget_unparent);
+  qd_plot_axes_state_clear (&self->ax);
   G_OBJECT_CLASS (qd_plot_parent_class)->dispose (object);
 }
 
@@ -921,7 +882,7 @@ qd_plot_get_property (GObject    *object,
       g_value_set_boolean (value, self->autoscale);
       break;
     case PROP_LAYOUT:
-      g_value_set_string (value, qd_plot_layout_kind_to_string (self->layout));
+      g_value_set_string (value, qd_plot_layout_kind_to_string (self->ax.layout));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1027,7 +988,7 @@ qd_plot_init (QdPlot *self)
   g_signal_connect (controller, "key-pressed", G_CALLBACK (on_key_pressed), self);
   gtk_widget_add_controller (widget, controller);
 
-  self->series_axis = g_array_new (FALSE, TRUE, sizeof (guint));
+  qd_plot_axes_state_init (&self->ax);
   gesture = gtk_gesture_click_new ();
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_SECONDARY);
   g_signal_connect (gesture, "pressed", G_CALLBACK (on_menu_pressed), self);
@@ -1377,7 +1338,7 @@ qd_plot_export (QdPlot        *self,
     autoscale_view_for_width (self, width, FALSE);
   fill_options (self, &o, &series, FALSE);
   /* The zoom indicator is for the screen; the file shows the view. */
-  self->axes.zoomed = FALSE;
+  self->ax.axes.zoomed = FALSE;
   ok = qd_plot_render_to_file (&o, path, format, width, height, error);
   g_free (series);
   /* The view was fitted to the file's width: fit it again to ours. */
@@ -1425,113 +1386,49 @@ qd_plot_export_csv (QdPlot      *self,
   return qd_traces_write_csv (traces, start, end, step, path, error);
 }
 
-/* Axes */
+/* For qd-plot-layout.c */
 
-/* The axes of the drawing: each series's axis (from the arrangement by
- * its name; a name the arrangement does not know gets an axis of its
- * own after its groups), the axes' labels and value ranges, the time
- * axis's label, and the zoom indicator while the view is not the
- * automatic one. */
-static void
-fill_axes (QdPlot              *self,
-           QdPlotRenderOptions *o)
+QdPlotAxesState *
+qd_plot_get_axes_state (QdPlot *self)
 {
-  QdPlotAxes *ax = &self->axes;
-  g_autofree const char **names = g_new0 (const char *, MAX (o->n_series, 1));
-  double start, closed_end, open_end;
-  guint k = 0;
-
-  for (int pass = 0; pass < 2; pass++)
-    {
-      GPtrArray *list = pass == 0 ? self->earlier : self->current;
-
-      for (guint i = 0; i < list->len; i++)
-        names[k++] = ((Series *) g_ptr_array_index (list, i))->name;
-    }
-  g_array_set_size (self->series_axis, MAX (o->n_series, 1));
-  qd_plot_arrangement_fill_axes (self->arrangement, self->layout, names, o->n_series,
-                                 (guint *) self->series_axis->data, self->axis_labels, ax);
-  self->axis_y[0] = self->y_min;
-  self->axis_y[1] = self->y_max;
-  ax->y_ranges = self->axis_y;
-  if (!self->autoscale && !o->xy && time_extent (self, &start, &closed_end, &open_end))
-    {
-      ax->zoomed = TRUE;
-      ax->data_x_min = start;
-      ax->data_x_max = MAX (closed_end, open_end);
-    }
-  o->axes = ax;
+  return &self->ax;
 }
 
 void
-qd_plot_set_arrangement (QdPlot                  *self,
-                         const QdPlotArrangement *arrangement)
+qd_plot_get_render_options (QdPlot               *self,
+                            QdPlotRenderOptions  *o,
+                            QdPlotSeries        **series,
+                            gboolean              with_caches)
 {
-  g_return_if_fail (QD_IS_PLOT (self));
-  g_clear_pointer (&self->arrangement, qd_plot_arrangement_free);
-  if (arrangement != NULL)
-    self->arrangement = qd_plot_arrangement_copy (arrangement);
-  qd_plot_set_layout (self, arrangement != NULL ? qd_plot_arrangement_get_kind (arrangement)
-                                                : QD_PLOT_LAYOUT_SINGLE);
+  fill_options (self, o, series, with_caches);
+}
+
+const char *
+qd_plot_get_series_name (QdPlot *self,
+                         guint   index)
+{
+  Series *s = series_at (self, (int) index);
+
+  return s != NULL ? s->name : NULL;
+}
+
+gboolean
+qd_plot_get_data_time_span (QdPlot *self,
+                            double *start,
+                            double *end)
+{
+  double closed_end, open_end;
+
+  if (!time_extent (self, start, &closed_end, &open_end))
+    return FALSE;
+  *end = MAX (closed_end, open_end);
+  return TRUE;
+}
+
+void
+qd_plot_refit (QdPlot *self)
+{
   if (self->autoscale)
     autoscale_view (self);
   view_changed (self);
-}
-
-void
-qd_plot_set_layout (QdPlot           *self,
-                    QdPlotLayoutKind  layout)
-{
-  g_return_if_fail (QD_IS_PLOT (self));
-  if (self->layout == layout)
-    return;
-  self->layout = layout;
-  /* The axes are new: fit them to their signals. */
-  if (self->autoscale)
-    autoscale_view (self);
-  else
-    {
-      g_autofree QdPlotSeries *series = NULL;
-      QdPlotRenderOptions o;
-
-      fill_options (self, &o, &series, TRUE);
-      if (self->axes.n_axes > 1)
-        {
-          qd_plot_subplots_y_extents (&o, MAX (gtk_widget_get_width (GTK_WIDGET (self)), 100),
-                                      self->axis_y);
-          for (guint k = 1; k < self->axes.n_axes; k++)
-            pad_range (&self->axis_y[2 * k], &self->axis_y[2 * k + 1], 0.05);
-        }
-    }
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAYOUT]);
-  view_changed (self);
-}
-
-QdPlotLayoutKind
-qd_plot_get_layout (QdPlot *self)
-{
-  g_return_val_if_fail (QD_IS_PLOT (self), QD_PLOT_LAYOUT_SINGLE);
-  return self->layout;
-}
-
-guint
-qd_plot_get_n_axes (QdPlot *self)
-{
-  g_autofree QdPlotSeries *series = NULL;
-  QdPlotRenderOptions o;
-
-  g_return_val_if_fail (QD_IS_PLOT (self), 1);
-  fill_options (self, &o, &series, FALSE);
-  return o.xy ? 1 : self->axes.n_axes;
-}
-
-void
-qd_plot_get_axis_range (QdPlot *self,
-                        guint   axis,
-                        double *y_min,
-                        double *y_max)
-{
-  g_return_if_fail (QD_IS_PLOT (self));
-  g_return_if_fail (axis < QD_PLOT_MAX_PANELS);
-  get_axis_y (self, axis, y_min, y_max);
 }
