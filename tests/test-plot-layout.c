@@ -567,6 +567,12 @@ test_y_axes (void)
   /* One extra axis band at the left, two at the right. */
   g_assert_cmpfloat (area.x, >, plain.x + 60.0);
   g_assert_cmpfloat (width - area.x - area.width, >, 2 * 60.0);
+  /* Which axis a scroll beside the area zooms. */
+  g_assert_cmpint (qd_plot_yaxes_axis_at (&r.o, width, height, area.x + area.width + 10), ==, 1);
+  g_assert_cmpint (qd_plot_yaxes_axis_at (&r.o, width, height, width - 10), ==, 3);
+  g_assert_cmpint (qd_plot_yaxes_axis_at (&r.o, width, height, 10), ==, 2);
+  g_assert_cmpint (qd_plot_yaxes_axis_at (&r.o, width, height, area.x - 20), ==, 0);
+  g_assert_cmpint (qd_plot_yaxes_axis_at (&r.o, width, height, area.x + 20), ==, -1);
 
   surface = render_arranged (&r.o, width, height);
   if (g_getenv ("QD_TEST_DUMP") != NULL)

@@ -135,6 +135,12 @@ guint    qd_plot_subplots_axis_at     (const QdPlotRenderOptions *o,
                                        double                     height,
                                        double                     x,
                                        double                     y);
+/* The value axis (AXES) whose band beside the plot area holds the
+ * column @x, or -1 (inside the area, or not several y axes). */
+int      qd_plot_yaxes_axis_at        (const QdPlotRenderOptions *o,
+                                       double                     width,
+                                       double                     height,
+                                       double                     x);
 /* Each axis's value range over the view's time range, from the same
  * column extremes the drawing uses, in @ranges (2 per axis, the
  * o->axes->n_axes of them); an axis with nothing to show gets

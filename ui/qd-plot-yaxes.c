@@ -190,3 +190,25 @@ qd_plot_yaxes_draw (cairo_t                   *cr,
   if (ax->zoomed && !o->xy)
     draw_zoom (cr, o, style, m);
 }
+
+int
+qd_plot_yaxes_axis_at (const QdPlotRenderOptions *o,
+                       double                     width,
+                       double                     height,
+                       double                     x)
+{
+  const QdPlotAxes *ax = o->axes;
+  QdPlotRect a;
+  guint n;
+  int k = -1;
+
+  if (ax == NULL || ax->kind != QD_PLOT_LAYOUT_AXES || o->xy || ax->n_axes < 2)
+    return -1;
+  n = MIN (ax->n_axes, QD_PLOT_MAX_Y_AXES);
+  qd_plot_render_get_area (o, width, height, &a);
+  if (x > a.x + a.width)
+    k = x < a.x + a.width + EXTRA_AXIS_W ? 1 : 3;
+  else if (x < a.x)
+    k = x < a.x - MARGIN_LEFT ? 2 : 0;
+  return k >= 0 && (guint) k < n ? k : -1;
+}

@@ -538,9 +538,14 @@ get_area_at (QdPlot     *self,
     }
   else
     {
+      int over = qd_plot_yaxes_axis_at (&o, w, h, wx);
+
       qd_plot_render_get_area (&o, w, h, area);
       if (o.axes != NULL && o.axes->kind == QD_PLOT_LAYOUT_AXES && !o.xy)
         *last = o.axes->n_axes - 1;
+      /* Over one of several y axes: that one. */
+      if (over >= 0 && (guint) over <= *last)
+        *first = *last = (guint) over;
     }
   g_free (series);
   return axis;
@@ -777,8 +782,8 @@ on_scroll (GtkEventControllerScroll *controller,
   fy = (a.y + a.height - self->pointer_y) / a.height;
   if (self->pointer_y > a.y + a.height)
     zoom_y = FALSE;              /* over the time axis */
-  else if (self->pointer_x < a.x)
-    zoom_x = FALSE;              /* over the value axis */
+  else if (self->pointer_x < a.x || self->pointer_x > a.x + a.width)
+    zoom_x = FALSE;              /* over a value axis */
   else if (state & GDK_CONTROL_MASK)
     zoom_y = FALSE;
   else if (state & GDK_SHIFT_MASK)
