@@ -19,6 +19,7 @@
 #include <pango/pangocairo.h>
 
 #include "qd-plot-render.h"
+#include "qd-plot-subplots.h"
 #endif
 
 #include "qd-cli-private.h"
@@ -431,6 +432,10 @@ typedef struct
 {
   const char *path;    /* the Scope's block path */
   GPtrArray  *traces;  /* QdTrace*, not owned */
+  /* Its axes (subplots, y axes, labels), from the Scope's parameters;
+   * NULL: one axis. A stack of subplots takes more height (weight). */
+  QdPlotArrangement *arrangement;
+  guint       weight;
 } PlotPanel;
 
 static void
@@ -439,6 +444,33 @@ plot_panel_clear (gpointer data)
   PlotPanel *panel = data;
 
   g_ptr_array_unref (panel->traces);
+  g_clear_pointer (&panel->arrangement, qd_plot_arrangement_free);
+}
+
+/* The arrangement of @panel's Scope in @document, by its signals' names. */
+static void
+plot_panel_arrange (PlotPanel  *panel,
+                    QdDocument *document)
+{
+  QdBlock *block = qd_document_find_block_by_path (document, panel->path);
+  g_autofree const char **names = g_new0 (const char *, panel->traces->len + 1);
+  gsize prefix = strlen (panel->path) + 1;
+
+  panel->weight = 1;
+  if (block == NULL)
+    return;
+  for (guint i = 0; i < panel->traces->len; i++)
+    {
+      const char *name = qd_trace_get_name (g_ptr_array_index (panel->traces, i));
+
+      names[i] = strlen (name) >= prefix ? name + prefix : name;
+    }
+  /* Check has refused an arrangement that does not parse. */
+  panel->arrangement = qd_plot_arrangement_from_block (block, names, panel->traces->len, NULL);
+  if (panel->arrangement != NULL
+      && qd_plot_arrangement_get_kind (panel->arrangement) == QD_PLOT_LAYOUT_SUBPLOTS)
+    panel->weight = 1 + (MIN (qd_plot_arrangement_get_n_groups (panel->arrangement),
+                              QD_PLOT_MAX_PANELS) - 1) / 2;
 }
 
 /* Groups the traces by the block that made them: a trace is named
@@ -478,7 +510,7 @@ plot_panels_new (QdSimulation *sim)
           panel = &g_array_index (panels, PlotPanel, p);
       if (panel == NULL)
         {
-          PlotPanel fresh = { owner, g_ptr_array_new () };
+          PlotPanel fresh = { owner, g_ptr_array_new (), NULL, 1 };
 
           g_array_append_val (panels, fresh);
           panel = &g_array_index (panels, PlotPanel, panels->len - 1);
@@ -550,12 +582,18 @@ plot_draw_panel (cairo_t          *cr,
                  double            height)
 {
   g_autofree QdPlotSeries *series = g_new0 (QdPlotSeries, panel->traces->len);
+  g_autofree guint *series_axis = g_new0 (guint, MAX (panel->traces->len, 1));
+  g_autofree const char **names = g_new0 (const char *, MAX (panel->traces->len, 1));
+  const char *axis_labels[QD_PLOT_MAX_PANELS];
+  double ranges[2 * QD_PLOT_MAX_PANELS];
+  QdPlotAxes axes;
   QdPlotRenderOptions o;
   QdPlotStyle style;
   QdPlotRect area;
   double top = 0.0;
   double y0, y1;
   gsize prefix = strlen (panel->path) + 1;
+  const char *time_label = "t";
 
   qd_plot_style_init_light (&style);
   cairo_set_source_rgba (cr, style.text.red, style.text.green, style.text.blue, style.text.alpha);
@@ -575,6 +613,7 @@ plot_draw_panel (cairo_t          *cr,
       series[i].label = strlen (name) >= prefix ? name + prefix : name;
       series[i].visible = TRUE;
       qd_plot_palette_color (i, &series[i].color);
+      names[i] = series[i].label;
     }
 
   qd_plot_render_options_init (&o);
@@ -594,13 +633,36 @@ plot_draw_panel (cairo_t          *cr,
     }
   o.y_min = y0;
   o.y_max = y1;
+  if (panel->arrangement != NULL)
+    {
+      /* The Scope's axes, each fitted to its signals; the time axis's
+       * label in place of "t". */
+      qd_plot_arrangement_fill_axes (panel->arrangement,
+                                     qd_plot_arrangement_get_kind (panel->arrangement),
+                                     names, o.n_series, series_axis, axis_labels, &axes);
+      if (axes.x_label != NULL)
+        time_label = axes.x_label;
+      axes.x_label = NULL;
+      ranges[0] = y0;
+      ranges[1] = y1;
+      axes.y_ranges = ranges;
+      o.axes = &axes;
+      if (axes.n_axes > 1)
+        {
+          qd_plot_subplots_y_extents (&o, width, ranges);
+          for (guint k = 0; k < axes.n_axes; k++)
+            plot_pad_range (&ranges[2 * k], &ranges[2 * k + 1]);
+          o.y_min = ranges[0];
+          o.y_max = ranges[1];
+        }
+    }
 
   cairo_save (cr);
   cairo_translate (cr, 0.0, top);
   qd_plot_render (cr, &o, width, height);
   qd_plot_render_get_area (&o, width, height, &area);
   cairo_set_source_rgba (cr, style.text.red, style.text.green, style.text.blue, style.text.alpha);
-  plot_draw_text (cr, "t", PLOT_AXIS_FONT, area.x + area.width / 2.0,
+  plot_draw_text (cr, time_label, PLOT_AXIS_FONT, area.x + area.width / 2.0,
                   height - 2.0, area.width, TRUE);
   cairo_restore (cr);
 }
@@ -619,7 +681,13 @@ plot_draw (cairo_t  *cr,
            gpointer  user_data)
 {
   const PlotPage *page = user_data;
-  double panel_height = (page->height - PLOT_TITLE_BAND) / page->panels->len;
+  double unit, y = PLOT_TITLE_BAND;
+  guint weights = 0;
+
+  /* Each Scope's height in proportion to its weight (its subplots). */
+  for (guint p = 0; p < page->panels->len; p++)
+    weights += g_array_index (page->panels, PlotPanel, p).weight;
+  unit = (page->height - PLOT_TITLE_BAND) / MAX (weights, 1);
 
   cairo_set_source_rgb (cr, 1.0, 1.0, 1.0);
   cairo_paint (cr);
@@ -628,12 +696,14 @@ plot_draw (cairo_t  *cr,
                   page->width - 24.0, TRUE);
   for (guint p = 0; p < page->panels->len; p++)
     {
+      const PlotPanel *panel = &g_array_index (page->panels, PlotPanel, p);
+
       cairo_save (cr);
-      cairo_translate (cr, 0.0, PLOT_TITLE_BAND + p * panel_height);
-      plot_draw_panel (cr, &g_array_index (page->panels, PlotPanel, p),
-                       page->panels->len > 1, page->x_min, page->x_max,
-                       page->t_end, page->width, panel_height);
+      cairo_translate (cr, 0.0, y);
+      plot_draw_panel (cr, panel, page->panels->len > 1, page->x_min, page->x_max,
+                       page->t_end, page->width, unit * panel->weight);
       cairo_restore (cr);
+      y += unit * panel->weight;
     }
 }
 
@@ -704,7 +774,7 @@ export_plot (const char    *file,
   const char *title = qd_document_get_title (document);
   QdPlotRenderOptions o;
   double x_min, x_max, t_end = qd_simulation_get_time (sim);
-  guint n = 0;
+  guint n = 0, weights = 0;
 
   if (panels->len == 0)
     {
@@ -714,8 +784,13 @@ export_plot (const char    *file,
     }
   if (scope != NULL && !plot_panels_keep (panels, scope, file))
     return QD_CLI_EXIT_MODEL;
+  for (guint p = 0; p < panels->len; p++)
+    {
+      plot_panel_arrange (&g_array_index (panels, PlotPanel, p), document);
+      weights += g_array_index (panels, PlotPanel, p).weight;
+    }
   if (height <= 0)
-    height = (int) (PLOT_TITLE_BAND + PLOT_PANEL_HEIGHT * MIN (panels->len, 8));
+    height = (int) (PLOT_TITLE_BAND + PLOT_PANEL_HEIGHT * MIN (weights, 8));
 
   /* One time axis for every panel, so events line up across them. */
   for (guint p = 0; p < panels->len; p++)

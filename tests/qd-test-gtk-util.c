@@ -22,3 +22,20 @@ qd_test_wait_for_paint (GtkWidget *widget)
     g_main_context_iteration (NULL, TRUE);
   g_signal_handler_disconnect (clock, handler);
 }
+
+static gboolean
+timeout_done (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+void
+qd_test_run_frames (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, timeout_done, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}

@@ -13,4 +13,7 @@ G_BEGIN_DECLS
  * clock has painted, so that what it shows is what it holds now. */
 void qd_test_wait_for_paint (GtkWidget *widget);
 
+/* Runs the main loop for @ms milliseconds: several frame-clock ticks. */
+void qd_test_run_frames (guint ms);
+
 G_END_DECLS

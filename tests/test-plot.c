@@ -14,6 +14,7 @@
 #include "qd-plot.h"
 #include "qd-plot-decimate.h"
 #include "qd-plot-render.h"
+#include "qd-test-gtk-util.h"
 #include "qd-test-util.h"
 
 static gboolean have_display;
@@ -1031,23 +1032,6 @@ test_widget_runs_and_csv (void)
   g_rmdir (dir);
 }
 
-static gboolean
-timeout_done (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Runs the main loop for @ms milliseconds: several frame-clock ticks. */
-static void
-run_frames (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, timeout_done, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
 
 static void
 append_sine (QdTrace *trace,
@@ -1084,13 +1068,13 @@ test_widget_autoscale_live (void)
   qd_plot_add_trace (plot, trace, "s", NULL);
   qd_plot_add_trace (plot, other, "o", NULL);
   for (guint i = 0; i < 100 && gtk_widget_get_width (GTK_WIDGET (plot)) <= 0; i++)
-    run_frames (20);
+    qd_test_run_frames (20);
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (plot)), >, 0);
 
   /* A run in progress: the time axis is the span rounded up to a nice
    * number, the value axis the exact range plus a margin. */
   append_sine (trace, 0.0, 0.7);
-  run_frames (150);
+  qd_test_run_frames (150);
   qd_plot_get_view (plot, &x0, &x1, &y0, &y1);
   g_assert_cmpfloat (x0, ==, 0.0);
   g_assert_cmpfloat (x1, ==, 1.0);
@@ -1099,14 +1083,14 @@ test_widget_autoscale_live (void)
   g_assert_cmpfloat (y1, <, 1.15);
 
   append_sine (trace, 0.7, 1.5);
-  run_frames (150);
+  qd_test_run_frames (150);
   qd_plot_get_view (plot, &x0, &x1, NULL, NULL);
   g_assert_cmpfloat (x1, ==, 2.0);
 
   /* Finished: the axis fits the run exactly. */
   qd_trace_close (trace, 1.5);
   qd_trace_close (other, 1.5);
-  run_frames (150);
+  qd_test_run_frames (150);
   qd_plot_get_view (plot, &x0, &x1, &y0, &y1);
   g_assert_cmpfloat (x1, ==, 1.5);
   /* sin (3t) over [0, 1.5]: from sin (4.5) up to 1 (the parabola
@@ -1121,7 +1105,7 @@ test_widget_autoscale_live (void)
   /* Hidden traces do not count; a chosen view stays put. */
   qd_plot_set_trace_visible (plot, 0, FALSE);
   qd_plot_set_view (plot, 0.2, 0.4, -2.0, 2.0);
-  run_frames (100);
+  qd_test_run_frames (100);
   qd_plot_get_view (plot, &x0, &x1, &y0, &y1);
   g_assert_cmpfloat (x0, ==, 0.2);
   g_assert_cmpfloat (x1, ==, 0.4);
@@ -1439,16 +1423,16 @@ test_widget_live_equals_fresh (void)
   qd_plot_add_trace (plot, b, "b", NULL);
   qd_plot_set_time_range_hint (plot, 0.0, 60.0);
   for (guint i = 0; i < 100 && gtk_widget_get_width (GTK_WIDGET (plot)) <= 0; i++)
-    run_frames (20);
+    qd_test_run_frames (20);
 
   for (guint burst = 0; burst < 40; burst++)
     {
       guint n = (guint) g_test_rand_int_range (1, 3000);
 
       t = append_qss2_pair (a, b, n, t, 0.001);
-      run_frames (g_test_rand_int_range (5, 60));
+      qd_test_run_frames (g_test_rand_int_range (5, 60));
     }
-  run_frames (150);
+  qd_test_run_frames (150);
 
   w = gtk_widget_get_width (GTK_WIDGET (plot));
   h = gtk_widget_get_height (GTK_WIDGET (plot));
@@ -1502,12 +1486,12 @@ test_widget_time_axis (void)
   gtk_window_present (GTK_WINDOW (window));
   qd_plot_add_trace (plot, trace, "s", NULL);
   for (guint i = 0; i < 100 && gtk_widget_get_width (GTK_WIDGET (plot)) <= 0; i++)
-    run_frames (20);
+    qd_test_run_frames (20);
 
   /* One event (a single step), final time unknown: one time unit, not
    * a span of 1e-300 labelled "200e-303". */
   qd_trace_append (trace, &s);
-  run_frames (150);
+  qd_test_run_frames (150);
   qd_plot_get_view (plot, &x0, &x1, &y0, &y1);
   g_assert_cmpfloat (x0, ==, 200.0);
   g_assert_cmpfloat (x1, ==, 201.0);
@@ -1516,7 +1500,7 @@ test_widget_time_axis (void)
 
   /* Known: from the event to the final time. */
   qd_plot_set_time_range_hint (plot, 0.0, 300.0);
-  run_frames (100);
+  qd_test_run_frames (100);
   qd_plot_get_view (plot, &x0, &x1, NULL, NULL);
   g_assert_cmpfloat (x0, ==, 200.0);
   g_assert_cmpfloat (x1, ==, 300.0);
@@ -1525,27 +1509,27 @@ test_widget_time_axis (void)
    * span from rounding changes nothing. */
   s.t = 200.0 * (1.0 + 1e-13);
   qd_trace_append (trace, &s);
-  run_frames (100);
+  qd_test_run_frames (100);
   qd_plot_get_view (plot, &x0, &x1, NULL, NULL);
   g_assert_cmpfloat (x1, ==, 300.0);
 
   /* Growing: the span rounded up to a nice number (200 + 50), ... */
   s.t = 240.0;
   qd_trace_append (trace, &s);
-  run_frames (100);
+  qd_test_run_frames (100);
   qd_plot_get_view (plot, &x0, &x1, NULL, NULL);
   g_assert_cmpfloat (x1, ==, 250.0);
   /* ... but never past the final time (200 + 100 would be 300 anyway;
    * 200 + 200 = 400 must stop at 300). */
   s.t = 299.0;
   qd_trace_append (trace, &s);
-  run_frames (100);
+  qd_test_run_frames (100);
   qd_plot_get_view (plot, &x0, &x1, NULL, NULL);
   g_assert_cmpfloat (x1, ==, 300.0);
 
   /* Without the hint the same data rounds up past it. */
   qd_plot_set_time_range_hint (plot, NAN, NAN);
-  run_frames (100);
+  qd_test_run_frames (100);
   qd_plot_get_view (plot, &x0, &x1, NULL, NULL);
   g_assert_cmpfloat (x1, ==, 400.0);
 

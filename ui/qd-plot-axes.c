@@ -172,9 +172,13 @@ xy_label (const QdPlotRenderOptions *o)
  * without its legend (printed, cropped) still says it. In XY mode the y
  * trace; otherwise the names of the current traces, earlier runs left
  * out (they repeat the names). */
-static char *
-y_axis_label (const QdPlotRenderOptions *o)
+char *
+qd_plot_axis_label (const QdPlotRenderOptions *o,
+                    guint                      axis)
 {
+  const QdPlotAxes *ax = o->axes;
+  gboolean several = ax != NULL && ax->kind == QD_PLOT_LAYOUT_AXES
+                     && ax->series_axis != NULL && ax->n_axes > 1;
   GString *text;
 
   if (o->xy)
@@ -183,12 +187,18 @@ y_axis_label (const QdPlotRenderOptions *o)
 
       return y != NULL && *y != '\0' ? g_strdup (y) : NULL;
     }
+  /* A label with units, from the arrangement. */
+  if (ax != NULL && ax->axis_labels != NULL && axis < ax->n_axes
+      && ax->axis_labels[axis] != NULL && *ax->axis_labels[axis] != '\0')
+    return g_strdup (ax->axis_labels[axis]);
   text = g_string_new (NULL);
   for (guint i = 0; i < o->n_series; i++)
     {
       const QdPlotSeries *s = &o->series[i];
 
       if (!s->visible || s->earlier || s->label == NULL || *s->label == '\0')
+        continue;
+      if (several && MIN (ax->series_axis[i], MIN (ax->n_axes, QD_PLOT_MAX_Y_AXES) - 1) != axis)
         continue;
       if (text->len > 0)
         g_string_append (text, ", ");
@@ -275,12 +285,15 @@ legend_place (const QdPlotRenderOptions *o,
       sp = spans[n_spans++] = g_new (QdPlotSpan, n);
       for (guint k = 0; k < n; k++)
         {
+          Map axis_map;
+          const Map *sm = series_map (o, i, &m, &axis_map);
+
           sp[k].top = 1.0;
           sp[k].bottom = 0.0;
           if (cols[k].min <= cols[k].max)
             {
-              sp[k].top = map_y (&m, cols[k].max) - pad;
-              sp[k].bottom = map_y (&m, cols[k].min) + pad;
+              sp[k].top = map_y (sm, cols[k].max) - pad;
+              sp[k].bottom = map_y (sm, cols[k].min) + pad;
             }
         }
       qd_plot_columns_free (scratch);
@@ -323,12 +336,15 @@ qd_plot_compute_layout (cairo_t                   *cr,
   if (o->draw_axes && o->x_max > o->x_min && o->y_max > o->y_min
       && isfinite (o->x_max - o->x_min) && isfinite (o->y_max - o->y_min))
     {
-      g_autofree char *label = y_axis_label (o);
+      g_autofree char *label = qd_plot_axis_label (o, 0);
       Ticks xt;
       Map m;
 
       map_init (&m, o, area);
       axis_ticks (o->x_min, o->x_max, area->width, 90.0, &xt);
+      /* A plot of a stack above the lowest: its time ticks without labels. */
+      if (o->axes != NULL && o->axes->hide_x_ticks)
+        xt.n = 0;
       l->n_x_ticks = xt.n;
       for (guint i = 0; i < xt.n; i++)
         {
@@ -343,7 +359,7 @@ qd_plot_compute_layout (cairo_t                   *cr,
           /* Turned a quarter left, centred on the area, shortened with
            * an ellipsis to its height. */
           text_size (cr, label, &w, &h);
-          l->y_label.x = 4.0;
+          l->y_label.x = area->x - MARGIN_LEFT + 4.0;
           l->y_label.width = h;
           l->y_label.height = MIN (w, area->height);
           l->y_label.y = round (area->y + 0.5 * (area->height - l->y_label.height));
@@ -459,8 +475,12 @@ qd_plot_draw_grid_and_axes (cairo_t                   *cr,
     }
   if (l->y_label.width > 0.0)
     {
-      g_autofree char *label = y_axis_label (o);
+      g_autofree char *label = qd_plot_axis_label (o, 0);
       PangoLayout *layout = make_layout (cr, label);
+      QdPlotColor color;
+
+      qd_plot_yaxes_color (o, 0, style, &color);
+      source_color (cr, &color);
 
       pango_layout_set_width (layout, (int) (l->y_label.height * PANGO_SCALE));
       pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
@@ -540,6 +560,8 @@ qd_plot_render_legend_hit (const QdPlotRenderOptions *o,
 
   if (!o->draw_legend)
     return -1;
+  if (qd_plot_subplots_is_stacked (o))
+    return qd_plot_subplots_legend_hit (o, width, height, x, y);
   qd_plot_render_get_layout (o, width, height, &l);
   if (l.n_legend_rows > 0
       && x >= box->x && x < box->x + box->width

@@ -12,6 +12,7 @@
 #include <pango/pangocairo.h>
 
 #include "qd-plot-render.h"
+#include "qd-plot-subplots.h"
 
 G_BEGIN_DECLS
 
@@ -24,6 +25,10 @@ G_BEGIN_DECLS
 /* Beyond this, Cairo's fixed-point coordinates overflow: clamp. */
 #define COORD_LIMIT   1.0e6
 #define FONT          "Sans 9"
+/* Under the time axis's tick labels: its label ("t [s]"); beside the
+ * plot area, an extra value axis (qd-plot-yaxes.c). */
+#define X_LABEL_BAND  16.0
+#define EXTRA_AXIS_W  72.0
 
 static inline void
 source_color (cairo_t           *cr,
@@ -75,6 +80,30 @@ map_y (const Map *m,
        double     y)
 {
   return clamp_coord (m->area.y + m->area.height - (y - m->y_min) * m->sy);
+}
+
+/* The map of series @i of @o: @base, or one with the value range of
+ * its own axis when the arrangement gives it one (several y axes). */
+static inline const Map *
+series_map (const QdPlotRenderOptions *o,
+            guint                      i,
+            const Map                 *base,
+            Map                       *scratch)
+{
+  const QdPlotAxes *ax = o->axes;
+  guint k;
+
+  if (ax == NULL || ax->kind != QD_PLOT_LAYOUT_AXES || o->xy
+      || ax->series_axis == NULL || ax->y_ranges == NULL || ax->n_axes < 2)
+    return base;
+  k = MIN (ax->series_axis[i], MIN (ax->n_axes, QD_PLOT_MAX_Y_AXES) - 1);
+  if (k == 0 || !(ax->y_ranges[2 * k + 1] > ax->y_ranges[2 * k]))
+    return base;
+  *scratch = *base;
+  scratch->y_min = ax->y_ranges[2 * k];
+  scratch->y_max = ax->y_ranges[2 * k + 1];
+  scratch->sy = base->area.height / (scratch->y_max - scratch->y_min);
+  return scratch;
 }
 
 /* Text */
@@ -197,5 +226,27 @@ void qd_plot_draw_legend        (cairo_t                   *cr,
                                  const QdPlotRenderOptions *o,
                                  const QdPlotStyle         *style,
                                  const QdPlotLayout        *l);
+
+/* The zoom box the pointer drags (qd-plot-render.c). */
+void qd_plot_draw_box           (cairo_t                   *cr,
+                                 const QdPlotRect          *box);
+
+/* The label of value axis @axis: the arrangement's, else the names of
+ * the current traces on it (qd-plot-axes.c); NULL for none. */
+char *qd_plot_axis_label        (const QdPlotRenderOptions *o,
+                                 guint                      axis);
+
+/* qd-plot-yaxes.c: the time axis's label, the extra value axes and
+ * the zoom indicator, over what qd_plot_render() drew. */
+void qd_plot_yaxes_draw         (cairo_t                   *cr,
+                                 const QdPlotRenderOptions *o,
+                                 const QdPlotStyle         *style,
+                                 const Map                 *m);
+/* The colour of value axis @axis's text: its first trace's when the
+ * plot has several y axes, else the style's. */
+void qd_plot_yaxes_color        (const QdPlotRenderOptions *o,
+                                 guint                      axis,
+                                 const QdPlotStyle         *style,
+                                 QdPlotColor               *color);
 
 G_END_DECLS

@@ -111,12 +111,25 @@ qd_plot_render_get_area (const QdPlotRenderOptions *o,
                          double                     height,
                          QdPlotRect                *area)
 {
-  if (o->draw_axes)
+  if (o->axes != NULL && o->axes->has_area)
+    *area = o->axes->area;
+  else if (qd_plot_subplots_is_stacked (o))
     {
-      area->x = MARGIN_LEFT;
-      area->y = MARGIN_TOP;
-      area->width = MAX (1.0, width - MARGIN_LEFT - MARGIN_RIGHT);
-      area->height = MAX (1.0, height - MARGIN_TOP - MARGIN_BOTTOM);
+      /* The highest plot: they all have the same width. */
+      QdPlotRect areas[QD_PLOT_MAX_PANELS];
+
+      qd_plot_subplots_get_areas (o, width, height, areas);
+      *area = areas[0];
+    }
+  else if (o->draw_axes)
+    {
+      double left, right, top, bottom;
+
+      qd_plot_subplots_margins (o, &left, &right, &top, &bottom);
+      area->x = left;
+      area->y = top;
+      area->width = MAX (1.0, width - left - right);
+      area->height = MAX (1.0, height - top - bottom);
     }
   else
     {
@@ -1007,7 +1020,11 @@ draw_cursor (cairo_t                   *cr,
       series_color (s, style, &colors[i % G_N_ELEMENTS (colors)]);
       /* A value outside the view has its row in the readout but no dot:
        * drawn where it maps, it would sit among the axis labels. */
-      vy = map_y (m, v);
+      {
+        Map scratch;
+
+        vy = map_y (series_map (o, i, m, &scratch), v);
+      }
       if (vy < a->y || vy > a->y + a->height)
         continue;
       source_color (cr, &colors[i % G_N_ELEMENTS (colors)]);
@@ -1066,6 +1083,11 @@ qd_plot_render (cairo_t                   *cr,
   QdPlotLayout layout;
   Map m;
 
+  if (qd_plot_subplots_is_stacked (o))
+    {
+      qd_plot_subplots_render (cr, o, width, height);
+      return;
+    }
   qd_plot_render_get_area (o, width, height, &area);
   cairo_save (cr);
 
@@ -1113,33 +1135,40 @@ qd_plot_render (cairo_t                   *cr,
           {
             const QdPlotSeries *s = &o->series[i];
             QdPlotColor color;
+            Map scratch;
 
             if (!s->visible || s->earlier != (pass == 0))
               continue;
             series_color (s, style, &color);
             source_color (cr, &color);
-            draw_series_time (cr, o, &m, s);
+            draw_series_time (cr, o, series_map (o, i, &m, &scratch), s);
           }
     }
   cairo_restore (cr);
 
   if (o->draw_axes)
     qd_plot_draw_grid_and_axes (cr, o, style, &m, &layout, FALSE);
+  qd_plot_yaxes_draw (cr, o, style, &m);
   if (o->draw_legend)
     qd_plot_draw_legend (cr, o, style, &layout);
   if (o->has_cursor)
     draw_cursor (cr, o, style, &m);
   if (o->has_box)
-    {
-      cairo_save (cr);
-      cairo_rectangle (cr, o->box.x + 0.5, o->box.y + 0.5, o->box.width, o->box.height);
-      cairo_set_source_rgba (cr, 0.11, 0.44, 0.85, 0.15);
-      cairo_fill_preserve (cr);
-      cairo_set_source_rgba (cr, 0.11, 0.44, 0.85, 0.8);
-      cairo_set_line_width (cr, 1.0);
-      cairo_stroke (cr);
-      cairo_restore (cr);
-    }
+    qd_plot_draw_box (cr, &o->box);
+  cairo_restore (cr);
+}
+
+void
+qd_plot_draw_box (cairo_t          *cr,
+                  const QdPlotRect *box)
+{
+  cairo_save (cr);
+  cairo_rectangle (cr, box->x + 0.5, box->y + 0.5, box->width, box->height);
+  cairo_set_source_rgba (cr, 0.11, 0.44, 0.85, 0.15);
+  cairo_fill_preserve (cr);
+  cairo_set_source_rgba (cr, 0.11, 0.44, 0.85, 0.8);
+  cairo_set_line_width (cr, 1.0);
+  cairo_stroke (cr);
   cairo_restore (cr);
 }
 

@@ -55,6 +55,9 @@ typedef struct
   QdPlotColor legend_background;
 } QdPlotStyle;
 
+/* How the series are arranged on axes (qd-plot-subplots.h). */
+typedef struct _QdPlotAxes QdPlotAxes;
+
 typedef struct
 {
   const QdPlotSeries *series;
@@ -81,6 +84,10 @@ typedef struct
   double              cursor_x;
   gboolean            has_box;
   QdPlotRect          box;
+
+  /* Subplots, several y axes, axis labels with units and the zoom
+   * indicator; NULL: one value axis named after the traces. */
+  const QdPlotAxes   *axes;
 } QdPlotRenderOptions;
 
 /* Where the parts of a plot go, for an output of a given size. */

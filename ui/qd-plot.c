@@ -19,7 +19,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "qd-plot.h"
+#include "qd-plot-private.h"
 #include "qd-plot-render.h"
 
 /* How far the pointer must drag before a box zoom counts, in pixels. */
@@ -86,12 +86,15 @@ struct _QdPlot
   double      drag_x, drag_y;      /* start, widget coordinates */
   double      drag_dx, drag_dy;
   double      drag_view[4];        /* the view when the drag started */
+
+  QdPlotAxesState ax;             /* subplots, y axes (qd-plot-layout.c) */
 };
 
 enum
 {
   PROP_0,
   PROP_AUTOSCALE,
+  PROP_LAYOUT,
   N_PROPS
 };
 
@@ -151,15 +154,16 @@ fill_options (QdPlot              *self,
   o->xy = self->xy && self->xy_x < self->current->len && self->xy_y < self->current->len;
   o->xy_x = self->earlier->len + self->xy_x;
   o->xy_y = self->earlier->len + self->xy_y;
+  qd_plot_fill_axes (self, o);
   *series = out;
 }
 
 /* Widens a degenerate or tight range so the data does not touch the
  * frame. */
-static void
-pad_range (double *lo,
-           double *hi,
-           double  fraction)
+void
+qd_plot_pad_range (double *lo,
+                   double *hi,
+                   double  fraction)
 {
   double span = *hi - *lo;
 
@@ -268,7 +272,7 @@ autoscale_view_for_width (QdPlot *self,
     {
       if (!qd_plot_render_get_x_extent (&o, &x0, &x1))
         goto out;
-      pad_range (&x0, &x1, 0.05);
+      qd_plot_pad_range (&x0, &x1, 0.05);
     }
   else
     {
@@ -276,13 +280,20 @@ autoscale_view_for_width (QdPlot *self,
         goto out;
       time_axis (self, x0, closed_end, open_end, &x1);
       if (!(x1 > x0))
-        pad_range (&x0, &x1, 0.05);
+        qd_plot_pad_range (&x0, &x1, 0.05);
     }
   o.x_min = x0;
   o.x_max = x1;
-  if (qd_plot_render_get_y_extent (&o, width, &y0, &y1))
+  if (self->ax.axes.n_axes > 1 && !o.xy)
     {
-      pad_range (&y0, &y1, 0.05);
+      /* Each axis fitted to its own signals. */
+      qd_plot_fit_axes (self, &o, width);
+      self->y_min = self->ax.axis_y[0];
+      self->y_max = self->ax.axis_y[1];
+    }
+  else if (qd_plot_render_get_y_extent (&o, width, &y0, &y1))
+    {
+      qd_plot_pad_range (&y0, &y1, 0.05);
       self->y_min = y0;
       self->y_max = y1;
     }
@@ -472,6 +483,8 @@ qd_plot_size_allocate (GtkWidget *widget,
   /* New column count: autoscale again with the new width. Only then:
    * the window lays out again whenever a label of the run bar changes,
    * and that must not redraw the plot past its growth interval. */
+  if (self->ax.menu != NULL)
+    gtk_popover_present (GTK_POPOVER (self->ax.menu));
   if (width != self->alloc_width || height != self->alloc_height)
     {
       self->alloc_width = width;
@@ -496,17 +509,74 @@ qd_plot_measure (GtkWidget      *widget,
 
 /* Input */
 
-static void
-get_area (QdPlot     *self,
-          QdPlotRect *area)
+/* The plot area at (@wx, @wy), the plot of a stack that holds it, and
+ * its axis: the axes a vertical zoom or pan there moves are
+ * [*first, *last] (one plot of a stack; every axis of one area). */
+static guint
+get_area_at (QdPlot     *self,
+             double      wx,
+             double      wy,
+             QdPlotRect *area,
+             guint      *first,
+             guint      *last)
 {
   QdPlotRenderOptions o;
+  QdPlotSeries *series;
+  int w = gtk_widget_get_width (GTK_WIDGET (self));
+  int h = gtk_widget_get_height (GTK_WIDGET (self));
+  guint axis = 0;
 
-  qd_plot_render_options_init (&o);
-  qd_plot_render_get_area (&o, gtk_widget_get_width (GTK_WIDGET (self)),
-                           gtk_widget_get_height (GTK_WIDGET (self)), area);
+  fill_options (self, &o, &series, FALSE);
+  *first = *last = 0;
+  if (qd_plot_subplots_is_stacked (&o))
+    {
+      QdPlotRect areas[QD_PLOT_MAX_PANELS];
+
+      qd_plot_subplots_get_areas (&o, w, h, areas);
+      axis = *first = *last = qd_plot_subplots_axis_at (&o, w, h, wx, wy);
+      *area = areas[axis];
+    }
+  else
+    {
+      int over = qd_plot_yaxes_axis_at (&o, w, h, wx);
+
+      qd_plot_render_get_area (&o, w, h, area);
+      if (o.axes != NULL && o.axes->kind == QD_PLOT_LAYOUT_AXES && !o.xy)
+        *last = o.axes->n_axes - 1;
+      /* Over one of several y axes: that one. */
+      if (over >= 0 && (guint) over <= *last)
+        *first = *last = (guint) over;
+    }
+  g_free (series);
+  return axis;
 }
 
+static void
+get_axis_y (QdPlot *self,
+            guint   axis,
+            double *lo,
+            double *hi)
+{
+  *lo = axis == 0 ? self->y_min : self->ax.axis_y[2 * axis];
+  *hi = axis == 0 ? self->y_max : self->ax.axis_y[2 * axis + 1];
+}
+
+static void
+set_axis_y (QdPlot *self,
+            guint   axis,
+            double  lo,
+            double  hi)
+{
+  if (axis == 0)
+    {
+      self->y_min = lo;
+      self->y_max = hi;
+    }
+  self->ax.axis_y[2 * axis] = lo;
+  self->ax.axis_y[2 * axis + 1] = hi;
+}
+
+/* Data coordinates of (@wx, @wy), in the plot a drag began in. */
 static void
 widget_to_data (QdPlot *self,
                 double  wx,
@@ -515,10 +585,13 @@ widget_to_data (QdPlot *self,
                 double *y)
 {
   QdPlotRect a;
+  guint first, last;
+  guint axis = get_area_at (self, self->drag_x, self->drag_y, &a, &first, &last);
+  double lo, hi;
 
-  get_area (self, &a);
+  get_axis_y (self, axis, &lo, &hi);
   *x = self->x_min + (wx - a.x) / a.width * (self->x_max - self->x_min);
-  *y = self->y_min + (a.y + a.height - wy) / a.height * (self->y_max - self->y_min);
+  *y = lo + (a.y + a.height - wy) / a.height * (hi - lo);
 }
 
 static int
@@ -593,6 +666,7 @@ on_drag_begin (GtkGestureDrag *gesture,
   self->drag_view[1] = self->x_max;
   self->drag_view[2] = self->y_min;
   self->drag_view[3] = self->y_max;
+  memcpy (self->ax.drag_axis_y, self->ax.axis_y, sizeof self->ax.axis_y);
   self->drag_kind = DRAG_NONE;
   if (button == GDK_BUTTON_MIDDLE
       || (button == GDK_BUTTON_PRIMARY && (state & GDK_SHIFT_MASK)))
@@ -614,16 +688,23 @@ on_drag_update (GtkGestureDrag *gesture,
   if (self->drag_kind == DRAG_PAN)
     {
       QdPlotRect a;
-      double sx, sy;
+      double sx;
+      guint first, last;
 
-      get_area (self, &a);
+      get_area_at (self, self->drag_x, self->drag_y, &a, &first, &last);
       sx = (self->drag_view[1] - self->drag_view[0]) / a.width;
-      sy = (self->drag_view[3] - self->drag_view[2]) / a.height;
       set_autoscale_internal (self, FALSE);
       self->x_min = self->drag_view[0] - dx * sx;
       self->x_max = self->drag_view[1] - dx * sx;
-      self->y_min = self->drag_view[2] + dy * sy;
-      self->y_max = self->drag_view[3] + dy * sy;
+      /* The axes the pan moves, each by the same pixels. */
+      for (guint k = first; k <= last; k++)
+        {
+          double lo = k == 0 ? self->drag_view[2] : self->ax.drag_axis_y[2 * k];
+          double hi = k == 0 ? self->drag_view[3] : self->ax.drag_axis_y[2 * k + 1];
+          double sy = (hi - lo) / a.height;
+
+          set_axis_y (self, k, lo + dy * sy, hi + dy * sy);
+        }
     }
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -637,10 +718,26 @@ on_drag_end (GtkGestureDrag *gesture,
   if (self->drag_kind == DRAG_BOX && fabs (dx) >= MIN_BOX && fabs (dy) >= MIN_BOX)
     {
       double x0, y0, x1, y1;
+      QdPlotRect a;
+      guint first, last;
 
       widget_to_data (self, self->drag_x, self->drag_y, &x0, &y0);
       widget_to_data (self, self->drag_x + dx, self->drag_y + dy, &x1, &y1);
-      qd_plot_set_view (self, MIN (x0, x1), MAX (x0, x1), MIN (y0, y1), MAX (y0, y1));
+      get_area_at (self, self->drag_x, self->drag_y, &a, &first, &last);
+      /* The other axes the box zooms, to the same rows of pixels. */
+      for (guint k = MAX (first, 1); k <= last; k++)
+        {
+          double lo, hi;
+          double f0 = (a.y + a.height - self->drag_y) / a.height;
+          double f1 = (a.y + a.height - self->drag_y - dy) / a.height;
+
+          get_axis_y (self, k, &lo, &hi);
+          set_axis_y (self, k, lo + MIN (f0, f1) * (hi - lo), lo + MAX (f0, f1) * (hi - lo));
+        }
+      if (first == 0)
+        qd_plot_set_view (self, MIN (x0, x1), MAX (x0, x1), MIN (y0, y1), MAX (y0, y1));
+      else
+        qd_plot_set_view (self, MIN (x0, x1), MAX (x0, x1), self->y_min, self->y_max);
     }
   self->drag_kind = DRAG_NONE;
   view_changed (self);
@@ -673,18 +770,20 @@ on_scroll (GtkEventControllerScroll *controller,
     gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
   double delta = dy != 0.0 ? dy : dx;
   double factor = pow (SCROLL_STEP, delta);
-  double ax, ay;
+  double ax, fy;
   gboolean zoom_x = TRUE, zoom_y = TRUE;
   QdPlotRect a;
+  guint first, last;
 
   if (delta == 0.0)
     return FALSE;
-  get_area (self, &a);
-  widget_to_data (self, self->pointer_x, self->pointer_y, &ax, &ay);
+  get_area_at (self, self->pointer_x, self->pointer_y, &a, &first, &last);
+  ax = self->x_min + (self->pointer_x - a.x) / a.width * (self->x_max - self->x_min);
+  fy = (a.y + a.height - self->pointer_y) / a.height;
   if (self->pointer_y > a.y + a.height)
     zoom_y = FALSE;              /* over the time axis */
-  else if (self->pointer_x < a.x)
-    zoom_x = FALSE;              /* over the value axis */
+  else if (self->pointer_x < a.x || self->pointer_x > a.x + a.width)
+    zoom_x = FALSE;              /* over a value axis */
   else if (state & GDK_CONTROL_MASK)
     zoom_y = FALSE;
   else if (state & GDK_SHIFT_MASK)
@@ -693,8 +792,15 @@ on_scroll (GtkEventControllerScroll *controller,
   set_autoscale_internal (self, FALSE);
   if (zoom_x)
     zoom_axis (&self->x_min, &self->x_max, ax, factor);
-  if (zoom_y)
-    zoom_axis (&self->y_min, &self->y_max, ay, factor);
+  /* Each axis the pointer is over, about the value under it. */
+  for (guint k = first; zoom_y && k <= last; k++)
+    {
+      double lo, hi;
+
+      get_axis_y (self, k, &lo, &hi);
+      zoom_axis (&lo, &hi, lo + fy * (hi - lo), factor);
+      set_axis_y (self, k, lo, hi);
+    }
   view_changed (self);
   return TRUE;
 }
@@ -734,6 +840,26 @@ on_key_pressed (GtkEventControllerKey *controller,
   return FALSE;
 }
 
+/* The context menu: the layout of the axes, and the whole view again. */
+static void
+on_menu_pressed (GtkGestureClick *gesture,
+                 int              n_press,
+                 double           x,
+                 double           y,
+                 QdPlot          *self)
+{
+  qd_plot_popup_menu (self, x, y);
+  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+}
+
+static void
+reset_view_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  qd_plot_reset_view (QD_PLOT (widget));
+}
+
 /* GObject */
 
 static void
@@ -743,6 +869,7 @@ qd_plot_dispose (GObject *object)
 
   g_clear_pointer (&self->current, g_ptr_array_unref);
   g_clear_pointer (&self->earlier, g_ptr_array_unref);
+  qd_plot_axes_state_clear (&self->ax);
   G_OBJECT_CLASS (qd_plot_parent_class)->dispose (object);
 }
 
@@ -758,6 +885,9 @@ qd_plot_get_property (GObject    *object,
     {
     case PROP_AUTOSCALE:
       g_value_set_boolean (value, self->autoscale);
+      break;
+    case PROP_LAYOUT:
+      g_value_set_string (value, qd_plot_layout_kind_to_string (self->ax.layout));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -776,6 +906,14 @@ qd_plot_set_property (GObject      *object,
     {
     case PROP_AUTOSCALE:
       qd_plot_set_autoscale (self, g_value_get_boolean (value));
+      break;
+    case PROP_LAYOUT:
+      {
+        QdPlotLayoutKind kind;
+
+        if (qd_plot_layout_kind_from_string (g_value_get_string (value), &kind))
+          qd_plot_set_layout (self, kind);
+      }
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -798,7 +936,14 @@ qd_plot_class_init (QdPlotClass *klass)
   properties[PROP_AUTOSCALE] =
     g_param_spec_boolean ("autoscale", NULL, NULL, TRUE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* "single", "subplots" or "axes" (qd-plot-subplots.h). */
+  properties[PROP_LAYOUT] =
+    g_param_spec_string ("layout", NULL, NULL, "single",
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_install_property_action (widget_class, "plot.layout", "layout");
+  gtk_widget_class_install_action (widget_class, "plot.reset-view", NULL, reset_view_action);
 
   gtk_widget_class_set_css_name (widget_class, "qdplot");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
@@ -847,6 +992,12 @@ qd_plot_init (QdPlot *self)
   controller = gtk_event_controller_key_new ();
   g_signal_connect (controller, "key-pressed", G_CALLBACK (on_key_pressed), self);
   gtk_widget_add_controller (widget, controller);
+
+  qd_plot_axes_state_init (&self->ax);
+  gesture = gtk_gesture_click_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_SECONDARY);
+  g_signal_connect (gesture, "pressed", G_CALLBACK (on_menu_pressed), self);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (gesture));
 
   ensure_ticking (self);
 }
@@ -1191,6 +1342,8 @@ qd_plot_export (QdPlot        *self,
   if (self->autoscale)
     autoscale_view_for_width (self, width, FALSE);
   fill_options (self, &o, &series, FALSE);
+  /* The zoom indicator is for the screen; the file shows the view. */
+  self->ax.axes.zoomed = FALSE;
   ok = qd_plot_render_to_file (&o, path, format, width, height, error);
   g_free (series);
   /* The view was fitted to the file's width: fit it again to ours. */
@@ -1236,4 +1389,51 @@ qd_plot_export_csv (QdPlot      *self,
       return FALSE;
     }
   return qd_traces_write_csv (traces, start, end, step, path, error);
+}
+
+/* For qd-plot-layout.c */
+
+QdPlotAxesState *
+qd_plot_get_axes_state (QdPlot *self)
+{
+  return &self->ax;
+}
+
+void
+qd_plot_get_render_options (QdPlot               *self,
+                            QdPlotRenderOptions  *o,
+                            QdPlotSeries        **series,
+                            gboolean              with_caches)
+{
+  fill_options (self, o, series, with_caches);
+}
+
+const char *
+qd_plot_get_series_name (QdPlot *self,
+                         guint   index)
+{
+  Series *s = series_at (self, (int) index);
+
+  return s != NULL ? s->name : NULL;
+}
+
+gboolean
+qd_plot_get_data_time_span (QdPlot *self,
+                            double *start,
+                            double *end)
+{
+  double closed_end, open_end;
+
+  if (!time_extent (self, start, &closed_end, &open_end))
+    return FALSE;
+  *end = MAX (closed_end, open_end);
+  return TRUE;
+}
+
+void
+qd_plot_refit (QdPlot *self)
+{
+  if (self->autoscale)
+    autoscale_view (self);
+  view_changed (self);
 }

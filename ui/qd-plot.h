@@ -18,6 +18,7 @@
 
 #include "qdevs.h"
 #include "qd-plot-render.h"
+#include "qd-plot-subplots.h"
 
 G_BEGIN_DECLS
 
@@ -114,5 +115,23 @@ gboolean    qd_plot_export_csv         (QdPlot        *self,
                                         const char    *path,
                                         double         step,
                                         GError       **error);
+
+/* How the signals are arranged on axes (a copy is kept; NULL: one
+ * axis, or one per signal in the subplots and axes layouts), and the
+ * layout shown, which starts as the arrangement's; also the property
+ * "layout" ("single", "subplots", "axes") and the action plot.layout
+ * of the plot's context menu. The subplots share the time axis. */
+void        qd_plot_set_arrangement    (QdPlot                  *self,
+                                        const QdPlotArrangement *arrangement);
+void        qd_plot_set_layout         (QdPlot                  *self,
+                                        QdPlotLayoutKind         layout);
+QdPlotLayoutKind qd_plot_get_layout    (QdPlot                  *self);
+/* The value axes shown (subplots or y axes), and the range of one: axis
+ * 0's is the view's y range. */
+guint       qd_plot_get_n_axes         (QdPlot                  *self);
+void        qd_plot_get_axis_range     (QdPlot                  *self,
+                                        guint                    axis,
+                                        double                  *y_min,
+                                        double                  *y_max);
 
 G_END_DECLS

@@ -312,6 +312,7 @@ create_page (ScopePage *page)
   gtk_widget_set_visible (GTK_WIDGET (page->dropped_label), FALSE);
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (page->dropped_label));
 
+  qd_run_page_layout_add_controls (page, bar);
   toolbar_button (bar, "edit-clear-all-symbolic", NULL, _("Clear earlier runs"),
                   G_CALLBACK (on_clear_runs_clicked), page);
   toolbar_button (bar, "image-x-generic-symbolic", NULL, _("Export image…"),

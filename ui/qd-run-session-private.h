@@ -69,5 +69,12 @@ void qd_run_page_free (gpointer data);
 ScopePage *qd_run_page_new (QdRunSession *self,
                             const char   *path);
 void qd_run_page_update_dropped_label (ScopePage *page);
+/* qd-run-page-layout.c: the plot's axes from the Scope's parameters
+ * @names (its signals, in input order), and the toolbar's layout menu
+ * and zoom reset. */
+void qd_run_page_layout_apply (ScopePage *page,
+                               GPtrArray *names);
+void qd_run_page_layout_add_controls (ScopePage *page,
+                                      GtkWidget *bar);
 
 G_END_DECLS

@@ -301,6 +301,7 @@ static gboolean
 prepare_run (QdRunSession *self)
 {
   g_autoptr(GPtrArray) problems = NULL;
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
   g_autoptr(GError) error = NULL;
   QdSimulation *sim;
   GPtrArray *traces;
@@ -382,6 +383,7 @@ prepare_run (QdRunSession *self)
       qd_plot_begin_run (page->plot);
       qd_plot_set_time_range_hint (page->plot, qd_simulation_get_start_time (sim),
                                    qd_simulation_get_final_time (sim));
+      g_ptr_array_set_size (names, 0);
       for (guint k = 0; k < traces->len; k++)
         {
           QdTrace *trace = g_ptr_array_index (traces, k);
@@ -389,8 +391,12 @@ prepare_run (QdRunSession *self)
 
           if (strncmp (name, atomic->path, len) == 0 && name[len] == '/'
               && strchr (name + len + 1, '/') == NULL)
-            qd_plot_add_trace (page->plot, trace, name + len + 1, NULL);
+            {
+              qd_plot_add_trace (page->plot, trace, name + len + 1, NULL);
+              g_ptr_array_add (names, (gpointer) (name + len + 1));
+            }
         }
+      qd_run_page_layout_apply (page, names);
       /* XY needs two traces; a plot that had them may have lost one. */
       gtk_widget_set_visible (page->xy_button, qd_plot_get_n_traces (page->plot) >= 2);
       if (qd_plot_get_n_traces (page->plot) < 2)
