@@ -13,6 +13,7 @@
 #include "qd-diagram.h"
 #include "qd-expr.h"
 #include "qd-history.h"
+#include "qd-mask.h"
 #include "qd-registry.h"
 
 /* A port count is a small literal: the canvas draws every port, and a
@@ -975,6 +976,7 @@ qd_system_unref (QdSystem *system)
     }
   g_clear_pointer (&system->by_id, g_hash_table_unref);
   g_clear_pointer (&system->by_name, g_hash_table_unref);
+  g_clear_pointer (&system->mask, qd_mask_free);
   g_ptr_array_unref (system->blocks);
   g_ptr_array_unref (system->links);
   g_free (system);
