@@ -1,5 +1,6 @@
 /* qd-mask.c: masked subsystems */
 #include <glib/gi18n-lib.h>
+#include <math.h>
 #include <string.h>
 
 #include "qd-error.h"
@@ -440,4 +441,49 @@ qd_mask_substitute (const char        *text,
         g_string_append_c (out, *p++);
     }
   return g_string_free (out, FALSE);
+}
+
+/* Evaluates @text over @names and @values; NaN when it cannot be. */
+static double
+eval_over (const char *text,
+           GPtrArray  *names,
+           GArray     *values)
+{
+  g_autoptr(QdExpr) expr = qd_expr_parse (text, NULL);
+
+  if (expr == NULL
+      || !qd_expr_bind (expr, (const char *const *) names->pdata, names->len, NULL))
+    return NAN;
+  return qd_expr_eval (expr, (const double *) (void *) values->data);
+}
+
+void
+qd_mask_add_scope (const QdBlock *block,
+                   GPtrArray     *names,
+                   GArray        *values)
+{
+  g_autoptr(GPtrArray) masks = g_ptr_array_new ();
+
+  g_return_if_fail (block != NULL);
+
+  /* Innermost first, as the compiler looks names up. */
+  for (QdSystem *system = block->parent; system != NULL && system->owner != NULL;
+       system = system->owner->parent)
+    if (system->mask != NULL)
+      g_ptr_array_add (masks, system->mask);
+  /* Each mask's values in the scope around it: the outermost first. */
+  for (guint m = masks->len; m-- > 0;)
+    {
+      const QdMask *mask = g_ptr_array_index (masks, m);
+      guint n = mask->params->len;
+      g_autofree double *evaluated = g_new0 (double, MAX (n, 1));
+
+      for (guint i = 0; i < n; i++)
+        evaluated[i] = eval_over (qd_mask_param_get_value (g_ptr_array_index (mask->params, i)),
+                                  names, values);
+      for (guint i = 0; i < n; i++)
+        g_ptr_array_insert (names, (int) i,
+                            ((QdMaskParam *) g_ptr_array_index (mask->params, i))->name);
+      g_array_prepend_vals (values, evaluated, n);
+    }
 }

@@ -65,6 +65,15 @@ QD_API char              *qd_mask_format_icon  (const QdMask *mask);
  * other block. */
 QD_API const QdMask      *qd_block_get_mask    (const QdBlock *block);
 
+/* Puts in front of @names (char*) and @values (double), the names and
+ * values of the model variables, the mask parameters that @block's
+ * expressions see, innermost first, each evaluated as the compiler does
+ * (NaN when it cannot be): for editors that try an expression out where
+ * it is typed. The names are the masks' own (valid until they change). */
+QD_API void               qd_mask_add_scope    (const QdBlock *block,
+                                                GPtrArray     *names,
+                                                GArray        *values);
+
 /* Commands, each one undoable step. Set Mask replaces the whole mask of
  * subsystem @block (NULL removes it) after qd_mask_check(); a value of a
  * parameter that keeps its name is the caller's to carry over. Set Mask
