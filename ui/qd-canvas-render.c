@@ -381,10 +381,12 @@ static void
 draw_block_params (cairo_t             *cr,
                    const QdBlock       *block,
                    guint                n_in,
+                   const QdSettings    *settings,
                    const QdCanvasStyle *style)
 {
   g_auto (GStrv) input_labels = NULL;
-  g_autofree char *caption = qd_block_describe_params (block, &input_labels);
+  g_autofree char *caption = qd_block_describe_params_with (block, settings,
+                                                            &input_labels);
 
   source_color (cr, &style->dim_text, 1.0);
   for (guint i = 0; input_labels != NULL && input_labels[i] != NULL && i < n_in; i++)
@@ -726,7 +728,7 @@ draw_block (cairo_t                     *cr,
       for (guint i = 0; i < n_out; i++)
         draw_port (cr, system, driven, block, QD_CANVAS_PORT_OUTPUT, i, n_out, style, px);
       if (options->show_params && options->zoom * 9 >= 5 && !options->draft)
-        draw_block_params (cr, block, n_in, style);
+        draw_block_params (cr, block, n_in, options->settings, style);
     }
 
   if (options->badges != NULL)
