@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "qd-compile-vector.h"
+#include "qd-mask.h"
 #include "qd-error.h"
 #include "qd-expr.h"
 #include "qd-registry.h"
@@ -616,6 +617,7 @@ copy_block (Expander *e,
       qd_system_unref (block->inner);
       block->inner = expand_system (e, src->inner);
       block->inner->owner = block;
+      qd_system_take_mask (block->inner, qd_mask_copy (src->inner->mask));
     }
   return block;
 }

@@ -28,6 +28,7 @@
 #include "qd-compile-vector.h"
 #include "qd-simulation-private.h"
 #include "qd-expr.h"
+#include "qd-mask-private.h"
 #include "qd-registry.h"
 
 typedef struct _Node Node;
@@ -159,7 +160,28 @@ typedef struct
    * blocks at an Index Shift's zero boundary; qd-compile-vector.c), or
    * NULL. */
   GHashTable         *zero_inputs;
+  /* Masked subsystems (qd-mask.h): the names an expression of a block
+   * sees, innermost mask first and the model variables last. scope_*
+   * are the current block's (the variables' own arrays outside every
+   * mask); scoped is TRUE inside a mask, where a text's value depends on
+   * where it is, so the caches by text and by parameter set are not
+   * used there. */
+  GHashTable         *scopes;     /* masked subsystem Node* -> Scope* */
+  GPtrArray          *scope_names;
+  GArray             *scope_values;
+  GArray             *scope_ok;
+  guint               scope_n_mask;  /* names from masks, at the front */
+  gboolean            scoped;
 } Compiler;
+
+/* The names seen inside one masked subsystem. */
+typedef struct
+{
+  GPtrArray *names;    /* char* (borrowed from the masks and variables) */
+  GArray    *values;   /* double */
+  GArray    *ok;       /* gboolean */
+  guint      n_mask;
+} Scope;
 
 static void
 append_path (GString    *text,
@@ -279,36 +301,67 @@ check_settings (Compiler *c)
   check_classic_settings (c);
 }
 
+/* The index of @name in @names (the first of that name), or -1. */
 static int
-find_variable (Compiler   *c,
-               const char *name)
+find_name (GPtrArray  *names,
+           const char *name)
 {
-  for (guint i = 0; i < c->var_names->len; i++)
-    if (strcmp (g_ptr_array_index (c->var_names, i), name) == 0)
+  for (guint i = 0; i < names->len; i++)
+    if (strcmp (g_ptr_array_index (names, i), name) == 0)
       return (int) i;
   return -1;
 }
 
-/* TRUE when @expr uses a variable that failed: its own error would only
- * repeat that variable's problem. */
+static int
+find_variable (Compiler   *c,
+               const char *name)
+{
+  return find_name (c->var_names, name);
+}
+
+/* TRUE when @expr uses a name of @names that failed (@ok): its own error
+ * would only repeat that name's problem. Only the names already
+ * evaluated count (a variable may name a later one by mistake: that is
+ * its own unknown name). */
 static gboolean
-uses_failed_variable (Compiler     *c,
-                      const QdExpr *expr)
+uses_failed (GPtrArray    *names,
+             GArray       *ok,
+             const QdExpr *expr)
 {
   guint n;
   const char *const *ids = qd_expr_get_identifiers (expr, &n);
 
   for (guint i = 0; i < n; i++)
     {
-      int k = find_variable (c, ids[i]);
+      int k = find_name (names, ids[i]);
 
-      /* Only variables already evaluated count (a variable may name a
-       * later one by mistake: that is its own unknown name). */
-      if (k >= 0 && (guint) k < c->var_ok->len
-          && !g_array_index (c->var_ok, gboolean, k))
+      if (k >= 0 && (guint) k < ok->len && !g_array_index (ok, gboolean, k))
         return TRUE;
     }
   return FALSE;
+}
+
+static gboolean
+uses_failed_variable (Compiler     *c,
+                      const QdExpr *expr)
+{
+  return uses_failed (c->var_names, c->var_ok, expr);
+}
+
+/* The same for a block's expression, in its scope (qd-mask.h): the
+ * innermost of a name counts. */
+static gboolean
+uses_failed_name (Compiler     *c,
+                  const QdExpr *expr)
+{
+  return uses_failed (c->scope_names, c->scope_ok, expr);
+}
+
+static int
+scope_find (Compiler   *c,
+            const char *name)
+{
+  return find_name (c->scope_names, name);
 }
 
 /* TRUE when @expr, the value of variable @i, uses variable @i itself or
@@ -477,19 +530,19 @@ eval_number (Compiler          *c,
     return TRUE;
   expr = qd_expr_parse (text, &error);
   if (expr != NULL
-      && qd_expr_bind (expr, (const char *const *) c->var_names->pdata,
-                       c->var_names->len, &error))
+      && qd_expr_bind (expr, (const char *const *) c->scope_names->pdata,
+                       c->scope_names->len, &error))
     {
-      *value = qd_expr_eval (expr, (const double *) c->var_values->data);
+      *value = qd_expr_eval (expr, (const double *) c->scope_values->data);
       if (isfinite (*value))
         return TRUE;
-      if (!uses_failed_variable (c, expr))
+      if (!uses_failed_name (c, expr))
         add_problem (c, node, QD_ERROR_PARAM,
                      _("parameter '%s' is not a finite number (it is %g); "
                        "check its expression"), spec->name, *value);
       return FALSE;
     }
-  if (expr != NULL && uses_failed_variable (c, expr))
+  if (expr != NULL && uses_failed_name (c, expr))
     return FALSE;
 
   {
@@ -635,6 +688,9 @@ eval_param (Compiler          *c,
         }
     }
 
+  /* Inside a mask the same text may have another value elsewhere. */
+  if (c->scoped)
+    return eval_param_text (c, node, spec, text, out);
   /* Every text here lives as long as the compiler: a shared string of
    * the document, a spec's default, a settings text. */
   key.first = text;
@@ -716,8 +772,21 @@ eval_param_text (Compiler          *c,
       }
       return FALSE;
 
-    case QD_PARAM_STRING:
     case QD_PARAM_FUNCTION:
+      /* Its block evaluates it at run time over the model variables:
+       * the mask parameters it names are put in as their values. */
+      if (c->scoped && c->scope_n_mask > 0)
+        {
+          g_autofree char *bound =
+            qd_mask_substitute (text, (const char *const *) c->scope_names->pdata,
+                                (const double *) c->scope_values->data,
+                                c->scope_n_mask);
+
+          out->text = intern (c, bound);
+        }
+      return TRUE;
+
+    case QD_PARAM_STRING:
     default:
       return TRUE;
     }
@@ -777,7 +846,7 @@ check_function_names (Compiler          *c,
   ids = qd_expr_get_identifiers (expr, &n_ids);
   for (guint i = 0; i < n_ids; i++)
     if (strcmp (ids[i], "t") != 0 && qd_expr_input_index (ids[i]) < 0
-        && find_variable (c, ids[i]) < 0
+        && scope_find (c, ids[i]) < 0
         && !((spec->flags & QD_PARAM_NAMES_Y) && strcmp (ids[i], "y") == 0))
       {
         g_autofree char *message =
@@ -877,10 +946,117 @@ evaluate_block (Compiler     *c,
     }
   for (guint i = 0; all_ok && i < type->n_params; i++)
     if (type->params[i].kind == QD_PARAM_FUNCTION)
-      all_ok = check_function_names (c, node, &type->params[i], values[i].text);
+      {
+        /* As written, not with the mask parameters put in. */
+        const char *own = c->scoped ? block_param_text (node->block,
+                                                        type->params[i].name)
+                                    : NULL;
+
+        all_ok = check_function_names (c, node, &type->params[i],
+                                       own != NULL ? own : values[i].text);
+      }
   node->ok = all_ok;
   if (type->flags & QD_BLOCK_STRUCTURAL && ok[0] && type->n_params > 0)
     node->port_number = (guint) values[0].number;
+}
+
+/* -------------------------------------------------------------------- */
+/* Masks */
+
+static void
+scope_free (gpointer data)
+{
+  Scope *scope = data;
+
+  g_ptr_array_unref (scope->names);
+  g_array_unref (scope->values);
+  g_array_unref (scope->ok);
+  g_free (scope);
+}
+
+/* Makes current the scope of @node's block: that of the nearest masked
+ * subsystem around it, or the model variables. */
+static void
+enter_scope (Compiler *c,
+             Node     *node)
+{
+  Scope *scope = NULL;
+
+  if (c->scopes != NULL)
+    for (Node *p = node->parent; p != NULL && scope == NULL; p = p->parent)
+      scope = g_hash_table_lookup (c->scopes, p);
+  c->scoped = scope != NULL;
+  c->scope_names = scope != NULL ? scope->names : c->var_names;
+  c->scope_values = scope != NULL ? scope->values : c->var_values;
+  c->scope_ok = scope != NULL ? scope->ok : c->var_ok;
+  c->scope_n_mask = scope != NULL ? scope->n_mask : 0;
+}
+
+/* One mask parameter's value, in the scope around its subsystem. */
+static gboolean
+eval_mask_param (Compiler          *c,
+                 Node              *node,
+                 const QdMaskParam *param,
+                 double            *value)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QdExpr) expr = NULL;
+  const char *text = qd_mask_param_get_value (param);
+
+  if (qd_expr_parse_literal (text, value))
+    return TRUE;
+  *value = NAN;
+  expr = qd_expr_parse (text, &error);
+  if (expr != NULL
+      && qd_expr_bind (expr, (const char *const *) c->scope_names->pdata,
+                       c->scope_names->len, &error))
+    {
+      *value = qd_expr_eval (expr, (const double *) c->scope_values->data);
+      if (isfinite (*value))
+        return TRUE;
+      if (!uses_failed_name (c, expr))
+        add_problem (c, node, QD_ERROR_PARAM,
+                     _("mask parameter '%s' is not a finite number (it is "
+                       "%g); check its value"), param->name, *value);
+      return FALSE;
+    }
+  if (expr == NULL || !uses_failed_name (c, expr))
+    add_problem (c, node, QD_ERROR_EXPR, _("mask parameter '%s': %s"),
+                 param->name, error->message);
+  return FALSE;
+}
+
+/* Evaluates the mask of subsystem @node in the current scope (the one
+ * around it) and keeps the scope its blocks see: its parameters, then
+ * the names around. */
+static void
+evaluate_mask (Compiler *c,
+               Node     *node)
+{
+  const QdMask *mask = node->block->inner->mask;
+  Scope *scope = g_new0 (Scope, 1);
+
+  scope->names = g_ptr_array_new ();
+  scope->values = g_array_new (FALSE, FALSE, sizeof (double));
+  scope->ok = g_array_new (FALSE, FALSE, sizeof (gboolean));
+  for (guint i = 0; i < mask->params->len; i++)
+    {
+      const QdMaskParam *param = g_ptr_array_index (mask->params, i);
+      double value;
+      gboolean ok = eval_mask_param (c, node, param, &value);
+
+      g_ptr_array_add (scope->names, param->name);
+      g_array_append_val (scope->values, value);
+      g_array_append_val (scope->ok, ok);
+    }
+  for (guint i = 0; i < c->scope_names->len; i++)
+    g_ptr_array_add (scope->names, g_ptr_array_index (c->scope_names, i));
+  g_array_append_vals (scope->values, c->scope_values->data, c->scope_values->len);
+  g_array_append_vals (scope->ok, c->scope_ok->data, c->scope_ok->len);
+  scope->n_mask = mask->params->len + c->scope_n_mask;
+  if (c->scopes == NULL)
+    c->scopes = g_hash_table_new_full (NULL, NULL, NULL, scope_free);
+  g_hash_table_insert (c->scopes, node, scope);
 }
 
 /* -------------------------------------------------------------------- */
@@ -1693,8 +1869,11 @@ build_model (Compiler *c)
 
         if (node->type == NULL)
           continue;
+        enter_scope (c, node);
+        if (node->block->inner != NULL && node->block->inner->mask != NULL)
+          evaluate_mask (c, node);
         SetKey key = { node->type, node->block->params };
-        CachedSet *set = g_hash_table_lookup (c->set_cache, &key);
+        CachedSet *set = c->scoped ? NULL : g_hash_table_lookup (c->set_cache, &key);
         guint n_params = node->type->n_params;
 
         memset (values, 0, sizeof (QdParamValue) * max_params);
@@ -1712,7 +1891,7 @@ build_model (Compiler *c)
             evaluate_block (c, node, values);
             /* A block that is ok added no problem: its results hold for
              * every block of its type and set. */
-            if (node->ok)
+            if (node->ok && !c->scoped)
               {
                 set = g_malloc (sizeof (CachedSet)
                                 + n_params * sizeof (QdParamValue));
@@ -1903,6 +2082,9 @@ compile_flat (QdDocument        *document,
   c.var_names = g_ptr_array_new_with_free_func (g_free);
   c.var_values = g_array_new (FALSE, FALSE, sizeof (double));
   c.var_ok = g_array_new (FALSE, FALSE, sizeof (gboolean));
+  c.scope_names = c.var_names;
+  c.scope_values = c.var_values;
+  c.scope_ok = c.var_ok;
 
   sim->strings = g_string_chunk_new (4096);
   sim->allocs = g_ptr_array_new_with_free_func (g_free);
@@ -1959,6 +2141,7 @@ compile_flat (QdDocument        *document,
   g_clear_pointer (&c.tags, g_hash_table_unref);
   g_hash_table_unref (c.set_cache);
   g_hash_table_unref (c.param_cache);
+  g_clear_pointer (&c.scopes, g_hash_table_unref);
   g_free (c.param_ok);
   g_array_unref (c.var_ok);
   g_free (c.dqmin_text);

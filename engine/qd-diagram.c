@@ -11,8 +11,10 @@
 #include <string.h>
 
 #include "qd-diagram.h"
+#include "qd-document.h"
 #include "qd-expr.h"
 #include "qd-history.h"
+#include "qd-mask.h"
 #include "qd-registry.h"
 
 /* A port count is a small literal: the canvas draws every port, and a
@@ -615,6 +617,45 @@ qd_block_describe_params (const QdBlock *block,
 }
 
 char *
+qd_block_describe_params_with (const QdBlock    *block,
+                               const QdSettings *settings,
+                               char           ***input_labels)
+{
+  const QdBlockType *type;
+  g_autofree const char **texts = NULL;
+  g_autoptr(GPtrArray) owned = g_ptr_array_new_with_free_func (g_free);
+  guint n_in = 0;
+
+  g_return_val_if_fail (block != NULL, NULL);
+
+  if (settings == NULL || settings->method == NULL)
+    return qd_block_describe_params (block, input_labels);
+  if (input_labels != NULL)
+    *input_labels = NULL;
+  type = block->inner == NULL ? qd_block_get_type_info (block) : NULL;
+  if (type == NULL || type->describe_params == NULL
+      || !qd_block_count_ports (block, &n_in, NULL, NULL))
+    return NULL;
+  texts = param_texts (block, type);
+  /* A choice left to the model (an Integrator's method) names the
+   * model's: "QSS2 (model)". */
+  for (guint i = 0; i < type->n_params; i++)
+    if ((type->params[i].flags & QD_PARAM_INHERIT)
+        && type->params[i].kind == QD_PARAM_CHOICE
+        && strcmp (type->params[i].name, "method") == 0
+        && (texts[i] == NULL || texts[i][0] == '\0'))
+      {
+        /* TRANSLATORS: an Integrator's method taken from the model's
+         * settings, shown under it on the canvas, e.g. "QSS2 (model)" */
+        char *text = g_strdup_printf (_("%s (model)"), settings->method);
+
+        g_ptr_array_add (owned, text);
+        texts[i] = text;
+      }
+  return type->describe_params (type, texts, n_in, input_labels);
+}
+
+char *
 qd_block_get_path (const QdBlock *block)
 {
   GString *path;
@@ -975,6 +1016,7 @@ qd_system_unref (QdSystem *system)
     }
   g_clear_pointer (&system->by_id, g_hash_table_unref);
   g_clear_pointer (&system->by_name, g_hash_table_unref);
+  g_clear_pointer (&system->mask, qd_mask_free);
   g_ptr_array_unref (system->blocks);
   g_ptr_array_unref (system->links);
   g_free (system);

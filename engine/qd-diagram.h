@@ -107,6 +107,8 @@ struct _QdSystem
   gint         ref_count;
   GHashTable  *by_name;   /* name -> QdBlock*; NULL until the first
                            * qd_system_find_block_by_name() */
+  /* A subsystem's mask (qd-mask.h), or NULL. */
+  struct _QdMask *mask;
 };
 
 QD_API QdBlock     *qd_block_ref            (QdBlock       *block);

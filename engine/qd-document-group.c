@@ -13,6 +13,7 @@
 
 #include "qd-document.h"
 #include "qd-history.h"
+#include "qd-mask.h"
 #include "qd-registry.h"
 
 /* Grouping */
@@ -615,6 +616,19 @@ qd_document_ungroup (QdDocument  *self,
                      "ungrouped"),
                    path);
       g_free (path);
+      return FALSE;
+    }
+
+  /* Its blocks' expressions may name the mask's parameters, which mean
+   * nothing outside it. */
+  if (subsystem->inner->mask != NULL)
+    {
+      g_autofree char *path = qd_block_get_path (subsystem);
+
+      g_set_error (error, QD_ERROR, QD_ERROR_INVALID,
+                   _("%s: is a masked subsystem, whose blocks may use its "
+                     "mask parameters; remove its mask (Edit Mask) before "
+                     "ungrouping it"), path);
       return FALSE;
     }
 

@@ -53,6 +53,13 @@ QD_API G_DECLARE_FINAL_TYPE (QdDocument, qd_document, QD, DOCUMENT, GObject)
 
 QD_API QdDocument       *qd_document_new            (void);
 
+/* qd_block_describe_params() (qd-diagram.h) for a block of a model with
+ * @settings: a method left to the model is shown as the model's, "QSS2
+ * (model)". NULL @settings: as qd_block_describe_params(). */
+QD_API char             *qd_block_describe_params_with (const QdBlock    *block,
+                                                        const QdSettings *settings,
+                                                        char           ***input_labels);
+
 /* Reading */
 QD_API QdSystem         *qd_document_get_root       (QdDocument  *self);
 QD_API const char       *qd_document_get_title      (QdDocument  *self);

@@ -28,6 +28,7 @@
 #include "qd-debug.h"
 #include "qd-file.h"
 #include "qd-json-writer.h"
+#include "qd-mask.h"
 #include "qd-notes.h"
 #include "qd-registry.h"
 
@@ -59,7 +60,11 @@ static const char *const simulation_keys[] = {
 };
 static const char *const block_keys[] = {
   "id", "type", "name", "position", "size", "rotation", "flip", "params",
-  "blocks", "links", NULL
+  "mask", "blocks", "links", NULL
+};
+static const char *const mask_keys[] = { "icon", "params", NULL };
+static const char *const mask_param_keys[] = {
+  "name", "default", "description", "value", NULL
 };
 static const char *const link_keys[] = { "id", "from", "to", NULL };
 static const char *const from_keys[] = { "block", "port", NULL };
@@ -642,6 +647,88 @@ has_provider (const char *type_id)
   return where != NULL;
 }
 
+/* One declared parameter of a mask: {"name", "default", "description",
+ * "value"}, the last two optional. */
+static gboolean
+load_mask_param (Loader      *loader,
+                 const char  *path,
+                 QdMask      *mask,
+                 json_object *json)
+{
+  const char *texts[4] = { NULL, NULL, NULL, NULL };
+  QdMaskParam *param;
+
+  if (!json_object_is_type (json, json_type_object))
+    return fail (loader, QD_ERROR_FORMAT, path,
+                 _("each mask parameter must be an object with \"name\" and "
+                   "\"default\""));
+  if (!check_keys (loader, path, json, _("a mask parameter"), mask_param_keys))
+    return FALSE;
+  for (guint k = 0; k < 4; k++)
+    {
+      json_object *value;
+
+      if (json_object_object_get_ex (json, mask_param_keys[k], &value)
+          && !get_string (value, &texts[k]))
+        return fail (loader, QD_ERROR_FORMAT, path,
+                     _("\"%s\" of a mask parameter must be a string"),
+                     mask_param_keys[k]);
+    }
+  if (texts[0] == NULL || texts[1] == NULL)
+    return fail (loader, QD_ERROR_FORMAT, path,
+                 _("a mask parameter needs \"name\" and \"default\""));
+  param = qd_mask_add_param (mask, texts[0], texts[1], texts[2]);
+  param->value = g_strdup (texts[3]);
+  return TRUE;
+}
+
+/* "mask" of a subsystem (qd-mask.h). */
+static gboolean
+load_mask (Loader      *loader,
+           const char  *path,
+           QdBlock     *block,
+           gboolean     is_subsystem,
+           json_object *json)
+{
+  g_autoptr(GError) local_error = NULL;
+  QdMask *mask;
+  json_object *value;
+
+  if (!is_subsystem || block->inner == NULL)
+    return fail (loader, QD_ERROR_FORMAT, path,
+                 _("only a subsystem has a \"mask\"; remove it"));
+  if (!json_object_is_type (json, json_type_object))
+    return fail (loader, QD_ERROR_FORMAT, path,
+                 _("\"mask\" must be an object with \"icon\" and \"params\""));
+  if (!check_keys (loader, path, json, _("a mask"), mask_keys))
+    return FALSE;
+  mask = qd_mask_new ();
+  /* The system owns it from here on, so an error below frees it. */
+  qd_system_take_mask (block->inner, mask);
+  if (json_object_object_get_ex (json, "icon", &value))
+    {
+      const char *icon;
+
+      if (!get_string (value, &icon))
+        return fail (loader, QD_ERROR_FORMAT, path,
+                     _("\"icon\" of a mask must be a string"));
+      mask->icon = g_strdup (icon);
+    }
+  if (json_object_object_get_ex (json, "params", &value))
+    {
+      if (!json_object_is_type (value, json_type_array))
+        return fail (loader, QD_ERROR_FORMAT, path,
+                     _("\"params\" of a mask must be an array of parameters"));
+      for (gsize i = 0; i < json_object_array_length (value); i++)
+        if (!load_mask_param (loader, path, mask,
+                              json_object_array_get_idx (value, i)))
+          return FALSE;
+    }
+  if (!qd_mask_check (mask, &local_error))
+    return fail (loader, local_error->code, path, "%s", local_error->message);
+  return TRUE;
+}
+
 static gboolean
 load_block (Loader      *loader,
             QdSystem    *system,
@@ -751,6 +838,10 @@ load_block (Loader      *loader,
     }
   if (json_object_object_get_ex (json, "params", &value)
       && !load_params (loader, path, block, value))
+    return FALSE;
+
+  if (json_object_object_get_ex (json, "mask", &value)
+      && !load_mask (loader, path, block, is_subsystem, value))
     return FALSE;
 
   if (is_subsystem && block->inner != NULL)
@@ -1576,6 +1667,45 @@ write_notes (QdJsonWriter *w,
   qd_json_writer_end_array (w);
 }
 
+/* Only for a masked subsystem: other blocks are written as before. */
+static void
+write_mask (QdJsonWriter *w,
+            const QdMask *mask)
+{
+  qd_json_writer_key (w, "mask");
+  qd_json_writer_begin_object (w, FALSE);
+  if (mask->icon != NULL)
+    {
+      qd_json_writer_key (w, "icon");
+      qd_json_writer_string (w, mask->icon);
+    }
+  qd_json_writer_key (w, "params");
+  qd_json_writer_begin_array (w, FALSE);
+  for (guint i = 0; i < mask->params->len; i++)
+    {
+      const QdMaskParam *param = g_ptr_array_index (mask->params, i);
+
+      qd_json_writer_begin_object (w, TRUE);
+      qd_json_writer_key (w, "name");
+      qd_json_writer_string (w, param->name);
+      qd_json_writer_key (w, "default");
+      qd_json_writer_string (w, param->default_value);
+      if (param->description[0] != '\0')
+        {
+          qd_json_writer_key (w, "description");
+          qd_json_writer_string (w, param->description);
+        }
+      if (param->value != NULL)
+        {
+          qd_json_writer_key (w, "value");
+          qd_json_writer_string (w, param->value);
+        }
+      qd_json_writer_end_object (w);
+    }
+  qd_json_writer_end_array (w);
+  qd_json_writer_end_object (w);
+}
+
 static void
 write_system (QdJsonWriter   *w,
               const QdSystem *system)
@@ -1694,6 +1824,8 @@ write_block (QdJsonWriter  *w,
       qd_json_writer_end_object (w);
     }
 
+  if (block->inner != NULL && block->inner->mask != NULL)
+    write_mask (w, block->inner->mask);
   if (block->inner != NULL)
     write_system (w, block->inner);
 

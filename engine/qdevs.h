@@ -31,6 +31,7 @@
 #include "qd-event-log.h"
 #include "qd-debug.h"
 #include "qd-notes.h"
+#include "qd-mask.h"
 #include "qd-event-log-csv.h"
 #include "qd-stats.h"
 #include "qd-runner.h"

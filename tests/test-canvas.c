@@ -18,6 +18,7 @@
 
 #include "qd-application.h"
 #include "qd-canvas.h"
+#include "qd-canvas-notes.h"
 #include "qd-canvas-render.h"
 #include "qd-test-gtk-util.h"
 #include "qd-test-util.h"
@@ -1640,8 +1641,30 @@ test_render_params (Fixture       *f,
   method_text = qd_block_describe_params (f->integrator, NULL);
   g_assert_cmpstr (method_text, ==, _("model's method"));
   g_clear_pointer (&method_text, g_free);
+  /* With the model's settings, it names the model's method. */
+  {
+    QdSettings settings;
+
+    qd_document_init_settings (&settings);
+    g_free (settings.method);
+    settings.method = g_strdup ("QSS3");
+    method_text = qd_block_describe_params_with (f->integrator, &settings, NULL);
+    g_assert_cmpstr (method_text, ==, "QSS3 (model)");
+    g_clear_pointer (&method_text, g_free);
+    g_assert_true (qd_document_set_settings (f->document, &settings, &error));
+    qd_settings_clear (&settings);
+    method_text = qd_block_describe_params_with (f->integrator,
+                                                 qd_document_get_settings (f->document), NULL);
+    g_assert_cmpstr (method_text, ==, "QSS3 (model)");
+    g_clear_pointer (&method_text, g_free);
+  }
   g_assert_true (qd_document_set_param (f->document, f->integrator, "method", "QSS2", &error));
   method_text = qd_block_describe_params (f->integrator, NULL);
+  g_assert_cmpstr (method_text, ==, "QSS2");
+  g_clear_pointer (&method_text, g_free);
+  /* A method of its own is named as it is, whatever the model's. */
+  method_text = qd_block_describe_params_with (f->integrator,
+                                               qd_document_get_settings (f->document), NULL);
   g_assert_cmpstr (method_text, ==, "QSS2");
   /* A Constant has nothing to show. */
   g_assert_null (qd_block_describe_params (f->constant, NULL));
@@ -1698,6 +1721,42 @@ test_render_notes (Fixture       *f,
   g_assert_cmpint (count_changed (with, without, 0, 0, 480, 380), ==, 0);
   cairo_surface_destroy (with);
   cairo_surface_destroy (without);
+}
+
+/* Dragging a note: it follows the pointer snapped to the grid, and the
+ * whole drag is one undo step; a press without motion changes nothing;
+ * a press beside every note drags none. */
+static void
+test_note_drag (Fixture       *f,
+                gconstpointer  data)
+{
+  GPtrArray *notes = qd_document_get_notes (f->document);
+  QdNoteDrag drag;
+  const QdNote *note;
+  guint index = qd_document_add_note (f->document, 500, 400, "Look here");
+
+  g_assert_false (qd_canvas_notes_drag_begin (&drag, f->document, notes, 300, 300));
+  g_assert_null (drag.document);
+
+  g_assert_true (qd_canvas_notes_drag_begin (&drag, f->document, notes, 505, 405));
+  qd_canvas_notes_drag_end (&drag);
+  g_assert_cmpstr (qd_document_get_undo_label (f->document), ==, "Add Note");
+
+  g_assert_true (qd_canvas_notes_drag_begin (&drag, f->document, notes, 505, 405));
+  qd_canvas_notes_drag_update (&drag, 540, 433);
+  qd_canvas_notes_drag_update (&drag, 600, 467);
+  qd_canvas_notes_drag_end (&drag);
+  note = g_ptr_array_index (notes, index);
+  /* 500 + 95 and 400 + 62, each to the nearest grid line. */
+  g_assert_cmpfloat (note->x, ==, qd_canvas_snap (595));
+  g_assert_cmpfloat (note->y, ==, qd_canvas_snap (462));
+  g_assert_cmpfloat (fmod (note->x, 10), ==, 0);
+  g_assert_cmpstr (qd_document_get_undo_label (f->document), ==, "Move Note");
+  g_assert_true (qd_document_undo (f->document));
+  note = g_ptr_array_index (notes, index);
+  g_assert_cmpfloat (note->x, ==, 500);
+  g_assert_cmpfloat (note->y, ==, 400);
+  g_assert_cmpstr (qd_document_get_undo_label (f->document), ==, "Add Note");
 }
 
 /* The widget and its window */
@@ -2594,6 +2653,7 @@ main (int    argc,
   ADD ("render/highlight", test_render_highlight, TRUE);
   ADD ("render/params", test_render_params, FALSE);
   ADD ("render/notes", test_render_notes, FALSE);
+  ADD ("notes/drag", test_note_drag, FALSE);
   ADD ("render/name-placement", test_render_name_placement, TRUE);
   g_test_add_func ("/canvas/widget/view", test_widget_view);
   g_test_add_func ("/canvas/widget/fit-on-resize", test_widget_fit_on_resize);

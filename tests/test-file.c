@@ -609,7 +609,7 @@ test_semantic_errors (void)
       "\"positon\": [1, 2]}]}",
       QD_ERROR_FORMAT,
       NAME ": /Gain: unknown key \"positon\" in a block; the keys are id, type, name, "
-      "position, size, rotation, flip, params, blocks, links" },
+      "position, size, rotation, flip, params, mask, blocks, links" },
     { HEAD "\"blocks\": [{\"id\": \"b1\", \"type\": \"test-gain\", \"name\": \"Gain\", "
       "\"blocks\": []}]}",
       QD_ERROR_FORMAT,

@@ -1788,6 +1788,7 @@ clone_block (const QdBlock *block)
       for (guint i = 0; i < inner->links->len; i++)
         qd_system_append_link (copy->inner, qd_link_ref (g_ptr_array_index (inner->links, i)));
       qd_system_unref (inner);
+      qd_system_take_mask (copy->inner, qd_mask_copy (qd_block_get_mask (block)));
     }
   return copy;
 }
@@ -1993,6 +1994,9 @@ paste_system (QdCanvasController *self,
         }
       if (block->inner != NULL && copy->inner != NULL &&
           !paste_system (self, block->inner, copy->inner, 0, NULL, error))
+        return FALSE;
+      if (qd_block_get_mask (block) != NULL
+          && !qd_document_set_mask (self->document, copy, qd_block_get_mask (block), error))
         return FALSE;
       g_hash_table_insert (ids, block->id, g_strdup (copy->id));
       if (added != NULL)

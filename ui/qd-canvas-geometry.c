@@ -586,6 +586,14 @@ hash_params (const QdBlock *block)
       hash = hash * 31 + g_str_hash (param->name);
       hash = hash * 31 + g_str_hash (param->value != NULL ? param->value : "");
     }
+  /* A masked subsystem shows its icon text instead (qd-mask.h). */
+  if (qd_block_get_mask (block) != NULL)
+    {
+      g_autofree char *icon = qd_mask_format_icon (qd_block_get_mask (block));
+
+      hash = hash * 31 + g_str_hash (icon != NULL ? icon : "");
+      hash = hash * 31 + 1;
+    }
   return hash;
 }
 

@@ -1,7 +1,11 @@
 /* qd-canvas-notes.c: editing a diagram's text notes from the canvas */
 #include <glib/gi18n-lib.h>
 
+#include <string.h>
+
+#include "qd-canvas-geometry.h"
 #include "qd-canvas-notes.h"
+#include "qd-canvas-render.h"
 
 typedef struct
 {
@@ -85,4 +89,61 @@ qd_canvas_notes_edit (GtkWidget  *parent,
   gtk_window_set_child (GTK_WINDOW (editor->window), box);
   gtk_window_present (GTK_WINDOW (editor->window));
   gtk_widget_grab_focus (editor->view);
+}
+
+gboolean
+qd_canvas_notes_drag_begin (QdNoteDrag *drag,
+                            QdDocument *document,
+                            GPtrArray  *notes,
+                            double      x,
+                            double      y)
+{
+  int index = notes != NULL ? qd_canvas_note_at (notes, x, y) : -1;
+  const QdNote *note;
+
+  memset (drag, 0, sizeof *drag);
+  if (index < 0 || document == NULL)
+    return FALSE;
+  note = g_ptr_array_index (notes, index);
+  drag->document = g_object_ref (document);
+  drag->index = (guint) index;
+  drag->x0 = note->x;
+  drag->y0 = note->y;
+  drag->press_x = x;
+  drag->press_y = y;
+  return TRUE;
+}
+
+void
+qd_canvas_notes_drag_update (QdNoteDrag *drag,
+                             double      x,
+                             double      y)
+{
+  double nx, ny;
+
+  if (drag->document == NULL)
+    return;
+  nx = qd_canvas_snap (drag->x0 + x - drag->press_x);
+  ny = qd_canvas_snap (drag->y0 + y - drag->press_y);
+  if (!drag->moved && nx == drag->x0 && ny == drag->y0)
+    return;
+  /* Each step is a command, as blocks are moved, all of one transaction
+   * so that Undo puts the note back where the drag began. */
+  if (!drag->moved)
+    {
+      qd_document_begin (drag->document, _("Move Note"));
+      drag->moved = TRUE;
+    }
+  qd_document_move_note (drag->document, drag->index, nx, ny);
+}
+
+void
+qd_canvas_notes_drag_end (QdNoteDrag *drag)
+{
+  if (drag->document == NULL)
+    return;
+  if (drag->moved)
+    qd_document_end (drag->document);
+  g_clear_object (&drag->document);
+  drag->moved = FALSE;
 }

@@ -13,6 +13,7 @@
 #include <pango/pangocairo.h>
 
 #include "qd-canvas-render.h"
+#include "qd-mask.h"
 
 static void
 set_color (QdColor *color,
@@ -380,10 +381,12 @@ static void
 draw_block_params (cairo_t             *cr,
                    const QdBlock       *block,
                    guint                n_in,
+                   const QdSettings    *settings,
                    const QdCanvasStyle *style)
 {
   g_auto (GStrv) input_labels = NULL;
-  g_autofree char *caption = qd_block_describe_params (block, &input_labels);
+  g_autofree char *caption = qd_block_describe_params_with (block, settings,
+                                                            &input_labels);
 
   source_color (cr, &style->dim_text, 1.0);
   for (guint i = 0; input_labels != NULL && input_labels[i] != NULL && i < n_in; i++)
@@ -573,6 +576,9 @@ draw_block (cairo_t                     *cr,
   const char *glyph = "?";
   const char *value = NULL;
   g_autofree char *glyph_owned = NULL;
+  /* A masked subsystem shows its own text (qd-mask.h) instead. */
+  const QdMask *mask = qd_block_get_mask (block);
+  g_autofree char *icon = qd_mask_format_icon (mask);
   QdColor category;
   guint n_in = 0, n_out = 0;
   double radius = 4;
@@ -671,7 +677,9 @@ draw_block (cairo_t                     *cr,
       cairo_stroke (cr);
     }
 
-  if (block->inner != NULL)
+  /* A masked one is a block of its own: what is under it is looked at
+   * on purpose (Look Under Mask). */
+  if (block->inner != NULL && mask == NULL)
     {
       /* A subsystem has depth: an inner frame says "open me". */
       rounded_rect (cr, x + 3, y + 3 + MIN (3.0, h / 6), w - 6, h - 6 - MIN (3.0, h / 6), 2);
@@ -695,6 +703,9 @@ draw_block (cairo_t                     *cr,
    * most when a large diagram is seen whole: leave it out. */
   if (MIN (h * 0.5, 24) * options->zoom < 4 || options->draft)
     ;
+  else if (icon != NULL)
+    draw_text_centered (cr, icon, x + w / 2, y + h / 2, MIN (h * 0.3, 13),
+                        w * 0.88, h * 0.8, FALSE);
   else if (glyph != NULL)
     draw_text_centered (cr, glyph, x + w / 2, y + h / 2 + MIN (1.5, h / 12),
                         MIN (h * 0.5, 24), w * 0.8, h * 0.75, TRUE);
@@ -717,7 +728,7 @@ draw_block (cairo_t                     *cr,
       for (guint i = 0; i < n_out; i++)
         draw_port (cr, system, driven, block, QD_CANVAS_PORT_OUTPUT, i, n_out, style, px);
       if (options->show_params && options->zoom * 9 >= 5 && !options->draft)
-        draw_block_params (cr, block, n_in, style);
+        draw_block_params (cr, block, n_in, options->settings, style);
     }
 
   if (options->badges != NULL)

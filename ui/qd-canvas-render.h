@@ -108,6 +108,10 @@ typedef struct
    * the canvas gives them for the top level only. */
   const GPtrArray     *notes;
   int                  selected_note;
+
+  /* The model's settings, for what blocks left to them show ("QSS2
+   * (model)"); may be NULL. */
+  const QdSettings    *settings;
 } QdCanvasRenderOptions;
 
 void   qd_canvas_style_init_light  (QdCanvasStyle               *style);

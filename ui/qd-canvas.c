@@ -99,6 +99,7 @@ struct _QdCanvas
   double              pointer_x, pointer_y; /* widget coordinates */
   double              pan_origin_x, pan_origin_y;
   double              drag_start_x, drag_start_y;
+  QdNoteDrag          note_drag;            /* a note being dragged */
   double              drag_x, drag_y;       /* the pointer during a drag */
   double              scroll_dx, scroll_dy; /* autoscroll, pixels a frame */
   guint               autoscroll_id;
@@ -585,6 +586,8 @@ init_options (QdCanvas              *self,
     }
   options->link_widths = self->link_widths;
   options->notes = qd_canvas_get_notes (self);
+  options->settings = qd_canvas_get_document (self) != NULL
+                      ? qd_document_get_settings (qd_canvas_get_document (self)) : NULL;
   options->show_params = !self->hide_params;
   options->selected_note = self->selected_note;
 }
@@ -700,6 +703,13 @@ notes_fingerprint (QdCanvas *self)
       hash = hash * 31 + g_str_hash (note->text);
       hash = hash * 31 + (guint) (int) note->x;
       hash = hash * 31 + (guint) (int) note->y;
+    }
+  /* So is the model's method, which Integrators left to it show. */
+  if (qd_canvas_get_document (self) != NULL)
+    {
+      const QdSettings *settings = qd_document_get_settings (qd_canvas_get_document (self));
+
+      hash = hash * 31 + g_str_hash (settings->method != NULL ? settings->method : "");
     }
   return hash * 31 + (notes != NULL ? notes->len : 0);
 }
@@ -1325,6 +1335,10 @@ on_drag_begin (GtkGestureDrag *gesture,
   self->drag_start_x = x;
   self->drag_start_y = y;
   qd_canvas_widget_to_canvas (self, x, y, &cx, &cy);
+  /* Notes are drawn over the blocks: a press on one takes it. */
+  if (qd_canvas_notes_drag_begin (&self->note_drag, qd_canvas_get_document (self),
+                                  qd_canvas_get_notes (self), cx, cy))
+    return;
   qd_canvas_controller_press (self->controller, cx, cy,
                               current_modifiers (GTK_EVENT_CONTROLLER (gesture)));
 }
@@ -1340,6 +1354,11 @@ on_drag_update (GtkGestureDrag *gesture,
   self->drag_x = self->drag_start_x + dx;
   self->drag_y = self->drag_start_y + dy;
   qd_canvas_widget_to_canvas (self, self->drag_x, self->drag_y, &cx, &cy);
+  if (self->note_drag.document != NULL)
+    {
+      qd_canvas_notes_drag_update (&self->note_drag, cx, cy);
+      return;
+    }
   qd_canvas_controller_drag (self->controller, cx, cy);
   update_autoscroll (self);
 }
@@ -1355,6 +1374,12 @@ on_drag_end (GtkGestureDrag *gesture,
   stop_autoscroll (self);
   qd_canvas_widget_to_canvas (self, self->drag_start_x + dx, self->drag_start_y + dy,
                               &cx, &cy);
+  if (self->note_drag.document != NULL)
+    {
+      qd_canvas_notes_drag_update (&self->note_drag, cx, cy);
+      qd_canvas_notes_drag_end (&self->note_drag);
+      return;
+    }
   qd_canvas_controller_release (self->controller, cx, cy);
 }
 
@@ -1364,6 +1389,7 @@ on_drag_cancel (GtkGesture       *gesture,
                 QdCanvas         *self)
 {
   stop_autoscroll (self);
+  qd_canvas_notes_drag_end (&self->note_drag);
   qd_canvas_controller_cancel (self->controller);
 }
 
@@ -1993,6 +2019,7 @@ qd_canvas_dispose (GObject *object)
 
   g_clear_pointer (&self->context_menu, gtk_widget_unparent);
   g_clear_pointer (&self->hover_block, g_free);
+  qd_canvas_notes_drag_end (&self->note_drag);
   g_clear_pointer (&self->badges, g_hash_table_unref);
   g_clear_pointer (&self->reported, g_hash_table_unref);
   g_clear_pointer (&self->highlight, g_hash_table_unref);

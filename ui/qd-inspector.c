@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "qd-inspector.h"
+#include "qd-mask.h"
 #include "qd-script-editor.h"
 
 typedef enum
@@ -31,6 +32,7 @@ typedef enum
   ROLE_SETTING,
   ROLE_VAR_VALUE,
   ROLE_VAR_NAME,
+  ROLE_MASK_VALUE,   /* a masked subsystem's parameter (qd-mask.h) */
 } FieldRole;
 
 typedef enum
@@ -158,11 +160,12 @@ eval_variables (QdDocument *document,
 
 /* Evaluates @text against the first @limit model variables. */
 static gboolean
-eval_with_variables (QdDocument  *document,
-                     guint        limit,
-                     const char  *text,
-                     double      *result,
-                     GError     **error)
+eval_with_variables (QdDocument    *document,
+                     guint          limit,
+                     const QdBlock *scope_of,
+                     const char    *text,
+                     double        *result,
+                     GError       **error)
 {
   g_autoptr(GPtrArray) names = g_ptr_array_new ();
   g_autoptr(GArray) values = g_array_new (FALSE, TRUE, sizeof (double));
@@ -171,6 +174,9 @@ eval_with_variables (QdDocument  *document,
   double value;
 
   eval_variables (document, limit, names, values);
+  /* Inside a masked subsystem its parameters come first. */
+  if (scope_of != NULL)
+    qd_mask_add_scope (scope_of, names, values);
   expr = qd_expr_parse (text, error);
   if (expr == NULL)
     return FALSE;
@@ -379,6 +385,14 @@ field_document_text (Field *field)
       return g_strdup (qd_document_get_variable (self->document, field->arg));
     case ROLE_VAR_NAME:
       return g_strdup (field->arg);
+    case ROLE_MASK_VALUE:
+      {
+        const QdMaskParam *param =
+          qd_mask_find_param (qd_block_get_mask (current_block (self)), field->arg);
+
+        /* The default shows as the placeholder, as a parameter's does. */
+        return g_strdup (param != NULL ? param->value : NULL);
+      }
     default:
       g_assert_not_reached ();
     }
@@ -415,11 +429,14 @@ check_function_names (QdDocument  *document,
 {
   g_autoptr(QdExpr) expr = qd_expr_parse (text, NULL);
   GPtrArray *variables = qd_document_get_variables (document);
+  g_autoptr(GPtrArray) masked = g_ptr_array_new ();
+  g_autoptr(GArray) masked_values = g_array_new (FALSE, FALSE, sizeof (double));
   const char *const *ids;
   guint n_ids, n_in, n_out;
 
   if (expr == NULL || !qd_block_count_ports (block, &n_in, &n_out, NULL))
     return TRUE;
+  qd_mask_add_scope (block, masked, masked_values);
   ids = qd_expr_get_identifiers (expr, &n_ids);
   for (guint i = 0; i < n_ids; i++)
     {
@@ -440,6 +457,8 @@ check_function_names (QdDocument  *document,
       for (guint k = 0; !known && variables != NULL && k < variables->len; k++)
         known = strcmp (((QdVariable *) g_ptr_array_index (variables, k))->name,
                         ids[i]) == 0;
+      for (guint k = 0; !known && k < masked->len; k++)
+        known = strcmp (g_ptr_array_index (masked, k), ids[i]) == 0;
       if (!known)
         {
           g_autofree char *message =
@@ -489,7 +508,7 @@ check_param (Field       *field,
     {
     case QD_PARAM_NUMBER:
     case QD_PARAM_INTEGER:
-      if (!eval_with_variables (self->document, G_MAXUINT, text, &value, error))
+      if (!eval_with_variables (self->document, G_MAXUINT, block, text, &value, error))
         return FALSE;
       return check_range (spec, value, error);
     case QD_PARAM_VECTOR:
@@ -501,7 +520,7 @@ check_param (Field       *field,
           {
             g_autoptr(GError) element_error = NULL;
 
-            if (!eval_with_variables (self->document, G_MAXUINT, parts[i],
+            if (!eval_with_variables (self->document, G_MAXUINT, block, parts[i],
                                       &value, &element_error)
                 || !check_range (spec, value, &element_error))
               {
@@ -623,7 +642,12 @@ field_check (Field       *field,
     case ROLE_VAR_VALUE:
       return eval_with_variables (self->document,
                                   variable_index (self->document, field->arg),
-                                  text, &value, error);
+                                  NULL, text, &value, error);
+    case ROLE_MASK_VALUE:
+      /* In the scope around the subsystem; empty is the default. */
+      return text[0] == '\0'
+             || eval_with_variables (self->document, G_MAXUINT, current_block (self),
+                                     text, &value, error);
     case ROLE_VAR_NAME:
       if (strcmp (text, field->arg) == 0)
         return TRUE;
@@ -829,6 +853,13 @@ field_apply (Field *field)
       break;
     case ROLE_VAR_VALUE:
       ok = qd_document_set_variable (self->document, field->arg, text, &error);
+      break;
+    case ROLE_MASK_VALUE:
+      block = current_block (self);
+      if (block == NULL)
+        return;
+      ok = qd_document_set_mask_value (self->document, block, field->arg,
+                                       text[0] != '\0' ? text : NULL, &error);
       break;
     case ROLE_VAR_NAME:
       /* The rename rebuilds the form: go on with the value. */
@@ -1396,6 +1427,26 @@ build_subsystem_ports (QdInspector *self,
   gtk_grid_attach (self->form, button, 0, self->row++, 3, 1);
 }
 
+/* A masked subsystem's own parameters, set here as a block's are. */
+static void
+build_mask_fields (QdInspector  *self,
+                   const QdMask *mask)
+{
+  if (mask->params->len == 0)
+    return;
+  add_section (self, _("Mask Parameters"));
+  for (guint i = 0; i < mask->params->len; i++)
+    {
+      const QdMaskParam *param = g_ptr_array_index (mask->params, i);
+      g_autofree char *key = g_strconcat ("mask:", param->name, NULL);
+      Field *field = field_new (self, key, ROLE_MASK_VALUE, WIDGET_ENTRY, param->name);
+
+      field_create_editor (field, NULL);
+      gtk_entry_set_placeholder_text (GTK_ENTRY (field->editor), param->default_value);
+      attach_field (self, field, param->name, NULL, param->description);
+    }
+}
+
 static void
 build_block_form (QdInspector *self,
                   QdBlock     *block)
@@ -1423,6 +1474,8 @@ build_block_form (QdInspector *self,
   field_create_editor (field, NULL);
   attach_field (self, field, _("Name"), NULL, _("The block’s name, unique in its system"));
 
+  if (qd_block_get_mask (block) != NULL)
+    build_mask_fields (self, qd_block_get_mask (block));
   if (block->inner != NULL)
     build_subsystem_ports (self, block);
   if (type == NULL || type->n_params == 0)
@@ -1654,7 +1707,20 @@ compute_shape (QdInspector *self)
   block = current_block (self);
   if (block != NULL)
     g_string_printf (shape, "block:%s:%s", block->id, block->type);
-  /* A subsystem's form lists its ports: it follows them. */
+  /* A subsystem's form lists its mask's parameters and its ports: it
+   * follows them. */
+  if (qd_block_get_mask (block) != NULL)
+    {
+      const QdMask *mask = qd_block_get_mask (block);
+
+      for (guint i = 0; i < mask->params->len; i++)
+        {
+          const QdMaskParam *param = g_ptr_array_index (mask->params, i);
+
+          g_string_append_printf (shape, "|mask:%s=%s:%s", param->name,
+                                  param->default_value, param->description);
+        }
+    }
   if (block != NULL && block->inner != NULL)
     for (guint k = 0; k < 2; k++)
       {

@@ -22,6 +22,7 @@
 #include "qd-debugger-panel.h"
 #include "qd-diagram-export.h"
 #include "qd-inspector.h"
+#include "qd-mask-dialog.h"
 #include "qd-messages-view.h"
 #include "qd-run-bar.h"
 #include "qd-run-session.h"
@@ -1138,6 +1139,12 @@ update_selection_actions (QdWindow *self)
   action = g_action_map_lookup_action (G_ACTION_MAP (self), "open-subsystem");
   g_simple_action_set_enabled (G_SIMPLE_ACTION (action),
                                block != NULL && block->inner != NULL);
+  action = g_action_map_lookup_action (G_ACTION_MAP (self), "edit-mask");
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (action),
+                               block != NULL && block->inner != NULL);
+  action = g_action_map_lookup_action (G_ACTION_MAP (self), "look-under-mask");
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (action),
+                               qd_block_get_mask (block) != NULL);
   action = g_action_map_lookup_action (G_ACTION_MAP (self), "rename");
   g_simple_action_set_enabled (G_SIMPLE_ACTION (action), block != NULL);
   /* With nothing selected the inspector shows the model's properties. */
@@ -1160,6 +1167,20 @@ open_subsystem_activated (GSimpleAction *action,
   /* The keyboard goes with the view (from the inspector's button, the
    * focus would otherwise fall on the model's first field). */
   gtk_widget_grab_focus (GTK_WIDGET (self->canvas));
+}
+
+/* Masked subsystems (qd-mask.h): the mask's own window, and the way in. */
+static void
+edit_mask_activated (GSimpleAction *action,
+                     GVariant      *parameter,
+                     gpointer       user_data)
+{
+  QdWindow *self = user_data;
+  g_autoptr(QdBlock) block = dup_single_selected (self);
+
+  if (block != NULL && block->inner != NULL)
+    gtk_window_present (GTK_WINDOW (qd_mask_dialog_new (GTK_WINDOW (self),
+                                                        self->document, block)));
 }
 
 /* Shows @block (NULL: the model) in the inspector and puts the keyboard
@@ -1294,6 +1315,8 @@ extend_context_menu (QdWindow *self)
     const char *accel;
   } items[] = {
     { N_("_Open Subsystem"), "win.open-subsystem", NULL },
+    { N_("Edit _Mask…"), "win.edit-mask", NULL },
+    { N_("_Look Under Mask"), "win.look-under-mask", NULL },
     { N_("Re_name…"), "win.rename", "F2" },
     { N_("_Properties…"), "win.properties", NULL },
   };
@@ -1580,6 +1603,8 @@ static const GActionEntry win_actions[] = {
   { "sweep", sweep_activated, NULL, NULL, NULL, { 0 } },
   { "open-recent", open_recent_activated, "s", NULL, NULL, { 0 } },
   { "open-subsystem", open_subsystem_activated, NULL, NULL, NULL, { 0 } },
+  { "look-under-mask", open_subsystem_activated, NULL, NULL, NULL, { 0 } },
+  { "edit-mask", edit_mask_activated, NULL, NULL, NULL, { 0 } },
   { "rename", rename_activated, NULL, NULL, NULL, { 0 } },
   { "properties", properties_activated, NULL, NULL, NULL, { 0 } },
   { "show-params", NULL, NULL, "true", show_params_changed, { 0 } },
