@@ -24,15 +24,24 @@
  *     would a QSS3 output, so traces draw the solver's own dense output
  *     and the event markers show its steps.
  *
- *   - A hybrid block that receives those segments finds its crossings on
- *     them exactly as under QSS (the crossing of a polynomial, to
- *     rounding); the events of the loop inside (t0, t1) then run in
- *     order. When one of them reaches an Integrator (a switched
- *     derivative, a reset), the step is cut there: y is taken from the
- *     segments at that time, resets applied, and the solver restarts. A
- *     crossing is therefore located on the solver's interpolant, whose
- *     error is the solver's local error, and the integration never steps
- *     across a discontinuity it has seen.
+ *   - A hybrid block with crossing levels (a Comparator, a Switch...,
+ *     driven by the Integrators through blocks that are functions of
+ *     their inputs) has them as root functions of the solver
+ *     (qd-classic-roots.c): the solver ends the step at a sign change,
+ *     located to its root tolerance on its own interpolant, and the
+ *     block's internal transition happens there; when it reaches an
+ *     Integrator (a switched derivative, a reset), the solver restarts.
+ *
+ *   - Any other block that receives the segments (and every hybrid block
+ *     under forward and backward Euler, see qd_classic_prepare()) finds
+ *     its crossings on them as under QSS (the crossing of a polynomial,
+ *     to rounding); the events of the loop inside (t0, t1) then run in
+ *     order. When one of them reaches an Integrator, the step is cut
+ *     there: y is taken from the segments at that time, resets applied,
+ *     and the solver restarts. Such a crossing is located on the cubic
+ *     Hermite segment, whose error is that of the step's ends plus the
+ *     segment's own (h^4), and the integration never steps across a
+ *     discontinuity it has seen.
  *
  * An Integrator type (QD_BLOCK_INTEGRATOR) is driven through its
  * descriptor's conventions: its parameter "x0" is the initial state,
