@@ -957,12 +957,15 @@ events_at_t (QdClassic  *self,
   at_root = qd_classic_roots_at_root (self->roots, self->t);
   /* New crossing levels leave the solver's memory of its root
    * functions' signs stale, except at a root it has just returned,
-   * where it evaluates them again itself. */
+   * where it evaluates them again itself. At a root its internal step
+   * has gone on past t with the old right-hand side: any change of it
+   * is a restart, even a continuous one. */
   if (self->roots != NULL && qd_classic_roots_refresh (self->roots, self->t)
       && !at_root)
     ;
   else if (self->solver_ready
-           && (!self->discontinuity || derivative_continuous (self)))
+           && (!self->discontinuity
+               || (!at_root && derivative_continuous (self))))
     return QD_RUN_DONE;
   if (self->solver_ready && self->discontinuity && at_root)
     self->stats.root_stops++;

@@ -161,7 +161,8 @@ add_quartic (QdDocument *doc)
 
 /* The signal @quartic ? t^4 : sin t into input @port of a block of
  * @type named "H", whose output goes to a Scope "y" and to an Integrator
- * "I" (so that the switching changes the ODE). Other inputs of "H" are
+ * "I" (so that the switching changes the ODE), itself into a Scope
+ * "Total" ("i"). Other inputs of "H" are
  * Constants @others (NULL: none); @block receives "H". */
 static QdDocument *
 signal_document (gboolean            quartic,
@@ -176,9 +177,12 @@ signal_document (gboolean            quartic,
   QdBlock *h = qd_test_add_block (doc, type, "H");
   QdBlock *acc = qd_test_add_block (doc, "integrator", "I");
   QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+  QdBlock *total = qd_test_add_block (doc, "scope", "Total");
   guint k = 0;
 
   qd_test_set_param (doc, scope, "names", "y");
+  qd_test_set_param (doc, total, "names", "i");
+  qd_test_connect (doc, acc, 0, total, 0);
   qd_test_connect (doc, x, 0, h, port);
   for (guint p = 0; p < n_inputs; p++)
     {
@@ -313,6 +317,90 @@ test_switching (gconstpointer data)
   qd_simulation_free (sim);
 }
 
+/* ---- every hybrid block, under QSS3 and under the classic solvers ---- */
+
+typedef struct
+{
+  const char        *type;
+  guint              port;
+  guint              n_inputs;
+  const char *const *others;
+  const char *const *params;
+} BlockCase;
+
+static const char *const sat_params[] = { "lower", "-0.5", "upper", "0.5",
+                                          NULL };
+static const char *const quant_params[] = { "quantum", "0.25", NULL };
+static const char *const lookup_params[] = { "breakpoints", "-1, 0, 0.5, 1",
+                                             "values", "0, 1, 0, 2", NULL };
+static const char *const cross_params[] = { "level", "0.5", NULL };
+
+static const BlockCase block_cases[] = {
+  { "comparator", 0, 2, half, NULL },
+  { "switch", 1, 3, switch_others, switch_params },
+  { "sign", 0, 1, NULL, NULL },
+  { "hysteresis", 0, 1, NULL, hyst_params },
+  { "relay", 0, 1, NULL, NULL },
+  { "saturation", 0, 1, NULL, sat_params },
+  { "quantizer", 0, 1, NULL, quant_params },
+  { "lookup_1d", 0, 1, NULL, lookup_params },
+  { "cross_detect", 0, 1, NULL, cross_params },
+};
+
+/* The integral of the block's output over [0, 10] (the Integrator "I")
+ * under @spec, or QSS3 with small quanta when @spec is NULL. */
+static double
+block_integral (const BlockCase *c,
+                const char      *spec)
+{
+  QdBlock *h;
+  g_autoptr(QdDocument) doc = signal_document (FALSE, c->type, c->port,
+                                               c->others, c->n_inputs, &h);
+  QdSimulation *sim;
+  QdTrace *total;
+  double value;
+
+  for (guint i = 0; c->params != NULL && c->params[i] != NULL; i += 2)
+    qd_test_set_param (doc, h, c->params[i], c->params[i + 1]);
+  if (spec != NULL)
+    use_solver (doc, spec, 10.0);
+  else
+    {
+      QdSettings settings = *qd_document_get_settings (doc);
+      g_autoptr(GError) error = NULL;
+
+      settings.method = (char *) "QSS3";
+      settings.dqmin = 1e-10;
+      settings.dqrel = 1e-8;
+      settings.final_time = 10.0;
+      g_assert_true (qd_document_set_settings (doc, &settings, &error));
+    }
+  sim = qd_test_compile (doc);
+  total = qd_test_run_and_find (sim, "/Total/i");
+  value = qd_signal_eval (qd_trace_get (total, qd_trace_get_length (total) - 1),
+                          10.0);
+  qd_simulation_free (sim);
+  return value;
+}
+
+/* The same diagram gives the same result under QSS3 (dQ 1e-8 relative)
+ * and under BDF and RKF45 (rtol 1e-10), for every hybrid block with
+ * crossing levels: the root functions watch the levels the block's own
+ * modes watch. */
+static void
+test_block (gconstpointer data)
+{
+  const BlockCase *c = data;
+  double qss = block_integral (c, NULL);
+  double bdf = block_integral (c, "cvode-bdf:rtol=1e-10,atol=1e-12");
+  double rkf = block_integral (c, "rkf45:rtol=1e-10,atol=1e-12");
+
+  g_test_message ("%s: integral %.12f (QSS3), %.12f (BDF), %.12f (RKF45)",
+                  c->type, qss, bdf, rkf);
+  g_assert_cmpfloat (fabs (bdf - qss), <=, 1e-6);
+  g_assert_cmpfloat (fabs (rkf - qss), <=, 1e-6);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -334,6 +422,13 @@ main (int    argc,
                                                switch_cases[i].name);
 
       g_test_add_data_func (path, &switch_cases[i], test_switching);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (block_cases); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/classic-roots/block/%s",
+                                               block_cases[i].type);
+
+      g_test_add_data_func (path, &block_cases[i], test_block);
     }
   return g_test_run ();
 }
