@@ -53,6 +53,7 @@ struct _QdClassicRoots
   guint8       *n_levels;
   int          *found;       /* per function: the solver's root info */
   double        t_found;     /* where the solver returned roots, or NaN */
+  guint64       n_evals;     /* calls of qd_classic_roots_eval() */
 };
 
 static gboolean
@@ -297,6 +298,7 @@ qd_classic_roots_eval (QdClassicRoots *self,
 {
   QdSimulation *sim = self->sim;
 
+  self->n_evals++;
   for (guint k = 0; k < self->n_states; k++)
     qd_signal_set_constant (&sim->signals[sim->out_base[self->block[k]]],
                             t, y[k]);
@@ -334,6 +336,12 @@ qd_classic_roots_found (QdClassicRoots *self,
                         double          t)
 {
   self->t_found = t;
+}
+
+guint64
+qd_classic_roots_get_evals (QdClassicRoots *self)
+{
+  return self != NULL ? self->n_evals : 0;
 }
 
 gboolean

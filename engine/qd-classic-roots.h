@@ -43,6 +43,8 @@ void            qd_classic_roots_schedule (QdClassicRoots   *self);
  * then follow only after a restart. */
 gboolean        qd_classic_roots_refresh  (QdClassicRoots   *self,
                                            double            t);
+/* How many times the solver evaluated the root functions. */
+guint64         qd_classic_roots_get_evals (QdClassicRoots  *self);
 /* Whether @t is where the solver last returned a root. */
 gboolean        qd_classic_roots_at_root  (QdClassicRoots   *self,
                                            double            t);

@@ -1123,4 +1123,5 @@ qd_classic_get_stats (QdClassic      *self,
   *stats = self->stats;
   stats->failed_steps = self->failed_before + failed;
   stats->jac_evals = self->jac_before + jac;
+  stats->root_evals = qd_classic_roots_get_evals (self->roots);
 }
