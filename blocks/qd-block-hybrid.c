@@ -379,17 +379,19 @@ hybrid_crossing_signal (QdAtomic *self,
   return w[0];
 }
 
-static void
+static gboolean
 hybrid_cross_at (QdAtomic *self,
                  double    t,
+                 double    e,
                  double    level)
 {
   Hybrid *st = self->state;
 
   if (st->emit)
-    return;   /* an output due now comes first */
+    return FALSE;   /* an output due now comes first */
   st->t_next = t;
   st->level = level;
+  return TRUE;
 }
 
 static const QdBlockFastPaths hybrid_fast = {

@@ -2,7 +2,8 @@
  * a classic ODE solver
  *
  * A block with a discrete mode that a level crossing ends (a Cross
- * Detect, a Switch, a Comparator, a Hysteresis, a Saturation...) gives
+ * Detect, a Switch, a Comparator, a Hysteresis, a Saturation..., or a
+ * Math block watching its input's zero: Abs, Division...) gives
  * through its fast paths (qd-block-fast-private.h) the levels its current
  * mode watches and the watched signal. Each level becomes a root
  * function g = w(t, y) - level of the solver (CVodeRootInit,
@@ -24,11 +25,13 @@
  * a block with a frozen output (whose outputs are functions of their
  * inputs), and the blocks upstream not driven by an Integrator (sources)
  * are times the solver stops at, so that their segments hold through
- * each step. Any other block with a crossing (a Lua block, a Math block
- * with a branch point such as Abs, one fed through a delay or a sampler)
- * keeps the interpolant path: it finds its crossings on the step's
- * Hermite segment, whose error is the solver's local error, and the step
- * is cut there. The root functions' count is fixed for the run; when a
+ * each step. Any other block with a crossing (a Lua block, one fed
+ * through a delay, a sampler or an Abs) keeps the interpolant path: it
+ * finds its crossings on the step's Hermite segment, as under QSS, and
+ * the step is cut there; that path carries the segment's own error
+ * (h^4) besides the solver's, which is why it is only the fallback, for
+ * blocks whose crossing no root function can compute. The root
+ * functions' count is fixed for the run; when a
  * block's mode changes its levels anywhere but at a root the solver has
  * just returned (where the solver re-evaluates its functions), the
  * solver is restarted so that its memory of their signs is not stale.
@@ -237,7 +240,8 @@ qd_classic_roots_new (QdSimulation *sim,
 
   for (guint i = 0; i < n; i++)
     {
-      if (!derived[i] || !has_crossings (&sim->atomics[i])
+      if (!derived[i] || sim->hot[i].is_static
+          || !has_crossings (&sim->atomics[i])
           || !upstream_ok (sim, i, start, from, derived, state_of, seen,
                            i + 1, stack, visited))
         continue;
@@ -361,7 +365,6 @@ qd_classic_roots_schedule (QdClassicRoots *self)
       guint i = self->watch[w];
       QdAtomic *a = &sim->atomics[i];
       double t = QD_INF, level = 0.0;
-      double ta;
 
       if (!isnan (self->t_found))
         for (guint j = 0; j < self->n_levels[w]; j++)
@@ -371,10 +374,9 @@ qd_classic_roots_schedule (QdClassicRoots *self)
               level = self->levels[w * QD_MAX_CROSSINGS + j];
               break;
             }
-      a->type->fast->cross_at (a, t, level);
-      ta = a->type->ta (a);
-      qd_simulation_schedule_at (sim, i, ta < QD_INF ? sim->hot[i].tl + ta
-                                                    : QD_INF);
+      /* At the very time the solver returned, not tl + (t - tl). */
+      if (a->type->fast->cross_at (a, t, t - sim->hot[i].tl, level))
+        qd_simulation_schedule_at (sim, i, t);
     }
 }
 

@@ -333,6 +333,8 @@ typedef struct
   guint              n_inputs;
   const char *const *others;
   const char *const *params;
+  guint              n_stops;     /* the crossings that change the ODE
+                                     (0: not counted) */
 } BlockCase;
 
 static const char *const sat_params[] = { "lower", "-0.5", "upper", "0.5",
@@ -342,24 +344,28 @@ static const char *const lookup_params[] = { "breakpoints", "-1, 0, 0.5, 1",
                                              "values", "0, 1, 0, 2", NULL };
 static const char *const cross_params[] = { "level", "0.5", NULL };
 
+/* sin t crosses 0 at pi, 2 pi, 3 pi and +-0.5 seven times before 10. */
 static const BlockCase block_cases[] = {
-  { "comparator", 0, 2, half, NULL },
-  { "switch", 1, 3, switch_others, switch_params },
-  { "sign", 0, 1, NULL, NULL },
-  { "hysteresis", 0, 1, NULL, hyst_params },
-  { "relay", 0, 1, NULL, NULL },
-  { "saturation", 0, 1, NULL, sat_params },
-  { "quantizer", 0, 1, NULL, quant_params },
-  { "lookup_1d", 0, 1, NULL, lookup_params },
-  { "cross_detect", 0, 1, NULL, cross_params },
+  { "comparator", 0, 2, half, NULL, 4 },
+  { "switch", 1, 3, switch_others, switch_params, 4 },
+  { "sign", 0, 1, NULL, NULL, 3 },
+  { "hysteresis", 0, 1, NULL, hyst_params, 4 },
+  { "relay", 0, 1, NULL, NULL, 4 },
+  { "saturation", 0, 1, NULL, sat_params, 7 },
+  { "quantizer", 0, 1, NULL, quant_params, 26 },
+  { "lookup_1d", 0, 1, NULL, lookup_params, 7 },
+  { "cross_detect", 0, 1, NULL, cross_params, 4 },
+  { "abs", 0, 1, NULL, NULL, 3 },
 };
 
 /* The integral of the block's output over [0, 10] (the Integrator "I")
- * under @spec, or QSS3 with small quanta when @spec is NULL. */
+ * under @spec, or QSS3 with small quanta when @spec is NULL; asserts the
+ * number of root stops of a classic solver. */
 static double
 block_integral (const BlockCase *c,
                 const char      *spec)
 {
+  QdClassicStats stats;
   QdBlock *h;
   g_autoptr(QdDocument) doc = signal_document (FALSE, c->type, c->port,
                                                c->others, c->n_inputs, &h);
@@ -386,6 +392,13 @@ block_integral (const BlockCase *c,
   total = qd_test_run_and_find (sim, "/Total/i");
   value = qd_signal_eval (qd_trace_get (total, qd_trace_get_length (total) - 1),
                           10.0);
+  if (qd_simulation_get_classic_stats (sim, &stats))
+    {
+      g_test_message ("%s under %s: %" G_GUINT64_FORMAT " root stops",
+                      c->type, spec, stats.root_stops);
+      if (c->n_stops > 0)
+        g_assert_cmpuint (stats.root_stops, ==, c->n_stops);
+    }
   qd_simulation_free (sim);
   return value;
 }
@@ -439,3 +452,4 @@ main (int    argc,
     }
   return g_test_run ();
 }
+

@@ -104,16 +104,19 @@ struct _QdBlockFastPaths
    *            in self->in (which the solver sets to its trial
    *            solution). Changes nothing.
    *   cross_at  the block's next internal event becomes the crossing
-   *            of @level at @t, in place of the one it found on its
-   *            input's polynomial; @t = QD_INF: none before its next
-   *            input. The engine reschedules the block. */
+   *            of @level at @t, @e after its last transition, in place
+   *            of the one it found on its input's polynomial; @t =
+   *            QD_INF: none before its next input. Returns FALSE, and
+   *            changes nothing, when an output is due now (ta = 0).
+   *            The engine reschedules the block at @t. */
   guint    (*crossing_levels) (QdAtomic *self,
                                double    t,
                                double   *levels);
   double   (*crossing_signal) (QdAtomic *self,
                                double    t);
-  void     (*cross_at)        (QdAtomic *self,
+  gboolean (*cross_at)        (QdAtomic *self,
                                double    t,
+                               double    e,
                                double    level);
 };
 
