@@ -113,6 +113,7 @@ print_classic_stats_table (QdSimulation *sim)
   g_print ("%-20s %" PRIu64 "\n", _("RHS evaluations:"), st.rhs_evals);
   g_print ("%-20s %" PRIu64 "\n", _("Jacobians:"), st.jac_evals);
   g_print ("%-20s %" PRIu64 "\n", _("Root stops:"), st.root_stops);
+  g_print ("%-20s %" PRIu64 "\n", _("Root evaluations:"), st.root_evals);
   g_print ("%-20s %" PRIu64 "\n", _("Time events:"), st.time_events);
 }
 
@@ -133,6 +134,7 @@ add_classic_stats_json (json_object  *root,
   json_object_object_add (o, "rhs_evals", json_object_new_int64 ((gint64) st.rhs_evals));
   json_object_object_add (o, "jac_evals", json_object_new_int64 ((gint64) st.jac_evals));
   json_object_object_add (o, "root_stops", json_object_new_int64 ((gint64) st.root_stops));
+  json_object_object_add (o, "root_evals", json_object_new_int64 ((gint64) st.root_evals));
   json_object_object_add (o, "time_events", json_object_new_int64 ((gint64) st.time_events));
   json_object_object_add (o, "restarts", json_object_new_int64 ((gint64) st.restarts));
   json_object_object_add (root, "solver", o);

@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "qd-blocks-private.h"
+#include "qd-block-fast-private.h"
 #include "qd-poly.h"
 
 /* The mode before the first input: there is no transition to report. */
@@ -65,6 +66,8 @@ typedef struct
   gboolean first;               /* classifying the first input */
   double root;                  /* earliest crossing of a probed level */
   double root_level;            /* and that level */
+  double *record;               /* when not NULL: the levels probed */
+  guint n_record;               /* (at most QD_MAX_CROSSINGS) */
 } Probe;
 
 struct _HybridClass
@@ -116,6 +119,8 @@ probe_side (Probe  *probe,
   double r;
   int side = 0;
 
+  if (probe->record != NULL && probe->n_record < QD_MAX_CROSSINGS)
+    probe->record[probe->n_record++] = level;
   memcpy (p, probe->w, sizeof p);
   p[0] -= level;
   if (level == probe->snap)
@@ -169,6 +174,7 @@ evaluate (QdAtomic *self,
   probe.n = klass->watched (self, t, probe.w);
   probe.snap = snap;
   probe.first = !((Hybrid *) self->state)->started;
+  probe.record = NULL;
   /* A handful of steps is the common case; the cap only guarantees the
    * event ends whatever the input. */
   for (int i = 0; i < 256; i++)
@@ -337,7 +343,65 @@ hybrid_frozen_output (QdAtomic *self,
   return st->klass->output (self, t, mode, mode);
 }
 
+/* The crossings as root functions of a classic solver
+ * (qd-block-fast-private.h): the levels are those the mode's own step
+ * probes, so the solver watches exactly what the block would solve for
+ * on a polynomial, and its transition at the root is the block's own
+ * internal transition, with the level snapped as at any crossing. */
+static guint
+hybrid_crossing_levels (QdAtomic *self,
+                        double    t,
+                        double   *levels)
+{
+  Hybrid *st = self->state;
+  Probe probe;
+
+  if (!st->started)
+    return 0;
+  probe.n = st->klass->watched (self, t, probe.w);
+  probe.snap = NAN;
+  probe.first = FALSE;
+  probe.root = QD_INF;
+  probe.root_level = 0.0;
+  probe.record = levels;
+  probe.n_record = 0;
+  st->klass->step (self, st->mode, &probe);
+  return probe.n_record;
+}
+
+static double
+hybrid_crossing_signal (QdAtomic *self,
+                        double    t)
+{
+  double w[QD_MAX_ORDER + 1];
+
+  ((Hybrid *) self->state)->klass->watched (self, t, w);
+  return w[0];
+}
+
+static gboolean
+hybrid_cross_at (QdAtomic *self,
+                 double    t,
+                 double    e,
+                 double    level)
+{
+  Hybrid *st = self->state;
+
+  if (st->emit)
+    return FALSE;   /* an output due now comes first */
+  st->t_next = t;
+  st->level = level;
+  return TRUE;
+}
+
+static const QdBlockFastPaths hybrid_fast = {
+  .crossing_levels = hybrid_crossing_levels,
+  .crossing_signal = hybrid_crossing_signal,
+  .cross_at = hybrid_cross_at,
+};
+
 #define HYBRID_FUNCS              \
+  .fast = &hybrid_fast,           \
   .frozen_output = hybrid_frozen_output, \
   .init = hybrid_init,            \
   .ta = hybrid_ta,                \

@@ -17,11 +17,14 @@
  * schedules an internal event at its next zero (solved from the input
  * polynomial), where lambda takes the input as exactly 0. Abs emits the
  * new branch there; the others stop the run. Watching needs a time
- * advance of their own, so these blocks are not QD_BLOCK_STATIC.
+ * advance of their own, so these blocks are not QD_BLOCK_STATIC. Under a
+ * classic ODE solver that zero is a root function of the solver instead
+ * (qd-block-fast-private.h), which stops there.
  */
 #include <math.h>
 
 #include "qd-blocks-private.h"
+#include "qd-block-fast-private.h"
 #include "qd-poly.h"
 #include "qd-taylor.h"
 
@@ -88,6 +91,52 @@ math_dint (QdAtomic *self,
       st->at_zero = st->sigma < QD_INF;
     }
 }
+
+/* The watched input's zero as a root function of a classic solver: the
+ * internal transition at the time the solver found takes the input as
+ * exactly 0, as at a zero the block solves for itself. */
+static guint
+math_crossing_levels (QdAtomic *self,
+                      double    t,
+                      double   *levels)
+{
+  MathState *st = self->state;
+
+  if (st->watch < 0)
+    return 0;
+  levels[0] = 0.0;
+  return 1;
+}
+
+static double
+math_crossing_signal (QdAtomic *self,
+                      double    t)
+{
+  MathState *st = self->state;
+
+  return st->watch >= 0 ? qd_signal_eval (self->in[st->watch], t) : 1.0;
+}
+
+static gboolean
+math_cross_at (QdAtomic *self,
+               double    t,
+               double    e,
+               double    level)
+{
+  MathState *st = self->state;
+
+  if (st->watch < 0 || st->sigma == 0.0)
+    return FALSE;
+  st->sigma = e;
+  st->at_zero = e < QD_INF;
+  return TRUE;
+}
+
+static const QdBlockFastPaths math_fast = {
+  .crossing_levels = math_crossing_levels,
+  .crossing_signal = math_crossing_signal,
+  .cross_at = math_cross_at,
+};
 
 /* Reads input @i advanced to @t; returns its order. */
 static int
@@ -266,6 +315,7 @@ unary_lambda (QdAtomic *self,
     .n_params = N_PARAMS,                                                 \
     .flags = FLAGS,                                                       \
     .state_size = sizeof (MathState),                                     \
+    .fast = &math_fast,                                                   \
     .init = unary_init,                                                   \
     .ta = math_ta,                                                        \
     .dint = math_dint,                                                    \
@@ -464,6 +514,7 @@ const QdBlockType qd_block_division = {
   /* Not QD_BLOCK_STATIC: it watches its divisor's zeros. */
   .flags = QD_BLOCK_FEEDTHROUGH,
   .state_size = sizeof (MathState),
+  .fast = &math_fast,
   .init = division_init,
   .ta = math_ta,
   .dint = math_dint,

@@ -24,15 +24,24 @@
  *     would a QSS3 output, so traces draw the solver's own dense output
  *     and the event markers show its steps.
  *
- *   - A hybrid block that receives those segments finds its crossings on
- *     them exactly as under QSS (the crossing of a polynomial, to
- *     rounding); the events of the loop inside (t0, t1) then run in
- *     order. When one of them reaches an Integrator (a switched
- *     derivative, a reset), the step is cut there: y is taken from the
- *     segments at that time, resets applied, and the solver restarts. A
- *     crossing is therefore located on the solver's interpolant, whose
- *     error is the solver's local error, and the integration never steps
- *     across a discontinuity it has seen.
+ *   - A hybrid block with crossing levels (a Comparator, a Switch...,
+ *     driven by the Integrators through blocks that are functions of
+ *     their inputs) has them as root functions of the solver
+ *     (qd-classic-roots.c): the solver ends the step at a sign change,
+ *     located to its root tolerance on its own interpolant, and the
+ *     block's internal transition happens there; when it reaches an
+ *     Integrator (a switched derivative, a reset), the solver restarts.
+ *
+ *   - Any other block that receives the segments (and every hybrid block
+ *     under forward and backward Euler, see qd_classic_prepare()) finds
+ *     its crossings on them as under QSS (the crossing of a polynomial,
+ *     to rounding); the events of the loop inside (t0, t1) then run in
+ *     order. When one of them reaches an Integrator, the step is cut
+ *     there: y is taken from the segments at that time, resets applied,
+ *     and the solver restarts. Such a crossing is located on the cubic
+ *     Hermite segment, whose error is that of the step's ends plus the
+ *     segment's own (h^4), and the integration never steps across a
+ *     discontinuity it has seen.
  *
  * An Integrator type (QD_BLOCK_INTEGRATOR) is driven through its
  * descriptor's conventions: its parameter "x0" is the initial state,
@@ -52,6 +61,7 @@
 #include <sunmatrix/sunmatrix_dense.h>
 
 #include "qd-classic-private.h"
+#include "qd-classic-roots.h"
 #include "qd-simulation-private.h"
 
 /* The most states an implicit method runs with its dense Jacobian (800
@@ -78,6 +88,8 @@ struct _QdClassic
   guint8         *stops;            /* per block: its events are times
                                        the solver stops at
                                        (find_stopping_blocks()) */
+  QdClassicRoots *roots;            /* the crossings the solver locates,
+                                       or NULL (qd-classic-roots.c) */
 
   SUNContext      ctx;
   void           *mem;              /* CVODE or ARKStep */
@@ -174,6 +186,7 @@ qd_classic_free (QdClassic *self)
   g_free (self->rhs_ports);
   g_free (self->snapshot);
   g_free (self->stops);
+  qd_classic_roots_free (self->roots);
   g_free (self->seg);
   g_free (self->y0);
   g_free (self->yp0);
@@ -455,6 +468,13 @@ qd_classic_prepare (QdClassic    *self,
   qd_simulation_set_fused_cascades (sim, FALSE);
   find_rhs_blocks (self);
   find_stopping_blocks (self);
+  /* ARKODE 6.4 gives the state at the end of the step as its
+   * interpolant anywhere inside a step of a first-order table (forward
+   * and backward Euler), where a root is then located and returned:
+   * those keep finding crossings on the steps' segments. */
+  if (self->method->order > 1)
+    self->roots = qd_classic_roots_new (sim, self->n, self->block,
+                                        self->state_of, self->stops);
 }
 
 void
@@ -530,6 +550,19 @@ rhs (sunrealtype  t,
       if (!isfinite (dv[k]))
         return 1;   /* recoverable: the solver tries a smaller step */
     }
+  return 0;
+}
+
+/* The hybrid blocks' crossings (qd-classic-roots.c). */
+static int
+root_functions (sunrealtype  t,
+                N_Vector     y,
+                sunrealtype *g,
+                void        *data)
+{
+  QdClassic *self = data;
+
+  qd_classic_roots_eval (self->roots, t, N_VGetArrayPointer (y), g);
   return 0;
 }
 
@@ -614,6 +647,17 @@ create_solver (QdClassic  *self,
         }
       if (self->max_step > 0)
         flag |= ARKStepSetMaxStep (self->mem, self->max_step);
+    }
+  if (self->roots != NULL)
+    {
+      int nr = (int) qd_classic_roots_count (self->roots);
+
+      if (m->family == QD_CLASSIC_CVODE)
+        flag |= CVodeRootInit (self->mem, nr, root_functions)
+                | CVodeSetNoInactiveRootWarn (self->mem);
+      else
+        flag |= ARKStepRootInit (self->mem, nr, root_functions)
+                | ARKStepSetNoInactiveRootWarn (self->mem);
     }
   if (flag != 0)
     goto fail;
@@ -756,6 +800,8 @@ take_step (QdClassic  *self,
     {
       CVodeSetStopTime (self->mem, t_target);
       flag = CVode (self->mem, t_target, self->y, &t1, CV_ONE_STEP);
+      if (flag == CV_ROOT_RETURN)
+        CVodeGetRootInfo (self->mem, qd_classic_roots_info (self->roots));
       /* y' at the end is f(t1, y1), not the derivative of CVODE's
        * interpolating polynomial: the next step starts from the same
        * value the blocks compute. */
@@ -779,7 +825,14 @@ take_step (QdClassic  *self,
       else
         ARKStepSetStopTime (self->mem, t_target);
       flag = ARKStepEvolve (self->mem, t_target, self->y, &t1, ARK_ONE_STEP);
-      if (flag >= 0)
+      if (flag == ARK_ROOT_RETURN)
+        {
+          /* At a root, y is the solver's interpolant there. */
+          ARKStepGetRootInfo (self->mem, qd_classic_roots_info (self->roots));
+          if (rhs (t1, self->y, self->dky, self) != 0)
+            flag = ARK_RHSFUNC_FAIL;
+        }
+      else if (flag >= 0)
         {
           ARKStepGetCurrentTime (self->mem, &t1);
           ARKStepGetCurrentState (self->mem, &state);
@@ -794,7 +847,8 @@ take_step (QdClassic  *self,
   G_STATIC_ASSERT (ARK_ERR_FAILURE == CV_ERR_FAILURE
                    && ARK_CONV_FAILURE == CV_CONV_FAILURE
                    && ARK_LSETUP_FAIL == CV_LSETUP_FAIL
-                   && ARK_RHSFUNC_FAIL == CV_RHSFUNC_FAIL);
+                   && ARK_RHSFUNC_FAIL == CV_RHSFUNC_FAIL
+                   && ARK_ROOT_RETURN == CV_ROOT_RETURN);
   if (flag < 0)
     {
       g_set_error (error, QD_ERROR, QD_ERROR_NUMERIC,
@@ -804,6 +858,8 @@ take_step (QdClassic  *self,
     }
   if (t1 > t_target)
     t1 = t_target;
+  if (self->roots != NULL)
+    qd_classic_roots_found (self->roots, flag == CV_ROOT_RETURN ? t1 : NAN);
   self->stats.steps++;
   h = t1 - self->t;
   y1 = N_VGetArrayPointer (self->y);
@@ -890,6 +946,7 @@ events_at_t (QdClassic  *self,
              GError    **error)
 {
   QdRunStatus status;
+  gboolean at_root;
 
   self->discontinuity = FALSE;
   status = qd_simulation_run_events (self->sim, nextafter (self->t, QD_INF),
@@ -897,9 +954,21 @@ events_at_t (QdClassic  *self,
   if (status != QD_RUN_DONE)
     return status;
   self->events_done = TRUE;
-  if (self->solver_ready
-      && (!self->discontinuity || derivative_continuous (self)))
+  at_root = qd_classic_roots_at_root (self->roots, self->t);
+  /* New crossing levels leave the solver's memory of its root
+   * functions' signs stale, except at a root it has just returned,
+   * where it evaluates them again itself. At a root its internal step
+   * has gone on past t with the old right-hand side: any change of it
+   * is a restart, even a continuous one. */
+  if (self->roots != NULL && qd_classic_roots_refresh (self->roots, self->t)
+      && !at_root)
+    ;
+  else if (self->solver_ready
+           && (!self->discontinuity
+               || (!at_root && derivative_continuous (self))))
     return QD_RUN_DONE;
+  if (self->solver_ready && self->discontinuity && at_root)
+    self->stats.root_stops++;
   return restart_here (self, error);
 }
 
@@ -952,12 +1021,18 @@ step_and_emit (QdClassic  *self,
       self->emitting = FALSE;
       if (status != QD_RUN_DONE)
         return status;
-      if (attempt == 2 || emitted_consistently (self))
+      /* A mode that the outputs changed at once has new levels. */
+      if (attempt == 2
+          || ((self->roots == NULL
+               || !qd_classic_roots_refresh (self->roots, self->t))
+              && emitted_consistently (self)))
         break;
       status = restart_here (self, error);
       if (status != QD_RUN_DONE)
         return status;
     }
+  if (self->roots != NULL)
+    qd_classic_roots_schedule (self->roots);
   if (self->t_end == target && target < sim->final_time)
     self->stats.time_events++;
   return QD_RUN_DONE;
@@ -1048,4 +1123,5 @@ qd_classic_get_stats (QdClassic      *self,
   *stats = self->stats;
   stats->failed_steps = self->failed_before + failed;
   stats->jac_evals = self->jac_before + jac;
+  stats->root_evals = qd_classic_roots_get_evals (self->roots);
 }

@@ -65,7 +65,10 @@ typedef struct
   guint64     rhs_evals;      /* right-hand side evaluations (with those
                                  of finite-difference Jacobians) */
   guint64     jac_evals;      /* Jacobian evaluations */
-  guint64     root_stops;     /* stops at a crossing inside a step */
+  guint64     root_stops;     /* stops at a crossing inside a step that
+                                 changed the ODE (a restart) */
+  guint64     root_evals;     /* evaluations of the crossings' root
+                                 functions (0: none, qd-classic-roots.c) */
   guint64     time_events;    /* stops at a scheduled event time */
   guint64     restarts;       /* re-initialisations after a discontinuity */
   guint       n_states;       /* size of the ODE system */

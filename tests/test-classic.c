@@ -4,10 +4,9 @@
  * Every method on exponential decay and on the harmonic oscillator,
  * within a small multiple of the asked tolerance; the orders of the
  * fixed-step methods (halving h divides RK4's error by 16, Euler's by 2);
- * forward Euler's stability limit h = 2/λ, exactly; the bouncing ball's
- * crossing times located on the solution; a Step's time hit exactly; the
- * same diagram under QSS3 and BDF; the settings in the file and the
- * errors a user sees.
+ * forward Euler's stability limit h = 2/λ, exactly; a Step's time hit
+ * exactly; the same diagram under QSS3 and BDF; the settings in the file
+ * and the errors a user sees. The crossings: test-classic-roots.c.
  */
 #include "qd-test-util.h"
 
@@ -362,73 +361,6 @@ test_time_events (gconstpointer data)
   g_assert_cmpfloat (err, <=, 2.0 * allowed_error (c));
   qd_simulation_free (sim);
   g_object_unref (doc);
-}
-
-/* ---- crossings: the bouncing ball ------------------------------------- */
-
-/* z'' = -g from z = 1 at rest; each landing (a falling crossing of 0,
- * Cross Detect) samples the speed v (Commanded Sampler), and -e v resets
- * it (Integrator with Reset). Landing k is at t1 (1 + 2 e + ... + 2 e^k)
- * with t1 = sqrt(2 / g). */
-static void
-test_bouncing_ball (gconstpointer data)
-{
-  const MethodCase *c = data;
-  g_autoptr(QdDocument) doc = qd_document_new ();
-  QdBlock *gravity = qd_test_add_block (doc, "constant", "Gravity");
-  QdBlock *v = qd_test_add_block (doc, "integrator_reset", "v");
-  QdBlock *z = qd_test_add_block (doc, "integrator", "z");
-  QdBlock *cross = qd_test_add_block (doc, "cross_detect", "Ground");
-  QdBlock *sampler = qd_test_add_block (doc, "commanded_sampler", "Sampler");
-  QdBlock *bounce = qd_test_add_block (doc, "gain", "Bounce");
-  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
-  const double g = 9.81, e = 0.8, t1 = sqrt (2.0 / g);
-  double landing = t1, worst = 0.0;
-  QdSimulation *sim;
-  QdClassicStats stats;
-  QdTrace *hits;
-  guint n = 0;
-
-  qd_test_set_param (doc, gravity, "value", "-9.81");
-  qd_test_set_param (doc, z, "x0", "1");
-  qd_test_set_param (doc, cross, "direction", "falling");
-  qd_test_set_param (doc, bounce, "k", "-0.8");
-  qd_test_set_param (doc, scope, "names", "hits");
-  qd_test_connect (doc, gravity, 0, v, 0);
-  qd_test_connect (doc, v, 0, z, 0);
-  qd_test_connect (doc, z, 0, cross, 0);
-  qd_test_connect (doc, cross, 0, sampler, 1);
-  qd_test_connect (doc, v, 0, sampler, 0);
-  qd_test_connect (doc, sampler, 0, bounce, 0);
-  qd_test_connect (doc, bounce, 0, v, 1);
-  qd_test_connect (doc, bounce, 0, scope, 0);
-  set_solver (doc, c->name, 1e-10, 1e-12, c->h, 3.0);
-  sim = run_ok (doc);
-  g_assert_true (qd_simulation_get_classic_stats (sim, &stats));
-  hits = qd_test_find_trace (sim, "/Scope/hits");
-  for (gsize i = 0; i < qd_trace_get_length (hits); i++)
-    {
-      const QdSignal *seg = qd_trace_get (hits, i);
-      double speed = g * t1 * pow (e, n + 1);  /* after landing n + 1 */
-
-      /* The start: the sampler's initial output. */
-      if (seg->t == 0.0)
-        continue;
-      n++;
-      worst = MAX (worst, fabs (seg->t - landing));
-      g_assert_cmpfloat (fabs (seg->t - landing), <=, 1e-7);
-      g_assert_cmpfloat (fabs (seg->c[0] - speed), <=, 1e-6);
-      landing += 2.0 * t1 * pow (e, n);
-    }
-  g_test_message ("%s: %u landings, worst time error %.3g s, %"
-                  G_GUINT64_FORMAT " steps, %" G_GUINT64_FORMAT
-                  " root stops", c->name, n, worst, stats.steps,
-                  stats.root_stops);
-  /* Every landing before 3 s, each a stop of the solver. */
-  g_assert_cmpfloat (landing, >, 3.0);
-  g_assert_cmpuint (n, ==, 6);
-  g_assert_cmpuint (stats.root_stops, ==, n);
-  qd_simulation_free (sim);
 }
 
 /* ---- QSS and a classic solver agree ----------------------------------- */
@@ -825,12 +757,6 @@ main (int    argc,
                         test_time_events);
   g_test_add_data_func ("/classic/time-events/rk4", &cases[4],
                         test_time_events);
-  g_test_add_data_func ("/classic/bouncing-ball/cvode-bdf", &cases[0],
-                        test_bouncing_ball);
-  g_test_add_data_func ("/classic/bouncing-ball/dormand-prince", &cases[8],
-                        test_bouncing_ball);
-  g_test_add_data_func ("/classic/bouncing-ball/rk4", &cases[4],
-                        test_bouncing_ball);
   g_test_add_func ("/classic/qss-vs-bdf", test_qss_vs_bdf);
   g_test_add_func ("/classic/held-sample", test_held_sample);
   g_test_add_func ("/classic/division", test_division);

@@ -495,6 +495,7 @@ test_cli_solver (void)
   g_assert_cmpint (get_int (solver, "rhs_evals"), ==, 100 * 5 + 2);
   g_assert_cmpint (get_int (solver, "failed_steps"), ==, 0);
   g_assert_cmpint (get_int (solver, "root_stops"), ==, 0);
+  g_assert_cmpint (get_int (solver, "root_evals"), ==, 0);
   g_assert_cmpint (get_int (solver, "time_events"), ==, 0);
   g_assert_cmpint (get_int (solver, "jac_evals"), ==, 0);
   json_object_put (root);
@@ -504,6 +505,7 @@ test_cli_solver (void)
   g_assert_nonnull (strstr (t.out, "Solver:              cvode-bdf (1 states)"));
   g_assert_nonnull (strstr (t.out, "RHS evaluations:"));
   g_assert_nonnull (strstr (t.out, "Root stops:"));
+  g_assert_nonnull (strstr (t.out, "Root evaluations:    0\n"));
 
   run_cli (&bad, "run", decay, "--solver", "rk45", NULL);
   g_assert_cmpint (bad.status, ==, 2);

@@ -322,8 +322,8 @@ test_bouncing_ball (gconstpointer data)
 
   if (method != NULL && qd_classic_find_method (method) != NULL)
     {
-      /* A classic solver: the Switch's crossings are found on its
-       * steps' segments. */
+      /* A classic solver: the Switch's crossings are root functions
+       * of the solver. */
       QdSettings settings = *qd_document_get_settings (document);
 
       settings.solver = (char *) method;

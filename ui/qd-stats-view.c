@@ -387,11 +387,12 @@ qd_stats_view_set_simulation (QdStatsView  *self,
                                   " steps, %" PRIu64 " failed, %"
                                   PRIu64 " right-hand sides, %"
                                   PRIu64 " Jacobians, %"
-                                  PRIu64 " root stops, %"
+                                  PRIu64 " root stops (%"
+                                  PRIu64 " root function evaluations), %"
                                   PRIu64 " time events."),
                                 status, st.method, st.steps, st.failed_steps,
                                 st.rhs_evals, st.jac_evals, st.root_stops,
-                                st.time_events);
+                                st.root_evals, st.time_events);
         g_free (status);
         status = both;
       }

@@ -89,6 +89,38 @@ struct _QdBlockFastPaths
    *            memory. It must not change anything. */
   void     (*cascade_prefetch) (const QdCascadePair *pairs,
                                 guint                n);
+
+  /* Optional, for a block whose discrete mode ends when a watched
+   * signal of its inputs reaches a level (the Hybrid blocks), under a
+   * classic ODE solver (qd-classic-roots.c): its crossings become root
+   * functions g_i = w - level_i of the solver, which locates them to
+   * its root tolerance, and the block's own internal transition then
+   * happens at the time the solver found. All three come together.
+   *   crossing_levels  writes the levels (at most QD_MAX_CROSSINGS)
+   *            whose crossing by the watched signal ends the current
+   *            mode, for the inputs now in self->in at @t, and returns
+   *            their count. Changes nothing.
+   *   crossing_signal  the watched signal w at @t, from the inputs now
+   *            in self->in (which the solver sets to its trial
+   *            solution). Changes nothing.
+   *   cross_at  the block's next internal event becomes the crossing
+   *            of @level at @t, @e after its last transition, in place
+   *            of the one it found on its input's polynomial; @t =
+   *            QD_INF: none before its next input. Returns FALSE, and
+   *            changes nothing, when an output is due now (ta = 0).
+   *            The engine reschedules the block at @t. */
+  guint    (*crossing_levels) (QdAtomic *self,
+                               double    t,
+                               double   *levels);
+  double   (*crossing_signal) (QdAtomic *self,
+                               double    t);
+  gboolean (*cross_at)        (QdAtomic *self,
+                               double    t,
+                               double    e,
+                               double    level);
 };
+
+/* The most crossing levels of one block (crossing_levels). */
+#define QD_MAX_CROSSINGS 2
 
 G_END_DECLS
