@@ -84,6 +84,7 @@ struct _VSystem
   guint        n;
   GArray      *drivers;    /* VDriver */
   QdSystem    *out;
+  QdBlock     *zero;       /* a constant 0 in out, for ports */
   GHashTable  *links;      /* "source element/port" key -> QdLink */
   GHashTable  *first_links; /* source element -> the QdLink of its port 0 */
 };

@@ -1041,6 +1041,19 @@ emit_blocks (Expander *e,
     }
 }
 
+/* A constant 0 in the copy of @vs, made once. */
+static QdBlock *
+zero_block (VSystem *vs)
+{
+  if (vs->zero == NULL)
+    {
+      vs->zero = qd_block_new ("vector-zero", "constant", "0 (boundary)");
+      qd_block_set_param_raw (vs->zero, "value", "0");
+      qd_system_append_block (vs->out, vs->zero);
+    }
+  return vs->zero;
+}
+
 void
 qd_vector_link_element (Expander *e,
                         VSystem  *vs,
@@ -1059,7 +1072,12 @@ qd_vector_link_element (Expander *e,
       qd_vector_connect (e, vs, src, src_port, dst, dst_port);
       break;
     case SOURCE_ZERO:
-      g_hash_table_add (e->zero_inputs, dst);
+      /* Only an atomic block reads zero from an unconnected input: a
+       * port passes a constant 0 on. */
+      if (vb->kind == KIND_SUBSYSTEM || vb->kind == KIND_OUTPORT)
+        qd_vector_connect (e, vs, zero_block (vs), 0, dst, dst_port);
+      else
+        g_hash_table_add (e->zero_inputs, dst);
       break;
     case SOURCE_NONE:
       break;   /* left unconnected: the compiler says so */

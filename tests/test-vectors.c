@@ -967,6 +967,46 @@ test_subsystem_ports (void)
   g_assert_cmpuint (g_hash_table_size (widths), >=, 3);
 }
 
+/* An Index Shift's zero boundary into a subsystem, and nested
+ * subsystems: x = ∫ 1 (x[i] = t), shifted by one with boundary 0, through
+ * a Gain of 2 inside two levels of subsystems: [0, 2t, 2t]. */
+static void
+test_subsystem_boundary (void)
+{
+  g_autoptr(QdDocument) doc = qd_document_new ();
+  QdBlock *one = add_constant (doc, "One", "1");
+  QdBlock *x = qd_test_add_block (doc, "integrator", "x");
+  QdBlock *shift = qd_test_add_block (doc, "index_shift", "Shift");
+  QdBlock *gain = qd_test_add_block (doc, "gain", "G");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+  QdBlock *members[1] = { gain };
+  GError *error = NULL;
+  QdBlock *inner, *outer;
+  QdSimulation *sim;
+
+  qd_test_set_param (doc, x, "size", "3");
+  qd_test_set_param (doc, x, "method", "QSS2");
+  qd_test_set_param (doc, gain, "k", "2");
+  qd_test_connect (doc, one, 0, x, 0);
+  qd_test_connect (doc, x, 0, shift, 0);
+  qd_test_connect (doc, shift, 0, gain, 0);
+  qd_test_connect (doc, gain, 0, scope, 0);
+  qd_test_set_final_time (doc, 1.0);
+  inner = qd_document_group (doc, members, 1, "Inner", &error);
+  g_assert_no_error (error);
+  members[0] = inner;
+  outer = qd_document_group (doc, members, 1, "Outer", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (outer);
+  sim = qd_test_compile (doc);
+  g_assert_cmpstr (qd_simulation_get_atomic (sim, 4)->path, ==, "/Outer/Inner/G[1]");
+  qd_test_run (sim);
+  g_assert_cmpfloat (trace_at (sim, "/Scope/x1[1]", 1.0), ==, 0.0);
+  g_assert_cmpfloat_with_epsilon (trace_at (sim, "/Scope/x1[2]", 1.0), 2.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (trace_at (sim, "/Scope/x1[3]", 1.0), 2.0, 1e-9);
+  qd_simulation_free (sim);
+}
+
 /* A width mismatch inside a subsystem, and one after it, name their
  * blocks by path. */
 static void
@@ -1028,6 +1068,7 @@ main (int    argc,
   g_test_add_func ("/vectors/sum-elements-long", test_sum_elements_long);
   g_test_add_func ("/vectors/sink-elements", test_sink_elements);
   g_test_add_func ("/vectors/subsystem-ports", test_subsystem_ports);
+  g_test_add_func ("/vectors/subsystem-boundary", test_subsystem_boundary);
   g_test_add_func ("/vectors/subsystem-errors", test_subsystem_errors);
   return g_test_run ();
 }
