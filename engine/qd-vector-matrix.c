@@ -205,9 +205,16 @@ qd_matrix_split_text (const char  *text,
             g_ptr_array_unref (rows);
             return NULL;
           }
+      if (n == 0)
+        {
+          g_set_error (error, QD_ERROR, QD_ERROR_SYNTAX,
+                       _("row %u is empty; give its elements, or remove it"), r + 1);
+          g_ptr_array_unref (rows);
+          return NULL;
+        }
       if (r == 0)
         cols = n;
-      if (n == 0 || n != cols)
+      if (n != cols)
         {
           g_set_error (error, QD_ERROR, QD_ERROR_SYNTAX,
                        _("row %u has %u elements but row 1 has %u; give every "

@@ -663,6 +663,24 @@ test_matrix_errors (void)
   g_assert_true (g_str_has_prefix (message, "/M: parameter 'matrix': "));
   g_assert_nonnull (strstr (message, "'k'"));
 
+  /* Malformed texts are errors naming the block, never a crash. */
+  {
+    static const char *const texts[] = {
+      "[", "]", "[]", "[1 2; ; 3 4]", ";;", "[(1 2]", "[[1, 2], 3]", "[[1, 2]",
+      "[1, , 2]", "[1 2]]", "1 2 3; 4 5 6; 7 8", "[[1, 2], [3]]",
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+      {
+        g_autofree char *text_error = NULL;
+
+        qd_test_set_param (doc, m, "matrix", texts[i]);
+        text_error = compile_error (doc);
+        g_test_message ("%s -> %s", texts[i], text_error);
+        g_assert_true (g_str_has_prefix (text_error, "/M: parameter 'matrix': "));
+      }
+  }
+
   qd_test_set_param (doc, m, "layout", "triplets");
   qd_test_set_param (doc, m, "file", bad);
   expected = g_strdup_printf ("/M: parameter 'file': %s:2: a field is not a number", bad);
