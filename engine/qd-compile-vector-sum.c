@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "qd-compile-vector-private.h"
+#include "qd-expr.h"
 #include "qd-registry.h"
 
 #define WSUM_TYPE "wsum"
@@ -86,7 +87,7 @@ matrix_from_text (Expander *e,
 {
   const char *text = qd_block_get_param_or_default (vb->block, "matrix");
   g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) rows = qd_matrix_split_text (text, &error);
+  g_autoptr(GPtrArray) rows = qd_expr_split_matrix (text, &error);
   QdMatrix *m = &vb->matrix;
 
   if (rows == NULL)

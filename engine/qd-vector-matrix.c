@@ -6,14 +6,17 @@
  * A space separates two elements unless it stands beside a binary
  * operator, so "[1 -2]" is two elements and "[1 - 2]" one, as in
  * MATLAB. A list of rows, "[[1, 0], [0, 2]]" (Python's and JSON's
- * notation), is read too. Each element stays a text: the compiler
- * evaluates it over the model variables.
+ * notation), is read too. Each element stays a text: the compiler (and
+ * the inspector) evaluates it over the model variables. The splitting is
+ * public, qd_expr_split_matrix() in qd-expr.h; the files are the
+ * compiler's own.
  */
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
 #include "qd-error.h"
+#include "qd-expr.h"
 #include "qd-vector-matrix.h"
 
 static gboolean
@@ -173,7 +176,7 @@ split_rows (const char *body,
 }
 
 GPtrArray *
-qd_matrix_split_text (const char  *text,
+qd_expr_split_matrix (const char  *text,
                       GError     **error)
 {
   g_autofree char *body = strip_brackets (text != NULL ? text : "");

@@ -1,5 +1,5 @@
-/* qd-vector-matrix.h: the matrix of a Matrix Gain, from its text or a
- * CSV file (private to the engine)
+/* qd-vector-matrix.h: the matrix of a Matrix Gain from a CSV file
+ * (private to the engine; its text: qd_expr_split_matrix())
  */
 #pragma once
 
@@ -21,13 +21,6 @@ typedef struct
   guint   cols;
   GArray *entries;   /* QdMatrixEntry */
 } QdMatrix;
-
-/* The element texts of a matrix written "[1 0; 0 2]", "1, 0; 0, 2" or
- * "[[1, 0], [0, 2]]": an array of rows, each a NULL-terminated array
- * of texts, all rows as long; NULL and @error when it is not a matrix
- * (the message says what is wrong, without the parameter's name). */
-GPtrArray *qd_matrix_split_text (const char  *text,
-                                 GError     **error);
 
 /* Reads @path: a dense matrix, one line per row, or with @triplets one
  * line "i,j,value" per element (from 1; M is as large as the largest i

@@ -300,6 +300,23 @@ test_vector_params (void)
                    "2 elements: [1, -2]");
   /* A scalar parameter has no such line. */
   g_assert_null (qd_inspector_get_summary (inspector, "n"));
+
+  /* A Matrix Gain's matrix: its size and its rows, each element checked. */
+  qd_inspector_set_block (inspector, add_block (document, "matrix_gain", "M", 0, 200));
+  g_assert_cmpstr (qd_inspector_get_summary (inspector, "matrix"), ==,
+                   "2 × 2 matrix: [1 0; 0 1]");
+  type_and_enter (inspector, "matrix", "[cos(0) -k; 1 0]");
+  g_assert_null (qd_inspector_get_error (inspector, "matrix"));
+  g_assert_cmpstr (qd_inspector_get_summary (inspector, "matrix"), ==,
+                   "2 × 2 matrix: [1 -2; 1 0]");
+  entry = qd_inspector_get_field (inspector, "matrix");
+  gtk_editable_set_text (GTK_EDITABLE (entry), "[1 2; 3]");
+  g_assert_cmpstr (qd_inspector_get_error (inspector, "matrix"), ==,
+                   "row 2 has 1 elements but row 1 has 2; give every row as many");
+  gtk_editable_set_text (GTK_EDITABLE (entry), "[1 kk]");
+  message = qd_inspector_get_error (inspector, "matrix");
+  g_assert_nonnull (message);
+  g_assert_true (g_str_has_prefix (message, "row 1, column 2: "));
 }
 
 /* A valid change is one undo step, and undo puts the form back. */

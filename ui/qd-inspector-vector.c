@@ -1,11 +1,12 @@
 /* qd-inspector-vector.c: the inspector's parameters that hold vectors
  *
  * A Weighted Sum's weights, an Integrator's x0 given one value per
- * element: the entry is checked element by element as it is typed, an
- * x0 against the block's Size, and a line under it shows what the list
- * holds, evaluated, with its count, "3 elements: [1, 2, 3]", so that a
- * long list can be read at a glance (and a missing comma shows as a
- * count one short).
+ * element, a Matrix Gain's matrix: the entry is checked element by
+ * element as it is typed, an x0 against the block's Size, and a line
+ * under it shows what it holds, evaluated, with its count or its size,
+ * "3 elements: [1, 2, 3]", "2 × 2 matrix: [0 -1; 1 0]", so that a long
+ * list can be read at a glance (and a missing comma shows as a count
+ * one short).
  */
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -17,6 +18,15 @@
  * last one. */
 #define SHOWN 6
 
+/* A Matrix Gain's matrix. */
+static gboolean
+is_matrix (const QdBlockType *type,
+           const QdParamSpec *spec)
+{
+  return (type->flags & QD_BLOCK_VECTOR_MATRIX) != 0
+         && spec->kind == QD_PARAM_STRING && strcmp (spec->name, "matrix") == 0;
+}
+
 gboolean
 qd_inspector_vector_applies (const QdBlock     *block,
                              const QdParamSpec *spec)
@@ -25,7 +35,7 @@ qd_inspector_vector_applies (const QdBlock     *block,
 
   if (spec == NULL || type == NULL)
     return FALSE;
-  if (spec->kind == QD_PARAM_VECTOR)
+  if (spec->kind == QD_PARAM_VECTOR || is_matrix (type, spec))
     return TRUE;
   return spec->kind == QD_PARAM_NUMBER && strcmp (spec->name, "x0") == 0
          && qd_block_type_find_param (type, "size") >= 0;
@@ -98,6 +108,62 @@ block_size (QdDocument          *document,
   return (guint) value;
 }
 
+/* A matrix: each element, and its size with its first rows. */
+static gboolean
+check_matrix (QdDocument          *document,
+              const QdParamSpec   *spec,
+              const char          *text,
+              QdInspectorEvalFunc  eval,
+              char               **summary,
+              GError             **error)
+{
+  g_autoptr(GPtrArray) rows = qd_expr_split_matrix (text, error);
+  GString *shown;
+  guint cols;
+
+  if (rows == NULL)
+    return FALSE;
+  cols = g_strv_length (g_ptr_array_index (rows, 0));
+  shown = g_string_new ("[");
+  for (guint r = 0; r < rows->len; r++)
+    {
+      char **row = g_ptr_array_index (rows, r);
+
+      for (guint c = 0; c < cols; c++)
+        {
+          g_autoptr(GError) element_error = NULL;
+          double value;
+
+          if (!eval (spec, document, row[c], &value, &element_error))
+            {
+              /* TRANSLATORS: an error in one element of a matrix */
+              g_set_error (error, QD_ERROR, QD_ERROR_EXPR,
+                           _("row %u, column %u: %s"), r + 1, c + 1,
+                           element_error->message);
+              g_string_free (shown, TRUE);
+              return FALSE;
+            }
+          /* The first rows, as long as they are short. */
+          if (r < 3 && cols <= SHOWN)
+            {
+              append_value (shown, value);
+              g_string_append (shown, c + 1 < cols ? " " : "");
+            }
+        }
+      if (r < 3 && cols <= SHOWN && r + 1 < rows->len)
+        g_string_append (shown, r == 2 ? "; …" : "; ");
+    }
+  g_string_append_c (shown, ']');
+  if (summary != NULL && cols <= SHOWN)
+    /* TRANSLATORS: the size of a matrix, rows × columns, and its values */
+    *summary = g_strdup_printf (_("%u × %u matrix: %s"), rows->len, cols, shown->str);
+  else if (summary != NULL)
+    /* TRANSLATORS: the size of a matrix, rows × columns */
+    *summary = g_strdup_printf (_("%u × %u matrix"), rows->len, cols);
+  g_string_free (shown, TRUE);
+  return TRUE;
+}
+
 gboolean
 qd_inspector_vector_check (QdDocument          *document,
                            const QdBlock       *block,
@@ -107,10 +173,15 @@ qd_inspector_vector_check (QdDocument          *document,
                            char               **summary,
                            GError             **error)
 {
-  g_auto(GStrv) parts = qd_expr_split_vector (text);
+  g_auto(GStrv) parts = NULL;
   g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (double));
-  guint n = g_strv_length (parts);
-  guint size = spec->kind == QD_PARAM_VECTOR ? 0 : block_size (document, block, eval);
+  guint n, size;
+
+  if (spec->kind == QD_PARAM_STRING)
+    return check_matrix (document, spec, text, eval, summary, error);
+  parts = qd_expr_split_vector (text);
+  n = g_strv_length (parts);
+  size = spec->kind == QD_PARAM_VECTOR ? 0 : block_size (document, block, eval);
 
   for (guint i = 0; i < n; i++)
     {

@@ -17,14 +17,16 @@ typedef gboolean (*QdInspectorEvalFunc) (const QdParamSpec  *spec,
                                          double             *value,
                                          GError            **error);
 
-/* Whether @spec of @block holds a list of values: a VECTOR parameter, or
- * the x0 of a block that can be a vector (it has a "size"). */
+/* Whether @spec of @block holds a list of values: a VECTOR parameter,
+ * the x0 of a block that can be a vector (it has a "size"), or a
+ * Matrix Gain's matrix. */
 gboolean   qd_inspector_vector_applies (const QdBlock      *block,
                                         const QdParamSpec  *spec);
 
 /* Checks every element of @text with @eval and, for an x0, their count
  * against the block's size. On success *@summary (when not NULL) is
- * what the summary line shows: "3 elements: [1, 2, 3]". */
+ * what the summary line shows: "3 elements: [1, 2, 3]", "2 × 2 matrix:
+ * [0 -1; 1 0]". */
 gboolean   qd_inspector_vector_check   (QdDocument         *document,
                                         const QdBlock      *block,
                                         const QdParamSpec  *spec,
