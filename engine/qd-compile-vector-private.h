@@ -54,6 +54,7 @@ typedef struct
   double     boundary;
   guint     *select;       /* a Selector's elements, from 0 */
   guint      n_select;     /* a sink's chosen elements (0: all) */
+  guint      n_ports;      /* a sink's inputs, connected or not */
   guint      port_number;  /* an Inport's or Outport's, from 1 (0: bad) */
   double    *signs;        /* a Sum of Elements' (NULL: all +1) */
   guint      n_signs;

@@ -168,10 +168,15 @@ qd_vector_classify_sink (Expander *e,
 {
   const char *text = qd_block_get_param_or_default (vb->block, "elements");
   g_autofree char *choice = g_strstrip (g_strdup (text != NULL ? text : ""));
+  guint n_out;
 
   vb->kind = KIND_SINK;
   vb->fixed = TRUE;
   vb->width = 1;
+  /* Every input, so that one left unconnected is still the compiler's
+   * to report. */
+  if (!qd_block_count_ports (vb->block, &vb->n_ports, &n_out, NULL))
+    vb->n_ports = 0;
   if (*choice == '\0' || g_ascii_strcasecmp (choice, "all") == 0)
     return;
   vb->select = qd_vector_parse_elements (e, vb->block, &vb->n_select);
@@ -185,7 +190,7 @@ sink_inputs (VSystem *vs,
 {
   guint64 n = 0;
 
-  for (guint q = 0; q < vb->n_in; q++)
+  for (guint q = 0; q < MAX (vb->n_in, vb->n_ports); q++)
     {
       guint w = qd_vector_driver_width (vs, vb, q);
 
@@ -227,6 +232,16 @@ check_sink (Expander *e,
                            (guint) MIN (n, G_MAXUINT), most);
 }
 
+/* Whether input 0 of @vb is wired (else the compiler says so, of the
+ * blocks written for it). */
+static gboolean
+input_connected (VSystem *vs,
+                 VBlock  *vb)
+{
+  return vb->n_in > 0
+         && g_array_index (vs->drivers, VDriver, vb->drivers).src != 0;
+}
+
 void
 qd_vector_check_computed (Expander *e,
                           VSystem  *vs,
@@ -235,6 +250,8 @@ qd_vector_check_computed (Expander *e,
   guint w = qd_vector_driver_width (vs, vb, 0);
   const char *source;
 
+  if (vb->kind != KIND_SINK && !input_connected (vs, vb))
+    return;
   switch (vb->kind)
     {
     case KIND_SINK:
@@ -386,7 +403,7 @@ make_sink (Expander *e,
   GString *all = g_string_new (NULL);
   char n[16];
 
-  for (guint q = 0; q < vb->n_in; q++)
+  for (guint q = 0; q < MAX (vb->n_in, vb->n_ports); q++)
     {
       guint w = qd_vector_driver_width (vs, vb, q);
       guint count = vb->select != NULL ? vb->n_select : w;
@@ -496,7 +513,7 @@ qd_vector_link_computed (Expander *e,
         link_sum (e, vs, vb, i, cols, weights);
       return;
     }
-  for (guint q = 0, port = 0; q < vb->n_in; q++)
+  for (guint q = 0, port = 0; q < MAX (vb->n_in, vb->n_ports); q++)
     {
       guint w = qd_vector_driver_width (vs, vb, q);
       guint count = w == 1 ? 1 : vb->select != NULL ? vb->n_select : w;

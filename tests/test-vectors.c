@@ -654,6 +654,16 @@ test_matrix_errors (void)
   qd_test_set_param (doc, m, "matrix", "[1 2 3; 4 5 6]");
   assert_error (doc, "/M: parameter 'matrix': M has 3 columns but input 1 "
                 "carries 2 signals; M needs one column per element of u");
+  /* Unconnected, it is that. */
+  {
+    guint target = 0;
+    QdLink *link = qd_system_find_driver (qd_document_get_root (doc), m->id, 0, &target);
+
+    qd_document_disconnect (doc, link, target);
+  }
+  assert_error (doc, "/M[1]: input 1 is not connected; connect it or delete "
+                "the block");
+  qd_test_connect (doc, qd_document_find_block_by_path (doc, "/Mux"), 0, m, 0);
   /* "1 - 2" is one element, "1 -2" two. */
   qd_test_set_param (doc, m, "matrix", "[1 - 2; 3 4]");
   assert_error (doc, "/M: parameter 'matrix': row 2 has 2 elements but row 1 "
@@ -905,6 +915,13 @@ test_sink_elements (void)
   qd_test_set_param (doc, csv, "elements", "2, 11");
   assert_error (doc, "/Out: parameter 'elements': element 11 is chosen but "
                 "input 1 carries 10 signals");
+  /* An input left unconnected is still an error. */
+  qd_test_set_param (doc, csv, "elements", "2");
+  qd_test_set_param (doc, scope, "n", "2");
+  assert_error (doc, "/Scope: input 2 is not connected; connect it or delete "
+                "the block");
+  qd_test_set_param (doc, scope, "n", "1");
+
   qd_test_set_param (doc, csv, "elements", "all");
   qd_test_set_param (doc, x, "size", "100");
   assert_error (doc, "/Out: its inputs carry 101 signals but it takes at most "
