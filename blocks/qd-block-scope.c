@@ -199,6 +199,11 @@ static const QdParamSpec scope_params[] = {
        "empty label is the signal's name."), NULL, 0 },
   { "time_label", N_("Time axis label"), QD_PARAM_STRING, "", -QD_INF, QD_INF, NULL,
     N_("The label under the time axis, as in \"t [s]\"; empty: none."), NULL, 0 },
+  { "elements", N_("Elements"), QD_PARAM_STRING, "all", -QD_INF, QD_INF, NULL,
+    N_("Of an input that carries a vector, the elements to record and plot, "
+       "numbered from 1: all, a range (\"1:10\") or a list (\"1, 5, 7\"), "
+       "each an expression of the model variables. Element 3 of the input "
+       "named v is named v[3]. A scalar input is always recorded."), NULL, 0 },
 };
 
 const QdBlockType qd_block_scope = {

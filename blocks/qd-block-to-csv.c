@@ -210,6 +210,11 @@ static const QdParamSpec to_csv_params[] = {
     N_("0 writes a row at every input event; a positive period writes "
        "rows at the start time and every period after it, sampled exactly "
        "from the input polynomials."), NULL, 0 },
+  { "elements", N_("Elements"), QD_PARAM_STRING, "all", -QD_INF, QD_INF, NULL,
+    N_("Of an input that carries a vector, the elements to write, "
+       "numbered from 1: all, a range (\"1:10\") or a list (\"1, 5, 7\"), "
+       "each an expression of the model variables. Element 3 of the input "
+       "named v is named v[3]. A scalar input is always written."), NULL, 0 },
 };
 
 const QdBlockType qd_block_to_csv = {

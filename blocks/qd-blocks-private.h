@@ -85,6 +85,9 @@ extern const QdBlockType qd_block_index_shift;
 extern const QdBlockType qd_block_mux;
 extern const QdBlockType qd_block_selector;
 extern const QdBlockType qd_block_scalar_to_vector;
+extern const QdBlockType qd_block_demux;
+extern const QdBlockType qd_block_sum_elements;
+extern const QdBlockType qd_block_matrix_gain;
 extern const QdBlockType qd_block_from;
 
 /* Sinks */

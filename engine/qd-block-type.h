@@ -183,6 +183,20 @@ typedef enum
   QD_BLOCK_VECTOR_MUX    = 1 << 11,
   QD_BLOCK_VECTOR_SELECT = 1 << 12,
   QD_BLOCK_VECTOR_SPREAD = 1 << 13,
+  /* A Demux splits input 0's vector into its outputs, one after the
+   * other: output k is as wide as the k-th entry of its STRING
+   * parameter "widths", or all as wide when it is empty (the INTEGER
+   * parameter "n" outputs share the input evenly). Wiring too. */
+  QD_BLOCK_VECTOR_DEMUX  = 1 << 14,
+  /* Computing vector blocks that the compiler expands into Weighted Sum
+   * blocks (one per output element): Sum of Elements adds input 0's
+   * elements, each with its sign from the STRING parameter "signs"
+   * ("+-+", empty for all +); Matrix Gain outputs y = M·u, M from its
+   * STRING parameter "matrix" ("[1 0; 0 2]") or, when its STRING
+   * parameter "file" is not empty, a CSV file of a dense matrix or of
+   * triplets i,j,value (CHOICE parameter "layout"). */
+  QD_BLOCK_VECTOR_SUM    = 1 << 15,
+  QD_BLOCK_VECTOR_MATRIX = 1 << 16,
 } QdBlockFlags;
 
 struct _QdParamValue

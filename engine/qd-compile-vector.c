@@ -21,6 +21,14 @@
  * same width take turns (element 1 of each, then element 2 of each...),
  * so that a line drawn as "dx, x" vector blocks runs in the order of the
  * same line drawn section by section as dx1, x1, dx2, x2...
+ *
+ * Subsystems: a port carries what is wired to it, so widths flow across
+ * the hierarchy (an Inport is as wide as what drives its Subsystem's
+ * input, a Subsystem's output as wide as what drives its Outport) until
+ * none changes. In the copy a port of width n becomes n scalar ports,
+ * numbered one after the other: the Subsystem's port k is then its
+ * ports from the sum of the widths before k, and the compiler joins
+ * element to element through them as through any port.
  */
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -28,78 +36,59 @@
 
 #include "qd-compile-vector.h"
 #include "qd-mask.h"
+#include "qd-compile-vector-private.h"
 #include "qd-error.h"
 #include "qd-expr.h"
 #include "qd-registry.h"
 #include "qd-simulation.h"
 
-/* The most elements of one vector: far beyond any model that fits in
- * memory, low enough that a typo ("1e12") is an error, not a crash. */
-#define MAX_WIDTH 100000000u
+#define MAX_WIDTH QD_VECTOR_MAX_WIDTH
 
 #define WIRING_FLAGS (QD_BLOCK_INDEX_SHIFT | QD_BLOCK_VECTOR_MUX \
-                      | QD_BLOCK_VECTOR_SELECT | QD_BLOCK_VECTOR_SPREAD)
+                      | QD_BLOCK_VECTOR_SELECT | QD_BLOCK_VECTOR_SPREAD \
+                      | QD_BLOCK_VECTOR_DEMUX | QD_BLOCK_VECTOR_SUM \
+                      | QD_BLOCK_VECTOR_MATRIX)
 
-typedef enum
-{
-  KIND_PLAIN,        /* an atomic block: expanded when wide */
-  KIND_SHIFT,        /* the wiring blocks, resolved into links: */
-  KIND_MUX,
-  KIND_SELECT,
-  KIND_SPREAD,
-  KIND_STRUCTURAL,   /* subsystems, ports, tags: scalar only */
-} Kind;
-
-typedef struct
-{
-  guint32 src;       /* source block index + 1, or 0 */
-  guint32 port;
-} VDriver;
-
-typedef struct
-{
-  QdBlock   *block;
-  Kind       kind;
-  guint      n_in;
-  guint32    drivers;      /* first VDriver in Expander.drivers */
-  guint      width;
-  gboolean   fixed;        /* width set by its own parameters */
-  char     **x0;           /* the x0 list, when it has several elements */
-  int        shift;
-  double     boundary;
-  guint     *select;       /* a Selector's elements, from 0 */
-  QdBlock  **elements;     /* width of them (one for a scalar copy) */
-  QdBlock   *constant;     /* an Index Shift's nonzero boundary */
-} VBlock;
-
-typedef struct
-{
-  GPtrArray    *problems;
-  GHashTable   *zero_inputs;
-  /* The model variables, evaluated in order (for "size"). */
-  GPtrArray    *var_names;
-  GArray       *var_values;
-  guint         n_links;
-  gboolean      failed;
-} Expander;
-
-typedef struct
-{
-  VBlock      *blocks;
-  guint        n;
-  GArray      *drivers;    /* VDriver */
-  QdSystem    *out;
-  GHashTable  *links;      /* "source element/port" key -> QdLink */
-  GHashTable  *first_links; /* source element -> the QdLink of its port 0 */
-} VSystem;
-
-static QdSystem *expand_system (Expander *e, QdSystem *system);
+static void emit_system (Expander *e, VSystem *vs);
 
 static inline gboolean
 is_wiring (const VBlock *vb)
 {
   return vb->kind == KIND_SHIFT || vb->kind == KIND_MUX
-         || vb->kind == KIND_SELECT || vb->kind == KIND_SPREAD;
+         || vb->kind == KIND_SELECT || vb->kind == KIND_SPREAD
+         || vb->kind == KIND_DEMUX;
+}
+
+/* The blocks written by qd-compile-vector-sum.c. */
+static inline gboolean
+is_computed (const VBlock *vb)
+{
+  return vb->kind == KIND_SUM || vb->kind == KIND_MATRIX
+         || vb->kind == KIND_SINK;
+}
+
+/* The width of output @port of @vb. */
+static inline guint
+out_width (const VBlock *vb,
+           guint         port)
+{
+  if (vb->out_width == NULL)
+    return vb->width;
+  return port < vb->n_out ? vb->out_width[port] : 1;
+}
+
+/* The first element of output @port of a Subsystem (or of input @port
+ * with @widths its inputs' widths) among its scalar ports. */
+static guint
+port_offset (const guint *widths,
+             guint        n,
+             guint        port)
+{
+  guint offset = 0;
+
+  for (guint k = 0; k < port && k < n; k++)
+    offset += widths[k];
+  return offset + (port > n ? port - n : 0);
 }
 
 static char *
@@ -116,14 +105,10 @@ block_path (const QdBlock *block)
   return g_string_free (path, FALSE);
 }
 
-static void
-add_problem (Expander      *e,
-             const QdBlock *block,
-             const char    *format,
-             ...) G_GNUC_PRINTF (3, 4);
+#define add_problem qd_vector_add_problem
 
-static void
-add_problem (Expander      *e,
+void
+qd_vector_add_problem (Expander      *e,
              const QdBlock *block,
              const char    *format,
              ...)
@@ -180,6 +165,12 @@ system_has_vectors (QdSystem *system)
       if (type == NULL)
         continue;
       if ((type->flags & WIRING_FLAGS) != 0)
+        return TRUE;
+      /* A scalar's "elements" means nothing, but is checked. */
+      if (qd_block_type_find_param (type, "elements") >= 0
+          && (type->flags & QD_BLOCK_STRUCTURAL) == 0
+          && qd_block_get_param (block, "elements") != NULL
+          && strcmp (qd_block_get_param (block, "elements"), "all") != 0)
         return TRUE;
       if (qd_block_type_find_param (type, "size") >= 0
           && (has_size (block) || (x0 = x0_elements (block)) != NULL))
@@ -242,8 +233,7 @@ evaluate_variables (Expander          *e,
 
 /* Evaluates @name of @block (its text or its default) over the model
  * variables into @value; a problem naming the block when it fails. */
-static gboolean eval_text (Expander *e, const QdBlock *block, const char *name,
-                           const char *text, double *value);
+#define eval_text qd_vector_eval_text
 
 static gboolean
 eval_param (Expander      *e,
@@ -255,12 +245,12 @@ eval_param (Expander      *e,
                     value);
 }
 
-static gboolean
-eval_text (Expander      *e,
-           const QdBlock *block,
-           const char    *name,
-           const char    *text,
-           double        *value)
+gboolean
+qd_vector_eval_text (Expander      *e,
+                     const QdBlock *block,
+                     const char    *name,
+                     const char    *text,
+                     double        *value)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(QdExpr) expr = NULL;
@@ -285,12 +275,12 @@ eval_text (Expander      *e,
   return TRUE;
 }
 
-/* A Selector's "elements": "1, 3, 5:8" (from 1, each an expression). */
-static void
-parse_select (Expander *e,
-              VBlock   *vb)
+guint *
+qd_vector_parse_elements (Expander      *e,
+                          const QdBlock *block,
+                          guint         *n)
 {
-  const char *text = qd_block_get_param_or_default (vb->block, "elements");
+  const char *text = qd_block_get_param_or_default (block, "elements");
   g_auto(GStrv) parts = qd_expr_split_vector (text != NULL ? text : "");
   g_autoptr(GArray) list = g_array_new (FALSE, FALSE, sizeof (guint));
 
@@ -299,18 +289,18 @@ parse_select (Expander *e,
       g_auto(GStrv) ends = g_strsplit (parts[k], ":", 2);
       double first, last;
 
-      if (!eval_text (e, vb->block, "elements", ends[0], &first)
-          || !eval_text (e, vb->block, "elements",
+      if (!eval_text (e, block, "elements", ends[0], &first)
+          || !eval_text (e, block, "elements",
                          ends[1] != NULL ? ends[1] : ends[0], &last))
-        return;
+        return NULL;
       if (first != floor (first) || last != floor (last) || first < 1
           || last < first || last > MAX_WIDTH)
         {
-          add_problem (e, vb->block,
+          add_problem (e, block,
                        _("parameter 'elements': '%s' is not an element number "
                          "from 1 or a range a:b with a <= b"),
                        g_strstrip (parts[k]));
-          return;
+          return NULL;
         }
       for (double j = first; j <= last; j++)
         {
@@ -321,13 +311,26 @@ parse_select (Expander *e,
     }
   if (list->len == 0)
     {
-      add_problem (e, vb->block, _("parameter 'elements' lists no element; "
-                                   "give at least one (\"1\", \"2:5\")"));
-      return;
+      add_problem (e, block, _("parameter 'elements' lists no element; "
+                               "give at least one (\"1\", \"2:5\")"));
+      return NULL;
     }
-  vb->width = list->len;
+  *n = list->len;
+  return (guint *) g_array_free (g_steal_pointer (&list), FALSE);
+}
+
+/* A Selector's "elements": "1, 3, 5:8" (from 1, each an expression). */
+static void
+parse_select (Expander *e,
+              VBlock   *vb)
+{
+  guint n = 0;
+
+  vb->select = qd_vector_parse_elements (e, vb->block, &n);
+  if (vb->select == NULL)
+    return;
+  vb->width = n;
   vb->fixed = TRUE;
-  vb->select = (guint *) g_array_free (g_steal_pointer (&list), FALSE);
 }
 
 /* The block's "size" into its width. */
@@ -348,6 +351,60 @@ eval_size (Expander *e,
     }
   vb->width = (guint) value;
   return TRUE;
+}
+
+static gboolean
+is_blank (const char *text)
+{
+  for (; text != NULL && *text != '\0'; text++)
+    if (!g_ascii_isspace (*text))
+      return FALSE;
+  return TRUE;
+}
+
+/* A Demux's outputs, and their widths when "widths" gives them. */
+static void
+classify_demux (Expander *e,
+                VBlock   *vb)
+{
+  const char *text = qd_block_get_param_or_default (vb->block, "widths");
+  g_auto(GStrv) parts = NULL;
+  double value;
+  guint k;
+
+  vb->kind = KIND_DEMUX;
+  if (!eval_param (e, vb->block, "n", &value))
+    return;
+  if (value != floor (value) || value < 1 || value > 1024)
+    {
+      add_problem (e, vb->block, _("parameter 'n' must be a whole number "
+                                   "from 1 to 1024 (it is %g)"), value);
+      return;
+    }
+  vb->n_out = (guint) value;
+  vb->out_width = g_new0 (guint, vb->n_out);
+  if (is_blank (text))
+    return;   /* even: the widths follow the input's */
+  parts = qd_expr_split_vector (text);
+  for (k = 0; parts[k] != NULL && k < vb->n_out; k++)
+    {
+      if (!eval_text (e, vb->block, "widths", parts[k], &value))
+        return;
+      if (value != floor (value) || value < 1 || value > MAX_WIDTH)
+        {
+          add_problem (e, vb->block,
+                       _("parameter 'widths': output %u's width must be a "
+                         "whole number from 1 (it is %g)"), k + 1, value);
+          return;
+        }
+      vb->out_width[k] = (guint) value;
+    }
+  if (k != vb->n_out || parts[k] != NULL)
+    add_problem (e, vb->block,
+                 _("parameter 'widths' gives %u widths for %u outputs; give "
+                   "one per output, or none to share the input evenly"),
+                 g_strv_length (parts), vb->n_out);
+  vb->fixed = TRUE;
 }
 
 static void
@@ -384,6 +441,27 @@ classify_wiring (Expander     *e,
       vb->kind = KIND_SPREAD;
       vb->fixed = eval_size (e, vb);
     }
+  else if ((flags & QD_BLOCK_VECTOR_DEMUX) != 0)
+    classify_demux (e, vb);
+  else if ((flags & QD_BLOCK_VECTOR_SUM) != 0)
+    qd_vector_classify_sum (e, vb);
+  else if ((flags & QD_BLOCK_VECTOR_MATRIX) != 0)
+    qd_vector_classify_matrix (e, vb);
+  else if (strcmp (vb->block->type, QD_TYPE_SUBSYSTEM) == 0
+           && vb->block->inner != NULL)
+    vb->kind = KIND_SUBSYSTEM;
+  else if (strcmp (vb->block->type, QD_TYPE_INPORT) == 0
+           || strcmp (vb->block->type, QD_TYPE_OUTPORT) == 0)
+    {
+      const char *text = qd_block_get_param_or_default (vb->block, "port");
+      double number;
+
+      vb->kind = vb->block->type[0] == 'i' ? KIND_INPORT : KIND_OUTPORT;
+      /* A bad number is the compiler's to report. */
+      if (text != NULL && qd_expr_parse_literal (text, &number)
+          && number >= 1 && number <= 1e6 && number == floor (number))
+        vb->port_number = (guint) number;
+    }
   else
     vb->kind = KIND_STRUCTURAL;
 }
@@ -403,6 +481,11 @@ classify (Expander *e,
       return;
     }
   vb->kind = KIND_PLAIN;
+  if (qd_block_type_find_param (type, "elements") >= 0)
+    {
+      qd_vector_classify_sink (e, vb);
+      return;
+    }
   if (qd_block_type_find_param (type, "size") < 0)
     return;
   vb->x0 = x0_elements (vb->block);
@@ -433,20 +516,135 @@ driver (VSystem *vs,
   return &g_array_index (vs->drivers, VDriver, vb->drivers + port);
 }
 
-static guint
-driver_width (VSystem *vs,
-              VBlock  *vb,
-              guint    port)
+guint
+qd_vector_driver_width (VSystem *vs,
+                        VBlock  *vb,
+                        guint    port)
 {
   const VDriver *d = driver (vs, vb, port);
 
-  return d != NULL && d->src != 0 ? vs->blocks[d->src - 1].width : 1;
+  return d != NULL && d->src != 0 ? out_width (&vs->blocks[d->src - 1], d->port) : 1;
+}
+
+#define driver_width qd_vector_driver_width
+
+typedef enum
+{
+  SOURCE_BLOCK,
+  SOURCE_ZERO,
+  SOURCE_NONE,
+} SourceKind;
+
+/* The first element of input @port of Subsystem @vb among the scalar
+ * ports of its copy. */
+static guint
+in_offset (VSystem *vs,
+           VBlock  *vb,
+           guint    port)
+{
+  guint offset = 0;
+
+  for (guint k = 0; k < port; k++)
+    offset += driver_width (vs, vb, k);
+  return offset;
+}
+
+/* The Inport or Outport (@kind) of @vs numbered @number, or NULL. */
+static VBlock *
+find_port (VSystem *vs,
+           Kind     kind,
+           guint    number)
+{
+  for (guint i = 0; i < vs->n; i++)
+    if (vs->blocks[i].kind == kind && vs->blocks[i].port_number == number)
+      return &vs->blocks[i];
+  return NULL;
+}
+
+static void infer_system (VSystem *vs);
+
+/* A Subsystem's inside, then its outputs' widths from its Outports'. */
+static gboolean
+infer_subsystem (VBlock *vb)
+{
+  VSystem *inner = vb->inner;
+  gboolean changed = FALSE;
+  guint n = 0;
+
+  infer_system (inner);
+  for (guint i = 0; i < inner->n; i++)
+    if (inner->blocks[i].kind == KIND_OUTPORT)
+      n = MAX (n, inner->blocks[i].port_number);
+  if (n != vb->n_out)
+    {
+      vb->out_width = g_renew (guint, vb->out_width, MAX (n, 1));
+      vb->n_out = n;
+      changed = TRUE;
+    }
+  for (guint k = 0; k < n; k++)
+    {
+      VBlock *port = find_port (inner, KIND_OUTPORT, k + 1);
+      guint w = port != NULL ? port->width : 1;
+
+      changed |= w != vb->out_width[k];
+      vb->out_width[k] = w;
+    }
+  return changed;
+}
+
+/* @vb's widths from its inputs' (across the hierarchy for ports and
+ * Subsystems); TRUE when they changed. */
+static gboolean
+infer_block (VSystem *vs,
+             VBlock  *vb)
+{
+  guint w = 1;
+
+  if (vb->fixed || vb->kind == KIND_STRUCTURAL)
+    return FALSE;
+  switch (vb->kind)
+    {
+    case KIND_SUBSYSTEM:
+      return infer_subsystem (vb);
+    case KIND_DEMUX:
+      w = vb->n_out > 0 ? MAX (driver_width (vs, vb, 0) / vb->n_out, 1) : 1;
+      if (vb->n_out == 0 || vb->out_width[0] == w)
+        return FALSE;
+      for (guint k = 0; k < vb->n_out; k++)
+        vb->out_width[k] = w;
+      return TRUE;
+    case KIND_INPORT:
+      if (vs->owner != NULL && vb->port_number > 0)
+        w = driver_width (vs->parent, vs->owner, vb->port_number - 1);
+      break;
+    case KIND_SHIFT:
+    case KIND_OUTPORT:
+      w = driver_width (vs, vb, 0);
+      break;
+    case KIND_MUX:
+      {
+        guint64 sum = 0;
+
+        for (guint q = 0; q < vb->n_in; q++)
+          sum += driver_width (vs, vb, q);
+        w = (guint) MIN (MAX (sum, 1), MAX_WIDTH);
+      }
+      break;
+    default:
+      for (guint q = 0; q < vb->n_in; q++)
+        w = MAX (w, driver_width (vs, vb, q));
+      break;
+    }
+  if (w == vb->width)
+    return FALSE;
+  vb->width = w;
+  return TRUE;
 }
 
 /* Widths flow along the links until none changes: each pass can only
  * widen a block, up to the widest fixed width. */
 static void
-infer_widths (VSystem *vs)
+infer_system (VSystem *vs)
 {
   gboolean changed = TRUE;
 
@@ -454,32 +652,32 @@ infer_widths (VSystem *vs)
     {
       changed = FALSE;
       for (guint i = 0; i < vs->n; i++)
-        {
-          VBlock *vb = &vs->blocks[i];
-          guint w = 1;
-
-          if (vb->fixed || vb->kind == KIND_STRUCTURAL)
-            continue;
-          if (vb->kind == KIND_SHIFT)
-            w = driver_width (vs, vb, 0);
-          else if (vb->kind == KIND_MUX)
-            {
-              guint64 sum = 0;
-
-              for (guint q = 0; q < vb->n_in; q++)
-                sum += driver_width (vs, vb, q);
-              w = (guint) MIN (MAX (sum, 1), MAX_WIDTH);
-            }
-          else
-            for (guint q = 0; q < vb->n_in; q++)
-              w = MAX (w, driver_width (vs, vb, q));
-          if (w != vb->width)
-            {
-              vb->width = w;
-              changed = TRUE;
-            }
-        }
+        changed |= infer_block (vs, &vs->blocks[i]);
     }
+}
+
+static void
+check_demux (Expander *e,
+             VSystem  *vs,
+             VBlock   *vb)
+{
+  guint in = driver_width (vs, vb, 0);
+  guint64 sum = 0;
+
+  if (vb->n_out == 0)
+    return;
+  for (guint k = 0; k < vb->n_out; k++)
+    sum += vb->out_width[k];
+  if (!vb->fixed && in % vb->n_out != 0)
+    add_problem (e, vb->block,
+                 _("input 1 carries %u signals, which %u outputs cannot "
+                   "share evenly; give the outputs' widths (parameter "
+                   "'widths')"), in, vb->n_out);
+  else if (vb->fixed && sum != in)
+    add_problem (e, vb->block,
+                 _("parameter 'widths' adds up to %u but input 1 carries "
+                   "%u signals; make them equal"),
+                 (guint) MIN (sum, G_MAXUINT), in);
 }
 
 static void
@@ -491,7 +689,7 @@ check_widths (Expander *e,
       VBlock *vb = &vs->blocks[i];
 
       if (vb->kind == KIND_SELECT)
-        for (guint k = 0; k < vb->width; k++)
+        for (guint k = 0; k < vb->width && vb->select != NULL; k++)
           if (vb->select[k] >= driver_width (vs, vb, 0))
             {
               add_problem (e, vb->block,
@@ -499,6 +697,15 @@ check_widths (Expander *e,
                              "signals"), vb->select[k] + 1, driver_width (vs, vb, 0));
               break;
             }
+      if (vb->kind == KIND_DEMUX)
+        check_demux (e, vs, vb);
+      if (vb->kind == KIND_SUBSYSTEM)
+        check_widths (e, vb->inner);
+      if (is_computed (vb))
+        {
+          qd_vector_check_computed (e, vs, vb);
+          continue;
+        }
       for (guint q = 0; q < vb->n_in; q++)
         {
           guint w = driver_width (vs, vb, q);
@@ -508,8 +715,8 @@ check_widths (Expander *e,
           if (vb->kind == KIND_STRUCTURAL)
             add_problem (e, vb->block,
                          _("input %u carries a vector of %u signals, which "
-                           "cannot enter a subsystem port or a Goto; select "
-                           "the elements you need first"), q + 1, w);
+                           "cannot enter a Goto; select the elements you "
+                           "need first"), q + 1, w);
           else if ((vb->kind == KIND_SHIFT && q > 0) || vb->kind == KIND_SPREAD)
             add_problem (e, vb->block,
                          _("input %u carries a vector of %u signals; it "
@@ -577,11 +784,26 @@ index_drivers (Expander *e,
   return TRUE;
 }
 
-/* The block standing for @vb in the copy (its element @i). */
-static QdBlock *
-copy_block (Expander *e,
-            VBlock   *vb,
-            guint     i)
+
+/* The "port" of element @i of an Inport or Outport: its port's first
+ * element among the scalar ports of the Subsystem's copy, plus @i. */
+static guint
+element_port (VSystem *vs,
+              VBlock  *vb,
+              guint    i)
+{
+  VBlock *owner = vs->owner;
+  guint port = vb->port_number - 1;
+
+  if (vb->kind == KIND_INPORT)
+    return in_offset (vs->parent, owner, port) + i + 1;
+  return port_offset (owner->out_width, owner->n_out, port) + i + 1;
+}
+
+QdBlock *
+qd_vector_copy_block (Expander *e,
+                      VBlock   *vb,
+                      guint     i)
 {
   QdBlock *src = vb->block;
   QdBlock *block;
@@ -612,25 +834,48 @@ copy_block (Expander *e,
       else
         qd_block_set_param_raw (block, param->name, param->value);
     }
-  if (src->inner != NULL)
+  (void) e;
+  return block;
+}
+
+/* Element @i of a block that is not wiring, not yet in the copy. */
+static QdBlock *
+make_element (Expander *e,
+              VSystem  *vs,
+              VBlock   *vb,
+              guint     i)
+{
+  QdBlock *block;
+
+  if (is_computed (vb))
+    return qd_vector_make_computed (e, vs, vb, i);
+  block = qd_vector_copy_block (e, vb, i);
+  if ((vb->kind == KIND_INPORT || vb->kind == KIND_OUTPORT)
+      && vs->owner != NULL && vb->port_number > 0)
     {
+      guint port = element_port (vs, vb, i);
+
+      /* Renumbered only when a vector shifts the ports. */
+      if (port != vb->port_number)
+        {
+          g_autofree char *text = g_strdup_printf ("%u", port);
+
+          qd_block_set_param_raw (block, "port", text);
+        }
+    }
+  if (vb->kind == KIND_SUBSYSTEM)
+    {
+      emit_system (e, vb->inner);
       qd_system_unref (block->inner);
-      block->inner = expand_system (e, src->inner);
+      block->inner = g_steal_pointer (&vb->inner->out);
       block->inner->owner = block;
-      qd_system_take_mask (block->inner, qd_mask_copy (src->inner->mask));
+      qd_system_take_mask (block->inner, qd_mask_copy (vb->inner->system->mask));
     }
   return block;
 }
 
-typedef enum
-{
-  SOURCE_BLOCK,
-  SOURCE_ZERO,
-  SOURCE_NONE,
-} SourceKind;
-
 /* What drives element @i of output @port of @vb: an element block's
- * output, through any Index Shifts. */
+ * output, through any wiring. */
 static SourceKind
 resolve (Expander  *e,
          VSystem   *vs,
@@ -643,11 +888,19 @@ resolve (Expander  *e,
   for (guint depth = 0; is_wiring (vb); depth++)
     {
       const VDriver *d = NULL;
-      gint64 j = (gint64) i - vb->shift;
+      gint64 j;
 
       if (depth > vs->n)
         return SOURCE_NONE;   /* a loop of wiring: no block drives it */
-      if (vb->kind != KIND_SHIFT)
+      if (out_width (vb, port) == 1)
+        i = 0;                /* a scalar drives every element */
+      j = (gint64) i - vb->shift;
+      if (vb->kind == KIND_DEMUX)
+        {
+          i += port_offset (vb->out_width, vb->n_out, port);
+          d = driver (vs, vb, 0);
+        }
+      else if (vb->kind != KIND_SHIFT)
         {
           guint q = 0;
 
@@ -691,18 +944,44 @@ resolve (Expander  *e,
       vb = &vs->blocks[d->src - 1];
     }
   (void) e;
+  if (vb->elements == NULL)
+    return SOURCE_NONE;       /* a block the copy leaves out */
+  if (out_width (vb, port) == 1)
+    i = 0;
+  if (vb->kind == KIND_SUBSYSTEM)
+    {
+      *block = vb->elements[0];
+      *block_port = port_offset (vb->out_width, vb->n_out, port) + i;
+      return SOURCE_BLOCK;
+    }
   *block = vb->elements[vb->width > 1 ? i : 0];
   *block_port = port;
   return SOURCE_BLOCK;
 }
 
-static void
-connect (Expander *e,
-         VSystem  *vs,
-         QdBlock  *src,
-         guint     src_port,
-         QdBlock  *dst,
-         guint     dst_port)
+static SourceKind
+resolve_input (Expander  *e,
+               VSystem   *vs,
+               VBlock    *vb,
+               guint      port,
+               guint      i,
+               QdBlock  **block,
+               guint     *block_port)
+{
+  const VDriver *d = driver (vs, vb, port);
+
+  if (d == NULL || d->src == 0)
+    return SOURCE_NONE;
+  return resolve (e, vs, &vs->blocks[d->src - 1], d->port, i, block, block_port);
+}
+
+void
+qd_vector_connect (Expander *e,
+                   VSystem  *vs,
+                   QdBlock  *src,
+                   guint     src_port,
+                   QdBlock  *dst,
+                   guint     dst_port)
 {
   /* Most outputs are a block's first: those by the block's address
    * alone, spared a formatted key. */
@@ -743,7 +1022,8 @@ emit_blocks (Expander *e,
       if (vb->width > 1)
         while (end < vs->n
                && (is_wiring (&vs->blocks[end])
-                   || (vs->blocks[end].kind == KIND_PLAIN
+                   || ((vs->blocks[end].kind == KIND_PLAIN
+                        || vs->blocks[end].kind == KIND_MATRIX)
                        && vs->blocks[end].width == vb->width)))
           end++;
       for (guint k = i; k < end; k++)
@@ -756,10 +1036,53 @@ emit_blocks (Expander *e,
 
             if (is_wiring (run))
               continue;
-            run->elements[el] = copy_block (e, run, el);
+            run->elements[el] = make_element (e, vs, run, el);
             qd_system_append_block (vs->out, run->elements[el]);
           }
       i = end;
+    }
+}
+
+/* A constant 0 in the copy of @vs, made once. */
+static QdBlock *
+zero_block (VSystem *vs)
+{
+  if (vs->zero == NULL)
+    {
+      vs->zero = qd_block_new ("vector-zero", "constant", "0 (boundary)");
+      qd_block_set_param_raw (vs->zero, "value", "0");
+      qd_system_append_block (vs->out, vs->zero);
+    }
+  return vs->zero;
+}
+
+void
+qd_vector_link_element (Expander *e,
+                        VSystem  *vs,
+                        VBlock   *vb,
+                        guint     q,
+                        guint     el,
+                        QdBlock  *dst,
+                        guint     dst_port)
+{
+  QdBlock *src = NULL;
+  guint src_port = 0;
+
+  switch (resolve_input (e, vs, vb, q, el, &src, &src_port))
+    {
+    case SOURCE_BLOCK:
+      qd_vector_connect (e, vs, src, src_port, dst, dst_port);
+      break;
+    case SOURCE_ZERO:
+      /* Only an atomic block reads zero from an unconnected input: a
+       * port passes a constant 0 on. */
+      if (vb->kind == KIND_SUBSYSTEM || vb->kind == KIND_OUTPORT)
+        qd_vector_connect (e, vs, zero_block (vs), 0, dst, dst_port);
+      else
+        g_hash_table_add (e->zero_inputs, dst);
+      break;
+    case SOURCE_NONE:
+      break;   /* left unconnected: the compiler says so */
     }
 }
 
@@ -773,37 +1096,37 @@ emit_links (Expander *e,
 
       if (is_wiring (vb))
         continue;
-      for (guint el = 0; el < vb->width; el++)
+      if (is_computed (vb))
+        qd_vector_link_computed (e, vs, vb);
+      else if (vb->kind == KIND_SUBSYSTEM)
+        /* Input q's elements into the copy's scalar ports. */
         for (guint q = 0; q < vb->n_in; q++)
           {
-            const VDriver *d = driver (vs, vb, q);
-            QdBlock *src = NULL;
-            guint src_port = 0;
+            guint offset = in_offset (vs, vb, q);
 
-            if (d->src == 0)
-              continue;
-            switch (resolve (e, vs, &vs->blocks[d->src - 1], d->port, el,
-                             &src, &src_port))
-              {
-              case SOURCE_BLOCK:
-                connect (e, vs, src, src_port, vb->elements[el], q);
-                break;
-              case SOURCE_ZERO:
-                g_hash_table_add (e->zero_inputs, vb->elements[el]);
-                break;
-              case SOURCE_NONE:
-                break;   /* left unconnected: the compiler says so */
-              }
+            for (guint el = 0; el < driver_width (vs, vb, q); el++)
+              qd_vector_link_element (e, vs, vb, q, el, vb->elements[0],
+                                      offset + el);
           }
+      else
+        for (guint el = 0; el < vb->width; el++)
+          for (guint q = 0; q < vb->n_in; q++)
+            qd_vector_link_element (e, vs, vb, q, el, vb->elements[el], q);
     }
 }
 
-/* @system's blocks with their kinds, drivers and widths. */
+/* @system's blocks with their kinds and drivers, and those of the
+ * systems inside its Subsystems. */
 static void
 vsystem_init (Expander *e,
               VSystem  *vs,
-              QdSystem *system)
+              QdSystem *system,
+              VSystem  *parent,
+              VBlock   *owner)
 {
+  vs->system = system;
+  vs->parent = parent;
+  vs->owner = owner;
   vs->n = system->blocks->len;
   vs->blocks = g_new0 (VBlock, MAX (vs->n, 1));
   vs->drivers = g_array_new (FALSE, TRUE, sizeof (VDriver));
@@ -811,11 +1134,17 @@ vsystem_init (Expander *e,
   vs->first_links = g_hash_table_new (NULL, NULL);
   for (guint i = 0; i < vs->n; i++)
     {
-      vs->blocks[i].block = g_ptr_array_index (system->blocks, i);
-      classify (e, &vs->blocks[i]);
+      VBlock *vb = &vs->blocks[i];
+
+      vb->block = g_ptr_array_index (system->blocks, i);
+      classify (e, vb);
+      if (vb->kind == KIND_SUBSYSTEM)
+        {
+          vb->inner = g_new0 (VSystem, 1);
+          vsystem_init (e, vb->inner, vb->block->inner, vs, vb);
+        }
     }
   index_drivers (e, vs, system);
-  infer_widths (vs);
 }
 
 static void
@@ -823,32 +1152,34 @@ vsystem_clear (VSystem *vs)
 {
   for (guint i = 0; i < vs->n; i++)
     {
-      g_strfreev (vs->blocks[i].x0);
-      g_free (vs->blocks[i].select);
-      g_free (vs->blocks[i].elements);
+      VBlock *vb = &vs->blocks[i];
+
+      g_strfreev (vb->x0);
+      g_free (vb->select);
+      g_free (vb->elements);
+      g_free (vb->out_width);
+      g_free (vb->signs);
+      qd_matrix_clear (&vb->matrix);
+      if (vb->inner != NULL)
+        {
+          vsystem_clear (vb->inner);
+          g_free (vb->inner);
+        }
     }
   g_free (vs->blocks);
   g_array_unref (vs->drivers);
   g_hash_table_unref (vs->links);
   g_hash_table_unref (vs->first_links);
+  g_clear_pointer (&vs->out, qd_system_unref);
 }
 
-static QdSystem *
-expand_system (Expander *e,
-               QdSystem *system)
+static void
+emit_system (Expander *e,
+             VSystem  *vs)
 {
-  VSystem vs = { 0 };
-
-  vsystem_init (e, &vs, system);
-  vs.out = qd_system_new ();
-  check_widths (e, &vs);
-  if (!e->failed)
-    {
-      emit_blocks (e, &vs);
-      emit_links (e, &vs);
-    }
-  vsystem_clear (&vs);
-  return vs.out;
+  vs->out = qd_system_new ();
+  emit_blocks (e, vs);
+  emit_links (e, vs);
 }
 
 static void
@@ -870,37 +1201,59 @@ expander_clear (Expander *e)
   g_array_unref (e->var_values);
 }
 
+static VSystem *
+find_vsystem (VSystem  *vs,
+              QdSystem *system)
+{
+  if (vs->system == system)
+    return vs;
+  for (guint i = 0; i < vs->n; i++)
+    if (vs->blocks[i].inner != NULL)
+      {
+        VSystem *found = find_vsystem (vs->blocks[i].inner, system);
+
+        if (found != NULL)
+          return found;
+      }
+  return NULL;
+}
+
 GHashTable *
 qd_vector_link_widths (QdDocument *document,
                        QdSystem   *system)
 {
   g_autoptr(GPtrArray) problems = NULL;
+  g_autoptr(GHashTable) by_id = NULL;
+  QdSystem *root;
   Expander e = { 0 };
-  VSystem vs = { 0 };
+  VSystem tree = { 0 };
+  VSystem *vs;
   GHashTable *widths;
 
   g_return_val_if_fail (QD_IS_DOCUMENT (document), NULL);
-  if (system == NULL || !system_has_vectors (system))
+  root = qd_document_get_root (document);
+  if (system == NULL || root == NULL || !system_has_vectors (root))
     return NULL;
 
   problems = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_problem_free);
   expander_init (&e, document, NULL, problems);
-  vsystem_init (&e, &vs, system);
+  vsystem_init (&e, &tree, root, NULL, NULL);
+  infer_system (&tree);
   widths = g_hash_table_new (NULL, NULL);
-  for (guint i = 0; i < vs.n; i++)
+  vs = find_vsystem (&tree, system);
+  by_id = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; vs != NULL && i < vs->n; i++)
+    g_hash_table_insert (by_id, vs->blocks[i].block->id, &vs->blocks[i]);
+  for (guint l = 0; vs != NULL && l < system->links->len; l++)
     {
-      VBlock *vb = &vs.blocks[i];
+      QdLink *link = g_ptr_array_index (system->links, l);
+      VBlock *vb = g_hash_table_lookup (by_id, link->src.block);
+      guint w = vb != NULL ? out_width (vb, link->src.port) : 1;
 
-      for (guint l = 0; vb->width > 1 && l < system->links->len; l++)
-        {
-          QdLink *link = g_ptr_array_index (system->links, l);
-
-          if (link->src.block == vb->block->id
-              || strcmp (link->src.block, vb->block->id) == 0)
-            g_hash_table_insert (widths, link, GUINT_TO_POINTER (vb->width));
-        }
+      if (w > 1)
+        g_hash_table_insert (widths, link, GUINT_TO_POINTER (w));
     }
-  vsystem_clear (&vs);
+  vsystem_clear (&tree);
   expander_clear (&e);
   return widths;
 }
@@ -912,9 +1265,10 @@ qd_vector_expand (QdDocument        *document,
                   GHashTable        *zero_inputs)
 {
   Expander e = { 0 };
+  VSystem tree = { 0 };
   QdSystem *root = qd_document_get_root (document);
   QdDocument *flat;
-  QdSystem *flat_root;
+  QdSystem *flat_root = NULL;
   GPtrArray *vars;
 
   if (root == NULL || !system_has_vectors (root))
@@ -922,11 +1276,19 @@ qd_vector_expand (QdDocument        *document,
 
   expander_init (&e, document, overrides, problems);
   e.zero_inputs = zero_inputs;
-  flat_root = expand_system (&e, root);
+  vsystem_init (&e, &tree, root, NULL, NULL);
+  infer_system (&tree);
+  check_widths (&e, &tree);
+  if (!e.failed)
+    {
+      emit_system (&e, &tree);
+      flat_root = g_steal_pointer (&tree.out);
+    }
+  vsystem_clear (&tree);
   expander_clear (&e);
   if (e.failed)
     {
-      qd_system_unref (flat_root);
+      g_clear_pointer (&flat_root, qd_system_unref);
       return NULL;
     }
 

@@ -182,6 +182,15 @@ QD_API gboolean    qd_expr_parse_literal (const char   *text,
  * vector: no element. Free with g_strfreev(). */
 QD_API char      **qd_expr_split_vector (const char   *text);
 
+/* The element texts of a matrix written as in MATLAB, "[1 0; 0 2]"
+ * (rows separated by ';', elements by ',' or by spaces, a space beside
+ * a binary operator joining: "[1 -2]" is two elements, "[1 - 2]" one),
+ * or as a list of rows, "[[1, 0], [0, 2]]": an array of rows, each a
+ * NULL-terminated array of texts, every row as long. NULL and @error
+ * when it is not a matrix. Free with g_ptr_array_unref(). */
+QD_API GPtrArray  *qd_expr_split_matrix (const char   *text,
+                                         GError      **error);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (QdExpr, qd_expr_free)
 
 G_END_DECLS

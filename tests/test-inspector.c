@@ -241,6 +241,84 @@ test_invalid_value (void)
   g_assert_false (qd_document_can_undo (document));
 }
 
+/* A parameter that holds a vector: checked element by element and
+ * against the Size, applied as a list, and shown as one with its count. */
+static void
+test_vector_params (void)
+{
+  g_autoptr(QdDocument) document = qd_document_new ();
+  g_autoptr(GtkWidget) widget = new_inspector (document);
+  QdInspector *inspector = QD_INSPECTOR (widget);
+  g_autoptr(GError) error = NULL;
+  QdBlock *integrator = add_block (document, "integrator", "x", 0, 0);
+  QdBlock *wsum = add_block (document, "wsum", "Sum", 0, 100);
+  GtkWidget *entry;
+  const char *message;
+
+  qd_document_set_variable (document, "k", "2", &error);
+  g_assert_no_error (error);
+  g_assert_true (qd_document_set_param (document, integrator, "size", "3", &error));
+  qd_inspector_set_block (inspector, integrator);
+  /* x0 left at its default: every element starts at 0. */
+  g_assert_cmpstr (qd_inspector_get_summary (inspector, "x0"), ==,
+                   "3 elements, each 0");
+
+  entry = qd_inspector_get_field (inspector, "x0");
+  gtk_editable_set_text (GTK_EDITABLE (entry), "1, k, 3");
+  g_assert_null (qd_inspector_get_error (inspector, "x0"));
+  g_assert_cmpstr (qd_inspector_get_summary (inspector, "x0"), ==,
+                   "3 elements: [1, 2, 3]");
+  g_signal_emit_by_name (entry, "activate");
+  g_assert_cmpstr (qd_block_get_param (integrator, "x0"), ==, "1, k, 3");
+
+  /* One short of the Size; an element that is not an expression. */
+  gtk_editable_set_text (GTK_EDITABLE (entry), "1, 2");
+  g_assert_cmpstr (qd_inspector_get_error (inspector, "x0"), ==,
+                   "2 values but Size is 3; give one value per element, or a "
+                   "single value for all");
+  g_assert_null (qd_inspector_get_summary (inspector, "x0"));
+  g_signal_emit_by_name (entry, "activate");
+  g_assert_cmpstr (qd_block_get_param (integrator, "x0"), ==, "1, k, 3");
+  gtk_editable_set_text (GTK_EDITABLE (entry), "1, kk, 3");
+  message = qd_inspector_get_error (inspector, "x0");
+  g_assert_nonnull (message);
+  g_assert_true (g_str_has_prefix (message, "element 2: "));
+  g_assert_nonnull (strstr (message, "kk"));
+
+  /* A long list shows its first values and its last. */
+  g_assert_true (qd_document_set_param (document, integrator, "size", "10", &error));
+  gtk_editable_set_text (GTK_EDITABLE (entry), "1, 2, 3, 4, 5, 6, 7, 8, 9, 10");
+  g_assert_cmpstr (qd_inspector_get_summary (inspector, "x0"), ==,
+                   "10 elements: [1, 2, 3, 4, 5, …, 10]");
+
+  /* The weights of a Weighted Sum are a vector too. */
+  qd_inspector_set_block (inspector, wsum);
+  g_assert_cmpstr (qd_inspector_get_summary (inspector, "weights"), ==,
+                   "2 elements: [1, 1]");
+  type_and_enter (inspector, "weights", "1, -k");
+  g_assert_cmpstr (qd_inspector_get_summary (inspector, "weights"), ==,
+                   "2 elements: [1, -2]");
+  /* A scalar parameter has no such line. */
+  g_assert_null (qd_inspector_get_summary (inspector, "n"));
+
+  /* A Matrix Gain's matrix: its size and its rows, each element checked. */
+  qd_inspector_set_block (inspector, add_block (document, "matrix_gain", "M", 0, 200));
+  g_assert_cmpstr (qd_inspector_get_summary (inspector, "matrix"), ==,
+                   "2 × 2 matrix: [1 0; 0 1]");
+  type_and_enter (inspector, "matrix", "[cos(0) -k; 1 0]");
+  g_assert_null (qd_inspector_get_error (inspector, "matrix"));
+  g_assert_cmpstr (qd_inspector_get_summary (inspector, "matrix"), ==,
+                   "2 × 2 matrix: [1 -2; 1 0]");
+  entry = qd_inspector_get_field (inspector, "matrix");
+  gtk_editable_set_text (GTK_EDITABLE (entry), "[1 2; 3]");
+  g_assert_cmpstr (qd_inspector_get_error (inspector, "matrix"), ==,
+                   "row 2 has 1 elements but row 1 has 2; give every row as many");
+  gtk_editable_set_text (GTK_EDITABLE (entry), "[1 kk]");
+  message = qd_inspector_get_error (inspector, "matrix");
+  g_assert_nonnull (message);
+  g_assert_true (g_str_has_prefix (message, "row 1, column 2: "));
+}
+
 /* A valid change is one undo step, and undo puts the form back. */
 static void
 test_valid_change (void)
@@ -1380,6 +1458,7 @@ main (int    argc,
 
   g_test_add_func ("/inspector/block-form", test_block_form_widgets);
   g_test_add_func ("/inspector/invalid-value", test_invalid_value);
+  g_test_add_func ("/inspector/vector-params", test_vector_params);
   g_test_add_func ("/inspector/valid-change", test_valid_change);
   g_test_add_func ("/inspector/inherit", test_inherit);
   g_test_add_func ("/inspector/field-undo", test_field_undo);

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "qd-inspector.h"
+#include "qd-inspector-vector.h"
 #include "qd-mask.h"
 #include "qd-script-editor.h"
 
@@ -55,6 +56,7 @@ typedef struct
   GtkWidget         *container;  /* what goes in the grid: the editor or
                                   * a scroller around it */
   GtkWidget         *error_label;
+  GtkWidget         *summary;   /* a vector's values (qd-inspector-vector.c) */
   GPtrArray         *values;    /* WIDGET_DROPDOWN: the text of each item */
   gboolean           inherit;   /* the first drop-down item is "inherit" */
   gboolean           dirty;     /* typed since the last apply or refresh */
@@ -471,6 +473,48 @@ check_function_names (QdDocument  *document,
   return TRUE;
 }
 
+/* One element of a vector parameter. */
+static gboolean
+eval_element (const QdParamSpec  *spec,
+              QdDocument         *document,
+              const QdBlock      *block,
+              const char         *text,
+              double             *value,
+              GError            **error)
+{
+  return eval_with_variables (document, G_MAXUINT, block, text, value, error)
+         && check_range (spec, *value, error);
+}
+
+/* A list of values: each element, their count, and the summary line. */
+static gboolean
+check_vector (Field       *field,
+              QdBlock     *block,
+              const char  *text,
+              GError     **error)
+{
+  const QdParamSpec *spec = field->spec;
+  g_autofree char *summary = NULL;
+  guint n_in, n_out;
+  gboolean ok;
+
+  ok = qd_inspector_vector_check (field->self->document, block, spec, text,
+                                  eval_element, &summary, error);
+  if (field->summary != NULL)
+    qd_inspector_vector_summary_set (field->summary, ok ? summary : NULL);
+  /* One weight per input, say: Check and Run would refuse another
+   * count, in these words. */
+  if (ok && (spec->flags & QD_PARAM_PER_INPUT)
+      && qd_block_count_ports (block, &n_in, &n_out, NULL))
+    {
+      g_auto(GStrv) parts = qd_expr_split_vector (text);
+
+      return qd_param_spec_check_per_input (spec, g_strv_length (parts),
+                                            n_in, error);
+    }
+  return ok;
+}
+
 static gboolean
 check_param (Field       *field,
              const char  *text,
@@ -488,7 +532,7 @@ check_param (Field       *field,
    * right unless it is a list that must have one value per input. */
   if (text[0] == '\0')
     {
-      if (!(spec->flags & QD_PARAM_PER_INPUT))
+      if (!(spec->flags & QD_PARAM_PER_INPUT) && field->summary == NULL)
         return TRUE;
       text = spec->default_value;
     }
@@ -504,6 +548,8 @@ check_param (Field       *field,
       return FALSE;
     }
 
+  if (qd_inspector_vector_applies (block, spec))
+    return check_vector (field, block, text, error);
   switch (spec->kind)
     {
     case QD_PARAM_NUMBER:
@@ -511,33 +557,6 @@ check_param (Field       *field,
       if (!eval_with_variables (self->document, G_MAXUINT, block, text, &value, error))
         return FALSE;
       return check_range (spec, value, error);
-    case QD_PARAM_VECTOR:
-      {
-        g_auto(GStrv) parts = qd_expr_split_vector (text);
-        guint n_in, n_out;
-
-        for (guint i = 0; parts[i] != NULL; i++)
-          {
-            g_autoptr(GError) element_error = NULL;
-
-            if (!eval_with_variables (self->document, G_MAXUINT, block, parts[i],
-                                      &value, &element_error)
-                || !check_range (spec, value, &element_error))
-              {
-                /* TRANSLATORS: an error in one element of a list of values */
-                g_set_error (error, QD_ERROR, QD_ERROR_EXPR,
-                             _("element %u: %s"), i + 1, element_error->message);
-                return FALSE;
-              }
-          }
-        /* One weight per input, say: Check and Run would refuse another
-         * count, in these words. */
-        if ((spec->flags & QD_PARAM_PER_INPUT)
-            && qd_block_count_ports (block, &n_in, &n_out, NULL))
-          return qd_param_spec_check_per_input (spec, g_strv_length (parts),
-                                                n_in, error);
-        return TRUE;
-      }
     case QD_PARAM_FUNCTION:
       return check_function_names (self->document, block, text, error);
     case QD_PARAM_BOOLEAN:
@@ -1283,6 +1302,11 @@ build_param_field (QdInspector       *self,
   field_create_editor (field, (const char *const *) labels->pdata);
   attach_field (self, field, _(spec->label), spec->unit,
                 spec->doc != NULL ? _(spec->doc) : NULL);
+  if (qd_inspector_vector_applies (current_block (self), spec))
+    {
+      field->summary = qd_inspector_vector_summary_new ();
+      gtk_grid_attach (self->form, field->summary, 1, self->row++, 2, 1);
+    }
   update_placeholder (field);
   if (field_is_script (field) && current_block (self) != NULL)
     {
@@ -1838,8 +1862,9 @@ refresh (QdInspector *self)
       {
         g_autoptr(GError) error = NULL;
 
-        if (text != NULL && text[0] != '\0' && field->kind == WIDGET_ENTRY
-            && !field_check (field, text, &error))
+        if (((text != NULL && text[0] != '\0') || field->summary != NULL)
+            && field->kind == WIDGET_ENTRY
+            && !field_check (field, text != NULL ? text : "", &error))
           field_show_error (field, error->message);
         else
           field_show_error (field, NULL);
@@ -2088,6 +2113,21 @@ qd_inspector_get_error (QdInspector *self,
   if (field == NULL || !gtk_widget_get_visible (field->error_label))
     return NULL;
   return gtk_label_get_text (GTK_LABEL (field->error_label));
+}
+
+const char *
+qd_inspector_get_summary (QdInspector *self,
+                          const char  *key)
+{
+  Field *field;
+
+  g_return_val_if_fail (QD_IS_INSPECTOR (self), NULL);
+
+  field = g_hash_table_lookup (self->fields, key);
+  if (field == NULL || field->summary == NULL
+      || !gtk_widget_get_visible (field->summary))
+    return NULL;
+  return gtk_label_get_text (GTK_LABEL (field->summary));
 }
 
 guint

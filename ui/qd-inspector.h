@@ -46,6 +46,10 @@ GtkWidget  *qd_inspector_get_field     (QdInspector *self,
 /* The error shown next to field @key, or NULL when it is valid. */
 const char *qd_inspector_get_error     (QdInspector *self,
                                         const char  *key);
+/* What the line under vector parameter @key shows ("3 elements: [1, 2,
+ * 3]"), or NULL. */
+const char *qd_inspector_get_summary   (QdInspector *self,
+                                        const char  *key);
 /* The number of fields in the form. */
 guint       qd_inspector_get_n_fields  (QdInspector *self);
 /* Moves the keyboard focus to field @key, its text selected so that
