@@ -62,10 +62,10 @@ fail (QdAtomic *self)
 
   st->failed = TRUE;
   if (lua != NULL && lua->error_line > 0)
-    qd_atomic_fail (self, QD_ERROR_FAILED, _("script line %d: %s"),
+    qd_atomic_fail (self, QD_ERROR_SCRIPT, _("script line %d: %s"),
                     lua->error_line, message);
   else
-    qd_atomic_fail (self, QD_ERROR_FAILED, _("script: %s"), message);
+    qd_atomic_fail (self, QD_ERROR_SCRIPT, _("script: %s"), message);
 }
 
 static const char *
@@ -258,7 +258,7 @@ lua_block_init (QdAtomic *self,
   if (lua == NULL)
     {
       st->failed = TRUE;
-      qd_atomic_fail (self, QD_ERROR_FAILED, _("script: out of memory"));
+      qd_atomic_fail (self, QD_ERROR_SCRIPT, _("script: out of memory"));
       return;
     }
   lua->n_out = self->n_out;
@@ -468,10 +468,10 @@ lua_block_check (const QdBlockType  *type,
   if (qd_blocks_check_lua_script (params[PARAM_SCRIPT].text, &line, &message))
     return TRUE;
   if (line > 0)
-    g_set_error (error, QD_ERROR, QD_ERROR_SYNTAX, _("script line %d: %s"),
+    g_set_error (error, QD_ERROR, QD_ERROR_SCRIPT, _("script line %d: %s"),
                  line, message);
   else
-    g_set_error (error, QD_ERROR, QD_ERROR_SYNTAX, _("script: %s"), message);
+    g_set_error (error, QD_ERROR, QD_ERROR_SCRIPT, _("script: %s"), message);
   return FALSE;
 }
 

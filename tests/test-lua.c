@@ -249,20 +249,30 @@ test_cellier (void)
   "function lambda(s, t) out(0, s.n) end\n" \
   "function dext(s, t, e, port, x) end\n"
 
+/* A model of one Lua Atomic @name running @script, into a Terminator. */
+static QdDocument *
+script_model (const char *name,
+              const char *script)
+{
+  QdDocument *doc = qd_document_new ();
+  QdBlock *lua = qd_test_add_block (doc, "lua", name);
+  QdBlock *term = qd_test_add_block (doc, "terminator", "End");
+
+  qd_test_set_param (doc, lua, "script", script);
+  qd_test_connect (doc, lua, 0, term, 0);
+  return doc;
+}
+
 /* Runs a one-block model with @script; returns the message of the error
  * that stopped it (at the start or during the run), or NULL. */
 static char *
 run_script (const char *script)
 {
-  QdDocument *doc = qd_document_new ();
-  QdBlock *lua = qd_test_add_block (doc, "lua", "Lua");
-  QdBlock *term = qd_test_add_block (doc, "terminator", "End");
+  QdDocument *doc = script_model ("Lua", script);
   g_autoptr(GError) error = NULL;
   QdSimulation *sim;
   char *message = NULL;
 
-  qd_test_set_param (doc, lua, "script", script);
-  qd_test_connect (doc, lua, 0, term, 0);
   qd_test_set_final_time (doc, 5.0);
   sim = qd_simulation_new (doc, NULL, NULL, &error);
   if (sim != NULL && qd_simulation_run (sim, &error) != QD_RUN_ERROR)
@@ -704,29 +714,73 @@ test_cli_blocks (void)
   remove_library (home);
 }
 
-/* qdevs-cli run: a script error is exit status 3 and names the block
- * and the line. */
+/* Saves a one-block model whose Lua Atomic "Faulty" runs @script. */
+static char *
+save_script_model (const char *script)
+{
+  QdDocument *doc = script_model ("Faulty", script);
+  g_autoptr(GError) error = NULL;
+  char *path = g_build_filename (g_get_tmp_dir (), "qdevs-lua-error.qdevs", NULL);
+
+  g_assert_true (qd_document_save (doc, path, &error));
+  g_assert_no_error (error);
+  g_object_unref (doc);
+  return path;
+}
+
+/* `qdevs-cli run` on @script: exit status 3 and @expected (after the
+ * file name) on standard error, whether the error is found by Check,
+ * in init or during the run. */
+static void
+assert_cli_run_error (const char *script,
+                      const char *expected)
+{
+  g_autofree char *path = save_script_model (script);
+  g_autofree char *full = g_strconcat (path, ": ", expected, NULL);
+  g_auto(QdCliResult) r = { 0 };
+
+  qd_test_run_cli (&r, NULL, "run", path, NULL);
+  g_assert_cmpint (r.status, ==, 3);
+  if (strstr (r.err, full) == NULL)
+    g_error ("expected \"%s\" on standard error, got \"%s\"", full, r.err);
+  g_remove (path);
+}
+
+/* qdevs-cli run: every script error is exit status 3 and names the
+ * block and the line, a syntax or header error found before the run as
+ * much as an error during it. */
 static void
 test_cli_run_error (void)
 {
-  QdDocument *doc = qd_document_new ();
-  QdBlock *lua = qd_test_add_block (doc, "lua", "Faulty");
-  QdBlock *term = qd_test_add_block (doc, "terminator", "End");
-  g_autoptr(GError) error = NULL;
-  g_autofree char *path = g_build_filename (g_get_tmp_dir (), "qdevs-lua-error.qdevs", NULL);
+  assert_cli_run_error (SCRIPT_HEAD "function dint(s, t)\n  s.n = s.n + nil\nend\n",
+                        "/Faulty: script line 8: attempt to perform "
+                        "arithmetic on a nil value");
+  assert_cli_run_error (SCRIPT_HEAD "function dint(s, t)\n  s.n = s.n +\nend\n",
+                        "/Faulty: script line 9: unexpected symbol near 'end'");
+  assert_cli_run_error ("--@colour red\n" SCRIPT_HEAD "function dint(s, t) end\n",
+                        "/Faulty: script line 1: unknown header line --@colour");
+  assert_cli_run_error ("--@inputs 0\n--@outputs 1\n"
+                        "function init(p) return p.missing.x end\n"
+                        "function ta(s) return 1 end\n"
+                        "function lambda(s, t) end\n"
+                        "function dext(s, t, e, port, x) end\n"
+                        "function dint(s, t) end\n",
+                        "/Faulty: script line 3: attempt to index a nil value");
+  assert_cli_run_error (SCRIPT_HEAD, "/Faulty: script: the script defines no function dint");
+}
+
+/* qdevs-cli check still finds a syntax error before any run: the model
+ * is wrong (exit status 1), with the block and the line. */
+static void
+test_cli_check_error (void)
+{
+  g_autofree char *path = save_script_model (SCRIPT_HEAD "function dint(s, t)\n  s.n = s.n +\nend\n");
   g_auto(QdCliResult) r = { 0 };
 
-  qd_test_set_param (doc, lua, "script",
-                     SCRIPT_HEAD "function dint(s, t)\n  s.n = s.n + nil\nend\n");
-  qd_test_connect (doc, lua, 0, term, 0);
-  g_assert_true (qd_document_save (doc, path, &error));
-  g_assert_no_error (error);
-  qd_test_run_cli (&r, NULL, "run", path, NULL);
-  g_assert_cmpint (r.status, ==, 3);
-  g_assert_nonnull (strstr (r.err, "/Faulty: script line 8: attempt to perform "
-                            "arithmetic on a nil value"));
+  qd_test_run_cli (&r, NULL, "check", path, NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "/Faulty: script line 9: unexpected symbol near 'end'"));
   g_remove (path);
-  g_object_unref (doc);
 }
 
 int
@@ -748,5 +802,6 @@ main (int   argc,
   g_test_add_func ("/lua/placeholder", test_placeholder);
   g_test_add_func ("/lua/cli-blocks", test_cli_blocks);
   g_test_add_func ("/lua/cli-run-error", test_cli_run_error);
+  g_test_add_func ("/lua/cli-check-error", test_cli_check_error);
   return g_test_run ();
 }
