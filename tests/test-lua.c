@@ -317,9 +317,9 @@ test_sandbox (void)
   assert_dint_error ("  dofile('x.lua')", "'dofile' is not available");
   assert_dint_error ("  debug.sethook()", "'debug' is not available");
   assert_dint_error ("  local b = string.rep('x', 1 << 30)",
-                     "the script used more than its 64 MiB of memory");
+                     "the Lua blocks of this run used more than their 256 MiB of memory");
   assert_dint_error ("  local t = {} for i = 1, 1e9 do t[i] = i end",
-                     "the script used more than its 64 MiB of memory");
+                     "the Lua blocks of this run used more than their 256 MiB of memory");
   assert_dint_error ("  while true do end", "the call ran more than 50000000 "
                      "instructions (an endless loop?)");
   /* A coroutine is held to the same budget. */
@@ -489,6 +489,69 @@ static void
 test_random_repeats (void)
 {
   g_assert_cmpfloat (random_run_sum (), ==, random_run_sum ());
+}
+
+/* The Lua blocks of a run share one interpreter, each script in its own
+ * globals: two blocks running the same script keep their own global
+ * variables and functions, their own library tables and their own
+ * random sequence, whichever of them runs first. */
+#define ISOLATION_SCRIPT \
+  "--@inputs 0\n--@outputs 1\n--@param period 1 \"\"\n" \
+  "count = 0\n" \
+  "function init(p)\n" \
+  "  period = p.period\n" \
+  "  if period == 1 then math.pi = 3; string.upper = nil end\n" \
+  "  first = math.random()\n" \
+  "end\n" \
+  "function ta(s) return period end\n" \
+  "function lambda(s, t) out(0, count) end\n" \
+  "function dint(s, t) count = count + 1 end\n" \
+  "function dext(s, t, e, port, x) end\n" \
+  "function exit(s, t)\n" \
+  "  stat('count', count)\n" \
+  "  stat('pi', math.pi)\n" \
+  "  stat('upper', string.upper and #string.upper('ab') or 0)\n" \
+  "  stat('method', #(('ab'):upper()))\n" \
+  "  stat('first', first)\n" \
+  "  stat('metatable', getmetatable('') == false and 1 or 0)\n" \
+  "end\n"
+
+static void
+test_globals_apart (void)
+{
+  QdDocument *doc = qd_document_new ();
+  const char *names[] = { "Every 1", "Every 3" };
+  QdSimulation *sim;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      QdBlock *lua = qd_test_add_block (doc, "lua", names[i]);
+      QdBlock *term = qd_test_add_block (doc, "terminator", i == 0 ? "End 1" : "End 3");
+
+      qd_test_set_param (doc, lua, "script", ISOLATION_SCRIPT);
+      qd_test_set_param (doc, lua, "values", i == 0 ? "period = 1" : "period = 3");
+      qd_test_connect (doc, lua, 0, term, 0);
+    }
+  qd_test_set_final_time (doc, 10.5);
+  sim = qd_test_compile (doc);
+  qd_test_run (sim);
+  qd_simulation_finish (sim);
+
+  g_assert_cmpfloat (stat_value (sim, "/Every 1", "count"), ==, 10);
+  g_assert_cmpfloat (stat_value (sim, "/Every 3", "count"), ==, 3);
+  /* The first block changed its math and string tables, not the other's,
+   * and not the strings' methods. */
+  g_assert_cmpfloat (stat_value (sim, "/Every 1", "pi"), ==, 3);
+  g_assert_cmpfloat (stat_value (sim, "/Every 3", "pi"), ==, G_PI);
+  g_assert_cmpfloat (stat_value (sim, "/Every 1", "upper"), ==, 0);
+  g_assert_cmpfloat (stat_value (sim, "/Every 3", "upper"), ==, 2);
+  g_assert_cmpfloat (stat_value (sim, "/Every 1", "method"), ==, 2);
+  g_assert_cmpfloat (stat_value (sim, "/Every 1", "metatable"), ==, 1);
+  /* Each block's random sequence starts from the same seed. */
+  g_assert_cmpfloat (stat_value (sim, "/Every 1", "first"), ==,
+                     stat_value (sim, "/Every 3", "first"));
+  qd_simulation_free (sim);
+  g_object_unref (doc);
 }
 
 /* Values of the script's parameters: header defaults, replaced by the
@@ -798,6 +861,7 @@ main (int   argc,
   g_test_add_func ("/lua/values", test_values);
   g_test_add_func ("/lua/ports-from-header", test_ports_from_header);
   g_test_add_func ("/lua/random-repeats", test_random_repeats);
+  g_test_add_func ("/lua/globals-apart", test_globals_apart);
   g_test_add_func ("/lua/library", test_library);
   g_test_add_func ("/lua/placeholder", test_placeholder);
   g_test_add_func ("/lua/cli-blocks", test_cli_blocks);
