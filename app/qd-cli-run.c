@@ -1013,6 +1013,22 @@ close_event_log (const char       *file,
   return TRUE;
 }
 
+/* The exit status of a run that cannot start. A block script's error
+ * stops the run as every script error does, found by Check (a syntax or
+ * header error) or in init: exit status 3, as in the middle of the run,
+ * so a script's author sees one status for all of them. */
+static int
+start_failure_status (GPtrArray    *problems,
+                      const GError *error)
+{
+  for (guint i = 0; i < problems->len; i++)
+    if (((const QdProblem *) g_ptr_array_index (problems, i))->code == QD_ERROR_SCRIPT)
+      return QD_CLI_EXIT_RUN;
+  if (g_error_matches (error, QD_ERROR, QD_ERROR_SCRIPT))
+    return QD_CLI_EXIT_RUN;
+  return QD_CLI_EXIT_MODEL;
+}
+
 /* Compiles, runs and writes the results of @document. */
 static int
 run_document (const char       *file,
@@ -1038,7 +1054,7 @@ run_document (const char       *file,
         qd_cli_print_problems (file, problems);
       else
         g_printerr ("%s: %s\n", file, error != NULL ? error->message : _("the model cannot be compiled"));
-      return QD_CLI_EXIT_MODEL;
+      return start_failure_status (problems, error);
     }
   budget = setup_traces (sim, opts);
 

@@ -15,10 +15,15 @@
  *                           Gain: the built-in Integrator (QSS1), and the
  *                           Lua template qss1-integrator.lua
  *
+ * Then the memory a Lua block costs: the heap a simulation of MEMORY_BLOCKS
+ * generator.lua → Terminator pairs holds once initialized, less that of
+ * the same model with built-in Generators, over MEMORY_BLOCKS.
+ *
  * The templates are read from the source tree (QD_SOURCE_DIR, given by
  * meson) or from the installed ones. A benchmark, not a test: it prints
  * figures and fails only when a model does not run.
  */
+#include <malloc.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -29,6 +34,7 @@
 #define PAIRS        100
 #define PAIRS_UNTIL  5000.0
 #define DECAY_UNTIL  5.0
+#define MEMORY_BLOCKS 1000
 
 typedef struct
 {
@@ -217,6 +223,47 @@ measure (const char *name,
   return r;
 }
 
+static gsize
+heap_in_use (void)
+{
+  struct mallinfo2 m = mallinfo2 ();
+
+  return m.uordblks + m.hblkhd;
+}
+
+/* The heap an initialized simulation of MEMORY_BLOCKS sources (Lua
+ * generators or built-in ones), each into a Terminator, holds. */
+static double
+sources_heap (gboolean lua)
+{
+  QdDocument *doc = qd_document_new ();
+  g_autofree char *script = lua ? read_template ("generator.lua") : NULL;
+  g_autoptr(GError) error = NULL;
+  QdSimulation *sim;
+  gsize before;
+  double bytes;
+
+  for (guint i = 0; i < MEMORY_BLOCKS; i++)
+    {
+      g_autofree char *gname = g_strdup_printf ("Generator %u", i);
+      g_autofree char *tname = g_strdup_printf ("End %u", i);
+      QdBlock *gen = lua
+        ? add (doc, "lua", gname, "script", script, "values", "period = 1", NULL)
+        : add (doc, "generator", gname, "distribution", "deterministic",
+               "period", "1", NULL);
+
+      wire (doc, gen, add (doc, "terminator", tname, NULL));
+    }
+  before = heap_in_use ();
+  sim = qd_simulation_new (doc, NULL, NULL, &error);
+  if (sim == NULL)
+    g_error ("memory: %s", error->message);
+  bytes = (double) heap_in_use () - (double) before;
+  qd_simulation_free (sim);
+  g_object_unref (doc);
+  return bytes;
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -252,5 +299,13 @@ main (int   argc,
               r[i].transitions, r[i].ns, r[i].ns / r[i - i % 2].ns,
               total / (double) MAX (r[i].own, 1));
     }
+
+  {
+    double builtin = sources_heap (FALSE), lua = sources_heap (TRUE);
+
+    printf ("\nmemory, %u sources → Terminators: built-in %.1f KiB, Lua %.1f KiB;"
+            " a Lua block %.1f KiB\n", MEMORY_BLOCKS, builtin / 1024, lua / 1024,
+            (lua - builtin) / 1024 / MEMORY_BLOCKS);
+  }
   return 0;
 }

@@ -74,6 +74,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "qd-integrator-input.h"
 #include "qd-integrator-private.h"
 #include "qd-poly.h"
 
@@ -95,20 +96,20 @@ enum
 static inline double
 sigma_after_requantization (const Integrator *st)
 {
-  double c = fabs (st->x[st->n]);
+  double c = fabs (st->core.x[st->core.n]);
 
   if (c == 0.0)
     return QD_INF;
-  switch (st->n)
+  switch (st->core.n)
     {
     case 1:
-      return st->dq / c;
+      return st->core.dq / c;
     case 2:
-      return sqrt (st->dq / c);
+      return sqrt (st->core.dq / c);
     case 3:
-      return cbrt (st->dq / c);
+      return cbrt (st->core.dq / c);
     default:
-      return sqrt (sqrt (st->dq / c));
+      return sqrt (sqrt (st->core.dq / c));
     }
 }
 
@@ -120,7 +121,7 @@ qss_requantize (const Integrator *st,
                 double           *q)
 {
   for (int k = 0; k <= QD_MAX_ORDER; k++)
-    q[k] = k < st->n ? x[k] : 0.0;
+    q[k] = k < st->core.n ? x[k] : 0.0;
 }
 
 /* The least s > 0 with |x - q| = dQ (the paper's sigma-hat), for any
@@ -130,12 +131,12 @@ qd_integrator_qss_reschedule_general (Integrator *st)
 {
   double d[QD_MAX_ORDER + 2];
 
-  for (int k = 0; k < st->n; k++)
-    d[k] = st->x[k] - st->q[k];
-  d[st->n] = st->x[st->n];
-  if (st->n > QD_MAX_ORDER)
-    return qd_integrator_quartic_crossing (d, st->dq);
-  return qd_poly_first_crossing (d, st->n, st->dq);
+  for (int k = 0; k < st->core.n; k++)
+    d[k] = st->core.x[k] - st->core.q[k];
+  d[st->core.n] = st->core.x[st->core.n];
+  if (st->core.n > QD_MAX_ORDER)
+    return qd_integrator_quartic_crossing (d, st->core.dq);
+  return qd_poly_first_crossing (d, st->core.n, st->core.dq);
 }
 
 /* The same; for QSS2 strictly inside the band with a true parabola, the
@@ -143,13 +144,13 @@ qd_integrator_qss_reschedule_general (Integrator *st)
 static double
 qss_reschedule (Integrator *st)
 {
-  if (st->n == 2)
+  if (st->core.n == 2)
     {
-      double a0 = st->x[0] - st->q[0], a1 = st->x[1] - st->q[1];
+      double a0 = st->core.x[0] - st->core.q[0], a1 = st->core.x[1] - st->core.q[1];
 
-      if (fabs (a0) < st->dq && st->x[2] != 0.0 && QD_POLY_IN_SCALE (st->dq))
+      if (fabs (a0) < st->core.dq && st->core.x[2] != 0.0 && QD_POLY_IN_SCALE (st->core.dq))
         {
-          double s = qd_poly_crossing_quadratic (a0, a1, st->x[2], st->dq);
+          double s = qd_poly_crossing_quadratic (a0, a1, st->core.x[2], st->core.dq);
 
           if (s > 0.0 && s < QD_INF)
             return s;
@@ -190,9 +191,9 @@ qss3_powerdevs_reschedule (Integrator *st)
   int degree = 3;
 
   for (int k = 0; k < 3; k++)
-    d[k] = st->x[k] - st->q[k];
-  d[3] = st->x[3];
-  if (fabs (d[0]) > st->dq)
+    d[k] = st->core.x[k] - st->core.q[k];
+  d[3] = st->core.x[3];
+  if (fabs (d[0]) > st->core.dq)
     return 0.0;
   if (d[3] == 0.0 || 1000.0 * fabs (d[3]) < fabs (d[2]))
     {
@@ -202,7 +203,7 @@ qss3_powerdevs_reschedule (Integrator *st)
     }
   if (degree == 1 && d[1] == 0.0)
     return QD_INF;
-  return qd_poly_first_crossing (d, degree, st->dq);
+  return qd_poly_first_crossing (d, degree, st->core.dq);
 }
 
 static const Ops qss3_powerdevs_ops = {
@@ -227,9 +228,9 @@ static int
 output_order (const Integrator *st,
               const double     *c)
 {
-  int order = st->n - 1;
+  int order = st->core.n - 1;
 
-  if (st->ops != &qss3_powerdevs_ops)
+  if (st->core.ops != &qss3_powerdevs_ops)
     return order;
   while (order > 0 && c[order] == 0.0)
     order--;
@@ -249,7 +250,7 @@ liqss1_requantize (const Integrator *st,
 {
   double target;
 
-  if (st->initial)
+  if (st->core.initial)
     target = x[0];
   else if (st->u0 + st->a * (x[0] + dq) >= 0.0)
     target = x[0] + dq;
@@ -268,16 +269,16 @@ liqss1_requantize (const Integrator *st,
 static double
 liqss1_reschedule (Integrator *st)
 {
-  double dx = st->x[1], s;
+  double dx = st->core.x[1], s;
 
   if (dx == 0.0)
     return QD_INF;
   /* Heading for q: the event is when x gets there. */
-  s = (st->q[0] - st->x[0]) / dx;
+  s = (st->core.q[0] - st->core.x[0]) / dx;
   if (s > 0.0)
     return s;
   /* Moving away: when x is 2 dQ past q. */
-  s = (st->q[0] + (dx > 0.0 ? 2.0 : -2.0) * st->dq - st->x[0]) / dx;
+  s = (st->core.q[0] + (dx > 0.0 ? 2.0 : -2.0) * st->core.dq - st->core.x[0]) / dx;
   return s > 0.0 ? s : 0.0;
 }
 
@@ -287,15 +288,15 @@ liqss1_derivative (Integrator *st,
 {
   /* The first derivative after our own output, at the same instant: its
    * change is the answer of the loop to the change of q. */
-  if (st->awaiting && t == st->t_out)
+  if (st->core.awaiting && t == st->t_out)
     {
-      double dq = st->q[0] - st->q_old;
+      double dq = st->core.q[0] - st->q_old;
 
       if (dq != 0.0)
-        st->a = (st->x[1] - st->dx_old) / dq;
+        st->a = (st->core.x[1] - st->dx_old) / dq;
     }
-  st->awaiting = FALSE;
-  st->u0 = st->x[1] - st->a * st->q[0];
+  st->core.awaiting = FALSE;
+  st->u0 = st->core.x[1] - st->a * st->core.q[0];
 }
 
 /* Our last output changed q and no derivative changed at that instant:
@@ -307,10 +308,10 @@ static void
 liqss1_unanswered (Integrator *st,
                    double      t)
 {
-  if (st->q[0] == st->q_old)
+  if (st->core.q[0] == st->q_old)
     return;
   st->a = 0.0;
-  st->u0 = st->x[1];
+  st->u0 = st->core.x[1];
 }
 
 const Ops qd_integrator_liqss1_ops = {
@@ -335,13 +336,13 @@ snap_to_edge (const Integrator *st,
 {
   double d, edge;
 
-  if (st->ops != &qd_integrator_qss_ops || st->n != 1)
+  if (st->core.ops != &qd_integrator_qss_ops || st->core.n != 1)
     return;
-  d = x[0] - st->q[0];
-  edge = copysign (st->dq, d);
-  if (fabs (d - edge) <= 8.0 * DBL_EPSILON * (fabs (x[0]) + fabs (st->q[0])
-                                                + st->dq))
-    x[0] = st->q[0] + edge;
+  d = x[0] - st->core.q[0];
+  edge = copysign (st->core.dq, d);
+  if (fabs (d - edge) <= 8.0 * DBL_EPSILON * (fabs (x[0]) + fabs (st->core.q[0])
+                                                + st->core.dq))
+    x[0] = st->core.q[0] + edge;
 }
 
 /* The methods, one line each: the name (the "method" parameter's
@@ -394,37 +395,37 @@ integrator_init (QdAtomic *self,
    * the guard is for a state initialised by other means. */
   if (method >= G_N_ELEMENTS (methods))
     method = 0;
-  st->ops = methods[method].ops;
-  st->n = methods[method].order;
-  st->method_ops = st->ops;
+  st->core.ops = methods[method].ops;
+  st->core.n = methods[method].order;
+  st->method_ops = st->core.ops;
   st->a = st->u0 = 0.0;
-  st->awaiting = FALSE;
-  st->dqmin = p[PARAM_DQMIN].number;
+  st->core.awaiting = FALSE;
+  st->core.dqmin = p[PARAM_DQMIN].number;
   /* The floors of quantum(), computed once: dqmin 0 as dqrel 10^-6, and
    * dqrel at least 8 ulps (of 1), which keeps dQ from going below 8 ulps
    * of x and changes nothing for any dqrel above 1.8e-15. Below both,
    * the smallest normal double: a subnormal quantum (dqrel 1e-320 with
    * dqmin 0 and x near 1e-300) has too few bits for the crossing of
    * x - q to be found, and the state would never requantize. */
-  if (!(st->dqmin > 0.0))
-    st->dqmin = p[PARAM_DQREL].number * 1e-6;
-  st->dqmin = MAX (st->dqmin, DBL_MIN);
-  st->dqrel = MAX (p[PARAM_DQREL].number, 8.0 * DBL_EPSILON);
-  st->tl = t;
-  memset (st->x, 0, sizeof st->x);
-  memset (st->q, 0, sizeof st->q);
-  st->x[0] = x0;
-  st->q[0] = x0;
-  st->dq = quantum (st, x0);
+  if (!(st->core.dqmin > 0.0))
+    st->core.dqmin = p[PARAM_DQREL].number * 1e-6;
+  st->core.dqmin = MAX (st->core.dqmin, DBL_MIN);
+  st->core.dqrel = MAX (p[PARAM_DQREL].number, 8.0 * DBL_EPSILON);
+  st->core.tl = t;
+  memset (st->core.x, 0, sizeof st->core.x);
+  memset (st->core.q, 0, sizeof st->core.q);
+  st->core.x[0] = x0;
+  st->core.q[0] = x0;
+  st->core.dq = quantum (st, x0);
   /* Emit the initial q at once, so the blocks downstream know it; a
    * derivative arriving before that (a block of higher priority firing at
    * the start time) must not cancel it. */
-  st->sigma = 0.0;
-  st->initial = TRUE;
-  st->cache_valid = FALSE;
+  st->core.sigma = 0.0;
+  st->core.initial = TRUE;
+  st->core.cache_valid = FALSE;
   st->pair = NULL;
-  if (st->ops->attach != NULL)
-    st->ops->attach (st, self);
+  if (st->core.ops->attach != NULL)
+    st->core.ops->attach (st, self);
 }
 
 static const Ops excess_ops;
@@ -447,7 +448,7 @@ static inline gboolean
 has_excess (const Integrator *st,
             const double     *c)
 {
-  for (int k = st->n; k <= QD_MAX_ORDER; k++)
+  for (int k = st->core.n; k <= QD_MAX_ORDER; k++)
     if (c[k] != 0.0)
       return TRUE;
   return FALSE;
@@ -458,7 +459,7 @@ integrator_ta (QdAtomic *self)
 {
   Integrator *st = self->state;
 
-  return st->sigma;
+  return st->core.sigma;
 }
 
 static guint64
@@ -471,39 +472,39 @@ integrator_lambda (QdAtomic *self,
   double x[QD_MAX_ORDER + 2];
   Integrator settled;
 
-  if (G_UNLIKELY (st->ops == &excess_ops))
+  if (G_UNLIKELY (st->core.ops == &excess_ops))
     return excess_lambda (self, t);
   if (cache->pair != NULL)
     cache->pair->req_t = t;
   /* The q emitted must be the one dint will compute, which first draws
    * the conclusion of an unanswered output; lambda must not change the
    * state, so that is done on a copy. */
-  if (st->awaiting && t > st->t_out && st->ops->unanswered != NULL)
+  if (st->core.awaiting && t > st->t_out && st->core.ops->unanswered != NULL)
     {
       settled = *st;
       settle_unanswered (&settled, t);
       st = &settled;
     }
-  memcpy (x, st->x, sizeof x);
-  shift (x, st->n, t - st->tl);
+  memcpy (x, st->core.x, sizeof x);
+  shift (x, st->core.n, t - st->core.tl);
   snap_to_edge (st, x);
 
   y->t = t;
-  y->order = st->n - 1;
+  y->order = st->core.n - 1;
   y->tag = 0;
-  if (st->ops == &qd_integrator_qss_ops)
+  if (st->core.ops == &qd_integrator_qss_ops)
     {
       /* The only change to the state: dint at this t finds x and its
        * quantum ready (QSS1-3, whose requantization reads nothing else). */
       memcpy (cache->cache_x, x, sizeof x);
       cache->cache_dq = quantum (st, x[0]);
       cache->cache_t = t;
-      cache->cache_tl = st->tl;
-      cache->cache_valid = TRUE;
+      cache->cache_tl = st->core.tl;
+      cache->core.cache_valid = TRUE;
       qss_requantize (st, x, cache->cache_dq, y->c);
       return 1;
     }
-  st->ops->requantize (st, x, quantum (st, x[0]), y->c);
+  st->core.ops->requantize (st, x, quantum (st, x[0]), y->c);
   y->order = output_order (st, y->c);
   return 1;
 }
@@ -514,61 +515,61 @@ integrator_dint (QdAtomic *self,
 {
   Integrator *st = self->state;
 
-  if (G_UNLIKELY (st->ops == &excess_ops))
+  if (G_UNLIKELY (st->core.ops == &excess_ops))
     {
       excess_dint (self, t);
       return;
     }
-  if (st->ops == &qd_integrator_qss_ops)
+  if (st->core.ops == &qd_integrator_qss_ops)
     {
       /* QSS1-3: no unanswered outputs to settle, q taken from x, and x
        * and its quantum usually already computed by lambda at this t. */
-      gboolean cached = st->cache_valid && st->cache_t == t
-                        && st->cache_tl == st->tl;
+      gboolean cached = st->core.cache_valid && st->cache_t == t
+                        && st->cache_tl == st->core.tl;
 
-      st->cache_valid = FALSE;
-      shift (st->q, st->n - 1, t - st->tl);
+      st->core.cache_valid = FALSE;
+      shift (st->core.q, st->core.n - 1, t - st->core.tl);
       if (cached)
         {
-          memcpy (st->x, st->cache_x, sizeof st->x);
-          st->dq = st->cache_dq;
+          memcpy (st->core.x, st->cache_x, sizeof st->core.x);
+          st->core.dq = st->cache_dq;
         }
       else
         {
-          shift (st->x, st->n, t - st->tl);
-          snap_to_edge (st, st->x);
-          st->dq = quantum (st, st->x[0]);
+          shift (st->core.x, st->core.n, t - st->core.tl);
+          snap_to_edge (st, st->core.x);
+          st->core.dq = quantum (st, st->core.x[0]);
         }
-      st->tl = t;
-      st->q_old = st->q[0];
-      st->dx_old = st->x[1];
+      st->core.tl = t;
+      st->q_old = st->core.q[0];
+      st->dx_old = st->core.x[1];
       st->t_out = t;
-      st->awaiting = TRUE;
-      qss_requantize (st, st->x, st->dq, st->q);
-      st->initial = FALSE;
-      st->sigma = sigma_after_requantization (st);
+      st->core.awaiting = TRUE;
+      qss_requantize (st, st->core.x, st->core.dq, st->core.q);
+      st->core.initial = FALSE;
+      st->core.sigma = sigma_after_requantization (st);
       return;
     }
   settle_unanswered (st, t);
-  shift (st->x, st->n, t - st->tl);
-  shift (st->q, st->n - 1, t - st->tl);
-  snap_to_edge (st, st->x);
-  st->tl = t;
-  st->q_old = st->q[0];
+  shift (st->core.x, st->core.n, t - st->core.tl);
+  shift (st->core.q, st->core.n - 1, t - st->core.tl);
+  snap_to_edge (st, st->core.x);
+  st->core.tl = t;
+  st->q_old = st->core.q[0];
   if (st->pair != NULL)
-    st->pair->q1_old = st->q[1];
-  st->dx_old = st->x[1];
+    st->pair->q1_old = st->core.q[1];
+  st->dx_old = st->core.x[1];
   st->t_out = t;
-  st->awaiting = TRUE;
+  st->core.awaiting = TRUE;
   /* The quantum of the new x, then the same q lambda just emitted. */
-  st->dq = quantum (st, st->x[0]);
+  st->core.dq = quantum (st, st->core.x[0]);
   if (st->pair != NULL)
     st->pair->req_t = t;
-  st->ops->requantize (st, st->x, st->dq, st->q);
-  if (st->ops->requantized != NULL)
-    st->ops->requantized (st, t);
-  st->initial = FALSE;
-  st->sigma = st->ops->reschedule (st);
+  st->core.ops->requantize (st, st->core.x, st->core.dq, st->core.q);
+  if (st->core.ops->requantized != NULL)
+    st->core.ops->requantized (st, t);
+  st->core.initial = FALSE;
+  st->core.sigma = st->core.ops->reschedule (st);
 }
 
 /* dext for the method's own order: what integrator_dext() does when the
@@ -580,18 +581,18 @@ integrator_dext_plain (QdAtomic       *self,
                        const QdSignal *u)
 {
   Integrator *st = self->state;
-  double s = t - st->tl;
+  double s = t - st->core.tl;
   QdSignal v;
 
-  st->cache_valid = FALSE;
+  st->core.cache_valid = FALSE;
   settle_unanswered (st, t);
   /* Both x (with the old derivative) and q follow their trajectories up to
    * now; then the new derivative replaces x's higher coefficients. */
-  shift (st->x, st->n, s);
-  shift (st->q, st->n - 1, s);
-  st->tl = t;
+  shift (st->core.x, st->core.n, s);
+  shift (st->core.q, st->core.n - 1, s);
+  st->core.tl = t;
   if (st->pair != NULL)
-    st->pair->dx_before = st->x[1];
+    st->pair->dx_before = st->core.x[1];
 
   qd_signal_advance (u, t, &v);
   if (port == PORT_RESET)
@@ -599,22 +600,22 @@ integrator_dext_plain (QdAtomic       *self,
       /* The state jumps; the derivative goes on. q follows at once, as
        * at the start: without waiting a quantum, and (LIQSS1) placed on
        * x itself, since the jump says nothing of where x is heading. */
-      st->x[0] = v.c[0];
-      st->initial = TRUE;
-      st->sigma = 0.0;
+      st->core.x[0] = v.c[0];
+      st->core.initial = TRUE;
+      st->core.sigma = 0.0;
       return;
     }
-  for (int k = 0; k < st->n; k++)
-    st->x[k + 1] = v.c[k] / (k + 1);
+  for (int k = 0; k < st->core.n; k++)
+    st->core.x[k + 1] = v.c[k] / (k + 1);
 
-  if (st->ops == &qd_integrator_qss_ops)
+  if (st->core.ops == &qd_integrator_qss_ops)
     {
       /* Direct calls on the commonest path (qss_derivative does nothing). */
-      st->sigma = st->initial ? 0.0 : qss_reschedule (st);
+      st->core.sigma = st->core.initial ? 0.0 : qss_reschedule (st);
       return;
     }
-  st->ops->derivative (st, t);
-  st->sigma = st->initial ? 0.0 : st->ops->reschedule (st);
+  st->core.ops->derivative (st, t);
+  st->core.sigma = st->core.initial ? 0.0 : st->core.ops->reschedule (st);
 }
 
 static void
@@ -626,7 +627,7 @@ integrator_dext (QdAtomic       *self,
 {
   Integrator *st = self->state;
 
-  if (G_UNLIKELY (st->ops == &excess_ops
+  if (G_UNLIKELY (st->core.ops == &excess_ops
                   || (port == PORT_DERIVATIVE && has_excess (st, u->c))))
     excess_dext (self, t, e, port, u);
   else
@@ -650,14 +651,14 @@ fire_finish (Integrator *st,
              double      sigma,
              double     *ta)
 {
-  st->q[0] = q0;
-  st->q[1] = q1;
-  st->q[2] = q2;
-  st->q[3] = 0.0;
-  st->dq = dq;
-  st->tl = t;
-  st->initial = FALSE;
-  st->cache_valid = FALSE;
+  st->core.q[0] = q0;
+  st->core.q[1] = q1;
+  st->core.q[2] = q2;
+  st->core.q[3] = 0.0;
+  st->core.dq = dq;
+  st->core.tl = t;
+  st->core.initial = FALSE;
+  st->core.cache_valid = FALSE;
   y->t = t;
   y->order = order;
   y->tag = 0;
@@ -665,7 +666,7 @@ fire_finish (Integrator *st,
   y->c[1] = q1;
   y->c[2] = q2;
   y->c[3] = 0.0;
-  st->sigma = sigma;
+  st->core.sigma = sigma;
   *ta = sigma;
   return 1;
 }
@@ -689,37 +690,37 @@ integrator_fire (QdAtomic *self,
   double s;
   int n;
 
-  if (st->ops != &qd_integrator_qss_ops)
+  if (st->core.ops != &qd_integrator_qss_ops)
     {
-      if (G_UNLIKELY (st->ops == &excess_ops))
+      if (G_UNLIKELY (st->core.ops == &excess_ops))
         return excess_fire (self, t, ta);
       /* The other methods: dint alone, then its new q is the output.
        * integrator_lambda() would compute the same q from the same x, dQ
        * and settled estimate (requantize reads none of what dint sets
        * before calling it, and nothing after it changes q), so doing both
        * computed the requantization twice. */
-      if (st->ops == &qd_integrator_liqss2_ops)
+      if (st->core.ops == &qd_integrator_liqss2_ops)
         qd_integrator_liqss2_dint (st, t);
       else
         integrator_dint (self, t);
       y = &self->out[0];
       y->t = t;
       y->tag = 0;
-      memcpy (y->c, st->q, sizeof y->c);
+      memcpy (y->c, st->core.q, sizeof y->c);
       y->order = output_order (st, y->c);
-      *ta = st->sigma;
+      *ta = st->core.sigma;
       return 1;
     }
 
   y = &self->out[0];
-  n = st->n;
-  s = t - st->tl;
+  n = st->core.n;
+  s = t - st->core.tl;
   if (n == 2)
     {
       /* QSS2 in locals (see qd_integrator_qss2_derivative()): shift(),
        * quantum(), qss_requantize() and sigma_after_requantization()
        * written out for n = 2. */
-      double x0 = st->x[0], x1 = st->x[1], x2 = st->x[2];
+      double x0 = st->core.x[0], x1 = st->core.x[1], x2 = st->core.x[2];
       double c = fabs (x2), dq;
 
       if (s != 0.0)
@@ -729,8 +730,8 @@ integrator_fire (QdAtomic *self,
           x1 += s * x2;
         }
       dq = quantum (st, x0);
-      st->x[0] = x0;
-      st->x[1] = x1;
+      st->core.x[0] = x0;
+      st->core.x[1] = x1;
       return fire_finish (st, y, t, dq, 1, x0, x1, 0.0,
                           c == 0.0 ? QD_INF : sqrt (dq / c), ta);
     }
@@ -739,7 +740,7 @@ integrator_fire (QdAtomic *self,
       /* QSS3 the same way: shift() for n = 3 in its order, then q takes
        * x's value and first two derivatives (snap_to_edge() is QSS1's
        * only). */
-      double x0 = st->x[0], x1 = st->x[1], x2 = st->x[2], x3 = st->x[3];
+      double x0 = st->core.x[0], x1 = st->core.x[1], x2 = st->core.x[2], x3 = st->core.x[3];
       double c = fabs (x3), dq;
 
       if (s != 0.0)
@@ -752,9 +753,9 @@ integrator_fire (QdAtomic *self,
           x2 += s * x3;
         }
       dq = quantum (st, x0);
-      st->x[0] = x0;
-      st->x[1] = x1;
-      st->x[2] = x2;
+      st->core.x[0] = x0;
+      st->core.x[1] = x1;
+      st->core.x[2] = x2;
       return fire_finish (st, y, t, dq, 2, x0, x1, x2,
                           c == 0.0 ? QD_INF : cbrt (dq / c), ta);
     }
@@ -762,34 +763,34 @@ integrator_fire (QdAtomic *self,
     {
       /* QSS1: shift(), snap_to_edge() (against the old q and quantum),
        * then q := x and sigma = dQ / |dx/dt|. */
-      double x0 = st->x[0], x1 = st->x[1], q0 = st->q[0];
+      double x0 = st->core.x[0], x1 = st->core.x[1], q0 = st->core.q[0];
       double c = fabs (x1), d, edge, dq;
 
       if (s != 0.0)
         x0 += s * x1;
       d = x0 - q0;
-      edge = copysign (st->dq, d);
+      edge = copysign (st->core.dq, d);
       if (fabs (d - edge) <= 8.0 * DBL_EPSILON * (fabs (x0) + fabs (q0)
-                                                    + st->dq))
+                                                    + st->core.dq))
         x0 = q0 + edge;
       dq = quantum (st, x0);
-      st->x[0] = x0;
+      st->core.x[0] = x0;
       return fire_finish (st, y, t, dq, 0, x0, 0.0, 0.0,
                           c == 0.0 ? QD_INF : dq / c, ta);
     }
-  shift (st->x, n, s);
-  snap_to_edge (st, st->x);
-  st->dq = quantum (st, st->x[0]);
-  st->tl = t;
-  st->initial = FALSE;
-  st->cache_valid = FALSE;
-  qss_requantize (st, st->x, st->dq, st->q);
+  shift (st->core.x, n, s);
+  snap_to_edge (st, st->core.x);
+  st->core.dq = quantum (st, st->core.x[0]);
+  st->core.tl = t;
+  st->core.initial = FALSE;
+  st->core.cache_valid = FALSE;
+  qss_requantize (st, st->core.x, st->core.dq, st->core.q);
   y->t = t;
   y->order = n - 1;
   y->tag = 0;
-  memcpy (y->c, st->q, sizeof y->c);
-  st->sigma = sigma_after_requantization (st);
-  *ta = st->sigma;
+  memcpy (y->c, st->core.q, sizeof y->c);
+  st->core.sigma = sigma_after_requantization (st);
+  *ta = st->core.sigma;
   return 1;
 }
 
@@ -808,23 +809,23 @@ other_dext_ta (QdAtomic       *self,
   Integrator *st = self->state;
 
   /* The paths written out take derivatives of the method's order; a
-   * marked integrator (st->ops is excess_ops) or a derivative above the
+   * marked integrator (st->core.ops is excess_ops) or a derivative above the
    * order goes through integrator_dext(). */
   if (port == PORT_DERIVATIVE && u->c[3] == 0.0)
     {
-      if (st->ops == &qd_integrator_qss_ops && st->n == 3)
-        return qd_integrator_qss3_derivative (st, t, t - u->t, u->c[0],
+      if (st->core.ops == &qd_integrator_qss_ops && st->core.n == 3)
+        return qd_integrator_qss3_derivative (&st->core, t, t - u->t, u->c[0],
                                               u->c[1], u->c[2], u->c[3]);
-      if (st->ops == &qd_integrator_liqss2_ops && u->c[2] == 0.0)
+      if (st->core.ops == &qd_integrator_liqss2_ops && u->c[2] == 0.0)
         return qd_integrator_liqss2_input (st, t, t - u->t, u->c[0],
                                            u->c[1], u->c[2], u->c[3]);
-      if (st->ops == &qd_integrator_qss_ops && st->n == 1
+      if (st->core.ops == &qd_integrator_qss_ops && st->core.n == 1
           && u->c[1] == 0.0 && u->c[2] == 0.0)
-        return qd_integrator_qss1_derivative (st, t, t - u->t, u->c[0],
+        return qd_integrator_qss1_derivative (&st->core, t, t - u->t, u->c[0],
                                               u->c[1], u->c[2], u->c[3]);
     }
   integrator_dext (self, t, e, port, u);
-  return st->sigma;
+  return st->core.sigma;
 }
 
 /* dext and ta in one call (QdBlockFastPaths.dext_ta); QSS2's derivative is
@@ -842,12 +843,54 @@ qd_integrator_dext_ta (QdAtomic       *self,
 
   /* The hint keeps GCC from compiling the inlined QSS2 path as a cold
    * one, where it calls sqrt() from libm instead of the instruction. */
-  if (G_LIKELY (st->ops == &qd_integrator_qss_ops && st->n == 2
+  if (G_LIKELY (st->core.ops == &qd_integrator_qss_ops && st->core.n == 2
                 && port == PORT_DERIVATIVE
                 && u->c[2] == 0.0 && u->c[3] == 0.0))
-    return qd_integrator_qss2_derivative (st, t, t - u->t, u->c[0], u->c[1],
+    return qd_integrator_qss2_derivative (&st->core, t, t - u->t, u->c[0], u->c[1],
                                           u->c[2], u->c[3]);
   return other_dext_ta (self, t, e, port, u);
+}
+
+/* WSum's cascade kernel hands its sums here (qd-integrator-input.h),
+ * having prefetched what the QSS methods' fields, those before t_out,
+ * fill. */
+G_STATIC_ASSERT (G_STRUCT_OFFSET (Integrator, t_out) <= QD_INTEGRATOR_INPUT_BYTES);
+
+gboolean
+qd_integrator_is_derivative_input (const QdAtomic *receiver,
+                                   guint           port)
+{
+  return (receiver->type == &qd_block_integrator
+          || receiver->type == &qd_block_integrator_reset)
+         && port == PORT_DERIVATIVE;
+}
+
+/* The sum's derivative inlined when the method is the QSS one of its
+ * order plus one (where the crossing of x - q is solved without the
+ * general search; WSum's kernel calls those itself) or LIQSS2 under a sum
+ * of order 1; otherwise dext_ta.
+ * The segment arrives at its own time t, so the time since its start is
+ * t - t, +0 for the finite times of a run; with it and the coefficients
+ * above the order, +0, the derivative is computed by the same operations
+ * on the same values as qd_integrator_dext_ta() on the stored segment,
+ * and so to the bit. */
+double
+qd_integrator_take_sum (QdIntegratorCore *core,
+                        QdAtomic         *receiver,
+                        double            t,
+                        int               order,
+                        double            c0,
+                        double            c1,
+                        double            c2,
+                        const QdSignal   *y)
+{
+  Integrator *st = (Integrator *) core;
+
+  if (qd_integrator_is_qss (core, order + 1))
+    return qd_integrator_qss_sum (core, t, order, c0, c1, c2);
+  if (order == 1 && core->ops == &qd_integrator_liqss2_ops)
+    return qd_integrator_liqss2_input (st, t, 0.0, c0, c1, c2, 0.0);
+  return qd_integrator_dext_ta (receiver, t, t - core->tl, PORT_DERIVATIVE, y);
 }
 
 /* ---- Inputs above the method's order --------------------------------
@@ -880,8 +923,8 @@ qd_integrator_dext_ta (QdAtomic       *self,
  * model, BQSS's levels) are written for x of degree n; this way they all
  * see what they were written for.
  *
- * The integrator marks the case by pointing st->ops at excess_ops, a
- * table nothing calls through: every fast path tests st->ops for the
+ * The integrator marks the case by pointing st->core.ops at excess_ops, a
+ * table nothing calls through: every fast path tests st->core.ops for the
  * method it writes out, so a marked integrator reaches the general
  * functions, which hand it to the functions below; they put the method's
  * table (st->method_ops) back while the method works. A run without such
@@ -899,7 +942,7 @@ excess_integral (const Integrator *st,
   double d = 0.0, power = h;
 
   for (int k = 0; k <= QD_MAX_ORDER; k++, power *= h)
-    if (k >= st->n)
+    if (k >= st->core.n)
       d += st->ex_c[k] * power / (k + 1);
   return d;
 }
@@ -909,12 +952,12 @@ excess_integral (const Integrator *st,
 static double
 excess_interval (const Integrator *st)
 {
-  double tol = EXCESS_TOLERANCE * st->dq, h = QD_INF;
+  double tol = EXCESS_TOLERANCE * st->core.dq, h = QD_INF;
   int m = 0;
 
-  for (int k = st->n; k <= QD_MAX_ORDER; k++)
+  for (int k = st->core.n; k <= QD_MAX_ORDER; k++)
     m += st->ex_c[k] != 0.0;
-  for (int k = st->n; k <= QD_MAX_ORDER; k++)
+  for (int k = st->core.n; k <= QD_MAX_ORDER; k++)
     if (st->ex_c[k] != 0.0)
       h = fmin (h, pow ((k + 1) * tol / (m * fabs (st->ex_c[k])),
                         1.0 / (k + 1)));
@@ -928,8 +971,8 @@ static void
 excess_settle (Integrator *st,
                double      t)
 {
-  st->x[0] += excess_integral (st, t - st->ex_t);
-  st->ops = st->method_ops;
+  st->core.x[0] += excess_integral (st, t - st->ex_t);
+  st->core.ops = st->method_ops;
 }
 
 /* After a transition at @t with the method's table in place and ex_c
@@ -945,11 +988,11 @@ excess_arm (Integrator *st,
   if (!has_excess (st, st->ex_c))
     return;
   st->ex_t = t;
-  st->ops = &excess_ops;
-  st->ex_due = t + st->sigma;
+  st->core.ops = &excess_ops;
+  st->ex_due = t + st->core.sigma;
   h = excess_interval (st);
-  if (h < st->sigma)
-    st->sigma = h;
+  if (h < st->core.sigma)
+    st->core.sigma = h;
 }
 
 /* dext of a marked integrator, or of a derivative above the order. */
@@ -961,7 +1004,7 @@ excess_dext (QdAtomic       *self,
              const QdSignal *u)
 {
   Integrator *st = self->state;
-  gboolean marked = st->ops == &excess_ops;
+  gboolean marked = st->core.ops == &excess_ops;
   QdSignal v;
 
   if (marked)
@@ -982,7 +1025,7 @@ excess_dext (QdAtomic       *self,
 
 /* A marked integrator at @t: x made exact and the derivative's value and
  * derivatives at @t given to the method, as by a new input segment (the
- * method's time advance is then in st->sigma). Leaves the method's table
+ * method's time advance is then in st->core.sigma). Leaves the method's table
  * in place, unmarked, for a requantization to follow; excess_arm() marks
  * it again. */
 static void
@@ -1044,7 +1087,7 @@ excess_fire (QdAtomic *self,
   if (!refresh)
     mask = integrator_fire (self, t, ta);
   excess_arm (st, t);
-  *ta = st->sigma;
+  *ta = st->core.sigma;
   return mask;
 }
 
@@ -1101,9 +1144,9 @@ integrator_describe_phase (QdAtomic *self)
 {
   Integrator *st = self->state;
 
-  if (st->initial)
+  if (st->core.initial)
     return N_("initial output due");
-  if (st->sigma >= QD_INF)
+  if (st->core.sigma >= QD_INF)
     return N_("passive: x stays within ΔQ of q");
   return N_("waiting for ΔQ crossing");
 }
@@ -1115,20 +1158,20 @@ integrator_describe_state (QdAtomic   *self,
                            gpointer    user_data)
 {
   Integrator *st = self->state;
-  double s = t - st->tl;
+  double s = t - st->core.tl;
   double x = 0, dx = 0, q = 0;
 
-  for (int k = st->n; k >= 0; k--)
-    x = x * s + st->x[k];
-  for (int k = st->n; k >= 1; k--)
-    dx = dx * s + k * st->x[k];
-  for (int k = st->n - 1; k >= 0; k--)
-    q = q * s + st->q[k];
+  for (int k = st->core.n; k >= 0; k--)
+    x = x * s + st->core.x[k];
+  for (int k = st->core.n; k >= 1; k--)
+    dx = dx * s + k * st->core.x[k];
+  for (int k = st->core.n - 1; k >= 0; k--)
+    q = q * s + st->core.q[k];
   add (N_("x"), x, NULL, user_data);
   add (N_("q"), q, NULL, user_data);
-  add (N_("ΔQ"), st->dq, NULL, user_data);
+  add (N_("ΔQ"), st->core.dq, NULL, user_data);
   add (N_("derivative"), dx, NULL, user_data);
-  add (N_("σ (time to next step)"), st->tl + st->sigma - t, NULL, user_data);
+  add (N_("σ (time to next step)"), st->core.tl + st->core.sigma - t, NULL, user_data);
 }
 
 /* The fused forms the event loop calls for each integrator. */

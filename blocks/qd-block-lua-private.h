@@ -18,8 +18,9 @@
 
 G_BEGIN_DECLS
 
-/* What a script may use, per block and per call. */
-#define QD_LUA_MEMORY_LIMIT       (64u * 1024 * 1024)
+/* What the scripts may use: memory for all the Lua blocks of a run
+ * together, instructions per call. */
+#define QD_LUA_MEMORY_LIMIT       (256u * 1024 * 1024)
 #define QD_LUA_INSTRUCTION_LIMIT  (50u * 1000 * 1000)
 
 /* The DEVS functions of a script, by their names in the literature. */
@@ -34,17 +35,31 @@ typedef enum
   QD_LUA_N_FUNCS,
 } QdLuaFunc;
 
-/* One sandboxed interpreter: a script, its functions, its state s. */
+typedef struct _QdLua QdLua;
+
+/* The sandboxed interpreter of one simulation, which all its Lua blocks
+ * share; its extra space points at it. */
 typedef struct
 {
   lua_State *L;
-  QdAtomic  *atomic;         /* the block, for stat() */
   gsize      used;           /* bytes allocated */
   gsize      limit;
+  gboolean   limited;        /* in a script's call: the limit holds */
   guint      ticks;          /* instruction budget spent in this call */
   int        mem_line;       /* script line when the memory limit hit */
-  int        funcs[QD_LUA_N_FUNCS];   /* registry refs, LUA_NOREF if absent */
-  int        state_ref;      /* registry ref of s */
+  QdLua     *current;        /* the block whose function runs */
+} QdLuaVM;
+
+/* One block's script in the interpreter: its environment (its globals),
+ * its functions, its state s. */
+struct _QdLua
+{
+  QdLuaVM   *vm;
+  lua_State *L;              /* vm->L */
+  QdAtomic  *atomic;         /* the block, for stat() */
+  int        env_ref;        /* registry refs, LUA_NOREF if none */
+  int        funcs[QD_LUA_N_FUNCS];
+  int        state_ref;
 
   /* lambda's outputs, written by out() */
   QdSignal  *out;
@@ -55,7 +70,14 @@ typedef struct
   /* the last error: message and script line (0 when unknown) */
   char      *error;
   int        error_line;
-} QdLua;
+};
+
+/* The block whose function runs, from a C function the script called. */
+static inline QdLua *
+qd_lua_current (lua_State *L)
+{
+  return (*(QdLuaVM **) lua_getextraspace (L))->current;
+}
 
 /* The header of a script: its leading "--@key value" comment lines. */
 typedef struct
@@ -77,7 +99,9 @@ typedef struct
 } QdLuaParamDecl;
 
 /* qd-block-lua-state.c */
-QdLua     *qd_lua_new              (gsize        memory_limit);
+QdLuaVM   *qd_lua_vm_new           (gsize        memory_limit);
+void       qd_lua_vm_free          (QdLuaVM     *vm);
+QdLua     *qd_lua_new              (QdLuaVM     *vm);
 void       qd_lua_free             (QdLua       *lua);
 gboolean   qd_lua_load             (QdLua       *lua,
                                     const char  *script);
@@ -106,7 +130,7 @@ gboolean   qd_lua_to_signal        (lua_State      *L,
                                     char          **problem);
 gboolean   qd_lua_take_outputs     (QdLua          *lua,
                                     int             index);
-void       qd_lua_open_out         (QdLua          *lua);
+void       qd_lua_open_out         (lua_State      *L);
 
 /* qd-block-lua-library.c */
 gboolean   qd_lua_header_parse     (const char   *script,

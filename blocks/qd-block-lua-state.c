@@ -1,22 +1,30 @@
-/* qd-block-lua-state.c: the sandbox a block script runs in
+/* qd-block-lua-state.c: the sandbox block scripts run in
  *
- * Each Lua block has its own lua_State, made in its init on the thread
- * that runs the simulation and closed in its exit, so scripts share
- * nothing with each other, with other runs or with the editor.
+ * The Lua blocks of a simulation share one lua_State (QdLuaVM), made
+ * when the first of them starts, on the thread that runs the simulation,
+ * and closed with the simulation. Each block's script runs in its own
+ * environment (QdLua): a table of its own globals with its own copies of
+ * the libraries, so a global of one block (a function, a variable, a
+ * changed math.pi) is never another's, and math.random gives each block
+ * its own sequence. One state rather than one per block: a Lua block
+ * costs an environment, not an interpreter.
  *
  * The state has the base, string, table, math, utf8 and coroutine
  * libraries and nothing that reaches outside the process: no io, os,
  * package/require, debug, and no load, loadfile, dofile, string.dump or
  * collectgarbage. Naming one of these stops the run with a message that
  * says why it is missing, rather than Lua's "attempt to index a nil
- * value". math.random is seeded with 0, so runs repeat.
+ * value". math.random is seeded with 0 in each block, so runs repeat.
  *
  * Two budgets stop a runaway script: every allocation goes through
- * lua_alloc(), which refuses to pass the memory limit (a string.rep
- * bomb, a table grown forever), and a count hook fires every
- * HOOK_STEP instructions, failing a call that has run more than
- * QD_LUA_INSTRUCTION_LIMIT of them (an endless loop). Both errors name
- * the script line they hit, like every other error here.
+ * lua_alloc(), which refuses to pass the memory limit of the simulation's
+ * scripts (a string.rep bomb, a table grown forever), and a count hook
+ * fires every HOOK_STEP instructions, failing a call that has run more
+ * than QD_LUA_INSTRUCTION_LIMIT of them (an endless loop). Both errors
+ * name the script line they hit, like every other error here. The limit
+ * holds in the scripts' calls only: what C does between them (a registry
+ * reference, the parameter table) cannot fail on it, since outside a
+ * protected call Lua would abort.
  */
 #include <lauxlib.h>
 #include <lualib.h>
@@ -52,33 +60,33 @@ lua_alloc (void   *ud,
            size_t  osize,
            size_t  nsize)
 {
-  QdLua *lua = ud;
+  QdLuaVM *vm = ud;
   gsize old = ptr != NULL ? osize : 0;
 
   if (nsize == 0)
     {
       free (ptr);
-      lua->used -= old;
+      vm->used -= old;
       return NULL;
     }
-  if (nsize > old && lua->used - old + nsize > lua->limit)
+  if (nsize > old && vm->limited && vm->used - old + nsize > vm->limit)
     {
       /* Where the script was: the stack is readable here, nothing on it
        * moves while the allocator runs. */
       lua_Debug ar;
 
-      lua->mem_line = 0;
-      for (int level = 0; lua->L != NULL && lua_getstack (lua->L, level, &ar); level++)
-        if (lua_getinfo (lua->L, "l", &ar) && ar.currentline > 0)
+      vm->mem_line = 0;
+      for (int level = 0; vm->L != NULL && lua_getstack (vm->L, level, &ar); level++)
+        if (lua_getinfo (vm->L, "l", &ar) && ar.currentline > 0)
           {
-            lua->mem_line = ar.currentline;
+            vm->mem_line = ar.currentline;
             break;
           }
       return NULL;
     }
   ptr = realloc (ptr, nsize);
   if (ptr != NULL)
-    lua->used = lua->used - old + nsize;
+    vm->used = vm->used - old + nsize;
   return ptr;
 }
 
@@ -86,10 +94,10 @@ static void
 count_hook (lua_State *L,
             lua_Debug *ar)
 {
-  QdLua *lua = *(QdLua **) lua_getextraspace (L);
+  QdLuaVM *vm = *(QdLuaVM **) lua_getextraspace (L);
 
-  lua->ticks++;
-  if ((guint64) lua->ticks * HOOK_STEP < QD_LUA_INSTRUCTION_LIMIT)
+  vm->ticks++;
+  if ((guint64) vm->ticks * HOOK_STEP < QD_LUA_INSTRUCTION_LIMIT)
     return;
   lua_getinfo (L, "l", ar);
   lua_pushfstring (L, "script:%d: the call ran more than %d instructions "
@@ -133,6 +141,8 @@ sandbox_print (lua_State *L)
   return 0;
 }
 
+/* The state's own globals: the libraries, out of which each block's
+ * environment is copied. No script sees this table. */
 static int
 open_sandbox (lua_State *L)
 {
@@ -165,61 +175,155 @@ open_sandbox (lua_State *L)
   lua_pop (L, 1);
   lua_pushnumber (L, HUGE_VAL);
   lua_setfield (L, -2, "inf");
+  qd_lua_open_out (L);
+  lua_pop (L, 1);
+
+  /* The strings' methods are the state's string table, which no block
+   * can reach to change: getmetatable("") gives false. */
+  lua_pushliteral (L, "");
+  lua_getmetatable (L, -1);
+  lua_pushboolean (L, 0);
+  lua_setfield (L, -2, "__metatable");
+  lua_pop (L, 2);
+  return 0;
+}
+
+/* Pushes a copy of the table at @index (its entries, not deeper). */
+static void
+push_copy (lua_State *L,
+           int        index)
+{
+  index = lua_absindex (L, index);
+  lua_newtable (L);
+  lua_pushnil (L);
+  while (lua_next (L, index) != 0)
+    {
+      lua_pushvalue (L, -2);
+      lua_insert (L, -2);
+      lua_rawset (L, -4);
+    }
+}
+
+/* The environment of the block given as light userdata: a copy of the
+ * state's globals, each library table copied, math made anew (its own
+ * random sequence, seeded with 0), _G itself; unknown names go through
+ * global_index(). Protected: it allocates. */
+static int
+make_env (lua_State *L)
+{
+  QdLua *lua = lua_touserdata (L, 1);
+  int env;
 
   lua_newtable (L);
-  lua_pushcfunction (L, global_index);
-  lua_setfield (L, -2, "__index");
-  lua_setmetatable (L, -2);
+  env = lua_gettop (L);
+  lua_pushglobaltable (L);
+  lua_pushnil (L);
+  while (lua_next (L, -2) != 0)
+    {
+      if (lua_istable (L, -1))
+        {
+          lua_pop (L, 1);
+          if (lua_type (L, -1) == LUA_TSTRING
+              && strcmp (lua_tostring (L, -1), LUA_MATHLIBNAME) == 0)
+            {
+              lua_pushcfunction (L, luaopen_math);
+              lua_call (L, 0, 1);
+              lua_getfield (L, -1, "randomseed");
+              lua_pushinteger (L, 0);
+              lua_call (L, 1, 0);
+            }
+          else if (lua_type (L, -1) == LUA_TSTRING
+                   && strcmp (lua_tostring (L, -1), LUA_GNAME) == 0)
+            lua_pushvalue (L, env);
+          else
+            {
+              lua_pushvalue (L, -1);
+              lua_rawget (L, -3);
+              push_copy (L, -1);
+              lua_remove (L, -2);
+            }
+        }
+      lua_pushvalue (L, -2);
+      lua_insert (L, -2);
+      lua_rawset (L, env);
+    }
   lua_pop (L, 1);
 
-  /* Runs repeat: the same random numbers every time. */
-  lua_getglobal (L, LUA_MATHLIBNAME);
-  lua_getfield (L, -1, "randomseed");
-  lua_pushinteger (L, 0);
-  lua_call (L, 1, 0);
-  lua_pop (L, 1);
+  lua_createtable (L, 0, 1);
+  lua_pushcfunction (L, global_index);
+  lua_setfield (L, -2, "__index");
+  lua_setmetatable (L, env);
+  lua->env_ref = luaL_ref (L, LUA_REGISTRYINDEX);
   return 0;
 }
 
 static int message_handler (lua_State *L);
 
+QdLuaVM *
+qd_lua_vm_new (gsize memory_limit)
+{
+  QdLuaVM *vm = g_new0 (QdLuaVM, 1);
+
+  vm->limit = memory_limit;
+  vm->L = lua_newstate (lua_alloc, vm);
+  if (vm->L == NULL)
+    {
+      g_free (vm);
+      return NULL;
+    }
+  *(QdLuaVM **) lua_getextraspace (vm->L) = vm;
+
+  lua_pushcfunction (vm->L, open_sandbox);
+  if (lua_pcall (vm->L, 0, 0, 0) != LUA_OK)
+    {
+      qd_lua_vm_free (vm);
+      return NULL;
+    }
+  lua_sethook (vm->L, count_hook, LUA_MASKCOUNT, HOOK_STEP);
+  /* The message handler of every call stays at the bottom of the stack
+   * (index HANDLER_INDEX): a call then pushes nothing but itself. */
+  lua_pushcfunction (vm->L, message_handler);
+  return vm;
+}
+
+void
+qd_lua_vm_free (QdLuaVM *vm)
+{
+  if (vm == NULL)
+    return;
+  if (vm->L != NULL)
+    lua_close (vm->L);
+  g_free (vm);
+}
+
+/* A block's script in @vm, to be loaded by qd_lua_load(). */
 QdLua *
-qd_lua_new (gsize memory_limit)
+qd_lua_new (QdLuaVM *vm)
 {
   QdLua *lua = g_new0 (QdLua, 1);
 
-  lua->limit = memory_limit;
-  lua->L = lua_newstate (lua_alloc, lua);
-  if (lua->L == NULL)
-    {
-      g_free (lua);
-      return NULL;
-    }
-  *(QdLua **) lua_getextraspace (lua->L) = lua;
+  lua->vm = vm;
+  lua->L = vm->L;
+  lua->env_ref = LUA_NOREF;
   for (guint i = 0; i < QD_LUA_N_FUNCS; i++)
     lua->funcs[i] = LUA_NOREF;
   lua->state_ref = LUA_NOREF;
-
-  lua_pushcfunction (lua->L, open_sandbox);
-  if (lua_pcall (lua->L, 0, 0, 0) != LUA_OK)
-    {
-      qd_lua_free (lua);
-      return NULL;
-    }
-  lua_sethook (lua->L, count_hook, LUA_MASKCOUNT, HOOK_STEP);
-  /* The message handler of every call stays at the bottom of the stack
-   * (index HANDLER_INDEX): a call then pushes nothing but itself. */
-  lua_pushcfunction (lua->L, message_handler);
   return lua;
 }
 
+/* Lets go of the block's environment, functions and state; the state's
+ * garbage collector frees them. */
 void
 qd_lua_free (QdLua *lua)
 {
   if (lua == NULL)
     return;
-  if (lua->L != NULL)
-    lua_close (lua->L);
+  luaL_unref (lua->L, LUA_REGISTRYINDEX, lua->env_ref);
+  luaL_unref (lua->L, LUA_REGISTRYINDEX, lua->state_ref);
+  for (guint i = 0; i < QD_LUA_N_FUNCS; i++)
+    luaL_unref (lua->L, LUA_REGISTRYINDEX, lua->funcs[i]);
+  if (lua->vm->current == lua)
+    lua->vm->current = NULL;
   g_free (lua->error);
   g_free (lua);
 }
@@ -251,7 +355,7 @@ strip_position (const char *message,
 static int
 message_handler (lua_State *L)
 {
-  QdLua *lua = *(QdLua **) lua_getextraspace (L);
+  QdLua *lua = qd_lua_current (L);
   const char *message = luaL_tolstring (L, 1, NULL);
   int line = 0;
   lua_Debug ar;
@@ -277,10 +381,10 @@ record_failure (QdLua *lua,
   if (status == LUA_ERRMEM)
     {
       g_free (lua->error);
-      lua->error = g_strdup_printf (_("the script used more than its %u MiB "
-                                    "of memory"),
-                                    (guint) (lua->limit / (1024 * 1024)));
-      lua->error_line = lua->mem_line;
+      lua->error = g_strdup_printf (_("the Lua blocks of this run used more "
+                                      "than their %u MiB of memory"),
+                                    (guint) (lua->vm->limit / (1024 * 1024)));
+      lua->error_line = lua->vm->mem_line;
     }
   else if (status != LUA_ERRRUN || lua->error == NULL)
     {
@@ -307,8 +411,11 @@ qd_lua_call (QdLua *lua,
 
   if (lua->error != NULL)
     g_clear_pointer (&lua->error, g_free);
-  lua->ticks = 0;
+  lua->vm->current = lua;
+  lua->vm->ticks = 0;
+  lua->vm->limited = TRUE;
   status = lua_pcall (L, nargs, nresults, HANDLER_INDEX);
+  lua->vm->limited = FALSE;
   if (status == LUA_OK)
     return TRUE;
   record_failure (lua, status);
@@ -358,20 +465,30 @@ qd_lua_load (QdLua      *lua,
   lua_State *L = lua->L;
   int status;
 
+  lua_pushcfunction (L, make_env);
+  lua_pushlightuserdata (L, lua);
+  if (!qd_lua_call (lua, 1, 0))
+    return FALSE;
+
+  lua->vm->limited = TRUE;
   status = luaL_loadbufferx (L, script, strlen (script), CHUNK_NAME, "t");
+  lua->vm->limited = FALSE;
   if (status != LUA_OK)
     {
       record_failure (lua, status);
       lua_pop (L, 1);
       return FALSE;
     }
+  /* The chunk's globals, and so its functions', are the block's. */
+  lua_rawgeti (L, LUA_REGISTRYINDEX, lua->env_ref);
+  lua_setupvalue (L, -2, 1);
   if (!qd_lua_call (lua, 0, 0))
     return FALSE;
 
   for (guint i = 0; i < QD_LUA_N_FUNCS; i++)
     {
       /* rawget: a missing function is not a forbidden name */
-      lua_pushglobaltable (L);
+      lua_rawgeti (L, LUA_REGISTRYINDEX, lua->env_ref);
       lua_pushstring (L, func_names[i]);
       lua_rawget (L, -2);
       lua_remove (L, -2);
@@ -407,17 +524,21 @@ qd_lua_check_syntax (const char  *script,
                      int         *line,
                      char       **message)
 {
-  QdLua *lua = qd_lua_new (QD_LUA_MEMORY_LIMIT);
+  QdLuaVM *vm = qd_lua_vm_new (QD_LUA_MEMORY_LIMIT);
+  QdLua *lua;
   gboolean ok;
   int status;
 
-  if (lua == NULL)
+  if (vm == NULL)
     {
       *line = 0;
       *message = g_strdup ("out of memory");
       return FALSE;
     }
+  lua = qd_lua_new (vm);
+  lua->vm->limited = TRUE;
   status = luaL_loadbufferx (lua->L, script, strlen (script), CHUNK_NAME, "t");
+  lua->vm->limited = FALSE;
   ok = status == LUA_OK;
   if (!ok)
     {
@@ -426,5 +547,6 @@ qd_lua_check_syntax (const char  *script,
       *message = g_steal_pointer (&lua->error);
     }
   qd_lua_free (lua);
+  qd_lua_vm_free (vm);
   return ok;
 }

@@ -132,7 +132,7 @@ set_output (lua_State   *L,
 static int
 lua_out (lua_State *L)
 {
-  QdLua *lua = *(QdLua **) lua_getextraspace (L);
+  QdLua *lua = qd_lua_current (L);
   int is_int;
   lua_Integer port = lua_tointegerx (L, 1, &is_int);
 
@@ -144,11 +144,12 @@ lua_out (lua_State *L)
   return 0;
 }
 
+/* Sets out() in the table on top of the stack. */
 void
-qd_lua_open_out (QdLua *lua)
+qd_lua_open_out (lua_State *L)
 {
-  lua_pushcfunction (lua->L, lua_out);
-  lua_setglobal (lua->L, "out");
+  lua_pushcfunction (L, lua_out);
+  lua_setfield (L, -2, "out");
 }
 
 /* What lambda returned, at @index: nil, or a table {[port] = value}.
@@ -156,7 +157,7 @@ qd_lua_open_out (QdLua *lua)
 static int
 take_outputs (lua_State *L)
 {
-  QdLua *lua = *(QdLua **) lua_getextraspace (L);
+  QdLua *lua = qd_lua_current (L);
 
   if (lua_isnil (L, 1))
     return 0;

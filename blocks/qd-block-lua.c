@@ -62,10 +62,10 @@ fail (QdAtomic *self)
 
   st->failed = TRUE;
   if (lua != NULL && lua->error_line > 0)
-    qd_atomic_fail (self, QD_ERROR_FAILED, _("script line %d: %s"),
+    qd_atomic_fail (self, QD_ERROR_SCRIPT, _("script line %d: %s"),
                     lua->error_line, message);
   else
-    qd_atomic_fail (self, QD_ERROR_FAILED, _("script: %s"), message);
+    qd_atomic_fail (self, QD_ERROR_SCRIPT, _("script: %s"), message);
 }
 
 static const char *
@@ -236,12 +236,23 @@ push_params (QdAtomic *self)
 static int
 lua_stat (lua_State *L)
 {
-  QdLua *lua = *(QdLua **) lua_getextraspace (L);
+  QdLua *lua = qd_lua_current (L);
   const char *name = luaL_checkstring (L, 1);
   lua_Number value = luaL_checknumber (L, 2);
 
   qd_atomic_set_stat (lua->atomic, name, value);
   return 0;
+}
+
+/* The interpreter of a simulation's Lua blocks (qd_atomic_get_shared). */
+static gpointer
+vm_new (QdAtomic *self)
+{
+  QdLuaVM *vm = qd_lua_vm_new (QD_LUA_MEMORY_LIMIT);
+
+  if (vm != NULL)
+    lua_register (vm->L, "stat", lua_stat);
+  return vm;
 }
 
 static void
@@ -250,21 +261,21 @@ lua_block_init (QdAtomic *self,
 {
   LuaBlock *st = self->state;
   const char *script = block_script (self);
+  QdLuaVM *vm;
   QdLua *lua;
 
   g_clear_pointer (&st->lua, qd_lua_free);
   st->failed = FALSE;
-  st->lua = lua = qd_lua_new (QD_LUA_MEMORY_LIMIT);
-  if (lua == NULL)
+  vm = qd_atomic_get_shared (self, "lua", vm_new, (GDestroyNotify) qd_lua_vm_free);
+  if (vm == NULL)
     {
       st->failed = TRUE;
-      qd_atomic_fail (self, QD_ERROR_FAILED, _("script: out of memory"));
+      qd_atomic_fail (self, QD_ERROR_SCRIPT, _("script: out of memory"));
       return;
     }
+  st->lua = lua = qd_lua_new (vm);
   lua->n_out = self->n_out;
   lua->atomic = self;
-  qd_lua_open_out (lua);
-  lua_register (lua->L, "stat", lua_stat);
   if (!qd_lua_load (lua, script))
     {
       fail (self);
@@ -468,10 +479,10 @@ lua_block_check (const QdBlockType  *type,
   if (qd_blocks_check_lua_script (params[PARAM_SCRIPT].text, &line, &message))
     return TRUE;
   if (line > 0)
-    g_set_error (error, QD_ERROR, QD_ERROR_SYNTAX, _("script line %d: %s"),
+    g_set_error (error, QD_ERROR, QD_ERROR_SCRIPT, _("script line %d: %s"),
                  line, message);
   else
-    g_set_error (error, QD_ERROR, QD_ERROR_SYNTAX, _("script: %s"), message);
+    g_set_error (error, QD_ERROR, QD_ERROR_SCRIPT, _("script: %s"), message);
   return FALSE;
 }
 

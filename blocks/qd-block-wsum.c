@@ -5,7 +5,8 @@
  * current time; the sum is exact on every Taylor coefficient, and the
  * output order is the highest input order.
  */
-#include "qd-integrator-private.h"
+#include "qd-block-fast-private.h"
+#include "qd-integrator-input.h"
 
 enum
 {
@@ -208,9 +209,7 @@ wsum_cascade_accepts (const QdAtomic *self,
                       const QdAtomic *receiver,
                       guint           port)
 {
-  return (receiver->type == &qd_block_integrator
-          || receiver->type == &qd_block_integrator_reset)
-         && port == 0;
+  return qd_integrator_is_derivative_input (receiver, port);
 }
 
 /* What the kernel reads of a pair (QdCascadePair.data), for a WSum of two
@@ -262,8 +261,8 @@ wsum_cascade_prefetch (const QdCascadePair *pairs,
       __builtin_prefetch ((const char *) pair->data[PAIR_U0].p + 40);
       __builtin_prefetch (pair->data[PAIR_U1].p);
       __builtin_prefetch ((const char *) pair->data[PAIR_U1].p + 40);
-      __builtin_prefetch ((gconstpointer) st);
-      __builtin_prefetch ((gconstpointer) (st + 64));
+      for (guint line = 0; line < QD_INTEGRATOR_INPUT_BYTES; line += 64)
+        __builtin_prefetch ((gconstpointer) (st + line));
     }
 }
 
@@ -280,17 +279,21 @@ pair_two_of_one_order (const QdCascadePair *pair)
  * computes and writes it, then, when it is finite, the receiving
  * integrator's new derivative, inlined when the integrator's method is
  * the QSS one of that order plus one (where the crossing of x - q is
- * solved without the general search) or LIQSS2 under inputs of order 1;
- * otherwise its dext_ta. Returns
- * FALSE, without the integrator's transition, when the sum is not
- * finite; otherwise the time advance is in *@sigma. */
+ * solved without the general search), otherwise qd_integrator_take_sum().
+ * The segment arrives at its own time t, so the integrator's time since
+ * the segment's start is t - t, +0 for the finite times of a run; with it
+ * and the sum's coefficients above its order, +0, the derivative is
+ * computed by the same operations on the same values as the integrator's
+ * dext_ta on the stored segment, and so to the bit. Returns FALSE,
+ * without the integrator's transition, when the sum is not finite;
+ * otherwise the time advance is in *@sigma. */
 G_ALWAYS_INLINE static inline gboolean
 wsum_two_into (const QdCascadePair *pair,
                double               t,
                int                  order,
                double              *sigma)
 {
-  Integrator *st = (Integrator *) pair->data[PAIR_STATE].p;
+  QdIntegratorCore *core = (QdIntegratorCore *) pair->data[PAIR_STATE].p;
   QdSignal *y = (QdSignal *) pair->data[PAIR_Y].p;
   double c0, c1, c2, d;
 
@@ -307,35 +310,23 @@ wsum_two_into (const QdCascadePair *pair,
     d += c2 - c2;
   if (G_UNLIKELY (!(d == 0.0)))
     return FALSE;
-  if (G_LIKELY (st->ops == &qd_integrator_qss_ops && st->n == order + 1))
-    {
-      if (order == 1)
-        *sigma = qd_integrator_qss2_derivative (st, t, 0.0, c0, c1, c2, 0.0);
-      else if (order == 0)
-        *sigma = qd_integrator_qss1_derivative (st, t, 0.0, c0, c1, c2, 0.0);
-      else
-        *sigma = qd_integrator_qss3_derivative (st, t, 0.0, c0, c1, c2, 0.0);
-    }
-  else if (order == 1 && st->ops == &qd_integrator_liqss2_ops)
-    *sigma = qd_integrator_liqss2_input (st, t, 0.0, c0, c1, c2, 0.0);
+  /* The hints keep GCC from taking the inlined derivatives for cold
+   * paths, where it calls sqrt() from libm instead of the instruction. */
+  if (G_LIKELY (qd_integrator_is_qss (core, order + 1)))
+    *sigma = qd_integrator_qss_sum (core, t, order, c0, c1, c2);
   else
-    *sigma = qd_integrator_dext_ta (pair->receiver, t, t - st->tl, 0, y);
+    *sigma = qd_integrator_take_sum (core, pair->receiver, t, order,
+                                     c0, c1, c2, y);
   return TRUE;
 }
 
 /* For each pair: the sum, as wsum_lambda() computes and writes it, then
  * the receiving integrator's dext_ta with that segment. What makes it
- * cheaper than the two calls: for two inputs of one order and a QSS
- * integrator of the next (the commonest case by far), the sum's
- * coefficients go to the integrator's derivative in registers, inlined
- * (qd_integrator_qss2_derivative() and its QSS1 and QSS3 siblings). The
- * segment arrives at its own time t, so the integrator's time since the
- * segment's start is t - t, +0 for the finite times of a run; with it and
- * the sum's coefficients above its order, +0, the derivative is computed
- * by the same operations on the same values as qd_integrator_dext_ta() on
- * the stored segment, and so to the bit. Every other case calls
- * wsum_lambda() and qd_integrator_dext_ta() directly. Neither ever fails
- * a block. */
+ * cheaper than the two calls: for two inputs of one order (the commonest
+ * case by far), the sum's coefficients go to the integrator in registers,
+ * where its derivative is inlined. Every other case calls wsum_lambda()
+ * and gives the integrator the stored segment. Neither ever fails a
+ * block. */
 static guint
 wsum_cascade (const QdCascadePair *pairs,
               guint                n,
@@ -349,9 +340,6 @@ wsum_cascade (const QdCascadePair *pairs,
       gboolean finite;
       double sigma;
 
-      /* The hints keep GCC from taking the inlined derivatives for cold
-       * paths, where it calls sqrt() from libm instead of the
-       * instruction. */
       if (G_LIKELY (order == 1))
         finite = wsum_two_into (pair, t, 1, &sigma);
       else if (G_LIKELY (order == 0))
@@ -362,13 +350,13 @@ wsum_cascade (const QdCascadePair *pairs,
         {
           QdAtomic *self = pair->block, *receiver = pair->receiver;
           const QdSignal *y = &self->out[0];
-          Integrator *st = receiver->state;
 
           wsum_lambda (self, t);
           finite = (y->c[0] - y->c[0]) + (y->c[1] - y->c[1])
                    + (y->c[2] - y->c[2]) + (y->c[3] - y->c[3]) == 0.0;
           if (finite)
-            sigma = qd_integrator_dext_ta (receiver, t, t - st->tl, 0, y);
+            sigma = qd_integrator_take_sum (receiver->state, receiver, t, -1,
+                                            0.0, 0.0, 0.0, y);
         }
       if (G_UNLIKELY (!finite))
         return k;

@@ -151,7 +151,7 @@ handed_taken (Integrator *st,
 static gboolean
 handed_due (Integrator *st)
 {
-  if (st->pair->forced && st->pair->forced_t == st->tl)
+  if (st->pair->forced && st->pair->forced_t == st->core.tl)
     return TRUE;
   st->pair->forced = FALSE;
   return FALSE;
@@ -181,26 +181,26 @@ mliqss1_choose (const Integrator *st,
       double dxi_new, dxi_after, ui, uj, pi, pj;
       int back;
 
-      if (aij == 0.0 || p->ops != st->ops || p->initial)
+      if (aij == 0.0 || p->core.ops != st->core.ops || p->core.initial)
         continue;
       back = partner_index (p, st);
       if (back < 0 || p->pair->a_cross[back] == 0.0)
         continue;
       aji = p->pair->a_cross[back];
-      dxj = p->x[1];
+      dxj = p->core.x[1];
       dxj_new = dxj + aji * (qi - qi_now);
       if (!(dxj * dxj_new < 0.0))
         continue;
-      xj = p->x[0] + dxj * (t - p->tl);
+      xj = p->core.x[0] + dxj * (t - p->core.tl);
       dqj = quantum (p, xj);
       qj_new = xj + copysign (dqj, dxj_new);
       dxi_new = st->u0 + st->a * qi;
-      dxi_after = dxi_new + aij * (qj_new - p->q[0]);
+      dxi_after = dxi_new + aij * (qj_new - p->core.q[0]);
       if (!(dxi_new * dxi_after < 0.0))
         continue;
       /* The cycle: both states chosen on the pair's model. */
-      ui = st->u0 - aij * p->q[0];
-      uj = dxj - p->a * p->q[0] - aji * qi_now;
+      ui = st->u0 - aij * p->core.q[0];
+      uj = dxj - p->a * p->core.q[0] - aji * qi_now;
       pi = qi;
       pj = qj_new;
       pair_levels (st->a, aij, aji, p->a, ui, uj, x0, dq, xj, dqj, &pi, &pj);
@@ -220,12 +220,12 @@ mliqss1_requantize (const Integrator *st,
   int k;
   double qj;
 
-  if (st->initial)
+  if (st->core.initial)
     {
       qd_integrator_liqss1_ops.requantize (st, x, dq, q);
       return;
     }
-  q[0] = mliqss1_choose (st, st->pair->req_t, x[0], dq, st->q[0], &k, &qj);
+  q[0] = mliqss1_choose (st, st->pair->req_t, x[0], dq, st->core.q[0], &k, &qj);
   q[1] = q[2] = q[3] = 0.0;
 }
 
@@ -239,9 +239,9 @@ mliqss1_requantized (Integrator *st,
   int k;
   double qj;
 
-  if (handed_taken (st, t) || st->initial)
+  if (handed_taken (st, t) || st->core.initial)
     return;
-  mliqss1_choose (st, t, st->x[0], st->dq, st->q_old, &k, &qj);
+  mliqss1_choose (st, t, st->core.x[0], st->core.dq, st->q_old, &k, &qj);
   if (k >= 0)
     hand_over (st, k, t, qj, 0.0);
 }
@@ -259,7 +259,7 @@ static void
 estimate_cross (Integrator *st,
                 double      t)
 {
-  gboolean own = st->awaiting && t == st->t_out;
+  gboolean own = st->core.awaiting && t == st->t_out;
   int changed = -1, n_changed = 0;
 
   for (guint m = 0; m < st->pair->n_partners; m++)
@@ -276,11 +276,11 @@ estimate_cross (Integrator *st,
   if (!own && n_changed == 1)
     {
       const Integrator *p = st->pair->partner[changed];
-      double dqk = p->q[0] - p->q_old;
+      double dqk = p->core.q[0] - p->q_old;
 
       /* The partner emitted at t, so its q[0] is its value at t. */
       if (dqk != 0.0 && p->t_out == t)
-        st->pair->a_cross[changed] = (st->x[1] - st->pair->dx_before) / dqk;
+        st->pair->a_cross[changed] = (st->core.x[1] - st->pair->dx_before) / dqk;
     }
 }
 
@@ -458,18 +458,18 @@ mliqss2_choose (const Integrator *st,
       Pair2 pm;
       int back;
 
-      if (aij == 0.0 || p->ops != st->ops || p->initial)
+      if (aij == 0.0 || p->core.ops != st->core.ops || p->core.initial)
         continue;
       back = partner_index (p, st);
       if (back < 0 || p->pair->a_cross[back] == 0.0)
         continue;
       aji = p->pair->a_cross[back];
-      s = t - p->tl;
-      xj1 = p->x[1] + 2.0 * s * p->x[2];
-      xj0 = p->x[0] + s * (p->x[1] + s * p->x[2]);
-      qj0 = p->q[0] + s * p->q[1];
-      qj1 = p->q[1];
-      ddj = 2.0 * p->x[2];
+      s = t - p->core.tl;
+      xj1 = p->core.x[1] + 2.0 * s * p->core.x[2];
+      xj0 = p->core.x[0] + s * (p->core.x[1] + s * p->core.x[2]);
+      qj0 = p->core.q[0] + s * p->core.q[1];
+      qj1 = p->core.q[1];
+      ddj = 2.0 * p->core.x[2];
       ddj_new = ddj + aji * (q[1] - qi1);
       if (!(ddj * ddj_new < 0.0))
         continue;
@@ -523,16 +523,16 @@ mliqss2_requantize (const Integrator *st,
                     double            dq,
                     double           *q)
 {
-  double s = st->pair->req_t - st->tl, qj[2], out[QD_MAX_ORDER + 1];
+  double s = st->pair->req_t - st->core.tl, qj[2], out[QD_MAX_ORDER + 1];
   int k;
 
-  if (st->initial)
+  if (st->core.initial)
     {
       qd_integrator_liqss2_ops.requantize (st, x, dq, q);
       return;
     }
-  /* q may be st->q itself (dint): the old q is read first. */
-  mliqss2_choose (st, st->pair->req_t, x, dq, st->q[0] + s * st->q[1], st->q[1],
+  /* q may be st->core.q itself (dint): the old q is read first. */
+  mliqss2_choose (st, st->pair->req_t, x, dq, st->core.q[0] + s * st->core.q[1], st->core.q[1],
                   out, &k, qj);
   memcpy (q, out, sizeof out);
 }
@@ -544,9 +544,9 @@ mliqss2_requantized (Integrator *st,
   double q[QD_MAX_ORDER + 1], qj[2];
   int k;
 
-  if (handed_taken (st, t) || st->initial)
+  if (handed_taken (st, t) || st->core.initial)
     return;
-  mliqss2_choose (st, t, st->x, st->dq, st->q_old, st->pair->q1_old, q, &k, qj);
+  mliqss2_choose (st, t, st->core.x, st->core.dq, st->q_old, st->pair->q1_old, q, &k, qj);
   if (k >= 0)
     hand_over (st, k, t, qj[0], qj[1]);
 }

@@ -14,6 +14,7 @@
 
 #include "qd-blocks-private.h"
 #include "qd-block-fast-private.h"
+#include "qd-integrator-input.h"
 #include "qd-poly.h"
 
 G_BEGIN_DECLS
@@ -43,7 +44,7 @@ typedef struct
   double       forced_q[2];
 } MliqssPair;
 
-typedef struct
+typedef struct _QdIntegratorOps
 {
   /* Writes the new q (coefficients 0..n-1) for a requantization of the
    * state x (already advanced to now). */
@@ -56,8 +57,8 @@ typedef struct
   /* Called by dext after the new derivative is in x. */
   void   (*derivative)  (Integrator       *st,
                          double            t);
-  /* Optional (may be NULL): called by dint once the new q is in st->q and
-   * before reschedule, while st->initial still tells whether that q was
+  /* Optional (may be NULL): called by dint once the new q is in st->core.q and
+   * before reschedule, while st->core.initial still tells whether that q was
    * the initial one; for methods whose state follows their own outputs. */
   void   (*requantized) (Integrator       *st,
                          double            t);
@@ -79,24 +80,9 @@ typedef struct
 struct _Integrator
 {
   /* What every transition of QSS1-3 reads or writes comes first, in the
-   * first 128 bytes: two cache lines (the engine puts states of 64 bytes
-   * or more on a line of their own). In large models whose events spread
-   * over all blocks each line is a cache miss. x holds one coefficient
-   * more than a signal, for QSS4; the flags are bytes so that the whole
-   * still fits (checked below). */
-  const Ops *ops;
-  double  tl;                    /* time of the last transition */
-  double  x[QD_MAX_ORDER + 2];   /* x(tl + s) = sum x[k] s^k, k <= n */
-  double  q[QD_MAX_ORDER + 1];   /* q(tl + s), k <= n - 1 */
-  double  sigma;                 /* time to the next requantization */
-  double  dq;                    /* the current quantum */
-  double  dqmin, dqrel;          /* with quantum()'s floors */
-  int     n;                     /* order of x: 1 to 4 */
-  guint8  awaiting;              /* the next derivative answers the last
-                                    output (not kept by the fused QSS
-                                    paths: the QSS methods never read it) */
-  guint8  initial;               /* the initial q is still to be emitted */
-  guint8  cache_valid;           /* see cache_x below */
+   * first 128 bytes (qd-integrator-input.h): ops, tl, x, q, sigma, dq,
+   * dqmin, dqrel, n, awaiting, initial, cache_valid. */
+  QdIntegratorCore core;
 
   double  t_out;                 /* time of the last output (the methods
                                     that follow their own outputs) */
@@ -137,7 +123,7 @@ struct _Integrator
   gboolean answered;
 
   /* A derivative above the method's order (qd-block-integrator.c, "Inputs
-   * above the method's order"): the method's own table while st->ops
+   * above the method's order"): the method's own table while st->core.ops
    * marks the case, the derivative as a polynomial around ex_t (where x
    * was last made exact), and the absolute time of the method's own next
    * event. Read only while marked. */
@@ -152,7 +138,7 @@ struct _Integrator
   MliqssPair *pair;
 };
 
-G_STATIC_ASSERT (G_STRUCT_OFFSET (Integrator, t_out) <= 128);
+G_STATIC_ASSERT (G_STRUCT_OFFSET (Integrator, t_out) <= QD_INTEGRATOR_INPUT_BYTES);
 
 /* The block emitted at t_out and is still waiting for the derivative
  * that answers it, but time has moved on to t: the answer will not come.
@@ -162,11 +148,11 @@ static inline void
 settle_unanswered (Integrator *st,
                    double      t)
 {
-  if (st->awaiting && t > st->t_out)
+  if (st->core.awaiting && t > st->t_out)
     {
-      if (st->ops->unanswered != NULL)
-        st->ops->unanswered (st, t);
-      st->awaiting = FALSE;
+      if (st->core.ops->unanswered != NULL)
+        st->core.ops->unanswered (st, t);
+      st->core.awaiting = FALSE;
     }
 }
 
@@ -212,12 +198,12 @@ shift (double *c,
 
 /* The quantum for a state of value x, max(dqrel |x|, dqmin), with two
  * floors (methods.md, "The quantized integrator") that init builds into
- * st->dqmin and st->dqrel, and that models whose quanta suit their states
+ * st->core.dqmin and st->core.dqrel, and that models whose quanta suit their states
  * never reach:
  *  - dqrel 10^-6 when dqmin is 0: a state going to 0 would otherwise get
  *    ever smaller quanta and time advances, and one sitting at 0 a zero
  *    quantum; below |x| = 10^-6 the quantum is that of 10^-6;
- *  - 8 ulps of x (st->dqrel at least 8 DBL_EPSILON): a quantum of less
+ *  - 8 ulps of x (st->core.dqrel at least 8 DBL_EPSILON): a quantum of less
  *    than x's own resolution would leave x where it is (x + dQ rounds to
  *    x), or step without end. */
 static inline double
@@ -226,15 +212,15 @@ quantum (const Integrator *st,
 {
   /* Not fmax(): a library call per transition; the same value for the
    * non-NaN quantum parameters that check accepts. */
-  double rel = st->dqrel * fabs (x);
+  double rel = st->core.dqrel * fabs (x);
 
-  return rel > st->dqmin ? rel : st->dqmin;
+  return rel > st->core.dqmin ? rel : st->core.dqmin;
 }
 
-/* QSS1, QSS2, QSS3 and QSS4 (qd-block-integrator.c). */
+/* QSS1, QSS2, QSS3 and QSS4 (qd-block-integrator.c); their new
+ * derivatives are in qd-integrator-input.h. */
 extern const Ops qd_integrator_qss_ops;
 
-double qd_integrator_qss_reschedule_general (Integrator *st);
 
 /* The first s > 0 with |d(s)| = dq for the quartic d (five
  * coefficients): QSS4's crossing (qd-integrator-quartic.c). */
@@ -248,164 +234,6 @@ double qd_integrator_dext_ta (QdAtomic       *self,
                               guint           port,
                               const QdSignal *u);
 
-/* The end of the QSS derivatives below, x and q being stored: the time
- * advance is @s, the crossing the caller found (or anything not in
- * (0, QD_INF) when it found none, which the general search then
- * settles), or 0 while the initial q is still to be emitted. */
-static inline double
-qd_integrator_qss_settle (Integrator *st,
-                          double      t,
-                          double      s)
-{
-  st->tl = t;
-  st->cache_valid = FALSE;
-  if (st->initial)
-    s = 0.0;
-  else if (!(s > 0.0 && s < QD_INF))
-    s = qd_integrator_qss_reschedule_general (st);
-  st->sigma = s;
-  return s;
-}
-
-/* QSS2's new derivative (st->ops is qd_integrator_qss_ops, st->n is 2):
- * the input segment c0 + c1 s + c2 s^2 + c3 s^3, taken @us after its own
- * time, arrives at @t; returns the time advance, also left in st->sigma.
- * Inline, for qd_integrator_dext_ta() and for WSum's cascade kernel,
- * which gives the coefficients it has just computed without storing and
- * loading them again (qd-block-wsum.c).
- *
- * In locals: through pointers the compiler would have to assume that the
- * input and the state overlap, and reload after each store. The
- * operations are shift()'s, qd_signal_advance()'s (its first two
- * coefficients; the division by 1 and by 2 are exact, so x[1] = u and
- * x[2] = u' / 2 bit for bit) and qss_reschedule()'s. */
-static inline double
-qd_integrator_qss2_derivative (Integrator *st,
-                               double      t,
-                               double      us,
-                               double      c0,
-                               double      c1,
-                               double      c2,
-                               double      c3)
-{
-  double s = t - st->tl;
-  double x0 = st->x[0], x1 = st->x[1], x2 = st->x[2];
-  double q0 = st->q[0], q1 = st->q[1];
-
-  if (s != 0.0)
-    {
-      x1 += s * x2;
-      x0 += s * x1;
-      x1 += s * x2;
-      q0 += s * q1;
-    }
-  x1 = c0 + us * (c1 + us * (c2 + us * c3));
-  x2 = (c1 + us * (2.0 * c2 + 3.0 * us * c3)) * 0.5;
-  st->x[0] = x0;
-  st->x[1] = x1;
-  st->x[2] = x2;
-  st->q[0] = q0;
-  s = -1.0;
-  if (!st->initial)
-    {
-      double a0 = x0 - q0, dq = st->dq;
-
-      if (fabs (a0) < dq && x2 != 0.0 && QD_POLY_IN_SCALE (dq))
-        {
-          /* The crossing first makes x2 positive by negating all three
-           * coefficients; its sign is random from step to step, so that
-           * branch mispredicts half of the time. Multiplying by ±1 here
-           * is the same negation (exact) without a branch, and the
-           * function's own test is then always false. */
-          double sign = copysign (1.0, x2);
-
-          s = qd_poly_crossing_quadratic (a0 * sign, (x1 - q1) * sign,
-                                          x2 * sign, dq);
-        }
-    }
-  return qd_integrator_qss_settle (st, t, s);
-}
-
-/* QSS1's new derivative, the same way (st->n is 1): x is a line, q a
- * constant, and the crossing is qd_poly_first_crossing()'s linear case. */
-static inline double
-qd_integrator_qss1_derivative (Integrator *st,
-                               double      t,
-                               double      us,
-                               double      c0,
-                               double      c1,
-                               double      c2,
-                               double      c3)
-{
-  double s = t - st->tl;
-  double x0 = st->x[0], x1 = st->x[1];
-
-  if (s != 0.0)
-    x0 += s * x1;
-  x1 = c0 + us * (c1 + us * (c2 + us * c3));
-  st->x[0] = x0;
-  st->x[1] = x1;
-  s = -1.0;
-  if (!st->initial)
-    {
-      double a0 = x0 - st->q[0], dq = st->dq;
-
-      if (fabs (a0) < dq && x1 != 0.0 && dq >= 0.0)
-        s = (copysign (dq, x1) - a0) / x1;
-    }
-  return qd_integrator_qss_settle (st, t, s);
-}
-
-/* QSS3's new derivative, the same way (st->n is 3): shift() of x and q,
- * qd_signal_advance() and the division of its coefficients by k + 1 (by
- * 1 and 2 exact, by 3 kept a division), then the cubic crossing directly
- * when x - q is strictly inside the band. The awaited answer is not kept:
- * the QSS methods never read it. */
-static inline double
-qd_integrator_qss3_derivative (Integrator *st,
-                               double      t,
-                               double      us,
-                               double      c0,
-                               double      c1,
-                               double      c2,
-                               double      c3)
-{
-  double s = t - st->tl;
-  double x0 = st->x[0], x1 = st->x[1], x2 = st->x[2], x3 = st->x[3];
-  double q0 = st->q[0], q1 = st->q[1], q2 = st->q[2];
-
-  if (s != 0.0)
-    {
-      x2 += s * x3;
-      x1 += s * x2;
-      x0 += s * x1;
-      x2 += s * x3;
-      x1 += s * x2;
-      x2 += s * x3;
-      q1 += s * q2;
-      q0 += s * q1;
-      q1 += s * q2;
-    }
-  x1 = c0 + us * (c1 + us * (c2 + us * c3));
-  x2 = (c1 + us * (2.0 * c2 + 3.0 * us * c3)) * 0.5;
-  x3 = (c2 + 3.0 * us * c3) / 3.0;
-  st->x[0] = x0;
-  st->x[1] = x1;
-  st->x[2] = x2;
-  st->x[3] = x3;
-  st->q[0] = q0;
-  st->q[1] = q1;
-  s = -1.0;
-  if (!st->initial)
-    {
-      double a0 = x0 - q0, dq = st->dq;
-
-      if (fabs (a0) < dq && x3 != 0.0 && dq >= 0.0)
-        s = qd_poly_crossing_cubic (a0, x1 - q1, x2 - q2, x3, dq);
-    }
-  return qd_integrator_qss_settle (st, t, s);
-}
-
 /* LIQSS2's dext once x and q are at @t and x's new derivative is in
  * x[1] and x[2]: the method's derivative (its estimate of a and u) and
  * the time advance, as ops->derivative and ops->reschedule would give it,
@@ -413,16 +241,16 @@ qd_integrator_qss3_derivative (Integrator *st,
 double qd_integrator_liqss2_derivative_ta (Integrator *st,
                                            double      t);
 
-/* LIQSS2's internal transition (integrator_dint() with st->ops
+/* LIQSS2's internal transition (integrator_dint() with st->core.ops
  * qd_integrator_liqss2_ops), written out; returns the time advance, also
- * left in st->sigma, with the new q in st->q (qd-integrator-stiff.c). */
+ * left in st->core.sigma, with the new q in st->core.q (qd-integrator-stiff.c). */
 double qd_integrator_liqss2_dint (Integrator *st,
                                   double      t);
 
-/* LIQSS2's new derivative (st->ops is qd_integrator_liqss2_ops): the
+/* LIQSS2's new derivative (st->core.ops is qd_integrator_liqss2_ops): the
  * input segment c0 + c1 s + c2 s^2 + c3 s^3, taken @us after its own
  * time, arrives at @t; returns the time advance, also left in
- * st->sigma. integrator_dext() for LIQSS2 with its loops written out, in
+ * st->core.sigma. integrator_dext() for LIQSS2 with its loops written out, in
  * locals, for other_dext_ta() and for WSum's cascade kernel, which gives
  * the sum's coefficients in registers (qd-block-wsum.c). */
 static inline double
@@ -436,26 +264,26 @@ qd_integrator_liqss2_input (Integrator *st,
 {
   double s, x0, x1, x2, q0;
 
-  st->cache_valid = FALSE;
+  st->core.cache_valid = FALSE;
   settle_unanswered (st, t);
-  s = t - st->tl;
-  x0 = st->x[0];
-  x1 = st->x[1];
-  x2 = st->x[2];
-  q0 = st->q[0];
+  s = t - st->core.tl;
+  x0 = st->core.x[0];
+  x1 = st->core.x[1];
+  x2 = st->core.x[2];
+  q0 = st->core.q[0];
   if (s != 0.0)
     {
       x1 += s * x2;
       x0 += s * x1;
-      q0 += s * st->q[1];
+      q0 += s * st->core.q[1];
     }
-  st->x[0] = x0;
-  st->q[0] = q0;
-  st->tl = t;
-  st->x[1] = c0 + us * (c1 + us * (c2 + us * c3));
-  st->x[2] = (c1 + us * (2.0 * c2 + 3.0 * us * c3)) * 0.5;
-  st->sigma = qd_integrator_liqss2_derivative_ta (st, t);
-  return st->sigma;
+  st->core.x[0] = x0;
+  st->core.q[0] = q0;
+  st->core.tl = t;
+  st->core.x[1] = c0 + us * (c1 + us * (c2 + us * c3));
+  st->core.x[2] = (c1 + us * (2.0 * c2 + 3.0 * us * c3)) * 0.5;
+  st->core.sigma = qd_integrator_liqss2_derivative_ta (st, t);
+  return st->core.sigma;
 }
 
 /* LIQSS1 (qd-block-integrator.c), which mLIQSS1 extends. */

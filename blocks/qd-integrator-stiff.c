@@ -166,7 +166,7 @@ affine_q (const Integrator *st,
    * so they are left out or made a multiplication: the same values). */
   q[0] = q0;
   q[1] = st->a * q0 + u[0];
-  q[2] = st->n == 3 ? (st->a * q[1] + u[1]) * 0.5 : 0.0;
+  q[2] = st->core.n == 3 ? (st->a * q[1] + u[1]) * 0.5 : 0.0;
   q[3] = 0.0;
 }
 
@@ -179,7 +179,7 @@ nth_derivative (const Integrator *st,
 {
   double q1 = st->a * q0 + u[0];
 
-  if (st->n == 2)
+  if (st->core.n == 2)
     return st->a * q1 + u[1];
   return st->a * ((st->a * q1 + u[1]) * 0.5) + u[2];
 }
@@ -224,14 +224,14 @@ liqss_requantize (const Integrator *st,
   double target;
   gboolean up, down;
 
-  if (st->initial)
+  if (st->core.initial)
     {
       for (int k = 0; k <= QD_MAX_ORDER; k++)
-        q[k] = k < st->n ? x[k] : 0.0;
+        q[k] = k < st->core.n ? x[k] : 0.0;
       return;
     }
 
-  if (st->n == 3 && liqss3_boundary_target (st, x, dq, &target))
+  if (st->core.n == 3 && liqss3_boundary_target (st, x, dq, &target))
     {
       affine_q (st, st->u_next, target, q);
       return;
@@ -249,7 +249,7 @@ liqss_requantize (const Integrator *st,
        * slope a^n / (n - 1)!, and is taken at x0 for a well-conditioned
        * root. The clamp only guards rounding; a d that vanishes
        * everywhere leaves q at x. */
-      double slope = pow (st->a, st->n) / (st->n == 3 ? 2.0 : 1.0);
+      double slope = pow (st->a, st->core.n) / (st->core.n == 3 ? 2.0 : 1.0);
       double qhat = slope != 0.0
                     ? x[0] - nth_derivative (st, st->u_next, x[0]) / slope
                     : x[0];
@@ -269,8 +269,8 @@ liqss_requantize (const Integrator *st,
 static inline double
 liqss2_reschedule (Integrator *st)
 {
-  double d0 = st->x[0] - st->q[0], d1 = st->x[1] - st->q[1], d2 = st->x[2];
-  double band = 2.0 * st->dq, root, cross, sigma;
+  double d0 = st->core.x[0] - st->core.q[0], d1 = st->core.x[1] - st->core.q[1], d2 = st->core.x[2];
+  double band = 2.0 * st->core.dq, root, cross, sigma;
 
   if (d2 != 0.0 && isfinite (d0 + d1 + d2))
     root = qd_poly_first_root_quadratic (d0, d1, d2);
@@ -292,7 +292,7 @@ liqss2_reschedule (Integrator *st)
   sigma = root < cross ? root : cross;
   if (sigma < QD_INF)
     {
-      double e = st->tl + sigma - st->tu;
+      double e = st->core.tl + sigma - st->tu;
 
       st->u_next[0] = st->u[0];
       st->u_next[1] = st->u[1];
@@ -313,14 +313,14 @@ static double
 liqss_reschedule (Integrator *st)
 {
   double d[QD_MAX_ORDER + 1];
-  double sigma, root, cross, band = 2.0 * st->dq;
+  double sigma, root, cross, band = 2.0 * st->core.dq;
 
-  if (st->n == 2)
+  if (st->core.n == 2)
     return liqss2_reschedule (st);
 
   for (int k = 0; k < 3; k++)
-    d[k] = st->x[k] - st->q[k];
-  d[3] = st->x[3];
+    d[k] = st->core.x[k] - st->core.q[k];
+  d[3] = st->core.x[3];
   root = qd_poly_first_root_cubic (d[0], d[1], d[2], d[3]);
   cross = -1.0;
   if (fabs (d[0]) < band && d[3] != 0.0 && band >= 0.0)
@@ -334,7 +334,7 @@ liqss_reschedule (Integrator *st)
   if (sigma < QD_INF)
     {
       memcpy (st->u_next, st->u, sizeof st->u_next);
-      shift (st->u_next, 2, st->tl + sigma - st->tu);
+      shift (st->u_next, 2, st->core.tl + sigma - st->tu);
     }
   return sigma;
 }
@@ -348,24 +348,24 @@ liqss_take_derivative (Integrator *st,
 {
   /* The derivative's coefficients, (k + 1) x[k + 1] (the products by 1
    * and 2 are exact), written out: this runs on every input. */
-  double v0 = st->x[1], v1 = 2.0 * st->x[2];
+  double v0 = st->core.x[1], v1 = 2.0 * st->core.x[2];
 
   /* As LIQSS1: the derivative that answers our own output at the same
    * instant measures the self-dependence. */
-  if (st->awaiting && t == st->t_out)
+  if (st->core.awaiting && t == st->t_out)
     {
-      double dq = st->q[0] - st->q_old;
+      double dq = st->core.q[0] - st->q_old;
 
       if (dq != 0.0)
         st->a = (v0 - st->dx_old) / dq;
       if (clip && st->a > 0.0)
         st->a = 0.0;
     }
-  st->awaiting = FALSE;
+  st->core.awaiting = FALSE;
 
-  st->u[0] = v0 - st->a * st->q[0];
-  st->u[1] = v1 - st->a * st->q[1];
-  st->u[2] = st->n == 3 ? 3.0 * st->x[3] - st->a * st->q[2] : 0.0;
+  st->u[0] = v0 - st->a * st->core.q[0];
+  st->u[1] = v1 - st->a * st->core.q[1];
+  st->u[2] = st->core.n == 3 ? 3.0 * st->core.x[3] - st->a * st->core.q[2] : 0.0;
   st->u0 = st->u[0];
   st->tu = t;
 }
@@ -382,7 +382,7 @@ qd_integrator_liqss2_derivative_ta (Integrator *st,
                                     double      t)
 {
   liqss_derivative (st, t);
-  return st->initial ? 0.0 : liqss2_reschedule (st);
+  return st->core.initial ? 0.0 : liqss2_reschedule (st);
 }
 
 double
@@ -394,29 +394,29 @@ qd_integrator_liqss2_dint (Integrator *st,
   /* integrator_dint() for LIQSS2, its loops and method calls written
    * out: the same operations in the same order. */
   settle_unanswered (st, t);
-  s = t - st->tl;
-  x0 = st->x[0];
-  x1 = st->x[1];
-  x2 = st->x[2];
+  s = t - st->core.tl;
+  x0 = st->core.x[0];
+  x1 = st->core.x[1];
+  x2 = st->core.x[2];
   if (s != 0.0)
     {
       x1 += s * x2;
       x0 += s * x1;
       x1 += s * x2;
-      st->q[0] += s * st->q[1];
+      st->core.q[0] += s * st->core.q[1];
     }
-  st->x[0] = x0;
-  st->x[1] = x1;
-  st->tl = t;
-  st->q_old = st->q[0];
+  st->core.x[0] = x0;
+  st->core.x[1] = x1;
+  st->core.tl = t;
+  st->q_old = st->core.q[0];
   st->dx_old = x1;
   st->t_out = t;
-  st->awaiting = TRUE;
-  st->dq = quantum (st, x0);
-  liqss_requantize (st, st->x, st->dq, st->q);
-  st->initial = FALSE;
-  st->sigma = liqss2_reschedule (st);
-  return st->sigma;
+  st->core.awaiting = TRUE;
+  st->core.dq = quantum (st, x0);
+  liqss_requantize (st, st->core.x, st->core.dq, st->core.q);
+  st->core.initial = FALSE;
+  st->core.sigma = liqss2_reschedule (st);
+  return st->core.sigma;
 }
 
 /* As LIQSS1: our last output changed q0 and the derivative did not
@@ -428,15 +428,15 @@ static void
 liqss_unanswered (Integrator *st,
                   double      t)
 {
-  if (st->q[0] == st->q_old)
+  if (st->core.q[0] == st->q_old)
     return;
   st->a = 0.0;
   for (int k = 0; k < QD_MAX_ORDER; k++)
-    st->u[k] = k < st->n ? (k + 1) * st->x[k + 1] : 0.0;
+    st->u[k] = k < st->core.n ? (k + 1) * st->core.x[k + 1] : 0.0;
   st->u0 = st->u[0];
-  st->tu = st->tl;
+  st->tu = st->core.tl;
   memcpy (st->u_next, st->u, sizeof st->u_next);
-  shift (st->u_next, st->n - 1, t - st->tu);
+  shift (st->u_next, st->core.n - 1, t - st->tu);
 }
 
 const Ops qd_integrator_liqss2_ops = {
@@ -448,7 +448,7 @@ const Ops qd_integrator_liqss2_ops = {
   NULL,
 };
 
-/* The same functions: the order comes from st->n. */
+/* The same functions: the order comes from st->core.n. */
 const Ops qd_integrator_liqss3_ops = {
   liqss_requantize,
   liqss_reschedule,
@@ -477,10 +477,10 @@ liqss2_qssolver_requantize (const Integrator *st,
   const double *u = st->u_next;
   double a = st->a, d, side, bend;
 
-  if (st->initial)
+  if (st->core.initial)
     {
       for (int k = 0; k <= QD_MAX_ORDER; k++)
-        q[k] = k < st->n ? x[k] : 0.0;
+        q[k] = k < st->core.n ? x[k] : 0.0;
       return;
     }
   q[2] = q[3] = 0.0;
@@ -515,8 +515,8 @@ liqss2_qssolver_requantized (Integrator *st,
 static double
 liqss2_qssolver_reschedule (Integrator *st)
 {
-  double d[3] = { st->x[0] - st->q[0], st->x[1] - st->q[1], st->x[2] };
-  double dq = st->dq, sigma;
+  double d[3] = { st->core.x[0] - st->core.q[0], st->core.x[1] - st->core.q[1], st->core.x[2] };
+  double dq = st->core.dq, sigma;
 
   if (st->own_step)
     {
@@ -540,9 +540,9 @@ liqss2_qssolver_reschedule (Integrator *st)
         sigma = band;
       /* q heading for 0 from afar: the step a little before it gets
        * there, where a relative quantum shrinks. */
-      if (st->q[0] * st->q[1] < 0.0 && fabs (st->q[0]) > 10.0 * dq)
+      if (st->core.q[0] * st->core.q[1] < 0.0 && fabs (st->core.q[0]) > 10.0 * dq)
         {
-          h = -st->q[0] / st->q[1] - 2.0 * fabs (dq / st->q[1]);
+          h = -st->core.q[0] / st->core.q[1] - 2.0 * fabs (dq / st->core.q[1]);
           if (h < sigma)
             sigma = h > 0.0 ? h : 0.0;
         }
@@ -556,7 +556,7 @@ liqss2_qssolver_reschedule (Integrator *st)
   if (sigma < QD_INF)
     {
       memcpy (st->u_next, st->u, sizeof st->u_next);
-      shift (st->u_next, 1, st->tl + sigma - st->tu);
+      shift (st->u_next, 1, st->core.tl + sigma - st->tu);
     }
   return sigma;
 }
@@ -565,7 +565,7 @@ static void
 liqss2_qssolver_derivative (Integrator *st,
                             double      t)
 {
-  st->answered = st->awaiting && t == st->t_out;
+  st->answered = st->core.awaiting && t == st->t_out;
   liqss_take_derivative (st, t, TRUE);
 }
 
@@ -595,7 +595,7 @@ bqss_requantize (const Integrator *st,
                  double            dq,
                  double           *q)
 {
-  q[0] = st->initial ? x[0] : x[0] + bqss_side (x) * dq;
+  q[0] = st->core.initial ? x[0] : x[0] + bqss_side (x) * dq;
   q[1] = q[2] = q[3] = 0.0;
 }
 
@@ -605,7 +605,7 @@ cqss_requantize (const Integrator *st,
                  double            dq,
                  double           *q)
 {
-  q[0] = st->initial ? x[0] : x[0] + bqss_side (x) * 0.5 * dq;
+  q[0] = st->core.initial ? x[0] : x[0] + bqss_side (x) * 0.5 * dq;
   q[1] = q[2] = q[3] = 0.0;
 }
 
@@ -613,14 +613,14 @@ static void
 bqss_requantized (Integrator *st,
                   double      t)
 {
-  if (st->initial)
+  if (st->core.initial)
     {
-      st->level = st->x[0];
+      st->level = st->core.x[0];
       st->tries = 0;
     }
   else
     {
-      st->level = st->x[0] + copysign (st->dq, st->q[0] - st->x[0]);
+      st->level = st->core.x[0] + copysign (st->core.dq, st->core.q[0] - st->core.x[0]);
       st->tries = st->retry ? 2 : 1;
     }
   st->retry = FALSE;
@@ -635,9 +635,9 @@ bqss_reschedule (Integrator *st)
 
   if (st->redecide)
     return 0.0;
-  if (st->x[1] == 0.0)
+  if (st->core.x[1] == 0.0)
     return QD_INF;
-  s = (st->level - st->x[0]) / st->x[1];
+  s = (st->level - st->core.x[0]) / st->core.x[1];
   return s > 0.0 ? s : 0.0;
 }
 
@@ -647,15 +647,15 @@ bqss_derivative (Integrator *st,
 {
   gboolean answer = t == st->t_out;
 
-  st->awaiting = FALSE;
+  st->core.awaiting = FALSE;
   st->retry = FALSE;
   st->redecide = FALSE;
   st->frozen = FALSE;
   /* Signs compared, not their product: for states near 10^-200 the
    * product underflows to 0. */
-  if (st->initial || st->x[1] == 0.0
-      || (st->level > st->x[0] && st->x[1] > 0.0)
-      || (st->level < st->x[0] && st->x[1] < 0.0))
+  if (st->core.initial || st->core.x[1] == 0.0
+      || (st->level > st->core.x[0] && st->core.x[1] > 0.0)
+      || (st->level < st->core.x[0] && st->core.x[1] < 0.0))
     return;
 
   /* The derivative at q points away from the level. */
@@ -669,7 +669,7 @@ bqss_derivative (Integrator *st,
     {
       /* Both are wrong: the equilibrium is between them; hold x. */
       st->frozen = TRUE;
-      st->x[1] = 0.0;
+      st->core.x[1] = 0.0;
     }
   else
     {

@@ -356,6 +356,26 @@ QD_API gpointer     qd_atomic_alloc       (QdAtomic    *self,
 QD_API QdTrace     *qd_atomic_add_trace   (QdAtomic    *self,
                                            const char  *name);
 /**
+ * qd_atomic_get_shared:
+ * @self: the block
+ * @key: names the resource ("lua")
+ * @create: makes the resource for @self's simulation; may return %NULL
+ *   (nothing is kept, and the next call tries again)
+ * @destroy: frees it
+ *
+ * A resource the blocks of one simulation share, such as the one
+ * interpreter all its script blocks run in: @create makes it at the first
+ * call with @key, on the thread that runs init; the simulation frees it
+ * with @destroy when it is freed, after every block's exit. Call it from
+ * init on.
+ *
+ * Returns: (transfer none) (nullable): the resource.
+ */
+QD_API gpointer     qd_atomic_get_shared  (QdAtomic       *self,
+                                           const char     *key,
+                                           gpointer      (*create) (QdAtomic *self),
+                                           GDestroyNotify  destroy);
+/**
  * qd_atomic_fail:
  * @self: the block
  * @code: a #QdErrorCode (%QD_ERROR_FAILED for no better one)

@@ -1,5 +1,6 @@
-/* qd-document-private.h: what qd-document.c and the edits of the
- * document (qd-document-edits.c) share; private to the engine
+/* qd-document-private.h: what qd-document.c, the edits of the document
+ * (qd-document-edits.c), its indexes (qd-document-index.c) and its
+ * settings (qd-document-settings.c) share; private to the engine
  */
 #pragma once
 
@@ -118,5 +119,28 @@ void qd_document_record_text_field_edit (QdDocument *self,
                                          QdBlock    *block,
                                          const char *param,
                                          const char *value);
+
+/* qd-document.c: applies @edit and records it on the history. */
+void        qd_document_record          (QdDocument *self,
+                                         QdEdit     *edit);
+
+/* qd-document-index.c */
+/* An index of drivers or sources: "block:port" -> QdLink*. */
+GHashTable *qd_document_endpoint_index_new (void);
+/* The link driving input @port of block @id, or NULL. */
+QdLink     *qd_document_find_driver     (QdDocument *self,
+                                         const char *id,
+                                         guint       port);
+/* A link from output @port of block @id, or NULL. */
+QdLink     *qd_document_find_source     (QdDocument *self,
+                                         const char *id,
+                                         guint       port);
+/* Notes the ids of everything under @root, so that new ids do not reuse
+ * them. */
+void        qd_document_note_root_ids   (QdDocument *self,
+                                         QdSystem   *root);
+
+/* qd-document-settings.c: frees a QdVariable. */
+void        qd_document_variable_free   (gpointer    data);
 
 G_END_DECLS

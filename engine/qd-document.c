@@ -7,6 +7,10 @@
  * the very same objects. A command runs in its own transaction, which nests
  * into the caller's when there is one; "changed" fires once when the
  * outermost transaction closes.
+ *
+ * The document's indexes and ids are in qd-document-index.c, its
+ * settings, variables, title and description in qd-document-settings.c,
+ * the primitive edits in qd-document-edits.c.
  */
 #include <glib/gi18n-lib.h>
 
@@ -17,7 +21,6 @@
 #include "qd-document-private.h"
 #include "qd-expr.h"
 #include "qd-history.h"
-#include "qd-classic.h"
 #include "qd-registry.h"
 
 
@@ -41,86 +44,6 @@ static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (QdDocument, qd_document, G_TYPE_OBJECT)
-
-/* Settings and variables */
-
-/* The first method the integrators accept (their library lists the
- * default first); none without a library of integrators. */
-static const char *
-default_method (void)
-{
-  const QdParamSpec *spec = qd_registry_find_setting_param ("method");
-
-  if (spec != NULL && spec->kind == QD_PARAM_CHOICE && spec->choices != NULL
-      && spec->choices[0] != NULL)
-    return spec->choices[0];
-  return "";
-}
-
-void
-qd_document_init_settings (QdSettings *settings)
-{
-  g_return_if_fail (settings != NULL);
-
-  settings->start_time = 0.0;
-  settings->final_time = 10.0;
-  settings->method = g_strdup (default_method ());
-  settings->dqmin = 1e-6;
-  settings->dqrel = 1e-3;
-  settings->illegitimacy_limit = 1000000;
-  settings->solver = g_strdup ("qss");
-  settings->rtol = 1e-6;
-  settings->atol = 1e-8;
-  settings->max_step = 0.0;
-  settings->h = 0.0;
-}
-
-void
-qd_settings_clear (QdSettings *settings)
-{
-  g_return_if_fail (settings != NULL);
-
-  g_clear_pointer (&settings->method, g_free);
-  g_clear_pointer (&settings->solver, g_free);
-}
-
-void
-qd_settings_copy (QdSettings       *dst,
-               const QdSettings *src)
-{
-  char *method = g_strdup (src->method);
-  char *solver = g_strdup (src->solver != NULL ? src->solver : "qss");
-
-  g_free (dst->method);
-  g_free (dst->solver);
-  *dst = *src;
-  dst->method = method;
-  dst->solver = solver;
-}
-
-static void
-variable_free (gpointer data)
-{
-  QdVariable *variable = data;
-
-  g_free (variable->name);
-  g_free (variable->value);
-  g_free (variable);
-}
-
-static int
-find_variable (QdDocument *self,
-               const char *name)
-{
-  for (guint i = 0; i < self->variables->len; i++)
-    {
-      QdVariable *variable = g_ptr_array_index (self->variables, i);
-
-      if (strcmp (variable->name, name) == 0)
-        return (int) i;
-    }
-  return -1;
-}
 
 /* Change notification */
 
@@ -156,299 +79,11 @@ emit_changes (QdDocument *self)
     }
 }
 
-/* Indexes and ids */
-
-/* A key of the driver and source indexes: a port of a block, without
- * formatting it into a text. */
-typedef struct
-{
-  char  *block;
-  guint  port;
-} EndpointKey;
-
-static guint
-endpoint_key_hash (gconstpointer data)
-{
-  const EndpointKey *key = data;
-
-  return g_str_hash (key->block) * 31u + key->port;
-}
-
-static gboolean
-endpoint_key_equal (gconstpointer a,
-                    gconstpointer b)
-{
-  const EndpointKey *x = a, *y = b;
-
-  return x->port == y->port
-         && (x->block == y->block || strcmp (x->block, y->block) == 0);
-}
-
-static void
-endpoint_key_free (gpointer data)
-{
-  EndpointKey *key = data;
-
-  g_free (key->block);
-  g_free (key);
-}
-
-static EndpointKey *
-endpoint_key (const char *block,
-              guint       port)
-{
-  EndpointKey *key = g_new (EndpointKey, 1);
-
-  key->block = g_strdup (block);
-  key->port = port;
-  return key;
-}
-
-/* Adds or removes one port in an index; a removal leaves an entry that
- * another link has taken over since. */
-static void
-index_endpoint (GHashTable       *index,
-                QdLink           *link,
-                const QdEndpoint *endpoint,
-                gboolean          add)
-{
-  EndpointKey key = { endpoint->block, endpoint->port };
-
-  if (add)
-    g_hash_table_insert (index, endpoint_key (endpoint->block, endpoint->port), link);
-  else if (g_hash_table_lookup (index, &key) == link)
-    g_hash_table_remove (index, &key);
-}
-
-/* Adds or removes one driven input in the index of drivers. */
-void
-qd_document_index_target (QdDocument         *self,
-              QdLink             *link,
-              const QdLinkTarget *target,
-              gboolean            add)
-{
-  index_endpoint (self->drivers, link, &target->dst, add);
-}
-
-void
-qd_document_index_source (QdDocument *self,
-              QdLink     *link,
-              gboolean    add)
-{
-  index_endpoint (self->sources, link, &link->src, add);
-}
-
-void
-qd_document_index_link (QdDocument *self,
-            QdLink     *link,
-            gboolean    add)
-{
-  if (add)
-    g_hash_table_insert (self->link_index, link->id, link);
-  else if (g_hash_table_lookup (self->link_index, link->id) == link)
-    g_hash_table_remove (self->link_index, link->id);
-
-  qd_document_index_source (self, link, add);
-  for (guint i = 0; i < link->targets->len; i++)
-    qd_document_index_target (self, link, g_ptr_array_index (link->targets, i), add);
-}
-
-static void
-index_system (QdDocument *self,
-              QdSystem   *system,
-              gboolean    add);
-
-void
-qd_document_index_block (QdDocument *self,
-             QdBlock    *block,
-             gboolean    add)
-{
-  if (add)
-    g_hash_table_insert (self->block_index, block->id, block);
-  else if (g_hash_table_lookup (self->block_index, block->id) == block)
-    g_hash_table_remove (self->block_index, block->id);
-
-  if (block->inner != NULL)
-    index_system (self, block->inner, add);
-}
-
-static void
-index_system (QdDocument *self,
-              QdSystem   *system,
-              gboolean    add)
-{
-  for (guint i = 0; i < system->blocks->len; i++)
-    qd_document_index_block (self, g_ptr_array_index (system->blocks, i), add);
-  for (guint i = 0; i < system->links->len; i++)
-    qd_document_index_link (self, g_ptr_array_index (system->links, i), add);
-}
-
-/* Whether @system hangs from the root (and not from a block that lives
- * only in the history). */
-static gboolean
-is_attached (QdDocument *self,
-             QdSystem   *system)
-{
-  while (system != NULL && system->owner != NULL)
-    system = system->owner->parent;
-  return system == self->root;
-}
-
-/* Whether the indexes must follow an edit of @system. */
-gboolean
-qd_document_indexed (QdDocument *self,
-         QdSystem   *system)
-{
-  return !self->index_dirty && is_attached (self, system);
-}
-
-static void
-ensure_index (QdDocument *self)
-{
-  if (!self->index_dirty)
-    return;
-  g_hash_table_remove_all (self->block_index);
-  g_hash_table_remove_all (self->link_index);
-  g_hash_table_remove_all (self->drivers);
-  g_hash_table_remove_all (self->sources);
-  index_system (self, self->root, TRUE);
-  self->index_dirty = FALSE;
-}
-
-/* The link driving input @port of block @id (ids are unique in the
- * document, so the block alone names the system). */
-static QdLink *
-find_driver (QdDocument *self,
-             const char *id,
-             guint       port)
-{
-  EndpointKey key = { (char *) id, port };
-
-  ensure_index (self);
-  return g_hash_table_lookup (self->drivers, &key);
-}
-
-static QdLink *
-find_source (QdDocument *self,
-             const char *id,
-             guint       port)
-{
-  EndpointKey key = { (char *) id, port };
-
-  ensure_index (self);
-  return g_hash_table_lookup (self->sources, &key);
-}
-
-/* The prefix last looked up by note_id(): ids come in long runs with the
- * same prefix ("b1", "b2"...), so most need no hash lookup. */
-typedef struct
-{
-  const char *prefix;    /* a key of id_counters, or NULL */
-  gsize       len;
-  guint64    *counter;
-} IdCache;
-
-/* Records the numeric suffix of an id ("b12": prefix "b", 12) so that
- * new ids do not reuse it. A loaded model has an id per block and link:
- * this runs once for each, so it reads the number in place and looks the
- * prefix up only when it differs from the last one. */
-static void
-note_id (QdDocument *self,
-         IdCache    *cache,
-         const char *id)
-{
-  gsize len = strlen (id);
-  gsize start = len;
-  guint64 number = 0;
-  guint64 *counter;
-
-  while (start > 0 && g_ascii_isdigit (id[start - 1]))
-    start--;
-  if (start == len || len - start > 18)
-    return;
-  for (gsize i = start; i < len; i++)
-    number = number * 10 + (guint64) (id[i] - '0');
-
-  if (cache->prefix != NULL && cache->len == start
-      && memcmp (cache->prefix, id, start) == 0)
-    counter = cache->counter;
-  else
-    {
-      char *prefix = g_strndup (id, start);
-      gpointer key;
-
-      if (g_hash_table_lookup_extended (self->id_counters, prefix, &key,
-                                        (gpointer *) &counter))
-        g_free (prefix);
-      else
-        {
-          counter = g_new0 (guint64, 1);
-          g_hash_table_insert (self->id_counters, prefix, counter);
-          key = prefix;
-        }
-      cache->prefix = key;
-      cache->len = start;
-      cache->counter = counter;
-    }
-  if (*counter < number)
-    *counter = number;
-}
-
-static void
-note_ids (QdDocument *self,
-          IdCache    *cache,
-          QdSystem   *system)
-{
-  for (guint i = 0; i < system->blocks->len; i++)
-    {
-      QdBlock *block = g_ptr_array_index (system->blocks, i);
-
-      note_id (self, cache, block->id);
-      if (block->inner != NULL)
-        note_ids (self, cache, block->inner);
-    }
-  for (guint i = 0; i < system->links->len; i++)
-    note_id (self, cache, ((QdLink *) g_ptr_array_index (system->links, i))->id);
-}
-
-char *
-qd_document_new_id (QdDocument *self,
-                    const char *prefix)
-{
-  guint64 *counter;
-  char *id = NULL;
-
-  g_return_val_if_fail (QD_IS_DOCUMENT (self), NULL);
-  g_return_val_if_fail (prefix != NULL, NULL);
-
-  counter = g_hash_table_lookup (self->id_counters, prefix);
-  if (counter == NULL)
-    {
-      counter = g_new0 (guint64, 1);
-      g_hash_table_insert (self->id_counters, g_strdup (prefix), counter);
-    }
-
-  /* Never hand out a number again, even after undo: the history may still
-   * hold the block or link that had it. The loop only guards against ids
-   * the loader made up without a number we could see. */
-  ensure_index (self);
-  do
-    {
-      g_free (id);
-      *counter += 1;
-      id = g_strdup_printf ("%s%" G_GUINT64_FORMAT, prefix, *counter);
-    }
-  while (g_hash_table_contains (self->block_index, id)
-         || g_hash_table_contains (self->link_index, id));
-
-  return id;
-}
-
 /* The primitive edits */
 
-static void
-record (QdDocument *self,
-        QdEdit     *edit)
+void
+qd_document_record (QdDocument *self,
+                    QdEdit     *edit)
 {
   edit->klass->apply (edit, self, FALSE);
   qd_history_record (self->history, edit);
@@ -461,7 +96,7 @@ qd_document_edit_record (QdDocument *self,
   g_return_if_fail (QD_IS_DOCUMENT (self));
   g_return_if_fail (qd_history_get_depth (self->history) > 0);
 
-  record (self, edit);
+  qd_document_record (self, edit);
 }
 
 /* Helpers shared by the commands */
@@ -709,14 +344,12 @@ qd_document_init (QdDocument *self)
   self->title = g_strdup ("");
   self->description = g_strdup ("");
   qd_document_init_settings (&self->settings);
-  self->variables = g_ptr_array_new_with_free_func (variable_free);
+  self->variables = g_ptr_array_new_with_free_func (qd_document_variable_free);
   self->history = qd_history_new ();
   self->block_index = g_hash_table_new (g_str_hash, g_str_equal);
   self->link_index = g_hash_table_new (g_str_hash, g_str_equal);
-  self->drivers = g_hash_table_new_full (endpoint_key_hash, endpoint_key_equal,
-                                         endpoint_key_free, NULL);
-  self->sources = g_hash_table_new_full (endpoint_key_hash, endpoint_key_equal,
-                                         endpoint_key_free, NULL);
+  self->drivers = qd_document_endpoint_index_new ();
+  self->sources = qd_document_endpoint_index_new ();
   self->id_counters = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 }
 
@@ -766,77 +399,6 @@ qd_document_get_variables (QdDocument *self)
   g_return_val_if_fail (QD_IS_DOCUMENT (self), NULL);
 
   return self->variables;
-}
-
-const char *
-qd_document_get_variable (QdDocument *self,
-                          const char *name)
-{
-  int index;
-
-  g_return_val_if_fail (QD_IS_DOCUMENT (self), NULL);
-  g_return_val_if_fail (name != NULL, NULL);
-
-  index = find_variable (self, name);
-  if (index < 0)
-    return NULL;
-  return ((QdVariable *) g_ptr_array_index (self->variables, index))->value;
-}
-
-QdBlock *
-qd_document_find_block (QdDocument *self,
-                        const char *id)
-{
-  g_return_val_if_fail (QD_IS_DOCUMENT (self), NULL);
-
-  if (id == NULL)
-    return NULL;
-  ensure_index (self);
-  return g_hash_table_lookup (self->block_index, id);
-}
-
-QdBlock *
-qd_document_find_block_by_path (QdDocument *self,
-                                const char *path)
-{
-  QdSystem *system;
-  QdBlock *block = NULL;
-  char **parts;
-
-  g_return_val_if_fail (QD_IS_DOCUMENT (self), NULL);
-
-  if (path == NULL || path[0] != '/' || path[1] == '\0')
-    return NULL;
-
-  parts = g_strsplit (path + 1, "/", -1);
-  system = self->root;
-  for (guint i = 0; parts[i] != NULL; i++)
-    {
-      if (system == NULL)
-        {
-          block = NULL;
-          break;
-        }
-      block = qd_system_find_block_by_name (system, parts[i]);
-      if (block == NULL)
-        break;
-      system = block->inner;
-    }
-  g_strfreev (parts);
-
-  return block;
-}
-
-QdLink *
-qd_document_find_link (QdDocument *self,
-                       const char *id)
-{
-  g_return_val_if_fail (QD_IS_DOCUMENT (self), NULL);
-
-  if (id == NULL)
-    return NULL;
-  ensure_index (self);
-  return g_hash_table_lookup (self->link_index, id);
 }
 
 /* Transactions and history */
@@ -1287,7 +849,7 @@ qd_document_set_priority (QdDocument *self,
   edit->from = from;
   edit->to = index;
   qd_document_begin (self, _("Change Priority"));
-  record (self, &edit->base);
+  qd_document_record (self, &edit->base);
   qd_document_end (self);
 }
 
@@ -1393,7 +955,7 @@ qd_document_connect (QdDocument  *self,
       return NULL;
     }
 
-  link = find_driver (self, dst_block, dst_port);
+  link = qd_document_find_driver (self, dst_block, dst_port);
   if (link != NULL)
     {
       QdBlock *driver = qd_system_find_block (system, link->src.block);
@@ -1411,7 +973,7 @@ qd_document_connect (QdDocument  *self,
     }
 
   qd_document_begin (self, _("Connect"));
-  link = find_source (self, src_block, src_port);
+  link = qd_document_find_source (self, src_block, src_port);
   if (link != NULL)
     qd_document_edit_insert_target (self, link,
                                     qd_link_target_new (dst_block, dst_port,
@@ -1489,225 +1051,8 @@ qd_document_set_link_points (QdDocument    *self,
     g_array_append_vals (edit->after, points, n_points);
 
   qd_document_begin (self, _("Reshape Link"));
-  record (self, &edit->base);
+  qd_document_record (self, &edit->base);
   qd_document_end (self);
-}
-
-/* Commands: the model */
-
-gboolean
-qd_document_set_variable (QdDocument  *self,
-                          const char  *name,
-                          const char  *value,
-                          GError     **error)
-{
-  VariableEdit *edit;
-  QdVariable *variable = NULL;
-  int index;
-
-  g_return_val_if_fail (QD_IS_DOCUMENT (self), FALSE);
-  g_return_val_if_fail (name != NULL, FALSE);
-
-  index = find_variable (self, name);
-  if (index >= 0)
-    variable = g_ptr_array_index (self->variables, index);
-
-  if (value != NULL)
-    {
-      GError *local = NULL;
-      QdExpr *expr;
-
-      if (!qd_expr_is_valid_name (name))
-        {
-          g_set_error (error, QD_ERROR, QD_ERROR_INVALID,
-                       _("variable '%s': not a valid name; use letters, digits "
-                         "and '_', starting with a letter, and no function "
-                         "or constant name"),
-                       name);
-          return FALSE;
-        }
-      expr = qd_expr_parse (value, &local);
-      if (expr == NULL)
-        {
-          if (local == NULL)
-            local = g_error_new (QD_ERROR, QD_ERROR_SYNTAX,
-                                 _("'%s' is not an expression"), value);
-          g_propagate_prefixed_error (error, local, _("variable '%s': "), name);
-          return FALSE;
-        }
-      qd_expr_free (expr);
-    }
-
-  if (variable == NULL && value == NULL)
-    return TRUE;
-  if (variable != NULL && g_strcmp0 (variable->value, value) == 0)
-    return TRUE;
-
-  edit = g_new0 (VariableEdit, 1);
-  edit->base.klass = &qd_variable_edit_class;
-  edit->name = g_strdup (name);
-  edit->index = index >= 0 ? (guint) index : self->variables->len;
-  edit->before = variable != NULL ? g_strdup (variable->value) : NULL;
-  edit->after = g_strdup (value);
-
-  qd_document_begin (self, value != NULL ? _("Set Variable") : _("Remove Variable"));
-  record (self, &edit->base);
-  qd_document_end (self);
-  return TRUE;
-}
-
-/* The methods the integrators accept, when the library says which. */
-static gboolean
-method_is_known (const char  *method,
-                 char       **known)
-{
-  const QdParamSpec *spec = qd_registry_find_setting_param ("method");
-  GString *list;
-
-  *known = NULL;
-  /* No integrator says which: nothing uses the method. */
-  if (spec == NULL || spec->kind != QD_PARAM_CHOICE || spec->choices == NULL)
-    return TRUE;
-
-  list = g_string_new (NULL);
-  for (guint i = 0; spec->choices[i] != NULL; i++)
-    {
-      if (strcmp (spec->choices[i], method) == 0)
-        {
-          g_string_free (list, TRUE);
-          return TRUE;
-        }
-      if (i > 0)
-        g_string_append (list, ", ");
-      g_string_append (list, spec->choices[i]);
-    }
-  *known = g_string_free (list, FALSE);
-  return FALSE;
-}
-
-gboolean
-qd_document_set_settings (QdDocument        *self,
-                          const QdSettings  *settings,
-                          GError           **error)
-{
-  const QdSettings *old = &self->settings;
-  SettingsEdit *edit;
-  char *known = NULL;
-
-  g_return_val_if_fail (QD_IS_DOCUMENT (self), FALSE);
-  g_return_val_if_fail (settings != NULL, FALSE);
-
-  if (!isfinite (settings->start_time) || isnan (settings->final_time)
-      || settings->final_time <= settings->start_time)
-    {
-      g_set_error (error, QD_ERROR, QD_ERROR_INVALID,
-                   _("settings: the final time (%g) must be later than the "
-                     "start time (%g)"),
-                   settings->final_time, settings->start_time);
-      return FALSE;
-    }
-  if (settings->method == NULL || !method_is_known (settings->method, &known))
-    {
-      if (known != NULL)
-        g_set_error (error, QD_ERROR, QD_ERROR_INVALID,
-                     _("settings: method '%s' is not one of %s"),
-                     settings->method, known);
-      else
-        g_set_error (error, QD_ERROR, QD_ERROR_INVALID,
-                     _("settings: the integration method is missing; choose "
-                       "one, e.g. QSS1"));
-      g_free (known);
-      return FALSE;
-    }
-  if (!(settings->dqmin > 0) || !isfinite (settings->dqmin))
-    {
-      g_set_error (error, QD_ERROR, QD_ERROR_INVALID,
-                   _("settings: the absolute quantum dqmin (%g) must be "
-                     "positive, e.g. 1e-6"),
-                   settings->dqmin);
-      return FALSE;
-    }
-  if (!(settings->dqrel >= 0) || !isfinite (settings->dqrel))
-    {
-      g_set_error (error, QD_ERROR, QD_ERROR_INVALID,
-                   _("settings: the relative quantum dqrel (%g) must be zero "
-                     "or positive, e.g. 1e-3"),
-                   settings->dqrel);
-      return FALSE;
-    }
-  if (settings->illegitimacy_limit == 0)
-    {
-      g_set_error (error, QD_ERROR, QD_ERROR_INVALID,
-                   _("settings: the illegitimacy limit must be at least 1"));
-      return FALSE;
-    }
-  if (!qd_classic_check_settings (settings, error))
-    return FALSE;
-
-  if (old->start_time == settings->start_time
-      && old->final_time == settings->final_time
-      && g_strcmp0 (old->method, settings->method) == 0
-      && old->dqmin == settings->dqmin
-      && old->dqrel == settings->dqrel
-      && old->illegitimacy_limit == settings->illegitimacy_limit
-      && g_strcmp0 (old->solver, settings->solver != NULL
-                                 ? settings->solver : "qss") == 0
-      && old->rtol == settings->rtol && old->atol == settings->atol
-      && old->max_step == settings->max_step && old->h == settings->h)
-    return TRUE;
-
-  edit = g_new0 (SettingsEdit, 1);
-  edit->base.klass = &qd_settings_edit_class;
-  qd_settings_copy (&edit->before, old);
-  qd_settings_copy (&edit->after, settings);
-
-  qd_document_begin (self, _("Change Settings"));
-  record (self, &edit->base);
-  qd_document_end (self);
-  return TRUE;
-}
-
-static void
-set_info (QdDocument *self,
-          gboolean    is_title,
-          const char *text,
-          const char *label)
-{
-  const char *old = is_title ? self->title : self->description;
-  InfoEdit *edit;
-
-  if (text == NULL)
-    text = "";
-  if (strcmp (old, text) == 0)
-    return;
-
-  edit = g_new0 (InfoEdit, 1);
-  edit->base.klass = &qd_info_edit_class;
-  edit->is_title = is_title;
-  edit->before = g_strdup (old);
-  edit->after = g_strdup (text);
-
-  qd_document_begin (self, label);
-  record (self, &edit->base);
-  qd_document_end (self);
-}
-
-void
-qd_document_set_title (QdDocument *self,
-                       const char *title)
-{
-  g_return_if_fail (QD_IS_DOCUMENT (self));
-
-  set_info (self, TRUE, title, _("Change Title"));
-}
-
-void
-qd_document_set_description (QdDocument *self,
-                             const char *description)
-{
-  g_return_if_fail (QD_IS_DOCUMENT (self));
-
-  set_info (self, FALSE, description, _("Change Description"));
 }
 
 void
@@ -1726,11 +1071,7 @@ qd_document_take_root (QdDocument *self,
   self->index_dirty = TRUE;
 
   g_hash_table_remove_all (self->id_counters);
-  {
-    IdCache cache = { NULL, 0, NULL };
-
-    note_ids (self, &cache, root);
-  }
+  qd_document_note_root_ids (self, root);
 
   self->saved_state = qd_history_get_state (self->history);
   emit_changes (self);

@@ -32,6 +32,7 @@ typedef enum
   QD_ERROR_NUMERIC,         /* NaN or infinity produced by a block */
   QD_ERROR_INVALID,         /* an edit that makes no sense (bad argument) */
   QD_ERROR_STOPPED,         /* a run stopped on request */
+  QD_ERROR_SCRIPT,          /* a block script's error: syntax, header, run time */
 } QdErrorCode;
 
 QD_API GQuark qd_error_quark (void);

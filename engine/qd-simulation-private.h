@@ -195,6 +195,7 @@ struct _QdSimulation
   GStringChunk   *strings;         /* paths (each followed by its block's
                                       id) and parameter texts */
   GPtrArray      *allocs;          /* qd_atomic_alloc memory */
+  GData          *shared;          /* qd_atomic_get_shared resources */
   guint32        *coupled_start;   /* n_atomics + 1, or NULL until a block
                                       asks (qd-coupling.c) */
   QdAtomic      **coupled;         /* the coupled integrators of block i:

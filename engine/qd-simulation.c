@@ -1953,6 +1953,8 @@ qd_simulation_free (QdSimulation *self)
   if (self == NULL)
     return;
   qd_simulation_finish (self);
+  /* After every block's exit, which may still use them. */
+  g_datalist_clear (&self->shared);
 
   if (self->atomics != NULL)
     g_aligned_free (self->atomics);
@@ -2198,6 +2200,19 @@ qd_atomic_alloc (QdAtomic *self,
 
   g_ptr_array_add (self->sim->allocs, mem);
   return mem;
+}
+
+gpointer
+qd_atomic_get_shared (QdAtomic       *self,
+                      const char     *key,
+                      gpointer      (*create) (QdAtomic *self),
+                      GDestroyNotify  destroy)
+{
+  gpointer data = g_datalist_get_data (&self->sim->shared, key);
+
+  if (data == NULL && (data = create (self)) != NULL)
+    g_datalist_set_data_full (&self->sim->shared, key, data, destroy);
+  return data;
 }
 
 QdTrace *

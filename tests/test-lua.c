@@ -249,20 +249,30 @@ test_cellier (void)
   "function lambda(s, t) out(0, s.n) end\n" \
   "function dext(s, t, e, port, x) end\n"
 
+/* A model of one Lua Atomic @name running @script, into a Terminator. */
+static QdDocument *
+script_model (const char *name,
+              const char *script)
+{
+  QdDocument *doc = qd_document_new ();
+  QdBlock *lua = qd_test_add_block (doc, "lua", name);
+  QdBlock *term = qd_test_add_block (doc, "terminator", "End");
+
+  qd_test_set_param (doc, lua, "script", script);
+  qd_test_connect (doc, lua, 0, term, 0);
+  return doc;
+}
+
 /* Runs a one-block model with @script; returns the message of the error
  * that stopped it (at the start or during the run), or NULL. */
 static char *
 run_script (const char *script)
 {
-  QdDocument *doc = qd_document_new ();
-  QdBlock *lua = qd_test_add_block (doc, "lua", "Lua");
-  QdBlock *term = qd_test_add_block (doc, "terminator", "End");
+  QdDocument *doc = script_model ("Lua", script);
   g_autoptr(GError) error = NULL;
   QdSimulation *sim;
   char *message = NULL;
 
-  qd_test_set_param (doc, lua, "script", script);
-  qd_test_connect (doc, lua, 0, term, 0);
   qd_test_set_final_time (doc, 5.0);
   sim = qd_simulation_new (doc, NULL, NULL, &error);
   if (sim != NULL && qd_simulation_run (sim, &error) != QD_RUN_ERROR)
@@ -307,9 +317,9 @@ test_sandbox (void)
   assert_dint_error ("  dofile('x.lua')", "'dofile' is not available");
   assert_dint_error ("  debug.sethook()", "'debug' is not available");
   assert_dint_error ("  local b = string.rep('x', 1 << 30)",
-                     "the script used more than its 64 MiB of memory");
+                     "the Lua blocks of this run used more than their 256 MiB of memory");
   assert_dint_error ("  local t = {} for i = 1, 1e9 do t[i] = i end",
-                     "the script used more than its 64 MiB of memory");
+                     "the Lua blocks of this run used more than their 256 MiB of memory");
   assert_dint_error ("  while true do end", "the call ran more than 50000000 "
                      "instructions (an endless loop?)");
   /* A coroutine is held to the same budget. */
@@ -479,6 +489,69 @@ static void
 test_random_repeats (void)
 {
   g_assert_cmpfloat (random_run_sum (), ==, random_run_sum ());
+}
+
+/* The Lua blocks of a run share one interpreter, each script in its own
+ * globals: two blocks running the same script keep their own global
+ * variables and functions, their own library tables and their own
+ * random sequence, whichever of them runs first. */
+#define ISOLATION_SCRIPT \
+  "--@inputs 0\n--@outputs 1\n--@param period 1 \"\"\n" \
+  "count = 0\n" \
+  "function init(p)\n" \
+  "  period = p.period\n" \
+  "  if period == 1 then math.pi = 3; string.upper = nil end\n" \
+  "  first = math.random()\n" \
+  "end\n" \
+  "function ta(s) return period end\n" \
+  "function lambda(s, t) out(0, count) end\n" \
+  "function dint(s, t) count = count + 1 end\n" \
+  "function dext(s, t, e, port, x) end\n" \
+  "function exit(s, t)\n" \
+  "  stat('count', count)\n" \
+  "  stat('pi', math.pi)\n" \
+  "  stat('upper', string.upper and #string.upper('ab') or 0)\n" \
+  "  stat('method', #(('ab'):upper()))\n" \
+  "  stat('first', first)\n" \
+  "  stat('metatable', getmetatable('') == false and 1 or 0)\n" \
+  "end\n"
+
+static void
+test_globals_apart (void)
+{
+  QdDocument *doc = qd_document_new ();
+  const char *names[] = { "Every 1", "Every 3" };
+  QdSimulation *sim;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      QdBlock *lua = qd_test_add_block (doc, "lua", names[i]);
+      QdBlock *term = qd_test_add_block (doc, "terminator", i == 0 ? "End 1" : "End 3");
+
+      qd_test_set_param (doc, lua, "script", ISOLATION_SCRIPT);
+      qd_test_set_param (doc, lua, "values", i == 0 ? "period = 1" : "period = 3");
+      qd_test_connect (doc, lua, 0, term, 0);
+    }
+  qd_test_set_final_time (doc, 10.5);
+  sim = qd_test_compile (doc);
+  qd_test_run (sim);
+  qd_simulation_finish (sim);
+
+  g_assert_cmpfloat (stat_value (sim, "/Every 1", "count"), ==, 10);
+  g_assert_cmpfloat (stat_value (sim, "/Every 3", "count"), ==, 3);
+  /* The first block changed its math and string tables, not the other's,
+   * and not the strings' methods. */
+  g_assert_cmpfloat (stat_value (sim, "/Every 1", "pi"), ==, 3);
+  g_assert_cmpfloat (stat_value (sim, "/Every 3", "pi"), ==, G_PI);
+  g_assert_cmpfloat (stat_value (sim, "/Every 1", "upper"), ==, 0);
+  g_assert_cmpfloat (stat_value (sim, "/Every 3", "upper"), ==, 2);
+  g_assert_cmpfloat (stat_value (sim, "/Every 1", "method"), ==, 2);
+  g_assert_cmpfloat (stat_value (sim, "/Every 1", "metatable"), ==, 1);
+  /* Each block's random sequence starts from the same seed. */
+  g_assert_cmpfloat (stat_value (sim, "/Every 1", "first"), ==,
+                     stat_value (sim, "/Every 3", "first"));
+  qd_simulation_free (sim);
+  g_object_unref (doc);
 }
 
 /* Values of the script's parameters: header defaults, replaced by the
@@ -704,29 +777,73 @@ test_cli_blocks (void)
   remove_library (home);
 }
 
-/* qdevs-cli run: a script error is exit status 3 and names the block
- * and the line. */
+/* Saves a one-block model whose Lua Atomic "Faulty" runs @script. */
+static char *
+save_script_model (const char *script)
+{
+  QdDocument *doc = script_model ("Faulty", script);
+  g_autoptr(GError) error = NULL;
+  char *path = g_build_filename (g_get_tmp_dir (), "qdevs-lua-error.qdevs", NULL);
+
+  g_assert_true (qd_document_save (doc, path, &error));
+  g_assert_no_error (error);
+  g_object_unref (doc);
+  return path;
+}
+
+/* `qdevs-cli run` on @script: exit status 3 and @expected (after the
+ * file name) on standard error, whether the error is found by Check,
+ * in init or during the run. */
+static void
+assert_cli_run_error (const char *script,
+                      const char *expected)
+{
+  g_autofree char *path = save_script_model (script);
+  g_autofree char *full = g_strconcat (path, ": ", expected, NULL);
+  g_auto(QdCliResult) r = { 0 };
+
+  qd_test_run_cli (&r, NULL, "run", path, NULL);
+  g_assert_cmpint (r.status, ==, 3);
+  if (strstr (r.err, full) == NULL)
+    g_error ("expected \"%s\" on standard error, got \"%s\"", full, r.err);
+  g_remove (path);
+}
+
+/* qdevs-cli run: every script error is exit status 3 and names the
+ * block and the line, a syntax or header error found before the run as
+ * much as an error during it. */
 static void
 test_cli_run_error (void)
 {
-  QdDocument *doc = qd_document_new ();
-  QdBlock *lua = qd_test_add_block (doc, "lua", "Faulty");
-  QdBlock *term = qd_test_add_block (doc, "terminator", "End");
-  g_autoptr(GError) error = NULL;
-  g_autofree char *path = g_build_filename (g_get_tmp_dir (), "qdevs-lua-error.qdevs", NULL);
+  assert_cli_run_error (SCRIPT_HEAD "function dint(s, t)\n  s.n = s.n + nil\nend\n",
+                        "/Faulty: script line 8: attempt to perform "
+                        "arithmetic on a nil value");
+  assert_cli_run_error (SCRIPT_HEAD "function dint(s, t)\n  s.n = s.n +\nend\n",
+                        "/Faulty: script line 9: unexpected symbol near 'end'");
+  assert_cli_run_error ("--@colour red\n" SCRIPT_HEAD "function dint(s, t) end\n",
+                        "/Faulty: script line 1: unknown header line --@colour");
+  assert_cli_run_error ("--@inputs 0\n--@outputs 1\n"
+                        "function init(p) return p.missing.x end\n"
+                        "function ta(s) return 1 end\n"
+                        "function lambda(s, t) end\n"
+                        "function dext(s, t, e, port, x) end\n"
+                        "function dint(s, t) end\n",
+                        "/Faulty: script line 3: attempt to index a nil value");
+  assert_cli_run_error (SCRIPT_HEAD, "/Faulty: script: the script defines no function dint");
+}
+
+/* qdevs-cli check still finds a syntax error before any run: the model
+ * is wrong (exit status 1), with the block and the line. */
+static void
+test_cli_check_error (void)
+{
+  g_autofree char *path = save_script_model (SCRIPT_HEAD "function dint(s, t)\n  s.n = s.n +\nend\n");
   g_auto(QdCliResult) r = { 0 };
 
-  qd_test_set_param (doc, lua, "script",
-                     SCRIPT_HEAD "function dint(s, t)\n  s.n = s.n + nil\nend\n");
-  qd_test_connect (doc, lua, 0, term, 0);
-  g_assert_true (qd_document_save (doc, path, &error));
-  g_assert_no_error (error);
-  qd_test_run_cli (&r, NULL, "run", path, NULL);
-  g_assert_cmpint (r.status, ==, 3);
-  g_assert_nonnull (strstr (r.err, "/Faulty: script line 8: attempt to perform "
-                            "arithmetic on a nil value"));
+  qd_test_run_cli (&r, NULL, "check", path, NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "/Faulty: script line 9: unexpected symbol near 'end'"));
   g_remove (path);
-  g_object_unref (doc);
 }
 
 int
@@ -744,9 +861,11 @@ main (int   argc,
   g_test_add_func ("/lua/values", test_values);
   g_test_add_func ("/lua/ports-from-header", test_ports_from_header);
   g_test_add_func ("/lua/random-repeats", test_random_repeats);
+  g_test_add_func ("/lua/globals-apart", test_globals_apart);
   g_test_add_func ("/lua/library", test_library);
   g_test_add_func ("/lua/placeholder", test_placeholder);
   g_test_add_func ("/lua/cli-blocks", test_cli_blocks);
   g_test_add_func ("/lua/cli-run-error", test_cli_run_error);
+  g_test_add_func ("/lua/cli-check-error", test_cli_check_error);
   return g_test_run ();
 }

@@ -97,11 +97,11 @@ static double
 engine_state_at (const Integrator *st,
                  double            t)
 {
-  double e = t - st->tl;
+  double e = t - st->core.tl;
 
-  if (st->n == 3)
-    return st->x[0] + e * (st->x[1] + e * (st->x[2] + e * st->x[3]));
-  return st->x[0] + e * (st->x[1] + e * st->x[2]);
+  if (st->core.n == 3)
+    return st->core.x[0] + e * (st->core.x[1] + e * (st->core.x[2] + e * st->core.x[3]));
+  return st->core.x[0] + e * (st->core.x[1] + e * st->core.x[2]);
 }
 
 static void
