@@ -24,6 +24,7 @@ typedef struct
   QdSweepDialog  *dialog;
   char           *name;
   double          value;      /* the variable's value, when a number */
+  gboolean        numeric;    /* FALSE: an expression of other variables */
   GtkCheckButton *check;
   GtkDropDown    *kind;
   GtkEntry       *values;
@@ -95,6 +96,9 @@ default_values (const VarRow *row,
   double v = row->value;
   double a = v != 0.0 ? fabs (v) : 1.0;
 
+  /* Values around a made-up number would mislead: the user gives them. */
+  if (!row->numeric)
+    return g_strdup ("");
   switch (kind)
     {
     case QD_SWEEP_KIND_RANGE:
@@ -168,8 +172,7 @@ build_variables (QdSweepDialog *self)
       row->dialog = self;
       row->name = g_strdup (variable->name);
       row->value = g_ascii_strtod (variable->value, &end);
-      if (end == variable->value || *end != '\0' || !isfinite (row->value))
-        row->value = 1.0;
+      row->numeric = end != variable->value && *end == '\0' && isfinite (row->value);
       row->check = GTK_CHECK_BUTTON (gtk_check_button_new_with_label (variable->name));
       {
         /* Where the end-to-end test finds it (qd-test-geometry.h). */
