@@ -907,7 +907,10 @@ GtkWidget *
 qd_sweep_dialog_new (GtkWindow  *parent,
                      QdDocument *document)
 {
-  QdSweepDialog *self = g_object_new (QD_TYPE_SWEEP_DIALOG, "transient-for", parent, NULL);
+  /* The sweep is of that window's diagram: it goes with the window
+   * (and stops its runs, see unrealize). */
+  QdSweepDialog *self = g_object_new (QD_TYPE_SWEEP_DIALOG, "transient-for", parent,
+                                      "destroy-with-parent", TRUE, NULL);
   GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
   g_autofree char *title = NULL;
   gsize length = 0;
