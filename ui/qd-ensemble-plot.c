@@ -25,6 +25,7 @@ struct _QdEnsemblePlot
   QdSweepJob      *job;
   GPtrArray       *results;      /* the records shown */
   char            *signal;
+  QdTrace         *axis_trace;   /* empty: names the value axis */
   GPtrArray       *curves;       /* const double*, borrowed from the job */
   GArray          *indices;      /* guint: each curve's index in the results */
   double          *mean, *low, *high;
@@ -178,10 +179,19 @@ qd_ensemble_plot_get_high (QdEnsemblePlot *self)
 static void
 init_options (QdEnsemblePlot      *self,
               QdPlotRenderOptions *o,
+              QdPlotSeries        *axis,
               const QdPlotStyle   *style)
 {
   qd_plot_render_options_init (o);
-  o->n_series = 0;
+  /* One empty series, drawn as nothing: the renderer names the value
+   * axis after it as in every other plot ("prey" of "/Scope/prey"). */
+  memset (axis, 0, sizeof *axis);
+  axis->trace = self->axis_trace;
+  axis->label = self->signal != NULL && strrchr (self->signal, '/') != NULL
+                ? strrchr (self->signal, '/') + 1 : self->signal;
+  axis->visible = TRUE;
+  o->series = axis;
+  o->n_series = self->axis_trace != NULL && axis->label != NULL ? 1 : 0;
   o->x_min = self->t0;
   o->x_max = self->n_grid > 1 ? self->t0 + (self->n_grid - 1) * self->step : self->t0 + 1.0;
   o->y_min = self->y_min;
@@ -365,11 +375,12 @@ draw_base (QdEnsemblePlot    *self,
            const QdPlotStyle *style)
 {
   QdPlotRenderOptions o;
+  QdPlotSeries axis;
   QdPlotRect area;
   /* Faint enough that a hundred runs make a cloud, not a blot. */
   double alpha = CLAMP (6.0 / MAX (self->curves->len, 1), 0.05, 0.6);
 
-  init_options (self, &o, style);
+  init_options (self, &o, &axis, style);
   if (self->curves->len == 0)
     {
       draw_empty (self, cr, width, height, style);
@@ -421,11 +432,12 @@ draw_highlight (QdEnsemblePlot    *self,
 {
   const double *curve = highlighted_curve (self);
   QdPlotRenderOptions o;
+  QdPlotSeries axis;
   QdPlotRect area;
 
   if (curve == NULL)
     return;
-  init_options (self, &o, style);
+  init_options (self, &o, &axis, style);
   qd_plot_render_get_area (&o, width, height, &area);
   cairo_save (cr);
   cairo_rectangle (cr, area.x, area.y, area.width, area.height);
@@ -544,6 +556,7 @@ qd_ensemble_plot_pick (QdEnsemblePlot *self,
                        double          y)
 {
   QdPlotRenderOptions o;
+  QdPlotSeries axis;
   QdPlotRect area;
   double best = PICK_DISTANCE, t, f, sy;
   int found = -1;
@@ -551,7 +564,7 @@ qd_ensemble_plot_pick (QdEnsemblePlot *self,
 
   if (self->n_grid < 2 || self->curves->len == 0)
     return -1;
-  init_options (self, &o, NULL);
+  init_options (self, &o, &axis, NULL);
   qd_plot_render_get_area (&o, gtk_widget_get_width (GTK_WIDGET (self)),
                            gtk_widget_get_height (GTK_WIDGET (self)), &area);
   if (x < area.x || x > area.x + area.width || y < area.y || y > area.y + area.height)
@@ -640,6 +653,7 @@ qd_ensemble_plot_dispose (GObject *object)
   clear_data (self);
   g_clear_object (&self->job);
   g_clear_pointer (&self->cache, cairo_surface_destroy);
+  g_clear_pointer (&self->axis_trace, qd_trace_unref);
   G_OBJECT_CLASS (qd_ensemble_plot_parent_class)->dispose (object);
 }
 
@@ -684,6 +698,7 @@ qd_ensemble_plot_init (QdEnsemblePlot *self)
   GtkEventController *motion = gtk_event_controller_motion_new ();
 
   self->curves = g_ptr_array_new ();
+  self->axis_trace = qd_trace_new ("");
   self->indices = g_array_new (FALSE, FALSE, sizeof (guint));
   self->highlight = -1;
   g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
