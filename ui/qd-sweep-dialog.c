@@ -6,8 +6,8 @@
  * values and give the same errors. The job (qd-sweep-job.h) runs on its
  * threads; the dialog polls its counters on a timeout, gives the plot
  * the runs done about once a second, and fills the pages once it is
- * finished. Closing the dialog cancels the job, which
- * goes once its last worker has returned.
+ * finished. Closing the dialog cancels the job, which goes once its last
+ * worker has returned.
  */
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
@@ -61,7 +61,7 @@ struct _QdSweepDialog
   QdSweepJob     *job;
   gint64          started;       /* monotonic time of the start */
   gint64          plotted_at;    /* when the plot last took the runs done */
-  guint           n_plotted;
+  guint64         n_plotted;     /* ... and how many there were */
   guint           progress_id;
 };
 
@@ -333,7 +333,7 @@ on_signal_selected (GtkDropDown   *drop_down,
 }
 
 /* While the runs go on, the plot takes those done about once a second:
- * the ensemble builds up as a run of a model grows. */
+ * the ensemble builds up as the plot of a single run grows. */
 static void
 update_live_plot (QdSweepDialog *self)
 {
@@ -416,9 +416,8 @@ on_progress (gpointer data)
   QdSweepDialog *self = data;
   guint64 n = qd_sweep_job_get_n_runs (self->job);
   guint64 done = qd_sweep_job_get_n_done (self->job);
-  g_autofree char *text = NULL;
-
   double elapsed = (g_get_monotonic_time () - self->started) * 1e-6;
+  g_autofree char *text = NULL;
 
   /* The runs left at the pace so far: a guess, shown once there is one. */
   if (done > 0)
