@@ -34,6 +34,7 @@ struct _QdEnsemblePlot
   double           y_min, y_max;
 
   int              highlight;    /* index into the results, or -1 */
+  const QdSweepResult *selected; /* one of the results, or NULL */
   char            *highlight_text;
 
   cairo_surface_t *cache;        /* everything but the highlight */
@@ -118,6 +119,11 @@ qd_ensemble_plot_set_job (QdEnsemblePlot *self,
   g_set_object (&self->job, job);
   clear_data (self);
   self->results = results;
+  /* A run selected stays so while it is shown (the plot of a running
+   * sweep takes more runs, each record where it was). */
+  if (self->selected != NULL
+      && (results == NULL || !g_ptr_array_find (results, self->selected, NULL)))
+    self->selected = NULL;
   if (job == NULL || signal == NULL)
     {
       invalidate (self);
@@ -414,13 +420,27 @@ draw_base (QdEnsemblePlot    *self,
   draw_key (self, cr, &area, style);
 }
 
+/* The curve of the run at @index of the results, or NULL. */
 static const double *
-highlighted_curve (QdEnsemblePlot *self)
+curve_of (QdEnsemblePlot *self,
+          int             index)
 {
   for (guint c = 0; c < self->indices->len; c++)
-    if ((int) g_array_index (self->indices, guint, c) == self->highlight)
+    if ((int) g_array_index (self->indices, guint, c) == index)
       return g_ptr_array_index (self->curves, c);
   return NULL;
+}
+
+static int
+index_of (QdEnsemblePlot      *self,
+          const QdSweepResult *result)
+{
+  guint index;
+
+  if (result == NULL || self->results == NULL
+      || !g_ptr_array_find (self->results, result, &index))
+    return -1;
+  return (int) index;
 }
 
 static void
@@ -430,23 +450,36 @@ draw_highlight (QdEnsemblePlot    *self,
                 double             height,
                 const QdPlotStyle *style)
 {
-  const double *curve = highlighted_curve (self);
+  const double *selected = curve_of (self, index_of (self, self->selected));
+  const double *hovered = curve_of (self, self->highlight);
   QdPlotRenderOptions o;
   QdPlotSeries axis;
   QdPlotRect area;
 
-  if (curve == NULL)
+  if (selected == NULL && hovered == NULL)
     return;
   init_options (self, &o, &axis, style);
   qd_plot_render_get_area (&o, width, height, &area);
   cairo_save (cr);
   cairo_rectangle (cr, area.x, area.y, area.width, area.height);
   cairo_clip (cr);
-  set_color (cr, style == NULL ? &highlight_color : &style->text, 1.0);
-  cairo_set_line_width (cr, 2.0);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
-  path_values (self, cr, &area, &o, curve);
-  cairo_stroke (cr);
+  /* The run selected in the table in the runs' colour, the one under
+   * the pointer in the text's. */
+  if (selected != NULL)
+    {
+      set_color (cr, &run_color, 1.0);
+      cairo_set_line_width (cr, 2.5);
+      path_values (self, cr, &area, &o, selected);
+      cairo_stroke (cr);
+    }
+  if (hovered != NULL)
+    {
+      set_color (cr, style == NULL ? &highlight_color : &style->text, 1.0);
+      cairo_set_line_width (cr, 2.0);
+      path_values (self, cr, &area, &o, hovered);
+      cairo_stroke (cr);
+    }
   cairo_restore (cr);
 }
 
@@ -613,6 +646,22 @@ qd_ensemble_plot_set_highlight (QdEnsemblePlot *self,
   gtk_widget_set_tooltip_text (GTK_WIDGET (self), self->highlight_text);
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_signal_emit (self, signals[SIGNAL_HIGHLIGHT_CHANGED], 0);
+}
+
+void
+qd_ensemble_plot_set_selected (QdEnsemblePlot      *self,
+                               const QdSweepResult *result)
+{
+  g_return_if_fail (QD_IS_ENSEMBLE_PLOT (self));
+
+  self->selected = index_of (self, result) >= 0 ? result : NULL;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+const QdSweepResult *
+qd_ensemble_plot_get_selected (QdEnsemblePlot *self)
+{
+  return self->selected;
 }
 
 int

@@ -369,12 +369,23 @@ qd_sweep_dialog_select_signal (QdSweepDialog *self,
   return FALSE;
 }
 
+/* The line over the plot: the run under the pointer, else the one
+ * selected in the table, else what to do. */
 static void
 on_highlight_changed (QdEnsemblePlot *plot,
                       QdSweepDialog  *self)
 {
   const char *text = qd_ensemble_plot_get_highlight_text (plot);
+  const QdSweepResult *selected = qd_ensemble_plot_get_selected (plot);
 
+  if (text == NULL && selected != NULL && self->job != NULL)
+    {
+      g_autofree char *values = qd_sweep_job_describe_run (self->job, selected);
+      g_autofree char *run = g_strdup_printf (_("Run %" PRIu64 ": %s"), selected->run, values);
+
+      gtk_label_set_text (self->hover, run);
+      return;
+    }
   gtk_label_set_text (self->hover, text != NULL ? text : _("Point at a run to see its values."));
 }
 
@@ -757,6 +768,15 @@ build_ensemble_page (QdSweepDialog *self)
   return page;
 }
 
+/* A run picked in the table stands out in the plot. */
+static void
+on_run_selected (QdSweepTable  *table,
+                 QdSweepDialog *self)
+{
+  qd_ensemble_plot_set_selected (self->plot, qd_sweep_table_get_selected (table));
+  on_highlight_changed (self->plot, self);
+}
+
 static GtkWidget *
 build_runs_page (QdSweepDialog *self)
 {
@@ -773,6 +793,7 @@ build_runs_page (QdSweepDialog *self)
   g_signal_connect (self->export_table, "clicked", G_CALLBACK (on_export_table_clicked), self);
   self->table = QD_SWEEP_TABLE (qd_sweep_table_new ());
   gtk_widget_set_vexpand (GTK_WIDGET (self->table), TRUE);
+  g_signal_connect (self->table, "run-selected", G_CALLBACK (on_run_selected), self);
   gtk_box_append (GTK_BOX (bar), hint);
   gtk_box_append (GTK_BOX (bar), self->export_table);
   gtk_box_append (GTK_BOX (page), bar);
