@@ -342,6 +342,16 @@ test_dialog_table (void)
     g_assert_cmpstr (x, ==, "3");
     g_assert_cmpstr (last, ==, "—");
   }
+  /* Selecting that run in the table marks its curve in the plot. */
+  g_assert_null (qd_ensemble_plot_get_selected (qd_sweep_dialog_get_plot (dialog)));
+  qd_sweep_table_select (table, 0);
+  g_assert_nonnull (qd_sweep_table_get_selected (table));
+  g_assert_true (qd_ensemble_plot_get_selected (qd_sweep_dialog_get_plot (dialog))
+                 == qd_sweep_table_get_selected (table));
+  g_assert_cmpfloat (qd_sweep_table_get_selected (table)->values[0], ==, 4.0);
+  qd_sweep_table_select (table, G_MAXUINT);
+  g_assert_null (qd_ensemble_plot_get_selected (qd_sweep_dialog_get_plot (dialog)));
+  qd_sweep_table_select (table, 0);
   check_sorted (table, final_x, GTK_SORT_DESCENDING);
   check_sorted (table, final_x, GTK_SORT_ASCENDING);
   check_sorted (table, qd_sweep_table_find_column (table, "Steps"), GTK_SORT_ASCENDING);
@@ -365,6 +375,9 @@ test_dialog_table (void)
   g_assert_true (qd_sweep_dialog_select_signal (dialog, "/Scope/Y"));
   g_assert_false (qd_sweep_dialog_select_signal (dialog, "/Scope/Z"));
   g_assert_cmpstr (qd_ensemble_plot_get_signal (qd_sweep_dialog_get_plot (dialog)), ==, "/Scope/Y");
+  /* The run selected stays so under another signal. */
+  g_assert_true (qd_ensemble_plot_get_selected (qd_sweep_dialog_get_plot (dialog))
+                 == qd_sweep_table_get_selected (table));
   g_assert_cmpuint (qd_ensemble_plot_get_n_curves (qd_sweep_dialog_get_plot (dialog)), ==, 4);
   g_assert_true (qd_sweep_dialog_export_plot (dialog, png, &error));
   g_assert_no_error (error);

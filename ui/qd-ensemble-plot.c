@@ -25,6 +25,7 @@ struct _QdEnsemblePlot
   QdSweepJob      *job;
   GPtrArray       *results;      /* the records shown */
   char            *signal;
+  QdTrace         *axis_trace;   /* empty: names the value axis */
   GPtrArray       *curves;       /* const double*, borrowed from the job */
   GArray          *indices;      /* guint: each curve's index in the results */
   double          *mean, *low, *high;
@@ -33,6 +34,7 @@ struct _QdEnsemblePlot
   double           y_min, y_max;
 
   int              highlight;    /* index into the results, or -1 */
+  const QdSweepResult *selected; /* one of the results, or NULL */
   char            *highlight_text;
 
   cairo_surface_t *cache;        /* everything but the highlight */
@@ -117,6 +119,11 @@ qd_ensemble_plot_set_job (QdEnsemblePlot *self,
   g_set_object (&self->job, job);
   clear_data (self);
   self->results = results;
+  /* A run selected stays so while it is shown (the plot of a running
+   * sweep takes more runs, each record where it was). */
+  if (self->selected != NULL
+      && (results == NULL || !g_ptr_array_find (results, self->selected, NULL)))
+    self->selected = NULL;
   if (job == NULL || signal == NULL)
     {
       invalidate (self);
@@ -178,10 +185,19 @@ qd_ensemble_plot_get_high (QdEnsemblePlot *self)
 static void
 init_options (QdEnsemblePlot      *self,
               QdPlotRenderOptions *o,
+              QdPlotSeries        *axis,
               const QdPlotStyle   *style)
 {
   qd_plot_render_options_init (o);
-  o->n_series = 0;
+  /* One empty series, drawn as nothing: the renderer names the value
+   * axis after it as in every other plot ("prey" of "/Scope/prey"). */
+  memset (axis, 0, sizeof *axis);
+  axis->trace = self->axis_trace;
+  axis->label = self->signal != NULL && strrchr (self->signal, '/') != NULL
+                ? strrchr (self->signal, '/') + 1 : self->signal;
+  axis->visible = TRUE;
+  o->series = axis;
+  o->n_series = self->axis_trace != NULL && axis->label != NULL ? 1 : 0;
   o->x_min = self->t0;
   o->x_max = self->n_grid > 1 ? self->t0 + (self->n_grid - 1) * self->step : self->t0 + 1.0;
   o->y_min = self->y_min;
@@ -365,11 +381,12 @@ draw_base (QdEnsemblePlot    *self,
            const QdPlotStyle *style)
 {
   QdPlotRenderOptions o;
+  QdPlotSeries axis;
   QdPlotRect area;
   /* Faint enough that a hundred runs make a cloud, not a blot. */
   double alpha = CLAMP (6.0 / MAX (self->curves->len, 1), 0.05, 0.6);
 
-  init_options (self, &o, style);
+  init_options (self, &o, &axis, style);
   if (self->curves->len == 0)
     {
       draw_empty (self, cr, width, height, style);
@@ -403,13 +420,27 @@ draw_base (QdEnsemblePlot    *self,
   draw_key (self, cr, &area, style);
 }
 
+/* The curve of the run at @index of the results, or NULL. */
 static const double *
-highlighted_curve (QdEnsemblePlot *self)
+curve_of (QdEnsemblePlot *self,
+          int             index)
 {
   for (guint c = 0; c < self->indices->len; c++)
-    if ((int) g_array_index (self->indices, guint, c) == self->highlight)
+    if ((int) g_array_index (self->indices, guint, c) == index)
       return g_ptr_array_index (self->curves, c);
   return NULL;
+}
+
+static int
+index_of (QdEnsemblePlot      *self,
+          const QdSweepResult *result)
+{
+  guint index;
+
+  if (result == NULL || self->results == NULL
+      || !g_ptr_array_find (self->results, result, &index))
+    return -1;
+  return (int) index;
 }
 
 static void
@@ -419,22 +450,36 @@ draw_highlight (QdEnsemblePlot    *self,
                 double             height,
                 const QdPlotStyle *style)
 {
-  const double *curve = highlighted_curve (self);
+  const double *selected = curve_of (self, index_of (self, self->selected));
+  const double *hovered = curve_of (self, self->highlight);
   QdPlotRenderOptions o;
+  QdPlotSeries axis;
   QdPlotRect area;
 
-  if (curve == NULL)
+  if (selected == NULL && hovered == NULL)
     return;
-  init_options (self, &o, style);
+  init_options (self, &o, &axis, style);
   qd_plot_render_get_area (&o, width, height, &area);
   cairo_save (cr);
   cairo_rectangle (cr, area.x, area.y, area.width, area.height);
   cairo_clip (cr);
-  set_color (cr, style == NULL ? &highlight_color : &style->text, 1.0);
-  cairo_set_line_width (cr, 2.0);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
-  path_values (self, cr, &area, &o, curve);
-  cairo_stroke (cr);
+  /* The run selected in the table in the runs' colour, the one under
+   * the pointer in the text's. */
+  if (selected != NULL)
+    {
+      set_color (cr, &run_color, 1.0);
+      cairo_set_line_width (cr, 2.5);
+      path_values (self, cr, &area, &o, selected);
+      cairo_stroke (cr);
+    }
+  if (hovered != NULL)
+    {
+      set_color (cr, style == NULL ? &highlight_color : &style->text, 1.0);
+      cairo_set_line_width (cr, 2.0);
+      path_values (self, cr, &area, &o, hovered);
+      cairo_stroke (cr);
+    }
   cairo_restore (cr);
 }
 
@@ -544,6 +589,7 @@ qd_ensemble_plot_pick (QdEnsemblePlot *self,
                        double          y)
 {
   QdPlotRenderOptions o;
+  QdPlotSeries axis;
   QdPlotRect area;
   double best = PICK_DISTANCE, t, f, sy;
   int found = -1;
@@ -551,7 +597,7 @@ qd_ensemble_plot_pick (QdEnsemblePlot *self,
 
   if (self->n_grid < 2 || self->curves->len == 0)
     return -1;
-  init_options (self, &o, NULL);
+  init_options (self, &o, &axis, NULL);
   qd_plot_render_get_area (&o, gtk_widget_get_width (GTK_WIDGET (self)),
                            gtk_widget_get_height (GTK_WIDGET (self)), &area);
   if (x < area.x || x > area.x + area.width || y < area.y || y > area.y + area.height)
@@ -602,6 +648,22 @@ qd_ensemble_plot_set_highlight (QdEnsemblePlot *self,
   g_signal_emit (self, signals[SIGNAL_HIGHLIGHT_CHANGED], 0);
 }
 
+void
+qd_ensemble_plot_set_selected (QdEnsemblePlot      *self,
+                               const QdSweepResult *result)
+{
+  g_return_if_fail (QD_IS_ENSEMBLE_PLOT (self));
+
+  self->selected = index_of (self, result) >= 0 ? result : NULL;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+const QdSweepResult *
+qd_ensemble_plot_get_selected (QdEnsemblePlot *self)
+{
+  return self->selected;
+}
+
 int
 qd_ensemble_plot_get_highlight (QdEnsemblePlot *self)
 {
@@ -640,6 +702,7 @@ qd_ensemble_plot_dispose (GObject *object)
   clear_data (self);
   g_clear_object (&self->job);
   g_clear_pointer (&self->cache, cairo_surface_destroy);
+  g_clear_pointer (&self->axis_trace, qd_trace_unref);
   G_OBJECT_CLASS (qd_ensemble_plot_parent_class)->dispose (object);
 }
 
@@ -684,6 +747,7 @@ qd_ensemble_plot_init (QdEnsemblePlot *self)
   GtkEventController *motion = gtk_event_controller_motion_new ();
 
   self->curves = g_ptr_array_new ();
+  self->axis_trace = qd_trace_new ("");
   self->indices = g_array_new (FALSE, FALSE, sizeof (guint));
   self->highlight = -1;
   g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);

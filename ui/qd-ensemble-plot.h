@@ -48,6 +48,13 @@ int            qd_ensemble_plot_get_highlight (QdEnsemblePlot *self);
 /* What the tooltip says of the highlighted run, or NULL. */
 const char    *qd_ensemble_plot_get_highlight_text (QdEnsemblePlot *self);
 
+/* Marks a run (a record of those shown; NULL for none), as selecting
+ * its row in the table of runs does: it is drawn in full colour over the
+ * others, and stays so while the pointer moves. */
+void           qd_ensemble_plot_set_selected  (QdEnsemblePlot      *self,
+                                               const QdSweepResult *result);
+const QdSweepResult *qd_ensemble_plot_get_selected (QdEnsemblePlot *self);
+
 /* Draws the plot into @cr, @width x @height, as on screen. */
 void           qd_ensemble_plot_draw          (QdEnsemblePlot *self,
                                                cairo_t        *cr,

@@ -6,8 +6,8 @@
  * values and give the same errors. The job (qd-sweep-job.h) runs on its
  * threads; the dialog polls its counters on a timeout, gives the plot
  * the runs done about once a second, and fills the pages once it is
- * finished. Closing the dialog cancels the job, which
- * goes once its last worker has returned.
+ * finished. Closing the dialog cancels the job, which goes once its last
+ * worker has returned.
  */
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
@@ -24,6 +24,7 @@ typedef struct
   QdSweepDialog  *dialog;
   char           *name;
   double          value;      /* the variable's value, when a number */
+  gboolean        numeric;    /* FALSE: an expression of other variables */
   GtkCheckButton *check;
   GtkDropDown    *kind;
   GtkEntry       *values;
@@ -60,7 +61,7 @@ struct _QdSweepDialog
   QdSweepJob     *job;
   gint64          started;       /* monotonic time of the start */
   gint64          plotted_at;    /* when the plot last took the runs done */
-  guint           n_plotted;
+  guint64         n_plotted;     /* ... and how many there were */
   guint           progress_id;
 };
 
@@ -95,6 +96,9 @@ default_values (const VarRow *row,
   double v = row->value;
   double a = v != 0.0 ? fabs (v) : 1.0;
 
+  /* Values around a made-up number would mislead: the user gives them. */
+  if (!row->numeric)
+    return g_strdup ("");
   switch (kind)
     {
     case QD_SWEEP_KIND_RANGE:
@@ -168,8 +172,7 @@ build_variables (QdSweepDialog *self)
       row->dialog = self;
       row->name = g_strdup (variable->name);
       row->value = g_ascii_strtod (variable->value, &end);
-      if (end == variable->value || *end != '\0' || !isfinite (row->value))
-        row->value = 1.0;
+      row->numeric = end != variable->value && *end == '\0' && isfinite (row->value);
       row->check = GTK_CHECK_BUTTON (gtk_check_button_new_with_label (variable->name));
       {
         /* Where the end-to-end test finds it (qd-test-geometry.h). */
@@ -330,7 +333,7 @@ on_signal_selected (GtkDropDown   *drop_down,
 }
 
 /* While the runs go on, the plot takes those done about once a second:
- * the ensemble builds up as a run of a model grows. */
+ * the ensemble builds up as the plot of a single run grows. */
 static void
 update_live_plot (QdSweepDialog *self)
 {
@@ -366,12 +369,23 @@ qd_sweep_dialog_select_signal (QdSweepDialog *self,
   return FALSE;
 }
 
+/* The line over the plot: the run under the pointer, else the one
+ * selected in the table, else what to do. */
 static void
 on_highlight_changed (QdEnsemblePlot *plot,
                       QdSweepDialog  *self)
 {
   const char *text = qd_ensemble_plot_get_highlight_text (plot);
+  const QdSweepResult *selected = qd_ensemble_plot_get_selected (plot);
 
+  if (text == NULL && selected != NULL && self->job != NULL)
+    {
+      g_autofree char *values = qd_sweep_job_describe_run (self->job, selected);
+      g_autofree char *run = g_strdup_printf (_("Run %" PRIu64 ": %s"), selected->run, values);
+
+      gtk_label_set_text (self->hover, run);
+      return;
+    }
   gtk_label_set_text (self->hover, text != NULL ? text : _("Point at a run to see its values."));
 }
 
@@ -413,9 +427,8 @@ on_progress (gpointer data)
   QdSweepDialog *self = data;
   guint64 n = qd_sweep_job_get_n_runs (self->job);
   guint64 done = qd_sweep_job_get_n_done (self->job);
-  g_autofree char *text = NULL;
-
   double elapsed = (g_get_monotonic_time () - self->started) * 1e-6;
+  g_autofree char *text = NULL;
 
   /* The runs left at the pace so far: a guess, shown once there is one. */
   if (done > 0)
@@ -755,6 +768,15 @@ build_ensemble_page (QdSweepDialog *self)
   return page;
 }
 
+/* A run picked in the table stands out in the plot. */
+static void
+on_run_selected (QdSweepTable  *table,
+                 QdSweepDialog *self)
+{
+  qd_ensemble_plot_set_selected (self->plot, qd_sweep_table_get_selected (table));
+  on_highlight_changed (self->plot, self);
+}
+
 static GtkWidget *
 build_runs_page (QdSweepDialog *self)
 {
@@ -771,6 +793,7 @@ build_runs_page (QdSweepDialog *self)
   g_signal_connect (self->export_table, "clicked", G_CALLBACK (on_export_table_clicked), self);
   self->table = QD_SWEEP_TABLE (qd_sweep_table_new ());
   gtk_widget_set_vexpand (GTK_WIDGET (self->table), TRUE);
+  g_signal_connect (self->table, "run-selected", G_CALLBACK (on_run_selected), self);
   gtk_box_append (GTK_BOX (bar), hint);
   gtk_box_append (GTK_BOX (bar), self->export_table);
   gtk_box_append (GTK_BOX (page), bar);
@@ -904,7 +927,10 @@ GtkWidget *
 qd_sweep_dialog_new (GtkWindow  *parent,
                      QdDocument *document)
 {
-  QdSweepDialog *self = g_object_new (QD_TYPE_SWEEP_DIALOG, "transient-for", parent, NULL);
+  /* The sweep is of that window's diagram: it goes with the window
+   * (and stops its runs, see unrealize). */
+  QdSweepDialog *self = g_object_new (QD_TYPE_SWEEP_DIALOG, "transient-for", parent,
+                                      "destroy-with-parent", TRUE, NULL);
   GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
   g_autofree char *title = NULL;
   gsize length = 0;

@@ -74,11 +74,15 @@ struct _QdSweepTable
   GtkColumnView    *column_view;
   GListStore       *store;
   GtkSortListModel *sorted;
+  GtkSingleSelection *selection;
   QdSweepJob       *job;
   GArray           *columns;    /* Column */
 };
 
 G_DEFINE_FINAL_TYPE (QdSweepTable, qd_sweep_table, GTK_TYPE_WIDGET)
+
+enum { SIGNAL_RUN_SELECTED, N_SIGNALS };
+static guint signals[N_SIGNALS];
 
 static void
 column_clear (gpointer data)
@@ -379,6 +383,29 @@ qd_sweep_table_dup_cell (QdSweepTable *self,
   return g_strdup (text);
 }
 
+const QdSweepResult *
+qd_sweep_table_get_selected (QdSweepTable *self)
+{
+  QdSweepRow *row = gtk_single_selection_get_selected_item (self->selection);
+
+  return row != NULL ? row->result : NULL;
+}
+
+void
+qd_sweep_table_select (QdSweepTable *self,
+                       guint         row)
+{
+  gtk_single_selection_set_selected (self->selection, row == G_MAXUINT ? GTK_INVALID_LIST_POSITION : row);
+}
+
+static void
+on_selected_item (GtkSingleSelection *selection,
+                  GParamSpec         *pspec,
+                  QdSweepTable       *self)
+{
+  g_signal_emit (self, signals[SIGNAL_RUN_SELECTED], 0);
+}
+
 void
 qd_sweep_table_sort (QdSweepTable *self,
                      guint         column,
@@ -397,6 +424,10 @@ qd_sweep_table_dispose (GObject *object)
 {
   QdSweepTable *self = QD_SWEEP_TABLE (object);
 
+  /* Emptied as it goes, the table has no run selected to tell of. */
+  if (self->selection != NULL)
+    g_signal_handlers_disconnect_by_data (self->selection, self);
+  g_clear_object (&self->selection);
   g_clear_pointer (&self->scroller, gtk_widget_unparent);
   g_clear_object (&self->store);
   g_clear_object (&self->sorted);
@@ -421,13 +452,14 @@ qd_sweep_table_class_init (QdSweepTableClass *klass)
   object_class->finalize = qd_sweep_table_finalize;
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "qd-sweep-table");
+  signals[SIGNAL_RUN_SELECTED] =
+    g_signal_new ("run-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void
 qd_sweep_table_init (QdSweepTable *self)
 {
-  GtkSingleSelection *selection;
-
   self->columns = g_array_new (FALSE, FALSE, sizeof (Column));
   g_array_set_clear_func (self->columns, column_clear);
   self->store = g_list_store_new (QD_TYPE_SWEEP_ROW);
@@ -438,11 +470,12 @@ qd_sweep_table_init (QdSweepTable *self)
   /* The column view's sorter follows the clicks on the headers. */
   self->sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->store)),
                                           g_object_ref (gtk_column_view_get_sorter (self->column_view)));
-  selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->sorted)));
-  gtk_single_selection_set_autoselect (selection, FALSE);
-  gtk_single_selection_set_can_unselect (selection, TRUE);
-  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (selection));
-  g_object_unref (selection);
+  /* Nothing selected until the user picks a run. */
+  self->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->sorted)));
+  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  g_signal_connect (self->selection, "notify::selected-item", G_CALLBACK (on_selected_item), self);
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
   self->scroller = qd_table_scroller_new (GTK_WIDGET (self->column_view));
   gtk_widget_set_parent (self->scroller, GTK_WIDGET (self));
 }

@@ -38,6 +38,12 @@ char       *qd_sweep_table_dup_cell         (QdSweepTable *self,
 double      qd_sweep_table_get_number       (QdSweepTable *self,
                                              guint         row,
                                              guint         column);
+/* The run of the row selected, or NULL; "run-selected" tells when it
+ * changes. qd_sweep_table_select() selects row @row of those shown
+ * (G_MAXUINT: none), as a click does. */
+const QdSweepResult *qd_sweep_table_get_selected (QdSweepTable *self);
+void        qd_sweep_table_select           (QdSweepTable *self,
+                                             guint         row);
 /* Sorts by @column, as clicks on its header do. */
 void        qd_sweep_table_sort             (QdSweepTable *self,
                                              guint         column,
