@@ -4,16 +4,20 @@
  * before compiling, each system is copied with every vector block
  * replaced by its n element blocks (an Integrator of size n becomes n
  * integrators, a Weighted Sum fed by vectors n weighted sums), and the
- * wiring blocks (Index Shift) resolved into links from element to
- * element. The flat model of a vector diagram is then exactly the flat
+ * wiring blocks (Index Shift, Mux, Demux, Selector, Scalar to Vector)
+ * resolved into links from element to element; Sum of Elements, Matrix
+ * Gain and the sinks that choose elements are written by
+ * qd-compile-vector-sum.c. The flat model of a vector diagram is then exactly the flat
  * model of the same diagram drawn with scalar blocks, element by
  * element, so both give the same events, bit for bit, at the same cost
  * per event.
  *
  * Widths: an Integrator's (any block with an INTEGER parameter "size")
  * is its size, or the length of its x0 list, when either is given; an
- * Index Shift's is its
- * input's; any other block's is the largest width among its inputs, a
+ * Index Shift's is its input's, a Mux's the sum of its inputs', a
+ * Demux's outputs' their "widths" (or an even share of the input), a
+ * Matrix Gain's the rows of M; a Sum of Elements, a Scope or a To CSV
+ * is one block; any other block's is the largest width among its inputs, a
  * scalar input driving every element (broadcast). Inputs of two
  * different widths above 1 are an error naming the block.
  *
