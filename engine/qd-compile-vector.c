@@ -446,6 +446,10 @@ classify_wiring (Expander     *e,
     }
   else if ((flags & QD_BLOCK_VECTOR_DEMUX) != 0)
     classify_demux (e, vb);
+  else if ((flags & QD_BLOCK_TAG_SINK) != 0)
+    vb->kind = KIND_GOTO;
+  else if ((flags & QD_BLOCK_TAG_SOURCE) != 0)
+    vb->kind = KIND_FROM;
   else if ((flags & QD_BLOCK_VECTOR_SUM) != 0)
     qd_vector_classify_sum (e, vb);
   else if ((flags & QD_BLOCK_VECTOR_MATRIX) != 0)
@@ -622,7 +626,11 @@ infer_block (VSystem *vs,
       break;
     case KIND_SHIFT:
     case KIND_OUTPORT:
+    case KIND_GOTO:
       w = driver_width (vs, vb, 0);
+      break;
+    case KIND_FROM:
+      w = vb->peer > 0 ? vs->blocks[vb->peer - 1].width : 1;
       break;
     case KIND_MUX:
       {
@@ -717,9 +725,8 @@ check_widths (Expander *e,
             continue;
           if (vb->kind == KIND_STRUCTURAL)
             add_problem (e, vb->block,
-                         _("input %u carries a vector of %u signals, which "
-                           "cannot enter a Goto; select the elements you "
-                           "need first"), q + 1, w);
+                         _("input %u carries a vector of %u signals; it "
+                           "takes one signal"), q + 1, w);
           else if ((vb->kind == KIND_SHIFT && q > 0) || vb->kind == KIND_SPREAD)
             add_problem (e, vb->block,
                          _("input %u carries a vector of %u signals; it "
@@ -865,6 +872,16 @@ make_element (Expander *e,
 
           qd_block_set_param_raw (block, "port", text);
         }
+    }
+  if ((vb->kind == KIND_GOTO || vb->kind == KIND_FROM) && vb->width > 1)
+    {
+      /* Element i is published under the tag "tag[i]". */
+      const char *name = qd_block_get_type_info (vb->block)->params[0].name;
+      g_autofree char *tag = g_strdup_printf ("%s[%u]",
+                                              qd_block_get_param_or_default (vb->block, name),
+                                              i + 1);
+
+      qd_block_set_param_raw (block, name, tag);
     }
   if (vb->kind == KIND_SUBSYSTEM)
     {
@@ -1117,6 +1134,34 @@ emit_links (Expander *e,
     }
 }
 
+/* The text of a Goto's or From's tag. */
+static const char *
+tag_of (const VBlock *vb)
+{
+  const QdBlockType *type = qd_block_get_type_info (vb->block);
+
+  if (type == NULL || type->n_params == 0)
+    return "";
+  return qd_block_get_param_or_default (vb->block, type->params[0].name);
+}
+
+/* Each From's Goto: the first of the system with its tag. */
+static void
+find_peers (VSystem *vs)
+{
+  g_autoptr(GHashTable) gotos = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint i = 0; i < vs->n; i++)
+    if (vs->blocks[i].kind == KIND_GOTO
+        && !g_hash_table_contains (gotos, tag_of (&vs->blocks[i])))
+      g_hash_table_insert (gotos, (gpointer) tag_of (&vs->blocks[i]),
+                           GUINT_TO_POINTER (i + 1));
+  for (guint i = 0; i < vs->n; i++)
+    if (vs->blocks[i].kind == KIND_FROM)
+      vs->blocks[i].peer = GPOINTER_TO_UINT (g_hash_table_lookup (gotos,
+                                                                  tag_of (&vs->blocks[i])));
+}
+
 /* @system's blocks with their kinds and drivers, and those of the
  * systems inside its Subsystems. */
 static void
@@ -1147,6 +1192,7 @@ vsystem_init (Expander *e,
         }
     }
   index_drivers (e, vs, system);
+  find_peers (vs);
 }
 
 static void
