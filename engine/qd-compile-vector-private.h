@@ -28,7 +28,9 @@ typedef enum
   KIND_SUBSYSTEM,    /* its ports as wide as what they carry */
   KIND_INPORT,
   KIND_OUTPORT,
-  KIND_STRUCTURAL,   /* Goto, From and the like: scalar only */
+  KIND_GOTO,         /* as wide as what it publishes */
+  KIND_FROM,         /* as wide as its Goto */
+  KIND_STRUCTURAL,   /* anything else that is not atomic: scalar only */
 } Kind;
 
 typedef struct
@@ -61,6 +63,7 @@ typedef struct
   QdMatrix   matrix;       /* a Matrix Gain's, entries sorted by row */
   gboolean   triplets;     /* ... read from a file of triplets */
   VSystem   *inner;        /* a Subsystem's */
+  guint      peer;         /* a From's Goto: its index + 1, or 0 */
   QdBlock  **elements;     /* width of them (one for a scalar copy) */
   QdBlock   *constant;     /* an Index Shift's nonzero boundary */
 } VBlock;

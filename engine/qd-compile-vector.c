@@ -4,16 +4,20 @@
  * before compiling, each system is copied with every vector block
  * replaced by its n element blocks (an Integrator of size n becomes n
  * integrators, a Weighted Sum fed by vectors n weighted sums), and the
- * wiring blocks (Index Shift) resolved into links from element to
- * element. The flat model of a vector diagram is then exactly the flat
+ * wiring blocks (Index Shift, Mux, Demux, Selector, Scalar to Vector)
+ * resolved into links from element to element; Sum of Elements, Matrix
+ * Gain and the sinks that choose elements are written by
+ * qd-compile-vector-sum.c. The flat model of a vector diagram is then exactly the flat
  * model of the same diagram drawn with scalar blocks, element by
  * element, so both give the same events, bit for bit, at the same cost
  * per event.
  *
  * Widths: an Integrator's (any block with an INTEGER parameter "size")
  * is its size, or the length of its x0 list, when either is given; an
- * Index Shift's is its
- * input's; any other block's is the largest width among its inputs, a
+ * Index Shift's is its input's, a Mux's the sum of its inputs', a
+ * Demux's outputs' their "widths" (or an even share of the input), a
+ * Matrix Gain's the rows of M; a Sum of Elements, a Scope or a To CSV
+ * is one block; any other block's is the largest width among its inputs, a
  * scalar input driving every element (broadcast). Inputs of two
  * different widths above 1 are an error naming the block.
  *
@@ -443,6 +447,10 @@ classify_wiring (Expander     *e,
     }
   else if ((flags & QD_BLOCK_VECTOR_DEMUX) != 0)
     classify_demux (e, vb);
+  else if ((flags & QD_BLOCK_TAG_SINK) != 0)
+    vb->kind = KIND_GOTO;
+  else if ((flags & QD_BLOCK_TAG_SOURCE) != 0)
+    vb->kind = KIND_FROM;
   else if ((flags & QD_BLOCK_VECTOR_SUM) != 0)
     qd_vector_classify_sum (e, vb);
   else if ((flags & QD_BLOCK_VECTOR_MATRIX) != 0)
@@ -619,7 +627,11 @@ infer_block (VSystem *vs,
       break;
     case KIND_SHIFT:
     case KIND_OUTPORT:
+    case KIND_GOTO:
       w = driver_width (vs, vb, 0);
+      break;
+    case KIND_FROM:
+      w = vb->peer > 0 ? vs->blocks[vb->peer - 1].width : 1;
       break;
     case KIND_MUX:
       {
@@ -714,9 +726,8 @@ check_widths (Expander *e,
             continue;
           if (vb->kind == KIND_STRUCTURAL)
             add_problem (e, vb->block,
-                         _("input %u carries a vector of %u signals, which "
-                           "cannot enter a Goto; select the elements you "
-                           "need first"), q + 1, w);
+                         _("input %u carries a vector of %u signals; it "
+                           "takes one signal"), q + 1, w);
           else if ((vb->kind == KIND_SHIFT && q > 0) || vb->kind == KIND_SPREAD)
             add_problem (e, vb->block,
                          _("input %u carries a vector of %u signals; it "
@@ -862,6 +873,16 @@ make_element (Expander *e,
 
           qd_block_set_param_raw (block, "port", text);
         }
+    }
+  if ((vb->kind == KIND_GOTO || vb->kind == KIND_FROM) && vb->width > 1)
+    {
+      /* Element i is published under the tag "tag[i]". */
+      const char *name = qd_block_get_type_info (vb->block)->params[0].name;
+      g_autofree char *tag = g_strdup_printf ("%s[%u]",
+                                              qd_block_get_param_or_default (vb->block, name),
+                                              i + 1);
+
+      qd_block_set_param_raw (block, name, tag);
     }
   if (vb->kind == KIND_SUBSYSTEM)
     {
@@ -1115,6 +1136,34 @@ emit_links (Expander *e,
     }
 }
 
+/* The text of a Goto's or From's tag. */
+static const char *
+tag_of (const VBlock *vb)
+{
+  const QdBlockType *type = qd_block_get_type_info (vb->block);
+
+  if (type == NULL || type->n_params == 0)
+    return "";
+  return qd_block_get_param_or_default (vb->block, type->params[0].name);
+}
+
+/* Each From's Goto: the first of the system with its tag. */
+static void
+find_peers (VSystem *vs)
+{
+  g_autoptr(GHashTable) gotos = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint i = 0; i < vs->n; i++)
+    if (vs->blocks[i].kind == KIND_GOTO
+        && !g_hash_table_contains (gotos, tag_of (&vs->blocks[i])))
+      g_hash_table_insert (gotos, (gpointer) tag_of (&vs->blocks[i]),
+                           GUINT_TO_POINTER (i + 1));
+  for (guint i = 0; i < vs->n; i++)
+    if (vs->blocks[i].kind == KIND_FROM)
+      vs->blocks[i].peer = GPOINTER_TO_UINT (g_hash_table_lookup (gotos,
+                                                                  tag_of (&vs->blocks[i])));
+}
+
 /* @system's blocks with their kinds and drivers, and those of the
  * systems inside its Subsystems. */
 static void
@@ -1145,6 +1194,7 @@ vsystem_init (Expander *e,
         }
     }
   index_drivers (e, vs, system);
+  find_peers (vs);
 }
 
 static void

@@ -317,6 +317,21 @@ test_vector_params (void)
   message = qd_inspector_get_error (inspector, "matrix");
   g_assert_nonnull (message);
   g_assert_true (g_str_has_prefix (message, "row 1, column 2: "));
+
+  /* The elements a Scope shows: all, or a list of elements and ranges. */
+  qd_inspector_set_block (inspector, add_block (document, "scope", "Scope", 0, 300));
+  g_assert_cmpstr (qd_inspector_get_summary (inspector, "elements"), ==,
+                   "every element");
+  type_and_enter (inspector, "elements", "2:k+2, 7");
+  g_assert_cmpstr (qd_inspector_get_summary (inspector, "elements"), ==,
+                   "4 elements: 2, 3, 4, 7");
+  type_and_enter (inspector, "elements", "1:100");
+  g_assert_cmpstr (qd_inspector_get_summary (inspector, "elements"), ==,
+                   "100 elements: 1, 2, 3, 4, 5, 6, …");
+  entry = qd_inspector_get_field (inspector, "elements");
+  gtk_editable_set_text (GTK_EDITABLE (entry), "4:2");
+  g_assert_cmpstr (qd_inspector_get_error (inspector, "elements"), ==,
+                   "'4:2' is not an element number from 1 or a range a:b with a <= b");
 }
 
 /* A valid change is one undo step, and undo puts the form back. */

@@ -1042,6 +1042,46 @@ test_subsystem_boundary (void)
   qd_simulation_free (sim);
 }
 
+/* A vector through Goto and From: x = ∫ 1, size 3, published under the
+ * tag v; its From, through a Gain of 2, gives 2t for every element. */
+static void
+test_goto_from (void)
+{
+  g_autoptr(QdDocument) doc = qd_document_new ();
+  QdBlock *one = add_constant (doc, "One", "1");
+  QdBlock *from = qd_test_add_block (doc, "from", "From");
+  QdBlock *x = qd_test_add_block (doc, "integrator", "x");
+  QdBlock *go = qd_test_add_block (doc, "goto", "Goto");
+  QdBlock *gain = qd_test_add_block (doc, "gain", "G");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+  g_autoptr(GHashTable) widths = NULL;
+  QdSimulation *sim;
+
+  qd_test_set_param (doc, x, "size", "3");
+  qd_test_set_param (doc, x, "method", "QSS2");
+  qd_test_set_param (doc, go, "tag", "v");
+  qd_test_set_param (doc, from, "tag", "v");
+  qd_test_set_param (doc, gain, "k", "2");
+  qd_test_connect (doc, one, 0, x, 0);
+  qd_test_connect (doc, x, 0, go, 0);
+  qd_test_connect (doc, from, 0, gain, 0);
+  qd_test_connect (doc, gain, 0, scope, 0);
+  qd_test_set_final_time (doc, 1.0);
+  sim = qd_test_compile (doc);
+  qd_test_run (sim);
+  for (guint i = 1; i <= 3; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("/Scope/x1[%u]", i);
+
+      g_assert_cmpfloat_with_epsilon (trace_at (sim, name, 1.0), 2.0, 1e-9);
+    }
+  qd_simulation_free (sim);
+  /* The From's link is drawn 3 wide. */
+  widths = qd_vector_link_widths (doc, qd_document_get_root (doc));
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (widths,
+                      qd_system_find_source (qd_document_get_root (doc), from->id, 0))), ==, 3);
+}
+
 /* A width mismatch inside a subsystem, and one after it, name their
  * blocks by path. */
 static void
@@ -1105,5 +1145,6 @@ main (int    argc,
   g_test_add_func ("/vectors/subsystem-ports", test_subsystem_ports);
   g_test_add_func ("/vectors/subsystem-boundary", test_subsystem_boundary);
   g_test_add_func ("/vectors/subsystem-errors", test_subsystem_errors);
+  g_test_add_func ("/vectors/goto-from", test_goto_from);
   return g_test_run ();
 }

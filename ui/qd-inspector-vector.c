@@ -1,7 +1,8 @@
 /* qd-inspector-vector.c: the inspector's parameters that hold vectors
  *
  * A Weighted Sum's weights, an Integrator's x0 given one value per
- * element, a Matrix Gain's matrix: the entry is checked element by
+ * element, a Matrix Gain's matrix, the elements a Selector, Scope or To
+ * CSV takes ("2:4, 7"): the entry is checked element by
  * element as it is typed, an x0 against the block's Size, and a line
  * under it shows what it holds, evaluated, with its count or its size,
  * "3 elements: [1, 2, 3]", "2 × 2 matrix: [0 -1; 1 0]", so that a long
@@ -27,6 +28,13 @@ is_matrix (const QdBlockType *type,
          && spec->kind == QD_PARAM_STRING && strcmp (spec->name, "matrix") == 0;
 }
 
+/* The elements a Selector, Scope or To CSV takes: "2:4, 7". */
+static gboolean
+is_elements (const QdParamSpec *spec)
+{
+  return spec->kind == QD_PARAM_STRING && strcmp (spec->name, "elements") == 0;
+}
+
 gboolean
 qd_inspector_vector_applies (const QdBlock     *block,
                              const QdParamSpec *spec)
@@ -35,7 +43,7 @@ qd_inspector_vector_applies (const QdBlock     *block,
 
   if (spec == NULL || type == NULL)
     return FALSE;
-  if (spec->kind == QD_PARAM_VECTOR || is_matrix (type, spec))
+  if (spec->kind == QD_PARAM_VECTOR || is_matrix (type, spec) || is_elements (spec))
     return TRUE;
   return spec->kind == QD_PARAM_NUMBER && strcmp (spec->name, "x0") == 0
          && qd_block_type_find_param (type, "size") >= 0;
@@ -165,6 +173,74 @@ check_matrix (QdDocument          *document,
   return TRUE;
 }
 
+/* A choice of elements: "all" where that is the default, or single
+ * elements and ranges a:b, numbered from 1, each end an expression. */
+static gboolean
+check_elements (QdDocument          *document,
+                const QdParamSpec   *spec,
+                const char          *text,
+                QdInspectorEvalFunc  eval,
+                char               **summary,
+                GError             **error)
+{
+  g_autofree char *choice = g_strstrip (g_strdup (text));
+  g_auto(GStrv) parts = NULL;
+  g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (double));
+  guint64 count = 0;
+  GString *shown;
+
+  if (g_ascii_strcasecmp (choice, "all") == 0
+      && g_strcmp0 (spec->default_value, "all") == 0)
+    {
+      if (summary != NULL)
+        *summary = g_strdup (_("every element"));
+      return TRUE;
+    }
+  parts = qd_expr_split_vector (choice);
+  for (guint k = 0; parts[k] != NULL; k++)
+    {
+      g_auto(GStrv) ends = g_strsplit (parts[k], ":", 2);
+      double first, last;
+
+      if (!eval (spec, document, ends[0], &first, error)
+          || !eval (spec, document, ends[1] != NULL ? ends[1] : ends[0], &last, error))
+        return FALSE;
+      if (first != floor (first) || last != floor (last) || first < 1
+          || last < first || last > G_MAXUINT)
+        {
+          g_set_error (error, QD_ERROR, QD_ERROR_PARAM,
+                       _("'%s' is not an element number from 1 or a range "
+                         "a:b with a <= b"), g_strstrip (parts[k]));
+          return FALSE;
+        }
+      for (double j = first; j <= last && values->len < SHOWN; j++)
+        g_array_append_val (values, j);
+      count += (guint64) (last - first) + 1;
+    }
+  if (count == 0)
+    {
+      g_set_error (error, QD_ERROR, QD_ERROR_PARAM,
+                   _("no element; give one or more, \"1\", \"2:5\""));
+      return FALSE;
+    }
+  if (summary == NULL)
+    return TRUE;
+  shown = g_string_new (NULL);
+  for (guint k = 0; k < values->len; k++)
+    {
+      if (k > 0)
+        g_string_append (shown, ", ");
+      append_value (shown, g_array_index (values, double, k));
+    }
+  if (count > values->len)
+    g_string_append (shown, ", …");
+  *summary = g_strdup_printf (ngettext ("%u element: %s", "%u elements: %s",
+                                       (gulong) MIN (count, G_MAXUINT)),
+                              (guint) MIN (count, G_MAXUINT), shown->str);
+  g_string_free (shown, TRUE);
+  return TRUE;
+}
+
 gboolean
 qd_inspector_vector_check (QdDocument          *document,
                            const QdBlock       *block,
@@ -178,6 +254,8 @@ qd_inspector_vector_check (QdDocument          *document,
   g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (double));
   guint n, size;
 
+  if (is_elements (spec))
+    return check_elements (document, spec, text, eval, summary, error);
   if (spec->kind == QD_PARAM_STRING)
     return check_matrix (document, block, spec, text, eval, summary, error);
   parts = qd_expr_split_vector (text);

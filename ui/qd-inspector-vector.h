@@ -19,8 +19,8 @@ typedef gboolean (*QdInspectorEvalFunc) (const QdParamSpec  *spec,
                                          GError            **error);
 
 /* Whether @spec of @block holds a list of values: a VECTOR parameter,
- * the x0 of a block that can be a vector (it has a "size"), or a
- * Matrix Gain's matrix. */
+ * the x0 of a block that can be a vector (it has a "size"), a Matrix
+ * Gain's matrix, or a choice of "elements". */
 gboolean   qd_inspector_vector_applies (const QdBlock      *block,
                                         const QdParamSpec  *spec);
 
