@@ -33,8 +33,8 @@
  *     Integrator (a switched derivative, a reset), the solver restarts.
  *
  *   - Any other block that receives the segments (and every hybrid block
- *     under forward and backward Euler, see qd_classic_prepare()) finds
- *     its crossings on them as under QSS (the crossing of a polynomial,
+ *     under the ARKODE tables of order below 4, see
+ *     qd_classic_prepare()) finds its crossings on them as under QSS (the crossing of a polynomial,
  *     to rounding); the events of the loop inside (t0, t1) then run in
  *     order. When one of them reaches an Integrator, the step is cut
  *     there: y is taken from the segments at that time, resets applied,
@@ -468,11 +468,16 @@ qd_classic_prepare (QdClassic    *self,
   qd_simulation_set_fused_cascades (sim, FALSE);
   find_rhs_blocks (self);
   find_stopping_blocks (self);
-  /* ARKODE 6.4 gives the state at the end of the step as its
-   * interpolant anywhere inside a step of a first-order table (forward
-   * and backward Euler), where a root is then located and returned:
-   * those keep finding crossings on the steps' segments. */
-  if (self->method->order > 1)
+  /* ARKODE 6.4 limits its dense output, where a root is located and
+   * returned, to degree q - 1 for a table of order q: the step's end
+   * state for forward and backward Euler (a crossing then loops at one
+   * instant), a line for Heun and the trapezoidal rule, which located
+   * the bouncing-ball example's contacts 7 times worse than the cubic
+   * segments the Integrators emit, a parabola for Bogacki-Shampine.
+   * Those tables keep finding crossings on the segments; from order 4
+   * on the dense output is at least that cubic. CVODE's is its own
+   * polynomial of the method's order. */
+  if (self->method->family == QD_CLASSIC_CVODE || self->method->order >= 4)
     self->roots = qd_classic_roots_new (sim, self->n, self->block,
                                         self->state_of, self->stops);
 }

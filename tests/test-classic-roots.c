@@ -51,8 +51,10 @@ static const BallCase ball_cases[] = {
   { "rkf45:rtol=1e-10,atol=1e-12", 1e-12 },
   { "dormand-prince:rtol=1e-10,atol=1e-12", 1e-12 },
   { "rk4:h=0.01", 1e-12 },
-  /* Forward Euler keeps the interpolant path (qd-classic.c): the
-   * crossing on the step's Hermite segment, of the method's accuracy. */
+  /* The tables of order below 4 keep the interpolant path (qd-classic.c,
+   * qd_classic_prepare()): the crossing on the step's cubic Hermite
+   * segment, exact on Heun's parabolas, of forward Euler's accuracy. */
+  { "heun:rtol=1e-6,atol=1e-8", 1e-12, TRUE },
   { "euler:rtol=1e-6,atol=1e-8", 1e-2, TRUE },
 };
 
