@@ -34,14 +34,14 @@
  *
  *   - Any other block that receives the segments (and every hybrid block
  *     under the ARKODE tables of order below 4, see
- *     qd_classic_prepare()) finds its crossings on them as under QSS (the crossing of a polynomial,
- *     to rounding); the events of the loop inside (t0, t1) then run in
- *     order. When one of them reaches an Integrator, the step is cut
- *     there: y is taken from the segments at that time, resets applied,
- *     and the solver restarts. Such a crossing is located on the cubic
- *     Hermite segment, whose error is that of the step's ends plus the
- *     segment's own (h^4), and the integration never steps across a
- *     discontinuity it has seen.
+ *     qd_classic_prepare()) finds its crossings on them as under QSS
+ *     (the crossing of a polynomial, to rounding); the events of the
+ *     loop inside (t0, t1) then run in order. When one of them reaches
+ *     an Integrator, the step is cut there: y is taken from the segments
+ *     at that time, resets applied, and the solver restarts. Such a
+ *     crossing is located on the cubic Hermite segment, whose error is
+ *     that of the step's ends plus the segment's own (h^4). Either way
+ *     the integration never steps across a discontinuity it has seen.
  *
  * An Integrator type (QD_BLOCK_INTEGRATOR) is driven through its
  * descriptor's conventions: its parameter "x0" is the initial state,
@@ -951,7 +951,7 @@ events_at_t (QdClassic  *self,
              GError    **error)
 {
   QdRunStatus status;
-  gboolean at_root;
+  gboolean at_root, stale;
 
   self->discontinuity = FALSE;
   status = qd_simulation_run_events (self->sim, nextafter (self->t, QD_INF),
@@ -965,12 +965,11 @@ events_at_t (QdClassic  *self,
    * where it evaluates them again itself. At a root its internal step
    * has gone on past t with the old right-hand side: any change of it
    * is a restart, even a continuous one. */
-  if (self->roots != NULL && qd_classic_roots_refresh (self->roots, self->t)
-      && !at_root)
-    ;
-  else if (self->solver_ready
-           && (!self->discontinuity
-               || (!at_root && derivative_continuous (self))))
+  stale = self->roots != NULL
+          && qd_classic_roots_refresh (self->roots, self->t) && !at_root;
+  if (self->solver_ready && !stale
+      && (!self->discontinuity
+          || (!at_root && derivative_continuous (self))))
     return QD_RUN_DONE;
   if (self->solver_ready && self->discontinuity && at_root)
     self->stats.root_stops++;
