@@ -127,6 +127,10 @@ probe_side (Probe  *probe,
     p[0] = 0.0;
   for (int k = 0; k <= probe->n && side == 0; k++)
     side = sign_of (p[k]);
+  /* Listing the levels (hybrid_crossing_levels()) needs no crossing
+   * time. */
+  if (probe->record != NULL)
+    return side;
 
   r = qd_poly_first_root (p, probe->n);
   if (r < probe->root)

@@ -33,15 +33,15 @@
  *     Integrator (a switched derivative, a reset), the solver restarts.
  *
  *   - Any other block that receives the segments (and every hybrid block
- *     under forward and backward Euler, see qd_classic_prepare()) finds
- *     its crossings on them as under QSS (the crossing of a polynomial,
- *     to rounding); the events of the loop inside (t0, t1) then run in
- *     order. When one of them reaches an Integrator, the step is cut
- *     there: y is taken from the segments at that time, resets applied,
- *     and the solver restarts. Such a crossing is located on the cubic
- *     Hermite segment, whose error is that of the step's ends plus the
- *     segment's own (h^4), and the integration never steps across a
- *     discontinuity it has seen.
+ *     under the ARKODE tables of order below 4, see
+ *     qd_classic_prepare()) finds its crossings on them as under QSS
+ *     (the crossing of a polynomial, to rounding); the events of the
+ *     loop inside (t0, t1) then run in order. When one of them reaches
+ *     an Integrator, the step is cut there: y is taken from the segments
+ *     at that time, resets applied, and the solver restarts. Such a
+ *     crossing is located on the cubic Hermite segment, whose error is
+ *     that of the step's ends plus the segment's own (h^4). Either way
+ *     the integration never steps across a discontinuity it has seen.
  *
  * An Integrator type (QD_BLOCK_INTEGRATOR) is driven through its
  * descriptor's conventions: its parameter "x0" is the initial state,
@@ -468,11 +468,16 @@ qd_classic_prepare (QdClassic    *self,
   qd_simulation_set_fused_cascades (sim, FALSE);
   find_rhs_blocks (self);
   find_stopping_blocks (self);
-  /* ARKODE 6.4 gives the state at the end of the step as its
-   * interpolant anywhere inside a step of a first-order table (forward
-   * and backward Euler), where a root is then located and returned:
-   * those keep finding crossings on the steps' segments. */
-  if (self->method->order > 1)
+  /* ARKODE 6.4 limits its dense output, where a root is located and
+   * returned, to degree q - 1 for a table of order q: the step's end
+   * state for forward and backward Euler (a crossing then loops at one
+   * instant), a line for Heun and the trapezoidal rule, which located
+   * the bouncing-ball example's contacts 7 times worse than the cubic
+   * segments the Integrators emit, a parabola for Bogacki-Shampine.
+   * Those tables keep finding crossings on the segments; from order 4
+   * on the dense output is at least that cubic. CVODE's is its own
+   * polynomial of the method's order. */
+  if (self->method->family == QD_CLASSIC_CVODE || self->method->order >= 4)
     self->roots = qd_classic_roots_new (sim, self->n, self->block,
                                         self->state_of, self->stops);
 }
@@ -946,7 +951,7 @@ events_at_t (QdClassic  *self,
              GError    **error)
 {
   QdRunStatus status;
-  gboolean at_root;
+  gboolean at_root, stale;
 
   self->discontinuity = FALSE;
   status = qd_simulation_run_events (self->sim, nextafter (self->t, QD_INF),
@@ -960,12 +965,11 @@ events_at_t (QdClassic  *self,
    * where it evaluates them again itself. At a root its internal step
    * has gone on past t with the old right-hand side: any change of it
    * is a restart, even a continuous one. */
-  if (self->roots != NULL && qd_classic_roots_refresh (self->roots, self->t)
-      && !at_root)
-    ;
-  else if (self->solver_ready
-           && (!self->discontinuity
-               || (!at_root && derivative_continuous (self))))
+  stale = self->roots != NULL
+          && qd_classic_roots_refresh (self->roots, self->t) && !at_root;
+  if (self->solver_ready && !stale
+      && (!self->discontinuity
+          || (!at_root && derivative_continuous (self))))
     return QD_RUN_DONE;
   if (self->solver_ready && self->discontinuity && at_root)
     self->stats.root_stops++;

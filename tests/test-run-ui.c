@@ -1712,8 +1712,9 @@ test_stats_classic (void)
   qd_stats_view_set_simulation (stats, sim);
   g_assert_nonnull (strstr (qd_stats_view_get_status (stats),
                             "\nSolver rk4: 100 steps, 0 failed, 502 "
-                            "right-hand sides, 0 Jacobians, 0 root stops, "
-                            "0 time events."));
+                            "right-hand sides, 0 Jacobians, 0 root stops "
+                            "(0 root function evaluations), 0 time "
+                            "events."));
   qd_simulation_free (sim);
   /* Under QSS, one line. */
   settings = *qd_document_get_settings (document);
