@@ -1948,6 +1948,8 @@ draw_view (QdCanvas *canvas)
   options.selection = qd_canvas_controller_get_selection (qd_canvas_get_controller (canvas));
   options.route_func = route_from_controller;
   options.route_data = qd_canvas_get_controller (canvas);
+  /* As the widget draws: Integrators left to the model name its method. */
+  options.settings = qd_document_get_settings (qd_canvas_get_document (canvas));
   cr = cairo_create (surface);
   qd_canvas_render (cr, qd_canvas_get_system (canvas), &options, width, height);
   cairo_destroy (cr);
