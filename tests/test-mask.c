@@ -508,6 +508,35 @@ test_mask_example (void)
     }
 }
 
+/* A model with vector signals is compiled as its expansion into
+ * elements (qd-compile-vector.c): the masks go with their subsystems. */
+static void
+test_mask_with_vectors (void)
+{
+  g_autofree char *path = qd_test_source_path ("data", "examples",
+                                               "masked-oscillators.qdevs", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QdDocument) doc = qd_document_load (path, &error);
+  g_autoptr(GHashTable) widths = NULL;
+  QdBlock *vec, *source;
+  QdSimulation *sim;
+
+  g_assert_no_error (error);
+  vec = qd_test_add_block (doc, "integrator", "Vector");
+  qd_test_set_param (doc, vec, "size", "2");
+  qd_test_set_param (doc, vec, "x0", "1, 2");
+  source = qd_test_add_block (doc, "constant", "Rate");
+  qd_test_connect (doc, source, 0, vec, 0);
+  widths = qd_vector_link_widths (doc, qd_document_get_root (doc));
+  g_assert_nonnull (widths);
+  sim = qd_simulation_new (doc, NULL, NULL, &error);
+  g_assert_no_error (error);
+  qd_test_run (sim);
+  g_assert_cmpfloat (max_error (qd_test_find_trace (sim, "/Scope/light"), 1, 0.1), <, 0.02);
+  g_assert_cmpfloat (max_error (qd_test_find_trace (sim, "/Scope/heavy"), 2, 0.5), <, 0.005);
+  qd_simulation_free (sim);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -523,5 +552,6 @@ main (int    argc,
   g_test_add_func ("/mask/file/keys", test_mask_file_keys);
   g_test_add_func ("/mask/file/errors", test_mask_file_errors);
   g_test_add_func ("/mask/example", test_mask_example);
+  g_test_add_func ("/mask/vectors", test_mask_with_vectors);
   return g_test_run ();
 }
