@@ -508,6 +508,30 @@ test_mask_example (void)
     }
 }
 
+/* qdevs-cli run --set sets a model variable that the masks' values use:
+ * both copies move (final values 1/w^2 with w = w0 and 2 w0). */
+static void
+test_mask_cli_set (void)
+{
+  g_autofree char *path = qd_test_source_path ("data", "examples",
+                                               "masked-oscillators.qdevs", NULL);
+  g_auto(QdCliResult) r = { 0 };
+  g_auto(GStrv) lines = NULL;
+  g_auto(GStrv) cells = NULL;
+  guint n;
+
+  qd_test_run_cli (&r, NULL, "run", path, "--set", "w0=2", "--csv", "-", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  lines = g_strsplit (g_strstrip (r.out), "\n", -1);
+  n = g_strv_length (lines);
+  g_assert_cmpuint (n, >, 2);
+  g_assert_cmpstr (lines[0], ==, "time,/Scope/light,/Scope/heavy");
+  cells = g_strsplit (lines[n - 1], ",", -1);
+  g_assert_cmpuint (g_strv_length (cells), ==, 3);
+  g_assert_cmpfloat (fabs (g_ascii_strtod (cells[1], NULL) - 0.25), <, 0.01);
+  g_assert_cmpfloat (fabs (g_ascii_strtod (cells[2], NULL) - 0.0625), <, 0.002);
+}
+
 /* A model with vector signals is compiled as its expansion into
  * elements (qd-compile-vector.c): the masks go with their subsystems. */
 static void
@@ -553,5 +577,6 @@ main (int    argc,
   g_test_add_func ("/mask/file/errors", test_mask_file_errors);
   g_test_add_func ("/mask/example", test_mask_example);
   g_test_add_func ("/mask/vectors", test_mask_with_vectors);
+  g_test_add_func ("/mask/cli-set", test_mask_cli_set);
   return g_test_run ();
 }
