@@ -515,6 +515,39 @@ block_param_text (const QdBlock *block,
  * starts in the parameter's value, so that columns refer to the whole
  * value. FALSE when it failed (a problem was added, unless the cause is a
  * variable that failed). */
+/* How evaluating an expression in the current scope went. */
+typedef enum
+{
+  EVAL_OK,
+  EVAL_QUIET,       /* failed because a name it uses failed: said already */
+  EVAL_NOT_FINITE,  /* *value is NaN or infinite */
+  EVAL_ERROR,       /* does not parse or names an unknown name: @error */
+} EvalResult;
+
+static EvalResult
+eval_in_scope (Compiler    *c,
+               const char  *text,
+               double      *value,
+               GError     **error)
+{
+  g_autoptr(QdExpr) expr = NULL;
+
+  if (qd_expr_parse_literal (text, value))
+    return EVAL_OK;
+  *value = NAN;
+  expr = qd_expr_parse (text, error);
+  if (expr != NULL
+      && qd_expr_bind (expr, (const char *const *) c->scope_names->pdata,
+                       c->scope_names->len, error))
+    {
+      *value = qd_expr_eval (expr, (const double *) c->scope_values->data);
+      if (isfinite (*value))
+        return EVAL_OK;
+      return uses_failed_name (c, expr) ? EVAL_QUIET : EVAL_NOT_FINITE;
+    }
+  return expr != NULL && uses_failed_name (c, expr) ? EVAL_QUIET : EVAL_ERROR;
+}
+
 static gboolean
 eval_number (Compiler          *c,
              Node              *node,
@@ -524,26 +557,22 @@ eval_number (Compiler          *c,
              double            *value)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(QdExpr) expr = NULL;
 
-  if (qd_expr_parse_literal (text, value))
-    return TRUE;
-  expr = qd_expr_parse (text, &error);
-  if (expr != NULL
-      && qd_expr_bind (expr, (const char *const *) c->scope_names->pdata,
-                       c->scope_names->len, &error))
+  switch (eval_in_scope (c, text, value, &error))
     {
-      *value = qd_expr_eval (expr, (const double *) c->scope_values->data);
-      if (isfinite (*value))
-        return TRUE;
-      if (!uses_failed_name (c, expr))
-        add_problem (c, node, QD_ERROR_PARAM,
-                     _("parameter '%s' is not a finite number (it is %g); "
-                       "check its expression"), spec->name, *value);
+    case EVAL_OK:
+      return TRUE;
+    case EVAL_QUIET:
       return FALSE;
+    case EVAL_NOT_FINITE:
+      add_problem (c, node, QD_ERROR_PARAM,
+                   _("parameter '%s' is not a finite number (it is %g); "
+                     "check its expression"), spec->name, *value);
+      return FALSE;
+    case EVAL_ERROR:
+    default:
+      break;
     }
-  if (expr != NULL && uses_failed_name (c, expr))
-    return FALSE;
 
   {
     /* "column N: what" from the expression: shift N by the offset. */
@@ -1000,30 +1029,24 @@ eval_mask_param (Compiler          *c,
                  double            *value)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(QdExpr) expr = NULL;
-  const char *text = qd_mask_param_get_value (param);
 
-  if (qd_expr_parse_literal (text, value))
-    return TRUE;
-  *value = NAN;
-  expr = qd_expr_parse (text, &error);
-  if (expr != NULL
-      && qd_expr_bind (expr, (const char *const *) c->scope_names->pdata,
-                       c->scope_names->len, &error))
+  switch (eval_in_scope (c, qd_mask_param_get_value (param), value, &error))
     {
-      *value = qd_expr_eval (expr, (const double *) c->scope_values->data);
-      if (isfinite (*value))
-        return TRUE;
-      if (!uses_failed_name (c, expr))
-        add_problem (c, node, QD_ERROR_PARAM,
-                     _("mask parameter '%s' is not a finite number (it is "
-                       "%g); check its value"), param->name, *value);
+    case EVAL_OK:
+      return TRUE;
+    case EVAL_QUIET:
+      return FALSE;
+    case EVAL_NOT_FINITE:
+      add_problem (c, node, QD_ERROR_PARAM,
+                   _("mask parameter '%s' is not a finite number (it is "
+                     "%g); check its value"), param->name, *value);
+      return FALSE;
+    case EVAL_ERROR:
+    default:
+      add_problem (c, node, QD_ERROR_EXPR, _("mask parameter '%s': %s"),
+                   param->name, error->message);
       return FALSE;
     }
-  if (expr == NULL || !uses_failed_name (c, expr))
-    add_problem (c, node, QD_ERROR_EXPR, _("mask parameter '%s': %s"),
-                 param->name, error->message);
-  return FALSE;
 }
 
 /* Evaluates the mask of subsystem @node in the current scope (the one

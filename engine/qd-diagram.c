@@ -600,20 +600,7 @@ char *
 qd_block_describe_params (const QdBlock *block,
                           char        ***input_labels)
 {
-  const QdBlockType *type;
-  g_autofree const char **texts = NULL;
-  guint n_in = 0;
-
-  g_return_val_if_fail (block != NULL, NULL);
-
-  if (input_labels != NULL)
-    *input_labels = NULL;
-  type = block->inner == NULL ? qd_block_get_type_info (block) : NULL;
-  if (type == NULL || type->describe_params == NULL
-      || !qd_block_count_ports (block, &n_in, NULL, NULL))
-    return NULL;
-  texts = param_texts (block, type);
-  return type->describe_params (type, texts, n_in, input_labels);
+  return qd_block_describe_params_with (block, NULL, input_labels);
 }
 
 char *
@@ -628,8 +615,6 @@ qd_block_describe_params_with (const QdBlock    *block,
 
   g_return_val_if_fail (block != NULL, NULL);
 
-  if (settings == NULL || settings->method == NULL)
-    return qd_block_describe_params (block, input_labels);
   if (input_labels != NULL)
     *input_labels = NULL;
   type = block->inner == NULL ? qd_block_get_type_info (block) : NULL;
@@ -639,7 +624,8 @@ qd_block_describe_params_with (const QdBlock    *block,
   texts = param_texts (block, type);
   /* A choice left to the model (an Integrator's method) names the
    * model's: "QSS2 (model)". */
-  for (guint i = 0; i < type->n_params; i++)
+  for (guint i = 0; settings != NULL && settings->method != NULL
+                   && i < type->n_params; i++)
     if ((type->params[i].flags & QD_PARAM_INHERIT)
         && type->params[i].kind == QD_PARAM_CHOICE
         && strcmp (type->params[i].name, "method") == 0

@@ -241,6 +241,54 @@ test_invalid_value (void)
   g_assert_false (qd_document_can_undo (document));
 }
 
+/* Inside a masked subsystem a block's fields know the mask's
+ * parameters (evaluated over the model's variables); outside they do
+ * not. The subsystem's own form has a field per mask parameter, its
+ * default as placeholder, and Enter sets the value in one undo step. */
+static void
+test_mask_fields (void)
+{
+  g_autoptr(QdDocument) document = qd_document_new ();
+  g_autoptr(GtkWidget) widget = new_inspector (document);
+  QdInspector *inspector = QD_INSPECTOR (widget);
+  g_autoptr(GError) error = NULL;
+  QdBlock *sub = add_block (document, "subsystem", "PI", 0, 0);
+  QdBlock *outside = add_block (document, "gain", "Outside", 200, 0);
+  QdBlock *inside = qd_document_add_block (document, sub->inner, "gain", "Inside",
+                                           0, 0, &error);
+  QdMask *mask = qd_mask_new ();
+  GtkWidget *entry;
+
+  g_assert_no_error (error);
+  qd_document_set_variable (document, "K", "4", &error);
+  qd_mask_add_param (mask, "Kp", "K / 2", "Proportional gain");
+  g_assert_true (qd_document_set_mask (document, sub, mask, &error));
+  qd_mask_free (mask);
+
+  qd_inspector_set_block (inspector, inside);
+  entry = qd_inspector_get_field (inspector, "k");
+  gtk_editable_set_text (GTK_EDITABLE (entry), "Kp * 3");
+  g_assert_null (qd_inspector_get_error (inspector, "k"));
+  qd_inspector_set_block (inspector, outside);
+  entry = qd_inspector_get_field (inspector, "k");
+  gtk_editable_set_text (GTK_EDITABLE (entry), "Kp * 3");
+  g_assert_nonnull (qd_inspector_get_error (inspector, "k"));
+
+  qd_inspector_set_block (inspector, sub);
+  entry = qd_inspector_get_field (inspector, "mask:Kp");
+  g_assert_true (GTK_IS_ENTRY (entry));
+  g_assert_cmpstr (gtk_entry_get_placeholder_text (GTK_ENTRY (entry)), ==, "K / 2");
+  gtk_editable_set_text (GTK_EDITABLE (entry), "nope + 1");
+  g_assert_nonnull (qd_inspector_get_error (inspector, "mask:Kp"));
+  type_and_enter (inspector, "mask:Kp", "K * 5");
+  g_assert_null (qd_inspector_get_error (inspector, "mask:Kp"));
+  g_assert_cmpstr (qd_mask_find_param (qd_block_get_mask (sub), "Kp")->value, ==, "K * 5");
+  g_assert_cmpstr (qd_document_get_undo_label (document), ==, "Set Mask Parameter");
+  /* Undo shows the default again, as the placeholder. */
+  g_assert_true (qd_document_undo (document));
+  g_assert_cmpstr (entry_text (inspector, "mask:Kp"), ==, "");
+}
+
 /* A parameter that holds a vector: checked element by element and
  * against the Size, applied as a list, and shown as one with its count. */
 static void
@@ -1474,6 +1522,7 @@ main (int    argc,
   g_test_add_func ("/inspector/block-form", test_block_form_widgets);
   g_test_add_func ("/inspector/invalid-value", test_invalid_value);
   g_test_add_func ("/inspector/vector-params", test_vector_params);
+  g_test_add_func ("/inspector/mask-fields", test_mask_fields);
   g_test_add_func ("/inspector/valid-change", test_valid_change);
   g_test_add_func ("/inspector/inherit", test_inherit);
   g_test_add_func ("/inspector/field-undo", test_field_undo);

@@ -508,6 +508,59 @@ test_mask_example (void)
     }
 }
 
+/* qdevs-cli run --set sets a model variable that the masks' values use:
+ * both copies move (final values 1/w^2 with w = w0 and 2 w0). */
+static void
+test_mask_cli_set (void)
+{
+  g_autofree char *path = qd_test_source_path ("data", "examples",
+                                               "masked-oscillators.qdevs", NULL);
+  g_auto(QdCliResult) r = { 0 };
+  g_auto(GStrv) lines = NULL;
+  g_auto(GStrv) cells = NULL;
+  guint n;
+
+  qd_test_run_cli (&r, NULL, "run", path, "--set", "w0=2", "--csv", "-", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  lines = g_strsplit (g_strstrip (r.out), "\n", -1);
+  n = g_strv_length (lines);
+  g_assert_cmpuint (n, >, 2);
+  g_assert_cmpstr (lines[0], ==, "time,/Scope/light,/Scope/heavy");
+  cells = g_strsplit (lines[n - 1], ",", -1);
+  g_assert_cmpuint (g_strv_length (cells), ==, 3);
+  g_assert_cmpfloat (fabs (g_ascii_strtod (cells[1], NULL) - 0.25), <, 0.01);
+  g_assert_cmpfloat (fabs (g_ascii_strtod (cells[2], NULL) - 0.0625), <, 0.002);
+}
+
+/* A model with vector signals is compiled as its expansion into
+ * elements (qd-compile-vector.c): the masks go with their subsystems. */
+static void
+test_mask_with_vectors (void)
+{
+  g_autofree char *path = qd_test_source_path ("data", "examples",
+                                               "masked-oscillators.qdevs", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QdDocument) doc = qd_document_load (path, &error);
+  g_autoptr(GHashTable) widths = NULL;
+  QdBlock *vec, *source;
+  QdSimulation *sim;
+
+  g_assert_no_error (error);
+  vec = qd_test_add_block (doc, "integrator", "Vector");
+  qd_test_set_param (doc, vec, "size", "2");
+  qd_test_set_param (doc, vec, "x0", "1, 2");
+  source = qd_test_add_block (doc, "constant", "Rate");
+  qd_test_connect (doc, source, 0, vec, 0);
+  widths = qd_vector_link_widths (doc, qd_document_get_root (doc));
+  g_assert_nonnull (widths);
+  sim = qd_simulation_new (doc, NULL, NULL, &error);
+  g_assert_no_error (error);
+  qd_test_run (sim);
+  g_assert_cmpfloat (max_error (qd_test_find_trace (sim, "/Scope/light"), 1, 0.1), <, 0.02);
+  g_assert_cmpfloat (max_error (qd_test_find_trace (sim, "/Scope/heavy"), 2, 0.5), <, 0.005);
+  qd_simulation_free (sim);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -523,5 +576,7 @@ main (int    argc,
   g_test_add_func ("/mask/file/keys", test_mask_file_keys);
   g_test_add_func ("/mask/file/errors", test_mask_file_errors);
   g_test_add_func ("/mask/example", test_mask_example);
+  g_test_add_func ("/mask/vectors", test_mask_with_vectors);
+  g_test_add_func ("/mask/cli-set", test_mask_cli_set);
   return g_test_run ();
 }

@@ -177,6 +177,7 @@ check_matrix (QdDocument          *document,
  * elements and ranges a:b, numbered from 1, each end an expression. */
 static gboolean
 check_elements (QdDocument          *document,
+                const QdBlock       *block,
                 const QdParamSpec   *spec,
                 const char          *text,
                 QdInspectorEvalFunc  eval,
@@ -202,8 +203,8 @@ check_elements (QdDocument          *document,
       g_auto(GStrv) ends = g_strsplit (parts[k], ":", 2);
       double first, last;
 
-      if (!eval (spec, document, ends[0], &first, error)
-          || !eval (spec, document, ends[1] != NULL ? ends[1] : ends[0], &last, error))
+      if (!eval (spec, document, block, ends[0], &first, error)
+          || !eval (spec, document, block, ends[1] != NULL ? ends[1] : ends[0], &last, error))
         return FALSE;
       if (first != floor (first) || last != floor (last) || first < 1
           || last < first || last > G_MAXUINT)
@@ -255,7 +256,7 @@ qd_inspector_vector_check (QdDocument          *document,
   guint n, size;
 
   if (is_elements (spec))
-    return check_elements (document, spec, text, eval, summary, error);
+    return check_elements (document, block, spec, text, eval, summary, error);
   if (spec->kind == QD_PARAM_STRING)
     return check_matrix (document, block, spec, text, eval, summary, error);
   parts = qd_expr_split_vector (text);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "qd-mask-dialog.h"
+#include "qd-test-geometry.h"
 
 /* One parameter's row of entries. */
 typedef struct
@@ -70,6 +71,8 @@ add_row (QdMaskDialog      *self,
 {
   Row *row = g_new0 (Row, 1);
   int y = self->next_row++;
+  g_autofree char *name_key = g_strdup_printf ("mask-name:%d", y);
+  g_autofree char *default_key = g_strdup_printf ("mask-default:%d", y);
 
   row->name = new_entry (param != NULL ? param->name : NULL, _("Name"), 8);
   row->default_value = new_entry (param != NULL ? param->default_value : "1",
@@ -77,6 +80,9 @@ add_row (QdMaskDialog      *self,
   row->description = new_entry (param != NULL ? param->description : NULL,
                                 _("Description"), 18);
   gtk_widget_set_hexpand (row->description, TRUE);
+  /* Names for the end-to-end tests (qd-test-geometry.h), by row. */
+  gtk_widget_set_name (row->name, name_key);
+  gtk_widget_set_name (row->default_value, default_key);
   row->remove = gtk_button_new_from_icon_name ("list-remove-symbolic");
   gtk_widget_set_tooltip_text (row->remove, _("Remove this parameter"));
   row->old_name = param != NULL ? g_strdup (param->name) : NULL;
@@ -226,6 +232,7 @@ build_buttons (QdMaskDialog *self)
   gtk_box_append (GTK_BOX (box), cancel);
   gtk_box_append (GTK_BOX (box), apply);
   gtk_window_set_default_widget (GTK_WINDOW (self), apply);
+  gtk_widget_set_name (apply, "mask-apply");
   return box;
 }
 
@@ -283,6 +290,8 @@ build (QdMaskDialog *self)
     add_row (self, NULL);
   gtk_box_append (GTK_BOX (box), self->grid);
   gtk_widget_set_halign (add, GTK_ALIGN_START);
+  gtk_widget_set_name (add, "mask-add");
+  gtk_widget_set_name (self->icon_view, "mask-icon");
   g_signal_connect (add, "clicked", G_CALLBACK (on_add_clicked), self);
   gtk_box_append (GTK_BOX (box), add);
 
@@ -357,5 +366,6 @@ qd_mask_dialog_new (GtkWindow  *parent,
   gtk_window_set_modal (GTK_WINDOW (self), TRUE);
   gtk_window_set_default_size (GTK_WINDOW (self), 560, -1);
   build (self);
+  qd_test_geometry_watch (GTK_WINDOW (self));
   return self;
 }
