@@ -469,6 +469,25 @@ test_subplots_geometry (void)
   g_assert_cmpuint (qd_plot_subplots_axis_at (&r.o, width, height, 300, areas[0].y + 5), ==, 0);
   g_assert_cmpuint (qd_plot_subplots_axis_at (&r.o, width, height, 300, areas[1].y + 5), ==, 1);
 
+  /* Each plot has the legend of its own signals, and a click on it
+   * names the signal among all of them. */
+  {
+    gboolean hits[3] = { FALSE, FALSE, FALSE };
+
+    for (guint k = 0; k < n; k++)
+      for (double y = areas[k].y; y < areas[k].y + areas[k].height; y += 6.0)
+        for (double x = areas[k].x; x < areas[k].x + areas[k].width; x += 8.0)
+          {
+            int hit = qd_plot_render_legend_hit (&r.o, width, height, x, y);
+
+            if (hit < 0)
+              continue;
+            g_assert_cmpuint (r.series_axis[hit], ==, k);
+            hits[hit] = TRUE;
+          }
+    g_assert_true (hits[0] && hits[1] && hits[2]);
+  }
+
   r.o.draw_legend = FALSE;
   surface = render_arranged (&r.o, width, height);
   if (g_getenv ("QD_TEST_DUMP") != NULL)
