@@ -166,7 +166,11 @@ typedef enum
    * and Run refuse it, naming it. */
   QD_BLOCK_PLACEHOLDER = 1 << 8,
   /* A plotting sink: the editor shows its traces in a plot page of the
-   * run (Scope), one page per block, updated while the run goes on. */
+   * run (Scope), one page per block, updated while the run goes on.
+   * When its type has the STRING or CHOICE parameters "layout"
+   * (single, subplots, axes), "groups", "labels" and "time_label", the
+   * plot and qdevs-cli --plot arrange its traces by them (the Scope's
+   * documentation says how). */
   QD_BLOCK_PLOT       = 1 << 9,
   /* Vector wiring (with QD_BLOCK_STRUCTURAL; docs/vectors.md): the
    * output is input 0's vector shifted by the INTEGER parameter "shift"

@@ -469,6 +469,25 @@ test_subplots_geometry (void)
   g_assert_cmpuint (qd_plot_subplots_axis_at (&r.o, width, height, 300, areas[0].y + 5), ==, 0);
   g_assert_cmpuint (qd_plot_subplots_axis_at (&r.o, width, height, 300, areas[1].y + 5), ==, 1);
 
+  /* Each plot has the legend of its own signals, and a click on it
+   * names the signal among all of them. */
+  {
+    gboolean hits[3] = { FALSE, FALSE, FALSE };
+
+    for (guint k = 0; k < n; k++)
+      for (double y = areas[k].y; y < areas[k].y + areas[k].height; y += 6.0)
+        for (double x = areas[k].x; x < areas[k].x + areas[k].width; x += 8.0)
+          {
+            int hit = qd_plot_render_legend_hit (&r.o, width, height, x, y);
+
+            if (hit < 0)
+              continue;
+            g_assert_cmpuint (r.series_axis[hit], ==, k);
+            hits[hit] = TRUE;
+          }
+    g_assert_true (hits[0] && hits[1] && hits[2]);
+  }
+
   r.o.draw_legend = FALSE;
   surface = render_arranged (&r.o, width, height);
   if (g_getenv ("QD_TEST_DUMP") != NULL)
@@ -594,8 +613,8 @@ test_y_axes (void)
   cairo_surface_destroy (surface);
 }
 
-/* The zoom indicator: a strip over the plot, the part in view filled
- * where it lies in the run's whole span. */
+/* The zoom indicator: in a band over the plot, a line of text and a
+ * strip, the part in view filled where it lies in the run's span. */
 static void
 test_zoom_indicator (void)
 {
@@ -603,9 +622,9 @@ test_zoom_indicator (void)
   QdPlotSeries series = { trace, "x", blue, TRUE, FALSE, NULL };
   QdPlotAxes axes = { 0 };
   QdPlotRenderOptions o;
-  QdPlotRect area;
+  QdPlotRect area, zoomed;
   cairo_surface_t *surface;
-  int strip_y, x_in, x_out;
+  gboolean found = FALSE;
 
   qd_plot_render_options_init (&o);
   o.series = &series;
@@ -616,26 +635,43 @@ test_zoom_indicator (void)
   axes.kind = QD_PLOT_LAYOUT_SINGLE;
   axes.n_axes = 1;
   qd_plot_render_get_area (&o, 600, 300, &area);
-  strip_y = (int) area.y - 6;
-  x_in = (int) (area.x + 0.7 * area.width);
-  x_out = (int) (area.x + 0.3 * area.width);
-
   surface = render_arranged (&o, 600, 300);
-  g_assert_cmphex (pixel_at (surface, x_in, strip_y), ==, 0xffffff);
+  /* Nothing over the area but the value axis's top tick label. */
+  for (int y = 0; y < area.y - 1; y++)
+    for (int x = (int) area.x + 1; x < area.x + area.width; x++)
+      g_assert_cmphex (pixel_at (surface, x, y), ==, 0xffffff);
   cairo_surface_destroy (surface);
 
   axes.zoomed = TRUE;
   axes.data_x_min = 0.0;
   axes.data_x_max = 10.0;
+  qd_plot_render_get_area (&o, 600, 300, &zoomed);
+  g_assert_cmpfloat (zoomed.y, ==, area.y + 14.0);
+  g_assert_cmpfloat (zoomed.height, ==, area.height - 14.0);
   surface = render_arranged (&o, 600, 300);
-  /* 6 to 8 of 0 to 10: filled at 70 %, grey at 30 %. */
-  {
-    guint32 in = pixel_at (surface, x_in, strip_y), out = pixel_at (surface, x_out, strip_y);
+  /* The strip runs to the area's right edge; 6 to 8 of 0 to 10 is
+   * filled (blue) at 70 % of it and not (grey) at 30 %. */
+  for (int y = 0; y < zoomed.y && !found; y++)
+    {
+      int right = (int) (zoomed.x + zoomed.width) - 2, sx = right;
+      double sw;
+      guint32 in, out;
 
-    g_assert_cmpuint (in & 0xff, >, ((in >> 16) & 0xff) + 80);
-    g_assert_cmphex (out, !=, 0xffffff);
-    g_assert_cmpuint (out & 0xff, <, ((out >> 16) & 0xff) + 10);
-  }
+      if (pixel_at (surface, right, y) == 0xffffff)
+        continue;
+      while (sx > 0 && pixel_at (surface, sx - 1, y) != 0xffffff)
+        sx--;
+      sw = zoomed.x + zoomed.width - sx;
+      if (sw < 100.0)
+        continue;
+      found = TRUE;
+      g_assert_cmpfloat (sx, >, zoomed.x + 100.0);   /* after the text */
+      in = pixel_at (surface, (int) (sx + 0.7 * sw), y);
+      out = pixel_at (surface, (int) (sx + 0.3 * sw), y);
+      g_assert_cmpuint (in & 0xff, >, ((in >> 16) & 0xff) + 80);
+      g_assert_cmpuint (out & 0xff, <, ((out >> 16) & 0xff) + 10);
+    }
+  g_assert_true (found);
   cairo_surface_destroy (surface);
 }
 

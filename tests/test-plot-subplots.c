@@ -3,7 +3,8 @@
  * The widget keeps one time range for all its axes and a value range
  * per axis, switches layout through its property and its context
  * menu's action, and a run's plot takes its layout from the Scope's
- * parameters and writes a choice made on the plot back into them.
+ * parameters, follows their edits, and writes a choice made on the
+ * plot back into them.
  * Needs a display (run under xvfb-run); skipped without one.
  */
 #include <math.h>
@@ -181,11 +182,23 @@ test_session_layout (void)
   /* Reading the layout did not edit the diagram. */
   g_assert_cmpstr (qd_block_get_param (scope, "layout"), ==, "subplots");
 
+  /* Edited in the Scope (the inspector does this): the plot follows at
+   * once, and back on Undo. */
+  g_assert_true (qd_document_set_param (document, scope, "groups", "1, 2", &error));
+  g_assert_cmpuint (qd_plot_get_n_axes (plot), ==, 1);
+  g_assert_true (qd_document_undo (document));
+  g_assert_cmpuint (qd_plot_get_n_axes (plot), ==, 2);
+  g_assert_true (qd_document_set_param (document, scope, "layout", "axes", &error));
+  g_assert_cmpint (qd_plot_get_layout (plot), ==, QD_PLOT_LAYOUT_AXES);
+  g_assert_true (qd_document_undo (document));
+  g_assert_cmpint (qd_plot_get_layout (plot), ==, QD_PLOT_LAYOUT_SUBPLOTS);
+
   /* Chosen on the plot: into the Scope, undoably. */
   g_object_set (plot, "layout", "axes", NULL);
   g_assert_cmpstr (qd_block_get_param (scope, "layout"), ==, "axes");
   g_assert_true (qd_document_undo (document));
   g_assert_cmpstr (qd_block_get_param (scope, "layout"), ==, "subplots");
+  g_assert_cmpint (qd_plot_get_layout (plot), ==, QD_PLOT_LAYOUT_SUBPLOTS);
   /* The default leaves the file as it was. */
   g_assert_true (qd_document_set_param (document, scope, "labels", NULL, &error));
   g_object_set (plot, "layout", "single", NULL);

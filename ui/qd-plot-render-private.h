@@ -28,6 +28,8 @@ G_BEGIN_DECLS
 /* Under the time axis's tick labels: its label ("t [s]"); beside the
  * plot area, an extra value axis (qd-plot-yaxes.c). */
 #define X_LABEL_BAND  16.0
+/* Over the plot area while zoomed: the zoom indicator. */
+#define ZOOM_BAND     14.0
 #define EXTRA_AXIS_W  72.0
 
 static inline void

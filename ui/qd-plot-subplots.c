@@ -420,6 +420,8 @@ qd_plot_subplots_margins (const QdPlotRenderOptions *o,
     return;
   if (ax->x_label != NULL && !ax->hide_x_ticks)
     *bottom += X_LABEL_BAND;
+  if (ax->zoomed && !o->xy)
+    *top += ZOOM_BAND;
   if (ax->kind == QD_PLOT_LAYOUT_AXES && !o->xy)
     {
       /* Axis 1 at the right, 2 at the left beyond axis 0, 3 at the

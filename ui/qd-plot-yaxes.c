@@ -4,9 +4,9 @@
  * With several y axes, axis 0 is the ordinary one at the left; axis 1
  * is at the right of the area, axis 2 at the left beyond axis 0, axis 3
  * at the right beyond axis 1, each in its first trace's colour so that
- * a reader tells which curve it measures. The zoom indicator is a strip
- * over the plot, the data's whole time span with the part in view
- * filled, and a line of text inside the plot's top-left corner.
+ * a reader tells which curve it measures. The zoom indicator, in a band
+ * over the plot, is a line of text and a strip: the data's whole time
+ * span with the part in view filled.
  */
 #include <glib/gi18n-lib.h>
 
@@ -109,6 +109,8 @@ draw_extra_axis (cairo_t                   *cr,
   cairo_restore (cr);
 }
 
+/* In the band over the plot area: a line of text, then a strip that is
+ * the whole run with the part in view filled. */
 static void
 draw_zoom (cairo_t                   *cr,
            const QdPlotRenderOptions *o,
@@ -118,37 +120,41 @@ draw_zoom (cairo_t                   *cr,
   const QdPlotAxes *ax = o->axes;
   const QdPlotRect *a = &m->area;
   double span = ax->data_x_max - ax->data_x_min, view = o->x_max - o->x_min;
-  double x0, x1, step;
+  double x0, x1, step, top, sx, sw;
   g_autofree char *factor = NULL, *from = NULL, *to = NULL, *text = NULL;
   double tw, th;
 
   if (!(span > 0.0) || !(view > 0.0) || !isfinite (span))
     return;
   cairo_save (cr);
-  /* The strip: the whole run, the part in view filled. */
-  x0 = a->x + CLAMP ((o->x_min - ax->data_x_min) / span, 0.0, 1.0) * a->width;
-  x1 = a->x + CLAMP ((o->x_max - ax->data_x_min) / span, 0.0, 1.0) * a->width;
-  source_color (cr, &style->grid);
-  cairo_rectangle (cr, a->x, a->y - 8.0, a->width, 5.0);
-  cairo_fill (cr);
-  cairo_set_source_rgba (cr, 0.11, 0.44, 0.85, 0.85);
-  cairo_rectangle (cr, floor (x0), a->y - 8.0, MAX (2.0, round (x1 - x0)), 5.0);
-  cairo_fill (cr);
-
   factor = g_strdup_printf ("%.3g", span / view);
   step = qd_plot_nice_ceil (view / 20.0);
-  from = qd_plot_format_tick (o->x_min, step, MAX (fabs (o->x_min), fabs (o->x_max)));
-  to = qd_plot_format_tick (o->x_max, step, MAX (fabs (o->x_min), fabs (o->x_max)));
+  top = MAX (fabs (o->x_min), fabs (o->x_max));
+  from = qd_plot_format_tick (o->x_min, step, top);
+  to = qd_plot_format_tick (o->x_max, step, top);
   /* TRANSLATORS: the zoom indicator of a plot: how much the time axis
    * is magnified and the times in view, "Zoom ×12 · t 3.1 – 4.2";
    * Home is the key that shows everything again */
   text = g_strdup_printf (_("Zoom ×%s · t %s – %s · Home resets"), factor, from, to);
   text_size (cr, text, &tw, &th);
-  source_color (cr, &style->legend_background);
-  cairo_rectangle (cr, a->x + 6.0, a->y + 6.0, tw + 10.0, th + 4.0);
-  cairo_fill (cr);
   source_color (cr, &style->text);
-  draw_text (cr, text, a->x + 11.0, a->y + 8.0, 0.0, 0.0);
+  draw_text (cr, text, a->x, a->y - 3.0, 0.0, 1.0);
+
+  sx = a->x + tw + 12.0;
+  sw = a->x + a->width - sx;
+  if (sw >= 40.0)
+    {
+      double sy = round (a->y - 3.0 - 0.5 * th - 2.5);
+
+      x0 = sx + CLAMP ((o->x_min - ax->data_x_min) / span, 0.0, 1.0) * sw;
+      x1 = sx + CLAMP ((o->x_max - ax->data_x_min) / span, 0.0, 1.0) * sw;
+      source_color (cr, &style->grid);
+      cairo_rectangle (cr, sx, sy, sw, 5.0);
+      cairo_fill (cr);
+      cairo_set_source_rgba (cr, 0.11, 0.44, 0.85, 0.85);
+      cairo_rectangle (cr, floor (x0), sy, MAX (2.0, round (x1 - x0)), 5.0);
+      cairo_fill (cr);
+    }
   cairo_restore (cr);
 }
 

@@ -721,9 +721,17 @@ on_drag_end (GtkGestureDrag *gesture,
       QdPlotRect a;
       guint first, last;
 
+      /* A box that runs into the next plot of a stack ends at its own;
+       * one left without height there zooms time alone. */
+      get_area_at (self, self->drag_x, self->drag_y, &a, &first, &last);
+      dy = CLAMP (self->drag_y + dy, a.y, a.y + a.height) - self->drag_y;
       widget_to_data (self, self->drag_x, self->drag_y, &x0, &y0);
       widget_to_data (self, self->drag_x + dx, self->drag_y + dy, &x1, &y1);
-      get_area_at (self, self->drag_x, self->drag_y, &a, &first, &last);
+      if (fabs (dy) < 1.0)
+        {
+          first = 1;
+          last = 0;
+        }
       /* The other axes the box zooms, to the same rows of pixels. */
       for (guint k = MAX (first, 1); k <= last; k++)
         {

@@ -3,7 +3,7 @@
  * At each run the page reads the arrangement of its sink's signals
  * from the block's parameters "layout", "groups", "labels" and
  * "time_label" (when its type has them: a plotting sink that does not
- * keeps one axis). Choosing a layout in the page's toolbar or the
+ * keeps one axis), and again whenever an edit changes them. Choosing a layout in the page's toolbar or the
  * plot's context menu writes it back to the block's "layout", as an
  * edit of the diagram that Undo takes back, so that the file keeps the
  * choice; choosing the default again removes the parameter, so that a
@@ -43,25 +43,95 @@ on_layout_changed (QdPlot     *plot,
     g_warning ("%s: %s", page->path, error->message);
 }
 
+/* What a plot was arranged from: its Scope in a document, the signals'
+ * names, and the parameters' texts then. Kept on the plot, so that an
+ * edit of those parameters (in the inspector, or Undo) rearranges it at
+ * once; the handler goes with the plot. */
+typedef struct
+{
+  QdDocument *document;   /* weak */
+  gulong      handler;
+  char       *path;
+  GStrv       names;
+  char       *texts;
+} LayoutWatch;
+
+static void
+layout_watch_free (gpointer data)
+{
+  LayoutWatch *w = data;
+
+  if (w->document != NULL)
+    {
+      g_clear_signal_handler (&w->handler, w->document);
+      g_object_remove_weak_pointer (G_OBJECT (w->document), (gpointer *) &w->document);
+    }
+  g_free (w->path);
+  g_strfreev (w->names);
+  g_free (w->texts);
+  g_free (w);
+}
+
+static void
+layout_watch_apply (QdPlot      *plot,
+                    LayoutWatch *w,
+                    gboolean     force)
+{
+  static const char *const params[] = { "layout", "groups", "labels", "time_label" };
+  QdBlock *block = w->document != NULL ? qd_document_find_block_by_path (w->document, w->path)
+                                       : NULL;
+  g_autoptr(QdPlotArrangement) arrangement = NULL;
+  g_autoptr(GString) texts = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; block != NULL && i < G_N_ELEMENTS (params); i++)
+    g_string_append_printf (texts, "%s\n", qd_block_get_param_or_default (block, params[i]));
+  if (!force && g_strcmp0 (texts->str, w->texts) == 0)
+    return;
+  g_free (w->texts);
+  w->texts = g_strdup (texts->str);
+  if (block != NULL)
+    arrangement = qd_plot_arrangement_from_block (block, (const char *const *) w->names,
+                                                  g_strv_length (w->names), &error);
+  /* Check refuses a bad arrangement before a run; a plotting sink of
+   * another type may still have one: its plot keeps one axis. */
+  if (error != NULL)
+    g_debug ("%s: %s", w->path, error->message);
+  /* What the block says is not a choice to write back. */
+  g_signal_handlers_block_matched (plot, G_SIGNAL_MATCH_FUNC, 0, 0, NULL,
+                                   on_layout_changed, NULL);
+  qd_plot_set_arrangement (plot, arrangement);
+  g_signal_handlers_unblock_matched (plot, G_SIGNAL_MATCH_FUNC, 0, 0, NULL,
+                                     on_layout_changed, NULL);
+}
+
+static void
+on_document_changed (QdDocument *document,
+                     QdPlot     *plot)
+{
+  layout_watch_apply (plot, g_object_get_data (G_OBJECT (plot), "qd-layout-watch"), FALSE);
+}
+
 void
 qd_run_page_layout_apply (ScopePage *page,
                           GPtrArray *names)
 {
-  QdBlock *block = page_block (page);
-  g_autoptr(QdPlotArrangement) arrangement = NULL;
-  g_autoptr(GError) error = NULL;
+  LayoutWatch *w = g_new0 (LayoutWatch, 1);
 
-  if (block != NULL)
-    arrangement = qd_plot_arrangement_from_block (block, (const char *const *) names->pdata,
-                                                  names->len, &error);
-  /* Check refuses a bad arrangement before a run; a plotting sink of
-   * another type may still have one: its plot keeps one axis. */
-  if (error != NULL)
-    g_debug ("%s: %s", page->path, error->message);
-  /* What the block says is not a choice to write back. */
-  g_signal_handlers_block_by_func (page->plot, on_layout_changed, page);
-  qd_plot_set_arrangement (page->plot, arrangement);
-  g_signal_handlers_unblock_by_func (page->plot, on_layout_changed, page);
+  w->path = g_strdup (page->path);
+  w->names = g_new0 (char *, names->len + 1);
+  for (guint i = 0; i < names->len; i++)
+    w->names[i] = g_strdup (g_ptr_array_index (names, i));
+  w->document = page->session->document;
+  if (w->document != NULL)
+    {
+      g_object_add_weak_pointer (G_OBJECT (w->document), (gpointer *) &w->document);
+      w->handler = g_signal_connect (w->document, "changed",
+                                     G_CALLBACK (on_document_changed), page->plot);
+    }
+  /* Replaces (and disconnects) the watch of the previous run. */
+  g_object_set_data_full (G_OBJECT (page->plot), "qd-layout-watch", w, layout_watch_free);
+  layout_watch_apply (page->plot, w, TRUE);
 }
 
 void
