@@ -511,10 +511,6 @@ block_param_text (const QdBlock *block,
   return NULL;
 }
 
-/* Evaluates one expression of parameter @spec. @offset is where @text
- * starts in the parameter's value, so that columns refer to the whole
- * value. FALSE when it failed (a problem was added, unless the cause is a
- * variable that failed). */
 /* How evaluating an expression in the current scope went. */
 typedef enum
 {
@@ -524,6 +520,7 @@ typedef enum
   EVAL_ERROR,       /* does not parse or names an unknown name: @error */
 } EvalResult;
 
+/* Evaluates @text over the names the current block sees (qd-mask.h). */
 static EvalResult
 eval_in_scope (Compiler    *c,
                const char  *text,
@@ -548,6 +545,10 @@ eval_in_scope (Compiler    *c,
   return expr != NULL && uses_failed_name (c, expr) ? EVAL_QUIET : EVAL_ERROR;
 }
 
+/* Evaluates one expression of parameter @spec. @offset is where @text
+ * starts in the parameter's value, so that columns refer to the whole
+ * value. FALSE when it failed (a problem was added, unless the cause is a
+ * variable that failed). */
 static gboolean
 eval_number (Compiler          *c,
              Node              *node,

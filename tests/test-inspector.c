@@ -16,6 +16,7 @@
 #include "qd-example-browser.h"
 #include "qd-image-file.h"
 #include "qd-inspector.h"
+#include "qd-mask-dialog.h"
 #include "qd-messages-view.h"
 #include "qd-test-util.h"
 #include "qd-window.h"
@@ -287,6 +288,59 @@ test_mask_fields (void)
   /* Undo shows the default again, as the placeholder. */
   g_assert_true (qd_document_undo (document));
   g_assert_cmpstr (entry_text (inspector, "mask:Kp"), ==, "");
+}
+
+static GtkWidget *find_named (GtkWidget  *widget,
+                              const char *name);
+
+/* The Edit Mask window: a parameter renamed in its row keeps its value,
+ * a new row is declared and the icon text taken, in one undo step; a bad
+ * name is refused with the message in the window, changing nothing. */
+static void
+test_mask_dialog (void)
+{
+  g_autoptr(QdDocument) document = qd_document_new ();
+  g_autoptr(GError) error = NULL;
+  QdBlock *sub = add_block (document, "subsystem", "PI", 0, 0);
+  QdMask *mask = qd_mask_new ();
+  QdMaskDialog *dialog;
+  GtkWidget *root;
+  const QdMask *now;
+
+  qd_mask_add_param (mask, "Kp", "1", "gain")->value = g_strdup ("5");
+  g_assert_true (qd_document_set_mask (document, sub, mask, &error));
+  qd_mask_free (mask);
+
+  /* A name that is no name: refused, the mask as it was. */
+  dialog = qd_mask_dialog_new (NULL, document, sub);
+  root = GTK_WIDGET (dialog);
+  gtk_editable_set_text (GTK_EDITABLE (find_named (root, "mask-name:1")), "2x");
+  g_signal_emit_by_name (find_named (root, "mask-apply"), "clicked");
+  g_assert_nonnull (qd_mask_find_param (qd_block_get_mask (sub), "Kp"));
+  g_assert_cmpstr (qd_document_get_undo_label (document), ==, "Edit Mask");
+  gtk_window_destroy (GTK_WINDOW (dialog));
+
+  dialog = qd_mask_dialog_new (NULL, document, sub);
+  root = GTK_WIDGET (dialog);
+  gtk_editable_set_text (GTK_EDITABLE (find_named (root, "mask-name:1")), "K");
+  g_signal_emit_by_name (find_named (root, "mask-add"), "clicked");
+  gtk_editable_set_text (GTK_EDITABLE (find_named (root, "mask-name:2")), "Td");
+  gtk_editable_set_text (GTK_EDITABLE (find_named (root, "mask-default:2")), "0.1");
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (find_named (root, "mask-icon"))),
+                            "PID\nK={K}", -1);
+  g_signal_emit_by_name (find_named (root, "mask-apply"), "clicked");
+
+  now = qd_block_get_mask (sub);
+  g_assert_cmpuint (now->params->len, ==, 2);
+  g_assert_null (qd_mask_find_param (now, "Kp"));
+  g_assert_cmpstr (qd_mask_find_param (now, "K")->value, ==, "5");
+  g_assert_cmpstr (qd_mask_find_param (now, "K")->description, ==, "gain");
+  g_assert_cmpstr (qd_mask_find_param (now, "Td")->default_value, ==, "0.1");
+  g_assert_null (qd_mask_find_param (now, "Td")->value);
+  g_assert_cmpstr (now->icon, ==, "PID\nK={K}");
+  g_assert_true (qd_document_undo (document));
+  g_assert_nonnull (qd_mask_find_param (qd_block_get_mask (sub), "Kp"));
+  g_assert_null (qd_block_get_mask (sub)->icon);
 }
 
 /* A parameter that holds a vector: checked element by element and
@@ -1523,6 +1577,7 @@ main (int    argc,
   g_test_add_func ("/inspector/invalid-value", test_invalid_value);
   g_test_add_func ("/inspector/vector-params", test_vector_params);
   g_test_add_func ("/inspector/mask-fields", test_mask_fields);
+  g_test_add_func ("/inspector/mask-dialog", test_mask_dialog);
   g_test_add_func ("/inspector/valid-change", test_valid_change);
   g_test_add_func ("/inspector/inherit", test_inherit);
   g_test_add_func ("/inspector/field-undo", test_field_undo);

@@ -1492,6 +1492,15 @@ build_block_form (QdInspector *self,
                           _("QDevs has no block of this type; replace the "
                             "block or install what provides it."));
     }
+  /* A masked subsystem is a block of its own (qd-mask.h). */
+  if (qd_block_get_mask (block) != NULL)
+    {
+      gtk_label_set_text (self->heading, _("Masked Subsystem"));
+      gtk_label_set_text (self->doc_label,
+                          _("A subsystem with parameters of its own, which the "
+                            "blocks inside use in their expressions. Right-click "
+                            "it for Edit Mask… and Look Under Mask."));
+    }
   gtk_widget_set_visible (GTK_WIDGET (self->doc_label), TRUE);
 
   field = field_new (self, "name", ROLE_NAME, WIDGET_ENTRY, NULL);

@@ -60,6 +60,8 @@ new_entry (const char *text,
 
   gtk_editable_set_text (GTK_EDITABLE (entry), text != NULL ? text : "");
   gtk_editable_set_width_chars (GTK_EDITABLE (entry), width);
+  /* Enter applies, as in any dialog. */
+  gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
   gtk_accessible_update_property (GTK_ACCESSIBLE (entry),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
   return entry;
