@@ -699,13 +699,14 @@ bench_one (const BenchSpec *spec,
       result->wall_s = qd_bench_median (wall, spec->repeat, &result->wall_min_s);
       result->cpu_s = qd_bench_median (cpu, spec->repeat, &result->cpu_min_s);
     }
-  /* The floor of the LC line under RKF45: the same ARKODE method on the
-   * hand-written right-hand side, in the same process, just after. */
-  if (ok && strcmp (spec->method, "rkf45") == 0 && spec->from <= 0.0
-      && g_str_has_prefix (spec->model, "lcline"))
-    result->hand = qd_ref_lcline_rkf45 (spec->n, strcmp (spec->model, "lcline-random") == 0,
-                                        BENCH_RTOL, BENCH_ATOL, spec->until,
-                                        &result->hand_result);
+  /* The floor of the LC line under RKF45 and BDF: the same SUNDIALS
+   * method on the hand-written right-hand side, in the same process, just
+   * after. */
+  if (ok && spec->from <= 0.0 && g_str_has_prefix (spec->model, "lcline"))
+    result->hand = qd_ref_lcline_classic (spec->method, spec->n,
+                                          strcmp (spec->model, "lcline-random") == 0,
+                                          BENCH_RTOL, BENCH_ATOL, spec->until,
+                                          &result->hand_result);
 }
 
 static gboolean

@@ -92,8 +92,10 @@ QD_DEFINE_EVAL0_RUN (gain_eval0_run, gain_eval0)
 
 /* k, which gain_eval0() then finds without a look at the block. */
 static gconstpointer
-gain_eval0_data (QdAtomic *self)
+gain_eval0_data (QdAtomic *self,
+                 gsize    *size)
 {
+  *size = sizeof (double);
   return &self->params[0].number;
 }
 

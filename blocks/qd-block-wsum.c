@@ -218,8 +218,10 @@ QD_DEFINE_EVAL0_RUN (wsum_eval0_run, wsum_eval0)
 /* The weights, which wsum_eval0() then finds without a look at the
  * block. */
 static gconstpointer
-wsum_eval0_data (QdAtomic *self)
+wsum_eval0_data (QdAtomic *self,
+                 gsize    *size)
 {
+  *size = self->n_in * sizeof (double);
   return self->params[PARAM_WEIGHTS].vector;
 }
 

@@ -104,6 +104,8 @@ struct _QdClassicRhs
   guint32      *deriv;          /* per state: its derivative's slot */
   gpointer      snapshot;       /* room for the largest state on the
                                    DEVS path */
+  double       *packed;         /* copies of the blocks' eval0 data, in
+                                   program order */
 
   /* The delivery without the loop (qd_classic_rhs_deliver()). */
   gint          direct;         /* -1: not yet known */
@@ -130,6 +132,9 @@ typedef struct
   GArray       *readback;
   GArray       *outside;
   GArray       *published;
+  GArray       *packed;         /* the copies of eval0 data */
+  guint32      *packed_at;      /* per block: its copy's offset, or
+                                   NO_SLOT */
 } Builder;
 
 static guint32
@@ -231,8 +236,23 @@ add_block (Builder       *b,
   if (fast != NULL)
     {
       op->eval0 = fast->eval0;
+      b->packed_at[r] = NO_SLOT;
       if (fast->eval0_data != NULL)
-        eop->data = fast->eval0_data (a);
+        {
+          gsize size = 0;
+
+          eop->data = fast->eval0_data (a, &size);
+          /* A copy among the others', in doubles so that it stays
+           * aligned. */
+          if (size > 0 && size <= 512)
+            {
+              b->packed_at[r] = b->packed->len;
+              g_array_set_size (b->packed, b->packed->len
+                                + (size + sizeof (double) - 1) / sizeof (double));
+              memcpy (&g_array_index (b->packed, double, b->packed_at[r]),
+                      eop->data, size);
+            }
+        }
       /* An index until the array is final (qd_classic_rhs_new()). */
       eop->in = GUINT_TO_POINTER (b->in_slots->len);
       eop->n_in = a->n_in;
@@ -291,7 +311,7 @@ qd_classic_rhs_new (QdSimulation  *sim,
                     gboolean       flat)
 {
   QdClassicRhs *self = g_new0 (QdClassicRhs, 1);
-  Builder b = { self, NULL, NULL, NULL, NULL, NULL };
+  Builder b = { self, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
   gsize max_state = 0;
 
   self->sim = sim;
@@ -305,6 +325,8 @@ qd_classic_rhs_new (QdSimulation  *sim,
   b.readback = g_array_new (FALSE, FALSE, sizeof (guint32));
   b.outside = g_array_new (FALSE, FALSE, sizeof (Outside));
   b.published = g_array_new (FALSE, FALSE, sizeof (guint32));
+  b.packed = g_array_new (FALSE, TRUE, sizeof (double));
+  b.packed_at = g_new (guint32, MAX (n_blocks, 1));
 
   /* The states first: slot k is y[k]. */
   for (guint k = 0; k < n_states; k++)
@@ -326,6 +348,11 @@ qd_classic_rhs_new (QdSimulation  *sim,
     if (self->ops[r].eval0 != NULL)
       self->eops[r].in = self->in_slots
                          + GPOINTER_TO_UINT (self->eops[r].in);
+  self->packed = (double *) g_array_free (b.packed, FALSE);
+  for (guint r = 0; r < n_blocks; r++)
+    if (self->ops[r].eval0 != NULL && b.packed_at[r] != NO_SLOT)
+      self->eops[r].data = self->packed + b.packed_at[r];
+  g_free (b.packed_at);
   self->readback = (guint32 *) g_array_free (b.readback, FALSE);
   self->n_outside = b.outside->len;
   self->outside = (Outside *) g_array_free (b.outside, FALSE);
@@ -352,6 +379,7 @@ qd_classic_rhs_free (QdClassicRhs *self)
   g_free (self->published);
   g_free (self->deriv);
   g_free (self->snapshot);
+  g_free (self->packed);
   g_free (self->emit);
   g_free (self->sinks);
   g_free (self->d_internal);

@@ -118,7 +118,12 @@ struct _QdBlockFastPaths
    *            parameters' values), given to it as @data, so that an
    *            evaluation does not go through the block's QdAtomic and
    *            record for them; constant for the run, asked after init.
-   *            Without it @data is NULL.
+   *            When it sets *@size to the number of bytes eval0 reads
+   *            there (plain numbers, at most 512), the engine may give
+   *            eval0 a copy of them instead, packed with the other
+   *            blocks' in the order of evaluation (a large model's
+   *            records are far apart); 0 keeps the pointer. Without it
+   *            @data is NULL.
    * The values are read where they are (no copy of them to gather):
    * a copy on the stack read back as a pair costs a stalled load. */
   double        (*eval0)      (QdAtomic      *self,
@@ -127,7 +132,8 @@ struct _QdBlockFastPaths
                                const double  *v,
                                const guint32 *in,
                                guint          n_in);
-  gconstpointer (*eval0_data) (QdAtomic      *self);
+  gconstpointer (*eval0_data) (QdAtomic      *self,
+                               gsize         *size);
   /*   eval0_run  optional: for k = 0 ... @n - 1, in that order,
    *            v[ops[k].out] = eval0 (ops[k].atomic, ops[k].data, t, v,
    *            ops[k].in, ops[k].n_in): the blocks of this type that
