@@ -87,7 +87,115 @@ time_rhs (guint   n,
   return calls > 0 ? (qd_bench_cpu_time () - start) * 1e9 / (double) calls : 0.0;
 }
 
-/* CVODE BDF over the two spans; its counts into @result. */
+/* What the spans' loop needs of CVODE or ARKStep. */
+typedef struct
+{
+  /* Accepted and failed steps since the last (re)initialisation. */
+  void (*counts)  (void *mem, long *steps, long *failed);
+  int  (*reinit)  (void *mem, double t, N_Vector y);
+  /* On to @tout, stopping exactly there. */
+  int  (*advance) (void *mem, double tout, N_Vector y, double *t);
+} Driver;
+
+static void
+cvode_counts (void *mem,
+              long *steps,
+              long *failed)
+{
+  CVodeGetNumSteps (mem, steps);
+  CVodeGetNumErrTestFails (mem, failed);
+}
+
+static int
+cvode_reinit (void     *mem,
+              double    t,
+              N_Vector  y)
+{
+  return CVodeReInit (mem, t, y);
+}
+
+static int
+cvode_advance (void     *mem,
+               double    tout,
+               N_Vector  y,
+               double   *t)
+{
+  int flag = CVodeSetStopTime (mem, tout);
+
+  return flag < 0 ? flag : CVode (mem, tout, y, t, CV_NORMAL);
+}
+
+static void
+ark_counts (void *mem,
+            long *steps,
+            long *failed)
+{
+  long attempts = 0;
+
+  ARKStepGetNumSteps (mem, steps);
+  ARKStepGetNumStepAttempts (mem, &attempts);
+  *failed = attempts > *steps ? attempts - *steps : 0;
+}
+
+static int
+ark_reinit (void     *mem,
+            double    t,
+            N_Vector  y)
+{
+  return ARKStepReInit (mem, rhs, NULL, t, y);
+}
+
+static int
+ark_advance (void     *mem,
+             double    tout,
+             N_Vector  y,
+             double   *t)
+{
+  int flag = ARKStepSetStopTime (mem, tout);
+
+  return flag < 0 ? flag : ARKStepEvolve (mem, tout, y, t, ARK_NORMAL);
+}
+
+static const Driver cvode_driver = { cvode_counts, cvode_reinit, cvode_advance };
+static const Driver ark_driver = { ark_counts, ark_reinit, ark_advance };
+
+/* The two spans, [0, 1) with the pulse on and the rest, with a restart
+ * between as the engine's at the pulse's edge; the counts into
+ * @result. */
+static int
+run_spans (const Driver       *driver,
+           void               *mem,
+           Line               *line,
+           N_Vector            y,
+           const double       *spans,
+           double              until,
+           QdRefClassicResult *result)
+{
+  double t = 0.0;
+  long steps = 0, failed = 0, n_steps = 0, n_failed = 0;
+  int flag = 0;
+
+  for (guint s = 0; s < 2 && flag >= 0 && t < until; s++)
+    {
+      line->t_edge = s == 0 ? 0.5 : 1.5;
+      if (s > 0)
+        {
+          /* A re-initialisation zeroes the counters: keep the span's. */
+          driver->counts (mem, &n_steps, &n_failed);
+          steps += n_steps;
+          failed += n_failed;
+          flag = driver->reinit (mem, t, y);
+        }
+      if (flag >= 0)
+        flag = driver->advance (mem, spans[s], y, &t);
+    }
+  driver->counts (mem, &n_steps, &n_failed);
+  result->steps = (guint64) (steps + n_steps);
+  result->failed = (guint64) (failed + n_failed);
+  return flag;
+}
+
+/* CVODE BDF, as the engine's "cvode-bdf". */
 static int
 run_bdf (Line               *line,
          N_Vector            y,
@@ -101,8 +209,6 @@ run_bdf (Line               *line,
   SUNMatrix A = SUNDenseMatrix ((sunindextype) line->n, (sunindextype) line->n, ctx);
   SUNLinearSolver ls = SUNLinSol_Dense (y, A, ctx);
   void *mem = CVodeCreate (CV_BDF, ctx);
-  double t = 0.0;
-  long steps = 0, fails = 0, n_steps = 0, n_fails = 0;
   int flag = 0;
 
   flag |= CVodeInit (mem, rhs, 0.0, y);
@@ -110,34 +216,15 @@ run_bdf (Line               *line,
   flag |= CVodeSStolerances (mem, rtol, atol);
   flag |= CVodeSetLinearSolver (mem, ls, A);
   flag |= CVodeSetMaxNumSteps (mem, -1);
-  for (guint s = 0; s < 2 && flag >= 0 && t < until; s++)
-    {
-      line->t_edge = s == 0 ? 0.5 : 1.5;
-      if (s > 0)
-        {
-          /* A re-initialisation zeroes the counters: keep the span's. */
-          CVodeGetNumSteps (mem, &n_steps);
-          CVodeGetNumErrTestFails (mem, &n_fails);
-          steps += n_steps;
-          fails += n_fails;
-          flag = CVodeReInit (mem, t, y);
-        }
-      if (flag >= 0)
-        flag = CVodeSetStopTime (mem, spans[s]);
-      if (flag >= 0)
-        flag = CVode (mem, spans[s], y, &t, CV_NORMAL);
-    }
-  CVodeGetNumSteps (mem, &n_steps);
-  CVodeGetNumErrTestFails (mem, &n_fails);
-  result->steps = (guint64) (steps + n_steps);
-  result->failed = (guint64) (fails + n_fails);
+  if (flag >= 0)
+    flag = run_spans (&cvode_driver, mem, line, y, spans, until, result);
   CVodeFree (&mem);
   SUNLinSolFree (ls);
   SUNMatDestroy (A);
   return flag;
 }
 
-/* ARKStep Fehlberg over the two spans; its counts into @result. */
+/* ARKStep Fehlberg, as the engine's "rkf45". */
 static int
 run_rkf45 (Line               *line,
            N_Vector            y,
@@ -149,8 +236,6 @@ run_rkf45 (Line               *line,
            QdRefClassicResult *result)
 {
   void *mem = ARKStepCreate (rhs, NULL, 0.0, y, ctx);
-  double t = 0.0;
-  long steps = 0, attempts = 0, n_steps = 0, n_attempts = 0;
   int flag = 0;
 
   /* ARKStep, the module the engine drives, with the same table. */
@@ -158,29 +243,8 @@ run_rkf45 (Line               *line,
   flag |= ARKStepSStolerances (mem, rtol, atol);
   flag |= ARKStepSetUserData (mem, line);
   flag |= ARKStepSetMaxNumSteps (mem, -1);
-  for (guint s = 0; s < 2 && flag >= 0 && t < until; s++)
-    {
-      line->t_edge = s == 0 ? 0.5 : 1.5;
-      if (s > 0)
-        {
-          /* A re-initialisation zeroes the counters: keep the span's. */
-          ARKStepGetNumSteps (mem, &n_steps);
-          ARKStepGetNumStepAttempts (mem, &n_attempts);
-          steps += n_steps;
-          attempts += n_attempts;
-          flag = ARKStepReInit (mem, rhs, NULL, t, y);
-        }
-      if (flag >= 0)
-        flag = ARKStepSetStopTime (mem, spans[s]);
-      if (flag >= 0)
-        flag = ARKStepEvolve (mem, spans[s], y, &t, ARK_NORMAL);
-    }
-  ARKStepGetNumSteps (mem, &n_steps);
-  ARKStepGetNumStepAttempts (mem, &n_attempts);
-  steps += n_steps;
-  attempts += n_attempts;
-  result->steps = (guint64) steps;
-  result->failed = attempts > steps ? (guint64) (attempts - steps) : 0;
+  if (flag >= 0)
+    flag = run_spans (&ark_driver, mem, line, y, spans, until, result);
   ARKStepFree (&mem);
   return flag;
 }

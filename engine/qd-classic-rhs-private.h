@@ -66,6 +66,10 @@ void          qd_classic_get_fast_counts    (QdSimulation   *sim,
                                              guint          *n_flat,
                                              guint64        *direct_steps);
 
+/* Brings the outputs the last delivery left out (of static blocks that
+ * feed only derivatives) up to date: before the run returns. */
+void          qd_classic_rhs_refresh  (QdClassicRhs   *self);
+
 /* Adds to *@internal and *@external the transitions of block @i made
  * outside the event loop (qd_simulation_get_block_stats()). */
 void          qd_classic_add_block_stats    (struct _QdClassic *classic,

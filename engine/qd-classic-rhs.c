@@ -34,6 +34,9 @@
  * does. (The loop, which takes blocks by priority, may run a static
  * block twice in one cascade, its first output on an input not yet
  * updated; the counts of transitions then differ, the segments do not.)
+ * A static block whose output reaches no sink (only derivatives, which
+ * f computes) runs only when the run returns (qd_classic_rhs_refresh()),
+ * so that whoever looks at its output then finds the last step's.
  */
 #include <math.h>
 #include <string.h>
@@ -110,8 +113,14 @@ struct _QdClassicRhs
   /* The delivery without the loop (qd_classic_rhs_deliver()). */
   gint          direct;         /* -1: not yet known */
   guint32      *emit;           /* the static blocks the Integrators'
-                                   outputs reach, in dependency order */
+                                   outputs reach, in dependency order:
+                                   first those whose outputs reach a
+                                   sink, then the others */
   guint         n_emit;
+  guint         n_needed;       /* the first ones, each delivery's */
+  gboolean      stale;          /* the others' outputs are not yet
+                                   those of the last delivery */
+  double        t_delivered;    /* its time */
   guint32      *sinks;          /* triples: a sink, its port, the signal
                                    that drives it */
   guint         n_sinks;
@@ -558,6 +567,45 @@ order_direct (QdClassicRhs *self,
   self->sinks = (guint32 *) g_array_free (sinks, FALSE);
 }
 
+/* Puts first, keeping their order, the static blocks whose outputs
+ * reach a sink (through others): each delivery runs them; the others
+ * only feed derivatives, which f computes, and run when their outputs
+ * may be looked at (qd_classic_rhs_refresh()). @mark is scratch space,
+ * one byte per block. */
+static void
+sort_needed (QdClassicRhs *self,
+             guint8       *mark)
+{
+  QdSimulation *sim = self->sim;
+  g_autofree guint32 *rest = g_new (guint32, MAX (self->n_emit, 1));
+  guint n_rest = 0;
+
+  memset (mark, 0, sim->n_atomics);
+  for (guint r = self->n_emit; r-- > 0;)
+    {
+      guint i = self->emit[r];
+
+      for (guint s = sim->out_base[i]; s < sim->out_base[i + 1]; s++)
+        for (guint e = sim->fan_start[s]; e < sim->fan_start[s + 1]; e++)
+          {
+            guint j = sim->fanout[e].receiver;
+
+            if (mark[j] || (!sim->hot[j].is_static && !sim->hot[j].is_integrator))
+              mark[i] = 1;
+          }
+    }
+  for (guint r = 0; r < self->n_emit; r++)
+    {
+      guint i = self->emit[r];
+
+      if (mark[i])
+        self->emit[self->n_needed++] = i;
+      else
+        rest[n_rest++] = i;
+    }
+  memcpy (self->emit + self->n_needed, rest, n_rest * sizeof (guint32));
+}
+
 static gboolean
 find_direct (QdClassicRhs *self)
 {
@@ -599,6 +647,7 @@ find_direct (QdClassicRhs *self)
   self->d_internal = g_new0 (guint8, MAX (n, 1));
   self->d_external = g_new0 (guint32, MAX (n, 1));
   order_direct (self, indeg, queue);
+  sort_needed (self, seen);
   return TRUE;
 }
 
@@ -624,7 +673,7 @@ qd_classic_rhs_deliver (QdClassicRhs   *self,
   for (guint k = 0; k < self->n; k++)
     qd_signal_advance (&segs[k], t,
                        &sim->signals[sim->out_base[self->states[k]]]);
-  for (guint r = 0; r < self->n_emit; r++)
+  for (guint r = 0; r < self->n_needed; r++)
     {
       guint i = self->emit[r];
       const double *c = sim->signals[sim->out_base[i]].c;
@@ -644,11 +693,30 @@ qd_classic_rhs_deliver (QdClassicRhs   *self,
                                      &sim->signals[link[2]], t);
     }
   /* The blocks' counts are added when asked for
-   * (qd_classic_rhs_add_block_stats()). */
+   * (qd_classic_rhs_add_block_stats()), and the outputs that only feed
+   * derivatives computed when they may be looked at. */
+  self->stale = self->n_needed < self->n_emit;
+  self->t_delivered = t;
   self->n_delivered++;
   qd_simulation_direct_count (sim, self->n + self->n_emit,
                               self->d_transitions, self->n);
   return TRUE;
+}
+
+void
+qd_classic_rhs_refresh (QdClassicRhs *self)
+{
+  QdSimulation *sim = self->sim;
+
+  if (!self->stale)
+    return;
+  self->stale = FALSE;
+  for (guint r = self->n_needed; r < self->n_emit; r++)
+    {
+      guint i = self->emit[r];
+
+      sim->hot[i].lambda (&sim->atomics[i], self->t_delivered);
+    }
 }
 
 void
