@@ -11,17 +11,21 @@
  *
  *   slots   [ y (one per state) | outputs of the blocks | values from
  *             outside (sources, blocks that are not part of f) ]
- *   ops     per block, in dependency order: its type's order-0
- *           evaluation (QdBlockFastPaths.eval0), the slots of its
- *           inputs and the slot of its output
+ *   eops    per block, in dependency order (QdEval0Op): the slots of
+ *           its inputs, the slot of its output, and what its type's
+ *           order-0 evaluation (QdBlockFastPaths.eval0) reads of its
+ *           parameters, copied in program order
+ *   runs    the blocks of one type that follow each other, one call of
+ *           the type's eval0_run each, which inlines its eval0
  *   deriv   per state, the slot of its derivative
  *
- * so an evaluation is a copy of y, one call per block on values it
- * gathers from the array, and a gather of the derivatives. The blocks'
- * own code computes every value (eval0 is the order-0 case of their
- * lambda). A block whose type has no eval0 (a plugin's, a Switch with a
- * mode) keeps the DEVS path: its inputs are written as segments before
- * it runs, its outputs read back after.
+ * so an evaluation is a copy of y, a call per run of blocks reading
+ * the array where the values are, and a gather of the derivatives. The
+ * blocks' own code computes every value (eval0 is the order-0 case of
+ * their lambda, the same operations in the same order). A block whose
+ * type has no eval0 (a plugin's, a Lua block, a Switch with a mode)
+ * keeps the DEVS path: its inputs are written as segments before it
+ * runs, its outputs read back after.
  *
  * The steps' segments. Each accepted step's Hermite segments are the
  * Integrators' outputs; through the event loop they cost a heap
@@ -354,9 +358,11 @@ qd_classic_rhs_new (QdSimulation  *sim,
   self->slots = g_new0 (double, MAX (self->n_slots, 1));
   self->in_slots = (guint32 *) g_array_free (b.in_slots, FALSE);
   for (guint r = 0; r < n_blocks; r++)
-    if (self->ops[r].eval0 != NULL)
+    if (self->ops[r].eval0 != NULL && self->eops[r].n_in > 0)
       self->eops[r].in = self->in_slots
                          + GPOINTER_TO_UINT (self->eops[r].in);
+    else
+      self->eops[r].in = NULL;
   self->packed = (double *) g_array_free (b.packed, FALSE);
   for (guint r = 0; r < n_blocks; r++)
     if (self->ops[r].eval0 != NULL && b.packed_at[r] != NO_SLOT)
