@@ -37,6 +37,7 @@
 #include "qd-bench-timing.h"
 #include "qd-cli-private.h"
 #include "qd-reference-lcline-classic.h"
+#include "qd-reference-line.h"
 
 #define BENCH_SEED 20240601
 /* The classic solvers' tolerances: those of the quanta, dqrel and dqmin. */
@@ -77,6 +78,7 @@ typedef struct
   guint64  rhs_evals;
   guint64  time_events;     /* the solver's stops at scheduled events */
   guint64  restarts;
+  double   rhs_ns;          /* the diagram's RHS alone, per evaluation */
   gboolean hand;            /* the hand-written line under RKF45 ran */
   QdRefClassicResult hand_result;
   char     message[512];
@@ -518,6 +520,40 @@ fail (BenchResult *result,
   g_strlcpy (result->message, error != NULL ? error->message : "failed", sizeof result->message);
 }
 
+/* The diagram's right-hand side alone, @calls times, on a state like the
+ * run's (the hand-written one's, qd-reference-lcline-classic.c), in a
+ * simulation of its own one solver step on (the solver is then set up,
+ * and the blocks have not yet ended): CPU ns per call, or 0 when it
+ * cannot be evaluated. */
+static double
+time_diagram_rhs (const BenchSpec *spec,
+                  QdDocument      *doc,
+                  guint            n,
+                  guint64          calls)
+{
+  g_autofree double *x = qd_ref_initial_states (n, strcmp (spec->model, "lcline-random") == 0);
+  g_autofree double *dx = g_new0 (double, n);
+  QdSimulation *sim = qd_simulation_new (doc, NULL, NULL, NULL);
+  double start, ns = 0.0;
+
+  if (sim == NULL)
+    return 0.0;
+  if (qd_simulation_step (sim, 1, NULL) != QD_RUN_ERROR
+      && qd_simulation_eval_classic_rhs (sim, 0.5, x, dx))
+    {
+      start = qd_bench_cpu_time ();
+      for (guint64 c = 0; c < calls; c++)
+        {
+          qd_simulation_eval_classic_rhs (sim, 0.5, x, dx);
+          /* Feed the result back, as the hand-written one's timing does. */
+          x[c % n] += 1e-300 * dx[(c + 1) % n];
+        }
+      ns = (qd_bench_cpu_time () - start) * 1e9 / (double) calls;
+    }
+  qd_simulation_free (sim);
+  return ns;
+}
+
 /* Compiles @doc and runs it, the @r-th time: the compiling figures and
  * the counts are those of the first; a later run whose counts differ
  * fails the benchmark, since a run must not depend on what ran before it
@@ -655,19 +691,22 @@ bench_one (const BenchSpec *spec,
 
   for (guint r = 0; r < spec->repeat && ok; r++)
     ok = compile_and_run (spec, doc, r, result, &wall[r], &cpu[r]);
+  if (ok && result->classic && spec->n > 0)
+    result->rhs_ns = time_diagram_rhs (spec, doc, spec->n, MAX (result->rhs_evals, 1000));
   if (ok)
     {
       result->ok = TRUE;
       result->wall_s = qd_bench_median (wall, spec->repeat, &result->wall_min_s);
       result->cpu_s = qd_bench_median (cpu, spec->repeat, &result->cpu_min_s);
     }
-  /* The floor of the LC line under RKF45: the same ARKODE method on the
-   * hand-written right-hand side, in the same process, just after. */
-  if (ok && strcmp (spec->method, "rkf45") == 0 && spec->from <= 0.0
-      && g_str_has_prefix (spec->model, "lcline"))
-    result->hand = qd_ref_lcline_rkf45 (spec->n, strcmp (spec->model, "lcline-random") == 0,
-                                        BENCH_RTOL, BENCH_ATOL, spec->until,
-                                        &result->hand_result);
+  /* The floor of the LC line under RKF45 and BDF: the same SUNDIALS
+   * method on the hand-written right-hand side, in the same process, just
+   * after. */
+  if (ok && spec->from <= 0.0 && g_str_has_prefix (spec->model, "lcline"))
+    result->hand = qd_ref_lcline_classic (spec->method, spec->n,
+                                          strcmp (spec->model, "lcline-random") == 0,
+                                          BENCH_RTOL, BENCH_ATOL, spec->until,
+                                          &result->hand_result);
 }
 
 static gboolean
@@ -747,19 +786,6 @@ ns_per_rhs (double  cpu_s,
   return evals > 0 ? cpu_s * 1e9 / (double) evals : 0.0;
 }
 
-/* The diagram's RHS alone, estimated: its cost per evaluation less the
- * hand-written run's solver work per evaluation (that run's cost per
- * evaluation less its RHS timed alone), the same ARKODE method on the
- * same line. */
-static double
-diagram_rhs_ns (const BenchResult *result)
-{
-  const QdRefClassicResult *h = &result->hand_result;
-
-  return ns_per_rhs (result->cpu_s, result->rhs_evals)
-         - (ns_per_rhs (h->cpu_s, h->rhs_evals) - h->rhs_ns);
-}
-
 static void
 print_classic_text (const BenchSpec   *spec,
                     const BenchResult *result)
@@ -771,17 +797,17 @@ print_classic_text (const BenchSpec   *spec,
     return;
   g_print (_("    %s: %" PRIu64 " steps (%" PRIu64 " failed), %"
              PRIu64 " RHS evaluations, %.1f ns per evaluation, %.2f ns per "
-             "evaluation and state\n"),
+             "evaluation and state; the RHS alone %.1f ns (%.2f per state)\n"),
            spec->method, result->solver_steps, result->failed_steps, result->rhs_evals,
-           per_rhs, per_rhs / spec->n);
+           per_rhs, per_rhs / spec->n, result->rhs_ns, result->rhs_ns / spec->n);
   if (!result->hand)
     return;
-  g_print (_("    hand-written RHS under ARKODE rkf45: %" PRIu64 " steps, %"
-             PRIu64 " RHS evaluations, cpu_s %.3f (the diagram %.2f times that); "
-             "RHS alone %.1f ns, the diagram's about %.1f ns (%.2f times)\n"),
-           h->steps, h->rhs_evals, h->cpu_s, h->cpu_s > 0 ? result->cpu_s / h->cpu_s : 0.0,
-           h->rhs_ns, diagram_rhs_ns (result),
-           h->rhs_ns > 0 ? diagram_rhs_ns (result) / h->rhs_ns : 0.0);
+  g_print (_("    hand-written RHS under SUNDIALS %s: %" PRIu64 " steps, %"
+             PRIu64 " RHS evaluations, cpu_s %.4f (the diagram %.2f times that); "
+             "RHS alone %.1f ns (the diagram's %.2f times that)\n"),
+           spec->method, h->steps, h->rhs_evals, h->cpu_s,
+           h->cpu_s > 0 ? result->cpu_s / h->cpu_s : 0.0,
+           h->rhs_ns, h->rhs_ns > 0 ? result->rhs_ns / h->rhs_ns : 0.0);
 }
 
 static void
@@ -801,13 +827,13 @@ add_classic_json (json_object       *obj,
   json_object_object_add (obj, "restarts", json_object_new_int64 ((gint64) result->restarts));
   json_object_object_add (obj, "ns_per_rhs", json_object_new_double (per_rhs));
   json_object_object_add (obj, "ns_per_rhs_state", json_object_new_double (per_rhs / spec->n));
+  json_object_object_add (obj, "rhs_alone_ns", json_object_new_double (result->rhs_ns));
   if (!result->hand)
     return;
   json_object_object_add (obj, "hand_steps", json_object_new_int64 ((gint64) h->steps));
   json_object_object_add (obj, "hand_rhs_evals", json_object_new_int64 ((gint64) h->rhs_evals));
   json_object_object_add (obj, "hand_cpu_s", json_object_new_double (h->cpu_s));
   json_object_object_add (obj, "hand_rhs_ns", json_object_new_double (h->rhs_ns));
-  json_object_object_add (obj, "diagram_rhs_ns", json_object_new_double (diagram_rhs_ns (result)));
 }
 
 static void

@@ -1,6 +1,6 @@
 /* qd-reference-lcline-classic.h: the LC line's right-hand side written by
  * hand, and SUNDIALS driving it, the floor for `qdevs-cli bench` under the
- * classic solvers (not installed)
+ * classic solvers RKF45 and BDF (not installed)
  *
  * The line of app/qd-cli-bench.c: ẋ1 = d(t) − x2, ẋi = x(i−1) − x(i+1),
  * ẋN = x(N−1), d a unit pulse on [0, 1).
@@ -27,12 +27,15 @@ void     qd_ref_lcline_rhs     (double        t,
                                 double       *dx,
                                 guint         n);
 
-/* Integrates the line of @n states from 0 to @until with ARKODE's
- * explicit Fehlberg 4(5) table (the engine's "rkf45") at @rtol, @atol,
- * stopping at the pulse's end t = 1 as the diagram's run does, and times
- * the hand-written RHS alone over as many calls. FALSE when SUNDIALS
- * fails (the reason in @result->message). */
-gboolean qd_ref_lcline_rkf45   (guint               n,
+/* Integrates the line of @n states from 0 to @until with @method, the
+ * engine's "rkf45" (ARKODE's explicit Fehlberg 4(5) table) or
+ * "cvode-bdf" (CVODE BDF, dense linear solver, finite-difference
+ * Jacobian), at @rtol, @atol, restarting at the pulse's end t = 1 as the
+ * diagram's run does, and times the hand-written RHS alone over as many
+ * calls. FALSE for another method, or when SUNDIALS fails (the reason
+ * in @result->message). */
+gboolean qd_ref_lcline_classic (const char         *method,
+                                guint               n,
                                 gboolean            random_start,
                                 double              rtol,
                                 double              atol,

@@ -5,6 +5,7 @@
  * so the output keeps the input's order.
  */
 #include "qd-blocks-private.h"
+#include "qd-block-fast-private.h"
 
 typedef struct
 {
@@ -74,6 +75,36 @@ gain_lambda (QdAtomic *self,
   return 1;
 }
 
+/* Under a classic solver: gain_lambda()'s order-0 case on a value. */
+static inline double
+gain_eval0 (QdAtomic      *self,
+            gconstpointer  data,
+            double         t,
+            const double  *v,
+            const guint32 *in,
+            guint          n_in)
+{
+  return *(const double *) data * v[in[0]];
+}
+
+/* gain_eval0() for a run of blocks, inlined. */
+QD_DEFINE_EVAL0_RUN (gain_eval0_run, gain_eval0)
+
+/* k, which gain_eval0() then finds without a look at the block. */
+static gconstpointer
+gain_eval0_data (QdAtomic *self,
+                 gsize    *size)
+{
+  *size = sizeof (double);
+  return &self->params[0].number;
+}
+
+static const QdBlockFastPaths gain_fast = {
+  .eval0 = gain_eval0,
+  .eval0_data = gain_eval0_data,
+  .eval0_run = gain_eval0_run,
+};
+
 static void
 gain_dint (QdAtomic *self,
            double    t)
@@ -120,4 +151,5 @@ const QdBlockType qd_block_gain = {
   .dint = gain_dint,
   .dext = gain_dext,
   .lambda = gain_lambda,
+  .fast = &gain_fast,
 };

@@ -132,12 +132,6 @@ math_cross_at (QdAtomic *self,
   return TRUE;
 }
 
-static const QdBlockFastPaths math_fast = {
-  .crossing_levels = math_crossing_levels,
-  .crossing_signal = math_crossing_signal,
-  .cross_at = math_cross_at,
-};
-
 /* Reads input @i advanced to @t; returns its order. */
 static int
 read_input (QdAtomic *self,
@@ -151,6 +145,26 @@ read_input (QdAtomic *self,
   for (int k = 0; k <= QD_MAX_ORDER; k++)
     u->c[k] = s.c[k];
   return CLAMP (s.order, 0, QD_MAX_ORDER);
+}
+
+/* A value outside the function's domain (a coefficient of @c that is not
+ * finite) stops the run with @domain, after the input value that caused
+ * it. */
+static void
+check_domain (QdAtomic       *self,
+              double          t,
+              const double   *c,
+              const QdTaylor *u,
+              const char     *domain)
+{
+  /* Every coefficient: sqrt at a changing zero input has a finite value
+   * and an infinite slope, which is as much outside its domain. */
+  if (domain != NULL
+      && !(isfinite (c[0]) && isfinite (c[1]) && isfinite (c[2])
+           && isfinite (c[3])))
+    qd_atomic_fail (self, QD_ERROR_NUMERIC,
+                    _("at t = %g the input is %g: %s"),
+                    t, u->c[0], domain);
 }
 
 /* Writes the output segment; a value outside the function's domain (a
@@ -171,16 +185,24 @@ write_output (QdAtomic       *self,
   y->tag = 0;
   for (int k = 0; k <= QD_MAX_ORDER; k++)
     y->c[k] = k <= order ? r->c[k] : 0.0;
-
-  /* Every coefficient: sqrt at a changing zero input has a finite value
-   * and an infinite slope, which is as much outside its domain. */
-  if (domain != NULL
-      && !(isfinite (y->c[0]) && isfinite (y->c[1]) && isfinite (y->c[2])
-           && isfinite (y->c[3])))
-    qd_atomic_fail (self, QD_ERROR_NUMERIC,
-                    _("at t = %g the input is %g: %s"),
-                    t, u->c[0], domain);
+  check_domain (self, t, y->c, u, domain);
   return 1;
+}
+
+/* The output value at order 0 of @r (computed from constant inputs
+ * @u), checked as write_output() checks a segment: the classic solvers'
+ * evaluation (QdBlockFastPaths.eval0). */
+static double
+output0 (QdAtomic       *self,
+         double          t,
+         const QdTaylor *r,
+         const QdTaylor *u,
+         const char     *domain)
+{
+  const double c[QD_MAX_ORDER + 1] = { r->c[0] };
+
+  check_domain (self, t, c, u, domain);
+  return r->c[0];
 }
 
 /* ---- one-input functions ---------------------------------------------- */
@@ -273,6 +295,19 @@ pow_domain (QdAtomic       *self,
   return st->domain;
 }
 
+/* The function of the block (of state @st) on @u, to order @order. */
+static inline void
+unary_apply (MathState      *st,
+             QdTaylor       *r,
+             const QdTaylor *u,
+             int             order)
+{
+  if (st->func != NULL)
+    st->func (r, u, order);
+  else
+    qd_taylor_pow_const (r, u, st->exponent, order);
+}
+
 static guint64
 unary_lambda (QdAtomic *self,
               double    t)
@@ -286,12 +321,36 @@ unary_lambda (QdAtomic *self,
    * takes the branch the input moves into. */
   if (st->at_zero)
     u.c[0] = 0.0;
-  if (st->func != NULL)
-    st->func (&r, &u, order);
-  else
-    qd_taylor_pow_const (&r, &u, st->exponent, order);
+  unary_apply (st, &r, &u, order);
   return write_output (self, t, &r, order, &u, pow_domain (self, &u));
 }
+
+/* Under a classic solver (QdBlockFastPaths.eval0): what dext, which
+ * clears at_zero, then lambda give on a constant input. */
+static inline double
+unary_eval0 (QdAtomic      *self,
+             gconstpointer  data,
+             double         t,
+             const double  *v,
+             const guint32 *in,
+             guint          n_in)
+{
+  QdTaylor u, r;
+
+  qd_taylor_constant (&u, v[in[0]]);
+  unary_apply (self->state, &r, &u, 0);
+  return output0 (self, t, &r, &u, pow_domain (self, &u));
+}
+
+QD_DEFINE_EVAL0_RUN (unary_eval0_run, unary_eval0)
+
+static const QdBlockFastPaths unary_fast = {
+  .eval0 = unary_eval0,
+  .eval0_run = unary_eval0_run,
+  .crossing_levels = math_crossing_levels,
+  .crossing_signal = math_crossing_signal,
+  .cross_at = math_cross_at,
+};
 
 /* The unary blocks that watch no zero (see the top of the file) are
  * static in the sense of QD_BLOCK_STATIC: dext only makes the output due
@@ -315,12 +374,12 @@ unary_lambda (QdAtomic *self,
     .n_params = N_PARAMS,                                                 \
     .flags = FLAGS,                                                       \
     .state_size = sizeof (MathState),                                     \
-    .fast = &math_fast,                                                   \
     .init = unary_init,                                                   \
     .ta = math_ta,                                                        \
     .dint = math_dint,                                                    \
     .dext = math_dext,                                                    \
     .lambda = unary_lambda,                                               \
+    .fast = &unary_fast,                                                  \
   }
 
 UNARY_BLOCK (qd_block_sin, "sin", N_("Sine"), "sin",
@@ -441,6 +500,33 @@ product_lambda (QdAtomic *self,
   return write_output (self, t, &p, order, &p, NULL);
 }
 
+/* Under a classic solver: product_lambda() on constant inputs. */
+static inline double
+product_eval0 (QdAtomic      *self,
+               gconstpointer  data,
+               double         t,
+               const double  *v,
+               const guint32 *in,
+               guint          n_in)
+{
+  QdTaylor p, u;
+
+  qd_taylor_constant (&p, 1.0);
+  for (guint i = 0; i < n_in; i++)
+    {
+      qd_taylor_constant (&u, v[in[i]]);
+      qd_taylor_mul (&p, &p, &u, 0);
+    }
+  return output0 (self, t, &p, &p, NULL);
+}
+
+QD_DEFINE_EVAL0_RUN (product_eval0_run, product_eval0)
+
+static const QdBlockFastPaths product_fast = {
+  .eval0 = product_eval0,
+  .eval0_run = product_eval0_run,
+};
+
 static const QdParamSpec product_params[] = {
   { "n", N_("Inputs"), QD_PARAM_INTEGER, "2", 1, 64, NULL,
     N_("The number of factors (inputs)."), NULL, 0 },
@@ -467,6 +553,7 @@ const QdBlockType qd_block_product = {
   .dint = math_dint,
   .dext = math_dext,
   .lambda = product_lambda,
+  .fast = &product_fast,
 };
 
 /* ---- Division ---------------------------------------------------------- */
@@ -497,6 +584,35 @@ division_lambda (QdAtomic *self,
   return write_output (self, t, &r, order, &b, st->domain);
 }
 
+/* Under a classic solver: what dext (which clears at_zero), then
+ * division_lambda() give on constant inputs. */
+static inline double
+division_eval0 (QdAtomic      *self,
+                gconstpointer  data,
+                double         t,
+                const double  *v,
+                const guint32 *in,
+                guint          n_in)
+{
+  MathState *st = self->state;
+  QdTaylor a, b, r;
+
+  qd_taylor_constant (&a, v[in[0]]);
+  qd_taylor_constant (&b, v[in[1]]);
+  qd_taylor_div (&r, &a, &b, 0);
+  return output0 (self, t, &r, &b, st->domain);
+}
+
+QD_DEFINE_EVAL0_RUN (division_eval0_run, division_eval0)
+
+static const QdBlockFastPaths division_fast = {
+  .eval0 = division_eval0,
+  .eval0_run = division_eval0_run,
+  .crossing_levels = math_crossing_levels,
+  .crossing_signal = math_crossing_signal,
+  .cross_at = math_cross_at,
+};
+
 const QdBlockType qd_block_division = {
   .id = "division",
   .category = N_("Math"),
@@ -514,10 +630,10 @@ const QdBlockType qd_block_division = {
   /* Not QD_BLOCK_STATIC: it watches its divisor's zeros. */
   .flags = QD_BLOCK_FEEDTHROUGH,
   .state_size = sizeof (MathState),
-  .fast = &math_fast,
   .init = division_init,
   .ta = math_ta,
   .dint = math_dint,
   .dext = math_dext,
   .lambda = division_lambda,
+  .fast = &division_fast,
 };

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "qd-blocks-private.h"
+#include "qd-block-fast-private.h"
 #include "qd-expr.h"
 #include "qd-simulation.h"
 #include "qd-taylor.h"
@@ -251,6 +252,40 @@ nlfunction_dext (QdAtomic       *self,
   st->zero = QD_EXPR_DOMAIN_NONE;
 }
 
+/* The formula on the inputs now in st->slots, to @order, into @r; a
+ * value outside a function's domain stops the run with the message its
+ * block would give. */
+static void
+nlfunction_compute (QdAtomic *self,
+                    double    t,
+                    int       order,
+                    QdTaylor *r)
+{
+  NLFunction *st = self->state;
+
+  /* t itself is the series t + s. */
+  if (st->uses_t)
+    {
+      st->slots[self->n_in].c[0] = t;
+      st->slots[self->n_in].c[1] = 1.0;
+      st->slots[self->n_in].c[2] = st->slots[self->n_in].c[3] = 0.0;
+    }
+
+  qd_expr_eval_taylor (st->expr, st->slots, order, r);
+
+  if (G_UNLIKELY (!(isfinite (r->c[0]) && isfinite (r->c[1])
+                    && isfinite (r->c[2]) && isfinite (r->c[3]))))
+    {
+      double u = 0.0;
+      QdExprDomain d = qd_expr_get_domain_error (st->expr, &u);
+
+      if (d != QD_EXPR_DOMAIN_NONE)
+        qd_atomic_fail (self, QD_ERROR_NUMERIC,
+                        _("at t = %g the input is %g: %s"),
+                        t, u, qd_expr_domain_message (d));
+    }
+}
+
 static guint64
 nlfunction_lambda (QdAtomic *self,
                    double    t)
@@ -280,34 +315,43 @@ nlfunction_lambda (QdAtomic *self,
     }
   /* Clamped once: the maximum of clamped orders is the clamped maximum. */
   order = CLAMP (order, 0, QD_MAX_ORDER);
-  /* t itself is the series t + s. */
-  if (st->uses_t)
-    {
-      st->slots[self->n_in].c[0] = t;
-      st->slots[self->n_in].c[1] = 1.0;
-      st->slots[self->n_in].c[2] = st->slots[self->n_in].c[3] = 0.0;
-    }
-
-  qd_expr_eval_taylor (st->expr, st->slots, order, &r);
+  nlfunction_compute (self, t, order, &r);
 
   y->t = t;
   y->order = order;
   y->tag = 0;
   memcpy (y->c, r.c, sizeof y->c);
-  /* Outside a function's domain: the message its block would give. */
-  if (G_UNLIKELY (!(isfinite (r.c[0]) && isfinite (r.c[1])
-                    && isfinite (r.c[2]) && isfinite (r.c[3]))))
-    {
-      double u = 0.0;
-      QdExprDomain d = qd_expr_get_domain_error (st->expr, &u);
-
-      if (d != QD_EXPR_DOMAIN_NONE)
-        qd_atomic_fail (self, QD_ERROR_NUMERIC,
-                        _("at t = %g the input is %g: %s"),
-                        t, u, qd_expr_domain_message (d));
-    }
   return 1;
 }
+
+/* Under a classic solver (QdBlockFastPaths.eval0): what dext, which
+ * clears the watched zero, then lambda give on constant inputs. The
+ * slots are the expression's scratch space, which lambda refills. */
+static inline double
+nlfunction_eval0 (QdAtomic      *self,
+                  gconstpointer  data,
+                  double         t,
+                  const double  *v,
+                  const guint32 *in,
+                  guint          n_in)
+{
+  NLFunction *st = self->state;
+  QdTaylor r;
+
+  if (st->expr == NULL)
+    return NAN;
+  for (guint i = 0; i < n_in; i++)
+    qd_taylor_constant (&st->slots[i], v[in[i]]);
+  nlfunction_compute (self, t, 0, &r);
+  return r.c[0];
+}
+
+QD_DEFINE_EVAL0_RUN (nlfunction_eval0_run, nlfunction_eval0)
+
+static const QdBlockFastPaths nlfunction_fast = {
+  .eval0 = nlfunction_eval0,
+  .eval0_run = nlfunction_eval0_run,
+};
 
 static void
 nlfunction_dint (QdAtomic *self,
@@ -380,4 +424,5 @@ const QdBlockType qd_block_nlfunction = {
   .lambda = nlfunction_lambda,
   .exit = nlfunction_exit,
   .is_static = nlfunction_is_static,
+  .fast = &nlfunction_fast,
 };

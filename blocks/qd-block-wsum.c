@@ -191,6 +191,41 @@ done:
   return 1;
 }
 
+/* Under a classic solver: the order-0 case of wsum_lambda()'s loop on
+ * input values, the same operations in the same order (the same sum to
+ * the last bit). */
+static inline double
+wsum_eval0 (QdAtomic      *self,
+            gconstpointer  data,
+            double         t,
+            const double  *v,
+            const guint32 *in,
+            guint          n_in)
+{
+  const double *w = data;
+  double c0 = 0.0;
+
+  /* The commonest case, unrolled (the same sum). */
+  if (n_in == 2)
+    return (c0 + w[0] * v[in[0]]) + w[1] * v[in[1]];
+  for (guint i = 0; i < n_in; i++)
+    c0 += w[i] * v[in[i]];
+  return c0;
+}
+
+/* wsum_eval0() for a run of blocks, inlined. */
+QD_DEFINE_EVAL0_RUN (wsum_eval0_run, wsum_eval0)
+
+/* The weights, which wsum_eval0() then finds without a look at the
+ * block. */
+static gconstpointer
+wsum_eval0_data (QdAtomic *self,
+                 gsize    *size)
+{
+  *size = self->n_in * sizeof (double);
+  return self->params[PARAM_WEIGHTS].vector;
+}
+
 static void
 wsum_dint (QdAtomic *self,
            double    t)
@@ -377,12 +412,16 @@ static const QdParamSpec wsum_params[] = {
     NULL, QD_PARAM_PER_INPUT },
 };
 
-/* The cascade kernel the event loop runs for chains of WSum blocks. */
+/* The cascade kernel the event loop runs for chains of WSum blocks, and
+ * the classic solvers' order-0 evaluation. */
 static const QdBlockFastPaths wsum_fast = {
   .cascade_accepts = wsum_cascade_accepts,
   .cascade_prepare = wsum_cascade_prepare,
   .cascade = wsum_cascade,
   .cascade_prefetch = wsum_cascade_prefetch,
+  .eval0 = wsum_eval0,
+  .eval0_data = wsum_eval0_data,
+  .eval0_run = wsum_eval0_run,
 };
 
 /* On the canvas: the sign of each input, as on a textbook's summing

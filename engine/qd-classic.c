@@ -62,6 +62,7 @@
 
 #include "qd-classic-private.h"
 #include "qd-classic-roots.h"
+#include "qd-classic-rhs-private.h"
 #include "qd-simulation-private.h"
 
 /* The most states an implicit method runs with its dense Jacobian (800
@@ -83,8 +84,12 @@ struct _QdClassic
   guint64        *rhs_ports;        /* per block of the right-hand side:
                                        its inputs driven by an Integrator
                                        or another of them */
-  gpointer        snapshot;         /* room for the largest state among
-                                       them */
+  QdClassicRhs   *prog;             /* f(t, y) as a flat program
+                                       (qd-classic-rhs.c), from the
+                                       solver's set-up on */
+  gboolean        slow;             /* no flat program, no delivery
+                                       without the loop */
+  guint64         direct_steps;     /* steps delivered without it */
   guint8         *stops;            /* per block: its events are times
                                        the solver stops at
                                        (find_stopping_blocks()) */
@@ -184,7 +189,7 @@ qd_classic_free (QdClassic *self)
   g_free (self->state_of);
   g_free (self->rhs);
   g_free (self->rhs_ports);
-  g_free (self->snapshot);
+  qd_classic_rhs_free (self->prog);
   g_free (self->stops);
   qd_classic_roots_free (self->roots);
   g_free (self->seg);
@@ -260,7 +265,6 @@ find_rhs_blocks (QdClassic *self)
   g_autofree guint *queue = g_new (guint, MAX (n, 1));
   gboolean changed = TRUE;
   guint head = 0, tail = 0;
-  gsize max_state = 0;
 
   /* Forward, in index order until nothing changes (the chains are
    * short). */
@@ -328,10 +332,6 @@ find_rhs_blocks (QdClassic *self)
   self->n_rhs = tail;
   self->rhs = g_new (guint, MAX (tail, 1));
   memcpy (self->rhs, queue, tail * sizeof (guint));
-  for (guint k = 0; k < tail; k++)
-    if (!sim->hot[self->rhs[k]].is_static)
-      max_state = MAX (max_state, sim->atomics[self->rhs[k]].type->state_size);
-  self->snapshot = g_malloc0 (MAX (max_state, 1));
 
   /* Their inputs that the right-hand side sets; indeg[] becomes each
    * block's place in it. */
@@ -507,6 +507,7 @@ qd_classic_start (QdClassic *self)
 /* -------------------------------------------------------------------- */
 /* The right-hand side */
 
+/* f(t, y) through the flat program (qd-classic-rhs.c). */
 static int
 rhs (sunrealtype  t,
      N_Vector     y,
@@ -514,48 +515,11 @@ rhs (sunrealtype  t,
      void        *data)
 {
   QdClassic *self = data;
-  QdSimulation *sim = self->sim;
-  const double *yv = N_VGetArrayPointer (y);
-  double *dv = N_VGetArrayPointer (ydot);
 
   self->stats.rhs_evals++;
-  for (guint k = 0; k < self->n; k++)
-    qd_signal_set_constant (&sim->signals[sim->out_base[self->block[k]]],
-                            t, yv[k]);
-  for (guint r = 0; r < self->n_rhs; r++)
-    {
-      guint i = self->rhs[r];
-      QdAtomic *a = &sim->atomics[i];
-      const QdBlockType *type = a->type;
-
-      if (sim->hot[i].is_static)
-        {
-          sim->hot[i].lambda (a, t);
-          continue;
-        }
-      if (type->frozen_output != NULL)
-        {
-          type->frozen_output (a, t);
-          continue;
-        }
-      /* A block with a state (a hybrid block): what its transitions
-       * would make of the inputs the right-hand side set (not of an
-       * event input, a command), then its state as it was. */
-      memcpy (self->snapshot, a->state, type->state_size);
-      for (guint p = 0; p < a->n_in; p++)
-        if (self->rhs_ports[r] & (G_GUINT64_CONSTANT (1) << p))
-          type->dext (a, t, 0.0, p, a->in[p]);
-      if (type->ta (a) == 0.0)
-        type->lambda (a, t);
-      memcpy (a->state, self->snapshot, type->state_size);
-    }
-  for (guint k = 0; k < self->n; k++)
-    {
-      dv[k] = qd_signal_eval (sim->atomics[self->block[k]].in[0], t);
-      if (!isfinite (dv[k]))
-        return 1;   /* recoverable: the solver tries a smaller step */
-    }
-  return 0;
+  /* Not finite: recoverable, the solver tries a smaller step. */
+  return qd_classic_rhs_eval (self->prog, t, N_VGetArrayPointer (y),
+                              N_VGetArrayPointer (ydot)) ? 0 : 1;
 }
 
 /* The hybrid blocks' crossings (qd-classic-roots.c). */
@@ -597,6 +561,10 @@ create_solver (QdClassic  *self,
 
   if (!qd_classic_check_size (self, self->n, error))
     return FALSE;
+  /* After every block's init: an evaluation may need what init set up
+   * (an NLFunction's formula). */
+  self->prog = qd_classic_rhs_new (self->sim, self->block, self->n, self->rhs,
+                                   self->n_rhs, self->rhs_ports, !self->slow);
   if (SUNContext_Create (NULL, &self->ctx) != 0)
     goto fail;
   self->y = N_VNew_Serial ((sunindextype) self->n, self->ctx);
@@ -1014,6 +982,22 @@ step_and_emit (QdClassic  *self,
 
       if (!take_step (self, target, &local))
         return fail (self, local, error);
+      /* Nothing but static blocks and sinks to receive the segments: no
+       * block can change a mode on them, and the loop is not needed. */
+      if (qd_classic_rhs_can_deliver (self->prog, !self->slow)
+          && qd_classic_rhs_deliver (self->prog, self->t, self->seg))
+        {
+          self->direct_steps++;
+          status = qd_simulation_direct_status (sim, error);
+          if (status == QD_RUN_DONE
+              && qd_simulation_get_next_time (sim) <= self->t)
+            status = qd_simulation_run_events (sim,
+                                               nextafter (self->t, QD_INF),
+                                               error);
+          if (status != QD_RUN_DONE)
+            return status;
+          break;
+        }
       for (guint k = 0; k < self->n; k++)
         {
           self->emit_pending[k] = 1;
@@ -1042,11 +1026,11 @@ step_and_emit (QdClassic  *self,
   return QD_RUN_DONE;
 }
 
-QdRunStatus
-qd_classic_run (QdClassic  *self,
-                double      t_stop,
-                guint64     max_steps,
-                GError    **error)
+static QdRunStatus
+run_steps (QdClassic  *self,
+           double      t_stop,
+           guint64     max_steps,
+           GError    **error)
 {
   QdSimulation *sim = self->sim;
 
@@ -1117,6 +1101,20 @@ qd_classic_run (QdClassic  *self,
   return QD_RUN_DONE;
 }
 
+QdRunStatus
+qd_classic_run (QdClassic  *self,
+                double      t_stop,
+                guint64     max_steps,
+                GError    **error)
+{
+  QdRunStatus status = run_steps (self, t_stop, max_steps, error);
+
+  /* Whoever looks at the blocks' outputs now finds the last step's. */
+  if (self->prog != NULL)
+    qd_classic_rhs_refresh (self->prog);
+  return status;
+}
+
 void
 qd_classic_get_stats (QdClassic      *self,
                       QdClassicStats *stats)
@@ -1128,4 +1126,50 @@ qd_classic_get_stats (QdClassic      *self,
   stats->failed_steps = self->failed_before + failed;
   stats->jac_evals = self->jac_before + jac;
   stats->root_evals = qd_classic_roots_get_evals (self->roots);
+}
+
+void
+qd_classic_set_fast_paths (QdSimulation *sim,
+                           gboolean      on)
+{
+  g_return_if_fail (sim != NULL && sim->classic != NULL
+                    && sim->classic->prog == NULL);
+
+  sim->classic->slow = !on;
+}
+
+void
+qd_classic_get_fast_counts (QdSimulation *sim,
+                            guint        *n_flat,
+                            guint64      *direct_steps)
+{
+  QdClassic *self = sim->classic;
+
+  *n_flat = self != NULL && self->prog != NULL
+            ? qd_classic_rhs_n_flat (self->prog) : 0;
+  *direct_steps = self != NULL ? self->direct_steps : 0;
+}
+
+gboolean
+qd_simulation_eval_classic_rhs (QdSimulation *sim,
+                                double        t,
+                                const double *y,
+                                double       *dy)
+{
+  g_return_val_if_fail (sim != NULL && y != NULL && dy != NULL, FALSE);
+
+  /* After the run the blocks' exit has freed what they evaluate with. */
+  if (sim->classic == NULL || sim->classic->prog == NULL || sim->finished)
+    return FALSE;
+  return qd_classic_rhs_eval (sim->classic->prog, t, y, dy);
+}
+
+void
+qd_classic_add_block_stats (QdClassic *self,
+                            guint      i,
+                            guint64   *internal,
+                            guint64   *external)
+{
+  if (self->prog != NULL)
+    qd_classic_rhs_add_block_stats (self->prog, i, internal, external);
 }

@@ -79,4 +79,15 @@ typedef struct
 QD_API gboolean      qd_simulation_get_classic_stats (QdSimulation   *self,
                                                       QdClassicStats *stats);
 
+/* f(@t, @y) of a simulation under a classic solver into @dy (n_states
+ * values each, in the order of the Integrators in the flat model), as
+ * the solver evaluates it, without counting it: for benchmarks and
+ * checks, between the run's first step (the solver is set up then) and
+ * its end (the blocks' exit). FALSE under QSS, outside that time, or
+ * when a derivative is not finite. */
+QD_API gboolean      qd_simulation_eval_classic_rhs  (QdSimulation   *self,
+                                                      double          t,
+                                                      const double   *y,
+                                                      double         *dy);
+
 G_END_DECLS

@@ -69,6 +69,7 @@
 #include <string.h>
 
 #include "qd-classic-private.h"
+#include "qd-classic-rhs-private.h"
 #include "qd-simulation-private.h"
 
 #define CHECK_INTERVAL 1024
@@ -1483,6 +1484,71 @@ qd_simulation_fail (QdSimulation *sim,
   publish (sim);
 }
 
+/* The clock at @t as the loop moves it to an event there (with the
+ * illegitimacy guard's window), for transitions made outside the loop
+ * (qd-classic-rhs.c). */
+void
+qd_simulation_direct_clock (QdSimulation *sim,
+                            double        t)
+{
+  if (!(t > sim->t_event))
+    return;
+  if (t >= sim->t_reset)
+    {
+      sim->same_time = 0;
+      sim->t_anchor = t;
+      sim->t_reset = t + sim->tick;
+    }
+  sim->t_event = t;
+  sim->t_event_key = qd_heap_key (t);
+  sim->time = t;
+}
+
+/* Transitions made outside the loop, added to its totals (the blocks'
+ * own counts are the classic driver's, qd_classic_add_block_stats()). */
+void
+qd_simulation_direct_count (QdSimulation *sim,
+                            guint64       events,
+                            guint64       transitions,
+                            guint64       steps)
+{
+  sim->events += events;
+  sim->transitions += transitions;
+  sim->integrator_steps += steps;
+}
+
+/* The external transition of the dynamic block @j on @port with @x at
+ * @t, made outside the loop as fan_out() makes it but not counted. */
+void
+qd_simulation_direct_external (QdSimulation   *sim,
+                               guint           j,
+                               guint           port,
+                               const QdSignal *x,
+                               double          t)
+{
+  QdHot *r = &sim->hot[j];
+  double ta = r->dext_ta (&sim->atomics[j], t, t - r->tl, port, x);
+
+  schedule (sim, r, j, t, ta);
+  r->tl = t;
+}
+
+/* Whether a block failed outside the loop (qd_atomic_fail()): the run
+ * then ends with its error, as the loop would end it. */
+QdRunStatus
+qd_simulation_direct_status (QdSimulation  *sim,
+                             GError       **error)
+{
+  if (G_LIKELY (sim->fail_error == NULL))
+    return QD_RUN_DONE;
+  g_clear_error (&sim->error);
+  sim->error = g_steal_pointer (&sim->fail_error);
+  if (error != NULL)
+    *error = g_error_copy (sim->error);
+  publish (sim);
+  return QD_RUN_ERROR;
+}
+
 gboolean
 qd_simulation_get_classic_stats (QdSimulation   *self,
                                  QdClassicStats *stats)
@@ -2133,6 +2199,8 @@ qd_simulation_get_block_stats (QdSimulation *self,
   g_return_if_fail (index < self->n_atomics);
   h = &self->hot[index];
   kernel_transitions (self, index, &internal, &external);
+  if (self->classic != NULL)
+    qd_classic_add_block_stats (self->classic, index, &internal, &external);
   if (n_internal != NULL)
     *n_internal = ((guint64) self->n_internal_hi[index] << 32
                    | h->n_internal) + internal;

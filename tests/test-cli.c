@@ -1109,6 +1109,23 @@ test_cli_bench_classic (void)
   g_assert_cmpint (get_int (root, "integrator_steps"), ==, 1001 * 10);
   json_object_put (root);
 
+  /* Under RKF45 and BDF the LC line also runs on the hand-written RHS:
+   * the same steps, and both right-hand sides timed alone. */
+  for (guint m = 0; m < 2; m++)
+    {
+      g_auto(CliResult) hand = { 0 };
+
+      run_cli (&hand, "bench", "--model", "lcline", "--n", "10", "--method",
+               m == 0 ? "rkf45" : "cvode-bdf", "--until", "2", "--json", NULL);
+      g_assert_cmpint (hand.status, ==, 0);
+      root = parse_single_json (hand.out);
+      g_assert_cmpint (get_int (root, "hand_steps"), ==, get_int (root, "solver_steps"));
+      g_assert_cmpint (get_int (root, "solver_steps"), >, 1);
+      g_assert_cmpfloat (get_double (root, "rhs_alone_ns"), >, 0.0);
+      g_assert_cmpfloat (get_double (root, "hand_rhs_ns"), >, 0.0);
+      json_object_put (root);
+    }
+
   run_cli (&big, "bench", "--model", "advection", "--n", "10001", "--method", "cvode-bdf", "--until", "0.001", NULL);
   g_assert_cmpint (big.status, ==, 3);
   g_assert_nonnull (strstr (big.err, "the solver cvode-bdf would need a dense Jacobian of 10001 states"));

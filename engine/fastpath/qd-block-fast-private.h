@@ -30,6 +30,18 @@ typedef struct
   } data[6];
 } QdCascadePair;
 
+/* One block of a classic solver's right-hand side as a flat program
+ * (qd-classic-rhs.c; QdBlockFastPaths.eval0_run): the values of its
+ * inputs are v[in[0]] ... v[in[n_in - 1]], its output goes to v[out]. */
+typedef struct
+{
+  QdAtomic      *atomic;
+  gconstpointer  data;      /* from QdBlockFastPaths.eval0_data, or NULL */
+  const guint32 *in;
+  guint32        out;
+  guint32        n_in;
+} QdEval0Op;
+
 struct _QdBlockFastPaths
 {
   /* Optional fused forms of the DEVS functions of QdBlockType, for blocks on the hot
@@ -118,7 +130,64 @@ struct _QdBlockFastPaths
                                double    t,
                                double    e,
                                double    level);
+
+  /* Optional, for a direct-feedthrough type with one output: its output
+   * at order 0 under a classic ODE solver (qd-classic-rhs.c). The value
+   * at @t of its input i (of @n_in) is @v[@in[i]]; returns the value of
+   * output 0
+   * that an external transition at @t on constant input segments of
+   * those values, followed by lambda, would give, computed by the same
+   * code as lambda, and changes nothing in the block's state (scratch
+   * space that lambda rewrites before it reads it may be used). It
+   * fails the block (qd_atomic_fail()) where lambda would. The solver's
+   * right-hand side calls it once per block and evaluation, in
+   * dependency order over one array of values, instead of lambda on
+   * segments; a type without it runs through lambda there.
+   *   eval0_data  optional: what eval0 reads of the block (its
+   *            parameters' values), given to it as @data, so that an
+   *            evaluation does not go through the block's QdAtomic and
+   *            record for them; constant for the run, asked after init.
+   *            When it sets *@size to the number of bytes eval0 reads
+   *            there (plain numbers, at most 512), the engine may give
+   *            eval0 a copy of them instead, packed with the other
+   *            blocks' in the order of evaluation (a large model's
+   *            records are far apart); 0 keeps the pointer. Without it
+   *            @data is NULL.
+   * The values are read where they are (no copy of them to gather):
+   * a copy on the stack read back as a pair costs a stalled load. */
+  double        (*eval0)      (QdAtomic      *self,
+                               gconstpointer  data,
+                               double         t,
+                               const double  *v,
+                               const guint32 *in,
+                               guint          n_in);
+  gconstpointer (*eval0_data) (QdAtomic      *self,
+                               gsize         *size);
+  /*   eval0_run  optional: for k = 0 ... @n - 1, in that order,
+   *            v[ops[k].out] = eval0 (ops[k].atomic, ops[k].data, t, v,
+   *            ops[k].in, ops[k].n_in): the blocks of this type that
+   *            follow each other in the program, in one call, so that
+   *            eval0 is inlined rather than called through a pointer per
+   *            block. It must have exactly that effect. */
+  void          (*eval0_run)  (const QdEval0Op *ops,
+                               guint            n,
+                               double           t,
+                               double          *v);
 };
+
+/* Defines @run, an eval0_run (QdBlockFastPaths) that calls @eval0, an
+ * inline eval0 of the same file, for each block of the run. */
+#define QD_DEFINE_EVAL0_RUN(run, eval0)                                     \
+  static void                                                               \
+  run (const QdEval0Op *ops,                                                \
+       guint            n,                                                  \
+       double           t,                                                  \
+       double          *v)                                                  \
+  {                                                                         \
+    for (guint k = 0; k < n; k++)                                           \
+      v[ops[k].out] = eval0 (ops[k].atomic, ops[k].data, t, v, ops[k].in,   \
+                             ops[k].n_in);                                  \
+  }
 
 /* The most crossing levels of one block (crossing_levels). */
 #define QD_MAX_CROSSINGS 2

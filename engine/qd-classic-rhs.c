@@ -1,0 +1,739 @@
+/* qd-classic-rhs.c: a classic solver's right-hand side as a flat program,
+ * and its steps delivered without the event loop
+ *
+ * The right-hand side f(t, y) of the Integrators' states runs the
+ * direct-feedthrough blocks between their outputs and their derivatives
+ * (qd-classic.c finds them, in dependency order). Through the blocks'
+ * DEVS functions that means, per block, a lambda called by pointer on
+ * segments, and the Integrators' outputs written as segments first: most
+ * of an evaluation's time in a large model. Here the blocks are compiled,
+ * when the solver is set up, into a program over one array of values:
+ *
+ *   slots   [ y (one per state) | outputs of the blocks | values from
+ *             outside (sources, blocks that are not part of f) ]
+ *   eops    per block, in dependency order (QdEval0Op): the slots of
+ *           its inputs, the slot of its output, and what its type's
+ *           order-0 evaluation (QdBlockFastPaths.eval0) reads of its
+ *           parameters, copied in program order
+ *   runs    the blocks of one type that follow each other, one call of
+ *           the type's eval0_run each, which inlines its eval0
+ *   deriv   per state, the slot of its derivative
+ *
+ * so an evaluation is a copy of y, a call per run of blocks reading
+ * the array where the values are, and a gather of the derivatives. The
+ * blocks' own code computes every value (eval0 is the order-0 case of
+ * their lambda, the same operations in the same order). A block whose
+ * type has no eval0 (a plugin's, a Lua block, a Switch with a mode)
+ * keeps the DEVS path: its inputs are written as segments before it
+ * runs, its outputs read back after.
+ *
+ * The steps' segments. Each accepted step's Hermite segments are the
+ * Integrators' outputs; through the event loop they cost a heap
+ * operation per Integrator and a zero-time cascade through every block
+ * they reach. When those blocks are only static functions, Integrators'
+ * derivatives and sinks (nothing that could make an event of its own
+ * out of them), qd_classic_rhs_deliver() writes the segments, runs each
+ * static block's lambda once in dependency order and gives the sinks
+ * their external transitions, counting the transitions as the loop
+ * does. (The loop, which takes blocks by priority, may run a static
+ * block twice in one cascade, its first output on an input not yet
+ * updated; the counts of transitions then differ, the segments do not.)
+ * A static block whose output reaches no sink (only derivatives, which
+ * f computes) runs only when the run returns (qd_classic_rhs_refresh()),
+ * so that whoever looks at its output then finds the last step's.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "qd-classic-rhs-private.h"
+#include "qd-simulation-private.h"
+
+#define NO_SLOT G_MAXUINT32
+
+typedef double (*QdEval0Func) (QdAtomic *self, gconstpointer data, double t,
+                               const double *v, const guint32 *in,
+                               guint n_in);
+typedef void (*QdEval0RunFunc) (const QdEval0Op *ops, guint n, double t,
+                                double *v);
+
+/* How far ahead an evaluation asks for a block's data (the blocks are
+ * padded with as many empty ones). */
+#define PREFETCH_AHEAD 8
+
+/* One block of the program, besides its QdEval0Op. */
+typedef struct
+{
+  QdEval0Func  eval0;        /* NULL: through its DEVS functions */
+  guint32      signal;       /* its output 0 in the simulation's signals */
+  guint32      readback;     /* DEVS path: its first pair in readback */
+  guint16      n_readback;   /* DEVS path: outputs read back */
+  guint8       publish;      /* eval0: a block on the DEVS path reads its
+                                output: write the segment too */
+  guint64      ports;        /* DEVS path: the inputs f drives */
+} Op;
+
+/* Blocks that follow each other: through their type's eval0_run in one
+ * call, or (run NULL) one by one. */
+typedef struct
+{
+  QdEval0RunFunc run;
+  guint32        first;
+  guint32        n;
+} Run;
+
+/* A value f reads from outside itself: a signal evaluated at t. */
+typedef struct
+{
+  guint32         slot;
+  const QdSignal *signal;
+} Outside;
+
+struct _QdClassicRhs
+{
+  QdSimulation *sim;
+  guint         n;              /* states */
+  const guint  *states;         /* their Integrators (the driver's) */
+  double       *slots;
+  guint         n_slots;
+  QdEval0Op    *eops;           /* per block, padded by PREFETCH_AHEAD */
+  Op           *ops;
+  guint         n_ops;
+  Run          *runs;
+  guint         n_runs;
+  guint         n_flat;
+  guint32      *in_slots;
+  guint32      *readback;       /* pairs: signal, slot */
+  Outside      *outside;
+  guint         n_outside;
+  guint32      *published;      /* states whose segment a block on the
+                                   DEVS path reads */
+  guint         n_published;
+  guint32      *deriv;          /* per state: its derivative's slot */
+  gpointer      snapshot;       /* room for the largest state on the
+                                   DEVS path */
+  double       *packed;         /* copies of the blocks' eval0 data, in
+                                   program order */
+
+  /* The delivery without the loop (qd_classic_rhs_deliver()). */
+  gint          direct;         /* -1: not yet known */
+  guint32      *emit;           /* the static blocks the Integrators'
+                                   outputs reach, in dependency order:
+                                   first those whose outputs reach a
+                                   sink, then the others */
+  guint         n_emit;
+  guint         n_needed;       /* the first ones, each delivery's */
+  gboolean      stale;          /* the others' outputs are not yet
+                                   those of the last delivery */
+  double        t_delivered;    /* its time */
+  guint32      *sinks;          /* triples: a sink, its port, the signal
+                                   that drives it */
+  guint         n_sinks;
+  guint8       *d_internal;     /* per block: its internal and external */
+  guint32      *d_external;     /* transitions in one delivery */
+  guint64       d_transitions;  /* all of them */
+  guint64       n_delivered;    /* deliveries */
+};
+
+/* -------------------------------------------------------------------- */
+/* Building the program */
+
+typedef struct
+{
+  QdClassicRhs *rhs;
+  guint32      *slot_of;        /* per signal: its slot, or NO_SLOT */
+  GArray       *in_slots;
+  GArray       *readback;
+  GArray       *outside;
+  GArray       *published;
+  GArray       *packed;         /* the copies of eval0 data */
+  guint32      *packed_at;      /* per block: its copy's offset, or
+                                   NO_SLOT */
+} Builder;
+
+static guint32
+new_slot (QdClassicRhs *self)
+{
+  return self->n_slots++;
+}
+
+/* The slot that holds the value of @sig during an evaluation; a signal
+ * f does not compute is read from outside, once per evaluation. */
+static guint32
+slot_for (Builder        *b,
+          const QdSignal *sig)
+{
+  QdSimulation *sim = b->rhs->sim;
+  gboolean inside = sig >= sim->signals && sig < sim->signals + sim->n_signals;
+  Outside o;
+
+  if (inside && b->slot_of[sig - sim->signals] != NO_SLOT)
+    return b->slot_of[sig - sim->signals];
+  o.slot = new_slot (b->rhs);
+  o.signal = sig;
+  g_array_append_val (b->outside, o);
+  if (inside)
+    b->slot_of[sig - sim->signals] = o.slot;
+  return o.slot;
+}
+
+static const QdBlockFastPaths *
+eval0_of (const QdAtomic *a,
+          gboolean        flat)
+{
+  const QdBlockType *type = a->type;
+
+  /* A block with a mode holds it between crossings (frozen_output):
+   * eval0 would let it follow the inputs. */
+  if (!flat || type->fast == NULL || type->fast->eval0 == NULL
+      || type->frozen_output != NULL || a->n_out != 1)
+    return NULL;
+  return type->fast;
+}
+
+/* Marks what block @r, on the DEVS path, reads from f: the states'
+ * segments and the flat blocks' outputs must then be written. */
+static void
+mark_read (Builder *b,
+           guint    r)
+{
+  QdClassicRhs *self = b->rhs;
+  QdSimulation *sim = self->sim;
+  const QdAtomic *a = self->eops[r].atomic;
+
+  for (guint p = 0; p < a->n_in && p < 64; p++)
+    {
+      const QdSignal *sig = a->in[p];
+      guint32 slot;
+
+      if (!(self->ops[r].ports & (G_GUINT64_CONSTANT (1) << p))
+          || !(sig >= sim->signals && sig < sim->signals + sim->n_signals))
+        continue;
+      slot = b->slot_of[sig - sim->signals];
+      if (slot == NO_SLOT)
+        continue;
+      if (slot < self->n)
+        {
+          gboolean seen = FALSE;
+
+          for (guint k = 0; k < b->published->len && !seen; k++)
+            seen = g_array_index (b->published, guint32, k) == slot;
+          if (!seen)
+            g_array_append_val (b->published, slot);
+          continue;
+        }
+      for (guint k = 0; k < r; k++)
+        if (self->ops[k].eval0 != NULL && self->eops[k].out == slot)
+          self->ops[k].publish = 1;
+    }
+}
+
+/* Block @r of the program. */
+static void
+add_block (Builder       *b,
+           guint          r,
+           guint          i,
+           guint64        ports,
+           gboolean       flat,
+           gsize         *max_state)
+{
+  QdClassicRhs *self = b->rhs;
+  QdSimulation *sim = self->sim;
+  QdAtomic *a = &sim->atomics[i];
+  const QdBlockFastPaths *fast = eval0_of (a, flat);
+  QdEval0Op *eop = &self->eops[r];
+  Op *op = &self->ops[r];
+
+  eop->atomic = a;
+  op->signal = sim->out_base[i];
+  op->ports = ports;
+  if (fast != NULL)
+    {
+      op->eval0 = fast->eval0;
+      b->packed_at[r] = NO_SLOT;
+      if (fast->eval0_data != NULL)
+        {
+          gsize size = 0;
+
+          eop->data = fast->eval0_data (a, &size);
+          /* A copy among the others', in doubles so that it stays
+           * aligned. */
+          if (size > 0 && size <= 512)
+            {
+              b->packed_at[r] = b->packed->len;
+              g_array_set_size (b->packed, b->packed->len
+                                + (size + sizeof (double) - 1) / sizeof (double));
+              memcpy (&g_array_index (b->packed, double, b->packed_at[r]),
+                      eop->data, size);
+            }
+        }
+      /* An index until the array is final (qd_classic_rhs_new()). */
+      eop->in = GUINT_TO_POINTER (b->in_slots->len);
+      eop->n_in = a->n_in;
+      for (guint p = 0; p < a->n_in; p++)
+        {
+          guint32 slot = slot_for (b, a->in[p]);
+
+          g_array_append_val (b->in_slots, slot);
+        }
+      eop->out = new_slot (self);
+      b->slot_of[op->signal] = eop->out;
+      self->n_flat++;
+      return;
+    }
+  /* The DEVS path: its outputs read back into slots of their own. */
+  if (!sim->hot[i].is_static && a->type->frozen_output == NULL)
+    *max_state = MAX (*max_state, a->type->state_size);
+  op->readback = b->readback->len / 2;
+  op->n_readback = a->n_out;
+  for (guint q = 0; q < a->n_out; q++)
+    {
+      guint32 pair[2] = { op->signal + q, new_slot (self) };
+
+      g_array_append_vals (b->readback, pair, 2);
+      b->slot_of[op->signal + q] = pair[1];
+    }
+  mark_read (b, r);
+}
+
+/* The runs of blocks that one call of their type's eval0_run takes. */
+static void
+find_runs (QdClassicRhs *self)
+{
+  self->runs = g_new (Run, MAX (self->n_ops, 1));
+  for (guint r = 0; r < self->n_ops; r++)
+    {
+      const QdBlockType *type = self->eops[r].atomic->type;
+      QdEval0RunFunc run = self->ops[r].eval0 != NULL && !self->ops[r].publish
+                           ? type->fast->eval0_run : NULL;
+      Run *last = self->n_runs > 0 ? &self->runs[self->n_runs - 1] : NULL;
+
+      if (run != NULL && last != NULL && last->run == run)
+        last->n++;
+      else
+        self->runs[self->n_runs++] = (Run) { run, r, 1 };
+    }
+}
+
+QdClassicRhs *
+qd_classic_rhs_new (QdSimulation  *sim,
+                    const guint   *states,
+                    guint          n_states,
+                    const guint   *blocks,
+                    guint          n_blocks,
+                    const guint64 *ports,
+                    gboolean       flat)
+{
+  QdClassicRhs *self = g_new0 (QdClassicRhs, 1);
+  Builder b = { self, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
+  gsize max_state = 0;
+
+  self->sim = sim;
+  self->n = n_states;
+  self->states = states;
+  self->direct = -1;
+  b.slot_of = g_new (guint32, MAX (sim->n_signals, 1));
+  for (guint s = 0; s < sim->n_signals; s++)
+    b.slot_of[s] = NO_SLOT;
+  b.in_slots = g_array_new (FALSE, FALSE, sizeof (guint32));
+  b.readback = g_array_new (FALSE, FALSE, sizeof (guint32));
+  b.outside = g_array_new (FALSE, FALSE, sizeof (Outside));
+  b.published = g_array_new (FALSE, FALSE, sizeof (guint32));
+  b.packed = g_array_new (FALSE, TRUE, sizeof (double));
+  b.packed_at = g_new (guint32, MAX (n_blocks, 1));
+
+  /* The states first: slot k is y[k]. */
+  for (guint k = 0; k < n_states; k++)
+    b.slot_of[sim->out_base[states[k]]] = new_slot (self);
+
+  self->eops = g_new0 (QdEval0Op, n_blocks + PREFETCH_AHEAD);
+  self->ops = g_new0 (Op, MAX (n_blocks, 1));
+  self->n_ops = n_blocks;
+  for (guint r = 0; r < n_blocks; r++)
+    add_block (&b, r, blocks[r], ports[r], flat, &max_state);
+
+  self->deriv = g_new (guint32, MAX (n_states, 1));
+  for (guint k = 0; k < n_states; k++)
+    self->deriv[k] = slot_for (&b, sim->atomics[states[k]].in[0]);
+
+  self->slots = g_new0 (double, MAX (self->n_slots, 1));
+  self->in_slots = (guint32 *) g_array_free (b.in_slots, FALSE);
+  for (guint r = 0; r < n_blocks; r++)
+    if (self->ops[r].eval0 != NULL && self->eops[r].n_in > 0)
+      self->eops[r].in = self->in_slots
+                         + GPOINTER_TO_UINT (self->eops[r].in);
+    else
+      self->eops[r].in = NULL;
+  self->packed = (double *) g_array_free (b.packed, FALSE);
+  for (guint r = 0; r < n_blocks; r++)
+    if (self->ops[r].eval0 != NULL && b.packed_at[r] != NO_SLOT)
+      self->eops[r].data = self->packed + b.packed_at[r];
+  g_free (b.packed_at);
+  self->readback = (guint32 *) g_array_free (b.readback, FALSE);
+  self->n_outside = b.outside->len;
+  self->outside = (Outside *) g_array_free (b.outside, FALSE);
+  self->n_published = b.published->len;
+  self->published = (guint32 *) g_array_free (b.published, FALSE);
+  self->snapshot = g_malloc0 (MAX (max_state, 1));
+  g_free (b.slot_of);
+  find_runs (self);
+  return self;
+}
+
+void
+qd_classic_rhs_free (QdClassicRhs *self)
+{
+  if (self == NULL)
+    return;
+  g_free (self->slots);
+  g_free (self->eops);
+  g_free (self->ops);
+  g_free (self->runs);
+  g_free (self->in_slots);
+  g_free (self->readback);
+  g_free (self->outside);
+  g_free (self->published);
+  g_free (self->deriv);
+  g_free (self->snapshot);
+  g_free (self->packed);
+  g_free (self->emit);
+  g_free (self->sinks);
+  g_free (self->d_internal);
+  g_free (self->d_external);
+  g_free (self);
+}
+
+guint
+qd_classic_rhs_n_flat (const QdClassicRhs *self)
+{
+  return self->n_flat;
+}
+
+/* -------------------------------------------------------------------- */
+/* Evaluating it */
+
+/* Block @r on the DEVS path, on the segments of its inputs. */
+static void
+run_devs (QdClassicRhs *self,
+          guint         r,
+          double        t)
+{
+  QdSimulation *sim = self->sim;
+  const Op *op = &self->ops[r];
+  QdAtomic *a = self->eops[r].atomic;
+  const QdBlockType *type = a->type;
+  double *v = self->slots;
+
+  if (sim->hot[a->index].is_static)
+    sim->hot[a->index].lambda (a, t);
+  else if (type->frozen_output != NULL)
+    type->frozen_output (a, t);
+  else
+    {
+      /* A block with a state: what its transitions would make of the
+       * inputs f sets (not of an event input, a command), then its
+       * state as it was. */
+      memcpy (self->snapshot, a->state, type->state_size);
+      for (guint p = 0; p < a->n_in; p++)
+        if (op->ports & (G_GUINT64_CONSTANT (1) << p))
+          type->dext (a, t, 0.0, p, a->in[p]);
+      if (type->ta (a) == 0.0)
+        type->lambda (a, t);
+      memcpy (a->state, self->snapshot, type->state_size);
+    }
+  for (guint q = 0; q < op->n_readback; q++)
+    {
+      const guint32 *pair = &self->readback[2 * (op->readback + q)];
+
+      v[pair[1]] = qd_signal_eval (&sim->signals[pair[0]], t);
+    }
+}
+
+/* Block @r alone: its eval0, or its DEVS functions. */
+static void
+run_one (QdClassicRhs *self,
+         guint         r,
+         double        t)
+{
+  const Op *op = &self->ops[r];
+  const QdEval0Op *eop = &self->eops[r];
+  double *v = self->slots, x;
+
+  if (op->eval0 == NULL)
+    {
+      run_devs (self, r, t);
+      return;
+    }
+  /* The blocks' data are spread over their records: asked for early,
+   * they do not each wait for memory. */
+  __builtin_prefetch (eop[PREFETCH_AHEAD].data);
+  x = op->eval0 (eop->atomic, eop->data, t, v, eop->in, eop->n_in);
+  v[eop->out] = x;
+  if (G_UNLIKELY (op->publish))
+    qd_signal_set_constant (&self->sim->signals[op->signal], t, x);
+}
+
+gboolean
+qd_classic_rhs_eval (QdClassicRhs *self,
+                     double        t,
+                     const double *y,
+                     double       *dy)
+{
+  QdSimulation *sim = self->sim;
+  double *v = self->slots;
+  gboolean not_finite = FALSE;
+
+  memcpy (v, y, self->n * sizeof (double));
+  for (guint e = 0; e < self->n_outside; e++)
+    v[self->outside[e].slot] = qd_signal_eval (self->outside[e].signal, t);
+  for (guint e = 0; e < self->n_published; e++)
+    {
+      guint k = self->published[e];
+
+      qd_signal_set_constant (&sim->signals[sim->out_base[self->states[k]]],
+                              t, v[k]);
+    }
+  for (guint k = 0; k < self->n_runs; k++)
+    {
+      const Run *run = &self->runs[k];
+
+      if (run->run != NULL)
+        run->run (&self->eops[run->first], run->n, t, v);
+      else
+        for (guint r = run->first; r < run->first + run->n; r++)
+          run_one (self, r, t);
+    }
+  /* Or-ed: no branch per state, and no chain of dependent additions. */
+  for (guint k = 0; k < self->n; k++)
+    {
+      dy[k] = v[self->deriv[k]];
+      not_finite |= !isfinite (dy[k]);
+    }
+  return !not_finite;
+}
+
+/* -------------------------------------------------------------------- */
+/* The steps' segments without the event loop */
+
+/* Whether block @j, a receiver of the Integrators' outputs through
+ * static blocks, lets the delivery do without the loop: an Integrator's
+ * derivative, a static block of one output or a sink. */
+static gboolean
+direct_receiver (QdSimulation *sim,
+                 guint         j,
+                 guint         port)
+{
+  const QdHot *h = &sim->hot[j];
+
+  if (h->is_integrator)
+    return port == 0;           /* not a reset */
+  if (h->is_static)
+    return sim->atomics[j].n_out == 1;
+  return sim->atomics[j].n_out == 0;
+}
+
+/* The static blocks the Integrators reach, in dependency order (Kahn's:
+ * @indeg counts each one's links from the Integrators and from each
+ * other), into self->emit; the sinks' links into self->sinks. */
+static void
+order_direct (QdClassicRhs *self,
+              guint        *indeg,
+              guint        *queue)
+{
+  QdSimulation *sim = self->sim;
+  GArray *sinks = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint head = 0, tail = 0;
+
+  for (guint k = 0; k < self->n; k++)
+    queue[tail++] = self->states[k];
+  while (head < tail)
+    {
+      guint i = queue[head++];
+
+      if (!sim->hot[i].is_integrator)
+        self->emit[self->n_emit++] = i;
+      self->d_internal[i] = 1;
+      for (guint s = sim->out_base[i]; s < sim->out_base[i + 1]; s++)
+        for (guint e = sim->fan_start[s]; e < sim->fan_start[s + 1]; e++)
+          {
+            guint j = sim->fanout[e].receiver;
+            guint32 link[3] = { j, sim->fanout[e].port, s };
+
+            self->d_external[j]++;
+            self->d_transitions++;
+            if (sim->hot[j].is_static)
+              {
+                if (--indeg[j] == 0)
+                  queue[tail++] = j;
+              }
+            else if (!sim->hot[j].is_integrator)
+              g_array_append_vals (sinks, link, 3);
+          }
+    }
+  self->d_transitions += tail;
+  self->n_sinks = sinks->len / 3;
+  self->sinks = (guint32 *) g_array_free (sinks, FALSE);
+}
+
+/* Puts first, keeping their order, the static blocks whose outputs
+ * reach a sink (through others): each delivery runs them; the others
+ * only feed derivatives, which f computes, and run when their outputs
+ * may be looked at (qd_classic_rhs_refresh()). @mark is scratch space,
+ * one byte per block. */
+static void
+sort_needed (QdClassicRhs *self,
+             guint8       *mark)
+{
+  QdSimulation *sim = self->sim;
+  g_autofree guint32 *rest = g_new (guint32, MAX (self->n_emit, 1));
+  guint n_rest = 0;
+
+  memset (mark, 0, sim->n_atomics);
+  for (guint r = self->n_emit; r-- > 0;)
+    {
+      guint i = self->emit[r];
+
+      for (guint s = sim->out_base[i]; s < sim->out_base[i + 1]; s++)
+        for (guint e = sim->fan_start[s]; e < sim->fan_start[s + 1]; e++)
+          {
+            guint j = sim->fanout[e].receiver;
+
+            if (mark[j] || (!sim->hot[j].is_static && !sim->hot[j].is_integrator))
+              mark[i] = 1;
+          }
+    }
+  for (guint r = 0; r < self->n_emit; r++)
+    {
+      guint i = self->emit[r];
+
+      if (mark[i])
+        self->emit[self->n_needed++] = i;
+      else
+        rest[n_rest++] = i;
+    }
+  memcpy (self->emit + self->n_needed, rest, n_rest * sizeof (guint32));
+}
+
+static gboolean
+find_direct (QdClassicRhs *self)
+{
+  QdSimulation *sim = self->sim;
+  guint n = sim->n_atomics;
+  g_autofree guint8 *seen = g_new0 (guint8, MAX (n, 1));
+  g_autofree guint *indeg = g_new0 (guint, MAX (n, 1));
+  g_autofree guint *queue = g_new (guint, MAX (n, 1));
+  guint head = 0, tail = 0, n_static = 0;
+
+  for (guint k = 0; k < self->n; k++)
+    {
+      seen[self->states[k]] = 1;
+      queue[tail++] = self->states[k];
+    }
+  while (head < tail)
+    {
+      guint i = queue[head++];
+
+      for (guint s = sim->out_base[i]; s < sim->out_base[i + 1]; s++)
+        for (guint e = sim->fan_start[s]; e < sim->fan_start[s + 1]; e++)
+          {
+            guint j = sim->fanout[e].receiver;
+
+            if (!direct_receiver (sim, j, sim->fanout[e].port))
+              return FALSE;
+            if (!sim->hot[j].is_static)
+              continue;
+            indeg[j]++;
+            if (!seen[j])
+              {
+                seen[j] = 1;
+                queue[tail++] = j;
+                n_static++;
+              }
+          }
+    }
+  self->emit = g_new (guint32, MAX (n_static, 1));
+  self->d_internal = g_new0 (guint8, MAX (n, 1));
+  self->d_external = g_new0 (guint32, MAX (n, 1));
+  order_direct (self, indeg, queue);
+  sort_needed (self, seen);
+  return TRUE;
+}
+
+gboolean
+qd_classic_rhs_can_deliver (QdClassicRhs *self,
+                            gboolean      allowed)
+{
+  if (self->direct < 0)
+    self->direct = find_direct (self);
+  /* The event log reports every transition: the loop's. */
+  return allowed && self->direct && self->sim->log_func == NULL;
+}
+
+gboolean
+qd_classic_rhs_deliver (QdClassicRhs   *self,
+                        double          t,
+                        const QdSignal *segs)
+{
+  QdSimulation *sim = self->sim;
+
+  /* Every output first, so that no transition has happened when one is
+   * not finite: the loop then makes them again and reports it. */
+  for (guint k = 0; k < self->n; k++)
+    qd_signal_advance (&segs[k], t,
+                       &sim->signals[sim->out_base[self->states[k]]]);
+  for (guint r = 0; r < self->n_needed; r++)
+    {
+      guint i = self->emit[r];
+      const double *c = sim->signals[sim->out_base[i]].c;
+
+      if (sim->hot[i].lambda (&sim->atomics[i], t) != 1
+          || !(isfinite (c[0]) && isfinite (c[1]) && isfinite (c[2])
+               && isfinite (c[3])))
+        return FALSE;
+    }
+
+  qd_simulation_direct_clock (sim, t);
+  for (guint k = 0; k < self->n_sinks; k++)
+    {
+      const guint32 *link = &self->sinks[3 * k];
+
+      qd_simulation_direct_external (sim, link[0], link[1],
+                                     &sim->signals[link[2]], t);
+    }
+  /* The blocks' counts are added when asked for
+   * (qd_classic_rhs_add_block_stats()), and the outputs that only feed
+   * derivatives computed when they may be looked at. */
+  self->stale = self->n_needed < self->n_emit;
+  self->t_delivered = t;
+  self->n_delivered++;
+  qd_simulation_direct_count (sim, self->n + self->n_emit,
+                              self->d_transitions, self->n);
+  return TRUE;
+}
+
+void
+qd_classic_rhs_refresh (QdClassicRhs *self)
+{
+  QdSimulation *sim = self->sim;
+
+  if (!self->stale)
+    return;
+  self->stale = FALSE;
+  for (guint r = self->n_needed; r < self->n_emit; r++)
+    {
+      guint i = self->emit[r];
+
+      sim->hot[i].lambda (&sim->atomics[i], self->t_delivered);
+    }
+}
+
+void
+qd_classic_rhs_add_block_stats (QdClassicRhs *self,
+                                guint         i,
+                                guint64      *internal,
+                                guint64      *external)
+{
+  if (self->direct <= 0)
+    return;
+  *internal += self->n_delivered * self->d_internal[i];
+  *external += self->n_delivered * self->d_external[i];
+}

@@ -1,0 +1,358 @@
+/* test-classic-fast.c: the classic solvers' fast paths against the DEVS
+ * path they replace
+ *
+ * Under a classic solver the right-hand side runs as a flat program over
+ * the blocks' order-0 evaluations (QdBlockFastPaths.eval0), and a step's
+ * segments reach static blocks and sinks without the event loop
+ * (qd-classic-rhs.c). With both turned off (qd_classic_set_fast_paths())
+ * every block runs through its DEVS functions and every step through the
+ * loop, as before them. The two must take the same steps, evaluate the
+ * same right-hand sides and draw the same traces: on the LC line (all of
+ * it flat and delivered directly), on a model that mixes flat blocks with
+ * a hybrid block inside the right-hand side, and on every example.
+ */
+#include "qd-test-util.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "qd-classic-rhs-private.h"
+#include "qd-simulation-private.h"
+
+typedef struct
+{
+  QdSimulation   *sim;
+  QdClassicStats  stats;
+  guint           n_flat;
+  guint64         direct_steps;
+  char           *error;      /* the run's error, or NULL */
+} Run;
+
+static void
+run_clear (Run *run)
+{
+  g_clear_pointer (&run->sim, qd_simulation_free);
+  g_clear_pointer (&run->error, g_free);
+}
+
+static void
+set_solver (QdDocument *doc,
+            const char *solver)
+{
+  QdSettings settings = *qd_document_get_settings (doc);
+  g_autoptr(GError) error = NULL;
+
+  settings.solver = (char *) solver;
+  if (strcmp (solver, "rk4") == 0)
+    settings.h = 0.01;
+  else
+    settings.h = 0.0;
+  g_assert_true (qd_document_set_settings (doc, &settings, &error));
+  g_assert_no_error (error);
+}
+
+/* Runs @doc under its settings with the fast paths @fast; FALSE when it
+ * does not compile (a model the classic solvers refuse). */
+static gboolean
+run_doc (QdDocument *doc,
+         gboolean    fast,
+         Run        *run)
+{
+  g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_problem_free);
+  g_autoptr(GError) error = NULL;
+
+  memset (run, 0, sizeof *run);
+  run->sim = qd_simulation_new (doc, NULL, problems, &error);
+  if (run->sim == NULL)
+    return FALSE;
+  qd_classic_set_fast_paths (run->sim, fast);
+  if (qd_simulation_run (run->sim, &error) == QD_RUN_ERROR)
+    run->error = g_strdup (error->message);
+  g_assert_true (qd_simulation_get_classic_stats (run->sim, &run->stats));
+  qd_classic_get_fast_counts (run->sim, &run->n_flat, &run->direct_steps);
+  return TRUE;
+}
+
+/* The last segment of @trace at each time from @i on: the loop may give
+ * a static block's output twice at one time (first on an input not yet
+ * updated), the direct delivery once. Returns the index after it. */
+static gsize
+last_at_time (QdTrace *trace,
+              gsize    i)
+{
+  gsize n = qd_trace_get_length (trace);
+
+  while (i + 1 < n && qd_trace_get (trace, i + 1)->t == qd_trace_get (trace, i)->t)
+    i++;
+  return i;
+}
+
+/* Same solver counts, same traces: every segment, coefficient for
+ * coefficient. */
+static void
+assert_same_runs (const Run *fast,
+                  const Run *slow)
+{
+  GPtrArray *ft = qd_simulation_get_traces (fast->sim);
+  GPtrArray *st = qd_simulation_get_traces (slow->sim);
+
+  g_assert_cmpstr (fast->error, ==, slow->error);
+  g_assert_cmpuint (fast->stats.steps, ==, slow->stats.steps);
+  g_assert_cmpuint (fast->stats.failed_steps, ==, slow->stats.failed_steps);
+  g_assert_cmpuint (fast->stats.rhs_evals, ==, slow->stats.rhs_evals);
+  g_assert_cmpuint (fast->stats.jac_evals, ==, slow->stats.jac_evals);
+  g_assert_cmpuint (fast->stats.root_stops, ==, slow->stats.root_stops);
+  g_assert_cmpuint (fast->stats.time_events, ==, slow->stats.time_events);
+  g_assert_cmpuint (fast->stats.restarts, ==, slow->stats.restarts);
+  g_assert_cmpuint (qd_simulation_get_integrator_steps (fast->sim), ==,
+                    qd_simulation_get_integrator_steps (slow->sim));
+  /* The slow path runs no block through eval0, nothing without the loop. */
+  g_assert_cmpuint (slow->n_flat, ==, 0);
+  g_assert_cmpuint (slow->direct_steps, ==, 0);
+
+  /* Every block's outputs as a run that ended left them. */
+  for (guint i = 0; fast->error == NULL && i < fast->sim->n_atomics; i++)
+    for (guint s = fast->sim->out_base[i]; s < fast->sim->out_base[i + 1]; s++)
+      {
+        double t = qd_simulation_get_time (fast->sim);
+
+        g_assert_cmpfloat (qd_signal_eval (&fast->sim->signals[s], t), ==,
+                           qd_signal_eval (&slow->sim->signals[s], t));
+      }
+
+  g_assert_cmpuint (ft->len, ==, st->len);
+  for (guint k = 0; k < ft->len; k++)
+    {
+      QdTrace *a = g_ptr_array_index (ft, k), *b = g_ptr_array_index (st, k);
+      gsize i = 0, j = 0;
+
+      g_assert_cmpstr (qd_trace_get_name (a), ==, qd_trace_get_name (b));
+      while (i < qd_trace_get_length (a) && j < qd_trace_get_length (b))
+        {
+          const QdSignal *x, *y;
+
+          i = last_at_time (a, i);
+          j = last_at_time (b, j);
+          x = qd_trace_get (a, i);
+          y = qd_trace_get (b, j);
+          g_assert_cmpfloat (x->t, ==, y->t);
+          g_assert_cmpint (x->order, ==, y->order);
+          for (int c = 0; c <= QD_MAX_ORDER; c++)
+            g_assert_cmpfloat (x->c[c], ==, y->c[c]);
+          i++;
+          j++;
+        }
+      g_assert_cmpuint (i, ==, qd_trace_get_length (a));
+      g_assert_cmpuint (j, ==, qd_trace_get_length (b));
+    }
+}
+
+/* ---- the LC line: all flat, delivered without the loop ----------------- */
+
+/* ẋ1 = d − x2, ẋi = x(i−1) − x(i+1), ẋN = x(N−1), d a unit pulse on
+ * [0, 1), as `qdevs-cli bench` builds it; Scopes on x1, xN and dx1. */
+static QdDocument *
+lcline_document (guint n)
+{
+  QdDocument *doc = qd_document_new ();
+  g_autofree QdBlock **x = g_new0 (QdBlock *, n);
+  g_autofree QdBlock **dx = g_new0 (QdBlock *, n);
+  QdBlock *pulse = qd_test_add_block (doc, "pulse", "Pulse");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+
+  qd_test_set_param (doc, pulse, "width", "1");
+  qd_test_set_param (doc, scope, "n", "3");
+  qd_test_set_param (doc, scope, "names", "x1, xN, dx1");
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *xn = g_strdup_printf ("x%u", i + 1);
+      g_autofree char *dn = g_strdup_printf ("dx%u", i + 1);
+
+      dx[i] = qd_test_add_block (doc, "wsum", dn);
+      x[i] = qd_test_add_block (doc, "integrator", xn);
+      if (i + 1 < n)
+        qd_test_set_param (doc, dx[i], "weights", "1, -1");
+      else
+        {
+          qd_test_set_param (doc, dx[i], "n", "1");
+          qd_test_set_param (doc, dx[i], "weights", "1");
+        }
+      qd_test_connect (doc, dx[i], 0, x[i], 0);
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      qd_test_connect (doc, i == 0 ? pulse : x[i - 1], 0, dx[i], 0);
+      if (i + 1 < n)
+        qd_test_connect (doc, x[i + 1], 0, dx[i], 1);
+    }
+  qd_test_connect (doc, x[0], 0, scope, 0);
+  qd_test_connect (doc, x[n - 1], 0, scope, 1);
+  qd_test_connect (doc, dx[0], 0, scope, 2);
+  qd_test_set_final_time (doc, 10.0);
+  return doc;
+}
+
+static void
+test_lcline (gconstpointer data)
+{
+  const char *solver = data;
+  g_autoptr(QdDocument) doc = lcline_document (40);
+  Run fast, slow;
+  guint64 internal_fast, internal_slow;
+
+  set_solver (doc, solver);
+  g_assert_true (run_doc (doc, TRUE, &fast));
+  g_assert_true (run_doc (doc, FALSE, &slow));
+  g_assert_null (fast.error);
+  assert_same_runs (&fast, &slow);
+  /* Every Weighted Sum through its eval0, every step without the loop
+   * (only the first output, at the start, goes through it). */
+  g_assert_cmpuint (fast.n_flat, ==, 40);
+  g_assert_cmpuint (fast.direct_steps, ==, fast.stats.steps);
+  g_assert_cmpuint (fast.stats.steps, >, 10);
+  /* An Integrator's outputs counted as the loop counts them. */
+  for (guint i = 0; i < qd_simulation_get_n_atomics (fast.sim); i++)
+    if (qd_simulation_get_atomic (fast.sim, i)->type->flags & QD_BLOCK_INTEGRATOR)
+      {
+        qd_simulation_get_block_stats (fast.sim, i, &internal_fast, NULL);
+        qd_simulation_get_block_stats (slow.sim, i, &internal_slow, NULL);
+        g_assert_cmpuint (internal_fast, ==, internal_slow);
+        g_assert_cmpuint (internal_fast, ==, fast.stats.steps + 1);
+      }
+  run_clear (&fast);
+  run_clear (&slow);
+}
+
+/* ---- flat blocks around a hybrid one ----------------------------------- */
+
+/* A damped pendulum whose torque saturates: θ' = ω,
+ * ω' = −k·sin θ / (1 + 0.1·θ²) · 1 − c·ω·|…| + sat(u), with Gain, Sine,
+ * Product, Division, NLFunction and Weighted Sum in the right-hand side
+ * (flat) and a Saturation (a hybrid block, on the DEVS path) between
+ * them, so that flat outputs must be written for it and its output read
+ * back. A Scope on θ, ω and the Saturation. */
+static QdDocument *
+mixed_document (void)
+{
+  QdDocument *doc = qd_document_new ();
+  QdBlock *th = qd_test_add_block (doc, "integrator", "theta");
+  QdBlock *om = qd_test_add_block (doc, "integrator", "omega");
+  QdBlock *sn = qd_test_add_block (doc, "sin", "Sine");
+  QdBlock *gain = qd_test_add_block (doc, "gain", "Gain");
+  QdBlock *sq = qd_test_add_block (doc, "nlfunction", "Denominator");
+  QdBlock *div = qd_test_add_block (doc, "division", "Division");
+  QdBlock *prod = qd_test_add_block (doc, "product", "Product");
+  QdBlock *sat = qd_test_add_block (doc, "saturation", "Saturation");
+  QdBlock *sum = qd_test_add_block (doc, "wsum", "Sum");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+
+  qd_test_set_param (doc, th, "x0", "2.5");
+  qd_test_set_param (doc, gain, "k", "-4");
+  qd_test_set_param (doc, sq, "expression", "1 + 0.1*u0^2");
+  qd_test_set_param (doc, sum, "n", "3");
+  qd_test_set_param (doc, sum, "weights", "1, -0.2, 1");
+  qd_test_set_param (doc, sat, "lower", "-0.5");
+  qd_test_set_param (doc, sat, "upper", "0.5");
+  qd_test_set_param (doc, scope, "n", "3");
+  qd_test_set_param (doc, scope, "names", "theta, omega, sat");
+  qd_test_connect (doc, om, 0, th, 0);
+  qd_test_connect (doc, th, 0, sn, 0);
+  qd_test_connect (doc, sn, 0, gain, 0);
+  qd_test_connect (doc, th, 0, sq, 0);
+  qd_test_connect (doc, gain, 0, div, 0);
+  qd_test_connect (doc, sq, 0, div, 1);
+  qd_test_connect (doc, om, 0, prod, 0);
+  qd_test_connect (doc, th, 0, prod, 1);
+  qd_test_connect (doc, div, 0, sum, 0);
+  qd_test_connect (doc, prod, 0, sum, 1);
+  qd_test_connect (doc, gain, 0, sat, 0);
+  qd_test_connect (doc, sat, 0, sum, 2);
+  qd_test_connect (doc, sum, 0, om, 0);
+  qd_test_connect (doc, th, 0, scope, 0);
+  qd_test_connect (doc, om, 0, scope, 1);
+  qd_test_connect (doc, sat, 0, scope, 2);
+  qd_test_set_final_time (doc, 20.0);
+  return doc;
+}
+
+static void
+test_mixed (gconstpointer data)
+{
+  const char *solver = data;
+  g_autoptr(QdDocument) doc = mixed_document ();
+  Run fast, slow;
+
+  set_solver (doc, solver);
+  g_assert_true (run_doc (doc, TRUE, &fast));
+  g_assert_true (run_doc (doc, FALSE, &slow));
+  g_assert_null (fast.error);
+  assert_same_runs (&fast, &slow);
+  /* Sine, Gain, NLFunction, Division, Product and Sum flat; the
+   * Saturation's crossings need the loop. */
+  g_assert_cmpuint (fast.n_flat, ==, 6);
+  g_assert_cmpuint (fast.direct_steps, ==, 0);
+  g_assert_cmpuint (fast.stats.root_stops, >, 0);
+  run_clear (&fast);
+  run_clear (&slow);
+}
+
+/* ---- every example ------------------------------------------------------ */
+
+static void
+test_examples (gconstpointer data)
+{
+  const char *solver = data;
+  g_autofree char *dir = qd_test_source_path ("data", "examples", NULL);
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint ran = 0, flat = 0, direct = 0;
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autoptr(QdDocument) doc = NULL;
+      g_autoptr(GError) error = NULL;
+      Run fast, slow;
+
+      if (!g_str_has_suffix (name, ".qdevs"))
+        continue;
+      doc = qd_document_load (path, &error);
+      g_assert_no_error (error);
+      set_solver (doc, solver);
+      if (!run_doc (doc, TRUE, &fast))
+        continue;     /* refused by the classic solvers */
+      g_test_message ("%s: %s", name, fast.error != NULL ? fast.error : "ok");
+      g_assert_true (run_doc (doc, FALSE, &slow));
+      assert_same_runs (&fast, &slow);
+      ran++;
+      flat += fast.n_flat > 0;
+      direct += fast.direct_steps > 0;
+      run_clear (&fast);
+      run_clear (&slow);
+    }
+  g_assert_cmpuint (ran, >=, 10);
+  g_assert_cmpuint (flat, >=, 10);
+  g_assert_cmpuint (direct, >=, 3);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  static const char *const solvers[] = { "rkf45", "cvode-bdf", "rk4" };
+
+  g_test_init (&argc, &argv, NULL);
+  qd_init ();
+  for (guint i = 0; i < G_N_ELEMENTS (solvers); i++)
+    {
+      g_autofree char *a = g_strdup_printf ("/classic-fast/lcline/%s", solvers[i]);
+      g_autofree char *b = g_strdup_printf ("/classic-fast/mixed/%s", solvers[i]);
+      g_autofree char *c = g_strdup_printf ("/classic-fast/examples/%s", solvers[i]);
+
+      g_test_add_data_func (a, solvers[i], test_lcline);
+      g_test_add_data_func (b, solvers[i], test_mixed);
+      g_test_add_data_func (c, solvers[i], test_examples);
+    }
+  return g_test_run ();
+}
