@@ -6,7 +6,7 @@
  * an RL circuit with a subsystem, Scilab variables, every kind of line end
  * and Windows line ends; one block of each kind of the vector library,
  * and the LC line drawn with them, which must run as the same line drawn
- * section by section with scalar blocks.
+ * section by section with scalar blocks (driven, too, through scalar2vec).
  */
 #include <string.h>
 #include <glib/gstdio.h>
@@ -93,20 +93,27 @@ assert_param (QdDocument *document,
   g_assert_cmpstr (qd_block_get_param (find (document, path), name), ==, value);
 }
 
-static guint64
-block_steps (QdSimulation *sim,
+/* The index of the atomic @path in @sim's flat model. */
+static guint
+find_atomic (QdSimulation *sim,
              const char   *path)
 {
   for (guint i = 0; i < qd_simulation_get_n_atomics (sim); i++)
     if (strcmp (qd_simulation_get_atomic (sim, i)->path, path) == 0)
-      {
-        guint64 n_internal, n_external;
-
-        qd_simulation_get_block_stats (sim, i, &n_internal, &n_external);
-        return n_internal;
-      }
+      return i;
   g_error ("no block %s", path);
   return 0;
+}
+
+static guint64
+block_steps (QdSimulation *sim,
+             const char   *path)
+{
+  guint64 n_internal, n_external;
+
+  qd_simulation_get_block_stats (sim, find_atomic (sim, path), &n_internal,
+                                 &n_external);
+  return n_internal;
 }
 
 /* -------------------------------------------------------------------- */
@@ -859,12 +866,16 @@ run_hashed (QdDocument *doc,
 
 /* The line of lcline-vector.pdm drawn section by section: dx1 = −x2,
  * dxi = x(i−1) − x(i+1), dxN = x(N−1), each integrator as the vector
- * one's element; then the sum of the states and the plot of xN and it. */
+ * one's element; then the sum of the states and the plot of xN and it.
+ * With @source, lcline-source.pdm's: a pulse d first, dx1 = d − x2,
+ * every state from 0, no sum or plot. */
 static QdDocument *
-scalar_lcline (guint n)
+scalar_lcline (guint    n,
+               gboolean source)
 {
   const double x0[] = { 1, 0.5, 0.25, 0, 0, 0, 0, 0, 0, -0.5 };
   QdDocument *doc = qd_document_new ();
+  QdBlock *pulse = NULL;
   g_autofree QdBlock **x = g_new0 (QdBlock *, n);
   g_autofree QdBlock **dx = g_new0 (QdBlock *, n);
   g_autoptr(GString) ones = g_string_new (NULL);
@@ -872,6 +883,13 @@ scalar_lcline (guint n)
   QdSettings settings;
   g_autofree char *count = g_strdup_printf ("%u", n);
 
+  if (source)
+    {
+      pulse = qd_test_add_block (doc, "pulse", "Pulse");
+      qd_test_set_param (doc, pulse, "amplitude", "1");
+      qd_test_set_param (doc, pulse, "start", "0");
+      qd_test_set_param (doc, pulse, "width", "1");
+    }
   for (guint i = 0; i < n; i++)
     {
       g_autofree char *x_name = g_strdup_printf ("x%u", i + 1);
@@ -879,7 +897,7 @@ scalar_lcline (guint n)
       char value[G_ASCII_DTOSTR_BUF_SIZE];
 
       dx[i] = qd_test_add_block (doc, "wsum", dx_name);
-      if (i == 0 || i + 1 == n)
+      if ((i == 0 && !source) || i + 1 == n)
         {
           qd_test_set_param (doc, dx[i], "n", "1");
           qd_test_set_param (doc, dx[i], "weights", i == 0 ? "-1" : "1");
@@ -891,26 +909,30 @@ scalar_lcline (guint n)
       qd_test_set_param (doc, x[i], "dqmin", "1e-6");
       qd_test_set_param (doc, x[i], "dqrel", "1e-3");
       qd_test_set_param (doc, x[i], "x0",
-                         g_ascii_dtostr (value, sizeof value, x0[i]));
+                         g_ascii_dtostr (value, sizeof value,
+                                         source ? 0.0 : x0[i]));
       qd_test_connect (doc, dx[i], 0, x[i], 0);
       g_string_append_printf (ones, "%s1", i > 0 ? ", " : "");
     }
   for (guint i = 0; i < n; i++)
     {
-      if (i > 0)
-        qd_test_connect (doc, x[i - 1], 0, dx[i], 0);
+      if (i > 0 || source)
+        qd_test_connect (doc, i > 0 ? x[i - 1] : pulse, 0, dx[i], 0);
       if (i + 1 < n)
-        qd_test_connect (doc, x[i + 1], 0, dx[i], i > 0 ? 1 : 0);
+        qd_test_connect (doc, x[i + 1], 0, dx[i], i > 0 || source ? 1 : 0);
     }
-  total = qd_test_add_block (doc, "wsum", "Total");
-  qd_test_set_param (doc, total, "n", count);
-  qd_test_set_param (doc, total, "weights", ones->str);
-  for (guint i = 0; i < n; i++)
-    qd_test_connect (doc, x[i], 0, total, i);
-  plot = qd_test_add_block (doc, "scope", "Plot");
-  qd_test_set_param (doc, plot, "n", "2");
-  qd_test_connect (doc, x[n - 1], 0, plot, 0);
-  qd_test_connect (doc, total, 0, plot, 1);
+  if (!source)
+    {
+      total = qd_test_add_block (doc, "wsum", "Total");
+      qd_test_set_param (doc, total, "n", count);
+      qd_test_set_param (doc, total, "weights", ones->str);
+      for (guint i = 0; i < n; i++)
+        qd_test_connect (doc, x[i], 0, total, i);
+      plot = qd_test_add_block (doc, "scope", "Plot");
+      qd_test_set_param (doc, plot, "n", "2");
+      qd_test_connect (doc, x[n - 1], 0, plot, 0);
+      qd_test_connect (doc, total, 0, plot, 1);
+    }
 
   qd_document_init_settings (&settings);
   settings.final_time = 3.0;
@@ -924,7 +946,7 @@ test_vector_lcline (void)
 {
   g_autoptr(GPtrArray) report = new_report ();
   g_autoptr(QdDocument) vector = import ("lcline-vector.pdm", report);
-  g_autoptr(QdDocument) scalar = scalar_lcline (10);
+  g_autoptr(QdDocument) scalar = scalar_lcline (10, FALSE);
   QdSimulation *a = qd_test_compile (scalar);
   QdSimulation *b = qd_test_compile (vector);
   g_autofree char *hash_a = NULL;
@@ -980,6 +1002,41 @@ test_vector_lcline (void)
   g_assert_cmpuint (n_a, >, 400);
   g_assert_cmpuint (n_a, ==, n_b);
   g_assert_cmpstr (hash_a, ==, hash_b);
+}
+
+/* The PowerDEVS way of driving the line: the pulse made a vector event at
+ * element 0 by scalar2vec, a third input of the Vector WSum. It becomes a
+ * Matrix Gain [1; 0; ...; 0], which adds a sum and nine zero constants to
+ * the model; the states still take the same steps to the same values as
+ * the line drawn with scalars. */
+static void
+test_vector_source (void)
+{
+  g_autoptr(GPtrArray) report = new_report ();
+  g_autoptr(QdDocument) vector = import ("lcline-source.pdm", report);
+  g_autoptr(QdDocument) scalar = scalar_lcline (10, TRUE);
+  QdSimulation *a = qd_test_compile (scalar);
+  QdSimulation *b = qd_test_compile (vector);
+
+  assert_param (vector, "/Inject", "matrix", "[1; 0; 0; 0; 0; 0; 0; 0; 0; 0]");
+  assert_note (report, "/Inject", "constant zeros");
+  qd_test_run (a);
+  qd_test_run (b);
+  g_assert_cmpuint (qd_simulation_get_integrator_steps (a), >, 100);
+  g_assert_cmpuint (qd_simulation_get_integrator_steps (a), ==,
+                    qd_simulation_get_integrator_steps (b));
+  for (guint i = 1; i <= 10; i++)
+    {
+      g_autofree char *xa = g_strdup_printf ("/x%u", i);
+      g_autofree char *xb = g_strdup_printf ("/x[%u]", i);
+      const QdAtomic *sa = qd_simulation_get_atomic (a, find_atomic (a, xa));
+      const QdAtomic *sb = qd_simulation_get_atomic (b, find_atomic (b, xb));
+
+      g_assert_cmpuint (block_steps (a, xa), ==, block_steps (b, xb));
+      g_assert_cmpmem (sa->out, sizeof (QdSignal), sb->out, sizeof (QdSignal));
+    }
+  qd_simulation_free (a);
+  qd_simulation_free (b);
 }
 
 /* A vector block with each kind of malformed parameter. */
@@ -1049,6 +1106,7 @@ main (int    argc,
   g_test_add_func ("/import-pdm/cli", test_cli);
   g_test_add_func ("/import-pdm/vector-blocks", test_vector_blocks);
   g_test_add_func ("/import-pdm/vector-lcline", test_vector_lcline);
+  g_test_add_func ("/import-pdm/vector-source", test_vector_source);
   g_test_add_func ("/import-pdm/vector-errors", test_vector_errors);
   return g_test_run ();
 }
