@@ -1,9 +1,9 @@
 /* qd-import-pdm-private.h: what the parts of the .pdm importer share
  *
  * qd-import-pdm-parse.c reads the file into a tree of sections,
- * qd-import-pdm.c builds the document from it, and qd-import-pdm-table.c
- * holds the block mapping table and the translation of Scilab
- * expressions.
+ * qd-import-pdm.c builds the document from it, qd-import-pdm-params.c
+ * sets each block's parameters, and qd-import-pdm-table.c holds the
+ * block mapping table and the translation of Scilab expressions.
  */
 #pragma once
 
@@ -71,6 +71,18 @@ typedef enum
   QD_PDM_TEXT,        /* kept as written (a file name) */
   QD_PDM_IGNORED,     /* PowerDEVS itself does not use it: dropped */
   QD_PDM_DROPPED,     /* no counterpart: dropped, reported */
+  /* The vector library */
+  QD_PDM_INDEX,       /* an element numbered from 0: "i + 1"; without a
+                       * name, the start of the range QD_PDM_RANGE_END ends */
+  QD_PDM_RANGE_END,   /* the last element of a range from 0: "a:b" */
+  QD_PDM_LIST,        /* a Scilab row or column vector: "a, b, c" */
+  QD_PDM_MATRIX,      /* a Scilab matrix: "[a, b; c, d]" */
+  QD_PDM_SIZE,        /* a vector's width, checked and remembered for
+                       * the Scalar to Vector it drives; set when named */
+  QD_PDM_SPREAD,      /* scalar2vec's Index: -1 broadcasts, i places the
+                       * input at element i + 1 of a vector of zeros */
+  QD_PDM_REPEAT,      /* a gain repeated over the row of a Matrix Gain
+                       * as wide as the block's Size */
 } QdPdmParamKind;
 
 typedef struct
@@ -106,6 +118,17 @@ typedef const char *(*QdPdmResolve) (const char *name,
                                      gboolean    percent,
                                      gpointer    user_data);
 
+/* Translates a Scilab vector ("[1 2 3]", "[1;2]", a single value) into a
+ * QDevs list "1, 2, 3", or with @matrix a Scilab matrix into QDevs's
+ * matrix text "[1, 2; 3, 4]", each element as qd_pdm_translate_expr()
+ * does. NULL with @why when it cannot. */
+char *qd_pdm_translate_array (const char   *scilab,
+                              gboolean      matrix,
+                              QdPdmResolve  resolve,
+                              gpointer      user_data,
+                              char        **unknown,
+                              char        **why);
+
 /* Translates a Scilab expression. Returns NULL and sets @why when it
  * cannot (a Scilab function, a matrix, a string); @unknown receives the
  * first plain name that @resolve does not know (translated as is). */
@@ -120,5 +143,95 @@ char *qd_pdm_translate_expr (const char   *scilab,
  * it is the same method. */
 const char *qd_pdm_method (const char *powerdevs,
                            gboolean   *exact);
+
+/* The importer's state, shared by qd-import-pdm.c and
+ * qd-import-pdm-params.c. */
+typedef struct
+{
+  const Section *coupled;
+  const char    *name;      /* the parameter, as %name names it */
+  char          *variable;  /* the model variable it became */
+} ScopeVar;
+
+typedef struct
+{
+  const char *file;
+  GPtrArray  *report;       /* QdProblem*, may be NULL */
+  GPtrArray  *scopes;       /* const Section*: the enclosing Coupleds */
+  GArray     *scope_vars;   /* ScopeVar */
+  GPtrArray  *var_names;    /* char*, in order */
+  GPtrArray  *var_values;   /* char* */
+  GHashTable *scilab_partial; /* Scilab Command Sections not all translated */
+  GHashTable *widths;       /* QdBlock* -> its PowerDEVS Size, translated */
+  GPtrArray  *spreads;      /* QdPdmSpread*: scalar2vec blocks to size */
+  guint       next_block;
+  guint       next_link;
+} Importer;
+
+/* A parameter line: Name = Type; value; description. */
+typedef struct
+{
+  const char *name;
+  char       *type;
+  char       *value;        /* for a Lst, the selected item */
+} PdmParam;
+
+/* A scalar2vec block, sized once the nets show what it drives. */
+typedef struct
+{
+  QdBlock *block;
+  char    *path;
+  gint64   index;           /* PowerDEVS's, from 0; -1 broadcasts */
+} QdPdmSpread;
+
+void        qd_pdm_spread_free  (gpointer       spread);
+
+void        qd_pdm_report       (Importer      *imp,
+                                 const char    *path,
+                                 const char    *block_id,
+                                 const char    *format,
+                                 ...) G_GNUC_PRINTF (4, 5);
+const char *qd_pdm_resolve_name (const char    *name,
+                                 gboolean       percent,
+                                 gpointer       user_data);
+/* What a parameter's Scilab text is read as. */
+typedef enum
+{
+  QD_PDM_AS_EXPR,       /* an expression */
+  QD_PDM_AS_FUNCTION,   /* an expression in u0..u9 and t */
+  QD_PDM_AS_LIST,       /* a vector, or one value */
+  QD_PDM_AS_MATRIX,     /* a matrix */
+} QdPdmSyntax;
+
+/* Translates @text read as @syntax, reporting against @path what is not
+ * exact. Returns the QDevs text, or NULL when it cannot be translated. */
+char       *qd_pdm_translate    (Importer      *imp,
+                                 const char    *path,
+                                 const char    *block_id,
+                                 const char    *param,
+                                 const char    *text,
+                                 QdPdmSyntax    syntax);
+
+/* qd-import-pdm-params.c: the parameters of the block for one Atomic. */
+void        qd_pdm_set_param    (Importer      *imp,
+                                 QdBlock       *block,
+                                 const char    *path,
+                                 const char    *name,
+                                 const char    *value);
+/* The entry of @maps (@n of them) that @params choose: scalar2vec's and
+ * the Vector Sum's first parameter picks one of two. */
+const QdPdmBlockMap *qd_pdm_choose_map (const QdPdmBlockMap *maps,
+                                        guint                n,
+                                        GArray              *params);
+void        qd_pdm_build_params (Importer            *imp,
+                                 QdBlock             *block,
+                                 const char          *path,
+                                 const QdPdmBlockMap *map,
+                                 GArray              *params,
+                                 guint                n_in);
+/* Sizes the scalar2vec blocks of @system from the Size of the blocks
+ * they drive, once its links are built. */
+void        qd_pdm_size_spreads (Importer      *imp,
+                                 QdSystem      *system);
 
 G_END_DECLS

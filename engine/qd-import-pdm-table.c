@@ -21,9 +21,6 @@
 /* The three parameters of PowerDEVS's Multiplier that its code ignores. */
 #define IGNORED3 I (IGNORED), I (IGNORED), I (IGNORED)
 
-static const char vector_note[] =
-  N_("vector signals are not available in QDevs yet; the block is a "
-     "placeholder keeping its parameters");
 static const char realtime_note[] =
   N_("real-time blocks have no QDevs counterpart; the block is a "
      "placeholder keeping its parameters");
@@ -164,23 +161,65 @@ static const QdPdmBlockMap table[] = {
        "against the Petri net"), { NULL }, { 0 },
     { P (EXPR, "delay"), P (COUNT, "n") } },
 
-  /* Vectors: placeholders until vector signals exist. */
-  { "vector/vector_wsum.h", NULL, vector_note, { NULL }, { 0 }, { I (END) } },
-  { "vector/vec2scalar.h", NULL, vector_note, { NULL }, { 0 }, { I (END) } },
-  { "vector/scalar2vec.h", NULL, vector_note, { NULL }, { 0 }, { I (END) } },
-  { "vector/vector_integrator.h", NULL, vector_note, { NULL }, { 0 }, { I (END) } },
-  { "vector/index_shift.h", NULL, vector_note, { NULL }, { 0 }, { I (END) } },
-  { "vector/matrix_gain.h", NULL, vector_note, { NULL }, { 0 }, { I (END) } },
-  { "vector/vector_sum.h", NULL, vector_note, { NULL }, { 0 }, { I (END) } },
-  { "vector/vector_samplehold.h", NULL, vector_note, { NULL }, { 0 }, { I (END) } },
-  { "vector/vector_cross_detect.h", NULL, vector_note, { NULL }, { 0 }, { I (END) } },
-  { "vector/vector_qoperator.h", NULL, vector_note, { NULL }, { 0 }, { I (END) } },
-  { "vector/vector_multiplier.h", NULL, vector_note, { NULL }, { 0 }, { I (END) } },
-  { "vector/vector_saturation.h", NULL, vector_note, { NULL }, { 0 }, { I (END) } },
-  { "vector/vector_hysteretic.h", NULL, vector_note, { NULL }, { 0 }, { I (END) } },
-  { "vector/vector_normal_gen.h", NULL, vector_note, { NULL }, { 0 }, { I (END) } },
-  { "vector/index_selector.h", NULL, vector_note, { NULL }, { 0 }, { I (END) } },
-  { "vector/index_mapper.h", NULL, vector_note, { NULL }, { 0 }, { I (END) } },
+  /* Vectors. PowerDEVS sends a vector as events carrying one element's
+   * index, numbered from 0; QDevs's vector wires carry every element with
+   * its own events, numbered from 1. Widths come from the wires: a Size
+   * is checked, and read where QDevs needs it (the Integrator, and the
+   * Scalar to Vector that a scalar2vec becomes). The element-wise blocks
+   * read their scalar counterpart's parameters, then Size. */
+  { "vector/vector_wsum.h", "wsum", NULL, { NULL }, { 0 },
+    { P (ELEMENT, "weights"), P (ELEMENT, "weights"), P (ELEMENT, "weights"),
+      P (ELEMENT, "weights"), P (ELEMENT, "weights"), P (ELEMENT, "weights"),
+      P (ELEMENT, "weights"), P (ELEMENT, "weights"), P (COUNT, "n"),
+      I (SIZE) } },
+  { "vector/vec2scalar.h", "selector", NULL, { NULL }, { 0 },
+    { P (INDEX, "elements") } },
+  /* Index -1 repeats the input; Index i puts it at element i + 1 of a
+   * vector of zeros, a Matrix Gain with one nonzero row. */
+  { "vector/scalar2vec.h", "scalar_to_vector", NULL, { NULL }, { 0 },
+    { I (SPREAD) } },
+  { "vector/scalar2vec.h", "matrix_gain",
+    N_("PowerDEVS's scalar2vec with an element index becomes a Matrix Gain "
+       "with one nonzero row: the other elements are constant zeros, which "
+       "have one event at the start"), { NULL }, { 0 }, { P (SPREAD, "matrix") } },
+  { "vector/vector_integrator.h", "integrator", NULL, { NULL }, { 0 },
+    { P (METHOD, "method"), P (EXPR, "dqmin"), P (EXPR, "dqrel"), P (LIST, "x0"),
+      P (SIZE, "size") } },
+  /* The elements shifted in have no events in PowerDEVS: zero, QDevs's
+   * boundary value. */
+  { "vector/index_shift.h", "index_shift", NULL, { NULL }, { 0 },
+    { P (EXPR, "shift"), I (SIZE) } },
+  { "vector/matrix_gain.h", "matrix_gain", NULL, { NULL }, { 0 },
+    { P (MATRIX, "matrix") } },
+  /* y = K·Σu[i]: a Sum of Elements when K is 1, else a Matrix Gain. */
+  { "vector/vector_sum.h", "sum_elements", NULL, { NULL }, { 0 },
+    { I (REPEAT), I (SIZE) } },
+  { "vector/vector_sum.h", "matrix_gain", NULL, { NULL }, { 0 },
+    { P (REPEAT, "matrix"), I (SIZE) } },
+  { "vector/vector_samplehold.h", "sample_hold", NULL, { NULL }, { 0 },
+    { P (EXPR, "period"), P (EXPR, "phase"), I (SIZE) } },
+  { "vector/vector_cross_detect.h", "cross_detect", NULL,
+    { "direction", "both", NULL }, { 0 },
+    { P (EXPR, "level"), P (EXPR, "value"), I (SIZE) } },
+  { "vector/vector_qoperator.h", "unit_delay", NULL, { NULL }, { 0 },
+    { P (EXPR, "initial"), P (EXPR, "period"), I (SIZE) } },
+  { "vector/vector_multiplier.h", "product", NULL, { "n", "2", NULL }, { 0 },
+    { IGNORED3, I (SIZE) } },
+  { "vector/vector_saturation.h", "saturation", NULL, { NULL }, { 0 },
+    { P (EXPR, "lower"), P (EXPR, "upper"), I (SIZE) } },
+  { "vector/vector_hysteretic.h", "hysteresis", NULL, { NULL }, { 0 },
+    { P (EXPR, "xl"), P (EXPR, "xu"), P (EXPR, "yl"), P (EXPR, "yu"), I (SIZE) } },
+  { "vector/vector_normal_gen.h", NULL,
+    N_("a vector of independent random sources has no QDevs counterpart; "
+       "draw one Normal Random source per element and join them with a Mux"),
+    { NULL }, { 0 }, { I (END) } },
+  { "vector/index_selector.h", "selector", NULL, { NULL }, { 0 },
+    { I (INDEX), P (RANGE_END, "elements") } },
+  { "vector/index_mapper.h", "selector",
+    N_("PowerDEVS's Index Mapper becomes a Selector whose element j is the "
+       "input's element map[j] (from 0, so map[j] + 1 in QDevs): check that "
+       "the map reads that way round"), { NULL }, { 0 },
+    { P (INDEX, "elements"), I (SIZE) } },
 
   /* Real time */
   { "realtime/rtview.h", NULL, realtime_note, { NULL }, { 0 }, { I (END) } },
@@ -211,17 +250,6 @@ qd_pdm_lookup (const char *path,
         *n = k - i;
         return &table[i];
       }
-  /* Every block of the vector library, listed above or not, waits for
-   * vector signals. */
-  if (g_str_has_prefix (tail, "vector/"))
-    {
-      static const QdPdmBlockMap vector_entry = {
-        "vector/", NULL, vector_note, { NULL }, { 0 }, { I (END) }
-      };
-
-      *n = 1;
-      return &vector_entry;
-    }
   return NULL;
 }
 
@@ -434,5 +462,71 @@ qd_pdm_translate_expr (const char   *scilab,
       return NULL;
     }
   qd_expr_free (expr);
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+/* Scilab's matrices are written as MATLAB's: rows separated by ';',
+ * elements by ',' or spaces. */
+char *
+qd_pdm_translate_array (const char   *scilab,
+                        gboolean      matrix,
+                        QdPdmResolve  resolve,
+                        gpointer      user_data,
+                        char        **unknown,
+                        char        **why)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_autofree char *text = g_strstrip (g_strdup (scilab));
+  guint n_cols;
+
+  *unknown = NULL;
+  *why = NULL;
+  if (text[0] != '[' && !matrix)
+    return qd_pdm_translate_expr (text, FALSE, resolve, user_data, unknown, why);
+  rows = qd_expr_split_matrix (text, &error);
+  if (rows == NULL)
+    {
+      *why = g_strdup (error->message);
+      return NULL;
+    }
+  n_cols = rows->len > 0 ? g_strv_length (g_ptr_array_index (rows, 0)) : 0;
+  if (!matrix && rows->len > 1 && n_cols > 1)
+    {
+      *why = g_strdup_printf (_("a matrix of %u rows and %u columns where "
+                                "a vector is expected"), rows->len, n_cols);
+      return NULL;
+    }
+  if (matrix)
+    g_string_append_c (out, '[');
+  for (guint r = 0; r < rows->len; r++)
+    {
+      char **row = g_ptr_array_index (rows, r);
+
+      for (guint c = 0; row[c] != NULL; c++)
+        {
+          g_autofree char *name = NULL;
+          char *element = qd_pdm_translate_expr (row[c], FALSE, resolve,
+                                                 user_data, &name, why);
+
+          if (element == NULL)
+            return NULL;
+          if (*unknown == NULL)
+            *unknown = g_steal_pointer (&name);
+          g_string_append_printf (out, "%s%s",
+                                  out->len == 0 || (matrix && c == 0 && r == 0)
+                                  ? "" : matrix && c == 0 ? "; " : ", ",
+                                  element);
+          g_free (element);
+        }
+    }
+  if (matrix)
+    g_string_append_c (out, ']');
+  if (out->len == 0 || strcmp (out->str, "[]") == 0)
+    {
+      *why = g_strdup (_("an empty matrix"));
+      return NULL;
+    }
   return g_string_free (g_steal_pointer (&out), FALSE);
 }

@@ -33,47 +33,12 @@
 /* -------------------------------------------------------------------- */
 /* Building the document */
 
-typedef struct
-{
-  const Section *coupled;
-  const char    *name;      /* the parameter, as %name names it */
-  char          *variable;  /* the model variable it became */
-} ScopeVar;
-
-typedef struct
-{
-  const char *file;
-  GPtrArray  *report;       /* QdProblem*, may be NULL */
-  GPtrArray  *scopes;       /* const Section*: the enclosing Coupleds */
-  GArray     *scope_vars;   /* ScopeVar */
-  GPtrArray  *var_names;    /* char*, in order */
-  GPtrArray  *var_values;   /* char* */
-  GHashTable *scilab_partial; /* Scilab Command Sections not all translated */
-  guint       next_block;
-  guint       next_link;
-} Importer;
-
-/* A parameter line: Name = Type; value; description. */
-typedef struct
-{
-  const char *name;
-  char       *type;
-  char       *value;        /* for a Lst, the selected item */
-} PdmParam;
-
-static void
-report (Importer   *imp,
-        const char *path,
-        const char *block_id,
-        const char *format,
-        ...) G_GNUC_PRINTF (4, 5);
-
-static void
-report (Importer   *imp,
-        const char *path,
-        const char *block_id,
-        const char *format,
-        ...)
+void
+qd_pdm_report (Importer   *imp,
+               const char *path,
+               const char *block_id,
+               const char *format,
+               ...)
 {
   va_list args;
   g_autofree char *message = NULL;
@@ -156,10 +121,10 @@ find_variable (Importer   *imp,
   return NULL;
 }
 
-static const char *
-resolve_name (const char *name,
-              gboolean    percent,
-              gpointer    user_data)
+const char *
+qd_pdm_resolve_name (const char *name,
+                     gboolean    percent,
+                     gpointer    user_data)
 {
   Importer *imp = user_data;
 
@@ -216,28 +181,30 @@ add_variable (Importer *imp,
   g_ptr_array_add (imp->var_values, value);
 }
 
-/* Translates @text, reporting what is not exact against @path. Returns
- * the QDevs text, or NULL when it cannot be translated. */
-static char *
-translate (Importer   *imp,
-           const char *path,
-           const char *block_id,
-           const char *param,
-           const char *text,
-           gboolean    function)
+char *
+qd_pdm_translate (Importer    *imp,
+                  const char  *path,
+                  const char  *block_id,
+                  const char  *param,
+                  const char  *text,
+                  QdPdmSyntax  syntax)
 {
   g_autofree char *unknown = NULL;
   g_autofree char *why = NULL;
   char *result;
 
-  result = qd_pdm_translate_expr (text, function, resolve_name, imp,
-                                  &unknown, &why);
+  if (syntax == QD_PDM_AS_LIST || syntax == QD_PDM_AS_MATRIX)
+    result = qd_pdm_translate_array (text, syntax == QD_PDM_AS_MATRIX,
+                                     qd_pdm_resolve_name, imp, &unknown, &why);
+  else
+    result = qd_pdm_translate_expr (text, syntax == QD_PDM_AS_FUNCTION,
+                                    qd_pdm_resolve_name, imp, &unknown, &why);
   if (result == NULL)
-    report (imp, path, block_id,
+    qd_pdm_report (imp, path, block_id,
             _("%s = '%s' is not translated (%s); the text is kept: write it "
               "as a QDevs expression in the inspector"), param, text, why);
   else if (unknown != NULL)
-    report (imp, path, block_id,
+    qd_pdm_report (imp, path, block_id,
             _("%s = '%s' uses '%s', which PowerDEVS takes from Scilab's "
               "workspace: define it as a model variable"), param, text,
             unknown);
@@ -259,15 +226,15 @@ scope_enter (Importer      *imp,
       ScopeVar var = { coupled, NULL, NULL };
       char *value;
 
-      value = translate (imp, path, NULL, param->name,
-                         param->value, FALSE);
+      value = qd_pdm_translate (imp, path, NULL, param->name,
+                                param->value, QD_PDM_AS_EXPR);
       var.name = g_intern_string (param->name);
       var.variable = variable_name (imp, find_variable (imp, param->name) != NULL
                                          ? name : NULL, param->name);
       add_variable (imp, g_strdup (var.variable),
                     value != NULL ? value : g_strdup ("0"));
       if (value == NULL)
-        report (imp, path, NULL,
+        qd_pdm_report (imp, path, NULL,
                 _("the model variable %s is 0 until you give it a value"),
                 var.variable);
       g_array_append_val (imp->scope_vars, var);
@@ -305,11 +272,12 @@ scilab_command (Importer   *imp,
                 g_clear_pointer (&name, g_free);
             }
           if (name != NULL)
-            value = translate (imp, path, NULL, name, eq + 1, FALSE);
+            value = qd_pdm_translate (imp, path, NULL, name, eq + 1,
+                                      QD_PDM_AS_EXPR);
           if (value == NULL)
             {
               if (name == NULL)
-                report (imp, path, NULL,
+                qd_pdm_report (imp, path, NULL,
                         _("the Scilab statement '%s' (%s) is not a plain "
                           "assignment run at init; it is not translated"),
                         statement, param->name);
@@ -318,7 +286,7 @@ scilab_command (Importer   *imp,
             }
           if (find_variable (imp, name) != NULL)
             {
-              report (imp, path, NULL,
+              qd_pdm_report (imp, path, NULL,
                       _("'%s' is assigned again; the model variable keeps the "
                         "first value"), statement);
               g_free (value);
@@ -459,23 +427,6 @@ block_path (const Level *level,
   return g_strdup_printf ("%s/%s", level->path, name);
 }
 
-/* Sets @name of @block to @value, or reports why not. */
-static void
-set_param (Importer   *imp,
-           QdBlock    *block,
-           const char *path,
-           const char *name,
-           const char *value)
-{
-  g_autoptr(GError) error = NULL;
-
-  if (qd_block_get_type_info (block) != NULL
-      && !qd_block_check_param (block, name, value, &error))
-    report (imp, path, block->id, _("%s = '%s': %s; fix it in the inspector"),
-            name, value, error->message);
-  qd_block_set_param_raw (block, name, value);
-}
-
 static QdBlock *
 new_block (Importer   *imp,
            Level      *level,
@@ -523,181 +474,10 @@ build_placeholder (Importer      *imp,
   if (text->len > 0)
     qd_block_set_param_raw (block, "parameters", text->str);
   place_block (block, atomic, level);
-  report (imp, path, block->id,
+  qd_pdm_report (imp, path, block->id,
           _("PowerDEVS's %s is a placeholder: %s"),
           pd_path != NULL ? pd_path : "?", why);
   return block;
-}
-
-/* The value of a parameter as QDevs text for @kind, or NULL (reported)
- * when it cannot be translated: then the Scilab text is kept. */
-static char *
-param_text (Importer       *imp,
-            QdBlock        *block,
-            const char     *path,
-            const PdmParam *param,
-            QdPdmParamKind  kind)
-{
-  gboolean exact;
-
-  switch (kind)
-    {
-    case QD_PDM_METHOD:
-      {
-        const char *method = qd_pdm_method (param->value, &exact);
-
-        if (!exact && param->value[0] == '\0')
-          report (imp, path, block->id,
-                  _("%s names no method; %s is used"), param->name, method);
-        else if (!exact)
-          report (imp, path, block->id,
-                  _("the method %s is not in QDevs; %s is used instead"),
-                  param->value, method);
-        return g_strdup (method);
-      }
-    case QD_PDM_YESNO:
-      return g_strdup (g_ascii_strncasecmp (param->value, "yes", 3) == 0
-                       || g_ascii_strncasecmp (param->value, "with", 4) == 0
-                       || g_ascii_strncasecmp (param->value, "true", 4) == 0
-                       || g_ascii_strncasecmp (param->value, "on", 2) == 0
-                       ? "true" : "false");
-    case QD_PDM_TEXT:
-      return g_strdup (param->value);
-    default:
-      return translate (imp, path, block->id, param->name, param->value,
-                        kind == QD_PDM_FUNCTION);
-    }
-}
-
-/* "(a) op (b)", or its value when both are numbers. */
-static char *
-combine (char        op,
-         const char *a,
-         const char *b)
-{
-  char *end_a, *end_b;
-  double x = g_ascii_strtod (a, &end_a);
-  double y = g_ascii_strtod (b, &end_b);
-
-  if (end_a != a && *end_a == '\0' && end_b != b && *end_b == '\0'
-      && (op != '/' || y != 0))
-    {
-      char buffer[G_ASCII_DTOSTR_BUF_SIZE];
-
-      return g_strdup (g_ascii_formatd (buffer, sizeof buffer, "%.15g",
-                                        op == '-' ? x - y : x / y));
-    }
-  return g_strdup_printf ("(%s) %c (%s)", a, op, b);
-}
-
-/* Already reported where it was a parameter of its own. */
-static char *
-translate_quiet (Importer   *imp,
-                 const char *text)
-{
-  g_autofree char *unknown = NULL;
-  g_autofree char *why = NULL;
-
-  return qd_pdm_translate_expr (text, FALSE, resolve_name, imp, &unknown, &why);
-}
-
-static void
-build_params (Importer            *imp,
-              QdBlock             *block,
-              const char          *path,
-              const QdPdmBlockMap *map,
-              GArray              *params,
-              guint                n_in)
-{
-  g_autoptr(GString) elements = g_string_new (NULL);
-  const char *elements_name = NULL;
-  gboolean elements_kept = FALSE;
-  g_autofree char *previous = NULL;
-  guint n_elements = 0;
-  char count[16];
-  gboolean ended = FALSE;
-
-  for (guint i = 0; map->fixed[i] != NULL && map->fixed[i + 1] != NULL; i += 2)
-    set_param (imp, block, path, map->fixed[i], map->fixed[i + 1]);
-
-  g_snprintf (count, sizeof count, "%u", n_in);
-  for (guint i = 0; i < params->len; i++)
-    {
-      PdmParam *param = &g_array_index (params, PdmParam, i);
-      QdPdmParamKind kind = QD_PDM_END;
-      const char *name = NULL;
-      g_autofree char *text = NULL;
-
-      if (!ended && i < QD_PDM_MAX_PARAMS)
-        {
-          kind = map->params[i].kind;
-          name = map->params[i].name;
-        }
-      ended = ended || kind == QD_PDM_END;
-      if (kind == QD_PDM_END || kind == QD_PDM_DROPPED)
-        {
-          /* The entry's note names what its own parameters lose. */
-          if (kind == QD_PDM_DROPPED && map->note != NULL)
-            continue;
-          report (imp, path, block->id,
-                  _("PowerDEVS's parameter %s = '%s' has no counterpart and "
-                    "is dropped"), param->name, param->value);
-          continue;
-        }
-      if (kind == QD_PDM_IGNORED)
-        {
-          g_free (previous);
-          previous = g_strdup (param->value);
-          continue;
-        }
-      if (kind == QD_PDM_COUNT)
-        {
-          set_param (imp, block, path, name, count);
-          continue;
-        }
-      text = param_text (imp, block, path, param, kind);
-      if (kind == QD_PDM_ELEMENT)
-        {
-          /* One weight per input: PowerDEVS lists all eight. */
-          elements_name = name;
-          elements_kept = elements_kept || (text == NULL && n_elements < MAX (n_in, 1));
-          if (n_elements++ < MAX (n_in, 1))
-            g_string_append_printf (elements, "%s%s", elements->len > 0 ? ", " : "",
-                                    text != NULL ? text : param->value);
-          continue;
-        }
-      if (text == NULL)
-        {
-          qd_block_set_param_raw (block, name, param->value);
-          continue;
-        }
-      if (kind == QD_PDM_WIDTH_END || kind == QD_PDM_OVER_PREVIOUS)
-        {
-          g_autofree char *prev = previous != NULL
-                                  ? translate_quiet (imp, previous) : NULL;
-          char *combined = combine (kind == QD_PDM_WIDTH_END ? '-' : '/',
-                                    text, prev != NULL ? prev : "0");
-
-          g_free (text);
-          text = combined;
-        }
-      else if (kind == QD_PDM_HALF)
-        {
-          char *half = combine ('/', text, "2");
-
-          g_free (text);
-          text = half;
-          set_param (imp, block, path, "offset", text);
-        }
-      set_param (imp, block, path, name, text);
-      g_free (previous);
-      previous = g_strdup (param->value);
-    }
-  /* Scilab text kept in the list was reported with its element. */
-  if (elements_name != NULL && elements_kept)
-    qd_block_set_param_raw (block, elements_name, elements->str);
-  else if (elements_name != NULL)
-    set_param (imp, block, path, elements_name, elements->str);
 }
 
 /* The block for an Atomic, or NULL for a Scilab Command whose statements
@@ -752,11 +532,12 @@ build_atomic (Importer      *imp,
       return build_placeholder (imp, level, atomic, params, why);
     }
 
+  map = qd_pdm_choose_map (map, n_maps - (guint) (map - maps), params);
   block = new_block (imp, level, map->type, qd_pdm_get_field (atomic, "Name"));
   path = block_path (level, block->name);
   if (map->note != NULL)
-    report (imp, path, block->id, "%s", _(map->note));
-  build_params (imp, block, path, map, params, port_count (ports, 0));
+    qd_pdm_report (imp, path, block->id, "%s", _(map->note));
+  qd_pdm_build_params (imp, block, path, map, params, port_count (ports, 0));
   place_block (block, atomic, level);
   *chosen = map;
   return block;
@@ -814,7 +595,7 @@ build_port (Importer      *imp,
     {
       g_autofree char *path = block_path (level, block->name);
 
-      report (imp, path, block->id,
+      qd_pdm_report (imp, path, block->id,
               _("CoupledPort = '%s' is not a port number from 1 to 64; the "
                 "port takes number 1"), number != NULL ? number : "");
       k = 1;
@@ -919,7 +700,7 @@ parse_lines (Importer      *imp,
   if (!parse_end (qd_pdm_get_field (section, "Source"), &line.ends[0])
       || !parse_end (qd_pdm_get_field (section, "Sink"), &line.ends[1]))
     {
-      report (imp, path, NULL,
+      qd_pdm_report (imp, path, NULL,
               _("%s:%u: the line's Source or Sink is not 'Cmp', 'Pnt', 'Prt' "
                 "or 'NoC' with three numbers; the line is left out"),
               imp->file, section->line);
@@ -1130,7 +911,7 @@ build_net (Importer    *imp,
             continue;
           if (!end_pin (level, end, &pin))
             {
-              report (imp, where, NULL,
+              qd_pdm_report (imp, where, NULL,
                       _("%s:%u: the line names a block or port that this system "
                         "does not have; it is left out"), imp->file,
                       line->file_line);
@@ -1139,7 +920,7 @@ build_net (Importer    *imp,
             }
           if (!pin_exists (&pin))
             {
-              report (imp, where, pin.block->id,
+              qd_pdm_report (imp, where, pin.block->id,
                       _("%s:%u: %s has no %s %u; the connection is left out"),
                       imp->file, line->file_line, pin.block->name,
                       pin.output ? _("output") : _("input"), pin.port + 1);
@@ -1169,7 +950,7 @@ build_net (Importer    *imp,
     return;  /* the end that was left out was named already */
   if (n_drivers != 1)
     {
-      report (imp, where, NULL,
+      qd_pdm_report (imp, where, NULL,
               n_drivers == 0
               ? _("%s:%u: a net with no output driving it; its connections "
                   "are left out")
@@ -1190,7 +971,7 @@ build_net (Importer    *imp,
         {
           g_autofree char *path = block_path (level, pin->block->name);
 
-          report (imp, path, pin->block->id,
+          qd_pdm_report (imp, path, pin->block->id,
                   _("input %u is driven by two nets; the second is left out"),
                   pin->port + 1);
           continue;
@@ -1306,7 +1087,10 @@ build_level (Importer      *imp,
         }
     }
   if (ok)
-    build_nets (imp, &level, lines);
+    {
+      build_nets (imp, &level, lines);
+      qd_pdm_size_spreads (imp, system);
+    }
   g_ptr_array_remove_index (imp->scopes, imp->scopes->len - 1);
   level_clear (&level);
   return ok;
@@ -1357,7 +1141,9 @@ qd_import_pdm_data (const char  *data,
                    g_array_new (FALSE, FALSE, sizeof (ScopeVar)),
                    g_ptr_array_new_with_free_func (g_free),
                    g_ptr_array_new_with_free_func (g_free),
-                   g_hash_table_new (NULL, NULL), 0, 0 };
+                   g_hash_table_new (NULL, NULL),
+                   g_hash_table_new_full (NULL, NULL, NULL, g_free),
+                   g_ptr_array_new_with_free_func (qd_pdm_spread_free), 0, 0 };
   const Section *coupled;
   QdSettings settings;
   gboolean ok = FALSE;
@@ -1389,7 +1175,7 @@ qd_import_pdm_data (const char  *data,
       if (!qd_document_set_variable (document, g_ptr_array_index (imp.var_names, i),
                                      g_ptr_array_index (imp.var_values, i),
                                      &local_error))
-        report (&imp, "", NULL, _("the model variable %s = %s is left out: %s"),
+        qd_pdm_report (&imp, "", NULL, _("the model variable %s = %s is left out: %s"),
                 (char *) g_ptr_array_index (imp.var_names, i),
                 (char *) g_ptr_array_index (imp.var_values, i),
                 local_error->message);
@@ -1399,11 +1185,11 @@ qd_import_pdm_data (const char  *data,
   settings.start_time = 0;
   settings.final_time = 30;
   if (stm == NULL)
-    report (&imp, "", NULL,
+    qd_pdm_report (&imp, "", NULL,
             _("no .stm file beside the model: the final time is PowerDEVS's "
               "default, 30"));
   else if (!parse_stm (stm, &settings.start_time, &settings.final_time))
-    report (&imp, "", NULL,
+    qd_pdm_report (&imp, "", NULL,
             _("the .stm file does not hold an initial and a later final time; "
               "the final time is PowerDEVS's default, 30"));
   qd_document_set_settings (document, &settings, NULL);
@@ -1424,6 +1210,8 @@ out:
   g_ptr_array_unref (imp.var_names);
   g_ptr_array_unref (imp.var_values);
   g_hash_table_unref (imp.scilab_partial);
+  g_hash_table_unref (imp.widths);
+  g_ptr_array_unref (imp.spreads);
   return ok ? g_steal_pointer (&document) : NULL;
 }
 

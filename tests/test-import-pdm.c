@@ -4,7 +4,9 @@
  * the format: the Lotka-Volterra model as PowerDEVS ships it (its step
  * counts are PowerDEVS's), one block of each kind with its parameters, and
  * an RL circuit with a subsystem, Scilab variables, every kind of line end
- * and Windows line ends.
+ * and Windows line ends; one block of each kind of the vector library,
+ * and the LC line drawn with them, which must run as the same line drawn
+ * section by section with scalar blocks (driven, too, through scalar2vec).
  */
 #include <string.h>
 #include <glib/gstdio.h>
@@ -91,20 +93,27 @@ assert_param (QdDocument *document,
   g_assert_cmpstr (qd_block_get_param (find (document, path), name), ==, value);
 }
 
-static guint64
-block_steps (QdSimulation *sim,
+/* The index of the atomic @path in @sim's flat model. */
+static guint
+find_atomic (QdSimulation *sim,
              const char   *path)
 {
   for (guint i = 0; i < qd_simulation_get_n_atomics (sim); i++)
     if (strcmp (qd_simulation_get_atomic (sim, i)->path, path) == 0)
-      {
-        guint64 n_internal, n_external;
-
-        qd_simulation_get_block_stats (sim, i, &n_internal, &n_external);
-        return n_internal;
-      }
+      return i;
   g_error ("no block %s", path);
   return 0;
+}
+
+static guint64
+block_steps (QdSimulation *sim,
+             const char   *path)
+{
+  guint64 n_internal, n_external;
+
+  qd_simulation_get_block_stats (sim, find_atomic (sim, path), &n_internal,
+                                 &n_external);
+  return n_internal;
 }
 
 /* -------------------------------------------------------------------- */
@@ -268,12 +277,12 @@ static const Expected every_block[] = {
   { "/To Disk", "to_csv", "file", "out.csv" },
   { "/Event Counter", "event_counter", "n", "3" },
   { "/To Workspace", NULL, "original", "sinks/toscilab_offline.h" },
-  { "/Vector Integrator", NULL, "original", "vector/vector_integrator.h" },
+  { "/Vector Integrator", "integrator", "size", "10" },
+  { "/Vector Integrator", "integrator", "x0", "0" },
+  { "/Vector Integrator", "integrator", "method", "QSS2" },
   { "/Parallel Port", NULL, "original", "hybrid/parallel_port.h" },
   { "/Parallel Port", NULL, "parameters", "Address = Str; 888 ;" },
   { "/RTAI Sync", NULL, "inputs", "0" },
-  { "/Vector Integrator", NULL, "inputs", "1" },
-  { "/Vector Integrator", NULL, "outputs", "1" },
 };
 
 /* Blocks whose QDevs counterparts come with the rest of PowerDEVS's
@@ -337,7 +346,7 @@ test_every_block (void)
   assert_note (report, "/Ramp", "Saturation");
   assert_note (report, "/Saw", "Slope");
   assert_note (report, "/Event Counter", "file name is dropped");
-  assert_note (report, "/Vector Integrator", "vector signals");
+  g_assert_null (find_note (report, "/Vector Integrator", ""));
   assert_note (report, "", "default, 30");
   g_assert_null (find_note (report, "/Gain", ""));
   g_assert_null (find_note (report, "/Integrator", ""));
@@ -386,7 +395,7 @@ test_placeholder (void)
   /* Check refuses it, naming it and what it stands for. */
   g_assert_false (qd_document_check (loaded, NULL, problems) && problems->len == 0);
   assert_note (problems, "/Parallel Port", "hybrid/parallel_port.h");
-  assert_note (problems, "/Vector Integrator", "placeholder");
+  assert_note (problems, "/RTAI Sync", "placeholder");
   /* Apart from the inputs the fixture leaves open, the placeholders are
    * all Check has to say: every parameter translated is valid. */
   for (guint i = 0; i < problems->len; i++)
@@ -746,6 +755,338 @@ test_cli (void)
   g_assert_cmpint (missing.status, ==, 1);
 }
 
+/* -------------------------------------------------------------------- */
+/* The vector library */
+
+static const Expected vector_blocks[] = {
+  { "/Vector WSum", "wsum", "weights", "2, 3" },
+  { "/Vector WSum", "wsum", "n", "2" },
+  /* PowerDEVS numbers elements from 0, QDevs from 1. */
+  { "/Vec2Scalar", "selector", "elements", "3" },
+  { "/Vec2Scalar k", "selector", "elements", "k + 1" },
+  /* -1 repeats the input as wide as the Integrator it drives (Size 5). */
+  { "/Scalar2Vec all", "scalar_to_vector", "size", "5" },
+  /* 0: element 1 of the WSum's vector of 4, the others zeros. */
+  { "/Scalar2Vec 0", "matrix_gain", "matrix", "[1; 0; 0; 0]" },
+  { "/Vector Integrator", "integrator", "method", "QSS3-PowerDEVS" },
+  { "/Vector Integrator", "integrator", "dqmin", "1e-5" },
+  { "/Vector Integrator", "integrator", "dqrel", "0" },
+  { "/Vector Integrator", "integrator", "x0", "0.5" },
+  { "/Vector Integrator", "integrator", "size", "5" },
+  { "/Index Shift", "index_shift", "shift", "2" },
+  { "/Index Shift", "index_shift", "boundary", NULL },
+  { "/Matrix Gain", "matrix_gain", "matrix", "[0, 1; -pi, 2*k]" },
+  { "/Vector Sum", "sum_elements", "signs", NULL },
+  { "/Vector Sum K", "matrix_gain", "matrix", "[-2, -2, -2]" },
+  { "/Vector Sample", "sample_hold", "period", "0.1" },
+  { "/Vector Sample", "sample_hold", "phase", "0" },
+  { "/Vector CrossDet", "cross_detect", "level", "1" },
+  { "/Vector CrossDet", "cross_detect", "value", "2" },
+  { "/Vector CrossDet", "cross_detect", "direction", "both" },
+  { "/Vector Unit Delay", "unit_delay", "initial", "0.5" },
+  { "/Vector Unit Delay", "unit_delay", "period", "0.01" },
+  { "/Vector Multiplier", "product", "n", "2" },
+  { "/Vector Saturation", "saturation", "lower", "-1" },
+  { "/Vector Saturation", "saturation", "upper", "1" },
+  { "/Vector Hysteresis", "hysteresis", "xl", "-1" },
+  { "/Vector Hysteresis", "hysteresis", "xu", "1" },
+  { "/Vector Hysteresis", "hysteresis", "yl", "0" },
+  { "/Vector Hysteresis", "hysteresis", "yu", "5" },
+  { "/Vector NRGen", NULL, "original", "vector/vector_normal_gen.h" },
+  { "/Index Selector", "selector", "elements", "2:4" },
+  { "/Index Mapper", "selector", "elements", "3, 1, 2" },
+};
+
+static void
+test_vector_blocks (void)
+{
+  g_autoptr(GPtrArray) report = new_report ();
+  g_autoptr(QdDocument) document = import ("vector-blocks.pdm", report);
+  const char *const exact[] = {
+    "/Vector WSum", "/Vec2Scalar", "/Vec2Scalar k", "/Scalar2Vec all",
+    "/Vector Integrator", "/Index Shift", "/Matrix Gain", "/Vector Sum",
+    "/Vector Sum K", "/Vector Sample", "/Vector CrossDet", "/Vector Multiplier",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (vector_blocks); i++)
+    {
+      const Expected *e = &vector_blocks[i];
+      QdBlock *block = find (document, e->path);
+
+      g_assert_cmpstr (block->type, ==, e->type != NULL ? e->type : QD_TYPE_PLACEHOLDER);
+      assert_param (document, e->path, e->param, e->value);
+    }
+  /* k comes from the Scilab Command, as a model variable. */
+  g_assert_cmpstr (qd_document_get_variable (document, "k"), ==, "1");
+  /* What is not exact is named; what is exact is not. */
+  assert_note (report, "/Scalar2Vec 0", "constant zeros");
+  assert_note (report, "/Vector NRGen", "independent random sources");
+  assert_note (report, "/Index Mapper", "map[j] + 1");
+  for (guint i = 0; i < G_N_ELEMENTS (exact); i++)
+    g_assert_null (find_note (report, exact[i], ""));
+}
+
+/* Every transition of @sim's run, hashed: two runs with the same hash
+ * made the same transitions, in the same order, with the same values.
+ * The input port of an external transition is left out: the vector
+ * line's dx[1] keeps its right neighbour on input 2 (input 1, the
+ * shifted-in element, reads zero), the scalar dx1 has that one input. */
+static void
+hash_entry (const QdLogEntry *entry,
+            gpointer          user_data)
+{
+  GChecksum *sum = user_data;
+
+  g_checksum_update (sum, (const guchar *) &entry->kind, sizeof entry->kind);
+  g_checksum_update (sum, (const guchar *) &entry->t, sizeof entry->t);
+  g_checksum_update (sum, (const guchar *) &entry->block, sizeof entry->block);
+  if (entry->kind != QD_LOG_EXTERNAL)
+    g_checksum_update (sum, (const guchar *) &entry->port, sizeof entry->port);
+  g_checksum_update (sum, (const guchar *) &entry->ta, sizeof entry->ta);
+  if (entry->segment != NULL)
+    g_checksum_update (sum, (const guchar *) entry->segment, sizeof *entry->segment);
+}
+
+static char *
+run_hashed (QdDocument *doc,
+            guint64    *n_entries)
+{
+  QdSimulation *sim = qd_test_compile (doc);
+  GChecksum *sum = g_checksum_new (G_CHECKSUM_SHA256);
+  char *hash;
+
+  qd_simulation_set_event_log (sim, hash_entry, sum);
+  qd_test_run (sim);
+  *n_entries = qd_simulation_get_transitions (sim);
+  hash = g_strdup (g_checksum_get_string (sum));
+  g_checksum_free (sum);
+  qd_simulation_free (sim);
+  return hash;
+}
+
+/* The line of lcline-vector.pdm drawn section by section: dx1 = −x2,
+ * dxi = x(i−1) − x(i+1), dxN = x(N−1), each integrator as the vector
+ * one's element; then the sum of the states and the plot of xN and it.
+ * With @source, lcline-source.pdm's: a pulse d first, dx1 = d − x2,
+ * every state from 0, no sum or plot. */
+static QdDocument *
+scalar_lcline (guint    n,
+               gboolean source)
+{
+  const double x0[] = { 1, 0.5, 0.25, 0, 0, 0, 0, 0, 0, -0.5 };
+  QdDocument *doc = qd_document_new ();
+  QdBlock *pulse = NULL;
+  g_autofree QdBlock **x = g_new0 (QdBlock *, n);
+  g_autofree QdBlock **dx = g_new0 (QdBlock *, n);
+  g_autoptr(GString) ones = g_string_new (NULL);
+  QdBlock *total, *plot;
+  QdSettings settings;
+  g_autofree char *count = g_strdup_printf ("%u", n);
+
+  if (source)
+    {
+      pulse = qd_test_add_block (doc, "pulse", "Pulse");
+      qd_test_set_param (doc, pulse, "amplitude", "1");
+      qd_test_set_param (doc, pulse, "start", "0");
+      qd_test_set_param (doc, pulse, "width", "1");
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *x_name = g_strdup_printf ("x%u", i + 1);
+      g_autofree char *dx_name = g_strdup_printf ("dx%u", i + 1);
+      char value[G_ASCII_DTOSTR_BUF_SIZE];
+
+      dx[i] = qd_test_add_block (doc, "wsum", dx_name);
+      if ((i == 0 && !source) || i + 1 == n)
+        {
+          qd_test_set_param (doc, dx[i], "n", "1");
+          qd_test_set_param (doc, dx[i], "weights", i == 0 ? "-1" : "1");
+        }
+      else
+        qd_test_set_param (doc, dx[i], "weights", "1, -1");
+      x[i] = qd_test_add_block (doc, "integrator", x_name);
+      qd_test_set_param (doc, x[i], "method", "QSS2");
+      qd_test_set_param (doc, x[i], "dqmin", "1e-6");
+      qd_test_set_param (doc, x[i], "dqrel", "1e-3");
+      qd_test_set_param (doc, x[i], "x0",
+                         g_ascii_dtostr (value, sizeof value,
+                                         source ? 0.0 : x0[i]));
+      qd_test_connect (doc, dx[i], 0, x[i], 0);
+      g_string_append_printf (ones, "%s1", i > 0 ? ", " : "");
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      if (i > 0 || source)
+        qd_test_connect (doc, i > 0 ? x[i - 1] : pulse, 0, dx[i], 0);
+      if (i + 1 < n)
+        qd_test_connect (doc, x[i + 1], 0, dx[i], i > 0 || source ? 1 : 0);
+    }
+  if (!source)
+    {
+      total = qd_test_add_block (doc, "wsum", "Total");
+      qd_test_set_param (doc, total, "n", count);
+      qd_test_set_param (doc, total, "weights", ones->str);
+      for (guint i = 0; i < n; i++)
+        qd_test_connect (doc, x[i], 0, total, i);
+      plot = qd_test_add_block (doc, "scope", "Plot");
+      qd_test_set_param (doc, plot, "n", "2");
+      qd_test_connect (doc, x[n - 1], 0, plot, 0);
+      qd_test_connect (doc, total, 0, plot, 1);
+    }
+
+  qd_document_init_settings (&settings);
+  settings.final_time = 3.0;
+  g_assert_true (qd_document_set_settings (doc, &settings, NULL));
+  qd_settings_clear (&settings);
+  return doc;
+}
+
+static void
+test_vector_lcline (void)
+{
+  g_autoptr(GPtrArray) report = new_report ();
+  g_autoptr(QdDocument) vector = import ("lcline-vector.pdm", report);
+  g_autoptr(QdDocument) scalar = scalar_lcline (10, FALSE);
+  QdSimulation *a = qd_test_compile (scalar);
+  QdSimulation *b = qd_test_compile (vector);
+  g_autofree char *hash_a = NULL;
+  g_autofree char *hash_b = NULL;
+  guint64 n_a, n_b;
+
+  /* N came from the Scilab Command; x's ten initial states from x0. */
+  g_assert_cmpstr (qd_document_get_variable (vector, "N"), ==, "10");
+  assert_param (vector, "/x", "size", "N");
+  assert_param (vector, "/x", "x0", "1, 0.5, 0.25, 0, 0, 0, 0, 0, 0, -0.5");
+  assert_param (vector, "/Out", "elements", "10");
+  g_assert_cmpstr (find (vector, "/Total")->type, ==, "sum_elements");
+  g_assert_cmpuint (report->len, ==, 1);
+  assert_note (report, "/GnuPlot", "plot settings");
+  g_assert_cmpfloat (qd_document_get_settings (vector)->final_time, ==, 3.0);
+
+  /* The same flat model: dx1, x1, ..., dx10, x10, the sum, the plot. */
+  g_assert_cmpuint (qd_simulation_get_n_atomics (a), ==, 22);
+  g_assert_cmpuint (qd_simulation_get_n_atomics (b), ==, 22);
+  g_assert_cmpstr (qd_simulation_get_atomic (b, 1)->path, ==, "/x[1]");
+  qd_test_run (a);
+  qd_test_run (b);
+  g_assert_cmpuint (qd_simulation_get_integrator_steps (a), >, 100);
+  g_assert_cmpuint (qd_simulation_get_integrator_steps (a), ==,
+                    qd_simulation_get_integrator_steps (b));
+  g_assert_cmpuint (qd_simulation_get_events (a), ==, qd_simulation_get_events (b));
+  for (guint i = 0; i < 22; i++)
+    {
+      guint64 int_a, ext_a, int_b, ext_b;
+
+      g_assert_true (qd_simulation_get_atomic (a, i)->type
+                     == qd_simulation_get_atomic (b, i)->type);
+      qd_simulation_get_block_stats (a, i, &int_a, &ext_a);
+      qd_simulation_get_block_stats (b, i, &int_b, &ext_b);
+      g_assert_cmpuint (int_a, ==, int_b);
+      g_assert_cmpuint (ext_a, ==, ext_b);
+      /* The last output of each block but the plot, which has none. */
+      g_assert_cmpuint (qd_simulation_get_atomic (a, i)->n_out, ==,
+                        qd_simulation_get_atomic (b, i)->n_out);
+      if (qd_simulation_get_atomic (a, i)->n_out > 0)
+        g_assert_cmpmem (qd_simulation_get_atomic (a, i)->out, sizeof (QdSignal),
+                         qd_simulation_get_atomic (b, i)->out, sizeof (QdSignal));
+    }
+  g_test_message ("LC line of 10 imported from PowerDEVS's vector blocks: %"
+                  G_GUINT64_FORMAT " integrator steps, as drawn with scalars",
+                  qd_simulation_get_integrator_steps (b));
+  qd_simulation_free (a);
+  qd_simulation_free (b);
+
+  /* Every transition, in order, bit for bit. */
+  hash_a = run_hashed (scalar, &n_a);
+  hash_b = run_hashed (vector, &n_b);
+  g_assert_cmpuint (n_a, >, 400);
+  g_assert_cmpuint (n_a, ==, n_b);
+  g_assert_cmpstr (hash_a, ==, hash_b);
+}
+
+/* The PowerDEVS way of driving the line: the pulse made a vector event at
+ * element 0 by scalar2vec, a third input of the Vector WSum. It becomes a
+ * Matrix Gain [1; 0; ...; 0], which adds a sum and nine zero constants to
+ * the model; the states still take the same steps to the same values as
+ * the line drawn with scalars. */
+static void
+test_vector_source (void)
+{
+  g_autoptr(GPtrArray) report = new_report ();
+  g_autoptr(QdDocument) vector = import ("lcline-source.pdm", report);
+  g_autoptr(QdDocument) scalar = scalar_lcline (10, TRUE);
+  QdSimulation *a = qd_test_compile (scalar);
+  QdSimulation *b = qd_test_compile (vector);
+
+  assert_param (vector, "/Inject", "matrix", "[1; 0; 0; 0; 0; 0; 0; 0; 0; 0]");
+  assert_note (report, "/Inject", "constant zeros");
+  qd_test_run (a);
+  qd_test_run (b);
+  g_assert_cmpuint (qd_simulation_get_integrator_steps (a), >, 100);
+  g_assert_cmpuint (qd_simulation_get_integrator_steps (a), ==,
+                    qd_simulation_get_integrator_steps (b));
+  for (guint i = 1; i <= 10; i++)
+    {
+      g_autofree char *xa = g_strdup_printf ("/x%u", i);
+      g_autofree char *xb = g_strdup_printf ("/x[%u]", i);
+      const QdAtomic *sa = qd_simulation_get_atomic (a, find_atomic (a, xa));
+      const QdAtomic *sb = qd_simulation_get_atomic (b, find_atomic (b, xb));
+
+      g_assert_cmpuint (block_steps (a, xa), ==, block_steps (b, xb));
+      g_assert_cmpmem (sa->out, sizeof (QdSignal), sb->out, sizeof (QdSignal));
+    }
+  qd_simulation_free (a);
+  qd_simulation_free (b);
+}
+
+/* A vector block with each kind of malformed parameter. */
+static const char bad_vectors[] =
+  "Coupled\n{\nType = Root\nName = bad\nPorts = 0; 0\nDescription = \n"
+  "Parameters\n{\n}\nSystem\n{\n"
+  "Atomic\n{\nName = Integ\nPorts = 1 ; 1\nPath = vector/vector_integrator.h\n"
+  "Parameters\n{\nMethod = Lst; 1%QSS% ; \ndqmin = Str; 1e-6 ; \n"
+  "dqrel = Str; 1e-3 ; \nx0 = Str; [1 2 ; \nSize = Str; -3 ; \n}\n}\n"
+  "Atomic\n{\nName = Pick\nPorts = 1 ; 1\nPath = vector\\vec2scalar.h\n"
+  "Parameters\n{\nIndex = Str; 1.5 ; \n}\n}\n"
+  "Atomic\n{\nName = Spread\nPorts = 1 ; 1\nPath = vector/scalar2vec.h\n"
+  "Parameters\n{\nIndex = Str; -4 ; \n}\n}\n"
+  "Atomic\n{\nName = Lone\nPorts = 1 ; 1\nPath = vector/scalar2vec.h\n"
+  "Parameters\n{\nIndex = Str; 2 ; \n}\n}\n"
+  "Atomic\n{\nName = M\nPorts = 1 ; 1\nPath = vector/matrix_gain.h\n"
+  "Parameters\n{\nA = Str; [1 2\\; 3] ; \n}\n}\n"
+  "}\n}\n";
+
+static void
+test_vector_errors (void)
+{
+  g_autoptr(GPtrArray) report = new_report ();
+  g_autoptr(GPtrArray) problems = new_report ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QdDocument) document = qd_import_pdm_data (bad_vectors,
+                                                       sizeof bad_vectors - 1,
+                                                       "bad.pdm",
+                                                       NULL, report, &error);
+
+  /* The model opens; each bad value is named with its block's path and
+   * kept as written for the inspector. */
+  g_assert_no_error (error);
+  g_assert_nonnull (document);
+  assert_note (report, "/Integ", "Size = '-3' is not a vector's size");
+  assert_note (report, "/Integ", "x0 = '[1 2'");
+  assert_param (document, "/Integ", "size", "-3");
+  assert_param (document, "/Integ", "x0", "[1 2");
+  assert_note (report, "/Pick", "Index = '1.5' is not an element: PowerDEVS "
+               "numbers the elements of a vector from 0");
+  assert_param (document, "/Pick", "elements", "1.5");
+  assert_note (report, "/Spread", "Index = '-4' is not an element");
+  assert_note (report, "/Lone", "drives no block with a Size");
+  assert_note (report, "/M", "A = '[1 2; 3]' is not translated");
+  /* Check refuses what was kept, naming the block. */
+  g_assert_false (qd_document_check (document, NULL, problems));
+  assert_note (problems, "/Integ", "size");
+  assert_note (problems, "/Pick", "elements");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -763,5 +1104,9 @@ main (int    argc,
   g_test_add_func ("/import-pdm/geometry-range", test_geometry_range);
   g_test_add_func ("/import-pdm/expressions", test_expressions);
   g_test_add_func ("/import-pdm/cli", test_cli);
+  g_test_add_func ("/import-pdm/vector-blocks", test_vector_blocks);
+  g_test_add_func ("/import-pdm/vector-lcline", test_vector_lcline);
+  g_test_add_func ("/import-pdm/vector-source", test_vector_source);
+  g_test_add_func ("/import-pdm/vector-errors", test_vector_errors);
   return g_test_run ();
 }
