@@ -15,6 +15,7 @@
 
 #include "qd-application.h"
 #include "qd-debugger.h"
+#include "qd-plot-menu.h"
 #include "qd-run-bar.h"
 #include "qd-run-notes.h"
 #include "qd-run-session.h"
@@ -203,6 +204,140 @@ test_decimated_and_dropped (void)
   fixture_teardown (&f);
 }
 
+typedef struct
+{
+  QdTrace *x, *y;
+  guint    n_points;
+  guint    n_events;
+  double   max_error;
+  double   t_last;
+  gboolean ordered;
+} XyCheck;
+
+static void
+check_xy_point (double   t,
+                double   x,
+                double   y,
+                gboolean event,
+                gpointer data)
+{
+  XyCheck *c = data;
+
+  /* Each point is both polynomials at its time, to the last bit. */
+  c->max_error = MAX (c->max_error, fabs (x - qd_trace_eval (c->x, t)));
+  c->max_error = MAX (c->max_error, fabs (y - qd_trace_eval (c->y, t)));
+  if (t < c->t_last)
+    c->ordered = FALSE;
+  c->t_last = t;
+  c->n_points++;
+  c->n_events += event;
+}
+
+static gboolean
+menu_has_label (GMenuModel *model,
+                const char *label)
+{
+  for (int i = 0; i < g_menu_model_get_n_items (model); i++)
+    {
+      g_autofree char *text = NULL;
+      g_autoptr(GMenuModel) section = g_menu_model_get_item_link (model, i, G_MENU_LINK_SECTION);
+      g_autoptr(GMenuModel) sub = g_menu_model_get_item_link (model, i, G_MENU_LINK_SUBMENU);
+
+      if ((section != NULL && menu_has_label (section, label))
+          || (sub != NULL && menu_has_label (sub, label)))
+        return TRUE;
+      if (g_menu_model_get_item_attribute (model, i, G_MENU_ATTRIBUTE_LABEL, "s", &text)
+          && g_str_equal (text, label))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* XY from the plot's menu: predator against prey of Lotka–Volterra, the
+ * curve through points that are the polynomials' exact values, sampled
+ * finely between events; it holds for the next run's traces, and "Time
+ * Plot" goes back. */
+static void
+test_xy_from_menu (void)
+{
+  Fixture f;
+  QdPlot *plot;
+  GMenuModel *model;
+  QdTrace *tx = NULL, *ty = NULL;
+  XyCheck check = { 0 };
+  QdSettings settings;
+
+  fixture_setup (&f, "lotka-volterra.qdevs");
+  /* QSS3: parabolas, which the curve samples between events. */
+  settings = *qd_document_get_settings (f.document);
+  settings.method = (char *) "QSS3";
+  g_assert_true (qd_document_set_settings (f.document, &settings, NULL));
+  run_to_end (&f);
+  plot = qd_run_session_get_plot (f.session, 0);
+  wait_frames (GTK_WIDGET (plot), 3);
+  model = qd_plot_menu_prepare (plot, 200, 100);
+  g_assert_true (menu_has_label (model, "_X Signal"));
+  g_assert_true (menu_has_label (model, "prey"));
+  g_assert_true (menu_has_label (model, "predator"));
+  g_assert_false (menu_has_label (model, "_Time Plot"));
+  /* X: prey (the first); Y becomes the other signal. */
+  g_assert_true (qd_plot_menu_activate (plot, "xy-x", g_variant_new_int32 (0)));
+  g_assert_true (qd_plot_get_xy (plot));
+  g_assert_true (qd_plot_get_xy_traces (plot, &tx, &ty));
+  g_assert_true (tx == qd_plot_get_trace (plot, 0));
+  g_assert_true (ty == qd_plot_get_trace (plot, 1));
+  wait_frames (GTK_WIDGET (plot), 3);
+
+  check.x = tx;
+  check.y = ty;
+  check.ordered = TRUE;
+  check.t_last = -INFINITY;
+  qd_plot_foreach_xy_point (plot, check_xy_point, &check);
+  g_test_message ("%u points, %u at events, largest difference %g",
+                  check.n_points, check.n_events, check.max_error);
+  g_assert_true (check.ordered);
+  g_assert_cmpfloat (check.max_error, ==, 0.0);
+  /* Every event of either trace, and more points between them: at
+   * least one more per event on a curve a few hundred pixels long. */
+  g_assert_cmpuint (check.n_events, >=, qd_trace_get_length (tx));
+  g_assert_cmpuint (check.n_points, >, 2 * check.n_events);
+  save_shot (plot, "xy-lotka-volterra.png");
+
+  /* The next run: the same XY, of its traces. */
+  run_to_end (&f);
+  g_assert_true (qd_plot_get_xy_traces (plot, &tx, &ty));
+  g_assert_true (tx == qd_plot_get_trace (plot, 0));
+  g_assert_true (ty == qd_plot_get_trace (plot, 1));
+
+  model = qd_plot_menu_prepare (plot, 200, 100);
+  g_assert_true (menu_has_label (model, "_Time Plot"));
+  g_assert_true (qd_plot_menu_activate (plot, "time", NULL));
+  g_assert_false (qd_plot_get_xy (plot));
+  fixture_teardown (&f);
+}
+
+/* "Break at…" on the run bar adds a time breakpoint to the diagram; a
+ * text that is no time says so. */
+static void
+test_run_bar_break (void)
+{
+  Fixture f;
+  g_autoptr(GError) error = NULL;
+  GPtrArray *bps;
+
+  fixture_setup (&f, "lotka-volterra.qdevs");
+  g_assert_false (qd_run_bar_break_at (f.bar, "soon", &error));
+  g_assert_error (error, QD_ERROR, QD_ERROR_INVALID);
+  g_assert_cmpstr (error->message, ==, "“soon” is not a time: type a number such as 12.5");
+  g_assert_cmpuint (qd_document_get_breakpoints (f.document)->len, ==, 0);
+  g_assert_true (qd_run_bar_break_at (f.bar, "12.5", NULL));
+  bps = qd_document_get_breakpoints (f.document);
+  g_assert_cmpuint (bps->len, ==, 1);
+  g_assert_cmpint (((QdBreakpoint *) g_ptr_array_index (bps, 0))->kind, ==, QD_BREAK_TIME);
+  g_assert_cmpfloat (((QdBreakpoint *) g_ptr_array_index (bps, 0))->value, ==, 12.5);
+  fixture_teardown (&f);
+}
+
 /* What differs between runs, and only that. */
 static void
 test_run_notes (void)
@@ -259,5 +394,7 @@ main (int    argc,
   g_test_add_func ("/plot-runs/colours-and-legend", test_run_colours_and_legend);
   g_test_add_func ("/plot-runs/decimated-and-dropped", test_decimated_and_dropped);
   g_test_add_func ("/plot-runs/run-notes", test_run_notes);
+  g_test_add_func ("/plot-runs/xy-from-menu", test_xy_from_menu);
+  g_test_add_func ("/plot-runs/run-bar-break", test_run_bar_break);
   return g_test_run ();
 }

@@ -715,7 +715,7 @@ xy_advance (XyCursor *c,
 /* Walks the union of both traces' event times over their common span,
  * calling @func for each sample. Curved pieces get extra samples so that
  * no chord is longer than about two pixels. */
-typedef void (*XyFunc) (double x, double y, gboolean event, gpointer data);
+typedef QdPlotXyFunc XyFunc;
 
 static void
 xy_walk (const QdPlotRenderOptions *o,
@@ -752,7 +752,7 @@ xy_walk (const QdPlotRenderOptions *o,
                              || sy->c[2] != 0.0 || sy->c[3] != 0.0);
       guint n = 1;
 
-      func (qd_signal_eval (sx, t), qd_signal_eval (sy, t), TRUE, data);
+      func (t, qd_signal_eval (sx, t), qd_signal_eval (sy, t), TRUE, data);
       if (curved && next > t && m != NULL)
         {
           /* The length of the piece in pixels, from four chords. */
@@ -777,11 +777,11 @@ xy_walk (const QdPlotRenderOptions *o,
         {
           double u = t + (next - t) * j / n;
 
-          func (qd_signal_eval (sx, u), qd_signal_eval (sy, u), FALSE, data);
+          func (u, qd_signal_eval (sx, u), qd_signal_eval (sy, u), FALSE, data);
         }
       if (next >= stop)
         {
-          func (qd_signal_eval (sx, stop), qd_signal_eval (sy, stop), FALSE, data);
+          func (stop, qd_signal_eval (sx, stop), qd_signal_eval (sy, stop), FALSE, data);
           break;
         }
       t = next;
@@ -802,7 +802,8 @@ typedef struct
 } XyDraw;
 
 static void
-xy_draw_point (double   x,
+xy_draw_point (double   t,
+               double   x,
                double   y,
                gboolean event,
                gpointer data)
@@ -840,7 +841,8 @@ typedef struct
 } XyExtent;
 
 static void
-xy_extent_point (double   x,
+xy_extent_point (double   t,
+                 double   x,
                  double   y,
                  gboolean event,
                  gpointer data)
@@ -864,6 +866,24 @@ xy_extent (const QdPlotRenderOptions *o,
   xy_walk (o, NULL, o->series[o->xy_x].trace, o->series[o->xy_y].trace,
            xy_extent_point, e);
   return e->x_min <= e->x_max;
+}
+
+void
+qd_plot_render_walk_xy (const QdPlotRenderOptions *o,
+                        double                     width,
+                        double                     height,
+                        QdPlotXyFunc               func,
+                        gpointer                   data)
+{
+  QdPlotRect area;
+  Map m;
+
+  if (!o->xy || o->xy_x >= o->n_series || o->xy_y >= o->n_series
+      || !(o->x_max > o->x_min) || !(o->y_max > o->y_min))
+    return;
+  qd_plot_render_get_area (o, width, height, &area);
+  map_init (&m, o, &area);
+  xy_walk (o, &m, o->series[o->xy_x].trace, o->series[o->xy_y].trace, func, data);
 }
 
 /* Extents */

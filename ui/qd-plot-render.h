@@ -143,6 +143,17 @@ gboolean qd_plot_render_to_file         (const QdPlotRenderOptions  *options,
                                          int                         height,
                                          GError                    **error);
 
+/* The points an XY curve of @options is drawn through, at an output of
+ * the size: at each event of either trace, and between them on curved
+ * pieces so that no chord is longer than about two pixels; each with its
+ * time and the exact values of the two polynomials there. */
+typedef void (*QdPlotXyFunc) (double t, double x, double y, gboolean event, gpointer data);
+void     qd_plot_render_walk_xy         (const QdPlotRenderOptions  *options,
+                                         double                      width,
+                                         double                      height,
+                                         QdPlotXyFunc                func,
+                                         gpointer                    data);
+
 /* Where the data of the visible series lies, exactly. Along x: from the
  * first event to where the traces end (or the XY x trace's values).
  * Along y: the values over [x_min, x_max] of @options, from the same

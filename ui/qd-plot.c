@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "qd-plot.h"
+#include "qd-plot-menu.h"
 #include "qd-plot-render.h"
 #include "qd-plot-runs-private.h"
 
@@ -68,6 +69,9 @@ struct _QdPlot
   QdPlotMode  mode;
   gboolean    xy;
   guint       xy_x, xy_y;
+  /* XY of any two traces (qd_plot_set_xy_traces()), in place of xy_x
+   * and xy_y: drawn after the others as two series of their own. */
+  Series     *xy_series[2];
 
   gboolean    autoscale;
   double      x_min, x_max, y_min, y_max;
@@ -123,7 +127,7 @@ fill_options (QdPlot              *self,
               gboolean             with_caches)
 {
   guint n = self->earlier->len + self->current->len, k = 0, signal = 0;
-  QdPlotSeries *out = g_new0 (QdPlotSeries, MAX (n, 1));
+  QdPlotSeries *out = g_new0 (QdPlotSeries, n + 2);
 
   for (int pass = 0; pass < 2; pass++)
     {
@@ -164,6 +168,23 @@ fill_options (QdPlot              *self,
   o->xy = self->xy && self->xy_x < self->current->len && self->xy_y < self->current->len;
   o->xy_x = self->earlier->len + self->xy_x;
   o->xy_y = self->earlier->len + self->xy_y;
+  if (self->xy_series[0] != NULL)
+    {
+      for (guint j = 0; j < 2; j++)
+        {
+          Series *s = self->xy_series[j];
+
+          out[n + j].trace = s->trace;
+          out[n + j].label = s->label;
+          out[n + j].color = s->color;
+          out[n + j].visible = TRUE;
+          out[n + j].columns = with_caches ? s->columns : NULL;
+        }
+      o->n_series = n + 2;
+      o->xy = TRUE;
+      o->xy_x = n;
+      o->xy_y = n + 1;
+    }
   *series = out;
 }
 
@@ -485,6 +506,7 @@ qd_plot_size_allocate (GtkWidget *widget,
   /* New column count: autoscale again with the new width. Only then:
    * the window lays out again whenever a label of the run bar changes,
    * and that must not redraw the plot past its growth interval. */
+  qd_plot_menu_present (self);
   if (width != self->alloc_width || height != self->alloc_height)
     {
       self->alloc_width = width;
@@ -769,6 +791,9 @@ qd_plot_dispose (GObject *object)
 
   g_clear_pointer (&self->current, g_ptr_array_unref);
   g_clear_pointer (&self->earlier, g_ptr_array_unref);
+  g_clear_pointer (&self->xy_series[0], series_free);
+  g_clear_pointer (&self->xy_series[1], series_free);
+  qd_plot_menu_detach (self);
   qd_plot_run_list_clear (&self->runs);
   g_clear_pointer (&self->run_title, g_free);
   G_OBJECT_CLASS (qd_plot_parent_class)->dispose (object);
@@ -878,6 +903,7 @@ qd_plot_init (QdPlot *self)
   gtk_widget_add_controller (widget, controller);
 
   ensure_ticking (self);
+  qd_plot_menu_attach (self);
 }
 
 /* Public API */
@@ -1125,6 +1151,8 @@ qd_plot_set_xy (QdPlot *self,
                 int     y_index)
 {
   g_return_if_fail (QD_IS_PLOT (self));
+  g_clear_pointer (&self->xy_series[0], series_free);
+  g_clear_pointer (&self->xy_series[1], series_free);
   self->xy = x_index >= 0 && y_index >= 0;
   self->xy_x = self->xy ? (guint) x_index : 0;
   self->xy_y = self->xy ? (guint) y_index : 0;
@@ -1456,4 +1484,127 @@ qd_plot_remove_run_group (QdPlot *self,
   if (self->autoscale)
     autoscale_view (self);
   view_changed (self);
+}
+
+/* XY of any two traces, and what the context menu needs */
+
+static Series *
+xy_series_new (QdTrace           *trace,
+               const char        *label,
+               const QdPlotColor *color)
+{
+  Series *s = g_new0 (Series, 1);
+
+  s->trace = qd_trace_ref (trace);
+  s->label = g_strdup (label);
+  s->name = g_strdup (label);
+  s->color = *color;
+  s->visible = TRUE;
+  s->columns = qd_plot_columns_new ();
+  s->seen_length = G_MAXSIZE;
+  return s;
+}
+
+void
+qd_plot_set_xy_traces (QdPlot     *self,
+                       QdTrace    *x,
+                       const char *x_label,
+                       QdTrace    *y,
+                       const char *y_label)
+{
+  QdPlotColor color;
+
+  g_return_if_fail (QD_IS_PLOT (self));
+  g_return_if_fail ((x == NULL) == (y == NULL));
+
+  /* The y trace's colour when the plot shows it, else the palette's
+   * first. */
+  qd_plot_palette_color (0, &color);
+  for (guint i = 0; y != NULL && i < self->current->len; i++)
+    {
+      Series *s = g_ptr_array_index (self->current, i);
+
+      if (s->trace == y)
+        color = s->color;
+    }
+  qd_plot_set_xy (self, -1, -1);
+  if (x == NULL)
+    return;
+  self->xy_series[0] = xy_series_new (x, x_label, &color);
+  self->xy_series[1] = xy_series_new (y, y_label, &color);
+  autoscale_view (self);
+  view_changed (self);
+}
+
+gboolean
+qd_plot_get_xy_traces (QdPlot   *self,
+                       QdTrace **x,
+                       QdTrace **y)
+{
+  g_return_val_if_fail (QD_IS_PLOT (self), FALSE);
+
+  if (self->xy_series[0] != NULL)
+    {
+      *x = self->xy_series[0]->trace;
+      *y = self->xy_series[1]->trace;
+      return TRUE;
+    }
+  if (self->xy && self->xy_x < self->current->len && self->xy_y < self->current->len)
+    {
+      *x = ((Series *) g_ptr_array_index (self->current, self->xy_x))->trace;
+      *y = ((Series *) g_ptr_array_index (self->current, self->xy_y))->trace;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+void
+qd_plot_foreach_xy_point (QdPlot       *self,
+                          QdPlotXyFunc  func,
+                          gpointer      data)
+{
+  QdPlotRenderOptions o;
+  QdPlotSeries *series;
+
+  g_return_if_fail (QD_IS_PLOT (self));
+  fill_options (self, &o, &series, FALSE);
+  qd_plot_render_walk_xy (&o, gtk_widget_get_width (GTK_WIDGET (self)),
+                          gtk_widget_get_height (GTK_WIDGET (self)), func, data);
+  g_free (series);
+}
+
+QdTrace *
+qd_plot_get_trace (QdPlot *self,
+                   guint   index)
+{
+  g_return_val_if_fail (QD_IS_PLOT (self), NULL);
+  g_return_val_if_fail (index < self->current->len, NULL);
+  return ((Series *) g_ptr_array_index (self->current, index))->trace;
+}
+
+const char *
+qd_plot_get_trace_label (QdPlot *self,
+                         guint   index)
+{
+  g_return_val_if_fail (QD_IS_PLOT (self), NULL);
+  g_return_val_if_fail (index < self->current->len, NULL);
+  return ((Series *) g_ptr_array_index (self->current, index))->name;
+}
+
+void
+qd_plot_widget_to_data (QdPlot *self,
+                        double  wx,
+                        double  wy,
+                        double *x,
+                        double *y)
+{
+  g_return_if_fail (QD_IS_PLOT (self));
+  widget_to_data (self, wx, wy, x, y);
+}
+
+gboolean
+qd_plot_get_xy (QdPlot *self)
+{
+  g_return_val_if_fail (QD_IS_PLOT (self), FALSE);
+  return self->xy || self->xy_series[0] != NULL;
 }

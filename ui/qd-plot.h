@@ -110,6 +110,35 @@ void        qd_plot_set_xy             (QdPlot        *self,
                                         int            x_index,
                                         int            y_index);
 
+/* XY of any two traces, of this plot or not (the plot's context menu
+ * offers every Scope's): @y against @x; NULL for both goes back to
+ * values against time, as qd_plot_set_xy (-1, -1) does. */
+void        qd_plot_set_xy_traces      (QdPlot        *self,
+                                        QdTrace       *x,
+                                        const char    *x_label,
+                                        QdTrace       *y,
+                                        const char    *y_label);
+/* Whether the plot shows XY, and of which traces. */
+gboolean    qd_plot_get_xy             (QdPlot        *self);
+gboolean    qd_plot_get_xy_traces      (QdPlot        *self,
+                                        QdTrace      **x,
+                                        QdTrace      **y);
+/* The points the XY curve is drawn through (qd_plot_render_walk_xy()). */
+void        qd_plot_foreach_xy_point   (QdPlot        *self,
+                                        QdPlotXyFunc   func,
+                                        gpointer       data);
+/* Current trace @index and the name it was added with. */
+QdTrace    *qd_plot_get_trace          (QdPlot        *self,
+                                        guint          index);
+const char *qd_plot_get_trace_label    (QdPlot        *self,
+                                        guint          index);
+/* The data coordinates (time and value, or XY) of a widget point. */
+void        qd_plot_widget_to_data     (QdPlot        *self,
+                                        double         wx,
+                                        double         wy,
+                                        double        *x,
+                                        double        *y);
+
 /* The view. Setting it turns autoscale off; autoscale (on by default)
  * follows the data while a run appends. */
 void        qd_plot_set_view           (QdPlot        *self,

@@ -72,5 +72,9 @@ void qd_run_page_free (gpointer data);
 ScopePage *qd_run_page_new (QdRunSession *self,
                             const char   *path);
 void qd_run_page_update_dropped_label (ScopePage *page);
+/* qd-run-plots.c: every Scope's signals offered to each plot's XY, and
+ * breakpoints from a plot's menu turned into the session's request. */
+void qd_run_page_offer_signals (QdRunSession *self,
+                                GPtrArray    *traces);
 
 G_END_DECLS

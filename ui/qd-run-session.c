@@ -21,6 +21,7 @@ enum
 {
   SIGNAL_PROGRESS,
   SIGNAL_FINISHED,
+  SIGNAL_BREAK_REQUESTED,
   N_SIGNALS
 };
 
@@ -424,6 +425,7 @@ prepare_run (QdRunSession *self)
     if (!((ScopePage *) g_ptr_array_index (self->pages, i - 1))->used)
       g_ptr_array_remove_index (self->pages, i - 1);
   note_runs (self);
+  qd_run_page_offer_signals (self, traces);
   /* Once the plots hold the earlier runs (and no more than they show). */
   share_trace_budget (self, traces);
 
@@ -513,6 +515,12 @@ qd_run_session_class_init (QdRunSessionClass *klass)
     g_signal_new ("finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 2,
                   QD_TYPE_RUNNER_STATE, G_TYPE_POINTER);
+  /* A plot or the run bar asks for a breakpoint (qd_run_session_request_break()):
+   * its kind (QdBreakKind), block path (or NULL), output port and value. */
+  signals[SIGNAL_BREAK_REQUESTED] =
+    g_signal_new ("break-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 4,
+                  G_TYPE_UINT, G_TYPE_STRING, G_TYPE_UINT, G_TYPE_DOUBLE);
 }
 
 static void
@@ -812,4 +820,16 @@ qd_run_session_get_event_view (QdRunSession *self)
   g_return_val_if_fail (QD_IS_RUN_SESSION (self), NULL);
 
   return self->events;
+}
+
+void
+qd_run_session_request_break (QdRunSession *self,
+                              QdBreakKind   kind,
+                              const char   *path,
+                              guint         port,
+                              double        value)
+{
+  g_return_if_fail (QD_IS_RUN_SESSION (self));
+
+  g_signal_emit (self, signals[SIGNAL_BREAK_REQUESTED], 0, (guint) kind, path, port, value);
 }

@@ -90,5 +90,12 @@ QdRunMemory  *qd_run_session_get_run_memory (QdRunSession *self);
 const char   *qd_run_session_get_dropped_note (QdRunSession *self,
                                                guint         index);
 QdEventView  *qd_run_session_get_event_view (QdRunSession *self);
+/* Asks for a breakpoint ("break-requested", which the debugger hears):
+ * from a click on a plot or the run bar. */
+void          qd_run_session_request_break (QdRunSession *self,
+                                            QdBreakKind   kind,
+                                            const char   *path,
+                                            guint         port,
+                                            double        value);
 
 G_END_DECLS
