@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "qd-application.h"
+#include "qd-compare-dialog.h"
 #include "qd-debugger.h"
 #include "qd-plot-menu.h"
 #include "qd-run-bar.h"
@@ -338,6 +339,91 @@ test_run_bar_break (void)
   fixture_teardown (&f);
 }
 
+static void
+on_compare_finished (QdCompareDialog *dialog,
+                     gboolean        *done)
+{
+  *done = TRUE;
+}
+
+/* Run ▸ Compare Methods overlays its methods in the window's Scope: one
+ * run per method and the reference, each named after its method in the
+ * legend, each in a colour of its own; a second comparison replaces the
+ * first, and a run of the window goes on top of them. */
+static void
+test_compare_overlay (void)
+{
+  const char *methods[] = { "QSS2", "QSS3", "euler:h=0.25", NULL };
+  Fixture f;
+  QdCompareDialog *dialog = NULL;
+  GList *toplevels;
+  gboolean done = FALSE, timed_out = FALSE;
+  QdPlot *plot;
+  guint id;
+
+  fixture_setup (&f, "lotka-volterra.qdevs");
+  qd_test_set_final_time (f.document, 100);
+  g_assert_cmpuint (qd_run_session_get_n_plots (f.session), ==, 0);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.window), "win.compare-methods", NULL));
+  toplevels = gtk_window_list_toplevels ();
+  for (GList *l = toplevels; l != NULL; l = l->next)
+    if (QD_IS_COMPARE_DIALOG (l->data))
+      dialog = l->data;
+  g_list_free (toplevels);
+  g_assert_nonnull (dialog);
+  g_assert_true (qd_compare_dialog_set_methods (dialog, methods));
+  g_signal_connect (dialog, "finished", G_CALLBACK (on_compare_finished), &done);
+  qd_compare_dialog_run (dialog);
+  id = g_timeout_add_seconds (120, on_timeout, &timed_out);
+  while (!done && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (timed_out);
+  g_source_remove (id);
+
+  /* No run of the window yet: the Scope got its plot for the overlay. */
+  g_assert_cmpuint (qd_run_session_get_n_plots (f.session), ==, 1);
+  plot = qd_run_session_get_plot (f.session, 0);
+  g_assert_cmpuint (qd_plot_get_n_runs (plot), ==, G_N_ELEMENTS (methods) - 1 + 1);
+  {
+    const char *expected[] = { "cvode-bdf (reference) · rtol=1e-10,atol=1e-12",
+                               "QSS2", "QSS3", "euler · h=0.25" };
+
+    for (guint i = 0; i < qd_plot_get_n_runs (plot); i++)
+      {
+        g_autofree char *legend = qd_plot_dup_run_legend (plot, i);
+        GdkRGBA ci;
+
+        g_assert_cmpstr (legend, ==, expected[i]);
+        qd_plot_get_run_color (plot, i, &ci);
+        for (guint j = 0; j < i; j++)
+          {
+            GdkRGBA cj;
+
+            qd_plot_get_run_color (plot, j, &cj);
+            g_assert_false (same_color (&ci, &cj));
+          }
+      }
+  }
+  /* Both signals of every method. */
+  g_assert_cmpuint (qd_plot_get_n_earlier_traces (plot), ==, 2 * 4);
+
+  /* The window's own run goes over them; they stay. */
+  run_to_end (&f);
+  g_assert_cmpuint (qd_plot_get_n_runs (plot), ==, 4);
+  g_assert_cmpuint (qd_plot_get_n_traces (plot), ==, 2);
+  wait_frames (GTK_WIDGET (plot), 3);
+  save_shot (plot, "compare-overlay.png");
+
+  /* Again: replaced, not added. */
+  done = FALSE;
+  qd_compare_dialog_run (dialog);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (qd_plot_get_n_runs (plot), ==, 4);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  fixture_teardown (&f);
+}
+
 /* What differs between runs, and only that. */
 static void
 test_run_notes (void)
@@ -396,5 +482,6 @@ main (int    argc,
   g_test_add_func ("/plot-runs/run-notes", test_run_notes);
   g_test_add_func ("/plot-runs/xy-from-menu", test_xy_from_menu);
   g_test_add_func ("/plot-runs/run-bar-break", test_run_bar_break);
+  g_test_add_func ("/plot-runs/compare-overlay", test_compare_overlay);
   return g_test_run ();
 }

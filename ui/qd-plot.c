@@ -1454,6 +1454,8 @@ qd_plot_add_run (QdPlot            *self,
       s->visible = TRUE;
       s->earlier = TRUE;
       s->run = run->number;
+      /* What a current trace of the same name takes after it. */
+      qd_plot_palette_color (i, &s->color);
       s->columns = qd_plot_columns_new ();
       s->seen_length = G_MAXSIZE;
       g_ptr_array_add (self->earlier, s);

@@ -948,8 +948,14 @@ compare_methods_activated (GSimpleAction *action,
 {
   QdWindow *self = QD_WINDOW (user_data);
 
-  if (self->document != NULL)
-    gtk_window_present (GTK_WINDOW (qd_compare_dialog_new (GTK_WINDOW (self), self->document)));
+  GtkWidget *dialog;
+
+  if (self->document == NULL)
+    return;
+  dialog = qd_compare_dialog_new (GTK_WINDOW (self), self->document);
+  /* Its results overlay in the window's Scopes too. */
+  qd_run_session_follow_comparisons (self->run_session, QD_COMPARE_DIALOG (dialog));
+  gtk_window_present (GTK_WINDOW (dialog));
 }
 
 /* The blocks the messages name are ringed on the canvas until the next
