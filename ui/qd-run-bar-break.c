@@ -77,9 +77,12 @@ qd_run_bar_break_new (QdRunBar *bar)
   p->bar = bar;
   p->button = gtk_menu_button_new ();
   gtk_widget_set_name (p->button, "break_time_button");
-  gtk_menu_button_set_label (GTK_MENU_BUTTON (p->button), _("Break at…"));
+  /* An icon (a breakpoint's dot): the run bar must fit a small screen. */
+  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (p->button), "media-record-symbolic");
   gtk_widget_set_tooltip_text (p->button, _("Add a breakpoint at a time: the debugger "
                                             "stops the run there"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (p->button), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Break at…"), -1);
   g_object_set_data_full (G_OBJECT (p->button), "qd-break-popover", p, g_free);
 
   gtk_grid_set_row_spacing (GTK_GRID (grid), 6);
