@@ -17,6 +17,7 @@
 #include "qd-compare-dialog.h"
 #include "qd-debugger.h"
 #include "qd-plot-menu.h"
+#include "qd-plot-render.h"
 #include "qd-run-bar.h"
 #include "qd-run-notes.h"
 #include "qd-run-session.h"
@@ -424,6 +425,118 @@ test_compare_overlay (void)
   fixture_teardown (&f);
 }
 
+static QdTrace *
+constant_trace (const char *name,
+                double      value)
+{
+  QdTrace *trace = qd_trace_new (name);
+  QdSignal seg;
+
+  qd_signal_set_constant (&seg, 0.0, value);
+  qd_trace_append (trace, &seg);
+  qd_trace_close (trace, 10.0);
+  return trace;
+}
+
+/* The renderer's side: an earlier run's curve is dashed in its run's
+ * (lighter) colour, the current one solid in its own; the legend has the
+ * title, the current trace, one row for the run (not one per trace) and
+ * the dropped note, and a click on the run's row hits the run. */
+static void
+test_render_runs (void)
+{
+  g_autoptr(QdTrace) now = constant_trace ("now", 1.0);
+  g_autoptr(QdTrace) then = constant_trace ("then", 3.0);
+  QdPlotColor blue = { 0.0, 0.0, 1.0, 1.0 };
+  QdPlotSeries series[2] = {
+    { then, "x (run 1)", blue, TRUE, TRUE, NULL, 0, 1 },
+    { now, "x", blue, TRUE, FALSE, NULL, 0, 0 },
+  };
+  QdPlotRun run = { 1, NULL, (char *) "k = 2", { 0 }, TRUE, FALSE, NULL, 0 };
+  QdPlotRenderOptions o;
+  QdPlotLayout layout;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  const guint8 *data;
+  int stride, y_now, y_then, n_then_on = 0, n_then_off = 0, n_now_on = 0;
+  const int w = 400, h = 200;
+
+  qd_plot_run_palette_color (0, &run.color);
+  series[0].color.red = run.color.red;
+  series[0].color.green = run.color.green;
+  series[0].color.blue = run.color.blue;
+  qd_plot_render_options_init (&o);
+  o.series = series;
+  o.n_series = 2;
+  o.x_min = 0.0;
+  o.x_max = 10.0;
+  o.y_min = 0.0;
+  o.y_max = 4.0;
+  o.runs = &run;
+  o.n_runs = 1;
+  o.n_dropped = 2;
+  o.current_title = "Run 2 (current)";
+
+  g_assert_true (qd_plot_render_get_layout (&o, w, h, &layout));
+  g_assert_cmpuint (layout.n_legend_rows, ==, 4);
+  g_assert_cmpuint (layout.legend_rows[0], ==, QD_PLOT_LEGEND_TITLE_ROW (&o));
+  g_assert_cmpuint (layout.legend_rows[1], ==, 1);
+  g_assert_cmpuint (layout.legend_rows[2], ==, o.n_series + 0);
+  g_assert_cmpuint (layout.legend_rows[3], ==, QD_PLOT_LEGEND_DROPPED_ROW (&o));
+  {
+    g_autofree char *text = qd_plot_run_legend_text (&run);
+    g_autofree char *dropped = qd_plot_run_dropped_text (2);
+
+    g_assert_cmpstr (text, ==, "Run 1 · k = 2");
+    g_assert_cmpstr (dropped, ==, "2 earlier runs dropped (trace memory)");
+    run.decimated = TRUE;
+    g_free (text);
+    text = qd_plot_run_legend_text (&run);
+    g_assert_cmpstr (text, ==, "Run 1 (decimated) · k = 2");
+    run.decimated = FALSE;
+  }
+  /* The middle of the run's row. */
+  g_assert_cmpint (qd_plot_render_legend_hit (&o, w, h, layout.legend.x + 30,
+                                              layout.legend.y + 6.0 + 17.0 * 2.5),
+                   ==, (int) o.n_series + 0);
+
+  /* The curves alone. */
+  o.draw_axes = o.draw_grid = o.draw_legend = FALSE;
+  o.line_width = 2.0;
+  surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, w, h);
+  cr = cairo_create (surface);
+  qd_plot_render (cr, &o, w, h);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  data = cairo_image_surface_get_data (surface);
+  stride = cairo_image_surface_get_stride (surface);
+  /* The rows inside each 2-pixel line (at y = 150 and 50). */
+  y_now = (int) (h - 1.0 / 4.0 * h) - 1;
+  y_then = (int) (h - 3.0 / 4.0 * h) - 1;
+  for (int x = 10; x < w - 10; x++)
+    {
+      guint32 p_now = *(const guint32 *) (data + y_now * stride + 4 * x) & 0xffffff;
+      guint32 p_then = *(const guint32 *) (data + y_then * stride + 4 * x) & 0xffffff;
+
+      n_now_on += p_now == 0x0000ff;
+      if (p_then == 0xffffff)
+        n_then_off++;
+      else
+        {
+          /* Lighter than the run's colour, not the current trace's blue. */
+          g_assert_cmpuint (p_then & 0xff, !=, 0xff);
+          n_then_on++;
+        }
+    }
+  cairo_surface_destroy (surface);
+  g_test_message ("current: %d of %d pixels; earlier: %d on, %d off",
+                  n_now_on, w - 20, n_then_on, n_then_off);
+  g_assert_cmpint (n_now_on, ==, w - 20);
+  /* Dashed: both dashes and gaps, mostly dashes. */
+  g_assert_cmpint (n_then_off, >, 20);
+  g_assert_cmpint (n_then_on, >, n_then_off);
+}
+
 /* What differs between runs, and only that. */
 static void
 test_run_notes (void)
@@ -480,6 +593,7 @@ main (int    argc,
   g_test_add_func ("/plot-runs/colours-and-legend", test_run_colours_and_legend);
   g_test_add_func ("/plot-runs/decimated-and-dropped", test_decimated_and_dropped);
   g_test_add_func ("/plot-runs/run-notes", test_run_notes);
+  g_test_add_func ("/plot-runs/render-runs", test_render_runs);
   g_test_add_func ("/plot-runs/xy-from-menu", test_xy_from_menu);
   g_test_add_func ("/plot-runs/run-bar-break", test_run_bar_break);
   g_test_add_func ("/plot-runs/compare-overlay", test_compare_overlay);
