@@ -178,6 +178,11 @@ test_run_colours_and_legend (void)
   qd_plot_set_run_visible (plot, 0, TRUE);
   wait_frames (GTK_WIDGET (plot), 3);
   save_shot (plot, "runs-legend.png");
+  /* The earlier runs' phase curves under the current one. */
+  qd_plot_set_xy_traces (plot, qd_plot_get_trace (plot, 0), "prey",
+                         qd_plot_get_trace (plot, 1), "predator");
+  wait_frames (GTK_WIDGET (plot), 3);
+  save_shot (plot, "runs-xy.png");
   fixture_teardown (&f);
 }
 

@@ -224,6 +224,16 @@ legend_rows (cairo_t                   *cr,
       label = xy_label (o);
       text_size (cr, label, text_w, &h);
       rows[n++] = o->xy_y;
+      /* The earlier runs drawn under it. */
+      n += qd_plot_legend_run_rows (o, FALSE, rows + n, max_rows - n);
+      for (guint r = 1; r < n; r++)
+        {
+          g_autofree char *text = qd_plot_legend_row_text (o, rows[r]);
+          double w;
+
+          text_size (cr, text, &w, &h);
+          *text_w = MAX (*text_w, w);
+        }
       return n;
     }
   n = qd_plot_legend_run_rows (o, TRUE, rows, max_rows);

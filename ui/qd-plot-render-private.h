@@ -211,6 +211,17 @@ guint    qd_plot_legend_run_rows     (const QdPlotRenderOptions *o,
                                       gboolean                   title,
                                       guint                     *rows,
                                       guint                      max_rows);
+/* qd-plot-render.c: one XY curve, @sy against @sx, in the source set. */
+void     qd_plot_draw_series_xy      (cairo_t                   *cr,
+                                      const QdPlotRenderOptions *o,
+                                      const Map                 *m,
+                                      const QdPlotSeries        *sx,
+                                      const QdPlotSeries        *sy);
+/* The earlier runs' XY curves (o->xy_pairs), dashed in their colours. */
+void     qd_plot_draw_xy_runs        (cairo_t                   *cr,
+                                      const QdPlotRenderOptions *o,
+                                      const QdPlotStyle         *style,
+                                      const Map                 *m);
 /* Dashes an earlier run's curve (s->dash), or sets a solid line. */
 void     qd_plot_set_series_dash     (cairo_t                   *cr,
                                       const QdPlotRenderOptions *o,

@@ -819,12 +819,12 @@ xy_draw_point (double   t,
   path_point (d->cr, &d->started, map_x (d->map, x), map_y (d->map, y));
 }
 
-static void
-draw_series_xy (cairo_t                   *cr,
-                const QdPlotRenderOptions *o,
-                const Map                 *m,
-                const QdPlotSeries        *sx,
-                const QdPlotSeries        *sy)
+void
+qd_plot_draw_series_xy (cairo_t                   *cr,
+                        const QdPlotRenderOptions *o,
+                        const Map                 *m,
+                        const QdPlotSeries        *sx,
+                        const QdPlotSeries        *sy)
 {
   XyDraw d = { cr, m, FALSE, o->mode == QD_PLOT_MODE_EVENTS };
 
@@ -865,6 +865,11 @@ xy_extent (const QdPlotRenderOptions *o,
     return FALSE;
   xy_walk (o, NULL, o->series[o->xy_x].trace, o->series[o->xy_y].trace,
            xy_extent_point, e);
+  /* The earlier runs' curves shown with it. */
+  for (guint k = 0; k < o->n_xy_pairs; k++)
+    if (o->series[o->xy_pairs[2 * k + 1]].visible)
+      xy_walk (o, NULL, o->series[o->xy_pairs[2 * k]].trace,
+               o->series[o->xy_pairs[2 * k + 1]].trace, xy_extent_point, e);
   return e->x_min <= e->x_max;
 }
 
@@ -1115,6 +1120,7 @@ qd_plot_render (cairo_t                   *cr,
   cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
   if (o->xy)
     {
+      qd_plot_draw_xy_runs (cr, o, style, &m);
       if (o->xy_x < o->n_series && o->xy_y < o->n_series)
         {
           const QdPlotSeries *sy = &o->series[o->xy_y];
@@ -1122,7 +1128,7 @@ qd_plot_render (cairo_t                   *cr,
 
           series_color (sy, style, &color);
           source_color (cr, &color);
-          draw_series_xy (cr, o, &m, &o->series[o->xy_x], sy);
+          qd_plot_draw_series_xy (cr, o, &m, &o->series[o->xy_x], sy);
         }
     }
   else

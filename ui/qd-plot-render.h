@@ -88,6 +88,10 @@ typedef struct
    * · k = 3"). */
   const QdPlotRun    *runs;
   guint               n_runs;
+  /* XY mode: the earlier runs' curves of the same two signals, drawn
+   * under the current one: @n_xy_pairs pairs of series (x, then y). */
+  const guint        *xy_pairs;
+  guint               n_xy_pairs;
   guint               n_dropped;
   const char         *current_title;
 

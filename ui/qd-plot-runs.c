@@ -155,6 +155,39 @@ qd_plot_set_series_dash (cairo_t                   *cr,
   cairo_set_dash (cr, dashes, (int) n, 0.0);
 }
 
+void
+qd_plot_draw_xy_runs (cairo_t                   *cr,
+                      const QdPlotRenderOptions *o,
+                      const QdPlotStyle         *style,
+                      const Map                 *m)
+{
+  for (guint k = 0; k < o->n_xy_pairs; k++)
+    {
+      const QdPlotSeries *sx = &o->series[o->xy_pairs[2 * k]];
+      const QdPlotSeries *sy = &o->series[o->xy_pairs[2 * k + 1]];
+      QdPlotColor color;
+
+      if (!sy->visible)
+        continue;
+      series_color (sy, style, &color);
+      source_color (cr, &color);
+      qd_plot_set_series_dash (cr, o, sy);
+      qd_plot_draw_series_xy (cr, o, m, sx, sy);
+    }
+  cairo_set_dash (cr, NULL, 0, 0.0);
+}
+
+/* Whether run @k has a curve in the XY plot (a row in its legend). */
+static gboolean
+run_in_xy (const QdPlotRenderOptions *o,
+           guint                      k)
+{
+  for (guint p = 0; p < o->n_xy_pairs; p++)
+    if (o->series[o->xy_pairs[2 * p + 1]].run == k)
+      return TRUE;
+  return FALSE;
+}
+
 /* The legend's rows beyond the series */
 
 gboolean
@@ -193,7 +226,8 @@ qd_plot_legend_run_rows (const QdPlotRenderOptions *o,
       return n;
     }
   for (guint k = 0; k < o->n_runs && n < max_rows; k++)
-    rows[n++] = o->n_series + k;
+    if (!o->xy || run_in_xy (o, k))
+      rows[n++] = o->n_series + k;
   if (o->n_dropped > 0 && n < max_rows)
     rows[n++] = QD_PLOT_LEGEND_DROPPED_ROW (o);
   return n;

@@ -72,6 +72,7 @@ struct _QdPlot
   /* XY of any two traces (qd_plot_set_xy_traces()), in place of xy_x
    * and xy_y: drawn after the others as two series of their own. */
   Series     *xy_series[2];
+  GArray     *xy_pairs;      /* guint: the earlier runs' XY pairs */
 
   gboolean    autoscale;
   double      x_min, x_max, y_min, y_max;
@@ -116,6 +117,38 @@ series_free (gpointer data)
   g_free (s->name);
   qd_plot_columns_free (s->columns);
   g_free (s);
+}
+
+/* The earlier runs' series of the two XY traces' signals (by trace
+ * name: the same Scope input in every run of the diagram), as pairs. */
+static void
+xy_earlier_pairs (QdPlot              *self,
+                  QdPlotRenderOptions *o)
+{
+  const char *x_name = qd_trace_get_name (self->xy_series[0]->trace);
+  const char *y_name = qd_trace_get_name (self->xy_series[1]->trace);
+
+  g_array_set_size (self->xy_pairs, 0);
+  for (guint i = 0; i < self->earlier->len; i++)
+    {
+      Series *sx = g_ptr_array_index (self->earlier, i);
+
+      if (g_strcmp0 (qd_trace_get_name (sx->trace), x_name) != 0)
+        continue;
+      for (guint j = 0; j < self->earlier->len; j++)
+        {
+          Series *sy = g_ptr_array_index (self->earlier, j);
+
+          if (sy->run == sx->run && g_strcmp0 (qd_trace_get_name (sy->trace), y_name) == 0)
+            {
+              g_array_append_val (self->xy_pairs, i);
+              g_array_append_val (self->xy_pairs, j);
+              break;
+            }
+        }
+    }
+  o->xy_pairs = (const guint *) self->xy_pairs->data;
+  o->n_xy_pairs = self->xy_pairs->len / 2;
 }
 
 /* Render options for the widget's state; @series is filled with the
@@ -184,6 +217,7 @@ fill_options (QdPlot              *self,
       o->xy = TRUE;
       o->xy_x = n;
       o->xy_y = n + 1;
+      xy_earlier_pairs (self, o);
     }
   *series = out;
 }
@@ -794,6 +828,7 @@ qd_plot_dispose (GObject *object)
   g_clear_pointer (&self->xy_series[0], series_free);
   g_clear_pointer (&self->xy_series[1], series_free);
   qd_plot_menu_detach (self);
+  g_clear_pointer (&self->xy_pairs, g_array_unref);
   qd_plot_run_list_clear (&self->runs);
   g_clear_pointer (&self->run_title, g_free);
   G_OBJECT_CLASS (qd_plot_parent_class)->dispose (object);
@@ -867,6 +902,7 @@ qd_plot_init (QdPlot *self)
   self->current = g_ptr_array_new_with_free_func (series_free);
   self->earlier = g_ptr_array_new_with_free_func (series_free);
   qd_plot_run_list_init (&self->runs);
+  self->xy_pairs = g_array_new (FALSE, FALSE, sizeof (guint));
   self->autoscale = TRUE;
   self->mode = QD_PLOT_MODE_EXACT;
   self->x_max = self->y_max = 1.0;
