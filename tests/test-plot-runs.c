@@ -289,7 +289,6 @@ test_xy_from_menu (void)
   g_assert_false (menu_has_label (model, "_Time Plot"));
   /* X: prey (the first); Y becomes the other signal. */
   g_assert_true (qd_plot_menu_activate (plot, "xy-x", g_variant_new_int32 (0)));
-  g_assert_true (qd_plot_get_xy (plot));
   g_assert_true (qd_plot_get_xy_traces (plot, &tx, &ty));
   g_assert_true (tx == qd_plot_get_trace (plot, 0));
   g_assert_true (ty == qd_plot_get_trace (plot, 1));
@@ -319,7 +318,7 @@ test_xy_from_menu (void)
   model = qd_plot_menu_prepare (plot, 200, 100);
   g_assert_true (menu_has_label (model, "_Time Plot"));
   g_assert_true (qd_plot_menu_activate (plot, "time", NULL));
-  g_assert_false (qd_plot_get_xy (plot));
+  g_assert_false (qd_plot_get_xy_traces (plot, &tx, &ty));
   fixture_teardown (&f);
 }
 

@@ -29,6 +29,14 @@ typedef struct
   QdTrace            *click_trace; /* nearest current trace, or NULL */
 } PlotMenu;
 
+static gboolean
+showing_xy (QdPlot *plot)
+{
+  QdTrace *x, *y;
+
+  return qd_plot_get_xy_traces (plot, &x, &y);
+}
+
 static PlotMenu *
 get_menu (QdPlot *plot)
 {
@@ -268,12 +276,12 @@ qd_plot_menu_prepare (QdPlot *plot,
 {
   PlotMenu *menu;
   g_autoptr(GMenu) xy = g_menu_new ();
-  gboolean showing_xy;
+  gboolean in_xy;
 
   g_return_val_if_fail (QD_IS_PLOT (plot), NULL);
   menu = get_menu (plot);
-  showing_xy = qd_plot_get_xy (plot);
-  if (!showing_xy)
+  in_xy = showing_xy (plot);
+  if (!in_xy)
     menu->xy_active = FALSE;
   sync_states (menu);
   locate_click (menu, x, y);
@@ -289,10 +297,10 @@ qd_plot_menu_prepare (QdPlot *plot,
       g_menu_append_submenu (xy, _("_X Signal"), G_MENU_MODEL (xs));
       g_menu_append_submenu (xy, _("_Y Signal"), G_MENU_MODEL (ys));
     }
-  if (showing_xy)
+  if (in_xy)
     g_menu_append (xy, _("_Time Plot"), "plotmenu.time");
   g_menu_append_section (menu->model, NULL, G_MENU_MODEL (xy));
-  if (menu->break_func != NULL && !showing_xy)
+  if (menu->break_func != NULL && !in_xy)
     {
       g_autoptr(GMenu) breaks = g_menu_new ();
       g_autofree char *t = qd_plot_format_value (menu->click_t);
@@ -420,7 +428,7 @@ qd_plot_menu_set_signals (QdPlot            *plot,
     }
   /* A new run: the same XY, of its traces (unless the plot went back to
    * time meanwhile). */
-  if (!qd_plot_get_xy (plot))
+  if (!showing_xy (plot))
     menu->xy_active = FALSE;
   if (menu->xy_active)
     apply_xy (menu);

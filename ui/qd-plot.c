@@ -22,7 +22,7 @@
 #include "qd-plot.h"
 #include "qd-plot-menu.h"
 #include "qd-plot-render.h"
-#include "qd-plot-runs-private.h"
+#include "qd-plot-private.h"
 
 /* How far the pointer must drag before a box zoom counts, in pixels. */
 #define MIN_BOX     5.0
@@ -119,8 +119,8 @@ series_free (gpointer data)
   g_free (s);
 }
 
-/* The earlier runs' series of the two XY traces' signals (by trace
- * name: the same Scope input in every run of the diagram), as pairs. */
+/* The earlier runs' series of the XY traces' signals, as pairs (by
+ * trace name: the same Scope input in every run of the diagram). */
 static void
 xy_earlier_pairs (QdPlot              *self,
                   QdPlotRenderOptions *o)
@@ -149,6 +149,24 @@ xy_earlier_pairs (QdPlot              *self,
     }
   o->xy_pairs = (const guint *) self->xy_pairs->data;
   o->n_xy_pairs = self->xy_pairs->len / 2;
+}
+
+static Series *
+series_new (QdTrace           *trace,
+            const char        *name,
+            const char        *label,
+            const QdPlotColor *color)
+{
+  Series *s = g_new0 (Series, 1);
+
+  s->trace = qd_trace_ref (trace);
+  s->name = g_strdup (name);
+  s->label = g_strdup (label);
+  s->color = *color;
+  s->visible = TRUE;
+  s->columns = qd_plot_columns_new ();
+  s->seen_length = G_MAXSIZE;
+  return s;
 }
 
 /* Render options for the widget's state; @series is filled with the
@@ -956,18 +974,14 @@ qd_plot_add_trace (QdPlot        *self,
                    const char    *label,
                    const GdkRGBA *color)
 {
+  static const QdPlotColor none = { 0 };
   Series *s;
 
   g_return_val_if_fail (QD_IS_PLOT (self), 0);
   g_return_val_if_fail (trace != NULL, 0);
 
-  s = g_new0 (Series, 1);
-  s->trace = qd_trace_ref (trace);
-  s->label = g_strdup (label != NULL ? label : qd_trace_get_name (trace));
-  s->name = g_strdup (s->label);
-  s->visible = TRUE;
-  s->columns = qd_plot_columns_new ();
-  s->seen_length = G_MAXSIZE;
+  label = label != NULL ? label : qd_trace_get_name (trace);
+  s = series_new (trace, label, label, &none);
   if (color != NULL)
     {
       s->color.red = color->red;
@@ -979,8 +993,8 @@ qd_plot_add_trace (QdPlot        *self,
     {
       gboolean found = FALSE;
 
-      /* The same signal in an earlier run keeps its colour, so runs are
-       * compared by shade, not by hue. */
+      /* The same signal keeps its colour from run to run (earlier runs
+       * are drawn in colours of their own). */
       for (guint i = self->earlier->len; i > 0 && !found; i--)
         {
           Series *e = g_ptr_array_index (self->earlier, i - 1);
@@ -1342,206 +1356,47 @@ qd_plot_export_csv (QdPlot      *self,
   return qd_traces_write_csv (traces, start, end, step, path, error);
 }
 
-/* Earlier runs */
+/* Earlier runs: what qd-plot-earlier.c needs of the widget */
 
-void
-qd_plot_set_run_info (QdPlot     *self,
-                      guint       number,
-                      const char *note)
+QdPlotRunList *
+qd_plot_get_run_list (QdPlot *self)
 {
-  g_return_if_fail (QD_IS_PLOT (self));
-  self->runs.current_number = number;
-  g_free (self->runs.current_note);
-  self->runs.current_note = g_strdup (note);
-  view_changed (self);
+  return &self->runs;
 }
 
 void
-qd_plot_set_run_note (QdPlot     *self,
-                      guint       number,
-                      const char *note)
+qd_plot_runs_changed (QdPlot *self)
 {
-  int r;
-
-  g_return_if_fail (QD_IS_PLOT (self));
-  r = qd_plot_run_list_find (&self->runs, number);
-  if (r >= 0)
-    {
-      QdPlotRun *run = &g_array_index (self->runs.runs, QdPlotRun, r);
-
-      g_free (run->note);
-      run->note = g_strdup (note);
-    }
-  else if (number != 0 && number == self->runs.current_number)
-    {
-      g_free (self->runs.current_note);
-      self->runs.current_note = g_strdup (note);
-    }
-  view_changed (self);
-}
-
-guint
-qd_plot_get_n_runs (QdPlot *self)
-{
-  g_return_val_if_fail (QD_IS_PLOT (self), 0);
-  return self->runs.runs->len;
-}
-
-static QdPlotRun *
-run_at (QdPlot *self,
-        guint   index)
-{
-  g_return_val_if_fail (index < self->runs.runs->len, NULL);
-  return &g_array_index (self->runs.runs, QdPlotRun, index);
-}
-
-char *
-qd_plot_dup_run_legend (QdPlot *self,
-                        guint   index)
-{
-  QdPlotRun *run;
-
-  g_return_val_if_fail (QD_IS_PLOT (self), NULL);
-  run = run_at (self, index);
-  return run != NULL ? qd_plot_run_legend_text (run) : NULL;
-}
-
-void
-qd_plot_get_run_color (QdPlot  *self,
-                       guint    index,
-                       GdkRGBA *color)
-{
-  QdPlotRun *run;
-
-  g_return_if_fail (QD_IS_PLOT (self));
-  g_return_if_fail (color != NULL);
-  if ((run = run_at (self, index)) == NULL)
-    return;
-  color->red = run->color.red;
-  color->green = run->color.green;
-  color->blue = run->color.blue;
-  color->alpha = run->color.alpha;
-}
-
-void
-qd_plot_set_run_visible (QdPlot   *self,
-                         guint     index,
-                         gboolean  visible)
-{
-  QdPlotRun *run;
-
-  g_return_if_fail (QD_IS_PLOT (self));
-  if ((run = run_at (self, index)) == NULL)
-    return;
-  run->visible = !!visible;
   if (self->autoscale)
     autoscale_view (self);
   view_changed (self);
 }
 
-gboolean
-qd_plot_get_run_visible (QdPlot *self,
-                         guint   index)
+void
+qd_plot_add_earlier_trace (QdPlot            *self,
+                           QdTrace           *trace,
+                           const char        *name,
+                           const char        *label,
+                           guint              run,
+                           const QdPlotColor *color)
 {
-  QdPlotRun *run;
+  Series *s = series_new (trace, name, label, color);
 
-  g_return_val_if_fail (QD_IS_PLOT (self), FALSE);
-  run = run_at (self, index);
-  return run != NULL && run->visible;
-}
-
-guint
-qd_plot_get_n_dropped_runs (QdPlot *self)
-{
-  g_return_val_if_fail (QD_IS_PLOT (self), 0);
-  return self->runs.n_dropped;
-}
-
-guint
-qd_plot_add_run (QdPlot            *self,
-                 GPtrArray         *traces,
-                 const char *const *labels,
-                 const char        *title,
-                 const char        *note,
-                 guint              group)
-{
-  QdPlotRun *run;
-
-  g_return_val_if_fail (QD_IS_PLOT (self), 0);
-  g_return_val_if_fail (traces != NULL, 0);
-  g_return_val_if_fail (group > 0, 0);
-
-  /* Numbered apart from the editor's runs, whose numbers the session
-   * gives. */
-  run = qd_plot_run_list_add (&self->runs, 0x80000000u + self->runs.next_named++,
-                              title, note, NULL, group);
-  for (guint i = 0; i < traces->len; i++)
-    {
-      QdTrace *trace = g_ptr_array_index (traces, i);
-      Series *s = g_new0 (Series, 1);
-      const char *name = labels != NULL && labels[i] != NULL ? labels[i]
-                                                            : qd_trace_get_name (trace);
-
-      s->trace = qd_trace_ref (trace);
-      s->name = g_strdup (name);
-      /* TRANSLATORS: a trace of a named earlier run in the cursor's
-       * readout: "x1 (QSS3)" */
-      s->label = g_strdup_printf (_("%s (%s)"), name, title != NULL ? title : "");
-      s->visible = TRUE;
-      s->earlier = TRUE;
-      s->run = run->number;
-      /* What a current trace of the same name takes after it. */
-      qd_plot_palette_color (i, &s->color);
-      s->columns = qd_plot_columns_new ();
-      s->seen_length = G_MAXSIZE;
-      g_ptr_array_add (self->earlier, s);
-    }
-  if (self->autoscale)
-    autoscale_view (self);
-  view_changed (self);
-  return self->runs.runs->len - 1;
+  s->earlier = TRUE;
+  s->run = run;
+  g_ptr_array_add (self->earlier, s);
 }
 
 void
-qd_plot_remove_run_group (QdPlot *self,
-                          guint   group)
+qd_plot_remove_earlier_run (QdPlot *self,
+                            guint   run)
 {
-  g_return_if_fail (QD_IS_PLOT (self));
-
-  for (guint r = self->runs.runs->len; r > 0; r--)
-    {
-      QdPlotRun *run = &g_array_index (self->runs.runs, QdPlotRun, r - 1);
-
-      if (run->group != group)
-        continue;
-      for (guint i = self->earlier->len; i > 0; i--)
-        if (((Series *) g_ptr_array_index (self->earlier, i - 1))->run == run->number)
-          g_ptr_array_remove_index (self->earlier, i - 1);
-      qd_plot_run_list_remove (&self->runs, r - 1);
-    }
-  if (self->autoscale)
-    autoscale_view (self);
-  view_changed (self);
+  for (guint i = self->earlier->len; i > 0; i--)
+    if (((Series *) g_ptr_array_index (self->earlier, i - 1))->run == run)
+      g_ptr_array_remove_index (self->earlier, i - 1);
 }
 
 /* XY of any two traces, and what the context menu needs */
-
-static Series *
-xy_series_new (QdTrace           *trace,
-               const char        *label,
-               const QdPlotColor *color)
-{
-  Series *s = g_new0 (Series, 1);
-
-  s->trace = qd_trace_ref (trace);
-  s->label = g_strdup (label);
-  s->name = g_strdup (label);
-  s->color = *color;
-  s->visible = TRUE;
-  s->columns = qd_plot_columns_new ();
-  s->seen_length = G_MAXSIZE;
-  return s;
-}
 
 void
 qd_plot_set_xy_traces (QdPlot     *self,
@@ -1568,8 +1423,8 @@ qd_plot_set_xy_traces (QdPlot     *self,
   qd_plot_set_xy (self, -1, -1);
   if (x == NULL)
     return;
-  self->xy_series[0] = xy_series_new (x, x_label, &color);
-  self->xy_series[1] = xy_series_new (y, y_label, &color);
+  self->xy_series[0] = series_new (x, x_label, x_label, &color);
+  self->xy_series[1] = series_new (y, y_label, y_label, &color);
   autoscale_view (self);
   view_changed (self);
 }
@@ -1638,11 +1493,4 @@ qd_plot_widget_to_data (QdPlot *self,
 {
   g_return_if_fail (QD_IS_PLOT (self));
   widget_to_data (self, wx, wy, x, y);
-}
-
-gboolean
-qd_plot_get_xy (QdPlot *self)
-{
-  g_return_val_if_fail (QD_IS_PLOT (self), FALSE);
-  return self->xy || self->xy_series[0] != NULL;
 }

@@ -119,7 +119,6 @@ void        qd_plot_set_xy_traces      (QdPlot        *self,
                                         QdTrace       *y,
                                         const char    *y_label);
 /* Whether the plot shows XY, and of which traces. */
-gboolean    qd_plot_get_xy             (QdPlot        *self);
 gboolean    qd_plot_get_xy_traces      (QdPlot        *self,
                                         QdTrace      **x,
                                         QdTrace      **y);
