@@ -20,6 +20,7 @@
 #include "qd-plot-menu.h"
 #include "qd-quant-view.h"
 #include "qd-run-session.h"
+#include "qd-test-gui.h"
 #include "qd-test-util.h"
 #include "qd-window.h"
 
@@ -283,46 +284,6 @@ test_break_crossing (void)
   fixture_teardown (&f);
 }
 
-/* The widget point of data (@x, @y) on @plot: its map is linear. */
-static void
-data_to_widget (QdPlot *plot,
-                double  x,
-                double  y,
-                double *wx,
-                double *wy)
-{
-  double x0, y0, x1, y1;
-
-  qd_plot_widget_to_data (plot, 0.0, 0.0, &x0, &y0);
-  qd_plot_widget_to_data (plot, 100.0, 100.0, &x1, &y1);
-  *wx = (x - x0) / (x1 - x0) * 100.0;
-  *wy = (y - y0) / (y1 - y0) * 100.0;
-}
-
-static gboolean
-menu_has_label (GMenuModel *model,
-                const char *label)
-{
-  for (int i = 0; i < g_menu_model_get_n_items (model); i++)
-    {
-      g_autofree char *text = NULL;
-      GMenuModel *section = g_menu_model_get_item_link (model, i, G_MENU_LINK_SECTION);
-
-      if (section != NULL)
-        {
-          gboolean found = menu_has_label (section, label);
-
-          g_object_unref (section);
-          if (found)
-            return TRUE;
-        }
-      if (g_menu_model_get_item_attribute (model, i, G_MENU_ATTRIBUTE_LABEL, "s", &text)
-          && g_str_equal (text, label))
-        return TRUE;
-    }
-  return FALSE;
-}
-
 /* A right click on the plot of Cellier's example where x is 5.5 offers
  * "Break when x crosses 5.5"; chosen, the breakpoint is on the block
  * output that drives the Scope (the Integrator's), at the value clicked,
@@ -356,9 +317,9 @@ test_break_from_plot (void)
   while (g_main_context_iteration (NULL, FALSE))
     ;
 
-  data_to_widget (plot, 0.3, 5.5, &wx, &wy);
+  qd_test_plot_to_widget (plot, 0.3, 5.5, &wx, &wy);
   model = qd_plot_menu_prepare (plot, wx, wy);
-  g_assert_true (menu_has_label (model, "Break when x crosses 5.5"));
+  g_assert_true (qd_test_menu_has_label (model, "Break when x crosses 5.5"));
   g_assert_true (qd_plot_menu_activate (plot, "break-crossing", NULL));
   bps = qd_debugger_get_breakpoints (f.debugger);
   g_assert_cmpuint (bps->len, ==, 1);
@@ -372,9 +333,9 @@ test_break_from_plot (void)
   g_assert_cmpfloat_with_epsilon (qd_debugger_get_time (f.debugger), expected, 1e-12);
 
   /* The time clicked, rounded to what a pixel tells. */
-  data_to_widget (plot, 2.5, 2.0, &wx, &wy);
+  qd_test_plot_to_widget (plot, 2.5, 2.0, &wx, &wy);
   model = qd_plot_menu_prepare (plot, wx, wy);
-  g_assert_true (menu_has_label (model, "Break at t = 2.5"));
+  g_assert_true (qd_test_menu_has_label (model, "Break at t = 2.5"));
   g_assert_true (qd_plot_menu_activate (plot, "break-time", NULL));
   bps = qd_debugger_get_breakpoints (f.debugger);
   g_assert_cmpuint (bps->len, ==, 2);

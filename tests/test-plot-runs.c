@@ -21,6 +21,7 @@
 #include "qd-run-bar.h"
 #include "qd-run-notes.h"
 #include "qd-run-session.h"
+#include "qd-test-gui.h"
 #include "qd-test-util.h"
 #include "qd-window.h"
 
@@ -240,26 +241,6 @@ check_xy_point (double   t,
   c->n_events += event;
 }
 
-static gboolean
-menu_has_label (GMenuModel *model,
-                const char *label)
-{
-  for (int i = 0; i < g_menu_model_get_n_items (model); i++)
-    {
-      g_autofree char *text = NULL;
-      g_autoptr(GMenuModel) section = g_menu_model_get_item_link (model, i, G_MENU_LINK_SECTION);
-      g_autoptr(GMenuModel) sub = g_menu_model_get_item_link (model, i, G_MENU_LINK_SUBMENU);
-
-      if ((section != NULL && menu_has_label (section, label))
-          || (sub != NULL && menu_has_label (sub, label)))
-        return TRUE;
-      if (g_menu_model_get_item_attribute (model, i, G_MENU_ATTRIBUTE_LABEL, "s", &text)
-          && g_str_equal (text, label))
-        return TRUE;
-    }
-  return FALSE;
-}
-
 /* XY from the plot's menu: predator against prey of Lotka–Volterra, the
  * curve through points that are the polynomials' exact values, sampled
  * finely between events; it holds for the next run's traces, and "Time
@@ -283,10 +264,10 @@ test_xy_from_menu (void)
   plot = qd_run_session_get_plot (f.session, 0);
   wait_frames (GTK_WIDGET (plot), 3);
   model = qd_plot_menu_prepare (plot, 200, 100);
-  g_assert_true (menu_has_label (model, "_X Signal"));
-  g_assert_true (menu_has_label (model, "prey"));
-  g_assert_true (menu_has_label (model, "predator"));
-  g_assert_false (menu_has_label (model, "_Time Plot"));
+  g_assert_true (qd_test_menu_has_label (model, "_X Signal"));
+  g_assert_true (qd_test_menu_has_label (model, "prey"));
+  g_assert_true (qd_test_menu_has_label (model, "predator"));
+  g_assert_false (qd_test_menu_has_label (model, "_Time Plot"));
   /* X: prey (the first); Y becomes the other signal. */
   g_assert_true (qd_plot_menu_activate (plot, "xy-x", g_variant_new_int32 (0)));
   g_assert_true (qd_plot_get_xy_traces (plot, &tx, &ty));
@@ -316,7 +297,7 @@ test_xy_from_menu (void)
   g_assert_true (ty == qd_plot_get_trace (plot, 1));
 
   model = qd_plot_menu_prepare (plot, 200, 100);
-  g_assert_true (menu_has_label (model, "_Time Plot"));
+  g_assert_true (qd_test_menu_has_label (model, "_Time Plot"));
   g_assert_true (qd_plot_menu_activate (plot, "time", NULL));
   g_assert_false (qd_plot_get_xy_traces (plot, &tx, &ty));
   fixture_teardown (&f);
