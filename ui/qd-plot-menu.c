@@ -356,6 +356,29 @@ on_secondary_pressed (GtkGestureClick *gesture,
   gtk_popover_popup (GTK_POPOVER (menu->popover));
 }
 
+/* The Menu key, or Shift+F10, opens the menu at the plot's centre: the
+ * time and value there. */
+static gboolean
+on_key_pressed (GtkEventControllerKey *controller,
+                guint                  keyval,
+                guint                  keycode,
+                GdkModifierType        state,
+                PlotMenu              *menu)
+{
+  GtkWidget *widget = GTK_WIDGET (menu->plot);
+  double x = 0.5 * gtk_widget_get_width (widget);
+  double y = 0.5 * gtk_widget_get_height (widget);
+  GdkRectangle rect = { (int) x, (int) y, 1, 1 };
+
+  if (keyval != GDK_KEY_Menu
+      && !(keyval == GDK_KEY_F10 && (state & GDK_SHIFT_MASK)))
+    return FALSE;
+  qd_plot_menu_prepare (menu->plot, x, y);
+  gtk_popover_set_pointing_to (GTK_POPOVER (menu->popover), &rect);
+  gtk_popover_popup (GTK_POPOVER (menu->popover));
+  return TRUE;
+}
+
 void
 qd_plot_menu_attach (QdPlot *plot)
 {
@@ -367,6 +390,7 @@ qd_plot_menu_attach (QdPlot *plot)
     { "break-time", on_break_time, NULL, NULL, NULL, { 0 } },
   };
   PlotMenu *menu = g_new0 (PlotMenu, 1);
+  GtkEventController *controller;
   GtkGesture *gesture;
 
   menu->plot = plot;
@@ -385,6 +409,9 @@ qd_plot_menu_attach (QdPlot *plot)
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_SECONDARY);
   g_signal_connect (gesture, "pressed", G_CALLBACK (on_secondary_pressed), menu);
   gtk_widget_add_controller (GTK_WIDGET (plot), GTK_EVENT_CONTROLLER (gesture));
+  controller = gtk_event_controller_key_new ();
+  g_signal_connect (controller, "key-pressed", G_CALLBACK (on_key_pressed), menu);
+  gtk_widget_add_controller (GTK_WIDGET (plot), controller);
 }
 
 void

@@ -1,6 +1,7 @@
 /* qd-plot-menu.h: the plot's context menu
  *
- * A right click on a plot offers: XY of any two signals (the X Signal
+ * A right click on a plot (or the Menu key, or Shift+F10, for its
+ * centre) offers: XY of any two signals (the X Signal
  * and Y Signal submenus list this plot's traces and, when the editor
  * gave them, every Scope's of the run), back to the time plot, and
  * breakpoints at what was clicked: "Break when prey crosses 2.5" (the
