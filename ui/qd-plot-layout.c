@@ -6,8 +6,6 @@
  * qd-plot-subplots.c's; the pointer's zooms and pans over several axes
  * are qd-plot.c's.
  */
-#include <glib/gi18n-lib.h>
-
 #include <string.h>
 
 #include "qd-plot-private.h"
