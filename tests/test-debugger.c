@@ -17,8 +17,10 @@
 #include "qd-debugger.h"
 #include "qd-debugger-panel.h"
 #include "qd-event-view.h"
+#include "qd-plot-menu.h"
 #include "qd-quant-view.h"
 #include "qd-run-session.h"
+#include "qd-test-gui.h"
 #include "qd-test-util.h"
 #include "qd-window.h"
 
@@ -282,6 +284,70 @@ test_break_crossing (void)
   fixture_teardown (&f);
 }
 
+/* A right click on the plot of Cellier's example where x is 5.5 offers
+ * "Break when x crosses 5.5"; chosen, the breakpoint is on the block
+ * output that drives the Scope (the Integrator's), at the value clicked,
+ * and the run stops at the analytic crossing time, also when the run
+ * was over before (Continue runs it again from the start). "Break at
+ * t = 2.5" from the same menu stops there next. */
+static void
+test_break_from_plot (void)
+{
+  Fixture f;
+  QdRunSession *session;
+  QdPlot *plot;
+  GPtrArray *bps;
+  const QdBreakpoint *bp;
+  GMenuModel *model;
+  double wx, wy, expected = 0.1 + 1.0 / 9 + 1.0 / 8 + 1.0 / 7 + 1.0 / 6;
+  gboolean timed_out = FALSE;
+  guint id;
+
+  fixture_setup (&f, "cellier-first-order.qdevs");
+  session = qd_debugger_get_session (f.debugger);
+  g_assert_true (qd_run_session_run (session));
+  id = g_timeout_add_seconds (60, on_timeout, &timed_out);
+  while (!timed_out && qd_runner_get_state (qd_run_session_get_runner (session))
+                       != QD_RUNNER_FINISHED)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (timed_out);
+  g_source_remove (id);
+  plot = qd_run_session_get_plot (session, 0);
+  qd_plot_set_view (plot, 0.0, 4.0, -1.0, 11.0);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+
+  qd_test_plot_to_widget (plot, 0.3, 5.5, &wx, &wy);
+  model = qd_plot_menu_prepare (plot, wx, wy);
+  g_assert_true (qd_test_menu_has_label (model, "Break when x crosses 5.5"));
+  g_assert_true (qd_plot_menu_activate (plot, "break-crossing", NULL));
+  bps = qd_debugger_get_breakpoints (f.debugger);
+  g_assert_cmpuint (bps->len, ==, 1);
+  bp = g_ptr_array_index (bps, 0);
+  g_assert_cmpint (bp->kind, ==, QD_BREAK_CROSSING);
+  g_assert_cmpstr (bp->block, ==, "/Integrator");
+  g_assert_cmpuint (bp->port, ==, 0);
+  g_assert_cmpfloat (bp->value, ==, 5.5);
+
+  act (&f, "dbg.continue");
+  g_assert_cmpfloat_with_epsilon (qd_debugger_get_time (f.debugger), expected, 1e-12);
+
+  /* The time clicked, rounded to what a pixel tells. */
+  qd_test_plot_to_widget (plot, 2.5, 2.0, &wx, &wy);
+  model = qd_plot_menu_prepare (plot, wx, wy);
+  g_assert_true (qd_test_menu_has_label (model, "Break at t = 2.5"));
+  g_assert_true (qd_plot_menu_activate (plot, "break-time", NULL));
+  bps = qd_debugger_get_breakpoints (f.debugger);
+  g_assert_cmpuint (bps->len, ==, 2);
+  bp = g_ptr_array_index (bps, 1);
+  g_assert_cmpint (bp->kind, ==, QD_BREAK_TIME);
+  g_assert_cmpfloat (bp->value, ==, 2.5);
+  qd_debugger_remove_breakpoint (f.debugger, 0);
+  act (&f, "dbg.continue");
+  g_assert_cmpfloat (qd_debugger_get_time (f.debugger), ==, 2.5);
+  fixture_teardown (&f);
+}
+
 /* Cellier's slide: 17 steps, the first at 0, then 0.1, 0.1 + 1/9... */
 static void
 test_quant_view (void)
@@ -344,6 +410,7 @@ main (int    argc,
   g_test_add_func ("/debugger/pending-is-next", test_pending_is_next);
   g_test_add_func ("/debugger/step-back", test_step_back);
   g_test_add_func ("/debugger/break-crossing", test_break_crossing);
+  g_test_add_func ("/debugger/break-from-plot", test_break_from_plot);
   g_test_add_func ("/debugger/quant-view", test_quant_view);
   return g_test_run ();
 }

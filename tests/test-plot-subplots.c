@@ -11,9 +11,11 @@
 #include <string.h>
 
 #include "qd-plot.h"
+#include "qd-plot-menu.h"
 #include "qd-messages-view.h"
 #include "qd-run-session.h"
 #include "qd-test-gtk-util.h"
+#include "qd-test-gui.h"
 #include "qd-test-util.h"
 
 static gboolean have_display;
@@ -30,6 +32,26 @@ ramp_trace (const char *name,
   qd_trace_append (trace, &s);
   qd_trace_close (trace, 10.0);
   return trace;
+}
+
+/* A window with a plot of @v and @i, shown and laid out. */
+static GtkWidget *
+show_plot (QdTrace  *v,
+           QdTrace  *i,
+           QdPlot  **plot)
+{
+  GtkWidget *window = gtk_window_new ();
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 600, 400);
+  *plot = QD_PLOT (qd_plot_new ());
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (*plot));
+  gtk_window_present (GTK_WINDOW (window));
+  qd_plot_add_trace (*plot, v, "v", NULL);
+  qd_plot_add_trace (*plot, i, "i", NULL);
+  for (guint k = 0; k < 100 && gtk_widget_get_width (GTK_WIDGET (*plot)) <= 0; k++)
+    qd_test_run_frames (20);
+  qd_test_run_frames (100);
+  return window;
 }
 
 static void
@@ -49,16 +71,7 @@ test_widget_axes (void)
       g_test_skip ("no display (run under xvfb-run)");
       return;
     }
-  window = gtk_window_new ();
-  gtk_window_set_default_size (GTK_WINDOW (window), 600, 400);
-  plot = QD_PLOT (qd_plot_new ());
-  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (plot));
-  gtk_window_present (GTK_WINDOW (window));
-  qd_plot_add_trace (plot, v, "v", NULL);
-  qd_plot_add_trace (plot, i, "i", NULL);
-  for (guint k = 0; k < 100 && gtk_widget_get_width (GTK_WIDGET (plot)) <= 0; k++)
-    qd_test_run_frames (20);
-  qd_test_run_frames (100);
+  window = show_plot (v, i, &plot);
 
   /* One axis: both on it, so its range reaches 100. */
   g_assert_cmpint (qd_plot_get_layout (plot), ==, QD_PLOT_LAYOUT_SINGLE);
@@ -118,6 +131,132 @@ test_widget_axes (void)
   g_assert_cmpint (qd_plot_get_layout (plot), ==, QD_PLOT_LAYOUT_SUBPLOTS);
   g_assert_cmpuint (qd_plot_get_n_axes (plot), ==, 1);
   qd_test_run_frames (50);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Chooses the item labelled @label of the menu a right click at (@x,
+ * @y) would open, as a person would. */
+static void
+choose_menu_item (QdPlot     *plot,
+                  double      x,
+                  double      y,
+                  const char *label)
+{
+  GMenuModel *model = qd_plot_menu_prepare (plot, x, y);
+  g_autofree char *action = NULL;
+  g_autoptr(GVariant) target = NULL;
+
+  g_assert_true (qd_test_menu_find (model, label, FALSE, NULL, &action, &target));
+  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (plot), action, target));
+}
+
+static void
+on_break (QdPlot      *plot,
+          QdBreakKind  kind,
+          QdTrace     *trace,
+          double       value,
+          gpointer     data)
+{
+  QdTrace **out = data;
+
+  if (kind == QD_BREAK_CROSSING)
+    *out = trace;
+}
+
+/* One context menu on a plot: a single right-click gesture, whose menu
+ * has the layouts, Reset Zoom, XY and the breakpoints; its layout items
+ * switch the layout; in subplots, a breakpoint from a click in the lower
+ * plot is about that plot's signal, at a value on its axis. */
+static void
+test_context_menu (void)
+{
+  g_autoptr(QdTrace) v = ramp_trace ("v", 1.0);
+  g_autoptr(QdTrace) i = ramp_trace ("i", 100.0);
+  static const char *const labels[] = {
+    "_One Axis", "_Subplots", "Several _Y Axes", "_Reset Zoom",
+    "_X Signal", "_Y Signal", "v", "i",
+  };
+  g_autoptr(GListModel) controllers = NULL;
+  QdTrace *crossing = NULL;
+  GtkWidget *window;
+  QdPlot *plot;
+  GMenuModel *model;
+  guint n_secondary = 0;
+  double width, height, lo, hi;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display (run under xvfb-run)");
+      return;
+    }
+  window = show_plot (v, i, &plot);
+  qd_plot_menu_set_break_func (plot, on_break, &crossing);
+  width = gtk_widget_get_width (GTK_WIDGET (plot));
+  height = gtk_widget_get_height (GTK_WIDGET (plot));
+
+  controllers = gtk_widget_observe_controllers (GTK_WIDGET (plot));
+  for (guint k = 0; k < g_list_model_get_n_items (controllers); k++)
+    {
+      g_autoptr(GObject) c = g_list_model_get_item (controllers, k);
+
+      if (GTK_IS_GESTURE_CLICK (c)
+          && gtk_gesture_single_get_button (GTK_GESTURE_SINGLE (c)) == GDK_BUTTON_SECONDARY)
+        n_secondary++;
+    }
+  g_assert_cmpuint (n_secondary, ==, 1);
+
+  model = qd_plot_menu_prepare (plot, width / 2, height / 2);
+  for (guint k = 0; k < G_N_ELEMENTS (labels); k++)
+    {
+      g_test_message ("menu item %s", labels[k]);
+      g_assert_true (qd_test_menu_has_label (model, labels[k]));
+    }
+  g_assert_true (qd_test_menu_find (model, "Break at t = ", TRUE, NULL, NULL, NULL));
+  g_assert_true (qd_test_menu_find (model, "Break when ", TRUE, NULL, NULL, NULL));
+
+  choose_menu_item (plot, width / 2, height / 2, "_Subplots");
+  g_assert_cmpint (qd_plot_get_layout (plot), ==, QD_PLOT_LAYOUT_SUBPLOTS);
+  qd_test_run_frames (50);
+  g_assert_cmpuint (qd_plot_get_n_axes (plot), ==, 2);
+
+  /* Three quarters down: the lower plot, i's (its axis 0 to 100+). */
+  model = qd_plot_menu_prepare (plot, width / 2, 0.75 * height);
+  g_assert_false (qd_test_menu_find (model, "Break when v crosses", TRUE, NULL, NULL, NULL));
+  qd_plot_get_axis_range (plot, 1, &lo, &hi);
+  {
+    g_autofree char *label = NULL;
+    double value;
+
+    /* The value clicked on i's axis, three quarters of the way down the
+     * whole plot: in the upper part of the lower plot, far above what
+     * v's axis (0 to 1) would give. */
+    g_assert_true (qd_test_menu_find (model, "Break when i crosses ", TRUE, &label, NULL, NULL));
+    g_test_message ("%s (i's axis %g to %g)", label, lo, hi);
+    value = g_ascii_strtod (label + strlen ("Break when i crosses "), NULL);
+    g_assert_cmpfloat (value, >, lo + 0.3 * (hi - lo));
+    g_assert_cmpfloat (value, <, hi);
+    choose_menu_item (plot, width / 2, 0.75 * height, label);
+    g_assert_true (crossing == i);
+  }
+
+  choose_menu_item (plot, width / 2, height / 2, "Several _Y Axes");
+  g_assert_cmpint (qd_plot_get_layout (plot), ==, QD_PLOT_LAYOUT_AXES);
+  choose_menu_item (plot, width / 2, height / 2, "_One Axis");
+  g_assert_cmpint (qd_plot_get_layout (plot), ==, QD_PLOT_LAYOUT_SINGLE);
+  qd_plot_set_view (plot, 2.0, 4.0, 0.2, 0.4);
+  g_assert_false (qd_plot_get_autoscale (plot));
+  choose_menu_item (plot, width / 2, height / 2, "_Reset Zoom");
+  g_assert_true (qd_plot_get_autoscale (plot));
+
+  /* XY: no layouts (one pair of axes), and back to time. */
+  choose_menu_item (plot, width / 2, height / 2, "i");
+  model = qd_plot_menu_prepare (plot, width / 2, height / 2);
+  g_assert_false (qd_test_menu_has_label (model, "_Subplots"));
+  g_assert_true (qd_test_menu_has_label (model, "_Reset Zoom"));
+  choose_menu_item (plot, width / 2, height / 2, "_Time Plot");
+  model = qd_plot_menu_prepare (plot, width / 2, height / 2);
+  g_assert_true (qd_test_menu_has_label (model, "_Subplots"));
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -226,5 +365,6 @@ main (int    argc,
 
   g_test_add_func ("/plot-subplots/widget-axes", test_widget_axes);
   g_test_add_func ("/plot-subplots/session-layout", test_session_layout);
+  g_test_add_func ("/plot-subplots/context-menu", test_context_menu);
   return g_test_run ();
 }

@@ -599,3 +599,10 @@ qd_compare_dialog_get_status (QdCompareDialog *self)
 {
   return gtk_label_get_text (self->status);
 }
+
+QdComparison *
+qd_compare_dialog_get_comparison (QdCompareDialog *self)
+{
+  g_return_val_if_fail (QD_IS_COMPARE_DIALOG (self), NULL);
+  return self->running ? NULL : self->comparison;
+}

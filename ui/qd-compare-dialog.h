@@ -40,4 +40,8 @@ const char *qd_compare_dialog_get_cell    (QdCompareDialog  *self,
 /* The status line: the progress, the result or why it failed. */
 const char *qd_compare_dialog_get_status  (QdCompareDialog  *self);
 
+/* The comparison shown (its runs keep their traces), or NULL (transfer
+ * none). */
+QdComparison *qd_compare_dialog_get_comparison (QdCompareDialog *self);
+
 G_END_DECLS

@@ -646,7 +646,14 @@ qd_debugger_continue (QdDebugger *self)
   g_return_if_fail (QD_IS_DEBUGGER (self));
   if (!can_command (self))
     return;
-  sim = shadow_at (self, self->pos_event, self->pos_time);
+  /* At the end of a run that is over, Continue means the run again, from
+   * its start: a breakpoint set after it (from a plot, say) is then met
+   * on the way. */
+  if (runner_is_over (runner_state (self))
+      && self->pos_event >= live_events (self))
+    sim = shadow_at (self, 0, NAN);
+  else
+    sim = shadow_at (self, self->pos_event, self->pos_time);
   if (sim == NULL)
     {
       qd_run_session_run (self->session);
@@ -1008,6 +1015,9 @@ qd_debugger_new (QdRunSession *session,
   g_set_weak_pointer (&self->canvas, canvas);
   self->events = g_object_ref (qd_run_session_get_event_view (session));
   g_signal_connect (session, "progress", G_CALLBACK (on_progress), self);
+  /* Breakpoints set from a plot or the run bar. */
+  g_signal_connect_swapped (session, "break-requested",
+                            G_CALLBACK (qd_debugger_add_breakpoint), self);
   g_signal_connect (self->events, "row-selected", G_CALLBACK (on_row_selected), self);
   if (canvas != NULL)
     qd_canvas_set_overlay (canvas, draw_overlay, self);

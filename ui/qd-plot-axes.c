@@ -234,17 +234,37 @@ legend_rows (cairo_t                   *cr,
       label = xy_label (o);
       text_size (cr, label, text_w, &h);
       rows[n++] = o->xy_y;
+      /* The earlier runs drawn under it. */
+      n += qd_plot_legend_run_rows (o, FALSE, rows + n, max_rows - n);
+      for (guint r = 1; r < n; r++)
+        {
+          g_autofree char *text = qd_plot_legend_row_text (o, rows[r]);
+          double w;
+
+          text_size (cr, text, &w, &h);
+          *text_w = MAX (*text_w, w);
+        }
       return n;
     }
+  n = qd_plot_legend_run_rows (o, TRUE, rows, max_rows);
   for (guint i = 0; i < o->n_series && n < max_rows; i++)
     {
+      if (o->series[i].label == NULL || !qd_plot_legend_is_series (o, i))
+        continue;
+      rows[n++] = i;
+    }
+  n += qd_plot_legend_run_rows (o, FALSE, rows + n, max_rows - n);
+  for (guint r = 0; r < n; r++)
+    {
+      g_autofree char *text = rows[r] >= o->n_series
+                              ? qd_plot_legend_row_text (o, rows[r]) : NULL;
       double w;
 
-      if (o->series[i].label == NULL)
-        continue;
-      text_size (cr, o->series[i].label, &w, &h);
+      text_size (cr, text != NULL ? text : o->series[rows[r]].label, &w, &h);
+      /* The title spans the swatch's column. */
+      if (rows[r] == QD_PLOT_LEGEND_TITLE_ROW (o))
+        w -= LEGEND_SWATCH + LEGEND_PAD;
       *text_w = MAX (*text_w, w);
-      rows[n++] = i;
     }
   return n;
 }
@@ -515,13 +535,21 @@ qd_plot_draw_legend (cairo_t                   *cr,
 
   for (guint r = 0; r < l->n_legend_rows; r++)
     {
-      const QdPlotSeries *s = &o->series[l->legend_rows[r]];
+      const QdPlotSeries *s;
       double y = box->y + LEGEND_PAD + LEGEND_ROW * (r + 0.5);
       double x = box->x + LEGEND_PAD;
       QdPlotColor color;
       g_autofree char *xy_text = NULL;
-      const char *label = s->label;
+      const char *label;
 
+      if (l->legend_rows[r] >= o->n_series)
+        {
+          qd_plot_draw_legend_run_row (cr, o, style, l->legend_rows[r], x, y,
+                                       LEGEND_SWATCH, LEGEND_PAD);
+          continue;
+        }
+      s = &o->series[l->legend_rows[r]];
+      label = s->label;
       series_color (s, style, &color);
       if (o->xy)
         label = xy_text = xy_label (o);

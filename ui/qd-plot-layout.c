@@ -1,12 +1,11 @@
 /* qd-plot-layout.c: the plot widget's subplots and y axes
  *
  * Which axis each series is on (by its name, from the arrangement of
- * its Scope), the value range of each axis, the layout shown and the
- * context menu that switches it. The drawing is qd-plot-subplots.c's;
- * the pointer's zooms and pans over several axes are qd-plot.c's.
+ * its Scope), the value range of each axis and the layout shown (which
+ * the context menu of qd-plot-menu.c switches). The drawing is
+ * qd-plot-subplots.c's; the pointer's zooms and pans over several axes
+ * are qd-plot.c's.
  */
-#include <glib/gi18n-lib.h>
-
 #include <string.h>
 
 #include "qd-plot-private.h"
@@ -23,7 +22,6 @@ qd_plot_axes_state_clear (QdPlotAxesState *st)
 {
   g_clear_pointer (&st->arrangement, qd_plot_arrangement_free);
   g_clear_pointer (&st->series_axis, g_array_unref);
-  g_clear_pointer (&st->menu, gtk_widget_unparent);
 }
 
 /* Each series's axis comes from the arrangement by its name (a name the
@@ -64,35 +62,6 @@ qd_plot_fit_axes (QdPlot                    *self,
   qd_plot_subplots_y_extents (o, width, st->axis_y);
   for (guint k = 0; k < st->axes.n_axes; k++)
     qd_plot_pad_range (&st->axis_y[2 * k], &st->axis_y[2 * k + 1], 0.05);
-}
-
-void
-qd_plot_popup_menu (QdPlot *self,
-                    double  x,
-                    double  y)
-{
-  QdPlotAxesState *st = qd_plot_get_axes_state (self);
-
-  if (st->menu == NULL)
-    {
-      g_autoptr(GMenu) menu = g_menu_new ();
-      g_autoptr(GMenu) layouts = g_menu_new ();
-      g_autoptr(GMenu) view = g_menu_new ();
-
-      g_menu_append (layouts, _("_One Axis"), "plot.layout::single");
-      g_menu_append (layouts, _("_Subplots"), "plot.layout::subplots");
-      g_menu_append (layouts, _("Several _Y Axes"), "plot.layout::axes");
-      g_menu_append (view, _("_Reset Zoom"), "plot.reset-view");
-      g_menu_append_section (menu, NULL, G_MENU_MODEL (layouts));
-      g_menu_append_section (menu, NULL, G_MENU_MODEL (view));
-      st->menu = gtk_popover_menu_new_from_model (G_MENU_MODEL (menu));
-      gtk_widget_set_parent (st->menu, GTK_WIDGET (self));
-      gtk_popover_set_has_arrow (GTK_POPOVER (st->menu), FALSE);
-      gtk_widget_set_halign (st->menu, GTK_ALIGN_START);
-    }
-  gtk_popover_set_pointing_to (GTK_POPOVER (st->menu),
-                               &(GdkRectangle) { (int) x, (int) y, 1, 1 });
-  gtk_popover_popup (GTK_POPOVER (st->menu));
 }
 
 /* Public API */

@@ -182,8 +182,9 @@ series_color (const QdPlotSeries *s,
   *color = s->color;
   if (s->earlier)
     {
-      /* A lighter shade of the same hue: mixed with the background. */
-      const double keep = 0.42;
+      /* A lighter shade of the same hue: mixed with the background.
+       * A run's own colour, dashed, less so: it is told apart already. */
+      const double keep = s->dash > 0 ? 0.62 : 0.42;
 
       color->red = keep * color->red + (1.0 - keep) * style->background.red;
       color->green = keep * color->green + (1.0 - keep) * style->background.green;
@@ -250,5 +251,41 @@ void qd_plot_yaxes_color        (const QdPlotRenderOptions *o,
                                  guint                      axis,
                                  const QdPlotStyle         *style,
                                  QdPlotColor               *color);
+
+/* qd-plot-runs.c: the legend's rows of earlier runs (rows from
+ * o->n_series on, see QD_PLOT_LEGEND_DROPPED_ROW()) */
+gboolean qd_plot_legend_is_series    (const QdPlotRenderOptions *o,
+                                      guint                      index);
+char    *qd_plot_legend_row_text     (const QdPlotRenderOptions *o,
+                                      guint                      row);
+/* The title row (@title) or the rows of the runs and the dropped note;
+ * how many were written to @rows. */
+guint    qd_plot_legend_run_rows     (const QdPlotRenderOptions *o,
+                                      gboolean                   title,
+                                      guint                     *rows,
+                                      guint                      max_rows);
+/* qd-plot-render.c: one XY curve, @sy against @sx, in the source set. */
+void     qd_plot_draw_series_xy      (cairo_t                   *cr,
+                                      const QdPlotRenderOptions *o,
+                                      const Map                 *m,
+                                      const QdPlotSeries        *sx,
+                                      const QdPlotSeries        *sy);
+/* The earlier runs' XY curves (o->xy_pairs), dashed in their colours. */
+void     qd_plot_draw_xy_runs        (cairo_t                   *cr,
+                                      const QdPlotRenderOptions *o,
+                                      const QdPlotStyle         *style,
+                                      const Map                 *m);
+/* Dashes an earlier run's curve (s->dash), or sets a solid line. */
+void     qd_plot_set_series_dash     (cairo_t                   *cr,
+                                      const QdPlotRenderOptions *o,
+                                      const QdPlotSeries        *s);
+void     qd_plot_draw_legend_run_row (cairo_t                   *cr,
+                                      const QdPlotRenderOptions *o,
+                                      const QdPlotStyle         *style,
+                                      guint                      row,
+                                      double                     x,
+                                      double                     y,
+                                      double                     swatch,
+                                      double                     pad);
 
 G_END_DECLS

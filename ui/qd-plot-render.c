@@ -728,7 +728,7 @@ xy_advance (XyCursor *c,
 /* Walks the union of both traces' event times over their common span,
  * calling @func for each sample. Curved pieces get extra samples so that
  * no chord is longer than about two pixels. */
-typedef void (*XyFunc) (double x, double y, gboolean event, gpointer data);
+typedef QdPlotXyFunc XyFunc;
 
 static void
 xy_walk (const QdPlotRenderOptions *o,
@@ -765,7 +765,7 @@ xy_walk (const QdPlotRenderOptions *o,
                              || sy->c[2] != 0.0 || sy->c[3] != 0.0);
       guint n = 1;
 
-      func (qd_signal_eval (sx, t), qd_signal_eval (sy, t), TRUE, data);
+      func (t, qd_signal_eval (sx, t), qd_signal_eval (sy, t), TRUE, data);
       if (curved && next > t && m != NULL)
         {
           /* The length of the piece in pixels, from four chords. */
@@ -790,11 +790,11 @@ xy_walk (const QdPlotRenderOptions *o,
         {
           double u = t + (next - t) * j / n;
 
-          func (qd_signal_eval (sx, u), qd_signal_eval (sy, u), FALSE, data);
+          func (u, qd_signal_eval (sx, u), qd_signal_eval (sy, u), FALSE, data);
         }
       if (next >= stop)
         {
-          func (qd_signal_eval (sx, stop), qd_signal_eval (sy, stop), FALSE, data);
+          func (stop, qd_signal_eval (sx, stop), qd_signal_eval (sy, stop), FALSE, data);
           break;
         }
       t = next;
@@ -815,7 +815,8 @@ typedef struct
 } XyDraw;
 
 static void
-xy_draw_point (double   x,
+xy_draw_point (double   t,
+               double   x,
                double   y,
                gboolean event,
                gpointer data)
@@ -831,12 +832,12 @@ xy_draw_point (double   x,
   path_point (d->cr, &d->started, map_x (d->map, x), map_y (d->map, y));
 }
 
-static void
-draw_series_xy (cairo_t                   *cr,
-                const QdPlotRenderOptions *o,
-                const Map                 *m,
-                const QdPlotSeries        *sx,
-                const QdPlotSeries        *sy)
+void
+qd_plot_draw_series_xy (cairo_t                   *cr,
+                        const QdPlotRenderOptions *o,
+                        const Map                 *m,
+                        const QdPlotSeries        *sx,
+                        const QdPlotSeries        *sy)
 {
   XyDraw d = { cr, m, FALSE, o->mode == QD_PLOT_MODE_EVENTS };
 
@@ -853,7 +854,8 @@ typedef struct
 } XyExtent;
 
 static void
-xy_extent_point (double   x,
+xy_extent_point (double   t,
+                 double   x,
                  double   y,
                  gboolean event,
                  gpointer data)
@@ -876,7 +878,30 @@ xy_extent (const QdPlotRenderOptions *o,
     return FALSE;
   xy_walk (o, NULL, o->series[o->xy_x].trace, o->series[o->xy_y].trace,
            xy_extent_point, e);
+  /* The earlier runs' curves shown with it. */
+  for (guint k = 0; k < o->n_xy_pairs; k++)
+    if (o->series[o->xy_pairs[2 * k + 1]].visible)
+      xy_walk (o, NULL, o->series[o->xy_pairs[2 * k]].trace,
+               o->series[o->xy_pairs[2 * k + 1]].trace, xy_extent_point, e);
   return e->x_min <= e->x_max;
+}
+
+void
+qd_plot_render_walk_xy (const QdPlotRenderOptions *o,
+                        double                     width,
+                        double                     height,
+                        QdPlotXyFunc               func,
+                        gpointer                   data)
+{
+  QdPlotRect area;
+  Map m;
+
+  if (!o->xy || o->xy_x >= o->n_series || o->xy_y >= o->n_series
+      || !(o->x_max > o->x_min) || !(o->y_max > o->y_min))
+    return;
+  qd_plot_render_get_area (o, width, height, &area);
+  map_init (&m, o, &area);
+  xy_walk (o, &m, o->series[o->xy_x].trace, o->series[o->xy_y].trace, func, data);
 }
 
 /* Extents */
@@ -1117,6 +1142,7 @@ qd_plot_render (cairo_t                   *cr,
   cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
   if (o->xy)
     {
+      qd_plot_draw_xy_runs (cr, o, style, &m);
       if (o->xy_x < o->n_series && o->xy_y < o->n_series)
         {
           const QdPlotSeries *sy = &o->series[o->xy_y];
@@ -1124,7 +1150,7 @@ qd_plot_render (cairo_t                   *cr,
 
           series_color (sy, style, &color);
           source_color (cr, &color);
-          draw_series_xy (cr, o, &m, &o->series[o->xy_x], sy);
+          qd_plot_draw_series_xy (cr, o, &m, &o->series[o->xy_x], sy);
         }
     }
   else
@@ -1141,6 +1167,7 @@ qd_plot_render (cairo_t                   *cr,
               continue;
             series_color (s, style, &color);
             source_color (cr, &color);
+            qd_plot_set_series_dash (cr, o, s);
             draw_series_time (cr, o, series_map (o, i, &m, &scratch), s);
           }
     }

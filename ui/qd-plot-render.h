@@ -22,6 +22,7 @@
 #include "qdevs.h"
 #include "qd-image-file.h"
 #include "qd-plot-decimate.h"
+#include "qd-plot-runs.h"
 
 G_BEGIN_DECLS
 
@@ -43,6 +44,11 @@ typedef struct
   gboolean       visible;
   gboolean       earlier;   /* a kept run: drawn lighter, under the others */
   QdPlotColumns *columns;   /* a cache kept by the caller; NULL: none */
+  /* An earlier run's trace: its run in QdPlotRenderOptions.runs (the
+   * legend then has a row per run, not per trace), and its dash pattern
+   * (qd_plot_run_dashes(); 0: solid). Ignored without runs. */
+  guint          run;
+  guint          dash;
 } QdPlotSeries;
 
 typedef struct
@@ -79,6 +85,19 @@ typedef struct
   double              line_width;
   const QdPlotStyle  *style;         /* NULL: the light style */
 
+  /* Earlier runs (qd-plot-runs.h): with them, the legend lists the
+   * current traces, then one row per run, then how many were dropped
+   * (@n_dropped); @current_title, when set, heads it ("Run 3 (current)
+   * · k = 3"). */
+  const QdPlotRun    *runs;
+  guint               n_runs;
+  /* XY mode: the earlier runs' curves of the same two signals, drawn
+   * under the current one: @n_xy_pairs pairs of series (x, then y). */
+  const guint        *xy_pairs;
+  guint               n_xy_pairs;
+  guint               n_dropped;
+  const char         *current_title;
+
   /* Overlays of the widget, in output coordinates. */
   gboolean            has_cursor;
   double              cursor_x;
@@ -99,8 +118,15 @@ typedef struct
   QdPlotRect y_label;         /* the value axis's label; width 0: none */
   QdPlotRect legend;          /* width 0: no legend */
   guint      n_legend_rows;
-  guint      legend_rows[64]; /* the series of each legend row */
+  guint      legend_rows[64]; /* the series of each legend row; from
+                                 n_series on, rows of the runs
+                                 (QD_PLOT_LEGEND_RUN_ROW...) */
 } QdPlotLayout;
+
+/* Legend rows that are not a series: run @k is row n_series + k; then
+ * the dropped runs' note, then the current run's title. */
+#define QD_PLOT_LEGEND_DROPPED_ROW(o) ((o)->n_series + (o)->n_runs)
+#define QD_PLOT_LEGEND_TITLE_ROW(o)   ((o)->n_series + (o)->n_runs + 1)
 
 void     qd_plot_style_init_light       (QdPlotStyle                *style);
 void     qd_plot_style_init_dark        (QdPlotStyle                *style);
@@ -127,6 +153,17 @@ gboolean qd_plot_render_to_file         (const QdPlotRenderOptions  *options,
                                          int                         width,
                                          int                         height,
                                          GError                    **error);
+
+/* The points an XY curve of @options is drawn through, at an output of
+ * the size: at each event of either trace, and between them on curved
+ * pieces so that no chord is longer than about two pixels; each with its
+ * time and the exact values of the two polynomials there. */
+typedef void (*QdPlotXyFunc) (double t, double x, double y, gboolean event, gpointer data);
+void     qd_plot_render_walk_xy         (const QdPlotRenderOptions  *options,
+                                         double                      width,
+                                         double                      height,
+                                         QdPlotXyFunc                func,
+                                         gpointer                    data);
 
 /* Where the data of the visible series lies, exactly. Along x: from the
  * first event to where the traces end (or the XY x trace's values).

@@ -554,6 +554,15 @@ panel_init (Panel                     *p,
   p->options.draw_background = FALSE;
   p->options.has_box = FALSE;
   p->options.axes = &p->axes;
+  /* The earlier runs' rows (and the current run's title) once, in the
+   * highest plot's legend: a run spans every plot, and its row hides or
+   * shows it in all of them. The others list their current traces. */
+  if (k > 0)
+    {
+      p->options.n_runs = 0;
+      p->options.n_dropped = 0;
+      p->options.current_title = NULL;
+    }
 }
 
 static void
@@ -618,7 +627,10 @@ qd_plot_subplots_legend_hit (const QdPlotRenderOptions *o,
 
       panel_init (&p, o, areas, n, k);
       h = qd_plot_render_legend_hit (&p.options, width, height, x, y);
-      if (h >= 0)
+      /* A row past the plot's series is a run's: the same past all. */
+      if (h >= 0 && (guint) h >= p.options.n_series)
+        hit = (int) (o->n_series + (h - p.options.n_series));
+      else if (h >= 0)
         hit = (int) p.index[h];
       panel_clear (&p);
     }

@@ -19,76 +19,16 @@
 #include <math.h>
 #include <string.h>
 
+#include "qd-plot-menu.h"
 #include "qd-plot-private.h"
 #include "qd-plot-render.h"
 
-/* How far the pointer must drag before a box zoom counts, in pixels. */
-#define MIN_BOX     5.0
-#define SCROLL_STEP 1.2
 /* While traces grow, at most one redraw per this many microseconds
  * (10 a second): drawing competes with the simulation's worker for the
  * processor, and a curve growing 60 times a second does not read better
  * than one growing 10 times. Input (pan, zoom, the cursor) redraws at
  * once, at the frame rate. */
 #define GROW_REDRAW_INTERVAL 100000
-
-typedef struct
-{
-  QdTrace       *trace;
-  char          *label;
-  char          *name;          /* the label it was added with */
-  guint          run;           /* its number among earlier runs, from 1 */
-  QdPlotColor    color;
-  gboolean       visible;
-  gboolean       earlier;
-  QdPlotColumns *columns;
-  gsize          seen_length;
-  gboolean       seen_closed;
-} Series;
-
-typedef enum
-{
-  DRAG_NONE,
-  DRAG_BOX,
-  DRAG_PAN,
-} DragKind;
-
-struct _QdPlot
-{
-  GtkWidget   parent_instance;
-
-  GPtrArray  *current;       /* Series* of the run being drawn */
-  GPtrArray  *earlier;       /* Series* of kept runs */
-  guint       n_runs_kept;
-  guint       next_color;
-
-  QdPlotMode  mode;
-  gboolean    xy;
-  guint       xy_x, xy_y;
-
-  gboolean    autoscale;
-  double      x_min, x_max, y_min, y_max;
-  double      t_end;
-  gboolean    dirty;         /* the view changed: redraw at the next frame */
-  gboolean    grown;         /* traces grew: redraw when the interval allows */
-  gint64      last_redraw;   /* frame time of the last redraw, in µs */
-  guint64     n_draws;       /* snapshots taken, for qd_plot_get_n_draws() */
-  int         alloc_width, alloc_height;
-  guint       tick_id;       /* while traces may grow or a redraw waits */
-  /* The run's final time, when the caller knows it: autoscale never
-   * shows time beyond it. NAN when unknown. */
-  double      hint_final;
-
-  gboolean    has_cursor;
-  double      pointer_x, pointer_y;
-
-  DragKind    drag_kind;
-  double      drag_x, drag_y;      /* start, widget coordinates */
-  double      drag_dx, drag_dy;
-  double      drag_view[4];        /* the view when the drag started */
-
-  QdPlotAxesState ax;             /* subplots, y axes (qd-plot-layout.c) */
-};
 
 enum
 {
@@ -105,13 +45,63 @@ G_DEFINE_FINAL_TYPE (QdPlot, qd_plot, GTK_TYPE_WIDGET)
 static void
 series_free (gpointer data)
 {
-  Series *s = data;
+  QdPlotTraceSeries *s = data;
 
   qd_trace_unref (s->trace);
   g_free (s->label);
   g_free (s->name);
   qd_plot_columns_free (s->columns);
   g_free (s);
+}
+
+/* The earlier runs' series of the XY traces' signals, as pairs (by
+ * trace name: the same Scope input in every run of the diagram). */
+static void
+xy_earlier_pairs (QdPlot              *self,
+                  QdPlotRenderOptions *o)
+{
+  const char *x_name = qd_trace_get_name (self->xy_series[0]->trace);
+  const char *y_name = qd_trace_get_name (self->xy_series[1]->trace);
+
+  g_array_set_size (self->xy_pairs, 0);
+  for (guint i = 0; i < self->earlier->len; i++)
+    {
+      QdPlotTraceSeries *sx = g_ptr_array_index (self->earlier, i);
+
+      if (g_strcmp0 (qd_trace_get_name (sx->trace), x_name) != 0)
+        continue;
+      for (guint j = 0; j < self->earlier->len; j++)
+        {
+          QdPlotTraceSeries *sy = g_ptr_array_index (self->earlier, j);
+
+          if (sy->run == sx->run && g_strcmp0 (qd_trace_get_name (sy->trace), y_name) == 0)
+            {
+              g_array_append_val (self->xy_pairs, i);
+              g_array_append_val (self->xy_pairs, j);
+              break;
+            }
+        }
+    }
+  o->xy_pairs = (const guint *) self->xy_pairs->data;
+  o->n_xy_pairs = self->xy_pairs->len / 2;
+}
+
+static QdPlotTraceSeries *
+series_new (QdTrace           *trace,
+            const char        *name,
+            const char        *label,
+            const QdPlotColor *color)
+{
+  QdPlotTraceSeries *s = g_new0 (QdPlotTraceSeries, 1);
+
+  s->trace = qd_trace_ref (trace);
+  s->name = g_strdup (name);
+  s->label = g_strdup (label);
+  s->color = *color;
+  s->visible = TRUE;
+  s->columns = qd_plot_columns_new ();
+  s->seen_length = G_MAXSIZE;
+  return s;
 }
 
 /* Render options for the widget's state; @series is filled with the
@@ -122,8 +112,8 @@ fill_options (QdPlot              *self,
               QdPlotSeries       **series,
               gboolean             with_caches)
 {
-  guint n = self->earlier->len + self->current->len, k = 0;
-  QdPlotSeries *out = g_new0 (QdPlotSeries, MAX (n, 1));
+  guint n = self->earlier->len + self->current->len, k = 0, signal = 0;
+  QdPlotSeries *out = g_new0 (QdPlotSeries, n + 2);
 
   for (int pass = 0; pass < 2; pass++)
     {
@@ -131,7 +121,7 @@ fill_options (QdPlot              *self,
 
       for (guint i = 0; i < list->len; i++)
         {
-          Series *s = g_ptr_array_index (list, i);
+          QdPlotTraceSeries *s = g_ptr_array_index (list, i);
 
           out[k].trace = s->trace;
           out[k].label = s->label;
@@ -139,10 +129,20 @@ fill_options (QdPlot              *self,
           out[k].visible = s->visible;
           out[k].earlier = s->earlier;
           out[k].columns = with_caches ? s->columns : NULL;
+          if (s->earlier)
+            {
+              /* Signals of one run differ by their dashes. */
+              signal = k > 0 && out[k - 1].earlier
+                       && ((QdPlotTraceSeries *) g_ptr_array_index (list, i - 1))->run == s->run
+                       ? signal + 1 : 0;
+              qd_plot_runs_fill_series (&self->runs, &out[k], s->run, signal);
+            }
           k++;
         }
     }
   qd_plot_render_options_init (o);
+  g_free (self->run_title);
+  self->run_title = qd_plot_runs_fill_options (&self->runs, o);
   o->series = out;
   o->n_series = n;
   o->mode = self->mode;
@@ -154,6 +154,24 @@ fill_options (QdPlot              *self,
   o->xy = self->xy && self->xy_x < self->current->len && self->xy_y < self->current->len;
   o->xy_x = self->earlier->len + self->xy_x;
   o->xy_y = self->earlier->len + self->xy_y;
+  if (self->xy_series[0] != NULL)
+    {
+      for (guint j = 0; j < 2; j++)
+        {
+          QdPlotTraceSeries *s = self->xy_series[j];
+
+          out[n + j].trace = s->trace;
+          out[n + j].label = s->label;
+          out[n + j].color = s->color;
+          out[n + j].visible = TRUE;
+          out[n + j].columns = with_caches ? s->columns : NULL;
+        }
+      o->n_series = n + 2;
+      o->xy = TRUE;
+      o->xy_x = n;
+      o->xy_y = n + 1;
+      xy_earlier_pairs (self, o);
+    }
   qd_plot_fill_axes (self, o);
   *series = out;
 }
@@ -196,7 +214,7 @@ time_extent (QdPlot *self,
 
       for (guint i = 0; i < list->len; i++)
         {
-          Series *s = g_ptr_array_index (list, i);
+          QdPlotTraceSeries *s = g_ptr_array_index (list, i);
           gsize n = qd_trace_get_length (s->trace);
           double end;
 
@@ -318,7 +336,7 @@ latest_time (QdPlot *self)
 
   for (guint i = 0; i < self->current->len; i++)
     {
-      Series *s = g_ptr_array_index (self->current, i);
+      QdPlotTraceSeries *s = g_ptr_array_index (self->current, i);
       gsize n = qd_trace_get_length (s->trace);
 
       if (n > 0)
@@ -341,7 +359,7 @@ on_tick (GtkWidget     *widget,
 
       for (guint i = 0; i < list->len; i++)
         {
-          Series *s = g_ptr_array_index (list, i);
+          QdPlotTraceSeries *s = g_ptr_array_index (list, i);
           gsize n = qd_trace_get_length (s->trace);
           gboolean closed = qd_trace_is_closed (s->trace, NULL);
 
@@ -390,17 +408,17 @@ ensure_ticking (QdPlot *self)
     self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), on_tick, NULL, NULL);
 }
 
-static void
-view_changed (QdPlot *self)
+void
+qd_plot_view_changed (QdPlot *self)
 {
   self->dirty = TRUE;
   ensure_ticking (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
-static void
-set_autoscale_internal (QdPlot   *self,
-                        gboolean  autoscale)
+void
+qd_plot_set_autoscale_internal (QdPlot   *self,
+                                gboolean  autoscale)
 {
   if (self->autoscale == autoscale)
     return;
@@ -442,9 +460,9 @@ qd_plot_snapshot (GtkWidget   *widget,
       qd_plot_style_init_light (&style);
     o.style = &style;
   }
-  o.has_cursor = self->has_cursor && self->drag_kind == DRAG_NONE;
+  o.has_cursor = self->has_cursor && self->drag_kind == QD_PLOT_DRAG_NONE;
   o.cursor_x = self->pointer_x;
-  if (self->drag_kind == DRAG_BOX)
+  if (self->drag_kind == QD_PLOT_DRAG_BOX)
     {
       o.has_box = TRUE;
       o.box.x = MIN (self->drag_x, self->drag_x + self->drag_dx);
@@ -483,8 +501,7 @@ qd_plot_size_allocate (GtkWidget *widget,
   /* New column count: autoscale again with the new width. Only then:
    * the window lays out again whenever a label of the run bar changes,
    * and that must not redraw the plot past its growth interval. */
-  if (self->ax.menu != NULL)
-    gtk_popover_present (GTK_POPOVER (self->ax.menu));
+  qd_plot_menu_present (self);
   if (width != self->alloc_width || height != self->alloc_height)
     {
       self->alloc_width = width;
@@ -507,359 +524,6 @@ qd_plot_measure (GtkWidget      *widget,
   *natural = orientation == GTK_ORIENTATION_HORIZONTAL ? 480 : 280;
 }
 
-/* Input */
-
-/* The plot area at (@wx, @wy), the plot of a stack that holds it, and
- * its axis: the axes a vertical zoom or pan there moves are
- * [*first, *last] (one plot of a stack; every axis of one area). */
-static guint
-get_area_at (QdPlot     *self,
-             double      wx,
-             double      wy,
-             QdPlotRect *area,
-             guint      *first,
-             guint      *last)
-{
-  QdPlotRenderOptions o;
-  QdPlotSeries *series;
-  int w = gtk_widget_get_width (GTK_WIDGET (self));
-  int h = gtk_widget_get_height (GTK_WIDGET (self));
-  guint axis = 0;
-
-  fill_options (self, &o, &series, FALSE);
-  *first = *last = 0;
-  if (qd_plot_subplots_is_stacked (&o))
-    {
-      QdPlotRect areas[QD_PLOT_MAX_PANELS];
-
-      qd_plot_subplots_get_areas (&o, w, h, areas);
-      axis = *first = *last = qd_plot_subplots_axis_at (&o, w, h, wx, wy);
-      *area = areas[axis];
-    }
-  else
-    {
-      int over = qd_plot_yaxes_axis_at (&o, w, h, wx);
-
-      qd_plot_render_get_area (&o, w, h, area);
-      if (o.axes != NULL && o.axes->kind == QD_PLOT_LAYOUT_AXES && !o.xy)
-        *last = o.axes->n_axes - 1;
-      /* Over one of several y axes: that one. */
-      if (over >= 0 && (guint) over <= *last)
-        *first = *last = (guint) over;
-    }
-  g_free (series);
-  return axis;
-}
-
-static void
-get_axis_y (QdPlot *self,
-            guint   axis,
-            double *lo,
-            double *hi)
-{
-  *lo = axis == 0 ? self->y_min : self->ax.axis_y[2 * axis];
-  *hi = axis == 0 ? self->y_max : self->ax.axis_y[2 * axis + 1];
-}
-
-static void
-set_axis_y (QdPlot *self,
-            guint   axis,
-            double  lo,
-            double  hi)
-{
-  if (axis == 0)
-    {
-      self->y_min = lo;
-      self->y_max = hi;
-    }
-  self->ax.axis_y[2 * axis] = lo;
-  self->ax.axis_y[2 * axis + 1] = hi;
-}
-
-/* Data coordinates of (@wx, @wy), in the plot a drag began in. */
-static void
-widget_to_data (QdPlot *self,
-                double  wx,
-                double  wy,
-                double *x,
-                double *y)
-{
-  QdPlotRect a;
-  guint first, last;
-  guint axis = get_area_at (self, self->drag_x, self->drag_y, &a, &first, &last);
-  double lo, hi;
-
-  get_axis_y (self, axis, &lo, &hi);
-  *x = self->x_min + (wx - a.x) / a.width * (self->x_max - self->x_min);
-  *y = lo + (a.y + a.height - wy) / a.height * (hi - lo);
-}
-
-static int
-legend_hit (QdPlot *self,
-            double  x,
-            double  y)
-{
-  QdPlotRenderOptions o;
-  QdPlotSeries *series;
-  int hit;
-
-  fill_options (self, &o, &series, FALSE);
-  hit = qd_plot_render_legend_hit (&o, gtk_widget_get_width (GTK_WIDGET (self)),
-                                   gtk_widget_get_height (GTK_WIDGET (self)), x, y);
-  g_free (series);
-  return hit;
-}
-
-static Series *
-series_at (QdPlot *self,
-           int     index)
-{
-  if (index < 0)
-    return NULL;
-  if ((guint) index < self->earlier->len)
-    return g_ptr_array_index (self->earlier, index);
-  index -= self->earlier->len;
-  if ((guint) index < self->current->len)
-    return g_ptr_array_index (self->current, index);
-  return NULL;
-}
-
-static void
-on_click_pressed (GtkGestureClick *gesture,
-                  int              n_press,
-                  double           x,
-                  double           y,
-                  QdPlot          *self)
-{
-  Series *s;
-
-  gtk_widget_grab_focus (GTK_WIDGET (self));
-  s = series_at (self, legend_hit (self, x, y));
-  if (s != NULL)
-    {
-      s->visible = !s->visible;
-      if (self->autoscale)
-        autoscale_view (self);
-      view_changed (self);
-      return;
-    }
-  if (n_press == 2)
-    qd_plot_reset_view (self);
-}
-
-static void
-on_drag_begin (GtkGestureDrag *gesture,
-               double          x,
-               double          y,
-               QdPlot          *self)
-{
-  guint button = gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture));
-  GdkModifierType state =
-    gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
-
-  /* Any button gives the keyboard focus, for Home. */
-  gtk_widget_grab_focus (GTK_WIDGET (self));
-  self->drag_x = x;
-  self->drag_y = y;
-  self->drag_dx = self->drag_dy = 0.0;
-  self->drag_view[0] = self->x_min;
-  self->drag_view[1] = self->x_max;
-  self->drag_view[2] = self->y_min;
-  self->drag_view[3] = self->y_max;
-  memcpy (self->ax.drag_axis_y, self->ax.axis_y, sizeof self->ax.axis_y);
-  self->drag_kind = DRAG_NONE;
-  if (button == GDK_BUTTON_MIDDLE
-      || (button == GDK_BUTTON_PRIMARY && (state & GDK_SHIFT_MASK)))
-    self->drag_kind = DRAG_PAN;
-  else if (button == GDK_BUTTON_PRIMARY && legend_hit (self, x, y) < 0)
-    self->drag_kind = DRAG_BOX;
-  else
-    gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_DENIED);
-}
-
-static void
-on_drag_update (GtkGestureDrag *gesture,
-                double          dx,
-                double          dy,
-                QdPlot          *self)
-{
-  self->drag_dx = dx;
-  self->drag_dy = dy;
-  if (self->drag_kind == DRAG_PAN)
-    {
-      QdPlotRect a;
-      double sx;
-      guint first, last;
-
-      get_area_at (self, self->drag_x, self->drag_y, &a, &first, &last);
-      sx = (self->drag_view[1] - self->drag_view[0]) / a.width;
-      set_autoscale_internal (self, FALSE);
-      self->x_min = self->drag_view[0] - dx * sx;
-      self->x_max = self->drag_view[1] - dx * sx;
-      /* The axes the pan moves, each by the same pixels. */
-      for (guint k = first; k <= last; k++)
-        {
-          double lo = k == 0 ? self->drag_view[2] : self->ax.drag_axis_y[2 * k];
-          double hi = k == 0 ? self->drag_view[3] : self->ax.drag_axis_y[2 * k + 1];
-          double sy = (hi - lo) / a.height;
-
-          set_axis_y (self, k, lo + dy * sy, hi + dy * sy);
-        }
-    }
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-static void
-on_drag_end (GtkGestureDrag *gesture,
-             double          dx,
-             double          dy,
-             QdPlot          *self)
-{
-  if (self->drag_kind == DRAG_BOX && fabs (dx) >= MIN_BOX && fabs (dy) >= MIN_BOX)
-    {
-      double x0, y0, x1, y1;
-      QdPlotRect a;
-      guint first, last;
-
-      /* A box that runs into the next plot of a stack ends at its own;
-       * one left without height there zooms time alone. */
-      get_area_at (self, self->drag_x, self->drag_y, &a, &first, &last);
-      dy = CLAMP (self->drag_y + dy, a.y, a.y + a.height) - self->drag_y;
-      widget_to_data (self, self->drag_x, self->drag_y, &x0, &y0);
-      widget_to_data (self, self->drag_x + dx, self->drag_y + dy, &x1, &y1);
-      if (fabs (dy) < 1.0)
-        {
-          first = 1;
-          last = 0;
-        }
-      /* The other axes the box zooms, to the same rows of pixels. */
-      for (guint k = MAX (first, 1); k <= last; k++)
-        {
-          double lo, hi;
-          double f0 = (a.y + a.height - self->drag_y) / a.height;
-          double f1 = (a.y + a.height - self->drag_y - dy) / a.height;
-
-          get_axis_y (self, k, &lo, &hi);
-          set_axis_y (self, k, lo + MIN (f0, f1) * (hi - lo), lo + MAX (f0, f1) * (hi - lo));
-        }
-      if (first == 0)
-        qd_plot_set_view (self, MIN (x0, x1), MAX (x0, x1), MIN (y0, y1), MAX (y0, y1));
-      else
-        qd_plot_set_view (self, MIN (x0, x1), MAX (x0, x1), self->y_min, self->y_max);
-    }
-  self->drag_kind = DRAG_NONE;
-  view_changed (self);
-}
-
-static void
-zoom_axis (double *lo,
-           double *hi,
-           double  anchor,
-           double  factor)
-{
-  double nlo = anchor - (anchor - *lo) * factor;
-  double nhi = anchor + (*hi - anchor) * factor;
-
-  /* Not below what doubles can still tell apart. */
-  if (nhi - nlo > 1e-12 * MAX (fabs (nlo), fabs (nhi)) && isfinite (nhi - nlo))
-    {
-      *lo = nlo;
-      *hi = nhi;
-    }
-}
-
-static gboolean
-on_scroll (GtkEventControllerScroll *controller,
-           double                    dx,
-           double                    dy,
-           QdPlot                   *self)
-{
-  GdkModifierType state =
-    gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
-  double delta = dy != 0.0 ? dy : dx;
-  double factor = pow (SCROLL_STEP, delta);
-  double ax, fy;
-  gboolean zoom_x = TRUE, zoom_y = TRUE;
-  QdPlotRect a;
-  guint first, last;
-
-  if (delta == 0.0)
-    return FALSE;
-  get_area_at (self, self->pointer_x, self->pointer_y, &a, &first, &last);
-  ax = self->x_min + (self->pointer_x - a.x) / a.width * (self->x_max - self->x_min);
-  fy = (a.y + a.height - self->pointer_y) / a.height;
-  if (self->pointer_y > a.y + a.height)
-    zoom_y = FALSE;              /* over the time axis */
-  else if (self->pointer_x < a.x || self->pointer_x > a.x + a.width)
-    zoom_x = FALSE;              /* over a value axis */
-  else if (state & GDK_CONTROL_MASK)
-    zoom_y = FALSE;
-  else if (state & GDK_SHIFT_MASK)
-    zoom_x = FALSE;
-
-  set_autoscale_internal (self, FALSE);
-  if (zoom_x)
-    zoom_axis (&self->x_min, &self->x_max, ax, factor);
-  /* Each axis the pointer is over, about the value under it. */
-  for (guint k = first; zoom_y && k <= last; k++)
-    {
-      double lo, hi;
-
-      get_axis_y (self, k, &lo, &hi);
-      zoom_axis (&lo, &hi, lo + fy * (hi - lo), factor);
-      set_axis_y (self, k, lo, hi);
-    }
-  view_changed (self);
-  return TRUE;
-}
-
-static void
-on_motion (GtkEventControllerMotion *controller,
-           double                    x,
-           double                    y,
-           QdPlot                   *self)
-{
-  self->has_cursor = TRUE;
-  self->pointer_x = x;
-  self->pointer_y = y;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-static void
-on_leave (GtkEventControllerMotion *controller,
-          QdPlot                   *self)
-{
-  self->has_cursor = FALSE;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-static gboolean
-on_key_pressed (GtkEventControllerKey *controller,
-                guint                  keyval,
-                guint                  keycode,
-                GdkModifierType        state,
-                QdPlot                *self)
-{
-  if (keyval == GDK_KEY_Home || keyval == GDK_KEY_KP_Home)
-    {
-      qd_plot_reset_view (self);
-      return TRUE;
-    }
-  return FALSE;
-}
-
-/* The context menu: the layout of the axes, and the whole view again. */
-static void
-on_menu_pressed (GtkGestureClick *gesture,
-                 int              n_press,
-                 double           x,
-                 double           y,
-                 QdPlot          *self)
-{
-  qd_plot_popup_menu (self, x, y);
-  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
-}
-
 static void
 reset_view_action (GtkWidget  *widget,
                    const char *action_name,
@@ -878,6 +542,12 @@ qd_plot_dispose (GObject *object)
   g_clear_pointer (&self->current, g_ptr_array_unref);
   g_clear_pointer (&self->earlier, g_ptr_array_unref);
   qd_plot_axes_state_clear (&self->ax);
+  g_clear_pointer (&self->xy_series[0], series_free);
+  g_clear_pointer (&self->xy_series[1], series_free);
+  qd_plot_menu_detach (self);
+  g_clear_pointer (&self->xy_pairs, g_array_unref);
+  qd_plot_run_list_clear (&self->runs);
+  g_clear_pointer (&self->run_title, g_free);
   G_OBJECT_CLASS (qd_plot_parent_class)->dispose (object);
 }
 
@@ -961,11 +631,11 @@ static void
 qd_plot_init (QdPlot *self)
 {
   GtkWidget *widget = GTK_WIDGET (self);
-  GtkGesture *gesture;
-  GtkEventController *controller;
 
   self->current = g_ptr_array_new_with_free_func (series_free);
   self->earlier = g_ptr_array_new_with_free_func (series_free);
+  qd_plot_run_list_init (&self->runs);
+  self->xy_pairs = g_array_new (FALSE, FALSE, sizeof (guint));
   self->autoscale = TRUE;
   self->mode = QD_PLOT_MODE_EXACT;
   self->x_max = self->y_max = 1.0;
@@ -976,38 +646,11 @@ qd_plot_init (QdPlot *self)
   gtk_widget_set_focusable (widget, TRUE);
   gtk_widget_set_cursor_from_name (widget, "crosshair");
 
-  gesture = gtk_gesture_click_new ();
-  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_PRIMARY);
-  g_signal_connect (gesture, "pressed", G_CALLBACK (on_click_pressed), self);
-  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (gesture));
-
-  gesture = gtk_gesture_drag_new ();
-  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), 0);
-  g_signal_connect (gesture, "drag-begin", G_CALLBACK (on_drag_begin), self);
-  g_signal_connect (gesture, "drag-update", G_CALLBACK (on_drag_update), self);
-  g_signal_connect (gesture, "drag-end", G_CALLBACK (on_drag_end), self);
-  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (gesture));
-
-  controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
-  g_signal_connect (controller, "scroll", G_CALLBACK (on_scroll), self);
-  gtk_widget_add_controller (widget, controller);
-
-  controller = gtk_event_controller_motion_new ();
-  g_signal_connect (controller, "motion", G_CALLBACK (on_motion), self);
-  g_signal_connect (controller, "leave", G_CALLBACK (on_leave), self);
-  gtk_widget_add_controller (widget, controller);
-
-  controller = gtk_event_controller_key_new ();
-  g_signal_connect (controller, "key-pressed", G_CALLBACK (on_key_pressed), self);
-  gtk_widget_add_controller (widget, controller);
-
+  qd_plot_pointer_attach (self);
   qd_plot_axes_state_init (&self->ax);
-  gesture = gtk_gesture_click_new ();
-  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_SECONDARY);
-  g_signal_connect (gesture, "pressed", G_CALLBACK (on_menu_pressed), self);
-  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (gesture));
 
   ensure_ticking (self);
+  qd_plot_menu_attach (self);
 }
 
 /* Public API */
@@ -1024,18 +667,14 @@ qd_plot_add_trace (QdPlot        *self,
                    const char    *label,
                    const GdkRGBA *color)
 {
-  Series *s;
+  static const QdPlotColor none = { 0 };
+  QdPlotTraceSeries *s;
 
   g_return_val_if_fail (QD_IS_PLOT (self), 0);
   g_return_val_if_fail (trace != NULL, 0);
 
-  s = g_new0 (Series, 1);
-  s->trace = qd_trace_ref (trace);
-  s->label = g_strdup (label != NULL ? label : qd_trace_get_name (trace));
-  s->name = g_strdup (s->label);
-  s->visible = TRUE;
-  s->columns = qd_plot_columns_new ();
-  s->seen_length = G_MAXSIZE;
+  label = label != NULL ? label : qd_trace_get_name (trace);
+  s = series_new (trace, label, label, &none);
   if (color != NULL)
     {
       s->color.red = color->red;
@@ -1047,11 +686,11 @@ qd_plot_add_trace (QdPlot        *self,
     {
       gboolean found = FALSE;
 
-      /* The same signal in an earlier run keeps its colour, so runs are
-       * compared by shade, not by hue. */
+      /* The same signal keeps its colour from run to run (earlier runs
+       * are drawn in colours of their own). */
       for (guint i = self->earlier->len; i > 0 && !found; i--)
         {
-          Series *e = g_ptr_array_index (self->earlier, i - 1);
+          QdPlotTraceSeries *e = g_ptr_array_index (self->earlier, i - 1);
 
           if (g_str_has_prefix (e->label, s->label)
               && (e->label[strlen (s->label)] == '\0' || e->label[strlen (s->label)] == ' '))
@@ -1064,7 +703,7 @@ qd_plot_add_trace (QdPlot        *self,
         qd_plot_palette_color (self->next_color++, &s->color);
     }
   g_ptr_array_add (self->current, s);
-  view_changed (self);
+  qd_plot_view_changed (self);
   return self->current->len - 1;
 }
 
@@ -1082,28 +721,33 @@ qd_plot_clear (QdPlot *self)
   g_ptr_array_set_size (self->current, 0);
   if (self->earlier->len == 0)
     self->next_color = 0;
-  view_changed (self);
+  qd_plot_view_changed (self);
 }
 
 void
 qd_plot_begin_run (QdPlot *self)
 {
   gboolean kept = FALSE;
+  guint number = 0;
 
   g_return_if_fail (QD_IS_PLOT (self));
 
   for (guint i = 0; i < self->current->len; i++)
     {
-      Series *s = g_ptr_array_index (self->current, i);
+      QdPlotTraceSeries *s = g_ptr_array_index (self->current, i);
       char *label;
 
       if (qd_trace_get_length (s->trace) == 0)
         continue;
-      /* TRANSLATORS: a trace of an earlier run in the legend: "x1 (run 2)". */
-      label = g_strdup_printf (_("%s (run %u)"), s->name, self->n_runs_kept + 1);
+      if (!kept)
+        number = qd_plot_run_list_push_current (&self->runs,
+                                                qd_trace_get_budget (s->trace))->number;
+      /* TRANSLATORS: a trace of an earlier run in the cursor's readout:
+       * "x1 (run 2)". */
+      label = g_strdup_printf (_("%s (run %u)"), s->name, number);
       g_free (s->label);
       s->label = label;
-      s->run = self->n_runs_kept + 1;
+      s->run = number;
       s->earlier = TRUE;
       g_ptr_array_add (self->earlier, g_ptr_array_steal_index (self->current, i));
       i--;
@@ -1111,8 +755,10 @@ qd_plot_begin_run (QdPlot *self)
     }
   if (kept)
     self->n_runs_kept++;
+  else
+    qd_plot_runs_forget_current (&self->runs);
   g_ptr_array_set_size (self->current, 0);
-  view_changed (self);
+  qd_plot_view_changed (self);
 }
 
 void
@@ -1121,9 +767,10 @@ qd_plot_clear_runs (QdPlot *self)
   g_return_if_fail (QD_IS_PLOT (self));
   g_ptr_array_set_size (self->earlier, 0);
   self->n_runs_kept = 0;
+  qd_plot_run_list_reset (&self->runs);
   if (self->autoscale)
     autoscale_view (self);
-  view_changed (self);
+  qd_plot_view_changed (self);
 }
 
 void
@@ -1135,7 +782,7 @@ qd_plot_mark_run_decimated (QdPlot        *self,
 
   for (guint i = 0; i < self->earlier->len; i++)
     {
-      Series *s = g_ptr_array_index (self->earlier, i);
+      QdPlotTraceSeries *s = g_ptr_array_index (self->earlier, i);
 
       if (qd_trace_get_budget (s->trace) != budget)
         continue;
@@ -1145,7 +792,8 @@ qd_plot_mark_run_decimated (QdPlot        *self,
        * decimated)". */
       s->label = g_strdup_printf (_("%s (run %u, decimated)"), s->name, s->run);
     }
-  view_changed (self);
+  qd_plot_runs_mark_decimated (&self->runs, budget);
+  qd_plot_view_changed (self);
 }
 
 guint
@@ -1161,7 +809,7 @@ qd_plot_get_earlier_label (QdPlot *self,
 {
   g_return_val_if_fail (QD_IS_PLOT (self), NULL);
   g_return_val_if_fail (index < self->earlier->len, NULL);
-  return ((Series *) g_ptr_array_index (self->earlier, index))->label;
+  return ((QdPlotTraceSeries *) g_ptr_array_index (self->earlier, index))->label;
 }
 
 gboolean
@@ -1175,7 +823,7 @@ qd_plot_drop_run (QdPlot        *self,
 
   for (guint i = self->earlier->len; i > 0; i--)
     {
-      Series *s = g_ptr_array_index (self->earlier, i - 1);
+      QdPlotTraceSeries *s = g_ptr_array_index (self->earlier, i - 1);
 
       if (qd_trace_get_budget (s->trace) == budget)
         {
@@ -1183,11 +831,13 @@ qd_plot_drop_run (QdPlot        *self,
           dropped = TRUE;
         }
     }
+  if (qd_plot_runs_drop (&self->runs, budget))
+    dropped = TRUE;
   if (dropped)
     {
       if (self->autoscale)
         autoscale_view (self);
-      view_changed (self);
+      qd_plot_view_changed (self);
     }
   return dropped;
 }
@@ -1204,13 +854,13 @@ qd_plot_set_trace_visible (QdPlot   *self,
                            guint     index,
                            gboolean  visible)
 {
-  Series *s;
+  QdPlotTraceSeries *s;
 
   g_return_if_fail (QD_IS_PLOT (self));
   g_return_if_fail (index < self->current->len);
   s = g_ptr_array_index (self->current, index);
   s->visible = !!visible;
-  view_changed (self);
+  qd_plot_view_changed (self);
 }
 
 gboolean
@@ -1219,7 +869,7 @@ qd_plot_get_trace_visible (QdPlot *self,
 {
   g_return_val_if_fail (QD_IS_PLOT (self), FALSE);
   g_return_val_if_fail (index < self->current->len, FALSE);
-  return ((Series *) g_ptr_array_index (self->current, index))->visible;
+  return ((QdPlotTraceSeries *) g_ptr_array_index (self->current, index))->visible;
 }
 
 void
@@ -1228,7 +878,7 @@ qd_plot_set_mode (QdPlot     *self,
 {
   g_return_if_fail (QD_IS_PLOT (self));
   self->mode = mode;
-  view_changed (self);
+  qd_plot_view_changed (self);
 }
 
 QdPlotMode
@@ -1244,14 +894,16 @@ qd_plot_set_xy (QdPlot *self,
                 int     y_index)
 {
   g_return_if_fail (QD_IS_PLOT (self));
+  g_clear_pointer (&self->xy_series[0], series_free);
+  g_clear_pointer (&self->xy_series[1], series_free);
   self->xy = x_index >= 0 && y_index >= 0;
   self->xy_x = self->xy ? (guint) x_index : 0;
   self->xy_y = self->xy ? (guint) y_index : 0;
   /* The axes now mean something else: rescale, now rather than on the
    * next frame, so the view is right as soon as this returns. */
-  set_autoscale_internal (self, TRUE);
+  qd_plot_set_autoscale_internal (self, TRUE);
   autoscale_view (self);
-  view_changed (self);
+  qd_plot_view_changed (self);
 }
 
 void
@@ -1263,12 +915,12 @@ qd_plot_set_view (QdPlot *self,
 {
   g_return_if_fail (QD_IS_PLOT (self));
   g_return_if_fail (x_max > x_min && y_max > y_min);
-  set_autoscale_internal (self, FALSE);
+  qd_plot_set_autoscale_internal (self, FALSE);
   self->x_min = x_min;
   self->x_max = x_max;
   self->y_min = y_min;
   self->y_max = y_max;
-  view_changed (self);
+  qd_plot_view_changed (self);
 }
 
 void
@@ -1290,10 +942,10 @@ qd_plot_set_autoscale (QdPlot   *self,
                        gboolean  autoscale)
 {
   g_return_if_fail (QD_IS_PLOT (self));
-  set_autoscale_internal (self, !!autoscale);
+  qd_plot_set_autoscale_internal (self, !!autoscale);
   if (autoscale)
     autoscale_view (self);
-  view_changed (self);
+  qd_plot_view_changed (self);
 }
 
 void
@@ -1304,7 +956,7 @@ qd_plot_set_time_range_hint (QdPlot *self,
   g_return_if_fail (QD_IS_PLOT (self));
   /* The start only tells a final time that cannot be one apart. */
   self->hint_final = isfinite (final) && (!isfinite (start) || final > start) ? final : NAN;
-  view_changed (self);
+  qd_plot_view_changed (self);
 }
 
 gboolean
@@ -1375,7 +1027,7 @@ qd_plot_export_csv (QdPlot      *self,
 
   for (guint i = 0; i < self->current->len; i++)
     {
-      Series *s = g_ptr_array_index (self->current, i);
+      QdPlotTraceSeries *s = g_ptr_array_index (self->current, i);
       gsize n = qd_trace_get_length (s->trace);
       double e;
 
@@ -1399,7 +1051,27 @@ qd_plot_export_csv (QdPlot      *self,
   return qd_traces_write_csv (traces, start, end, step, path, error);
 }
 
-/* For qd-plot-layout.c */
+/* For qd-plot-layout.c, qd-plot-earlier.c and qd-plot-pointer.c */
+
+QdPlotTraceSeries *
+qd_plot_series_at (QdPlot *self,
+                   int     index)
+{
+  if (index < 0)
+    return NULL;
+  if ((guint) index < self->earlier->len)
+    return g_ptr_array_index (self->earlier, index);
+  index -= self->earlier->len;
+  if ((guint) index < self->current->len)
+    return g_ptr_array_index (self->current, index);
+  return NULL;
+}
+
+QdPlotRunList *
+qd_plot_get_run_list (QdPlot *self)
+{
+  return &self->runs;
+}
 
 QdPlotAxesState *
 qd_plot_get_axes_state (QdPlot *self)
@@ -1420,7 +1092,7 @@ const char *
 qd_plot_get_series_name (QdPlot *self,
                          guint   index)
 {
-  Series *s = series_at (self, (int) index);
+  QdPlotTraceSeries *s = qd_plot_series_at (self, (int) index);
 
   return s != NULL ? s->name : NULL;
 }
@@ -1443,5 +1115,117 @@ qd_plot_refit (QdPlot *self)
 {
   if (self->autoscale)
     autoscale_view (self);
-  view_changed (self);
+  qd_plot_view_changed (self);
+}
+
+void
+qd_plot_add_earlier_trace (QdPlot            *self,
+                           QdTrace           *trace,
+                           const char        *name,
+                           const char        *label,
+                           guint              run,
+                           const QdPlotColor *color)
+{
+  QdPlotTraceSeries *s = series_new (trace, name, label, color);
+
+  s->earlier = TRUE;
+  s->run = run;
+  g_ptr_array_add (self->earlier, s);
+}
+
+void
+qd_plot_remove_earlier_run (QdPlot *self,
+                            guint   run)
+{
+  for (guint i = self->earlier->len; i > 0; i--)
+    if (((QdPlotTraceSeries *) g_ptr_array_index (self->earlier, i - 1))->run == run)
+      g_ptr_array_remove_index (self->earlier, i - 1);
+}
+
+/* XY of any two traces, and what the context menu needs */
+
+void
+qd_plot_set_xy_traces (QdPlot     *self,
+                       QdTrace    *x,
+                       const char *x_label,
+                       QdTrace    *y,
+                       const char *y_label)
+{
+  QdPlotColor color;
+
+  g_return_if_fail (QD_IS_PLOT (self));
+  g_return_if_fail ((x == NULL) == (y == NULL));
+
+  /* The y trace's colour when the plot shows it, else the palette's
+   * first. */
+  qd_plot_palette_color (0, &color);
+  for (guint i = 0; y != NULL && i < self->current->len; i++)
+    {
+      QdPlotTraceSeries *s = g_ptr_array_index (self->current, i);
+
+      if (s->trace == y)
+        color = s->color;
+    }
+  qd_plot_set_xy (self, -1, -1);
+  if (x == NULL)
+    return;
+  self->xy_series[0] = series_new (x, x_label, x_label, &color);
+  self->xy_series[1] = series_new (y, y_label, y_label, &color);
+  autoscale_view (self);
+  qd_plot_view_changed (self);
+}
+
+gboolean
+qd_plot_get_xy_traces (QdPlot   *self,
+                       QdTrace **x,
+                       QdTrace **y)
+{
+  g_return_val_if_fail (QD_IS_PLOT (self), FALSE);
+
+  if (self->xy_series[0] != NULL)
+    {
+      *x = self->xy_series[0]->trace;
+      *y = self->xy_series[1]->trace;
+      return TRUE;
+    }
+  if (self->xy && self->xy_x < self->current->len && self->xy_y < self->current->len)
+    {
+      *x = ((QdPlotTraceSeries *) g_ptr_array_index (self->current, self->xy_x))->trace;
+      *y = ((QdPlotTraceSeries *) g_ptr_array_index (self->current, self->xy_y))->trace;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+void
+qd_plot_foreach_xy_point (QdPlot       *self,
+                          QdPlotXyFunc  func,
+                          gpointer      data)
+{
+  QdPlotRenderOptions o;
+  QdPlotSeries *series;
+
+  g_return_if_fail (QD_IS_PLOT (self));
+  fill_options (self, &o, &series, FALSE);
+  qd_plot_render_walk_xy (&o, gtk_widget_get_width (GTK_WIDGET (self)),
+                          gtk_widget_get_height (GTK_WIDGET (self)), func, data);
+  g_free (series);
+}
+
+QdTrace *
+qd_plot_get_trace (QdPlot *self,
+                   guint   index)
+{
+  g_return_val_if_fail (QD_IS_PLOT (self), NULL);
+  g_return_val_if_fail (index < self->current->len, NULL);
+  return ((QdPlotTraceSeries *) g_ptr_array_index (self->current, index))->trace;
+}
+
+const char *
+qd_plot_get_trace_label (QdPlot *self,
+                         guint   index)
+{
+  g_return_val_if_fail (QD_IS_PLOT (self), NULL);
+  g_return_val_if_fail (index < self->current->len, NULL);
+  return ((QdPlotTraceSeries *) g_ptr_array_index (self->current, index))->name;
 }

@@ -56,6 +56,45 @@ const char *qd_plot_get_earlier_label  (QdPlot        *self,
 gboolean    qd_plot_drop_run           (QdPlot        *self,
                                         QdTraceBudget *budget);
 
+/* Earlier runs, each in a colour of its own with a row in the legend
+ * (qd-plot-runs.h). The current run's number and what is different in
+ * it ("k = 2"), which it keeps when it becomes an earlier run; the note
+ * of a run by its number (the current one included); number 0 lets the
+ * plot count. */
+void        qd_plot_set_run_info       (QdPlot        *self,
+                                        guint          number,
+                                        const char    *note);
+void        qd_plot_set_run_note       (QdPlot        *self,
+                                        guint          number,
+                                        const char    *note);
+/* The earlier runs of the legend, oldest first: its text ("Run 2 ·
+ * k = 2 (decimated)"), colour and whether it is shown. */
+guint       qd_plot_get_n_runs         (QdPlot        *self);
+char       *qd_plot_dup_run_legend     (QdPlot        *self,
+                                        guint          index);
+void        qd_plot_get_run_color      (QdPlot        *self,
+                                        guint          index,
+                                        GdkRGBA       *color);
+void        qd_plot_set_run_visible    (QdPlot        *self,
+                                        guint          index,
+                                        gboolean       visible);
+gboolean    qd_plot_get_run_visible    (QdPlot        *self,
+                                        guint          index);
+/* How many earlier runs the trace memory dropped (the legend says so). */
+guint       qd_plot_get_n_dropped_runs (QdPlot        *self);
+/* Adds @traces (QdTrace*, named @labels) as an earlier run of its own
+ * called @title ("QSS3"), in batch @group (> 0), for results made
+ * elsewhere (a comparison of methods); returns its index among the runs.
+ * qd_plot_remove_run_group() takes a batch away again. */
+guint       qd_plot_add_run            (QdPlot             *self,
+                                        GPtrArray          *traces,
+                                        const char *const  *labels,
+                                        const char         *title,
+                                        const char         *note,
+                                        guint               group);
+void        qd_plot_remove_run_group   (QdPlot             *self,
+                                        guint               group);
+
 void        qd_plot_set_trace_visible  (QdPlot        *self,
                                         guint          index,
                                         gboolean       visible);
@@ -71,6 +110,34 @@ QdPlotMode  qd_plot_get_mode           (QdPlot        *self);
 void        qd_plot_set_xy             (QdPlot        *self,
                                         int            x_index,
                                         int            y_index);
+
+/* XY of any two traces, of this plot or not (the plot's context menu
+ * offers every Scope's): @y against @x; NULL for both goes back to
+ * values against time, as qd_plot_set_xy (-1, -1) does. */
+void        qd_plot_set_xy_traces      (QdPlot        *self,
+                                        QdTrace       *x,
+                                        const char    *x_label,
+                                        QdTrace       *y,
+                                        const char    *y_label);
+/* Whether the plot shows XY, and of which traces. */
+gboolean    qd_plot_get_xy_traces      (QdPlot        *self,
+                                        QdTrace      **x,
+                                        QdTrace      **y);
+/* The points the XY curve is drawn through (qd_plot_render_walk_xy()). */
+void        qd_plot_foreach_xy_point   (QdPlot        *self,
+                                        QdPlotXyFunc   func,
+                                        gpointer       data);
+/* Current trace @index and the name it was added with. */
+QdTrace    *qd_plot_get_trace          (QdPlot        *self,
+                                        guint          index);
+const char *qd_plot_get_trace_label    (QdPlot        *self,
+                                        guint          index);
+/* The data coordinates (time and value, or XY) of a widget point. */
+void        qd_plot_widget_to_data     (QdPlot        *self,
+                                        double         wx,
+                                        double         wy,
+                                        double        *x,
+                                        double        *y);
 
 /* The view. Setting it turns autoscale off; autoscale (on by default)
  * follows the data while a run appends. */

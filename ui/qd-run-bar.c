@@ -708,6 +708,8 @@ qd_run_bar_init (QdRunBar *self)
   gtk_widget_add_controller (GTK_WIDGET (self->final_entry), focus);
 
   g_signal_connect (self->final_entry, "activate", G_CALLBACK (on_final_activate), self);
+  gtk_box_insert_child_after (GTK_BOX (self->box), qd_run_bar_break_new (self),
+                              GTK_WIDGET (self->final_entry));
   g_signal_connect_swapped (self->realtime_toggle, "toggled", G_CALLBACK (apply_realtime), self);
   g_signal_connect_swapped (self->speed_scale, "value-changed", G_CALLBACK (apply_realtime), self);
   apply_realtime (self);

@@ -35,4 +35,12 @@ gboolean      qd_run_bar_export_csv     (QdRunBar     *self,
                                          const char   *path,
                                          GError      **error);
 
+/* qd-run-bar-break.c: the "Break at…" button beside the final time, and
+ * what it does: asks the session for a breakpoint at the time @text
+ * says (FALSE, with @error, for what is not a number). */
+GtkWidget    *qd_run_bar_break_new      (QdRunBar     *self);
+gboolean      qd_run_bar_break_at       (QdRunBar     *self,
+                                         const char   *text,
+                                         GError      **error);
+
 G_END_DECLS

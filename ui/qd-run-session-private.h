@@ -4,6 +4,7 @@
 #pragma once
 
 #include "qd-run-memory.h"
+#include "qd-run-notes.h"
 #include "qd-run-session.h"
 
 G_BEGIN_DECLS
@@ -43,6 +44,8 @@ struct _QdRunSession
   GPtrArray      *pages;         /* ScopePage*, in block order */
   /* The runs the plots keep share the trace memory budget. */
   QdRunMemory    *memory;
+  /* The models of the runs kept, for the legends' notes. */
+  QdRunNotes     *notes;
 
   gboolean        realtime;
   double          speed;
@@ -76,5 +79,9 @@ void qd_run_page_layout_apply (ScopePage *page,
                                GPtrArray *names);
 void qd_run_page_layout_add_controls (ScopePage *page,
                                       GtkWidget *bar);
+/* qd-run-plots.c: every Scope's signals offered to each plot's XY, and
+ * breakpoints from a plot's menu turned into the session's request. */
+void qd_run_page_offer_signals (QdRunSession *self,
+                                GPtrArray    *traces);
 
 G_END_DECLS

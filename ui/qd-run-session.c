@@ -21,6 +21,7 @@ enum
 {
   SIGNAL_PROGRESS,
   SIGNAL_FINISHED,
+  SIGNAL_BREAK_REQUESTED,
   N_SIGNALS
 };
 
@@ -297,6 +298,27 @@ on_run_dropped (QdRunMemory   *memory,
     }
 }
 
+/* Numbers the new run and says in each plot's legend what differs
+ * between the runs it shows. */
+static void
+note_runs (QdRunSession *self)
+{
+  guint number = qd_run_notes_add (self->notes, self->document);
+
+  for (guint i = 0; i < self->pages->len; i++)
+    {
+      QdPlot *plot = ((ScopePage *) g_ptr_array_index (self->pages, i))->plot;
+
+      qd_plot_set_run_info (plot, number, NULL);
+      for (guint n = number + 1 - qd_run_notes_get_n (self->notes); n <= number; n++)
+        {
+          g_autofree char *note = qd_run_notes_describe (self->notes, n);
+
+          qd_plot_set_run_note (plot, n, note);
+        }
+    }
+}
+
 static gboolean
 prepare_run (QdRunSession *self)
 {
@@ -408,6 +430,8 @@ prepare_run (QdRunSession *self)
   for (guint i = self->pages->len; i > 0; i--)
     if (!((ScopePage *) g_ptr_array_index (self->pages, i - 1))->used)
       g_ptr_array_remove_index (self->pages, i - 1);
+  note_runs (self);
+  qd_run_page_offer_signals (self, traces);
   /* Once the plots hold the earlier runs (and no more than they show). */
   share_trace_budget (self, traces);
 
@@ -462,6 +486,7 @@ qd_run_session_dispose (GObject *object)
   if (self->memory != NULL)
     g_signal_handlers_disconnect_by_data (self->memory, self);
   g_clear_object (&self->memory);
+  g_clear_pointer (&self->notes, qd_run_notes_free);
 
   G_OBJECT_CLASS (qd_run_session_parent_class)->dispose (object);
 }
@@ -496,6 +521,12 @@ qd_run_session_class_init (QdRunSessionClass *klass)
     g_signal_new ("finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 2,
                   QD_TYPE_RUNNER_STATE, G_TYPE_POINTER);
+  /* A plot or the run bar asks for a breakpoint (qd_run_session_request_break()):
+   * its kind (QdBreakKind), block path (or NULL), output port and value. */
+  signals[SIGNAL_BREAK_REQUESTED] =
+    g_signal_new ("break-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 4,
+                  G_TYPE_UINT, G_TYPE_STRING, G_TYPE_UINT, G_TYPE_DOUBLE);
 }
 
 static void
@@ -506,6 +537,7 @@ qd_run_session_init (QdRunSession *self)
                                           (GDestroyNotify) qd_trace_unref);
   self->speed = 1.0;
   self->memory = qd_run_memory_new ();
+  self->notes = qd_run_notes_new ();
   g_signal_connect (self->memory, "decimated", G_CALLBACK (on_run_decimated), self);
   g_signal_connect (self->memory, "dropped", G_CALLBACK (on_run_dropped), self);
 }
@@ -549,6 +581,7 @@ qd_run_session_set_document (QdRunSession *self,
   g_set_object (&self->document, document);
   g_ptr_array_set_size (self->pages, 0);
   qd_run_memory_clear (self->memory);
+  qd_run_notes_clear (self->notes);
   qd_stats_view_set_simulation (self->stats, NULL);
   qd_event_view_record (self->events, NULL);
   if (self->canvas != NULL)
@@ -651,6 +684,8 @@ qd_run_session_clear_runs (QdRunSession *self)
 
   for (guint i = 0; i < self->pages->len; i++)
     qd_run_page_clear_runs (g_ptr_array_index (self->pages, i));
+  /* What differs is now among the runs still to come and the one shown. */
+  qd_run_notes_forget_earlier (self->notes);
 }
 
 QdRunMemory *
@@ -791,4 +826,16 @@ qd_run_session_get_event_view (QdRunSession *self)
   g_return_val_if_fail (QD_IS_RUN_SESSION (self), NULL);
 
   return self->events;
+}
+
+void
+qd_run_session_request_break (QdRunSession *self,
+                              QdBreakKind   kind,
+                              const char   *path,
+                              guint         port,
+                              double        value)
+{
+  g_return_if_fail (QD_IS_RUN_SESSION (self));
+
+  g_signal_emit (self, signals[SIGNAL_BREAK_REQUESTED], 0, (guint) kind, path, port, value);
 }

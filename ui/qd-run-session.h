@@ -90,5 +90,22 @@ QdRunMemory  *qd_run_session_get_run_memory (QdRunSession *self);
 const char   *qd_run_session_get_dropped_note (QdRunSession *self,
                                                guint         index);
 QdEventView  *qd_run_session_get_event_view (QdRunSession *self);
+/* Overlays the runs of @comparison (kept traces) in the Scopes' plots,
+ * each method an earlier run named after it, the reference among them;
+ * replaces the comparison overlaid before. Returns how many plots show
+ * it. */
+guint         qd_run_session_overlay_comparison (QdRunSession *self,
+                                                 QdComparison *comparison);
+/* Overlays each comparison @dialog finishes (qd-compare-dialog.h). */
+struct _QdCompareDialog;
+void          qd_run_session_follow_comparisons (QdRunSession           *self,
+                                                 struct _QdCompareDialog *dialog);
+/* Asks for a breakpoint ("break-requested", which the debugger hears):
+ * from a click on a plot or the run bar. */
+void          qd_run_session_request_break (QdRunSession *self,
+                                            QdBreakKind   kind,
+                                            const char   *path,
+                                            guint         port,
+                                            double        value);
 
 G_END_DECLS

@@ -27,9 +27,14 @@ qd_window_compare_methods_activated (GSimpleAction *action,
                                      gpointer       user_data)
 {
   QdWindow *self = QD_WINDOW (user_data);
+  GtkWidget *dialog;
 
-  if (self->document != NULL)
-    gtk_window_present (GTK_WINDOW (qd_compare_dialog_new (GTK_WINDOW (self), self->document)));
+  if (self->document == NULL)
+    return;
+  dialog = qd_compare_dialog_new (GTK_WINDOW (self), self->document);
+  /* Its results overlay in the window's Scopes too. */
+  qd_run_session_follow_comparisons (self->run_session, QD_COMPARE_DIALOG (dialog));
+  gtk_window_present (GTK_WINDOW (dialog));
 }
 
 void
