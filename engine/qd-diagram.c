@@ -1019,6 +1019,10 @@ qd_link_new_from_block (const char    *id,
   return link;
 }
 
+/* The bend points of every target of qd_link_add_target_block(): none,
+ * in one array that keeps a reference of its own for good. */
+static GArray *no_points;
+
 void
 qd_link_add_target_block (QdLink        *link,
                           const QdBlock *dst,
@@ -1026,9 +1030,11 @@ qd_link_add_target_block (QdLink        *link,
 {
   QdLinkTarget *target = g_new0 (QdLinkTarget, 1);
 
+  if (g_once_init_enter (&no_points))
+    g_once_init_leave (&no_points, g_array_new (FALSE, FALSE, sizeof (QdPoint)));
   target->dst.block = share_again (dst->id);
   target->dst.port = dst_port;
-  target->points = g_array_new (FALSE, FALSE, sizeof (QdPoint));
+  target->points = g_array_ref (no_points);
   g_ptr_array_add (link->targets, target);
 }
 
