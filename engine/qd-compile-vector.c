@@ -1387,6 +1387,10 @@ qd_vector_expand (QdDocument        *document,
   return flat;
 }
 
+/* A copy of this many blocks is worth trimming the heap after (a small
+ * one is not worth the walk over the heap, once per run of a sweep). */
+#define TRIM_BLOCKS 50000
+
 /* The copy's blocks and links are millions of small allocations among
  * which the compiler's own were made: freed, they stay in the process
  * as free space until trimmed (the LC line at N = 10^6: 445 MB less
@@ -1395,8 +1399,12 @@ qd_vector_expand (QdDocument        *document,
 void
 qd_vector_release (QdDocument *flat)
 {
+  QdSystemCounts counts = { 0 };
+
+  qd_system_count (qd_document_get_root (flat), &counts);
   g_object_unref (flat);
 #ifdef __GLIBC__
-  malloc_trim (0);
+  if (counts.blocks >= TRIM_BLOCKS)
+    malloc_trim (0);
 #endif
 }
