@@ -65,6 +65,8 @@ typedef struct
   VSystem   *inner;        /* a Subsystem's */
   guint      peer;         /* a From's Goto: its index + 1, or 0 */
   QdBlock  **elements;     /* width of them (one for a scalar copy) */
+  QdBlock   *like;         /* what its elements copy: its parameters
+                              without "size" (qd_vector_copy_block) */
   QdBlock   *constant;     /* an Index Shift's nonzero boundary */
 } VBlock;
 
@@ -77,6 +79,7 @@ typedef struct
   GArray       *var_values;
   guint         n_links;
   gboolean      failed;
+  GString      *text;         /* element ids and names, formatted here */
 } Expander;
 
 struct _VSystem
@@ -128,6 +131,10 @@ void       qd_vector_connect     (Expander      *e,
                                   guint          src_port,
                                   QdBlock       *dst,
                                   guint          dst_port);
+/* "@base[@i + 1]" in e->text (no printf: it runs for every element). */
+const char *qd_vector_element_text (Expander   *e,
+                                    const char *base,
+                                    guint       i);
 /* A copy of @vb's block for its element @i, with its parameters. */
 QdBlock   *qd_vector_copy_block  (Expander      *e,
                                   VBlock        *vb,

@@ -20,4 +20,8 @@ QdDocument *qd_vector_expand (QdDocument        *document,
                               GPtrArray         *problems,
                               GHashTable        *zero_inputs);
 
+/* Frees @flat, an expansion compiled, and gives the memory of its many
+ * small blocks and links back to the system at once. */
+void        qd_vector_release (QdDocument *flat);
+
 G_END_DECLS

@@ -2207,5 +2207,7 @@ qd_compile (QdDocument        *document,
     }
   sim = compile_flat (flat != NULL ? flat : document, overrides,
                       flat != NULL ? zero_inputs : NULL, problems, error);
+  if (flat != NULL)
+    qd_vector_release (g_steal_pointer (&flat));
   return sim;
 }

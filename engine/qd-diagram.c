@@ -35,9 +35,15 @@
  * "b1234", and there are millions of those. */
 typedef struct
 {
-  guint32 uses;
+  guint32 uses;       /* with UNLISTED: not in shared_texts */
   char    text[];
 } SharedText;
+
+/* A text known to be unique (an element id of a vector's expansion,
+ * which links name by its address: qd_link_new_from_block()) is kept
+ * out of the table: adding it and taking it out again would cost two
+ * lookups in a table of millions for nothing. */
+#define UNLISTED 0x80000000u
 
 G_LOCK_DEFINE_STATIC (shared_texts);
 static GHashTable *shared_texts;   /* char* (inside a SharedText), a set */
@@ -64,7 +70,7 @@ share (const char *text)
   if (found != NULL)
     {
       shared = shared_text_of (found);
-      g_assert (shared->uses < G_MAXUINT32);
+      g_assert (shared->uses < UNLISTED - 1);
       shared->uses++;
     }
   else
@@ -97,7 +103,33 @@ unshare (char *text)
       g_hash_table_remove (shared_texts, text);
       g_free (shared);
     }
+  else if (shared->uses == UNLISTED)
+    g_free (shared);
   G_UNLOCK (shared_texts);
+}
+
+/* Another use of @text, which is already a shared string (a block's id
+ * or type): no lookup by its characters. */
+static char *
+share_again (char *text)
+{
+  G_LOCK (shared_texts);
+  g_assert ((shared_text_of (text)->uses & ~UNLISTED) < UNLISTED - 1);
+  shared_text_of (text)->uses++;
+  G_UNLOCK (shared_texts);
+  return text;
+}
+
+/* A shared string of @text, which no other does or will hold. */
+static char *
+share_unlisted (const char *text)
+{
+  gsize size = strlen (text) + 1;
+  SharedText *shared = g_malloc (sizeof (SharedText) + size);
+
+  shared->uses = UNLISTED | 1;
+  memcpy (shared->text, text, size);
+  return shared->text;
 }
 
 void
@@ -228,6 +260,22 @@ param_set_empty (void)
   return empty_param_set;
 }
 
+/* One more use of @set, a set of the table. */
+static GArray *
+param_set_use (GArray *set)
+{
+  guint uses;
+
+  if (set == empty_param_set)
+    return set;
+  G_LOCK (param_sets);
+  uses = GPOINTER_TO_UINT (g_hash_table_lookup (param_sets, set));
+  g_assert (uses > 0);
+  g_hash_table_insert (param_sets, set, GUINT_TO_POINTER (uses + 1));
+  G_UNLOCK (param_sets);
+  return set;
+}
+
 static void
 param_set_release (GArray *set)
 {
@@ -285,6 +333,32 @@ qd_block_new (const char *id,
       block->inner->owner = block;
     }
 
+  return block;
+}
+
+QdBlock *
+qd_block_new_like (const QdBlock *like,
+                   const char    *id,
+                   const char    *name)
+{
+  gsize name_size = strlen (name) + 1;
+  QdBlock *block;
+
+  block = g_malloc0 (sizeof (QdBlock) + name_size);
+  block->ref_count = 1;
+  block->id = share_unlisted (id);
+  block->type = share_again (like->type);
+  block->name = memcpy (block + 1, name, name_size);
+  block->params = param_set_use (like->params);
+  block->x = like->x;
+  block->y = like->y;
+  block->width = like->width;
+  block->height = like->height;
+  if (like->inner != NULL)
+    {
+      block->inner = qd_system_new ();
+      block->inner->owner = block;
+    }
   return block;
 }
 
@@ -927,6 +1001,41 @@ qd_link_add_target (QdLink     *link,
   g_ptr_array_add (link->targets, target);
 
   return target;
+}
+
+QdLink *
+qd_link_new_from_block (const char    *id,
+                        const QdBlock *src,
+                        guint          src_port)
+{
+  gsize id_size = strlen (id) + 1;
+  QdLink *link = g_malloc0 (sizeof (QdLink) + id_size);
+
+  link->ref_count = 1;
+  link->id = memcpy (link + 1, id, id_size);
+  link->src.block = share_again (src->id);
+  link->src.port = src_port;
+  link->targets = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_link_target_free);
+  return link;
+}
+
+/* The bend points of every target of qd_link_add_target_block(): none,
+ * in one array that keeps a reference of its own for good. */
+static GArray *no_points;
+
+void
+qd_link_add_target_block (QdLink        *link,
+                          const QdBlock *dst,
+                          guint          dst_port)
+{
+  QdLinkTarget *target = g_new0 (QdLinkTarget, 1);
+
+  if (g_once_init_enter (&no_points))
+    g_once_init_leave (&no_points, g_array_new (FALSE, FALSE, sizeof (QdPoint)));
+  target->dst.block = share_again (dst->id);
+  target->dst.port = dst_port;
+  target->points = g_array_ref (no_points);
+  g_ptr_array_add (link->targets, target);
 }
 
 QdLink *

@@ -21,6 +21,7 @@
 #include <glib/gstdio.h>
 
 #include "qd-test-util.h"
+#include "qd-compile-vector.h"
 
 typedef struct
 {
@@ -1120,6 +1121,80 @@ test_subsystem_errors (void)
                 "element)");
 }
 
+/* The expansion's elements: each copies its vector block (type, the
+ * parameters but "size", its own x0 from a list) and the elements with
+ * equal parameters share one set; its links name the element blocks by
+ * their own id strings. The copy and the document stay whole when
+ * either is freed first. */
+static void
+test_expand_elements (void)
+{
+  g_autoptr(QdDocument) doc = vector_line (5, TRUE);
+  g_autoptr(GPtrArray) problems = g_ptr_array_new ();
+  g_autoptr(GHashTable) zero = g_hash_table_new (NULL, NULL);
+  QdDocument *flat = qd_vector_expand (doc, NULL, problems, zero);
+  QdSystem *root;
+  QdBlock *x[5] = { NULL }, *dx[5] = { NULL };
+  guint n_x = 0, n_dx = 0;
+  g_autofree char *x0_last = x0_text (4, TRUE);
+
+  g_assert_nonnull (flat);
+  g_assert_cmpuint (problems->len, ==, 0);
+  root = qd_document_get_root (flat);
+  for (guint i = 0; i < root->blocks->len; i++)
+    {
+      QdBlock *b = g_ptr_array_index (root->blocks, i);
+
+      if (strcmp (b->type, "integrator") == 0)
+        x[n_x++] = b;
+      else if (strcmp (b->type, "wsum") == 0)
+        dx[n_dx++] = b;
+    }
+  g_assert_cmpuint (n_x, ==, 5);
+  g_assert_cmpuint (n_dx, ==, 5);
+  for (guint i = 0; i < 5; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("x[%u]", i + 1);
+      g_autofree char *x0 = x0_text (i, TRUE);
+
+      g_assert_cmpstr (x[i]->name, ==, name);
+      g_assert_cmpstr (qd_block_get_param (x[i], "x0"), ==, x0);
+      g_assert_null (qd_block_get_param (x[i], "size"));
+      /* The weights of every dx element: one set. */
+      g_assert_true (dx[i]->params == dx[0]->params);
+      g_assert_cmpstr (qd_block_get_param (dx[i], "weights"), ==, "1, -1");
+    }
+  /* x[1] drives the dx of the section after it, by its own id string. */
+  for (guint l = 0; l < root->links->len; l++)
+    {
+      QdLink *link = g_ptr_array_index (root->links, l);
+
+      if (strcmp (link->src.block, x[0]->id) != 0)
+        continue;
+      g_assert_true (link->src.block == x[0]->id);
+      for (guint k = 0; k < link->targets->len; k++)
+        {
+          QdLinkTarget *t = g_ptr_array_index (link->targets, k);
+
+          g_assert_true (t->dst.block == dx[0]->id || t->dst.block == dx[1]->id);
+          g_assert_cmpuint (t->points->len, ==, 0);
+        }
+    }
+
+  /* The last dx reads the right boundary's zero. */
+  g_assert_true (g_hash_table_contains (zero, dx[4]));
+  g_assert_cmpuint (g_hash_table_size (zero), ==, 1);
+
+  /* The original freed first, then the copy: the copy's texts and sets
+   * still hold. */
+  g_clear_object (&doc);
+  g_assert_cmpstr (dx[4]->name, ==, "dx[5]");
+  g_assert_cmpstr (dx[4]->type, ==, "wsum");
+  g_assert_cmpstr (qd_block_get_param (dx[4], "weights"), ==, "1, -1");
+  g_assert_cmpstr (qd_block_get_param (x[4], "x0"), ==, x0_last);
+  g_object_unref (flat);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1146,5 +1221,6 @@ main (int    argc,
   g_test_add_func ("/vectors/subsystem-boundary", test_subsystem_boundary);
   g_test_add_func ("/vectors/subsystem-errors", test_subsystem_errors);
   g_test_add_func ("/vectors/goto-from", test_goto_from);
+  g_test_add_func ("/vectors/expand-elements", test_expand_elements);
   return g_test_run ();
 }
