@@ -72,6 +72,7 @@ CALLS = {
     "qd_problem_new": 3,
     "qd_atomic_fail": 2,
     "qd_cli_usage_error": 1,
+    "qd_canvas_controller_report": 1,  # ui/qd-canvas-controller-edit.c
     "add_problem": 3,     # engine/qd-compile.c
     "set_fail": 2,        # engine/qd-simulation.c
     "fail": 3,            # engine/qd-expr.c, engine/qd-file.c
