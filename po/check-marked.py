@@ -70,6 +70,7 @@ CALLS = {
     "g_prefix_error": 1,
     "g_task_return_new_error": 3,
     "qd_problem_new": 3,
+    "qd_file_fail": 3,    # engine/qd-file.c, engine/qd-file-load.c
     "qd_atomic_fail": 2,
     "qd_cli_usage_error": 1,
     "qd_canvas_controller_report": 1,  # ui/qd-canvas-controller-edit.c
