@@ -76,8 +76,7 @@ CALLS = {
     "qd_canvas_controller_report": 1,  # ui/qd-canvas-controller-edit.c
     "add_problem": 3,     # engine/qd-compile.c
     "set_fail": 2,        # engine/qd-simulation.c
-    "fail": 3,            # engine/qd-expr.c, engine/qd-file.c
-    "report": 1,          # ui/qd-canvas-controller.c
+    "fail": 3,            # engine/qd-expr-parse.c
     # Messages the command line prints for a person to read
     "g_print": 0,
     "g_printerr": 0,
