@@ -70,12 +70,13 @@ CALLS = {
     "g_prefix_error": 1,
     "g_task_return_new_error": 3,
     "qd_problem_new": 3,
+    "qd_file_fail": 3,    # engine/qd-file.c, engine/qd-file-load.c
     "qd_atomic_fail": 2,
     "qd_cli_usage_error": 1,
+    "qd_canvas_controller_report": 1,  # ui/qd-canvas-controller-edit.c
     "add_problem": 3,     # engine/qd-compile.c
     "set_fail": 2,        # engine/qd-simulation.c
-    "fail": 3,            # engine/qd-expr.c, engine/qd-file.c
-    "report": 1,          # ui/qd-canvas-controller.c
+    "fail": 3,            # engine/qd-expr-parse.c
     # Messages the command line prints for a person to read
     "g_print": 0,
     "g_printerr": 0,

@@ -1,0 +1,44 @@
+/* qd-file-private.h: what the files of the .qdevs reader share
+ *
+ *   qd-file.c        loading: the bytes (size and UTF-8 checked), the
+ *                    JSON syntax with line and column, the entry points
+ *   qd-file-load.c   the document built from the parsed tree, checked
+ *   qd-file-write.c  saving (shares nothing declared here)
+ */
+#pragma once
+
+#include <json-c/json.h>
+
+#include "qd-file.h"
+
+G_BEGIN_DECLS
+
+/* Positions, sizes and bend points lie within this many canvas units of
+ * the origin (docs/file-format.md). Far beyond, a block is nowhere anyone
+ * could scroll to, and the canvas's arithmetic on its coordinates (grid
+ * lines to draw, bounds to cover) loses all precision or runs away. */
+#define QD_FILE_MAX_COORD 1e7
+
+typedef struct
+{
+  const char  *name;        /* the file, as shown in messages */
+  GHashTable  *block_ids;   /* block id -> its path (owned) */
+  GHashTable  *link_ids;    /* link id -> the path of its system (owned) */
+  GPtrArray   *problems;    /* QdProblem*: a block's problems are listed
+                               here and loading goes on; NULL: the first
+                               one is the error */
+  GError     **error;
+} Loader;
+
+/* qd-file.c */
+gboolean    qd_file_fail (Loader     *loader,
+                          int         code,
+                          const char *where,
+                          const char *format,
+                          ...) G_GNUC_PRINTF (4, 5);
+
+/* qd-file-load.c */
+QdDocument *qd_file_load_tree (Loader      *loader,
+                               json_object *root_json);
+
+G_END_DECLS
