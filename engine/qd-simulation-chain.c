@@ -110,6 +110,7 @@ qd_simulation_fill_chains (QdSimulation *sim)
 
   g_free (sim->chain_start);
   g_free (sim->chain);
+  sim->chain = NULL;
   sim->chain_start = g_new (guint32, sim->n_atomics + 1);
   for (guint i = 0; i < sim->n_atomics; i++)
     {
@@ -124,7 +125,11 @@ qd_simulation_fill_chains (QdSimulation *sim)
       g_array_append_vals (chain, seq, n);
     }
   sim->chain_start[sim->n_atomics] = chain->len;
-  sim->chain = (guint32 *) g_array_free (chain, FALSE);
+  /* Without any chain (the LC line: every cascade is fusable), no 4 bytes
+   * per block for nothing. */
+  if (chain->len == 0)
+    g_clear_pointer (&sim->chain_start, g_free);
+  sim->chain = (guint32 *) g_array_free (chain, chain->len == 0);
 }
 
 guint

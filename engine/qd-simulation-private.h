@@ -289,7 +289,8 @@ struct _QdSimulation
   /* The static chains (qd-simulation-chain.c): block i's is
    * chain[chain_start[i] .. chain_start[i + 1]], the static blocks its
    * output 0 sets off, in the order the now queue would run them. */
-  guint32        *chain_start;     /* n_atomics + 1 */
+  guint32        *chain_start;     /* n_atomics + 1, or NULL without any
+                                      chain */
   guint32        *chain;
 
   QdPrefetchLine *prefetch;        /* per block, 64-byte aligned, in models

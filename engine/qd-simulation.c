@@ -1801,7 +1801,8 @@ set_fused (QdSimulation *sim,
 
       if (enabled && feeds_fusable_cascade (sim, i))
         way = QD_FUSED_CASCADE;
-      else if (enabled && sim->chain_start[i] != sim->chain_start[i + 1])
+      else if (enabled && sim->chain_start != NULL
+               && sim->chain_start[i] != sim->chain_start[i + 1])
         way = QD_FUSED_CHAIN;
       sim->hot[i].fused_out0 = way;
     }
