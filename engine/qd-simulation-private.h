@@ -142,6 +142,11 @@ enum
 /* The most static blocks of one chain (qd-simulation-chain.c). */
 #define QD_CHAIN_MAX 64
 
+/* A chain left early adds 4 to its block's chain_misses, one run to the
+ * end takes 1 off; at this many the block goes back to the queue
+ * (qd-simulation.c, chain_leave()). */
+#define QD_CHAIN_MISSES_MAX 200
+
 typedef guint (*QdCascadeFunc) (const QdCascadePair *pairs,
                                 guint                n,
                                 double               t,
@@ -292,6 +297,9 @@ struct _QdSimulation
   guint32        *chain_start;     /* n_atomics + 1, or NULL without any
                                       chain */
   guint32        *chain;
+  guint8         *chain_misses;    /* per block, with chain_start: how
+                                      often its chain was left early of
+                                      late (run_chain()) */
 
   QdPrefetchLine *prefetch;        /* per block, 64-byte aligned, in models
                                       of 1024 to 4095 blocks (whose
