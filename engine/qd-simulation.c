@@ -1014,8 +1014,7 @@ run_cascade (QdSimulation *sim,
   return CASCADE_RUN;
 }
 
-/* The external transitions from output @s of block @i (finite) in a
- * static chain: a non-static receiver's as fan_out() makes it, a static
+/* The external transitions from output @s (finite) in a static chain: a non-static receiver's as fan_out() makes it, a static
  * one's only counted, for its event is the chain's to run. */
 G_ALWAYS_INLINE static inline void
 chain_deliver (QdSimulation *sim,
@@ -1097,7 +1096,7 @@ chain_leave (QdSimulation *sim,
  * CASCADE_RUN; with the events run and the transitions made. Out of line
  * and returning the counts (in two registers) rather than updating the
  * loop's through pointers, which would keep those in memory throughout
- * the loop: either cost the LC line 25 instructions per step. */
+ * the loop: that cost the LC line 25 instructions per step. */
 typedef struct
 {
   guint64 transitions;
