@@ -115,7 +115,9 @@ typedef struct
   guint8    is_static;       /* QD_BLOCK_STATIC: the loop keeps its phase
                                 (and never reads its tl) */
   guint8    fused_out0;      /* output 0 feeds a fusable cascade
-                                (qd-simulation.c, run_cascade()) */
+                                (QD_FUSED_CASCADE: qd-simulation.c,
+                                run_cascade()) or a static chain
+                                (QD_FUSED_CHAIN: run_chain()), or 0 */
   guint8    sole_port;       /* with sole_receiver: its input port */
   guint32   sole_receiver;   /* the one receiver of a block with one
                                 output and one link from it, or
@@ -129,6 +131,21 @@ typedef struct
 } QdHot;
 
 #define QD_NO_PAIRS G_MAXUINT32
+
+/* QdHot.fused_out0. */
+enum
+{
+  QD_FUSED_CASCADE = 1,
+  QD_FUSED_CHAIN   = 2,
+};
+
+/* The most static blocks of one chain (qd-simulation-chain.c). */
+#define QD_CHAIN_MAX 64
+
+/* A chain left early adds 4 to its block's chain_misses, one run to the
+ * end takes 1 off; at this many the block goes back to the queue
+ * (qd-simulation.c, chain_leave()). */
+#define QD_CHAIN_MISSES_MAX 200
 
 typedef guint (*QdCascadeFunc) (const QdCascadePair *pairs,
                                 guint                n,
@@ -274,6 +291,16 @@ struct _QdSimulation
                                       Integrators (qd-classic.c), or NULL
                                       under QSS */
 
+  /* The static chains (qd-simulation-chain.c): block i's is
+   * chain[chain_start[i] .. chain_start[i + 1]], the static blocks its
+   * output 0 sets off, in the order the now queue would run them. */
+  guint32        *chain_start;     /* n_atomics + 1, or NULL without any
+                                      chain */
+  guint32        *chain;
+  guint8         *chain_misses;    /* per block, with chain_start: how
+                                      often its chain was left early of
+                                      late (run_chain()) */
+
   QdPrefetchLine *prefetch;        /* per block, 64-byte aligned, in models
                                       of 1024 to 4095 blocks (whose
                                       state_of is then NULL); else NULL
@@ -300,5 +327,18 @@ QdSimulation *qd_compile (QdDocument          *document,
 gboolean      qd_simulation_initialize (QdSimulation  *sim,
                                         GPtrArray     *problems,
                                         GError       **error);
+
+/* Fills chain_start and chain, once the QdHot are filled (but for
+ * fused_out0's QD_FUSED_CHAIN, which the caller sets from them). */
+void          qd_simulation_fill_chains   (QdSimulation       *sim);
+/* The static blocks the now queue would hold when block @i's chain has
+ * run @done of its blocks with their fan-outs, and (with @popped) taken
+ * the next one off the queue: into @out (room for QD_CHAIN_MAX), in
+ * increasing index. Returns their number. */
+guint         qd_simulation_chain_pending (const QdSimulation *sim,
+                                           guint               i,
+                                           guint               done,
+                                           gboolean            popped,
+                                           guint32            *out);
 
 G_END_DECLS

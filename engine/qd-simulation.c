@@ -42,7 +42,13 @@
  * the next events anyway, in index order, so each is run at once, with
  * its transitions counted as the loop counts them, and falls back to the
  * queue the moment another block becomes due now.
- * qd_simulation_set_fused_cascades() turns this off for comparison;
+ * Deeper cascades, and those of a block that also feeds non-static
+ * ones (Lotka–Volterra: integrator -> Products -> WSums -> integrators,
+ * and a Scope), follow a static chain instead (run_chain()): the order
+ * in which the now queue would run their static blocks, played once from
+ * the wiring (qd-simulation-chain.c), left for the queue the moment the
+ * run departs from it.
+ * qd_simulation_set_fused_cascades() turns both off for comparison;
  * tests/test-cascade.c holds the two ways to the same results.
  *
  * Other blocks are called through their fused functions (fire: lambda,
@@ -410,6 +416,24 @@ signal_is_finite (const QdSignal *sig)
   memcpy (&hi, &sig->c[2], sizeof hi);
   d = (lo - lo) + (hi - hi);
   return d[0] + d[1] == 0.0;
+}
+
+/* signal_is_finite() of a segment a block has just written, loaded one
+ * coefficient at a time: the block stored them one by one, and a 16-byte
+ * load of two 8-byte stores still in flight cannot take their values
+ * from the store buffer; it waits until they reach the cache. Right
+ * after a static block's lambda (run_chain()) that wait was half of the
+ * chain's time in Lotka–Volterra (perf); where the loop does other work
+ * between the two (the integrator's output in run_cascade()), the packed
+ * form's fewer instructions are the better. The empty asm statement
+ * keeps GCC from merging the loads again. */
+static inline gboolean
+signal_is_finite_stored (const QdSignal *sig)
+{
+  double c0 = sig->c[0], c1 = sig->c[1], c2 = sig->c[2], c3 = sig->c[3];
+
+  __asm__ ("" : "+x" (c0), "+x" (c1), "+x" (c2), "+x" (c3));
+  return ((c0 - c0) + (c1 - c1)) + ((c2 - c2) + (c3 - c3)) == 0.0;
 }
 
 /* The event log's entries (qd-event-log.h). Out of line: only the loop
@@ -991,6 +1015,161 @@ run_cascade (QdSimulation *sim,
   return CASCADE_RUN;
 }
 
+/* The external transitions from output @s (finite) in a static chain: a non-static receiver's as fan_out() makes it, a static
+ * one's only counted, for its event is the chain's to run. */
+G_ALWAYS_INLINE static inline void
+chain_deliver (QdSimulation *sim,
+               guint         s,
+               double        t,
+               guint64      *transitions)
+{
+  QdHot *hot = sim->hot;
+  const QdSignal *sig = &sim->signals[s];
+  guint e = sim->fan_start[s], end = sim->fan_start[s + 1];
+
+  *transitions += end - e;
+  for (; e < end; e++)
+    {
+      guint j = sim->fanout[e].receiver;
+      QdHot *r = &hot[j];
+
+      if (!r->is_static)
+        {
+          double ta = r->dext_ta (&sim->atomics[j], t, t - r->tl,
+                                  sim->fanout[e].port, sig);
+
+          /* A passive block staying passive (a Scope) is where it
+           * belongs: schedule() would only call schedule_other(). */
+          if (!(ta == QD_INF && r->where == QD_SCHED_NONE))
+            schedule (sim, r, j, t, ta);
+          r->tl = t;
+        }
+      if (G_UNLIKELY (++r->n_external == 0))
+        sim->n_external_hi[j]++;
+    }
+}
+
+/* run_chain() leaving its chain after @done blocks (and, with @popped,
+ * the next one's output): the static blocks the now queue would hold
+ * then are put in it, and the loop goes on from there. */
+G_NO_INLINE static void
+chain_leave (QdSimulation *sim,
+             guint         i,
+             guint         done,
+             gboolean      popped,
+             double        t)
+{
+  guint32 pending[QD_CHAIN_MAX];
+  guint n = qd_simulation_chain_pending (sim, i, done, popped, pending);
+
+  for (guint k = 0; k < n; k++)
+    schedule_now (sim, &sim->hot[pending[k]], pending[k], t);
+  /* A chain left more than one run in four is slower than the queue
+   * (buck-converter, whose receivers are often due at once, 8 % more
+   * instructions): its block goes back to the queue. Either way is the
+   * same run. (Each run took 1 off.) */
+  sim->chain_misses[i] += 4;
+  if (sim->chain_misses[i] >= QD_CHAIN_MISSES_MAX)
+    sim->hot[i].fused_out0 = 0;
+}
+
+/* The fan-out of output 0 of block @i (QdHot.fused_out0 is
+ * QD_FUSED_CHAIN) and the zero-time cascade of static blocks it sets
+ * off, run in the order of its chain (qd-simulation-chain.c) without the
+ * now queue.
+ *
+ * Why it is the same run. When nothing else is due at @t, the general
+ * loop runs exactly the chain's blocks in the chain's order as long as
+ * each emits its output 0 (a mask of 1) and its segment is finite, no
+ * non-static receiver becomes due at @t (a time advance of 0), and no
+ * block fails: the chain was played from the same wiring under the same
+ * rule (lowest index first), and a static block's external transition
+ * only queues it. Every other transition is made here as fan_out() makes
+ * it, in the same order, and counted the same way. When one of those
+ * conditions breaks, the static blocks the queue would hold at that
+ * point are queued (chain_leave()) and the loop goes on from the queue,
+ * as after run_cascade().
+ *
+ * Its result's @how is 0, having done nothing, when something else is
+ * due at @t, the chain would pass the event limit or the illegitimacy
+ * limit, a block has failed or the segment is not finite (fan_out()
+ * reports that); CASCADE_CLEAN when the whole chain ran, else
+ * CASCADE_RUN; with the events run and the transitions made. Out of line
+ * and returning the counts (in two registers) rather than updating the
+ * loop's through pointers, which would keep those in memory throughout
+ * the loop: that cost the LC line 25 instructions per step. */
+typedef struct
+{
+  guint64 transitions;
+  guint32 events;
+  guint32 how;
+} QdChainRun;
+
+G_NO_INLINE static QdChainRun
+run_chain (QdSimulation *sim,
+           guint         i,
+           double        t,
+           guint64       events,
+           guint64       events_end,
+           guint64       same_time)
+{
+  QdHot *hot = sim->hot;
+  const guint32 *chain = &sim->chain[sim->chain_start[i]];
+  guint n = sim->chain_start[i + 1] - sim->chain_start[i];
+  guint64 ev = events, tr = 0;
+  QdChainRun run = { 0, 0, 0 };
+  guint result = CASCADE_CLEAN;
+
+  now_clean (sim);
+  if (sim->now_len != 0
+      || sim->heap.entries[0].key <= sim->t_event_key
+      || n > events_end - ev
+      || same_time + n > sim->illegitimacy_limit
+      || sim->fail_error != NULL
+      || !signal_is_finite_stored (&sim->signals[hot[i].out_base]))
+    return run;
+
+  if (G_UNLIKELY (sim->chain_misses[i] != 0))
+    sim->chain_misses[i]--;
+  chain_deliver (sim, hot[i].out_base, t, &tr);
+  for (guint k = 0; k < n; k++)
+    {
+      guint j = chain[k];
+      QdHot *r = &hot[j];
+      guint64 mask;
+
+      if (G_UNLIKELY (sim->now_len != 0 || sim->fail_error != NULL))
+        {
+          chain_leave (sim, i, k, FALSE, t);
+          result = CASCADE_RUN;
+          break;
+        }
+      sim->recent[ev % QD_RECENT_SIZE] = j;
+      ev++;
+      tr++;
+      if (G_UNLIKELY (++r->n_internal == 0))
+        sim->n_internal_hi[j]++;
+      mask = r->lambda (&sim->atomics[j], t);
+      if (G_UNLIKELY (mask != 1 || !signal_is_finite_stored (
+                                        &sim->signals[r->out_base])))
+        {
+          chain_leave (sim, i, k, TRUE, t);
+          fan_out (sim, r, j, t, mask, &tr, ev, FALSE);
+          result = CASCADE_RUN;
+          break;
+        }
+      chain_deliver (sim, r->out_base, t, &tr);
+    }
+  if (result == CASCADE_CLEAN
+      && (sim->now_len != 0 || sim->fail_error != NULL))
+    result = CASCADE_RUN;
+
+  run.transitions = tr;
+  run.events = (guint32) (ev - events);
+  run.how = result;
+  return run;
+}
+
 /* The internal transition of the non-static block @i, the heap's top,
  * in a large model (run_loop_large()): the top's hole is sunk to a leaf
  * first, so that the next event (the new top) is known, and its lines
@@ -1199,9 +1378,19 @@ run_loop_for (QdSimulation   *sim,
       transitions++;
       steps += h->is_integrator;
       cascade = 0;
-      if (!logged && mask == 1 && h->fused_out0)
+      if (!logged && mask == 1 && h->fused_out0 == QD_FUSED_CASCADE)
         cascade = run_cascade (sim, i, t, events_end, &events, &transitions,
                                &same_time);
+      else if (!logged && mask == 1 && h->fused_out0 == QD_FUSED_CHAIN)
+        {
+          QdChainRun run = run_chain (sim, i, t, events, events_end,
+                                      same_time);
+
+          events += run.events;
+          same_time += run.events;
+          transitions += run.transitions;
+          cascade = run.how;
+        }
       if (cascade == 0)
         fan_out (sim, h, i, t, mask, &transitions, events, logged);
       else if (cascade == CASCADE_CLEAN && events < check_at)
@@ -1267,7 +1456,7 @@ run_loop_for (QdSimulation   *sim,
             sim->n_internal_hi[i]++;
           events++;
           transitions++;
-          if (!(!logged && mask == 1 && h->fused_out0
+          if (!(!logged && mask == 1 && h->fused_out0 == QD_FUSED_CASCADE
                 && run_cascade (sim, i, t, events_end, &events,
                                 &transitions, &same_time)))
             fan_out (sim, h, i, t, mask, &transitions, events, logged);
@@ -1675,6 +1864,27 @@ feeds_fusable_cascade (QdSimulation *sim,
   return 1;
 }
 
+/* QdHot.fused_out0 of every block: its way of fusing the cascade of its
+ * output 0, or none when not @enabled. */
+static void
+set_fused (QdSimulation *sim,
+           gboolean      enabled)
+{
+  if (sim->chain_misses != NULL)
+    memset (sim->chain_misses, 0, sim->n_atomics);
+  for (guint i = 0; i < sim->n_atomics; i++)
+    {
+      guint8 way = 0;
+
+      if (enabled && feeds_fusable_cascade (sim, i))
+        way = QD_FUSED_CASCADE;
+      else if (enabled && sim->chain_start != NULL
+               && sim->chain_start[i] != sim->chain_start[i + 1])
+        way = QD_FUSED_CHAIN;
+      sim->hot[i].fused_out0 = way;
+    }
+}
+
 /* Whether output 0 of block @i can take a cascade kernel: a fusable
  * cascade (feeds_fusable_cascade()) of at most QD_KERNEL_MAX static
  * blocks, all of one type with a kernel, each with a sole receiver that
@@ -1886,7 +2096,7 @@ fill_hot (QdSimulation *sim)
       QdHot *h = &sim->hot[i];
       guint s = h->out_base;
 
-      h->fused_out0 = feeds_fusable_cascade (sim, i);
+      h->fused_out0 = feeds_fusable_cascade (sim, i) ? QD_FUSED_CASCADE : 0;
       h->sole_receiver = QD_NO_RECEIVER;
       if (h->n_out == 1 && sim->fan_start[s + 1] == sim->fan_start[s] + 1
           && sim->fanout[sim->fan_start[s]].port <= G_MAXUINT8)
@@ -1896,6 +2106,8 @@ fill_hot (QdSimulation *sim)
         }
     }
   fill_kernels (sim);
+  qd_simulation_fill_chains (sim);
+  set_fused (sim, TRUE);
   /* After the kernels: the lines hold where their pairs are. */
   if (n < QD_PREFETCH_DEEP_BLOCKS || n >= QD_PREFETCH_LINE_BLOCKS
       || !fill_prefetch (sim))
@@ -2047,6 +2259,9 @@ qd_simulation_free (QdSimulation *self)
   if (self->hot != NULL)
     g_aligned_free (self->hot);
   g_free (self->state_of);
+  g_free (self->chain_start);
+  g_free (self->chain);
+  g_free (self->chain_misses);
   if (self->prefetch != NULL)
     g_aligned_free (self->prefetch);
   if (self->kernel_pairs != NULL)
@@ -2221,8 +2436,7 @@ qd_simulation_set_fused_cascades (QdSimulation *self,
 {
   g_return_if_fail (self != NULL);
 
-  for (guint i = 0; i < self->n_atomics; i++)
-    self->hot[i].fused_out0 = enabled ? feeds_fusable_cascade (self, i) : 0;
+  set_fused (self, enabled);
 }
 
 void

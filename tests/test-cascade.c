@@ -550,6 +550,194 @@ test_kernel_error (void)
     }
 }
 
+/* The index of the block at @path in @sim. */
+static guint
+atomic_index (QdSimulation *sim,
+              const char   *path)
+{
+  for (guint i = 0; i < sim->n_atomics; i++)
+    if (g_strcmp0 (sim->atomics[i].path, path) == 0)
+      return i;
+  g_error ("no block %s", path);
+  return 0;
+}
+
+/* Block @i's static chain is the paths @expected, in that order. */
+static void
+assert_chain (QdSimulation       *sim,
+              guint               i,
+              const char *const  *expected)
+{
+  guint n = g_strv_length ((char **) expected);
+
+  g_assert_cmpuint (sim->hot[i].fused_out0 == QD_FUSED_CHAIN, ==, n > 0);
+  g_assert_cmpuint (sim->chain_start[i + 1] - sim->chain_start[i], ==, n);
+  for (guint k = 0; k < n; k++)
+    g_assert_cmpstr (sim->atomics[sim->chain[sim->chain_start[i] + k]].path,
+                     ==, expected[k]);
+}
+
+/* Static chains (run_chain(), qd-simulation-chain.c): Lotka–Volterra's
+ * integrators feed Products, which feed WSums, which feed the
+ * integrators, and the Scope beside them; the chain is the order in
+ * which the now queue runs them (lowest index first, a block reached
+ * twice run once), and the run is the same run, also when stepped a few
+ * events at a time (a chain never passes the event limit). */
+static void
+test_chains (void)
+{
+  static const char *const prey[] = { "/x1 x2", "/x1 x1", "/Prey rate",
+                                      "/Predator rate", NULL };
+  static const char *const predator[] = { "/x1 x2", "/Prey rate",
+                                          "/Predator rate", NULL };
+  static const char *const none[] = { NULL };
+  static const guint64 chunks[] = { 0, 1, 2, 3, 5, 7 };
+  g_autofree char *path = qd_test_source_path ("data", "examples",
+                                               "lotka-volterra.qdevs", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QdDocument) doc = qd_document_load (path, &error);
+  QdSimulation *sim;
+  guint32 pending[QD_CHAIN_MAX];
+  guint n, x1x1, prey_rate, predator_rate;
+
+  g_assert_no_error (error);
+  sim = qd_test_compile (doc);
+  assert_chain (sim, atomic_index (sim, "/Prey"), prey);
+  assert_chain (sim, atomic_index (sim, "/Predator"), predator);
+  /* Static blocks go on from the queue; the Scope has no output. */
+  assert_chain (sim, atomic_index (sim, "/x1 x2"), none);
+  assert_chain (sim, atomic_index (sim, "/Scope"), none);
+
+  /* What the queue holds when the prey's chain is left after its first
+   * block: the second, and the WSums (the first reached again). */
+  x1x1 = atomic_index (sim, "/x1 x1");
+  prey_rate = atomic_index (sim, "/Prey rate");
+  predator_rate = atomic_index (sim, "/Predator rate");
+  n = qd_simulation_chain_pending (sim, atomic_index (sim, "/Prey"), 1,
+                                   FALSE, pending);
+  g_assert_cmpuint (n, ==, 3);
+  g_assert_cmpuint (pending[0], ==, x1x1);
+  g_assert_cmpuint (pending[1], ==, prey_rate);
+  g_assert_cmpuint (pending[2], ==, predator_rate);
+  n = qd_simulation_chain_pending (sim, atomic_index (sim, "/Prey"), 1,
+                                   TRUE, pending);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpuint (pending[0], ==, prey_rate);
+
+  /* Turned off with the fused cascades, back with them. */
+  qd_simulation_set_fused_cascades (sim, FALSE);
+  g_assert_cmpuint (sim->hot[atomic_index (sim, "/Prey")].fused_out0, ==, 0);
+  qd_simulation_set_fused_cascades (sim, TRUE);
+  assert_chain (sim, atomic_index (sim, "/Prey"), prey);
+  qd_simulation_free (sim);
+
+  for (guint k = 0; k < G_N_ELEMENTS (chunks); k++)
+    {
+      g_test_message ("chunks of %" G_GUINT64_FORMAT, chunks[k]);
+      assert_same_both_ways (doc, chunks[k]);
+    }
+}
+
+/* A chain left early more than one run in four goes back to the queue:
+ * the buck converter's two chains (from the PWM gate and the inductor
+ * current) reach blocks that are often due at once, and go back;
+ * Lotka–Volterra's are never left, and stay. Both runs are the same either way
+ * (test_examples()). */
+static void
+test_chain_misses (void)
+{
+  static const char *const models[] = { "buck-converter.qdevs",
+                                        "lotka-volterra.qdevs" };
+
+  for (guint m = 0; m < G_N_ELEMENTS (models); m++)
+    {
+      g_autofree char *path = qd_test_source_path ("data", "examples",
+                                                   models[m], NULL);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(QdDocument) doc = qd_document_load (path, &error);
+      QdSimulation *sim;
+      guint before = 0, after = 0;
+
+      g_assert_no_error (error);
+      sim = qd_test_compile (doc);
+      for (guint i = 0; i < sim->n_atomics; i++)
+        before += sim->hot[i].fused_out0 == QD_FUSED_CHAIN;
+      g_assert_cmpint (qd_simulation_run (sim, &error), ==, QD_RUN_DONE);
+      for (guint i = 0; i < sim->n_atomics; i++)
+        after += sim->hot[i].fused_out0 == QD_FUSED_CHAIN;
+      g_test_message ("%s: %u chains, %u left", models[m], before, after);
+      g_assert_cmpuint (before, ==, 2);
+      if (m == 0)
+        g_assert_cmpuint (after, <, before);
+      else
+        g_assert_cmpuint (after, ==, before);
+      qd_simulation_free (sim);
+    }
+}
+
+/* A chain left on an error: x' = x grows as e^t and feeds a (x, back
+ * into x), g (1e300 x) and c (0 x, into y), and the Scope; g feeds the
+ * Product p = g·g, into z. Near t = 18, p's output is infinite while
+ * everything before it is finite: the chain has run a and g, p's
+ * transition is counted, the run fails naming p, and c, still due, is
+ * left queued, as the general loop leaves it. */
+static void
+test_chain_error (void)
+{
+  static const char *const chain[] = { "/a", "/g", "/p", "/c", NULL };
+  g_autoptr(QdDocument) doc = qd_document_new ();
+  QdBlock *x = qd_test_add_block (doc, "integrator", "x");
+  QdBlock *a = qd_test_add_block (doc, "wsum", "a");
+  QdBlock *g = qd_test_add_block (doc, "gain", "g");
+  QdBlock *p = qd_test_add_block (doc, "product", "p");
+  QdBlock *c = qd_test_add_block (doc, "wsum", "c");
+  QdBlock *y = qd_test_add_block (doc, "integrator", "y");
+  QdBlock *z = qd_test_add_block (doc, "integrator", "z");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+  QdSimulation *sim;
+  g_autoptr(GError) error = NULL;
+  guint64 n_int, n_ext;
+
+  qd_test_set_param (doc, x, "x0", "1");
+  qd_test_set_param (doc, x, "method", "QSS2");
+  qd_test_set_param (doc, y, "method", "QSS2");
+  qd_test_set_param (doc, z, "method", "QSS2");
+  qd_test_set_param (doc, z, "dqmin", "1e306");
+  qd_test_set_param (doc, z, "dqrel", "0");
+  qd_test_set_param (doc, a, "n", "1");
+  qd_test_set_param (doc, a, "weights", "1");
+  qd_test_set_param (doc, c, "n", "1");
+  qd_test_set_param (doc, c, "weights", "0");
+  qd_test_set_param (doc, g, "k", "1e300");
+  qd_test_set_param (doc, scope, "n", "1");
+  qd_test_connect (doc, x, 0, scope, 0);
+  qd_test_connect (doc, x, 0, a, 0);
+  qd_test_connect (doc, x, 0, g, 0);
+  qd_test_connect (doc, x, 0, c, 0);
+  qd_test_connect (doc, a, 0, x, 0);
+  qd_test_connect (doc, g, 0, p, 0);
+  qd_test_connect (doc, g, 0, p, 1);
+  qd_test_connect (doc, p, 0, z, 0);
+  qd_test_connect (doc, c, 0, y, 0);
+  qd_test_set_final_time (doc, 40.0);
+
+  sim = qd_test_compile (doc);
+  assert_chain (sim, atomic_index (sim, "/x"), chain);
+  g_assert_cmpint (qd_simulation_run (sim, &error), ==, QD_RUN_ERROR);
+  g_assert_error (error, QD_ERROR, QD_ERROR_NUMERIC);
+  g_assert_nonnull (strstr (error->message, "/p: produced infinity"));
+  qd_simulation_get_block_stats (sim, atomic_index (sim, "/p"), &n_int,
+                                 &n_ext);
+  g_assert_cmpuint (n_int * 2, ==, n_ext);
+  qd_simulation_get_block_stats (sim, atomic_index (sim, "/c"), &n_int,
+                                 &n_ext);
+  g_assert_cmpuint (n_int + 1, ==, n_ext);
+  qd_simulation_free (sim);
+
+  assert_same_both_ways_full (doc, 0, QD_ERROR_NUMERIC);
+  assert_same_both_ways_full (doc, 3, QD_ERROR_NUMERIC);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -564,6 +752,9 @@ main (int   argc,
   g_test_add_func ("/cascade/steps", test_steps);
   g_test_add_func ("/cascade/interrupted", test_interrupted);
   g_test_add_func ("/cascade/kernel-error", test_kernel_error);
+  g_test_add_func ("/cascade/chains", test_chains);
+  g_test_add_func ("/cascade/chain-error", test_chain_error);
+  g_test_add_func ("/cascade/chain-misses", test_chain_misses);
 
   return g_test_run ();
 }
