@@ -634,8 +634,8 @@ sweep_main (int        argc,
                                "(at most 110) otherwise, 130 (143) when interrupted; 1 and 2 as for run.\n\n"
                                "Examples:\n"
                                "  qdevs-cli sweep queue-server.qdevs --samples 100 --out runs.csv\n"
-                               "  qdevs-cli sweep lotka-volterra.qdevs --vary a=0.5:1.5:5 --vary b=log:0.1:1:4\n"
-                               "  qdevs-cli sweep bouncing-ball.qdevs --samples 200 --dist e=uniform(0.7,0.9)"),
+                               "  qdevs-cli sweep lotka-volterra.qdevs --vary m=0.05:0.15:5 --vary beta=log:0.05:0.2:4\n"
+                               "  qdevs-cli sweep bouncing-ball-restitution.qdevs --samples 200 --dist restitution=uniform(0.7,0.9)"),
                              entries, &argc, &argv))
     {
       qd_sweep_free (sweep);

@@ -1,5 +1,5 @@
 #!/bin/sh
-# e2e-sweep.sh: Run ▸ Sweep in the editor, end to end, with real input events
+# e2e-sweep.sh: Sweep… (main menu) in the editor, end to end, with real input events
 #
 # Opens the Lotka-Volterra example in the real application, opens the
 # Sweep dialog from the main menu, checks the variables m and beta (five

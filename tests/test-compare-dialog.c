@@ -1,4 +1,4 @@
-/* test-compare-dialog.c: Run ▸ Compare Methods in the editor
+/* test-compare-dialog.c: Compare Methods… (main menu) in the editor
  *
  * The dialog runs a comparison of the methods checked in it and shows
  * one table row per method, with the same figures as the engine's

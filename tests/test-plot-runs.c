@@ -333,7 +333,7 @@ on_compare_finished (QdCompareDialog *dialog,
   *done = TRUE;
 }
 
-/* Run ▸ Compare Methods overlays its methods in the window's Scope: one
+/* Compare Methods… (main menu) overlays its methods in the window's Scope: one
  * run per method and the reference, each named after its method in the
  * legend, each in a colour of its own; a second comparison replaces the
  * first, and a run of the window goes on top of them. */

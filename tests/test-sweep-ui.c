@@ -1,4 +1,4 @@
-/* test-sweep-ui.c: Run ▸ Sweep in the editor
+/* test-sweep-ui.c: Sweep… (main menu) in the editor
  *
  * The editor's sweep runs on a pool of threads and gives the records of
  * `qdevs-cli sweep`, byte for byte, with one thread or two; the dialog

@@ -1,4 +1,4 @@
-/* qd-compare-dialog.c: Run ▸ Compare Methods (qd-compare-dialog.h)
+/* qd-compare-dialog.c: Compare Methods… (main menu) (qd-compare-dialog.h)
  *
  * The comparison runs in a GTask thread; the dialog polls its progress
  * on a timeout and builds the table and the plots once it is done. The

@@ -1,4 +1,4 @@
-/* qd-compare-dialog.h: Run ▸ Compare Methods, one diagram under several
+/* qd-compare-dialog.h: Compare Methods… (main menu), one diagram under several
  * methods side by side
  *
  * Lists the methods (the Integrator's QSS methods and the classic

@@ -7,7 +7,7 @@
  * in the compiled run: the input reads that output's segment), so the
  * debugger finds it exactly from that output's polynomial.
  *
- * A comparison of methods (Run ▸ Compare Methods) is overlaid in the
+ * A comparison of methods (Compare Methods… (main menu)) is overlaid in the
  * same plots: each method's run an earlier run named after the method,
  * in a colour of its own, replaced by the next comparison.
  */

@@ -1,4 +1,4 @@
-/* qd-sweep-dialog.c: Run ▸ Sweep (qd-sweep-dialog.h)
+/* qd-sweep-dialog.c: Sweep… (main menu) (qd-sweep-dialog.h)
  *
  * Each checked variable becomes the text of a --vary or --dist option,
  * which the engine parses and checks (qd_sweep_add_vary(),

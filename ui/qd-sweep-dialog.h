@@ -1,4 +1,4 @@
-/* qd-sweep-dialog.h: Run ▸ Sweep, one diagram run many times
+/* qd-sweep-dialog.h: Sweep… (main menu), one diagram run many times
  *
  * Lists the model's variables, each with a check box, a kind (a range
  * a:b:n, a logarithmic range, a list of values, or a normal, uniform or
