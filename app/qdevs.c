@@ -2,6 +2,7 @@
 #include <locale.h>
 
 #include <glib/gi18n-lib.h>
+#include <gtk/gtk.h>
 
 #include "qd-application.h"
 #include "qd-build-tree.h"
@@ -22,6 +23,14 @@ on_handle_local_options (GApplication *app,
       /* no-i18n: the program's name and version */
       g_print ("qdevs %s\n", QD_VERSION);
       return 0;
+    }
+  /* Said here, in the user's words, rather than by GTK's bare warning
+   * when the application starts. */
+  if (!gtk_init_check ())
+    {
+      g_printerr (_("qdevs: cannot open a display. To run a diagram without "
+                    "one, use qdevs-cli run FILE (see qdevs-cli --help).\n"));
+      return 1;
     }
   /* Go on: open the files or a window. */
   return -1;

@@ -410,7 +410,8 @@ test_help_exit_codes (void)
     }
 }
 
-/* The editor answers --version and --help without a display. */
+/* The editor answers --version and --help without a display, and says
+ * what to use instead when asked to open a file without one. */
 static void
 test_qdevs_version_help (void)
 {
@@ -439,6 +440,24 @@ test_qdevs_version_help (void)
   g_assert_true (g_str_has_prefix (r2.out, "Usage:\n  qdevs [OPTION…] [FILE…]\n"));
   g_assert_nonnull (strstr (r2.out, "--version"));
   g_assert_nonnull (strstr (r2.out, "qdevs-cli"));
+
+  /* A file to open, and no display: the editor says what to do instead
+   * (in the C locale, as the test runs). */
+  {
+    g_auto(CliResult) r3 = { 0 };
+    g_autofree char *example = qd_test_source_path ("data", "examples",
+                                                    "rlc.qdevs", NULL);
+
+    argv[1] = example;
+    envp = g_environ_setenv (envp, "LANGUAGE", "C", TRUE);
+    /* What GTK keeps of a failed start is GTK's, not a leak of ours. */
+    envp = g_environ_setenv (envp, "ASAN_OPTIONS", "detect_leaks=0", TRUE);
+    qd_test_spawn (&r3, NULL, envp, argv);
+    g_assert_cmpint (r3.status, ==, 1);
+    g_assert_cmpstr (r3.err, ==, "qdevs: cannot open a display. To run a "
+                     "diagram without one, use qdevs-cli run FILE (see "
+                     "qdevs-cli --help).\n");
+  }
 }
 
 int
