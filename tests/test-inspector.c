@@ -387,6 +387,22 @@ test_vector_params (void)
   g_assert_true (g_str_has_prefix (message, "element 2: "));
   g_assert_nonnull (strstr (message, "kk"));
 
+  /* A single value is not a list: its error has no element number. */
+  {
+    QdBlock *scalar = add_block (document, "integrator", "y", 0, 300);
+    GtkWidget *scalar_entry;
+
+    qd_inspector_set_block (inspector, scalar);
+    scalar_entry = qd_inspector_get_field (inspector, "x0");
+    gtk_editable_set_text (GTK_EDITABLE (scalar_entry), "tau");
+    message = qd_inspector_get_error (inspector, "x0");
+    g_assert_nonnull (message);
+    g_assert_false (g_str_has_prefix (message, "element"));
+    g_assert_nonnull (strstr (message, "tau"));
+    qd_inspector_set_block (inspector, integrator);
+    entry = qd_inspector_get_field (inspector, "x0");
+  }
+
   /* A long list shows its first values and its last. */
   g_assert_true (qd_document_set_param (document, integrator, "size", "10", &error));
   gtk_editable_set_text (GTK_EDITABLE (entry), "1, 2, 3, 4, 5, 6, 7, 8, 9, 10");

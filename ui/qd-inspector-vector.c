@@ -270,6 +270,12 @@ qd_inspector_vector_check (QdDocument          *document,
 
       if (!eval (spec, document, block, parts[i], &value, &element_error))
         {
+          /* A single value is not a list: its error as it is. */
+          if (n == 1)
+            {
+              g_propagate_error (error, g_steal_pointer (&element_error));
+              return FALSE;
+            }
           /* TRANSLATORS: an error in one element of a list of values */
           g_set_error (error, QD_ERROR, QD_ERROR_EXPR,
                        _("element %u: %s"), i + 1, element_error->message);
