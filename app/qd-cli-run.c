@@ -1057,6 +1057,20 @@ run_document (const char       *file,
       return start_failure_status (problems, error);
     }
   budget = setup_traces (sim, opts);
+#ifdef QD_CLI_HAVE_PLOT
+  /* A Scope that is not there is a mistake in the command: said before
+   * the run rather than after it. */
+  if (opts->plot_scope != NULL)
+    {
+      g_autoptr(GArray) panels = plot_panels_new (sim);
+
+      if (!plot_panels_keep (panels, opts->plot_scope, file))
+        {
+          qd_simulation_free (sim);
+          return QD_CLI_EXIT_USAGE;
+        }
+    }
+#endif
 
   if (opts->events != NULL)
     {

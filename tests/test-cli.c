@@ -954,8 +954,10 @@ test_cli_plot (void)
     g_assert_cmpint (one.status, ==, 0);
     assert_png (png, 1000, 36 + 360);
 
+    /* Refused before the run: nothing is simulated or summed up. */
     run_cli (&unknown, "run", two, "--plot", png, "--plot-scope", "/Nope", NULL);
-    g_assert_cmpint (unknown.status, ==, 1);
+    g_assert_cmpint (unknown.status, ==, 2);
+    g_assert_cmpstr (unknown.out, ==, "");
     g_assert_true (g_str_has_prefix (unknown.err, two));
     g_assert_nonnull (strstr (unknown.err, ": --plot-scope '/Nope' is not a Scope with signals; the Scopes are "));
     g_assert_nonnull (strstr (unknown.err, "/State"));
