@@ -873,11 +873,48 @@ qd_link_target_new (const char    *dst_block,
 
   target->dst.block = share (dst_block);
   target->dst.port = dst_port;
-  target->points = g_array_sized_new (FALSE, FALSE, sizeof (QdPoint), n_points);
-  if (n_points > 0)
-    g_array_append_vals (target->points, points, n_points);
+  qd_link_target_set_points (target, points, n_points);
 
   return target;
+}
+
+guint
+qd_link_target_n_points (const QdLinkTarget *target)
+{
+  g_return_val_if_fail (target != NULL, 0);
+
+  return target->points != NULL ? target->points->len : 0;
+}
+
+void
+qd_link_target_set_points (QdLinkTarget  *target,
+                           const QdPoint *points,
+                           guint          n_points)
+{
+  g_return_if_fail (target != NULL);
+  g_return_if_fail (points != NULL || n_points == 0);
+
+  if (n_points == 0)
+    {
+      g_clear_pointer (&target->points, g_array_unref);
+      return;
+    }
+  if (target->points == NULL)
+    target->points = g_array_sized_new (FALSE, FALSE, sizeof (QdPoint), n_points);
+  g_array_set_size (target->points, 0);
+  g_array_append_vals (target->points, points, n_points);
+}
+
+void
+qd_link_target_append_point (QdLinkTarget  *target,
+                             const QdPoint *point)
+{
+  g_return_if_fail (target != NULL);
+  g_return_if_fail (point != NULL);
+
+  if (target->points == NULL)
+    target->points = g_array_new (FALSE, FALSE, sizeof (QdPoint));
+  g_array_append_vals (target->points, point, 1);
 }
 
 void
@@ -886,7 +923,8 @@ qd_link_target_free (QdLinkTarget *target)
   if (target == NULL)
     return;
   unshare (target->dst.block);
-  g_array_unref (target->points);
+  if (target->points != NULL)
+    g_array_unref (target->points);
   g_free (target);
 }
 

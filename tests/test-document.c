@@ -760,6 +760,18 @@ test_disconnect (void)
   }
   assert_undo_redo (c.doc, before);
   g_free (before);
+  /* Undone, the target has no bends again and keeps no array for them;
+   * redone, it has them back. */
+  {
+    QdLinkTarget *target = g_ptr_array_index (c.l_gain->targets, 1);
+
+    g_assert_true (qd_document_undo (c.doc));
+    g_assert_null (target->points);
+    g_assert_true (qd_document_redo (c.doc));
+    g_assert_cmpuint (qd_link_target_n_points (target), ==, 2);
+    qd_document_set_link_points (c.doc, c.l_gain, 1, NULL, 0);
+    g_assert_null (target->points);
+  }
 
   g_object_unref (c.doc);
 }
