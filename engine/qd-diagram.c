@@ -82,8 +82,9 @@ share (const char *text)
   return found;
 }
 
+/* unshare() with the lock of the shared texts held. */
 static void
-unshare (char *text)
+unshare_locked (char *text)
 {
   SharedText *shared;
 
@@ -91,12 +92,21 @@ unshare (char *text)
     return;
 
   shared = shared_text_of (text);
-  G_LOCK (shared_texts);
   if (--shared->uses == 0)
     {
       g_hash_table_remove (shared_texts, text);
       g_free (shared);
     }
+}
+
+static void
+unshare (char *text)
+{
+  if (text == NULL)
+    return;
+
+  G_LOCK (shared_texts);
+  unshare_locked (text);
   G_UNLOCK (shared_texts);
 }
 
@@ -991,6 +1001,103 @@ qd_link_unref (QdLink *link)
 
 /* Systems */
 
+/* Drops @count uses of parameter set @set (the lock of the sets held):
+ * TRUE when that was the last, the set being out of the table and the
+ * caller's to free (outside the lock, since freeing it unshares texts). */
+static gboolean
+param_set_drop_locked (GArray *set,
+                       guint   count)
+{
+  guint uses;
+
+  if (set == empty_param_set || count == 0)
+    return FALSE;
+  uses = GPOINTER_TO_UINT (g_hash_table_lookup (param_sets, set));
+  g_assert (uses >= count);
+  if (uses > count)
+    {
+      g_hash_table_insert (param_sets, set, GUINT_TO_POINTER (uses - count));
+      return FALSE;
+    }
+  g_hash_table_remove (param_sets, set);
+  return TRUE;
+}
+
+/* Frees, in place of their unref, the blocks and links of @system that
+ * nothing else holds (the history, the editor) and that hold no system of
+ * their own, leaving NULL in the arrays: a generated model of millions of
+ * blocks has tens of millions of uses of shared texts and parameter
+ * sets, and one lock and look-up for each took as long as compiling the
+ * model. Here each lock is taken once, and the uses of a set by
+ * consecutive blocks are dropped together. */
+static void
+release_owned (QdSystem *system)
+{
+  GPtrArray *blocks = system->blocks, *links = system->links;
+  g_autoptr(GPtrArray) dead_sets = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  GArray *run_set = NULL;
+  guint run = 0;
+
+  G_LOCK (param_sets);
+  for (guint i = 0; i < blocks->len; i++)
+    {
+      QdBlock *block = g_ptr_array_index (blocks, i);
+
+      if (block == NULL || block->inner != NULL
+          || g_atomic_int_get (&block->ref_count) != 1)
+        continue;
+      if (block->params != run_set)
+        {
+          if (param_set_drop_locked (run_set, run))
+            g_ptr_array_add (dead_sets, run_set);
+          run_set = block->params;
+          run = 0;
+        }
+      run++;
+      block->params = NULL;
+    }
+  if (param_set_drop_locked (run_set, run))
+    g_ptr_array_add (dead_sets, run_set);
+  G_UNLOCK (param_sets);
+
+  G_LOCK (shared_texts);
+  for (guint i = 0; i < blocks->len; i++)
+    {
+      QdBlock *block = g_ptr_array_index (blocks, i);
+
+      if (block == NULL || block->params != NULL)
+        continue;
+      unshare_locked (block->id);
+      unshare_locked (block->type);
+      if (block->name != (char *) (block + 1))
+        g_free (block->name);
+      g_free (block);
+      blocks->pdata[i] = NULL;
+    }
+  for (guint i = 0; i < links->len; i++)
+    {
+      QdLink *link = g_ptr_array_index (links, i);
+
+      if (link == NULL || g_atomic_int_get (&link->ref_count) != 1)
+        continue;
+      for (guint j = 0; j < link->targets->len; j++)
+        {
+          QdLinkTarget *target = g_ptr_array_index (link->targets, j);
+
+          unshare_locked (target->dst.block);
+          if (target->points != NULL)
+            g_array_unref (target->points);
+          g_free (target);
+        }
+      g_ptr_array_set_free_func (link->targets, NULL);
+      g_ptr_array_unref (link->targets);
+      unshare_locked (link->src.block);
+      g_free (link);
+      links->pdata[i] = NULL;
+    }
+  G_UNLOCK (shared_texts);
+}
+
 QdSystem *
 qd_system_new (void)
 {
@@ -1041,6 +1148,7 @@ qd_system_unref (QdSystem *system)
   g_clear_pointer (&system->by_id, g_hash_table_unref);
   g_clear_pointer (&system->by_name, g_hash_table_unref);
   g_clear_pointer (&system->mask, qd_mask_free);
+  release_owned (system);
   g_ptr_array_unref (system->blocks);
   g_ptr_array_unref (system->links);
   g_free (system);
