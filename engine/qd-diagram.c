@@ -1023,6 +1023,36 @@ param_set_drop_locked (GArray *set,
   return TRUE;
 }
 
+/* The links part of release_owned(): frees the links of @links that
+ * nothing else holds, leaving NULL in their places. */
+static void
+release_owned_links (GPtrArray *links)
+{
+  G_LOCK (shared_texts);
+  for (guint i = 0; i < links->len; i++)
+    {
+      QdLink *link = g_ptr_array_index (links, i);
+
+      if (link == NULL || g_atomic_int_get (&link->ref_count) != 1)
+        continue;
+      for (guint j = 0; j < link->targets->len; j++)
+        {
+          QdLinkTarget *target = g_ptr_array_index (link->targets, j);
+
+          unshare_locked (target->dst.block);
+          if (target->points != NULL)
+            g_array_unref (target->points);
+          g_free (target);
+        }
+      g_ptr_array_set_free_func (link->targets, NULL);
+      g_ptr_array_unref (link->targets);
+      unshare_locked (link->src.block);
+      g_free (link);
+      links->pdata[i] = NULL;
+    }
+  G_UNLOCK (shared_texts);
+}
+
 /* Frees, in place of their unref, the blocks and links of @system that
  * nothing else holds (the history, the editor) and that hold no system of
  * their own, leaving NULL in the arrays: a generated model of millions of
@@ -1033,7 +1063,7 @@ param_set_drop_locked (GArray *set,
 static void
 release_owned (QdSystem *system)
 {
-  GPtrArray *blocks = system->blocks, *links = system->links;
+  GPtrArray *blocks = system->blocks;
   g_autoptr(GPtrArray) dead_sets = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   GArray *run_set = NULL;
   guint run = 0;
@@ -1074,28 +1104,17 @@ release_owned (QdSystem *system)
       g_free (block);
       blocks->pdata[i] = NULL;
     }
-  for (guint i = 0; i < links->len; i++)
-    {
-      QdLink *link = g_ptr_array_index (links, i);
-
-      if (link == NULL || g_atomic_int_get (&link->ref_count) != 1)
-        continue;
-      for (guint j = 0; j < link->targets->len; j++)
-        {
-          QdLinkTarget *target = g_ptr_array_index (link->targets, j);
-
-          unshare_locked (target->dst.block);
-          if (target->points != NULL)
-            g_array_unref (target->points);
-          g_free (target);
-        }
-      g_ptr_array_set_free_func (link->targets, NULL);
-      g_ptr_array_unref (link->targets);
-      unshare_locked (link->src.block);
-      g_free (link);
-      links->pdata[i] = NULL;
-    }
   G_UNLOCK (shared_texts);
+  release_owned_links (system->links);
+}
+
+void
+qd_system_drop_links (QdSystem *system)
+{
+  g_return_if_fail (system != NULL);
+
+  release_owned_links (system->links);
+  g_ptr_array_set_size (system->links, 0);
 }
 
 QdSystem *

@@ -1941,7 +1941,7 @@ qd_simulation_new (QdDocument        *document,
 {
   g_return_val_if_fail (document != NULL, NULL);
 
-  return initialized (qd_compile (document, overrides, problems, error),
+  return initialized (qd_compile (document, overrides, FALSE, problems, error),
                       problems, error);
 }
 
@@ -1955,7 +1955,7 @@ qd_simulation_new_taking (QdDocument        *document,
 
   g_return_val_if_fail (document != NULL, NULL);
 
-  sim = qd_compile (document, overrides, problems, error);
+  sim = qd_compile (document, overrides, TRUE, problems, error);
   g_object_unref (document);
 #ifdef __GLIBC__
   /* The document is millions of small allocations in the middle of the
@@ -1972,7 +1972,7 @@ qd_document_check (QdDocument        *document,
                    const char *const *overrides,
                    GPtrArray         *problems)
 {
-  QdSimulation *sim = qd_compile (document, overrides, problems, NULL);
+  QdSimulation *sim = qd_compile (document, overrides, FALSE, problems, NULL);
 
   if (sim == NULL)
     return FALSE;

@@ -1131,7 +1131,26 @@ test_run_flattening (void)
         y->path = x->path;
     }
   assert_logs_equal (flat, nested);
-  g_object_unref (m.doc);
+
+  /* Given up to qd_simulation_new_taking(), the document's links are
+   * freed once read, in every nested system: the same run. */
+  {
+    g_autoptr(GArray) taken = NULL;
+    g_autoptr(GError) error = NULL;
+
+    sim = qd_simulation_new_taking (g_steal_pointer (&m.doc), NULL, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (qd_simulation_get_atomic (sim, 1)->path, ==, "/Outer/Inner/Pass");
+    log_reset ();
+    run_ok (sim);
+    taken = log_take ();
+    qd_simulation_free (sim);
+    g_assert_cmpuint (taken->len, ==, flat->len);
+    for (guint k = 0; k < taken->len; k++)
+      if (g_array_index (taken, LogEntry, k).index == 1)
+        g_array_index (taken, LogEntry, k).path = g_array_index (flat, LogEntry, k).path;
+    assert_logs_equal (flat, taken);
+  }
 }
 
 /* Simultaneous events go by priority: swapping the block order swaps the
