@@ -410,16 +410,19 @@ build_lcline (Builder     *b,
               && !set_params (b, x[i], error, "x0",
                               g_ascii_formatd (x0, sizeof x0, "%.17g",
                                                g_rand_double_range (rand, -1.0, 1.0)),
-                              NULL))
-          || !connect (b, dx[i], x[i], 0, error))
+                              NULL)))
         return FALSE;
     }
 
+  /* The links after every block, as the loader makes them: they are then
+   * together in memory, and the pages they free once compiled
+   * (qd_simulation_new_taking()) go back whole. */
   for (guint i = 0; i < n; i++)
     {
       QdBlock *left = i == 0 ? pulse : x[i - 1];
 
-      if (!connect (b, left, dx[i], 0, error))
+      if (!connect (b, dx[i], x[i], 0, error)
+          || !connect (b, left, dx[i], 0, error))
         return FALSE;
       if (i + 1 < n && !connect (b, x[i + 1], dx[i], 1, error))
         return FALSE;
