@@ -1029,10 +1029,13 @@ start_failure_status (GPtrArray    *problems,
   return QD_CLI_EXIT_MODEL;
 }
 
-/* Compiles, runs and writes the results of @document. */
+/* Compiles, runs and writes the results of *@doc. Only a plot reads the
+ * document after compiling (its title, the Scopes' arrangement); without
+ * one, compiling takes *@doc and frees it, so that a large model's run
+ * does not hold the document and the flat model at once. */
 static int
 run_document (const char       *file,
-              QdDocument       *document,
+              QdDocument      **doc,
               const RunOptions *opts,
               int               plot_width,
               int               plot_height)
@@ -1046,8 +1049,12 @@ run_document (const char       *file,
   gint64 start_us;
   double wall_s;
   int status_code = QD_CLI_EXIT_OK;
+  QdDocument *document = opts->plot != NULL ? *doc : NULL;
 
-  sim = qd_simulation_new (document, (const char *const *) opts->overrides, problems, &error);
+  sim = document != NULL
+        ? qd_simulation_new (document, (const char *const *) opts->overrides, problems, &error)
+        : qd_simulation_new_taking (g_steal_pointer (doc), (const char *const *) opts->overrides,
+                                    problems, &error);
   if (sim == NULL)
     {
       if (problems->len > 0)
@@ -1211,7 +1218,7 @@ qd_cli_run (int    argc,
   if (status_code == QD_CLI_EXIT_OK)
     status_code = check_csv_step (document, opts.csv_step);
   if (status_code == QD_CLI_EXIT_OK)
-    status_code = run_document (file, document, &opts, plot_width, plot_height);
+    status_code = run_document (file, &document, &opts, plot_width, plot_height);
 
 out:
   g_strfreev (opts.overrides);

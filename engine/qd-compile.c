@@ -23,11 +23,15 @@
  */
 #include <glib/gi18n-lib.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "qd-classic-private.h"
 #include "qd-compile-vector.h"
 #include "qd-simulation-private.h"
 #include "qd-expr.h"
+#include "qd-history.h"
 #include "qd-mask-private.h"
 #include "qd-registry.h"
 
@@ -1310,10 +1314,8 @@ find_in_system (Compiler          *c,
 }
 
 static void
-index_links (Compiler *c)
+index_outports (Compiler *c)
 {
-  GArray *found;
-
   /* Outports by subsystem and number, for joining through subsystems. */
   for (guint i = 0; i < c->n_nodes; i++)
     {
@@ -1330,6 +1332,15 @@ index_links (Compiler *c)
       if (g_ptr_array_index (owner->outports, node->port_number - 1) == NULL)
         g_ptr_array_index (owner->outports, node->port_number - 1) = node;
     }
+}
+
+/* Each input's Driver from the links, before any parameter is evaluated:
+ * from then on the compiler never reads a link, and may free them
+ * (compile_flat()). */
+static void
+index_drivers (Compiler *c)
+{
+  GArray *found;
 
   /* Links name blocks by id within their own system. Each system's links
    * are read twice: to count the Drivers of each block, then to fill
@@ -1990,7 +2001,7 @@ build_model (Compiler *c)
 
   check_port_numbers (c, QD_TYPE_INPORT);
   check_port_numbers (c, QD_TYPE_OUTPORT);
-  index_links (c);
+  index_outports (c);
   index_tags (c);
 
   /* Resolve every input; count the receivers of each output. */
@@ -2082,9 +2093,30 @@ build_model (Compiler *c)
   g_free (in_base);
 }
 
+/* The links of the systems compiled, once read (index_drivers()), freed
+ * with the pages they held, so that the flat model's records reuse them:
+ * in a document the caller gave up (qd_simulation_new_taking()), about a
+ * third of a large model's document would otherwise stay until the end. A
+ * system also held elsewhere (the history) keeps its links. */
+static void
+drop_document_links (Compiler *c)
+{
+  for (guint s = 0; s < c->systems->len; s++)
+    {
+      QdSystem *system = g_array_index (c->systems, SystemEntry, s).system;
+
+      if (g_atomic_int_get (&system->ref_count) == 1)
+        qd_system_drop_links (system);
+    }
+#ifdef __GLIBC__
+  malloc_trim (0);
+#endif
+}
+
 static QdSimulation *
 compile_flat (QdDocument        *document,
               const char *const *overrides,
+              gboolean           drop_links,
               GHashTable        *zero_inputs,
               GPtrArray         *problems,
               GError           **error)
@@ -2124,6 +2156,9 @@ compile_flat (QdDocument        *document,
   c.nodes = g_new0 (Node, MAX (root != NULL ? count_blocks (root) : 0, 1));
   if (root != NULL)
     collect_system (&c, root, NULL);
+  index_drivers (&c);
+  if (drop_links)
+    drop_document_links (&c);
   build_model (&c);
   if (sim->classic != NULL && c.problems->len == 0)
     check_classic_size (&c);
@@ -2179,6 +2214,7 @@ compile_flat (QdDocument        *document,
 QdSimulation *
 qd_compile (QdDocument        *document,
             const char *const *overrides,
+            gboolean           owned,
             GPtrArray         *problems,
             GError           **error)
 {
@@ -2205,7 +2241,11 @@ qd_compile (QdDocument        *document,
         }
       return NULL;
     }
+  /* Links are dropped only from a plain document given up by the caller:
+   * an expansion may share systems with the document it expands. */
   sim = compile_flat (flat != NULL ? flat : document, overrides,
+                      owned && flat == NULL
+                      && G_OBJECT (document)->ref_count == 1,
                       flat != NULL ? zero_inputs : NULL, problems, error);
   if (flat != NULL)
     qd_vector_release (g_steal_pointer (&flat));

@@ -88,8 +88,9 @@ share (const char *text)
   return found;
 }
 
+/* unshare() with the lock of the shared texts held. */
 static void
-unshare (char *text)
+unshare_locked (char *text)
 {
   SharedText *shared;
 
@@ -97,7 +98,6 @@ unshare (char *text)
     return;
 
   shared = shared_text_of (text);
-  G_LOCK (shared_texts);
   if (--shared->uses == 0)
     {
       g_hash_table_remove (shared_texts, text);
@@ -105,6 +105,16 @@ unshare (char *text)
     }
   else if (shared->uses == UNLISTED)
     g_free (shared);
+}
+
+static void
+unshare (char *text)
+{
+  if (text == NULL)
+    return;
+
+  G_LOCK (shared_texts);
+  unshare_locked (text);
   G_UNLOCK (shared_texts);
 }
 
@@ -947,11 +957,48 @@ qd_link_target_new (const char    *dst_block,
 
   target->dst.block = share (dst_block);
   target->dst.port = dst_port;
-  target->points = g_array_sized_new (FALSE, FALSE, sizeof (QdPoint), n_points);
-  if (n_points > 0)
-    g_array_append_vals (target->points, points, n_points);
+  qd_link_target_set_points (target, points, n_points);
 
   return target;
+}
+
+guint
+qd_link_target_n_points (const QdLinkTarget *target)
+{
+  g_return_val_if_fail (target != NULL, 0);
+
+  return target->points != NULL ? target->points->len : 0;
+}
+
+void
+qd_link_target_set_points (QdLinkTarget  *target,
+                           const QdPoint *points,
+                           guint          n_points)
+{
+  g_return_if_fail (target != NULL);
+  g_return_if_fail (points != NULL || n_points == 0);
+
+  if (n_points == 0)
+    {
+      g_clear_pointer (&target->points, g_array_unref);
+      return;
+    }
+  if (target->points == NULL)
+    target->points = g_array_sized_new (FALSE, FALSE, sizeof (QdPoint), n_points);
+  g_array_set_size (target->points, 0);
+  g_array_append_vals (target->points, points, n_points);
+}
+
+void
+qd_link_target_append_point (QdLinkTarget  *target,
+                             const QdPoint *point)
+{
+  g_return_if_fail (target != NULL);
+  g_return_if_fail (point != NULL);
+
+  if (target->points == NULL)
+    target->points = g_array_new (FALSE, FALSE, sizeof (QdPoint));
+  g_array_append_vals (target->points, point, 1);
 }
 
 void
@@ -960,7 +1007,8 @@ qd_link_target_free (QdLinkTarget *target)
   if (target == NULL)
     return;
   unshare (target->dst.block);
-  g_array_unref (target->points);
+  if (target->points != NULL)
+    g_array_unref (target->points);
   g_free (target);
 }
 
@@ -1062,6 +1110,122 @@ qd_link_unref (QdLink *link)
 
 /* Systems */
 
+/* Drops @count uses of parameter set @set (the lock of the sets held):
+ * TRUE when that was the last, the set being out of the table and the
+ * caller's to free (outside the lock, since freeing it unshares texts). */
+static gboolean
+param_set_drop_locked (GArray *set,
+                       guint   count)
+{
+  guint uses;
+
+  if (set == empty_param_set || count == 0)
+    return FALSE;
+  uses = GPOINTER_TO_UINT (g_hash_table_lookup (param_sets, set));
+  g_assert (uses >= count);
+  if (uses > count)
+    {
+      g_hash_table_insert (param_sets, set, GUINT_TO_POINTER (uses - count));
+      return FALSE;
+    }
+  g_hash_table_remove (param_sets, set);
+  return TRUE;
+}
+
+/* The links part of release_owned(): frees the links of @links that
+ * nothing else holds, leaving NULL in their places. */
+static void
+release_owned_links (GPtrArray *links)
+{
+  G_LOCK (shared_texts);
+  for (guint i = 0; i < links->len; i++)
+    {
+      QdLink *link = g_ptr_array_index (links, i);
+
+      if (link == NULL || g_atomic_int_get (&link->ref_count) != 1)
+        continue;
+      for (guint j = 0; j < link->targets->len; j++)
+        {
+          QdLinkTarget *target = g_ptr_array_index (link->targets, j);
+
+          unshare_locked (target->dst.block);
+          if (target->points != NULL)
+            g_array_unref (target->points);
+          g_free (target);
+        }
+      g_ptr_array_set_free_func (link->targets, NULL);
+      g_ptr_array_unref (link->targets);
+      unshare_locked (link->src.block);
+      g_free (link);
+      links->pdata[i] = NULL;
+    }
+  G_UNLOCK (shared_texts);
+}
+
+/* Frees, in place of their unref, the blocks and links of @system that
+ * nothing else holds (the history, the editor) and that hold no system of
+ * their own, leaving NULL in the arrays: a generated model of millions of
+ * blocks has tens of millions of uses of shared texts and parameter
+ * sets, and one lock and look-up for each took as long as compiling the
+ * model. Here each lock is taken once, and the uses of a set by
+ * consecutive blocks are dropped together. */
+static void
+release_owned (QdSystem *system)
+{
+  GPtrArray *blocks = system->blocks;
+  g_autoptr(GPtrArray) dead_sets = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  GArray *run_set = NULL;
+  guint run = 0;
+
+  G_LOCK (param_sets);
+  for (guint i = 0; i < blocks->len; i++)
+    {
+      QdBlock *block = g_ptr_array_index (blocks, i);
+
+      if (block == NULL || block->inner != NULL
+          || g_atomic_int_get (&block->ref_count) != 1)
+        continue;
+      if (block->params != run_set)
+        {
+          if (param_set_drop_locked (run_set, run))
+            g_ptr_array_add (dead_sets, run_set);
+          run_set = block->params;
+          run = 0;
+        }
+      run++;
+      block->params = NULL;
+    }
+  if (param_set_drop_locked (run_set, run))
+    g_ptr_array_add (dead_sets, run_set);
+  G_UNLOCK (param_sets);
+
+  G_LOCK (shared_texts);
+  for (guint i = 0; i < blocks->len; i++)
+    {
+      QdBlock *block = g_ptr_array_index (blocks, i);
+
+      if (block == NULL || block->params != NULL)
+        continue;
+      unshare_locked (block->id);
+      unshare_locked (block->type);
+      if (block->name != (char *) (block + 1))
+        g_free (block->name);
+      g_free (block);
+      blocks->pdata[i] = NULL;
+    }
+  G_UNLOCK (shared_texts);
+  release_owned_links (system->links);
+}
+
+void
+qd_system_drop_links (QdSystem *system)
+{
+  g_return_if_fail (system != NULL);
+
+  release_owned_links (system->links);
+  g_ptr_array_set_size (system->links, 0);
+}
+
 QdSystem *
 qd_system_new (void)
 {
@@ -1112,6 +1276,7 @@ qd_system_unref (QdSystem *system)
   g_clear_pointer (&system->by_id, g_hash_table_unref);
   g_clear_pointer (&system->by_name, g_hash_table_unref);
   g_clear_pointer (&system->mask, qd_mask_free);
+  release_owned (system);
   g_ptr_array_unref (system->blocks);
   g_ptr_array_unref (system->links);
   g_free (system);

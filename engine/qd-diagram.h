@@ -74,7 +74,11 @@ struct _QdBlock
 struct _QdLinkTarget
 {
   QdEndpoint  dst;
-  GArray     *points;     /* QdPoint bend points, from the source side */
+  GArray     *points;     /* QdPoint bend points, from the source side, or
+                           * NULL when there are none (most targets: a
+                           * model of millions of links keeps no empty
+                           * arrays); change them through
+                           * qd_link_target_set_points() */
 };
 
 struct _QdLink
@@ -199,6 +203,16 @@ QD_API QdBlock     *qd_block_new            (const char    *id,
 QD_API void         qd_block_set_param_raw  (QdBlock       *block,
                                              const char    *name,
                                              const char    *value);
+/* The number of bend points of @target (0 when target->points is NULL). */
+QD_API guint        qd_link_target_n_points (const QdLinkTarget *target);
+/* Replaces @target's bend points by @n_points @points (none frees the
+ * array). */
+QD_API void         qd_link_target_set_points (QdLinkTarget  *target,
+                                               const QdPoint *points,
+                                               guint          n_points);
+/* Appends @point to @target's bend points. */
+QD_API void         qd_link_target_append_point (QdLinkTarget  *target,
+                                                 const QdPoint *point);
 QD_API QdLink      *qd_link_new             (const char    *id,
                                              const char    *src_block,
                                              guint          src_port);

@@ -537,8 +537,7 @@ points_edit_apply (QdEdit   *edit,
   QdLinkTarget *t = g_ptr_array_index (self->link->targets, self->index);
   GArray *points = undo ? self->before : self->after;
 
-  g_array_set_size (t->points, 0);
-  g_array_append_vals (t->points, points->data, points->len);
+  qd_link_target_set_points (t, (const QdPoint *) points->data, points->len);
 }
 
 static void

@@ -348,8 +348,9 @@ qd_document_group (QdDocument  *self,
               g_ptr_array_add (out_link->targets,
                                qd_link_target_new (target->dst.block,
                                                    target->dst.port,
-                                                   (const QdPoint *) target->points->data,
-                                                   target->points->len));
+                                                   target->points != NULL
+                                                   ? (const QdPoint *) target->points->data : NULL,
+                                                   qd_link_target_n_points (target)));
             }
           qd_document_edit_insert_link (self, system, out_link, system->links->len);
           qd_link_unref (out_link);
@@ -399,7 +400,8 @@ dest_free (gpointer data)
   Dest *dest = data;
 
   g_free (dest->block);
-  g_array_unref (dest->points);
+  if (dest->points != NULL)
+    g_array_unref (dest->points);
   g_free (dest);
 }
 
@@ -466,7 +468,7 @@ expand (Ungroup          *u,
 
       dest->block = g_strdup (dst->block);
       dest->port = dst->port;
-      dest->points = g_array_copy ((GArray *) points);
+      dest->points = points != NULL ? g_array_copy ((GArray *) points) : NULL;
       g_ptr_array_add (out, dest);
       return;
     }
@@ -540,8 +542,9 @@ rejoin_link (QdDocument *self,
 
           qd_document_edit_insert_target (self, link,
                                           qd_link_target_new (dest->block, dest->port,
-                                                              (const QdPoint *) dest->points->data,
-                                                              dest->points->len),
+                                                              dest->points != NULL
+                                                              ? (const QdPoint *) dest->points->data : NULL,
+                                                              dest->points != NULL ? dest->points->len : 0),
                                           j - 1 + k);
         }
       g_ptr_array_unref (dests);

@@ -1036,7 +1036,7 @@ qd_document_set_link_points (QdDocument    *self,
   g_return_if_fail (points != NULL || n_points == 0);
 
   target = g_ptr_array_index (link->targets, target_index);
-  if (target->points->len == n_points
+  if (qd_link_target_n_points (target) == n_points
       && (n_points == 0
           || memcmp (target->points->data, points, n_points * sizeof (QdPoint)) == 0))
     return;
@@ -1045,7 +1045,9 @@ qd_document_set_link_points (QdDocument    *self,
   edit->base.klass = &qd_points_edit_class;
   edit->link = qd_link_ref (link);
   edit->index = target_index;
-  edit->before = g_array_copy (target->points);
+  edit->before = target->points != NULL
+                 ? g_array_copy (target->points)
+                 : g_array_new (FALSE, FALSE, sizeof (QdPoint));
   edit->after = g_array_sized_new (FALSE, FALSE, sizeof (QdPoint), n_points);
   if (n_points > 0)
     g_array_append_vals (edit->after, points, n_points);

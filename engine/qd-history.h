@@ -121,6 +121,10 @@ void        qd_system_name_added           (QdSystem      *system,
 void        qd_system_name_removed         (QdSystem      *system,
                                             QdBlock       *block);
 
+/* Empties @system's links, freeing in one sweep those nothing else holds:
+ * the compiler, once it has read them, in a document it was given to
+ * free (qd_simulation_new_taking()). */
+void        qd_system_drop_links           (QdSystem      *system);
 /* A target owned by no link, to hand to qd_document_edit_insert_target
  * (qd-diagram.c). */
 QdLinkTarget *qd_link_target_new           (const char    *dst_block,

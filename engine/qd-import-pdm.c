@@ -994,7 +994,7 @@ build_net (Importer    *imp,
 
           p.x = snap ((p.x - level->ox) * SCALE + MARGIN);
           p.y = snap ((p.y - level->oy) * SCALE + MARGIN);
-          g_array_append_val (target->points, p);
+          qd_link_target_append_point (target, &p);
         }
     }
 }

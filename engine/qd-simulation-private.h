@@ -317,9 +317,12 @@ qd_atomic_block_id (const QdAtomic *a)
 }
 
 /* Compiles @document into a simulation that is not yet initialized (no
- * block's init has run), or NULL when any problem was found. */
+ * block's init has run), or NULL when any problem was found. @owned: the
+ * caller frees @document right after, and its only reference may be
+ * taken apart while compiling (its links are freed once read). */
 QdSimulation *qd_compile (QdDocument          *document,
                           const char *const   *overrides,
+                          gboolean             owned,
                           GPtrArray           *problems,
                           GError             **error);
 /* Runs the blocks' init on a simulation from qd_compile(), as

@@ -73,6 +73,9 @@
 #include <inttypes.h>
 #include <glib/gi18n-lib.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "qd-classic-private.h"
 #include "qd-classic-rhs-private.h"
@@ -2191,17 +2194,13 @@ qd_simulation_initialize (QdSimulation  *sim,
   return initialize (sim, problems, error);
 }
 
-QdSimulation *
-qd_simulation_new (QdDocument        *document,
-                   const char *const *overrides,
-                   GPtrArray         *problems,
-                   GError           **error)
+/* @sim (NULL when compiling failed) initialized, or NULL when its init
+ * failed. */
+static QdSimulation *
+initialized (QdSimulation  *sim,
+             GPtrArray     *problems,
+             GError       **error)
 {
-  QdSimulation *sim;
-
-  g_return_val_if_fail (document != NULL, NULL);
-
-  sim = qd_compile (document, overrides, problems, error);
   if (sim == NULL)
     return NULL;
   if (!initialize (sim, problems, error))
@@ -2212,12 +2211,46 @@ qd_simulation_new (QdDocument        *document,
   return sim;
 }
 
+QdSimulation *
+qd_simulation_new (QdDocument        *document,
+                   const char *const *overrides,
+                   GPtrArray         *problems,
+                   GError           **error)
+{
+  g_return_val_if_fail (document != NULL, NULL);
+
+  return initialized (qd_compile (document, overrides, FALSE, problems, error),
+                      problems, error);
+}
+
+QdSimulation *
+qd_simulation_new_taking (QdDocument        *document,
+                          const char *const *overrides,
+                          GPtrArray         *problems,
+                          GError           **error)
+{
+  QdSimulation *sim;
+
+  g_return_val_if_fail (document != NULL, NULL);
+
+  sim = qd_compile (document, overrides, TRUE, problems, error);
+  g_object_unref (document);
+#ifdef __GLIBC__
+  /* The document is millions of small allocations in the middle of the
+   * heap, below the compiler's: free() keeps their pages, which the
+   * blocks' init and the run would not all reuse (the loop's large
+   * arrays are mapped apart). Hand them back now. */
+  malloc_trim (0);
+#endif
+  return initialized (sim, problems, error);
+}
+
 gboolean
 qd_document_check (QdDocument        *document,
                    const char *const *overrides,
                    GPtrArray         *problems)
 {
-  QdSimulation *sim = qd_compile (document, overrides, problems, NULL);
+  QdSimulation *sim = qd_compile (document, overrides, FALSE, problems, NULL);
 
   if (sim == NULL)
     return FALSE;

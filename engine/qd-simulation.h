@@ -48,6 +48,16 @@ QD_API QdSimulation *qd_simulation_new     (QdDocument          *document,
                                             const char *const   *overrides,
                                             GPtrArray           *problems,
                                             GError             **error);
+/* The same, taking the caller's reference to @document (transfer full)
+ * and dropping it as soon as the model is compiled, before the blocks'
+ * init: the simulation never reads the document, so a caller with no
+ * further use for it (a command-line run) does not hold the document and
+ * the whole flat model at once. When that was the last reference, the
+ * document's memory goes back to the system. */
+QD_API QdSimulation *qd_simulation_new_taking (QdDocument        *document,
+                                              const char *const *overrides,
+                                              GPtrArray         *problems,
+                                              GError           **error);
 QD_API void          qd_simulation_free    (QdSimulation        *self);
 
 /* Validates without keeping a simulation: TRUE when there is no problem. */

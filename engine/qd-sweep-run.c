@@ -219,7 +219,7 @@ qd_sweep_run (QdSweep                 *self,
   g_ptr_array_add (overrides, NULL);
 
   /* Compiled, reseeded, then initialized: init reads the seeds. */
-  sim = qd_compile (document, (const char *const *) overrides->pdata, problems, &error);
+  sim = qd_compile (document, (const char *const *) overrides->pdata, FALSE, problems, &error);
   if (sim != NULL && !qd_sweep_get_model_seeds (self))
     qd_simulation_reseed (sim, qd_sweep_derive_seed (qd_sweep_get_seed (self), run));
   if (sim != NULL && !qd_simulation_initialize (sim, problems, &error))

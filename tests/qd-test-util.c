@@ -84,14 +84,14 @@ dump_system (GString  *out,
 
           g_string_append_printf (out, " %s:%u", target->dst.block,
                                   target->dst.port);
-          for (guint k = 0; k < target->points->len; k++)
+          for (guint k = 0; k < qd_link_target_n_points (target); k++)
             {
               QdPoint *point = &g_array_index (target->points, QdPoint, k);
 
               g_string_append_printf (out, "%s%g,%g", k == 0 ? "[" : " ",
                                       point->x, point->y);
             }
-          if (target->points->len > 0)
+          if (qd_link_target_n_points (target) > 0)
             g_string_append_c (out, ']');
         }
       g_string_append_c (out, '\n');

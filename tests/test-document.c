@@ -760,6 +760,18 @@ test_disconnect (void)
   }
   assert_undo_redo (c.doc, before);
   g_free (before);
+  /* Undone, the target has no bends again and keeps no array for them;
+   * redone, it has them back. */
+  {
+    QdLinkTarget *target = g_ptr_array_index (c.l_gain->targets, 1);
+
+    g_assert_true (qd_document_undo (c.doc));
+    g_assert_null (target->points);
+    g_assert_true (qd_document_redo (c.doc));
+    g_assert_cmpuint (qd_link_target_n_points (target), ==, 2);
+    qd_document_set_link_points (c.doc, c.l_gain, 1, NULL, 0);
+    g_assert_null (target->points);
+  }
 
   g_object_unref (c.doc);
 }
@@ -1114,6 +1126,51 @@ test_remove_port_block (void)
   g_object_unref (doc);
 }
 
+/* A system frees the blocks and links only it holds in one sweep
+ * (qd-diagram.c, release_owned()): blocks and links held elsewhere (the
+ * history) keep their ids, types and parameters, and the uses of shared
+ * parameter sets and texts stay counted, whatever order the blocks come
+ * in. */
+static void
+test_system_release (void)
+{
+  QdSystem *root = qd_system_new ();
+  QdBlock *kept, *later;
+  QdLink *kept_link;
+
+  for (guint i = 0; i < 6; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("b%u", i + 1);
+      QdBlock *block = qd_block_new (id, "test-gain", id);
+      QdLink *link = qd_link_new (id, id, 0);
+
+      /* Runs of one set, another, none, then the first again. */
+      if (i != 3)
+        qd_block_set_param_raw (block, "w", i < 2 || i == 5 ? "1, -1" : "2");
+      qd_link_add_target (link, "b1", 0);
+      qd_system_append_block (root, block);
+      qd_system_append_link (root, link);
+    }
+  kept = qd_block_ref (g_ptr_array_index (root->blocks, 1));
+  kept_link = qd_link_ref (g_ptr_array_index (root->links, 2));
+  qd_system_unref (root);
+
+  g_assert_cmpstr (kept->id, ==, "b2");
+  g_assert_cmpstr (kept->type, ==, "test-gain");
+  g_assert_cmpstr (qd_block_get_param (kept, "w"), ==, "1, -1");
+  g_assert_cmpstr (kept_link->src.block, ==, "b3");
+  g_assert_cmpstr (((QdLinkTarget *) g_ptr_array_index (kept_link->targets, 0))->dst.block, ==, "b1");
+  /* The set is still in the table with its one remaining use: a new
+   * block with the same value shares it, and both release it. */
+  later = qd_block_new ("b9", "test-gain", "Later");
+  qd_block_set_param_raw (later, "w", "1, -1");
+  g_assert_true (later->params == kept->params);
+  qd_block_unref (kept);
+  g_assert_cmpstr (qd_block_get_param (later, "w"), ==, "1, -1");
+  qd_block_unref (later);
+  qd_link_unref (kept_link);
+}
+
 /* The compact storage of a large model: texts shared between blocks and
  * links, parameter arrays shared until written, names kept with the block
  * until a rename, and the per-system indexes made on the first search.
@@ -1217,6 +1274,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/document/add-block", test_add_block);
   g_test_add_func ("/document/remove-block", test_remove_block);
+  g_test_add_func ("/document/system-release", test_system_release);
   g_test_add_func ("/document/geometry", test_geometry);
   g_test_add_func ("/document/rename", test_rename);
   g_test_add_func ("/document/set-param", test_set_param);

@@ -961,6 +961,46 @@ small_model (void)
   return m.doc;
 }
 
+/* qd_simulation_new_taking() drops the document once compiled (the
+ * command line's runs, so that a large model's document and flat model
+ * are not in memory at once): the document is gone before the run, which
+ * is that of qd_simulation_new(); a model that does not compile reports
+ * its problems and drops the document too. */
+static void
+test_compile_taking (void)
+{
+  g_autoptr(GPtrArray) problems =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) qd_problem_free);
+  g_autoptr(GError) error = NULL;
+  QdDocument *doc = small_model ();
+  QdSimulation *sim;
+  QdTrace *trace;
+  Model m;
+
+  g_object_add_weak_pointer (G_OBJECT (doc), (gpointer *) &doc);
+  sim = qd_simulation_new_taking (doc, NULL, problems, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (sim);
+  g_assert_null (doc);
+  run_ok (sim);
+  g_assert_cmpuint (qd_simulation_get_events (sim), ==, 15);
+  g_assert_cmpuint (qd_simulation_get_transitions (sim), ==, 24);
+  trace = g_ptr_array_index (qd_simulation_get_traces (sim), 0);
+  g_assert_cmpstr (qd_trace_get_name (trace), ==, "/Sink/in");
+  g_assert_cmpfloat (qd_trace_eval (trace, 2.5), ==, 2.0);
+  qd_simulation_free (sim);
+
+  model_init (&m);
+  add_block (m.root, "no-such-type", "Mystery");
+  model_finish (&m);
+  g_object_add_weak_pointer (G_OBJECT (m.doc), (gpointer *) &m.doc);
+  g_assert_null (qd_simulation_new_taking (m.doc, NULL, problems, &error));
+  g_assert_null (m.doc);
+  g_assert_error (error, QD_ERROR, QD_ERROR_UNKNOWN_TYPE);
+  g_assert_cmpuint (problems->len, ==, 1);
+  g_assert_cmpstr (((QdProblem *) g_ptr_array_index (problems, 0))->path, ==, "/Mystery");
+}
+
 static void
 test_run_counts (void)
 {
@@ -1091,7 +1131,26 @@ test_run_flattening (void)
         y->path = x->path;
     }
   assert_logs_equal (flat, nested);
-  g_object_unref (m.doc);
+
+  /* Given up to qd_simulation_new_taking(), the document's links are
+   * freed once read, in every nested system: the same run. */
+  {
+    g_autoptr(GArray) taken = NULL;
+    g_autoptr(GError) error = NULL;
+
+    sim = qd_simulation_new_taking (g_steal_pointer (&m.doc), NULL, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (qd_simulation_get_atomic (sim, 1)->path, ==, "/Outer/Inner/Pass");
+    log_reset ();
+    run_ok (sim);
+    taken = log_take ();
+    qd_simulation_free (sim);
+    g_assert_cmpuint (taken->len, ==, flat->len);
+    for (guint k = 0; k < taken->len; k++)
+      if (g_array_index (taken, LogEntry, k).index == 1)
+        g_array_index (taken, LogEntry, k).path = g_array_index (flat, LogEntry, k).path;
+    assert_logs_equal (flat, taken);
+  }
 }
 
 /* Simultaneous events go by priority: swapping the block order swaps the
@@ -1730,6 +1789,7 @@ main (int argc, char **argv)
   transition_log = g_array_new (FALSE, FALSE, sizeof (LogEntry));
 
   g_test_add_func ("/compile/unknown-type", test_compile_unknown_type);
+  g_test_add_func ("/compile/taking", test_compile_taking);
   g_test_add_func ("/compile/parameters", test_compile_parameters);
   g_test_add_func ("/compile/values", test_compile_values);
   g_test_add_func ("/compile/variables", test_compile_variables);
