@@ -115,6 +115,7 @@ print_classic_stats_table (QdSimulation *sim)
   g_print ("%-20s %" PRIu64 "\n", _("Root stops:"), st.root_stops);
   g_print ("%-20s %" PRIu64 "\n", _("Root evaluations:"), st.root_evals);
   g_print ("%-20s %" PRIu64 "\n", _("Time events:"), st.time_events);
+  g_print ("%-20s %" PRIu64 "\n", _("Restarts:"), st.restarts);
 }
 
 static void

@@ -506,6 +506,8 @@ test_cli_solver (void)
   g_assert_nonnull (strstr (t.out, "RHS evaluations:"));
   g_assert_nonnull (strstr (t.out, "Root stops:"));
   g_assert_nonnull (strstr (t.out, "Root evaluations:    0\n"));
+  /* No discontinuity: the solver never started again. */
+  g_assert_nonnull (strstr (t.out, "Restarts:            0\n"));
 
   run_cli (&bad, "run", decay, "--solver", "rk45", NULL);
   g_assert_cmpint (bad.status, ==, 2);
