@@ -335,3 +335,43 @@ qd_test_run_cli (QdCliResult *r,
   g_ptr_array_add (args, NULL);
   qd_test_spawn (r, input, NULL, (char **) args->pdata);
 }
+
+char *
+qd_test_read_text (const char *path)
+{
+  char *text = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+  return text;
+}
+
+gboolean
+qd_test_is_true (gpointer flag)
+{
+  return *(gboolean *) flag;
+}
+
+static gboolean
+on_time_up (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+gboolean
+qd_test_iterate_until (gboolean (*done) (gpointer data),
+                       gpointer   data,
+                       guint      seconds)
+{
+  gboolean time_up = FALSE;
+  guint id = g_timeout_add_seconds (seconds, on_time_up, &time_up);
+
+  while (!done (data) && !time_up)
+    g_main_context_iteration (NULL, TRUE);
+  if (time_up)
+    return FALSE;
+  g_source_remove (id);
+  return TRUE;
+}

@@ -108,5 +108,16 @@ void          qd_test_run_cli        (QdCliResult  *r,
 char         *qd_test_read_fd        (int           fd);
 /* The RLIMIT_FSIZE of qd_test_spawn(), as a GSpawnChildSetupFunc. */
 void          qd_test_limit_file_size (gpointer     user_data);
+/* The contents of the file @path (to free); the test fails when it
+ * cannot be read. */
+char         *qd_test_read_text      (const char   *path);
+/* Whether the gboolean at @flag is TRUE: a condition for
+ * qd_test_iterate_until() on a flag a callback sets. */
+gboolean      qd_test_is_true        (gpointer      flag);
+/* Iterates the default main context (blocking) until @done (@data)
+ * holds: TRUE then, FALSE when @seconds passed first. */
+gboolean      qd_test_iterate_until  (gboolean    (*done) (gpointer data),
+                                      gpointer      data,
+                                      guint         seconds);
 
 G_END_DECLS

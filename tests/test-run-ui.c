@@ -16,6 +16,7 @@
 #include "qd-application.h"
 #include "qd-run-bar.h"
 #include "qd-run-session.h"
+#include "qd-test-gtk-util.h"
 #include "qd-test-util.h"
 #include "qd-window.h"
 
@@ -97,46 +98,39 @@ fixture_teardown (Fixture *f)
   g_clear_object (&f->document);
 }
 
-static gboolean
-on_timeout (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
 /* Iterates the main context until @done says so, failing after 60 s. */
 #define wait_until(done, f) wait_until_at (done, f, __LINE__)
 
 static void
-wait_until_at (gboolean (*done) (Fixture *f),
+wait_until_at (gboolean (*done) (gpointer f),
                Fixture   *f,
                int        line)
 {
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (60, on_timeout, &timed_out);
-
-  while (!done (f) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  if (timed_out)
+  if (!qd_test_iterate_until (done, f, 60))
     g_error ("line %d: the run did not get there within 60 s", line);
-  g_source_remove (id);
 }
 
 static gboolean
-is_finished (Fixture *f)
+is_finished (gpointer data)
 {
+  Fixture *f = data;
+
   return f->n_finished > 0;
 }
 
 static gboolean
-is_paused (Fixture *f)
+is_paused (gpointer data)
 {
+  Fixture *f = data;
+
   return f->n_paused > 0 || f->n_finished > 0;
 }
 
 static gboolean
-is_running (Fixture *f)
+is_running (gpointer data)
 {
+  Fixture *f = data;
+
   return f->n_running > 0 || f->n_finished > 0;
 }
 
@@ -406,8 +400,9 @@ test_run_lotka_volterra (void)
 }
 
 static gboolean
-plot_shows_whole_run (Fixture *f)
+plot_shows_whole_run (gpointer data)
 {
+  Fixture *f = data;
   QdSimulation *sim = qd_runner_get_simulation (qd_run_session_get_runner (f->session));
   double x0, x1;
 
@@ -1748,21 +1743,12 @@ main (int    argc,
   g_autoptr(GError) error = NULL;
   int status;
 
-  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
-    {
-      g_print ("1..0 # SKIP no display (run under xvfb-run)\n");
-      return 0;
-    }
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
   /* The renderer the application picks: Cairo where OpenGL is software,
    * which LIBGL_ALWAYS_SOFTWARE declares (Xvfb's is software anyway),
    * unless GSK_RENDERER says otherwise. */
   renderer_set = g_strdup (g_getenv ("GSK_RENDERER"));
-  if (renderer_set == NULL)
-    g_setenv ("LIBGL_ALWAYS_SOFTWARE", "1", TRUE);
-
-  gtk_test_init (&argc, &argv, NULL);
-  qd_init ();
+  if (!qd_test_gtk_init (&argc, &argv, TRUE))
+    return 0;
 
   app = qd_application_new (G_APPLICATION_NON_UNIQUE);
   g_application_register (G_APPLICATION (app), NULL, &error);
