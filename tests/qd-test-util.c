@@ -1,6 +1,7 @@
 /* qd-test-util.c: helpers shared by the tests */
 #include "qd-test-util.h"
 
+#include <glib/gstdio.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -345,6 +346,25 @@ qd_test_read_text (const char *path)
   g_file_get_contents (path, &text, NULL, &error);
   g_assert_no_error (error);
   return text;
+}
+
+void
+qd_test_remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR)
+          && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        qd_test_remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
 }
 
 gboolean

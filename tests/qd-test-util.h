@@ -111,6 +111,8 @@ void          qd_test_limit_file_size (gpointer     user_data);
 /* The contents of the file @path (to free); the test fails when it
  * cannot be read. */
 char         *qd_test_read_text      (const char   *path);
+/* Removes the folder @path with what it holds (folders included). */
+void          qd_test_remove_tree    (const char   *path);
 /* Whether the gboolean at @flag is TRUE: a condition for
  * qd_test_iterate_until() on a flag a callback sets. */
 gboolean      qd_test_is_true        (gpointer      flag);

@@ -529,18 +529,7 @@ main (int    argc,
 #endif
 
   status = g_test_run ();
-  {
-    g_autoptr(GDir) dir = g_dir_open (tmp_dir, 0, NULL);
-    const char *name;
-
-    while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-      {
-        g_autofree char *path = g_build_filename (tmp_dir, name, NULL);
-
-        g_unlink (path);
-      }
-  }
-  g_rmdir (tmp_dir);
+  qd_test_remove_tree (tmp_dir);
   g_free (tmp_dir);
   return status;
 }

@@ -1398,21 +1398,6 @@ test_cli_event_log_writer (void)
   g_dir_close (dir);
 }
 
-static void
-remove_tmp_dir (void)
-{
-  GDir *dir = g_dir_open (tmp_dir, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (tmp_dir, name, NULL);
-      g_unlink (path);
-    }
-  if (dir != NULL)
-    g_dir_close (dir);
-  g_rmdir (tmp_dir);
-}
 
 /* --trace-budget keeps the traces within it, and the CSV says what was
  * decimated; without it, every event is kept and written. */
@@ -1493,7 +1478,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/bench-lists", test_cli_bench_lists);
 
   status = g_test_run ();
-  remove_tmp_dir ();
+  qd_test_remove_tree (tmp_dir);
   g_free (tmp_dir);
   return status;
 }

@@ -283,6 +283,24 @@ test_break_crossing (void)
   fixture_teardown (&f);
 }
 
+/* Opens @plot's context menu at data (@x, @y), checks that it offers
+ * @label and activates @action from it. */
+static void
+pick_from_menu (QdPlot     *plot,
+                double      x,
+                double      y,
+                const char *label,
+                const char *action)
+{
+  GMenuModel *model;
+  double wx, wy;
+
+  qd_test_plot_to_widget (plot, x, y, &wx, &wy);
+  model = qd_plot_menu_prepare (plot, wx, wy);
+  g_assert_true (qd_test_menu_has_label (model, label));
+  g_assert_true (qd_plot_menu_activate (plot, action, NULL));
+}
+
 /* A right click on the plot of Cellier's example where x is 5.5 offers
  * "Break when x crosses 5.5"; chosen, the breakpoint is on the block
  * output that drives the Scope (the Integrator's), at the value clicked,
@@ -297,8 +315,7 @@ test_break_from_plot (void)
   QdPlot *plot;
   GPtrArray *bps;
   const QdBreakpoint *bp;
-  GMenuModel *model;
-  double wx, wy, expected = 0.1 + 1.0 / 9 + 1.0 / 8 + 1.0 / 7 + 1.0 / 6;
+  double expected = 0.1 + 1.0 / 9 + 1.0 / 8 + 1.0 / 7 + 1.0 / 6;
 
   fixture_setup (&f, "cellier-first-order.qdevs");
   session = qd_debugger_get_session (f.debugger);
@@ -309,10 +326,7 @@ test_break_from_plot (void)
   while (g_main_context_iteration (NULL, FALSE))
     ;
 
-  qd_test_plot_to_widget (plot, 0.3, 5.5, &wx, &wy);
-  model = qd_plot_menu_prepare (plot, wx, wy);
-  g_assert_true (qd_test_menu_has_label (model, "Break when x crosses 5.5"));
-  g_assert_true (qd_plot_menu_activate (plot, "break-crossing", NULL));
+  pick_from_menu (plot, 0.3, 5.5, "Break when x crosses 5.5", "break-crossing");
   bps = qd_debugger_get_breakpoints (f.debugger);
   g_assert_cmpuint (bps->len, ==, 1);
   bp = g_ptr_array_index (bps, 0);
@@ -325,10 +339,7 @@ test_break_from_plot (void)
   g_assert_cmpfloat_with_epsilon (qd_debugger_get_time (f.debugger), expected, 1e-12);
 
   /* The time clicked, rounded to what a pixel tells. */
-  qd_test_plot_to_widget (plot, 2.5, 2.0, &wx, &wy);
-  model = qd_plot_menu_prepare (plot, wx, wy);
-  g_assert_true (qd_test_menu_has_label (model, "Break at t = 2.5"));
-  g_assert_true (qd_plot_menu_activate (plot, "break-time", NULL));
+  pick_from_menu (plot, 2.5, 2.0, "Break at t = 2.5", "break-time");
   bps = qd_debugger_get_breakpoints (f.debugger);
   g_assert_cmpuint (bps->len, ==, 2);
   bp = g_ptr_array_index (bps, 1);

@@ -638,17 +638,6 @@ main (int    argc,
   g_test_add_func ("/sweep-ui/live-plot", test_live_plot);
   g_test_add_func ("/sweep-ui/cancel", test_cancel);
   status = g_test_run ();
-  {
-    g_autoptr(GDir) dir = g_dir_open (tmp_dir, 0, NULL);
-    const char *name;
-
-    while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-      {
-        g_autofree char *file = g_build_filename (tmp_dir, name, NULL);
-
-        g_unlink (file);
-      }
-    g_rmdir (tmp_dir);
-  }
+  qd_test_remove_tree (tmp_dir);
   return status;
 }
