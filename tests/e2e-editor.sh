@@ -73,34 +73,10 @@ fail ()
 e2e_isolate "$qdevs"
 export QD_TEST_GEOMETRY=1
 
-# The rectangle "X Y WIDTH HEIGHT" on the screen of the main window's
-# widget named $1, from the window's last report (the main window is the
-# first one opened); fails when that report does not have it.
-rect ()
-{
-  eval "$(xdotool getwindowgeometry --shell "$main")"
-  awk -v name="$1" -v wx="$X" -v wy="$Y" '
-    $1 == "qd-geometry-begin" && $2 == "1" { inside = 1; seen = ""; next }
-    inside && $1 == "qd-geometry" && $2 == name { seen = ($3 + wx) " " ($4 + wy) " " $5 " " $6; next }
-    $1 == "qd-geometry-end" && $2 == "1" { inside = 0; last = seen; next }
-    END { if (last == "") exit 1; print last }' "$work/app.log"
-}
-
-# The centre "X Y" of the widget named $1, once it is there (up to 20 s).
-centre ()
-{
-  i=0
-  while [ $i -lt 200 ]; do
-    if r=$(rect "$1"); then
-      set -- $r
-      echo "$(($1 + $3 / 2)) $(($2 + $4 / 2))"
-      return 0
-    fi
-    sleep 0.1
-    i=$((i + 1))
-  done
-  return 1
-}
+# Where the main window's widgets are: rect 1 NAME and centre 1 NAME of
+# e2e-lib.sh, from the main window's (the first one opened, WID_1) last
+# report; rect fails when that report does not have the widget.
+E2E_LOG="$work/app.log"
 
 # Canvas point (x, y) on the screen, for a new diagram at 100 %
 # (canvas_x0 and canvas_y0 are set once the diagram is shown).
@@ -113,7 +89,7 @@ wait_window ()
 {
   i=0
   while [ $i -lt 300 ]; do
-    id=$(xdotool search --onlyvisible --name "$1" 2>/dev/null | head -n 1)
+    id=$(e2e_find_window "$1")
     if [ -n "$id" ]; then
       echo "$id"
       return 0
@@ -143,34 +119,18 @@ wait_title ()
   return 1
 }
 
-# A press, a drag in small steps (as a hand moves) and a release.
-drag ()
-{
-  xdotool mousemove "$1" "$2"
-  sleep 0.4
-  xdotool mousedown 1
-  sleep 0.3
-  for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
-    xdotool mousemove $(($1 + ($3 - $1) * i / 12)) $(($2 + ($4 - $2) * i / 12))
-    sleep 0.06
-  done
-  sleep 0.4
-  xdotool mouseup 1
-  sleep 0.8
-}
-
 # Types $1 into the palette search and drags the row of block type $2 to
 # the canvas point ($3, $4), where the block is centred.
 add_block ()
 {
-  at=$(centre palette-search) || fail "no palette search entry in the window"
+  at=$(centre 1 palette-search) || fail "no palette search entry in the window"
   xdotool mousemove $at click 1
   sleep 0.2
   xdotool key ctrl+a
   xdotool type --delay 20 "$1"
   # The search waits for a pause in typing before it filters.
   sleep 1.5
-  at=$(centre "palette:$2") || fail "the palette does not show the $1 block"
+  at=$(centre 1 "palette:$2") || fail "the palette does not show the $1 block"
   drag $at "$(sx "$3")" "$(sy "$4")"
   # The drop ends the drag-and-drop session: let it finish.
   sleep 1
@@ -204,6 +164,7 @@ EOF
 "$qdevs" >"$work/app.log" 2>&1 &
 app_pid=$!
 main=$(wait_window "^QDevs$") || fail "the editor's window did not appear"
+WID_1=$main
 xdotool windowmove "$main" 0 0 windowsize "$main" 1200 900
 sleep 0.8
 ok "the editor starts with an empty window"
@@ -221,7 +182,7 @@ sleep 0.5
 e2e_screenshot "01-new-diagram"
 ok "Ctrl+N starts a new diagram"
 
-r=$(rect canvas) || fail "no canvas in the window"
+r=$(rect 1 canvas) || fail "no canvas in the window"
 set -- $r
 canvas_x0=$(($1 + 32))
 canvas_y0=$(($2 + 32))
@@ -247,7 +208,7 @@ ok "three connections drawn by dragging between ports"
 # The gain: select the block, then type into the inspector's field.
 xdotool mousemove "$(sx 115)" "$(sy 105)" click 1
 sleep 0.5
-at=$(centre field:k) || fail "selecting the Gain does not show its gain in the inspector"
+at=$(centre 1 field:k) || fail "selecting the Gain does not show its gain in the inspector"
 xdotool mousemove $at click 1
 sleep 0.2
 xdotool key ctrl+a

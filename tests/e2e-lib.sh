@@ -1,7 +1,8 @@
 # e2e-lib.sh: what the end-to-end scripts that run the editor share
 #
-# Sourced by e2e-run.sh and e2e-sweep.sh after they set SRC, BUILD, APP
-# and CLI. e2e_init "$@" tries the script twice (synthetic input on a
+# Sourced by e2e-run.sh and e2e-sweep.sh after they set SRC. e2e_init "$@"
+# sets BUILD ($QD_BUILD_DIR, or SRC/build), the editor APP and qdevs-cli
+# CLI built there, tries the script twice (synthetic input on a
 # loaded machine can lose an event; a real defect fails both attempts),
 # skips (77) without xdotool, xvfb-run or a screenshot tool, starts it
 # again inside a display of its own, and makes the scratch folder WORK,
@@ -12,9 +13,13 @@
 #   shot NAME        a screenshot of the whole display into SHOT
 #   rect WINDOW NAME the rectangle "X Y WIDTH HEIGHT" on the screen of the
 #                    widget NAME of the editor's WINDOW-th window (with
-#                    QD_TEST_GEOMETRY=1, ui/qd-test-geometry.c), WID_n
-#                    being that window's X id
+#                    QD_TEST_GEOMETRY=1, ui/qd-test-geometry.c) from that
+#                    window's last report in the log $E2E_LOG (default
+#                    $WORK/app.log); WID_n, when set, is that window's X
+#                    id (unset: the window is at the screen's corner)
 #   centre WINDOW NAME  its centre "X Y", once it is there (up to 20 s)
+#   drag X0 Y0 X1 Y1 a press at (X0, Y0), a move in small steps (as a
+#                    hand moves) and a release at (X1, Y1)
 
 # e2e_retry "$@": runs the script (with those arguments) once more when
 # its first attempt fails, other than by skipping.
@@ -31,6 +36,9 @@ e2e_retry ()
 
 e2e_init ()
 {
+  BUILD=${QD_BUILD_DIR:-$SRC/build}
+  APP=$BUILD/app/qdevs
+  CLI=$BUILD/app/qdevs-cli
   e2e_retry "$@"
   if ! command -v xdotool >/dev/null 2>&1 || ! command -v xvfb-run >/dev/null 2>&1; then
     echo "skipped: xdotool and xvfb-run are needed"
@@ -90,12 +98,15 @@ shot ()
 
 rect ()
 {
-  eval "$(xdotool getwindowgeometry --shell "$(eval echo "\$WID_$1")")"
+  X=0
+  Y=0
+  e2e_wid=$(eval echo "\${WID_$1:-}")
+  [ -z "$e2e_wid" ] || eval "$(xdotool getwindowgeometry --shell "$e2e_wid")"
   awk -v window="$1" -v name="$2" -v wx="$X" -v wy="$Y" '
     $1 == "qd-geometry-begin" && $2 == window { inside = 1; seen = ""; next }
     inside && $1 == "qd-geometry" && $2 == name { seen = ($3 + wx) " " ($4 + wy) " " $5 " " $6; next }
     $1 == "qd-geometry-end" && $2 == window { inside = 0; last = seen; next }
-    END { if (last == "") exit 1; print last }' "$WORK/app.log"
+    END { if (last == "") exit 1; print last }' "${E2E_LOG:-$WORK/app.log}"
 }
 
 centre ()
@@ -111,6 +122,21 @@ centre ()
     i=$((i + 1))
   done
   return 1
+}
+
+drag ()
+{
+  xdotool mousemove "$1" "$2"
+  sleep 0.4
+  xdotool mousedown 1
+  sleep 0.3
+  for e2e_step in 1 2 3 4 5 6 7 8 9 10 11 12; do
+    xdotool mousemove $(($1 + ($3 - $1) * e2e_step / 12)) $(($2 + ($4 - $2) * e2e_step / 12))
+    sleep 0.06
+  done
+  sleep 0.4
+  xdotool mouseup 1
+  sleep 0.8
 }
 
 # The scripts that take the editor as their first argument (e2e-editor.sh,

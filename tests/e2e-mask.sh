@@ -106,22 +106,6 @@ set -- $(find_colour "$shots/loaded.png" 255 243 188)
 [ "$3" -gt 500 ] || fail "no note found on the canvas ($3 pixels of its colour)"
 nx=$1 ny=$2
 
-# A press, a drag in small steps (as a hand moves) and a release.
-drag ()
-{
-  xdotool mousemove "$1" "$2"
-  sleep 0.4
-  xdotool mousedown 1
-  sleep 0.3
-  for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
-    xdotool mousemove $(($1 + ($3 - $1) * i / 12)) $(($2 + ($4 - $2) * i / 12))
-    sleep 0.06
-  done
-  sleep 0.4
-  xdotool mouseup 1
-  sleep 0.8
-}
-
 drag "$nx" "$ny" $((nx + 120)) $((ny + 80))
 xdotool mousemove 640 20
 sleep 0.5
@@ -131,31 +115,10 @@ set -- $(find_colour "$shots/note-dragged.png" 255 243 188)
   fail "the note did not follow the pointer: at $1,$2, was at $nx,$ny"
 echo "ok: the note moved from $nx,$ny to $1,$2 on the screen"
 
-# The geometry the windows report (qd-test-geometry.h): "X Y W H" on the
-# screen of widget $2 of window $1 (1: the editor, 2: the next one).
-rect ()
-{
-  awk -v win="$1" -v name="$2" '
-    $1 == "qd-geometry-begin" && $2 == win { inside = 1; seen = ""; next }
-    inside && $1 == "qd-geometry" && $2 == name { seen = $3 " " $4 " " $5 " " $6; next }
-    $1 == "qd-geometry-end" && $2 == win { inside = 0; if (seen != "") last = seen; next }
-    END { if (last == "") exit 1; print last }' "$work/log"
-}
-
-centre ()
-{
-  i=0
-  while [ $i -lt 100 ]; do
-    if r=$(rect "$1" "$2"); then
-      set -- $r
-      echo "$(($1 + $3 / 2)) $(($2 + $4 / 2))"
-      return 0
-    fi
-    sleep 0.1
-    i=$((i + 1))
-  done
-  return 1
-}
+# The geometry the windows report (qd-test-geometry.h), rect and centre
+# of e2e-lib.sh: window 1 is the editor, 2 the next one; both stand at
+# the screen's corner.
+E2E_LOG="$work/log"
 
 # The subsystem: left of the Scope, the only other block; its icon text
 # is dark on white. Click in the middle of the blocks' bounding box's

@@ -14,9 +14,6 @@
 set -u
 
 SRC=${QD_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
-BUILD=${QD_BUILD_DIR:-$SRC/build}
-APP=$BUILD/app/qdevs
-CLI=$BUILD/app/qdevs-cli
 MODEL=$SRC/data/examples/lotka-volterra.qdevs
 . "$SRC/tests/e2e-lib.sh"
 e2e_init "$@"
