@@ -367,6 +367,28 @@ qd_test_remove_tree (const char *path)
   g_rmdir (path);
 }
 
+static void
+on_emitted (gboolean *emitted)
+{
+  *emitted = TRUE;
+}
+
+void
+qd_test_wait_for_signal (gpointer     instance,
+                         const char  *signal,
+                         void       (*start) (gpointer instance))
+{
+  gboolean emitted = FALSE;
+  /* Swapped: the flag comes first, whatever the signal's arguments. */
+  gulong id = g_signal_connect_swapped (instance, signal, G_CALLBACK (on_emitted), &emitted);
+
+  if (start != NULL)
+    start (instance);
+  while (!emitted)
+    g_main_context_iteration (NULL, TRUE);
+  g_signal_handler_disconnect (instance, id);
+}
+
 gboolean
 qd_test_is_true (gpointer flag)
 {

@@ -113,6 +113,12 @@ void          qd_test_limit_file_size (gpointer     user_data);
 char         *qd_test_read_text      (const char   *path);
 /* Removes the folder @path with what it holds (folders included). */
 void          qd_test_remove_tree    (const char   *path);
+/* Connects to @signal of @instance, calls @start (@instance) when not
+ * NULL, and iterates the default main context until @signal is
+ * emitted. */
+void          qd_test_wait_for_signal (gpointer     instance,
+                                       const char  *signal,
+                                       void       (*start) (gpointer instance));
 /* Whether the gboolean at @flag is TRUE: a condition for
  * qd_test_iterate_until() on a flag a callback sets. */
 gboolean      qd_test_is_true        (gpointer      flag);

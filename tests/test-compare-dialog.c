@@ -29,22 +29,9 @@ decay_document (void)
 }
 
 static void
-on_finished (QdCompareDialog *dialog,
-             gboolean        *done)
-{
-  *done = TRUE;
-}
-
-static void
 run_and_wait (QdCompareDialog *dialog)
 {
-  gboolean done = FALSE;
-  gulong id = g_signal_connect (dialog, "finished", G_CALLBACK (on_finished), &done);
-
-  qd_compare_dialog_run (dialog);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-  g_signal_handler_disconnect (dialog, id);
+  qd_test_wait_for_signal (dialog, "finished", (void (*) (gpointer)) qd_compare_dialog_run);
 }
 
 static void

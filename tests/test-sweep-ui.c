@@ -81,24 +81,13 @@ on_finished (gpointer  source,
 static void
 wait_job (QdSweepJob *job)
 {
-  gboolean done = FALSE;
-  gulong id = g_signal_connect (job, "finished", G_CALLBACK (on_finished), &done);
-
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-  g_signal_handler_disconnect (job, id);
+  qd_test_wait_for_signal (job, "finished", NULL);
 }
 
 static void
 run_dialog (QdSweepDialog *dialog)
 {
-  gboolean done = FALSE;
-  gulong id = g_signal_connect (dialog, "finished", G_CALLBACK (on_finished), &done);
-
-  qd_sweep_dialog_run (dialog);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-  g_signal_handler_disconnect (dialog, id);
+  qd_test_wait_for_signal (dialog, "finished", (void (*) (gpointer)) qd_sweep_dialog_run);
 }
 
 /* Runs a job of @vary / @dist options on @threads threads and writes
