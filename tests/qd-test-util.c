@@ -179,6 +179,52 @@ qd_test_set_final_time (QdDocument *doc,
   g_assert_no_error (error);
 }
 
+char *
+qd_test_illegitimate_chain (void)
+{
+  GString *text = g_string_new (NULL);
+
+  g_string_append (text,
+    "{\"format\": \"qdevs\", \"version\": 1, \"title\": \"\", \"description\": \"\",\n"
+    " \"simulation\": {\"start\": 0, \"final\": 1, \"method\": \"QSS1\", \"dqmin\": 1e-06, \"dqrel\": 0.001, \"illegitimacy_limit\": 10},\n"
+    " \"variables\": {},\n"
+    " \"blocks\": [\n"
+    "  {\"id\": \"c\", \"type\": \"constant\", \"name\": \"Constant\", \"position\": [0, 0], \"size\": [60, 40]},\n");
+  for (int i = 1; i <= 12; i++)
+    g_string_append_printf (text, "  {\"id\": \"g%d\", \"type\": \"gain\", \"name\": \"Gain %d\", \"position\": [%d, 0], \"size\": [60, 40]},\n",
+                            i, i, 100 * i);
+  g_string_append (text,
+    "  {\"id\": \"s\", \"type\": \"scope\", \"name\": \"Scope\", \"position\": [1400, 0], \"size\": [60, 40]}],\n"
+    " \"links\": [\n");
+  for (int i = 1; i <= 13; i++)
+    {
+      g_autofree char *src = i == 1 ? g_strdup ("c") : g_strdup_printf ("g%d", i - 1);
+      g_autofree char *dst = i == 13 ? g_strdup ("s") : g_strdup_printf ("g%d", i);
+
+      g_string_append_printf (text, "  {\"id\": \"l%d\", \"from\": {\"block\": \"%s\", \"port\": 0}, \"to\": [{\"block\": \"%s\", \"port\": 0}]}%s\n",
+                              i, src, dst, i == 13 ? "]}" : ",");
+    }
+  return g_string_free (text, FALSE);
+}
+
+QdDocument *
+qd_test_decay_document (double final_time)
+{
+  QdDocument *doc = qd_document_new ();
+  QdBlock *integ = qd_test_add_block (doc, "integrator", "Integrator");
+  QdBlock *gain = qd_test_add_block (doc, "gain", "Gain");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+
+  qd_test_set_param (doc, integ, "x0", "1");
+  qd_test_set_param (doc, gain, "k", "-1");
+  qd_test_set_param (doc, scope, "names", "x");
+  qd_test_connect (doc, integ, 0, gain, 0);
+  qd_test_connect (doc, gain, 0, integ, 0);
+  qd_test_connect (doc, integ, 0, scope, 0);
+  qd_test_set_final_time (doc, final_time);
+  return doc;
+}
+
 QdSimulation *
 qd_test_compile (QdDocument *doc)
 {

@@ -25,6 +25,10 @@ char       *qd_test_dump_document (QdDocument *document);
 /* A .qdevs text: constants One and Zero into a Division, into a Scope;
  * the Division fails at t = 0 (a run-time error at a block). */
 extern const char qd_test_model_division[];
+/* The text of a legitimate model that exceeds its own illegitimacy
+ * limit: a Constant through a chain of 12 gains makes 13 internal
+ * transitions at t = 0, and the file allows 10. */
+char         *qd_test_illegitimate_chain (void);
 
 /* The helpers below build and run documents in tests; each one asserts
  * that its step succeeded, so a test reads as the model it describes. */
@@ -53,6 +57,10 @@ void          qd_test_connect        (QdDocument   *doc,
 /* Sets the final time of @doc, keeping its other settings. */
 void          qd_test_set_final_time (QdDocument   *doc,
                                       double        final_time);
+
+/* dx/dt = -x, x(0) = 1 (Integrator, Gain), into a Scope "x", over
+ * [0, @final_time]. */
+QdDocument   *qd_test_decay_document (double        final_time);
 
 /* Compiles @doc into a simulation with default options; asserts that
  * compiling succeeded. */
