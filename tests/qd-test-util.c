@@ -125,6 +125,18 @@ qd_test_dump_document (QdDocument *document)
   return g_string_free (out, FALSE);
 }
 
+QdDocument *
+qd_test_load_example (const char *name)
+{
+  g_autofree char *path = qd_test_source_path ("data", "examples", name, NULL);
+  g_autoptr(GError) error = NULL;
+  QdDocument *document = qd_document_load (path, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (document);
+  return document;
+}
+
 QdBlock *
 qd_test_add_block (QdDocument *doc,
                    const char *type,

@@ -30,6 +30,9 @@ extern const char qd_test_model_division[];
  * transitions at t = 0, and the file allows 10. */
 char         *qd_test_illegitimate_chain (void);
 
+/* The example @name of data/examples, loaded; asserts that it loads. */
+QdDocument   *qd_test_load_example   (const char   *name);
+
 /* The helpers below build and run documents in tests; each one asserts
  * that its step succeeded, so a test reads as the model it describes. */
 

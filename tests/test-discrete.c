@@ -95,25 +95,13 @@ assert_rel (double      got,
     g_error ("%s: %.17g, expected %.17g within %g", what, got, want, rel);
 }
 
-static QdDocument *
-load_example (void)
-{
-  g_autofree char *path = qd_test_source_path ("data", "examples",
-                                               "queue-server.qdevs", NULL);
-  GError *error = NULL;
-  QdDocument *doc = qd_document_load (path, &error);
-
-  g_assert_no_error (error);
-  return doc;
-}
-
 /* -------------------------------------------------------------------- */
 /* The M/M/1 example */
 
 static void
 test_mm1 (void)
 {
-  g_autoptr(QdDocument) doc = load_example ();
+  g_autoptr(QdDocument) doc = qd_test_load_example ("queue-server.qdevs");
   QdSimulation *sim;
   double rho, lq, l, measured_l;
 
@@ -191,7 +179,7 @@ same_bits (GArray *a,
 static void
 test_reproducible (void)
 {
-  g_autoptr(QdDocument) doc = load_example ();
+  g_autoptr(QdDocument) doc = qd_test_load_example ("queue-server.qdevs");
   g_autoptr(GArray) first = NULL, second = NULL, other = NULL;
   g_autoptr(GArray) other_server = NULL;
   GError *error = NULL;
@@ -923,7 +911,7 @@ test_cli (void)
     "generator", "queue", "server", "delay", "unit_delay", "counter",
     "place", "transition", "event_counter", "statistics", "terminator",
   };
-  g_autoptr(QdDocument) doc = load_example ();
+  g_autoptr(QdDocument) doc = qd_test_load_example ("queue-server.qdevs");
   QdCliResult r = { 0 };
   json_object *root, *stats;
   QdSimulation *sim;

@@ -58,18 +58,6 @@ on_finished (QdRunSession  *session,
   f->last_state = state;
 }
 
-static QdDocument *
-load_example (const char *name)
-{
-  g_autofree char *path = qd_test_source_path ("data", "examples", name, NULL);
-  g_autoptr(GError) error = NULL;
-  QdDocument *document = qd_document_load (path, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (document);
-  return document;
-}
-
 static void
 fixture_setup (Fixture    *f,
                QdDocument *document)
@@ -349,7 +337,7 @@ test_run_lotka_volterra (void)
   GtkWidget *tab, *child;
   int page;
 
-  fixture_setup (&f, load_example ("lotka-volterra.qdevs"));
+  fixture_setup (&f, qd_test_load_example ("lotka-volterra.qdevs"));
   g_assert_cmpuint (qd_run_session_get_n_plots (f.session), ==, 0);
 
   activate (&f, "run.start");
@@ -419,7 +407,7 @@ test_one_event (void)
 {
   Fixture f;
 
-  fixture_setup (&f, load_example ("lotka-volterra.qdevs"));
+  fixture_setup (&f, qd_test_load_example ("lotka-volterra.qdevs"));
   qd_run_bar_set_step_count (f.bar, 1);
   activate (&f, "run.step");
   wait_until (is_paused, &f);
@@ -439,7 +427,7 @@ test_trace_budget (void)
   double from, to, x0, x1;
 
   g_assert_true (g_settings_set_uint (settings, "trace-memory-budget", 2));
-  fixture_setup (&f, load_example ("lotka-volterra.qdevs"));
+  fixture_setup (&f, qd_test_load_example ("lotka-volterra.qdevs"));
   /* About 1.6 million events: some 13 MB of segments without a budget. */
   qd_test_set_final_time (f.document, 100000);
   activate (&f, "run.start");
@@ -488,7 +476,7 @@ test_earlier_runs_budget (void)
   gboolean decimated_label = FALSE;
 
   g_assert_true (g_settings_set_uint (settings, "trace-memory-budget", 2));
-  fixture_setup (&f, load_example ("lotka-volterra.qdevs"));
+  fixture_setup (&f, qd_test_load_example ("lotka-volterra.qdevs"));
   /* Each run alone fills its budget (see test_trace_budget). */
   qd_test_set_final_time (f.document, 100000);
   memory = qd_run_session_get_run_memory (f.session);
@@ -538,7 +526,7 @@ test_pause_resume_step (void)
   QdRunnerProgress p;
   guint64 events;
 
-  fixture_setup (&f, load_example ("lotka-volterra.qdevs"));
+  fixture_setup (&f, qd_test_load_example ("lotka-volterra.qdevs"));
 
   /* Step 100 events, twice: paused after exactly 100 and 200. */
   qd_run_bar_set_step_count (f.bar, 100);
@@ -683,7 +671,7 @@ test_display_value (void)
   QdTrace *trace;
   g_autofree char *expected = NULL;
 
-  fixture_setup (&f, load_example ("delay-logistic.qdevs"));
+  fixture_setup (&f, qd_test_load_example ("delay-logistic.qdevs"));
   canvas = QD_CANVAS (gtk_widget_get_template_child (GTK_WIDGET (f.window),
                                                      QD_TYPE_WINDOW, "canvas"));
   activate (&f, "run.start");
@@ -716,7 +704,7 @@ test_stats_and_badges (void)
   guint n;
   guint64 max_internal = 0;
 
-  fixture_setup (&f, load_example ("lotka-volterra.qdevs"));
+  fixture_setup (&f, qd_test_load_example ("lotka-volterra.qdevs"));
   stats = qd_run_session_get_stats_view (f.session);
   g_assert_cmpuint (qd_stats_view_get_n_rows (stats), ==, 0);
 
@@ -819,7 +807,7 @@ test_reported_stats (void)
   g_autofree char *before = NULL;
   guint n, n_reporting = 0;
 
-  fixture_setup (&f, load_example ("queue-server.qdevs"));
+  fixture_setup (&f, qd_test_load_example ("queue-server.qdevs"));
   stats = qd_run_session_get_stats_view (f.session);
   before = dup_block_tooltip (&f, "/Server");
   g_assert_null (strstr (before, "Last run"));
@@ -886,7 +874,7 @@ test_reported_stats (void)
 
   /* Another document (the same diagram again): nothing reported. */
   {
-    g_autoptr(QdDocument) again = load_example ("queue-server.qdevs");
+    g_autoptr(QdDocument) again = qd_test_load_example ("queue-server.qdevs");
     g_autofree char *after = NULL;
 
     qd_window_set_document (f.window, again, NULL);
@@ -941,7 +929,7 @@ test_transitions (void)
   g_autoptr(GError) error = NULL;
   guint64 n_ref = 0;
 
-  fixture_setup (&f, load_example ("exp-decay.qdevs"));
+  fixture_setup (&f, qd_test_load_example ("exp-decay.qdevs"));
   view = qd_run_session_get_event_view (f.session);
   g_assert_cmpuint (qd_event_view_get_n_rows (view), ==, 0);
 
@@ -1028,7 +1016,7 @@ test_transitions (void)
   fixture_teardown (&f);
 
   /* A discrete-event model: the Generator's first entity is tag 1. */
-  fixture_setup (&f, load_example ("queue-server.qdevs"));
+  fixture_setup (&f, qd_test_load_example ("queue-server.qdevs"));
   view = qd_run_session_get_event_view (f.session);
   qd_run_bar_set_step_count (f.bar, 6);
   activate (&f, "run.step");
@@ -1051,7 +1039,7 @@ test_transitions (void)
   fixture_teardown (&f);
 
   /* Longer than the limit: the first rows, and the same run. */
-  fixture_setup (&f, load_example ("lotka-volterra.qdevs"));
+  fixture_setup (&f, qd_test_load_example ("lotka-volterra.qdevs"));
   view = qd_run_session_get_event_view (f.session);
   activate (&f, "run.start");
   wait_until (is_finished, &f);
@@ -1068,7 +1056,7 @@ test_overlay_and_detach (void)
   GtkWidget *notebook;
   GtkRoot *root;
 
-  fixture_setup (&f, load_example ("lotka-volterra.qdevs"));
+  fixture_setup (&f, qd_test_load_example ("lotka-volterra.qdevs"));
   activate (&f, "run.start");
   wait_until (is_finished, &f);
   plot = qd_run_session_get_plot (f.session, 0);
@@ -1136,7 +1124,7 @@ test_final_time_and_realtime (void)
   QdRunner *runner;
   double speed = 0;
 
-  fixture_setup (&f, load_example ("lotka-volterra.qdevs"));
+  fixture_setup (&f, qd_test_load_example ("lotka-volterra.qdevs"));
   entry = GTK_EDITABLE (bar_child (&f, "final_entry"));
   g_assert_cmpstr (gtk_editable_get_text (entry), ==, "300");
   /* The bar reports to the window through its signals, never by a call. */
@@ -1246,7 +1234,7 @@ test_export_csv (void)
   g_autoptr(GError) error = NULL;
   gsize la, lb;
 
-  fixture_setup (&f, load_example ("lotka-volterra.qdevs"));
+  fixture_setup (&f, qd_test_load_example ("lotka-volterra.qdevs"));
 
   /* Nothing to export before a run: the error says what to do. */
   dir = g_dir_make_tmp ("qd-run-ui-XXXXXX", &error);
@@ -1361,7 +1349,7 @@ test_live_redraw_rate (void)
   QdPlot *plot;
   Fixture f;
 
-  fixture_setup (&f, load_example ("lotka-volterra.qdevs"));
+  fixture_setup (&f, qd_test_load_example ("lotka-volterra.qdevs"));
   qd_test_set_final_time (f.document, 120.0);
   wait_frames (GTK_WIDGET (f.window), 1);
   qd_run_session_set_realtime (f.session, TRUE, 100.0);
@@ -1684,7 +1672,7 @@ test_speed (void)
     }
 
   /* Lotka-Volterra for 580,000 time units: about 10 million events. */
-  document = load_example ("lotka-volterra.qdevs");
+  document = qd_test_load_example ("lotka-volterra.qdevs");
   /* A shallow copy: the document copies what it keeps. */
   settings = *qd_document_get_settings (document);
   settings.final_time = 5.8e5;
@@ -1695,7 +1683,7 @@ test_speed (void)
 
   /* The RLC transmission line with quanta 1000 times smaller: about 4.3
    * million events over ten states. */
-  document = load_example ("transmission-line.qdevs");
+  document = qd_test_load_example ("transmission-line.qdevs");
   g_assert_true (qd_document_set_variable (document, "dv", "4e-9", &error));
   g_assert_true (qd_document_set_variable (document, "di", "1e-11", &error));
   g_assert_no_error (error);
@@ -1708,7 +1696,7 @@ test_speed (void)
 static void
 test_stats_classic (void)
 {
-  g_autoptr(QdDocument) document = load_example ("exp-decay.qdevs");
+  g_autoptr(QdDocument) document = qd_test_load_example ("exp-decay.qdevs");
   QdSettings settings = *qd_document_get_settings (document);
   QdStatsView *stats = QD_STATS_VIEW (g_object_ref_sink (qd_stats_view_new ()));
   g_autoptr(GError) error = NULL;
