@@ -18,6 +18,9 @@
 #                    $WORK/app.log); WID_n, when set, is that window's X
 #                    id (unset: the window is at the screen's corner)
 #   centre WINDOW NAME  its centre "X Y", once it is there (up to 20 s)
+#   save_as PATH     types PATH into the file chooser's name field (which
+#                    has the focus), accepts it, and waits up to 5 s for
+#                    the file to be written; fails (1) when it is not
 #   drag X0 Y0 X1 Y1 a press at (X0, Y0), a move in small steps (as a
 #                    hand moves) and a release at (X1, Y1)
 
@@ -122,6 +125,18 @@ centre ()
     i=$((i + 1))
   done
   return 1
+}
+
+save_as ()
+{
+  xdotool key ctrl+a
+  xdotool type --delay 10 "$1"
+  xdotool key Return
+  for e2e_try in 1 2 3 4 5 6 7 8 9 10; do
+    [ -s "$1" ] && return 0
+    sleep 0.5
+  done
+  [ -s "$1" ]
 }
 
 drag ()
