@@ -52,13 +52,6 @@ e2e_scratch qd-e2e
 file="$work/loop.qdevs"
 shots=${QD_E2E_SCREENSHOTS:-}
 
-step=0
-ok ()
-{
-  step=$((step + 1))
-  echo "ok $step - $1"
-}
-
 fail ()
 {
   echo "FAIL: $1"

@@ -177,6 +177,8 @@ drag ()
 #   e2e_place_window PATTERN  waits (up to 60 s) for that window, moves
 #                             it to the top-left corner at 1280 x 860,
 #                             gives it the focus and prints its id
+#   ok MESSAGE                "ok N - MESSAGE", N counting the steps in
+#                             $step from 1
 #   e2e_screenshot NAME       with $shots set (QD_E2E_SCREENSHOTS) and
 #                             ImageMagick, the display into $shots/NAME.png
 
@@ -269,4 +271,11 @@ e2e_place_window ()
   xdotool windowactivate --sync "$e2e_win" 2>/dev/null || true
   sleep 1.5
   echo "$e2e_win"
+}
+
+step=0
+ok ()
+{
+  step=$((step + 1))
+  echo "ok $step - $1"
 }

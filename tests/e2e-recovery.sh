@@ -36,13 +36,6 @@ model="$work/model.qdevs"
 recovery="$work/cache/qdevs/recovery"
 shots=${QD_E2E_SCREENSHOTS:-}
 
-step=0
-ok ()
-{
-  step=$((step + 1))
-  echo "ok $step - $1"
-}
-
 fail ()
 {
   echo "FAIL: $1"
