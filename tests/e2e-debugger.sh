@@ -20,34 +20,15 @@ build_root=${MESON_BUILD_ROOT:-build}
 qdevs=${1:-$build_root/app/qdevs}
 src=${QD_SOURCE_DIR:-$(dirname "$0")/..}
 
-skip ()
-{
-  echo "SKIP: $1"
-  exit 77
-}
+. "$(dirname "$0")/e2e-lib.sh"
 
-command -v xdotool >/dev/null 2>&1 || skip "xdotool is not installed"
-command -v import >/dev/null 2>&1 || skip "ImageMagick is not installed"
-if [ -z "${QD_E2E_INNER:-}" ] && command -v xvfb-run >/dev/null 2>&1; then
-  QD_E2E_INNER=1 exec xvfb-run -a -s "-screen 0 1280x900x24" "$0" "$@"
-fi
-[ -n "${DISPLAY:-}" ] || skip "no display (run under xvfb-run -a)"
-xdotool getdisplaygeometry >/dev/null 2>&1 || skip "the display $DISPLAY does not answer"
-[ -x "$qdevs" ] || { echo "FAIL: $qdevs is not built"; exit 1; }
+e2e_need xdotool import
+e2e_display "-screen 0 1280x900x24" "$@"
+e2e_built "$qdevs"
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/qd-e2e-XXXXXX")
+e2e_scratch qd-e2e
 shots=${QD_E2E_SCREENSHOTS:-$work/shots}
 mkdir -p "$shots"
-app_pid=
-cleanup ()
-{
-  if [ -n "$app_pid" ] && kill -0 "$app_pid" 2>/dev/null; then
-    kill "$app_pid" 2>/dev/null
-    wait "$app_pid" 2>/dev/null
-  fi
-  rm -rf "$work"
-}
-trap cleanup EXIT INT TERM
 
 fail ()
 {
@@ -55,27 +36,11 @@ fail ()
   exit 1
 }
 
-export GSETTINGS_BACKEND=memory
-export XDG_DATA_HOME="$work/data" XDG_CONFIG_HOME="$work/config" XDG_CACHE_HOME="$work/cache"
-export DBUS_SESSION_BUS_ADDRESS=disabled:
-export GTK_A11Y=none NO_AT_BRIDGE=1
-if [ -z "${GSETTINGS_SCHEMA_DIR:-}" ] && [ -d "$(dirname "$qdevs")/../data" ]; then
-  export GSETTINGS_SCHEMA_DIR="$(dirname "$qdevs")/../data"
-fi
+e2e_isolate "$qdevs"
 
 "$qdevs" "$src/data/examples/cellier-first-order.qdevs" >"$work/log" 2>&1 &
 app_pid=$!
-i=0
-win=
-while [ $i -lt 600 ] && [ -z "$win" ]; do
-  win=$(xdotool search --onlyvisible --name "Cellier" 2>/dev/null | head -n 1)
-  sleep 0.1
-  i=$((i + 1))
-done
-[ -n "$win" ] || { cat "$work/log"; fail "the editor's window did not appear"; }
-xdotool windowmove "$win" 0 0 windowsize "$win" 1280 860
-xdotool windowactivate --sync "$win" 2>/dev/null || true
-sleep 1.5
+win=$(e2e_place_window "Cellier") || { cat "$work/log"; fail "the editor's window did not appear"; }
 # Out of the canvas, so that no hover mark is drawn.
 xdotool mousemove 640 20
 

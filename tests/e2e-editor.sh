@@ -34,114 +34,42 @@ set -u
 # Synthetic input on a loaded machine can now and then lose an event (a
 # drag that ends before the canvas saw it move). A real defect fails both
 # attempts; a lost event does not fail twice.
-if [ -z "${QD_E2E_ATTEMPT:-}" ]; then
-  QD_E2E_ATTEMPT=1 "$0" "$@" && exit 0
-  rc=$?
-  [ "$rc" -eq 77 ] && exit 77
-  echo "# first attempt failed (exit $rc); trying once more"
-  QD_E2E_ATTEMPT=2 exec "$0" "$@"
-fi
+. "$(dirname "$0")/e2e-lib.sh"
+e2e_retry "$@"
 
 build_root=${MESON_BUILD_ROOT:-build}
 qdevs=${1:-$build_root/app/qdevs}
 cli=${2:-$(dirname "$qdevs")/qdevs-cli}
 
-skip ()
-{
-  echo "SKIP: $1"
-  exit 77
-}
-
-command -v xdotool >/dev/null 2>&1 || skip "xdotool is not installed"
-command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
+e2e_need xdotool python3
 
 # Once more inside a display of our own, so that no other test or program
 # shares the screen, the pointer or the keyboard focus with this one.
-if [ -z "${QD_E2E_INNER:-}" ] && command -v xvfb-run >/dev/null 2>&1; then
-  QD_E2E_INNER=1 exec xvfb-run -a -s "-screen 0 1280x1024x24" "$0" "$@"
-fi
-[ -n "${DISPLAY:-}" ] || skip "no display (run under xvfb-run -a)"
-xdotool getdisplaygeometry >/dev/null 2>&1 || skip "the display $DISPLAY does not answer"
-[ -x "$qdevs" ] || { echo "FAIL: $qdevs is not built"; exit 1; }
-[ -x "$cli" ] || { echo "FAIL: $cli is not built"; exit 1; }
+e2e_display "-screen 0 1280x1024x24" "$@"
+e2e_built "$qdevs" "$cli"
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/qd-e2e-XXXXXX")
+e2e_scratch qd-e2e
 file="$work/loop.qdevs"
 shots=${QD_E2E_SCREENSHOTS:-}
-app_pid=
-
-cleanup ()
-{
-  if [ -n "$app_pid" ] && kill -0 "$app_pid" 2>/dev/null; then
-    kill "$app_pid" 2>/dev/null
-    wait "$app_pid" 2>/dev/null
-  fi
-  rm -rf "$work"
-}
-trap cleanup EXIT INT TERM
-
-step=0
-ok ()
-{
-  step=$((step + 1))
-  echo "ok $step - $1"
-}
 
 fail ()
 {
   echo "FAIL: $1"
-  screenshot "failure"
+  e2e_screenshot "failure"
   [ -f "$work/app.log" ] && grep -v '^qd-geometry' "$work/app.log" | sed 's/^/  app: /'
   exit 1
 }
 
-screenshot ()
-{
-  if [ -n "$shots" ] && command -v import >/dev/null 2>&1; then
-    mkdir -p "$shots"
-    import -window root "$shots/$1.png" 2>/dev/null || true
-  fi
-}
 
 # The editor, isolated: its settings in memory, its recent files and
 # caches in the scratch folder, no session bus (no other instance to join).
-export GSETTINGS_BACKEND=memory
-export XDG_DATA_HOME="$work/data" XDG_CONFIG_HOME="$work/config" XDG_CACHE_HOME="$work/cache"
-export DBUS_SESSION_BUS_ADDRESS=disabled:
-export GTK_A11Y=none NO_AT_BRIDGE=1
+e2e_isolate "$qdevs"
 export QD_TEST_GEOMETRY=1
-if [ -z "${GSETTINGS_SCHEMA_DIR:-}" ] && [ -d "$(dirname "$qdevs")/../data" ]; then
-  export GSETTINGS_SCHEMA_DIR="$(dirname "$qdevs")/../data"
-fi
 
-# The rectangle "X Y WIDTH HEIGHT" on the screen of the main window's
-# widget named $1, from the window's last report (the main window is the
-# first one opened); fails when that report does not have it.
-rect ()
-{
-  eval "$(xdotool getwindowgeometry --shell "$main")"
-  awk -v name="$1" -v wx="$X" -v wy="$Y" '
-    $1 == "qd-geometry-begin" && $2 == "1" { inside = 1; seen = ""; next }
-    inside && $1 == "qd-geometry" && $2 == name { seen = ($3 + wx) " " ($4 + wy) " " $5 " " $6; next }
-    $1 == "qd-geometry-end" && $2 == "1" { inside = 0; last = seen; next }
-    END { if (last == "") exit 1; print last }' "$work/app.log"
-}
-
-# The centre "X Y" of the widget named $1, once it is there (up to 20 s).
-centre ()
-{
-  i=0
-  while [ $i -lt 200 ]; do
-    if r=$(rect "$1"); then
-      set -- $r
-      echo "$(($1 + $3 / 2)) $(($2 + $4 / 2))"
-      return 0
-    fi
-    sleep 0.1
-    i=$((i + 1))
-  done
-  return 1
-}
+# Where the main window's widgets are: rect 1 NAME and centre 1 NAME of
+# e2e-lib.sh, from the main window's (the first one opened, WID_1) last
+# report; rect fails when that report does not have the widget.
+E2E_LOG="$work/app.log"
 
 # Canvas point (x, y) on the screen, for a new diagram at 100 %
 # (canvas_x0 and canvas_y0 are set once the diagram is shown).
@@ -154,7 +82,7 @@ wait_window ()
 {
   i=0
   while [ $i -lt 300 ]; do
-    id=$(xdotool search --onlyvisible --name "$1" 2>/dev/null | head -n 1)
+    id=$(e2e_find_window "$1")
     if [ -n "$id" ]; then
       echo "$id"
       return 0
@@ -184,34 +112,18 @@ wait_title ()
   return 1
 }
 
-# A press, a drag in small steps (as a hand moves) and a release.
-drag ()
-{
-  xdotool mousemove "$1" "$2"
-  sleep 0.4
-  xdotool mousedown 1
-  sleep 0.3
-  for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
-    xdotool mousemove $(($1 + ($3 - $1) * i / 12)) $(($2 + ($4 - $2) * i / 12))
-    sleep 0.06
-  done
-  sleep 0.4
-  xdotool mouseup 1
-  sleep 0.8
-}
-
 # Types $1 into the palette search and drags the row of block type $2 to
 # the canvas point ($3, $4), where the block is centred.
 add_block ()
 {
-  at=$(centre palette-search) || fail "no palette search entry in the window"
+  at=$(centre 1 palette-search) || fail "no palette search entry in the window"
   xdotool mousemove $at click 1
   sleep 0.2
   xdotool key ctrl+a
   xdotool type --delay 20 "$1"
   # The search waits for a pause in typing before it filters.
   sleep 1.5
-  at=$(centre "palette:$2") || fail "the palette does not show the $1 block"
+  at=$(centre 1 "palette:$2") || fail "the palette does not show the $1 block"
   drag $at "$(sx "$3")" "$(sy "$4")"
   # The drop ends the drag-and-drop session: let it finish.
   sleep 1
@@ -245,6 +157,7 @@ EOF
 "$qdevs" >"$work/app.log" 2>&1 &
 app_pid=$!
 main=$(wait_window "^QDevs$") || fail "the editor's window did not appear"
+WID_1=$main
 xdotool windowmove "$main" 0 0 windowsize "$main" 1200 900
 sleep 0.8
 ok "the editor starts with an empty window"
@@ -259,10 +172,10 @@ press ()
 press ctrl+n
 wait_title "Untitled Diagram" || fail "Ctrl+N did not start a new diagram in the window (title: $(title))"
 sleep 0.5
-screenshot "01-new-diagram"
+e2e_screenshot "01-new-diagram"
 ok "Ctrl+N starts a new diagram"
 
-r=$(rect canvas) || fail "no canvas in the window"
+r=$(rect 1 canvas) || fail "no canvas in the window"
 set -- $r
 canvas_x0=$(($1 + 32))
 canvas_y0=$(($2 + 32))
@@ -274,7 +187,7 @@ add_block "Gain" gain 130 120
 add_block "Integrator" integrator 330 120
 add_block "Scope" scope 530 220
 wait_title "\**" || fail "the title does not mark the diagram as modified after adding blocks (title: $(title))"
-screenshot "02-blocks"
+e2e_screenshot "02-blocks"
 ok "three blocks dragged from the palette"
 
 # Links, from port to port: Gain -> Integrator, Integrator -> Gain (the
@@ -282,27 +195,27 @@ ok "three blocks dragged from the palette"
 drag "$(sx 160)" "$(sy 120)" "$(sx 300)" "$(sy 120)"
 drag "$(sx 360)" "$(sy 120)" "$(sx 100)" "$(sy 120)"
 drag "$(sx 360)" "$(sy 120)" "$(sx 500)" "$(sy 220)"
-screenshot "03-wired"
+e2e_screenshot "03-wired"
 ok "three connections drawn by dragging between ports"
 
 # The gain: select the block, then type into the inspector's field.
 xdotool mousemove "$(sx 115)" "$(sy 105)" click 1
 sleep 0.5
-at=$(centre field:k) || fail "selecting the Gain does not show its gain in the inspector"
+at=$(centre 1 field:k) || fail "selecting the Gain does not show its gain in the inspector"
 xdotool mousemove $at click 1
 sleep 0.2
 xdotool key ctrl+a
 xdotool type --delay 30 -- "-1"
 xdotool key Return
 sleep 0.5
-screenshot "04-gain-set"
+e2e_screenshot "04-gain-set"
 ok "gain set to -1 in the inspector"
 
 # Save: the chooser takes a typed path.
 press ctrl+s
 chooser=$(wait_window "Save Diagram") || fail "Ctrl+S did not show the file chooser"
 sleep 0.8
-screenshot "05-save-chooser"
+e2e_screenshot "05-save-chooser"
 xdotool key ctrl+a
 xdotool type --delay 10 "$file"
 xdotool key Return
@@ -336,7 +249,7 @@ sleep 1.5
 n=$(xdotool search --onlyvisible --name "loop.qdevs" 2>/dev/null | wc -l)
 [ "$n" -ge 2 ] || fail "the saved diagram did not open in a second window"
 second=$(xdotool search --onlyvisible --name "loop.qdevs" | grep -v "^$main\$" | head -n 1)
-screenshot "06-reopened"
+e2e_screenshot "06-reopened"
 xdotool windowfocus --sync "$second" 2>/dev/null
 xdotool key ctrl+w
 sleep 0.8
@@ -352,7 +265,7 @@ for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
   sleep 0.15
 done
 sleep 0.5
-screenshot "07-undone"
+e2e_screenshot "07-undone"
 wait_title "\**" || fail "after undoing everything the title does not mark the diagram as changed since the save (title: $(title))"
 press ctrl+s
 sleep 1

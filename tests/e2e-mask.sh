@@ -22,35 +22,15 @@ build_root=${MESON_BUILD_ROOT:-build}
 qdevs=${1:-$build_root/app/qdevs}
 cli=${2:-$(dirname "$qdevs")/qdevs-cli}
 
-skip ()
-{
-  echo "SKIP: $1"
-  exit 77
-}
+. "$(dirname "$0")/e2e-lib.sh"
 
-command -v xdotool >/dev/null 2>&1 || skip "xdotool is not installed"
-command -v import >/dev/null 2>&1 || skip "ImageMagick is not installed"
-command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
-if [ -z "${QD_E2E_INNER:-}" ] && command -v xvfb-run >/dev/null 2>&1; then
-  QD_E2E_INNER=1 exec xvfb-run -a -s "-screen 0 1280x900x24" "$0" "$@"
-fi
-[ -n "${DISPLAY:-}" ] || skip "no display (run under xvfb-run -a)"
-xdotool getdisplaygeometry >/dev/null 2>&1 || skip "the display $DISPLAY does not answer"
-[ -x "$qdevs" ] || { echo "FAIL: $qdevs is not built"; exit 1; }
+e2e_need xdotool import python3
+e2e_display "-screen 0 1280x900x24" "$@"
+e2e_built "$qdevs"
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/qd-e2e-XXXXXX")
+e2e_scratch qd-e2e
 shots=${QD_E2E_SCREENSHOTS:-$work/shots}
 mkdir -p "$shots"
-app_pid=
-cleanup ()
-{
-  if [ -n "$app_pid" ] && kill -0 "$app_pid" 2>/dev/null; then
-    kill "$app_pid" 2>/dev/null
-    wait "$app_pid" 2>/dev/null
-  fi
-  rm -rf "$work"
-}
-trap cleanup EXIT INT TERM
 
 fail ()
 {
@@ -64,14 +44,8 @@ shot ()
   import -window root "$shots/$1.png" || fail "no screenshot"
 }
 
-export GSETTINGS_BACKEND=memory
-export XDG_DATA_HOME="$work/data" XDG_CONFIG_HOME="$work/config" XDG_CACHE_HOME="$work/cache"
-export DBUS_SESSION_BUS_ADDRESS=disabled:
-export GTK_A11Y=none NO_AT_BRIDGE=1
+e2e_isolate "$qdevs"
 export QD_TEST_GEOMETRY=1
-if [ -z "${GSETTINGS_SCHEMA_DIR:-}" ] && [ -d "$(dirname "$qdevs")/../data" ]; then
-  export GSETTINGS_SCHEMA_DIR="$(dirname "$qdevs")/../data"
-fi
 
 file="$work/pi.qdevs"
 cat >"$file" <<'EOF'
@@ -110,17 +84,7 @@ EOF
 
 "$qdevs" "$file" >"$work/log" 2>&1 &
 app_pid=$!
-i=0
-win=
-while [ $i -lt 600 ] && [ -z "$win" ]; do
-  win=$(xdotool search --onlyvisible --name "Mask test" 2>/dev/null | head -n 1)
-  sleep 0.1
-  i=$((i + 1))
-done
-[ -n "$win" ] || fail "the editor's window did not appear"
-xdotool windowmove "$win" 0 0 windowsize "$win" 1280 860
-xdotool windowactivate --sync "$win" 2>/dev/null || true
-sleep 1.5
+win=$(e2e_place_window "Mask test") || fail "the editor's window did not appear"
 xdotool mousemove 640 20
 sleep 0.5
 shot loaded
@@ -142,22 +106,6 @@ set -- $(find_colour "$shots/loaded.png" 255 243 188)
 [ "$3" -gt 500 ] || fail "no note found on the canvas ($3 pixels of its colour)"
 nx=$1 ny=$2
 
-# A press, a drag in small steps (as a hand moves) and a release.
-drag ()
-{
-  xdotool mousemove "$1" "$2"
-  sleep 0.4
-  xdotool mousedown 1
-  sleep 0.3
-  for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
-    xdotool mousemove $(($1 + ($3 - $1) * i / 12)) $(($2 + ($4 - $2) * i / 12))
-    sleep 0.06
-  done
-  sleep 0.4
-  xdotool mouseup 1
-  sleep 0.8
-}
-
 drag "$nx" "$ny" $((nx + 120)) $((ny + 80))
 xdotool mousemove 640 20
 sleep 0.5
@@ -167,31 +115,10 @@ set -- $(find_colour "$shots/note-dragged.png" 255 243 188)
   fail "the note did not follow the pointer: at $1,$2, was at $nx,$ny"
 echo "ok: the note moved from $nx,$ny to $1,$2 on the screen"
 
-# The geometry the windows report (qd-test-geometry.h): "X Y W H" on the
-# screen of widget $2 of window $1 (1: the editor, 2: the next one).
-rect ()
-{
-  awk -v win="$1" -v name="$2" '
-    $1 == "qd-geometry-begin" && $2 == win { inside = 1; seen = ""; next }
-    inside && $1 == "qd-geometry" && $2 == name { seen = $3 " " $4 " " $5 " " $6; next }
-    $1 == "qd-geometry-end" && $2 == win { inside = 0; if (seen != "") last = seen; next }
-    END { if (last == "") exit 1; print last }' "$work/log"
-}
-
-centre ()
-{
-  i=0
-  while [ $i -lt 100 ]; do
-    if r=$(rect "$1" "$2"); then
-      set -- $r
-      echo "$(($1 + $3 / 2)) $(($2 + $4 / 2))"
-      return 0
-    fi
-    sleep 0.1
-    i=$((i + 1))
-  done
-  return 1
-}
+# The geometry the windows report (qd-test-geometry.h), rect and centre
+# of e2e-lib.sh: window 1 is the editor, 2 the next one; both stand at
+# the screen's corner.
+E2E_LOG="$work/log"
 
 # The subsystem: left of the Scope, the only other block; its icon text
 # is dark on white. Click in the middle of the blocks' bounding box's

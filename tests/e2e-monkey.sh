@@ -56,29 +56,14 @@ fi
 qdevs=$(cd "$(dirname "$qdevs")" && pwd)/$(basename "$qdevs")
 [ -f "$model" ] || { echo "FAIL: no example $model"; exit 1; }
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/qd-monkey-XXXXXX")
-app_pid=
-cleanup ()
-{
-  if [ -n "$app_pid" ] && kill -0 "$app_pid" 2>/dev/null; then
-    kill "$app_pid" 2>/dev/null
-    wait "$app_pid" 2>/dev/null
-  fi
-  rm -rf "$work"
-}
-trap cleanup EXIT INT TERM
+. "$src/tests/e2e-lib.sh"
+e2e_scratch qd-monkey
 
 # A file chooser opened by a random click saves, if anything, in here.
 export HOME="$work"
 cd "$work" || exit 1
-export GSETTINGS_BACKEND=memory
-export XDG_DATA_HOME="$work/data" XDG_CONFIG_HOME="$work/config" XDG_CACHE_HOME="$work/cache"
-export DBUS_SESSION_BUS_ADDRESS=disabled:
-export GTK_A11Y=none NO_AT_BRIDGE=1
+e2e_isolate "$qdevs"
 export G_DEBUG=${G_DEBUG:-fatal-criticals}
-if [ -z "${GSETTINGS_SCHEMA_DIR:-}" ] && [ -d "$(dirname "$qdevs")/../data" ]; then
-  export GSETTINGS_SCHEMA_DIR="$(dirname "$qdevs")/../data"
-fi
 
 # The window's size, and the part of it the actions use: below the header
 # bar, inside the window. At 1200x900 the palette ends near x = 225, the

@@ -21,60 +21,25 @@ build_root=${MESON_BUILD_ROOT:-build}
 qdevs=${1:-$build_root/app/qdevs}
 source_dir=${QD_SOURCE_DIR:-$(dirname "$0")/..}
 
-skip ()
-{
-  echo "SKIP: $1"
-  exit 77
-}
+. "$(dirname "$0")/e2e-lib.sh"
 
-command -v xdotool >/dev/null 2>&1 || skip "xdotool is not installed"
-command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
+e2e_need xdotool python3
 
 # A display of our own, so that nothing else takes the keyboard focus;
 # -noreset: the editor is killed and started again, and a server that
 # resets when its last client goes refuses the next one for a moment.
-if [ -z "${QD_E2E_INNER:-}" ] && command -v xvfb-run >/dev/null 2>&1; then
-  QD_E2E_INNER=1 exec xvfb-run -a -s "-screen 0 1280x900x24 -noreset" "$0" "$@"
-fi
-[ -n "${DISPLAY:-}" ] || skip "no display (run under xvfb-run -a)"
-xdotool getdisplaygeometry >/dev/null 2>&1 || skip "the display $DISPLAY does not answer"
-[ -x "$qdevs" ] || { echo "FAIL: $qdevs is not built"; exit 1; }
+e2e_display "-screen 0 1280x900x24 -noreset" "$@"
+e2e_built "$qdevs"
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/qd-e2e-recovery-XXXXXX")
+e2e_scratch qd-e2e-recovery KILL
 model="$work/model.qdevs"
 recovery="$work/cache/qdevs/recovery"
 shots=${QD_E2E_SCREENSHOTS:-}
-app_pid=
-
-cleanup ()
-{
-  if [ -n "$app_pid" ] && kill -0 "$app_pid" 2>/dev/null; then
-    kill -9 "$app_pid" 2>/dev/null
-    wait "$app_pid" 2>/dev/null
-  fi
-  rm -rf "$work"
-}
-trap cleanup EXIT INT TERM
-
-step=0
-ok ()
-{
-  step=$((step + 1))
-  echo "ok $step - $1"
-}
-
-screenshot ()
-{
-  if [ -n "$shots" ] && command -v import >/dev/null 2>&1; then
-    mkdir -p "$shots"
-    import -window root "$shots/$1.png" 2>/dev/null || true
-  fi
-}
 
 fail ()
 {
   echo "FAIL: $1"
-  screenshot "recovery-failure"
+  e2e_screenshot "recovery-failure"
   [ -f "$work/app.log" ] && sed 's/^/  app: /' "$work/app.log"
   ls -l "$recovery" 2>/dev/null | sed 's/^/  recovery: /'
   exit 1
@@ -95,12 +60,6 @@ wait_for ()
   return 1
 }
 
-# The id of the visible window whose name matches $1.
-find_window ()
-{
-  xdotool search --onlyvisible --name "$1" 2>/dev/null | head -n 1
-}
-
 n_copies ()
 {
   ls "$recovery"/*.json 2>/dev/null | wc -l
@@ -108,10 +67,8 @@ n_copies ()
 
 # The editor, isolated: settings in memory, its caches (and so its
 # recovery copies) in the scratch folder, no session bus.
-export GSETTINGS_BACKEND=memory
-export XDG_DATA_HOME="$work/data" XDG_CONFIG_HOME="$work/config" XDG_CACHE_HOME="$work/cache"
-export DBUS_SESSION_BUS_ADDRESS=disabled:
-export GTK_A11Y=none NO_AT_BRIDGE=1 GSK_RENDERER=${GSK_RENDERER:-cairo}
+e2e_isolate "$qdevs"
+export GSK_RENDERER=${GSK_RENDERER:-cairo}
 
 cp "$source_dir/data/examples/exp-decay.qdevs" "$model" || fail "no example to copy"
 chmod u+w "$model"
@@ -120,8 +77,8 @@ original_sum=$(cksum <"$model")
 # 1. Edit, let the copy be written, kill -9.
 "$qdevs" "$model" >"$work/app.log" 2>&1 &
 app_pid=$!
-wait_for '[ -n "$(find_window "model.qdevs")" ]' || fail "the editor's window did not appear"
-main=$(find_window "model.qdevs")
+wait_for '[ -n "$(e2e_find_window "model.qdevs")" ]' || fail "the editor's window did not appear"
+main=$(e2e_find_window "model.qdevs")
 xdotool windowmove "$main" 0 0 windowsize "$main" 1200 900
 sleep 1
 # A click on the canvas gives it the keyboard (the middle of the window
@@ -140,7 +97,7 @@ cp "$copy" "$work/edited.qdevs"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if not d.get("blocks") else 1)' \
   "$work/edited.qdevs" 2>/dev/null || fail "the recovery copy still has blocks"
 ok "the recovery copy holds the edited diagram"
-screenshot "recovery-1-edited"
+e2e_screenshot "recovery-1-edited"
 kill -9 "$app_pid"
 wait "$app_pid" 2>/dev/null
 app_pid=
@@ -151,21 +108,21 @@ ok "killed with SIGKILL: the copy is still there and the file unchanged"
 # 2. Start again: the diagram is offered; Enter recovers it.
 "$qdevs" >"$work/app.log" 2>&1 &
 app_pid=$!
-wait_for '[ -n "$(find_window "Recover Unsaved Changes")" ]' \
+wait_for '[ -n "$(e2e_find_window "Recover Unsaved Changes")" ]' \
   || fail "the editor did not offer the diagram for recovery"
-dialog=$(find_window "Recover Unsaved Changes")
+dialog=$(e2e_find_window "Recover Unsaved Changes")
 sleep 1
-screenshot "recovery-2-offered"
+e2e_screenshot "recovery-2-offered"
 ok "started again, the editor offers to recover the diagram"
 xdotool windowfocus "$dialog" 2>/dev/null
 sleep 0.3
 xdotool key Return
-wait_for '[ -n "$(find_window "^\*.*model.qdevs")" ]' \
+wait_for '[ -n "$(e2e_find_window "^\*.*model.qdevs")" ]' \
   || fail "Recover did not open the diagram, modified, with its file"
-main=$(find_window "^\*.*model.qdevs")
+main=$(e2e_find_window "^\*.*model.qdevs")
 xdotool windowmove "$main" 0 0 windowsize "$main" 1200 900
 sleep 1
-screenshot "recovery-3-recovered"
+e2e_screenshot "recovery-3-recovered"
 ok "Recover opens the diagram with its file, marked modified"
 # The window keeps a copy of its own at once; the old one is gone.
 wait_for '[ "$(n_copies)" -eq 1 ] && [ ! -e "$copy" ]' \

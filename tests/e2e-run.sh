@@ -14,9 +14,6 @@
 set -u
 
 SRC=${QD_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
-BUILD=${QD_BUILD_DIR:-$SRC/build}
-APP=$BUILD/app/qdevs
-CLI=$BUILD/app/qdevs-cli
 MODEL=$SRC/data/examples/lotka-volterra.qdevs
 . "$SRC/tests/e2e-lib.sh"
 e2e_init "$@"
@@ -62,14 +59,7 @@ shot finished
 xdotool key --window "$WID" ctrl+e
 sleep 1.5
 # The chooser's name field has the focus: a full path replaces the name.
-xdotool key ctrl+a
-xdotool type --delay 10 "$WORK/editor.csv"
-xdotool key Return
-for i in 1 2 3 4 5 6 7 8 9 10; do
-  [ -s "$WORK/editor.csv" ] && break
-  sleep 0.5
-done
-[ -s "$WORK/editor.csv" ] || fail "Ctrl+E did not write $WORK/editor.csv"
+save_as "$WORK/editor.csv" || fail "Ctrl+E did not write $WORK/editor.csv"
 
 "$CLI" run "$MODEL" --csv "$WORK/cli.csv" >/dev/null || fail "qdevs-cli run failed"
 cmp "$WORK/editor.csv" "$WORK/cli.csv" || fail "the editor's CSV differs from qdevs-cli run --csv"

@@ -17,9 +17,6 @@
 set -u
 
 SRC=${QD_SOURCE_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
-BUILD=${QD_BUILD_DIR:-$SRC/build}
-APP=$BUILD/app/qdevs
-CLI=$BUILD/app/qdevs-cli
 MODEL=$SRC/data/examples/lotka-volterra.qdevs
 . "$SRC/tests/e2e-lib.sh"
 e2e_init "$@"
@@ -88,14 +85,7 @@ shot runs
 at=$(centre 2 sweep-export-table) || fail "no Export Table button"
 xdotool mousemove $at click 1
 sleep 1.5
-xdotool key ctrl+a
-xdotool type --delay 10 "$WORK/editor.csv"
-xdotool key Return
-for i in 1 2 3 4 5 6 7 8 9 10; do
-  [ -s "$WORK/editor.csv" ] && break
-  sleep 0.5
-done
-[ -s "$WORK/editor.csv" ] || fail "Export Table did not write $WORK/editor.csv"
+save_as "$WORK/editor.csv" || fail "Export Table did not write $WORK/editor.csv"
 
 "$CLI" sweep "$MODEL" --vary m=0.05:0.15:5 --vary beta=0.05:0.15:5 --seed 1 \
   --out "$WORK/cli.csv" --cpu-time >/dev/null 2>&1 || fail "qdevs-cli sweep failed"

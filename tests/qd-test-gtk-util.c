@@ -1,6 +1,8 @@
 /* qd-test-gtk-util.c: helpers shared by the tests of GTK widgets */
 #include "qd-test-gtk-util.h"
 
+#include "qd-blocks.h"
+
 static void
 on_after_paint (GdkFrameClock *clock,
                 gboolean      *done)
@@ -38,4 +40,22 @@ qd_test_run_frames (guint ms)
   g_timeout_add (ms, timeout_done, &done);
   while (!done)
     g_main_context_iteration (NULL, TRUE);
+}
+
+gboolean
+qd_test_gtk_init (int       *argc,
+                  char    ***argv,
+                  gboolean   software_gl)
+{
+  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
+    {
+      g_print ("1..0 # SKIP no display (run under xvfb-run)\n");
+      return FALSE;
+    }
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  if (software_gl && g_getenv ("GSK_RENDERER") == NULL)
+    g_setenv ("LIBGL_ALWAYS_SOFTWARE", "1", TRUE);
+  gtk_test_init (argc, argv, NULL);
+  qd_init ();
+  return TRUE;
 }

@@ -1,6 +1,7 @@
 /* qd-test-util.c: helpers shared by the tests */
 #include "qd-test-util.h"
 
+#include <glib/gstdio.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -124,6 +125,18 @@ qd_test_dump_document (QdDocument *document)
   return g_string_free (out, FALSE);
 }
 
+QdDocument *
+qd_test_load_example (const char *name)
+{
+  g_autofree char *path = qd_test_source_path ("data", "examples", name, NULL);
+  g_autoptr(GError) error = NULL;
+  QdDocument *document = qd_document_load (path, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (document);
+  return document;
+}
+
 QdBlock *
 qd_test_add_block (QdDocument *doc,
                    const char *type,
@@ -176,6 +189,52 @@ qd_test_set_final_time (QdDocument *doc,
   settings.final_time = final_time;
   g_assert_true (qd_document_set_settings (doc, &settings, &error));
   g_assert_no_error (error);
+}
+
+char *
+qd_test_illegitimate_chain (void)
+{
+  GString *text = g_string_new (NULL);
+
+  g_string_append (text,
+    "{\"format\": \"qdevs\", \"version\": 1, \"title\": \"\", \"description\": \"\",\n"
+    " \"simulation\": {\"start\": 0, \"final\": 1, \"method\": \"QSS1\", \"dqmin\": 1e-06, \"dqrel\": 0.001, \"illegitimacy_limit\": 10},\n"
+    " \"variables\": {},\n"
+    " \"blocks\": [\n"
+    "  {\"id\": \"c\", \"type\": \"constant\", \"name\": \"Constant\", \"position\": [0, 0], \"size\": [60, 40]},\n");
+  for (int i = 1; i <= 12; i++)
+    g_string_append_printf (text, "  {\"id\": \"g%d\", \"type\": \"gain\", \"name\": \"Gain %d\", \"position\": [%d, 0], \"size\": [60, 40]},\n",
+                            i, i, 100 * i);
+  g_string_append (text,
+    "  {\"id\": \"s\", \"type\": \"scope\", \"name\": \"Scope\", \"position\": [1400, 0], \"size\": [60, 40]}],\n"
+    " \"links\": [\n");
+  for (int i = 1; i <= 13; i++)
+    {
+      g_autofree char *src = i == 1 ? g_strdup ("c") : g_strdup_printf ("g%d", i - 1);
+      g_autofree char *dst = i == 13 ? g_strdup ("s") : g_strdup_printf ("g%d", i);
+
+      g_string_append_printf (text, "  {\"id\": \"l%d\", \"from\": {\"block\": \"%s\", \"port\": 0}, \"to\": [{\"block\": \"%s\", \"port\": 0}]}%s\n",
+                              i, src, dst, i == 13 ? "]}" : ",");
+    }
+  return g_string_free (text, FALSE);
+}
+
+QdDocument *
+qd_test_decay_document (double final_time)
+{
+  QdDocument *doc = qd_document_new ();
+  QdBlock *integ = qd_test_add_block (doc, "integrator", "Integrator");
+  QdBlock *gain = qd_test_add_block (doc, "gain", "Gain");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+
+  qd_test_set_param (doc, integ, "x0", "1");
+  qd_test_set_param (doc, gain, "k", "-1");
+  qd_test_set_param (doc, scope, "names", "x");
+  qd_test_connect (doc, integ, 0, gain, 0);
+  qd_test_connect (doc, gain, 0, integ, 0);
+  qd_test_connect (doc, integ, 0, scope, 0);
+  qd_test_set_final_time (doc, final_time);
+  return doc;
 }
 
 QdSimulation *
@@ -334,4 +393,85 @@ qd_test_run_cli (QdCliResult *r,
   va_end (ap);
   g_ptr_array_add (args, NULL);
   qd_test_spawn (r, input, NULL, (char **) args->pdata);
+}
+
+char *
+qd_test_read_text (const char *path)
+{
+  char *text = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+  return text;
+}
+
+void
+qd_test_remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR)
+          && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        qd_test_remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+static void
+on_emitted (gboolean *emitted)
+{
+  *emitted = TRUE;
+}
+
+void
+qd_test_wait_for_signal (gpointer     instance,
+                         const char  *signal,
+                         void       (*start) (gpointer instance))
+{
+  gboolean emitted = FALSE;
+  /* Swapped: the flag comes first, whatever the signal's arguments. */
+  gulong id = g_signal_connect_swapped (instance, signal, G_CALLBACK (on_emitted), &emitted);
+
+  if (start != NULL)
+    start (instance);
+  while (!emitted)
+    g_main_context_iteration (NULL, TRUE);
+  g_signal_handler_disconnect (instance, id);
+}
+
+gboolean
+qd_test_is_true (gpointer flag)
+{
+  return *(gboolean *) flag;
+}
+
+static gboolean
+on_time_up (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+gboolean
+qd_test_iterate_until (gboolean (*done) (gpointer data),
+                       gpointer   data,
+                       guint      seconds)
+{
+  gboolean time_up = FALSE;
+  guint id = g_timeout_add_seconds (seconds, on_time_up, &time_up);
+
+  while (!done (data) && !time_up)
+    g_main_context_iteration (NULL, TRUE);
+  if (time_up)
+    return FALSE;
+  g_source_remove (id);
+  return TRUE;
 }

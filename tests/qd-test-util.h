@@ -25,6 +25,13 @@ char       *qd_test_dump_document (QdDocument *document);
 /* A .qdevs text: constants One and Zero into a Division, into a Scope;
  * the Division fails at t = 0 (a run-time error at a block). */
 extern const char qd_test_model_division[];
+/* The text of a legitimate model that exceeds its own illegitimacy
+ * limit: a Constant through a chain of 12 gains makes 13 internal
+ * transitions at t = 0, and the file allows 10. */
+char         *qd_test_illegitimate_chain (void);
+
+/* The example @name of data/examples, loaded; asserts that it loads. */
+QdDocument   *qd_test_load_example   (const char   *name);
 
 /* The helpers below build and run documents in tests; each one asserts
  * that its step succeeded, so a test reads as the model it describes. */
@@ -53,6 +60,10 @@ void          qd_test_connect        (QdDocument   *doc,
 /* Sets the final time of @doc, keeping its other settings. */
 void          qd_test_set_final_time (QdDocument   *doc,
                                       double        final_time);
+
+/* dx/dt = -x, x(0) = 1 (Integrator, Gain), into a Scope "x", over
+ * [0, @final_time]. */
+QdDocument   *qd_test_decay_document (double        final_time);
 
 /* Compiles @doc into a simulation with default options; asserts that
  * compiling succeeded. */
@@ -108,5 +119,24 @@ void          qd_test_run_cli        (QdCliResult  *r,
 char         *qd_test_read_fd        (int           fd);
 /* The RLIMIT_FSIZE of qd_test_spawn(), as a GSpawnChildSetupFunc. */
 void          qd_test_limit_file_size (gpointer     user_data);
+/* The contents of the file @path (to free); the test fails when it
+ * cannot be read. */
+char         *qd_test_read_text      (const char   *path);
+/* Removes the folder @path with what it holds (folders included). */
+void          qd_test_remove_tree    (const char   *path);
+/* Connects to @signal of @instance, calls @start (@instance) when not
+ * NULL, and iterates the default main context until @signal is
+ * emitted. */
+void          qd_test_wait_for_signal (gpointer     instance,
+                                       const char  *signal,
+                                       void       (*start) (gpointer instance));
+/* Whether the gboolean at @flag is TRUE: a condition for
+ * qd_test_iterate_until() on a flag a callback sets. */
+gboolean      qd_test_is_true        (gpointer      flag);
+/* Iterates the default main context (blocking) until @done (@data)
+ * holds: TRUE then, FALSE when @seconds passed first. */
+gboolean      qd_test_iterate_until  (gboolean    (*done) (gpointer data),
+                                      gpointer      data,
+                                      guint         seconds);
 
 G_END_DECLS

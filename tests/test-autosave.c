@@ -27,21 +27,6 @@ make_dir (void)
   return dir;
 }
 
-static void
-remove_dir (const char *dir)
-{
-  g_autoptr(GDir) listing = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (listing != NULL && (name = g_dir_read_name (listing)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-
-      g_unlink (path);
-    }
-  g_rmdir (dir);
-}
-
 /* How many files of @dir end in @suffix. */
 static guint
 count_files (const char *dir,
@@ -122,7 +107,7 @@ test_write (void)
   g_assert_cmpuint (count_files (dir, QD_FILE_EXTENSION), ==, 1);
 
   g_clear_object (&autosave);
-  remove_dir (dir);
+  qd_test_remove_tree (dir);
 }
 
 /* Saving, undoing back to the saved state, another document and the
@@ -168,7 +153,7 @@ test_removed (void)
   g_object_unref (autosave);
   g_assert_cmpuint (count_files (dir, QD_FILE_EXTENSION), ==, 1);   /* saved.qdevs */
   g_assert_cmpuint (count_files (dir, ".json"), ==, 0);
-  remove_dir (dir);
+  qd_test_remove_tree (dir);
 }
 
 /* The timer writes on the worker thread once the changes pause. */
@@ -196,7 +181,7 @@ test_timer (void)
   g_assert_cmpstr (copy, ==, expected);
 
   g_clear_object (&autosave);
-  remove_dir (dir);
+  qd_test_remove_tree (dir);
 }
 
 /* The child of test_crash: keeps a copy, then dies as under kill -9. */
@@ -280,7 +265,7 @@ test_crash (void)
 
   g_clear_object (&alive);
   g_assert_cmpuint (count_files (dir, ".json"), ==, 0);
-  remove_dir (dir);
+  qd_test_remove_tree (dir);
 }
 
 /* The child of test_crash_imported: keeps a copy of an imported PowerDEVS
@@ -330,7 +315,7 @@ test_crash_imported (void)
   g_assert_nonnull (qd_document_find_block_by_path (recovered, "/Plant/Log"));
   g_assert_true (qd_document_get_modified (recovered));
   qd_recovery_file_discard (g_ptr_array_index (found, 0));
-  remove_dir (dir);
+  qd_test_remove_tree (dir);
 }
 
 int

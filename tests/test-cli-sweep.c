@@ -39,17 +39,6 @@ example (const char *name)
   return qd_test_source_path ("data", "examples", name, NULL);
 }
 
-static char *
-read_text (const char *path)
-{
-  char *text = NULL;
-  g_autoptr(GError) error = NULL;
-
-  g_file_get_contents (path, &text, NULL, &error);
-  g_assert_no_error (error);
-  return text;
-}
-
 /* A constant a into a square root into an integrator, and a sine into
  * another: a < 0 fails at t = 0 (naming /Root), the sine's integrator
  * makes a run as long as its final time. */
@@ -103,9 +92,9 @@ test_sweep_determinism (void)
                "--jobs", jobs[i], "--out", json, NULL);
       g_assert_cmpint (r2.status, ==, 0);
       g_assert_nonnull (strstr (r1.err, "7 of 7 runs done, 0 failed"));
-      csv_text = read_text (csv);
-      json_text = read_text (json);
-      traces_text = read_text (traces);
+      csv_text = qd_test_read_text (csv);
+      json_text = qd_test_read_text (json);
+      traces_text = qd_test_read_text (traces);
       if (i == 0)
         {
           /* A header and 7 rows; 7 runs of 7 grid points (0 to 3000). */
@@ -138,8 +127,8 @@ test_sweep_determinism (void)
 
     qd_test_spawn (&r, NULL, NULL, argv);
     g_assert_cmpint (r.status, ==, 0);
-    csv_text = read_text (csv);
-    traces_text = read_text (traces);
+    csv_text = qd_test_read_text (csv);
+    traces_text = qd_test_read_text (traces);
     g_assert_cmpstr (csv_text, ==, first_csv);
     g_assert_cmpstr (traces_text, ==, first_traces);
     g_assert_cmpstr (r.out, ==, first_out);
@@ -241,7 +230,7 @@ test_sweep_failing_run (void)
       g_assert_nonnull (strstr (r.err, ": run 1 (a=-1) failed: /Root: at t = 0 the input is -1"));
       g_assert_nonnull (strstr (r.err, "3 of 3 runs done, 1 failed"));
       g_clear_pointer (&text, g_free);
-      text = read_text (csv);
+      text = qd_test_read_text (csv);
       g_clear_pointer (&rows, g_strfreev);
       rows = g_strsplit (text, "\n", -1);
       g_assert_cmpuint (g_strv_length (rows), ==, 5);
@@ -273,7 +262,7 @@ test_sweep_bouncing_ball (void)
 
   run_cli (&r, "sweep", model, "--vary", "restitution=0.75,0.8,0.85", "--out", csv, NULL);
   g_assert_cmpint (r.status, ==, 0);
-  text = read_text (csv);
+  text = qd_test_read_text (csv);
   rows = g_strsplit (text, "\n", -1);
   {
     g_auto(GStrv) names = g_strsplit (rows[0], ",", -1);
@@ -382,7 +371,7 @@ test_sweep_interrupt (void)
       g_assert_cmpint (WEXITSTATUS (wait_status), ==, 130);
       g_assert_nonnull (strstr (rest, "1 of 4 runs done, 1 failed"));
       g_assert_nonnull (strstr (rest, "interrupted; the results of the 1 runs done are written"));
-      text = read_text (csv);
+      text = qd_test_read_text (csv);
       g_assert_true (g_str_has_prefix (text, "run,a,ok,"));
       g_assert_nonnull (strstr (text, "\n0,-1,0,"));
       g_assert_null (strstr (text, "\n1,"));
@@ -469,7 +458,7 @@ test_sweep_worker_killed (void)
   g_assert_true (WIFEXITED (wait_status));
   g_assert_cmpint (WEXITSTATUS (wait_status), ==, 130);
   g_assert_nonnull (strstr (rest, "2 of 3 runs done, 2 failed"));
-  text = read_text (csv);
+  text = qd_test_read_text (csv);
   g_assert_nonnull (strstr (text, "\n0,-1,0,"));
   g_assert_nonnull (strstr (text, ",its worker process was killed by signal 9"));
 }
@@ -540,18 +529,7 @@ main (int    argc,
 #endif
 
   status = g_test_run ();
-  {
-    g_autoptr(GDir) dir = g_dir_open (tmp_dir, 0, NULL);
-    const char *name;
-
-    while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-      {
-        g_autofree char *path = g_build_filename (tmp_dir, name, NULL);
-
-        g_unlink (path);
-      }
-  }
-  g_rmdir (tmp_dir);
+  qd_test_remove_tree (tmp_dir);
   g_free (tmp_dir);
   return status;
 }

@@ -239,33 +239,12 @@ test_cli_check_ok (void)
 static void
 test_cli_run_error (void)
 {
-  GString *text = g_string_new (NULL);
+  g_autofree char *text = qd_test_illegitimate_chain ();
   g_autofree char *path = NULL;
   g_autofree char *prefix = NULL;
   g_auto(CliResult) r = { 0 };
 
-  g_string_append (text,
-    "{\"format\": \"qdevs\", \"version\": 1, \"title\": \"\", \"description\": \"\",\n"
-    " \"simulation\": {\"start\": 0, \"final\": 1, \"method\": \"QSS1\", \"dqmin\": 1e-06, \"dqrel\": 0.001, \"illegitimacy_limit\": 10},\n"
-    " \"variables\": {},\n"
-    " \"blocks\": [\n"
-    "  {\"id\": \"c\", \"type\": \"constant\", \"name\": \"Constant\", \"position\": [0, 0], \"size\": [60, 40]},\n");
-  for (int i = 1; i <= 12; i++)
-    g_string_append_printf (text, "  {\"id\": \"g%d\", \"type\": \"gain\", \"name\": \"Gain %d\", \"position\": [%d, 0], \"size\": [60, 40]},\n",
-                            i, i, 100 * i);
-  g_string_append (text,
-    "  {\"id\": \"s\", \"type\": \"scope\", \"name\": \"Scope\", \"position\": [1400, 0], \"size\": [60, 40]}],\n"
-    " \"links\": [\n");
-  for (int i = 1; i <= 13; i++)
-    {
-      g_autofree char *src = i == 1 ? g_strdup ("c") : g_strdup_printf ("g%d", i - 1);
-      g_autofree char *dst = i == 13 ? g_strdup ("s") : g_strdup_printf ("g%d", i);
-
-      g_string_append_printf (text, "  {\"id\": \"l%d\", \"from\": {\"block\": \"%s\", \"port\": 0}, \"to\": [{\"block\": \"%s\", \"port\": 0}]}%s\n",
-                              i, src, dst, i == 13 ? "]}" : ",");
-    }
-  path = write_model ("illegitimate.qdevs", text->str);
-  g_string_free (text, TRUE);
+  path = write_model ("illegitimate.qdevs", text);
   prefix = g_strconcat (path, ": ", NULL);
 
   run_cli (&r, "run", path, NULL);
@@ -1402,21 +1381,6 @@ test_cli_event_log_writer (void)
   g_dir_close (dir);
 }
 
-static void
-remove_tmp_dir (void)
-{
-  GDir *dir = g_dir_open (tmp_dir, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (tmp_dir, name, NULL);
-      g_unlink (path);
-    }
-  if (dir != NULL)
-    g_dir_close (dir);
-  g_rmdir (tmp_dir);
-}
 
 /* --trace-budget keeps the traces within it, and the CSV says what was
  * decimated; without it, every event is kept and written. */
@@ -1497,7 +1461,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/bench-lists", test_cli_bench_lists);
 
   status = g_test_run ();
-  remove_tmp_dir ();
+  qd_test_remove_tree (tmp_dir);
   g_free (tmp_dir);
   return status;
 }

@@ -9,48 +9,16 @@
 
 #include <string.h>
 
-/* dx/dt = -x, x(0) = 1, into a Scope "x", over [0, 5]. */
-static QdDocument *
-decay_document (void)
-{
-  QdDocument *doc = qd_document_new ();
-  QdBlock *integ = qd_test_add_block (doc, "integrator", "Integrator");
-  QdBlock *gain = qd_test_add_block (doc, "gain", "Gain");
-  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
-
-  qd_test_set_param (doc, integ, "x0", "1");
-  qd_test_set_param (doc, gain, "k", "-1");
-  qd_test_set_param (doc, scope, "names", "x");
-  qd_test_connect (doc, integ, 0, gain, 0);
-  qd_test_connect (doc, gain, 0, integ, 0);
-  qd_test_connect (doc, integ, 0, scope, 0);
-  qd_test_set_final_time (doc, 5.0);
-  return doc;
-}
-
-static void
-on_finished (QdCompareDialog *dialog,
-             gboolean        *done)
-{
-  *done = TRUE;
-}
-
 static void
 run_and_wait (QdCompareDialog *dialog)
 {
-  gboolean done = FALSE;
-  gulong id = g_signal_connect (dialog, "finished", G_CALLBACK (on_finished), &done);
-
-  qd_compare_dialog_run (dialog);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-  g_signal_handler_disconnect (dialog, id);
+  qd_test_wait_for_signal (dialog, "finished", (void (*) (gpointer)) qd_compare_dialog_run);
 }
 
 static void
 test_table_rows (void)
 {
-  g_autoptr(QdDocument) doc = decay_document ();
+  g_autoptr(QdDocument) doc = qd_test_decay_document (5.0);
   const char *specs[] = { "QSS2", "rk4:h=0.1", "rkf45", NULL };
   GtkWidget *window = qd_compare_dialog_new (NULL, doc);
   QdCompareDialog *dialog = QD_COMPARE_DIALOG (window);
@@ -91,7 +59,7 @@ test_table_rows (void)
 static void
 test_bad_option (void)
 {
-  g_autoptr(QdDocument) doc = decay_document ();
+  g_autoptr(QdDocument) doc = qd_test_decay_document (5.0);
   const char *specs[] = { "QSS2", "rkf45:tol=1", NULL };
   GtkWidget *window = qd_compare_dialog_new (NULL, doc);
   QdCompareDialog *dialog = QD_COMPARE_DIALOG (window);
@@ -122,7 +90,7 @@ on_finalized (gpointer  data,
 static void
 test_close_while_running (void)
 {
-  g_autoptr(QdDocument) doc = decay_document ();
+  g_autoptr(QdDocument) doc = qd_test_decay_document (5.0);
   /* QSS1 with a quantum of 1e-9 over 1e6 time units: hours of work. */
   const char *specs[] = { "QSS1:dqrel=1e-9,dqmin=1e-12", NULL };
   GtkWidget *window;

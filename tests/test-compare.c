@@ -13,25 +13,6 @@
 #include <math.h>
 #include <string.h>
 
-/* dx/dt = -x, x(0) = 1, into a Scope "x", to @final. */
-static QdDocument *
-decay_document (double final)
-{
-  QdDocument *doc = qd_document_new ();
-  QdBlock *integ = qd_test_add_block (doc, "integrator", "Integrator");
-  QdBlock *gain = qd_test_add_block (doc, "gain", "Gain");
-  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
-
-  qd_test_set_param (doc, integ, "x0", "1");
-  qd_test_set_param (doc, gain, "k", "-1");
-  qd_test_set_param (doc, scope, "names", "x");
-  qd_test_connect (doc, integ, 0, gain, 0);
-  qd_test_connect (doc, gain, 0, integ, 0);
-  qd_test_connect (doc, integ, 0, scope, 0);
-  qd_test_set_final_time (doc, final);
-  return doc;
-}
-
 static void
 append (QdTrace *trace,
         double   t,
@@ -152,7 +133,7 @@ independent_rk4_error (double  h,
 static void
 test_rk4_error_column (void)
 {
-  g_autoptr(QdDocument) doc = decay_document (5.0);
+  g_autoptr(QdDocument) doc = qd_test_decay_document (5.0);
   const char *methods[] = { "RK4:h=0.1", NULL };
   g_autoptr(GError) error = NULL;
   QdComparison *cmp;
@@ -275,7 +256,7 @@ test_spec_names (void)
 static void
 test_qss_method_everywhere (void)
 {
-  g_autoptr(QdDocument) doc = decay_document (5.0);
+  g_autoptr(QdDocument) doc = qd_test_decay_document (5.0);
   QdBlock *integ = qd_document_find_block_by_path (doc, "/Integrator");
   const char *methods[] = { "QSS1", "QSS3", "bogus-method", NULL };
   const char *good[] = { "QSS1", "QSS3", NULL };

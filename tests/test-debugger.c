@@ -21,6 +21,7 @@
 #include "qd-quant-view.h"
 #include "qd-run-session.h"
 #include "qd-test-gui.h"
+#include "qd-test-gtk-util.h"
 #include "qd-test-util.h"
 #include "qd-window.h"
 
@@ -71,10 +72,15 @@ fixture_teardown (Fixture *f)
 }
 
 static gboolean
-on_timeout (gpointer data)
+is_settled (gpointer data)
 {
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
+  return !qd_debugger_is_busy (((Fixture *) data)->debugger);
+}
+
+static gboolean
+is_finished (gpointer session)
+{
+  return qd_runner_get_state (qd_run_session_get_runner (session)) == QD_RUNNER_FINISHED;
 }
 
 /* Activates @action as its key would, and waits for the debugger to
@@ -83,15 +89,8 @@ static void
 act (Fixture    *f,
      const char *action)
 {
-  gboolean timed_out = FALSE;
-  guint id;
-
   g_assert_true (gtk_widget_activate_action (f->canvas, action, NULL));
-  id = g_timeout_add_seconds (60, on_timeout, &timed_out);
-  while (qd_debugger_is_busy (f->debugger) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (timed_out);
-  g_source_remove (id);
+  g_assert_true (qd_test_iterate_until (is_settled, f, 60));
   while (g_main_context_iteration (NULL, FALSE))
     ;
 }
@@ -284,6 +283,24 @@ test_break_crossing (void)
   fixture_teardown (&f);
 }
 
+/* Opens @plot's context menu at data (@x, @y), checks that it offers
+ * @label and activates @action from it. */
+static void
+pick_from_menu (QdPlot     *plot,
+                double      x,
+                double      y,
+                const char *label,
+                const char *action)
+{
+  GMenuModel *model;
+  double wx, wy;
+
+  qd_test_plot_to_widget (plot, x, y, &wx, &wy);
+  model = qd_plot_menu_prepare (plot, wx, wy);
+  g_assert_true (qd_test_menu_has_label (model, label));
+  g_assert_true (qd_plot_menu_activate (plot, action, NULL));
+}
+
 /* A right click on the plot of Cellier's example where x is 5.5 offers
  * "Break when x crosses 5.5"; chosen, the breakpoint is on the block
  * output that drives the Scope (the Integrator's), at the value clicked,
@@ -298,29 +315,18 @@ test_break_from_plot (void)
   QdPlot *plot;
   GPtrArray *bps;
   const QdBreakpoint *bp;
-  GMenuModel *model;
-  double wx, wy, expected = 0.1 + 1.0 / 9 + 1.0 / 8 + 1.0 / 7 + 1.0 / 6;
-  gboolean timed_out = FALSE;
-  guint id;
+  double expected = 0.1 + 1.0 / 9 + 1.0 / 8 + 1.0 / 7 + 1.0 / 6;
 
   fixture_setup (&f, "cellier-first-order.qdevs");
   session = qd_debugger_get_session (f.debugger);
   g_assert_true (qd_run_session_run (session));
-  id = g_timeout_add_seconds (60, on_timeout, &timed_out);
-  while (!timed_out && qd_runner_get_state (qd_run_session_get_runner (session))
-                       != QD_RUNNER_FINISHED)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (timed_out);
-  g_source_remove (id);
+  g_assert_true (qd_test_iterate_until (is_finished, session, 60));
   plot = qd_run_session_get_plot (session, 0);
   qd_plot_set_view (plot, 0.0, 4.0, -1.0, 11.0);
   while (g_main_context_iteration (NULL, FALSE))
     ;
 
-  qd_test_plot_to_widget (plot, 0.3, 5.5, &wx, &wy);
-  model = qd_plot_menu_prepare (plot, wx, wy);
-  g_assert_true (qd_test_menu_has_label (model, "Break when x crosses 5.5"));
-  g_assert_true (qd_plot_menu_activate (plot, "break-crossing", NULL));
+  pick_from_menu (plot, 0.3, 5.5, "Break when x crosses 5.5", "break-crossing");
   bps = qd_debugger_get_breakpoints (f.debugger);
   g_assert_cmpuint (bps->len, ==, 1);
   bp = g_ptr_array_index (bps, 0);
@@ -333,10 +339,7 @@ test_break_from_plot (void)
   g_assert_cmpfloat_with_epsilon (qd_debugger_get_time (f.debugger), expected, 1e-12);
 
   /* The time clicked, rounded to what a pixel tells. */
-  qd_test_plot_to_widget (plot, 2.5, 2.0, &wx, &wy);
-  model = qd_plot_menu_prepare (plot, wx, wy);
-  g_assert_true (qd_test_menu_has_label (model, "Break at t = 2.5"));
-  g_assert_true (qd_plot_menu_activate (plot, "break-time", NULL));
+  pick_from_menu (plot, 2.5, 2.0, "Break at t = 2.5", "break-time");
   bps = qd_debugger_get_breakpoints (f.debugger);
   g_assert_cmpuint (bps->len, ==, 2);
   bp = g_ptr_array_index (bps, 1);
@@ -391,16 +394,8 @@ main (int    argc,
 {
   g_autoptr(GError) error = NULL;
 
-  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
-    {
-      g_print ("1..0 # SKIP no display (run under xvfb-run)\n");
-      return 0;
-    }
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-  if (g_getenv ("GSK_RENDERER") == NULL)
-    g_setenv ("LIBGL_ALWAYS_SOFTWARE", "1", TRUE);
-  gtk_test_init (&argc, &argv, NULL);
-  qd_init ();
+  if (!qd_test_gtk_init (&argc, &argv, TRUE))
+    return 0;
 
   app = qd_application_new (G_APPLICATION_NON_UNIQUE);
   g_application_register (G_APPLICATION (app), NULL, &error);

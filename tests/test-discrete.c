@@ -26,51 +26,15 @@ add (QdDocument *doc,
      const char *name,
      ...)
 {
-  GError *error = NULL;
-  QdBlock *block = qd_document_add_block (doc, qd_document_get_root (doc),
-                                          type, name, 0, 0, &error);
+  QdBlock *block = qd_test_add_block (doc, type, name);
   va_list args;
 
-  g_assert_no_error (error);
-  g_assert_nonnull (block);
   va_start (args, name);
   for (const char *key = va_arg (args, const char *); key != NULL;
        key = va_arg (args, const char *))
-    {
-      const char *value = va_arg (args, const char *);
-
-      g_assert_true (qd_document_set_param (doc, block, key, value, &error));
-      g_assert_no_error (error);
-    }
+    qd_test_set_param (doc, block, key, va_arg (args, const char *));
   va_end (args);
   return block;
-}
-
-static void
-wire (QdDocument *doc,
-      QdBlock    *src,
-      guint       src_port,
-      QdBlock    *dst,
-      guint       dst_port)
-{
-  GError *error = NULL;
-
-  g_assert_nonnull (qd_document_connect (doc, qd_document_get_root (doc),
-                                         src->id, src_port, dst->id,
-                                         dst_port, &error));
-  g_assert_no_error (error);
-}
-
-static void
-set_final_time (QdDocument *doc,
-                double      final_time)
-{
-  QdSettings settings = *qd_document_get_settings (doc);
-  GError *error = NULL;
-
-  settings.final_time = final_time;
-  g_assert_true (qd_document_set_settings (doc, &settings, &error));
-  g_assert_no_error (error);
 }
 
 static QdSimulation *
@@ -131,31 +95,19 @@ assert_rel (double      got,
     g_error ("%s: %.17g, expected %.17g within %g", what, got, want, rel);
 }
 
-static QdDocument *
-load_example (void)
-{
-  g_autofree char *path = qd_test_source_path ("data", "examples",
-                                               "queue-server.qdevs", NULL);
-  GError *error = NULL;
-  QdDocument *doc = qd_document_load (path, &error);
-
-  g_assert_no_error (error);
-  return doc;
-}
-
 /* -------------------------------------------------------------------- */
 /* The M/M/1 example */
 
 static void
 test_mm1 (void)
 {
-  g_autoptr(QdDocument) doc = load_example ();
+  g_autoptr(QdDocument) doc = qd_test_load_example ("queue-server.qdevs");
   QdSimulation *sim;
   double rho, lq, l, measured_l;
 
   /* A million time units, about 800 000 jobs: the estimates' standard
    * errors are about 1 % (the queue length is strongly correlated). */
-  set_final_time (doc, 1e6);
+  qd_test_set_final_time (doc, 1e6);
   sim = run (doc);
 
   rho = stat (sim, "/Server", "utilisation");
@@ -227,12 +179,12 @@ same_bits (GArray *a,
 static void
 test_reproducible (void)
 {
-  g_autoptr(QdDocument) doc = load_example ();
+  g_autoptr(QdDocument) doc = qd_test_load_example ("queue-server.qdevs");
   g_autoptr(GArray) first = NULL, second = NULL, other = NULL;
   g_autoptr(GArray) other_server = NULL;
   GError *error = NULL;
 
-  set_final_time (doc, 2e4);
+  qd_test_set_final_time (doc, 2e4);
   first = run_fingerprint (doc);
   second = run_fingerprint (doc);
   g_assert_true (same_bits (first, second));
@@ -272,11 +224,11 @@ test_deterministic_waits (void)
   g_autoptr(GArray) out = NULL;
   QdSimulation *sim;
 
-  wire (doc, gen, 0, queue, 0);
-  wire (doc, queue, 0, server, 0);
-  wire (doc, server, 1, queue, 1);
-  wire (doc, server, 0, scope, 0);
-  set_final_time (doc, 10.5);
+  qd_test_connect (doc, gen, 0, queue, 0);
+  qd_test_connect (doc, queue, 0, server, 0);
+  qd_test_connect (doc, server, 1, queue, 1);
+  qd_test_connect (doc, server, 0, scope, 0);
+  qd_test_set_final_time (doc, 10.5);
   sim = run (doc);
 
   g_assert_cmpfloat (stat (sim, "/Generator", "entities"), ==, 10);
@@ -316,11 +268,11 @@ test_queue_drops (void)
   QdBlock *end = add (doc, "terminator", "Terminator", NULL);
   QdSimulation *sim;
 
-  wire (doc, gen, 0, queue, 0);
-  wire (doc, queue, 0, server, 0);
-  wire (doc, server, 1, queue, 1);
-  wire (doc, server, 0, end, 0);
-  set_final_time (doc, 20.5);
+  qd_test_connect (doc, gen, 0, queue, 0);
+  qd_test_connect (doc, queue, 0, server, 0);
+  qd_test_connect (doc, server, 1, queue, 1);
+  qd_test_connect (doc, server, 0, end, 0);
+  qd_test_set_final_time (doc, 20.5);
   sim = run (doc);
 
   g_assert_cmpfloat (stat (sim, "/Queue", "arrivals"), ==, 20);
@@ -353,10 +305,10 @@ test_server_loss (void)
   QdBlock *count = add (doc, "event_counter", "Events", "n", "2", NULL);
   QdSimulation *sim;
 
-  wire (doc, gen, 0, server, 0);
-  wire (doc, server, 0, count, 0);
-  wire (doc, server, 1, count, 1);
-  set_final_time (doc, 10.5);
+  qd_test_connect (doc, gen, 0, server, 0);
+  qd_test_connect (doc, server, 0, count, 0);
+  qd_test_connect (doc, server, 1, count, 1);
+  qd_test_set_final_time (doc, 10.5);
   sim = run (doc);
   /* Served: 1 (1–3.5), 4 (4–6.5), 7 (7–9.5); 2, 3, 5, 6, 8, 9 lost;
    * 10 in service at the end. */
@@ -385,9 +337,9 @@ test_delay (void)
   GError *error = NULL;
   QdSimulation *sim;
 
-  wire (doc, gen, 0, delay, 0);
-  wire (doc, delay, 0, scope, 0);
-  set_final_time (doc, 3);
+  qd_test_connect (doc, gen, 0, delay, 0);
+  qd_test_connect (doc, delay, 0, scope, 0);
+  qd_test_set_final_time (doc, 3);
   sim = run (doc);
   /* Entity k leaves at 0.25 k + 0.5 < 3: k = 1..9. Three are pending at
    * once: two, and the one arriving at the instant the oldest leaves
@@ -429,10 +381,10 @@ test_delay_polynomial (void)
   g_autoptr(GArray) out = NULL;
   QdSimulation *sim;
 
-  wire (doc, c, 0, integ, 0);
-  wire (doc, integ, 0, delay, 0);
-  wire (doc, delay, 0, scope, 0);
-  set_final_time (doc, 4);
+  qd_test_connect (doc, c, 0, integ, 0);
+  qd_test_connect (doc, integ, 0, delay, 0);
+  qd_test_connect (doc, delay, 0, scope, 0);
+  qd_test_set_final_time (doc, 4);
   sim = run (doc);
   out = trace_segments (sim, 0);
   g_assert_cmpuint (out->len, >=, 1);
@@ -470,9 +422,9 @@ test_unit_delay (void)
       if (!unit_first)
         unit = add (doc, "unit_delay", "Unit Delay", "period", "1", "initial", "-1", NULL);
       scope = add (doc, "scope", "Scope", NULL);
-      wire (doc, gen, 0, unit, 0);
-      wire (doc, unit, 0, scope, 0);
-      set_final_time (doc, 5.5);
+      qd_test_connect (doc, gen, 0, unit, 0);
+      qd_test_connect (doc, unit, 0, scope, 0);
+      qd_test_set_final_time (doc, 5.5);
       sim = run (doc);
 
       /* t = 0: the initial output; t = k: the sample of k − 1, which is
@@ -513,8 +465,8 @@ test_unit_delay_tiny_period (void)
       QdSimulation *sim;
       QdRunStatus status;
 
-      wire (doc, unit, 0, gain, 0);
-      wire (doc, gain, 0, unit, 0);
+      qd_test_connect (doc, unit, 0, gain, 0);
+      qd_test_connect (doc, gain, 0, unit, 0);
       settings.final_time = 10;
       settings.illegitimacy_limit = 1000;
       g_assert_true (qd_document_set_settings (doc, &settings, &error));
@@ -564,9 +516,9 @@ test_counter (void)
   g_autoptr(GArray) out = NULL;
   QdSimulation *sim;
 
-  wire (doc, gen, 0, counter, 0);
-  wire (doc, counter, 0, scope, 0);
-  set_final_time (doc, 3.25);
+  qd_test_connect (doc, gen, 0, counter, 0);
+  qd_test_connect (doc, counter, 0, scope, 0);
+  qd_test_set_final_time (doc, 3.25);
   sim = run (doc);
   out = trace_segments (sim, 0);
   /* 0 at the start, then 1..6 at 0.5, 1, ..., 3. */
@@ -600,16 +552,16 @@ test_petri (void)
   g_autoptr(GArray) p4_out = NULL;
   QdSimulation *sim;
 
-  wire (doc, p1, 0, t1, 0);
-  wire (doc, t1, 1, p1, 0);
-  wire (doc, t1, 0, p2, 0);
-  wire (doc, p2, 0, t2, 0);
-  wire (doc, p3, 0, t2, 1);
-  wire (doc, t2, 1, p2, 1);
-  wire (doc, t2, 1, p3, 0);
-  wire (doc, t2, 0, p4, 0);
-  wire (doc, p4, 0, scope, 0);
-  set_final_time (doc, 5);
+  qd_test_connect (doc, p1, 0, t1, 0);
+  qd_test_connect (doc, t1, 1, p1, 0);
+  qd_test_connect (doc, t1, 0, p2, 0);
+  qd_test_connect (doc, p2, 0, t2, 0);
+  qd_test_connect (doc, p3, 0, t2, 1);
+  qd_test_connect (doc, t2, 1, p2, 1);
+  qd_test_connect (doc, t2, 1, p3, 0);
+  qd_test_connect (doc, t2, 0, p4, 0);
+  qd_test_connect (doc, p4, 0, scope, 0);
+  qd_test_set_final_time (doc, 5);
   sim = run (doc);
 
   g_assert_cmpfloat (stat (sim, "/T1", "firings"), ==, 3);
@@ -651,13 +603,13 @@ test_petri_conflict (void)
         p = add (doc, "place", "P", "tokens", "1", NULL);
       pa = add (doc, "place", "Pa", NULL);
       pb = add (doc, "place", "Pb", NULL);
-      wire (doc, p, 0, ta, 0);
-      wire (doc, p, 0, tb, 0);
-      wire (doc, ta, 1, p, 0);
-      wire (doc, tb, 1, p, 1);
-      wire (doc, ta, 0, pa, 0);
-      wire (doc, tb, 0, pb, 0);
-      set_final_time (doc, 3);
+      qd_test_connect (doc, p, 0, ta, 0);
+      qd_test_connect (doc, p, 0, tb, 0);
+      qd_test_connect (doc, ta, 1, p, 0);
+      qd_test_connect (doc, tb, 1, p, 1);
+      qd_test_connect (doc, ta, 0, pa, 0);
+      qd_test_connect (doc, tb, 0, pb, 0);
+      qd_test_set_final_time (doc, 3);
 
       sim = qd_simulation_new (doc, NULL, NULL, &error);
       g_assert_no_error (error);
@@ -714,8 +666,8 @@ test_petri_overflow (void)
       QdSimulation *sim;
       GError *error = NULL;
 
-      wire (doc, c, 0, p, 0);
-      set_final_time (doc, 1);
+      qd_test_connect (doc, c, 0, p, 0);
+      qd_test_set_final_time (doc, 1);
       sim = qd_simulation_new (doc, NULL, NULL, &error);
       g_assert_no_error (error);
       if (cases[k].error == NULL)
@@ -752,10 +704,10 @@ test_statistics (void)
   QdBlock *s = add (doc, "statistics", "Statistics", NULL);
   QdSimulation *sim;
 
-  wire (doc, c, 0, i1, 0);
-  wire (doc, i1, 0, i2, 0);
-  wire (doc, i2, 0, s, 0);
-  set_final_time (doc, 2);
+  qd_test_connect (doc, c, 0, i1, 0);
+  qd_test_connect (doc, i1, 0, i2, 0);
+  qd_test_connect (doc, i2, 0, s, 0);
+  qd_test_set_final_time (doc, 2);
   sim = run (doc);
   assert_rel (stat (sim, "/Statistics", "min"), 0.75, 1e-12, "min");
   assert_rel (stat (sim, "/Statistics", "max"), 3.0, 1e-12, "max");
@@ -774,8 +726,8 @@ test_statistics_step (void)
   QdBlock *s = add (doc, "statistics", "Statistics", NULL);
   QdSimulation *sim;
 
-  wire (doc, step, 0, s, 0);
-  set_final_time (doc, 4);
+  qd_test_connect (doc, step, 0, s, 0);
+  qd_test_set_final_time (doc, 4);
   sim = run (doc);
   g_assert_cmpfloat (stat (sim, "/Statistics", "min"), ==, -2);
   g_assert_cmpfloat (stat (sim, "/Statistics", "max"), ==, 5);
@@ -799,9 +751,9 @@ test_stats_order (void)
   GPtrArray *stats;
   QdAtomic *a1, *a2;
 
-  wire (doc, c, 0, s1, 0);
-  wire (doc, c, 0, s2, 0);
-  set_final_time (doc, 1);
+  qd_test_connect (doc, c, 0, s1, 0);
+  qd_test_connect (doc, c, 0, s2, 0);
+  qd_test_set_final_time (doc, 1);
   sim = qd_simulation_new (doc, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (qd_simulation_get_stats (sim)->len, ==, 0);
@@ -959,7 +911,7 @@ test_cli (void)
     "generator", "queue", "server", "delay", "unit_delay", "counter",
     "place", "transition", "event_counter", "statistics", "terminator",
   };
-  g_autoptr(QdDocument) doc = load_example ();
+  g_autoptr(QdDocument) doc = qd_test_load_example ("queue-server.qdevs");
   QdCliResult r = { 0 };
   json_object *root, *stats;
   QdSimulation *sim;

@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 
 #include "qd-application.h"
+#include "qd-test-util.h"
 
 typedef struct
 {
@@ -41,28 +42,10 @@ places_set_up (Places        *places,
 }
 
 static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
-static void
 places_tear_down (Places        *places,
                   gconstpointer  data)
 {
-  remove_tree (places->root);
+  qd_test_remove_tree (places->root);
   g_free (places->root);
   g_free (places->installed);
   g_free (places->build);

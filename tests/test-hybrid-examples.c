@@ -17,18 +17,6 @@
 
 /* ---- running an example ------------------------------------------------ */
 
-static QdDocument *
-load_example (const char *name)
-{
-  g_autofree char *path = qd_test_source_path ("data", "examples", name, NULL);
-  g_autoptr(GError) error = NULL;
-  QdDocument *document = qd_document_load (path, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (document);
-  return document;
-}
-
 /* Replaces the model's method and quanta (NULL or a negative quantum keeps
  * the file's value). */
 static void
@@ -311,7 +299,7 @@ static void
 test_bouncing_ball (gconstpointer data)
 {
   const char *method = data;
-  g_autoptr(QdDocument) document = load_example ("bouncing-ball.qdevs");
+  g_autoptr(QdDocument) document = qd_test_load_example ("bouncing-ball.qdevs");
   QdSimulation *sim;
   double g, k, b, h, final_time, t, v, worst = 0.0;
   QdTrace *z1;
@@ -433,7 +421,7 @@ test_bouncing_ball (gconstpointer data)
 static void
 test_stairs (void)
 {
-  g_autoptr(QdDocument) document = load_example ("bouncing-ball-stairs.qdevs");
+  g_autoptr(QdDocument) document = qd_test_load_example ("bouncing-ball-stairs.qdevs");
   const QdSettings *settings = qd_document_get_settings (document);
   QdSimulation *sim;
   QdTrace *y, *x, *stair, *vy;
@@ -532,7 +520,7 @@ buck_mean_output (QdSimulation *sim)
 static void
 test_buck (void)
 {
-  g_autoptr(QdDocument) document = load_example ("buck-converter.qdevs");
+  g_autoptr(QdDocument) document = qd_test_load_example ("buck-converter.qdevs");
   const QdSettings *settings = qd_document_get_settings (document);
   const double dqmin = settings->dqmin, dqrel = settings->dqrel;
   QdSimulation *sim;
@@ -668,7 +656,7 @@ izhikevich_reference (const Izhikevich *p,
 static void
 test_neuron (void)
 {
-  g_autoptr(QdDocument) document = load_example ("spiking-neuron.qdevs");
+  g_autoptr(QdDocument) document = qd_test_load_example ("spiking-neuron.qdevs");
   QdSimulation *sim = run (document);
   Izhikevich p;
   QdTrace *spike_trace = qd_test_find_trace (sim, "/Spikes/spikes");

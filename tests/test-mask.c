@@ -299,15 +299,6 @@ test_mask_icon (void)
 
 /* The file */
 
-static char *
-read_text (const char *path)
-{
-  char *contents = NULL;
-
-  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
-  return contents;
-}
-
 /* Every bundled example is written back byte for byte: the masked one
  * with its "mask" keys, the others exactly as before masks existed (no
  * new key appears). */
@@ -331,7 +322,7 @@ test_mask_file_round_trip (void)
       if (!g_str_has_suffix (name, ".qdevs"))
         continue;
       path = g_build_filename (dir, name, NULL);
-      text = read_text (path);
+      text = qd_test_read_text (path);
       doc = qd_document_load (path, &error);
       g_assert_no_error (error);
       again = qd_document_to_data (doc, NULL);

@@ -25,19 +25,6 @@ static const char *const paper_examples[] = {
 
 /* Helpers: loading, running, reading the results */
 
-static QdDocument *
-load_example (const char *name)
-{
-  g_autofree char *path = qd_test_source_path ("data", "examples", name, NULL);
-  g_autoptr(GError) error = NULL;
-  QdDocument *document;
-
-  document = qd_document_load (path, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (document);
-  return document;
-}
-
 /* Changes the model's default method and quanta, as the settings dialog
  * does. */
 static void
@@ -242,7 +229,7 @@ test_papers_canonical (void)
   for (guint i = 0; i < G_N_ELEMENTS (paper_examples); i++)
     {
       g_autofree char *path = qd_test_source_path ("data", "examples", paper_examples[i], NULL);
-      g_autoptr(QdDocument) document = load_example (paper_examples[i]);
+      g_autoptr(QdDocument) document = qd_test_load_example (paper_examples[i]);
       g_autoptr(GError) error = NULL;
       g_autofree char *stored = NULL;
       g_autofree char *written = NULL;
@@ -287,7 +274,7 @@ rlc_exact_x1 (double   t,
 static void
 test_papers_rlc (void)
 {
-  g_autoptr(QdDocument) document = load_example ("rlc.qdevs");
+  g_autoptr(QdDocument) document = qd_test_load_example ("rlc.qdevs");
   QdSimulation *sim = run_document (document, NULL);
   double r = qd_simulation_get_variable (sim, "R");
   double l = qd_simulation_get_variable (sim, "L");
@@ -502,7 +489,7 @@ max_trace_difference (QdTrace *a,
 static void
 test_papers_transmission_line (void)
 {
-  g_autoptr(QdDocument) document = load_example ("transmission-line.qdevs");
+  g_autoptr(QdDocument) document = qd_test_load_example ("transmission-line.qdevs");
   const char *const fine[] = { "dv=4e-5", "di=1e-7", NULL };
   QdSimulation *coarse_sim = run_document (document, NULL);
   QdSimulation *fine_sim = run_document (document, fine);
@@ -644,7 +631,7 @@ lv_errors (QdSimulation *sim,
 static void
 test_papers_lotka_volterra (void)
 {
-  g_autoptr(QdDocument) document = load_example ("lotka-volterra.qdevs");
+  g_autoptr(QdDocument) document = qd_test_load_example ("lotka-volterra.qdevs");
   const LvParams classic = { 0.1, -0.1, 0.0, 0.1, 0.1 };
   const double classic_x0[2] = { 0.5, 0.5 };
   QdSimulation *sim = run_document (document, NULL);
@@ -684,7 +671,7 @@ test_papers_lotka_volterra (void)
 static void
 test_papers_lotka_volterra_paper (void)
 {
-  g_autoptr(QdDocument) document = load_example ("lotka-volterra.qdevs");
+  g_autoptr(QdDocument) document = qd_test_load_example ("lotka-volterra.qdevs");
   const char *const overrides[] = {
     "eps=0.1", "alpha=-0.01", "sigma=0.01", "m=0.4", "beta=0.05",
     "x1_0=10", "x2_0=10", NULL
@@ -747,7 +734,7 @@ system33_x2 (double   t,
 static void
 test_papers_qss_vs_qss2 (void)
 {
-  g_autoptr(QdDocument) document = load_example ("qss-vs-qss2.qdevs");
+  g_autoptr(QdDocument) document = qd_test_load_example ("qss-vs-qss2.qdevs");
   const char *const methods[] = { "QSS1", "QSS2", "QSS3" };
   const double quanta[] = { 1e-2, 1e-3, 1e-4 };
   const double a[2][2] = { { 0.0, 1.0 }, { -1.0, -1.0 } };

@@ -23,6 +23,7 @@
 #include "qd-run-notes.h"
 #include "qd-run-session.h"
 #include "qd-test-gui.h"
+#include "qd-test-gtk-util.h"
 #include "qd-test-util.h"
 #include "qd-window.h"
 
@@ -76,26 +77,18 @@ fixture_teardown (Fixture *f)
 }
 
 static gboolean
-on_timeout (gpointer data)
+is_finished (gpointer data)
 {
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
+  return ((Fixture *) data)->n_finished > 0;
 }
 
 /* Runs the diagram to its end, failing after 60 s. */
 static void
 run_to_end (Fixture *f)
 {
-  gboolean timed_out = FALSE;
-  guint id;
-
   f->n_finished = 0;
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->bar), "run.start", NULL));
-  id = g_timeout_add_seconds (60, on_timeout, &timed_out);
-  while (f->n_finished == 0 && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (timed_out);
-  g_source_remove (id);
+  g_assert_true (qd_test_iterate_until (is_finished, f, 60));
 }
 
 /* Lets the plot draw what it has (a few frames of its clock). */
@@ -344,9 +337,8 @@ test_compare_overlay (void)
   Fixture f;
   QdCompareDialog *dialog = NULL;
   GList *toplevels;
-  gboolean done = FALSE, timed_out = FALSE;
+  gboolean done = FALSE;
   QdPlot *plot;
-  guint id;
 
   fixture_setup (&f, "lotka-volterra.qdevs");
   qd_test_set_final_time (f.document, 100);
@@ -361,11 +353,7 @@ test_compare_overlay (void)
   g_assert_true (qd_compare_dialog_set_methods (dialog, methods));
   g_signal_connect (dialog, "finished", G_CALLBACK (on_compare_finished), &done);
   qd_compare_dialog_run (dialog);
-  id = g_timeout_add_seconds (120, on_timeout, &timed_out);
-  while (!done && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (timed_out);
-  g_source_remove (id);
+  g_assert_true (qd_test_iterate_until (qd_test_is_true, &done, 120));
 
   /* No run of the window yet: the Scope got its plot for the overlay. */
   g_assert_cmpuint (qd_run_session_get_n_plots (f.session), ==, 1);
@@ -631,16 +619,8 @@ main (int    argc,
 {
   g_autoptr(GError) error = NULL;
 
-  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
-    {
-      g_print ("1..0 # SKIP no display (run under xvfb-run)\n");
-      return 0;
-    }
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-  if (g_getenv ("GSK_RENDERER") == NULL)
-    g_setenv ("LIBGL_ALWAYS_SOFTWARE", "1", TRUE);
-  gtk_test_init (&argc, &argv, NULL);
-  qd_init ();
+  if (!qd_test_gtk_init (&argc, &argv, TRUE))
+    return 0;
   app = qd_application_new (G_APPLICATION_NON_UNIQUE);
   g_application_register (G_APPLICATION (app), NULL, &error);
   g_assert_no_error (error);

@@ -16,6 +16,7 @@
 #include "qd-application.h"
 #include "qd-run-bar.h"
 #include "qd-run-session.h"
+#include "qd-test-gtk-util.h"
 #include "qd-test-util.h"
 #include "qd-window.h"
 
@@ -57,18 +58,6 @@ on_finished (QdRunSession  *session,
   f->last_state = state;
 }
 
-static QdDocument *
-load_example (const char *name)
-{
-  g_autofree char *path = qd_test_source_path ("data", "examples", name, NULL);
-  g_autoptr(GError) error = NULL;
-  QdDocument *document = qd_document_load (path, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (document);
-  return document;
-}
-
 static void
 fixture_setup (Fixture    *f,
                QdDocument *document)
@@ -97,46 +86,39 @@ fixture_teardown (Fixture *f)
   g_clear_object (&f->document);
 }
 
-static gboolean
-on_timeout (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
 /* Iterates the main context until @done says so, failing after 60 s. */
 #define wait_until(done, f) wait_until_at (done, f, __LINE__)
 
 static void
-wait_until_at (gboolean (*done) (Fixture *f),
+wait_until_at (gboolean (*done) (gpointer f),
                Fixture   *f,
                int        line)
 {
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (60, on_timeout, &timed_out);
-
-  while (!done (f) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  if (timed_out)
+  if (!qd_test_iterate_until (done, f, 60))
     g_error ("line %d: the run did not get there within 60 s", line);
-  g_source_remove (id);
 }
 
 static gboolean
-is_finished (Fixture *f)
+is_finished (gpointer data)
 {
+  Fixture *f = data;
+
   return f->n_finished > 0;
 }
 
 static gboolean
-is_paused (Fixture *f)
+is_paused (gpointer data)
 {
+  Fixture *f = data;
+
   return f->n_paused > 0 || f->n_finished > 0;
 }
 
 static gboolean
-is_running (Fixture *f)
+is_running (gpointer data)
 {
+  Fixture *f = data;
+
   return f->n_running > 0 || f->n_finished > 0;
 }
 
@@ -355,7 +337,7 @@ test_run_lotka_volterra (void)
   GtkWidget *tab, *child;
   int page;
 
-  fixture_setup (&f, load_example ("lotka-volterra.qdevs"));
+  fixture_setup (&f, qd_test_load_example ("lotka-volterra.qdevs"));
   g_assert_cmpuint (qd_run_session_get_n_plots (f.session), ==, 0);
 
   activate (&f, "run.start");
@@ -406,8 +388,9 @@ test_run_lotka_volterra (void)
 }
 
 static gboolean
-plot_shows_whole_run (Fixture *f)
+plot_shows_whole_run (gpointer data)
 {
+  Fixture *f = data;
   QdSimulation *sim = qd_runner_get_simulation (qd_run_session_get_runner (f->session));
   double x0, x1;
 
@@ -424,7 +407,7 @@ test_one_event (void)
 {
   Fixture f;
 
-  fixture_setup (&f, load_example ("lotka-volterra.qdevs"));
+  fixture_setup (&f, qd_test_load_example ("lotka-volterra.qdevs"));
   qd_run_bar_set_step_count (f.bar, 1);
   activate (&f, "run.step");
   wait_until (is_paused, &f);
@@ -444,7 +427,7 @@ test_trace_budget (void)
   double from, to, x0, x1;
 
   g_assert_true (g_settings_set_uint (settings, "trace-memory-budget", 2));
-  fixture_setup (&f, load_example ("lotka-volterra.qdevs"));
+  fixture_setup (&f, qd_test_load_example ("lotka-volterra.qdevs"));
   /* About 1.6 million events: some 13 MB of segments without a budget. */
   qd_test_set_final_time (f.document, 100000);
   activate (&f, "run.start");
@@ -493,7 +476,7 @@ test_earlier_runs_budget (void)
   gboolean decimated_label = FALSE;
 
   g_assert_true (g_settings_set_uint (settings, "trace-memory-budget", 2));
-  fixture_setup (&f, load_example ("lotka-volterra.qdevs"));
+  fixture_setup (&f, qd_test_load_example ("lotka-volterra.qdevs"));
   /* Each run alone fills its budget (see test_trace_budget). */
   qd_test_set_final_time (f.document, 100000);
   memory = qd_run_session_get_run_memory (f.session);
@@ -543,7 +526,7 @@ test_pause_resume_step (void)
   QdRunnerProgress p;
   guint64 events;
 
-  fixture_setup (&f, load_example ("lotka-volterra.qdevs"));
+  fixture_setup (&f, qd_test_load_example ("lotka-volterra.qdevs"));
 
   /* Step 100 events, twice: paused after exactly 100 and 200. */
   qd_run_bar_set_step_count (f.bar, 100);
@@ -688,7 +671,7 @@ test_display_value (void)
   QdTrace *trace;
   g_autofree char *expected = NULL;
 
-  fixture_setup (&f, load_example ("delay-logistic.qdevs"));
+  fixture_setup (&f, qd_test_load_example ("delay-logistic.qdevs"));
   canvas = QD_CANVAS (gtk_widget_get_template_child (GTK_WIDGET (f.window),
                                                      QD_TYPE_WINDOW, "canvas"));
   activate (&f, "run.start");
@@ -721,7 +704,7 @@ test_stats_and_badges (void)
   guint n;
   guint64 max_internal = 0;
 
-  fixture_setup (&f, load_example ("lotka-volterra.qdevs"));
+  fixture_setup (&f, qd_test_load_example ("lotka-volterra.qdevs"));
   stats = qd_run_session_get_stats_view (f.session);
   g_assert_cmpuint (qd_stats_view_get_n_rows (stats), ==, 0);
 
@@ -824,7 +807,7 @@ test_reported_stats (void)
   g_autofree char *before = NULL;
   guint n, n_reporting = 0;
 
-  fixture_setup (&f, load_example ("queue-server.qdevs"));
+  fixture_setup (&f, qd_test_load_example ("queue-server.qdevs"));
   stats = qd_run_session_get_stats_view (f.session);
   before = dup_block_tooltip (&f, "/Server");
   g_assert_null (strstr (before, "Last run"));
@@ -891,7 +874,7 @@ test_reported_stats (void)
 
   /* Another document (the same diagram again): nothing reported. */
   {
-    g_autoptr(QdDocument) again = load_example ("queue-server.qdevs");
+    g_autoptr(QdDocument) again = qd_test_load_example ("queue-server.qdevs");
     g_autofree char *after = NULL;
 
     qd_window_set_document (f.window, again, NULL);
@@ -946,7 +929,7 @@ test_transitions (void)
   g_autoptr(GError) error = NULL;
   guint64 n_ref = 0;
 
-  fixture_setup (&f, load_example ("exp-decay.qdevs"));
+  fixture_setup (&f, qd_test_load_example ("exp-decay.qdevs"));
   view = qd_run_session_get_event_view (f.session);
   g_assert_cmpuint (qd_event_view_get_n_rows (view), ==, 0);
 
@@ -1033,7 +1016,7 @@ test_transitions (void)
   fixture_teardown (&f);
 
   /* A discrete-event model: the Generator's first entity is tag 1. */
-  fixture_setup (&f, load_example ("queue-server.qdevs"));
+  fixture_setup (&f, qd_test_load_example ("queue-server.qdevs"));
   view = qd_run_session_get_event_view (f.session);
   qd_run_bar_set_step_count (f.bar, 6);
   activate (&f, "run.step");
@@ -1056,7 +1039,7 @@ test_transitions (void)
   fixture_teardown (&f);
 
   /* Longer than the limit: the first rows, and the same run. */
-  fixture_setup (&f, load_example ("lotka-volterra.qdevs"));
+  fixture_setup (&f, qd_test_load_example ("lotka-volterra.qdevs"));
   view = qd_run_session_get_event_view (f.session);
   activate (&f, "run.start");
   wait_until (is_finished, &f);
@@ -1073,7 +1056,7 @@ test_overlay_and_detach (void)
   GtkWidget *notebook;
   GtkRoot *root;
 
-  fixture_setup (&f, load_example ("lotka-volterra.qdevs"));
+  fixture_setup (&f, qd_test_load_example ("lotka-volterra.qdevs"));
   activate (&f, "run.start");
   wait_until (is_finished, &f);
   plot = qd_run_session_get_plot (f.session, 0);
@@ -1141,7 +1124,7 @@ test_final_time_and_realtime (void)
   QdRunner *runner;
   double speed = 0;
 
-  fixture_setup (&f, load_example ("lotka-volterra.qdevs"));
+  fixture_setup (&f, qd_test_load_example ("lotka-volterra.qdevs"));
   entry = GTK_EDITABLE (bar_child (&f, "final_entry"));
   g_assert_cmpstr (gtk_editable_get_text (entry), ==, "300");
   /* The bar reports to the window through its signals, never by a call. */
@@ -1251,7 +1234,7 @@ test_export_csv (void)
   g_autoptr(GError) error = NULL;
   gsize la, lb;
 
-  fixture_setup (&f, load_example ("lotka-volterra.qdevs"));
+  fixture_setup (&f, qd_test_load_example ("lotka-volterra.qdevs"));
 
   /* Nothing to export before a run: the error says what to do. */
   dir = g_dir_make_tmp ("qd-run-ui-XXXXXX", &error);
@@ -1382,7 +1365,7 @@ test_live_redraw_rate (void)
   QdPlot *plot;
   Fixture f;
 
-  fixture_setup (&f, load_example ("lotka-volterra.qdevs"));
+  fixture_setup (&f, qd_test_load_example ("lotka-volterra.qdevs"));
   qd_test_set_final_time (f.document, 120.0);
   wait_frames (GTK_WIDGET (f.window), 1);
   qd_run_session_set_realtime (f.session, TRUE, 100.0);
@@ -1695,7 +1678,7 @@ test_speed (void)
     }
 
   /* Lotka-Volterra for 580,000 time units: about 10 million events. */
-  document = load_example ("lotka-volterra.qdevs");
+  document = qd_test_load_example ("lotka-volterra.qdevs");
   /* A shallow copy: the document copies what it keeps. */
   settings = *qd_document_get_settings (document);
   settings.final_time = 5.8e5;
@@ -1706,7 +1689,7 @@ test_speed (void)
 
   /* The RLC transmission line with quanta 1000 times smaller: about 4.3
    * million events over ten states. */
-  document = load_example ("transmission-line.qdevs");
+  document = qd_test_load_example ("transmission-line.qdevs");
   g_assert_true (qd_document_set_variable (document, "dv", "4e-9", &error));
   g_assert_true (qd_document_set_variable (document, "di", "1e-11", &error));
   g_assert_no_error (error);
@@ -1719,7 +1702,7 @@ test_speed (void)
 static void
 test_stats_classic (void)
 {
-  g_autoptr(QdDocument) document = load_example ("exp-decay.qdevs");
+  g_autoptr(QdDocument) document = qd_test_load_example ("exp-decay.qdevs");
   QdSettings settings = *qd_document_get_settings (document);
   QdStatsView *stats = QD_STATS_VIEW (g_object_ref_sink (qd_stats_view_new ()));
   g_autoptr(GError) error = NULL;
@@ -1754,21 +1737,12 @@ main (int    argc,
   g_autoptr(GError) error = NULL;
   int status;
 
-  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
-    {
-      g_print ("1..0 # SKIP no display (run under xvfb-run)\n");
-      return 0;
-    }
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
   /* The renderer the application picks: Cairo where OpenGL is software,
    * which LIBGL_ALWAYS_SOFTWARE declares (Xvfb's is software anyway),
    * unless GSK_RENDERER says otherwise. */
   renderer_set = g_strdup (g_getenv ("GSK_RENDERER"));
-  if (renderer_set == NULL)
-    g_setenv ("LIBGL_ALWAYS_SOFTWARE", "1", TRUE);
-
-  gtk_test_init (&argc, &argv, NULL);
-  qd_init ();
+  if (!qd_test_gtk_init (&argc, &argv, TRUE))
+    return 0;
 
   app = qd_application_new (G_APPLICATION_NON_UNIQUE);
   g_application_register (G_APPLICATION (app), NULL, &error);

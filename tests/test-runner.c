@@ -874,34 +874,13 @@ test_dispose_running (void)
 static QdDocument *
 illegitimate_document (void)
 {
-  GString *text = g_string_new (NULL);
+  g_autofree char *text = qd_test_illegitimate_chain ();
   g_autoptr(GError) error = NULL;
   QdDocument *doc;
 
-  g_string_append (text,
-    "{\"format\": \"qdevs\", \"version\": 1, \"title\": \"\", \"description\": \"\",\n"
-    " \"simulation\": {\"start\": 0, \"final\": 1, \"method\": \"QSS1\", \"dqmin\": 1e-06, \"dqrel\": 0.001, \"illegitimacy_limit\": 10},\n"
-    " \"variables\": {},\n"
-    " \"blocks\": [\n"
-    "  {\"id\": \"c\", \"type\": \"constant\", \"name\": \"Constant\", \"position\": [0, 0], \"size\": [60, 40]},\n");
-  for (int i = 1; i <= 12; i++)
-    g_string_append_printf (text, "  {\"id\": \"g%d\", \"type\": \"gain\", \"name\": \"Gain %d\", \"position\": [%d, 0], \"size\": [60, 40]},\n",
-                            i, i, 100 * i);
-  g_string_append (text,
-    "  {\"id\": \"s\", \"type\": \"scope\", \"name\": \"Scope\", \"position\": [1400, 0], \"size\": [60, 40]}],\n"
-    " \"links\": [\n");
-  for (int i = 1; i <= 13; i++)
-    {
-      g_autofree char *src = i == 1 ? g_strdup ("c") : g_strdup_printf ("g%d", i - 1);
-      g_autofree char *dst = i == 13 ? g_strdup ("s") : g_strdup_printf ("g%d", i);
-
-      g_string_append_printf (text, "  {\"id\": \"l%d\", \"from\": {\"block\": \"%s\", \"port\": 0}, \"to\": [{\"block\": \"%s\", \"port\": 0}]}%s\n",
-                              i, src, dst, i == 13 ? "]}" : ",");
-    }
-  doc = qd_document_load_data (text->str, text->len, "illegitimate.qdevs",
+  doc = qd_document_load_data (text, strlen (text), "illegitimate.qdevs",
                                &error);
   g_assert_no_error (error);
-  g_string_free (text, TRUE);
   return doc;
 }
 

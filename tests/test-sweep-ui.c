@@ -23,17 +23,6 @@ tmp_path (const char *name)
   return g_build_filename (tmp_dir, name, NULL);
 }
 
-static char *
-read_text (const char *path)
-{
-  char *text = NULL;
-  g_autoptr(GError) error = NULL;
-
-  g_file_get_contents (path, &text, NULL, &error);
-  g_assert_no_error (error);
-  return text;
-}
-
 /* A constant a into a square root into an integrator X, and a sine of
  * frequency w into an integrator Y, both on the Scope: a < 0 fails at
  * t = 0, naming /Root. */
@@ -92,24 +81,13 @@ on_finished (gpointer  source,
 static void
 wait_job (QdSweepJob *job)
 {
-  gboolean done = FALSE;
-  gulong id = g_signal_connect (job, "finished", G_CALLBACK (on_finished), &done);
-
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-  g_signal_handler_disconnect (job, id);
+  qd_test_wait_for_signal (job, "finished", NULL);
 }
 
 static void
 run_dialog (QdSweepDialog *dialog)
 {
-  gboolean done = FALSE;
-  gulong id = g_signal_connect (dialog, "finished", G_CALLBACK (on_finished), &done);
-
-  qd_sweep_dialog_run (dialog);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-  g_signal_handler_disconnect (dialog, id);
+  qd_test_wait_for_signal (dialog, "finished", (void (*) (gpointer)) qd_sweep_dialog_run);
 }
 
 /* Runs a job of @vary / @dist options on @threads threads and writes
@@ -145,7 +123,7 @@ job_csv (QdDocument        *doc,
   g_assert_cmpuint (qd_sweep_job_get_results (job)->len, ==, qd_sweep_job_get_n_runs (job));
   g_assert_true (qd_sweep_job_write_results (job, QD_SWEEP_WRITE_DEFAULT, path, &error));
   g_assert_no_error (error);
-  return read_text (path);
+  return qd_test_read_text (path);
 }
 
 /* The editor's sweep on one thread and on two gives the command line's
@@ -169,8 +147,8 @@ test_job_matches_cli (void)
   qd_test_run_cli (&r2, NULL, "sweep", queue_path, "--samples", "6", "--seed", "9", "--until", "2000",
                    "--out", cli_queue, NULL);
   g_assert_cmpint (r2.status, ==, 0);
-  expected_ball = read_text (cli_ball);
-  expected_queue = read_text (cli_queue);
+  expected_ball = qd_test_read_text (cli_ball);
+  expected_queue = qd_test_read_text (cli_queue);
   for (guint threads = 1; threads <= 2; threads++)
     {
       g_autofree char *ball_csv = job_csv (ball, NULL, dist, 5, 5, 3.0, threads, "ball.csv");
@@ -304,7 +282,7 @@ test_dialog_table (void)
   qd_test_run_cli (&r, NULL, "sweep", path, "--vary", "a=4, -1, 1", "--vary", "w=1:3:2",
                    "--seed", "3", "--until", "1.5", "--out", cli_csv, "--cpu-time", NULL);
   g_assert_cmpint (r.status, ==, 12);
-  cli_text = read_text (cli_csv);
+  cli_text = qd_test_read_text (cli_csv);
   rows = parse_csv (cli_text);
   g_assert_cmpuint (rows->len, ==, 7);
   table = qd_sweep_dialog_get_table (dialog);
@@ -360,7 +338,7 @@ test_dialog_table (void)
   /* The table's CSV is the command line's, but for the CPU times. */
   g_assert_true (qd_sweep_dialog_export_table (dialog, ui_csv, &error));
   g_assert_no_error (error);
-  ui_text = read_text (ui_csv);
+  ui_text = qd_test_read_text (ui_csv);
   {
     g_autofree char *a = without_column (ui_text, "cpu_s");
     g_autofree char *b = without_column (cli_text, "cpu_s");
@@ -390,7 +368,7 @@ test_dialog_table (void)
     g_assert_cmpint (memcmp (data, "\x89PNG", 4), ==, 0);
   }
   g_assert_true (qd_sweep_dialog_export_plot (dialog, svg, &error));
-  svg_text = read_text (svg);
+  svg_text = qd_test_read_text (svg);
   g_assert_nonnull (strstr (svg_text, "<svg"));
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -649,17 +627,6 @@ main (int    argc,
   g_test_add_func ("/sweep-ui/live-plot", test_live_plot);
   g_test_add_func ("/sweep-ui/cancel", test_cancel);
   status = g_test_run ();
-  {
-    g_autoptr(GDir) dir = g_dir_open (tmp_dir, 0, NULL);
-    const char *name;
-
-    while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-      {
-        g_autofree char *file = g_build_filename (tmp_dir, name, NULL);
-
-        g_unlink (file);
-      }
-    g_rmdir (tmp_dir);
-  }
+  qd_test_remove_tree (tmp_dir);
   return status;
 }
