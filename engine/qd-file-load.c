@@ -729,7 +729,7 @@ load_link (Loader      *loader,
                                      _("\"points\" must be an array of [x, y] pairs, "
                                        "each number from %.0f to %.0f"),
                                      -QD_FILE_MAX_COORD, QD_FILE_MAX_COORD);
-              g_array_append_val (target->points, p);
+              qd_link_target_append_point (target, &p);
             }
         }
     }
