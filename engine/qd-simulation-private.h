@@ -285,8 +285,9 @@ struct _QdSimulation
   guint64         pub_steps;
   guint64         pub_time;
 
-  /* The event log (qd-event-log.h), or NULL: with one, run_loop() runs
-   * the loop compiled to report every transition (qd-simulation.c). */
+  /* The event log (qd-event-log.h), or NULL: with one,
+   * qd_simulation_run_loop() runs the loop compiled to report every
+   * transition (qd-simulation.c). */
   QdLogFunc       log_func;
   gpointer        log_data;
   double         *log_tl;          /* per block, the last transition's
