@@ -45,7 +45,7 @@ ARKodeButcherTable qd_classic_table_new (const QdClassicMethod *method,
                                          int                   *q,
                                          int                   *p);
 
-/* The event loop's services to the driver (qd-simulation.c). */
+/* The event loop's services to the driver (qd-simulation-run.c). */
 QdRunStatus  qd_simulation_run_events   (QdSimulation *sim,
                                          double        t_limit,
                                          GError      **error);

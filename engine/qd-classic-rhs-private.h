@@ -82,7 +82,8 @@ void          qd_classic_rhs_add_block_stats (QdClassicRhs  *self,
                                               guint64       *external);
 
 /* The event loop's services for transitions made outside it
- * (qd-simulation.c). */
+ * (qd-simulation-run.c; qd_simulation_direct_external() in
+ * qd-simulation.c). */
 void          qd_simulation_direct_clock    (QdSimulation   *sim,
                                              double          t);
 void          qd_simulation_direct_count    (QdSimulation   *sim,

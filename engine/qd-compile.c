@@ -20,6 +20,12 @@
  * Only when there is no problem is the flat model kept: one record per
  * atomic block, in priority order, and the arrays of the wiring (see
  * qd-simulation-private.h for their layout).
+ *
+ * This file walks the hierarchy (4.), builds the flat model and drives
+ * the whole; steps 1 to 3 (the settings, the variables, the parameters
+ * and the masks' scopes) are in qd-compile-params.c, step 5 in
+ * qd-compile-loops.c. The compiler's state (Compiler, Node) is in
+ * qd-compile-private.h.
  */
 #include <glib/gi18n-lib.h>
 #include <string.h>
@@ -28,164 +34,10 @@
 #endif
 
 #include "qd-classic-private.h"
+#include "qd-compile-private.h"
 #include "qd-compile-vector.h"
-#include "qd-simulation-private.h"
-#include "qd-expr.h"
 #include "qd-history.h"
-#include "qd-mask-private.h"
 #include "qd-registry.h"
-
-typedef struct _Node Node;
-
-/* What drives one input: a block and its output port. */
-typedef struct
-{
-  guint32 src;    /* index of the source Node + 1, or 0 for nothing */
-  guint32 port;
-} Driver;
-
-/* One block of the hierarchy while compiling. The Nodes are one array in
- * depth-first order, freed when compiling ends: a model of millions of
- * blocks would otherwise keep several small allocations per block (a
- * path, a drivers array, two hash entries) until then, and the memory of
- * small blocks freed late is seldom given back. A block's path is made
- * only when something needs it (a problem, the flat model's QdAtomic). */
-struct _Node
-{
-  QdBlock           *block;
-  const QdBlockType *type;     /* NULL when unknown */
-  Node              *parent;   /* the subsystem holding it, NULL at the root */
-  GPtrArray         *outports; /* subsystems: outport Node by port - 1 */
-  int                atomic;   /* index in the flat model, or -1 */
-  guint              n_in, n_out;
-  guint              port_number;  /* inport/outport: the "port" value */
-  guint32            drivers;  /* its first Driver in Compiler.drivers */
-  guint32            n_drivers;    /* Drivers by input port: as many as the
-                                      highest port a link drives, + 1 */
-  guint32            n_inner;  /* Nodes after it that are inside it */
-  guint8             ok;       /* type known, parameters valid */
-  guint8             ports_ok; /* n_in and n_out are known (even if !ok) */
-  guint8             structural;
-};
-
-typedef struct
-{
-  const char *id;     /* NULL when free */
-  guint32     node;   /* index in Compiler.nodes */
-} IdSlot;
-
-/* A system visited, with the Node of its first block: the next block's
- * Node follows the previous one's and its n_inner. */
-typedef struct
-{
-  QdSystem *system;
-  guint32   first;
-} SystemEntry;
-
-/* An evaluated parameter text, kept so that the next block with the same
- * text (the same shared string) for the same parameter spec gets its
- * value without parsing it again: in a large generated model most blocks
- * share a few texts. Only successes are kept; a failure is evaluated for
- * each block, since its problem names the block. */
-/* The key of both caches: two pointers, compared by address. */
-typedef struct
-{
-  gconstpointer first;
-  gconstpointer second;
-} PairKey;
-
-/* (the text, the parameter spec) */
-typedef PairKey ParamKey;
-
-typedef struct
-{
-  ParamKey      key;
-  QdParamValue  value;    /* the vector is the entry's own copy */
-} CachedParam;
-
-/* A block type with a set of parameter texts (blocks that set the same
- * values share one `params` array), evaluated without a problem: the
- * next block of that type with that set takes its values, port counts
- * and check as they are, without even looking the texts up. */
-/* (the block type, the shared `params` array) */
-typedef PairKey SetKey;
-
-typedef struct
-{
-  SetKey        key;
-  guint         n_in, n_out;
-  guint         port_number;
-  QdParamValue  values[];   /* type->n_params; vectors in CachedParams */
-} CachedSet;
-
-typedef struct
-{
-  QdSimulation       *sim;
-  const QdSettings   *settings;
-  GPtrArray          *problems;   /* QdProblem*, owned */
-  Node               *nodes;      /* depth-first order */
-  guint               n_nodes;
-  GArray             *systems;    /* SystemEntry, every system visited */
-  GArray             *drivers;    /* Driver, each Node's in a run */
-  /* One system's blocks by the address of their id (link endpoints
-   * share the id string of their block): open addressing, the address
-   * kept in the slot so that a lookup reads one slot rather than a Node
-   * and its block; and by the id's text, made only when an address is
-   * not found. */
-  IdSlot             *id_slots;
-  guint               id_mask;
-  gsize               id_capacity;
-  GHashTable         *id_by_text;
-  guint               n_atomics;
-  /* Type ids looked up, by the address of the id (blocks of one type
-   * share its string): a few slots, since a model has few types. */
-  const char         *type_ids[16];
-  const QdBlockType  *types[16];
-  GHashTable         *param_cache; /* ParamKey -> CachedParam */
-  GHashTable         *set_cache;   /* SetKey -> CachedSet */
-  gboolean           *param_ok;   /* evaluate_block(): per parameter */
-  /* The vectors of the block being evaluated, until they are copied into
-   * its record. */
-  GPtrArray          *vectors;
-  /* The chunk the next record goes into: its free space. */
-  guint8             *chunk_pos;
-  gsize               chunk_left;
-  /* Model variables during evaluation. */
-  GPtrArray          *var_names;  /* char* */
-  GArray             *var_values; /* double */
-  GArray             *var_ok;     /* gboolean */
-  /* The settings' quanta as parameter text, formatted once rather than
-   * once per integrator. */
-  char               *dqmin_text;
-  char               *dqrel_text;
-  /* The TAG_SINK Node of each (system, tag): "first Node index/tag". */
-  GHashTable         *tags;
-  /* Blocks whose unconnected inputs read zero (elements of vector
-   * blocks at an Index Shift's zero boundary; qd-compile-vector.c), or
-   * NULL. */
-  GHashTable         *zero_inputs;
-  /* Masked subsystems (qd-mask.h): the names an expression of a block
-   * sees, innermost mask first and the model variables last. scope_*
-   * are the current block's (the variables' own arrays outside every
-   * mask); scoped is TRUE inside a mask, where a text's value depends on
-   * where it is, so the caches by text and by parameter set are not
-   * used there. */
-  GHashTable         *scopes;     /* masked subsystem Node* -> Scope* */
-  GPtrArray          *scope_names;
-  GArray             *scope_values;
-  GArray             *scope_ok;
-  guint               scope_n_mask;  /* names from masks, at the front */
-  gboolean            scoped;
-} Compiler;
-
-/* The names seen inside one masked subsystem. */
-typedef struct
-{
-  GPtrArray *names;    /* char* (borrowed from the masks and variables) */
-  GArray    *values;   /* double */
-  GArray    *ok;       /* gboolean */
-  guint      n_mask;
-} Scope;
 
 static void
 append_path (GString    *text,
@@ -207,19 +59,12 @@ node_path (const Node *node)
   return g_string_free (text, FALSE);
 }
 
-static void
-add_problem (Compiler    *c,
-             Node        *node,
-             QdErrorCode  code,
-             const char  *format,
-             ...) G_GNUC_PRINTF (4, 5);
-
-static void
-add_problem (Compiler    *c,
-             Node        *node,
-             QdErrorCode  code,
-             const char  *format,
-             ...)
+void
+qd_compile_add_problem (Compiler    *c,
+                        Node        *node,
+                        QdErrorCode  code,
+                        const char  *format,
+                        ...)
 {
   va_list args;
   char *message;
@@ -235,856 +80,6 @@ add_problem (Compiler    *c,
                                    "%s", message));
   g_free (message);
   g_free (path);
-}
-
-/* -------------------------------------------------------------------- */
-/* Settings and variables */
-
-/* The solver and its options (qd-classic.h); under a classic solver the
- * simulation gets its driver. */
-static void
-check_classic_settings (Compiler *c)
-{
-  g_autoptr(GError) local = NULL;
-
-  if (!qd_classic_check_settings (c->settings, &local))
-    {
-      /* Its message starts with "settings: ", as the document's does. */
-      const char *message = local->message;
-
-      if (g_str_has_prefix (message, "settings: "))
-        message += strlen ("settings: ");
-      add_problem (c, NULL, QD_ERROR_PARAM, "%s", message);
-      return;
-    }
-  c->sim->classic = qd_classic_new (c->settings);
-}
-
-/* A model too large for the classic solver is refused by Check. */
-static void
-check_classic_size (Compiler *c)
-{
-  g_autoptr(GError) local = NULL;
-  guint n_states = 0;
-
-  for (guint i = 0; i < c->sim->n_atomics; i++)
-    n_states += c->sim->is_integrator[i] != 0;
-  if (!qd_classic_check_size (c->sim->classic, n_states, &local))
-    add_problem (c, NULL, QD_ERROR_PARAM, "%s", local->message);
-}
-
-static void
-check_settings (Compiler *c)
-{
-  const QdSettings *s = c->settings;
-
-  if (!isfinite (s->start_time) || !isfinite (s->final_time))
-    add_problem (c, NULL, QD_ERROR_PARAM,
-                 _("the start time (%g) and the final time (%g) must be "
-                   "finite numbers; change the simulation settings"),
-                 s->start_time, s->final_time);
-  else if (!(s->final_time > s->start_time))
-    add_problem (c, NULL, QD_ERROR_PARAM,
-                 _("the final time (%g) must be greater than the start time "
-                   "(%g); change the simulation settings"),
-                 s->final_time, s->start_time);
-  if (!(s->dqmin >= 0) || !isfinite (s->dqmin))
-    add_problem (c, NULL, QD_ERROR_PARAM,
-                 _("the default absolute quantum dqmin must be a number of "
-                   "at least 0 (it is %g); change the simulation settings"),
-                 s->dqmin);
-  if (!(s->dqrel >= 0) || !isfinite (s->dqrel))
-    add_problem (c, NULL, QD_ERROR_PARAM,
-                 _("the default relative quantum dqrel must be a number of "
-                   "at least 0 (it is %g); change the simulation settings"),
-                 s->dqrel);
-  if (s->illegitimacy_limit == 0)
-    add_problem (c, NULL, QD_ERROR_PARAM,
-                 _("the illegitimacy limit must be at least 1; change the "
-                   "simulation settings"));
-  check_classic_settings (c);
-}
-
-/* The index of @name in @names (the first of that name), or -1. */
-static int
-find_name (GPtrArray  *names,
-           const char *name)
-{
-  for (guint i = 0; i < names->len; i++)
-    if (strcmp (g_ptr_array_index (names, i), name) == 0)
-      return (int) i;
-  return -1;
-}
-
-static int
-find_variable (Compiler   *c,
-               const char *name)
-{
-  return find_name (c->var_names, name);
-}
-
-/* TRUE when @expr uses a name of @names that failed (@ok): its own error
- * would only repeat that name's problem. Only the names already
- * evaluated count (a variable may name a later one by mistake: that is
- * its own unknown name). */
-static gboolean
-uses_failed (GPtrArray    *names,
-             GArray       *ok,
-             const QdExpr *expr)
-{
-  guint n;
-  const char *const *ids = qd_expr_get_identifiers (expr, &n);
-
-  for (guint i = 0; i < n; i++)
-    {
-      int k = find_name (names, ids[i]);
-
-      if (k >= 0 && (guint) k < ok->len && !g_array_index (ok, gboolean, k))
-        return TRUE;
-    }
-  return FALSE;
-}
-
-static gboolean
-uses_failed_variable (Compiler     *c,
-                      const QdExpr *expr)
-{
-  return uses_failed (c->var_names, c->var_ok, expr);
-}
-
-/* The same for a block's expression, in its scope (qd-mask.h): the
- * innermost of a name counts. */
-static gboolean
-uses_failed_name (Compiler     *c,
-                  const QdExpr *expr)
-{
-  return uses_failed (c->scope_names, c->scope_ok, expr);
-}
-
-static int
-scope_find (Compiler   *c,
-            const char *name)
-{
-  return find_name (c->scope_names, name);
-}
-
-/* TRUE when @expr, the value of variable @i, uses variable @i itself or
- * one defined after it (the first such in *@later). */
-static gboolean
-uses_later_variable (Compiler     *c,
-                     const QdExpr *expr,
-                     guint         i,
-                     int          *later)
-{
-  guint n;
-  const char *const *ids = qd_expr_get_identifiers (expr, &n);
-
-  for (guint k = 0; k < n; k++)
-    {
-      int v = find_variable (c, ids[k]);
-
-      if (v >= (int) i)
-        {
-          *later = v;
-          return TRUE;
-        }
-    }
-  return FALSE;
-}
-
-static void
-evaluate_variables (Compiler          *c,
-                    QdDocument        *document,
-                    const char *const *overrides)
-{
-  GPtrArray *vars = qd_document_get_variables (document);
-  GPtrArray *exprs = g_ptr_array_new_with_free_func (g_free);
-
-  /* The list with the overrides applied: a name already defined keeps its
-   * place (later variables may use it), a new one goes last. */
-  for (guint i = 0; vars != NULL && i < vars->len; i++)
-    {
-      QdVariable *v = g_ptr_array_index (vars, i);
-
-      g_ptr_array_add (c->var_names, g_strdup (v->name));
-      g_ptr_array_add (exprs, g_strdup (v->value != NULL ? v->value : ""));
-    }
-  for (guint i = 0; overrides != NULL && overrides[i] != NULL; i++)
-    {
-      const char *eq = strchr (overrides[i], '=');
-      char *name;
-      int k;
-
-      if (eq == NULL)
-        {
-          add_problem (c, NULL, QD_ERROR_PARAM,
-                       _("override '%s': expected NAME=EXPRESSION"),
-                       overrides[i]);
-          continue;
-        }
-      name = g_strstrip (g_strndup (overrides[i], eq - overrides[i]));
-      if (!qd_expr_is_valid_name (name))
-        {
-          add_problem (c, NULL, QD_ERROR_PARAM,
-                       _("override '%s': '%s' is not a valid variable name"),
-                       overrides[i], name);
-          g_free (name);
-          continue;
-        }
-      k = find_variable (c, name);
-      if (k >= 0)
-        {
-          g_free (g_ptr_array_index (exprs, k));
-          g_ptr_array_index (exprs, k) = g_strdup (eq + 1);
-          g_free (name);
-        }
-      else
-        {
-          g_ptr_array_add (c->var_names, name);
-          g_ptr_array_add (exprs, g_strdup (eq + 1));
-        }
-    }
-
-  for (guint i = 0; i < c->var_names->len; i++)
-    {
-      const char *name = g_ptr_array_index (c->var_names, i);
-      g_autoptr(GError) error = NULL;
-      QdExpr *expr = qd_expr_parse (g_ptr_array_index (exprs, i), &error);
-      double value = NAN;
-      gboolean ok = FALSE;
-      int later;
-
-      /* Each variable sees only those defined before it. */
-      if (expr != NULL
-          && qd_expr_bind (expr, (const char *const *) c->var_names->pdata,
-                           i, &error))
-        {
-          value = qd_expr_eval (expr, (const double *) c->var_values->data);
-          if (isfinite (value))
-            ok = TRUE;
-          else if (!uses_failed_variable (c, expr))
-            add_problem (c, NULL, QD_ERROR_EXPR,
-                         _("variable '%s' is not a finite number (it is %g); "
-                           "check its expression"), name, value);
-        }
-      else if (expr != NULL && uses_later_variable (c, expr, i, &later))
-        {
-          if (later == (int) i)
-            add_problem (c, NULL, QD_ERROR_EXPR,
-                         _("variable '%s' uses itself; give it a value that "
-                           "does not"), name);
-          else
-            add_problem (c, NULL, QD_ERROR_EXPR,
-                         _("variable '%s' uses '%s', which is defined after "
-                           "it; a variable can use only those above it, so "
-                           "move '%s' up"), name,
-                         (const char *) g_ptr_array_index (c->var_names, later),
-                         (const char *) g_ptr_array_index (c->var_names, later));
-        }
-      else if (expr == NULL || !uses_failed_variable (c, expr))
-        add_problem (c, NULL, QD_ERROR_EXPR, _("variable '%s': %s"),
-                     name, error->message);
-      g_array_append_val (c->var_values, value);
-      g_array_append_val (c->var_ok, ok);
-      g_clear_pointer (&expr, qd_expr_free);
-    }
-  g_ptr_array_unref (exprs);
-}
-
-/* -------------------------------------------------------------------- */
-/* Parameters */
-
-static const char *
-intern (Compiler   *c,
-        const char *text)
-{
-  return g_string_chunk_insert_const (c->sim->strings, text);
-}
-
-static const char *
-block_param_text (const QdBlock *block,
-                  const char    *name)
-{
-  for (guint i = 0; block->params != NULL && i < block->params->len; i++)
-    {
-      const QdParam *p = &g_array_index (block->params, QdParam, i);
-
-      if (strcmp (p->name, name) == 0)
-        return p->value;
-    }
-  return NULL;
-}
-
-/* How evaluating an expression in the current scope went. */
-typedef enum
-{
-  EVAL_OK,
-  EVAL_QUIET,       /* failed because a name it uses failed: said already */
-  EVAL_NOT_FINITE,  /* *value is NaN or infinite */
-  EVAL_ERROR,       /* does not parse or names an unknown name: @error */
-} EvalResult;
-
-/* Evaluates @text over the names the current block sees (qd-mask.h). */
-static EvalResult
-eval_in_scope (Compiler    *c,
-               const char  *text,
-               double      *value,
-               GError     **error)
-{
-  g_autoptr(QdExpr) expr = NULL;
-
-  if (qd_expr_parse_literal (text, value))
-    return EVAL_OK;
-  *value = NAN;
-  expr = qd_expr_parse (text, error);
-  if (expr != NULL
-      && qd_expr_bind (expr, (const char *const *) c->scope_names->pdata,
-                       c->scope_names->len, error))
-    {
-      *value = qd_expr_eval (expr, (const double *) c->scope_values->data);
-      if (isfinite (*value))
-        return EVAL_OK;
-      return uses_failed_name (c, expr) ? EVAL_QUIET : EVAL_NOT_FINITE;
-    }
-  return expr != NULL && uses_failed_name (c, expr) ? EVAL_QUIET : EVAL_ERROR;
-}
-
-/* Evaluates one expression of parameter @spec. @offset is where @text
- * starts in the parameter's value, so that columns refer to the whole
- * value. FALSE when it failed (a problem was added, unless the cause is a
- * variable that failed). */
-static gboolean
-eval_number (Compiler          *c,
-             Node              *node,
-             const QdParamSpec *spec,
-             const char        *text,
-             guint              offset,
-             double            *value)
-{
-  g_autoptr(GError) error = NULL;
-
-  switch (eval_in_scope (c, text, value, &error))
-    {
-    case EVAL_OK:
-      return TRUE;
-    case EVAL_QUIET:
-      return FALSE;
-    case EVAL_NOT_FINITE:
-      add_problem (c, node, QD_ERROR_PARAM,
-                   _("parameter '%s' is not a finite number (it is %g); "
-                     "check its expression"), spec->name, *value);
-      return FALSE;
-    case EVAL_ERROR:
-    default:
-      break;
-    }
-
-  {
-    /* "column N: what" from the expression: shift N by the offset. */
-    g_autofree char *msg = qd_expr_shift_error_column (error->message, offset);
-
-    add_problem (c, node, QD_ERROR_EXPR, _("parameter '%s': %s"),
-                 spec->name, msg);
-  }
-  return FALSE;
-}
-
-static gboolean
-check_range (Compiler          *c,
-             Node              *node,
-             const QdParamSpec *spec,
-             double             value)
-{
-  if (spec->kind == QD_PARAM_INTEGER && value != floor (value))
-    {
-      add_problem (c, node, QD_ERROR_PARAM,
-                   _("parameter '%s' must be a whole number (it is %.15g)"),
-                   spec->name, value);
-      return FALSE;
-    }
-  if (value < spec->min)
-    {
-      add_problem (c, node, QD_ERROR_PARAM,
-                   _("parameter '%s' must be at least %.15g (it is %.15g)"),
-                   spec->name, spec->min, value);
-      return FALSE;
-    }
-  if (value > spec->max)
-    {
-      add_problem (c, node, QD_ERROR_PARAM,
-                   _("parameter '%s' must be at most %.15g (it is %.15g)"),
-                   spec->name, spec->max, value);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-static gboolean
-eval_vector (Compiler          *c,
-             Node              *node,
-             const QdParamSpec *spec,
-             const char        *text,
-             QdParamValue      *out)
-{
-  g_auto(GStrv) items = qd_expr_split_vector (text);
-  guint n = g_strv_length (items);
-  double *values = g_new0 (double, n);
-  gboolean ok = TRUE;
-  gsize offset = 0;
-
-  for (guint i = 0; i < n; i++)
-    {
-      /* Columns count characters from the start of the whole text, as
-       * the expression's do. */
-      if (eval_number (c, node, spec, items[i],
-                       (guint) g_utf8_strlen (text, (gssize) offset), &values[i]))
-        {
-          if (!check_range (c, node, spec, values[i]))
-            ok = FALSE;
-        }
-      else
-        ok = FALSE;
-      offset += strlen (items[i]) + 1;
-    }
-
-  out->n_vector = n;
-  out->vector = values;
-  g_ptr_array_add (c->vectors, values);
-  return ok;
-}
-
-static guint
-pair_key_hash (gconstpointer key)
-{
-  const PairKey *k = key;
-
-  return g_direct_hash (k->first) * 31 + g_direct_hash (k->second);
-}
-
-static gboolean
-pair_key_equal (gconstpointer a,
-                gconstpointer b)
-{
-  const PairKey *x = a, *y = b;
-
-  return x->first == y->first && x->second == y->second;
-}
-
-static void
-cached_param_free (gpointer data)
-{
-  CachedParam *entry = data;
-
-  g_free ((double *) entry->value.vector);
-  g_free (entry);
-}
-
-static gboolean eval_param_text (Compiler          *c,
-                                 Node              *node,
-                                 const QdParamSpec *spec,
-                                 const char        *text,
-                                 QdParamValue      *out);
-
-static gboolean
-eval_param (Compiler          *c,
-            Node              *node,
-            const QdParamSpec *spec,
-            QdParamValue      *out)
-{
-  const QdSettings *s = c->settings;
-  const char *text = block_param_text (node->block, spec->name);
-  ParamKey key;
-  CachedParam *entry;
-
-  if (text == NULL)
-    text = spec->default_value != NULL ? spec->default_value : "";
-  if ((spec->flags & QD_PARAM_INHERIT) != 0 && text[0] == '\0')
-    {
-      if (strcmp (spec->name, "method") == 0)
-        text = s->method != NULL ? s->method : "";
-      else if (strcmp (spec->name, "dqmin") == 0)
-        {
-          /* g_ascii_formatd: the expression parser reads a '.', and the
-           * editor runs in the user's locale, where printf may write a
-           * ',' (a German desktop made every inheriting integrator fail
-           * to compile). */
-          if (c->dqmin_text == NULL)
-            c->dqmin_text = g_ascii_formatd (g_malloc (G_ASCII_DTOSTR_BUF_SIZE),
-                                             G_ASCII_DTOSTR_BUF_SIZE, "%.17g", s->dqmin);
-          text = c->dqmin_text;
-        }
-      else if (strcmp (spec->name, "dqrel") == 0)
-        {
-          if (c->dqrel_text == NULL)
-            c->dqrel_text = g_ascii_formatd (g_malloc (G_ASCII_DTOSTR_BUF_SIZE),
-                                             G_ASCII_DTOSTR_BUF_SIZE, "%.17g", s->dqrel);
-          text = c->dqrel_text;
-        }
-    }
-
-  /* Inside a mask the same text may have another value elsewhere. */
-  if (c->scoped)
-    return eval_param_text (c, node, spec, text, out);
-  /* Every text here lives as long as the compiler: a shared string of
-   * the document, a spec's default, a settings text. */
-  key.first = text;
-  key.second = spec;
-  entry = g_hash_table_lookup (c->param_cache, &key);
-  if (entry != NULL)
-    {
-      *out = entry->value;
-      return TRUE;
-    }
-  if (!eval_param_text (c, node, spec, text, out))
-    return FALSE;
-  entry = g_new (CachedParam, 1);
-  entry->key = key;
-  entry->value = *out;
-  if (out->vector != NULL)
-    {
-      double *copy = g_new (double, MAX (out->n_vector, 1));
-
-      memcpy (copy, out->vector, out->n_vector * sizeof (double));
-      entry->value.vector = copy;
-    }
-  g_hash_table_insert (c->param_cache, &entry->key, entry);
-  /* The entry's vector outlives the block's: a CachedSet may point to it. */
-  *out = entry->value;
-  return TRUE;
-}
-
-/* Evaluates @text as the value of parameter @spec into @out. */
-static gboolean
-eval_param_text (Compiler          *c,
-                 Node              *node,
-                 const QdParamSpec *spec,
-                 const char        *text,
-                 QdParamValue      *out)
-{
-  memset (out, 0, sizeof *out);
-  out->text = intern (c, text);
-
-  switch (spec->kind)
-    {
-    case QD_PARAM_NUMBER:
-    case QD_PARAM_INTEGER:
-      if (!eval_number (c, node, spec, text, 0, &out->number))
-        return FALSE;
-      return check_range (c, node, spec, out->number);
-
-    case QD_PARAM_VECTOR:
-      return eval_vector (c, node, spec, text, out);
-
-    case QD_PARAM_BOOLEAN:
-      if (strcmp (text, "true") == 0)
-        out->number = 1;
-      else if (strcmp (text, "false") == 0)
-        out->number = 0;
-      else
-        {
-          add_problem (c, node, QD_ERROR_PARAM,
-                       _("parameter '%s' must be true or false (it is '%s')"),
-                       spec->name, text);
-          return FALSE;
-        }
-      return TRUE;
-
-    case QD_PARAM_CHOICE:
-      for (guint i = 0; spec->choices != NULL && spec->choices[i] != NULL; i++)
-        if (strcmp (spec->choices[i], text) == 0)
-          {
-            out->number = i;
-            return TRUE;
-          }
-      {
-        g_autofree char *list =
-          spec->choices != NULL ? g_strjoinv (", ", (char **) spec->choices)
-                                : g_strdup ("");
-        add_problem (c, node, QD_ERROR_PARAM,
-                     _("parameter '%s' must be one of %s (it is '%s')"),
-                     spec->name, list, text);
-      }
-      return FALSE;
-
-    case QD_PARAM_FUNCTION:
-      /* Its block evaluates it at run time over the model variables:
-       * the mask parameters it names are put in as their values. */
-      if (c->scoped && c->scope_n_mask > 0)
-        {
-          g_autofree char *bound =
-            qd_mask_substitute (text, (const char *const *) c->scope_names->pdata,
-                                (const double *) c->scope_values->data,
-                                c->scope_n_mask);
-
-          out->text = intern (c, bound);
-        }
-      return TRUE;
-
-    case QD_PARAM_STRING:
-    default:
-      return TRUE;
-    }
-}
-
-/* More ports than a block can have. */
-#define MAX_PORTS 1000000
-
-/* Port count from a spec: fixed, or the value of its sizing parameter. */
-static gboolean
-port_count (Compiler           *c,
-            Node               *node,
-            const QdPortSpec   *spec,
-            const QdParamValue *params,
-            const gboolean     *param_ok,
-            guint              *count)
-{
-  int k;
-
-  if (spec->size_param == NULL)
-    {
-      *count = spec->count;
-      return TRUE;
-    }
-  k = qd_block_type_find_param (node->type, spec->size_param);
-  if (k < 0 || !param_ok[k])
-    return FALSE;
-  if (params[k].number < 0 || params[k].number > MAX_PORTS)
-    {
-      add_problem (c, node, QD_ERROR_PARAM,
-                   _("parameter '%s' must be a port count from 0 (it is %g)"),
-                   spec->size_param, params[k].number);
-      return FALSE;
-    }
-  *count = (guint) params[k].number;
-  return TRUE;
-}
-
-/* A function parameter (QD_PARAM_FUNCTION) is evaluated by its block at
- * run time, over its inputs, t and the model variables; a name that is
- * none of them would stop the run at its start. Says so now, as the
- * block would, so that checking a model finds what running it would.
- * The inputs beyond the block's last and syntax errors are the type's
- * check's. */
-static gboolean
-check_function_names (Compiler          *c,
-                      Node              *node,
-                      const QdParamSpec *spec,
-                      const char        *text)
-{
-  g_autoptr(QdExpr) expr = qd_expr_parse (text, NULL);
-  const char *const *ids;
-  guint n_ids;
-
-  if (expr == NULL)
-    return TRUE;
-  ids = qd_expr_get_identifiers (expr, &n_ids);
-  for (guint i = 0; i < n_ids; i++)
-    if (strcmp (ids[i], "t") != 0 && qd_expr_input_index (ids[i]) < 0
-        && scope_find (c, ids[i]) < 0
-        && !((spec->flags & QD_PARAM_NAMES_Y) && strcmp (ids[i], "y") == 0))
-      {
-        g_autofree char *message =
-          qd_expr_unknown_name_message (text, ids[i], node->n_in);
-
-        add_problem (c, node, QD_ERROR_EXPR, _("parameter '%s': %s"),
-                     spec->name, message);
-        return FALSE;
-      }
-  return TRUE;
-}
-
-/* Evaluates every parameter of @node (into @values, n_params of them),
- * counts its ports and runs the type's check. */
-static void
-evaluate_block (Compiler     *c,
-                Node         *node,
-                QdParamValue *values)
-{
-  const QdBlockType *type = node->type;
-  gboolean *ok = c->param_ok;
-  gboolean all_ok = TRUE;
-  const GArray *set = node->block->params;
-
-  /* A parameter the type does not have: the loader keeps it when asked
-   * to list every problem (so that saving does not lose it), and it
-   * must not run unnoticed. */
-  for (guint i = 0; i < set->len; i++)
-    {
-      const QdParam *param = &g_array_index (set, QdParam, i);
-
-      if (qd_block_type_find_param (type, param->name) < 0)
-        {
-          g_autoptr(GError) error = NULL;
-
-          qd_block_check_param (node->block, param->name, NULL, &error);
-          add_problem (c, node, QD_ERROR_PARAM, "%s",
-                       error != NULL ? error->message : param->name);
-          all_ok = FALSE;
-        }
-    }
-  for (guint i = 0; i < type->n_params; i++)
-    {
-      ok[i] = eval_param (c, node, &type->params[i], &values[i]);
-      all_ok &= ok[i];
-    }
-  if (!port_count (c, node, &type->inputs, values, ok, &node->n_in)
-      || !port_count (c, node, &type->outputs, values, ok, &node->n_out))
-    {
-      node->ok = FALSE;
-      return;
-    }
-  if (type->ports != NULL)
-    {
-      g_autofree const char **texts = g_new0 (const char *, type->n_params + 1);
-
-      for (guint i = 0; i < type->n_params; i++)
-        texts[i] = values[i].text != NULL ? values[i].text : "";
-      type->ports (type, texts, &node->n_in, &node->n_out);
-    }
-  node->ports_ok = TRUE;
-  if (node->n_out > 64)
-    {
-      add_problem (c, node, QD_ERROR_PARAM,
-                   _("a block has at most 64 outputs (this one has %u); "
-                     "split it into several blocks"), node->n_out);
-      all_ok = FALSE;
-    }
-  /* Before the type's check, which may then take the sizes for granted
-   * (WSum reads one weight per input). */
-  for (guint i = 0; all_ok && i < type->n_params; i++)
-    if (type->params[i].flags & QD_PARAM_PER_INPUT)
-      {
-        g_autoptr(GError) error = NULL;
-
-        if (!qd_param_spec_check_per_input (&type->params[i],
-                                            values[i].n_vector, node->n_in,
-                                            &error))
-          {
-            add_problem (c, node, QD_ERROR_PARAM, "%s", error->message);
-            all_ok = FALSE;
-          }
-      }
-  if (all_ok && type->check != NULL)
-    {
-      g_autoptr(GError) error = NULL;
-
-      if (!type->check (type, values, node->n_in, node->n_out, &error))
-        {
-          add_problem (c, node,
-                       error != NULL && error->domain == QD_ERROR
-                         ? (QdErrorCode) error->code : QD_ERROR_PARAM,
-                       "%s", error != NULL ? error->message
-                                           : _("invalid parameters"));
-          all_ok = FALSE;
-        }
-    }
-  for (guint i = 0; all_ok && i < type->n_params; i++)
-    if (type->params[i].kind == QD_PARAM_FUNCTION)
-      {
-        /* As written, not with the mask parameters put in. */
-        const char *own = c->scoped ? block_param_text (node->block,
-                                                        type->params[i].name)
-                                    : NULL;
-
-        all_ok = check_function_names (c, node, &type->params[i],
-                                       own != NULL ? own : values[i].text);
-      }
-  node->ok = all_ok;
-  if (type->flags & QD_BLOCK_STRUCTURAL && ok[0] && type->n_params > 0)
-    node->port_number = (guint) values[0].number;
-}
-
-/* -------------------------------------------------------------------- */
-/* Masks */
-
-static void
-scope_free (gpointer data)
-{
-  Scope *scope = data;
-
-  g_ptr_array_unref (scope->names);
-  g_array_unref (scope->values);
-  g_array_unref (scope->ok);
-  g_free (scope);
-}
-
-/* Makes current the scope of @node's block: that of the nearest masked
- * subsystem around it, or the model variables. */
-static void
-enter_scope (Compiler *c,
-             Node     *node)
-{
-  Scope *scope = NULL;
-
-  if (c->scopes != NULL)
-    for (Node *p = node->parent; p != NULL && scope == NULL; p = p->parent)
-      scope = g_hash_table_lookup (c->scopes, p);
-  c->scoped = scope != NULL;
-  c->scope_names = scope != NULL ? scope->names : c->var_names;
-  c->scope_values = scope != NULL ? scope->values : c->var_values;
-  c->scope_ok = scope != NULL ? scope->ok : c->var_ok;
-  c->scope_n_mask = scope != NULL ? scope->n_mask : 0;
-}
-
-/* One mask parameter's value, in the scope around its subsystem. */
-static gboolean
-eval_mask_param (Compiler          *c,
-                 Node              *node,
-                 const QdMaskParam *param,
-                 double            *value)
-{
-  g_autoptr(GError) error = NULL;
-
-  switch (eval_in_scope (c, qd_mask_param_get_value (param), value, &error))
-    {
-    case EVAL_OK:
-      return TRUE;
-    case EVAL_QUIET:
-      return FALSE;
-    case EVAL_NOT_FINITE:
-      add_problem (c, node, QD_ERROR_PARAM,
-                   _("mask parameter '%s' is not a finite number (it is "
-                     "%g); check its value"), param->name, *value);
-      return FALSE;
-    case EVAL_ERROR:
-    default:
-      add_problem (c, node, QD_ERROR_EXPR, _("mask parameter '%s': %s"),
-                   param->name, error->message);
-      return FALSE;
-    }
-}
-
-/* Evaluates the mask of subsystem @node in the current scope (the one
- * around it) and keeps the scope its blocks see: its parameters, then
- * the names around. */
-static void
-evaluate_mask (Compiler *c,
-               Node     *node)
-{
-  const QdMask *mask = node->block->inner->mask;
-  Scope *scope = g_new0 (Scope, 1);
-
-  scope->names = g_ptr_array_new ();
-  scope->values = g_array_new (FALSE, FALSE, sizeof (double));
-  scope->ok = g_array_new (FALSE, FALSE, sizeof (gboolean));
-  for (guint i = 0; i < mask->params->len; i++)
-    {
-      const QdMaskParam *param = g_ptr_array_index (mask->params, i);
-      double value;
-      gboolean ok = eval_mask_param (c, node, param, &value);
-
-      g_ptr_array_add (scope->names, param->name);
-      g_array_append_val (scope->values, value);
-      g_array_append_val (scope->ok, ok);
-    }
-  for (guint i = 0; i < c->scope_names->len; i++)
-    g_ptr_array_add (scope->names, g_ptr_array_index (c->scope_names, i));
-  g_array_append_vals (scope->values, c->scope_values->data, c->scope_values->len);
-  g_array_append_vals (scope->ok, c->scope_ok->data, c->scope_ok->len);
-  scope->n_mask = mask->params->len + c->scope_n_mask;
-  if (c->scopes == NULL)
-    c->scopes = g_hash_table_new_full (NULL, NULL, NULL, scope_free);
-  g_hash_table_insert (c->scopes, node, scope);
 }
 
 /* -------------------------------------------------------------------- */
@@ -1146,15 +141,16 @@ collect_system (Compiler *c,
           g_autofree char *where = qd_registry_where_looked (block->type);
 
           if (where != NULL)
-            add_problem (c, node, QD_ERROR_UNKNOWN_TYPE,
-                         _("block type '%s' is missing (%s); install it, or "
-                           "replace the block"),
-                         block->type, where);
+            qd_compile_add_problem (c, node, QD_ERROR_UNKNOWN_TYPE,
+                                    _("block type '%s' is missing (%s); "
+                                      "install it, or replace the block"),
+                                    block->type, where);
           else
-            add_problem (c, node, QD_ERROR_UNKNOWN_TYPE,
-                         _("unknown block type '%s'; replace the block, or "
-                           "load the library that provides this type"),
-                         block->type);
+            qd_compile_add_problem (c, node, QD_ERROR_UNKNOWN_TYPE,
+                                    _("unknown block type '%s'; replace the "
+                                      "block, or load the library that "
+                                      "provides this type"),
+                                    block->type);
           continue;
         }
       node->structural = (node->type->flags & QD_BLOCK_STRUCTURAL) != 0;
@@ -1221,18 +217,20 @@ check_port_numbers (Compiler   *c,
             continue;
           other = g_hash_table_lookup (seen, GUINT_TO_POINTER (node->port_number));
           if (node->port_number > count)
-            add_problem (c, node, QD_ERROR_PARAM,
-                         _("port number %u, but its subsystem has %u such "
-                           "ports; number them from 1 to %u"),
-                         node->port_number, count, count);
+            qd_compile_add_problem (c, node, QD_ERROR_PARAM,
+                                    _("port number %u, but its subsystem "
+                                      "has %u such ports; number them from 1 "
+                                      "to %u"),
+                                    node->port_number, count, count);
           else if (other != NULL)
             {
               g_autofree char *other_path = node_path (other);
 
-              add_problem (c, node, QD_ERROR_PARAM,
-                           _("port number %u is also used by %s; number the "
-                             "ports of this subsystem from 1 to %u, each once"),
-                           node->port_number, other_path, count);
+              qd_compile_add_problem (c, node, QD_ERROR_PARAM,
+                                      _("port number %u is also used by %s; "
+                                        "number the ports of this subsystem "
+                                        "from 1 to %u, each once"),
+                                      node->port_number, other_path, count);
             }
           else
             g_hash_table_insert (seen, GUINT_TO_POINTER (node->port_number), node);
@@ -1428,8 +426,8 @@ static char *
 tag_key (Compiler   *c,
          const Node *node)
 {
-  const char *tag = block_param_text (node->block,
-                                      node->type->params[0].name);
+  const char *tag = qd_compile_block_param_text (node->block,
+                                                 node->type->params[0].name);
   guint first = node->parent != NULL ? (guint) (node->parent - c->nodes) + 1
                                      : 0;
 
@@ -1457,20 +455,22 @@ index_tags (Compiler *c)
         key = tag_key (c, node);
         other = g_hash_table_lookup (c->tags, key);
         if (pass == 1 && other == NULL)
-          add_problem (c, node, QD_ERROR_LINK,
-                       _("parameter '%s': no block of this system publishes "
-                         "the tag '%s'; add one that does, or correct the "
-                         "tag"),
-                       node->type->params[0].name, strchr (key, '/') + 1);
+          qd_compile_add_problem (c, node, QD_ERROR_LINK,
+                                  _("parameter '%s': no block of this system "
+                                    "publishes the tag '%s'; add one that "
+                                    "does, or correct the tag"),
+                                  node->type->params[0].name,
+                                  strchr (key, '/') + 1);
         else if (pass == 0 && other != NULL)
           {
             g_autofree char *other_path = node_path (other);
 
-            add_problem (c, node, QD_ERROR_DUPLICATE,
-                         _("parameter '%s': the tag '%s' is also published "
-                           "by %s; give each of them its own tag"),
-                         node->type->params[0].name, strchr (key, '/') + 1,
-                         other_path);
+            qd_compile_add_problem (c, node, QD_ERROR_DUPLICATE,
+                                    _("parameter '%s': the tag '%s' is also "
+                                      "published by %s; give each of them its "
+                                      "own tag"),
+                                    node->type->params[0].name,
+                                    strchr (key, '/') + 1, other_path);
           }
         else if (pass == 0)
           g_hash_table_insert (c->tags, g_steal_pointer (&key), node);
@@ -1547,206 +547,6 @@ resolve_input (Compiler *c,
         return UNCONNECTED;
     }
   return UNCONNECTED;
-}
-
-/* -------------------------------------------------------------------- */
-/* Algebraic loops: Tarjan's SCC, iterative (chains of static blocks can be
- * long), over the feedthrough blocks with the fan-out arrays as edges. */
-
-typedef struct
-{
-  guint v;
-  guint edge;   /* next fan-out entry to visit */
-  guint edge_end;
-  guint port;   /* next output port */
-} Frame;
-
-static int
-compare_guint (gconstpointer a,
-               gconstpointer b)
-{
-  guint x = *(const guint *) a, y = *(const guint *) b;
-
-  return x < y ? -1 : x > y;
-}
-
-static void
-find_algebraic_loops (Compiler *c,
-                      Node    **atomic_nodes)
-{
-  QdSimulation *sim = c->sim;
-  guint n = sim->n_atomics;
-  g_autofree guint *index = g_new (guint, n);
-  g_autofree guint *low = g_new (guint, n);
-  g_autofree gboolean *on_stack = g_new0 (gboolean, n);
-  g_autofree guint *stack = g_new (guint, n);
-  g_autofree Frame *frames = g_new (Frame, n);
-  GArray *loops = g_array_new (FALSE, FALSE, sizeof (guint)); /* flattened */
-  GArray *loop_starts = g_array_new (FALSE, FALSE, sizeof (guint));
-  guint counter = 0, sp = 0;
-
-#define FEEDTHROUGH(i) ((sim->atomics[i].type->flags & QD_BLOCK_FEEDTHROUGH) != 0)
-#define UNVISITED G_MAXUINT
-
-  for (guint i = 0; i < n; i++)
-    index[i] = UNVISITED;
-
-  for (guint root = 0; root < n; root++)
-    {
-      guint depth = 0;
-
-      if (!FEEDTHROUGH (root) || index[root] != UNVISITED)
-        continue;
-      frames[depth++] = (Frame) { root, 0, 0, 0 };
-      index[root] = low[root] = counter++;
-      stack[sp++] = root;
-      on_stack[root] = TRUE;
-
-      while (depth > 0)
-        {
-          Frame *f = &frames[depth - 1];
-          guint v = f->v;
-          gboolean pushed = FALSE;
-
-          for (;;)
-            {
-              if (f->edge >= f->edge_end)
-                {
-                  guint s;
-
-                  if (f->port >= sim->atomics[v].n_out)
-                    break;
-                  s = sim->out_base[v] + f->port++;
-                  f->edge = sim->fan_start[s];
-                  f->edge_end = sim->fan_start[s + 1];
-                  continue;
-                }
-              {
-                guint w = sim->fanout[f->edge++].receiver;
-
-                if (!FEEDTHROUGH (w))
-                  continue;
-                if (index[w] == UNVISITED)
-                  {
-                    index[w] = low[w] = counter++;
-                    stack[sp++] = w;
-                    on_stack[w] = TRUE;
-                    frames[depth++] = (Frame) { w, 0, 0, 0 };
-                    pushed = TRUE;
-                    break;
-                  }
-                if (on_stack[w])
-                  low[v] = MIN (low[v], index[w]);
-              }
-            }
-          if (pushed)
-            continue;
-
-          /* v is done. */
-          if (low[v] == index[v])
-            {
-              guint first = loops->len;
-              guint size = 0;
-              gboolean self_loop = FALSE;
-
-              do
-                {
-                  guint w = stack[--sp];
-
-                  on_stack[w] = FALSE;
-                  g_array_append_val (loops, w);
-                  size++;
-                }
-              while (loops->len > 0
-                     && g_array_index (loops, guint, loops->len - 1) != v);
-
-              if (size == 1)
-                for (guint p = 0; p < sim->atomics[v].n_out && !self_loop; p++)
-                  {
-                    guint s = sim->out_base[v] + p;
-
-                    for (guint e = sim->fan_start[s]; e < sim->fan_start[s + 1]; e++)
-                      if (sim->fanout[e].receiver == v)
-                        self_loop = TRUE;
-                  }
-              if (size > 1 || self_loop)
-                g_array_append_val (loop_starts, first);
-              else
-                g_array_set_size (loops, first);
-            }
-          depth--;
-          if (depth > 0)
-            {
-              guint parent = frames[depth - 1].v;
-
-              low[parent] = MIN (low[parent], low[v]);
-            }
-        }
-    }
-
-  /* One problem per loop, the blocks in priority order; loops in the order
-   * of their first block. */
-  {
-    guint n_loops = loop_starts->len;
-    g_autofree guint *order = g_new (guint, MAX (n_loops, 1));
-
-    for (guint k = 0; k < n_loops; k++)
-      {
-        guint start = g_array_index (loop_starts, guint, k);
-        guint end = k + 1 < n_loops ? g_array_index (loop_starts, guint, k + 1)
-                                    : loops->len;
-
-        qsort (&g_array_index (loops, guint, start), end - start,
-               sizeof (guint), compare_guint);
-        order[k] = k;
-      }
-    /* Sort the loops by their smallest member (insertion sort: few). */
-    for (guint a = 1; a < n_loops; a++)
-      for (guint b = a; b > 0; b--)
-        {
-          guint sa = g_array_index (loops, guint,
-                                    g_array_index (loop_starts, guint, order[b]));
-          guint sb = g_array_index (loops, guint,
-                                    g_array_index (loop_starts, guint, order[b - 1]));
-          guint tmp;
-
-          if (sa >= sb)
-            break;
-          tmp = order[b];
-          order[b] = order[b - 1];
-          order[b - 1] = tmp;
-        }
-    for (guint k = 0; k < n_loops; k++)
-      {
-        guint j = order[k];
-        guint start = g_array_index (loop_starts, guint, j);
-        guint end = j + 1 < n_loops ? g_array_index (loop_starts, guint, j + 1)
-                                    : loops->len;
-        GString *names = g_string_new (NULL);
-        Node *first = atomic_nodes[g_array_index (loops, guint, start)];
-
-        for (guint m = start; m < end; m++)
-          {
-            if (m > start)
-              g_string_append (names, ", ");
-            g_string_append (names,
-                             sim->atomics[g_array_index (loops, guint, m)].path);
-          }
-        /* A model problem (empty path, since it is about several blocks)
-         * that still carries the first block's id for selection. */
-        g_ptr_array_add (c->problems,
-                         qd_problem_new (QD_ERROR_ALGEBRAIC_LOOP, "",
-                                         first->block->id,
-                                         _("algebraic loop through %s: break "
-                                           "it with an integrator or a delay"),
-                                         names->str));
-        g_string_free (names, TRUE);
-      }
-  }
-  g_array_unref (loops);
-  g_array_unref (loop_starts);
-#undef FEEDTHROUGH
-#undef UNVISITED
 }
 
 /* -------------------------------------------------------------------- */
@@ -1904,9 +704,9 @@ build_model (Compiler *c)
 
         if (node->type == NULL)
           continue;
-        enter_scope (c, node);
+        qd_compile_enter_scope (c, node);
         if (node->block->inner != NULL && node->block->inner->mask != NULL)
-          evaluate_mask (c, node);
+          qd_compile_evaluate_mask (c, node);
         SetKey key = { node->type, node->block->params };
         CachedSet *set = c->scoped ? NULL : g_hash_table_lookup (c->set_cache, &key);
         guint n_params = node->type->n_params;
@@ -1923,7 +723,7 @@ build_model (Compiler *c)
           }
         else
           {
-            evaluate_block (c, node, values);
+            qd_compile_evaluate_block (c, node, values);
             /* A block that is ok added no problem: its results hold for
              * every block of its type and set. */
             if (node->ok && !c->scoped)
@@ -2026,9 +826,10 @@ build_model (Compiler *c)
 
                 if (resolve_input (c, node, q, &src, &src_port) == UNCONNECTED
                     && !reads_zero (c, node))
-                  add_problem (c, node, QD_ERROR_UNCONNECTED,
-                               _("input %u is not connected; connect it or "
-                                 "delete the block"), q + 1);
+                  qd_compile_add_problem (c, node, QD_ERROR_UNCONNECTED,
+                                          _("input %u is not connected; "
+                                            "connect it or delete the block"),
+                                          q + 1);
               }
             continue;
           }
@@ -2050,9 +851,9 @@ build_model (Compiler *c)
               }
             else if (r == UNCONNECTED && !reads_zero (c, node))
               {
-                add_problem (c, node, QD_ERROR_UNCONNECTED,
-                             _("input %u is not connected; connect it or "
-                               "delete the block"), q + 1);
+                qd_compile_add_problem (c, node, QD_ERROR_UNCONNECTED,
+                                        _("input %u is not connected; connect "
+                                          "it or delete the block"), q + 1);
                 wiring_ok = FALSE;
               }
             else if (r == BROKEN)
@@ -2088,7 +889,7 @@ build_model (Compiler *c)
   /* The Drivers were for resolving inputs. */
   g_clear_pointer (&c->drivers, g_array_unref);
   if (wiring_ok)
-    find_algebraic_loops (c, atomic_nodes);
+    qd_compile_find_algebraic_loops (c, atomic_nodes);
   g_ptr_array_unref (c->vectors);
   g_free (in_base);
 }
@@ -2131,10 +932,12 @@ compile_flat (QdDocument        *document,
   c.problems = g_ptr_array_new ();
   c.systems = g_array_new (FALSE, FALSE, sizeof (SystemEntry));
   c.drivers = g_array_new (FALSE, TRUE, sizeof (Driver));
-  c.param_cache = g_hash_table_new_full (pair_key_hash, pair_key_equal,
-                                         NULL, cached_param_free);
-  c.set_cache = g_hash_table_new_full (pair_key_hash, pair_key_equal,
-                                       NULL, g_free);
+  c.param_cache = g_hash_table_new_full (qd_compile_pair_key_hash,
+                                         qd_compile_pair_key_equal, NULL,
+                                         qd_compile_cached_param_free);
+  c.set_cache = g_hash_table_new_full (qd_compile_pair_key_hash,
+                                       qd_compile_pair_key_equal, NULL,
+                                       g_free);
   c.var_names = g_ptr_array_new_with_free_func (g_free);
   c.var_values = g_array_new (FALSE, FALSE, sizeof (double));
   c.var_ok = g_array_new (FALSE, FALSE, sizeof (gboolean));
@@ -2149,8 +952,8 @@ compile_flat (QdDocument        *document,
   sim->final_time = c.settings->final_time;
   sim->illegitimacy_limit = c.settings->illegitimacy_limit;
 
-  check_settings (&c);
-  evaluate_variables (&c, document, overrides);
+  qd_compile_check_settings (&c);
+  qd_compile_evaluate_variables (&c, document, overrides);
 
   root = qd_document_get_root (document);
   c.nodes = g_new0 (Node, MAX (root != NULL ? count_blocks (root) : 0, 1));
@@ -2161,7 +964,7 @@ compile_flat (QdDocument        *document,
     drop_document_links (&c);
   build_model (&c);
   if (sim->classic != NULL && c.problems->len == 0)
-    check_classic_size (&c);
+    qd_compile_check_classic_size (&c);
 
   /* The variables stay available (qd_simulation_get_variable). */
   sim->n_variables = c.var_names->len;

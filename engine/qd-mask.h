@@ -8,9 +8,9 @@
  * the block in place of the generic subsystem look ("PI\nKp={Kp}": each
  * {name} shows that parameter's value).
  *
- * Scoping is resolved by the compiler (qd-compile.c): an inner block's
- * expression sees its subsystem's mask parameters first, then those of
- * the masks around it, then the model variables.
+ * Scoping is resolved by the compiler (qd-compile-params.c): an inner
+ * block's expression sees its subsystem's mask parameters first, then
+ * those of the masks around it, then the model variables.
  *
  * The mask lives on the subsystem's inner system; the file keeps it
  * under the subsystem's optional "mask" key (docs/file-format.md).

@@ -1,5 +1,6 @@
 /* qd-simulation-private.h: the flat simulation, shared by the compiler
- * (qd-compile.c) and the event loop (qd-simulation.c)
+ * (qd-compile.c), the event loop (qd-simulation.c) and the rest of the
+ * simulation (qd-simulation-setup.c, qd-simulation-run.c)
  *
  * The loop reaches a block through arrays indexed by its priority i (its
  * index in the flat model), whose entries' addresses it computes from i,
@@ -163,6 +164,20 @@ typedef guint (*QdCascadeFunc) (const QdCascadePair *pairs,
  * (qd-simulation.c). */
 #define QD_PREFETCH_RECEIVERS 4
 
+/* The deeper prefetch of prefetch_next() is made from this many blocks
+ * on (qd-simulation.c says why). */
+#define QD_PREFETCH_DEEP_BLOCKS 1024
+
+/* The lines of QdPrefetchLine, 64 bytes per block, are kept only below
+ * this many blocks, where they fit in half the level-2 cache: beyond it
+ * the line read each step is a miss of its own and takes cache room from
+ * the wiring's arrays, which are smaller (some 24 bytes per block), and
+ * the chain of reads through them was faster (lcline-random QSS2, CPU
+ * ns per step without and with the lines, N = 1000: 193 -> 137 and
+ * 185 -> 160; N = 3500, 5000 and 10 000: 216 -> 231, 267 -> 295 and
+ * 405 -> 523; docs/performance.md). */
+#define QD_PREFETCH_LINE_BLOCKS 4096
+
 /* What prefetch_next() asks for when block i is the heap's top, on one
  * cache line, so that a large model's deeper prefetch waits for one line
  * instead of a chain of four dependent reads (out_base, fan_start,
@@ -270,8 +285,9 @@ struct _QdSimulation
   guint64         pub_steps;
   guint64         pub_time;
 
-  /* The event log (qd-event-log.h), or NULL: with one, run_loop() runs
-   * the loop compiled to report every transition (qd-simulation.c). */
+  /* The event log (qd-event-log.h), or NULL: with one,
+   * qd_simulation_run_loop() runs the loop compiled to report every
+   * transition (qd-simulation.c). */
   QdLogFunc       log_func;
   gpointer        log_data;
   double         *log_tl;          /* per block, the last transition's
@@ -343,5 +359,44 @@ guint         qd_simulation_chain_pending (const QdSimulation *sim,
                                            guint               done,
                                            gboolean            popped,
                                            guint32            *out);
+
+/* The event loop (qd-simulation.c): runs events up to @t_limit, at most
+ * @max_events of them. */
+QdRunStatus   qd_simulation_run_loop    (QdSimulation  *sim,
+                                         double         t_limit,
+                                         guint64        max_events,
+                                         GError       **error);
+/* Publishes the time and the counters for other threads. */
+void          qd_simulation_publish     (QdSimulation  *sim);
+/* Fills the QdHot of every block (qd-simulation-setup.c). */
+void          qd_simulation_fill_hot    (QdSimulation  *sim);
+
+/* What the loop reports out of line (qd-simulation-run.c): the run's
+ * error, unless it has one already; an illegitimate model at @t; a
+ * segment of block @i that is not finite; the event log's entries. */
+void          qd_simulation_set_fail    (QdSimulation  *sim,
+                                         QdErrorCode    code,
+                                         const char    *format,
+                                         ...) G_GNUC_PRINTF (3, 4);
+void          qd_simulation_fail_illegitimate (QdSimulation *sim,
+                                               double        t);
+void          qd_simulation_fail_numeric (QdSimulation   *sim,
+                                          guint           i,
+                                          const QdSignal *sig,
+                                          double          t);
+void          qd_simulation_log_transition (QdSimulation   *sim,
+                                            QdLogKind       kind,
+                                            guint64         event,
+                                            guint           i,
+                                            double          t,
+                                            guint           port,
+                                            const QdSignal *sig,
+                                            double          ta);
+void          qd_simulation_log_event   (QdSimulation  *sim,
+                                         guint64        event,
+                                         guint          i,
+                                         double         t,
+                                         guint64        mask,
+                                         double         ta);
 
 G_END_DECLS

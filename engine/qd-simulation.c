@@ -69,20 +69,23 @@
  * publishes them (and the time, as its bit pattern) every 1024 events and
  * on return, with relaxed 64-bit atomic stores; readers use relaxed atomic
  * loads. The same check reads the stop flag.
+ *
+ * Everything the loop calls in its hot path is in this file, so that GCC
+ * inlines it into the loop (run_loop_small(), run_loop_large()): the
+ * first scheduling of the blocks (initialize()) is here too, for it uses
+ * the loop's schedule(). Creating and freeing a simulation is in
+ * qd-simulation-setup.c; the public run calls, getters and statistics,
+ * the blocks' services and the messages of a failed run (called from the
+ * loop out of line) in qd-simulation-run.c.
  */
-#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 #include <string.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 
 #include "qd-classic-private.h"
 #include "qd-classic-rhs-private.h"
 #include "qd-simulation-private.h"
 
 #define CHECK_INTERVAL 1024
-#define MAX_LOOP_PATHS 10
 
 /* -------------------------------------------------------------------- */
 /* The now queue
@@ -126,27 +129,6 @@ now_push (QdSimulation *sim,
 }
 
 /* -------------------------------------------------------------------- */
-
-static void
-set_fail (QdSimulation *sim,
-          QdErrorCode   code,
-          const char   *format,
-          ...) G_GNUC_PRINTF (3, 4);
-
-static void
-set_fail (QdSimulation *sim,
-          QdErrorCode   code,
-          const char   *format,
-          ...)
-{
-  va_list args;
-
-  if (sim->fail_error != NULL)
-    return;
-  va_start (args, format);
-  sim->fail_error = g_error_new_valist (QD_ERROR, code, format, args);
-  va_end (args);
-}
 
 /* Puts block @i, which is due again at the current event time, into the
  * now queue (or the time heap at @t when the queue is full). */
@@ -194,10 +176,11 @@ schedule_other (QdSimulation *sim,
 
   if (G_UNLIKELY (!(ta >= 0)))
     {
-      set_fail (sim, QD_ERROR_NUMERIC,
-                _("%s: the time advance is %g at t = %g; it must be 0 or "
-                  "more, check the parameters and the inputs of this block"),
-                sim->atomics[i].path, ta, t);
+      qd_simulation_set_fail (sim, QD_ERROR_NUMERIC,
+                              _("%s: the time advance is %g at t = %g; it "
+                                "must be 0 or more, check the parameters "
+                                "and the inputs of this block"),
+                              sim->atomics[i].path, ta, t);
       tn = QD_INF;
     }
   if (tn == t)
@@ -282,8 +265,8 @@ now_clean (QdSimulation *sim)
     }
 }
 
-G_NO_INLINE static void
-publish (QdSimulation *sim)
+G_NO_INLINE void
+qd_simulation_publish (QdSimulation *sim)
 {
   guint64 bits;
 
@@ -292,115 +275,6 @@ publish (QdSimulation *sim)
   __atomic_store_n (&sim->pub_events, sim->events, __ATOMIC_RELAXED);
   __atomic_store_n (&sim->pub_transitions, sim->transitions, __ATOMIC_RELAXED);
   __atomic_store_n (&sim->pub_steps, sim->integrator_steps, __ATOMIC_RELAXED);
-}
-
-static int
-compare_guint32 (gconstpointer a,
-                 gconstpointer b)
-{
-  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
-
-  return x < y ? -1 : x > y;
-}
-
-G_NO_INLINE static void
-fail_illegitimate (QdSimulation *sim,
-                   double        t)
-{
-  guint n = (guint) MIN (sim->illegitimacy_limit, (guint64) QD_RECENT_SIZE);
-  guint32 blocks[QD_RECENT_SIZE];
-  GString *names = g_string_new (NULL);
-  guint shown = 0;
-
-  /* The distinct blocks of the last transitions, in priority order. */
-  for (guint k = 0; k < n; k++)
-    blocks[k] = sim->recent[(sim->recent_pos - 1 - k) % QD_RECENT_SIZE];
-  qsort (blocks, n, sizeof (guint32), compare_guint32);
-  for (guint k = 0; k < n && shown < MAX_LOOP_PATHS; k++)
-    {
-      if (k > 0 && blocks[k] == blocks[k - 1])
-        continue;
-      if (shown++ > 0)
-        g_string_append (names, ", ");
-      g_string_append (names, sim->atomics[blocks[k]].path);
-    }
-  if (sim->lost_block != QD_NO_BLOCK && sim->lost_t >= sim->t_anchor)
-    {
-      /* Not a zero-time loop of the model: a positive time advance was
-       * lost in rounding (t + ta = t), so the events pile up at t, or was
-       * below the guard's tick (see t_anchor). Either the clock is too
-       * coarse for the run (far from time 0, its resolution is a fair
-       * part of the run's length), or the time advances shrank towards
-       * zero (a solution that blows up in finite time, events that
-       * accumulate, a tiny sample period): the advice differs. */
-      double resolution = MAX (nextafter (fabs (t), QD_INF) - fabs (t),
-                               sim->tick);
-      const char *path = sim->atomics[sim->lost_block].path;
-
-      if (resolution * 1e6 >= sim->final_time - sim->start_time)
-        set_fail (sim, QD_ERROR_ILLEGITIMATE,
-                  _("%s: its time advance %g is lost in rounding at "
-                    "t = %g, where the clock's resolution is %g, so time "
-                    "cannot advance (more than %" PRIu64
-                    " transitions at that time, among %s); start the "
-                    "simulation nearer time 0, end it earlier, or raise "
-                    "the quanta of this block"),
-                  path, sim->lost_ta, t, resolution,
-                  sim->illegitimacy_limit, names->str);
-      else if (t == sim->t_anchor)
-        set_fail (sim, QD_ERROR_ILLEGITIMATE,
-                  _("%s: its time advance has shrunk to %g at t = %g, "
-                    "below the clock's resolution there (%g), so time "
-                    "cannot advance (more than %" PRIu64
-                    " transitions at that time, among %s); the model may "
-                    "have a solution that grows without bound near this "
-                    "time, or events that accumulate: check its equations "
-                    "and parameters"),
-                  path, sim->lost_ta, t, resolution,
-                  sim->illegitimacy_limit, names->str);
-      else
-        /* The clock moved, by less than it can resolve at the final
-         * time: no run to there could be made of such advances. */
-        set_fail (sim, QD_ERROR_ILLEGITIMATE,
-                  _("%s: its time advance has shrunk to %g at t = %g, "
-                    "below the clock's resolution over the run (%g), so "
-                    "the run cannot reach its final time (more than %"
-                    PRIu64 " transitions since t = %g, among "
-                    "%s); the model may have a solution that grows "
-                    "without bound near this time, or events that "
-                    "accumulate (a sample period or a delay that short): "
-                    "check its equations and parameters"),
-                  path, sim->lost_ta, t, resolution,
-                  sim->illegitimacy_limit, sim->t_anchor, names->str);
-    }
-  else
-    set_fail (sim, QD_ERROR_ILLEGITIMATE,
-              _("illegitimate model: more than %" PRIu64
-                " transitions at t = %g without time advancing, among %s; "
-                "look for a zero-time loop, or raise the limit in the "
-                "simulation settings"),
-              sim->illegitimacy_limit, t, names->str);
-  g_string_free (names, TRUE);
-}
-
-G_NO_INLINE static void
-fail_numeric (QdSimulation   *sim,
-              guint           i,
-              const QdSignal *sig,
-              double          t)
-{
-  gboolean nan = FALSE;
-
-  for (guint k = 0; k <= QD_MAX_ORDER; k++)
-    nan |= isnan (sig->c[k]);
-  if (nan)
-    set_fail (sim, QD_ERROR_NUMERIC,
-              _("%s: produced NaN at t = %g; check the parameters and the "
-                "inputs of this block"), sim->atomics[i].path, t);
-  else
-    set_fail (sim, QD_ERROR_NUMERIC,
-              _("%s: produced infinity at t = %g; check the parameters and "
-                "the inputs of this block"), sim->atomics[i].path, t);
 }
 
 /* TRUE when every coefficient of @sig is finite: x - x is 0 for a finite
@@ -439,78 +313,6 @@ signal_is_finite_stored (const QdSignal *sig)
   return ((c0 - c0) + (c1 - c1)) + ((c2 - c2) + (c3 - c3)) == 0.0;
 }
 
-/* The event log's entries (qd-event-log.h). Out of line: only the loop
- * compiled for a log (run_loop_logged()) calls them. */
-
-/* @sig with its origin at @t: itself when it starts there (so that a
- * segment that is not finite keeps its infinities, which 0 · inf would
- * make NaN), else re-expanded into @tmp. */
-static const QdSignal *
-segment_at (const QdSignal *sig,
-            double          t,
-            QdSignal       *tmp)
-{
-  if (sig->t == t)
-    return sig;
-  qd_signal_advance (sig, t, tmp);
-  return tmp;
-}
-
-/* A transition of block @i at @t (with the segment that caused it, for
- * an external one) and its time advance @ta after it. */
-G_NO_INLINE static void
-log_transition (QdSimulation   *sim,
-                QdLogKind       kind,
-                guint64         event,
-                guint           i,
-                double          t,
-                guint           port,
-                const QdSignal *sig,
-                double          ta)
-{
-  QdLogEntry entry = { kind, event, t, i, port, NAN, ta, NULL };
-  QdSignal at_t;
-
-  /* Taken off during the run (by the log's own function, on the thread
-   * that runs the loop): the loop goes on until its next check. */
-  if (sim->log_func == NULL)
-    return;
-  entry.elapsed = t - sim->log_tl[i];
-  if (sig != NULL)
-    entry.segment = segment_at (sig, t, &at_t);
-  sim->log_tl[i] = t;
-  sim->log_func (&entry, sim->log_data);
-}
-
-/* Internal event @event of block @i at @t: its outputs @mask, each with
- * its segment, then its internal transition, after which its time advance
- * is @ta. */
-G_NO_INLINE static void
-log_event (QdSimulation *sim,
-           guint64       event,
-           guint         i,
-           double        t,
-           guint64       mask,
-           double        ta)
-{
-  const QdHot *h = &sim->hot[i];
-
-  while (mask != 0)
-    {
-      guint p = (guint) __builtin_ctzll (mask);
-      const QdSignal *sig = &sim->signals[h->out_base + p];
-      QdLogEntry entry = { QD_LOG_OUTPUT, event, t, i, p, NAN, NAN, NULL };
-      QdSignal at_t;
-
-      mask &= mask - 1;
-      if (p >= h->n_out || sim->log_func == NULL)
-        break;
-      entry.segment = segment_at (sig, t, &at_t);
-      sim->log_func (&entry, sim->log_data);
-    }
-  log_transition (sim, QD_LOG_INTERNAL, event, i, t, 0, NULL, ta);
-}
-
 /* The external transitions caused by the outputs @mask of block @i at
  * @t: for each port, in order, each receiver in receiver order. With
  * @logged (a constant), each is reported to the event log as part of
@@ -539,7 +341,7 @@ fan_out (QdSimulation   *sim,
         break;
       if (G_UNLIKELY (!signal_is_finite (sig)))
         {
-          fail_numeric (sim, i, sig, t);
+          qd_simulation_fail_numeric (sim, i, sig, t);
           break;
         }
       *transitions += end - e;
@@ -554,8 +356,9 @@ fan_out (QdSimulation   *sim,
             {
               schedule_now (sim, r, j, t);
               if (logged)
-                log_transition (sim, QD_LOG_EXTERNAL, event, j, t,
-                                sim->fanout[e].port, sig, 0.0);
+                qd_simulation_log_transition (sim, QD_LOG_EXTERNAL, event,
+                                              j, t, sim->fanout[e].port, sig,
+                                              0.0);
             }
           else
             {
@@ -565,8 +368,9 @@ fan_out (QdSimulation   *sim,
               schedule (sim, r, j, t, ta);
               r->tl = t;
               if (logged)
-                log_transition (sim, QD_LOG_EXTERNAL, event, j, t,
-                                sim->fanout[e].port, sig, ta);
+                qd_simulation_log_transition (sim, QD_LOG_EXTERNAL, event,
+                                              j, t, sim->fanout[e].port, sig,
+                                              ta);
             }
           if (G_UNLIKELY (++r->n_external == 0))
             sim->n_external_hi[j]++;
@@ -607,18 +411,8 @@ prefetch_block (QdSimulation *sim,
  * 19 % faster). The addresses come from the top's QdPrefetchLine, one
  * line read, rather than from the wiring's arrays, which were a chain of
  * four dependent reads and some 57 instructions per step
- * (docs/performance.md, fifth round). */
-#define QD_PREFETCH_DEEP_BLOCKS 1024
-
-/* The lines of QdPrefetchLine, 64 bytes per block, are kept only below
- * this many blocks, where they fit in half the level-2 cache: beyond it
- * the line read each step is a miss of its own and takes cache room from
- * the wiring's arrays, which are smaller (some 24 bytes per block), and
- * the chain of reads through them was faster (lcline-random QSS2, CPU
- * ns per step without and with the lines, N = 1000: 193 -> 137 and
- * 185 -> 160; N = 3500, 5000 and 10 000: 216 -> 231, 267 -> 295 and
- * 405 -> 523; docs/performance.md). */
-#define QD_PREFETCH_LINE_BLOCKS 4096
+ * (docs/performance.md, fifth round). QD_PREFETCH_DEEP_BLOCKS is in
+ * qd-simulation-private.h. */
 
 G_ALWAYS_INLINE static inline void
 prefetch_next (QdSimulation *sim)
@@ -763,7 +557,7 @@ deliver_sole (QdSimulation *sim,
 
   if (G_UNLIKELY (!signal_is_finite (sig)))
     {
-      fail_numeric (sim, i, sig, t);
+      qd_simulation_fail_numeric (sim, i, sig, t);
       return;
     }
   ++*transitions;
@@ -814,7 +608,7 @@ finish_kernel (QdSimulation   *sim,
             sim->n_external_hi[j]++;
         }
       else if (k == done && ran > done)
-        fail_numeric (sim, w, &sim->signals[h->out_base], t);
+        qd_simulation_fail_numeric (sim, w, &sim->signals[h->out_base], t);
       else
         schedule_now (sim, h, w, t);
     }
@@ -1323,7 +1117,7 @@ run_loop_for (QdSimulation   *sim,
         {
           same_time--;
           sim->recent_pos = (guint) events;
-          fail_illegitimate (sim, t);
+          qd_simulation_fail_illegitimate (sim, t);
           status = QD_RUN_ERROR;
           break;
         }
@@ -1349,7 +1143,7 @@ run_loop_for (QdSimulation   *sim,
           if (G_UNLIKELY (h->where != QD_SCHED_NONE))
             schedule (sim, h, i, t, QD_INF);
           if (logged)
-            log_event (sim, events + 1, i, t, mask, QD_INF);
+            qd_simulation_log_event (sim, events + 1, i, t, mask, QD_INF);
         }
       else if (large && !from_now)
         {
@@ -1362,7 +1156,7 @@ run_loop_for (QdSimulation   *sim,
 
           mask = h->fire (a, t, &ta);
           if (logged)
-            log_event (sim, events + 1, i, t, mask, ta);
+            qd_simulation_log_event (sim, events + 1, i, t, mask, ta);
           /* The common case: the block was the heap's top and goes to a
            * later time. Otherwise (due now again, passive, an error, or
            * it came from the now queue) the general rescheduling. */
@@ -1418,7 +1212,7 @@ run_loop_for (QdSimulation   *sim,
               sim->events = events;
               sim->transitions = transitions;
               sim->integrator_steps = steps;
-              publish (sim);
+              qd_simulation_publish (sim);
               if (g_atomic_int_compare_and_exchange (&sim->stop_requested,
                                                      1, 0))
                 {
@@ -1454,7 +1248,7 @@ run_loop_for (QdSimulation   *sim,
           sim->now_len--;
           mask = h->lambda (&sim->atomics[i], t);
           if (logged)
-            log_event (sim, events + 1, i, t, mask, QD_INF);
+            qd_simulation_log_event (sim, events + 1, i, t, mask, QD_INF);
           if (G_UNLIKELY (++h->n_internal == 0))
             sim->n_internal_hi[i]++;
           events++;
@@ -1479,7 +1273,7 @@ out:
       if (error != NULL)
         *error = g_error_copy (sim->error);
     }
-  publish (sim);
+  qd_simulation_publish (sim);
   return status;
 }
 
@@ -1518,11 +1312,11 @@ run_loop_logged (QdSimulation *sim,
   return run_loop_for (sim, t_limit, max_events, error, FALSE, TRUE);
 }
 
-static QdRunStatus
-run_loop (QdSimulation *sim,
-          double        t_limit,
-          guint64       max_events,
-          GError      **error)
+QdRunStatus
+qd_simulation_run_loop (QdSimulation *sim,
+                        double        t_limit,
+                        guint64       max_events,
+                        GError      **error)
 {
   if (G_UNLIKELY (sim->log_func != NULL))
     {
@@ -1543,172 +1337,6 @@ run_loop (QdSimulation *sim,
   return run_loop_small (sim, t_limit, max_events, error);
 }
 
-/* An earlier error ends every later run. */
-static gboolean
-check_sticky (QdSimulation  *self,
-              GError       **error)
-{
-  if (self->error == NULL)
-    return FALSE;
-  if (error != NULL)
-    *error = g_error_copy (self->error);
-  return TRUE;
-}
-
-QdRunStatus
-qd_simulation_run_until (QdSimulation  *self,
-                         double         t_stop,
-                         GError       **error)
-{
-  QdRunStatus status;
-
-  g_return_val_if_fail (self != NULL, QD_RUN_ERROR);
-
-  if (check_sticky (self, error))
-    return QD_RUN_ERROR;
-  if (self->finished)
-    return QD_RUN_DONE;
-  t_stop = MIN (t_stop, self->final_time);
-  if (self->classic != NULL)
-    status = qd_classic_run (self->classic, t_stop, G_MAXUINT64, error);
-  else
-    status = run_loop (self, t_stop, G_MAXUINT64, error);
-  if (status == QD_RUN_DONE && t_stop > self->time)
-    {
-      self->time = t_stop;
-      publish (self);
-    }
-  return status;
-}
-
-QdRunStatus
-qd_simulation_step (QdSimulation  *self,
-                    guint64        n_events,
-                    GError       **error)
-{
-  g_return_val_if_fail (self != NULL, QD_RUN_ERROR);
-
-  if (check_sticky (self, error))
-    return QD_RUN_ERROR;
-  if (self->finished)
-    return QD_RUN_DONE;
-  /* Under a classic solver, @n_events steps of the solver. */
-  if (self->classic != NULL)
-    return qd_classic_run (self->classic, self->final_time, n_events, error);
-  return run_loop (self, self->final_time, n_events, error);
-}
-
-/* A stopped run is not finished, so that it can be resumed. */
-QdRunStatus
-qd_simulation_run (QdSimulation  *self,
-                   GError       **error)
-{
-  QdRunStatus status;
-
-  g_return_val_if_fail (self != NULL, QD_RUN_ERROR);
-
-  status = qd_simulation_run_until (self, self->final_time, error);
-  if (status != QD_RUN_STOPPED)
-    qd_simulation_finish (self);
-  return status;
-}
-
-void
-qd_simulation_finish (QdSimulation *self)
-{
-  g_return_if_fail (self != NULL);
-
-  if (self->finished || !self->initialized)
-    return;
-  self->finished = TRUE;
-  for (guint i = 0; i < self->n_atomics; i++)
-    {
-      QdAtomic *a = &self->atomics[i];
-
-      if (a->type->exit != NULL)
-        a->type->exit (a, self->time);
-    }
-  for (guint k = 0; k < self->traces->len; k++)
-    {
-      QdTrace *trace = g_ptr_array_index (self->traces, k);
-
-      if (!qd_trace_is_closed (trace, NULL))
-        qd_trace_close (trace, self->time);
-    }
-}
-
-/* The services of the classic solver's driver (qd-classic-private.h). */
-QdRunStatus
-qd_simulation_run_events (QdSimulation *sim,
-                          double        t_limit,
-                          GError      **error)
-{
-  return run_loop (sim, t_limit, G_MAXUINT64, error);
-}
-
-void
-qd_simulation_schedule_at (QdSimulation *sim,
-                           guint         i,
-                           double        tn)
-{
-  QdHot *h = &sim->hot[i];
-
-  if (tn < QD_INF)
-    {
-      qd_heap_update (&sim->heap, i, tn);
-      h->where = QD_SCHED_HEAP;
-    }
-  else
-    {
-      if (h->where == QD_SCHED_HEAP)
-        qd_heap_remove (&sim->heap, i);
-      h->where = QD_SCHED_NONE;
-    }
-}
-
-void
-qd_simulation_fail (QdSimulation *sim,
-                    GError       *error)
-{
-  g_clear_error (&sim->fail_error);
-  g_clear_error (&sim->error);
-  sim->error = error;
-  publish (sim);
-}
-
-/* The clock at @t as the loop moves it to an event there (with the
- * illegitimacy guard's window), for transitions made outside the loop
- * (qd-classic-rhs.c). */
-void
-qd_simulation_direct_clock (QdSimulation *sim,
-                            double        t)
-{
-  if (!(t > sim->t_event))
-    return;
-  if (t >= sim->t_reset)
-    {
-      sim->same_time = 0;
-      sim->t_anchor = t;
-      sim->t_reset = t + sim->tick;
-    }
-  sim->t_event = t;
-  sim->t_event_key = qd_heap_key (t);
-  sim->time = t;
-}
-
-/* Transitions made outside the loop, added to its totals (the blocks'
- * own counts are the classic driver's, qd_classic_add_block_stats()). */
-void
-qd_simulation_direct_count (QdSimulation *sim,
-                            guint64       events,
-                            guint64       transitions,
-                            guint64       steps)
-{
-  sim->events += events;
-  sim->transitions += transitions;
-  sim->integrator_steps += steps;
-}
-
 /* The external transition of the dynamic block @j on @port with @x at
  * @t, made outside the loop as fan_out() makes it but not counted. */
 void
@@ -1723,84 +1351,6 @@ qd_simulation_direct_external (QdSimulation   *sim,
 
   schedule (sim, r, j, t, ta);
   r->tl = t;
-}
-
-/* Whether a block failed outside the loop (qd_atomic_fail()): the run
- * then ends with its error, as the loop would end it. */
-QdRunStatus
-qd_simulation_direct_status (QdSimulation  *sim,
-                             GError       **error)
-{
-  if (G_LIKELY (sim->fail_error == NULL))
-    return QD_RUN_DONE;
-  g_clear_error (&sim->error);
-  sim->error = g_steal_pointer (&sim->fail_error);
-  if (error != NULL)
-    *error = g_error_copy (sim->error);
-  publish (sim);
-  return QD_RUN_ERROR;
-}
-
-gboolean
-qd_simulation_get_classic_stats (QdSimulation   *self,
-                                 QdClassicStats *stats)
-{
-  g_return_val_if_fail (self != NULL && stats != NULL, FALSE);
-
-  if (self->classic == NULL)
-    return FALSE;
-  qd_classic_get_stats (self->classic, stats);
-  return TRUE;
-}
-
-void
-qd_simulation_request_stop (QdSimulation *self)
-{
-  g_return_if_fail (self != NULL);
-  g_atomic_int_set (&self->stop_requested, 1);
-}
-
-/* -------------------------------------------------------------------- */
-/* Creation */
-
-/* The fused functions of a block type that has none: its separate DEVS
- * functions in sequence, with the stand-ins for missing ones (no output,
- * no state change, passive). */
-static guint64
-generic_fire (QdAtomic *self,
-              double    t,
-              double   *ta)
-{
-  const QdBlockType *type = self->type;
-  guint64 mask = 0;
-
-  if (type->lambda != NULL)
-    mask = type->lambda (self, t);
-  if (type->dint != NULL)
-    type->dint (self, t);
-  *ta = type->ta != NULL ? type->ta (self) : QD_INF;
-  return mask;
-}
-
-static double
-generic_dext_ta (QdAtomic       *self,
-                 double          t,
-                 double          e,
-                 guint           port,
-                 const QdSignal *x)
-{
-  const QdBlockType *type = self->type;
-
-  if (type->dext != NULL)
-    type->dext (self, t, e, port, x);
-  return type->ta != NULL ? type->ta (self) : QD_INF;
-}
-
-static guint64
-default_lambda (QdAtomic *self,
-                double    t)
-{
-  return 0;
 }
 
 /* The time advance of block @i after init. A static block is passive,
@@ -1822,304 +1372,6 @@ initial_ta (QdSimulation *sim,
   return ta;
 }
 
-G_STATIC_ASSERT (sizeof (QdHot) == 64);
-
-/* TRUE when every receiver of output @s is a non-static block. */
-static gboolean
-feeds_only_dynamic (QdSimulation *sim,
-                    guint         s)
-{
-  for (guint e = sim->fan_start[s]; e < sim->fan_start[s + 1]; e++)
-    if (sim->hot[sim->fanout[e].receiver].is_static)
-      return FALSE;
-  return TRUE;
-}
-
-/* Whether output 0 of block @i may take run_cascade(): it has receivers,
- * all of them static blocks, each on one port only (the fan-out lists
- * receivers in increasing index, so a repeated one would be adjacent),
- * and every output of each of them goes to non-static blocks alone, so
- * that running them queues no further static block. */
-static guint8
-feeds_fusable_cascade (QdSimulation *sim,
-                       guint         i)
-{
-  guint s, e, end;
-
-  if (sim->hot[i].n_out == 0)
-    return 0;
-  s = sim->out_base[i];
-  e = sim->fan_start[s];
-  end = sim->fan_start[s + 1];
-  if (e == end)
-    return 0;
-  for (guint k = e; k < end; k++)
-    {
-      guint w = sim->fanout[k].receiver;
-
-      if (!sim->hot[w].is_static
-          || (k > e && w <= sim->fanout[k - 1].receiver))
-        return 0;
-      for (guint p = 0; p < sim->hot[w].n_out; p++)
-        if (!feeds_only_dynamic (sim, sim->out_base[w] + p))
-          return 0;
-    }
-  return 1;
-}
-
-/* QdHot.fused_out0 of every block: its way of fusing the cascade of its
- * output 0, or none when not @enabled. */
-static void
-set_fused (QdSimulation *sim,
-           gboolean      enabled)
-{
-  if (sim->chain_misses != NULL)
-    memset (sim->chain_misses, 0, sim->n_atomics);
-  for (guint i = 0; i < sim->n_atomics; i++)
-    {
-      guint8 way = 0;
-
-      if (enabled && feeds_fusable_cascade (sim, i))
-        way = QD_FUSED_CASCADE;
-      else if (enabled && sim->chain_start != NULL
-               && sim->chain_start[i] != sim->chain_start[i + 1])
-        way = QD_FUSED_CHAIN;
-      sim->hot[i].fused_out0 = way;
-    }
-}
-
-/* Whether output 0 of block @i can take a cascade kernel: a fusable
- * cascade (feeds_fusable_cascade()) of at most QD_KERNEL_MAX static
- * blocks, all of one type with a kernel, each with a sole receiver that
- * the type's kernel accepts. */
-static gboolean
-kernel_fits (QdSimulation *sim,
-             guint         i)
-{
-  guint s = sim->out_base[i];
-  guint e = sim->fan_start[s], end = sim->fan_start[s + 1];
-  const QdBlockType *type;
-
-  if (!feeds_fusable_cascade (sim, i) || end - e > QD_KERNEL_MAX)
-    return FALSE;
-  type = sim->atomics[sim->fanout[e].receiver].type;
-  if (type->fast == NULL || type->fast->cascade == NULL
-      || type->fast->cascade_accepts == NULL)
-    return FALSE;
-  for (guint k = e; k < end; k++)
-    {
-      guint w = sim->fanout[k].receiver;
-      const QdHot *h = &sim->hot[w];
-
-      if (h->sole_receiver == QD_NO_RECEIVER
-          || sim->atomics[w].type->fast != type->fast
-          || !type->fast->cascade_accepts (&sim->atomics[w],
-                                     &sim->atomics[h->sole_receiver],
-                                     h->sole_port))
-        return FALSE;
-    }
-  return TRUE;
-}
-
-/* The kernel of @type in sim->kernels, added if it is new; -1 when
- * there is no room. */
-static int
-kernel_index (QdSimulation      *sim,
-              const QdBlockType *type)
-{
-  for (guint k = 0; k < sim->n_kernels; k++)
-    if (sim->kernels[k] == type->fast->cascade)
-      return (int) k;
-  if (sim->n_kernels == QD_MAX_KERNELS)
-    return -1;
-  sim->kernels[sim->n_kernels] = type->fast->cascade;
-  sim->kernel_prefetch[sim->n_kernels] = type->fast->cascade_prefetch;
-  return (int) sim->n_kernels++;
-}
-
-/* The cascade kernels (QdHot.pairs and .kernel) and their pairs, once
- * the QdHot are filled. Each pair is a 64-byte line, so the array holds
- * only the pairs of the outputs that have a kernel (at the place of
- * every fan-out entry, as when pairs were 16 bytes, a million-state LC
- * line's would take 192 MB instead of 128), and the block's QdHot says
- * where its own begin. */
-static void
-fill_kernels (QdSimulation *sim)
-{
-  guint n_pairs = 0, next = 0;
-
-  for (guint i = 0; i < sim->n_atomics; i++)
-    if (kernel_fits (sim, i))
-      {
-        guint s = sim->out_base[i];
-
-        n_pairs += sim->fan_start[s + 1] - sim->fan_start[s];
-      }
-  if (n_pairs == 0)
-    return;
-  sim->kernel_pairs = g_aligned_alloc0 (n_pairs, sizeof (QdCascadePair), 64);
-  sim->n_kernel_pairs = n_pairs;
-  for (guint i = 0; i < sim->n_atomics; i++)
-    if (kernel_fits (sim, i))
-      {
-        guint s = sim->out_base[i];
-        guint e = sim->fan_start[s], end = sim->fan_start[s + 1];
-        const QdBlockType *type = sim->atomics[sim->fanout[e].receiver].type;
-        int kernel = kernel_index (sim, type);
-
-        if (kernel < 0)
-          continue;
-        sim->hot[i].pairs = next;
-        sim->hot[i].kernel = (guint32) kernel;
-        for (guint k = e; k < end; k++, next++)
-          {
-            QdCascadePair *pair = &sim->kernel_pairs[next];
-            guint w = sim->fanout[k].receiver;
-
-            pair->block = &sim->atomics[w];
-            pair->receiver = &sim->atomics[sim->hot[w].sole_receiver];
-            if (type->fast->cascade_prepare != NULL)
-              type->fast->cascade_prepare (pair);
-          }
-      }
-}
-
-/* The offset of @p from @base in @off, if it fits in 32 bits (a NULL
- * @p is asked for as @base). */
-static gboolean
-prefetch_offset (const char    *base,
-                 gconstpointer  p,
-                 gint32        *off)
-{
-  gint64 d;
-
-  if (p == NULL || base == NULL)
-    {
-      *off = 0;
-      return TRUE;
-    }
-  d = (gint64) ((guintptr) p - (guintptr) base);
-  if (d < G_MININT32 || d > G_MAXINT32)
-    return FALSE;
-  *off = (gint32) d;
-  return TRUE;
-}
-
-/* The QdPrefetchLine of every block (prefetch_next()), in place of
- * state_of. FALSE, with none, when the segments or the pairs do not fit
- * 32-bit byte offsets, or some receiver's state is more than 2 GiB away
- * from the state its offset starts from. */
-static gboolean
-fill_prefetch (QdSimulation *sim)
-{
-  guint n = sim->n_atomics;
-
-  G_STATIC_ASSERT (sizeof (QdPrefetchLine) == 64);
-  if ((guint64) sim->n_signals * sizeof (QdSignal) > G_MAXUINT32
-      || (guint64) sim->n_kernel_pairs * sizeof (QdCascadePair)
-         > G_MAXUINT32)
-    return FALSE;
-  sim->prefetch = g_aligned_alloc (n, sizeof (QdPrefetchLine), 64);
-  for (guint i = 0; i < n; i++)
-    {
-      QdPrefetchLine *l = &sim->prefetch[i];
-      guint s = sim->out_base[i];
-      guint e = sim->fan_start[s];
-      guint end = e;
-      guint k;
-
-      /* The receivers of output 0, when the block has outputs. */
-      if (s != sim->out_base[i + 1])
-        end = MIN (sim->fan_start[s + 1], e + QD_PREFETCH_RECEIVERS);
-      l->base = sim->atomics[i].state;
-      for (guint f = e; f < end && l->base == NULL; f++)
-        l->base = sim->atomics[sim->fanout[f].receiver].state;
-      l->signal = s * sizeof (QdSignal);
-      l->pairs = sim->hot[i].pairs != QD_NO_PAIRS
-                 ? sim->hot[i].pairs * (guint32) sizeof (QdCascadePair) : 0;
-      for (k = 0; k < QD_PREFETCH_RECEIVERS; k++)
-        {
-          l->receiver[k] = QD_NO_RECEIVER;
-          l->receiver_signal[k] = 0;
-          l->receiver_state[k] = 0;
-        }
-      for (k = 0; e + k < end; k++)
-        {
-          guint w = sim->fanout[e + k].receiver;
-
-          l->receiver[k] = w;
-          l->receiver_signal[k] = sim->out_base[w] * sizeof (QdSignal);
-          if (!prefetch_offset (l->base, sim->atomics[w].state,
-                                &l->receiver_state[k]))
-            {
-              g_aligned_free (sim->prefetch);
-              sim->prefetch = NULL;
-              return FALSE;
-            }
-        }
-    }
-  return TRUE;
-}
-
-static void
-fill_hot (QdSimulation *sim)
-{
-  guint n = sim->n_atomics;
-
-  sim->hot = g_aligned_alloc0 (MAX (n, 1), sizeof (QdHot), 64);
-  for (guint i = 0; i < n; i++)
-    {
-      QdAtomic *a = &sim->atomics[i];
-      const QdBlockType *type = a->type;
-      QdHot *h = &sim->hot[i];
-
-      h->fire = type->fast != NULL && type->fast->fire != NULL
-                ? type->fast->fire : generic_fire;
-      h->dext_ta = type->fast != NULL && type->fast->dext_ta != NULL
-                   ? type->fast->dext_ta : generic_dext_ta;
-      h->lambda = type->lambda != NULL ? type->lambda : default_lambda;
-      h->out_base = sim->out_base[i];
-      h->n_out = (guint16) a->n_out;
-      h->where = QD_SCHED_NONE;
-      h->is_integrator = sim->is_integrator[i];
-      /* An integrator's internal transitions are counted as steps, which
-       * the cascade of static blocks does not do. */
-      h->is_static = (type->flags & QD_BLOCK_STATIC) != 0
-                     && !h->is_integrator
-                     && (type->is_static == NULL || type->is_static (a));
-      if (h->is_static)
-        h->kernel_runs = 0;
-      else
-        h->tl = sim->start_time;
-      h->pairs = QD_NO_PAIRS;
-      h->kernel = 0;
-    }
-  for (guint i = 0; i < n; i++)
-    {
-      QdHot *h = &sim->hot[i];
-      guint s = h->out_base;
-
-      h->fused_out0 = feeds_fusable_cascade (sim, i) ? QD_FUSED_CASCADE : 0;
-      h->sole_receiver = QD_NO_RECEIVER;
-      if (h->n_out == 1 && sim->fan_start[s + 1] == sim->fan_start[s] + 1
-          && sim->fanout[sim->fan_start[s]].port <= G_MAXUINT8)
-        {
-          h->sole_receiver = sim->fanout[sim->fan_start[s]].receiver;
-          h->sole_port = (guint8) sim->fanout[sim->fan_start[s]].port;
-        }
-    }
-  fill_kernels (sim);
-  qd_simulation_fill_chains (sim);
-  set_fused (sim, TRUE);
-  /* After the kernels: the lines hold where their pairs are. */
-  if (n < QD_PREFETCH_DEEP_BLOCKS || n >= QD_PREFETCH_LINE_BLOCKS
-      || !fill_prefetch (sim))
-    {
-      sim->state_of = g_new (gconstpointer, MAX (n, 1));
-      for (guint i = 0; i < n; i++)
-        sim->state_of[i] = sim->atomics[i].state;
-    }
-}
 
 /* Runs every block's init, then schedules its first event. */
 static gboolean
@@ -2130,7 +1382,7 @@ initialize (QdSimulation  *sim,
   guint n = sim->n_atomics;
   double t0 = sim->start_time;
 
-  fill_hot (sim);
+  qd_simulation_fill_hot (sim);
   if (sim->classic != NULL)
     qd_classic_prepare (sim->classic, sim);
   sim->n_internal_hi = g_new0 (guint32, MAX (n, 1));
@@ -2161,7 +1413,7 @@ initialize (QdSimulation  *sim,
     }
   if (sim->classic != NULL)
     qd_classic_start (sim->classic);
-  publish (sim);
+  qd_simulation_publish (sim);
 
   if (sim->fail_error != NULL)
     {
@@ -2192,381 +1444,4 @@ qd_simulation_initialize (QdSimulation  *sim,
                           GError       **error)
 {
   return initialize (sim, problems, error);
-}
-
-/* @sim (NULL when compiling failed) initialized, or NULL when its init
- * failed. */
-static QdSimulation *
-initialized (QdSimulation  *sim,
-             GPtrArray     *problems,
-             GError       **error)
-{
-  if (sim == NULL)
-    return NULL;
-  if (!initialize (sim, problems, error))
-    {
-      qd_simulation_free (sim);
-      return NULL;
-    }
-  return sim;
-}
-
-QdSimulation *
-qd_simulation_new (QdDocument        *document,
-                   const char *const *overrides,
-                   GPtrArray         *problems,
-                   GError           **error)
-{
-  g_return_val_if_fail (document != NULL, NULL);
-
-  return initialized (qd_compile (document, overrides, FALSE, problems, error),
-                      problems, error);
-}
-
-QdSimulation *
-qd_simulation_new_taking (QdDocument        *document,
-                          const char *const *overrides,
-                          GPtrArray         *problems,
-                          GError           **error)
-{
-  QdSimulation *sim;
-
-  g_return_val_if_fail (document != NULL, NULL);
-
-  sim = qd_compile (document, overrides, TRUE, problems, error);
-  g_object_unref (document);
-#ifdef __GLIBC__
-  /* The document is millions of small allocations in the middle of the
-   * heap, below the compiler's: free() keeps their pages, which the
-   * blocks' init and the run would not all reuse (the loop's large
-   * arrays are mapped apart). Hand them back now. */
-  malloc_trim (0);
-#endif
-  return initialized (sim, problems, error);
-}
-
-gboolean
-qd_document_check (QdDocument        *document,
-                   const char *const *overrides,
-                   GPtrArray         *problems)
-{
-  QdSimulation *sim = qd_compile (document, overrides, FALSE, problems, NULL);
-
-  if (sim == NULL)
-    return FALSE;
-  qd_simulation_free (sim);
-  return TRUE;
-}
-
-void
-qd_simulation_free (QdSimulation *self)
-{
-  if (self == NULL)
-    return;
-  qd_simulation_finish (self);
-  /* After every block's exit, which may still use them. */
-  g_datalist_clear (&self->shared);
-
-  if (self->atomics != NULL)
-    g_aligned_free (self->atomics);
-  g_free (self->is_integrator);
-  g_free (self->signals);
-  g_free (self->out_base);
-  g_free (self->fan_start);
-  g_free (self->fanout);
-  if (self->records != NULL)
-    g_ptr_array_unref (self->records);
-  if (self->strings != NULL)
-    g_string_chunk_free (self->strings);
-  if (self->allocs != NULL)
-    g_ptr_array_unref (self->allocs);
-  g_free (self->coupled_start);
-  g_free (self->coupled);
-  g_strfreev (self->variable_names);
-  g_free (self->variable_values);
-  if (self->traces != NULL)
-    g_ptr_array_unref (self->traces);
-  if (self->stats != NULL)
-    g_ptr_array_unref (self->stats);
-  qd_classic_free (self->classic);
-  if (self->hot != NULL)
-    g_aligned_free (self->hot);
-  g_free (self->state_of);
-  g_free (self->chain_start);
-  g_free (self->chain);
-  g_free (self->chain_misses);
-  if (self->prefetch != NULL)
-    g_aligned_free (self->prefetch);
-  if (self->kernel_pairs != NULL)
-    g_aligned_free (self->kernel_pairs);
-  qd_heap_clear (&self->heap);
-  g_free (self->n_internal_hi);
-  g_free (self->n_external_hi);
-  g_free (self->log_tl);
-  g_clear_error (&self->fail_error);
-  g_clear_error (&self->error);
-  g_free (self);
-}
-
-/* -------------------------------------------------------------------- */
-/* Getters */
-
-double
-qd_simulation_get_time (QdSimulation *self)
-{
-  guint64 bits = __atomic_load_n (&self->pub_time, __ATOMIC_RELAXED);
-  double t;
-
-  memcpy (&t, &bits, sizeof t);
-  return t;
-}
-
-double
-qd_simulation_get_next_time (QdSimulation *self)
-{
-  double t = QD_INF;
-
-  for (guint k = 0; k < self->now_len; k++)
-    if (self->hot[self->now_queue[k]].where == QD_SCHED_NOW)
-      return self->t_event;
-  if (!qd_heap_is_empty (&self->heap))
-    t = qd_heap_top_time (&self->heap);
-  return t;
-}
-
-double
-qd_simulation_get_start_time (QdSimulation *self)
-{
-  return self->start_time;
-}
-
-double
-qd_simulation_get_final_time (QdSimulation *self)
-{
-  return self->final_time;
-}
-
-guint64
-qd_simulation_get_events (QdSimulation *self)
-{
-  return __atomic_load_n (&self->pub_events, __ATOMIC_RELAXED);
-}
-
-guint64
-qd_simulation_get_transitions (QdSimulation *self)
-{
-  return __atomic_load_n (&self->pub_transitions, __ATOMIC_RELAXED);
-}
-
-guint64
-qd_simulation_get_integrator_steps (QdSimulation *self)
-{
-  return __atomic_load_n (&self->pub_steps, __ATOMIC_RELAXED);
-}
-
-guint
-qd_simulation_get_n_atomics (QdSimulation *self)
-{
-  return self->n_atomics;
-}
-
-const QdAtomic *
-qd_simulation_get_atomic (QdSimulation *self,
-                          guint         index)
-{
-  g_return_val_if_fail (index < self->n_atomics, NULL);
-  return &self->atomics[index];
-}
-
-/* The block whose output drives input @port of block @j, or
- * QD_NO_RECEIVER (unconnected); by its segment's place in signals. */
-static guint
-driver_of (QdSimulation *sim,
-           guint         j,
-           guint         port)
-{
-  /* As integers: an unconnected input's segment is not in the array. */
-  guintptr sig = (guintptr) sim->atomics[j].in[port];
-  guintptr first = (guintptr) sim->signals;
-  guint s, lo = 0, hi = sim->n_atomics;
-
-  if (sig < first || sig >= first + sim->n_signals * sizeof (QdSignal))
-    return QD_NO_RECEIVER;
-  s = (guint) ((sig - first) / sizeof (QdSignal));
-  /* The last block whose outputs start at or before s. */
-  while (hi - lo > 1)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (sim->out_base[mid] <= s)
-        lo = mid;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
-/* The transitions of block @index that cascade kernels left to
- * QdHot.kernel_runs (run_kernel()): a static block's own runs, each an
- * external and an internal transition, and, for a receiver of such
- * blocks, one external transition per run of each. */
-static void
-kernel_transitions (QdSimulation *sim,
-                    guint         index,
-                    guint64      *internal,
-                    guint64      *external)
-{
-  const QdHot *h = &sim->hot[index];
-
-  *internal = *external = 0;
-  if (h->is_static)
-    {
-      *internal = *external = h->kernel_runs;
-      return;
-    }
-  for (guint p = 0; p < sim->atomics[index].n_in; p++)
-    {
-      guint w = driver_of (sim, index, p);
-
-      if (w != QD_NO_RECEIVER && sim->hot[w].is_static
-          && sim->hot[w].sole_receiver == index
-          && sim->hot[w].sole_port == p)
-        *external += sim->hot[w].kernel_runs;
-    }
-}
-
-void
-qd_simulation_get_block_stats (QdSimulation *self,
-                               guint         index,
-                               guint64      *n_internal,
-                               guint64      *n_external)
-{
-  const QdHot *h;
-  guint64 internal, external;
-
-  g_return_if_fail (index < self->n_atomics);
-  h = &self->hot[index];
-  kernel_transitions (self, index, &internal, &external);
-  if (self->classic != NULL)
-    qd_classic_add_block_stats (self->classic, index, &internal, &external);
-  if (n_internal != NULL)
-    *n_internal = ((guint64) self->n_internal_hi[index] << 32
-                   | h->n_internal) + internal;
-  if (n_external != NULL)
-    *n_external = ((guint64) self->n_external_hi[index] << 32
-                   | h->n_external) + external;
-}
-
-GPtrArray *
-qd_simulation_get_traces (QdSimulation *self)
-{
-  return self->traces;
-}
-
-void
-qd_simulation_set_fused_cascades (QdSimulation *self,
-                                  gboolean      enabled)
-{
-  g_return_if_fail (self != NULL);
-
-  set_fused (self, enabled);
-}
-
-void
-qd_simulation_set_event_log (QdSimulation *self,
-                             QdLogFunc     func,
-                             gpointer      user_data)
-{
-  g_return_if_fail (self != NULL);
-  /* Attached before the first event, so that every elapsed time it
-   * reports is right; taken off at any time. */
-  g_return_if_fail (func == NULL || self->events == 0);
-
-  self->log_func = func;
-  self->log_data = user_data;
-  g_clear_pointer (&self->log_tl, g_free);
-  if (func == NULL)
-    return;
-  self->log_tl = g_new (double, MAX (self->n_atomics, 1));
-  for (guint i = 0; i < self->n_atomics; i++)
-    self->log_tl[i] = self->start_time;
-}
-
-double
-qd_simulation_get_variable (QdSimulation *self,
-                            const char   *name)
-{
-  g_return_val_if_fail (name != NULL, NAN);
-
-  for (guint i = 0; i < self->n_variables; i++)
-    if (strcmp (self->variable_names[i], name) == 0)
-      return self->variable_values[i];
-  return NAN;
-}
-
-/* -------------------------------------------------------------------- */
-/* Services for the blocks (qd-block-type.h) */
-
-gpointer
-qd_atomic_alloc (QdAtomic *self,
-                 gsize     size)
-{
-  gpointer mem = g_malloc0 (MAX (size, 1));
-
-  g_ptr_array_add (self->sim->allocs, mem);
-  return mem;
-}
-
-gpointer
-qd_atomic_get_shared (QdAtomic       *self,
-                      const char     *key,
-                      gpointer      (*create) (QdAtomic *self),
-                      GDestroyNotify  destroy)
-{
-  gpointer data = g_datalist_get_data (&self->sim->shared, key);
-
-  if (data == NULL && (data = create (self)) != NULL)
-    g_datalist_set_data_full (&self->sim->shared, key, data, destroy);
-  return data;
-}
-
-QdTrace *
-qd_atomic_add_trace (QdAtomic   *self,
-                     const char *name)
-{
-  g_autofree char *full = g_strconcat (self->path, "/", name, NULL);
-  QdTrace *trace = qd_trace_new (full);
-
-  g_ptr_array_add (self->sim->traces, trace);
-  return trace;
-}
-
-void
-qd_atomic_fail (QdAtomic    *self,
-                QdErrorCode  code,
-                const char  *format,
-                ...)
-{
-  va_list args;
-  char *message;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-  if (self->sim->fail_error == NULL)
-    self->sim->fail_atomic = self;
-  set_fail (self->sim, code, "%s: %s", self->path, message);
-  g_free (message);
-}
-
-double
-qd_atomic_get_start_time (QdAtomic *self)
-{
-  return self->sim->start_time;
-}
-
-double
-qd_atomic_get_final_time (QdAtomic *self)
-{
-  return self->sim->final_time;
 }

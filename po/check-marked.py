@@ -74,8 +74,9 @@ CALLS = {
     "qd_atomic_fail": 2,
     "qd_cli_usage_error": 1,
     "qd_canvas_controller_report": 1,  # ui/qd-canvas-controller-edit.c
-    "add_problem": 3,     # engine/qd-compile.c
-    "set_fail": 2,        # engine/qd-simulation.c
+    "qd_compile_add_problem": 3,  # engine/qd-compile.c, -params.c
+    "add_problem": 2,     # engine/qd-compile-vector*.c (a macro)
+    "qd_simulation_set_fail": 2,  # engine/qd-simulation.c, -run.c
     "fail": 3,            # engine/qd-expr-parse.c
     # Messages the command line prints for a person to read
     "g_print": 0,

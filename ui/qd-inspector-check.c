@@ -306,7 +306,7 @@ variable_index (QdDocument *document,
 
 /* A function expression's names, as typed: each an input the block has,
  * t or a variable of the model, as Check and Run will require
- * (qd-compile.c); the same message as theirs. */
+ * (qd-compile-params.c); the same message as theirs. */
 static gboolean
 check_function_names (QdDocument  *document,
                       QdBlock     *block,
