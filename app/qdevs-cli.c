@@ -57,7 +57,11 @@ qd_cli_usage_error (const char *command,
     g_printerr ("qdevs-cli %s: %s\n", command, message); /* no-i18n */
   else /* no-i18n */
     g_printerr ("qdevs-cli: %s\n", message);
-  g_printerr (_("Try 'qdevs-cli --help'\n"));
+  /* The help that lists what the mistake was about. */
+  if (command != NULL)
+    g_printerr (_("Try 'qdevs-cli %s --help'\n"), command);
+  else
+    g_printerr (_("Try 'qdevs-cli --help'\n"));
 
   return QD_CLI_EXIT_USAGE;
 }

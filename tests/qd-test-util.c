@@ -475,3 +475,20 @@ qd_test_iterate_until (gboolean (*done) (gpointer data),
   g_source_remove (id);
   return TRUE;
 }
+
+void
+qd_test_assert_usage_hint (const char *err)
+{
+  g_autofree char *command = NULL;
+  g_autofree char *hint = NULL;
+
+  /* "qdevs-cli COMMAND: message" names a command; "qdevs-cli: message"
+   * does not. */
+  if (g_str_has_prefix (err, "qdevs-cli ") && strchr (err, ':') != NULL)
+    command = g_strndup (err + strlen ("qdevs-cli "),
+                         (gsize) (strchr (err, ':') - err) - strlen ("qdevs-cli "));
+  hint = command != NULL ? g_strdup_printf ("Try 'qdevs-cli %s --help'\n", command)
+                         : g_strdup ("Try 'qdevs-cli --help'\n");
+  if (!g_str_has_suffix (err, hint))
+    g_error ("the usage error does not end with \"%s\": %s", hint, err);
+}

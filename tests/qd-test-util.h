@@ -122,6 +122,10 @@ void          qd_test_limit_file_size (gpointer     user_data);
 /* The contents of the file @path (to free); the test fails when it
  * cannot be read. */
 char         *qd_test_read_text      (const char   *path);
+/* Asserts that the usage error @err (standard error) ends with the hint
+ * to the help of its command ("qdevs-cli run: ..." -> "Try 'qdevs-cli
+ * run --help'"), or to the general help when no command is named. */
+void          qd_test_assert_usage_hint (const char *err);
 /* Removes the folder @path with what it holds (folders included). */
 void          qd_test_remove_tree    (const char   *path);
 /* Connects to @signal of @instance, calls @start (@instance) when not

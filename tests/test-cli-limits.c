@@ -45,7 +45,7 @@ assert_usage_error (CliResult  *r,
   g_assert_cmpint (r->status, ==, 2);
   if (strstr (r->err, message) == NULL)
     g_error ("'%s' not in: %s", message, r->err);
-  g_assert_nonnull (strstr (r->err, "Try 'qdevs-cli --help'"));
+  qd_test_assert_usage_hint (r->err);
   g_assert_cmpstr (r->out, ==, "");
 }
 

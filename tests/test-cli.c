@@ -96,7 +96,7 @@ assert_usage_error (CliResult  *r,
 {
   g_assert_cmpint (r->status, ==, 2);
   g_assert_nonnull (strstr (r->err, message));
-  g_assert_nonnull (strstr (r->err, "Try 'qdevs-cli --help'"));
+  qd_test_assert_usage_hint (r->err);
   g_assert_cmpstr (r->out, ==, "");
 }
 
