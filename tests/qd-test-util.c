@@ -492,3 +492,37 @@ qd_test_assert_usage_hint (const char *err)
   if (!g_str_has_suffix (err, hint))
     g_error ("the usage error does not end with \"%s\": %s", hint, err);
 }
+
+/* A row of loops like a real diagram's, close enough together that
+ * routes run past other blocks and along each other. */
+QdDocument *
+qd_test_routing_diagram (void)
+{
+  QdDocument *document = qd_document_new ();
+  QdSystem *root = qd_document_get_root (document);
+  g_autoptr(GError) error = NULL;
+
+  for (guint row = 0; row < 5; row++)
+    {
+      double y = row * 90.0;
+      QdBlock *previous = qd_document_add_block (document, root, "constant", NULL, 0, y, &error);
+
+      for (guint k = 0; k < 4; k++)
+        {
+          double x = 100 + k * 300.0;
+          QdBlock *sum = qd_document_add_block (document, root, "wsum", NULL, x, y, &error);
+          QdBlock *gain = qd_document_add_block (document, root, "gain", NULL, x + 100, y, &error);
+          QdBlock *integrator = qd_document_add_block (document, root, "integrator", NULL,
+                                                       x + 200, y, &error);
+
+          g_assert_no_error (error);
+          qd_document_connect (document, root, previous->id, 0, sum->id, 0, &error);
+          qd_document_connect (document, root, sum->id, 0, gain->id, 0, &error);
+          qd_document_connect (document, root, gain->id, 0, integrator->id, 0, &error);
+          qd_document_connect (document, root, integrator->id, 0, sum->id, 1, &error);
+          g_assert_no_error (error);
+          previous = integrator;
+        }
+    }
+  return document;
+}

@@ -143,4 +143,9 @@ gboolean      qd_test_iterate_until  (gboolean    (*done) (gpointer data),
                                       gpointer      data,
                                       guint         seconds);
 
+/* A row of loops like a real diagram's (five rows of Constant, then four
+ * Sum -> Gain -> Integrator loops), close enough together that routes
+ * run past other blocks and along each other. */
+QdDocument   *qd_test_routing_diagram (void);
+
 G_END_DECLS
