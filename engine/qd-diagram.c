@@ -1067,10 +1067,8 @@ qd_link_new_from_block (const char    *id,
   return link;
 }
 
-/* The bend points of every target of qd_link_add_target_block(): none,
- * in one array that keeps a reference of its own for good. */
-static GArray *no_points;
-
+/* A target without bend points keeps no array (points NULL), as every
+ * target without bends does. */
 void
 qd_link_add_target_block (QdLink        *link,
                           const QdBlock *dst,
@@ -1078,11 +1076,8 @@ qd_link_add_target_block (QdLink        *link,
 {
   QdLinkTarget *target = g_new0 (QdLinkTarget, 1);
 
-  if (g_once_init_enter (&no_points))
-    g_once_init_leave (&no_points, g_array_new (FALSE, FALSE, sizeof (QdPoint)));
   target->dst.block = share_again (dst->id);
   target->dst.port = dst_port;
-  target->points = g_array_ref (no_points);
   g_ptr_array_add (link->targets, target);
 }
 

@@ -1177,7 +1177,7 @@ test_expand_elements (void)
           QdLinkTarget *t = g_ptr_array_index (link->targets, k);
 
           g_assert_true (t->dst.block == dx[0]->id || t->dst.block == dx[1]->id);
-          g_assert_cmpuint (t->points->len, ==, 0);
+          g_assert_cmpuint (qd_link_target_n_points (t), ==, 0);
         }
     }
 
