@@ -45,6 +45,13 @@ ARKodeButcherTable qd_classic_table_new (const QdClassicMethod *method,
                                          int                   *q,
                                          int                   *p);
 
+/* The blocks of @sim marked in @in_set, in dependency order along the
+ * fan-out (Kahn's; the compiler refused algebraic loops), written to
+ * @order (room for every block); returns how many (qd-classic.c). */
+guint        qd_classic_order_blocks    (QdSimulation  *sim,
+                                         const guint8  *in_set,
+                                         guint         *order);
+
 /* The event loop's services to the driver (qd-simulation-run.c). */
 QdRunStatus  qd_simulation_run_events   (QdSimulation *sim,
                                          double        t_limit,

@@ -189,35 +189,8 @@ static void
 order_chain (QdClassicRoots *self,
              const guint8   *upstream)
 {
-  QdSimulation *sim = self->sim;
-  guint n = sim->n_atomics;
-  g_autofree guint *indeg = g_new0 (guint, MAX (n, 1));
-  guint head = 0, tail = 0;
-
-  self->chain = g_new (guint, MAX (n, 1));
-  for (guint i = 0; i < n; i++)
-    if (upstream[i])
-      for (guint s = sim->out_base[i]; s < sim->out_base[i + 1]; s++)
-        for (guint e = sim->fan_start[s]; e < sim->fan_start[s + 1]; e++)
-          if (upstream[sim->fanout[e].receiver])
-            indeg[sim->fanout[e].receiver]++;
-  for (guint i = 0; i < n; i++)
-    if (upstream[i] && indeg[i] == 0)
-      self->chain[tail++] = i;
-  while (head < tail)
-    {
-      guint i = self->chain[head++];
-
-      for (guint s = sim->out_base[i]; s < sim->out_base[i + 1]; s++)
-        for (guint e = sim->fan_start[s]; e < sim->fan_start[s + 1]; e++)
-          {
-            guint j = sim->fanout[e].receiver;
-
-            if (upstream[j] && --indeg[j] == 0)
-              self->chain[tail++] = j;
-          }
-    }
-  self->n_chain = tail;
+  self->chain = g_new (guint, MAX (self->sim->n_atomics, 1));
+  self->n_chain = qd_classic_order_blocks (self->sim, upstream, self->chain);
 }
 
 QdClassicRoots *

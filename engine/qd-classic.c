@@ -251,6 +251,40 @@ is_feedthrough (const QdAtomic *a)
          && (a->type->flags & QD_BLOCK_INTEGRATOR) == 0;
 }
 
+guint
+qd_classic_order_blocks (QdSimulation *sim,
+                         const guint8 *in_set,
+                         guint        *order)
+{
+  guint n = sim->n_atomics;
+  g_autofree guint *indeg = g_new0 (guint, MAX (n, 1));
+  guint head = 0, tail = 0;
+
+  for (guint i = 0; i < n; i++)
+    if (in_set[i])
+      for (guint s = sim->out_base[i]; s < sim->out_base[i + 1]; s++)
+        for (guint e = sim->fan_start[s]; e < sim->fan_start[s + 1]; e++)
+          if (in_set[sim->fanout[e].receiver])
+            indeg[sim->fanout[e].receiver]++;
+  for (guint i = 0; i < n; i++)
+    if (in_set[i] && indeg[i] == 0)
+      order[tail++] = i;
+  while (head < tail)
+    {
+      guint i = order[head++];
+
+      for (guint s = sim->out_base[i]; s < sim->out_base[i + 1]; s++)
+        for (guint e = sim->fan_start[s]; e < sim->fan_start[s + 1]; e++)
+          {
+            guint j = sim->fanout[e].receiver;
+
+            if (in_set[j] && --indeg[j] == 0)
+              order[tail++] = j;
+          }
+    }
+  return tail;
+}
+
 /* The blocks of the right-hand side: direct-feedthrough blocks reached
  * from an Integrator's output that reach an Integrator's derivative, in
  * dependency order (the compiler has refused algebraic loops). */
@@ -264,7 +298,7 @@ find_rhs_blocks (QdClassic *self)
   g_autofree guint *indeg = g_new0 (guint, n);
   g_autofree guint *queue = g_new (guint, MAX (n, 1));
   gboolean changed = TRUE;
-  guint head = 0, tail = 0;
+  guint tail;
 
   /* Forward, in index order until nothing changes (the chains are
    * short). */
@@ -306,29 +340,7 @@ find_rhs_blocks (QdClassic *self)
               }
         }
     }
-  /* Kahn's order among them. */
-  for (guint i = 0; i < n; i++)
-    if (bwd[i])
-      for (guint s = sim->out_base[i]; s < sim->out_base[i + 1]; s++)
-        for (guint e = sim->fan_start[s]; e < sim->fan_start[s + 1]; e++)
-          if (bwd[sim->fanout[e].receiver])
-            indeg[sim->fanout[e].receiver]++;
-  for (guint i = 0; i < n; i++)
-    if (bwd[i] && indeg[i] == 0)
-      queue[tail++] = i;
-  while (head < tail)
-    {
-      guint i = queue[head++];
-
-      for (guint s = sim->out_base[i]; s < sim->out_base[i + 1]; s++)
-        for (guint e = sim->fan_start[s]; e < sim->fan_start[s + 1]; e++)
-          {
-            guint j = sim->fanout[e].receiver;
-
-            if (bwd[j] && --indeg[j] == 0)
-              queue[tail++] = j;
-          }
-    }
+  tail = qd_classic_order_blocks (sim, bwd, queue);
   self->n_rhs = tail;
   self->rhs = g_new (guint, MAX (tail, 1));
   memcpy (self->rhs, queue, tail * sizeof (guint));
