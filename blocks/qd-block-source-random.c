@@ -267,7 +267,11 @@ static const QdParamSpec normal_random_params[] = {
     N_("How long each sample is held; must be greater than 0."), NULL, 0 },
   { "seed", N_("Seed"), QD_PARAM_INTEGER, "1", 0, 4294967295.0, NULL,
     N_("The seed of the generator: the same seed gives the same "
-       "samples."), NULL, 0 },
+       "samples."), NULL, QD_PARAM_SEED },
+  { "size", N_("Size"), QD_PARAM_INTEGER, "1", 1, QD_INF, NULL,
+    N_("The number of generators: above 1, the block is a vector of that "
+       "many independent sources, element k drawing with seed + k − 1 "
+       "(PowerDEVS's Vector NRGen)."), NULL, QD_PARAM_COMPILE_ONLY },
 };
 
 const QdBlockType qd_block_normal_random = {

@@ -856,6 +856,33 @@ like_block (VBlock *vb)
   return vb->like;
 }
 
+/* Element @i of a vector of random sources draws its own numbers: its
+ * seed parameters (QD_PARAM_SEED) are the block's plus i, modulo 2^32,
+ * so that element 1 is the scalar block and a sweep's reseeding, which
+ * goes by block index, still gives every element a stream of its own. */
+static void
+reseed_element (Expander *e,
+                VBlock   *vb,
+                QdBlock  *block,
+                guint     i)
+{
+  const QdBlockType *type = qd_registry_lookup (vb->block->type);
+
+  for (guint k = 0; type != NULL && k < type->n_params; k++)
+    {
+      const QdParamSpec *spec = &type->params[k];
+      char text[24];
+      double seed;
+
+      if ((spec->flags & QD_PARAM_SEED) == 0
+          || !eval_param (e, vb->block, spec->name, &seed))
+        continue;
+      g_snprintf (text, sizeof text, "%" G_GUINT64_FORMAT,
+                  ((guint64) seed + i) & G_GUINT64_CONSTANT (0xffffffff));
+      qd_block_set_param_raw (block, spec->name, text);
+    }
+}
+
 QdBlock *
 qd_vector_copy_block (Expander *e,
                       VBlock   *vb,
@@ -875,6 +902,8 @@ qd_vector_copy_block (Expander *e,
 
       qd_block_set_param_raw (block, "x0", piece);
     }
+  if (i > 0)
+    reseed_element (e, vb, block, i);
   return block;
 }
 

@@ -209,10 +209,12 @@ static const QdPdmBlockMap table[] = {
     { P (EXPR, "lower"), P (EXPR, "upper"), I (SIZE) } },
   { "vector/vector_hysteretic.h", "hysteresis", NULL, { NULL }, { 0 },
     { P (EXPR, "xl"), P (EXPR, "xu"), P (EXPR, "yl"), P (EXPR, "yu"), I (SIZE) } },
-  { "vector/vector_normal_gen.h", NULL,
-    N_("a vector of independent random sources has no QDevs counterpart; "
-       "draw one Normal Random source per element and join them with a Mux"),
-    { NULL }, { 0 }, { I (END) } },
+  { "vector/vector_normal_gen.h", "normal_random",
+    N_("PowerDEVS's Vector NRGen becomes a Normal Random of that size, "
+       "element k drawing with seed + k - 1: a different random sequence"),
+    { NULL }, { 0 },
+    { P (EXPR, "mean"), P (EXPR, "variance"), P (EXPR, "period"),
+      P (EXPR, "seed"), P (SIZE, "size") } },
   { "vector/index_selector.h", "selector", NULL, { NULL }, { 0 },
     { I (INDEX), P (RANGE_END, "elements") } },
   { "vector/index_mapper.h", "selector",

@@ -792,7 +792,10 @@ static const Expected vector_blocks[] = {
   { "/Vector Hysteresis", "hysteresis", "xu", "1" },
   { "/Vector Hysteresis", "hysteresis", "yl", "0" },
   { "/Vector Hysteresis", "hysteresis", "yu", "5" },
-  { "/Vector NRGen", NULL, "original", "vector/vector_normal_gen.h" },
+  { "/Vector NRGen", "normal_random", "variance", "1" },
+  { "/Vector NRGen", "normal_random", "period", "0.1" },
+  { "/Vector NRGen", "normal_random", "seed", "1" },
+  { "/Vector NRGen", "normal_random", "size", "3" },
   { "/Index Selector", "selector", "elements", "2:4" },
   { "/Index Mapper", "selector", "elements", "3, 1, 2" },
 };
@@ -820,7 +823,7 @@ test_vector_blocks (void)
   g_assert_cmpstr (qd_document_get_variable (document, "k"), ==, "1");
   /* What is not exact is named; what is exact is not. */
   assert_note (report, "/Scalar2Vec 0", "constant zeros");
-  assert_note (report, "/Vector NRGen", "independent random sources");
+  assert_note (report, "/Vector NRGen", "seed + k - 1");
   assert_note (report, "/Index Mapper", "map[j] + 1");
   for (guint i = 0; i < G_N_ELEMENTS (exact); i++)
     g_assert_null (find_note (report, exact[i], ""));

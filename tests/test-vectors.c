@@ -931,6 +931,65 @@ test_sink_elements (void)
   g_rmdir (dir);
 }
 
+static QdBlock *
+add_normal (QdDocument *doc,
+            const char *name,
+            const char *seed,
+            const char *size)
+{
+  QdBlock *b = qd_test_add_block (doc, "normal_random", name);
+
+  qd_test_set_param (doc, b, "seed", seed);
+  qd_test_set_param (doc, b, "period", "0.25");
+  qd_test_set_param (doc, b, "size", size);
+  return b;
+}
+
+static QdBlock *
+add_named_scope (QdDocument *doc,
+                 const char *name,
+                 const char *names,
+                 QdBlock    *source)
+{
+  QdBlock *scope = qd_test_add_block (doc, "scope", name);
+
+  qd_test_set_param (doc, scope, "names", names);
+  qd_test_connect (doc, source, 0, scope, 0);
+  return scope;
+}
+
+/* A Normal Random of size 3 (PowerDEVS's Vector NRGen) is three
+ * independent sources: element k draws as the scalar block with seed
+ * + k − 1, and no two elements draw alike. */
+static void
+test_random_elements (void)
+{
+  g_autoptr(QdDocument) doc = qd_document_new ();
+  QdSimulation *sim;
+
+  add_named_scope (doc, "Scope", "v", add_normal (doc, "N", "4294967294", "3"));
+  add_named_scope (doc, "Scope A", "a", add_normal (doc, "A", "4294967294", "1"));
+  add_named_scope (doc, "Scope B", "b", add_normal (doc, "B", "4294967295", "1"));
+  add_named_scope (doc, "Scope C", "c", add_normal (doc, "C", "0", "1"));
+  qd_test_set_final_time (doc, 2.0);
+  sim = qd_test_compile (doc);
+  qd_test_run (sim);
+  for (double t = 0.1; t < 2.0; t += 0.25)
+    {
+      double v1 = trace_at (sim, "/Scope/v[1]", t);
+      double v2 = trace_at (sim, "/Scope/v[2]", t);
+      double v3 = trace_at (sim, "/Scope/v[3]", t);
+
+      g_assert_cmpfloat (v1, ==, trace_at (sim, "/Scope A/a", t));
+      g_assert_cmpfloat (v2, ==, trace_at (sim, "/Scope B/b", t));
+      /* The seeds wrap around at 2^32. */
+      g_assert_cmpfloat (v3, ==, trace_at (sim, "/Scope C/c", t));
+      g_assert_cmpfloat (v1, !=, v2);
+      g_assert_cmpfloat (v2, !=, v3);
+    }
+  qd_simulation_free (sim);
+}
+
 /* The LC line of test-vectors.c, ẋ = [d, x1..x(N−1)] − [x2..xN, 0]:
  * with @grouped, its derivative (the Weighted Sum and both Index
  * Shifts) is a subsystem that x enters and dx leaves as vectors. */
@@ -1217,6 +1276,7 @@ main (int    argc,
   g_test_add_func ("/vectors/sum-elements", test_sum_elements);
   g_test_add_func ("/vectors/sum-elements-long", test_sum_elements_long);
   g_test_add_func ("/vectors/sink-elements", test_sink_elements);
+  g_test_add_func ("/vectors/random-elements", test_random_elements);
   g_test_add_func ("/vectors/subsystem-ports", test_subsystem_ports);
   g_test_add_func ("/vectors/subsystem-boundary", test_subsystem_boundary);
   g_test_add_func ("/vectors/subsystem-errors", test_subsystem_errors);
