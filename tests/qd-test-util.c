@@ -406,6 +406,28 @@ qd_test_read_text (const char *path)
   return text;
 }
 
+double
+qd_test_stats_trace_bytes (const char *out)
+{
+  static const struct { const char *unit; double scale; } units[] = {
+    { "bytes", 1.0 }, { "byte", 1.0 }, { "KiB", 1024.0 },
+    { "MiB", 1024.0 * 1024.0 }, { "GiB", 1024.0 * 1024.0 * 1024.0 },
+  };
+  const char *mem = strstr (out, "Trace memory:");
+  char *end;
+  double value;
+
+  g_assert_nonnull (mem);
+  value = g_ascii_strtod (mem + strlen ("Trace memory:"), &end);
+  while (*end == ' ' || *end == '\xc2' || *end == '\xa0')
+    end++;
+  for (guint i = 0; i < G_N_ELEMENTS (units); i++)
+    if (g_str_has_prefix (end, units[i].unit))
+      return value * units[i].scale;
+  g_error ("no unit after the trace memory in: %s", mem);
+  return 0.0;
+}
+
 void
 qd_test_remove_tree (const char *path)
 {
