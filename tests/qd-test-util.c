@@ -142,9 +142,19 @@ qd_test_add_block (QdDocument *doc,
                    const char *type,
                    const char *name)
 {
+  return qd_test_add_block_at (doc, type, name, 0, 0);
+}
+
+QdBlock *
+qd_test_add_block_at (QdDocument *doc,
+                      const char *type,
+                      const char *name,
+                      double      x,
+                      double      y)
+{
   GError *error = NULL;
   QdBlock *block = qd_document_add_block (doc, qd_document_get_root (doc),
-                                          type, name, 0, 0, &error);
+                                          type, name, x, y, &error);
 
   g_assert_no_error (error);
   g_assert_nonnull (block);
@@ -426,6 +436,13 @@ qd_test_stats_trace_bytes (const char *out)
       return value * units[i].scale;
   g_error ("no unit after the trace memory in: %s", mem);
   return 0.0;
+}
+
+void
+qd_test_flush_events (void)
+{
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
 }
 
 void

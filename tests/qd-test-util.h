@@ -41,6 +41,12 @@ QdDocument   *qd_test_load_example   (const char   *name);
 QdBlock      *qd_test_add_block      (QdDocument   *doc,
                                       const char   *type,
                                       const char   *name);
+/* The same at (@x, @y). */
+QdBlock      *qd_test_add_block_at   (QdDocument   *doc,
+                                      const char   *type,
+                                      const char   *name,
+                                      double        x,
+                                      double        y);
 
 /* Sets the parameter @name of @block to the text @value; asserts that the
  * value was accepted. */
@@ -130,6 +136,8 @@ void          qd_test_assert_usage_hint (const char *err);
  * bytes, from its unit (bytes, KiB, MiB or GiB); the test fails when the
  * line or its unit is missing. */
 double        qd_test_stats_trace_bytes (const char *out);
+/* Dispatches what is pending in the main context, without waiting. */
+void          qd_test_flush_events   (void);
 /* Removes the folder @path with what it holds (folders included). */
 void          qd_test_remove_tree    (const char   *path);
 /* Connects to @signal of @instance, calls @start (@instance) when not
