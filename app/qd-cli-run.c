@@ -186,12 +186,14 @@ print_stats_table (QdSimulation  *sim,
   g_print ("%-20s %.4g\n", _("Events per second:"),
            wall_s > 0.0 ? (double) events / wall_s : 0.0);
   {
-    gsize bytes = get_trace_bytes (sim);
+    /* In the unit that fits (bytes, KiB, MiB...): the empty stores of a
+     * run that keeps nothing hold some KiB, which 0.0 MiB hid. */
+    g_autofree char *size = g_format_size_full (get_trace_bytes (sim),
+                                                G_FORMAT_SIZE_IEC_UNITS);
 
-    /* no-i18n: a unit symbol */
-    g_print ("%-20s %.1f MiB", _("Trace memory:"), (double) bytes / (1 << 20));
+    g_print ("%-20s %s", _("Trace memory:"), size);
     if (!kept)
-      g_print (_(" (none kept: no --csv or --plot needs them)"));
+      g_print (_(" (no segment kept, only the empty stores: no --csv or --plot needs them)"));
     else if (budget != NULL)
       g_print (_(" (budget %.0f MiB)"),
                (double) qd_trace_budget_get_limit (budget) / (1 << 20));

@@ -559,8 +559,9 @@ static const QdParamSpec lua_params[] = {
     -QD_INF, QD_INF, NULL,
     N_("Values of the parameters the script declares with --@param, as "
        "name = expression separated by semicolons (\"time = 2*k; n = 3\"); "
-       "expressions may use the model variables. A parameter not given "
-       "keeps its default."), NULL, 0 },
+       "expressions may use the model variables and, inside a masked "
+       "subsystem, its mask parameters. A parameter not given keeps its "
+       "default."), NULL, QD_PARAM_ASSIGNMENTS },
 };
 
 const QdBlockType qd_block_lua = {

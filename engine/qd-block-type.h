@@ -96,6 +96,12 @@ typedef enum
    * keeps no value for it, so that a million scalar blocks do not carry
    * it. Such parameters come after every parameter the block reads. */
   QD_PARAM_COMPILE_ONLY = 1 << 5,
+  /* A STRING of "name = expression" items separated by semicolons whose
+   * expressions its block evaluates at run time over the model variables
+   * (a Lua Atomic's "values"): inside a masked subsystem the compiler
+   * puts in the mask parameters they name as their values, as it does
+   * for a FUNCTION. */
+  QD_PARAM_ASSIGNMENTS  = 1 << 6,
 } QdParamFlags;
 
 struct _QdParamSpec

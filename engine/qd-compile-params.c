@@ -613,6 +613,19 @@ eval_param_text (Compiler          *c,
       return TRUE;
 
     case QD_PARAM_STRING:
+      /* Likewise in the expressions of "name = expression; ...". */
+      if ((spec->flags & QD_PARAM_ASSIGNMENTS) && c->scoped && c->scope_n_mask > 0)
+        {
+          g_autofree char *bound =
+            qd_mask_substitute_assignments (text,
+                                            (const char *const *) c->scope_names->pdata,
+                                            (const double *) c->scope_values->data,
+                                            c->scope_n_mask);
+
+          out->text = intern (c, bound);
+        }
+      return TRUE;
+
     default:
       return TRUE;
     }

@@ -16,5 +16,12 @@ char *qd_mask_substitute (const char        *text,
                           const char *const *names,
                           const double      *values,
                           guint              n_names);
+/* The same for each expression of "name = expression; ..." @text (a
+ * QD_PARAM_ASSIGNMENTS parameter): the names on the left stay as they
+ * are, and an item without '=' is kept for its block to report. */
+char *qd_mask_substitute_assignments (const char        *text,
+                                      const char *const *names,
+                                      const double      *values,
+                                      guint              n_names);
 
 G_END_DECLS

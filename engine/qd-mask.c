@@ -443,6 +443,41 @@ qd_mask_substitute (const char        *text,
   return g_string_free (out, FALSE);
 }
 
+char *
+qd_mask_substitute_assignments (const char        *text,
+                                const char *const *names,
+                                const double      *values,
+                                guint              n_names)
+{
+  GString *out = g_string_new (NULL);
+  const char *p = text;
+
+  for (;;)
+    {
+      const char *end = strchr (p, ';');
+      const char *eq;
+
+      if (end == NULL)
+        end = p + strlen (p);
+      eq = memchr (p, '=', end - p);
+      if (eq == NULL)
+        g_string_append_len (out, p, end - p);
+      else
+        {
+          g_autofree char *expr = g_strndup (eq + 1, end - eq - 1);
+          g_autofree char *bound = qd_mask_substitute (expr, names, values, n_names);
+
+          g_string_append_len (out, p, eq + 1 - p);
+          g_string_append (out, bound);
+        }
+      if (*end == '\0')
+        break;
+      g_string_append_c (out, ';');
+      p = end + 1;
+    }
+  return g_string_free (out, FALSE);
+}
+
 /* Evaluates @text over @names and @values; NaN when it cannot be. */
 static double
 eval_over (const char *text,

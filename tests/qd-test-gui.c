@@ -58,3 +58,21 @@ qd_test_plot_to_widget (QdPlot *plot,
   *wx = (x - x0) / (x1 - x0) * 100.0;
   *wy = (y - y0) / (y1 - y0) * 100.0;
 }
+
+GtkWidget *
+qd_test_find_button (GtkWidget  *widget,
+                     const char *label)
+{
+  if (GTK_IS_BUTTON (widget)
+      && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = qd_test_find_button (child, label);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}

@@ -20,6 +20,9 @@ gboolean qd_test_menu_find      (GMenuModel *model,
                                  char      **label,
                                  char      **action,
                                  GVariant  **target);
+/* The button labelled @label under @widget (itself included), or NULL. */
+GtkWidget *qd_test_find_button  (GtkWidget  *widget,
+                                 const char *label);
 /* The widget point of data (@x, @y) on @plot (its map is linear). */
 void     qd_test_plot_to_widget (QdPlot     *plot,
                                  double      x,

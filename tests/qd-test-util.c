@@ -142,9 +142,19 @@ qd_test_add_block (QdDocument *doc,
                    const char *type,
                    const char *name)
 {
+  return qd_test_add_block_at (doc, type, name, 0, 0);
+}
+
+QdBlock *
+qd_test_add_block_at (QdDocument *doc,
+                      const char *type,
+                      const char *name,
+                      double      x,
+                      double      y)
+{
   GError *error = NULL;
   QdBlock *block = qd_document_add_block (doc, qd_document_get_root (doc),
-                                          type, name, 0, 0, &error);
+                                          type, name, x, y, &error);
 
   g_assert_no_error (error);
   g_assert_nonnull (block);
@@ -404,6 +414,35 @@ qd_test_read_text (const char *path)
   g_file_get_contents (path, &text, NULL, &error);
   g_assert_no_error (error);
   return text;
+}
+
+double
+qd_test_stats_trace_bytes (const char *out)
+{
+  static const struct { const char *unit; double scale; } units[] = {
+    { "bytes", 1.0 }, { "byte", 1.0 }, { "KiB", 1024.0 },
+    { "MiB", 1024.0 * 1024.0 }, { "GiB", 1024.0 * 1024.0 * 1024.0 },
+  };
+  const char *mem = strstr (out, "Trace memory:");
+  char *end;
+  double value;
+
+  g_assert_nonnull (mem);
+  value = g_ascii_strtod (mem + strlen ("Trace memory:"), &end);
+  while (*end == ' ' || *end == '\xc2' || *end == '\xa0')
+    end++;
+  for (guint i = 0; i < G_N_ELEMENTS (units); i++)
+    if (g_str_has_prefix (end, units[i].unit))
+      return value * units[i].scale;
+  g_error ("no unit after the trace memory in: %s", mem);
+  return 0.0;
+}
+
+void
+qd_test_flush_events (void)
+{
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
 }
 
 void

@@ -41,6 +41,12 @@ QdDocument   *qd_test_load_example   (const char   *name);
 QdBlock      *qd_test_add_block      (QdDocument   *doc,
                                       const char   *type,
                                       const char   *name);
+/* The same at (@x, @y). */
+QdBlock      *qd_test_add_block_at   (QdDocument   *doc,
+                                      const char   *type,
+                                      const char   *name,
+                                      double        x,
+                                      double        y);
 
 /* Sets the parameter @name of @block to the text @value; asserts that the
  * value was accepted. */
@@ -126,6 +132,12 @@ char         *qd_test_read_text      (const char   *path);
  * to the help of its command ("qdevs-cli run: ..." -> "Try 'qdevs-cli
  * run --help'"), or to the general help when no command is named. */
 void          qd_test_assert_usage_hint (const char *err);
+/* The "Trace memory:" figure of `qdevs-cli run --stats` output @out, in
+ * bytes, from its unit (bytes, KiB, MiB or GiB); the test fails when the
+ * line or its unit is missing. */
+double        qd_test_stats_trace_bytes (const char *out);
+/* Dispatches what is pending in the main context, without waiting. */
+void          qd_test_flush_events   (void);
 /* Removes the folder @path with what it holds (folders included). */
 void          qd_test_remove_tree    (const char   *path);
 /* Connects to @signal of @instance, calls @start (@instance) when not

@@ -207,6 +207,72 @@ test_mask_function (void)
   g_assert_cmpfloat (constant_value (doc, "/Scope/b"), ==, 140);
 }
 
+/* When the trace at @path has its first segment (it must have one). */
+static double
+first_time (QdSimulation *sim,
+            const char   *path)
+{
+  QdTrace *trace = qd_test_find_trace (sim, path);
+
+  g_assert_cmpuint (qd_trace_get_length (trace), >, 0);
+  return qd_trace_get (trace, 0)->t;
+}
+
+/* A Lua Atomic's "values", expressions its block evaluates at run time
+ * over the model variables, see the mask parameters too; the names on
+ * the left are the script's, even where a mask parameter has the same
+ * name. Two copies of a Generator with periods 2 Kp give their first job
+ * at 0.5 and at 1. */
+static void
+test_mask_lua_values (void)
+{
+  QdBlock *scope;
+  g_autoptr(QdDocument) doc = new_model (2, &scope);
+  QdSystem *root = qd_document_get_root (doc);
+  g_autofree char *path = qd_test_source_path ("data", "lua-templates",
+                                               "generator.lua", NULL);
+  g_autofree char *script = qd_test_read_text (path);
+  g_autoptr(GError) error = NULL;
+  QdSimulation *sim;
+
+  for (guint k = 0; k < 2; k++)
+    {
+      QdBlock *sub = qd_document_add_block (doc, root, "subsystem",
+                                            k == 0 ? "One" : "Two", 0, 0, &error);
+      QdBlock *gen, *out;
+
+      g_assert_no_error (error);
+      gen = qd_document_add_block (doc, sub->inner, "lua", "Jobs", 0, 0, &error);
+      g_assert_no_error (error);
+      out = qd_document_add_block (doc, sub->inner, "outport", "Out", 100, 0, &error);
+      g_assert_no_error (error);
+      qd_test_set_param (doc, gen, "script", script);
+      qd_test_set_param (doc, gen, "values", " period = 2*Kp; ");
+      g_assert_nonnull (qd_document_connect (doc, sub->inner, gen->id, 0, out->id, 0, &error));
+      g_assert_no_error (error);
+      set_mask (doc, sub, "Kp", k == 0 ? "K/40" : "0.5", NULL);
+      qd_test_connect (doc, sub, 0, scope, k);
+    }
+  qd_test_set_final_time (doc, 2);
+  sim = qd_simulation_new (doc, NULL, NULL, &error);
+  g_assert_no_error (error);
+  qd_test_run (sim);
+  g_assert_cmpfloat (first_time (sim, "/Scope/a"), ==, 0.5);
+  g_assert_cmpfloat (first_time (sim, "/Scope/b"), ==, 1.0);
+  qd_simulation_free (sim);
+
+  /* A mask parameter named as the script's parameter: the left side
+   * stays the script's name. */
+  set_mask (doc, qd_system_find_block_by_name (root, "Two"), "period", "0.25", NULL);
+  qd_test_set_param (doc, qd_document_find_block_by_path (doc, "/Two/Jobs"),
+                     "values", "period = 2*period");
+  sim = qd_simulation_new (doc, NULL, NULL, &error);
+  g_assert_no_error (error);
+  qd_test_run (sim);
+  g_assert_cmpfloat (first_time (sim, "/Scope/b"), ==, 0.5);
+  qd_simulation_free (sim);
+}
+
 /* Errors name the block path: an unknown name inside a masked
  * subsystem, and a mask value that does not evaluate. */
 static void
@@ -561,6 +627,7 @@ main (int    argc,
 
   g_test_add_func ("/mask/scope", test_mask_scope);
   g_test_add_func ("/mask/function", test_mask_function);
+  g_test_add_func ("/mask/lua-values", test_mask_lua_values);
   g_test_add_func ("/mask/errors", test_mask_errors);
   g_test_add_func ("/mask/icon", test_mask_icon);
   g_test_add_func ("/mask/file/round-trip", test_mask_file_round_trip);
