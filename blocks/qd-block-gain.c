@@ -90,6 +90,30 @@ gain_eval0 (QdAtomic      *self,
 /* gain_eval0() for a run of blocks, inlined. */
 QD_DEFINE_EVAL0_RUN (gain_eval0_run, gain_eval0)
 
+/* gain_eval0() over a run of gains at affine places
+ * (QdBlockFastPaths.eval0_affine); one vectorised loop when the inputs
+ * are consecutive and k the same. */
+static void
+gain_eval0_affine (const QdEval0Affine *run,
+                   double               t)
+{
+  double *restrict y = run->out;
+  const double *restrict u = run->in[0];
+  gssize s = run->in_stride[0];
+  gsize n = run->n, j = 0;
+
+  if (s == 1 && run->data_stride == 0)
+    {
+      double k = run->data[0];
+
+      for (; j + QD_EVAL0_AFFINE_CHUNK <= n; j += QD_EVAL0_AFFINE_CHUNK)
+        for (guint i = 0; i < QD_EVAL0_AFFINE_CHUNK; i++)
+          y[j + i] = k * u[j + i];
+    }
+  for (; j < n; j++)
+    y[j] = run->data[(gssize) j * run->data_stride] * u[(gssize) j * s];
+}
+
 /* k, which gain_eval0() then finds without a look at the block. */
 static gconstpointer
 gain_eval0_data (QdAtomic *self,
@@ -103,6 +127,7 @@ static const QdBlockFastPaths gain_fast = {
   .eval0 = gain_eval0,
   .eval0_data = gain_eval0_data,
   .eval0_run = gain_eval0_run,
+  .eval0_affine = gain_eval0_affine,
 };
 
 static void

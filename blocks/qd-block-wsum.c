@@ -216,6 +216,68 @@ wsum_eval0 (QdAtomic      *self,
 /* wsum_eval0() for a run of blocks, inlined. */
 QD_DEFINE_EVAL0_RUN (wsum_eval0_run, wsum_eval0)
 
+/* Two inputs at consecutive places each and the same weights: the LC
+ * line's sums, one vectorised loop (wsum_eval0()'s sum, the same bits).
+ * The weights 1 and −1, the commonest, without their products: 1·a is
+ * a and (−1)·b is −b exactly, and c + (−b) is c − b (IEEE 754), so the
+ * values are the same to the bit (but for a NaN's sign, which the
+ * solver rejects anyway). */
+static void
+wsum_affine_2 (double       *restrict y,
+               const double *restrict a,
+               const double *restrict b,
+               double        w0,
+               double        w1,
+               gsize         n)
+{
+  gsize j = 0;
+
+  if (w0 == 1.0 && w1 == -1.0)
+    {
+      for (; j + QD_EVAL0_AFFINE_CHUNK <= n; j += QD_EVAL0_AFFINE_CHUNK)
+        for (guint u = 0; u < QD_EVAL0_AFFINE_CHUNK; u++)
+          y[j + u] = (0.0 + a[j + u]) - b[j + u];
+      for (; j < n; j++)
+        y[j] = (0.0 + a[j]) - b[j];
+      return;
+    }
+  for (; j + QD_EVAL0_AFFINE_CHUNK <= n; j += QD_EVAL0_AFFINE_CHUNK)
+    for (guint u = 0; u < QD_EVAL0_AFFINE_CHUNK; u++)
+      y[j + u] = (0.0 + w0 * a[j + u]) + w1 * b[j + u];
+  for (; j < n; j++)
+    y[j] = (0.0 + w0 * a[j]) + w1 * b[j];
+}
+
+/* wsum_eval0() over a run of sums at affine places
+ * (QdBlockFastPaths.eval0_affine). */
+static void
+wsum_eval0_affine (const QdEval0Affine *run,
+                   double               t)
+{
+  guint n_in = run->n_in;
+
+  if (n_in == 2 && run->data_stride == 0 && run->in_stride[0] == 1
+      && run->in_stride[1] == 1)
+    {
+      wsum_affine_2 (run->out, run->in[0], run->in[1], run->data[0],
+                     run->data[1], run->n);
+      return;
+    }
+  for (gsize j = 0; j < run->n; j++)
+    {
+      const double *w = run->data + (gssize) j * run->data_stride;
+      double c0 = 0.0;
+
+      if (n_in == 2)
+        c0 = (c0 + w[0] * run->in[0][(gssize) j * run->in_stride[0]])
+             + w[1] * run->in[1][(gssize) j * run->in_stride[1]];
+      else
+        for (guint i = 0; i < n_in; i++)
+          c0 += w[i] * run->in[i][(gssize) j * run->in_stride[i]];
+      run->out[j] = c0;
+    }
+}
+
 /* The weights, which wsum_eval0() then finds without a look at the
  * block. */
 static gconstpointer
@@ -422,6 +484,7 @@ static const QdBlockFastPaths wsum_fast = {
   .eval0 = wsum_eval0,
   .eval0_data = wsum_eval0_data,
   .eval0_run = wsum_eval0_run,
+  .eval0_affine = wsum_eval0_affine,
 };
 
 /* On the canvas: the sign of each input, as on a textbook's summing

@@ -1162,6 +1162,19 @@ qd_classic_get_fast_counts (QdSimulation *sim,
   *direct_steps = self != NULL ? self->direct_steps : 0;
 }
 
+void
+qd_classic_get_affine_counts (QdSimulation *sim,
+                              guint        *n_blocks,
+                              guint        *n_runs,
+                              guint        *n_to_dy)
+{
+  QdClassic *self = sim->classic;
+
+  *n_blocks = *n_runs = *n_to_dy = 0;
+  if (self != NULL && self->prog != NULL)
+    qd_classic_rhs_affine_counts (self->prog, n_blocks, n_runs, n_to_dy);
+}
+
 gboolean
 qd_simulation_eval_classic_rhs (QdSimulation *sim,
                                 double        t,

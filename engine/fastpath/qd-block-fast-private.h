@@ -42,6 +42,32 @@ typedef struct
   guint32        n_in;
 } QdEval0Op;
 
+/* The most inputs of a block in an affine run (QdEval0Affine). */
+#define QD_EVAL0_AFFINE_MAX_IN 4
+
+/* A run of @n blocks of one type in a classic solver's right-hand side
+ * whose values lie at affine places (QdBlockFastPaths.eval0_affine):
+ * block j's input i is in[i][j * in_stride[i]] (strides may be 0 or
+ * negative), its output goes to out[j], its eval0 data (doubles) are at
+ * data + j * data_stride (0: the same data for every block). No output
+ * of the run is one of its inputs, and the outputs overlap nothing it
+ * reads: the blocks are independent of each other. */
+typedef struct
+{
+  const double *in[QD_EVAL0_AFFINE_MAX_IN];
+  gssize        in_stride[QD_EVAL0_AFFINE_MAX_IN];
+  double       *out;
+  const double *data;
+  gssize        data_stride;
+  guint         n;
+  guint         n_in;
+} QdEval0Affine;
+
+/* How many blocks the loops of an eval0_affine take at once: a constant
+ * count that gcc vectorises even at -O2 (whose cost model refuses loops
+ * of unknown length). */
+#define QD_EVAL0_AFFINE_CHUNK 4
+
 struct _QdBlockFastPaths
 {
   /* Optional fused forms of the DEVS functions of QdBlockType, for blocks on the hot
@@ -173,6 +199,19 @@ struct _QdBlockFastPaths
                                guint            n,
                                double           t,
                                double          *v);
+  /*   eval0_affine  optional, for a type with eval0_run and eval0_data
+   *            of plain numbers: for j = 0 ... @run->n - 1, the eval0 of
+   *            block j of a run whose values lie at affine places
+   *            (QdEval0Affine), its output into run->out[j]: the engine
+   *            finds such runs when it builds the program (the LC line's
+   *            Weighted Sums, a vector block's elements), and calls this
+   *            instead of eval0_run, with no index read per block. The
+   *            same operations in the same order as eval0 for each
+   *            block (the same bits); written as loops over arrays
+   *            without calls, so that they vectorise. A type whose eval0
+   *            may fail a block must not give it. */
+  void          (*eval0_affine) (const QdEval0Affine *run,
+                                 double               t);
 };
 
 /* Defines @run, an eval0_run (QdBlockFastPaths) that calls @eval0, an
