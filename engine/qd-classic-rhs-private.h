@@ -74,6 +74,11 @@ void          qd_classic_get_fast_counts    (QdSimulation   *sim,
                                              guint          *n_flat,
                                              guint64        *direct_steps);
 
+/* How many steps took their segment's end derivative from the solver's
+ * own last evaluation of f instead of evaluating it again (qd-classic.c,
+ * end_derivative_known()). */
+guint64       qd_classic_get_reused_ends    (QdSimulation   *sim);
+
 /* qd_classic_rhs_affine_counts() of the run's right-hand side (zeros
  * before it is set up). */
 void          qd_classic_get_affine_counts  (QdSimulation   *sim,

@@ -117,6 +117,14 @@ struct _QdClassic
   gboolean        emitting;         /* the Integrators' own outputs run */
   gboolean        discontinuity;    /* an Integrator received an event */
 
+  /* The last evaluation of f, which may be the segment's end derivative
+   * (end_derivative_known()). */
+  double          last_t;
+  N_Vector        last_y, last_dy;
+  gboolean        last_ok;
+  gboolean        reuse_end;        /* the table's last node is not 1 */
+  guint64         reused_ends;
+
   QdClassicStats  stats;
   guint64         failed_before;    /* the solver's counters before its */
   guint64         jac_before;       /* last re-initialisation */
@@ -529,9 +537,32 @@ rhs (sunrealtype  t,
   QdClassic *self = data;
 
   self->stats.rhs_evals++;
+  self->last_t = t;
+  self->last_y = y;
+  self->last_dy = ydot;
+  self->last_ok = qd_classic_rhs_eval (self->prog, t, N_VGetArrayPointer (y),
+                                       N_VGetArrayPointer (ydot));
   /* Not finite: recoverable, the solver tries a smaller step. */
-  return qd_classic_rhs_eval (self->prog, t, N_VGetArrayPointer (y),
-                              N_VGetArrayPointer (ydot)) ? 0 : 1;
+  return self->last_ok ? 0 : 1;
+}
+
+/* Whether the last evaluation of f was f(@t1, @state), @state the
+ * solution ARKStep's step left, so that its value is the segment's end
+ * derivative without evaluating f again. After an accepted step ARKStep
+ * evaluates f there itself, for its own interpolant, when the table's
+ * last node c_s is not 1 (RKF45, Cash-Karp, forward Euler): that
+ * evaluation is the step's last, on its solution vector at its time,
+ * and what it wrote stays until the next step. With c_s = 1 it copies
+ * the last stage instead, whose y is the solution only to rounding: the
+ * driver then evaluates f itself, as it does after a root or when the
+ * step's end moved to the stop time. */
+static gboolean
+end_derivative_known (QdClassic *self,
+                      double     t1,
+                      N_Vector   state)
+{
+  return self->reuse_end && self->last_ok && self->last_y == state
+         && self->last_t == t1 && self->last_dy != self->dky;
 }
 
 /* The hybrid blocks' crossings (qd-classic-roots.c). */
@@ -614,6 +645,8 @@ create_solver (QdClassic  *self,
       flag |= ARKStepSetErrHandlerFn (self->mem, error_handler, self);
       flag |= ARKStepSetUserData (self->mem, self);
       self->table = qd_classic_table_new (m, self->h > 0, &q, &p);
+      self->reuse_end = !implicit && !self->slow && self->table != NULL
+                        && self->table->c[self->table->stages - 1] != 1.0;
       flag |= ARKStepSetTables (self->mem, q, p,
                                 implicit ? self->table : NULL,
                                 implicit ? NULL : self->table);
@@ -809,6 +842,7 @@ take_step (QdClassic  *self,
         ARKStepSetFixedStep (self->mem, MIN (self->h, t_target - self->t));
       else
         ARKStepSetStopTime (self->mem, t_target);
+      self->last_y = NULL;
       flag = ARKStepEvolve (self->mem, t_target, self->y, &t1, ARK_ONE_STEP);
       if (flag == ARK_ROOT_RETURN)
         {
@@ -824,7 +858,12 @@ take_step (QdClassic  *self,
           N_VScale (1.0, state, self->y);
           if (fabs (t_target - t1) <= 64 * DBL_EPSILON * fabs (t_target))
             t1 = t_target;
-          if (rhs (t1, self->y, self->dky, self) != 0)
+          if (end_derivative_known (self, t1, state))
+            {
+              N_VScale (1.0, self->last_dy, self->dky);
+              self->reused_ends++;
+            }
+          else if (rhs (t1, self->y, self->dky, self) != 0)
             flag = ARK_RHSFUNC_FAIL;
         }
     }
@@ -1160,6 +1199,12 @@ qd_classic_get_fast_counts (QdSimulation *sim,
   *n_flat = self != NULL && self->prog != NULL
             ? qd_classic_rhs_n_flat (self->prog) : 0;
   *direct_steps = self != NULL ? self->direct_steps : 0;
+}
+
+guint64
+qd_classic_get_reused_ends (QdSimulation *sim)
+{
+  return sim->classic != NULL ? sim->classic->reused_ends : 0;
 }
 
 void
