@@ -84,7 +84,7 @@ typedef struct
   guint32        affine;
 } Run;
 
-typedef void (*QdEval0AffineFunc) (const QdEval0Affine *run, double t);
+typedef double (*QdEval0AffineFunc) (const QdEval0Affine *run, double t);
 
 /* A run of blocks of one type whose values lie at affine places (see
  * "Affine runs" below), in slots until an evaluation gives addresses. */
@@ -139,6 +139,10 @@ struct _QdClassicRhs
   guint         n_to_dy;        /* blocks of affine runs writing into dy */
   Copy         *copies;         /* the derivatives the runs do not write */
   guint         n_copies;
+  Copy         *checks;         /* the stretches of dy to test for
+                                   finiteness: those no run writes (slot
+                                   unused) */
+  guint         n_checks;
   guint32      *y_needed;       /* the states read in the slots, or */
   guint         n_y_needed;
   gboolean      y_all;          /* all of them: one copy */
@@ -178,24 +182,25 @@ struct _QdClassicRhs
   guint64       n_delivered;    /* deliveries */
 };
 
-/* Whether the sum of @x[0 ... @n - 1] is finite, in sixteen
- * independent lanes: a loop that vectorises, one addition per value
- * and no chain of dependent ones. Defined twice: for the baseline
- * instruction set and, where the processor has them, with AVX2's
- * vectors of four (this pass over the derivatives is the only work of
- * an evaluation beyond the blocks' own; twice as fast with them). */
-#define DEFINE_FINITE_SUM(name, ...)                                        \
+/* Whether the sum of @x[0 ... @n - 1] is finite, in @lanes independent
+ * lanes: a loop that vectorises, one addition per value, with enough
+ * chains of them in flight to hide an addition's latency. Defined twice:
+ * for the baseline instruction set (sixteen lanes, eight SSE2 vectors)
+ * and, where the processor has them, for AVX2's vectors of four
+ * (thirty-two lanes): this pass over the derivatives is the only work
+ * of an evaluation beyond the blocks' own. */
+#define DEFINE_FINITE_SUM(name, lanes, ...)                                 \
   __VA_ARGS__ static gboolean                                               \
   name (const double *x,                                                    \
         gsize         n)                                                    \
   {                                                                         \
-    double s[16] = { 0.0 }, sum = 0.0;                                      \
+    double s[lanes] = { 0.0 }, sum = 0.0;                                   \
     gsize j = 0;                                                            \
                                                                             \
-    for (; j + 16 <= n; j += 16)                                            \
-      for (guint u = 0; u < 16; u++)                                        \
+    for (; j + (lanes) <= n; j += (lanes))                                  \
+      for (guint u = 0; u < (lanes); u++)                                   \
         s[u] += x[j + u];                                                   \
-    for (guint w = 8; w > 0; w /= 2)                                        \
+    for (guint w = (lanes) / 2; w > 0; w /= 2)                              \
       for (guint u = 0; u < w; u++)                                         \
         s[u] += s[u + w];                                                   \
     sum = s[0];                                                             \
@@ -204,10 +209,10 @@ struct _QdClassicRhs
     return isfinite (sum);                                                  \
   }
 
-DEFINE_FINITE_SUM (finite_sum)
+DEFINE_FINITE_SUM (finite_sum, 16)
 #if defined(__x86_64__) && defined(__GNUC__)
 #define HAVE_FINITE_SUM_AVX2 1
-DEFINE_FINITE_SUM (finite_sum_avx2, __attribute__ ((target ("avx2"))))
+DEFINE_FINITE_SUM (finite_sum_avx2, 32, __attribute__ ((target ("avx2"))))
 #endif
 
 /* -------------------------------------------------------------------- */
@@ -597,6 +602,7 @@ place_affine (QdClassicRhs *self)
   g_autofree guint8 *covered = g_new0 (guint8, MAX (self->n, 1));
   g_autofree guint8 *need = g_new0 (guint8, MAX (self->n, 1));
   GArray *copies = g_array_new (FALSE, FALSE, sizeof (Copy));
+  GArray *checks = g_array_new (FALSE, FALSE, sizeof (Copy));
   GArray *needed = g_array_new (FALSE, FALSE, sizeof (guint32));
 
   for (guint e = 0; e < self->n_in_slots; e++)
@@ -661,6 +667,19 @@ place_affine (QdClassicRhs *self)
     }
   self->n_copies = copies->len;
   self->copies = (Copy *) g_array_free (copies, FALSE);
+  for (guint k = 0; k < self->n; k++)
+    {
+      Copy *last = checks->len > 0 ? &g_array_index (checks, Copy, checks->len - 1) : NULL;
+
+      if (covered[k])
+        continue;
+      if (last != NULL && last->k + last->n == k)
+        last->n++;
+      else
+        g_array_append_val (checks, ((Copy) { k, 0, 1 }));
+    }
+  self->n_checks = checks->len;
+  self->checks = (Copy *) g_array_free (checks, FALSE);
 
   for (guint32 k = 0; k < self->n; k++)
     if (need[k])
@@ -768,6 +787,7 @@ qd_classic_rhs_free (QdClassicRhs *self)
   g_free (self->runs);
   g_free (self->affine);
   g_free (self->copies);
+  g_free (self->checks);
   g_free (self->y_needed);
   g_free (self->in_slots);
   g_free (self->readback);
@@ -864,29 +884,6 @@ run_one (QdClassicRhs *self,
     qd_signal_set_constant (&self->sim->signals[op->signal], t, x);
 }
 
-/* An affine run, its slots made addresses. */
-static void
-run_affine (QdClassicRhs *self,
-            const Affine *aff,
-            double        t,
-            const double *y,
-            double       *dy)
-{
-  QdEval0Affine run;
-
-  for (guint i = 0; i < aff->n_in; i++)
-    {
-      run.in[i] = (aff->in_y[i] ? y : self->slots) + aff->in[i];
-      run.in_stride[i] = (gssize) aff->in_stride[i];
-    }
-  run.out = aff->to_dy != NO_SLOT ? dy + aff->to_dy : self->slots + aff->out;
-  run.data = aff->data;
-  run.data_stride = aff->data_stride;
-  run.n = aff->n;
-  run.n_in = aff->n_in;
-  aff->func (&run, t);
-}
-
 /* Whether every one of @x[0 ... @n - 1] is finite. Many: their sum
  * first, finite when they all are (an infinity or a NaN never cancels
  * out); only when it is not (or it overflowed) are they looked at one
@@ -906,6 +903,33 @@ all_finite (const QdClassicRhs *self,
   return !bad;
 }
 
+/* An affine run, its slots made addresses; FALSE when it wrote
+ * derivatives and one of them is not finite. */
+static gboolean
+run_affine (QdClassicRhs *self,
+            const Affine *aff,
+            double        t,
+            const double *y,
+            double       *dy)
+{
+  QdEval0Affine run;
+  double sum;
+
+  for (guint i = 0; i < aff->n_in; i++)
+    {
+      run.in[i] = (aff->in_y[i] ? y : self->slots) + aff->in[i];
+      run.in_stride[i] = (gssize) aff->in_stride[i];
+    }
+  run.out = aff->to_dy != NO_SLOT ? dy + aff->to_dy : self->slots + aff->out;
+  run.data = aff->data;
+  run.data_stride = aff->data_stride;
+  run.n = aff->n;
+  run.n_in = aff->n_in;
+  sum = aff->func (&run, t);
+  return aff->to_dy == NO_SLOT || G_LIKELY (isfinite (sum))
+         || all_finite (self, run.out, run.n);
+}
+
 gboolean
 qd_classic_rhs_eval (QdClassicRhs *self,
                      double        t,
@@ -914,6 +938,7 @@ qd_classic_rhs_eval (QdClassicRhs *self,
 {
   QdSimulation *sim = self->sim;
   double *v = self->slots;
+  gboolean finite = TRUE;
 
   /* The states where the slots are read (affine runs read y). */
   if (self->y_all)
@@ -935,7 +960,7 @@ qd_classic_rhs_eval (QdClassicRhs *self,
       const Run *run = &self->runs[k];
 
       if (run->affine != NO_SLOT)
-        run_affine (self, &self->affine[run->affine], t, y, dy);
+        finite &= run_affine (self, &self->affine[run->affine], t, y, dy);
       else if (run->run != NULL)
         run->run (&self->eops[run->first], run->n, t, v);
       else
@@ -951,7 +976,10 @@ qd_classic_rhs_eval (QdClassicRhs *self,
       else
         memcpy (dy + c->k, v + c->slot, c->n * sizeof (double));
     }
-  return all_finite (self, dy, self->n);
+  /* The runs that write derivatives have tested theirs. */
+  for (guint e = 0; e < self->n_checks; e++)
+    finite &= all_finite (self, dy + self->checks[e].k, self->checks[e].n);
+  return finite;
 }
 
 /* -------------------------------------------------------------------- */

@@ -10,6 +10,8 @@
  */
 #pragma once
 
+#include <string.h>
+
 #include "qd-block-type.h"
 
 G_BEGIN_DECLS
@@ -67,6 +69,36 @@ typedef struct
  * count that gcc vectorises even at -O2 (whose cost model refuses loops
  * of unknown length). */
 #define QD_EVAL0_AFFINE_CHUNK 4
+
+/* Two doubles as one value (GCC's vector extension, an SSE2 register on
+ * x86-64): the loops of eval0_affine that also sum their outputs are
+ * written with them, since gcc does not vectorise a loop that both
+ * stores and sums well. The operations are those of double, lane by
+ * lane (the same bits). */
+typedef double QdVec2 __attribute__ ((vector_size (2 * sizeof (double))));
+
+static inline QdVec2
+qd_vec2_load (const double *p)
+{
+  QdVec2 v;
+
+  memcpy (&v, p, sizeof v);
+  return v;
+}
+
+static inline void
+qd_vec2_store (double *p,
+               QdVec2  v)
+{
+  memcpy (p, &v, sizeof v);
+}
+
+/* The two lanes' sum. */
+static inline double
+qd_vec2_sum (QdVec2 v)
+{
+  return v[0] + v[1];
+}
 
 struct _QdBlockFastPaths
 {
@@ -208,9 +240,13 @@ struct _QdBlockFastPaths
    *            instead of eval0_run, with no index read per block. The
    *            same operations in the same order as eval0 for each
    *            block (the same bits); written as loops over arrays
-   *            without calls, so that they vectorise. A type whose eval0
-   *            may fail a block must not give it. */
-  void          (*eval0_affine) (const QdEval0Affine *run,
+   *            without calls, so that they vectorise. Returns the sum
+   *            of the outputs, in any order: finite when they all are,
+   *            which is what the engine asks of derivatives (it tests
+   *            them one by one when the sum is not); summed while they
+   *            are in registers, it costs less than a pass over them.
+   *            A type whose eval0 may fail a block must not give it. */
+  double        (*eval0_affine) (const QdEval0Affine *run,
                                  double               t);
 };
 
