@@ -16,11 +16,14 @@
  *           order-0 evaluation (QdBlockFastPaths.eval0) reads of its
  *           parameters, copied in program order
  *   runs    the blocks of one type that follow each other, one call of
- *           the type's eval0_run each, which inlines its eval0
+ *           the type's eval0_run each, which inlines its eval0; or,
+ *           when their values lie at affine places, one loop over
+ *           arrays (eval0_affine, "Affine runs" below)
  *   deriv   per state, the slot of its derivative
  *
- * so an evaluation is a copy of y, a call per run of blocks reading
- * the array where the values are, and a gather of the derivatives. The
+ * so an evaluation is a copy of the states the slots need, a call per
+ * run of blocks reading the array where the values are, and copies of
+ * the derivatives that the affine runs did not write in place. The
  * blocks' own code computes every value (eval0 is the order-0 case of
  * their lambda, the same operations in the same order). A block whose
  * type has no eval0 (a plugin's, a Lua block, a Switch with a mode)

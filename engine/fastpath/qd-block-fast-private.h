@@ -65,16 +65,11 @@ typedef struct
   guint         n_in;
 } QdEval0Affine;
 
-/* How many blocks the loops of an eval0_affine take at once: a constant
- * count that gcc vectorises even at -O2 (whose cost model refuses loops
- * of unknown length). */
-#define QD_EVAL0_AFFINE_CHUNK 4
-
 /* Two doubles as one value (GCC's vector extension, an SSE2 register on
- * x86-64): the loops of eval0_affine that also sum their outputs are
- * written with them, since gcc does not vectorise a loop that both
- * stores and sums well. The operations are those of double, lane by
- * lane (the same bits). */
+ * x86-64): the loops of eval0_affine are written with them, several at
+ * a time, since gcc's -O2 does not vectorise a loop of unknown length
+ * and no gcc vectorises well one that both stores and sums. The
+ * operations are those of double, lane by lane (the same bits). */
 typedef double QdVec2 __attribute__ ((vector_size (2 * sizeof (double))));
 
 static inline QdVec2
