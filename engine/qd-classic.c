@@ -99,6 +99,8 @@ struct _QdClassic
   SUNContext      ctx;
   void           *mem;              /* CVODE or ARKStep */
   N_Vector        y, dky;
+  const double   *end_dy;           /* y' at the step's end: dky's, or
+                                       ARKODE's own (take_step()) */
   SUNMatrix       A;
   SUNLinearSolver ls;
   ARKodeButcherTable table;
@@ -811,7 +813,9 @@ take_step (QdClassic  *self,
            double      t_target,
            GError    **error)
 {
-  double t1 = self->t, h, *y1, *yp1;
+  double t1 = self->t, h, *y1;
+  const double *yp1;
+  double *end_dy = N_VGetArrayPointer (self->dky);
   int flag;
 
   if (self->method->family == QD_CLASSIC_CVODE)
@@ -860,7 +864,8 @@ take_step (QdClassic  *self,
             t1 = t_target;
           if (end_derivative_known (self, t1, state))
             {
-              N_VScale (1.0, self->last_dy, self->dky);
+              /* Read where ARKODE keeps it, until its next step. */
+              end_dy = N_VGetArrayPointer (self->last_dy);
               self->reused_ends++;
             }
           else if (rhs (t1, self->y, self->dky, self) != 0)
@@ -887,7 +892,7 @@ take_step (QdClassic  *self,
   self->stats.steps++;
   h = t1 - self->t;
   y1 = N_VGetArrayPointer (self->y);
-  yp1 = N_VGetArrayPointer (self->dky);
+  yp1 = self->end_dy = end_dy;
   for (guint k = 0; k < self->n; k++)
     {
       QdSignal *s = &self->seg[k];
@@ -1138,8 +1143,7 @@ run_steps (QdClassic  *self,
       self->t = self->t_end;
       memcpy (self->y0, N_VGetArrayPointer (self->y),
               self->n * sizeof (double));
-      memcpy (self->yp0, N_VGetArrayPointer (self->dky),
-              self->n * sizeof (double));
+      memcpy (self->yp0, self->end_dy, self->n * sizeof (double));
       self->events_done = FALSE;
       if (--max_steps == 0)
         {
