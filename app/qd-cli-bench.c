@@ -80,7 +80,10 @@ typedef struct
   guint64  restarts;
   double   rhs_ns;          /* the diagram's RHS alone, per evaluation */
   gboolean hand;            /* the hand-written line under RKF45 ran */
-  QdRefClassicResult hand_result;
+  QdRefClassicResult hand_result; /* (with --repeat, its medians) */
+  double   run_ratio[2];    /* the run's CPU time over the hand-written
+                               one's, least and median of the rounds */
+  double   rhs_ratio[2];    /* the same for one RHS evaluation alone */
   char     message[512];
 } BenchResult;
 
@@ -659,6 +662,13 @@ bench_one (const BenchSpec *spec,
   Builder builder = { .doc = doc };
   g_autofree double *wall = g_new0 (double, spec->repeat);
   g_autofree double *cpu = g_new0 (double, spec->repeat);
+  /* Per round: the diagram's RHS alone, the hand-written run's CPU time
+   * and RHS alone, and the two ratios. */
+  g_autofree double *round_data = g_new0 (double, 5 * spec->repeat);
+  double *rounds[5] = { round_data, round_data + spec->repeat,
+                        round_data + 2 * spec->repeat,
+                        round_data + 3 * spec->repeat,
+                        round_data + 4 * spec->repeat };
   double start_cpu;
   gint64 start_us;
   gboolean ok;
@@ -698,26 +708,50 @@ bench_one (const BenchSpec *spec,
     }
 
   /* Under a classic solver the diagram's right-hand side is timed after
-   * the runs, on the document, which the last compile would free. */
+   * each run, on the document, which the last compile would free. */
   kept = qd_classic_find_method (spec->method) != NULL ? g_object_ref (doc) : NULL;
   for (guint r = 0; r < spec->repeat && ok; r++)
-    ok = compile_and_run (spec, &doc, r, result, &wall[r], &cpu[r]);
-  if (ok && result->classic && spec->n > 0)
-    result->rhs_ns = time_diagram_rhs (spec, kept, spec->n, MAX (result->rhs_evals, 1000));
+    {
+      ok = compile_and_run (spec, &doc, r, result, &wall[r], &cpu[r]);
+      if (ok && result->classic && spec->n > 0)
+        rounds[0][r] = time_diagram_rhs (spec, kept, spec->n,
+                                         qd_ref_rhs_calls (spec->n, result->rhs_evals));
+      /* The floor of the LC line under RKF45 and BDF: the same SUNDIALS
+       * method on the hand-written right-hand side, in the same process,
+       * in alternate rounds with the diagram's. */
+      if (ok && spec->from <= 0.0 && g_str_has_prefix (spec->model, "lcline"))
+        {
+          QdRefClassicResult h;
+
+          result->hand = qd_ref_lcline_classic (spec->method, spec->n,
+                                                strcmp (spec->model, "lcline-random") == 0,
+                                                BENCH_RTOL, BENCH_ATOL, spec->until, &h);
+          if (r == 0)
+            result->hand_result = h;
+          rounds[1][r] = h.cpu_s;
+          rounds[2][r] = h.rhs_ns;
+          rounds[3][r] = h.cpu_s > 0 ? cpu[r] / h.cpu_s : 0.0;
+          rounds[4][r] = h.rhs_ns > 0 ? rounds[0][r] / h.rhs_ns : 0.0;
+        }
+    }
   if (ok)
     {
       result->ok = TRUE;
       result->wall_s = qd_bench_median (wall, spec->repeat, &result->wall_min_s);
       result->cpu_s = qd_bench_median (cpu, spec->repeat, &result->cpu_min_s);
+      double least;
+
+      result->rhs_ns = qd_bench_median (rounds[0], spec->repeat, &least);
     }
-  /* The floor of the LC line under RKF45 and BDF: the same SUNDIALS
-   * method on the hand-written right-hand side, in the same process, just
-   * after. */
-  if (ok && spec->from <= 0.0 && g_str_has_prefix (spec->model, "lcline"))
-    result->hand = qd_ref_lcline_classic (spec->method, spec->n,
-                                          strcmp (spec->model, "lcline-random") == 0,
-                                          BENCH_RTOL, BENCH_ATOL, spec->until,
-                                          &result->hand_result);
+  if (ok && result->hand)
+    {
+      double least;
+
+      result->hand_result.cpu_s = qd_bench_median (rounds[1], spec->repeat, &least);
+      result->hand_result.rhs_ns = qd_bench_median (rounds[2], spec->repeat, &least);
+      result->run_ratio[1] = qd_bench_median (rounds[3], spec->repeat, &result->run_ratio[0]);
+      result->rhs_ratio[1] = qd_bench_median (rounds[4], spec->repeat, &result->rhs_ratio[0]);
+    }
 }
 
 static gboolean
@@ -814,11 +848,12 @@ print_classic_text (const BenchSpec   *spec,
   if (!result->hand)
     return;
   g_print (_("    hand-written RHS under SUNDIALS %s: %" PRIu64 " steps, %"
-             PRIu64 " RHS evaluations, cpu_s %.4f (the diagram %.2f times that); "
-             "RHS alone %.1f ns (the diagram's %.2f times that)\n"),
+             PRIu64 " RHS evaluations, cpu_s %.4f (the diagram %.2f times that, "
+             "least %.2f); RHS alone %.1f ns (the diagram's %.2f times that, "
+             "least %.2f)\n"),
            spec->method, h->steps, h->rhs_evals, h->cpu_s,
-           h->cpu_s > 0 ? result->cpu_s / h->cpu_s : 0.0,
-           h->rhs_ns, h->rhs_ns > 0 ? result->rhs_ns / h->rhs_ns : 0.0);
+           result->run_ratio[1], result->run_ratio[0],
+           h->rhs_ns, result->rhs_ratio[1], result->rhs_ratio[0]);
 }
 
 static void
@@ -845,6 +880,10 @@ add_classic_json (json_object       *obj,
   json_object_object_add (obj, "hand_rhs_evals", json_object_new_int64 ((gint64) h->rhs_evals));
   json_object_object_add (obj, "hand_cpu_s", json_object_new_double (h->cpu_s));
   json_object_object_add (obj, "hand_rhs_ns", json_object_new_double (h->rhs_ns));
+  json_object_object_add (obj, "run_ratio", json_object_new_double (result->run_ratio[1]));
+  json_object_object_add (obj, "run_ratio_min", json_object_new_double (result->run_ratio[0]));
+  json_object_object_add (obj, "rhs_ratio", json_object_new_double (result->rhs_ratio[1]));
+  json_object_object_add (obj, "rhs_ratio_min", json_object_new_double (result->rhs_ratio[0]));
 }
 
 static void

@@ -285,6 +285,6 @@ qd_ref_lcline_classic (const char         *method,
   result->rhs_evals = line.evals;
   N_VDestroy (y);
   SUNContext_Free (&ctx);
-  result->rhs_ns = time_rhs (n, MAX (line.evals, 1000));
+  result->rhs_ns = time_rhs (n, qd_ref_rhs_calls (n, line.evals));
   return flag >= 0;
 }

@@ -21,6 +21,16 @@ typedef struct
   char    message[128];/* why it failed, or empty */
 } QdRefClassicResult;
 
+/* How many calls time one right-hand side alone, for a line of @n states
+ * whose run evaluated it @evals times: a few milliseconds' worth, so
+ * that the figure is steady. */
+static inline guint64
+qd_ref_rhs_calls (guint   n,
+                  guint64 evals)
+{
+  return MAX (evals, 20000000 / MAX (n, 1));
+}
+
 /* f(t, x) of the line with @n states. */
 void     qd_ref_lcline_rhs     (double        t,
                                 const double *x,

@@ -90,6 +90,43 @@ gain_eval0 (QdAtomic      *self,
 /* gain_eval0() for a run of blocks, inlined. */
 QD_DEFINE_EVAL0_RUN (gain_eval0_run, gain_eval0)
 
+/* gain_eval0() over a run of gains at affine places
+ * (QdBlockFastPaths.eval0_affine); one vectorised loop when the inputs
+ * are consecutive and k the same. Returns the sum of the outputs. */
+static double
+gain_eval0_affine (const QdEval0Affine *run,
+                   double               t)
+{
+  double *restrict y = run->out;
+  const double *restrict u = run->in[0];
+  gssize s = run->in_stride[0];
+  gsize n = run->n, j = 0;
+  double sum = 0.0;
+
+  if (s == 1 && run->data_stride == 0)
+    {
+      const QdVec2 k = { run->data[0], run->data[0] };
+      QdVec2 acc0 = { 0.0, 0.0 }, acc1 = acc0;
+
+      for (; j + 4 <= n; j += 4)
+        {
+          QdVec2 x0 = k * qd_vec2_load (u + j), x1 = k * qd_vec2_load (u + j + 2);
+
+          qd_vec2_store (y + j, x0);
+          qd_vec2_store (y + j + 2, x1);
+          acc0 += x0;
+          acc1 += x1;
+        }
+      sum = qd_vec2_sum (acc0 + acc1);
+    }
+  for (; j < n; j++)
+    {
+      y[j] = run->data[(gssize) j * run->data_stride] * u[(gssize) j * s];
+      sum += y[j];
+    }
+  return sum;
+}
+
 /* k, which gain_eval0() then finds without a look at the block. */
 static gconstpointer
 gain_eval0_data (QdAtomic *self,
@@ -103,6 +140,7 @@ static const QdBlockFastPaths gain_fast = {
   .eval0 = gain_eval0,
   .eval0_data = gain_eval0_data,
   .eval0_run = gain_eval0_run,
+  .eval0_affine = gain_eval0_affine,
 };
 
 static void

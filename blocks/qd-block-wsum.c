@@ -216,8 +216,92 @@ wsum_eval0 (QdAtomic      *self,
 /* wsum_eval0() for a run of blocks, inlined. */
 QD_DEFINE_EVAL0_RUN (wsum_eval0_run, wsum_eval0)
 
-/* The weights, which wsum_eval0() then finds without a look at the
- * block. */
+/* Eight sums of two inputs at consecutive places, from @j on: two
+ * pairs of lanes at a time, their values added to the lanes of @acc.
+ * @X is the value of one pair from @a and @b at an index. */
+#define WSUM_EIGHT(X)                                                       \
+  do                                                                        \
+    {                                                                       \
+      QdVec2 x0 = X (j), x1 = X (j + 2), x2 = X (j + 4), x3 = X (j + 6);    \
+                                                                            \
+      qd_vec2_store (y + j, x0);                                            \
+      qd_vec2_store (y + j + 2, x1);                                        \
+      qd_vec2_store (y + j + 4, x2);                                        \
+      qd_vec2_store (y + j + 6, x3);                                        \
+      acc[0] += x0;                                                         \
+      acc[1] += x1;                                                         \
+      acc[2] += x2;                                                         \
+      acc[3] += x3;                                                         \
+    }                                                                       \
+  while (0)
+#define WSUM_UNIT(k) ((zero + qd_vec2_load (a + (k))) - qd_vec2_load (b + (k)))
+#define WSUM_WEIGHED(k) \
+  ((zero + v0 * qd_vec2_load (a + (k))) + v1 * qd_vec2_load (b + (k)))
+
+/* Two inputs at consecutive places each and the same weights: the LC
+ * line's sums, one vectorised loop (wsum_eval0()'s sum, the same bits),
+ * returning the sum of the outputs. The weights 1 and −1, the commonest,
+ * without their products: 1·a is a and (−1)·b is −b exactly, and
+ * c + (−b) is c − b (IEEE 754), so the values are the same to the bit
+ * (but for a NaN's sign, which the solver rejects anyway). */
+static double
+wsum_affine_2 (double       *restrict y,
+               const double *restrict a,
+               const double *restrict b,
+               double        w0,
+               double        w1,
+               gsize         n)
+{
+  const QdVec2 zero = { 0.0, 0.0 }, v0 = { w0, w0 }, v1 = { w1, w1 };
+  QdVec2 acc[4] = { zero, zero, zero, zero };
+  double sum;
+  gsize j = 0;
+
+  if (w0 == 1.0 && w1 == -1.0)
+    for (; j + 8 <= n; j += 8)
+      WSUM_EIGHT (WSUM_UNIT);
+  else
+    for (; j + 8 <= n; j += 8)
+      WSUM_EIGHT (WSUM_WEIGHED);
+  sum = qd_vec2_sum ((acc[0] + acc[1]) + (acc[2] + acc[3]));
+  for (; j < n; j++)
+    {
+      y[j] = (0.0 + w0 * a[j]) + w1 * b[j];
+      sum += y[j];
+    }
+  return sum;
+}
+
+/* wsum_eval0() over a run of sums at affine places
+ * (QdBlockFastPaths.eval0_affine). */
+static double
+wsum_eval0_affine (const QdEval0Affine *run,
+                   double               t)
+{
+  guint n_in = run->n_in;
+  double sum = 0.0;
+
+  if (n_in == 2 && run->data_stride == 0 && run->in_stride[0] == 1
+      && run->in_stride[1] == 1)
+    return wsum_affine_2 (run->out, run->in[0], run->in[1], run->data[0],
+                          run->data[1], run->n);
+  for (gsize j = 0; j < run->n; j++)
+    {
+      const double *w = run->data + (gssize) j * run->data_stride;
+      double c0 = 0.0;
+
+      if (n_in == 2)
+        c0 = (c0 + w[0] * run->in[0][(gssize) j * run->in_stride[0]])
+             + w[1] * run->in[1][(gssize) j * run->in_stride[1]];
+      else
+        for (guint i = 0; i < n_in; i++)
+          c0 += w[i] * run->in[i][(gssize) j * run->in_stride[i]];
+      run->out[j] = c0;
+      sum += c0;
+    }
+  return sum;
+}
+
 static gconstpointer
 wsum_eval0_data (QdAtomic *self,
                  gsize    *size)
@@ -422,6 +506,7 @@ static const QdBlockFastPaths wsum_fast = {
   .eval0 = wsum_eval0,
   .eval0_data = wsum_eval0_data,
   .eval0_run = wsum_eval0_run,
+  .eval0_affine = wsum_eval0_affine,
 };
 
 /* On the canvas: the sign of each input, as on a textbook's summing

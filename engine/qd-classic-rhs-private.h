@@ -38,6 +38,14 @@ gboolean      qd_classic_rhs_eval     (QdClassicRhs   *self,
  * evaluation (the rest through their DEVS functions). */
 guint         qd_classic_rhs_n_flat   (const QdClassicRhs *self);
 
+/* How many blocks go through affine runs (QdBlockFastPaths.eval0_affine),
+ * in how many runs, and how many of them write the derivatives
+ * themselves. */
+void          qd_classic_rhs_affine_counts (const QdClassicRhs *self,
+                                            guint              *n_blocks,
+                                            guint              *n_runs,
+                                            guint              *n_to_dy);
+
 /* Whether the Integrators' outputs reach nothing but static blocks,
  * Integrators' derivatives and sinks (blocks without outputs), so that
  * a step's segments can go out without the event loop
@@ -65,6 +73,18 @@ void          qd_classic_set_fast_paths     (QdSimulation   *sim,
 void          qd_classic_get_fast_counts    (QdSimulation   *sim,
                                              guint          *n_flat,
                                              guint64        *direct_steps);
+
+/* How many steps took their segment's end derivative from the solver's
+ * own last evaluation of f instead of evaluating it again (qd-classic.c,
+ * end_derivative_known()). */
+guint64       qd_classic_get_reused_ends    (QdSimulation   *sim);
+
+/* qd_classic_rhs_affine_counts() of the run's right-hand side (zeros
+ * before it is set up). */
+void          qd_classic_get_affine_counts  (QdSimulation   *sim,
+                                             guint          *n_blocks,
+                                             guint          *n_runs,
+                                             guint          *n_to_dy);
 
 /* Brings the outputs the last delivery left out (of static blocks that
  * feed only derivatives) up to date: before the run returns. */

@@ -16,11 +16,14 @@
  *           order-0 evaluation (QdBlockFastPaths.eval0) reads of its
  *           parameters, copied in program order
  *   runs    the blocks of one type that follow each other, one call of
- *           the type's eval0_run each, which inlines its eval0
+ *           the type's eval0_run each, which inlines its eval0; or,
+ *           when their values lie at affine places, one loop over
+ *           arrays (eval0_affine, "Affine runs" below)
  *   deriv   per state, the slot of its derivative
  *
- * so an evaluation is a copy of y, a call per run of blocks reading
- * the array where the values are, and a gather of the derivatives. The
+ * so an evaluation is a copy of the states the slots need, a call per
+ * run of blocks reading the array where the values are, and copies of
+ * the derivatives that the affine runs did not write in place. The
  * blocks' own code computes every value (eval0 is the order-0 case of
  * their lambda, the same operations in the same order). A block whose
  * type has no eval0 (a plugin's, a Lua block, a Switch with a mode)
@@ -69,17 +72,50 @@ typedef struct
   guint16      n_readback;   /* DEVS path: outputs read back */
   guint8       publish;      /* eval0: a block on the DEVS path reads its
                                 output: write the segment too */
+  guint16      data_size;    /* eval0: the bytes of its packed data, or 0 */
   guint64      ports;        /* DEVS path: the inputs f drives */
 } Op;
 
 /* Blocks that follow each other: through their type's eval0_run in one
- * call, or (run NULL) one by one. */
+ * call, as an affine run (affine, an index in affine), or (neither) one
+ * by one. */
 typedef struct
 {
   QdEval0RunFunc run;
   guint32        first;
   guint32        n;
+  guint32        affine;
 } Run;
+
+typedef double (*QdEval0AffineFunc) (const QdEval0Affine *run, double t);
+
+/* A run of blocks of one type whose values lie at affine places (see
+ * "Affine runs" below), in slots until an evaluation gives addresses. */
+typedef struct
+{
+  QdEval0AffineFunc func;
+  guint32           n;
+  guint32           n_in;
+  guint32           in[QD_EVAL0_AFFINE_MAX_IN];    /* block 0's slots */
+  gint64            in_stride[QD_EVAL0_AFFINE_MAX_IN];
+  guint8            in_y[QD_EVAL0_AFFINE_MAX_IN];  /* all in the states:
+                                                      read in y */
+  guint32           out;        /* block 0's output slot */
+  guint32           to_dy;      /* its outputs are the derivatives of the
+                                   states from this one on, and nothing
+                                   else reads them: written there; or
+                                   NO_SLOT */
+  const double     *data;
+  gssize            data_stride;
+} Affine;
+
+/* Derivatives copied from consecutive slots: dy[k ... k + n - 1]. */
+typedef struct
+{
+  guint32 k;
+  guint32 slot;
+  guint32 n;
+} Copy;
 
 /* A value f reads from outside itself: a signal evaluated at t. */
 typedef struct
@@ -100,8 +136,23 @@ struct _QdClassicRhs
   guint         n_ops;
   Run          *runs;
   guint         n_runs;
+  Affine       *affine;
+  guint         n_affine;
+  guint         n_affine_blocks;
+  guint         n_to_dy;        /* blocks of affine runs writing into dy */
+  Copy         *copies;         /* the derivatives the runs do not write */
+  guint         n_copies;
+  Copy         *checks;         /* the stretches of dy to test for
+                                   finiteness: those no run writes (slot
+                                   unused) */
+  guint         n_checks;
+  guint32      *y_needed;       /* the states read in the slots, or */
+  guint         n_y_needed;
+  gboolean      y_all;          /* all of them: one copy */
+  gboolean    (*finite_sum) (const double *x, gsize n);
   guint         n_flat;
   guint32      *in_slots;
+  guint         n_in_slots;
   guint32      *readback;       /* pairs: signal, slot */
   Outside      *outside;
   guint         n_outside;
@@ -133,6 +184,39 @@ struct _QdClassicRhs
   guint64       d_transitions;  /* all of them */
   guint64       n_delivered;    /* deliveries */
 };
+
+/* Whether the sum of @x[0 ... @n - 1] is finite, in @lanes independent
+ * lanes: a loop that vectorises, one addition per value, with enough
+ * chains of them in flight to hide an addition's latency. Defined twice:
+ * for the baseline instruction set (sixteen lanes, eight SSE2 vectors)
+ * and, where the processor has them, for AVX2's vectors of four
+ * (thirty-two lanes): this pass over the derivatives is the only work
+ * of an evaluation beyond the blocks' own. */
+#define DEFINE_FINITE_SUM(name, lanes, ...)                                 \
+  __VA_ARGS__ static gboolean                                               \
+  name (const double *x,                                                    \
+        gsize         n)                                                    \
+  {                                                                         \
+    double s[lanes] = { 0.0 }, sum = 0.0;                                   \
+    gsize j = 0;                                                            \
+                                                                            \
+    for (; j + (lanes) <= n; j += (lanes))                                  \
+      for (guint u = 0; u < (lanes); u++)                                   \
+        s[u] += x[j + u];                                                   \
+    for (guint w = (lanes) / 2; w > 0; w /= 2)                              \
+      for (guint u = 0; u < w; u++)                                         \
+        s[u] += s[u + w];                                                   \
+    sum = s[0];                                                             \
+    for (; j < n; j++)                                                      \
+      sum += x[j];                                                          \
+    return isfinite (sum);                                                  \
+  }
+
+DEFINE_FINITE_SUM (finite_sum, 16)
+#if defined(__x86_64__) && defined(__GNUC__)
+#define HAVE_FINITE_SUM_AVX2 1
+DEFINE_FINITE_SUM (finite_sum_avx2, 32, __attribute__ ((target ("avx2"))))
+#endif
 
 /* -------------------------------------------------------------------- */
 /* Building the program */
@@ -260,6 +344,8 @@ add_block (Builder       *b,
           if (size > 0 && size <= 512)
             {
               b->packed_at[r] = b->packed->len;
+              if (size % sizeof (double) == 0)
+                op->data_size = (guint16) size;
               g_array_set_size (b->packed, b->packed->len
                                 + (size + sizeof (double) - 1) / sizeof (double));
               memcpy (&g_array_index (b->packed, double, b->packed_at[r]),
@@ -310,8 +396,315 @@ find_runs (QdClassicRhs *self)
       if (run != NULL && last != NULL && last->run == run)
         last->n++;
       else
-        self->runs[self->n_runs++] = (Run) { run, r, 1 };
+        self->runs[self->n_runs++] = (Run) { run, r, 1, NO_SLOT };
     }
+}
+
+/* -------------------------------------------------------------------- */
+/* Affine runs
+ *
+ * A large model is mostly blocks of one type that follow each other in
+ * the program and read their inputs at affine places: block j of the
+ * run reads its input i in slot a_i + s_i j and writes slot o + j (the
+ * LC line's sums, x(j−1) − x(j+1); a vector block's elements). Such a
+ * run goes through its type's eval0_affine, loops over arrays with no
+ * index read per block, reading the states in y itself and writing the
+ * derivatives in dy itself when they are its outputs and nothing else
+ * reads them. The values are those of eval0, block for block; the
+ * blocks of a run are independent of each other (none reads another's
+ * output), so that the order in which a loop takes them is free. A run
+ * whose inputs all go backwards (the states in the opposite order to
+ * the blocks) is turned round, its blocks and their output slots, so
+ * that its loops and the derivatives' copy go forwards. Whatever is
+ * irregular stays one block at a time. */
+
+/* Fewer blocks than this stay one at a time (a loop costs its set-up). */
+#define MIN_AFFINE 4
+
+static gboolean
+same_data (const QdEval0Op *a,
+           const QdEval0Op *b,
+           gsize            size)
+{
+  return a->data == b->data || (size > 0 && memcmp (a->data, b->data, size) == 0);
+}
+
+/* How many blocks from @r0 (before @end, all of one eval0_run) form an
+ * affine run, described in *@aff; 1 when not even two do. */
+static guint
+affine_length (QdClassicRhs *self,
+               guint         r0,
+               guint         end,
+               Affine       *aff)
+{
+  const QdEval0Op *e0 = &self->eops[r0], *e1 = &self->eops[r0 + 1];
+  const Op *o0 = &self->ops[r0];
+  guint n_in = e0->n_in, j;
+
+  if (r0 + 1 >= end || n_in > QD_EVAL0_AFFINE_MAX_IN
+      || (e0->data != NULL && o0->data_size == 0)
+      || e1->n_in != n_in || self->ops[r0 + 1].data_size != o0->data_size
+      || e1->out != e0->out + 1)
+    return 1;
+  memset (aff, 0, sizeof *aff);
+  aff->n_in = n_in;
+  aff->out = e0->out;
+  aff->data = e0->data;
+  aff->data_stride = e0->data == NULL || same_data (e0, e1, o0->data_size)
+                     ? 0 : (const double *) e1->data - (const double *) e0->data;
+  for (guint i = 0; i < n_in; i++)
+    {
+      aff->in[i] = e0->in[i];
+      aff->in_stride[i] = (gint64) e1->in[i] - (gint64) e0->in[i];
+    }
+  for (j = 1; r0 + j < end; j++)
+    {
+      const QdEval0Op *e = &self->eops[r0 + j];
+      gboolean fits = e->n_in == n_in && e->out == aff->out + j
+                      && self->ops[r0 + j].data_size == o0->data_size
+                      && (aff->data_stride != 0
+                          ? (const double *) e->data
+                            == aff->data + (gssize) j * aff->data_stride
+                          : e0->data == NULL || same_data (e0, e, o0->data_size));
+
+      for (guint i = 0; i < n_in && fits; i++)
+        fits = (gint64) e->in[i] == (gint64) aff->in[i] + (gint64) j * aff->in_stride[i]
+               /* Not an output of the run: the blocks are independent. */
+               && !(e->in[i] >= aff->out && e->in[i] <= aff->out + j);
+      if (!fits)
+        break;
+    }
+  aff->n = j;
+  return j;
+}
+
+/* The runs of find_runs() whose type has eval0_affine, split into affine
+ * runs and what is left between them. */
+static void
+find_affine (QdClassicRhs *self)
+{
+  GArray *runs = g_array_new (FALSE, FALSE, sizeof (Run));
+  GArray *affine = g_array_new (FALSE, FALSE, sizeof (Affine));
+
+  self->n_affine_blocks = 0;
+  for (guint k = 0; k < self->n_runs; k++)
+    {
+      Run run = self->runs[k];
+      QdEval0AffineFunc func = run.run != NULL
+                               ? self->eops[run.first].atomic->type->fast->eval0_affine
+                               : NULL;
+      guint end = run.first + run.n, r = run.first, rest = run.first;
+
+      while (func != NULL && r < end)
+        {
+          Affine aff;
+          guint len = affine_length (self, r, end, &aff);
+          Run whole = { NULL, r, len, affine->len };
+
+          if (len < MIN_AFFINE)
+            {
+              r++;
+              continue;
+            }
+          if (rest < r)
+            g_array_append_val (runs, ((Run) { run.run, rest, r - rest, NO_SLOT }));
+          aff.func = func;
+          aff.to_dy = NO_SLOT;
+          g_array_append_val (affine, aff);
+          g_array_append_val (runs, whole);
+          self->n_affine_blocks += len;
+          r = rest = r + len;
+        }
+      if (rest < end)
+        g_array_append_val (runs, ((Run) { run.run, rest, end - rest, NO_SLOT }));
+    }
+  g_free (self->runs);
+  g_free (self->affine);
+  self->n_runs = runs->len;
+  self->runs = (Run *) g_array_free (runs, FALSE);
+  self->n_affine = affine->len;
+  self->affine = (Affine *) g_array_free (affine, FALSE);
+}
+
+/* Turns round the affine runs whose inputs all go backwards: their
+ * blocks in the program and their output slots. FALSE when there is
+ * none. */
+static gboolean
+turn_round (QdClassicRhs *self)
+{
+  g_autofree guint32 *perm = NULL;
+  gboolean any = FALSE;
+
+  for (guint k = 0; k < self->n_runs; k++)
+    {
+      const Run *run = &self->runs[k];
+      const Affine *aff;
+      gboolean back;
+
+      if (run->affine == NO_SLOT)
+        continue;
+      aff = &self->affine[run->affine];
+      back = aff->n_in > 0;
+      for (guint i = 0; i < aff->n_in; i++)
+        back = back && aff->in_stride[i] < 0;
+      if (!back)
+        continue;
+      if (perm == NULL)
+        {
+          perm = g_new (guint32, self->n_slots);
+          for (guint32 s = 0; s < self->n_slots; s++)
+            perm[s] = s;
+        }
+      for (guint j = 0; j < aff->n; j++)
+        perm[aff->out + j] = aff->out + aff->n - 1 - j;
+      for (guint j = 0; j < aff->n / 2; j++)
+        {
+          guint a = run->first + j, b = run->first + aff->n - 1 - j;
+          QdEval0Op e = self->eops[a];
+          Op o = self->ops[a];
+
+          self->eops[a] = self->eops[b];
+          self->eops[b] = e;
+          self->ops[a] = self->ops[b];
+          self->ops[b] = o;
+        }
+      any = TRUE;
+    }
+  if (!any)
+    return FALSE;
+  for (guint e = 0; e < self->n_in_slots; e++)
+    self->in_slots[e] = perm[self->in_slots[e]];
+  for (guint r = 0; r < self->n_ops; r++)
+    if (self->ops[r].eval0 != NULL)
+      self->eops[r].out = perm[self->eops[r].out];
+  for (guint k = 0; k < self->n; k++)
+    self->deriv[k] = perm[self->deriv[k]];
+  return TRUE;
+}
+
+/* Marks in @need the states that slots @slot + j @stride (j < @n) read. */
+static void
+need_states (QdClassicRhs *self,
+             guint8       *need,
+             gint64        slot,
+             gint64        stride,
+             guint         n)
+{
+  for (guint j = 0; j < n; j++)
+    if (slot + (gint64) j * stride < (gint64) self->n)
+      need[slot + (gint64) j * stride] = 1;
+}
+
+/* Where the affine runs read and write (y, dy or the slots), the
+ * derivatives left to copy and the states the slots need. */
+static void
+place_affine (QdClassicRhs *self)
+{
+  g_autofree guint32 *readers = g_new0 (guint32, MAX (self->n_slots, 1));
+  g_autofree guint32 *deriv_of = g_new (guint32, MAX (self->n_slots, 1));
+  g_autofree guint8 *covered = g_new0 (guint8, MAX (self->n, 1));
+  g_autofree guint8 *need = g_new0 (guint8, MAX (self->n, 1));
+  GArray *copies = g_array_new (FALSE, FALSE, sizeof (Copy));
+  GArray *checks = g_array_new (FALSE, FALSE, sizeof (Copy));
+  GArray *needed = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  for (guint e = 0; e < self->n_in_slots; e++)
+    readers[self->in_slots[e]]++;
+  for (guint32 s = 0; s < self->n_slots; s++)
+    deriv_of[s] = NO_SLOT;
+  for (guint k = self->n; k-- > 0;)
+    {
+      readers[self->deriv[k]]++;
+      deriv_of[self->deriv[k]] = k;
+    }
+
+  self->n_to_dy = 0;
+  for (guint r = 0; r < self->n_runs; r++)
+    {
+      const Run *run = &self->runs[r];
+      Affine *aff = run->affine != NO_SLOT ? &self->affine[run->affine] : NULL;
+      guint32 k0;
+      gboolean direct;
+
+      if (aff == NULL)
+        {
+          /* One at a time, reading the slots. */
+          for (guint q = run->first; q < run->first + run->n; q++)
+            if (self->ops[q].eval0 != NULL)
+              for (guint i = 0; i < self->eops[q].n_in; i++)
+                need_states (self, need, self->eops[q].in[i], 0, 1);
+          continue;
+        }
+      for (guint i = 0; i < aff->n_in; i++)
+        {
+          gint64 last = aff->in[i] + (gint64) (aff->n - 1) * aff->in_stride[i];
+
+          aff->in_y[i] = MAX (aff->in[i], last) < (gint64) self->n;
+          if (!aff->in_y[i])
+            need_states (self, need, aff->in[i], aff->in_stride[i], aff->n);
+        }
+      k0 = deriv_of[aff->out];
+      direct = k0 != NO_SLOT && k0 + aff->n <= self->n;
+      for (guint j = 0; j < aff->n && direct; j++)
+        direct = readers[aff->out + j] == 1 && self->deriv[k0 + j] == aff->out + j;
+      if (!direct)
+        continue;
+      aff->to_dy = k0;
+      memset (covered + k0, 1, aff->n);
+      self->n_to_dy += aff->n;
+    }
+
+  /* The other derivatives, from consecutive slots at once. */
+  for (guint k = 0; k < self->n; k++)
+    {
+      Copy *last = copies->len > 0 ? &g_array_index (copies, Copy, copies->len - 1) : NULL;
+
+      if (covered[k])
+        continue;
+      need_states (self, need, self->deriv[k], 0, 1);
+      if (last != NULL && last->k + last->n == k
+          && last->slot + last->n == self->deriv[k])
+        last->n++;
+      else
+        g_array_append_val (copies, ((Copy) { k, self->deriv[k], 1 }));
+    }
+  self->n_copies = copies->len;
+  self->copies = (Copy *) g_array_free (copies, FALSE);
+  for (guint k = 0; k < self->n; k++)
+    {
+      Copy *last = checks->len > 0 ? &g_array_index (checks, Copy, checks->len - 1) : NULL;
+
+      if (covered[k])
+        continue;
+      if (last != NULL && last->k + last->n == k)
+        last->n++;
+      else
+        g_array_append_val (checks, ((Copy) { k, 0, 1 }));
+    }
+  self->n_checks = checks->len;
+  self->checks = (Copy *) g_array_free (checks, FALSE);
+
+  for (guint32 k = 0; k < self->n; k++)
+    if (need[k])
+      g_array_append_val (needed, k);
+  /* Many of them: one copy of all is cheaper. */
+  self->y_all = needed->len > self->n / 4;
+  self->n_y_needed = needed->len;
+  self->y_needed = (guint32 *) g_array_free (needed, FALSE);
+}
+
+static void
+plan_affine (QdClassicRhs *self)
+{
+  find_affine (self);
+  if (turn_round (self))
+    {
+      self->n_runs = 0;
+      g_free (self->runs);
+      find_runs (self);
+      find_affine (self);
+    }
+  place_affine (self);
 }
 
 QdClassicRhs *
@@ -331,6 +724,11 @@ qd_classic_rhs_new (QdSimulation  *sim,
   self->n = n_states;
   self->states = states;
   self->direct = -1;
+  self->finite_sum = finite_sum;
+#ifdef HAVE_FINITE_SUM_AVX2
+  if (__builtin_cpu_supports ("avx2"))
+    self->finite_sum = finite_sum_avx2;
+#endif
   b.slot_of = g_new (guint32, MAX (sim->n_signals, 1));
   for (guint s = 0; s < sim->n_signals; s++)
     b.slot_of[s] = NO_SLOT;
@@ -356,6 +754,7 @@ qd_classic_rhs_new (QdSimulation  *sim,
     self->deriv[k] = slot_for (&b, sim->atomics[states[k]].in[0]);
 
   self->slots = g_new0 (double, MAX (self->n_slots, 1));
+  self->n_in_slots = b.in_slots->len;
   self->in_slots = (guint32 *) g_array_free (b.in_slots, FALSE);
   for (guint r = 0; r < n_blocks; r++)
     if (self->ops[r].eval0 != NULL && self->eops[r].n_in > 0)
@@ -376,6 +775,7 @@ qd_classic_rhs_new (QdSimulation  *sim,
   self->snapshot = g_malloc0 (MAX (max_state, 1));
   g_free (b.slot_of);
   find_runs (self);
+  plan_affine (self);
   return self;
 }
 
@@ -388,6 +788,10 @@ qd_classic_rhs_free (QdClassicRhs *self)
   g_free (self->eops);
   g_free (self->ops);
   g_free (self->runs);
+  g_free (self->affine);
+  g_free (self->copies);
+  g_free (self->checks);
+  g_free (self->y_needed);
   g_free (self->in_slots);
   g_free (self->readback);
   g_free (self->outside);
@@ -406,6 +810,17 @@ guint
 qd_classic_rhs_n_flat (const QdClassicRhs *self)
 {
   return self->n_flat;
+}
+
+void
+qd_classic_rhs_affine_counts (const QdClassicRhs *self,
+                              guint              *n_blocks,
+                              guint              *n_runs,
+                              guint              *n_to_dy)
+{
+  *n_blocks = self->n_affine_blocks;
+  *n_runs = self->n_affine;
+  *n_to_dy = self->n_to_dy;
 }
 
 /* -------------------------------------------------------------------- */
@@ -472,6 +887,52 @@ run_one (QdClassicRhs *self,
     qd_signal_set_constant (&self->sim->signals[op->signal], t, x);
 }
 
+/* Whether every one of @x[0 ... @n - 1] is finite. Many: their sum
+ * first, finite when they all are (an infinity or a NaN never cancels
+ * out); only when it is not (or it overflowed) are they looked at one
+ * by one. */
+static gboolean
+all_finite (const QdClassicRhs *self,
+            const double       *x,
+            gsize               n)
+{
+  gboolean bad = FALSE;
+
+  /* A few: one by one, or-ed (no branch per value). */
+  if (n >= 64 && G_LIKELY (self->finite_sum (x, n)))
+    return TRUE;
+  for (gsize j = 0; j < n; j++)
+    bad |= !isfinite (x[j]);
+  return !bad;
+}
+
+/* An affine run, its slots made addresses; FALSE when it wrote
+ * derivatives and one of them is not finite. */
+static gboolean
+run_affine (QdClassicRhs *self,
+            const Affine *aff,
+            double        t,
+            const double *y,
+            double       *dy)
+{
+  QdEval0Affine run;
+  double sum;
+
+  for (guint i = 0; i < aff->n_in; i++)
+    {
+      run.in[i] = (aff->in_y[i] ? y : self->slots) + aff->in[i];
+      run.in_stride[i] = (gssize) aff->in_stride[i];
+    }
+  run.out = aff->to_dy != NO_SLOT ? dy + aff->to_dy : self->slots + aff->out;
+  run.data = aff->data;
+  run.data_stride = aff->data_stride;
+  run.n = aff->n;
+  run.n_in = aff->n_in;
+  sum = aff->func (&run, t);
+  return aff->to_dy == NO_SLOT || G_LIKELY (isfinite (sum))
+         || all_finite (self, run.out, run.n);
+}
+
 gboolean
 qd_classic_rhs_eval (QdClassicRhs *self,
                      double        t,
@@ -480,9 +941,14 @@ qd_classic_rhs_eval (QdClassicRhs *self,
 {
   QdSimulation *sim = self->sim;
   double *v = self->slots;
-  gboolean not_finite = FALSE;
+  gboolean finite = TRUE;
 
-  memcpy (v, y, self->n * sizeof (double));
+  /* The states where the slots are read (affine runs read y). */
+  if (self->y_all)
+    memcpy (v, y, self->n * sizeof (double));
+  else
+    for (guint e = 0; e < self->n_y_needed; e++)
+      v[self->y_needed[e]] = y[self->y_needed[e]];
   for (guint e = 0; e < self->n_outside; e++)
     v[self->outside[e].slot] = qd_signal_eval (self->outside[e].signal, t);
   for (guint e = 0; e < self->n_published; e++)
@@ -490,25 +956,33 @@ qd_classic_rhs_eval (QdClassicRhs *self,
       guint k = self->published[e];
 
       qd_signal_set_constant (&sim->signals[sim->out_base[self->states[k]]],
-                              t, v[k]);
+                              t, y[k]);
     }
   for (guint k = 0; k < self->n_runs; k++)
     {
       const Run *run = &self->runs[k];
 
-      if (run->run != NULL)
+      if (run->affine != NO_SLOT)
+        finite &= run_affine (self, &self->affine[run->affine], t, y, dy);
+      else if (run->run != NULL)
         run->run (&self->eops[run->first], run->n, t, v);
       else
         for (guint r = run->first; r < run->first + run->n; r++)
           run_one (self, r, t);
     }
-  /* Or-ed: no branch per state, and no chain of dependent additions. */
-  for (guint k = 0; k < self->n; k++)
+  for (guint e = 0; e < self->n_copies; e++)
     {
-      dy[k] = v[self->deriv[k]];
-      not_finite |= !isfinite (dy[k]);
+      const Copy *c = &self->copies[e];
+
+      if (c->n == 1)
+        dy[c->k] = v[c->slot];
+      else
+        memcpy (dy + c->k, v + c->slot, c->n * sizeof (double));
     }
-  return !not_finite;
+  /* The runs that write derivatives have tested theirs. */
+  for (guint e = 0; e < self->n_checks; e++)
+    finite &= all_finite (self, dy + self->checks[e].k, self->checks[e].n);
+  return finite;
 }
 
 /* -------------------------------------------------------------------- */

@@ -99,6 +99,8 @@ struct _QdClassic
   SUNContext      ctx;
   void           *mem;              /* CVODE or ARKStep */
   N_Vector        y, dky;
+  const double   *end_dy;           /* y' at the step's end: dky's, or
+                                       ARKODE's own (take_step()) */
   SUNMatrix       A;
   SUNLinearSolver ls;
   ARKodeButcherTable table;
@@ -116,6 +118,14 @@ struct _QdClassic
   guint8         *emit_pending;     /* per state: its output is due at t */
   gboolean        emitting;         /* the Integrators' own outputs run */
   gboolean        discontinuity;    /* an Integrator received an event */
+
+  /* The last evaluation of f, which may be the segment's end derivative
+   * (end_derivative_known()). */
+  double          last_t;
+  N_Vector        last_y, last_dy;
+  gboolean        last_ok;
+  gboolean        reuse_end;        /* the table's last node is not 1 */
+  guint64         reused_ends;
 
   QdClassicStats  stats;
   guint64         failed_before;    /* the solver's counters before its */
@@ -529,9 +539,32 @@ rhs (sunrealtype  t,
   QdClassic *self = data;
 
   self->stats.rhs_evals++;
+  self->last_t = t;
+  self->last_y = y;
+  self->last_dy = ydot;
+  self->last_ok = qd_classic_rhs_eval (self->prog, t, N_VGetArrayPointer (y),
+                                       N_VGetArrayPointer (ydot));
   /* Not finite: recoverable, the solver tries a smaller step. */
-  return qd_classic_rhs_eval (self->prog, t, N_VGetArrayPointer (y),
-                              N_VGetArrayPointer (ydot)) ? 0 : 1;
+  return self->last_ok ? 0 : 1;
+}
+
+/* Whether the last evaluation of f was f(@t1, @state), @state the
+ * solution ARKStep's step left, so that its value is the segment's end
+ * derivative without evaluating f again. After an accepted step ARKStep
+ * evaluates f there itself, for its own interpolant, when the table's
+ * last node c_s is not 1 (RKF45, Cash-Karp, forward Euler): that
+ * evaluation is the step's last, on its solution vector at its time,
+ * and what it wrote stays until the next step. With c_s = 1 it copies
+ * the last stage instead, whose y is the solution only to rounding: the
+ * driver then evaluates f itself, as it does after a root or when the
+ * step's end moved to the stop time. */
+static gboolean
+end_derivative_known (QdClassic *self,
+                      double     t1,
+                      N_Vector   state)
+{
+  return self->reuse_end && self->last_ok && self->last_y == state
+         && self->last_t == t1 && self->last_dy != self->dky;
 }
 
 /* The hybrid blocks' crossings (qd-classic-roots.c). */
@@ -614,6 +647,8 @@ create_solver (QdClassic  *self,
       flag |= ARKStepSetErrHandlerFn (self->mem, error_handler, self);
       flag |= ARKStepSetUserData (self->mem, self);
       self->table = qd_classic_table_new (m, self->h > 0, &q, &p);
+      self->reuse_end = !implicit && !self->slow && self->table != NULL
+                        && self->table->c[self->table->stages - 1] != 1.0;
       flag |= ARKStepSetTables (self->mem, q, p,
                                 implicit ? self->table : NULL,
                                 implicit ? NULL : self->table);
@@ -778,7 +813,9 @@ take_step (QdClassic  *self,
            double      t_target,
            GError    **error)
 {
-  double t1 = self->t, h, *y1, *yp1;
+  double t1 = self->t, h, *y1;
+  const double *yp1;
+  double *end_dy = N_VGetArrayPointer (self->dky);
   int flag;
 
   if (self->method->family == QD_CLASSIC_CVODE)
@@ -809,6 +846,7 @@ take_step (QdClassic  *self,
         ARKStepSetFixedStep (self->mem, MIN (self->h, t_target - self->t));
       else
         ARKStepSetStopTime (self->mem, t_target);
+      self->last_y = NULL;
       flag = ARKStepEvolve (self->mem, t_target, self->y, &t1, ARK_ONE_STEP);
       if (flag == ARK_ROOT_RETURN)
         {
@@ -824,7 +862,13 @@ take_step (QdClassic  *self,
           N_VScale (1.0, state, self->y);
           if (fabs (t_target - t1) <= 64 * DBL_EPSILON * fabs (t_target))
             t1 = t_target;
-          if (rhs (t1, self->y, self->dky, self) != 0)
+          if (end_derivative_known (self, t1, state))
+            {
+              /* Read where ARKODE keeps it, until its next step. */
+              end_dy = N_VGetArrayPointer (self->last_dy);
+              self->reused_ends++;
+            }
+          else if (rhs (t1, self->y, self->dky, self) != 0)
             flag = ARK_RHSFUNC_FAIL;
         }
     }
@@ -848,7 +892,7 @@ take_step (QdClassic  *self,
   self->stats.steps++;
   h = t1 - self->t;
   y1 = N_VGetArrayPointer (self->y);
-  yp1 = N_VGetArrayPointer (self->dky);
+  yp1 = self->end_dy = end_dy;
   for (guint k = 0; k < self->n; k++)
     {
       QdSignal *s = &self->seg[k];
@@ -1099,8 +1143,7 @@ run_steps (QdClassic  *self,
       self->t = self->t_end;
       memcpy (self->y0, N_VGetArrayPointer (self->y),
               self->n * sizeof (double));
-      memcpy (self->yp0, N_VGetArrayPointer (self->dky),
-              self->n * sizeof (double));
+      memcpy (self->yp0, self->end_dy, self->n * sizeof (double));
       self->events_done = FALSE;
       if (--max_steps == 0)
         {
@@ -1160,6 +1203,25 @@ qd_classic_get_fast_counts (QdSimulation *sim,
   *n_flat = self != NULL && self->prog != NULL
             ? qd_classic_rhs_n_flat (self->prog) : 0;
   *direct_steps = self != NULL ? self->direct_steps : 0;
+}
+
+guint64
+qd_classic_get_reused_ends (QdSimulation *sim)
+{
+  return sim->classic != NULL ? sim->classic->reused_ends : 0;
+}
+
+void
+qd_classic_get_affine_counts (QdSimulation *sim,
+                              guint        *n_blocks,
+                              guint        *n_runs,
+                              guint        *n_to_dy)
+{
+  QdClassic *self = sim->classic;
+
+  *n_blocks = *n_runs = *n_to_dy = 0;
+  if (self != NULL && self->prog != NULL)
+    qd_classic_rhs_affine_counts (self->prog, n_blocks, n_runs, n_to_dy);
 }
 
 gboolean

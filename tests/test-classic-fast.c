@@ -10,6 +10,13 @@
  * same right-hand sides and draw the same traces: on the LC line (all of
  * it flat and delivered directly), on a model that mixes flat blocks with
  * a hybrid block inside the right-hand side, and on every example.
+ *
+ * Runs of blocks of one type whose values lie at affine places go through
+ * their type's eval0_affine as loops over arrays (qd-classic-rhs.c): the
+ * LC line's sums; the same line broken by irregular blocks, with its
+ * states in the opposite order to its sums (the run turned round), its
+ * blocks shuffled; sums reading forwards and backwards at once feeding
+ * gains; and the derivatives' finiteness test on chosen states.
  */
 #include "qd-test-util.h"
 
@@ -25,6 +32,10 @@ typedef struct
   QdClassicStats  stats;
   guint           n_flat;
   guint64         direct_steps;
+  guint           n_affine;   /* blocks in affine runs */
+  guint           affine_runs;
+  guint           to_dy;      /* of them writing the derivatives */
+  guint64         reused;     /* end derivatives from the solver's own f */
   char           *error;      /* the run's error, or NULL */
 } Run;
 
@@ -70,6 +81,9 @@ run_doc (QdDocument *doc,
     run->error = g_strdup (error->message);
   g_assert_true (qd_simulation_get_classic_stats (run->sim, &run->stats));
   qd_classic_get_fast_counts (run->sim, &run->n_flat, &run->direct_steps);
+  qd_classic_get_affine_counts (run->sim, &run->n_affine, &run->affine_runs,
+                                &run->to_dy);
+  run->reused = qd_classic_get_reused_ends (run->sim);
   return TRUE;
 }
 
@@ -99,7 +113,10 @@ assert_same_runs (const Run *fast,
   g_assert_cmpstr (fast->error, ==, slow->error);
   g_assert_cmpuint (fast->stats.steps, ==, slow->stats.steps);
   g_assert_cmpuint (fast->stats.failed_steps, ==, slow->stats.failed_steps);
-  g_assert_cmpuint (fast->stats.rhs_evals, ==, slow->stats.rhs_evals);
+  /* The fast path evaluates f once less per step whose end derivative
+   * the solver's own last evaluation gave. */
+  g_assert_cmpuint (fast->stats.rhs_evals + fast->reused, ==,
+                    slow->stats.rhs_evals);
   g_assert_cmpuint (fast->stats.jac_evals, ==, slow->stats.jac_evals);
   g_assert_cmpuint (fast->stats.root_stops, ==, slow->stats.root_stops);
   g_assert_cmpuint (fast->stats.time_events, ==, slow->stats.time_events);
@@ -108,6 +125,8 @@ assert_same_runs (const Run *fast,
                     qd_simulation_get_integrator_steps (slow->sim));
   /* The slow path runs no block through eval0, nothing without the loop. */
   g_assert_cmpuint (slow->n_flat, ==, 0);
+  g_assert_cmpuint (slow->n_affine, ==, 0);
+  g_assert_cmpuint (slow->reused, ==, 0);
   g_assert_cmpuint (slow->direct_steps, ==, 0);
 
   /* Every block's outputs as a run that ended left them. */
@@ -147,40 +166,107 @@ assert_same_runs (const Run *fast,
     }
 }
 
+/* Runs @doc under @solver with the fast paths and without: the same
+ * results, no error. */
+static void
+run_both (QdDocument *doc,
+          const char *solver,
+          Run        *fast,
+          Run        *slow)
+{
+  set_solver (doc, solver);
+  g_assert_true (run_doc (doc, TRUE, fast));
+  g_assert_true (run_doc (doc, FALSE, slow));
+  g_assert_null (fast->error);
+  assert_same_runs (fast, slow);
+}
+
 /* ---- the LC line: all flat, delivered without the loop ----------------- */
 
+/* How lcline_document_with() lays out the line. */
+typedef enum
+{
+  LC_PLAIN,             /* dx1, x1, dx2, x2, ... as the bench builds it */
+  LC_STATES_REVERSED,   /* dx1 ... dxN, then xN ... x1 */
+  LC_SHUFFLED           /* all of them in an order drawn with a fixed seed */
+} LcLayout;
+
 /* ẋ1 = d − x2, ẋi = x(i−1) − x(i+1), ẋN = x(N−1), d a unit pulse on
- * [0, 1), as `qdevs-cli bench` builds it; Scopes on x1, xN and dx1. */
+ * [0, 1), as `qdevs-cli bench` builds it, its blocks made in the order of
+ * @layout; Scopes on x1, xN and dx1. With @nl_at >= 0, dx(nl_at + 1) is
+ * an NLFunction of the same value (a block of another type amid the
+ * sums); from @weights_from on (>= 0), the sums weigh their second input
+ * by −(1 + i/100), each its own. */
 static QdDocument *
-lcline_document (guint n)
+lcline_document_with (guint    n,
+                      LcLayout layout,
+                      gint     nl_at,
+                      gint     weights_from)
 {
   QdDocument *doc = qd_document_new ();
   g_autofree QdBlock **x = g_new0 (QdBlock *, n);
   g_autofree QdBlock **dx = g_new0 (QdBlock *, n);
+  g_autofree guint *order = g_new (guint, 2 * n);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (19);
   QdBlock *pulse = qd_test_add_block (doc, "pulse", "Pulse");
   QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
 
   qd_test_set_param (doc, pulse, "width", "1");
   qd_test_set_param (doc, scope, "n", "3");
   qd_test_set_param (doc, scope, "names", "x1, xN, dx1");
+  /* order[m] < n: dx(order[m] + 1); otherwise x(order[m] − n + 1). */
   for (guint i = 0; i < n; i++)
     {
+      order[2 * i] = i;
+      order[2 * i + 1] = n + i;
+    }
+  if (layout == LC_STATES_REVERSED)
+    for (guint i = 0; i < n; i++)
+      {
+        order[i] = i;
+        order[n + i] = 2 * n - 1 - i;
+      }
+  else if (layout == LC_SHUFFLED)
+    for (guint m = 2 * n - 1; m > 0; m--)
+      {
+        guint k = g_rand_int_range (rand, 0, m + 1), tmp = order[m];
+
+        order[m] = order[k];
+        order[k] = tmp;
+      }
+  for (guint m = 0; m < 2 * n; m++)
+    {
+      guint i = order[m] % n;
       g_autofree char *xn = g_strdup_printf ("x%u", i + 1);
       g_autofree char *dn = g_strdup_printf ("dx%u", i + 1);
 
-      dx[i] = qd_test_add_block (doc, "wsum", dn);
-      x[i] = qd_test_add_block (doc, "integrator", xn);
-      if (i + 1 < n)
-        qd_test_set_param (doc, dx[i], "weights", "1, -1");
-      else
+      if (order[m] >= n)
+        x[i] = qd_test_add_block (doc, "integrator", xn);
+      else if ((gint) i == nl_at)
         {
+          dx[i] = qd_test_add_block (doc, "nlfunction", dn);
+          qd_test_set_param (doc, dx[i], "n", "2");
+          qd_test_set_param (doc, dx[i], "expression", "u0 - u1");
+        }
+      else if (i + 1 == n)
+        {
+          dx[i] = qd_test_add_block (doc, "wsum", dn);
           qd_test_set_param (doc, dx[i], "n", "1");
           qd_test_set_param (doc, dx[i], "weights", "1");
         }
-      qd_test_connect (doc, dx[i], 0, x[i], 0);
+      else
+        {
+          g_autofree char *w = g_strdup_printf ("1, %.2f", -1.0 - i / 100.0);
+
+          dx[i] = qd_test_add_block (doc, "wsum", dn);
+          qd_test_set_param (doc, dx[i], "weights",
+                             weights_from >= 0 && (gint) i >= weights_from
+                             ? w : "1, -1");
+        }
     }
   for (guint i = 0; i < n; i++)
     {
+      qd_test_connect (doc, dx[i], 0, x[i], 0);
       qd_test_connect (doc, i == 0 ? pulse : x[i - 1], 0, dx[i], 0);
       if (i + 1 < n)
         qd_test_connect (doc, x[i + 1], 0, dx[i], 1);
@@ -192,6 +278,12 @@ lcline_document (guint n)
   return doc;
 }
 
+static QdDocument *
+lcline_document (guint n)
+{
+  return lcline_document_with (n, LC_PLAIN, -1, -1);
+}
+
 static void
 test_lcline (gconstpointer data)
 {
@@ -200,16 +292,26 @@ test_lcline (gconstpointer data)
   Run fast, slow;
   guint64 internal_fast, internal_slow;
 
-  set_solver (doc, solver);
-  g_assert_true (run_doc (doc, TRUE, &fast));
-  g_assert_true (run_doc (doc, FALSE, &slow));
-  g_assert_null (fast.error);
-  assert_same_runs (&fast, &slow);
+  run_both (doc, solver, &fast, &slow);
   /* Every Weighted Sum through its eval0, every step without the loop
    * (only the first output, at the start, goes through it). */
   g_assert_cmpuint (fast.n_flat, ==, 40);
   g_assert_cmpuint (fast.direct_steps, ==, fast.stats.steps);
+  /* dx2 ... dx39 in one loop writing the derivatives (dx1 reads the
+   * Pulse, dx40 has one input). */
+  g_assert_cmpuint (fast.n_affine, ==, 38);
+  g_assert_cmpuint (fast.affine_runs, ==, 1);
+  g_assert_cmpuint (fast.to_dy, ==, 38);
   g_assert_cmpuint (fast.stats.steps, >, 10);
+  /* Under RKF45 (last node 1/2) ARKStep's own f at each step's end gives
+   * the segment's end derivative, but for the steps that end at a stop
+   * time (where ARKStep evaluates none): the Pulse's events at t = 1 and
+   * 2, and the end (Cash-Karp likewise); RK4 and forward Euler (last
+   * node 1) and CVODE have none to give. */
+  if (strcmp (solver, "rkf45") == 0 || strcmp (solver, "cash-karp") == 0)
+    g_assert_cmpuint (fast.reused, ==, fast.stats.steps - 3);
+  else
+    g_assert_cmpuint (fast.reused, ==, 0);
   /* An Integrator's outputs counted as the loop counts them. */
   for (guint i = 0; i < qd_simulation_get_n_atomics (fast.sim); i++)
     if (qd_simulation_get_atomic (fast.sim, i)->type->flags & QD_BLOCK_INTEGRATOR)
@@ -282,11 +384,7 @@ test_mixed (gconstpointer data)
   g_autoptr(QdDocument) doc = mixed_document ();
   Run fast, slow;
 
-  set_solver (doc, solver);
-  g_assert_true (run_doc (doc, TRUE, &fast));
-  g_assert_true (run_doc (doc, FALSE, &slow));
-  g_assert_null (fast.error);
-  assert_same_runs (&fast, &slow);
+  run_both (doc, solver, &fast, &slow);
   /* Sine, Gain, NLFunction, Division, Product and Sum flat; the
    * Saturation's crossings need the loop. */
   g_assert_cmpuint (fast.n_flat, ==, 6);
@@ -294,6 +392,174 @@ test_mixed (gconstpointer data)
   g_assert_cmpuint (fast.stats.root_stops, >, 0);
   run_clear (&fast);
   run_clear (&slow);
+}
+
+/* ---- affine runs -------------------------------------------------------- */
+
+/* Fast against slow on @doc under @solver; the fast run's counts into
+ * *@counts (n_affine, affine_runs, to_dy). */
+static void
+assert_same_affine (QdDocument *doc,
+                    const char *solver,
+                    guint      *counts)
+{
+  Run fast, slow;
+
+  run_both (doc, solver, &fast, &slow);
+  g_assert_cmpuint (fast.stats.steps, >, 10);
+  counts[0] = fast.n_affine;
+  counts[1] = fast.affine_runs;
+  counts[2] = fast.to_dy;
+  run_clear (&fast);
+  run_clear (&slow);
+}
+
+/* The line's sums broken by an NLFunction at dx21, and from dx31 on
+ * weighing each its own: dx2 ... dx20 (19), dx22 ... dx30 (9, the same
+ * weights), dx31 ... dx39 (9, weights read with a stride). */
+static void
+test_affine_broken (gconstpointer data)
+{
+  g_autoptr(QdDocument) doc = lcline_document_with (40, LC_PLAIN, 20, 30);
+  guint counts[3];
+
+  assert_same_affine (doc, data, counts);
+  g_assert_cmpuint (counts[0], ==, 19 + 9 + 9);
+  g_assert_cmpuint (counts[1], ==, 3);
+  g_assert_cmpuint (counts[2], ==, 19 + 9 + 9);
+}
+
+/* The states in the opposite order to the sums: the run reads them with
+ * strides −1, is turned round, and still writes the derivatives itself.
+ * dx1 joins it: the Pulse's value has the slot after the states, where
+ * x0 would be (the run then reads the states in the slots). */
+static void
+test_affine_reversed (gconstpointer data)
+{
+  g_autoptr(QdDocument) doc = lcline_document_with (40, LC_STATES_REVERSED, -1, -1);
+  guint counts[3];
+
+  assert_same_affine (doc, data, counts);
+  g_assert_cmpuint (counts[0], ==, 39);
+  g_assert_cmpuint (counts[1], ==, 1);
+  g_assert_cmpuint (counts[2], ==, 39);
+}
+
+/* Blocks in shuffled order: whatever runs it finds, the same results. */
+static void
+test_affine_shuffled (gconstpointer data)
+{
+  g_autoptr(QdDocument) doc = lcline_document_with (40, LC_SHUFFLED, -1, -1);
+  guint counts[3];
+
+  assert_same_affine (doc, data, counts);
+  g_test_message ("shuffled: %u blocks in %u affine runs", counts[0], counts[1]);
+  g_assert_cmpuint (counts[0], <=, 38);
+}
+
+/* ẋi = 0.8 (0.5 x(N+1−i) − xi): sums reading x forwards and backwards
+ * (strides 1 and −1: not turned round, their loop with strides), into
+ * gains that read the sums' outputs and write the derivatives. */
+static void
+test_affine_mirror (gconstpointer data)
+{
+  const guint n = 24;
+  g_autoptr(QdDocument) doc = qd_document_new ();
+  g_autofree QdBlock **x = g_new0 (QdBlock *, n);
+  g_autofree QdBlock **s = g_new0 (QdBlock *, n);
+  g_autofree QdBlock **g = g_new0 (QdBlock *, n);
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+  guint counts[3];
+
+  qd_test_set_param (doc, scope, "n", "2");
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *sn = g_strdup_printf ("s%u", i + 1);
+
+      s[i] = qd_test_add_block (doc, "wsum", sn);
+      qd_test_set_param (doc, s[i], "weights", "-1, 0.5");
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *gn = g_strdup_printf ("g%u", i + 1);
+
+      g[i] = qd_test_add_block (doc, "gain", gn);
+      qd_test_set_param (doc, g[i], "k", "0.8");
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *xn = g_strdup_printf ("x%u", i + 1);
+      g_autofree char *x0 = g_strdup_printf ("%g", 0.1 * (i + 1));
+
+      x[i] = qd_test_add_block (doc, "integrator", xn);
+      qd_test_set_param (doc, x[i], "x0", x0);
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      qd_test_connect (doc, x[i], 0, s[i], 0);
+      qd_test_connect (doc, x[n - 1 - i], 0, s[i], 1);
+      qd_test_connect (doc, s[i], 0, g[i], 0);
+      qd_test_connect (doc, g[i], 0, x[i], 0);
+    }
+  qd_test_connect (doc, x[0], 0, scope, 0);
+  qd_test_connect (doc, x[n - 1], 0, scope, 1);
+  qd_test_set_final_time (doc, 5.0);
+
+  assert_same_affine (doc, data, counts);
+  g_assert_cmpuint (counts[0], ==, 2 * n);
+  g_assert_cmpuint (counts[1], ==, 2);
+  g_assert_cmpuint (counts[2], ==, n);
+}
+
+/* f of the LC line (N = 100) on chosen states, through the affine run:
+ * the line's values; FALSE when a derivative is infinite or NaN, TRUE
+ * when they are all finite though their sum overflows. */
+static void
+test_affine_finite (void)
+{
+  const guint n = 100;
+  g_autoptr(QdDocument) doc = lcline_document (n);
+  g_autofree double *y = g_new (double, n);
+  g_autofree double *dy = g_new (double, n);
+  QdSimulation *sim;
+  guint n_affine, runs, to_dy;
+
+  set_solver (doc, "rkf45");
+  sim = qd_simulation_new (doc, NULL, NULL, NULL);
+  g_assert_nonnull (sim);
+  g_assert_cmpint (qd_simulation_step (sim, 1, NULL), !=, QD_RUN_ERROR);
+  qd_classic_get_affine_counts (sim, &n_affine, &runs, &to_dy);
+  g_assert_cmpuint (n_affine, ==, n - 2);
+
+  for (guint i = 0; i < n; i++)
+    y[i] = 0.25 * i - 3.0;
+  g_assert_true (qd_simulation_eval_classic_rhs (sim, 0.5, y, dy));
+  /* d, the Pulse, is what the first step left it. */
+  g_assert_true (dy[0] == 1.0 - y[1] || dy[0] == 0.0 - y[1]);
+  for (guint i = 1; i + 1 < n; i++)
+    g_assert_cmpfloat (dy[i], ==, y[i - 1] - y[i + 1]);
+  g_assert_cmpfloat (dy[n - 1], ==, y[n - 2]);
+
+  /* Derivatives of ±0.9e308 every 16 states: their sums overflow. */
+  for (guint i = 0; i < n; i++)
+    y[i] = i % 16 == 0 ? 0.9e308 : 0.0;
+  g_assert_true (qd_simulation_eval_classic_rhs (sim, 0.5, y, dy));
+  g_assert_cmpfloat (dy[17], ==, 0.9e308);
+  g_assert_cmpfloat (dy[15], ==, -0.9e308);
+
+  /* One infinite (an overflow), one NaN, one infinite state. */
+  y[50] = -0.9e308;
+  y[52] = 0.9e308;
+  g_assert_false (qd_simulation_eval_classic_rhs (sim, 0.5, y, dy));
+  y[50] = y[52] = 0.0;
+  y[70] = NAN;
+  g_assert_false (qd_simulation_eval_classic_rhs (sim, 0.5, y, dy));
+  y[70] = 0.0;
+  y[98] = INFINITY;
+  g_assert_false (qd_simulation_eval_classic_rhs (sim, 0.5, y, dy));
+  y[98] = 0.0;
+  g_assert_true (qd_simulation_eval_classic_rhs (sim, 0.5, y, dy));
+  qd_simulation_free (sim);
 }
 
 /* ---- every example ------------------------------------------------------ */
@@ -340,19 +606,38 @@ int
 main (int    argc,
       char **argv)
 {
-  static const char *const solvers[] = { "rkf45", "cvode-bdf", "rk4" };
+  static const char *const solvers[] = { "rkf45", "cvode-bdf", "rk4",
+                                         "cash-karp", "euler" };
+  /* Each test under the first solvers: the affine ones under the first
+   * two, every one under RKF45, BDF and RK4, the LC line and the mixed
+   * model under Cash-Karp (last node 7/8: ARKStep evaluates f at each
+   * step's end) and adaptive forward Euler (its embedding's last node
+   * is 1: it does not) too. */
+  static const struct
+  {
+    const char     *path;
+    GTestDataFunc   func;
+    guint           n_solvers;
+  } tests[] = {
+    { "lcline", test_lcline, 5 },
+    { "mixed", test_mixed, 5 },
+    { "examples", test_examples, 3 },
+    { "affine/broken", test_affine_broken, 2 },
+    { "affine/reversed", test_affine_reversed, 2 },
+    { "affine/shuffled", test_affine_shuffled, 2 },
+    { "affine/mirror", test_affine_mirror, 2 },
+  };
 
   g_test_init (&argc, &argv, NULL);
   qd_init ();
-  for (guint i = 0; i < G_N_ELEMENTS (solvers); i++)
-    {
-      g_autofree char *a = g_strdup_printf ("/classic-fast/lcline/%s", solvers[i]);
-      g_autofree char *b = g_strdup_printf ("/classic-fast/mixed/%s", solvers[i]);
-      g_autofree char *c = g_strdup_printf ("/classic-fast/examples/%s", solvers[i]);
+  for (guint t = 0; t < G_N_ELEMENTS (tests); t++)
+    for (guint i = 0; i < tests[t].n_solvers; i++)
+      {
+        g_autofree char *path = g_strdup_printf ("/classic-fast/%s/%s",
+                                                 tests[t].path, solvers[i]);
 
-      g_test_add_data_func (a, solvers[i], test_lcline);
-      g_test_add_data_func (b, solvers[i], test_mixed);
-      g_test_add_data_func (c, solvers[i], test_examples);
-    }
+        g_test_add_data_func (path, solvers[i], tests[t].func);
+      }
+  g_test_add_func ("/classic-fast/affine/finite", test_affine_finite);
   return g_test_run ();
 }

@@ -10,6 +10,8 @@
  */
 #pragma once
 
+#include <string.h>
+
 #include "qd-block-type.h"
 
 G_BEGIN_DECLS
@@ -41,6 +43,57 @@ typedef struct
   guint32        out;
   guint32        n_in;
 } QdEval0Op;
+
+/* The most inputs of a block in an affine run (QdEval0Affine). */
+#define QD_EVAL0_AFFINE_MAX_IN 4
+
+/* A run of @n blocks of one type in a classic solver's right-hand side
+ * whose values lie at affine places (QdBlockFastPaths.eval0_affine):
+ * block j's input i is in[i][j * in_stride[i]] (strides may be 0 or
+ * negative), its output goes to out[j], its eval0 data (doubles) are at
+ * data + j * data_stride (0: the same data for every block). No output
+ * of the run is one of its inputs, and the outputs overlap nothing it
+ * reads: the blocks are independent of each other. */
+typedef struct
+{
+  const double *in[QD_EVAL0_AFFINE_MAX_IN];
+  gssize        in_stride[QD_EVAL0_AFFINE_MAX_IN];
+  double       *out;
+  const double *data;
+  gssize        data_stride;
+  guint         n;
+  guint         n_in;
+} QdEval0Affine;
+
+/* Two doubles as one value (GCC's vector extension, an SSE2 register on
+ * x86-64): the loops of eval0_affine are written with them, several at
+ * a time, since gcc's -O2 does not vectorise a loop of unknown length
+ * and no gcc vectorises well one that both stores and sums. The
+ * operations are those of double, lane by lane (the same bits). */
+typedef double QdVec2 __attribute__ ((vector_size (2 * sizeof (double))));
+
+static inline QdVec2
+qd_vec2_load (const double *p)
+{
+  QdVec2 v;
+
+  memcpy (&v, p, sizeof v);
+  return v;
+}
+
+static inline void
+qd_vec2_store (double *p,
+               QdVec2  v)
+{
+  memcpy (p, &v, sizeof v);
+}
+
+/* The two lanes' sum. */
+static inline double
+qd_vec2_sum (QdVec2 v)
+{
+  return v[0] + v[1];
+}
 
 struct _QdBlockFastPaths
 {
@@ -173,6 +226,23 @@ struct _QdBlockFastPaths
                                guint            n,
                                double           t,
                                double          *v);
+  /*   eval0_affine  optional, for a type with eval0_run and eval0_data
+   *            of plain numbers: for j = 0 ... @run->n - 1, the eval0 of
+   *            block j of a run whose values lie at affine places
+   *            (QdEval0Affine), its output into run->out[j]: the engine
+   *            finds such runs when it builds the program (the LC line's
+   *            Weighted Sums, a vector block's elements), and calls this
+   *            instead of eval0_run, with no index read per block. The
+   *            same operations in the same order as eval0 for each
+   *            block (the same bits); written as loops over arrays
+   *            without calls, so that they vectorise. Returns the sum
+   *            of the outputs, in any order: finite when they all are,
+   *            which is what the engine asks of derivatives (it tests
+   *            them one by one when the sum is not); summed while they
+   *            are in registers, it costs less than a pass over them.
+   *            A type whose eval0 may fail a block must not give it. */
+  double        (*eval0_affine) (const QdEval0Affine *run,
+                                 double               t);
 };
 
 /* Defines @run, an eval0_run (QdBlockFastPaths) that calls @eval0, an
