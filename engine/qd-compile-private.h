@@ -118,6 +118,9 @@ typedef struct
   const QdBlockType  *types[16];
   GHashTable         *param_cache; /* ParamKey -> CachedParam */
   GHashTable         *set_cache;   /* SetKey -> CachedSet */
+  /* The atomic blocks' parameter sets, shared (qd-compile.c,
+   * share_params()). */
+  GHashTable         *shared_params;
   gboolean           *param_ok;   /* evaluate_block(): per parameter */
   /* The vectors of the block being evaluated, until they are copied into
    * its record. */

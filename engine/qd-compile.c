@@ -600,10 +600,135 @@ record_alloc (Compiler *c,
   return rec;
 }
 
+/* An evaluated parameter set in the simulation's memory (sim->allocs),
+ * shared by every block whose parameters evaluate to the same values: in
+ * a large model most blocks of a type have the same ones (all the WSums
+ * of a line, its Integrators but for x0), and a copy in each record cost
+ * a third of the records (docs/performance.md). The values follow the
+ * header, their vectors follow the values. */
+typedef struct
+{
+  guint        n;
+  guint        hash;
+  QdParamValue values[];
+} SharedParams;
+
+static guint
+mix_hash (guint    h,
+          guint64  x)
+{
+  return (h ^ (guint) x ^ (guint) (x >> 32)) * 0x01000193u;
+}
+
+static guint
+params_hash (const QdParamValue *values,
+             guint               n)
+{
+  guint h = 0x811c9dc5u ^ n;
+
+  for (guint k = 0; k < n; k++)
+    {
+      guint64 bits;
+
+      memcpy (&bits, &values[k].number, sizeof bits);
+      h = mix_hash (h, bits);
+      h = mix_hash (h, (guintptr) values[k].text);
+      h = mix_hash (h, values[k].n_vector);
+      for (guint e = 0; e < values[k].n_vector; e++)
+        {
+          memcpy (&bits, &values[k].vector[e], sizeof bits);
+          h = mix_hash (h, bits);
+        }
+    }
+  return h;
+}
+
+static guint
+shared_params_hash (gconstpointer key)
+{
+  return ((const SharedParams *) key)->hash;
+}
+
+/* Equal to the bit (a NaN equals itself, 0 is not -0); texts by address,
+ * since the compiler interns them (a text kept elsewhere is merely not
+ * shared). */
+static gboolean
+shared_params_equal (gconstpointer a,
+                     gconstpointer b)
+{
+  const SharedParams *x = a, *y = b;
+
+  if (x->hash != y->hash || x->n != y->n)
+    return FALSE;
+  for (guint k = 0; k < x->n; k++)
+    {
+      const QdParamValue *u = &x->values[k], *v = &y->values[k];
+
+      if (memcmp (&u->number, &v->number, sizeof u->number) != 0
+          || u->text != v->text || u->n_vector != v->n_vector
+          || (u->n_vector > 0
+              && memcmp (u->vector, v->vector,
+                         u->n_vector * sizeof (double)) != 0))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Whether blocks of @type may share their parameter sets: not when the
+ * simulation writes one of them before init (a seed, which a sweep
+ * derives per run from the block's own: qd_simulation_reseed()). */
+static gboolean
+params_shareable (const QdBlockType *type,
+                  guint              n_params)
+{
+  for (guint k = 0; k < n_params; k++)
+    if (type->params[k].flags & QD_PARAM_SEED)
+      return FALSE;
+  return TRUE;
+}
+
+/* The shared copy of the first @n_params of @values, made when no block
+ * had them yet. */
+static const QdParamValue *
+share_params (Compiler           *c,
+              const QdParamValue *values,
+              guint               n_params)
+{
+  SharedParams *probe, *shared;
+  gsize n_doubles = 0;
+  double *vectors;
+
+  probe = g_alloca (sizeof (SharedParams) + n_params * sizeof (QdParamValue));
+  probe->n = n_params;
+  probe->hash = params_hash (values, n_params);
+  memcpy (probe->values, values, n_params * sizeof (QdParamValue));
+  shared = g_hash_table_lookup (c->shared_params, probe);
+  if (shared != NULL)
+    return shared->values;
+
+  for (guint k = 0; k < n_params; k++)
+    n_doubles += values[k].n_vector;
+  shared = g_malloc (sizeof (SharedParams) + n_params * sizeof (QdParamValue)
+                     + n_doubles * sizeof (double));
+  memcpy (shared, probe, sizeof (SharedParams) + n_params * sizeof (QdParamValue));
+  vectors = (double *) &shared->values[n_params];
+  for (guint k = 0; k < n_params; k++)
+    if (values[k].vector != NULL)
+      {
+        memcpy (vectors, values[k].vector, values[k].n_vector * sizeof (double));
+        shared->values[k].vector = vectors;
+        vectors += values[k].n_vector;
+      }
+  g_ptr_array_add (c->sim->allocs, shared);
+  g_hash_table_add (c->shared_params, shared);
+  return shared->values;
+}
+
 /* Makes the record of atomic block @node (parameters evaluated into
- * @values, their vectors in c->vectors) and fills its QdAtomic @a, with
- * the parameters and their vectors copied into the record. The inputs
- * are wired later. */
+ * @values, their vectors in c->vectors) and fills its QdAtomic @a. The
+ * parameters are shared with other blocks (share_params()), or, for a
+ * type that cannot share them, copied into the record with their
+ * vectors. The inputs are wired later. */
 static void
 make_record (Compiler           *c,
              Node               *node,
@@ -612,8 +737,9 @@ make_record (Compiler           *c,
 {
   const QdBlockType *type = node->type;
   guint n_in = node->ok ? node->n_in : 0;
-  guint n_params = type->n_params;
+  guint n_params = type->n_params, n_own;
   gsize in_pos, params_pos, vectors_pos, size;
+  const QdParamValue *shared = NULL;
   QdParamValue *params;
   double *vectors;
   guint8 *rec;
@@ -629,17 +755,23 @@ make_record (Compiler           *c,
   while (n_params > 0
          && (type->params[n_params - 1].flags & QD_PARAM_COMPILE_ONLY) != 0)
     n_params--;
+  n_own = n_params;
+  if (params_shareable (type, n_params))
+    {
+      shared = share_params (c, values, n_params);
+      n_own = 0;
+    }
   in_pos = ALIGN_UP (type->state_size, 16);
   params_pos = in_pos + n_in * sizeof (const QdSignal *);
-  vectors_pos = params_pos + n_params * sizeof (QdParamValue);
+  vectors_pos = params_pos + n_own * sizeof (QdParamValue);
   size = vectors_pos;
-  for (guint k = 0; k < n_params; k++)
+  for (guint k = 0; k < n_own; k++)
     size += values[k].n_vector * sizeof (double);
 
   rec = record_alloc (c, MAX (size, 16), type->state_size >= 64 ? 64 : 16);
   params = (QdParamValue *) (rec + params_pos);
   vectors = (double *) (rec + vectors_pos);
-  for (guint k = 0; k < n_params; k++)
+  for (guint k = 0; k < n_own; k++)
     {
       params[k] = values[k];
       if (values[k].vector != NULL)
@@ -657,7 +789,7 @@ make_record (Compiler           *c,
   g_assert (n_in <= G_MAXUINT16 && node->n_out <= G_MAXUINT16);
   a->n_in = (guint16) n_in;
   a->n_out = (guint16) (node->ok ? node->n_out : 0);
-  a->params = params;
+  a->params = shared != NULL ? shared : params;
   a->type = type;
   a->sim = c->sim;
   a->index = (guint) node->atomic;
@@ -938,6 +1070,7 @@ compile_flat (QdDocument        *document,
   c.set_cache = g_hash_table_new_full (qd_compile_pair_key_hash,
                                        qd_compile_pair_key_equal, NULL,
                                        g_free);
+  c.shared_params = g_hash_table_new (shared_params_hash, shared_params_equal);
   c.var_names = g_ptr_array_new_with_free_func (g_free);
   c.var_values = g_array_new (FALSE, FALSE, sizeof (double));
   c.var_ok = g_array_new (FALSE, FALSE, sizeof (gboolean));
@@ -1003,6 +1136,7 @@ compile_flat (QdDocument        *document,
   g_clear_pointer (&c.tags, g_hash_table_unref);
   g_hash_table_unref (c.set_cache);
   g_hash_table_unref (c.param_cache);
+  g_hash_table_unref (c.shared_params);
   g_clear_pointer (&c.scopes, g_hash_table_unref);
   g_free (c.param_ok);
   g_array_unref (c.var_ok);

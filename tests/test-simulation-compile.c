@@ -185,6 +185,49 @@ test_compile_values (void)
   g_object_unref (m.doc);
 }
 
+/* Blocks whose parameters evaluate to the same values share one array
+ * (whether each set them or left them at their defaults); a block with
+ * another value, or another vector, has its own. The masks' test keeps
+ * one text with two values apart (test-mask: /mask/scope). */
+static void
+test_compile_shared_params (void)
+{
+  QdTestModel m;
+  QdSimulation *sim;
+  const QdAtomic *a[5];
+  QdBlock *b;
+
+  qd_test_model_init (&m);
+  b = qd_test_model_add_block (m.root, "test-params", "A");
+  qd_block_set_param_raw (b, "k", "2");
+  b = qd_test_model_add_block (m.root, "test-params", "B");
+  qd_block_set_param_raw (b, "k", "2");
+  qd_block_set_param_raw (b, "w", "1, 2");
+  b = qd_test_model_add_block (m.root, "test-params", "C");
+  qd_block_set_param_raw (b, "k", "3");
+  b = qd_test_model_add_block (m.root, "test-params", "D");
+  qd_block_set_param_raw (b, "k", "2");
+  qd_block_set_param_raw (b, "w", "1, 3");
+  b = qd_test_model_add_block (m.root, "test-params", "E");
+  qd_block_set_param_raw (b, "k", "2");
+  qd_test_model_finish (&m);
+
+  sim = qd_test_compile_ok (m.doc, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (a); i++)
+    a[i] = qd_simulation_get_atomic (sim, i);
+  g_assert_true (a[0]->params == a[1]->params);
+  g_assert_true (a[0]->params == a[4]->params);
+  g_assert_true (a[2]->params != a[0]->params);
+  g_assert_true (a[3]->params != a[0]->params);
+  g_assert_cmpfloat (a[0]->params[0].number, ==, 2);
+  g_assert_cmpfloat (a[2]->params[0].number, ==, 3);
+  g_assert_cmpfloat (a[0]->params[5].vector[1], ==, 2);
+  g_assert_cmpfloat (a[3]->params[5].vector[1], ==, 3);
+  g_assert_cmpfloat (a[3]->params[0].number, ==, 2);
+  qd_simulation_free (sim);
+  g_object_unref (m.doc);
+}
+
 static void
 test_compile_variables (void)
 {
@@ -345,6 +388,7 @@ main (int argc, char **argv)
   g_test_add_func ("/compile/taking", test_compile_taking);
   g_test_add_func ("/compile/parameters", test_compile_parameters);
   g_test_add_func ("/compile/values", test_compile_values);
+  g_test_add_func ("/compile/shared-params", test_compile_shared_params);
   g_test_add_func ("/compile/variables", test_compile_variables);
   g_test_add_func ("/compile/settings", test_compile_settings);
   g_test_add_func ("/compile/unconnected", test_compile_unconnected);
