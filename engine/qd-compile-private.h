@@ -118,6 +118,9 @@ typedef struct
   const QdBlockType  *types[16];
   GHashTable         *param_cache; /* ParamKey -> CachedParam */
   GHashTable         *set_cache;   /* SetKey -> CachedSet */
+  /* The caller gave the document up: its links and atomic blocks may be
+   * freed once read (qd-compile.c). */
+  gboolean            drop_document;
   /* The atomic blocks' parameter sets, shared (qd-compile.c,
    * share_params()). */
   GHashTable         *shared_params;

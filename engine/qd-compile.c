@@ -49,14 +49,30 @@ append_path (GString    *text,
   g_string_append (text, node->block->name);
 }
 
-/* "/Plant/Integrator 2": the names from the root down. */
+/* "/Plant/Integrator 2": the names from the root down; an atomic block
+ * whose document block is gone (drop_document_blocks()) by the path the
+ * flat model keeps. */
 static char *
-node_path (const Node *node)
+node_path (const Compiler *c,
+           const Node     *node)
 {
-  GString *text = g_string_new (NULL);
+  GString *text;
 
+  if (node->block == NULL)
+    return g_strdup (c->sim->atomics[node->atomic].path);
+  text = g_string_new (NULL);
   append_path (text, node);
   return g_string_free (text, FALSE);
+}
+
+/* The id of @node's block, for selecting it. */
+static const char *
+node_id (const Compiler *c,
+         const Node     *node)
+{
+  if (node->block == NULL)
+    return qd_atomic_block_id (&c->sim->atomics[node->atomic]);
+  return node->block->id;
 }
 
 void
@@ -68,7 +84,7 @@ qd_compile_add_problem (Compiler    *c,
 {
   va_list args;
   char *message;
-  char *path = node != NULL ? node_path (node) : NULL;
+  char *path = node != NULL ? node_path (c, node) : NULL;
 
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
@@ -76,7 +92,7 @@ qd_compile_add_problem (Compiler    *c,
   g_ptr_array_add (c->problems,
                    qd_problem_new (code,
                                    path != NULL ? path : "",
-                                   node != NULL ? node->block->id : NULL,
+                                   node != NULL ? node_id (c, node) : NULL,
                                    "%s", message));
   g_free (message);
   g_free (path);
@@ -224,7 +240,7 @@ check_port_numbers (Compiler   *c,
                                     node->port_number, count, count);
           else if (other != NULL)
             {
-              g_autofree char *other_path = node_path (other);
+              g_autofree char *other_path = node_path (c, other);
 
               qd_compile_add_problem (c, node, QD_ERROR_PARAM,
                                       _("port number %u is also used by %s; "
@@ -463,7 +479,7 @@ index_tags (Compiler *c)
                                   strchr (key, '/') + 1);
         else if (pass == 0 && other != NULL)
           {
-            g_autofree char *other_path = node_path (other);
+            g_autofree char *other_path = node_path (c, other);
 
             qd_compile_add_problem (c, node, QD_ERROR_DUPLICATE,
                                     _("parameter '%s': the tag '%s' is also "
@@ -687,12 +703,14 @@ params_shareable (const QdBlockType *type,
   return TRUE;
 }
 
-/* The shared copy of the first @n_params of @values, made when no block
- * had them yet. */
+/* A copy of the first @n_params of @values with their vectors, in the
+ * simulation's memory: the one every block with the same values shares
+ * (made by the first of them), or with @own the block's alone. */
 static const QdParamValue *
-share_params (Compiler           *c,
-              const QdParamValue *values,
-              guint               n_params)
+copy_params (Compiler           *c,
+             const QdParamValue *values,
+             guint               n_params,
+             gboolean            own)
 {
   SharedParams *probe, *shared;
   gsize n_doubles = 0;
@@ -700,9 +718,9 @@ share_params (Compiler           *c,
 
   probe = g_alloca (sizeof (SharedParams) + n_params * sizeof (QdParamValue));
   probe->n = n_params;
-  probe->hash = params_hash (values, n_params);
+  probe->hash = own ? 0 : params_hash (values, n_params);
   memcpy (probe->values, values, n_params * sizeof (QdParamValue));
-  shared = g_hash_table_lookup (c->shared_params, probe);
+  shared = own ? NULL : g_hash_table_lookup (c->shared_params, probe);
   if (shared != NULL)
     return shared->values;
 
@@ -720,79 +738,100 @@ share_params (Compiler           *c,
         vectors += values[k].n_vector;
       }
   g_ptr_array_add (c->sim->allocs, shared);
-  g_hash_table_add (c->shared_params, shared);
+  if (!own)
+    g_hash_table_add (c->shared_params, shared);
   return shared->values;
 }
 
-/* Makes the record of atomic block @node (parameters evaluated into
- * @values, their vectors in c->vectors) and fills its QdAtomic @a. The
- * parameters are shared with other blocks (share_params()), or, for a
- * type that cannot share them, copied into the record with their
- * vectors. The inputs are wired later. */
+/* Gives atomic block @node's QdAtomic @a its parameters, evaluated into
+ * @values (their vectors in c->vectors): shared with every other block
+ * whose parameters have the same values, or, for a type that cannot
+ * share them, a copy of its own. Parameters only the compiler reads
+ * (trailing QD_PARAM_COMPILE_ONLY) are left out. */
 static void
-make_record (Compiler           *c,
-             Node               *node,
-             const QdParamValue *values,
-             QdAtomic           *a)
+set_params (Compiler           *c,
+            Node               *node,
+            const QdParamValue *values,
+            QdAtomic           *a)
 {
   const QdBlockType *type = node->type;
-  guint n_in = node->ok ? node->n_in : 0;
-  guint n_params = type->n_params, n_own;
-  gsize in_pos, params_pos, vectors_pos, size;
-  const QdParamValue *shared = NULL;
-  QdParamValue *params;
-  double *vectors;
-  guint8 *rec;
+  guint n_params = type->n_params;
 
-  G_STATIC_ASSERT (sizeof (QdParamValue) % 8 == 0);
-
-  /* The state first, so that its alignment costs no padding: 16 bytes,
-   * or a cache line when it is a line or more (an integrator's, which
-   * then spans as few lines as its layout allows). Then the parts in the
-   * order in which a static block's lambda reads them (input pointers,
-   * parameters, weights: the first two lines of a WSum's record); an
-   * integrator's parameters, read only by init, come after its state. */
   while (n_params > 0
          && (type->params[n_params - 1].flags & QD_PARAM_COMPILE_ONLY) != 0)
     n_params--;
-  n_own = n_params;
-  if (params_shareable (type, n_params))
-    {
-      shared = share_params (c, values, n_params);
-      n_own = 0;
-    }
-  in_pos = ALIGN_UP (type->state_size, 16);
-  params_pos = in_pos + n_in * sizeof (const QdSignal *);
-  vectors_pos = params_pos + n_own * sizeof (QdParamValue);
-  size = vectors_pos;
-  for (guint k = 0; k < n_own; k++)
-    size += values[k].n_vector * sizeof (double);
-
-  rec = record_alloc (c, MAX (size, 16), type->state_size >= 64 ? 64 : 16);
-  params = (QdParamValue *) (rec + params_pos);
-  vectors = (double *) (rec + vectors_pos);
-  for (guint k = 0; k < n_own; k++)
-    {
-      params[k] = values[k];
-      if (values[k].vector != NULL)
-        {
-          memcpy (vectors, values[k].vector,
-                  values[k].n_vector * sizeof (double));
-          params[k].vector = vectors;
-          vectors += values[k].n_vector;
-        }
-    }
+  a->params = copy_params (c, values, n_params,
+                           !params_shareable (type, n_params));
   g_ptr_array_set_size (c->vectors, 0);
+}
+
+/* Makes the record of atomic block @node, its state and its input
+ * pointers, and fills its QdAtomic @a (whose params are set). The inputs
+ * are wired later. */
+static void
+make_record (Compiler *c,
+             Node     *node,
+             QdAtomic *a)
+{
+  const QdBlockType *type = node->type;
+  guint n_in = node->ok ? node->n_in : 0;
+  gsize state_size = type->state_size, in_pos, size;
+  guint8 *rec;
+
+  if (node->ok && c->sim->classic == NULL && type->fast != NULL
+      && type->fast->state_size != NULL)
+    state_size = MIN (state_size, type->fast->state_size (a->params));
+  /* The state first, so that its alignment costs no padding: 16 bytes,
+   * or a cache line when it is a line or more (an integrator's, which
+   * then spans as few lines as its layout allows); then the input
+   * pointers, which a static block's lambda reads first. */
+  in_pos = ALIGN_UP (state_size, 16);
+  size = in_pos + n_in * sizeof (const QdSignal *);
+  rec = record_alloc (c, MAX (size, 16), state_size >= 64 ? 64 : 16);
 
   a->state = rec;
   a->in = (const QdSignal *const *) (rec + in_pos);
   g_assert (n_in <= G_MAXUINT16 && node->n_out <= G_MAXUINT16);
   a->n_in = (guint16) n_in;
   a->n_out = (guint16) (node->ok ? node->n_out : 0);
-  a->params = shared != NULL ? shared : params;
   a->type = type;
   a->sim = c->sim;
   a->index = (guint) node->atomic;
+}
+
+/* The atomic blocks of the document the caller gave up
+ * (qd_simulation_new_taking()), freed once their parameters are
+ * evaluated and their paths and ids are in the flat model, before its
+ * records: a large model's blocks and its records are then not in
+ * memory at once. The structural blocks (subsystems, ports, tags) stay
+ * for the wiring; so does a system held elsewhere. The atomic Nodes
+ * lose their block: problems from here on name it by its path
+ * (node_path()). */
+static void
+drop_document_blocks (Compiler *c)
+{
+  for (guint i = 0; i < c->n_nodes; i++)
+    if (c->nodes[i].structural || c->nodes[i].type == NULL)
+      qd_block_ref (c->nodes[i].block);
+  for (guint s = 0; s < c->systems->len; s++)
+    {
+      QdSystem *system = g_array_index (c->systems, SystemEntry, s).system;
+
+      if (g_atomic_int_get (&system->ref_count) == 1)
+        qd_system_drop_blocks (system);
+    }
+  for (guint i = 0; i < c->n_nodes; i++)
+    {
+      Node *node = &c->nodes[i];
+
+      if (node->structural || node->type == NULL)
+        qd_block_unref (node->block);
+      else
+        node->block = NULL;
+    }
+#ifdef __GLIBC__
+  malloc_trim (0);
+#endif
 }
 
 static void
@@ -875,7 +914,7 @@ build_model (Compiler *c)
             g_ptr_array_set_size (c->vectors, 0);
             continue;
           }
-        make_record (c, node, values, &sim->atomics[node->atomic]);
+        set_params (c, node, values, &sim->atomics[node->atomic]);
         sim->is_integrator[node->atomic] =
           (node->type->flags & QD_BLOCK_INTEGRATOR) != 0;
         atomic_nodes[node->atomic] = node;
@@ -917,6 +956,17 @@ build_model (Compiler *c)
     g_string_free (text, TRUE);
   }
 
+  /* What still reads the structural blocks' parameters; from here on the
+   * compiler reads no atomic block of the document. */
+  check_port_numbers (c, QD_TYPE_INPORT);
+  check_port_numbers (c, QD_TYPE_OUTPORT);
+  index_outports (c);
+  index_tags (c);
+  if (c->drop_document && c->problems->len == 0)
+    drop_document_blocks (c);
+  for (guint i = 0; i < n; i++)
+    make_record (c, atomic_nodes[i], &sim->atomics[i]);
+
   for (guint i = 0; i < n; i++)
     {
       Node *node = atomic_nodes[i];
@@ -930,11 +980,6 @@ build_model (Compiler *c)
   for (guint i = 0; i < n; i++)
     sim->atomics[i].out = &sim->signals[sim->out_base[i]];
   sim->fan_start = g_new0 (guint32, sim->n_signals + 2);
-
-  check_port_numbers (c, QD_TYPE_INPORT);
-  check_port_numbers (c, QD_TYPE_OUTPORT);
-  index_outports (c);
-  index_tags (c);
 
   /* Resolve every input; count the receivers of each output. */
   {
@@ -1059,6 +1104,7 @@ compile_flat (QdDocument        *document,
   QdSystem *root;
 
   c.sim = sim;
+  c.drop_document = drop_links;
   c.zero_inputs = zero_inputs;
   c.settings = qd_document_get_settings (document);
   c.problems = g_ptr_array_new ();

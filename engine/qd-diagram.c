@@ -1221,6 +1221,27 @@ qd_system_drop_links (QdSystem *system)
   g_ptr_array_set_size (system->links, 0);
 }
 
+void
+qd_system_drop_blocks (QdSystem *system)
+{
+  GPtrArray *blocks;
+  guint kept = 0;
+
+  g_return_if_fail (system != NULL);
+
+  blocks = system->blocks;
+  release_owned (system);
+  for (guint i = 0; i < blocks->len; i++)
+    if (blocks->pdata[i] != NULL)
+      blocks->pdata[kept++] = blocks->pdata[i];
+  /* Cleared first: shrinking unrefs what the slots past the end hold. */
+  for (guint i = kept; i < blocks->len; i++)
+    blocks->pdata[i] = NULL;
+  g_ptr_array_set_size (blocks, kept);
+  g_clear_pointer (&system->by_id, g_hash_table_unref);
+  g_clear_pointer (&system->by_name, g_hash_table_unref);
+}
+
 QdSystem *
 qd_system_new (void)
 {
