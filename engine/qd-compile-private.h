@@ -90,6 +90,10 @@ typedef struct
   SetKey        key;
   guint         n_in, n_out;
   guint         port_number;
+  /* The atomic blocks' shared copy of the values (qd-compile.c,
+   * copy_params()), once the first of them has made it; NULL for a
+   * type whose blocks cannot share theirs. */
+  const QdParamValue *shared;
   QdParamValue  values[];   /* type->n_params; vectors in CachedParams */
 } CachedSet;
 
@@ -122,7 +126,7 @@ typedef struct
    * freed once read (qd-compile.c). */
   gboolean            drop_document;
   /* The atomic blocks' parameter sets, shared (qd-compile.c,
-   * share_params()). */
+   * copy_params()). */
   GHashTable         *shared_params;
   gboolean           *param_ok;   /* evaluate_block(): per parameter */
   /* The vectors of the block being evaluated, until they are copied into

@@ -108,11 +108,23 @@ lookup_type (Compiler   *c,
   guint k = (guint) (((guint64) (guintptr) type_id
                        * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) >> 60);
 
-  if (type_id != c->type_ids[k])
+  /* Probed in turn: two ids hashed to one slot would otherwise replace
+   * each other at every block (the LC line's WSums and Integrators did,
+   * a registry lookup for every other block). */
+  for (guint probe = 0; probe < G_N_ELEMENTS (c->type_ids); probe++)
     {
-      c->types[k] = qd_registry_lookup (type_id);
-      c->type_ids[k] = type_id;
+      guint j = (k + probe) % G_N_ELEMENTS (c->type_ids);
+
+      if (c->type_ids[j] == type_id)
+        return c->types[j];
+      if (c->type_ids[j] == NULL)
+        {
+          k = j;
+          break;
+        }
     }
+  c->types[k] = qd_registry_lookup (type_id);
+  c->type_ids[k] = type_id;
   return c->types[k];
 }
 
@@ -747,8 +759,9 @@ copy_params (Compiler           *c,
  * @values (their vectors in c->vectors): shared with every other block
  * whose parameters have the same values, or, for a type that cannot
  * share them, a copy of its own. Parameters only the compiler reads
- * (trailing QD_PARAM_COMPILE_ONLY) are left out. */
-static void
+ * (trailing QD_PARAM_COMPILE_ONLY) are left out. Returns whether they
+ * are shared. */
+static gboolean
 set_params (Compiler           *c,
             Node               *node,
             const QdParamValue *values,
@@ -756,13 +769,15 @@ set_params (Compiler           *c,
 {
   const QdBlockType *type = node->type;
   guint n_params = type->n_params;
+  gboolean shareable;
 
   while (n_params > 0
          && (type->params[n_params - 1].flags & QD_PARAM_COMPILE_ONLY) != 0)
     n_params--;
-  a->params = copy_params (c, values, n_params,
-                           !params_shareable (type, n_params));
+  shareable = params_shareable (type, n_params);
+  a->params = copy_params (c, values, n_params, !shareable);
   g_ptr_array_set_size (c->vectors, 0);
+  return shareable;
 }
 
 /* Makes the record of atomic block @node, its state and its input
@@ -885,12 +900,15 @@ build_model (Compiler *c)
         memset (values, 0, sizeof (QdParamValue) * max_params);
         if (set != NULL)
           {
-            memcpy (values, set->values, n_params * sizeof (QdParamValue));
             node->n_in = set->n_in;
             node->n_out = set->n_out;
             node->port_number = set->port_number;
             node->ports_ok = TRUE;
             node->ok = TRUE;
+            /* The array of the block before with the same set, when it
+             * is shared: nothing to copy or look up. */
+            if (set->shared == NULL)
+              memcpy (values, set->values, n_params * sizeof (QdParamValue));
           }
         else
           {
@@ -905,6 +923,7 @@ build_model (Compiler *c)
                 set->n_in = node->n_in;
                 set->n_out = node->n_out;
                 set->port_number = node->port_number;
+                set->shared = NULL;
                 memcpy (set->values, values, n_params * sizeof (QdParamValue));
                 g_hash_table_insert (c->set_cache, &set->key, set);
               }
@@ -914,7 +933,11 @@ build_model (Compiler *c)
             g_ptr_array_set_size (c->vectors, 0);
             continue;
           }
-        set_params (c, node, values, &sim->atomics[node->atomic]);
+        if (set != NULL && set->shared != NULL)
+          sim->atomics[node->atomic].params = set->shared;
+        else if (set_params (c, node, values, &sim->atomics[node->atomic])
+                 && set != NULL)
+          set->shared = sim->atomics[node->atomic].params;
         sim->is_integrator[node->atomic] =
           (node->type->flags & QD_BLOCK_INTEGRATOR) != 0;
         atomic_nodes[node->atomic] = node;
