@@ -854,6 +854,125 @@ drop_document_blocks (Compiler *c)
 #endif
 }
 
+/* The parameters of every block, atomic or structural, in order (which
+ * is the atomic blocks' priority order), through the caches by set and
+ * by text; each atomic block's go to its QdAtomic (set_params()), and
+ * its Node to @atomic_nodes. */
+static void
+evaluate_blocks (Compiler  *c,
+                 Node     **atomic_nodes)
+{
+  QdSimulation *sim = c->sim;
+  guint max_params = 1;
+  g_autofree QdParamValue *values = NULL;
+
+  for (guint i = 0; i < c->n_nodes; i++)
+    {
+      Node *node = &c->nodes[i];
+
+      if (node->type != NULL)
+        max_params = MAX (max_params, node->type->n_params);
+    }
+  c->param_ok = g_new0 (gboolean, max_params);
+  values = g_new (QdParamValue, max_params);
+  for (guint i = 0; i < c->n_nodes; i++)
+    {
+      Node *node = &c->nodes[i];
+
+      if (node->type == NULL)
+        continue;
+      qd_compile_enter_scope (c, node);
+      if (node->block->inner != NULL && node->block->inner->mask != NULL)
+        qd_compile_evaluate_mask (c, node);
+      SetKey key = { node->type, node->block->params };
+      CachedSet *set = c->scoped ? NULL : g_hash_table_lookup (c->set_cache, &key);
+      guint n_params = node->type->n_params;
+
+      memset (values, 0, sizeof (QdParamValue) * max_params);
+      if (set != NULL)
+        {
+          node->n_in = set->n_in;
+          node->n_out = set->n_out;
+          node->port_number = set->port_number;
+          node->ports_ok = TRUE;
+          node->ok = TRUE;
+          /* The array of the block before with the same set, when it is
+           * shared: nothing to copy or look up. */
+          if (set->shared == NULL)
+            memcpy (values, set->values, n_params * sizeof (QdParamValue));
+        }
+      else
+        {
+          qd_compile_evaluate_block (c, node, values);
+          /* A block that is ok added no problem: its results hold for
+           * every block of its type and set. */
+          if (node->ok && !c->scoped)
+            {
+              set = g_malloc (sizeof (CachedSet)
+                              + n_params * sizeof (QdParamValue));
+              set->key = key;
+              set->n_in = node->n_in;
+              set->n_out = node->n_out;
+              set->port_number = node->port_number;
+              set->shared = NULL;
+              memcpy (set->values, values, n_params * sizeof (QdParamValue));
+              g_hash_table_insert (c->set_cache, &set->key, set);
+            }
+        }
+      if (node->atomic < 0)
+        {
+          g_ptr_array_set_size (c->vectors, 0);
+          continue;
+        }
+      if (set != NULL && set->shared != NULL)
+        sim->atomics[node->atomic].params = set->shared;
+      else if (set_params (c, node, values, &sim->atomics[node->atomic])
+               && set != NULL)
+        set->shared = sim->atomics[node->atomic].params;
+      sim->is_integrator[node->atomic] =
+        (node->type->flags & QD_BLOCK_INTEGRATOR) != 0;
+      atomic_nodes[node->atomic] = node;
+    }
+}
+
+/* Each path, with the block's id after its NUL (qd_atomic_block_id()).
+ * Paths are unique: stored without the chunk's deduplicating hash table,
+ * which would cost an entry per block. */
+static void
+make_paths (Compiler    *c,
+            Node *const *atomic_nodes)
+{
+  GString *text = g_string_new (NULL);
+  const Node *prefix_of = NULL;   /* the system whose path is in @text */
+  gsize prefix_len = 0;
+
+  for (guint i = 0; i < c->n_atomics; i++)
+    {
+      const Node *node = atomic_nodes[i];
+      const char *name = node->block->name;
+      const char *id = node->block->id;
+
+      /* Neighbours in priority order mostly share their system. */
+      if (i == 0 || node->parent != prefix_of)
+        {
+          g_string_truncate (text, 0);
+          if (node->parent != NULL)
+            append_path (text, node->parent);
+          prefix_of = node->parent;
+          prefix_len = text->len;
+        }
+      g_string_truncate (text, prefix_len);
+      g_string_append_c (text, '/');
+      g_string_append_len (text, name, strlen (name));
+      g_string_append_c (text, '\0');
+      g_string_append_len (text, id, strlen (id));
+      c->sim->atomics[i].path = g_string_chunk_insert_len (c->sim->strings,
+                                                            text->str,
+                                                            text->len);
+    }
+  g_string_free (text, TRUE);
+}
+
 static void
 build_model (Compiler *c)
 {
@@ -863,7 +982,6 @@ build_model (Compiler *c)
   guint32 *in_base;
   guint n_inputs = 0;
   gboolean wiring_ok = TRUE;
-  guint max_params = 1;
 
   sim->n_atomics = n;
   G_STATIC_ASSERT (sizeof (QdAtomic) == 64);
@@ -874,115 +992,8 @@ build_model (Compiler *c)
   c->vectors = g_ptr_array_new_with_free_func (g_free);
   in_base = g_new0 (guint32, n + 1);
 
-  /* Parameters of every block, atomic or structural, in order (which is
-   * the atomic blocks' priority order, so their records follow each
-   * other in that order). The values go through @values, and an atomic
-   * block's are then copied into its record. */
-  for (guint i = 0; i < c->n_nodes; i++)
-    {
-      Node *node = &c->nodes[i];
-
-      if (node->type != NULL)
-        max_params = MAX (max_params, node->type->n_params);
-    }
-  c->param_ok = g_new0 (gboolean, max_params);
-  {
-    g_autofree QdParamValue *values = g_new (QdParamValue, max_params);
-
-    for (guint i = 0; i < c->n_nodes; i++)
-      {
-        Node *node = &c->nodes[i];
-
-        if (node->type == NULL)
-          continue;
-        qd_compile_enter_scope (c, node);
-        if (node->block->inner != NULL && node->block->inner->mask != NULL)
-          qd_compile_evaluate_mask (c, node);
-        SetKey key = { node->type, node->block->params };
-        CachedSet *set = c->scoped ? NULL : g_hash_table_lookup (c->set_cache, &key);
-        guint n_params = node->type->n_params;
-
-        memset (values, 0, sizeof (QdParamValue) * max_params);
-        if (set != NULL)
-          {
-            node->n_in = set->n_in;
-            node->n_out = set->n_out;
-            node->port_number = set->port_number;
-            node->ports_ok = TRUE;
-            node->ok = TRUE;
-            /* The array of the block before with the same set, when it
-             * is shared: nothing to copy or look up. */
-            if (set->shared == NULL)
-              memcpy (values, set->values, n_params * sizeof (QdParamValue));
-          }
-        else
-          {
-            qd_compile_evaluate_block (c, node, values);
-            /* A block that is ok added no problem: its results hold for
-             * every block of its type and set. */
-            if (node->ok && !c->scoped)
-              {
-                set = g_malloc (sizeof (CachedSet)
-                                + n_params * sizeof (QdParamValue));
-                set->key = key;
-                set->n_in = node->n_in;
-                set->n_out = node->n_out;
-                set->port_number = node->port_number;
-                set->shared = NULL;
-                memcpy (set->values, values, n_params * sizeof (QdParamValue));
-                g_hash_table_insert (c->set_cache, &set->key, set);
-              }
-          }
-        if (node->atomic < 0)
-          {
-            g_ptr_array_set_size (c->vectors, 0);
-            continue;
-          }
-        if (set != NULL && set->shared != NULL)
-          sim->atomics[node->atomic].params = set->shared;
-        else if (set_params (c, node, values, &sim->atomics[node->atomic])
-                 && set != NULL)
-          set->shared = sim->atomics[node->atomic].params;
-        sim->is_integrator[node->atomic] =
-          (node->type->flags & QD_BLOCK_INTEGRATOR) != 0;
-        atomic_nodes[node->atomic] = node;
-      }
-  }
-
-  /* Each path, with the block's id after its NUL (qd_atomic_block_id()).
-   * Paths are unique: stored without the chunk's deduplicating hash
-   * table, which would cost an entry per block. */
-  {
-    GString *text = g_string_new (NULL);
-    const Node *prefix_of = NULL;   /* the system whose path is in @text */
-    gsize prefix_len = 0;
-
-    for (guint i = 0; i < n; i++)
-      {
-        const Node *node = atomic_nodes[i];
-        const char *name = node->block->name;
-        const char *id = node->block->id;
-
-        /* Neighbours in priority order mostly share their system. */
-        if (i == 0 || node->parent != prefix_of)
-          {
-            g_string_truncate (text, 0);
-            if (node->parent != NULL)
-              append_path (text, node->parent);
-            prefix_of = node->parent;
-            prefix_len = text->len;
-          }
-        g_string_truncate (text, prefix_len);
-        g_string_append_c (text, '/');
-        g_string_append_len (text, name, strlen (name));
-        g_string_append_c (text, '\0');
-        g_string_append_len (text, id, strlen (id));
-        sim->atomics[i].path = g_string_chunk_insert_len (sim->strings,
-                                                           text->str,
-                                                           text->len);
-      }
-    g_string_free (text, TRUE);
-  }
+  evaluate_blocks (c, atomic_nodes);
+  make_paths (c, atomic_nodes);
 
   /* What still reads the structural blocks' parameters; from here on the
    * compiler reads no atomic block of the document. */
