@@ -252,6 +252,22 @@ mliqss1_reschedule (Integrator *st)
   return handed_due (st) ? 0.0 : qd_integrator_liqss1_ops.reschedule (st);
 }
 
+/* A partner's last output time and its q just before it. A QSS partner
+ * keeps neither: its record ends before them (qd-integrator-private.h),
+ * and its transitions never wrote them, so they are the 0 of a new
+ * state. */
+static inline double
+partner_t_out (const Integrator *p)
+{
+  return p->method_ops == &qd_integrator_qss_ops ? 0.0 : p->t_out;
+}
+
+static inline double
+partner_q_old (const Integrator *p)
+{
+  return p->method_ops == &qd_integrator_qss_ops ? 0.0 : p->q_old;
+}
+
 /* The cross-dependence on the one coupled integrator that emitted since
  * the last derivative, if only one did and the derivative is not the
  * answer to this block's own output (which measures a_ii). */
@@ -264,22 +280,22 @@ estimate_cross (Integrator *st,
 
   for (guint m = 0; m < st->pair->n_partners; m++)
     {
-      const Integrator *p = st->pair->partner[m];
+      double t_out = partner_t_out (st->pair->partner[m]);
 
-      if (p->t_out != st->pair->seen_out[m])
+      if (t_out != st->pair->seen_out[m])
         {
           changed = (int) m;
           n_changed++;
-          st->pair->seen_out[m] = p->t_out;
+          st->pair->seen_out[m] = t_out;
         }
     }
   if (!own && n_changed == 1)
     {
       const Integrator *p = st->pair->partner[changed];
-      double dqk = p->core.q[0] - p->q_old;
+      double dqk = p->core.q[0] - partner_q_old (p);
 
       /* The partner emitted at t, so its q[0] is its value at t. */
-      if (dqk != 0.0 && p->t_out == t)
+      if (dqk != 0.0 && partner_t_out (p) == t)
         st->pair->a_cross[changed] = (st->core.x[1] - st->pair->dx_before) / dqk;
     }
 }

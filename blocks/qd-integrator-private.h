@@ -84,14 +84,6 @@ struct _Integrator
    * dqmin, dqrel, n, awaiting, initial, cache_valid. */
   QdIntegratorCore core;
 
-  double  t_out;                 /* time of the last output (the methods
-                                    that follow their own outputs) */
-
-  /* LIQSS1: dx/dt = u0 + a q, a estimated as qd-block-integrator.c
-   * describes (LIQSS2 and LIQSS3 estimate a the same way). */
-  double  a, u0;
-  double  q_old, dx_old;         /* q and dx/dt just before the last output */
-
   /* QSS1-3: x advanced to cache_t (from the x of tl = cache_tl) and its
    * quantum, as lambda computed them; dint at the same instant takes them
    * instead of computing them again. Anything that changes x clears
@@ -99,6 +91,33 @@ struct _Integrator
   double  cache_x[QD_MAX_ORDER + 2];
   double  cache_dq;
   double  cache_t, cache_tl;
+
+  /* mLIQSS1, mLIQSS2 (qd-integrator-mliqss.c): their pair state, or
+   * NULL for the other methods. A pointer, so that the state of every
+   * other method keeps its size. */
+  MliqssPair *pair;
+
+  /* A derivative above the method's order (qd-block-integrator.c, "Inputs
+   * above the method's order"): the method's own table while st->core.ops
+   * marks the case, the derivative as a polynomial around ex_t (where x
+   * was last made exact), and the absolute time of the method's own next
+   * event. Read only while marked. */
+  const Ops *method_ops;
+  double  ex_t;
+  double  ex_due;
+  double  ex_c[QD_MAX_ORDER + 1];
+
+  /* The QSS methods (qd_integrator_qss_ops) use nothing below: their
+   * blocks' records end here (QD_INTEGRATOR_QSS_BYTES, four cache lines
+   * instead of six; integrator_state_size()). */
+
+  double  t_out;                 /* time of the last output (the methods
+                                    that follow their own outputs) */
+
+  /* LIQSS1: dx/dt = u0 + a q, a estimated as qd-block-integrator.c
+   * describes (LIQSS2 and LIQSS3 estimate a the same way). */
+  double  a, u0;
+  double  q_old, dx_old;         /* q and dx/dt just before the last output */
 
   /* LIQSS2, LIQSS3 (qd-integrator-stiff.c): the affine term as a
    * polynomial, u(tu + s) = sum u[k] s^k, and its value at the next
@@ -121,24 +140,13 @@ struct _Integrator
    * whether the last derivative answered the block's own output. */
   gboolean own_step;
   gboolean answered;
-
-  /* A derivative above the method's order (qd-block-integrator.c, "Inputs
-   * above the method's order"): the method's own table while st->core.ops
-   * marks the case, the derivative as a polynomial around ex_t (where x
-   * was last made exact), and the absolute time of the method's own next
-   * event. Read only while marked. */
-  const Ops *method_ops;
-  double  ex_t;
-  double  ex_c[QD_MAX_ORDER + 1];
-  double  ex_due;
-
-  /* mLIQSS1, mLIQSS2 (qd-integrator-mliqss.c): their pair state, or
-   * NULL for the other methods. A pointer, so that the state of every
-   * other method keeps its size (six cache lines). */
-  MliqssPair *pair;
 };
 
-G_STATIC_ASSERT (G_STRUCT_OFFSET (Integrator, t_out) <= QD_INTEGRATOR_INPUT_BYTES);
+/* The part of the state the QSS methods use. */
+#define QD_INTEGRATOR_QSS_BYTES 256
+G_STATIC_ASSERT (G_STRUCT_OFFSET (Integrator, t_out) == QD_INTEGRATOR_QSS_BYTES);
+G_STATIC_ASSERT (G_STRUCT_OFFSET (Integrator, cache_x) <= QD_INTEGRATOR_INPUT_BYTES);
+
 
 /* The block emitted at t_out and is still waiting for the derivative
  * that answers it, but time has moved on to t: the answer will not come.

@@ -195,7 +195,7 @@ qd_compile_find_algebraic_loops (Compiler *c,
          * that still carries the first block's id for selection. */
         g_ptr_array_add (c->problems,
                          qd_problem_new (QD_ERROR_ALGEBRAIC_LOOP, "",
-                                         first->block->id,
+                                         qd_atomic_block_id (&sim->atomics[first->atomic]),
                                          _("algebraic loop through %s: break "
                                            "it with an integrator or a delay"),
                                          names->str));

@@ -90,6 +90,10 @@ typedef struct
   SetKey        key;
   guint         n_in, n_out;
   guint         port_number;
+  /* The atomic blocks' shared copy of the values (qd-compile.c,
+   * copy_params()), once the first of them has made it; NULL for a
+   * type whose blocks cannot share theirs. */
+  const QdParamValue *shared;
   QdParamValue  values[];   /* type->n_params; vectors in CachedParams */
 } CachedSet;
 
@@ -118,6 +122,12 @@ typedef struct
   const QdBlockType  *types[16];
   GHashTable         *param_cache; /* ParamKey -> CachedParam */
   GHashTable         *set_cache;   /* SetKey -> CachedSet */
+  /* The caller gave the document up: its links and atomic blocks may be
+   * freed once read (qd-compile.c). */
+  gboolean            drop_document;
+  /* The atomic blocks' parameter sets, shared (qd-compile.c,
+   * copy_params()). */
+  GHashTable         *shared_params;
   gboolean           *param_ok;   /* evaluate_block(): per parameter */
   /* The vectors of the block being evaluated, until they are copied into
    * its record. */

@@ -162,12 +162,30 @@ has_size (const QdBlock *block)
 static gboolean
 system_has_vectors (QdSystem *system)
 {
+  /* The last types looked up, by id string (blocks of a type share it):
+   * a large system alternates a few types. */
+  const char *ids[4] = { NULL };
+  const QdBlockType *types[4] = { NULL };
+  guint next = 0;
+
   for (guint i = 0; i < system->blocks->len; i++)
     {
       QdBlock *block = g_ptr_array_index (system->blocks, i);
-      const QdBlockType *type = qd_registry_lookup (block->type);
+      const QdBlockType *type = NULL;
+      guint k = 0;
       g_auto(GStrv) x0 = NULL;
 
+      while (k < G_N_ELEMENTS (ids) && ids[k] != block->type)
+        k++;
+      if (k < G_N_ELEMENTS (ids))
+        type = types[k];
+      else
+        {
+          type = qd_registry_lookup (block->type);
+          ids[next] = block->type;
+          types[next] = type;
+          next = (next + 1) % G_N_ELEMENTS (ids);
+        }
       if (block->inner != NULL && system_has_vectors (block->inner))
         return TRUE;
       if (type == NULL)

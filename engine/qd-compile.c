@@ -49,14 +49,30 @@ append_path (GString    *text,
   g_string_append (text, node->block->name);
 }
 
-/* "/Plant/Integrator 2": the names from the root down. */
+/* "/Plant/Integrator 2": the names from the root down; an atomic block
+ * whose document block is gone (drop_document_blocks()) by the path the
+ * flat model keeps. */
 static char *
-node_path (const Node *node)
+node_path (const Compiler *c,
+           const Node     *node)
 {
-  GString *text = g_string_new (NULL);
+  GString *text;
 
+  if (node->block == NULL)
+    return g_strdup (c->sim->atomics[node->atomic].path);
+  text = g_string_new (NULL);
   append_path (text, node);
   return g_string_free (text, FALSE);
+}
+
+/* The id of @node's block, for selecting it. */
+static const char *
+node_id (const Compiler *c,
+         const Node     *node)
+{
+  if (node->block == NULL)
+    return qd_atomic_block_id (&c->sim->atomics[node->atomic]);
+  return node->block->id;
 }
 
 void
@@ -68,7 +84,7 @@ qd_compile_add_problem (Compiler    *c,
 {
   va_list args;
   char *message;
-  char *path = node != NULL ? node_path (node) : NULL;
+  char *path = node != NULL ? node_path (c, node) : NULL;
 
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
@@ -76,7 +92,7 @@ qd_compile_add_problem (Compiler    *c,
   g_ptr_array_add (c->problems,
                    qd_problem_new (code,
                                    path != NULL ? path : "",
-                                   node != NULL ? node->block->id : NULL,
+                                   node != NULL ? node_id (c, node) : NULL,
                                    "%s", message));
   g_free (message);
   g_free (path);
@@ -92,11 +108,23 @@ lookup_type (Compiler   *c,
   guint k = (guint) (((guint64) (guintptr) type_id
                        * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) >> 60);
 
-  if (type_id != c->type_ids[k])
+  /* Probed in turn: two ids hashed to one slot would otherwise replace
+   * each other at every block (the LC line's WSums and Integrators did,
+   * a registry lookup for every other block). */
+  for (guint probe = 0; probe < G_N_ELEMENTS (c->type_ids); probe++)
     {
-      c->types[k] = qd_registry_lookup (type_id);
-      c->type_ids[k] = type_id;
+      guint j = (k + probe) % G_N_ELEMENTS (c->type_ids);
+
+      if (c->type_ids[j] == type_id)
+        return c->types[j];
+      if (c->type_ids[j] == NULL)
+        {
+          k = j;
+          break;
+        }
     }
+  c->types[k] = qd_registry_lookup (type_id);
+  c->type_ids[k] = type_id;
   return c->types[k];
 }
 
@@ -224,7 +252,7 @@ check_port_numbers (Compiler   *c,
                                     node->port_number, count, count);
           else if (other != NULL)
             {
-              g_autofree char *other_path = node_path (other);
+              g_autofree char *other_path = node_path (c, other);
 
               qd_compile_add_problem (c, node, QD_ERROR_PARAM,
                                       _("port number %u is also used by %s; "
@@ -243,11 +271,16 @@ id_hash (const char *id)
 {
   guint64 x = (guintptr) id;
 
-  /* The low bits of an address are mostly alike: mix the high ones in. */
-  x ^= x >> 29;
-  x *= G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
-  x ^= x >> 32;
-  return (guint) x;
+  /* Ids made one after the other lie close in memory, and a system's
+   * links mostly name blocks in the order they were made: slots in the
+   * order of the addresses (16 bytes apart, an id's least size) turn a
+   * large system's lookups into a walk through the table instead of a
+   * cache miss each (a third of the time of indexing the LC line's
+   * drivers). Each window of 2^28 bytes is shifted by a mix of its
+   * number, so that windows folding onto the same slots do not collide
+   * line for line. */
+  return (guint) ((x >> 4)
+                  + ((x >> 28) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15) >> 32));
 }
 
 /* Indexes the blocks of @entry's system by id, replacing the previous
@@ -463,7 +496,7 @@ index_tags (Compiler *c)
                                   strchr (key, '/') + 1);
         else if (pass == 0 && other != NULL)
           {
-            g_autofree char *other_path = node_path (other);
+            g_autofree char *other_path = node_path (c, other);
 
             qd_compile_add_problem (c, node, QD_ERROR_DUPLICATE,
                                     _("parameter '%s': the tag '%s' is also "
@@ -600,67 +633,344 @@ record_alloc (Compiler *c,
   return rec;
 }
 
-/* Makes the record of atomic block @node (parameters evaluated into
- * @values, their vectors in c->vectors) and fills its QdAtomic @a, with
- * the parameters and their vectors copied into the record. The inputs
- * are wired later. */
-static void
-make_record (Compiler           *c,
-             Node               *node,
+/* An evaluated parameter set in the simulation's memory (sim->allocs),
+ * shared by every block whose parameters evaluate to the same values: in
+ * a large model most blocks of a type have the same ones (all the WSums
+ * of a line, its Integrators but for x0), and a copy in each record cost
+ * a third of the records (docs/performance.md). The values follow the
+ * header, their vectors follow the values. */
+typedef struct
+{
+  guint        n;
+  guint        hash;
+  QdParamValue values[];
+} SharedParams;
+
+static guint
+mix_hash (guint    h,
+          guint64  x)
+{
+  return (h ^ (guint) x ^ (guint) (x >> 32)) * 0x01000193u;
+}
+
+static guint
+params_hash (const QdParamValue *values,
+             guint               n)
+{
+  guint h = 0x811c9dc5u ^ n;
+
+  for (guint k = 0; k < n; k++)
+    {
+      guint64 bits;
+
+      memcpy (&bits, &values[k].number, sizeof bits);
+      h = mix_hash (h, bits);
+      h = mix_hash (h, (guintptr) values[k].text);
+      h = mix_hash (h, values[k].n_vector);
+      for (guint e = 0; e < values[k].n_vector; e++)
+        {
+          memcpy (&bits, &values[k].vector[e], sizeof bits);
+          h = mix_hash (h, bits);
+        }
+    }
+  return h;
+}
+
+static guint
+shared_params_hash (gconstpointer key)
+{
+  return ((const SharedParams *) key)->hash;
+}
+
+/* Equal to the bit (a NaN equals itself, 0 is not -0); texts by address,
+ * since the compiler interns them (a text kept elsewhere is merely not
+ * shared). */
+static gboolean
+shared_params_equal (gconstpointer a,
+                     gconstpointer b)
+{
+  const SharedParams *x = a, *y = b;
+
+  if (x->hash != y->hash || x->n != y->n)
+    return FALSE;
+  for (guint k = 0; k < x->n; k++)
+    {
+      const QdParamValue *u = &x->values[k], *v = &y->values[k];
+
+      if (memcmp (&u->number, &v->number, sizeof u->number) != 0
+          || u->text != v->text || u->n_vector != v->n_vector
+          || (u->n_vector > 0
+              && memcmp (u->vector, v->vector,
+                         u->n_vector * sizeof (double)) != 0))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Whether blocks of @type may share their parameter sets: not when the
+ * simulation writes one of them before init (a seed, which a sweep
+ * derives per run from the block's own: qd_simulation_reseed()). */
+static gboolean
+params_shareable (const QdBlockType *type,
+                  guint              n_params)
+{
+  for (guint k = 0; k < n_params; k++)
+    if (type->params[k].flags & QD_PARAM_SEED)
+      return FALSE;
+  return TRUE;
+}
+
+/* A copy of the first @n_params of @values with their vectors, in the
+ * simulation's memory: the one every block with the same values shares
+ * (made by the first of them), or with @own the block's alone. */
+static const QdParamValue *
+copy_params (Compiler           *c,
              const QdParamValue *values,
-             QdAtomic           *a)
+             guint               n_params,
+             gboolean            own)
+{
+  SharedParams *probe, *shared;
+  gsize n_doubles = 0;
+  double *vectors;
+
+  probe = g_alloca (sizeof (SharedParams) + n_params * sizeof (QdParamValue));
+  probe->n = n_params;
+  probe->hash = own ? 0 : params_hash (values, n_params);
+  memcpy (probe->values, values, n_params * sizeof (QdParamValue));
+  shared = own ? NULL : g_hash_table_lookup (c->shared_params, probe);
+  if (shared != NULL)
+    return shared->values;
+
+  for (guint k = 0; k < n_params; k++)
+    n_doubles += values[k].n_vector;
+  shared = g_malloc (sizeof (SharedParams) + n_params * sizeof (QdParamValue)
+                     + n_doubles * sizeof (double));
+  memcpy (shared, probe, sizeof (SharedParams) + n_params * sizeof (QdParamValue));
+  vectors = (double *) &shared->values[n_params];
+  for (guint k = 0; k < n_params; k++)
+    if (values[k].vector != NULL)
+      {
+        memcpy (vectors, values[k].vector, values[k].n_vector * sizeof (double));
+        shared->values[k].vector = vectors;
+        vectors += values[k].n_vector;
+      }
+  g_ptr_array_add (c->sim->allocs, shared);
+  if (!own)
+    g_hash_table_add (c->shared_params, shared);
+  return shared->values;
+}
+
+/* Gives atomic block @node's QdAtomic @a its parameters, evaluated into
+ * @values (their vectors in c->vectors): shared with every other block
+ * whose parameters have the same values, or, for a type that cannot
+ * share them, a copy of its own. Parameters only the compiler reads
+ * (trailing QD_PARAM_COMPILE_ONLY) are left out. Returns whether they
+ * are shared. */
+static gboolean
+set_params (Compiler           *c,
+            Node               *node,
+            const QdParamValue *values,
+            QdAtomic           *a)
 {
   const QdBlockType *type = node->type;
-  guint n_in = node->ok ? node->n_in : 0;
   guint n_params = type->n_params;
-  gsize in_pos, params_pos, vectors_pos, size;
-  QdParamValue *params;
-  double *vectors;
-  guint8 *rec;
+  gboolean shareable;
 
-  G_STATIC_ASSERT (sizeof (QdParamValue) % 8 == 0);
-
-  /* The state first, so that its alignment costs no padding: 16 bytes,
-   * or a cache line when it is a line or more (an integrator's, which
-   * then spans as few lines as its layout allows). Then the parts in the
-   * order in which a static block's lambda reads them (input pointers,
-   * parameters, weights: the first two lines of a WSum's record); an
-   * integrator's parameters, read only by init, come after its state. */
   while (n_params > 0
          && (type->params[n_params - 1].flags & QD_PARAM_COMPILE_ONLY) != 0)
     n_params--;
-  in_pos = ALIGN_UP (type->state_size, 16);
-  params_pos = in_pos + n_in * sizeof (const QdSignal *);
-  vectors_pos = params_pos + n_params * sizeof (QdParamValue);
-  size = vectors_pos;
-  for (guint k = 0; k < n_params; k++)
-    size += values[k].n_vector * sizeof (double);
-
-  rec = record_alloc (c, MAX (size, 16), type->state_size >= 64 ? 64 : 16);
-  params = (QdParamValue *) (rec + params_pos);
-  vectors = (double *) (rec + vectors_pos);
-  for (guint k = 0; k < n_params; k++)
-    {
-      params[k] = values[k];
-      if (values[k].vector != NULL)
-        {
-          memcpy (vectors, values[k].vector,
-                  values[k].n_vector * sizeof (double));
-          params[k].vector = vectors;
-          vectors += values[k].n_vector;
-        }
-    }
+  shareable = params_shareable (type, n_params);
+  a->params = copy_params (c, values, n_params, !shareable);
   g_ptr_array_set_size (c->vectors, 0);
+  return shareable;
+}
+
+/* Makes the record of atomic block @node, its state and its input
+ * pointers, and fills its QdAtomic @a (whose params are set). The inputs
+ * are wired later. */
+static void
+make_record (Compiler *c,
+             Node     *node,
+             QdAtomic *a)
+{
+  const QdBlockType *type = node->type;
+  guint n_in = node->ok ? node->n_in : 0;
+  gsize state_size = type->state_size, in_pos, size;
+  guint8 *rec;
+
+  if (node->ok && c->sim->classic == NULL && type->fast != NULL
+      && type->fast->state_size != NULL)
+    state_size = MIN (state_size, type->fast->state_size (a->params));
+  /* The state first, so that its alignment costs no padding: 16 bytes,
+   * or a cache line when it is a line or more (an integrator's, which
+   * then spans as few lines as its layout allows); then the input
+   * pointers, which a static block's lambda reads first. */
+  in_pos = ALIGN_UP (state_size, 16);
+  size = in_pos + n_in * sizeof (const QdSignal *);
+  rec = record_alloc (c, MAX (size, 16), state_size >= 64 ? 64 : 16);
 
   a->state = rec;
   a->in = (const QdSignal *const *) (rec + in_pos);
   g_assert (n_in <= G_MAXUINT16 && node->n_out <= G_MAXUINT16);
   a->n_in = (guint16) n_in;
   a->n_out = (guint16) (node->ok ? node->n_out : 0);
-  a->params = params;
   a->type = type;
   a->sim = c->sim;
   a->index = (guint) node->atomic;
+}
+
+/* The atomic blocks of the document the caller gave up
+ * (qd_simulation_new_taking()), freed once their parameters are
+ * evaluated and their paths and ids are in the flat model, before its
+ * records: a large model's blocks and its records are then not in
+ * memory at once. The structural blocks (subsystems, ports, tags) stay
+ * for the wiring; so does a system held elsewhere. The atomic Nodes
+ * lose their block: problems from here on name it by its path
+ * (node_path()). */
+static void
+drop_document_blocks (Compiler *c)
+{
+  for (guint i = 0; i < c->n_nodes; i++)
+    if (c->nodes[i].structural || c->nodes[i].type == NULL)
+      qd_block_ref (c->nodes[i].block);
+  for (guint s = 0; s < c->systems->len; s++)
+    {
+      QdSystem *system = g_array_index (c->systems, SystemEntry, s).system;
+
+      if (g_atomic_int_get (&system->ref_count) == 1)
+        qd_system_drop_blocks (system);
+    }
+  for (guint i = 0; i < c->n_nodes; i++)
+    {
+      Node *node = &c->nodes[i];
+
+      if (node->structural || node->type == NULL)
+        qd_block_unref (node->block);
+      else
+        node->block = NULL;
+    }
+#ifdef __GLIBC__
+  malloc_trim (0);
+#endif
+}
+
+/* The parameters of every block, atomic or structural, in order (which
+ * is the atomic blocks' priority order), through the caches by set and
+ * by text; each atomic block's go to its QdAtomic (set_params()), and
+ * its Node to @atomic_nodes. */
+static void
+evaluate_blocks (Compiler  *c,
+                 Node     **atomic_nodes)
+{
+  QdSimulation *sim = c->sim;
+  guint max_params = 1;
+  g_autofree QdParamValue *values = NULL;
+
+  for (guint i = 0; i < c->n_nodes; i++)
+    {
+      Node *node = &c->nodes[i];
+
+      if (node->type != NULL)
+        max_params = MAX (max_params, node->type->n_params);
+    }
+  c->param_ok = g_new0 (gboolean, max_params);
+  values = g_new (QdParamValue, max_params);
+  for (guint i = 0; i < c->n_nodes; i++)
+    {
+      Node *node = &c->nodes[i];
+
+      if (node->type == NULL)
+        continue;
+      qd_compile_enter_scope (c, node);
+      if (node->block->inner != NULL && node->block->inner->mask != NULL)
+        qd_compile_evaluate_mask (c, node);
+      SetKey key = { node->type, node->block->params };
+      CachedSet *set = c->scoped ? NULL : g_hash_table_lookup (c->set_cache, &key);
+      guint n_params = node->type->n_params;
+
+      memset (values, 0, sizeof (QdParamValue) * max_params);
+      if (set != NULL)
+        {
+          node->n_in = set->n_in;
+          node->n_out = set->n_out;
+          node->port_number = set->port_number;
+          node->ports_ok = TRUE;
+          node->ok = TRUE;
+          /* The array of the block before with the same set, when it is
+           * shared: nothing to copy or look up. */
+          if (set->shared == NULL)
+            memcpy (values, set->values, n_params * sizeof (QdParamValue));
+        }
+      else
+        {
+          qd_compile_evaluate_block (c, node, values);
+          /* A block that is ok added no problem: its results hold for
+           * every block of its type and set. */
+          if (node->ok && !c->scoped)
+            {
+              set = g_malloc (sizeof (CachedSet)
+                              + n_params * sizeof (QdParamValue));
+              set->key = key;
+              set->n_in = node->n_in;
+              set->n_out = node->n_out;
+              set->port_number = node->port_number;
+              set->shared = NULL;
+              memcpy (set->values, values, n_params * sizeof (QdParamValue));
+              g_hash_table_insert (c->set_cache, &set->key, set);
+            }
+        }
+      if (node->atomic < 0)
+        {
+          g_ptr_array_set_size (c->vectors, 0);
+          continue;
+        }
+      if (set != NULL && set->shared != NULL)
+        sim->atomics[node->atomic].params = set->shared;
+      else if (set_params (c, node, values, &sim->atomics[node->atomic])
+               && set != NULL)
+        set->shared = sim->atomics[node->atomic].params;
+      sim->is_integrator[node->atomic] =
+        (node->type->flags & QD_BLOCK_INTEGRATOR) != 0;
+      atomic_nodes[node->atomic] = node;
+    }
+}
+
+/* Each path, with the block's id after its NUL (qd_atomic_block_id()).
+ * Paths are unique: stored without the chunk's deduplicating hash table,
+ * which would cost an entry per block. */
+static void
+make_paths (Compiler    *c,
+            Node *const *atomic_nodes)
+{
+  GString *text = g_string_new (NULL);
+  const Node *prefix_of = NULL;   /* the system whose path is in @text */
+  gsize prefix_len = 0;
+
+  for (guint i = 0; i < c->n_atomics; i++)
+    {
+      const Node *node = atomic_nodes[i];
+      const char *name = node->block->name;
+      const char *id = node->block->id;
+
+      /* Neighbours in priority order mostly share their system. */
+      if (i == 0 || node->parent != prefix_of)
+        {
+          g_string_truncate (text, 0);
+          if (node->parent != NULL)
+            append_path (text, node->parent);
+          prefix_of = node->parent;
+          prefix_len = text->len;
+        }
+      g_string_truncate (text, prefix_len);
+      g_string_append_c (text, '/');
+      g_string_append_len (text, name, strlen (name));
+      g_string_append_c (text, '\0');
+      g_string_append_len (text, id, strlen (id));
+      c->sim->atomics[i].path = g_string_chunk_insert_len (c->sim->strings,
+                                                            text->str,
+                                                            text->len);
+    }
+  g_string_free (text, TRUE);
 }
 
 static void
@@ -672,7 +982,6 @@ build_model (Compiler *c)
   guint32 *in_base;
   guint n_inputs = 0;
   gboolean wiring_ok = TRUE;
-  guint max_params = 1;
 
   sim->n_atomics = n;
   G_STATIC_ASSERT (sizeof (QdAtomic) == 64);
@@ -683,107 +992,19 @@ build_model (Compiler *c)
   c->vectors = g_ptr_array_new_with_free_func (g_free);
   in_base = g_new0 (guint32, n + 1);
 
-  /* Parameters of every block, atomic or structural, in order (which is
-   * the atomic blocks' priority order, so their records follow each
-   * other in that order). The values go through @values, and an atomic
-   * block's are then copied into its record. */
-  for (guint i = 0; i < c->n_nodes; i++)
-    {
-      Node *node = &c->nodes[i];
+  evaluate_blocks (c, atomic_nodes);
+  make_paths (c, atomic_nodes);
 
-      if (node->type != NULL)
-        max_params = MAX (max_params, node->type->n_params);
-    }
-  c->param_ok = g_new0 (gboolean, max_params);
-  {
-    g_autofree QdParamValue *values = g_new (QdParamValue, max_params);
-
-    for (guint i = 0; i < c->n_nodes; i++)
-      {
-        Node *node = &c->nodes[i];
-
-        if (node->type == NULL)
-          continue;
-        qd_compile_enter_scope (c, node);
-        if (node->block->inner != NULL && node->block->inner->mask != NULL)
-          qd_compile_evaluate_mask (c, node);
-        SetKey key = { node->type, node->block->params };
-        CachedSet *set = c->scoped ? NULL : g_hash_table_lookup (c->set_cache, &key);
-        guint n_params = node->type->n_params;
-
-        memset (values, 0, sizeof (QdParamValue) * max_params);
-        if (set != NULL)
-          {
-            memcpy (values, set->values, n_params * sizeof (QdParamValue));
-            node->n_in = set->n_in;
-            node->n_out = set->n_out;
-            node->port_number = set->port_number;
-            node->ports_ok = TRUE;
-            node->ok = TRUE;
-          }
-        else
-          {
-            qd_compile_evaluate_block (c, node, values);
-            /* A block that is ok added no problem: its results hold for
-             * every block of its type and set. */
-            if (node->ok && !c->scoped)
-              {
-                set = g_malloc (sizeof (CachedSet)
-                                + n_params * sizeof (QdParamValue));
-                set->key = key;
-                set->n_in = node->n_in;
-                set->n_out = node->n_out;
-                set->port_number = node->port_number;
-                memcpy (set->values, values, n_params * sizeof (QdParamValue));
-                g_hash_table_insert (c->set_cache, &set->key, set);
-              }
-          }
-        if (node->atomic < 0)
-          {
-            g_ptr_array_set_size (c->vectors, 0);
-            continue;
-          }
-        make_record (c, node, values, &sim->atomics[node->atomic]);
-        sim->is_integrator[node->atomic] =
-          (node->type->flags & QD_BLOCK_INTEGRATOR) != 0;
-        atomic_nodes[node->atomic] = node;
-      }
-  }
-
-  /* Each path, with the block's id after its NUL (qd_atomic_block_id()).
-   * Paths are unique: stored without the chunk's deduplicating hash
-   * table, which would cost an entry per block. */
-  {
-    GString *text = g_string_new (NULL);
-    const Node *prefix_of = NULL;   /* the system whose path is in @text */
-    gsize prefix_len = 0;
-
-    for (guint i = 0; i < n; i++)
-      {
-        const Node *node = atomic_nodes[i];
-        const char *name = node->block->name;
-        const char *id = node->block->id;
-
-        /* Neighbours in priority order mostly share their system. */
-        if (i == 0 || node->parent != prefix_of)
-          {
-            g_string_truncate (text, 0);
-            if (node->parent != NULL)
-              append_path (text, node->parent);
-            prefix_of = node->parent;
-            prefix_len = text->len;
-          }
-        g_string_truncate (text, prefix_len);
-        g_string_append_c (text, '/');
-        g_string_append_len (text, name, strlen (name));
-        g_string_append_c (text, '\0');
-        g_string_append_len (text, id, strlen (id));
-        sim->atomics[i].path = g_string_chunk_insert_len (sim->strings,
-                                                           text->str,
-                                                           text->len);
-      }
-    g_string_free (text, TRUE);
-  }
+  /* What still reads the structural blocks' parameters; from here on the
+   * compiler reads no atomic block of the document. */
+  check_port_numbers (c, QD_TYPE_INPORT);
+  check_port_numbers (c, QD_TYPE_OUTPORT);
+  index_outports (c);
+  index_tags (c);
+  if (c->drop_document && c->problems->len == 0)
+    drop_document_blocks (c);
+  for (guint i = 0; i < n; i++)
+    make_record (c, atomic_nodes[i], &sim->atomics[i]);
 
   for (guint i = 0; i < n; i++)
     {
@@ -798,11 +1019,6 @@ build_model (Compiler *c)
   for (guint i = 0; i < n; i++)
     sim->atomics[i].out = &sim->signals[sim->out_base[i]];
   sim->fan_start = g_new0 (guint32, sim->n_signals + 2);
-
-  check_port_numbers (c, QD_TYPE_INPORT);
-  check_port_numbers (c, QD_TYPE_OUTPORT);
-  index_outports (c);
-  index_tags (c);
 
   /* Resolve every input; count the receivers of each output. */
   {
@@ -927,6 +1143,7 @@ compile_flat (QdDocument        *document,
   QdSystem *root;
 
   c.sim = sim;
+  c.drop_document = drop_links;
   c.zero_inputs = zero_inputs;
   c.settings = qd_document_get_settings (document);
   c.problems = g_ptr_array_new ();
@@ -938,6 +1155,7 @@ compile_flat (QdDocument        *document,
   c.set_cache = g_hash_table_new_full (qd_compile_pair_key_hash,
                                        qd_compile_pair_key_equal, NULL,
                                        g_free);
+  c.shared_params = g_hash_table_new (shared_params_hash, shared_params_equal);
   c.var_names = g_ptr_array_new_with_free_func (g_free);
   c.var_values = g_array_new (FALSE, FALSE, sizeof (double));
   c.var_ok = g_array_new (FALSE, FALSE, sizeof (gboolean));
@@ -1003,6 +1221,7 @@ compile_flat (QdDocument        *document,
   g_clear_pointer (&c.tags, g_hash_table_unref);
   g_hash_table_unref (c.set_cache);
   g_hash_table_unref (c.param_cache);
+  g_hash_table_unref (c.shared_params);
   g_clear_pointer (&c.scopes, g_hash_table_unref);
   g_free (c.param_ok);
   g_array_unref (c.var_ok);

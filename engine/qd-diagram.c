@@ -54,8 +54,12 @@ shared_text_of (const char *text)
   return (SharedText *) (gpointer) (text - G_STRUCT_OFFSET (SharedText, text));
 }
 
+/* share() with the lock of the shared texts held: a caller sharing
+ * several texts at once takes it once (a block's id and type, a
+ * parameter's name and value), which in a large model being built is a
+ * good part of the time. */
 static char *
-share (const char *text)
+share_locked (const char *text)
 {
   SharedText *shared;
   char *found;
@@ -63,7 +67,6 @@ share (const char *text)
   if (text == NULL)
     return NULL;
 
-  G_LOCK (shared_texts);
   if (G_UNLIKELY (shared_texts == NULL))
     shared_texts = g_hash_table_new (g_str_hash, g_str_equal);
   found = g_hash_table_lookup (shared_texts, text);
@@ -83,8 +86,19 @@ share (const char *text)
       found = shared->text;
       g_hash_table_add (shared_texts, found);
     }
-  G_UNLOCK (shared_texts);
+  return found;
+}
 
+static char *
+share (const char *text)
+{
+  char *found;
+
+  if (text == NULL)
+    return NULL;
+  G_LOCK (shared_texts);
+  found = share_locked (text);
+  G_UNLOCK (shared_texts);
   return found;
 }
 
@@ -245,7 +259,20 @@ param_set_intern (GArray *fresh)
   G_UNLOCK (param_sets);
 
   if (fresh != NULL)
-    g_array_unref (fresh);
+    {
+      /* Its texts unshared under one lock, not one each. */
+      G_LOCK (shared_texts);
+      for (guint i = 0; i < fresh->len; i++)
+        {
+          QdParam *param = &g_array_index (fresh, QdParam, i);
+
+          unshare_locked (param->name);
+          unshare_locked (param->value);
+        }
+      G_UNLOCK (shared_texts);
+      g_array_set_clear_func (fresh, NULL);
+      g_array_unref (fresh);
+    }
   return set;
 }
 
@@ -329,8 +356,10 @@ qd_block_new (const char *id,
   block = g_malloc0 (sizeof (QdBlock) + name_size);
   block->ref_count = 1;
   /* Links name the block by this same string (see share()). */
-  block->id = share (id);
-  block->type = share (type);
+  G_LOCK (shared_texts);
+  block->id = share_locked (id);
+  block->type = share_locked (type);
+  G_UNLOCK (shared_texts);
   block->name = memcpy (block + 1, name, name_size);
   block->params = param_set_empty ();
   block->width = 60;
@@ -484,6 +513,7 @@ qd_block_set_param_raw (QdBlock    *block,
   /* The set with @name changed, in the same order (a new parameter goes
    * last, as the file gives them). */
   fresh = param_set_new (old->len + 1);
+  G_LOCK (shared_texts);
   for (guint i = 0; i < old->len; i++)
     {
       const QdParam *param = &g_array_index (old, QdParam, i);
@@ -491,13 +521,13 @@ qd_block_set_param_raw (QdBlock    *block,
 
       if (strcmp (param->name, name) != 0)
         {
-          copy.name = share (param->name);
-          copy.value = share (param->value);
+          copy.name = share_locked (param->name);
+          copy.value = share_locked (param->value);
         }
       else if (value != NULL)
         {
-          copy.name = share (param->name);
-          copy.value = share (value);
+          copy.name = share_locked (param->name);
+          copy.value = share_locked (value);
         }
       else
         continue;
@@ -505,10 +535,11 @@ qd_block_set_param_raw (QdBlock    *block,
     }
   if (!found)
     {
-      QdParam copy = { share (name), share (value) };
+      QdParam copy = { share_locked (name), share_locked (value) };
 
       g_array_append_val (fresh, copy);
     }
+  G_UNLOCK (shared_texts);
 
   block->params = param_set_intern (fresh);
   param_set_release (old);
@@ -1219,6 +1250,27 @@ qd_system_drop_links (QdSystem *system)
 
   release_owned_links (system->links);
   g_ptr_array_set_size (system->links, 0);
+}
+
+void
+qd_system_drop_blocks (QdSystem *system)
+{
+  GPtrArray *blocks;
+  guint kept = 0;
+
+  g_return_if_fail (system != NULL);
+
+  blocks = system->blocks;
+  release_owned (system);
+  for (guint i = 0; i < blocks->len; i++)
+    if (blocks->pdata[i] != NULL)
+      blocks->pdata[kept++] = blocks->pdata[i];
+  /* Cleared first: shrinking unrefs what the slots past the end hold. */
+  for (guint i = kept; i < blocks->len; i++)
+    blocks->pdata[i] = NULL;
+  g_ptr_array_set_size (blocks, kept);
+  g_clear_pointer (&system->by_id, g_hash_table_unref);
+  g_clear_pointer (&system->by_name, g_hash_table_unref);
 }
 
 QdSystem *

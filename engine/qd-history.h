@@ -125,6 +125,10 @@ void        qd_system_name_removed         (QdSystem      *system,
  * the compiler, once it has read them, in a document it was given to
  * free (qd_simulation_new_taking()). */
 void        qd_system_drop_links           (QdSystem      *system);
+/* Takes out of @system the blocks nothing else holds (but subsystems),
+ * freeing them in one sweep: the compiler, once it has read them, in a
+ * document it was given to free. The blocks kept stay in their order. */
+void        qd_system_drop_blocks          (QdSystem      *system);
 /* A target owned by no link, to hand to qd_document_edit_insert_target
  * (qd-diagram.c). */
 QdLinkTarget *qd_link_target_new           (const char    *dst_block,

@@ -18,16 +18,19 @@
  * Everything else of block i is in its record, reached through the
  * QdAtomic's pointers; the records follow each other in priority order:
  *
- *   state | in[] | parameters | their vectors
+ *   state | in[]
  *
  * (the state, zeroed, 16-byte aligned, or on a cache line when it is 64
- * bytes or more; the input pointers; the evaluated parameters in schema
- * order and the elements of their vectors), so that what a transition
- * reads of a block besides its QdAtomic and its segments is on
- * neighbouring lines rather than in one array per kind: a WSum of two
- * inputs reads two lines of its record, an integrator the two lines at
+ * bytes or more, and as long as the block's type says this instance
+ * needs (QdBlockFastPaths.state_size); the input pointers), so that what
+ * a transition reads of a block besides its QdAtomic and its segments is
+ * on neighbouring lines rather than in one array per kind: a WSum of two
+ * inputs reads one line of its record, an integrator the two lines at
  * the start of its state. The records are carved out of large chunks
- * (qd-compile.c).
+ * (qd-compile.c). The evaluated parameters (in schema order, with the
+ * elements of their vectors) are shared by the blocks whose values are
+ * the same, each set in an allocation of its own (sim->allocs): a large
+ * model has a few.
  *
  * Kept apart on purpose: the QdAtomic inside the record, reached through
  * a pointer in QdHot, saved level-1 misses in callgrind but was slower on

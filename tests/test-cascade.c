@@ -390,6 +390,44 @@ test_lc_line (void)
     }
 }
 
+static guint atomic_index (QdSimulation *sim,
+                           const char   *path);
+
+/* A QSS integrator's record holds only the part of the state its method
+ * uses (four cache lines, not the six of LIQSS2's), its sum's record
+ * following it; under a classic solver, which may copy a block's state
+ * whole, every record has the whole state. The runs above are the same
+ * either way. */
+static void
+test_record_sizes (void)
+{
+  gsize span[3];
+
+  for (guint m = 0; m < 3; m++)
+    {
+      g_autoptr(QdDocument) doc = build_lc_line (4, m == 1 ? "LIQSS2" : "QSS2");
+      QdSimulation *sim;
+
+      if (m == 2)
+        {
+          QdSettings s = *qd_document_get_settings (doc);
+
+          s.solver = (char *) "rkf45";
+          g_assert_true (qd_document_set_settings (doc, &s, NULL));
+        }
+      sim = qd_simulation_new (doc, NULL, NULL, NULL);
+      g_assert_nonnull (sim);
+      span[m] = (gsize) ((const char *) sim->atomics[atomic_index (sim, "/x3")].state
+                         - (const char *) sim->atomics[atomic_index (sim, "/x2")].state);
+      qd_simulation_free (sim);
+    }
+  g_test_message ("integrator + sum: QSS2 %zu, LIQSS2 %zu, RKF45 %zu bytes",
+                  span[0], span[1], span[2]);
+  g_assert_cmpuint (span[0], <=, 320);
+  g_assert_cmpuint (span[1], >=, span[0] + 128);
+  g_assert_cmpuint (span[2], ==, span[1]);
+}
+
 /* Lines large enough for the loop's deeper prefetch of the next event:
  * from a line of addresses per block (1024 to 4095 blocks) and from the
  * wiring's arrays (4096 and more). Prefetching changes no result: the
@@ -748,6 +786,7 @@ main (int   argc,
   g_test_add_func ("/cascade/examples", test_examples);
   g_test_add_func ("/cascade/above-order", test_above_order);
   g_test_add_func ("/cascade/lc-line", test_lc_line);
+  g_test_add_func ("/cascade/record-sizes", test_record_sizes);
   g_test_add_func ("/cascade/large-lines", test_large_lines);
   g_test_add_func ("/cascade/steps", test_steps);
   g_test_add_func ("/cascade/interrupted", test_interrupted);

@@ -185,6 +185,49 @@ test_compile_values (void)
   g_object_unref (m.doc);
 }
 
+/* Blocks whose parameters evaluate to the same values share one array
+ * (whether each set them or left them at their defaults); a block with
+ * another value, or another vector, has its own. The masks' test keeps
+ * one text with two values apart (test-mask: /mask/scope). */
+static void
+test_compile_shared_params (void)
+{
+  QdTestModel m;
+  QdSimulation *sim;
+  const QdAtomic *a[5];
+  QdBlock *b;
+
+  qd_test_model_init (&m);
+  b = qd_test_model_add_block (m.root, "test-params", "A");
+  qd_block_set_param_raw (b, "k", "2");
+  b = qd_test_model_add_block (m.root, "test-params", "B");
+  qd_block_set_param_raw (b, "k", "2");
+  qd_block_set_param_raw (b, "w", "1, 2");
+  b = qd_test_model_add_block (m.root, "test-params", "C");
+  qd_block_set_param_raw (b, "k", "3");
+  b = qd_test_model_add_block (m.root, "test-params", "D");
+  qd_block_set_param_raw (b, "k", "2");
+  qd_block_set_param_raw (b, "w", "1, 3");
+  b = qd_test_model_add_block (m.root, "test-params", "E");
+  qd_block_set_param_raw (b, "k", "2");
+  qd_test_model_finish (&m);
+
+  sim = qd_test_compile_ok (m.doc, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (a); i++)
+    a[i] = qd_simulation_get_atomic (sim, i);
+  g_assert_true (a[0]->params == a[1]->params);
+  g_assert_true (a[0]->params == a[4]->params);
+  g_assert_true (a[2]->params != a[0]->params);
+  g_assert_true (a[3]->params != a[0]->params);
+  g_assert_cmpfloat (a[0]->params[0].number, ==, 2);
+  g_assert_cmpfloat (a[2]->params[0].number, ==, 3);
+  g_assert_cmpfloat (a[0]->params[5].vector[1], ==, 2);
+  g_assert_cmpfloat (a[3]->params[5].vector[1], ==, 3);
+  g_assert_cmpfloat (a[3]->params[0].number, ==, 2);
+  qd_simulation_free (sim);
+  g_object_unref (m.doc);
+}
+
 static void
 test_compile_variables (void)
 {
@@ -333,6 +376,66 @@ test_compile_algebraic_loop (void)
   g_object_unref (m.doc);
 }
 
+/* The one problem qd_simulation_new_taking() finds in @m's document, of
+ * code @code, with the error's message, once the document is gone. */
+static QdProblem *
+taking_problem (QdTestModel  *m,
+                QdErrorCode   code,
+                char        **message)
+{
+  g_autoptr(GPtrArray) problems = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+
+  qd_test_model_finish (m);
+  g_object_add_weak_pointer (G_OBJECT (m->doc), (gpointer *) &m->doc);
+  g_assert_null (qd_simulation_new_taking (m->doc, NULL, problems, &error));
+  g_assert_null (m->doc);
+  g_assert_error (error, QD_ERROR, (gint) code);
+  g_assert_cmpuint (problems->len, ==, 1);
+  *message = g_strdup (error->message);
+  return g_ptr_array_index (problems, 0);
+}
+
+/* Problems found after qd_simulation_new_taking() has freed the atomic
+ * blocks of the document it was given (an unconnected input, an
+ * algebraic loop) still name each block by its path and id. */
+static void
+test_compile_taking_problems (void)
+{
+  g_autofree char *unconnected = NULL;
+  g_autofree char *loop = NULL;
+  QdTestModel m;
+  QdSystem *inner;
+  QdProblem *p;
+
+  qd_test_model_init (&m);
+  qd_test_model_add_block (m.root, "test-gen", "Gen");
+  inner = qd_test_model_add_block (m.root, QD_TYPE_SUBSYSTEM, "Plant")->inner;
+  qd_block_set_param_raw (qd_test_model_add_block (inner, QD_TYPE_INPORT, "In"), "port", "1");
+  qd_test_model_add_block (inner, "test-sum", "Sum 2");
+  qd_test_model_connect (&m, inner, "In", 0, "Sum 2", 0);
+  qd_test_model_connect (&m, m.root, "Gen", 0, "Plant", 0);
+  p = taking_problem (&m, QD_ERROR_UNCONNECTED, &unconnected);
+  g_assert_cmpstr (p->path, ==, "/Plant/Sum 2");
+  g_assert_cmpstr (p->block_id, ==, "Sum 2");
+  g_assert_cmpstr (unconnected, ==,
+                   "/Plant/Sum 2: input 2 is not connected; connect it or "
+                   "delete the block");
+  qd_problem_free (p);
+
+  qd_test_model_init (&m);
+  qd_test_model_add_block (m.root, "test-pass", "Before");
+  qd_test_model_add_block (m.root, "test-pass", "Echo");
+  qd_test_model_connect (&m, m.root, "Echo", 0, "Echo", 0);
+  qd_test_model_connect (&m, m.root, "Echo", 0, "Before", 0);
+  p = taking_problem (&m, QD_ERROR_ALGEBRAIC_LOOP, &loop);
+  g_assert_cmpstr (p->block_id, ==, "Echo");
+  g_assert_cmpstr (loop, ==,
+                   "algebraic loop through /Echo: break it with an "
+                   "integrator or a delay");
+  qd_problem_free (p);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -343,8 +446,10 @@ main (int argc, char **argv)
 
   g_test_add_func ("/compile/unknown-type", test_compile_unknown_type);
   g_test_add_func ("/compile/taking", test_compile_taking);
+  g_test_add_func ("/compile/taking-problems", test_compile_taking_problems);
   g_test_add_func ("/compile/parameters", test_compile_parameters);
   g_test_add_func ("/compile/values", test_compile_values);
+  g_test_add_func ("/compile/shared-params", test_compile_shared_params);
   g_test_add_func ("/compile/variables", test_compile_variables);
   g_test_add_func ("/compile/settings", test_compile_settings);
   g_test_add_func ("/compile/unconnected", test_compile_unconnected);

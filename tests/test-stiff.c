@@ -503,6 +503,63 @@ test_mixed_orders (void)
     }
 }
 
+/* The trace of the stiff spring's position with @position_method for it
+ * and @speed_method for the speed. */
+static GArray *
+spring_position_segments (const char *position_method,
+                          const char *speed_method)
+{
+  g_autofree char *path = qd_test_source_path ("data", "examples",
+                                               "stiff-spring.qdevs", NULL);
+  GError *error = NULL;
+  QdDocument *doc = qd_document_load (path, &error);
+  GArray *segments = g_array_new (FALSE, FALSE, sizeof (QdSignal));
+  QdSimulation *sim;
+  QdTrace *trace;
+
+  g_assert_no_error (error);
+  qd_test_set_param (doc, qd_document_find_block_by_path (doc, "/Position z1"),
+                     "method", position_method);
+  qd_test_set_param (doc, qd_document_find_block_by_path (doc, "/Speed z2"),
+                     "method", speed_method);
+  sim = qd_test_compile (doc);
+  qd_test_run (sim);
+  trace = qd_test_find_trace (sim, "/Scope/z1");
+  for (gsize i = 0; i < qd_trace_get_length (trace); i++)
+    g_array_append_vals (segments, qd_trace_get (trace, i), 1);
+  qd_simulation_free (sim);
+  g_object_unref (doc);
+  return segments;
+}
+
+/* mLIQSS updates a pair of states together only when both run it; with
+ * a coupled QSS integrator, which keeps no record of its outputs (its
+ * state ends before them: the mLIQSS side reads them as never made), the
+ * position under mLIQSS runs as under LIQSS of its order, segment for
+ * segment. */
+static void
+test_mliqss_qss_partner (void)
+{
+  static const char *const cases[][3] = {
+    { "mLIQSS1", "LIQSS1", "QSS1" },
+    { "mLIQSS2", "LIQSS2", "QSS2" },
+    { "mLIQSS2", "LIQSS2", "QSS3" },
+  };
+
+  for (guint k = 0; k < G_N_ELEMENTS (cases); k++)
+    {
+      g_autoptr(GArray) paired = spring_position_segments (cases[k][0], cases[k][2]);
+      g_autoptr(GArray) alone = spring_position_segments (cases[k][1], cases[k][2]);
+
+      g_test_message ("%s with a %s speed: %u segments", cases[k][0],
+                      cases[k][2], paired->len);
+      g_assert_cmpuint (paired->len, >, 10);
+      g_assert_cmpuint (paired->len, ==, alone->len);
+      g_assert_cmpmem (paired->data, paired->len * sizeof (QdSignal),
+                       alone->data, alone->len * sizeof (QdSignal));
+    }
+}
+
 /* The bound is not a knife edge: it holds for position quanta from
  * 2.5e-3 to 3e-3 with speed quanta 1/75 to 1/100 of them. Where it fails
  * (docs/methods.md): with one quantum for both, the speed answers each
@@ -1267,6 +1324,7 @@ main (int    argc,
   g_test_add_data_func ("/stiff/pair/mliqss2-symmetric", GINT_TO_POINTER (2),
                         test_pair_symmetric);
   g_test_add_func ("/stiff/pair/coupled", test_coupled);
+  g_test_add_func ("/stiff/pair/qss-partner", test_mliqss_qss_partner);
   g_test_add_func ("/stiff/pair/coupled-dense", test_coupled_dense);
 
   return g_test_run ();

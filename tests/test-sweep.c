@@ -292,6 +292,47 @@ test_sweep_reseed (void)
   qd_sweep_free (sweep);
 }
 
+/* Two random blocks given the same seed draw the stream one such block
+ * draws alone, in a run of the file and in each run of a sweep: each is
+ * reseeded once from its own parameter (blocks whose parameters are
+ * equal share them otherwise, and a shared seed would be reseeded once
+ * per block, drawing another stream). */
+static void
+test_sweep_reseed_same_seed (void)
+{
+  static const char head[] =
+    "{\"format\": \"qdevs\", \"version\": 1, \"title\": \"\", \"description\": \"\",\n"
+    " \"simulation\": {\"start\": 0, \"final\": 200, \"method\": \"QSS2\", \"dqmin\": 0.001, \"dqrel\": 0, \"illegitimacy_limit\": 1000000},\n"
+    " \"blocks\": [\n"
+    "  {\"id\": \"b1\", \"type\": \"generator\", \"name\": \"G1\", \"position\": [0, 0], \"size\": [60, 40], \"params\": {\"seed\": \"5\"}}";
+  static const char second[] =
+    ",\n  {\"id\": \"b2\", \"type\": \"generator\", \"name\": \"G2\", \"position\": [0, 100], \"size\": [60, 40], \"params\": {\"seed\": \"5\"}}";
+  static const char tail[] = "],\n \"links\": []}\n";
+  g_autofree char *one_text = g_strconcat (head, tail, NULL);
+  g_autofree char *two_text = g_strconcat (head, second, tail, NULL);
+  g_autoptr(QdDocument) one = qd_document_load_data (one_text, strlen (one_text), "one.qdevs", NULL);
+  g_autoptr(QdDocument) two = qd_document_load_data (two_text, strlen (two_text), "two.qdevs", NULL);
+  QdSweep *sweep = sweep_of (NULL, NULL, 2);
+  QdSweepRunOptions options = { 0 };
+
+  g_assert_nonnull (one);
+  g_assert_nonnull (two);
+  for (guint64 run = 0; run < 2; run++)
+    {
+      QdSweepResult *alone = qd_sweep_run (sweep, one, &options, run);
+      QdSweepResult *pair = qd_sweep_run (sweep, two, &options, run);
+
+      g_assert_null (alone->error);
+      g_assert_null (pair->error);
+      g_assert_cmpfloat (output (alone, "/G1/entities"), >, 100);
+      g_assert_cmpfloat (output (pair, "/G1/entities"), ==, output (alone, "/G1/entities"));
+      g_assert_cmpfloat (output (pair, "/G2/entities"), ==, output (alone, "/G1/entities"));
+      qd_sweep_result_free (alone);
+      qd_sweep_result_free (pair);
+    }
+  qd_sweep_free (sweep);
+}
+
 /* A run that fails keeps its values and its error; the others do not
  * notice. Through the bytes a worker sends and back, nothing changes. */
 static void
@@ -413,6 +454,7 @@ main (int    argc,
   g_test_add_func ("/sweep/unknown-variable", test_sweep_unknown_variable);
   g_test_add_func ("/sweep/derive-seed", test_sweep_derive_seed);
   g_test_add_func ("/sweep/reseed", test_sweep_reseed);
+  g_test_add_func ("/sweep/reseed-same-seed", test_sweep_reseed_same_seed);
   g_test_add_func ("/sweep/record", test_sweep_record);
   g_test_add_func ("/sweep/summary", test_sweep_summary);
   return g_test_run ();

@@ -155,6 +155,16 @@ struct _QdBlockFastPaths
   void     (*cascade_prefetch) (const QdCascadePair *pairs,
                                 guint                n);
 
+  /* Optional: the bytes of its state one instance uses, at most the
+   * type's state_size, from its parameters (evaluated, in schema order):
+   * the compiler makes its record that size. For a type whose state
+   * holds what only some of its instances need (an Integrator's fields
+   * for other methods than QSS1-4), so that a large model of the others
+   * takes less memory. The block must then never touch the bytes beyond
+   * it, nor copy its state whole. Not used under a classic solver, which
+   * may copy a state of state_size bytes. */
+  gsize    (*state_size) (const QdParamValue *params);
+
   /* Optional, for a block whose discrete mode ends when a watched
    * signal of its inputs reaches a level (the Hybrid blocks), under a
    * classic ODE solver (qd-classic-roots.c): its crossings become root
