@@ -140,6 +140,24 @@ enum
   QD_FUSED_CHAIN   = 2,
 };
 
+/* One step of a static chain's program (qd-simulation-chain.c): a
+ * static block to run (@block, with @arg non-static receivers of its
+ * output following) or one of those receivers (@block, on port @arg). */
+typedef struct
+{
+  guint32 block;
+  guint32 arg;
+} QdChainOp;
+
+/* What one run of block @owner's whole chain adds to a block's counts
+ * (qd-simulation-chain.c). */
+typedef struct
+{
+  guint32 owner;
+  guint32 internal;
+  guint32 external;
+} QdChainCount;
+
 /* The most static blocks of one chain (qd-simulation-chain.c). */
 #define QD_CHAIN_MAX 64
 
@@ -167,6 +185,11 @@ typedef guint (*QdCascadeFunc) (const QdCascadePair *pairs,
 /* The deeper prefetch of prefetch_next() is made from this many blocks
  * on (qd-simulation.c says why). */
 #define QD_PREFETCH_DEEP_BLOCKS 1024
+
+/* Below this many blocks, prefetch_next() asks for nothing: the loop's
+ * data of so few blocks stays in the level-1 cache, and the requests
+ * were some 30 instructions per step of Lotka–Volterra's 7 blocks. */
+#define QD_PREFETCH_MIN_BLOCKS 32
 
 /* The lines of QdPrefetchLine, 64 bytes per block, are kept only below
  * this many blocks, where they fit in half the level-2 cache: beyond it
@@ -316,7 +339,25 @@ struct _QdSimulation
   guint8         *chain_misses;    /* per block, with chain_start: how
                                       often its chain was left early of
                                       late (run_chain()) */
+  /* Block i's chain as run_chain() plays it: ops[op_start[i] ..
+   * op_start[i + 1]], first a header (the transitions of a whole run,
+   * and the number of non-static receivers of i's output 0, which
+   * follow), then each static block with its non-static receivers. The
+   * static receivers' external transitions only queue them, which the
+   * chain does not need: they are left out, and counted with the rest
+   * of a whole run in chain_runs[i], one increment per run. A block's
+   * counts from whole runs are chain_runs[owner] times each of its
+   * counts[count_start[block] .. count_start[block + 1]]. */
+  guint32        *chain_op_start;  /* n_atomics + 1, with chain_start */
+  QdChainOp      *chain_ops;
+  guint64        *chain_runs;      /* per block: its chain's whole runs */
+  guint32        *chain_count_start;  /* n_atomics + 1 */
+  QdChainCount   *chain_counts;
 
+  guint           prefetch_ids;    /* prefetch_next() asks for the lines
+                                      of a heap's top below this index:
+                                      n_atomics, or 0 in models of fewer
+                                      than QD_PREFETCH_MIN_BLOCKS blocks */
   QdPrefetchLine *prefetch;        /* per block, 64-byte aligned, in models
                                       of 1024 to 4095 blocks (whose
                                       state_of is then NULL); else NULL
@@ -359,6 +400,20 @@ guint         qd_simulation_chain_pending (const QdSimulation *sim,
                                            guint               done,
                                            gboolean            popped,
                                            guint32            *out);
+
+/* Counts the transitions of block @i's chain left after @done blocks
+ * (and, with @popped, the internal transition of the next one) in the
+ * blocks' counters; returns their number. */
+guint64       qd_simulation_chain_count (QdSimulation       *sim,
+                                         guint               i,
+                                         guint               done,
+                                         gboolean            popped);
+/* The transitions of block @index in whole runs of chains
+ * (QdSimulation.chain_runs), added to *@internal and *@external. */
+void          qd_simulation_chain_stats (const QdSimulation *sim,
+                                         guint               index,
+                                         guint64            *internal,
+                                         guint64            *external);
 
 /* The event loop (qd-simulation.c): runs events up to @t_limit, at most
  * @max_events of them. */

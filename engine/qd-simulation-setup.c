@@ -345,6 +345,7 @@ qd_simulation_fill_hot (QdSimulation *sim)
   fill_kernels (sim);
   qd_simulation_fill_chains (sim);
   set_fused (sim, TRUE);
+  sim->prefetch_ids = n < QD_PREFETCH_MIN_BLOCKS ? 0 : n;
   /* After the kernels: the lines hold where their pairs are. */
   if (n < QD_PREFETCH_DEEP_BLOCKS || n >= QD_PREFETCH_LINE_BLOCKS
       || !fill_prefetch (sim))
@@ -456,6 +457,11 @@ qd_simulation_free (QdSimulation *self)
   g_free (self->chain_start);
   g_free (self->chain);
   g_free (self->chain_misses);
+  g_free (self->chain_op_start);
+  g_free (self->chain_ops);
+  g_free (self->chain_runs);
+  g_free (self->chain_count_start);
+  g_free (self->chain_counts);
   if (self->prefetch != NULL)
     g_aligned_free (self->prefetch);
   if (self->kernel_pairs != NULL)

@@ -422,7 +422,9 @@ prefetch_next (QdSimulation *sim)
   guintptr base, signals;
   guint s, pairs;
 
-  if (G_UNLIKELY (next >= sim->n_atomics))
+  /* The heap is empty (its top's id is past the blocks), or the model
+   * small (QD_PREFETCH_MIN_BLOCKS): the same test. */
+  if (G_UNLIKELY (next >= sim->prefetch_ids))
     return;
   if (sim->prefetch == NULL)
     {
@@ -812,44 +814,37 @@ run_cascade (QdSimulation *sim,
   return CASCADE_RUN;
 }
 
-/* The external transitions from output @s (finite) in a static chain: a non-static receiver's as fan_out() makes it, a static
- * one's only counted, for its event is the chain's to run. */
-G_ALWAYS_INLINE static inline void
-chain_deliver (QdSimulation *sim,
-               guint         s,
-               double        t,
-               guint64      *transitions)
+/* The external transitions of the @n non-static receivers @op (block
+ * and port) of the segment @sig (finite) in a static chain, as fan_out()
+ * makes them, but uncounted: run_chain() counts a whole chain at once.
+ * Returns the op after them. */
+G_ALWAYS_INLINE static inline const QdChainOp *
+chain_deliver (QdSimulation    *sim,
+               const QdChainOp *op,
+               guint            n,
+               const QdSignal  *sig,
+               double           t)
 {
-  QdHot *hot = sim->hot;
-  const QdSignal *sig = &sim->signals[s];
-  guint e = sim->fan_start[s], end = sim->fan_start[s + 1];
-
-  *transitions += end - e;
-  for (; e < end; e++)
+  for (const QdChainOp *end = op + n; op < end; op++)
     {
-      guint j = sim->fanout[e].receiver;
-      QdHot *r = &hot[j];
+      guint j = op->block;
+      QdHot *r = &sim->hot[j];
+      double ta = r->dext_ta (&sim->atomics[j], t, t - r->tl, op->arg, sig);
 
-      if (!r->is_static)
-        {
-          double ta = r->dext_ta (&sim->atomics[j], t, t - r->tl,
-                                  sim->fanout[e].port, sig);
-
-          /* A passive block staying passive (a Scope) is where it
-           * belongs: schedule() would only call schedule_other(). */
-          if (!(ta == QD_INF && r->where == QD_SCHED_NONE))
-            schedule (sim, r, j, t, ta);
-          r->tl = t;
-        }
-      if (G_UNLIKELY (++r->n_external == 0))
-        sim->n_external_hi[j]++;
+      /* A passive block staying passive (a Scope) is where it belongs:
+       * schedule() would only call schedule_other(). */
+      if (!(ta == QD_INF && r->where == QD_SCHED_NONE))
+        schedule (sim, r, j, t, ta);
+      r->tl = t;
     }
+  return op;
 }
 
 /* run_chain() leaving its chain after @done blocks (and, with @popped,
- * the next one's output): the static blocks the now queue would hold
- * then are put in it, and the loop goes on from there. */
-G_NO_INLINE static void
+ * the next one's output): the transitions made so far are counted, the
+ * static blocks the now queue would hold then are put in it, and the
+ * loop goes on from there. Returns the number of those transitions. */
+G_NO_INLINE static guint64
 chain_leave (QdSimulation *sim,
              guint         i,
              guint         done,
@@ -868,6 +863,7 @@ chain_leave (QdSimulation *sim,
   sim->chain_misses[i] += 4;
   if (sim->chain_misses[i] >= QD_CHAIN_MISSES_MAX)
     sim->hot[i].fused_out0 = 0;
+  return qd_simulation_chain_count (sim, i, done, popped);
 }
 
 /* The fan-out of output 0 of block @i (QdHot.fused_out0 is
@@ -881,11 +877,13 @@ chain_leave (QdSimulation *sim,
  * non-static receiver becomes due at @t (a time advance of 0), and no
  * block fails: the chain was played from the same wiring under the same
  * rule (lowest index first), and a static block's external transition
- * only queues it. Every other transition is made here as fan_out() makes
- * it, in the same order, and counted the same way. When one of those
- * conditions breaks, the static blocks the queue would hold at that
- * point are queued (chain_leave()) and the loop goes on from the queue,
- * as after run_cascade().
+ * only queues it, which the chain's program leaves out. Every other
+ * transition is made here as fan_out() makes it, in the same order. A
+ * whole run is counted once, in chain_runs (qd_simulation_chain_stats()
+ * hands its share to each block). When one of those conditions breaks,
+ * the transitions so far are counted one by one, the static blocks the
+ * queue would hold at that point are queued (chain_leave()) and the loop
+ * goes on from the queue, as after run_cascade().
  *
  * Its result's @how is 0, having done nothing, when something else is
  * due at @t, the chain would pass the event limit or the illegitimacy
@@ -911,16 +909,15 @@ run_chain (QdSimulation *sim,
            guint64       same_time)
 {
   QdHot *hot = sim->hot;
-  const guint32 *chain = &sim->chain[sim->chain_start[i]];
   guint n = sim->chain_start[i + 1] - sim->chain_start[i];
-  guint64 ev = events, tr = 0;
+  const QdChainOp *op = &sim->chain_ops[sim->chain_op_start[i]];
   QdChainRun run = { 0, 0, 0 };
-  guint result = CASCADE_CLEAN;
+  guint k;
 
   now_clean (sim);
   if (sim->now_len != 0
       || sim->heap.entries[0].key <= sim->t_event_key
-      || n > events_end - ev
+      || n > events_end - events
       || same_time + n > sim->illegitimacy_limit
       || sim->fail_error != NULL
       || !signal_is_finite_stored (&sim->signals[hot[i].out_base]))
@@ -928,42 +925,43 @@ run_chain (QdSimulation *sim,
 
   if (G_UNLIKELY (sim->chain_misses[i] != 0))
     sim->chain_misses[i]--;
-  chain_deliver (sim, hot[i].out_base, t, &tr);
-  for (guint k = 0; k < n; k++)
+  run.transitions = op->block;
+  op = chain_deliver (sim, op + 1, op->arg, &sim->signals[hot[i].out_base],
+                      t);
+  for (k = 0; k < n; k++)
     {
-      guint j = chain[k];
+      guint j = op->block;
       QdHot *r = &hot[j];
+      const QdSignal *sig;
       guint64 mask;
 
       if (G_UNLIKELY (sim->now_len != 0 || sim->fail_error != NULL))
         {
-          chain_leave (sim, i, k, FALSE, t);
-          result = CASCADE_RUN;
+          run.transitions = chain_leave (sim, i, k, FALSE, t);
           break;
         }
-      sim->recent[ev % QD_RECENT_SIZE] = j;
-      ev++;
-      tr++;
-      if (G_UNLIKELY (++r->n_internal == 0))
-        sim->n_internal_hi[j]++;
+      sim->recent[(events + k) % QD_RECENT_SIZE] = j;
       mask = r->lambda (&sim->atomics[j], t);
-      if (G_UNLIKELY (mask != 1 || !signal_is_finite_stored (
-                                        &sim->signals[r->out_base])))
+      sig = &sim->signals[r->out_base];
+      if (G_UNLIKELY (mask != 1 || !signal_is_finite_stored (sig)))
         {
-          chain_leave (sim, i, k, TRUE, t);
-          fan_out (sim, r, j, t, mask, &tr, ev, FALSE);
-          result = CASCADE_RUN;
+          run.transitions = chain_leave (sim, i, k, TRUE, t);
+          fan_out (sim, r, j, t, mask, &run.transitions, events + k + 1,
+                   FALSE);
+          k++;
           break;
         }
-      chain_deliver (sim, r->out_base, t, &tr);
+      op = chain_deliver (sim, op + 1, op->arg, sig, t);
     }
-  if (result == CASCADE_CLEAN
-      && (sim->now_len != 0 || sim->fail_error != NULL))
-    result = CASCADE_RUN;
-
-  run.transitions = tr;
-  run.events = (guint32) (ev - events);
-  run.how = result;
+  run.events = k;
+  if (k == n)
+    {
+      sim->chain_runs[i]++;
+      run.how = sim->now_len != 0 || sim->fail_error != NULL
+                ? CASCADE_RUN : CASCADE_CLEAN;
+    }
+  else
+    run.how = CASCADE_RUN;
   return run;
 }
 

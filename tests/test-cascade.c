@@ -638,6 +638,65 @@ test_chains (void)
     }
 }
 
+/* A chain's whole runs are counted once each (QdSimulation.chain_runs),
+ * not transition by transition: Lotka–Volterra stepped a few events at a
+ * time, fused and through the queue, gives every block the same counts
+ * after each step, and the Product x1 x1, which only the prey's chain
+ * runs, has its counters in the blocks' arrays only for the runs that
+ * were not whole. */
+static void
+test_chain_counts (void)
+{
+  g_autofree char *path = qd_test_source_path ("data", "examples",
+                                               "lotka-volterra.qdevs", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QdDocument) doc = qd_document_load (path, &error);
+  QdSimulation *fused, *queued;
+  QdRunStatus status;
+  guint prey, x1x1, n;
+  guint64 steps = 0;
+
+  g_assert_no_error (error);
+  fused = qd_test_compile (doc);
+  queued = qd_test_compile (doc);
+  qd_simulation_set_fused_cascades (queued, FALSE);
+  n = qd_simulation_get_n_atomics (fused);
+  prey = atomic_index (fused, "/Prey");
+  x1x1 = atomic_index (fused, "/x1 x1");
+  do
+    {
+      status = qd_simulation_step (fused, 5, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (qd_simulation_step (queued, 5, &error), ==, status);
+      g_assert_no_error (error);
+      for (guint i = 0; i < n; i++)
+        {
+          guint64 a[2], b[2];
+
+          qd_simulation_get_block_stats (fused, i, &a[0], &a[1]);
+          qd_simulation_get_block_stats (queued, i, &b[0], &b[1]);
+          g_assert_cmpuint (a[0], ==, b[0]);
+          g_assert_cmpuint (a[1], ==, b[1]);
+        }
+      steps++;
+    }
+  while (status == QD_RUN_STEPPED && steps < 20000);
+  g_assert_cmpint (status, ==, QD_RUN_DONE);
+  g_assert_cmpuint (fused->chain_runs[prey], >, 0);
+  {
+    guint64 internal, external;
+
+    qd_simulation_get_block_stats (fused, x1x1, &internal, &external);
+    g_assert_cmpuint (internal, ==, fused->hot[x1x1].n_internal
+                                    + fused->chain_runs[prey]);
+    /* Two ports, both from the prey. */
+    g_assert_cmpuint (external, ==, fused->hot[x1x1].n_external
+                                    + 2 * fused->chain_runs[prey]);
+  }
+  qd_simulation_free (fused);
+  qd_simulation_free (queued);
+}
+
 /* A chain left early more than one run in four goes back to the queue:
  * the buck converter's two chains (from the PWM gate and the inductor
  * current) reach blocks that are often due at once, and go back;
@@ -754,6 +813,7 @@ main (int   argc,
   g_test_add_func ("/cascade/kernel-error", test_kernel_error);
   g_test_add_func ("/cascade/chains", test_chains);
   g_test_add_func ("/cascade/chain-error", test_chain_error);
+  g_test_add_func ("/cascade/chain-counts", test_chain_counts);
   g_test_add_func ("/cascade/chain-misses", test_chain_misses);
 
   return g_test_run ();
