@@ -481,12 +481,39 @@ product_init (QdAtomic *self,
   st->watch = -1;
 }
 
+/* product_lambda() of two inputs, the common case, with everything it
+ * calls inlined: the same operations in the same order (each input
+ * advanced to @t, their product at the higher order, the output
+ * written), which were three calls and two copies of each input, two
+ * thirds of the block's time in Lotka–Volterra. */
+static guint64
+product_two (QdAtomic *self,
+             double    t)
+{
+  QdSignal a, b;
+  QdTaylor p, u;
+  int order;
+
+  qd_signal_advance (self->in[0], t, &a);
+  qd_signal_advance (self->in[1], t, &b);
+  order = MAX (CLAMP (a.order, 0, QD_MAX_ORDER),
+               CLAMP (b.order, 0, QD_MAX_ORDER));
+  memcpy (p.c, a.c, sizeof p.c);
+  memcpy (u.c, b.c, sizeof u.c);
+  qd_taylor_mul_inline (&p, &p, &u, order);
+  return write_output (self, t, &p, order, &p, NULL);
+}
+
 static guint64
 product_lambda (QdAtomic *self,
                 double    t)
 {
   QdTaylor p, u;
-  int order = read_input (self, 0, t, &p);
+  int order;
+
+  if (self->n_in == 2)
+    return product_two (self, t);
+  order = read_input (self, 0, t, &p);
 
   /* The first factor as it is, then each other one at the full order
    * (inputs are zero above their own order), the last at the highest
