@@ -113,7 +113,8 @@ append_dynamic (const QdSimulation *sim,
 
   for (guint e = sim->fan_start[s]; e < sim->fan_start[s + 1]; e++)
     {
-      QdChainOp op = { sim->fanout[e].receiver, sim->fanout[e].port };
+      QdChainOp op = { sim->fanout[e].receiver, sim->fanout[e].port,
+                       QD_NO_PAIRS, 0 };
 
       if (!sim->hot[op.block].is_static)
         {
@@ -198,19 +199,62 @@ add_counts (const QdSimulation *sim,
   return transitions;
 }
 
-/* Appends block @i's program (its @n chain blocks @seq) to @ops, with
- * its header, and its counts to @counts. */
+/* Whether static block @w's type has a cascade kernel that takes its
+ * output's one receiver. */
+static gboolean
+kernel_takes (const QdSimulation *sim,
+              guint               w)
+{
+  const QdHot *h = &sim->hot[w];
+  const QdBlockFastPaths *fast = sim->atomics[w].type->fast;
+
+  return fast != NULL && fast->cascade != NULL
+         && fast->cascade_accepts != NULL
+         && h->sole_receiver != QD_NO_RECEIVER
+         && !sim->hot[h->sole_receiver].is_static
+         && fast->cascade_accepts (&sim->atomics[w],
+                                   &sim->atomics[h->sole_receiver],
+                                   h->sole_port);
+}
+
+/* @op run through its type's cascade kernel when the kernel takes it:
+ * its pair appended to @pairs. */
 static void
-append_program (const QdSimulation *sim,
-                guint               i,
-                const guint32      *seq,
-                guint               n,
-                QdChainCount       *tally,
-                GArray             *ops,
-                GArray             *counts)
+set_kernel (QdSimulation *sim,
+            QdChainOp    *op,
+            GArray       *pairs)
+{
+  const QdBlockType *type = sim->atomics[op->block].type;
+  QdCascadePair pair = { NULL, NULL, { { NULL } } };
+  int kernel;
+
+  if (!kernel_takes (sim, op->block)
+      || (kernel = qd_simulation_kernel_index (sim, type)) < 0)
+    return;
+  pair.block = &sim->atomics[op->block];
+  pair.receiver = &sim->atomics[sim->hot[op->block].sole_receiver];
+  if (type->fast->cascade_prepare != NULL)
+    type->fast->cascade_prepare (&pair);
+  op->pair = pairs->len;
+  op->kernel = (guint32) kernel;
+  g_array_append_val (pairs, pair);
+}
+
+/* Appends block @i's program (its @n chain blocks @seq) to @ops, with
+ * its header, its counts to @counts and its kernels' pairs to @pairs. */
+static void
+append_program (QdSimulation  *sim,
+                guint          i,
+                const guint32 *seq,
+                guint          n,
+                QdChainCount  *tally,
+                GArray        *ops,
+                GArray        *counts,
+                GArray        *pairs)
 {
   guint head = ops->len;
-  QdChainOp op = { add_counts (sim, i, seq, n, tally, counts), 0 };
+  QdChainOp op = { add_counts (sim, i, seq, n, tally, counts), 0,
+                   QD_NO_PAIRS, 0 };
   guint32 m;
 
   /* Each count is stored once the receivers are appended: appending may
@@ -224,6 +268,9 @@ append_program (const QdSimulation *sim,
 
       op.block = seq[k];
       op.arg = 0;
+      op.pair = QD_NO_PAIRS;
+      op.kernel = 0;
+      set_kernel (sim, &op, pairs);
       g_array_append_val (ops, op);
       m = append_dynamic (sim, ops, sim->out_base[seq[k]]);
       g_array_index (ops, QdChainOp, at).arg = m;
@@ -261,6 +308,7 @@ free_chains (QdSimulation *sim)
   g_clear_pointer (&sim->chain_runs, g_free);
   g_clear_pointer (&sim->chain_count_start, g_free);
   g_clear_pointer (&sim->chain_counts, g_free);
+  g_clear_pointer (&sim->chain_pairs, g_aligned_free);
 }
 
 void
@@ -270,6 +318,7 @@ qd_simulation_fill_chains (QdSimulation *sim)
   GArray *chain = g_array_new (FALSE, FALSE, sizeof (guint32));
   GArray *ops = g_array_new (FALSE, FALSE, sizeof (QdChainOp));
   GArray *counts = g_array_new (FALSE, FALSE, sizeof (BlockCount));
+  GArray *pairs = g_array_new (FALSE, FALSE, sizeof (QdCascadePair));
   QdChainCount *tally = g_new0 (QdChainCount, MAX (sim->n_atomics, 1));
 
   free_chains (sim);
@@ -292,7 +341,7 @@ qd_simulation_fill_chains (QdSimulation *sim)
       if (n < 2)
         continue;
       g_array_append_vals (chain, seq, n);
-      append_program (sim, i, seq, n, tally, ops, counts);
+      append_program (sim, i, seq, n, tally, ops, counts, pairs);
     }
   sim->chain_start[sim->n_atomics] = chain->len;
   sim->chain_op_start[sim->n_atomics] = ops->len;
@@ -313,6 +362,14 @@ qd_simulation_fill_chains (QdSimulation *sim)
   sim->chain = (guint32 *) g_array_free (chain, chain->len == 0);
   sim->chain_ops = (QdChainOp *) g_array_free (ops, ops->len == 0);
   g_array_free (counts, TRUE);
+  if (pairs->len > 0)
+    {
+      sim->chain_pairs = g_aligned_alloc (pairs->len, sizeof (QdCascadePair),
+                                          64);
+      memcpy (sim->chain_pairs, pairs->data,
+              pairs->len * sizeof (QdCascadePair));
+    }
+  g_array_free (pairs, TRUE);
 }
 
 guint

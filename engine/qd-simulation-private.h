@@ -142,11 +142,17 @@ enum
 
 /* One step of a static chain's program (qd-simulation-chain.c): a
  * static block to run (@block, with @arg non-static receivers of its
- * output following) or one of those receivers (@block, on port @arg). */
+ * output following) or one of those receivers (@block, on port @arg).
+ * A static block whose output's one receiver its type's cascade kernel
+ * takes (QdBlockFastPaths.cascade) is run with it through its @pair in
+ * QdSimulation.chain_pairs and kernels[@kernel]; otherwise @pair is
+ * QD_NO_PAIRS. */
 typedef struct
 {
   guint32 block;
   guint32 arg;
+  guint32 pair;
+  guint32 kernel;
 } QdChainOp;
 
 /* What one run of block @owner's whole chain adds to a block's counts
@@ -186,10 +192,9 @@ typedef guint (*QdCascadeFunc) (const QdCascadePair *pairs,
  * on (qd-simulation.c says why). */
 #define QD_PREFETCH_DEEP_BLOCKS 1024
 
-/* Below this many blocks, prefetch_next() asks for nothing: the loop's
- * data of so few blocks stays in the level-1 cache, and the requests
- * were some 30 instructions per step of Lotka–Volterra's 7 blocks. */
-#define QD_PREFETCH_MIN_BLOCKS 32
+/* Models of fewer blocks run the loop compiled for them
+ * (qd-simulation.c, run_loop_tiny()). */
+#define QD_TINY_BLOCKS 32
 
 /* The lines of QdPrefetchLine, 64 bytes per block, are kept only below
  * this many blocks, where they fit in half the level-2 cache: beyond it
@@ -351,13 +356,11 @@ struct _QdSimulation
   guint32        *chain_op_start;  /* n_atomics + 1, with chain_start */
   QdChainOp      *chain_ops;
   guint64        *chain_runs;      /* per block: its chain's whole runs */
+  QdCascadePair  *chain_pairs;     /* QdChainOp.pair, 64-byte aligned, or
+                                      NULL */
   guint32        *chain_count_start;  /* n_atomics + 1 */
   QdChainCount   *chain_counts;
 
-  guint           prefetch_ids;    /* prefetch_next() asks for the lines
-                                      of a heap's top below this index:
-                                      n_atomics, or 0 in models of fewer
-                                      than QD_PREFETCH_MIN_BLOCKS blocks */
   QdPrefetchLine *prefetch;        /* per block, 64-byte aligned, in models
                                       of 1024 to 4095 blocks (whose
                                       state_of is then NULL); else NULL
@@ -400,6 +403,11 @@ guint         qd_simulation_chain_pending (const QdSimulation *sim,
                                            guint               done,
                                            gboolean            popped,
                                            guint32            *out);
+
+/* The index in QdSimulation.kernels of the cascade kernel of @type (a
+ * type that has one), added if it is new; -1 when there is no room. */
+int           qd_simulation_kernel_index (QdSimulation      *sim,
+                                          const QdBlockType *type);
 
 /* Counts the transitions of block @i's chain left after @done blocks
  * (and, with @popped, the internal transition of the next one) in the

@@ -422,9 +422,7 @@ prefetch_next (QdSimulation *sim)
   guintptr base, signals;
   guint s, pairs;
 
-  /* The heap is empty (its top's id is past the blocks), or the model
-   * small (QD_PREFETCH_MIN_BLOCKS): the same test. */
-  if (G_UNLIKELY (next >= sim->prefetch_ids))
+  if (G_UNLIKELY (next >= sim->n_atomics))
     return;
   if (sim->prefetch == NULL)
     {
@@ -814,6 +812,22 @@ run_cascade (QdSimulation *sim,
   return CASCADE_RUN;
 }
 
+/* What follows the external transition of the non-static block @j at
+ * @t in a static chain, with @ta its time advance. */
+G_ALWAYS_INLINE static inline void
+chain_received (QdSimulation *sim,
+                QdHot        *r,
+                guint         j,
+                double        t,
+                double        ta)
+{
+  /* A passive block staying passive (a Scope) is where it belongs:
+   * schedule() would only call schedule_other(). */
+  if (!(ta == QD_INF && r->where == QD_SCHED_NONE))
+    schedule (sim, r, j, t, ta);
+  r->tl = t;
+}
+
 /* The external transitions of the @n non-static receivers @op (block
  * and port) of the segment @sig (finite) in a static chain, as fan_out()
  * makes them, but uncounted: run_chain() counts a whole chain at once.
@@ -829,13 +843,10 @@ chain_deliver (QdSimulation    *sim,
     {
       guint j = op->block;
       QdHot *r = &sim->hot[j];
-      double ta = r->dext_ta (&sim->atomics[j], t, t - r->tl, op->arg, sig);
 
-      /* A passive block staying passive (a Scope) is where it belongs:
-       * schedule() would only call schedule_other(). */
-      if (!(ta == QD_INF && r->where == QD_SCHED_NONE))
-        schedule (sim, r, j, t, ta);
-      r->tl = t;
+      chain_received (sim, r, j, t,
+                      r->dext_ta (&sim->atomics[j], t, t - r->tl, op->arg,
+                                  sig));
     }
   return op;
 }
@@ -941,7 +952,25 @@ run_chain (QdSimulation *sim,
           break;
         }
       sim->recent[(events + k) % QD_RECENT_SIZE] = j;
-      mask = r->lambda (&sim->atomics[j], t);
+      if (op->pair != QD_NO_PAIRS)
+        {
+          /* Its lambda and its one receiver's external transition in one
+           * call of its type's kernel, which stops before the transition
+           * when the output is not finite (a kernel's output is its
+           * output 0 alone): left as below, with the same mask. */
+          double ta;
+
+          if (G_LIKELY (sim->kernels[op->kernel] (&sim->chain_pairs[op->pair],
+                                                  1, t, &ta) == 1))
+            {
+              chain_received (sim, &hot[op[1].block], op[1].block, t, ta);
+              op += 2;
+              continue;
+            }
+          mask = 1;
+        }
+      else
+        mask = r->lambda (&sim->atomics[j], t);
       sig = &sim->signals[r->out_base];
       if (G_UNLIKELY (mask != 1 || !signal_is_finite_stored (sig)))
         {
@@ -1016,8 +1045,8 @@ fire_sunk (QdSimulation *sim,
  * recent blocks is indexed by the event count, the periodic check is a
  * mask of it), so that they stay in registers.
  *
- * Flattened (in run_loop_small() and run_loop_large(), which compile it
- * for @large constant): everything it calls that is not marked
+ * Flattened (in run_loop_small(), run_loop_large() and run_loop_tiny(),
+ * which compile it for @large and @tiny constant): everything it calls that is not marked
  * G_NO_INLINE is inlined into it. Once the loop is large, GCC stops
  * inlining the heap's inline test of a receiver's new time
  * (qd_heap_update()) into it, and a call costs about 10 instructions per
@@ -1033,6 +1062,7 @@ run_loop_for (QdSimulation   *sim,
               guint64         max_events,
               GError        **error,
               const gboolean  large,
+              const gboolean  tiny,
               const gboolean  logged)
 {
   QdHot *hot = sim->hot;
@@ -1160,12 +1190,18 @@ run_loop_for (QdSimulation   *sim,
            * it came from the now queue) the general rescheduling. */
           tn = t + ta;
           if (!from_now && tn > t && tn < QD_INF)
-            qd_heap_replace_top (&sim->heap, tn);
+            {
+              if (tiny)
+                qd_heap_replace_top_small (&sim->heap, tn);
+              else
+                qd_heap_replace_top (&sim->heap, tn);
+            }
           else
             schedule (sim, h, i, t, ta);
           h->tl = t;
         }
-      prefetch_next (sim);
+      if (!tiny)
+        prefetch_next (sim);
     fired:
       if (G_UNLIKELY (++h->n_internal == 0))
         sim->n_internal_hi[i]++;
@@ -1281,15 +1317,30 @@ out:
  * prefetch the receivers' lines after a clean cascade
  * (prefetch_receivers()). Apart, so that neither pays for the other's
  * tests or registers: the large loop's path in the small one cost the
- * headline run 15 instructions per step. A third time, for a run with an
- * event log, so that the log costs the other two nothing. */
+ * headline run 15 instructions per step. A third time for the smallest
+ * models (run_loop_tiny()), and a fourth for a run with an event log, so
+ * that the log costs the others nothing. */
 __attribute__ ((flatten)) static QdRunStatus
 run_loop_small (QdSimulation *sim,
                 double        t_limit,
                 guint64       max_events,
                 GError      **error)
 {
-  return run_loop_for (sim, t_limit, max_events, error, FALSE, FALSE);
+  return run_loop_for (sim, t_limit, max_events, error, FALSE, FALSE, FALSE);
+}
+
+/* For models of fewer than QD_TINY_BLOCKS blocks, whose loop data stays
+ * in the level-1 cache and whose heap holds a few blocks at most: no
+ * prefetching (some 30 instructions a step of Lotka–Volterra's 7
+ * blocks) and the small heap's path for the fired block
+ * (qd_heap_replace_top_small()), at no cost to the other two. */
+__attribute__ ((flatten)) static QdRunStatus
+run_loop_tiny (QdSimulation *sim,
+               double        t_limit,
+               guint64       max_events,
+               GError      **error)
+{
+  return run_loop_for (sim, t_limit, max_events, error, FALSE, TRUE, FALSE);
 }
 
 __attribute__ ((flatten)) static QdRunStatus
@@ -1298,7 +1349,7 @@ run_loop_large (QdSimulation *sim,
                 guint64       max_events,
                 GError      **error)
 {
-  return run_loop_for (sim, t_limit, max_events, error, TRUE, FALSE);
+  return run_loop_for (sim, t_limit, max_events, error, TRUE, FALSE, FALSE);
 }
 
 static QdRunStatus
@@ -1307,7 +1358,7 @@ run_loop_logged (QdSimulation *sim,
                  guint64       max_events,
                  GError      **error)
 {
-  return run_loop_for (sim, t_limit, max_events, error, FALSE, TRUE);
+  return run_loop_for (sim, t_limit, max_events, error, FALSE, FALSE, TRUE);
 }
 
 QdRunStatus
@@ -1332,6 +1383,8 @@ qd_simulation_run_loop (QdSimulation *sim,
     }
   if (sim->n_atomics >= QD_PREFETCH_LINE_BLOCKS)
     return run_loop_large (sim, t_limit, max_events, error);
+  if (sim->n_atomics < QD_TINY_BLOCKS)
+    return run_loop_tiny (sim, t_limit, max_events, error);
   return run_loop_small (sim, t_limit, max_events, error);
 }
 

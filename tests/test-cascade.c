@@ -624,6 +624,27 @@ test_chains (void)
   g_assert_cmpuint (n, ==, 2);
   g_assert_cmpuint (pending[0], ==, prey_rate);
 
+  /* The WSums, each into its integrator alone, run with their type's
+   * cascade kernel: the prey's program is its header and Scope, the two
+   * Products, and each WSum with its integrator. */
+  {
+    guint i = atomic_index (sim, "/Prey");
+    const QdChainOp *op = &sim->chain_ops[sim->chain_op_start[i]];
+    guint kernels = 0;
+
+    g_assert_cmpuint (sim->chain_op_start[i + 1] - sim->chain_op_start[i],
+                      ==, 8);
+    for (guint k = sim->chain_op_start[i]; k < sim->chain_op_start[i + 1];
+         k++)
+      kernels += sim->chain_ops[k].pair != QD_NO_PAIRS;
+    g_assert_cmpuint (kernels, ==, 2);
+    g_assert_cmpuint (op[0].arg, ==, 1);
+    g_assert_cmpuint (op[1].block, ==, atomic_index (sim, "/Scope"));
+    g_assert_cmpuint (op[4].block, ==, prey_rate);
+    g_assert_cmpuint (op[4].pair, !=, QD_NO_PAIRS);
+    g_assert_cmpuint (op[5].block, ==, i);
+  }
+
   /* Turned off with the fused cascades, back with them. */
   qd_simulation_set_fused_cascades (sim, FALSE);
   g_assert_cmpuint (sim->hot[atomic_index (sim, "/Prey")].fused_out0, ==, 0);
