@@ -485,8 +485,10 @@ product_init (QdAtomic *self,
  * calls inlined: the same operations in the same order (each input
  * advanced to @t, their product at the higher order, the output
  * written), which were three calls and two copies of each input, two
- * thirds of the block's time in Lotka–Volterra. */
-static guint64
+ * thirds of the block's time in Lotka–Volterra. Out of line, as
+ * product_any() is, so that product_lambda() only jumps to either and
+ * this one saves no registers for the other's loop. */
+G_NO_INLINE static guint64
 product_two (QdAtomic *self,
              double    t)
 {
@@ -504,16 +506,13 @@ product_two (QdAtomic *self,
   return write_output (self, t, &p, order, &p, NULL);
 }
 
-static guint64
-product_lambda (QdAtomic *self,
-                double    t)
+/* product_lambda() of other than two inputs. */
+G_NO_INLINE static guint64
+product_any (QdAtomic *self,
+             double    t)
 {
   QdTaylor p, u;
-  int order;
-
-  if (self->n_in == 2)
-    return product_two (self, t);
-  order = read_input (self, 0, t, &p);
+  int order = read_input (self, 0, t, &p);
 
   /* The first factor as it is, then each other one at the full order
    * (inputs are zero above their own order), the last at the highest
@@ -525,6 +524,13 @@ product_lambda (QdAtomic *self,
       qd_taylor_mul (&p, &p, &u, i + 1 == self->n_in ? order : QD_MAX_ORDER);
     }
   return write_output (self, t, &p, order, &p, NULL);
+}
+
+static guint64
+product_lambda (QdAtomic *self,
+                double    t)
+{
+  return self->n_in == 2 ? product_two (self, t) : product_any (self, t);
 }
 
 /* Under a classic solver: product_lambda() on constant inputs. */
