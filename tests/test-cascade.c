@@ -718,6 +718,57 @@ test_chain_counts (void)
   qd_simulation_free (queued);
 }
 
+/* A WSum of three inputs into an integrator, through its cascade kernel
+ * (the kernel's general path, which hands the integrator the sum's
+ * coefficients when its order is 2 or less): x' = -x + 0.5 y + 0.25 x,
+ * y' = x - y, under each method, the same run as through the queue; the
+ * integrators start apart so that x and y move. */
+static void
+test_wsum_three (void)
+{
+  static const char *const methods[] = { "QSS1", "QSS2", "QSS3", "LIQSS1",
+                                         "LIQSS2", "LIQSS3" };
+
+  for (guint m = 0; m < G_N_ELEMENTS (methods); m++)
+    {
+      g_autoptr(QdDocument) doc = qd_document_new ();
+      QdBlock *x = qd_test_add_block (doc, "integrator", "x");
+      QdBlock *y = qd_test_add_block (doc, "integrator", "y");
+      QdBlock *a = qd_test_add_block (doc, "wsum", "a");
+      QdBlock *b = qd_test_add_block (doc, "wsum", "b");
+      QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+      QdSimulation *sim;
+
+      g_test_message ("%s", methods[m]);
+      qd_test_set_param (doc, x, "x0", "1");
+      qd_test_set_param (doc, y, "x0", "-0.5");
+      qd_test_set_param (doc, x, "method", methods[m]);
+      qd_test_set_param (doc, y, "method", methods[m]);
+      qd_test_set_param (doc, a, "n", "3");
+      qd_test_set_param (doc, a, "weights", "-1, 0.5, 0.25");
+      qd_test_set_param (doc, b, "weights", "1, -1");
+      qd_test_set_param (doc, scope, "n", "2");
+      qd_test_connect (doc, x, 0, a, 0);
+      qd_test_connect (doc, y, 0, a, 1);
+      qd_test_connect (doc, x, 0, a, 2);
+      qd_test_connect (doc, x, 0, b, 0);
+      qd_test_connect (doc, y, 0, b, 1);
+      qd_test_connect (doc, a, 0, x, 0);
+      qd_test_connect (doc, b, 0, y, 0);
+      qd_test_connect (doc, x, 0, scope, 0);
+      qd_test_connect (doc, y, 0, scope, 1);
+      qd_test_set_final_time (doc, 20.0);
+
+      /* The sums are a's kernel's: its three inputs take the general
+       * path. */
+      sim = qd_test_compile (doc);
+      g_assert_cmpuint (sim->n_kernels, >, 0);
+      qd_simulation_free (sim);
+      assert_same_both_ways (doc, 0);
+      assert_same_both_ways (doc, 7);
+    }
+}
+
 /* A chain left early more than one run in four goes back to the queue:
  * the buck converter's two chains (from the PWM gate and the inductor
  * current) reach blocks that are often due at once, and go back;
@@ -835,6 +886,7 @@ main (int   argc,
   g_test_add_func ("/cascade/chains", test_chains);
   g_test_add_func ("/cascade/chain-error", test_chain_error);
   g_test_add_func ("/cascade/chain-counts", test_chain_counts);
+  g_test_add_func ("/cascade/wsum-three", test_wsum_three);
   g_test_add_func ("/cascade/chain-misses", test_chain_misses);
 
   return g_test_run ();
