@@ -319,7 +319,7 @@ qd_simulation_fill_chains (QdSimulation *sim)
   GArray *ops = g_array_new (FALSE, FALSE, sizeof (QdChainOp));
   GArray *counts = g_array_new (FALSE, FALSE, sizeof (BlockCount));
   GArray *pairs = g_array_new (FALSE, FALSE, sizeof (QdCascadePair));
-  QdChainCount *tally = g_new0 (QdChainCount, MAX (sim->n_atomics, 1));
+  QdChainCount *tally = NULL;   /* per block, once a chain is found */
 
   free_chains (sim);
   sim->chain_start = g_new (guint32, sim->n_atomics + 1);
@@ -340,6 +340,8 @@ qd_simulation_fill_chains (QdSimulation *sim)
        * (bouncing-ball-restitution). */
       if (n < 2)
         continue;
+      if (tally == NULL)
+        tally = g_new0 (QdChainCount, sim->n_atomics);
       g_array_append_vals (chain, seq, n);
       append_program (sim, i, seq, n, tally, ops, counts, pairs);
     }
