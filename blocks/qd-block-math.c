@@ -481,9 +481,35 @@ product_init (QdAtomic *self,
   st->watch = -1;
 }
 
-static guint64
-product_lambda (QdAtomic *self,
-                double    t)
+/* product_lambda() of two inputs, the common case, with everything it
+ * calls inlined: the same operations in the same order (each input
+ * advanced to @t, their product at the higher order, the output
+ * written), which were three calls and two copies of each input, two
+ * thirds of the block's time in Lotka–Volterra. Out of line, as
+ * product_any() is, so that product_lambda() only jumps to either and
+ * this one saves no registers for the other's loop. */
+G_NO_INLINE static guint64
+product_two (QdAtomic *self,
+             double    t)
+{
+  QdSignal a, b;
+  QdTaylor p, u;
+  int order;
+
+  qd_signal_advance (self->in[0], t, &a);
+  qd_signal_advance (self->in[1], t, &b);
+  order = MAX (CLAMP (a.order, 0, QD_MAX_ORDER),
+               CLAMP (b.order, 0, QD_MAX_ORDER));
+  memcpy (p.c, a.c, sizeof p.c);
+  memcpy (u.c, b.c, sizeof u.c);
+  qd_taylor_mul_inline (&p, &p, &u, order);
+  return write_output (self, t, &p, order, &p, NULL);
+}
+
+/* product_lambda() of other than two inputs. */
+G_NO_INLINE static guint64
+product_any (QdAtomic *self,
+             double    t)
 {
   QdTaylor p, u;
   int order = read_input (self, 0, t, &p);
@@ -498,6 +524,13 @@ product_lambda (QdAtomic *self,
       qd_taylor_mul (&p, &p, &u, i + 1 == self->n_in ? order : QD_MAX_ORDER);
     }
   return write_output (self, t, &p, order, &p, NULL);
+}
+
+static guint64
+product_lambda (QdAtomic *self,
+                double    t)
+{
+  return self->n_in == 2 ? product_two (self, t) : product_any (self, t);
 }
 
 /* Under a classic solver: product_lambda() on constant inputs. */

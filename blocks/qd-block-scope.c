@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "qd-blocks-private.h"
+#include "qd-block-fast-private.h"
 #include "qd-trace.h"
 
 enum
@@ -92,6 +93,24 @@ scope_dext (QdAtomic       *self,
       qd_trace_append (st->traces[port], &seg);
     }
 }
+
+/* dext and ta in one call (QdBlockFastPaths.dext_ta): the Scope stays
+ * passive, so the loop calls it once per input event instead of a
+ * wrapper calling the two. */
+static double
+scope_dext_ta (QdAtomic       *self,
+               double          t,
+               double          e,
+               guint           port,
+               const QdSignal *x)
+{
+  scope_dext (self, t, e, port, x);
+  return QD_INF;
+}
+
+static const QdBlockFastPaths scope_fast = {
+  .dext_ta = scope_dext_ta,
+};
 
 static void
 scope_dint (QdAtomic *self,
@@ -226,4 +245,5 @@ const QdBlockType qd_block_scope = {
   .dint = scope_dint,
   .dext = scope_dext,
   .lambda = scope_lambda,
+  .fast = &scope_fast,
 };

@@ -473,9 +473,14 @@ wsum_cascade (const QdCascadePair *pairs,
           wsum_lambda (self, t);
           finite = (y->c[0] - y->c[0]) + (y->c[1] - y->c[1])
                    + (y->c[2] - y->c[2]) + (y->c[3] - y->c[3]) == 0.0;
+          /* A sum of order 2 or less has +0 above its order (the loop
+           * adds nothing there), so the integrator may take its
+           * coefficients as wsum_two_into() gives them (Lotka–Volterra's
+           * prey rate: three inputs of order 1 into a QSS2 integrator). */
           if (finite)
-            sigma = qd_integrator_take_sum (receiver->state, receiver, t, -1,
-                                            0.0, 0.0, 0.0, y);
+            sigma = qd_integrator_take_sum (receiver->state, receiver, t,
+                                            y->order <= 2 ? y->order : -1,
+                                            y->c[0], y->c[1], y->c[2], y);
         }
       if (G_UNLIKELY (!finite))
         return k;

@@ -119,6 +119,11 @@ void     qd_heap_remove  (QdHeap *heap,
  * the tests that find where the entry is and which way it goes. */
 void     qd_heap_replace_top (QdHeap *heap,
                               double  t);
+/* qd_heap_replace_top() for a heap that is often of one or two entries
+ * (a small model's: the loop calls it in models of a few blocks), with a
+ * path of its own for those. */
+void     qd_heap_replace_top_small (QdHeap *heap,
+                                    double  t);
 /* qd_heap_replace_top() in two halves, for a loop that wants the next
  * top before it knows the fired block's new time: the top entry's hole
  * sunk to a leaf (the next top is then in place; returns the hole's

@@ -102,24 +102,235 @@ play_chain (const QdSimulation *sim,
   return n;
 }
 
+/* Appends to @ops the non-static receivers of output @s, each with its
+ * port; returns their number. */
+static guint32
+append_dynamic (const QdSimulation *sim,
+                GArray             *ops,
+                guint               s)
+{
+  guint32 n = 0;
+
+  for (guint e = sim->fan_start[s]; e < sim->fan_start[s + 1]; e++)
+    {
+      QdChainOp op = { sim->fanout[e].receiver, sim->fanout[e].port,
+                       QD_NO_PAIRS, 0 };
+
+      if (!sim->hot[op.block].is_static)
+        {
+          g_array_append_val (ops, op);
+          n++;
+        }
+    }
+  return n;
+}
+
+/* One block's counts from one whole run of @owner's chain, while they
+ * are gathered (fill_counts()). */
+typedef struct
+{
+  guint32      block;
+  QdChainCount count;
+} BlockCount;
+
+static gint
+compare_block_counts (gconstpointer a,
+                      gconstpointer b)
+{
+  const BlockCount *x = a, *y = b;
+
+  if (x->block != y->block)
+    return x->block < y->block ? -1 : 1;
+  return x->count.owner < y->count.owner ? -1
+         : x->count.owner > y->count.owner;
+}
+
+/* Adds to @counts what one whole run of block @owner's chain (its @n
+ * blocks @seq) counts, one entry per block it reaches (@tally, zeroed,
+ * per block, is left zeroed), and returns its transitions: an external
+ * one per receiver of each output, an internal one per static block. */
+static guint32
+add_counts (const QdSimulation *sim,
+            guint               owner,
+            const guint32      *seq,
+            guint               n,
+            QdChainCount       *tally,
+            GArray             *counts)
+{
+  guint first = counts->len;
+  guint32 transitions = n;
+
+  for (guint k = 0; k <= n; k++)
+    {
+      guint s = sim->out_base[k == 0 ? owner : seq[k - 1]];
+
+      for (guint e = sim->fan_start[s]; e < sim->fan_start[s + 1]; e++)
+        {
+          guint32 w = sim->fanout[e].receiver;
+
+          if (tally[w].internal == 0 && tally[w].external == 0)
+            {
+              BlockCount c = { w, { owner, 0, 0 } };
+
+              g_array_append_val (counts, c);
+            }
+          tally[w].external++;
+          transitions++;
+        }
+      if (k < n)
+        {
+          if (tally[seq[k]].internal == 0 && tally[seq[k]].external == 0)
+            {
+              BlockCount c = { seq[k], { owner, 0, 0 } };
+
+              g_array_append_val (counts, c);
+            }
+          tally[seq[k]].internal++;
+        }
+    }
+  for (guint m = first; m < counts->len; m++)
+    {
+      BlockCount *c = &g_array_index (counts, BlockCount, m);
+
+      c->count.internal = tally[c->block].internal;
+      c->count.external = tally[c->block].external;
+      tally[c->block].internal = tally[c->block].external = 0;
+    }
+  return transitions;
+}
+
+/* Whether static block @w's type has a cascade kernel that takes its
+ * output's one receiver. */
+static gboolean
+kernel_takes (const QdSimulation *sim,
+              guint               w)
+{
+  const QdHot *h = &sim->hot[w];
+  const QdBlockFastPaths *fast = sim->atomics[w].type->fast;
+
+  return fast != NULL && fast->cascade != NULL
+         && fast->cascade_accepts != NULL
+         && h->sole_receiver != QD_NO_RECEIVER
+         && !sim->hot[h->sole_receiver].is_static
+         && fast->cascade_accepts (&sim->atomics[w],
+                                   &sim->atomics[h->sole_receiver],
+                                   h->sole_port);
+}
+
+/* @op run through its type's cascade kernel when the kernel takes it:
+ * its pair appended to @pairs. */
+static void
+set_kernel (QdSimulation *sim,
+            QdChainOp    *op,
+            GArray       *pairs)
+{
+  const QdBlockType *type = sim->atomics[op->block].type;
+  QdCascadePair pair = { NULL, NULL, { { NULL } } };
+  int kernel;
+
+  if (!kernel_takes (sim, op->block)
+      || (kernel = qd_simulation_kernel_index (sim, type)) < 0)
+    return;
+  pair.block = &sim->atomics[op->block];
+  pair.receiver = &sim->atomics[sim->hot[op->block].sole_receiver];
+  if (type->fast->cascade_prepare != NULL)
+    type->fast->cascade_prepare (&pair);
+  op->pair = pairs->len;
+  op->kernel = (guint32) kernel;
+  g_array_append_val (pairs, pair);
+}
+
+/* Appends block @i's program (its @n chain blocks @seq) to @ops, with
+ * its header, its counts to @counts and its kernels' pairs to @pairs. */
+static void
+append_program (QdSimulation  *sim,
+                guint          i,
+                const guint32 *seq,
+                guint          n,
+                QdChainCount  *tally,
+                GArray        *ops,
+                GArray        *counts,
+                GArray        *pairs)
+{
+  guint head = ops->len;
+  QdChainOp op = { add_counts (sim, i, seq, n, tally, counts), 0,
+                   QD_NO_PAIRS, 0 };
+  guint32 m;
+
+  /* Each count is stored once the receivers are appended: appending may
+   * move the array. */
+  g_array_append_val (ops, op);
+  m = append_dynamic (sim, ops, sim->out_base[i]);
+  g_array_index (ops, QdChainOp, head).arg = m;
+  for (guint k = 0; k < n; k++)
+    {
+      guint at = ops->len;
+
+      op.block = seq[k];
+      op.arg = 0;
+      op.pair = QD_NO_PAIRS;
+      op.kernel = 0;
+      set_kernel (sim, &op, pairs);
+      g_array_append_val (ops, op);
+      m = append_dynamic (sim, ops, sim->out_base[seq[k]]);
+      g_array_index (ops, QdChainOp, at).arg = m;
+    }
+}
+
+/* The counts of @counts (BlockCount) into chain_count_start and
+ * chain_counts, by block. */
+static void
+fill_counts (QdSimulation *sim,
+             GArray       *counts)
+{
+  guint m = 0;
+
+  g_array_sort (counts, compare_block_counts);
+  sim->chain_count_start = g_new (guint32, sim->n_atomics + 1);
+  sim->chain_counts = g_new (QdChainCount, MAX (counts->len, 1));
+  for (guint b = 0; b <= sim->n_atomics; b++)
+    {
+      sim->chain_count_start[b] = m;
+      for (; m < counts->len
+           && g_array_index (counts, BlockCount, m).block == b; m++)
+        sim->chain_counts[m] = g_array_index (counts, BlockCount, m).count;
+    }
+}
+
+static void
+free_chains (QdSimulation *sim)
+{
+  g_clear_pointer (&sim->chain_start, g_free);
+  g_clear_pointer (&sim->chain, g_free);
+  g_clear_pointer (&sim->chain_misses, g_free);
+  g_clear_pointer (&sim->chain_op_start, g_free);
+  g_clear_pointer (&sim->chain_ops, g_free);
+  g_clear_pointer (&sim->chain_runs, g_free);
+  g_clear_pointer (&sim->chain_count_start, g_free);
+  g_clear_pointer (&sim->chain_counts, g_free);
+  g_clear_pointer (&sim->chain_pairs, g_aligned_free);
+}
+
 void
 qd_simulation_fill_chains (QdSimulation *sim)
 {
   guint32 seq[QD_CHAIN_MAX];
   GArray *chain = g_array_new (FALSE, FALSE, sizeof (guint32));
+  GArray *ops = g_array_new (FALSE, FALSE, sizeof (QdChainOp));
+  GArray *counts = g_array_new (FALSE, FALSE, sizeof (BlockCount));
+  GArray *pairs = g_array_new (FALSE, FALSE, sizeof (QdCascadePair));
+  QdChainCount *tally = NULL;   /* per block, once a chain is found */
 
-  g_free (sim->chain_start);
-  g_free (sim->chain);
-  g_free (sim->chain_misses);
-  sim->chain = NULL;
-  sim->chain_misses = NULL;
+  free_chains (sim);
   sim->chain_start = g_new (guint32, sim->n_atomics + 1);
+  sim->chain_op_start = g_new (guint32, sim->n_atomics + 1);
   for (guint i = 0; i < sim->n_atomics; i++)
     {
       const QdHot *h = &sim->hot[i];
       guint n = 0;
 
       sim->chain_start[i] = chain->len;
+      sim->chain_op_start[i] = ops->len;
       /* A static block's own cascade goes on from the queue (the loop's
        * inner loop runs it), and a fusable one takes run_cascade(). */
       if (!h->is_static && h->n_out > 0 && !h->fused_out0)
@@ -128,17 +339,39 @@ qd_simulation_fill_chains (QdSimulation *sim)
        * chain of one measured 1.3 % more instructions than the queue
        * (bouncing-ball-restitution). */
       if (n < 2)
-        n = 0;
+        continue;
+      if (tally == NULL)
+        tally = g_new0 (QdChainCount, sim->n_atomics);
       g_array_append_vals (chain, seq, n);
+      append_program (sim, i, seq, n, tally, ops, counts, pairs);
     }
   sim->chain_start[sim->n_atomics] = chain->len;
+  sim->chain_op_start[sim->n_atomics] = ops->len;
+  g_free (tally);
   /* Without any chain (the LC line: every cascade is fusable), no 4 bytes
    * per block for nothing. */
   if (chain->len == 0)
-    g_clear_pointer (&sim->chain_start, g_free);
+    {
+      g_clear_pointer (&sim->chain_start, g_free);
+      g_clear_pointer (&sim->chain_op_start, g_free);
+    }
   else
-    sim->chain_misses = g_new0 (guint8, sim->n_atomics);
+    {
+      sim->chain_misses = g_new0 (guint8, sim->n_atomics);
+      sim->chain_runs = g_new0 (guint64, sim->n_atomics);
+      fill_counts (sim, counts);
+    }
   sim->chain = (guint32 *) g_array_free (chain, chain->len == 0);
+  sim->chain_ops = (QdChainOp *) g_array_free (ops, ops->len == 0);
+  g_array_free (counts, TRUE);
+  if (pairs->len > 0)
+    {
+      sim->chain_pairs = g_aligned_alloc (pairs->len, sizeof (QdCascadePair),
+                                          64);
+      memcpy (sim->chain_pairs, pairs->data,
+              pairs->len * sizeof (QdCascadePair));
+    }
+  g_array_free (pairs, TRUE);
 }
 
 guint
@@ -162,4 +395,57 @@ qd_simulation_chain_pending (const QdSimulation *sim,
     pending_pop (&p);
   memcpy (out, p.block, p.n * sizeof p.block[0]);
   return p.n;
+}
+
+/* Adds 1 to the counter @low of block @i, carrying into @high. */
+static inline void
+count_one (guint32 *low,
+           guint32 *high)
+{
+  if (G_UNLIKELY (++*low == 0))
+    ++*high;
+}
+
+guint64
+qd_simulation_chain_count (QdSimulation *sim,
+                           guint         i,
+                           guint         done,
+                           gboolean      popped)
+{
+  const guint32 *seq = &sim->chain[sim->chain_start[i]];
+  guint64 transitions = done + (popped ? 1 : 0);
+
+  for (guint k = 0; k <= done; k++)
+    {
+      guint s = sim->out_base[k == 0 ? i : seq[k - 1]];
+
+      transitions += sim->fan_start[s + 1] - sim->fan_start[s];
+      for (guint e = sim->fan_start[s]; e < sim->fan_start[s + 1]; e++)
+        {
+          guint w = sim->fanout[e].receiver;
+
+          count_one (&sim->hot[w].n_external, &sim->n_external_hi[w]);
+        }
+      if (k < done || popped)
+        count_one (&sim->hot[seq[k]].n_internal, &sim->n_internal_hi[seq[k]]);
+    }
+  return transitions;
+}
+
+void
+qd_simulation_chain_stats (const QdSimulation *sim,
+                           guint               index,
+                           guint64            *internal,
+                           guint64            *external)
+{
+  if (sim->chain_count_start == NULL)
+    return;
+  for (guint m = sim->chain_count_start[index];
+       m < sim->chain_count_start[index + 1]; m++)
+    {
+      const QdChainCount *c = &sim->chain_counts[m];
+
+      *internal += sim->chain_runs[c->owner] * c->internal;
+      *external += sim->chain_runs[c->owner] * c->external;
+    }
 }

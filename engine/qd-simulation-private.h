@@ -143,6 +143,30 @@ enum
   QD_FUSED_CHAIN   = 2,
 };
 
+/* One step of a static chain's program (qd-simulation-chain.c): a
+ * static block to run (@block, with @arg non-static receivers of its
+ * output following) or one of those receivers (@block, on port @arg).
+ * A static block whose output's one receiver its type's cascade kernel
+ * takes (QdBlockFastPaths.cascade) is run with it through its @pair in
+ * QdSimulation.chain_pairs and kernels[@kernel]; otherwise @pair is
+ * QD_NO_PAIRS. */
+typedef struct
+{
+  guint32 block;
+  guint32 arg;
+  guint32 pair;
+  guint32 kernel;
+} QdChainOp;
+
+/* What one run of block @owner's whole chain adds to a block's counts
+ * (qd-simulation-chain.c). */
+typedef struct
+{
+  guint32 owner;
+  guint32 internal;
+  guint32 external;
+} QdChainCount;
+
 /* The most static blocks of one chain (qd-simulation-chain.c). */
 #define QD_CHAIN_MAX 64
 
@@ -170,6 +194,10 @@ typedef guint (*QdCascadeFunc) (const QdCascadePair *pairs,
 /* The deeper prefetch of prefetch_next() is made from this many blocks
  * on (qd-simulation.c says why). */
 #define QD_PREFETCH_DEEP_BLOCKS 1024
+
+/* Models of fewer blocks run the loop compiled for them
+ * (qd-simulation.c, run_loop_tiny()). */
+#define QD_TINY_BLOCKS 32
 
 /* The lines of QdPrefetchLine, 64 bytes per block, are kept only below
  * this many blocks, where they fit in half the level-2 cache: beyond it
@@ -319,6 +347,22 @@ struct _QdSimulation
   guint8         *chain_misses;    /* per block, with chain_start: how
                                       often its chain was left early of
                                       late (run_chain()) */
+  /* Block i's chain as run_chain() plays it: ops[op_start[i] ..
+   * op_start[i + 1]], first a header (the transitions of a whole run,
+   * and the number of non-static receivers of i's output 0, which
+   * follow), then each static block with its non-static receivers. The
+   * static receivers' external transitions only queue them, which the
+   * chain does not need: they are left out, and counted with the rest
+   * of a whole run in chain_runs[i], one increment per run. A block's
+   * counts from whole runs are chain_runs[owner] times each of its
+   * counts[count_start[block] .. count_start[block + 1]]. */
+  guint32        *chain_op_start;  /* n_atomics + 1, with chain_start */
+  QdChainOp      *chain_ops;
+  guint64        *chain_runs;      /* per block: its chain's whole runs */
+  QdCascadePair  *chain_pairs;     /* QdChainOp.pair, 64-byte aligned, or
+                                      NULL */
+  guint32        *chain_count_start;  /* n_atomics + 1 */
+  QdChainCount   *chain_counts;
 
   QdPrefetchLine *prefetch;        /* per block, 64-byte aligned, in models
                                       of 1024 to 4095 blocks (whose
@@ -362,6 +406,25 @@ guint         qd_simulation_chain_pending (const QdSimulation *sim,
                                            guint               done,
                                            gboolean            popped,
                                            guint32            *out);
+
+/* The index in QdSimulation.kernels of the cascade kernel of @type (a
+ * type that has one), added if it is new; -1 when there is no room. */
+int           qd_simulation_kernel_index (QdSimulation      *sim,
+                                          const QdBlockType *type);
+
+/* Counts the transitions of block @i's chain left after @done blocks
+ * (and, with @popped, the internal transition of the next one) in the
+ * blocks' counters; returns their number. */
+guint64       qd_simulation_chain_count (QdSimulation       *sim,
+                                         guint               i,
+                                         guint               done,
+                                         gboolean            popped);
+/* The transitions of block @index in whole runs of chains
+ * (QdSimulation.chain_runs), added to *@internal and *@external. */
+void          qd_simulation_chain_stats (const QdSimulation *sim,
+                                         guint               index,
+                                         guint64            *internal,
+                                         guint64            *external);
 
 /* The event loop (qd-simulation.c): runs events up to @t_limit, at most
  * @max_events of them. */

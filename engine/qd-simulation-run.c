@@ -562,6 +562,7 @@ qd_simulation_get_block_stats (QdSimulation *self,
   g_return_if_fail (index < self->n_atomics);
   h = &self->hot[index];
   kernel_transitions (self, index, &internal, &external);
+  qd_simulation_chain_stats (self, index, &internal, &external);
   if (self->classic != NULL)
     qd_classic_add_block_stats (self->classic, index, &internal, &external);
   if (n_internal != NULL)

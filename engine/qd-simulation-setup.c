@@ -155,11 +155,9 @@ kernel_fits (QdSimulation *sim,
   return TRUE;
 }
 
-/* The kernel of @type in sim->kernels, added if it is new; -1 when
- * there is no room. */
-static int
-kernel_index (QdSimulation      *sim,
-              const QdBlockType *type)
+int
+qd_simulation_kernel_index (QdSimulation      *sim,
+                            const QdBlockType *type)
 {
   for (guint k = 0; k < sim->n_kernels; k++)
     if (sim->kernels[k] == type->fast->cascade)
@@ -199,7 +197,7 @@ fill_kernels (QdSimulation *sim)
         guint s = sim->out_base[i];
         guint e = sim->fan_start[s], end = sim->fan_start[s + 1];
         const QdBlockType *type = sim->atomics[sim->fanout[e].receiver].type;
-        int kernel = kernel_index (sim, type);
+        int kernel = qd_simulation_kernel_index (sim, type);
 
         if (kernel < 0)
           continue;
@@ -456,6 +454,13 @@ qd_simulation_free (QdSimulation *self)
   g_free (self->chain_start);
   g_free (self->chain);
   g_free (self->chain_misses);
+  g_free (self->chain_op_start);
+  g_free (self->chain_ops);
+  g_free (self->chain_runs);
+  g_free (self->chain_count_start);
+  g_free (self->chain_counts);
+  if (self->chain_pairs != NULL)
+    g_aligned_free (self->chain_pairs);
   if (self->prefetch != NULL)
     g_aligned_free (self->prefetch);
   if (self->kernel_pairs != NULL)

@@ -812,44 +812,50 @@ run_cascade (QdSimulation *sim,
   return CASCADE_RUN;
 }
 
-/* The external transitions from output @s (finite) in a static chain: a non-static receiver's as fan_out() makes it, a static
- * one's only counted, for its event is the chain's to run. */
+/* What follows the external transition of the non-static block @j at
+ * @t in a static chain, with @ta its time advance. */
 G_ALWAYS_INLINE static inline void
-chain_deliver (QdSimulation *sim,
-               guint         s,
-               double        t,
-               guint64      *transitions)
+chain_received (QdSimulation *sim,
+                QdHot        *r,
+                guint         j,
+                double        t,
+                double        ta)
 {
-  QdHot *hot = sim->hot;
-  const QdSignal *sig = &sim->signals[s];
-  guint e = sim->fan_start[s], end = sim->fan_start[s + 1];
+  /* A passive block staying passive (a Scope) is where it belongs:
+   * schedule() would only call schedule_other(). */
+  if (!(ta == QD_INF && r->where == QD_SCHED_NONE))
+    schedule (sim, r, j, t, ta);
+  r->tl = t;
+}
 
-  *transitions += end - e;
-  for (; e < end; e++)
+/* The external transitions of the @n non-static receivers @op (block
+ * and port) of the segment @sig (finite) in a static chain, as fan_out()
+ * makes them, but uncounted: run_chain() counts a whole chain at once.
+ * Returns the op after them. */
+G_ALWAYS_INLINE static inline const QdChainOp *
+chain_deliver (QdSimulation    *sim,
+               const QdChainOp *op,
+               guint            n,
+               const QdSignal  *sig,
+               double           t)
+{
+  for (const QdChainOp *end = op + n; op < end; op++)
     {
-      guint j = sim->fanout[e].receiver;
-      QdHot *r = &hot[j];
+      guint j = op->block;
+      QdHot *r = &sim->hot[j];
 
-      if (!r->is_static)
-        {
-          double ta = r->dext_ta (&sim->atomics[j], t, t - r->tl,
-                                  sim->fanout[e].port, sig);
-
-          /* A passive block staying passive (a Scope) is where it
-           * belongs: schedule() would only call schedule_other(). */
-          if (!(ta == QD_INF && r->where == QD_SCHED_NONE))
-            schedule (sim, r, j, t, ta);
-          r->tl = t;
-        }
-      if (G_UNLIKELY (++r->n_external == 0))
-        sim->n_external_hi[j]++;
+      chain_received (sim, r, j, t,
+                      r->dext_ta (&sim->atomics[j], t, t - r->tl, op->arg,
+                                  sig));
     }
+  return op;
 }
 
 /* run_chain() leaving its chain after @done blocks (and, with @popped,
- * the next one's output): the static blocks the now queue would hold
- * then are put in it, and the loop goes on from there. */
-G_NO_INLINE static void
+ * the next one's output): the transitions made so far are counted, the
+ * static blocks the now queue would hold then are put in it, and the
+ * loop goes on from there. Returns the number of those transitions. */
+G_NO_INLINE static guint64
 chain_leave (QdSimulation *sim,
              guint         i,
              guint         done,
@@ -868,6 +874,7 @@ chain_leave (QdSimulation *sim,
   sim->chain_misses[i] += 4;
   if (sim->chain_misses[i] >= QD_CHAIN_MISSES_MAX)
     sim->hot[i].fused_out0 = 0;
+  return qd_simulation_chain_count (sim, i, done, popped);
 }
 
 /* The fan-out of output 0 of block @i (QdHot.fused_out0 is
@@ -881,11 +888,13 @@ chain_leave (QdSimulation *sim,
  * non-static receiver becomes due at @t (a time advance of 0), and no
  * block fails: the chain was played from the same wiring under the same
  * rule (lowest index first), and a static block's external transition
- * only queues it. Every other transition is made here as fan_out() makes
- * it, in the same order, and counted the same way. When one of those
- * conditions breaks, the static blocks the queue would hold at that
- * point are queued (chain_leave()) and the loop goes on from the queue,
- * as after run_cascade().
+ * only queues it, which the chain's program leaves out. Every other
+ * transition is made here as fan_out() makes it, in the same order. A
+ * whole run is counted once, in chain_runs (qd_simulation_chain_stats()
+ * hands its share to each block). When one of those conditions breaks,
+ * the transitions so far are counted one by one, the static blocks the
+ * queue would hold at that point are queued (chain_leave()) and the loop
+ * goes on from the queue, as after run_cascade().
  *
  * Its result's @how is 0, having done nothing, when something else is
  * due at @t, the chain would pass the event limit or the illegitimacy
@@ -911,16 +920,15 @@ run_chain (QdSimulation *sim,
            guint64       same_time)
 {
   QdHot *hot = sim->hot;
-  const guint32 *chain = &sim->chain[sim->chain_start[i]];
   guint n = sim->chain_start[i + 1] - sim->chain_start[i];
-  guint64 ev = events, tr = 0;
+  const QdChainOp *op = &sim->chain_ops[sim->chain_op_start[i]];
   QdChainRun run = { 0, 0, 0 };
-  guint result = CASCADE_CLEAN;
+  guint k;
 
   now_clean (sim);
   if (sim->now_len != 0
       || sim->heap.entries[0].key <= sim->t_event_key
-      || n > events_end - ev
+      || n > events_end - events
       || same_time + n > sim->illegitimacy_limit
       || sim->fail_error != NULL
       || !signal_is_finite_stored (&sim->signals[hot[i].out_base]))
@@ -928,42 +936,61 @@ run_chain (QdSimulation *sim,
 
   if (G_UNLIKELY (sim->chain_misses[i] != 0))
     sim->chain_misses[i]--;
-  chain_deliver (sim, hot[i].out_base, t, &tr);
-  for (guint k = 0; k < n; k++)
+  run.transitions = op->block;
+  op = chain_deliver (sim, op + 1, op->arg, &sim->signals[hot[i].out_base],
+                      t);
+  for (k = 0; k < n; k++)
     {
-      guint j = chain[k];
+      guint j = op->block;
       QdHot *r = &hot[j];
+      const QdSignal *sig;
       guint64 mask;
 
       if (G_UNLIKELY (sim->now_len != 0 || sim->fail_error != NULL))
         {
-          chain_leave (sim, i, k, FALSE, t);
-          result = CASCADE_RUN;
+          run.transitions = chain_leave (sim, i, k, FALSE, t);
           break;
         }
-      sim->recent[ev % QD_RECENT_SIZE] = j;
-      ev++;
-      tr++;
-      if (G_UNLIKELY (++r->n_internal == 0))
-        sim->n_internal_hi[j]++;
-      mask = r->lambda (&sim->atomics[j], t);
-      if (G_UNLIKELY (mask != 1 || !signal_is_finite_stored (
-                                        &sim->signals[r->out_base])))
+      sim->recent[(events + k) % QD_RECENT_SIZE] = j;
+      if (op->pair != QD_NO_PAIRS)
         {
-          chain_leave (sim, i, k, TRUE, t);
-          fan_out (sim, r, j, t, mask, &tr, ev, FALSE);
-          result = CASCADE_RUN;
+          /* Its lambda and its one receiver's external transition in one
+           * call of its type's kernel, which stops before the transition
+           * when the output is not finite (a kernel's output is its
+           * output 0 alone): left as below, with the same mask. */
+          double ta;
+
+          if (G_LIKELY (sim->kernels[op->kernel] (&sim->chain_pairs[op->pair],
+                                                  1, t, &ta) == 1))
+            {
+              chain_received (sim, &hot[op[1].block], op[1].block, t, ta);
+              op += 2;
+              continue;
+            }
+          mask = 1;
+        }
+      else
+        mask = r->lambda (&sim->atomics[j], t);
+      sig = &sim->signals[r->out_base];
+      if (G_UNLIKELY (mask != 1 || !signal_is_finite_stored (sig)))
+        {
+          run.transitions = chain_leave (sim, i, k, TRUE, t);
+          fan_out (sim, r, j, t, mask, &run.transitions, events + k + 1,
+                   FALSE);
+          k++;
           break;
         }
-      chain_deliver (sim, r->out_base, t, &tr);
+      op = chain_deliver (sim, op + 1, op->arg, sig, t);
     }
-  if (result == CASCADE_CLEAN
-      && (sim->now_len != 0 || sim->fail_error != NULL))
-    result = CASCADE_RUN;
-
-  run.transitions = tr;
-  run.events = (guint32) (ev - events);
-  run.how = result;
+  run.events = k;
+  if (k == n)
+    {
+      sim->chain_runs[i]++;
+      run.how = sim->now_len != 0 || sim->fail_error != NULL
+                ? CASCADE_RUN : CASCADE_CLEAN;
+    }
+  else
+    run.how = CASCADE_RUN;
   return run;
 }
 
@@ -1018,8 +1045,8 @@ fire_sunk (QdSimulation *sim,
  * recent blocks is indexed by the event count, the periodic check is a
  * mask of it), so that they stay in registers.
  *
- * Flattened (in run_loop_small() and run_loop_large(), which compile it
- * for @large constant): everything it calls that is not marked
+ * Flattened (in run_loop_small(), run_loop_large() and run_loop_tiny(),
+ * which compile it for @large and @tiny constant): everything it calls that is not marked
  * G_NO_INLINE is inlined into it. Once the loop is large, GCC stops
  * inlining the heap's inline test of a receiver's new time
  * (qd_heap_update()) into it, and a call costs about 10 instructions per
@@ -1035,6 +1062,7 @@ run_loop_for (QdSimulation   *sim,
               guint64         max_events,
               GError        **error,
               const gboolean  large,
+              const gboolean  tiny,
               const gboolean  logged)
 {
   QdHot *hot = sim->hot;
@@ -1162,12 +1190,18 @@ run_loop_for (QdSimulation   *sim,
            * it came from the now queue) the general rescheduling. */
           tn = t + ta;
           if (!from_now && tn > t && tn < QD_INF)
-            qd_heap_replace_top (&sim->heap, tn);
+            {
+              if (tiny)
+                qd_heap_replace_top_small (&sim->heap, tn);
+              else
+                qd_heap_replace_top (&sim->heap, tn);
+            }
           else
             schedule (sim, h, i, t, ta);
           h->tl = t;
         }
-      prefetch_next (sim);
+      if (!tiny)
+        prefetch_next (sim);
     fired:
       if (G_UNLIKELY (++h->n_internal == 0))
         sim->n_internal_hi[i]++;
@@ -1283,15 +1317,30 @@ out:
  * prefetch the receivers' lines after a clean cascade
  * (prefetch_receivers()). Apart, so that neither pays for the other's
  * tests or registers: the large loop's path in the small one cost the
- * headline run 15 instructions per step. A third time, for a run with an
- * event log, so that the log costs the other two nothing. */
+ * headline run 15 instructions per step. A third time for the smallest
+ * models (run_loop_tiny()), and a fourth for a run with an event log, so
+ * that the log costs the others nothing. */
 __attribute__ ((flatten)) static QdRunStatus
 run_loop_small (QdSimulation *sim,
                 double        t_limit,
                 guint64       max_events,
                 GError      **error)
 {
-  return run_loop_for (sim, t_limit, max_events, error, FALSE, FALSE);
+  return run_loop_for (sim, t_limit, max_events, error, FALSE, FALSE, FALSE);
+}
+
+/* For models of fewer than QD_TINY_BLOCKS blocks, whose loop data stays
+ * in the level-1 cache and whose heap holds a few blocks at most: no
+ * prefetching (some 30 instructions a step of Lotka–Volterra's 7
+ * blocks) and the small heap's path for the fired block
+ * (qd_heap_replace_top_small()), at no cost to the other two. */
+__attribute__ ((flatten)) static QdRunStatus
+run_loop_tiny (QdSimulation *sim,
+               double        t_limit,
+               guint64       max_events,
+               GError      **error)
+{
+  return run_loop_for (sim, t_limit, max_events, error, FALSE, TRUE, FALSE);
 }
 
 __attribute__ ((flatten)) static QdRunStatus
@@ -1300,7 +1349,7 @@ run_loop_large (QdSimulation *sim,
                 guint64       max_events,
                 GError      **error)
 {
-  return run_loop_for (sim, t_limit, max_events, error, TRUE, FALSE);
+  return run_loop_for (sim, t_limit, max_events, error, TRUE, FALSE, FALSE);
 }
 
 static QdRunStatus
@@ -1309,7 +1358,7 @@ run_loop_logged (QdSimulation *sim,
                  guint64       max_events,
                  GError      **error)
 {
-  return run_loop_for (sim, t_limit, max_events, error, FALSE, TRUE);
+  return run_loop_for (sim, t_limit, max_events, error, FALSE, FALSE, TRUE);
 }
 
 QdRunStatus
@@ -1334,6 +1383,8 @@ qd_simulation_run_loop (QdSimulation *sim,
     }
   if (sim->n_atomics >= QD_PREFETCH_LINE_BLOCKS)
     return run_loop_large (sim, t_limit, max_events, error);
+  if (sim->n_atomics < QD_TINY_BLOCKS)
+    return run_loop_tiny (sim, t_limit, max_events, error);
   return run_loop_small (sim, t_limit, max_events, error);
 }
 

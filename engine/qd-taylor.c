@@ -86,32 +86,14 @@ qd_taylor_scale (QdTaylor       *r,
   clear_above (r, n);
 }
 
-/* Cauchy product: r_k = sum_{j=0..k} a_j b_(k-j), each sum from 0.0 in
- * the order of j. Written out per order rather than as two loops: with
- * the loops' bound a variable, the copy from the local (r may be a or b)
- * became a call of memcpy, and the product of two Lotka-Volterra signals
- * spent more in the loops' control and that call than in the arithmetic. */
+/* Cauchy product: qd_taylor_mul_inline() (qd-taylor.h). */
 void
 qd_taylor_mul (QdTaylor       *r,
                const QdTaylor *a,
                const QdTaylor *b,
                int             n)
 {
-  const double a0 = a->c[0], a1 = a->c[1], a2 = a->c[2], a3 = a->c[3];
-  const double b0 = b->c[0], b1 = b->c[1], b2 = b->c[2], b3 = b->c[3];
-  double r0, r1 = 0.0, r2 = 0.0, r3 = 0.0;
-
-  r0 = 0.0 + a0 * b0;
-  if (n >= 1)
-    r1 = 0.0 + a0 * b1 + a1 * b0;
-  if (n >= 2)
-    r2 = 0.0 + a0 * b2 + a1 * b1 + a2 * b0;
-  if (n >= 3)
-    r3 = 0.0 + a0 * b3 + a1 * b2 + a2 * b1 + a3 * b0;
-  r->c[0] = r0;
-  r->c[1] = r1;
-  r->c[2] = r2;
-  r->c[3] = r3;
+  qd_taylor_mul_inline (r, a, b, n);
 }
 
 /* r = a / b, from r b = a: r_k = (a_k - sum_{j=1..k} b_j r_(k-j)) / b_0. */

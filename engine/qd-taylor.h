@@ -36,6 +36,36 @@ QD_API void qd_taylor_scale (QdTaylor *r, const QdTaylor *a, double k, int n);
 QD_API void qd_taylor_mul   (QdTaylor *r, const QdTaylor *a, const QdTaylor *b, int n);
 QD_API void qd_taylor_div   (QdTaylor *r, const QdTaylor *a, const QdTaylor *b, int n);
 
+/* qd_taylor_mul() for callers on a hot path that want it inlined (the
+ * Product). Cauchy product: r_k = sum_{j=0..k} a_j b_(k-j), each sum
+ * from 0.0 in the order of j. Written out per order rather than as two
+ * loops: with the loops' bound a variable, the copy from the local (r may
+ * be a or b) became a call of memcpy, and the product of two
+ * Lotka-Volterra signals spent more in the loops' control and that call
+ * than in the arithmetic. */
+static inline void
+qd_taylor_mul_inline (QdTaylor       *r,
+                      const QdTaylor *a,
+                      const QdTaylor *b,
+                      int             n)
+{
+  const double a0 = a->c[0], a1 = a->c[1], a2 = a->c[2], a3 = a->c[3];
+  const double b0 = b->c[0], b1 = b->c[1], b2 = b->c[2], b3 = b->c[3];
+  double r0, r1 = 0.0, r2 = 0.0, r3 = 0.0;
+
+  r0 = 0.0 + a0 * b0;
+  if (n >= 1)
+    r1 = 0.0 + a0 * b1 + a1 * b0;
+  if (n >= 2)
+    r2 = 0.0 + a0 * b2 + a1 * b1 + a2 * b0;
+  if (n >= 3)
+    r3 = 0.0 + a0 * b3 + a1 * b2 + a2 * b1 + a3 * b0;
+  r->c[0] = r0;
+  r->c[1] = r1;
+  r->c[2] = r2;
+  r->c[3] = r3;
+}
+
 /* a^alpha for a constant alpha: repeated multiplication for whole
  * exponents (exact at a(t0) = 0 too), the power recurrence otherwise. */
 QD_API void qd_taylor_pow_const (QdTaylor *r, const QdTaylor *a, double alpha, int n);

@@ -662,6 +662,27 @@ test_chains (void)
   g_assert_cmpuint (n, ==, 2);
   g_assert_cmpuint (pending[0], ==, prey_rate);
 
+  /* The WSums, each into its integrator alone, run with their type's
+   * cascade kernel: the prey's program is its header and Scope, the two
+   * Products, and each WSum with its integrator. */
+  {
+    guint i = atomic_index (sim, "/Prey");
+    const QdChainOp *op = &sim->chain_ops[sim->chain_op_start[i]];
+    guint kernels = 0;
+
+    g_assert_cmpuint (sim->chain_op_start[i + 1] - sim->chain_op_start[i],
+                      ==, 8);
+    for (guint k = sim->chain_op_start[i]; k < sim->chain_op_start[i + 1];
+         k++)
+      kernels += sim->chain_ops[k].pair != QD_NO_PAIRS;
+    g_assert_cmpuint (kernels, ==, 2);
+    g_assert_cmpuint (op[0].arg, ==, 1);
+    g_assert_cmpuint (op[1].block, ==, atomic_index (sim, "/Scope"));
+    g_assert_cmpuint (op[4].block, ==, prey_rate);
+    g_assert_cmpuint (op[4].pair, !=, QD_NO_PAIRS);
+    g_assert_cmpuint (op[5].block, ==, i);
+  }
+
   /* Turned off with the fused cascades, back with them. */
   qd_simulation_set_fused_cascades (sim, FALSE);
   g_assert_cmpuint (sim->hot[atomic_index (sim, "/Prey")].fused_out0, ==, 0);
@@ -673,6 +694,116 @@ test_chains (void)
     {
       g_test_message ("chunks of %" G_GUINT64_FORMAT, chunks[k]);
       assert_same_both_ways (doc, chunks[k]);
+    }
+}
+
+/* A chain's whole runs are counted once each (QdSimulation.chain_runs),
+ * not transition by transition: Lotka–Volterra stepped a few events at a
+ * time, fused and through the queue, gives every block the same counts
+ * after each step, and the Product x1 x1, which only the prey's chain
+ * runs, has its counters in the blocks' arrays only for the runs that
+ * were not whole. */
+static void
+test_chain_counts (void)
+{
+  g_autofree char *path = qd_test_source_path ("data", "examples",
+                                               "lotka-volterra.qdevs", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QdDocument) doc = qd_document_load (path, &error);
+  QdSimulation *fused, *queued;
+  QdRunStatus status;
+  guint prey, x1x1, n;
+  guint64 steps = 0;
+
+  g_assert_no_error (error);
+  fused = qd_test_compile (doc);
+  queued = qd_test_compile (doc);
+  qd_simulation_set_fused_cascades (queued, FALSE);
+  n = qd_simulation_get_n_atomics (fused);
+  prey = atomic_index (fused, "/Prey");
+  x1x1 = atomic_index (fused, "/x1 x1");
+  do
+    {
+      status = qd_simulation_step (fused, 5, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (qd_simulation_step (queued, 5, &error), ==, status);
+      g_assert_no_error (error);
+      for (guint i = 0; i < n; i++)
+        {
+          guint64 a[2], b[2];
+
+          qd_simulation_get_block_stats (fused, i, &a[0], &a[1]);
+          qd_simulation_get_block_stats (queued, i, &b[0], &b[1]);
+          g_assert_cmpuint (a[0], ==, b[0]);
+          g_assert_cmpuint (a[1], ==, b[1]);
+        }
+      steps++;
+    }
+  while (status == QD_RUN_STEPPED && steps < 20000);
+  g_assert_cmpint (status, ==, QD_RUN_DONE);
+  g_assert_cmpuint (fused->chain_runs[prey], >, 0);
+  {
+    guint64 internal, external;
+
+    qd_simulation_get_block_stats (fused, x1x1, &internal, &external);
+    g_assert_cmpuint (internal, ==, fused->hot[x1x1].n_internal
+                                    + fused->chain_runs[prey]);
+    /* Two ports, both from the prey. */
+    g_assert_cmpuint (external, ==, fused->hot[x1x1].n_external
+                                    + 2 * fused->chain_runs[prey]);
+  }
+  qd_simulation_free (fused);
+  qd_simulation_free (queued);
+}
+
+/* A WSum of three inputs into an integrator, through its cascade kernel
+ * (the kernel's general path, which hands the integrator the sum's
+ * coefficients when its order is 2 or less): x' = -x + 0.5 y + 0.25 x,
+ * y' = x - y, under each method, the same run as through the queue; the
+ * integrators start apart so that x and y move. */
+static void
+test_wsum_three (void)
+{
+  static const char *const methods[] = { "QSS1", "QSS2", "QSS3", "LIQSS1",
+                                         "LIQSS2", "LIQSS3" };
+
+  for (guint m = 0; m < G_N_ELEMENTS (methods); m++)
+    {
+      g_autoptr(QdDocument) doc = qd_document_new ();
+      QdBlock *x = qd_test_add_block (doc, "integrator", "x");
+      QdBlock *y = qd_test_add_block (doc, "integrator", "y");
+      QdBlock *a = qd_test_add_block (doc, "wsum", "a");
+      QdBlock *b = qd_test_add_block (doc, "wsum", "b");
+      QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+      QdSimulation *sim;
+
+      g_test_message ("%s", methods[m]);
+      qd_test_set_param (doc, x, "x0", "1");
+      qd_test_set_param (doc, y, "x0", "-0.5");
+      qd_test_set_param (doc, x, "method", methods[m]);
+      qd_test_set_param (doc, y, "method", methods[m]);
+      qd_test_set_param (doc, a, "n", "3");
+      qd_test_set_param (doc, a, "weights", "-1, 0.5, 0.25");
+      qd_test_set_param (doc, b, "weights", "1, -1");
+      qd_test_set_param (doc, scope, "n", "2");
+      qd_test_connect (doc, x, 0, a, 0);
+      qd_test_connect (doc, y, 0, a, 1);
+      qd_test_connect (doc, x, 0, a, 2);
+      qd_test_connect (doc, x, 0, b, 0);
+      qd_test_connect (doc, y, 0, b, 1);
+      qd_test_connect (doc, a, 0, x, 0);
+      qd_test_connect (doc, b, 0, y, 0);
+      qd_test_connect (doc, x, 0, scope, 0);
+      qd_test_connect (doc, y, 0, scope, 1);
+      qd_test_set_final_time (doc, 20.0);
+
+      /* The sums are a's kernel's: its three inputs take the general
+       * path. */
+      sim = qd_test_compile (doc);
+      g_assert_cmpuint (sim->n_kernels, >, 0);
+      qd_simulation_free (sim);
+      assert_same_both_ways (doc, 0);
+      assert_same_both_ways (doc, 7);
     }
 }
 
@@ -793,6 +924,8 @@ main (int   argc,
   g_test_add_func ("/cascade/kernel-error", test_kernel_error);
   g_test_add_func ("/cascade/chains", test_chains);
   g_test_add_func ("/cascade/chain-error", test_chain_error);
+  g_test_add_func ("/cascade/chain-counts", test_chain_counts);
+  g_test_add_func ("/cascade/wsum-three", test_wsum_three);
   g_test_add_func ("/cascade/chain-misses", test_chain_misses);
 
   return g_test_run ();

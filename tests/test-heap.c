@@ -159,6 +159,44 @@ test_heap_random_large (void)
     run_sequence (seed, 500, 5000, 50 + seed % 1000);
 }
 
+/* The top of a heap of one or two entries (a model of one or two
+ * integrators) replaced without the general sift: it stays on top while
+ * earlier than the other entry, or at the same time with the lower id,
+ * and trades places with it otherwise. */
+static void
+test_heap_replace_top_small (void)
+{
+  /* Each no earlier than the top's time; the ties (5, 6) go to id 0. */
+  static const double steps[] = { 4.5, 5.0, 5.0, 6.0, 6.0, 7.0, 6.5 };
+  static const guint tops[] = { 1, 0, 0, 1, 0, 1, 1 };
+  QdHeap heap;
+  double times[2];
+
+  qd_heap_init (&heap, 3);
+  qd_heap_update (&heap, 1, 3.0);
+  qd_heap_replace_top (&heap, 4.0);
+  g_assert_cmpuint (heap.n, ==, 1);
+  g_assert_cmpuint (qd_heap_top_id (&heap), ==, 1);
+  g_assert_cmpfloat (qd_heap_top_time (&heap), ==, 4.0);
+  g_assert_true (qd_heap_validate (&heap));
+  qd_heap_update (&heap, 0, 5.0);
+  times[0] = 5.0;
+  times[1] = 4.0;
+  for (guint k = 0; k < G_N_ELEMENTS (steps); k++)
+    {
+      guint top = qd_heap_top_id (&heap);
+
+      times[top] = steps[k];
+      qd_heap_replace_top (&heap, steps[k]);
+      g_assert_true (qd_heap_validate (&heap));
+      g_assert_cmpuint (heap.n, ==, 2);
+      g_assert_cmpuint (qd_heap_top_id (&heap), ==, tops[k]);
+      g_assert_cmpfloat (qd_heap_get_time (&heap, 0), ==, times[0]);
+      g_assert_cmpfloat (qd_heap_get_time (&heap, 1), ==, times[1]);
+    }
+  qd_heap_clear (&heap);
+}
+
 /* Changing a key in place keeps the entry count: no re-insert. */
 static void
 test_heap_update_in_place (void)
@@ -350,6 +388,7 @@ main (int argc, char **argv)
   g_test_add_func ("/heap/random-small", test_heap_random_small);
   g_test_add_func ("/heap/random-large", test_heap_random_large);
   g_test_add_func ("/heap/update-in-place", test_heap_update_in_place);
+  g_test_add_func ("/heap/replace-top-small", test_heap_replace_top_small);
   g_test_add_func ("/heap/key-order", test_heap_key_order);
   g_test_add_func ("/heap/update-ties", test_heap_update_ties);
   g_test_add_func ("/heap/event-pattern", test_heap_event_pattern);

@@ -209,6 +209,39 @@ test_product (void)
     assert_output (&h, 2, e);
     harness_clear (&h);
   }
+
+  /* Two factors, the common case the block computes inline: orders 1 and
+   * 2 given at earlier times, then 3 and 0, bit for bit what advancing
+   * each to the event time and qd_taylor_mul() give.
+   * (3 + 2s)(3 + 4s + s^2) = 9 + 18 s + 11 s^2 + 2 s^3, at order 2. */
+  {
+    const double u1c[] = { 0.1, -0.3, 0.7, 1.1 }, u0c[] = { 0.25 };
+    const double e[] = { 9, 18, 11 };
+    double two = 2;
+
+    harness_init (&h, "product", 2, &two, 1);
+    set_input (&h, 0, 1.0, 1, u0);
+    set_input (&h, 1, 0.0, 2, u1);
+    harness_event (&h, 1, 2.0);
+    assert_output (&h, 2, e);
+    for (int k = 0; k < 2; k++)
+      {
+        QdSignal a, b;
+        QdTaylor p, q;
+
+        set_input (&h, 0, 0.5, k == 0 ? 3 : 0, k == 0 ? u1c : u0c);
+        set_input (&h, 1, 1.25, k == 0 ? 0 : 3, k == 0 ? u0c : u1c);
+        harness_event (&h, 0, 1.75);
+        qd_signal_advance (&h.inputs[0], 1.75, &a);
+        qd_signal_advance (&h.inputs[1], 1.75, &b);
+        memcpy (p.c, a.c, sizeof p.c);
+        memcpy (q.c, b.c, sizeof q.c);
+        qd_taylor_mul (&p, &p, &q, 3);
+        g_assert_cmpint (h.out.order, ==, 3);
+        g_assert_cmpmem (h.out.c, sizeof h.out.c, p.c, sizeof p.c);
+      }
+    harness_clear (&h);
+  }
 }
 
 static void
