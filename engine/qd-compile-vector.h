@@ -18,7 +18,40 @@ G_BEGIN_DECLS
 QdDocument *qd_vector_expand (QdDocument        *document,
                               const char *const *overrides,
                               GPtrArray         *problems,
-                              GHashTable        *zero_inputs);
+                              GHashTable        *zero_inputs,
+                              GHashTable        *native);
+
+/* One input port of a native vector block (qd-block-fast-private.h):
+ * what drives it in the copy, with the Index Shift folded in. */
+typedef struct
+{
+  QdBlock        *driver;    /* the native vector block driving it, or
+                                NULL for a scalar driver */
+  guint           driver_port;
+  gint            shift;     /* element i reads driver element i - shift */
+  gboolean        linked;    /* the expansion linked it */
+  const QdSignal *elements;  /* the driver's element outputs, once
+                                compiled */
+  guint           n;
+} QdVectorPort;
+
+/* A native vector block: made by qd_vector_expand() when every vector
+ * block of the document can run so (it then fills @native: the block
+ * of the copy -> its QdVectorNative, freed with qd_vector_native_free),
+ * completed by the compiler, kept by the simulation. */
+typedef struct
+{
+  QdBlock      *block;       /* of the copy (while compiling) */
+  guint32       atomic;      /* its index in the flat model */
+  guint         width;
+  guint         n_in;        /* the type's own inputs */
+  guint         n_out;
+  QdSignal     *outputs;     /* n_out * width element outputs */
+  QdVectorPort *ports;       /* the first n_in of them are the ports */
+  guint         n_ports;
+} QdVectorNative;
+
+void        qd_vector_native_free (gpointer data);
 
 /* Frees @flat, an expansion compiled, and gives the memory of its many
  * small blocks and links back to the system at once. */

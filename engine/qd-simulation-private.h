@@ -317,6 +317,9 @@ struct _QdSimulation
                                       often its chain was left early of
                                       late (run_chain()) */
 
+  GPtrArray      *vectors;         /* the native vector blocks
+                                      (QdVectorNative*, qd-compile-vector.h),
+                                      or NULL */
   QdPrefetchLine *prefetch;        /* per block, 64-byte aligned, in models
                                       of 1024 to 4095 blocks (whose
                                       state_of is then NULL); else NULL

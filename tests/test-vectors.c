@@ -22,6 +22,7 @@
 
 #include "qd-test-util.h"
 #include "qd-compile-vector.h"
+#include "qd-block-fast-private.h"
 
 typedef struct
 {
@@ -222,9 +223,13 @@ compare_line (guint    n,
 {
   g_autoptr(QdDocument) scalar = scalar_line (n, spread);
   g_autoptr(QdDocument) vector = mux ? mux_line (n) : vector_line (n, spread);
-  QdSimulation *a = qd_test_compile (scalar);
-  QdSimulation *b = qd_test_compile (vector);
+  QdSimulation *a, *b;
   GArray *log_a, *log_b;
+
+  /* The expansion (the native blocks: test_native_line()). */
+  g_setenv ("QDEVS_VECTORS", "expand", TRUE);
+  a = qd_test_compile (scalar);
+  b = qd_test_compile (vector);
 
   /* The same flat model: the pulse, then dx1, x1, dx2, x2... */
   g_assert_cmpuint (qd_simulation_get_n_atomics (a), ==, 2 * n + 1);
@@ -270,6 +275,7 @@ compare_line (guint    n,
                    log_b->data, log_b->len * sizeof (Entry));
   g_array_unref (log_a);
   g_array_unref (log_b);
+  g_unsetenv ("QDEVS_VECTORS");
 }
 
 static void
@@ -388,7 +394,11 @@ test_broadcast_boundary (void)
   qd_test_connect (doc, k, 0, sum, 1);
   qd_test_connect (doc, sum, 0, y, 0);
   qd_test_set_final_time (doc, 1.0);
+
+  /* Expanded: y[1], y[2] and y[3] are blocks. */
+  g_setenv ("QDEVS_VECTORS", "expand", TRUE);
   sim = qd_test_compile (doc);
+  g_unsetenv ("QDEVS_VECTORS");
   qd_test_run (sim);
   for (guint i = 0; i < qd_simulation_get_n_atomics (sim); i++)
     {
@@ -406,6 +416,30 @@ test_broadcast_boundary (void)
         }
     }
   g_assert_cmpuint (found, ==, 3);
+  qd_simulation_free (sim);
+
+  /* Native: y is one block (C, K, x, y, Sum and the boundary's constant:
+   * six),
+   * its elements in its element outputs. */
+  sim = qd_test_compile (doc);
+  g_assert_cmpuint (qd_simulation_get_n_atomics (sim), ==, 6);
+  qd_test_run (sim);
+  for (guint i = 0; i < qd_simulation_get_n_atomics (sim); i++)
+    {
+      QdAtomic *a = (QdAtomic *) qd_simulation_get_atomic (sim, i);
+
+      if (strcmp (a->path, "/y") == 0)
+        {
+          const QdSignal *el = qd_atomic_vector_output (a, 0);
+
+          g_assert_cmpuint (qd_atomic_vector_width (a), ==, 3);
+          g_assert_cmpfloat_with_epsilon (qd_signal_eval (&el[0], 1.0), 7.0, 1e-2);
+          g_assert_cmpfloat_with_epsilon (qd_signal_eval (&el[1], 1.0), 3.0, 1e-2);
+          g_assert_cmpfloat_with_epsilon (qd_signal_eval (&el[2], 1.0), 3.0, 1e-2);
+          found++;
+        }
+    }
+  g_assert_cmpuint (found, ==, 4);
   qd_simulation_free (sim);
 }
 
@@ -985,6 +1019,8 @@ test_subsystem_ports (void)
   QdSimulation *sim;
   guint wide = 0;
 
+  /* The line without the subsystem would run natively. */
+  g_setenv ("QDEVS_VECTORS", "expand", TRUE);
   sim = qd_test_compile (grouped);
   g_assert_cmpuint (qd_simulation_get_n_atomics (sim), ==, 1 + 2 * 10);
   g_assert_cmpstr (qd_simulation_get_atomic (sim, 0)->path, ==, "/x[1]");
@@ -992,6 +1028,7 @@ test_subsystem_ports (void)
   g_assert_cmpstr (qd_simulation_get_atomic (sim, 20)->path, ==, "/Derivative/dx[10]");
   qd_simulation_free (sim);
   assert_same_log (flat, grouped);
+  g_unsetenv ("QDEVS_VECTORS");
 
   /* The canvas sees the widths across the ports, inside and out. */
   widths = qd_vector_link_widths (grouped, root);
@@ -1132,7 +1169,7 @@ test_expand_elements (void)
   g_autoptr(QdDocument) doc = vector_line (5, TRUE);
   g_autoptr(GPtrArray) problems = g_ptr_array_new ();
   g_autoptr(GHashTable) zero = g_hash_table_new (NULL, NULL);
-  QdDocument *flat = qd_vector_expand (doc, NULL, problems, zero);
+  QdDocument *flat = qd_vector_expand (doc, NULL, problems, zero, NULL);
   QdSystem *root;
   QdBlock *x[5] = { NULL }, *dx[5] = { NULL };
   guint n_x = 0, n_dx = 0;
@@ -1195,6 +1232,226 @@ test_expand_elements (void)
   g_object_unref (flat);
 }
 
+/* ---- Native vector blocks -------------------------------------------- */
+
+/* What a native block's element emitted: the kind of block (0 for the
+ * Weighted Sum, 1 for the Integrator), the element and the segment (its
+ * tag, the element's index there, cleared). */
+typedef struct
+{
+  guint    kind;
+  guint    element;
+  QdSignal segment;
+} Emitted;
+
+/* The outputs of @log in order, as (kind, element, segment): @native
+ * tells how to read the blocks (native: 1 is dx, 2 is x, the element in
+ * the tag; scalar: dx_i is 2i + 1, x_i is 2i + 2). The Pulse (block 0)
+ * is left out. */
+static GArray *
+emitted (GArray   *log,
+         gboolean  native)
+{
+  GArray *out = g_array_new (FALSE, TRUE, sizeof (Emitted));
+
+  for (guint k = 0; k < log->len; k++)
+    {
+      const Entry *e = &g_array_index (log, Entry, k);
+      Emitted em;
+
+      if (e->kind != QD_LOG_OUTPUT || e->block == 0)
+        continue;
+      memset (&em, 0, sizeof em);
+      em.kind = native ? e->block - 1 : (e->block - 1) % 2;
+      em.element = native ? e->segment.tag : (e->block - 1) / 2;
+      em.segment = e->segment;
+      em.segment.tag = 0;
+      g_array_append_val (out, em);
+    }
+  return out;
+}
+
+static void
+set_method (QdDocument *doc,
+            const char *method)
+{
+  QdSettings settings = *qd_document_get_settings (doc);
+
+  settings.method = (char *) method;
+  g_assert_true (qd_document_set_settings (doc, &settings, NULL));
+}
+
+/* The vector line run natively (three blocks: the Pulse, dx and x)
+ * against the same line drawn section by section: every output of every
+ * element, in the same order, the same segments to the last bit; the
+ * same integrator steps, in total and element by element, and the same
+ * events. */
+static void
+compare_native (guint       n,
+                const char *method)
+{
+  g_autoptr(QdDocument) scalar = scalar_line (n, FALSE);
+  g_autoptr(QdDocument) vector = vector_line (n, FALSE);
+  QdSimulation *a, *b;
+  GArray *log_a, *log_b, *out_a, *out_b;
+  g_autofree guint64 *steps = g_new0 (guint64, n);
+  guint64 total = 0;
+
+  set_method (scalar, method);
+  set_method (vector, method);
+  a = qd_test_compile (scalar);
+  b = qd_test_compile (vector);
+  g_assert_cmpuint (qd_simulation_get_n_atomics (b), ==, 3);
+  g_assert_cmpstr (qd_simulation_get_atomic (b, 2)->path, ==, "/x");
+  g_assert_cmpuint (qd_atomic_vector_width (qd_simulation_get_atomic (b, 2)), ==, n);
+
+  /* Without a log: the counts and the last segment of every element. */
+  qd_test_run (a);
+  qd_test_run (b);
+  g_assert_cmpuint (qd_simulation_get_integrator_steps (a), >, n);
+  g_assert_cmpuint (qd_simulation_get_integrator_steps (a), ==,
+                    qd_simulation_get_integrator_steps (b));
+  g_assert_cmpuint (qd_simulation_get_events (a), ==, qd_simulation_get_events (b));
+  for (guint i = 0; i < n; i++)
+    for (guint kind = 0; kind < 2; kind++)
+      {
+        QdSignal last_a = *qd_simulation_get_atomic (a, 2 * i + 1 + kind)->out;
+        QdSignal last_b = qd_atomic_vector_output ((QdAtomic *) qd_simulation_get_atomic (b, 1 + kind), 0)[i];
+
+        g_assert_cmpuint (last_b.tag, ==, i);
+        last_b.tag = 0;
+        g_assert_cmpmem (&last_a, sizeof last_a, &last_b, sizeof last_b);
+      }
+  qd_simulation_free (a);
+  qd_simulation_free (b);
+
+  /* With the log: every output, in order. */
+  log_a = run_logged (scalar);
+  log_b = run_logged (vector);
+  out_a = emitted (log_a, FALSE);
+  out_b = emitted (log_b, TRUE);
+  g_assert_cmpuint (out_a->len, >, 2 * n);
+  g_assert_cmpuint (out_a->len, ==, out_b->len);
+  g_assert_cmpmem (out_a->data, out_a->len * sizeof (Emitted),
+                   out_b->data, out_b->len * sizeof (Emitted));
+  for (guint k = 0; k < out_b->len; k++)
+    {
+      const Emitted *em = &g_array_index (out_b, Emitted, k);
+
+      if (em->kind == 1)
+        {
+          steps[em->element]++;
+          total++;
+        }
+    }
+  /* Each element stepped; the steps add up to the run's. */
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpuint (steps[i], >, 0);
+  {
+    QdSimulation *sim = qd_test_compile (vector);
+
+    qd_test_run (sim);
+    g_assert_cmpuint (total, ==, qd_simulation_get_integrator_steps (sim));
+    qd_simulation_free (sim);
+  }
+  g_array_unref (out_a);
+  g_array_unref (out_b);
+  g_array_unref (log_a);
+  g_array_unref (log_b);
+}
+
+static void
+test_native_line (void)
+{
+  const char *methods[] = { "QSS1", "QSS2", "QSS3" };
+
+  for (guint m = 0; m < G_N_ELEMENTS (methods); m++)
+    {
+      compare_native (10, methods[m]);
+      compare_native (1000, methods[m]);
+    }
+}
+
+/* A vector read by a block with no native form (a Scope of two elements)
+ * makes the whole model expand, and it runs as before: the same steps
+ * as the native line. */
+static void
+test_native_fallback (void)
+{
+  g_autoptr(QdDocument) doc = vector_line (10, FALSE);
+  g_autoptr(QdDocument) plain = vector_line (10, FALSE);
+  QdBlock *x = qd_document_find_block_by_path (doc, "/x");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+  QdSimulation *a, *b;
+
+  qd_test_set_param (doc, scope, "elements", "1, 5");
+  qd_test_connect (doc, x, 0, scope, 0);
+  a = qd_test_compile (doc);
+  b = qd_test_compile (plain);
+  g_assert_cmpuint (qd_simulation_get_n_atomics (a), ==, 2 * 10 + 2);
+  g_assert_cmpuint (qd_simulation_get_n_atomics (b), ==, 3);
+  qd_test_run (a);
+  qd_test_run (b);
+  g_assert_cmpuint (qd_simulation_get_integrator_steps (a), ==,
+                    qd_simulation_get_integrator_steps (b));
+  qd_simulation_free (a);
+  qd_simulation_free (b);
+
+  /* So does a method with no native form. */
+  set_method (plain, "LIQSS2");
+  a = qd_test_compile (plain);
+  g_assert_cmpuint (qd_simulation_get_n_atomics (a), ==, 2 * 10 + 1);
+  qd_simulation_free (a);
+}
+
+/* Errors of native blocks name the block, and the element where one is
+ * at fault. */
+static void
+test_native_errors (void)
+{
+  g_autoptr(QdDocument) doc = qd_document_new ();
+  g_autoptr(QdDocument) open_input = qd_document_new ();
+  QdBlock *ramp = qd_test_add_block (doc, "ramp", "Ramp");
+  QdBlock *x = qd_test_add_block (doc, "integrator", "x");
+  QdBlock *y = qd_test_add_block (doc, "integrator", "y");
+  QdBlock *sum = qd_test_add_block (doc, "wsum", "Sum");
+  QdSimulation *sim;
+  GError *error = NULL;
+  g_autofree char *message = NULL;
+
+  /* A Ramp's slope into QSS1 elements: the run stops at element 1. */
+  qd_test_set_param (doc, x, "size", "3");
+  qd_test_set_param (doc, x, "method", "QSS1");
+  qd_test_set_param (doc, y, "method", "QSS1");
+  qd_test_connect (doc, ramp, 0, sum, 0);
+  qd_test_connect (doc, x, 0, sum, 1);
+  qd_test_connect (doc, sum, 0, y, 0);
+  qd_test_connect (doc, ramp, 0, x, 0);
+  qd_test_set_final_time (doc, 1.0);
+  sim = qd_test_compile (doc);
+  g_assert_cmpuint (qd_simulation_get_n_atomics (sim), ==, 4);
+  g_assert_cmpint (qd_simulation_run (sim, &error), ==, QD_RUN_ERROR);
+  g_assert_nonnull (error);
+  g_assert_true (g_str_has_prefix (error->message, "/x: element 1: "));
+  g_clear_error (&error);
+  qd_simulation_free (sim);
+
+  /* An input left open: the block by its path, once. */
+  {
+    QdBlock *v = qd_test_add_block (open_input, "integrator", "v");
+    QdBlock *shift = qd_test_add_block (open_input, "index_shift", "Shift");
+    QdBlock *dv = qd_test_add_block (open_input, "wsum", "dv");
+
+    qd_test_set_param (open_input, v, "size", "3");
+    qd_test_set_param (open_input, dv, "weights", "1, -1");
+    qd_test_connect (open_input, v, 0, shift, 0);
+    qd_test_connect (open_input, shift, 0, dv, 0);
+    qd_test_connect (open_input, dv, 0, v, 0);
+  }
+  message = compile_error (open_input);
+  g_assert_true (g_str_has_prefix (message, "/dv: input 2 is not connected"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1222,5 +1479,8 @@ main (int    argc,
   g_test_add_func ("/vectors/subsystem-errors", test_subsystem_errors);
   g_test_add_func ("/vectors/goto-from", test_goto_from);
   g_test_add_func ("/vectors/expand-elements", test_expand_elements);
+  g_test_add_func ("/vectors/native-line", test_native_line);
+  g_test_add_func ("/vectors/native-fallback", test_native_fallback);
+  g_test_add_func ("/vectors/native-errors", test_native_errors);
   return g_test_run ();
 }

@@ -1,0 +1,474 @@
+/* qd-compile-vector-native.c: native vector blocks
+ *
+ * A vector block is compiled one of two ways (docs/vectors.md):
+ *
+ *  - expanded (qd-compile-vector.c): one scalar block per element, the
+ *    wiring blocks resolved into links between elements. Any model runs
+ *    so, but a million elements are a million QdAtomics, records, paths
+ *    and ids;
+ *  - native (this file): one atomic per vector block, whose state holds
+ *    its n elements, and whose events are element events (the element's
+ *    index in QdSignal.tag; qd-block-fast-private.h). The LC line of a
+ *    million sections is then three atomics.
+ *
+ * The native way is taken only when every vector block of the model can
+ * run so, and the rest of the model never sees a vector:
+ *
+ *  - each block wider than one element is a plain atomic block whose
+ *    type offers a native form (QdBlockFastPaths.vector_type) that
+ *    accepts its parameters (the Integrator: QSS1 to QSS3, one x0 for
+ *    all elements), or an Index Shift;
+ *  - each input of a native block is driven by a native block of its
+ *    width, directly or through one Index Shift (folded into the
+ *    receiver's binding as a shift with its boundary signal), or by a
+ *    scalar signal, which every element reads;
+ *  - every other block reads scalar signals only: a sink, a Selector or
+ *    any other block reading a vector makes the whole model expand;
+ *  - there are no subsystems, and the solver is QSS (a classic solver
+ *    advances Integrators element by element through their scalar
+ *    blocks);
+ *  - the environment variable QDEVS_VECTORS is not "expand" (which
+ *    forces the expansion, to compare the two).
+ *
+ * Otherwise the model is expanded exactly as before, so that every model
+ * that ran before runs the same way.
+ *
+ * Both ways give the same trajectories to the last bit: the native
+ * blocks compute each element with the scalar blocks' own arithmetic
+ * (qd-integrator-input.h, qd-wsum-sum.h), and their elements' events
+ * come in the order of the expanded model's priorities (each native
+ * block orders its elements by time, then by index; tests/test-vectors.c,
+ * /vectors/native-line).
+ */
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#include "qd-compile-private.h"
+#include "qd-compile-vector-private.h"
+#include "qd-compile-vector.h"
+#include "qd-registry.h"
+
+void
+qd_vector_native_free (gpointer data)
+{
+  QdVectorNative *v = data;
+
+  if (v == NULL)
+    return;
+  g_free (v->outputs);
+  g_free (v->ports);
+  g_free (v);
+}
+
+/* ---- Planning (the expander's side) ------------------------------- */
+
+static const VDriver *
+input_driver (VSystem *vs,
+              VBlock  *vb,
+              guint    q)
+{
+  const VDriver *d;
+
+  if (q >= vb->n_in)
+    return NULL;
+  d = &g_array_index (vs->drivers, VDriver, vb->drivers + q);
+  return d->src != 0 ? d : NULL;
+}
+
+static inline VBlock *
+driver_block (VSystem       *vs,
+              const VDriver *d)
+{
+  return &vs->blocks[d->src - 1];
+}
+
+/* Whether @vb, a plain block wider than one element, has a native form
+ * that takes its parameters. */
+static gboolean
+native_capable (VBlock           *vb,
+                const QdSettings *settings)
+{
+  const QdBlockType *type = qd_registry_lookup (vb->block->type);
+  g_autofree const char **texts = NULL;
+  gboolean ok;
+
+  if (type == NULL || type->fast == NULL || type->fast->vector_type == NULL
+      || type->fast->vector_accepts == NULL || vb->x0 != NULL)
+    return FALSE;
+  texts = g_new0 (const char *, type->n_params + 1);
+  for (guint k = 0; k < type->n_params; k++)
+    {
+      const QdParamSpec *spec = &type->params[k];
+      const char *text = qd_block_get_param_or_default (vb->block, spec->name);
+
+      if (text == NULL)
+        text = "";
+      /* The method is the one inherited parameter a native form asks
+       * about (the quanta make no difference to it). */
+      if ((spec->flags & QD_PARAM_INHERIT) != 0 && text[0] == '\0'
+          && strcmp (spec->name, "method") == 0 && settings->method != NULL)
+        text = settings->method;
+      texts[k] = text;
+    }
+  ok = type->fast->vector_accepts (type, texts);
+  return ok;
+}
+
+static gboolean
+is_wide (const VBlock *vb)
+{
+  return vb->kind == KIND_SHIFT || (vb->n_out == 0 && vb->width > 1);
+}
+
+/* Input @q of native block @vb: a native block of its width, directly
+ * or through one Index Shift whose boundary is scalar, or a scalar. */
+static gboolean
+native_input_ok (VSystem       *vs,
+                 VBlock        *vb,
+                 const VDriver *d,
+                 const guint8  *native)
+{
+  VBlock *src = driver_block (vs, d);
+
+  if (src->kind == KIND_SHIFT)
+    {
+      const VDriver *d0 = input_driver (vs, src, 0);
+      const VDriver *d1 = input_driver (vs, src, 1);
+
+      if (d0 == NULL || !native[d0->src - 1]
+          || driver_block (vs, d0)->width != vb->width
+          || src->width != vb->width)
+        return FALSE;
+      return d1 == NULL || !is_wide (driver_block (vs, d1));
+    }
+  if (native[d->src - 1])
+    return src->width == vb->width;
+  return !is_wide (src);
+}
+
+gboolean
+qd_vector_native_plan (Expander         *e,
+                       VSystem          *vs,
+                       const QdSettings *settings)
+{
+  const char *mode = g_getenv ("QDEVS_VECTORS");
+  g_autofree guint8 *native = NULL;
+  gboolean any = FALSE;
+
+  if ((mode != NULL && strcmp (mode, "expand") == 0)
+      || (settings->solver != NULL && settings->solver[0] != '\0'
+          && strcmp (settings->solver, "qss") != 0))
+    return FALSE;
+
+  native = g_new0 (guint8, MAX (vs->n, 1));
+  for (guint i = 0; i < vs->n; i++)
+    {
+      VBlock *vb = &vs->blocks[i];
+
+      switch (vb->kind)
+        {
+        case KIND_SHIFT:
+          break;
+        case KIND_PLAIN:
+          if (vb->width > 1)
+            {
+              if (vb->n_out != 0 || !native_capable (vb, settings))
+                return FALSE;
+              native[i] = any = TRUE;
+            }
+          break;
+        case KIND_SINK:
+        case KIND_STRUCTURAL:
+          if (vb->width > 1)
+            return FALSE;
+          break;
+        default:
+          /* Subsystems, ports, tags and the other vector blocks. */
+          return FALSE;
+        }
+    }
+  if (!any)
+    return FALSE;
+
+  for (guint i = 0; i < vs->n; i++)
+    {
+      VBlock *vb = &vs->blocks[i];
+
+      for (guint q = 0; q < vb->n_in; q++)
+        {
+          const VDriver *d = input_driver (vs, vb, q);
+
+          if (d == NULL)
+            continue;
+          if (native[i])
+            {
+              if (!native_input_ok (vs, vb, d, native))
+                return FALSE;
+            }
+          else if (vb->kind == KIND_SHIFT)
+            {
+              /* Read by native blocks only (checked from their side);
+               * its own input 0 must be a native block. */
+              if (q == 0 && !native[d->src - 1])
+                return FALSE;
+            }
+          else if (is_wide (driver_block (vs, d)))
+            return FALSE;   /* a scalar block reading a vector */
+        }
+    }
+  /* An Index Shift read by a scalar block was refused above; one whose
+   * reader is a native block of another width too. */
+  (void) e;
+  return TRUE;
+}
+
+/* ---- The copy ------------------------------------------------------ */
+
+/* Links input @q of native block @vb (the copy @dst) and notes its
+ * binding in @port. */
+static void
+link_native_input (Expander     *e,
+                   VSystem      *vs,
+                   VBlock       *vb,
+                   guint         q,
+                   QdBlock      *dst,
+                   QdVectorPort *port)
+{
+  const VDriver *d = input_driver (vs, vb, q);
+  VBlock *src;
+
+  if (d == NULL)
+    return;
+  src = driver_block (vs, d);
+  port->linked = TRUE;
+  if (src->kind == KIND_SHIFT)
+    {
+      const VDriver *d0 = input_driver (vs, src, 0);
+      const VDriver *d1 = input_driver (vs, src, 1);
+      guint boundary_port = vb->n_in + q;
+
+      port->driver = driver_block (vs, d0)->elements[0];
+      port->driver_port = d0->port;
+      port->shift = src->shift;
+      qd_vector_connect (e, vs, port->driver, d0->port, dst, q);
+      if (d1 != NULL)
+        qd_vector_connect (e, vs, driver_block (vs, d1)->elements[0],
+                           d1->port, dst, boundary_port);
+      else if (src->boundary != 0.0)
+        qd_vector_connect (e, vs, qd_vector_boundary_constant (vs, src), 0, dst,
+                           boundary_port);
+      return;
+    }
+  qd_vector_connect (e, vs, src->elements[0], d->port, dst, q);
+  if (src->width > 1)
+    {
+      port->driver = src->elements[0];
+      port->driver_port = d->port;
+    }
+}
+
+void
+qd_vector_native_emit (Expander   *e,
+                       VSystem    *vs,
+                       GHashTable *native)
+{
+  vs->out = qd_system_new ();
+  for (guint i = 0; i < vs->n; i++)
+    {
+      VBlock *vb = &vs->blocks[i];
+
+      if (vb->kind == KIND_SHIFT)
+        continue;
+      vb->elements = g_new0 (QdBlock *, 1);
+      vb->elements[0] = qd_vector_copy_whole (vb);
+      qd_system_append_block (vs->out, vb->elements[0]);
+    }
+  for (guint i = 0; i < vs->n; i++)
+    {
+      VBlock *vb = &vs->blocks[i];
+      QdBlock *dst = vb->elements != NULL ? vb->elements[0] : NULL;
+
+      if (vb->kind == KIND_SHIFT)
+        continue;
+      if (vb->width > 1)
+        {
+          QdVectorNative *v = g_new0 (QdVectorNative, 1);
+
+          /* Its boundary ports read zero unless a boundary signal drives
+           * them; its own ports are checked by the compiler (linked). */
+          g_hash_table_add (e->zero_inputs, dst);
+
+          v->block = dst;
+          v->width = vb->width;
+          v->n_ports = vb->n_in;
+          v->ports = g_new0 (QdVectorPort, MAX (vb->n_in, 1));
+          for (guint q = 0; q < vb->n_in; q++)
+            link_native_input (e, vs, vb, q, dst, &v->ports[q]);
+          g_hash_table_insert (native, dst, v);
+          continue;
+        }
+      for (guint q = 0; q < vb->n_in; q++)
+        {
+          const VDriver *d = input_driver (vs, vb, q);
+
+          if (d != NULL && driver_block (vs, d)->elements != NULL)
+            qd_vector_connect (e, vs, driver_block (vs, d)->elements[0],
+                               d->port, dst, q);
+        }
+    }
+}
+
+/* ---- The compiler's side ------------------------------------------ */
+
+guint
+qd_compile_native_inputs (Compiler *c,
+                          Node     *node)
+{
+  QdVectorNative *v = c->native != NULL
+                      ? g_hash_table_lookup (c->native, node->block) : NULL;
+
+  if (v == NULL)
+    return node->n_in;
+  v->n_in = node->n_in;
+  v->n_out = node->n_out;
+  return 2 * node->n_in;
+}
+
+void
+qd_compile_native_attach (Compiler *c,
+                          Node    **atomic_nodes)
+{
+  QdSimulation *sim = c->sim;
+  GHashTableIter iter;
+  gpointer value;
+
+  if (c->native == NULL || g_hash_table_size (c->native) == 0)
+    return;
+  sim->vectors = g_ptr_array_new_with_free_func (qd_vector_native_free);
+  for (guint i = 0; i < sim->n_atomics; i++)
+    {
+      Node *node = atomic_nodes[i];
+      QdVectorNative *v = g_hash_table_lookup (c->native, node->block);
+
+      if (v == NULL || !node->ok)
+        continue;
+      v->atomic = i;
+      v->outputs = g_new0 (QdSignal, (gsize) v->width * MAX (v->n_out, 1));
+      for (gsize k = 0; k < (gsize) v->width * v->n_out; k++)
+        v->outputs[k].tag = (guint32) (k % v->width);
+      /* Ports the links did not reach: the type may have more inputs
+       * than were linked. */
+      if (v->n_ports < v->n_in)
+        {
+          v->ports = g_renew (QdVectorPort, v->ports, v->n_in);
+          memset (v->ports + v->n_ports, 0,
+                  (v->n_in - v->n_ports) * sizeof (QdVectorPort));
+          v->n_ports = v->n_in;
+        }
+      for (guint q = 0; q < v->n_in; q++)
+        if (!v->ports[q].linked)
+          qd_compile_add_problem (c, node, QD_ERROR_UNCONNECTED,
+                                  _("input %u is not connected; connect "
+                                    "it or delete the block"), q + 1);
+      /* The record is the scalar type's (its parameters, its state's
+       * size); the vector type keeps its state in memory of its own,
+       * through a pointer there (qd-block-fast-private.h). */
+      sim->atomics[i].type = node->type->fast->vector_type;
+    }
+  /* The drivers' element outputs, now that each has them. */
+  g_hash_table_iter_init (&iter, c->native);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      QdVectorNative *v = value;
+
+      for (guint q = 0; q < v->n_ports; q++)
+        {
+          QdVectorPort *port = &v->ports[q];
+          QdVectorNative *src = port->driver != NULL
+            ? g_hash_table_lookup (c->native, port->driver) : NULL;
+
+          port->n = 1;
+          if (src != NULL && src->outputs != NULL && port->driver_port < src->n_out)
+            {
+              port->elements = src->outputs + (gsize) port->driver_port * src->width;
+              port->n = src->width;
+            }
+        }
+      v->block = NULL;
+    }
+  g_hash_table_iter_init (&iter, c->native);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      g_ptr_array_add (sim->vectors, value);
+      g_hash_table_iter_steal (&iter);
+    }
+}
+
+/* ---- The blocks' services (qd-block-fast-private.h) --------------- */
+
+static QdVectorNative *
+native_of (const QdAtomic *self)
+{
+  GPtrArray *vectors = self->sim != NULL ? self->sim->vectors : NULL;
+
+  for (guint k = 0; vectors != NULL && k < vectors->len; k++)
+    {
+      QdVectorNative *v = g_ptr_array_index (vectors, k);
+
+      if (v->atomic == self->index && v->outputs != NULL)
+        return v;
+    }
+  return NULL;
+}
+
+guint
+qd_atomic_vector_width (const QdAtomic *self)
+{
+  QdVectorNative *v = native_of (self);
+
+  return v != NULL ? v->width : 0;
+}
+
+QdSignal *
+qd_atomic_vector_output (QdAtomic *self,
+                         guint     port)
+{
+  QdVectorNative *v = native_of (self);
+
+  g_return_val_if_fail (v != NULL && port < v->n_out, NULL);
+  return v->outputs + (gsize) port * v->width;
+}
+
+void
+qd_atomic_vector_input (QdAtomic      *self,
+                        guint          port,
+                        QdVectorInput *input)
+{
+  QdVectorNative *v = native_of (self);
+
+  memset (input, 0, sizeof *input);
+  input->n = 1;
+  g_return_if_fail (v != NULL && port < v->n_ports);
+  input->elements = v->ports[port].elements;
+  input->n = v->ports[port].n;
+  input->shift = v->ports[port].elements != NULL ? v->ports[port].shift : 0;
+}
+
+double
+qd_vector_time_advance (double t,
+                        double tn)
+{
+  double ta;
+
+  if (tn == QD_INF)
+    return QD_INF;
+  ta = tn - t;
+  /* tn - t is exact when tn is within a factor of two of t (Sterbenz);
+   * otherwise a neighbour of it gives t + ta == tn. */
+  for (int k = 0; k < 8 && t + ta < tn; k++)
+    ta = nextafter (ta, QD_INF);
+  for (int k = 0; k < 8 && t + ta > tn; k++)
+    ta = nextafter (ta, -QD_INF);
+  return ta;
+}
