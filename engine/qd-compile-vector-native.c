@@ -455,20 +455,3 @@ qd_atomic_vector_input (QdAtomic      *self,
   input->shift = v->ports[port].elements != NULL ? v->ports[port].shift : 0;
 }
 
-double
-qd_vector_time_advance (double t,
-                        double tn)
-{
-  double ta;
-
-  if (tn == QD_INF)
-    return QD_INF;
-  ta = tn - t;
-  /* tn - t is exact when tn is within a factor of two of t (Sterbenz);
-   * otherwise a neighbour of it gives t + ta == tn. */
-  for (int k = 0; k < 8 && t + ta < tn; k++)
-    ta = nextafter (ta, QD_INF);
-  for (int k = 0; k < 8 && t + ta > tn; k++)
-    ta = nextafter (ta, -QD_INF);
-  return ta;
-}

@@ -10,6 +10,8 @@
  */
 #pragma once
 
+#include <math.h>
+
 #include "qd-block-type.h"
 
 G_BEGIN_DECLS
@@ -245,9 +247,25 @@ void      qd_atomic_vector_input  (QdAtomic       *self,
 /* The time advance that brings @t exactly to @tn (t + ta == tn in
  * double arithmetic, as the event loop computes a block's next time),
  * so that an element scheduled at @tn by its block happens at @tn to
- * the bit, as a scalar block's would; QD_INF for QD_INF. */
-double    qd_vector_time_advance  (double          t,
-                                   double          tn);
+ * the bit, as a scalar block's would; QD_INF for QD_INF. tn - t is
+ * exact when tn is within a factor of two of t (Sterbenz's lemma);
+ * otherwise a neighbour of it gives t + ta == tn. Inline: once per
+ * element event. */
+static inline double
+qd_vector_time_advance (double t,
+                        double tn)
+{
+  double ta;
+
+  if (tn == QD_INF)
+    return QD_INF;
+  ta = tn - t;
+  for (int k = 0; k < 8 && t + ta < tn; k++)
+    ta = nextafter (ta, QD_INF);
+  for (int k = 0; k < 8 && t + ta > tn; k++)
+    ta = nextafter (ta, -QD_INF);
+  return ta;
+}
 
 /* Defines @run, an eval0_run (QdBlockFastPaths) that calls @eval0, an
  * inline eval0 of the same file, for each block of the run. */
