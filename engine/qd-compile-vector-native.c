@@ -22,7 +22,11 @@
  *    width, directly or through one Index Shift (folded into the
  *    receiver's binding as a shift with its boundary signal), or by a
  *    scalar signal, which every element reads;
- *  - every other block reads scalar signals only: a sink, a Selector or
+ *  - a Scope or To CSV may show elements of a native vector: each
+ *    chosen element is a port of its own, which reads the element where
+ *    the vector keeps it and passes on only that element's events
+ *    (bind_sink());
+ *  - every other block reads scalar signals only: a Gain, a Selector or
  *    any other block reading a vector makes the whole model expand;
  *  - there are no subsystems, and the solver is QSS (a classic solver
  *    advances Integrators element by element through their scalar
@@ -213,6 +217,8 @@ qd_vector_native_plan (Expander         *e,
               if (q == 0 && !native[d->src - 1])
                 return FALSE;
             }
+          else if (vb->kind == KIND_SINK && native[d->src - 1])
+            continue;       /* a Scope or To CSV showing elements */
           else if (is_wide (driver_block (vs, d)))
             return FALSE;   /* a scalar block reading a vector */
         }
@@ -268,6 +274,54 @@ link_native_input (Expander     *e,
     }
 }
 
+/* Links sink @vb (the copy @dst, made by qd_vector_make_computed()):
+ * a scalar input to its port, a native vector's chosen elements each to
+ * a port of their own, noted in a QdVectorNative of width 0. */
+static void
+link_sink (Expander   *e,
+           VSystem    *vs,
+           VBlock     *vb,
+           QdBlock    *dst,
+           GHashTable *native)
+{
+  g_autoptr(GArray) ports = g_array_new (FALSE, TRUE, sizeof (QdVectorPort));
+  gboolean any = FALSE;
+
+  for (guint q = 0; q < MAX (vb->n_in, vb->n_ports); q++)
+    {
+      const VDriver *d = input_driver (vs, vb, q);
+      VBlock *src = d != NULL ? driver_block (vs, d) : NULL;
+      guint w = src != NULL ? src->width : 1;
+      guint count = w == 1 ? 1 : vb->select != NULL ? vb->n_select : w;
+
+      for (guint j = 0; j < count; j++)
+        {
+          QdVectorPort port = { 0 };
+
+          port.element = -1;
+          if (src != NULL)
+            qd_vector_connect (e, vs, src->elements[0], d->port, dst, ports->len);
+          if (w > 1)
+            {
+              port.driver = src->elements[0];
+              port.driver_port = d->port;
+              port.element = (gint) (vb->select != NULL ? vb->select[j] : j);
+              any = TRUE;
+            }
+          g_array_append_val (ports, port);
+        }
+    }
+  if (any)
+    {
+      QdVectorNative *v = g_new0 (QdVectorNative, 1);
+
+      v->block = dst;
+      v->n_ports = ports->len;
+      v->ports = (QdVectorPort *) g_array_free (g_steal_pointer (&ports), FALSE);
+      g_hash_table_insert (native, dst, v);
+    }
+}
+
 void
 qd_vector_native_emit (Expander   *e,
                        VSystem    *vs,
@@ -281,7 +335,11 @@ qd_vector_native_emit (Expander   *e,
       if (vb->kind == KIND_SHIFT)
         continue;
       vb->elements = g_new0 (QdBlock *, 1);
-      vb->elements[0] = qd_vector_copy_whole (vb);
+      /* A sink's copy has one port per element it shows, named after
+       * it, as in the expansion. */
+      vb->elements[0] = vb->kind == KIND_SINK
+                        ? qd_vector_make_computed (e, vs, vb, 0)
+                        : qd_vector_copy_whole (vb);
       qd_system_append_block (vs->out, vb->elements[0]);
     }
   for (guint i = 0; i < vs->n; i++)
@@ -291,6 +349,11 @@ qd_vector_native_emit (Expander   *e,
 
       if (vb->kind == KIND_SHIFT)
         continue;
+      if (vb->kind == KIND_SINK)
+        {
+          link_sink (e, vs, vb, dst, native);
+          continue;
+        }
       if (vb->width > 1)
         {
           QdVectorNative *v = g_new0 (QdVectorNative, 1);
@@ -332,7 +395,74 @@ qd_compile_native_inputs (Compiler *c,
     return node->n_in;
   v->n_in = node->n_in;
   v->n_out = node->n_out;
-  return 2 * node->n_in;
+  return v->width > 0 ? 2 * node->n_in : node->n_in;
+}
+
+/* A sink showing elements of native vectors runs as its own type but
+ * for its external transition: each of its ports shows one element of
+ * a vector whose every element event arrives there, and passes on only
+ * that element's (as the element's own segment, its tag 0, as in the
+ * expansion). */
+typedef struct
+{
+  QdBlockType        type;    /* first: the QdAtomic's type points here */
+  const QdBlockType *inner;
+  const gint        *element; /* by port, or -1 */
+} SinkType;
+
+static void
+sink_dext (QdAtomic       *self,
+           double          t,
+           double          e,
+           guint           port,
+           const QdSignal *x)
+{
+  const SinkType *sink = (const SinkType *) self->type;
+  QdSignal y;
+
+  if (sink->element[port] >= 0)
+    {
+      if (x->tag != (guint32) sink->element[port])
+        return;
+      y = *x;
+      y.tag = 0;
+      x = &y;
+    }
+  sink->inner->dext (self, t, e, port, x);
+}
+
+/* Sink @v's ports read their elements where the vector keeps them, and
+ * its type passes each port only its element's events. */
+static void
+bind_sink (QdSimulation   *sim,
+           QdVectorNative *v)
+{
+  QdAtomic *a = &sim->atomics[v->atomic];
+  const QdSignal **in = (const QdSignal **) a->in;
+  SinkType *sink = g_new0 (SinkType, 1);
+  gint *element = g_new (gint, MAX (v->n_ports, 1));
+
+  sink->type = *a->type;
+  sink->type.dext = sink_dext;
+  /* Its fused paths would skip sink_dext. */
+  sink->type.fast = NULL;
+  sink->inner = a->type;
+  sink->element = element;
+  for (guint p = 0; p < v->n_ports; p++)
+    {
+      const QdVectorPort *port = &v->ports[p];
+
+      element[p] = -1;
+      if (port->element >= 0 && port->elements != NULL && p < a->n_in
+          && (guint) port->element < port->n)
+        {
+          element[p] = port->element;
+          in[p] = &port->elements[port->element];
+        }
+    }
+  g_ptr_array_add (sim->allocs, sink);
+  g_ptr_array_add (sim->allocs, element);
+  a->type = &sink->type;
 }
 
 void
@@ -354,6 +484,8 @@ qd_compile_native_attach (Compiler *c,
       if (v == NULL || !node->ok)
         continue;
       v->atomic = i;
+      if (v->width == 0)
+        continue;   /* a sink: bound below */
       v->outputs = g_new0 (QdSignal, (gsize) v->width * MAX (v->n_out, 1));
       for (gsize k = 0; k < (gsize) v->width * v->n_out; k++)
         v->outputs[k].tag = (guint32) (k % v->width);
@@ -395,6 +527,8 @@ qd_compile_native_attach (Compiler *c,
               port->n = src->width;
             }
         }
+      if (v->width == 0 && v->atomic < sim->n_atomics)
+        bind_sink (sim, v);
       v->block = NULL;
     }
   g_hash_table_iter_init (&iter, c->native);

@@ -30,6 +30,8 @@ typedef struct
   guint           driver_port;
   gint            shift;     /* element i reads driver element i - shift */
   gboolean        linked;    /* the expansion linked it */
+  gint            element;   /* a sink's port: the one element of the
+                                driver it shows; -1 otherwise */
   const QdSignal *elements;  /* the driver's element outputs, once
                                 compiled */
   guint           n;
@@ -38,12 +40,14 @@ typedef struct
 /* A native vector block: made by qd_vector_expand() when every vector
  * block of the document can run so (it then fills @native: the block
  * of the copy -> its QdVectorNative, freed with qd_vector_native_free),
- * completed by the compiler, kept by the simulation. */
+ * completed by the compiler, kept by the simulation. A sink (Scope, To
+ * CSV) that shows elements of a native vector has one too, of width 0:
+ * each of its ports shows one element (QdVectorPort.element). */
 typedef struct
 {
   QdBlock      *block;       /* of the copy (while compiling) */
   guint32       atomic;      /* its index in the flat model */
-  guint         width;
+  guint         width;       /* 0 for a sink */
   guint         n_in;        /* the type's own inputs */
   guint         n_out;
   QdSignal     *outputs;     /* n_out * width element outputs */

@@ -1372,23 +1372,77 @@ test_native_line (void)
     }
 }
 
-/* A vector read by a block with no native form (a Scope of two elements)
- * makes the whole model expand, and it runs as before: the same steps
- * as the native line. */
+/* The segments of trace @name of @sim, in order. */
+static GArray *
+trace_segments (QdSimulation *sim,
+                const char   *name)
+{
+  QdTrace *trace = qd_test_find_trace (sim, name);
+  GArray *out = g_array_new (FALSE, TRUE, sizeof (QdSignal));
+
+  g_assert_nonnull (trace);
+  for (gsize k = qd_trace_get_first (trace); k < qd_trace_get_length (trace); k++)
+    g_array_append_vals (out, qd_trace_get (trace, k), 1);
+  return out;
+}
+
+/* A Scope showing elements of a native vector gets their events: the
+ * same traces, segment for segment, as the expanded model's. */
+static void
+test_native_scope (void)
+{
+  g_autoptr(QdDocument) doc = vector_line (10, FALSE);
+  QdBlock *x = qd_document_find_block_by_path (doc, "/x");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+  QdSimulation *a, *b;
+  const char *names[] = { "/Scope/q[1]", "/Scope/q[5]", "/Scope/d" };
+
+  qd_test_set_param (doc, scope, "n", "2");
+  qd_test_set_param (doc, scope, "elements", "1, 5");
+  qd_test_set_param (doc, scope, "names", "q, d");
+  qd_test_connect (doc, x, 0, scope, 0);
+  qd_test_connect (doc, qd_document_find_block_by_path (doc, "/Pulse"), 0, scope, 1);
+  g_setenv ("QDEVS_VECTORS", "expand", TRUE);
+  a = qd_test_compile (doc);
+  g_unsetenv ("QDEVS_VECTORS");
+  b = qd_test_compile (doc);
+  g_assert_cmpuint (qd_simulation_get_n_atomics (a), ==, 2 * 10 + 2);
+  g_assert_cmpuint (qd_simulation_get_n_atomics (b), ==, 4);
+  qd_test_run (a);
+  qd_test_run (b);
+  for (guint k = 0; k < G_N_ELEMENTS (names); k++)
+    {
+      g_autoptr(GArray) ta = trace_segments (a, names[k]);
+      g_autoptr(GArray) tb = trace_segments (b, names[k]);
+
+      g_assert_cmpuint (ta->len, >, 1);
+      g_assert_cmpuint (ta->len, ==, tb->len);
+      g_assert_cmpmem (ta->data, ta->len * sizeof (QdSignal),
+                       tb->data, tb->len * sizeof (QdSignal));
+    }
+  qd_simulation_free (a);
+  qd_simulation_free (b);
+}
+
+/* A vector read by a block with no native form (a Gain) makes the whole
+ * model expand, and it runs as before: the same steps as the native
+ * line. */
 static void
 test_native_fallback (void)
 {
   g_autoptr(QdDocument) doc = vector_line (10, FALSE);
   g_autoptr(QdDocument) plain = vector_line (10, FALSE);
   QdBlock *x = qd_document_find_block_by_path (doc, "/x");
+  QdBlock *gain = qd_test_add_block (doc, "gain", "Gain");
   QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
   QdSimulation *a, *b;
 
   qd_test_set_param (doc, scope, "elements", "1, 5");
-  qd_test_connect (doc, x, 0, scope, 0);
+  qd_test_connect (doc, x, 0, gain, 0);
+  qd_test_connect (doc, gain, 0, scope, 0);
   a = qd_test_compile (doc);
   b = qd_test_compile (plain);
-  g_assert_cmpuint (qd_simulation_get_n_atomics (a), ==, 2 * 10 + 2);
+  g_assert_cmpuint (qd_simulation_get_n_atomics (a), ==, 3 * 10 + 2);
   g_assert_cmpuint (qd_simulation_get_n_atomics (b), ==, 3);
   qd_test_run (a);
   qd_test_run (b);
@@ -1480,6 +1534,7 @@ main (int    argc,
   g_test_add_func ("/vectors/goto-from", test_goto_from);
   g_test_add_func ("/vectors/expand-elements", test_expand_elements);
   g_test_add_func ("/vectors/native-line", test_native_line);
+  g_test_add_func ("/vectors/native-scope", test_native_scope);
   g_test_add_func ("/vectors/native-fallback", test_native_fallback);
   g_test_add_func ("/vectors/native-errors", test_native_errors);
   return g_test_run ();
