@@ -51,6 +51,7 @@ vint_init (QdAtomic *self,
 {
   VectorIntegrator *st = qd_atomic_alloc (self, sizeof (VectorIntegrator));
   guint n = qd_atomic_vector_width (self);
+  const double *x0;
 
   /* The record holds the pointer (state_size); the state is here. */
   *(gpointer *) self->state = st;
@@ -64,10 +65,12 @@ vint_init (QdAtomic *self,
   st->out = qd_atomic_vector_output (self, 0);
   qd_atomic_vector_input (self, 0, &st->in);
   st->t_last = t;
+  x0 = qd_atomic_vector_x0 (self);
   for (guint i = 0; i < n; i++)
     {
       qd_integrator_core_init (&st->el[i], self->params,
-                               self->params[PARAM_X0].number, t);
+                               x0 != NULL ? x0[i] : self->params[PARAM_X0].number,
+                               t);
       /* Every initial q is due at once, in element order. */
       st->tn[i] = t + st->el[i].sigma;
       st->heap.heap[i] = i;

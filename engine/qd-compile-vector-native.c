@@ -16,8 +16,8 @@
  *
  *  - each block wider than one element is a plain atomic block whose
  *    type offers a native form (QdBlockFastPaths.vector_type) that
- *    accepts its parameters (the Integrator: QSS1 to QSS3, one x0 for
- *    all elements), or an Index Shift;
+ *    accepts its parameters (the Integrator: QSS1 to QSS3, without a
+ *    reset input; its x0 list evaluated here), or an Index Shift;
  *  - each input of a native block is driven by a native block of its
  *    width, directly or through one Index Shift (folded into the
  *    receiver's binding as a shift with its boundary signal), or by a
@@ -51,6 +51,7 @@
 #include "qd-compile-private.h"
 #include "qd-compile-vector-private.h"
 #include "qd-compile-vector.h"
+#include "qd-expr.h"
 #include "qd-registry.h"
 
 void
@@ -62,6 +63,7 @@ qd_vector_native_free (gpointer data)
     return;
   g_free (v->outputs);
   g_free (v->ports);
+  g_free (v->x0);
   g_free (v);
 }
 
@@ -98,7 +100,7 @@ native_capable (VBlock           *vb,
   gboolean ok;
 
   if (type == NULL || type->fast == NULL || type->fast->vector_type == NULL
-      || type->fast->vector_accepts == NULL || vb->x0 != NULL)
+      || type->fast->vector_accepts == NULL)
     return FALSE;
   texts = g_new0 (const char *, type->n_params + 1);
   for (guint k = 0; k < type->n_params; k++)
@@ -274,6 +276,30 @@ link_native_input (Expander     *e,
     }
 }
 
+/* The values of @vb's x0 list, one per element: a plain number read as
+ * such (a list of a million of them is the common case), anything else
+ * evaluated over the model variables, a problem naming the element. */
+static double *
+eval_x0 (Expander *e,
+         VBlock   *vb)
+{
+  double *x0 = g_new0 (double, vb->width);
+
+  for (guint i = 0; i < vb->width; i++)
+    {
+      g_autofree char *text = g_strstrip (g_strdup (vb->x0[i]));
+
+      if (!qd_expr_parse_literal (text, &x0[i]))
+        {
+          g_autofree char *name = g_strdup_printf ("x0[%u]", i + 1);
+
+          if (!qd_vector_eval_text (e, vb->block, name, text, &x0[i]))
+            break;
+        }
+    }
+  return x0;
+}
+
 /* Links sink @vb (the copy @dst, made by qd_vector_make_computed()):
  * a scalar input to its port, a native vector's chosen elements each to
  * a port of their own, noted in a QdVectorNative of width 0. */
@@ -364,6 +390,13 @@ qd_vector_native_emit (Expander   *e,
 
           v->block = dst;
           v->width = vb->width;
+          if (vb->x0 != NULL)
+            {
+              /* The block's own x0 is then unused: one number, which
+               * the compiler can read. */
+              v->x0 = eval_x0 (e, vb);
+              qd_block_set_param_raw (dst, "x0", "0");
+            }
           v->n_ports = vb->n_in;
           v->ports = g_new0 (QdVectorPort, MAX (vb->n_in, 1));
           for (guint q = 0; q < vb->n_in; q++)
@@ -572,6 +605,14 @@ qd_atomic_vector_output (QdAtomic *self,
 
   g_return_val_if_fail (v != NULL && port < v->n_out, NULL);
   return v->outputs + (gsize) port * v->width;
+}
+
+const double *
+qd_atomic_vector_x0 (const QdAtomic *self)
+{
+  QdVectorNative *v = native_of (self);
+
+  return v != NULL ? v->x0 : NULL;
 }
 
 void

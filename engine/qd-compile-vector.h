@@ -52,6 +52,7 @@ typedef struct
   guint         n_out;
   QdSignal     *outputs;     /* n_out * width element outputs */
   QdVectorPort *ports;       /* the first n_in of them are the ports */
+  double       *x0;          /* an x0 list's width values, or NULL */
   guint         n_ports;
 } QdVectorNative;
 

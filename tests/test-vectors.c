@@ -1288,10 +1288,11 @@ set_method (QdDocument *doc,
  * events. */
 static void
 compare_native (guint       n,
-                const char *method)
+                const char *method,
+                gboolean    spread)
 {
-  g_autoptr(QdDocument) scalar = scalar_line (n, FALSE);
-  g_autoptr(QdDocument) vector = vector_line (n, FALSE);
+  g_autoptr(QdDocument) scalar = scalar_line (n, spread);
+  g_autoptr(QdDocument) vector = vector_line (n, spread);
   QdSimulation *a, *b;
   GArray *log_a, *log_b, *out_a, *out_b;
   g_autofree guint64 *steps = g_new0 (guint64, n);
@@ -1367,9 +1368,12 @@ test_native_line (void)
 
   for (guint m = 0; m < G_N_ELEMENTS (methods); m++)
     {
-      compare_native (10, methods[m]);
-      compare_native (1000, methods[m]);
+      compare_native (10, methods[m], FALSE);
+      compare_native (1000, methods[m], FALSE);
     }
+  /* A list for x0: one initial state per element. */
+  compare_native (10, "QSS2", TRUE);
+  compare_native (1000, "QSS3", TRUE);
 }
 
 /* The segments of trace @name of @sim, in order. */
@@ -1504,6 +1508,17 @@ test_native_errors (void)
   }
   message = compile_error (open_input);
   g_assert_true (g_str_has_prefix (message, "/dv: input 2 is not connected"));
+
+  /* A bad element of an x0 list: the parameter and the element. */
+  {
+    g_autoptr(QdDocument) line3 = vector_line (3, FALSE);
+    g_autofree char *bad = NULL;
+
+    qd_test_set_param (line3, qd_document_find_block_by_path (line3, "/x"),
+                       "x0", "1, 2 + nosuchname, 3");
+    bad = compile_error (line3);
+    g_assert_true (g_str_has_prefix (bad, "/x: parameter 'x0[2]': "));
+  }
 }
 
 int

@@ -239,6 +239,10 @@ guint     qd_atomic_vector_width  (const QdAtomic *self);
  * segments, zeroed at the start; written by the block. */
 QdSignal *qd_atomic_vector_output (QdAtomic       *self,
                                    guint           port);
+/* The initial states of @self's elements when its x0 is a list (one
+ * value per element, evaluated), or NULL when its parameter x0 is one
+ * value for all. From init on. */
+const double *qd_atomic_vector_x0 (const QdAtomic *self);
 /* What drives input @port (< self->n_in / 2) of @self. From init on:
  * the driver's element outputs exist then, even before its init. */
 void      qd_atomic_vector_input  (QdAtomic       *self,
