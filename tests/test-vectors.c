@@ -1455,8 +1455,19 @@ test_native_fallback (void)
   qd_simulation_free (a);
   qd_simulation_free (b);
 
-  /* So does a method with no native form. */
+  /* So does a method with no native form, and a classic solver (which
+   * advances the states through the scalar Integrators). */
   set_method (plain, "LIQSS2");
+  a = qd_test_compile (plain);
+  g_assert_cmpuint (qd_simulation_get_n_atomics (a), ==, 2 * 10 + 1);
+  qd_simulation_free (a);
+  set_method (plain, "QSS2");
+  {
+    QdSettings settings = *qd_document_get_settings (plain);
+
+    settings.solver = (char *) "cvode-bdf";
+    g_assert_true (qd_document_set_settings (plain, &settings, NULL));
+  }
   a = qd_test_compile (plain);
   g_assert_cmpuint (qd_simulation_get_n_atomics (a), ==, 2 * 10 + 1);
   qd_simulation_free (a);
