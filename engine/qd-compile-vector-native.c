@@ -589,6 +589,18 @@ native_of (const QdAtomic *self)
   return NULL;
 }
 
+char *
+qd_vector_native_element_path (QdSimulation   *sim,
+                               guint           i,
+                               const QdSignal *sig)
+{
+  QdVectorNative *v = i < sim->n_atomics ? native_of (&sim->atomics[i]) : NULL;
+
+  if (v == NULL || sig == NULL || sig->tag >= v->width)
+    return NULL;
+  return g_strdup_printf ("%s[%u]", sim->atomics[i].path, sig->tag + 1);
+}
+
 guint
 qd_atomic_vector_width (const QdAtomic *self)
 {

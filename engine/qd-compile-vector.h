@@ -58,6 +58,13 @@ typedef struct
 
 void        qd_vector_native_free (gpointer data);
 
+/* "PATH[k]" for the element of @sig (its tag, from 0) when block @i of
+ * @sim is a native vector block, for an error that names the element;
+ * NULL otherwise. */
+char       *qd_vector_native_element_path (QdSimulation   *sim,
+                                           guint           i,
+                                           const QdSignal *sig);
+
 /* Frees @flat, an expansion compiled, and gives the memory of its many
  * small blocks and links back to the system at once. */
 void        qd_vector_release (QdDocument *flat);

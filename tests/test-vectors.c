@@ -1520,6 +1520,29 @@ test_native_errors (void)
   message = compile_error (open_input);
   g_assert_true (g_str_has_prefix (message, "/dv: input 2 is not connected"));
 
+  /* An element that overflows: the element by its path. */
+  {
+    g_autoptr(QdDocument) big = qd_document_new ();
+    QdBlock *v = qd_test_add_block (big, "integrator", "v");
+    QdBlock *dv = qd_test_add_block (big, "wsum", "dv");
+    GError *overflow = NULL;
+
+    qd_test_set_param (big, v, "x0", "1, 1e308, 1");
+    qd_test_set_param (big, v, "method", "QSS2");
+    qd_test_set_param (big, dv, "n", "1");
+    qd_test_set_param (big, dv, "weights", "10");
+    qd_test_connect (big, v, 0, dv, 0);
+    qd_test_connect (big, dv, 0, v, 0);
+    sim = qd_test_compile (big);
+    g_assert_cmpuint (qd_simulation_get_n_atomics (sim), ==, 2);
+    g_assert_cmpint (qd_simulation_run (sim, &overflow), ==, QD_RUN_ERROR);
+    g_assert_nonnull (overflow);
+    g_assert_true (g_str_has_prefix (overflow->message,
+                                     "/dv[2]: produced infinity at t = 0"));
+    g_error_free (overflow);
+    qd_simulation_free (sim);
+  }
+
   /* A bad element of an x0 list: the parameter and the element. */
   {
     g_autoptr(QdDocument) line3 = vector_line (3, FALSE);
