@@ -1,5 +1,6 @@
-/* qd-block-vector-wsum.c: the Weighted Sum of n elements as one native
- * vector block (qd-block-fast-private.h, docs/vectors.md)
+/* qd-block-vector-wsum.c: the Weighted Sum and the Gain of n elements,
+ * each as one native vector block (qd-block-fast-private.h,
+ * docs/vectors.md)
  *
  * Never in the palette: the compiler runs a Weighted Sum as this type
  * when it is wider than one element and the whole model can run
@@ -9,6 +10,8 @@
  * outputs, with an Index Shift folded in; the boundary signal; or a
  * scalar, which every element reads), and summed by the scalar block's
  * own arithmetic (qd-wsum-sum.h), so the sums are the same to the bit.
+ * The vector Gain is the same block with one input, each element
+ * y[i] = k u[i] by the Gain's own arithmetic (qd-gain-apply.h).
  *
  * A scalar Weighted Sum is a static function: an input event makes its
  * output due at once. Here an input event on element j makes element
@@ -22,6 +25,7 @@
  * and its pending-heap entries (8).
  */
 #include "qd-block-fast-private.h"
+#include "qd-gain-apply.h"
 #include "qd-vector-heap.h"
 #include "qd-wsum-sum.h"
 
@@ -38,15 +42,17 @@ typedef struct
 {
   QdVectorHeap   pending;   /* by index alone */
   QdSignal      *out;       /* the element outputs (the engine's) */
-  const double  *w;
+  const double  *w;         /* the weights, or NULL for a Gain */
+  double         k;         /* a Gain's factor */
   guint          n;         /* elements */
   guint          n_in;      /* the Weighted Sum's own inputs */
   QdVectorInput  in[MAX_INPUTS];
 } VectorWSum;
 
+/* What both types' init do: the state and the bindings. */
 static void
-vwsum_init (QdAtomic *self,
-            double    t)
+vector_init (QdAtomic *self,
+             double    t)
 {
   VectorWSum *st = qd_atomic_alloc (self, sizeof (VectorWSum));
   guint n = qd_atomic_vector_width (self);
@@ -55,7 +61,6 @@ vwsum_init (QdAtomic *self,
   *(gpointer *) self->state = st;
   st->n = n;
   st->n_in = MIN (self->n_in / 2u, MAX_INPUTS);
-  st->w = self->params[PARAM_WEIGHTS].vector;
   st->pending.heap = qd_atomic_alloc (self, (gsize) n * sizeof (guint32));
   st->pending.pos = qd_atomic_alloc (self, (gsize) n * sizeof (guint32));
   st->pending.key = NULL;
@@ -65,6 +70,28 @@ vwsum_init (QdAtomic *self,
   st->out = qd_atomic_vector_output (self, 0);
   for (guint q = 0; q < st->n_in; q++)
     qd_atomic_vector_input (self, q, &st->in[q]);
+}
+
+static void
+vwsum_init (QdAtomic *self,
+            double    t)
+{
+  VectorWSum *st;
+
+  vector_init (self, t);
+  st = *(VectorWSum **) self->state;
+  st->w = self->params[PARAM_WEIGHTS].vector;
+}
+
+static void
+vgain_init (QdAtomic *self,
+            double    t)
+{
+  VectorWSum *st;
+
+  vector_init (self, t);
+  st = *(VectorWSum **) self->state;
+  st->k = self->params[0].number;
 }
 
 static double
@@ -151,7 +178,10 @@ vwsum_element (QdAtomic *self,
       else
         u[q] = self->in[st->n_in + q];
     }
-  qd_wsum_sum (u, st->n_in, st->w, t, y);
+  if (st->w != NULL)
+    qd_wsum_sum (u, st->n_in, st->w, t, y);
+  else
+    qd_gain_apply (st->k, u[0], t, y);
   y->tag = i;
 }
 
@@ -215,6 +245,23 @@ const QdBlockType qd_block_vector_wsum = {
   .flags = QD_BLOCK_FEEDTHROUGH,
   .state_size = sizeof (gpointer),
   .init = vwsum_init,
+  .ta = vwsum_ta,
+  .dint = vwsum_dint,
+  .dext = vwsum_dext,
+  .lambda = vwsum_lambda,
+  .fast = &vwsum_fast,
+};
+
+const QdBlockType qd_block_vector_gain = {
+  .id = "gain",
+  .category = N_("Math"),
+  .name = N_("Gain"),
+  .glyph = "K",
+  .inputs = { .count = 1 },
+  .outputs = { .count = 1 },
+  .flags = QD_BLOCK_FEEDTHROUGH,
+  .state_size = sizeof (gpointer),
+  .init = vgain_init,
   .ta = vwsum_ta,
   .dint = vwsum_dint,
   .dext = vwsum_dext,

@@ -29,6 +29,7 @@ extern const QdBlockType qd_block_wsum;
  * (qd-block-fast-private.h): never registered. */
 extern const QdBlockType qd_block_vector_integrator;
 extern const QdBlockType qd_block_vector_wsum;
+extern const QdBlockType qd_block_vector_gain;
 gboolean qd_vector_integrator_accepts (const char *method);
 extern const QdBlockType qd_block_product;
 extern const QdBlockType qd_block_division;

@@ -17,7 +17,8 @@
  *  - each block wider than one element is a plain atomic block whose
  *    type offers a native form (QdBlockFastPaths.vector_type) that
  *    accepts its parameters (the Integrator: QSS1 to QSS3, without a
- *    reset input; its x0 list evaluated here), or an Index Shift;
+ *    reset input, its x0 list evaluated here; the Weighted Sum; the
+ *    Gain), or an Index Shift;
  *  - each input of a native block is driven by a native block of its
  *    width, directly or through one Index Shift (folded into the
  *    receiver's binding as a shift with its boundary signal), or by a

@@ -305,6 +305,19 @@ test_lcline_mux_selector (void)
   compare_line (1000, FALSE, TRUE);
 }
 
+/* @doc compiled expanded (QDEVS_VECTORS=expand: an element per block),
+ * whatever it holds. */
+static QdSimulation *
+compile_expanded (QdDocument *doc)
+{
+  QdSimulation *sim;
+
+  g_setenv ("QDEVS_VECTORS", "expand", TRUE);
+  sim = qd_test_compile (doc);
+  g_unsetenv ("QDEVS_VECTORS");
+  return sim;
+}
+
 static char *
 compile_error (QdDocument *doc)
 {
@@ -396,9 +409,7 @@ test_broadcast_boundary (void)
   qd_test_set_final_time (doc, 1.0);
 
   /* Expanded: y[1], y[2] and y[3] are blocks. */
-  g_setenv ("QDEVS_VECTORS", "expand", TRUE);
-  sim = qd_test_compile (doc);
-  g_unsetenv ("QDEVS_VECTORS");
+  sim = compile_expanded (doc);
   qd_test_run (sim);
   for (guint i = 0; i < qd_simulation_get_n_atomics (sim); i++)
     {
@@ -1406,9 +1417,7 @@ test_native_scope (void)
   qd_test_set_param (doc, scope, "names", "q, d");
   qd_test_connect (doc, x, 0, scope, 0);
   qd_test_connect (doc, qd_document_find_block_by_path (doc, "/Pulse"), 0, scope, 1);
-  g_setenv ("QDEVS_VECTORS", "expand", TRUE);
-  a = qd_test_compile (doc);
-  g_unsetenv ("QDEVS_VECTORS");
+  a = compile_expanded (doc);
   b = qd_test_compile (doc);
   g_assert_cmpuint (qd_simulation_get_n_atomics (a), ==, 2 * 10 + 2);
   g_assert_cmpuint (qd_simulation_get_n_atomics (b), ==, 4);
@@ -1428,25 +1437,67 @@ test_native_scope (void)
   qd_simulation_free (b);
 }
 
-/* A vector read by a block with no native form (a Gain) makes the whole
- * model expand, and it runs as before: the same steps as the native
- * line. */
+/* A vector Gain with an x0 list, ẋ = −x/2 element by element: native,
+ * the same traces as expanded, segment for segment. */
+static void
+test_native_gain (void)
+{
+  g_autoptr(QdDocument) doc = qd_document_new ();
+  QdBlock *x = qd_test_add_block (doc, "integrator", "x");
+  QdBlock *gain = qd_test_add_block (doc, "gain", "Gain");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+  QdSimulation *a, *b;
+
+  qd_test_set_param (doc, x, "x0", "1, -2, 3, 0, 5");
+  qd_test_set_param (doc, x, "method", "QSS3");
+  qd_test_set_param (doc, gain, "k", "-0.5");
+  qd_test_set_param (doc, scope, "names", "q");
+  qd_test_connect (doc, x, 0, gain, 0);
+  qd_test_connect (doc, gain, 0, x, 0);
+  qd_test_connect (doc, x, 0, scope, 0);
+  qd_test_set_final_time (doc, 4.0);
+  a = compile_expanded (doc);
+  b = qd_test_compile (doc);
+  g_assert_cmpuint (qd_simulation_get_n_atomics (b), ==, 3);
+  qd_test_run (a);
+  qd_test_run (b);
+  g_assert_cmpuint (qd_simulation_get_integrator_steps (a), ==,
+                    qd_simulation_get_integrator_steps (b));
+  for (guint i = 1; i <= 5; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("/Scope/q[%u]", i);
+      g_autoptr(GArray) ta = trace_segments (a, name);
+      g_autoptr(GArray) tb = trace_segments (b, name);
+
+      g_assert_cmpuint (ta->len, ==, tb->len);
+      g_assert_cmpmem (ta->data, ta->len * sizeof (QdSignal),
+                       tb->data, tb->len * sizeof (QdSignal));
+    }
+  /* x(4) = x0 e^−2 within the quanta. */
+  g_assert_cmpfloat_with_epsilon (qd_trace_eval (qd_test_find_trace (b, "/Scope/q[5]"), 4.0),
+                                  5.0 * exp (-2.0), 1e-2);
+  qd_simulation_free (a);
+  qd_simulation_free (b);
+}
+
+/* A vector read by a block with no native form (a Sum of Elements)
+ * makes the whole model expand, and it runs as before: the same steps
+ * as the native line. */
 static void
 test_native_fallback (void)
 {
   g_autoptr(QdDocument) doc = vector_line (10, FALSE);
   g_autoptr(QdDocument) plain = vector_line (10, FALSE);
   QdBlock *x = qd_document_find_block_by_path (doc, "/x");
-  QdBlock *gain = qd_test_add_block (doc, "gain", "Gain");
+  QdBlock *sum = qd_test_add_block (doc, "sum_elements", "Sum");
   QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
   QdSimulation *a, *b;
 
-  qd_test_set_param (doc, scope, "elements", "1, 5");
-  qd_test_connect (doc, x, 0, gain, 0);
-  qd_test_connect (doc, gain, 0, scope, 0);
+  qd_test_connect (doc, x, 0, sum, 0);
+  qd_test_connect (doc, sum, 0, scope, 0);
   a = qd_test_compile (doc);
   b = qd_test_compile (plain);
-  g_assert_cmpuint (qd_simulation_get_n_atomics (a), ==, 3 * 10 + 2);
+  g_assert_cmpstr (qd_simulation_get_atomic (a, 2)->path, ==, "/x[1]");
   g_assert_cmpuint (qd_simulation_get_n_atomics (b), ==, 3);
   qd_test_run (a);
   qd_test_run (b);
@@ -1584,6 +1635,7 @@ main (int    argc,
   g_test_add_func ("/vectors/expand-elements", test_expand_elements);
   g_test_add_func ("/vectors/native-line", test_native_line);
   g_test_add_func ("/vectors/native-scope", test_native_scope);
+  g_test_add_func ("/vectors/native-gain", test_native_gain);
   g_test_add_func ("/vectors/native-fallback", test_native_fallback);
   g_test_add_func ("/vectors/native-errors", test_native_errors);
   return g_test_run ();
