@@ -154,6 +154,79 @@ native_input_ok (VSystem       *vs,
   return !is_wide (src);
 }
 
+/* The native block that drives input @q of @vb, through an Index Shift
+ * or not: its index + 1, or 0. */
+static guint
+native_driver (VSystem      *vs,
+               VBlock       *vb,
+               guint         q,
+               const guint8 *native)
+{
+  const VDriver *d = input_driver (vs, vb, q);
+
+  if (d != NULL && driver_block (vs, d)->kind == KIND_SHIFT)
+    d = input_driver (vs, driver_block (vs, d), 0);
+  return d != NULL && native[d->src - 1] ? d->src : 0;
+}
+
+static gboolean
+is_feedthrough (const VBlock *vb)
+{
+  const QdBlockType *type = qd_registry_lookup (vb->block->type);
+
+  return type != NULL && (type->flags & QD_BLOCK_FEEDTHROUGH) != 0;
+}
+
+/* Whether the native feedthrough blocks (Weighted Sums, Gains) feed
+ * each other in a cycle: one block would then be an algebraic loop, where
+ * its elements may not be (y = shift(y) + u, a running sum, is a chain
+ * element by element). The expansion decides, element by element. */
+static gboolean
+feedthrough_cycle (VSystem      *vs,
+                   const guint8 *native)
+{
+  /* Kahn's order over the native feedthrough blocks: a cycle leaves
+   * some never freed. */
+  g_autofree guint *pending = g_new0 (guint, MAX (vs->n, 1));
+  g_autofree guint *stack = g_new (guint, MAX (vs->n, 1));
+  guint n_stack = 0, n_nodes = 0, done = 0;
+
+  for (guint i = 0; i < vs->n; i++)
+    {
+      VBlock *vb = &vs->blocks[i];
+
+      if (!native[i] || !is_feedthrough (vb))
+        continue;
+      n_nodes++;
+      for (guint q = 0; q < vb->n_in; q++)
+        {
+          guint src = native_driver (vs, vb, q, native);
+
+          if (src != 0 && is_feedthrough (&vs->blocks[src - 1]))
+            pending[i]++;
+        }
+      if (pending[i] == 0)
+        stack[n_stack++] = i;
+    }
+  while (n_stack > 0)
+    {
+      guint i = stack[--n_stack];
+
+      done++;
+      for (guint j = 0; j < vs->n; j++)
+        {
+          VBlock *vb = &vs->blocks[j];
+
+          if (!native[j] || !is_feedthrough (vb) || pending[j] == 0)
+            continue;
+          for (guint q = 0; q < vb->n_in; q++)
+            if (native_driver (vs, vb, q, native) == i + 1 && --pending[j] == 0)
+              stack[n_stack++] = j;
+        }
+    }
+  return done < n_nodes;
+}
+
 gboolean
 qd_vector_native_plan (Expander         *e,
                        VSystem          *vs,
@@ -229,7 +302,7 @@ qd_vector_native_plan (Expander         *e,
   /* An Index Shift read by a scalar block was refused above; one whose
    * reader is a native block of another width too. */
   (void) e;
-  return TRUE;
+  return !feedthrough_cycle (vs, native);
 }
 
 /* ---- The copy ------------------------------------------------------ */

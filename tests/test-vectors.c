@@ -1506,6 +1506,33 @@ test_native_fallback (void)
   qd_simulation_free (a);
   qd_simulation_free (b);
 
+  /* So does a running sum y[i] = y[i − 1] + u[i]: y = Shift(y) + u is
+   * one Weighted Sum feeding itself, a loop as one block, a chain
+   * element by element. */
+  {
+    g_autoptr(QdDocument) running = qd_document_new ();
+    QdBlock *u = qd_test_add_block (running, "integrator", "u");
+    QdBlock *shift = qd_test_add_block (running, "index_shift", "Shift");
+    QdBlock *y = qd_test_add_block (running, "wsum", "y");
+    QdBlock *sink = qd_test_add_block (running, "scope", "Scope");
+    QdBlock *zero = qd_test_add_block (running, "constant", "Zero");
+    QdSimulation *sim;
+
+    qd_test_set_param (running, u, "x0", "1, 2, 3");
+    qd_test_set_param (running, zero, "value", "0");
+    qd_test_connect (running, zero, 0, u, 0);
+    qd_test_connect (running, y, 0, shift, 0);
+    qd_test_connect (running, shift, 0, y, 0);
+    qd_test_connect (running, u, 0, y, 1);
+    qd_test_connect (running, y, 0, sink, 0);
+    sim = qd_test_compile (running);
+    g_assert_cmpstr (qd_simulation_get_atomic (sim, 0)->path, ==, "/u[1]");
+    qd_test_run (sim);
+    /* y = [1, 3, 6] (u constant: no derivative). */
+    g_assert_cmpfloat (qd_trace_eval (qd_test_find_trace (sim, "/Scope/x1[3]"), 1.0), ==, 6.0);
+    qd_simulation_free (sim);
+  }
+
   /* So does a method with no native form, and a classic solver (which
    * advances the states through the scalar Integrators). */
   set_method (plain, "LIQSS2");
