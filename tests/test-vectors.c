@@ -1,7 +1,8 @@
 /* test-vectors.c: vector signals
  *
  * The LC line drawn with vector blocks (one Integrator of size N, one
- * Weighted Sum, two Index Shifts) against the same line drawn section by
+ * Weighted Sum, two Index Shifts), expanded (QDEVS_VECTORS=expand; run
+ * natively in test-vector-native.c), against the same line drawn section by
  * section: every transition of the event log (kind, time, block, port,
  * elapsed time, time advance, segment) must be the same to the last bit,
  * and so must the counts. Width mismatches and bad sizes are errors that
@@ -20,159 +21,9 @@
 
 #include <glib/gstdio.h>
 
-#include "qd-test-util.h"
+#include "qd-test-lines.h"
 #include "qd-compile-vector.h"
 #include "qd-block-fast-private.h"
-
-typedef struct
-{
-  QdLogKind kind;
-  guint64   event;
-  double    t;
-  guint     block;
-  guint     port;
-  double    elapsed;
-  double    ta;
-  QdSignal  segment;
-} Entry;
-
-static void
-log_entry (const QdLogEntry *entry,
-           gpointer          user_data)
-{
-  GArray *log = user_data;
-  Entry e;
-
-  memset (&e, 0, sizeof e);
-  e.kind = entry->kind;
-  e.event = entry->event;
-  e.t = entry->t;
-  e.block = entry->block;
-  e.port = entry->port;
-  e.elapsed = entry->elapsed;
-  e.ta = entry->ta;
-  if (entry->segment != NULL)
-    e.segment = *entry->segment;
-  g_array_append_val (log, e);
-}
-
-static void
-set_settings (QdDocument *doc,
-              guint       n)
-{
-  QdSettings settings;
-  GError *error = NULL;
-
-  qd_document_init_settings (&settings);
-  settings.final_time = 3.0;
-  g_free (settings.method);
-  settings.method = g_strdup ("QSS2");
-  settings.dqmin = 1e-6;
-  settings.dqrel = 1e-3;
-  settings.illegitimacy_limit = MAX (settings.illegitimacy_limit, 20 * (guint64) n);
-  g_assert_true (qd_document_set_settings (doc, &settings, &error));
-  g_assert_no_error (error);
-  qd_settings_clear (&settings);
-}
-
-static QdBlock *
-add_pulse (QdDocument *doc)
-{
-  QdBlock *pulse = qd_test_add_block (doc, "pulse", "Pulse");
-
-  qd_test_set_param (doc, pulse, "amplitude", "1");
-  qd_test_set_param (doc, pulse, "start", "0");
-  qd_test_set_param (doc, pulse, "width", "1");
-  return pulse;
-}
-
-/* The x0 of state i: 0, or a spread of values when @spread. */
-static char *
-x0_text (guint    i,
-         gboolean spread)
-{
-  return g_strdup_printf ("%.17g", spread ? sin (0.7 * i + 0.3) : 0.0);
-}
-
-/* ẋ1 = d − x2, ẋi = x(i−1) − x(i+1), ẋN = x(N−1), section by section
- * (as `qdevs-cli bench --model lcline` builds it). */
-static QdDocument *
-scalar_line (guint    n,
-             gboolean spread)
-{
-  QdDocument *doc = qd_document_new ();
-  g_autofree QdBlock **x = g_new0 (QdBlock *, n);
-  g_autofree QdBlock **dx = g_new0 (QdBlock *, n);
-  QdBlock *pulse = add_pulse (doc);
-
-  for (guint i = 0; i < n; i++)
-    {
-      g_autofree char *x_name = g_strdup_printf ("x%u", i + 1);
-      g_autofree char *dx_name = g_strdup_printf ("dx%u", i + 1);
-      g_autofree char *x0 = x0_text (i, spread);
-
-      dx[i] = qd_test_add_block (doc, "wsum", dx_name);
-      if (i + 1 < n)
-        qd_test_set_param (doc, dx[i], "weights", "1, -1");
-      else
-        {
-          qd_test_set_param (doc, dx[i], "n", "1");
-          qd_test_set_param (doc, dx[i], "weights", "1");
-        }
-      x[i] = qd_test_add_block (doc, "integrator", x_name);
-      qd_test_set_param (doc, x[i], "x0", x0);
-      qd_test_connect (doc, dx[i], 0, x[i], 0);
-    }
-  for (guint i = 0; i < n; i++)
-    {
-      qd_test_connect (doc, i == 0 ? pulse : x[i - 1], 0, dx[i], 0);
-      if (i + 1 < n)
-        qd_test_connect (doc, x[i + 1], 0, dx[i], 1);
-    }
-  set_settings (doc, n);
-  return doc;
-}
-
-/* The same line as four vector blocks: x = ∫ dx, dx = [d, x1..x(N−1)]
- * − [x2..xN, 0]. */
-static QdDocument *
-vector_line (guint    n,
-             gboolean spread)
-{
-  QdDocument *doc = qd_document_new ();
-  QdBlock *pulse = add_pulse (doc);
-  QdBlock *dx = qd_test_add_block (doc, "wsum", "dx");
-  QdBlock *x = qd_test_add_block (doc, "integrator", "x");
-  QdBlock *left = qd_test_add_block (doc, "index_shift", "Left");
-  QdBlock *right = qd_test_add_block (doc, "index_shift", "Right");
-  g_autofree char *size = g_strdup_printf ("%u", n);
-
-  qd_test_set_param (doc, dx, "weights", "1, -1");
-  qd_test_set_param (doc, x, "size", size);
-  if (spread)
-    {
-      GString *x0 = g_string_new (NULL);
-
-      for (guint i = 0; i < n; i++)
-        {
-          g_autofree char *value = x0_text (i, TRUE);
-
-          g_string_append_printf (x0, "%s%s", i > 0 ? ", " : "", value);
-        }
-      qd_test_set_param (doc, x, "x0", x0->str);
-      g_string_free (x0, TRUE);
-    }
-  qd_test_set_param (doc, left, "shift", "1");
-  qd_test_set_param (doc, right, "shift", "-1");
-  qd_test_connect (doc, x, 0, left, 0);
-  qd_test_connect (doc, pulse, 0, left, 1);
-  qd_test_connect (doc, x, 0, right, 0);
-  qd_test_connect (doc, left, 0, dx, 0);
-  qd_test_connect (doc, right, 0, dx, 1);
-  qd_test_connect (doc, dx, 0, x, 0);
-  set_settings (doc, n);
-  return doc;
-}
 
 /* The same again, its left side [d, x1..x(N−1)] made as
  * Mux(d, Selector(x, 1:N−1)). */
@@ -180,7 +31,7 @@ static QdDocument *
 mux_line (guint n)
 {
   QdDocument *doc = qd_document_new ();
-  QdBlock *pulse = add_pulse (doc);
+  QdBlock *pulse = qd_test_line_pulse (doc);
   QdBlock *dx = qd_test_add_block (doc, "wsum", "dx");
   QdBlock *x = qd_test_add_block (doc, "integrator", "x");
   QdBlock *select = qd_test_add_block (doc, "selector", "Head");
@@ -200,20 +51,8 @@ mux_line (guint n)
   qd_test_connect (doc, mux, 0, dx, 0);
   qd_test_connect (doc, right, 0, dx, 1);
   qd_test_connect (doc, dx, 0, x, 0);
-  set_settings (doc, n);
+  qd_test_line_settings (doc, n);
   return doc;
-}
-
-static GArray *
-run_logged (QdDocument *doc)
-{
-  QdSimulation *sim = qd_test_compile (doc);
-  GArray *log = g_array_new (FALSE, FALSE, sizeof (Entry));
-
-  qd_simulation_set_event_log (sim, log_entry, log);
-  qd_test_run (sim);
-  qd_simulation_free (sim);
-  return log;
 }
 
 static void
@@ -221,8 +60,8 @@ compare_line (guint    n,
               gboolean spread,
               gboolean mux)
 {
-  g_autoptr(QdDocument) scalar = scalar_line (n, spread);
-  g_autoptr(QdDocument) vector = mux ? mux_line (n) : vector_line (n, spread);
+  g_autoptr(QdDocument) scalar = qd_test_line_scalar (n, spread);
+  g_autoptr(QdDocument) vector = mux ? mux_line (n) : qd_test_line_vector (n, spread);
   QdSimulation *a, *b;
   GArray *log_a, *log_b;
 
@@ -267,12 +106,12 @@ compare_line (guint    n,
   qd_simulation_free (b);
 
   /* Every transition, in order, bit for bit. */
-  log_a = run_logged (scalar);
-  log_b = run_logged (vector);
+  log_a = qd_test_run_logged (scalar);
+  log_b = qd_test_run_logged (vector);
   g_assert_cmpuint (log_a->len, >, 4 * n);
   g_assert_cmpuint (log_a->len, ==, log_b->len);
-  g_assert_cmpmem (log_a->data, log_a->len * sizeof (Entry),
-                   log_b->data, log_b->len * sizeof (Entry));
+  g_assert_cmpmem (log_a->data, log_a->len * sizeof (QdTestLogEntry),
+                   log_b->data, log_b->len * sizeof (QdTestLogEntry));
   g_array_unref (log_a);
   g_array_unref (log_b);
   g_unsetenv ("QDEVS_VECTORS");
@@ -305,33 +144,6 @@ test_lcline_mux_selector (void)
   compare_line (1000, FALSE, TRUE);
 }
 
-/* @doc compiled expanded (QDEVS_VECTORS=expand: an element per block),
- * whatever it holds. */
-static QdSimulation *
-compile_expanded (QdDocument *doc)
-{
-  QdSimulation *sim;
-
-  g_setenv ("QDEVS_VECTORS", "expand", TRUE);
-  sim = qd_test_compile (doc);
-  g_unsetenv ("QDEVS_VECTORS");
-  return sim;
-}
-
-static char *
-compile_error (QdDocument *doc)
-{
-  GError *error = NULL;
-  QdSimulation *sim = qd_simulation_new (doc, NULL, NULL, &error);
-  char *message;
-
-  g_assert_null (sim);
-  g_assert_nonnull (error);
-  message = g_strdup (error->message);
-  g_error_free (error);
-  return message;
-}
-
 /* Two vectors of different widths into one block: the error names it. */
 static void
 test_width_mismatch (void)
@@ -349,7 +161,7 @@ test_width_mismatch (void)
   qd_test_connect (doc, c, 0, b, 0);
   qd_test_connect (doc, a, 0, sum, 0);
   qd_test_connect (doc, b, 0, sum, 1);
-  message = compile_error (doc);
+  message = qd_test_compile_error (doc);
   g_assert_cmpstr (message, ==,
                    "/Sum: input 1 carries 3 signals but the block is 4 wide; "
                    "make the widths match (a scalar input drives every element)");
@@ -368,13 +180,13 @@ test_bad_size (void)
   qd_test_connect (doc, c, 0, x, 0);
   qd_test_set_param (doc, x, "size", "3");
   qd_test_set_param (doc, x, "x0", "1, 2");
-  first = compile_error (doc);
+  first = qd_test_compile_error (doc);
   g_assert_nonnull (strstr (first, "/States"));
   g_assert_nonnull (strstr (first, "x0 has 2 elements but the size is 3"));
 
   qd_test_set_param (doc, x, "x0", "0");
   qd_test_set_param (doc, x, "size", "2.5");
-  second = compile_error (doc);
+  second = qd_test_compile_error (doc);
   g_assert_nonnull (strstr (second, "/States"));
   g_assert_nonnull (strstr (second, "'size'"));
 }
@@ -409,7 +221,7 @@ test_broadcast_boundary (void)
   qd_test_set_final_time (doc, 1.0);
 
   /* Expanded: y[1], y[2] and y[3] are blocks. */
-  sim = compile_expanded (doc);
+  sim = qd_test_compile_expanded (doc);
   qd_test_run (sim);
   for (guint i = 0; i < qd_simulation_get_n_atomics (sim); i++)
     {
@@ -495,7 +307,7 @@ test_scalar_to_vector (void)
   qd_simulation_free (sim);
 
   qd_test_set_param (doc, select, "elements", "2:5");
-  message = compile_error (doc);
+  message = qd_test_compile_error (doc);
   g_assert_cmpstr (message, ==, "/Pick: element 4 is selected but input 1 carries 3 signals");
 }
 
@@ -503,10 +315,10 @@ test_scalar_to_vector (void)
 static void
 test_link_widths (void)
 {
-  g_autoptr(QdDocument) doc = vector_line (7, FALSE);
+  g_autoptr(QdDocument) doc = qd_test_line_vector (7, FALSE);
   QdSystem *root = qd_document_get_root (doc);
   g_autoptr(GHashTable) widths = qd_vector_link_widths (doc, root);
-  g_autoptr(QdDocument) scalar = scalar_line (3, FALSE);
+  g_autoptr(QdDocument) scalar = qd_test_line_scalar (3, FALSE);
   guint wide = 0;
 
   g_assert_nonnull (widths);
@@ -533,13 +345,13 @@ static void
 assert_same_log (QdDocument *a,
                  QdDocument *b)
 {
-  GArray *log_a = run_logged (a);
-  GArray *log_b = run_logged (b);
+  GArray *log_a = qd_test_run_logged (a);
+  GArray *log_b = qd_test_run_logged (b);
 
   g_assert_cmpuint (log_a->len, >, 10);
   g_assert_cmpuint (log_a->len, ==, log_b->len);
-  g_assert_cmpmem (log_a->data, log_a->len * sizeof (Entry),
-                   log_b->data, log_b->len * sizeof (Entry));
+  g_assert_cmpmem (log_a->data, log_a->len * sizeof (QdTestLogEntry),
+                   log_b->data, log_b->len * sizeof (QdTestLogEntry));
   g_array_unref (log_a);
   g_array_unref (log_b);
 }
@@ -548,7 +360,7 @@ static void
 assert_error (QdDocument *doc,
               const char *expected)
 {
-  g_autofree char *message = compile_error (doc);
+  g_autofree char *message = qd_test_compile_error (doc);
 
   g_assert_cmpstr (message, ==, expected);
 }
@@ -715,7 +527,7 @@ test_matrix_errors (void)
   assert_error (doc, "/M: parameter 'matrix': row 2 has 2 elements but row 1 "
                 "has 1; give every row as many");
   qd_test_set_param (doc, m, "matrix", "[1 2; 3 k]");
-  message = compile_error (doc);
+  message = qd_test_compile_error (doc);
   g_assert_true (g_str_has_prefix (message, "/M: parameter 'matrix': "));
   g_assert_nonnull (strstr (message, "'k'"));
 
@@ -731,7 +543,7 @@ test_matrix_errors (void)
         g_autofree char *text_error = NULL;
 
         qd_test_set_param (doc, m, "matrix", texts[i]);
-        text_error = compile_error (doc);
+        text_error = qd_test_compile_error (doc);
         g_test_message ("%s -> %s", texts[i], text_error);
         g_assert_true (g_str_has_prefix (text_error, "/M: parameter 'matrix': "));
       }
@@ -747,7 +559,7 @@ test_matrix_errors (void)
                 "give each element once");
   qd_test_set_param (doc, m, "file", missing);
   g_free (message);
-  message = compile_error (doc);
+  message = qd_test_compile_error (doc);
   expected = g_strdup_printf ("/M: parameter 'file': cannot read '%s'", missing);
   g_assert_true (g_str_has_prefix (message, expected));
 
@@ -1177,14 +989,14 @@ test_subsystem_errors (void)
 static void
 test_expand_elements (void)
 {
-  g_autoptr(QdDocument) doc = vector_line (5, TRUE);
+  g_autoptr(QdDocument) doc = qd_test_line_vector (5, TRUE);
   g_autoptr(GPtrArray) problems = g_ptr_array_new ();
   g_autoptr(GHashTable) zero = g_hash_table_new (NULL, NULL);
   QdDocument *flat = qd_vector_expand (doc, NULL, problems, zero, NULL);
   QdSystem *root;
   QdBlock *x[5] = { NULL }, *dx[5] = { NULL };
   guint n_x = 0, n_dx = 0;
-  g_autofree char *x0_last = x0_text (4, TRUE);
+  g_autofree char *x0_last = qd_test_line_x0 (4, TRUE);
 
   g_assert_nonnull (flat);
   g_assert_cmpuint (problems->len, ==, 0);
@@ -1203,7 +1015,7 @@ test_expand_elements (void)
   for (guint i = 0; i < 5; i++)
     {
       g_autofree char *name = g_strdup_printf ("x[%u]", i + 1);
-      g_autofree char *x0 = x0_text (i, TRUE);
+      g_autofree char *x0 = qd_test_line_x0 (i, TRUE);
 
       g_assert_cmpstr (x[i]->name, ==, name);
       g_assert_cmpstr (qd_block_get_param (x[i], "x0"), ==, x0);
@@ -1243,395 +1055,6 @@ test_expand_elements (void)
   g_object_unref (flat);
 }
 
-/* ---- Native vector blocks -------------------------------------------- */
-
-/* What a native block's element emitted: the kind of block (0 for the
- * Weighted Sum, 1 for the Integrator), the element and the segment (its
- * tag, the element's index there, cleared). */
-typedef struct
-{
-  guint    kind;
-  guint    element;
-  QdSignal segment;
-} Emitted;
-
-/* The outputs of @log in order, as (kind, element, segment): @native
- * tells how to read the blocks (native: 1 is dx, 2 is x, the element in
- * the tag; scalar: dx_i is 2i + 1, x_i is 2i + 2). The Pulse (block 0)
- * is left out. */
-static GArray *
-emitted (GArray   *log,
-         gboolean  native)
-{
-  GArray *out = g_array_new (FALSE, TRUE, sizeof (Emitted));
-
-  for (guint k = 0; k < log->len; k++)
-    {
-      const Entry *e = &g_array_index (log, Entry, k);
-      Emitted em;
-
-      if (e->kind != QD_LOG_OUTPUT || e->block == 0)
-        continue;
-      memset (&em, 0, sizeof em);
-      em.kind = native ? e->block - 1 : (e->block - 1) % 2;
-      em.element = native ? e->segment.tag : (e->block - 1) / 2;
-      em.segment = e->segment;
-      em.segment.tag = 0;
-      g_array_append_val (out, em);
-    }
-  return out;
-}
-
-static void
-set_method (QdDocument *doc,
-            const char *method)
-{
-  QdSettings settings = *qd_document_get_settings (doc);
-
-  settings.method = (char *) method;
-  g_assert_true (qd_document_set_settings (doc, &settings, NULL));
-}
-
-/* The vector line run natively (three blocks: the Pulse, dx and x)
- * against the same line drawn section by section: every output of every
- * element, in the same order, the same segments to the last bit; the
- * same integrator steps, in total and element by element, and the same
- * events. */
-static void
-compare_native (guint       n,
-                const char *method,
-                gboolean    spread)
-{
-  g_autoptr(QdDocument) scalar = scalar_line (n, spread);
-  g_autoptr(QdDocument) vector = vector_line (n, spread);
-  QdSimulation *a, *b;
-  GArray *log_a, *log_b, *out_a, *out_b;
-  g_autofree guint64 *steps = g_new0 (guint64, n);
-  guint64 total = 0;
-
-  set_method (scalar, method);
-  set_method (vector, method);
-  a = qd_test_compile (scalar);
-  b = qd_test_compile (vector);
-  g_assert_cmpuint (qd_simulation_get_n_atomics (b), ==, 3);
-  g_assert_cmpstr (qd_simulation_get_atomic (b, 2)->path, ==, "/x");
-  g_assert_cmpuint (qd_atomic_vector_width (qd_simulation_get_atomic (b, 2)), ==, n);
-
-  /* Without a log: the counts and the last segment of every element. */
-  qd_test_run (a);
-  qd_test_run (b);
-  g_assert_cmpuint (qd_simulation_get_integrator_steps (a), >, n);
-  g_assert_cmpuint (qd_simulation_get_integrator_steps (a), ==,
-                    qd_simulation_get_integrator_steps (b));
-  g_assert_cmpuint (qd_simulation_get_events (a), ==, qd_simulation_get_events (b));
-  for (guint i = 0; i < n; i++)
-    for (guint kind = 0; kind < 2; kind++)
-      {
-        QdSignal last_a = *qd_simulation_get_atomic (a, 2 * i + 1 + kind)->out;
-        QdSignal last_b = qd_atomic_vector_output ((QdAtomic *) qd_simulation_get_atomic (b, 1 + kind), 0)[i];
-
-        g_assert_cmpuint (last_b.tag, ==, i);
-        last_b.tag = 0;
-        g_assert_cmpmem (&last_a, sizeof last_a, &last_b, sizeof last_b);
-      }
-  qd_simulation_free (a);
-  qd_simulation_free (b);
-
-  /* With the log: every output, in order. */
-  log_a = run_logged (scalar);
-  log_b = run_logged (vector);
-  out_a = emitted (log_a, FALSE);
-  out_b = emitted (log_b, TRUE);
-  g_assert_cmpuint (out_a->len, >, 2 * n);
-  g_assert_cmpuint (out_a->len, ==, out_b->len);
-  g_assert_cmpmem (out_a->data, out_a->len * sizeof (Emitted),
-                   out_b->data, out_b->len * sizeof (Emitted));
-  for (guint k = 0; k < out_b->len; k++)
-    {
-      const Emitted *em = &g_array_index (out_b, Emitted, k);
-
-      if (em->kind == 1)
-        {
-          steps[em->element]++;
-          total++;
-        }
-    }
-  /* Each element stepped; the steps add up to the run's. */
-  for (guint i = 0; i < n; i++)
-    g_assert_cmpuint (steps[i], >, 0);
-  {
-    QdSimulation *sim = qd_test_compile (vector);
-
-    qd_test_run (sim);
-    g_assert_cmpuint (total, ==, qd_simulation_get_integrator_steps (sim));
-    qd_simulation_free (sim);
-  }
-  g_array_unref (out_a);
-  g_array_unref (out_b);
-  g_array_unref (log_a);
-  g_array_unref (log_b);
-}
-
-static void
-test_native_line (void)
-{
-  const char *methods[] = { "QSS1", "QSS2", "QSS3" };
-
-  for (guint m = 0; m < G_N_ELEMENTS (methods); m++)
-    {
-      compare_native (10, methods[m], FALSE);
-      compare_native (1000, methods[m], FALSE);
-    }
-  /* A list for x0: one initial state per element. */
-  compare_native (10, "QSS2", TRUE);
-  compare_native (1000, "QSS3", TRUE);
-}
-
-/* The segments of trace @name of @sim, in order. */
-static GArray *
-trace_segments (QdSimulation *sim,
-                const char   *name)
-{
-  QdTrace *trace = qd_test_find_trace (sim, name);
-  GArray *out = g_array_new (FALSE, TRUE, sizeof (QdSignal));
-
-  g_assert_nonnull (trace);
-  for (gsize k = qd_trace_get_first (trace); k < qd_trace_get_length (trace); k++)
-    g_array_append_vals (out, qd_trace_get (trace, k), 1);
-  return out;
-}
-
-/* A Scope showing elements of a native vector gets their events: the
- * same traces, segment for segment, as the expanded model's. */
-static void
-test_native_scope (void)
-{
-  g_autoptr(QdDocument) doc = vector_line (10, FALSE);
-  QdBlock *x = qd_document_find_block_by_path (doc, "/x");
-  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
-  QdSimulation *a, *b;
-  const char *names[] = { "/Scope/q[1]", "/Scope/q[5]", "/Scope/d" };
-
-  qd_test_set_param (doc, scope, "n", "2");
-  qd_test_set_param (doc, scope, "elements", "1, 5");
-  qd_test_set_param (doc, scope, "names", "q, d");
-  qd_test_connect (doc, x, 0, scope, 0);
-  qd_test_connect (doc, qd_document_find_block_by_path (doc, "/Pulse"), 0, scope, 1);
-  a = compile_expanded (doc);
-  b = qd_test_compile (doc);
-  g_assert_cmpuint (qd_simulation_get_n_atomics (a), ==, 2 * 10 + 2);
-  g_assert_cmpuint (qd_simulation_get_n_atomics (b), ==, 4);
-  qd_test_run (a);
-  qd_test_run (b);
-  for (guint k = 0; k < G_N_ELEMENTS (names); k++)
-    {
-      g_autoptr(GArray) ta = trace_segments (a, names[k]);
-      g_autoptr(GArray) tb = trace_segments (b, names[k]);
-
-      g_assert_cmpuint (ta->len, >, 1);
-      g_assert_cmpuint (ta->len, ==, tb->len);
-      g_assert_cmpmem (ta->data, ta->len * sizeof (QdSignal),
-                       tb->data, tb->len * sizeof (QdSignal));
-    }
-  qd_simulation_free (a);
-  qd_simulation_free (b);
-}
-
-/* A vector Gain with an x0 list, ẋ = −x/2 element by element: native,
- * the same traces as expanded, segment for segment. */
-static void
-test_native_gain (void)
-{
-  g_autoptr(QdDocument) doc = qd_document_new ();
-  QdBlock *x = qd_test_add_block (doc, "integrator", "x");
-  QdBlock *gain = qd_test_add_block (doc, "gain", "Gain");
-  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
-  QdSimulation *a, *b;
-
-  qd_test_set_param (doc, x, "x0", "1, -2, 3, 0, 5");
-  qd_test_set_param (doc, x, "method", "QSS3");
-  qd_test_set_param (doc, gain, "k", "-0.5");
-  qd_test_set_param (doc, scope, "names", "q");
-  qd_test_connect (doc, x, 0, gain, 0);
-  qd_test_connect (doc, gain, 0, x, 0);
-  qd_test_connect (doc, x, 0, scope, 0);
-  qd_test_set_final_time (doc, 4.0);
-  a = compile_expanded (doc);
-  b = qd_test_compile (doc);
-  g_assert_cmpuint (qd_simulation_get_n_atomics (b), ==, 3);
-  qd_test_run (a);
-  qd_test_run (b);
-  g_assert_cmpuint (qd_simulation_get_integrator_steps (a), ==,
-                    qd_simulation_get_integrator_steps (b));
-  for (guint i = 1; i <= 5; i++)
-    {
-      g_autofree char *name = g_strdup_printf ("/Scope/q[%u]", i);
-      g_autoptr(GArray) ta = trace_segments (a, name);
-      g_autoptr(GArray) tb = trace_segments (b, name);
-
-      g_assert_cmpuint (ta->len, ==, tb->len);
-      g_assert_cmpmem (ta->data, ta->len * sizeof (QdSignal),
-                       tb->data, tb->len * sizeof (QdSignal));
-    }
-  /* x(4) = x0 e^−2 within the quanta. */
-  g_assert_cmpfloat_with_epsilon (qd_trace_eval (qd_test_find_trace (b, "/Scope/q[5]"), 4.0),
-                                  5.0 * exp (-2.0), 1e-2);
-  qd_simulation_free (a);
-  qd_simulation_free (b);
-}
-
-/* A vector read by a block with no native form (a Sum of Elements)
- * makes the whole model expand, and it runs as before: the same steps
- * as the native line. */
-static void
-test_native_fallback (void)
-{
-  g_autoptr(QdDocument) doc = vector_line (10, FALSE);
-  g_autoptr(QdDocument) plain = vector_line (10, FALSE);
-  QdBlock *x = qd_document_find_block_by_path (doc, "/x");
-  QdBlock *sum = qd_test_add_block (doc, "sum_elements", "Sum");
-  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
-  QdSimulation *a, *b;
-
-  qd_test_connect (doc, x, 0, sum, 0);
-  qd_test_connect (doc, sum, 0, scope, 0);
-  a = qd_test_compile (doc);
-  b = qd_test_compile (plain);
-  g_assert_cmpstr (qd_simulation_get_atomic (a, 2)->path, ==, "/x[1]");
-  g_assert_cmpuint (qd_simulation_get_n_atomics (b), ==, 3);
-  qd_test_run (a);
-  qd_test_run (b);
-  g_assert_cmpuint (qd_simulation_get_integrator_steps (a), ==,
-                    qd_simulation_get_integrator_steps (b));
-  qd_simulation_free (a);
-  qd_simulation_free (b);
-
-  /* So does a running sum y[i] = y[i − 1] + u[i]: y = Shift(y) + u is
-   * one Weighted Sum feeding itself, a loop as one block, a chain
-   * element by element. */
-  {
-    g_autoptr(QdDocument) running = qd_document_new ();
-    QdBlock *u = qd_test_add_block (running, "integrator", "u");
-    QdBlock *shift = qd_test_add_block (running, "index_shift", "Shift");
-    QdBlock *y = qd_test_add_block (running, "wsum", "y");
-    QdBlock *sink = qd_test_add_block (running, "scope", "Scope");
-    QdBlock *zero = qd_test_add_block (running, "constant", "Zero");
-    QdSimulation *sim;
-
-    qd_test_set_param (running, u, "x0", "1, 2, 3");
-    qd_test_set_param (running, zero, "value", "0");
-    qd_test_connect (running, zero, 0, u, 0);
-    qd_test_connect (running, y, 0, shift, 0);
-    qd_test_connect (running, shift, 0, y, 0);
-    qd_test_connect (running, u, 0, y, 1);
-    qd_test_connect (running, y, 0, sink, 0);
-    sim = qd_test_compile (running);
-    g_assert_cmpstr (qd_simulation_get_atomic (sim, 0)->path, ==, "/u[1]");
-    qd_test_run (sim);
-    /* y = [1, 3, 6] (u constant: no derivative). */
-    g_assert_cmpfloat (qd_trace_eval (qd_test_find_trace (sim, "/Scope/x1[3]"), 1.0), ==, 6.0);
-    qd_simulation_free (sim);
-  }
-
-  /* So does a method with no native form, and a classic solver (which
-   * advances the states through the scalar Integrators). */
-  set_method (plain, "LIQSS2");
-  a = qd_test_compile (plain);
-  g_assert_cmpuint (qd_simulation_get_n_atomics (a), ==, 2 * 10 + 1);
-  qd_simulation_free (a);
-  set_method (plain, "QSS2");
-  {
-    QdSettings settings = *qd_document_get_settings (plain);
-
-    settings.solver = (char *) "cvode-bdf";
-    g_assert_true (qd_document_set_settings (plain, &settings, NULL));
-  }
-  a = qd_test_compile (plain);
-  g_assert_cmpuint (qd_simulation_get_n_atomics (a), ==, 2 * 10 + 1);
-  qd_simulation_free (a);
-}
-
-/* Errors of native blocks name the block, and the element where one is
- * at fault. */
-static void
-test_native_errors (void)
-{
-  g_autoptr(QdDocument) doc = qd_document_new ();
-  g_autoptr(QdDocument) open_input = qd_document_new ();
-  QdBlock *ramp = qd_test_add_block (doc, "ramp", "Ramp");
-  QdBlock *x = qd_test_add_block (doc, "integrator", "x");
-  QdBlock *y = qd_test_add_block (doc, "integrator", "y");
-  QdBlock *sum = qd_test_add_block (doc, "wsum", "Sum");
-  QdSimulation *sim;
-  GError *error = NULL;
-  g_autofree char *message = NULL;
-
-  /* A Ramp's slope into QSS1 elements: the run stops at element 1. */
-  qd_test_set_param (doc, x, "size", "3");
-  qd_test_set_param (doc, x, "method", "QSS1");
-  qd_test_set_param (doc, y, "method", "QSS1");
-  qd_test_connect (doc, ramp, 0, sum, 0);
-  qd_test_connect (doc, x, 0, sum, 1);
-  qd_test_connect (doc, sum, 0, y, 0);
-  qd_test_connect (doc, ramp, 0, x, 0);
-  qd_test_set_final_time (doc, 1.0);
-  sim = qd_test_compile (doc);
-  g_assert_cmpuint (qd_simulation_get_n_atomics (sim), ==, 4);
-  g_assert_cmpint (qd_simulation_run (sim, &error), ==, QD_RUN_ERROR);
-  g_assert_nonnull (error);
-  g_assert_true (g_str_has_prefix (error->message, "/x: element 1: "));
-  g_clear_error (&error);
-  qd_simulation_free (sim);
-
-  /* An input left open: the block by its path, once. */
-  {
-    QdBlock *v = qd_test_add_block (open_input, "integrator", "v");
-    QdBlock *shift = qd_test_add_block (open_input, "index_shift", "Shift");
-    QdBlock *dv = qd_test_add_block (open_input, "wsum", "dv");
-
-    qd_test_set_param (open_input, v, "size", "3");
-    qd_test_set_param (open_input, dv, "weights", "1, -1");
-    qd_test_connect (open_input, v, 0, shift, 0);
-    qd_test_connect (open_input, shift, 0, dv, 0);
-    qd_test_connect (open_input, dv, 0, v, 0);
-  }
-  message = compile_error (open_input);
-  g_assert_true (g_str_has_prefix (message, "/dv: input 2 is not connected"));
-
-  /* An element that overflows: the element by its path. */
-  {
-    g_autoptr(QdDocument) big = qd_document_new ();
-    QdBlock *v = qd_test_add_block (big, "integrator", "v");
-    QdBlock *dv = qd_test_add_block (big, "wsum", "dv");
-    GError *overflow = NULL;
-
-    qd_test_set_param (big, v, "x0", "1, 1e308, 1");
-    qd_test_set_param (big, v, "method", "QSS2");
-    qd_test_set_param (big, dv, "n", "1");
-    qd_test_set_param (big, dv, "weights", "10");
-    qd_test_connect (big, v, 0, dv, 0);
-    qd_test_connect (big, dv, 0, v, 0);
-    sim = qd_test_compile (big);
-    g_assert_cmpuint (qd_simulation_get_n_atomics (sim), ==, 2);
-    g_assert_cmpint (qd_simulation_run (sim, &overflow), ==, QD_RUN_ERROR);
-    g_assert_nonnull (overflow);
-    g_assert_true (g_str_has_prefix (overflow->message,
-                                     "/dv[2]: produced infinity at t = 0"));
-    g_error_free (overflow);
-    qd_simulation_free (sim);
-  }
-
-  /* A bad element of an x0 list: the parameter and the element. */
-  {
-    g_autoptr(QdDocument) line3 = vector_line (3, FALSE);
-    g_autofree char *bad = NULL;
-
-    qd_test_set_param (line3, qd_document_find_block_by_path (line3, "/x"),
-                       "x0", "1, 2 + nosuchname, 3");
-    bad = compile_error (line3);
-    g_assert_true (g_str_has_prefix (bad, "/x: parameter 'x0[2]': "));
-  }
-}
 
 int
 main (int    argc,
@@ -1660,10 +1083,5 @@ main (int    argc,
   g_test_add_func ("/vectors/subsystem-errors", test_subsystem_errors);
   g_test_add_func ("/vectors/goto-from", test_goto_from);
   g_test_add_func ("/vectors/expand-elements", test_expand_elements);
-  g_test_add_func ("/vectors/native-line", test_native_line);
-  g_test_add_func ("/vectors/native-scope", test_native_scope);
-  g_test_add_func ("/vectors/native-gain", test_native_gain);
-  g_test_add_func ("/vectors/native-fallback", test_native_fallback);
-  g_test_add_func ("/vectors/native-errors", test_native_errors);
   return g_test_run ();
 }
