@@ -42,8 +42,8 @@
  * blocks compute each element with the scalar blocks' own arithmetic
  * (qd-integrator-input.h, qd-wsum-sum.h), and their elements' events
  * come in the order of the expanded model's priorities (each native
- * block orders its elements by time, then by index; tests/test-vectors.c,
- * /vectors/native-line).
+ * block orders its elements by time, then by index;
+ * tests/test-vector-native.c).
  */
 #include <glib/gi18n-lib.h>
 #include <math.h>
