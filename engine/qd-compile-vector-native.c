@@ -509,13 +509,51 @@ qd_compile_native_inputs (Compiler *c,
  * for its external transition: each of its ports shows one element of
  * a vector whose every element event arrives there, and passes on only
  * that element's (as the element's own segment, its tag 0, as in the
- * expansion). */
+ * expansion). An event passed by is still a transition for the event
+ * loop, which then asks the time advance from now; the sink's own time
+ * advance counts from its last transition that it saw (a To CSV's next
+ * sample), so the wrapper gives the loop the time advance that lands on
+ * the same next time, to the bit. One SinkType per sink block. */
 typedef struct
 {
   QdBlockType        type;    /* first: the QdAtomic's type points here */
   const QdBlockType *inner;
   const gint        *element; /* by port, or -1 */
+  double             t_seen;  /* the sink's last transition */
+  double             t_last;  /* the last one, passed by or not */
 } SinkType;
+
+static void
+sink_init (QdAtomic *self,
+           double    t)
+{
+  SinkType *sink = (SinkType *) self->type;
+
+  sink->t_seen = sink->t_last = t;
+  if (sink->inner->init != NULL)
+    sink->inner->init (self, t);
+}
+
+static double
+sink_ta (QdAtomic *self)
+{
+  SinkType *sink = (SinkType *) self->type;
+  double ta = sink->inner->ta (self);
+
+  if (sink->t_last == sink->t_seen)
+    return ta;
+  return qd_vector_time_advance (sink->t_last, sink->t_seen + ta);
+}
+
+static void
+sink_dint (QdAtomic *self,
+           double    t)
+{
+  SinkType *sink = (SinkType *) self->type;
+
+  sink->t_seen = sink->t_last = t;
+  sink->inner->dint (self, t);
+}
 
 static void
 sink_dext (QdAtomic       *self,
@@ -524,9 +562,10 @@ sink_dext (QdAtomic       *self,
            guint           port,
            const QdSignal *x)
 {
-  const SinkType *sink = (const SinkType *) self->type;
+  SinkType *sink = (SinkType *) self->type;
   QdSignal y;
 
+  sink->t_last = t;
   if (sink->element[port] >= 0)
     {
       if (x->tag != (guint32) sink->element[port])
@@ -535,6 +574,9 @@ sink_dext (QdAtomic       *self,
       y.tag = 0;
       x = &y;
     }
+  /* The time since the sink's own last transition. */
+  e = t - sink->t_seen;
+  sink->t_seen = t;
   sink->inner->dext (self, t, e, port, x);
 }
 
@@ -550,6 +592,9 @@ bind_sink (QdSimulation   *sim,
   gint *element = g_new (gint, MAX (v->n_ports, 1));
 
   sink->type = *a->type;
+  sink->type.init = sink_init;
+  sink->type.ta = sink_ta;
+  sink->type.dint = sink_dint;
   sink->type.dext = sink_dext;
   /* Its fused paths would skip sink_dext. */
   sink->type.fast = NULL;

@@ -15,6 +15,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include "qd-test-lines.h"
 #include "qd-block-fast-private.h"
 
@@ -208,6 +210,48 @@ test_native_scope (void)
     }
   qd_simulation_free (a);
   qd_simulation_free (b);
+}
+
+/* A To CSV showing elements 2 and 7, sampled every 0.25 s (its
+ * sampling reads the elements where the vector keeps them), and one
+ * writing every event: the same files as the expansion's. */
+static void
+test_native_csv (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("qdevs-native-XXXXXX", &error);
+  const char *periods[] = { "0.25", "0" };
+
+  g_assert_no_error (error);
+  for (guint k = 0; k < G_N_ELEMENTS (periods); k++)
+    {
+      g_autoptr(QdDocument) doc = qd_test_line_vector (10, FALSE);
+      QdBlock *csv = qd_test_add_block (doc, "to_csv", "CSV");
+      g_autofree char *path_a = g_build_filename (dir, "expanded.csv", NULL);
+      g_autofree char *path_b = g_build_filename (dir, "native.csv", NULL);
+      g_autofree char *text_a = NULL, *text_b = NULL;
+      QdSimulation *a, *b;
+
+      qd_test_set_param (doc, csv, "elements", "2, 7");
+      qd_test_set_param (doc, csv, "period", periods[k]);
+      qd_test_connect (doc, qd_document_find_block_by_path (doc, "/x"), 0, csv, 0);
+      qd_test_set_param (doc, csv, "file", path_a);
+      a = qd_test_compile_expanded (doc);
+      qd_test_run (a);
+      qd_simulation_free (a);
+      qd_test_set_param (doc, csv, "file", path_b);
+      b = qd_test_compile (doc);
+      g_assert_cmpuint (qd_simulation_get_n_atomics (b), ==, 4);
+      qd_test_run (b);
+      qd_simulation_free (b);
+      g_assert_true (g_file_get_contents (path_a, &text_a, NULL, NULL));
+      g_assert_true (g_file_get_contents (path_b, &text_b, NULL, NULL));
+      g_assert_cmpuint (strlen (text_a), >, 100);
+      g_assert_cmpstr (text_a, ==, text_b);
+      g_remove (path_a);
+      g_remove (path_b);
+    }
+  g_rmdir (dir);
 }
 
 /* A vector Gain with an x0 list, ẋ = −x/2 element by element: native,
@@ -414,6 +458,7 @@ main (int    argc,
   qd_init ();
   g_test_add_func ("/vector-native/line", test_native_line);
   g_test_add_func ("/vector-native/scope", test_native_scope);
+  g_test_add_func ("/vector-native/csv", test_native_csv);
   g_test_add_func ("/vector-native/gain", test_native_gain);
   g_test_add_func ("/vector-native/fallback", test_native_fallback);
   g_test_add_func ("/vector-native/errors", test_native_errors);
