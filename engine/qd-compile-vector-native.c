@@ -721,6 +721,17 @@ qd_vector_native_element_path (QdSimulation   *sim,
 }
 
 guint
+qd_simulation_get_block_width (QdSimulation *self,
+                               guint         index)
+{
+  QdVectorNative *v;
+
+  g_return_val_if_fail (self != NULL && index < self->n_atomics, 1);
+  v = native_of (&self->atomics[index]);
+  return v != NULL ? v->width : 1;
+}
+
+guint
 qd_atomic_vector_width (const QdAtomic *self)
 {
   QdVectorNative *v = native_of (self);
