@@ -27,8 +27,8 @@
  *    chosen element is a port of its own, which reads the element where
  *    the vector keeps it and passes on only that element's events
  *    (bind_sink());
- *  - every other block reads scalar signals only: a Gain, a Selector or
- *    any other block reading a vector makes the whole model expand;
+ *  - every other block reads scalar signals only: a Product, a Selector
+ *    or any other block reading a vector makes the whole model expand;
  *  - there are no subsystems, and the solver is QSS (a classic solver
  *    advances Integrators element by element through their scalar
  *    blocks);
@@ -38,12 +38,15 @@
  * Otherwise the model is expanded exactly as before, so that every model
  * that ran before runs the same way.
  *
- * Both ways give the same trajectories to the last bit: the native
- * blocks compute each element with the scalar blocks' own arithmetic
- * (qd-integrator-input.h, qd-wsum-sum.h), and their elements' events
- * come in the order of the expanded model's priorities (each native
- * block orders its elements by time, then by index;
- * tests/test-vector-native.c).
+ * The native blocks compute each element with the scalar blocks' own
+ * arithmetic (qd-integrator-input.h, qd-wsum-sum.h, qd-gain-apply.h),
+ * and order their elements' events by time, then by index. Where the
+ * expansion interleaves the elements of neighbouring blocks at one time
+ * (dx[1], x[1], dx[2], ...), a native block's due elements all go before
+ * the next block's; events of different elements at one time commute
+ * unless they meet in one element, and the LC line and the other models
+ * of tests/test-vector-native.c give the expansion's events, in its
+ * order, to the last bit.
  */
 #include <glib/gi18n-lib.h>
 #include <math.h>
