@@ -6,6 +6,7 @@
  */
 #include "qd-blocks-private.h"
 #include "qd-block-fast-private.h"
+#include "qd-gain-apply.h"
 
 typedef struct
 {
@@ -47,31 +48,7 @@ static guint64
 gain_lambda (QdAtomic *self,
              double    t)
 {
-  double k = self->params[0].number;
-  const QdSignal *u = self->in[0];
-  QdSignal *y = &self->out[0];
-  double s = t - u->t;
-
-  switch (u->order)
-    {
-    case 0:
-      y->c[0] = k * u->c[0];
-      y->c[1] = y->c[2] = y->c[3] = 0.0;
-      break;
-    case 1:
-      y->c[0] = k * (u->c[0] + s * u->c[1]);
-      y->c[1] = k * u->c[1];
-      y->c[2] = y->c[3] = 0.0;
-      break;
-    default:
-      qd_signal_advance (u, t, y);
-      for (int i = 0; i <= QD_MAX_ORDER; i++)
-        y->c[i] *= k;
-      break;
-    }
-  y->t = t;
-  y->order = u->order;
-  y->tag = 0;
+  qd_gain_apply (self->params[0].number, self->in[0], t, &self->out[0]);
   return 1;
 }
 
@@ -136,7 +113,17 @@ gain_eval0_data (QdAtomic *self,
   return &self->params[0].number;
 }
 
+/* Any Gain can run as a native vector (qd-block-vector-wsum.c). */
+static gboolean
+gain_vector_accepts (const QdBlockType *type,
+                     const char *const *texts)
+{
+  return TRUE;
+}
+
 static const QdBlockFastPaths gain_fast = {
+  .vector_type = &qd_block_vector_gain,
+  .vector_accepts = gain_vector_accepts,
   .eval0 = gain_eval0,
   .eval0_data = gain_eval0_data,
   .eval0_run = gain_eval0_run,

@@ -401,51 +401,59 @@ integrator_instance_state_size (const QdParamValue *params)
                                 ? methods[method].ops : NULL);
 }
 
-static void
-integrator_init (QdAtomic *self,
-                 double    t)
+void
+qd_integrator_core_init (QdIntegratorCore   *core,
+                         const QdParamValue *p,
+                         double              x0,
+                         double              t)
 {
-  Integrator *st = self->state;
-  const QdParamValue *p = self->params;
-  double x0 = p[PARAM_X0].number;
-
   guint method = (guint) p[PARAM_METHOD].number;
 
   /* The compiler accepts only the choices' names, so the index is valid;
    * the guard is for a state initialised by other means. */
   if (method >= G_N_ELEMENTS (methods))
     method = 0;
-  st->core.ops = methods[method].ops;
-  st->core.n = methods[method].order;
-  st->method_ops = st->core.ops;
-  /* A QSS method's record ends before a and u0
-   * (integrator_state_size()). */
-  if (st->core.ops != &qd_integrator_qss_ops)
-    st->a = st->u0 = 0.0;
-  st->core.awaiting = FALSE;
-  st->core.dqmin = p[PARAM_DQMIN].number;
+  core->ops = methods[method].ops;
+  core->n = methods[method].order;
+  core->awaiting = FALSE;
+  core->dqmin = p[PARAM_DQMIN].number;
   /* The floors of quantum(), computed once: dqmin 0 as dqrel 10^-6, and
    * dqrel at least 8 ulps (of 1), which keeps dQ from going below 8 ulps
    * of x and changes nothing for any dqrel above 1.8e-15. Below both,
    * the smallest normal double: a subnormal quantum (dqrel 1e-320 with
    * dqmin 0 and x near 1e-300) has too few bits for the crossing of
    * x - q to be found, and the state would never requantize. */
-  if (!(st->core.dqmin > 0.0))
-    st->core.dqmin = p[PARAM_DQREL].number * 1e-6;
-  st->core.dqmin = MAX (st->core.dqmin, DBL_MIN);
-  st->core.dqrel = MAX (p[PARAM_DQREL].number, 8.0 * DBL_EPSILON);
-  st->core.tl = t;
-  memset (st->core.x, 0, sizeof st->core.x);
-  memset (st->core.q, 0, sizeof st->core.q);
-  st->core.x[0] = x0;
-  st->core.q[0] = x0;
-  st->core.dq = quantum (st, x0);
+  if (!(core->dqmin > 0.0))
+    core->dqmin = p[PARAM_DQREL].number * 1e-6;
+  core->dqmin = MAX (core->dqmin, DBL_MIN);
+  core->dqrel = MAX (p[PARAM_DQREL].number, 8.0 * DBL_EPSILON);
+  core->tl = t;
+  memset (core->x, 0, sizeof core->x);
+  memset (core->q, 0, sizeof core->q);
+  core->x[0] = x0;
+  core->q[0] = x0;
+  core->dq = qd_integrator_core_quantum (core, x0);
   /* Emit the initial q at once, so the blocks downstream know it; a
    * derivative arriving before that (a block of higher priority firing at
    * the start time) must not cancel it. */
-  st->core.sigma = 0.0;
-  st->core.initial = TRUE;
-  st->core.cache_valid = FALSE;
+  core->sigma = 0.0;
+  core->initial = TRUE;
+  core->cache_valid = FALSE;
+}
+
+static void
+integrator_init (QdAtomic *self,
+                 double    t)
+{
+  Integrator *st = self->state;
+
+  qd_integrator_core_init (&st->core, self->params,
+                           self->params[PARAM_X0].number, t);
+  st->method_ops = st->core.ops;
+  /* A QSS method's record ends before a and u0
+   * (integrator_state_size()). */
+  if (st->core.ops != &qd_integrator_qss_ops)
+    st->a = st->u0 = 0.0;
   st->pair = NULL;
   if (st->core.ops->attach != NULL)
     st->core.ops->attach (st, self);
@@ -657,43 +665,6 @@ integrator_dext (QdAtomic       *self,
     integrator_dext_plain (self, t, port, u);
 }
 
-/* The end of integrator_fire()'s QSS1, QSS2 and QSS3 paths, once x is
- * shifted and q = (q0, q1, q2) chosen (q takes x's value and first
- * n - 1 derivatives; the terms above the order are 0): the state's
- * bookkeeping, the output segment and the time advance @sigma. Inlined
- * with the order a constant, it is the same stores the paths wrote out. */
-G_ALWAYS_INLINE static inline guint64
-fire_finish (Integrator *st,
-             QdSignal   *y,
-             double      t,
-             double      dq,
-             int         order,
-             double      q0,
-             double      q1,
-             double      q2,
-             double      sigma,
-             double     *ta)
-{
-  st->core.q[0] = q0;
-  st->core.q[1] = q1;
-  st->core.q[2] = q2;
-  st->core.q[3] = 0.0;
-  st->core.dq = dq;
-  st->core.tl = t;
-  st->core.initial = FALSE;
-  st->core.cache_valid = FALSE;
-  y->t = t;
-  y->order = order;
-  y->tag = 0;
-  y->c[0] = q0;
-  y->c[1] = q1;
-  y->c[2] = q2;
-  y->c[3] = 0.0;
-  st->core.sigma = sigma;
-  *ta = sigma;
-  return 1;
-}
-
 /* lambda, dint and ta in one call (QdBlockFastPaths.fire). For QSS1-3 the
  * output and the new state are the same x and q, computed once: x
  * follows its trajectory to t, q takes its value and derivatives, and the
@@ -737,70 +708,12 @@ integrator_fire (QdAtomic *self,
 
   y = &self->out[0];
   n = st->core.n;
+  if (n >= 1 && n <= 3)
+    {
+      *ta = qd_integrator_qss_fire (&st->core, y, t);
+      return 1;
+    }
   s = t - st->core.tl;
-  if (n == 2)
-    {
-      /* QSS2 in locals (see qd_integrator_qss2_derivative()): shift(),
-       * quantum(), qss_requantize() and sigma_after_requantization()
-       * written out for n = 2. */
-      double x0 = st->core.x[0], x1 = st->core.x[1], x2 = st->core.x[2];
-      double c = fabs (x2), dq;
-
-      if (s != 0.0)
-        {
-          x1 += s * x2;
-          x0 += s * x1;
-          x1 += s * x2;
-        }
-      dq = quantum (st, x0);
-      st->core.x[0] = x0;
-      st->core.x[1] = x1;
-      return fire_finish (st, y, t, dq, 1, x0, x1, 0.0,
-                          c == 0.0 ? QD_INF : sqrt (dq / c), ta);
-    }
-  if (n == 3)
-    {
-      /* QSS3 the same way: shift() for n = 3 in its order, then q takes
-       * x's value and first two derivatives (snap_to_edge() is QSS1's
-       * only). */
-      double x0 = st->core.x[0], x1 = st->core.x[1], x2 = st->core.x[2], x3 = st->core.x[3];
-      double c = fabs (x3), dq;
-
-      if (s != 0.0)
-        {
-          x2 += s * x3;
-          x1 += s * x2;
-          x0 += s * x1;
-          x2 += s * x3;
-          x1 += s * x2;
-          x2 += s * x3;
-        }
-      dq = quantum (st, x0);
-      st->core.x[0] = x0;
-      st->core.x[1] = x1;
-      st->core.x[2] = x2;
-      return fire_finish (st, y, t, dq, 2, x0, x1, x2,
-                          c == 0.0 ? QD_INF : cbrt (dq / c), ta);
-    }
-  if (n == 1)
-    {
-      /* QSS1: shift(), snap_to_edge() (against the old q and quantum),
-       * then q := x and sigma = dQ / |dx/dt|. */
-      double x0 = st->core.x[0], x1 = st->core.x[1], q0 = st->core.q[0];
-      double c = fabs (x1), d, edge, dq;
-
-      if (s != 0.0)
-        x0 += s * x1;
-      d = x0 - q0;
-      edge = copysign (st->core.dq, d);
-      if (fabs (d - edge) <= 8.0 * DBL_EPSILON * (fabs (x0) + fabs (q0)
-                                                    + st->core.dq))
-        x0 = q0 + edge;
-      dq = quantum (st, x0);
-      st->core.x[0] = x0;
-      return fire_finish (st, y, t, dq, 0, x0, 0.0, 0.0,
-                          c == 0.0 ? QD_INF : dq / c, ta);
-    }
   shift (st->core.x, n, s);
   snap_to_edge (st, st->core.x);
   st->core.dq = quantum (st, st->core.x[0]);
@@ -1200,10 +1113,22 @@ integrator_describe_state (QdAtomic   *self,
 }
 
 /* The fused forms the event loop calls for each integrator. */
+/* The vector Integrator (qd-block-vector-integrator.c) takes QSS1 to
+ * QSS3 without a reset input. */
+static gboolean
+integrator_vector_accepts (const QdBlockType *type,
+                           const char *const *texts)
+{
+  return type == &qd_block_integrator
+         && qd_vector_integrator_accepts (texts[PARAM_METHOD]);
+}
+
 static const QdBlockFastPaths integrator_fast = {
   .fire = integrator_fire,
   .dext_ta = qd_integrator_dext_ta,
   .state_size = integrator_instance_state_size,
+  .vector_type = &qd_block_vector_integrator,
+  .vector_accepts = integrator_vector_accepts,
 };
 
 /* On the canvas: the method, which decides how the block behaves. */

@@ -7,6 +7,7 @@
  */
 #include "qd-block-fast-private.h"
 #include "qd-integrator-input.h"
+#include "qd-wsum-sum.h"
 
 enum
 {
@@ -109,31 +110,9 @@ wsum_sum_two (const QdSignal *u0,
   *c2 = a2;
 }
 
-/* The output segment: the sum at @t, of order @order. */
-static inline void
-write_sum (QdSignal *y,
-           double    t,
-           int       order,
-           double    c0,
-           double    c1,
-           double    c2,
-           double    c3)
-{
-  y->t = t;
-  y->tag = 0;
-  y->order = order;
-  y->c[0] = c0;
-  y->c[1] = c1;
-  y->c[2] = c2;
-  y->c[3] = c3;
-}
-
-/* Why the work goes by the input's order: in QSS1 and QSS2 models nearly
- * every input is of order 0 or 1, and re-expanding it as a cubic would
- * spend most of the block's time on coefficients that are zero. The terms
- * kept are the same operations, in the same order, as in
- * qd_signal_advance() with the zero terms dropped, so the sums are the
- * same to the last bit. */
+/* The output: the commonest case of QSS2 models without the loop, else
+ * qd_wsum_sum() (qd-wsum-sum.h), which the vector Weighted Sum's
+ * elements use too. */
 static guint64
 wsum_lambda (QdAtomic *self,
              double    t)
@@ -141,53 +120,16 @@ wsum_lambda (QdAtomic *self,
   const double *w = self->params[PARAM_WEIGHTS].vector;
   const QdSignal *const *in = self->in;
   QdSignal *y = &self->out[0];
-  double c0 = 0.0, c1 = 0.0, c2 = 0.0, c3 = 0.0;
-  int order = 0;
 
-  /* The commonest case of QSS2 models, without the loop. */
   if (wsum_two_of_one_order (self) == 1)
     {
+      double c0, c1, c2;
+
       wsum_sum_two (in[0], in[1], w[0], w[1], t, 1, &c0, &c1, &c2);
-      order = 1;
-      goto done;
+      qd_wsum_write (y, t, 1, c0, c1, c2, 0.0);
+      return 1;
     }
-
-  for (guint i = 0, n = self->n_in; i < n; i++)
-    {
-      const QdSignal *u = in[i];
-      double wi = w[i];
-      double s = t - u->t;
-
-      /* Tests rather than a switch: the orders of a model's signals are
-       * few, and a chain of well-predicted tests beats an indirect jump. */
-      if (u->order == 1)
-        {
-          c0 += wi * (u->c[0] + s * u->c[1]);
-          c1 += wi * u->c[1];
-        }
-      else if (u->order == 0)
-        c0 += wi * u->c[0];
-      else if (u->order == 2)
-        {
-          c0 += wi * (u->c[0] + s * (u->c[1] + s * u->c[2]));
-          c1 += wi * (u->c[1] + s * (2.0 * u->c[2]));
-          c2 += wi * u->c[2];
-        }
-      else
-        {
-          QdSignal v;
-
-          qd_signal_advance (u, t, &v);
-          c0 += wi * v.c[0];
-          c1 += wi * v.c[1];
-          c2 += wi * v.c[2];
-          c3 += wi * v.c[3];
-        }
-      if (u->order > order)
-        order = u->order;
-    }
-done:
-  write_sum (y, t, order, c0, c1, c2, c3);
+  qd_wsum_sum (in, self->n_in, w, t, y);
   return 1;
 }
 
@@ -419,7 +361,7 @@ wsum_two_into (const QdCascadePair *pair,
   wsum_sum_two (pair->data[PAIR_U0].p, pair->data[PAIR_U1].p,
                 pair->data[PAIR_W0].d, pair->data[PAIR_W1].d,
                 t, order, &c0, &c1, &c2);
-  write_sum (y, t, order, c0, c1, c2, 0.0);
+  qd_wsum_write (y, t, order, c0, c1, c2, 0.0);
   /* x - x is 0 for a finite x, NaN otherwise; the coefficients above the
    * order are 0. */
   d = c0 - c0;
@@ -503,6 +445,14 @@ static const QdParamSpec wsum_params[] = {
 
 /* The cascade kernel the event loop runs for chains of WSum blocks, and
  * the classic solvers' order-0 evaluation. */
+/* Any Weighted Sum can run as a native vector (qd-block-vector-wsum.c). */
+static gboolean
+wsum_vector_accepts (const QdBlockType *type,
+                     const char *const *texts)
+{
+  return TRUE;
+}
+
 static const QdBlockFastPaths wsum_fast = {
   .cascade_accepts = wsum_cascade_accepts,
   .cascade_prepare = wsum_cascade_prepare,
@@ -512,6 +462,8 @@ static const QdBlockFastPaths wsum_fast = {
   .eval0_data = wsum_eval0_data,
   .eval0_run = wsum_eval0_run,
   .eval0_affine = wsum_eval0_affine,
+  .vector_type = &qd_block_vector_wsum,
+  .vector_accepts = wsum_vector_accepts,
 };
 
 /* On the canvas: the sign of each input, as on a textbook's summing

@@ -25,6 +25,12 @@ extern const QdBlockType qd_block_pid;
 /* Math (static functions) */
 extern const QdBlockType qd_block_gain;
 extern const QdBlockType qd_block_wsum;
+/* The native vector forms of the Integrator and the Weighted Sum
+ * (qd-block-fast-private.h): never registered. */
+extern const QdBlockType qd_block_vector_integrator;
+extern const QdBlockType qd_block_vector_wsum;
+extern const QdBlockType qd_block_vector_gain;
+gboolean qd_vector_integrator_accepts (const char *method);
 extern const QdBlockType qd_block_product;
 extern const QdBlockType qd_block_division;
 extern const QdBlockType qd_block_sin;

@@ -13,6 +13,7 @@
  */
 #pragma once
 
+#include <float.h>
 #include <math.h>
 
 #include "qd-blocks-private.h"
@@ -83,6 +84,146 @@ double   qd_integrator_take_sum            (QdIntegratorCore *core,
                                             const QdSignal   *y);
 
 double qd_integrator_qss_reschedule_general (struct _Integrator *st);
+
+/* Sets @core to the start of an Integrator with the parameters @params
+ * (the Integrator's, in schema order) and the initial state @x0 at @t:
+ * the method, the quanta with their floors, x = q = x0, and the initial
+ * q due at once (qd-block-integrator.c). The Integrator's init and the
+ * vector Integrator's elements (qd-block-vector-integrator.c) both
+ * start so. */
+void   qd_integrator_core_init (QdIntegratorCore   *core,
+                                const QdParamValue *params,
+                                double              x0,
+                                double              t);
+
+/* The quantum for a state of value @x, max(dqrel |x|, dqmin) with the
+ * floors that qd_integrator_core_init() built into dqmin and dqrel
+ * (qd-integrator-private.h, quantum()). Not fmax(): a library call per
+ * transition; the same value for the non-NaN quantum parameters that
+ * check accepts. */
+static inline double
+qd_integrator_core_quantum (const QdIntegratorCore *core,
+                            double                  x)
+{
+  double rel = core->dqrel * fabs (x);
+
+  return rel > core->dqmin ? rel : core->dqmin;
+}
+
+/* The end of qd_integrator_qss_fire()'s paths, once x is shifted and
+ * q = (q0, q1, q2) chosen (q takes x's value and first n - 1
+ * derivatives; the terms above the order are 0): the state's
+ * bookkeeping, the output segment and the time advance @sigma. Inlined
+ * with the order a constant, it is the same stores the paths wrote out. */
+G_ALWAYS_INLINE static inline double
+qd_integrator_qss_fire_finish (QdIntegratorCore *st,
+                               QdSignal         *y,
+                               double            t,
+                               double            dq,
+                               int               order,
+                               double            q0,
+                               double            q1,
+                               double            q2,
+                               double            sigma)
+{
+  st->q[0] = q0;
+  st->q[1] = q1;
+  st->q[2] = q2;
+  st->q[3] = 0.0;
+  st->dq = dq;
+  st->tl = t;
+  st->initial = FALSE;
+  st->cache_valid = FALSE;
+  y->t = t;
+  y->order = order;
+  y->tag = 0;
+  y->c[0] = q0;
+  y->c[1] = q1;
+  y->c[2] = q2;
+  y->c[3] = 0.0;
+  st->sigma = sigma;
+  return sigma;
+}
+
+/* lambda, dint and ta of QSS1, QSS2 and QSS3 (st->ops is
+ * qd_integrator_qss_ops, st->n 1 to 3) in one: the output written into
+ * @y, and the time advance returned (also left in st->sigma). x follows
+ * its trajectory to @t, q takes its value and derivatives, and the next
+ * requantization is the closed form after a requantization. The values
+ * are those of the Integrator's lambda and dint to the bit: the same
+ * operations on the same operands (qd-block-integrator.c,
+ * integrator_fire(); the vector Integrator's elements fire through it
+ * too). */
+static inline double
+qd_integrator_qss_fire (QdIntegratorCore *st,
+                        QdSignal         *y,
+                        double            t)
+{
+  double s = t - st->tl;
+  int n = st->n;
+
+  if (n == 2)
+    {
+      /* QSS2 in locals (see qd_integrator_qss2_derivative()): shift(),
+       * quantum(), qss_requantize() and sigma_after_requantization()
+       * written out for n = 2. */
+      double x0 = st->x[0], x1 = st->x[1], x2 = st->x[2];
+      double c = fabs (x2), dq;
+
+      if (s != 0.0)
+        {
+          x1 += s * x2;
+          x0 += s * x1;
+          x1 += s * x2;
+        }
+      dq = qd_integrator_core_quantum (st, x0);
+      st->x[0] = x0;
+      st->x[1] = x1;
+      return qd_integrator_qss_fire_finish (st, y, t, dq, 1, x0, x1, 0.0,
+                                            c == 0.0 ? QD_INF : sqrt (dq / c));
+    }
+  if (n == 3)
+    {
+      /* QSS3 the same way: shift() for n = 3 in its order, then q takes
+       * x's value and first two derivatives (snap_to_edge() is QSS1's
+       * only). */
+      double x0 = st->x[0], x1 = st->x[1], x2 = st->x[2], x3 = st->x[3];
+      double c = fabs (x3), dq;
+
+      if (s != 0.0)
+        {
+          x2 += s * x3;
+          x1 += s * x2;
+          x0 += s * x1;
+          x2 += s * x3;
+          x1 += s * x2;
+          x2 += s * x3;
+        }
+      dq = qd_integrator_core_quantum (st, x0);
+      st->x[0] = x0;
+      st->x[1] = x1;
+      st->x[2] = x2;
+      return qd_integrator_qss_fire_finish (st, y, t, dq, 2, x0, x1, x2,
+                                            c == 0.0 ? QD_INF : cbrt (dq / c));
+    }
+  {
+    /* QSS1: shift(), snap_to_edge() (against the old q and quantum),
+     * then q := x and sigma = dQ / |dx/dt|. */
+    double x0 = st->x[0], x1 = st->x[1], q0 = st->q[0];
+    double c = fabs (x1), d, edge, dq;
+
+    if (s != 0.0)
+      x0 += s * x1;
+    d = x0 - q0;
+    edge = copysign (st->dq, d);
+    if (fabs (d - edge) <= 8.0 * DBL_EPSILON * (fabs (x0) + fabs (q0) + st->dq))
+      x0 = q0 + edge;
+    dq = qd_integrator_core_quantum (st, x0);
+    st->x[0] = x0;
+    return qd_integrator_qss_fire_finish (st, y, t, dq, 0, x0, 0.0, 0.0,
+                                          c == 0.0 ? QD_INF : dq / c);
+  }
+}
 
 /* The end of the QSS derivatives below, x and q being stored: the time
  * advance is @s, the crossing the caller found (or anything not in

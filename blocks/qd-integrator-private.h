@@ -218,11 +218,7 @@ static inline double
 quantum (const Integrator *st,
          double            x)
 {
-  /* Not fmax(): a library call per transition; the same value for the
-   * non-NaN quantum parameters that check accepts. */
-  double rel = st->core.dqrel * fabs (x);
-
-  return rel > st->core.dqmin ? rel : st->core.dqmin;
+  return qd_integrator_core_quantum (&st->core, x);
 }
 
 /* QSS1, QSS2, QSS3 and QSS4 (qd-block-integrator.c); their new

@@ -149,6 +149,9 @@ typedef struct
    * blocks at an Index Shift's zero boundary; qd-compile-vector.c), or
    * NULL. */
   GHashTable         *zero_inputs;
+  /* Native vector blocks of the copy (QdBlock* -> QdVectorNative*;
+   * qd-compile-vector.h), or NULL. */
+  GHashTable         *native;
   /* Masked subsystems (qd-mask.h): the names an expression of a block
    * sees, innermost mask first and the model variables last. scope_*
    * are the current block's (the variables' own arrays outside every
@@ -207,5 +210,15 @@ void         qd_compile_evaluate_mask    (Compiler          *c,
 /* qd-compile-loops.c */
 void         qd_compile_find_algebraic_loops (Compiler *c,
                                               Node    **atomic_nodes);
+
+/* qd-compile-vector-native.c (c->native: native vector blocks): the
+ * input count of @node's QdAtomic, doubled for a native vector block
+ * (its boundary ports); and, once every input is wired, the native
+ * blocks bound to their drivers' element outputs and given their
+ * vector types. */
+guint        qd_compile_native_inputs    (Compiler *c,
+                                          Node     *node);
+void         qd_compile_native_attach    (Compiler *c,
+                                          Node    **atomic_nodes);
 
 G_END_DECLS

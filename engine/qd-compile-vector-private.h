@@ -140,6 +140,25 @@ QdBlock   *qd_vector_copy_block  (Expander      *e,
                                   VBlock        *vb,
                                   guint          i);
 
+/* The constant block of Index Shift @shift's nonzero boundary in the
+ * copy of @vs, made once. */
+QdBlock   *qd_vector_boundary_constant (VSystem *vs,
+                                        VBlock  *shift);
+/* The block @vb as one block: its id, name and parameters without
+ * "size" (a native vector block, or a scalar one). */
+QdBlock   *qd_vector_copy_whole  (VBlock        *vb);
+
+/* qd-compile-vector-native.c: whether every vector block of @vs can run
+ * natively (one atomic per vector block, qd-block-fast-private.h), and
+ * the copy of @vs made so into vs->out, its native blocks described in
+ * @native (QdBlock* of the copy -> QdVectorNative*). */
+gboolean   qd_vector_native_plan (Expander         *e,
+                                  VSystem          *vs,
+                                  const QdSettings *settings);
+void       qd_vector_native_emit (Expander         *e,
+                                  VSystem          *vs,
+                                  GHashTable       *native);
+
 /* qd-compile-vector-sum.c */
 void       qd_vector_classify_sum    (Expander *e,
                                       VBlock   *vb);

@@ -902,6 +902,14 @@ reseed_element (Expander *e,
 }
 
 QdBlock *
+qd_vector_copy_whole (VBlock *vb)
+{
+  QdBlock *like = like_block (vb);
+
+  return qd_block_new_like (like, like->id, like->name);
+}
+
+QdBlock *
 qd_vector_copy_block (Expander *e,
                       VBlock   *vb,
                       guint     i)
@@ -911,7 +919,7 @@ qd_vector_copy_block (Expander *e,
   g_autofree char *id = NULL;
 
   if (vb->width == 1)
-    return qd_block_new_like (like, like->id, like->name);
+    return qd_vector_copy_whole (vb);
   id = g_strdup (qd_vector_element_text (e, like->id, i));
   block = qd_block_new_like (like, id, qd_vector_element_text (e, like->name, i));
   if (vb->x0 != NULL)
@@ -971,6 +979,23 @@ make_element (Expander *e,
   return block;
 }
 
+QdBlock *
+qd_vector_boundary_constant (VSystem *vs,
+                             VBlock  *shift)
+{
+  if (shift->constant == NULL)
+    {
+      g_autofree char *id = g_strdup_printf ("%s[boundary]", shift->block->id);
+      g_autofree char *name = g_strdup_printf ("%s boundary", shift->block->name);
+      g_autofree char *value = g_strdup_printf ("%.17g", shift->boundary);
+
+      shift->constant = qd_block_new (id, "constant", name);
+      qd_block_set_param_raw (shift->constant, "value", value);
+      qd_system_append_block (vs->out, shift->constant);
+    }
+  return shift->constant;
+}
+
 /* What drives element @i of output @port of @vb: an element block's
  * output, through any wiring. */
 static SourceKind
@@ -1021,17 +1046,7 @@ resolve (Expander  *e,
         return SOURCE_ZERO;
       else
         {
-          if (vb->constant == NULL)
-            {
-              g_autofree char *id = g_strdup_printf ("%s[boundary]", vb->block->id);
-              g_autofree char *name = g_strdup_printf ("%s boundary", vb->block->name);
-              g_autofree char *value = g_strdup_printf ("%.17g", vb->boundary);
-
-              vb->constant = qd_block_new (id, "constant", name);
-              qd_block_set_param_raw (vb->constant, "value", value);
-              qd_system_append_block (vs->out, vb->constant);
-            }
-          *block = vb->constant;
+          *block = qd_vector_boundary_constant (vs, vb);
           *block_port = 0;
           return SOURCE_BLOCK;
         }
@@ -1391,7 +1406,8 @@ QdDocument *
 qd_vector_expand (QdDocument        *document,
                   const char *const *overrides,
                   GPtrArray         *problems,
-                  GHashTable        *zero_inputs)
+                  GHashTable        *zero_inputs,
+                  GHashTable        *native)
 {
   Expander e = { 0 };
   VSystem tree = { 0 };
@@ -1408,7 +1424,13 @@ qd_vector_expand (QdDocument        *document,
   vsystem_init (&e, &tree, root, NULL, NULL);
   infer_system (&tree);
   check_widths (&e, &tree);
-  if (!e.failed)
+  if (!e.failed && native != NULL
+      && qd_vector_native_plan (&e, &tree, qd_document_get_settings (document)))
+    {
+      qd_vector_native_emit (&e, &tree, native);
+      flat_root = g_steal_pointer (&tree.out);
+    }
+  else if (!e.failed)
     {
       emit_system (&e, &tree);
       flat_root = g_steal_pointer (&tree.out);

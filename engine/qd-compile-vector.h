@@ -18,7 +18,52 @@ G_BEGIN_DECLS
 QdDocument *qd_vector_expand (QdDocument        *document,
                               const char *const *overrides,
                               GPtrArray         *problems,
-                              GHashTable        *zero_inputs);
+                              GHashTable        *zero_inputs,
+                              GHashTable        *native);
+
+/* One input port of a native vector block (qd-block-fast-private.h):
+ * what drives it in the copy, with the Index Shift folded in. */
+typedef struct
+{
+  QdBlock        *driver;    /* the native vector block driving it, or
+                                NULL for a scalar driver */
+  guint           driver_port;
+  gint            shift;     /* element i reads driver element i - shift */
+  gboolean        linked;    /* the expansion linked it */
+  gint            element;   /* a sink's port: the one element of the
+                                driver it shows; -1 otherwise */
+  const QdSignal *elements;  /* the driver's element outputs, once
+                                compiled */
+  guint           n;
+} QdVectorPort;
+
+/* A native vector block: made by qd_vector_expand() when every vector
+ * block of the document can run so (it then fills @native: the block
+ * of the copy -> its QdVectorNative, freed with qd_vector_native_free),
+ * completed by the compiler, kept by the simulation. A sink (Scope, To
+ * CSV) that shows elements of a native vector has one too, of width 0:
+ * each of its ports shows one element (QdVectorPort.element). */
+typedef struct
+{
+  QdBlock      *block;       /* of the copy (while compiling) */
+  guint32       atomic;      /* its index in the flat model */
+  guint         width;       /* 0 for a sink */
+  guint         n_in;        /* the type's own inputs */
+  guint         n_out;
+  QdSignal     *outputs;     /* n_out * width element outputs */
+  QdVectorPort *ports;       /* the first n_in of them are the ports */
+  double       *x0;          /* an x0 list's width values, or NULL */
+  guint         n_ports;
+} QdVectorNative;
+
+void        qd_vector_native_free (gpointer data);
+
+/* "PATH[k]" for the element of @sig (its tag, from 0) when block @i of
+ * @sim is a native vector block, for an error that names the element;
+ * NULL otherwise. */
+char       *qd_vector_native_element_path (QdSimulation   *sim,
+                                           guint           i,
+                                           const QdSignal *sig);
 
 /* Frees @flat, an expansion compiled, and gives the memory of its many
  * small blocks and links back to the system at once. */

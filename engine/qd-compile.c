@@ -1004,7 +1004,15 @@ build_model (Compiler *c)
   if (c->drop_document && c->problems->len == 0)
     drop_document_blocks (c);
   for (guint i = 0; i < n; i++)
-    make_record (c, atomic_nodes[i], &sim->atomics[i]);
+    {
+      Node *node = atomic_nodes[i];
+
+      /* A native vector block's boundary ports (qd-compile-vector-native.c;
+       * its blocks stay: a vector model's document is the compiler's copy). */
+      if (node->ok)
+        node->n_in = qd_compile_native_inputs (c, node);
+      make_record (c, node, &sim->atomics[i]);
+    }
 
   for (guint i = 0; i < n; i++)
     {
@@ -1102,6 +1110,8 @@ build_model (Compiler *c)
     }
   }
 
+  if (wiring_ok)
+    qd_compile_native_attach (c, atomic_nodes);
   /* The Drivers were for resolving inputs. */
   g_clear_pointer (&c->drivers, g_array_unref);
   if (wiring_ok)
@@ -1135,6 +1145,7 @@ compile_flat (QdDocument        *document,
               const char *const *overrides,
               gboolean           drop_links,
               GHashTable        *zero_inputs,
+              GHashTable        *native,
               GPtrArray         *problems,
               GError           **error)
 {
@@ -1145,6 +1156,7 @@ compile_flat (QdDocument        *document,
   c.sim = sim;
   c.drop_document = drop_links;
   c.zero_inputs = zero_inputs;
+  c.native = native;
   c.settings = qd_document_get_settings (document);
   c.problems = g_ptr_array_new ();
   c.systems = g_array_new (FALSE, FALSE, sizeof (SystemEntry));
@@ -1242,8 +1254,11 @@ qd_compile (QdDocument        *document,
 {
   g_autoptr(GPtrArray) vector_problems = g_ptr_array_new ();
   g_autoptr(GHashTable) zero_inputs = g_hash_table_new (NULL, NULL);
+  g_autoptr(GHashTable) native = g_hash_table_new_full (NULL, NULL, NULL,
+                                                        qd_vector_native_free);
   g_autoptr(QdDocument) flat = qd_vector_expand (document, overrides,
-                                                 vector_problems, zero_inputs);
+                                                 vector_problems, zero_inputs,
+                                                 native);
   QdSimulation *sim;
 
   if (vector_problems->len > 0)
@@ -1268,7 +1283,8 @@ qd_compile (QdDocument        *document,
   sim = compile_flat (flat != NULL ? flat : document, overrides,
                       owned && flat == NULL
                       && G_OBJECT (document)->ref_count == 1,
-                      flat != NULL ? zero_inputs : NULL, problems, error);
+                      flat != NULL ? zero_inputs : NULL,
+                      flat != NULL ? native : NULL, problems, error);
   if (flat != NULL)
     qd_vector_release (g_steal_pointer (&flat));
   return sim;

@@ -364,6 +364,9 @@ struct _QdSimulation
   guint32        *chain_count_start;  /* n_atomics + 1 */
   QdChainCount   *chain_counts;
 
+  GPtrArray      *vectors;         /* the native vector blocks
+                                      (QdVectorNative*, qd-compile-vector.h),
+                                      or NULL */
   QdPrefetchLine *prefetch;        /* per block, 64-byte aligned, in models
                                       of 1024 to 4095 blocks (whose
                                       state_of is then NULL); else NULL

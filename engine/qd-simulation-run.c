@@ -14,6 +14,7 @@
 #include "qd-classic-private.h"
 #include "qd-classic-rhs-private.h"
 #include "qd-simulation-private.h"
+#include "qd-compile-vector.h"
 
 #define MAX_LOOP_PATHS 10
 
@@ -135,6 +136,9 @@ qd_simulation_fail_numeric (QdSimulation   *sim,
                             double          t)
 {
   gboolean nan = FALSE;
+  /* A native vector block's element by its own path (/x[3]). */
+  g_autofree char *element = qd_vector_native_element_path (sim, i, sig);
+  const char *path = element != NULL ? element : sim->atomics[i].path;
 
   for (guint k = 0; k <= QD_MAX_ORDER; k++)
     nan |= isnan (sig->c[k]);
@@ -142,12 +146,12 @@ qd_simulation_fail_numeric (QdSimulation   *sim,
     qd_simulation_set_fail (sim, QD_ERROR_NUMERIC,
                             _("%s: produced NaN at t = %g; check the "
                               "parameters and the inputs of this block"),
-                            sim->atomics[i].path, t);
+                            path, t);
   else
     qd_simulation_set_fail (sim, QD_ERROR_NUMERIC,
                             _("%s: produced infinity at t = %g; check the "
                               "parameters and the inputs of this block"),
-                            sim->atomics[i].path, t);
+                            path, t);
 }
 
 /* The event log's entries (qd-event-log.h). Out of line: only the loop

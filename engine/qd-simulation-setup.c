@@ -439,6 +439,7 @@ qd_simulation_free (QdSimulation *self)
     g_string_chunk_free (self->strings);
   if (self->allocs != NULL)
     g_ptr_array_unref (self->allocs);
+  g_clear_pointer (&self->vectors, g_ptr_array_unref);
   g_free (self->coupled_start);
   g_free (self->coupled);
   g_strfreev (self->variable_names);

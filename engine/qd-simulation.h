@@ -113,6 +113,11 @@ QD_API void             qd_simulation_get_block_stats (QdSimulation *self,
                                                        guint         index,
                                                        guint64      *n_internal,
                                                        guint64      *n_external);
+/* The number of states or signals block @index holds: n for a vector
+ * block run natively as one block of n elements (docs/vectors.md), 1
+ * for any other. */
+QD_API guint            qd_simulation_get_block_width (QdSimulation *self,
+                                                       guint         index);
 /* Every trace the sinks created, in block order (QdTrace*, owned). */
 QD_API GPtrArray       *qd_simulation_get_traces    (QdSimulation *self);
 /* Whether a zero-time cascade through static blocks may run its events

@@ -386,6 +386,23 @@ test_quant_view (void)
   g_assert_nonnull (strstr (qd_quant_view_get_problem (QD_QUANT_VIEW (view)), "/Gain"));
   g_object_unref (view);
   fixture_teardown (&f);
+
+  /* A vector Integrator run as one block: its element events
+   * interleave, and the view says so. */
+  {
+    g_autoptr(QdDocument) doc = qd_document_new ();
+    QdBlock *zero = qd_test_add_block (doc, "constant", "Zero");
+    QdBlock *x = qd_test_add_block (doc, "integrator", "x");
+
+    qd_test_set_param (doc, x, "size", "3");
+    qd_test_set_param (doc, x, "method", "QSS2");
+    qd_test_connect (doc, zero, 0, x, 0);
+    view = g_object_ref_sink (qd_quant_view_new (doc, "/x", NULL));
+    g_assert_cmpuint (qd_quant_view_get_n_steps (QD_QUANT_VIEW (view)), ==, 0);
+    g_assert_nonnull (strstr (qd_quant_view_get_problem (QD_QUANT_VIEW (view)),
+                              "/x is a vector of 3 states"));
+    g_object_unref (view);
+  }
 }
 
 int

@@ -1,7 +1,8 @@
 /* test-vectors.c: vector signals
  *
  * The LC line drawn with vector blocks (one Integrator of size N, one
- * Weighted Sum, two Index Shifts) against the same line drawn section by
+ * Weighted Sum, two Index Shifts), expanded (QDEVS_VECTORS=expand; run
+ * natively in test-vector-native.c), against the same line drawn section by
  * section: every transition of the event log (kind, time, block, port,
  * elapsed time, time advance, segment) must be the same to the last bit,
  * and so must the counts. Width mismatches and bad sizes are errors that
@@ -20,158 +21,9 @@
 
 #include <glib/gstdio.h>
 
-#include "qd-test-util.h"
+#include "qd-test-lines.h"
 #include "qd-compile-vector.h"
-
-typedef struct
-{
-  QdLogKind kind;
-  guint64   event;
-  double    t;
-  guint     block;
-  guint     port;
-  double    elapsed;
-  double    ta;
-  QdSignal  segment;
-} Entry;
-
-static void
-log_entry (const QdLogEntry *entry,
-           gpointer          user_data)
-{
-  GArray *log = user_data;
-  Entry e;
-
-  memset (&e, 0, sizeof e);
-  e.kind = entry->kind;
-  e.event = entry->event;
-  e.t = entry->t;
-  e.block = entry->block;
-  e.port = entry->port;
-  e.elapsed = entry->elapsed;
-  e.ta = entry->ta;
-  if (entry->segment != NULL)
-    e.segment = *entry->segment;
-  g_array_append_val (log, e);
-}
-
-static void
-set_settings (QdDocument *doc,
-              guint       n)
-{
-  QdSettings settings;
-  GError *error = NULL;
-
-  qd_document_init_settings (&settings);
-  settings.final_time = 3.0;
-  g_free (settings.method);
-  settings.method = g_strdup ("QSS2");
-  settings.dqmin = 1e-6;
-  settings.dqrel = 1e-3;
-  settings.illegitimacy_limit = MAX (settings.illegitimacy_limit, 20 * (guint64) n);
-  g_assert_true (qd_document_set_settings (doc, &settings, &error));
-  g_assert_no_error (error);
-  qd_settings_clear (&settings);
-}
-
-static QdBlock *
-add_pulse (QdDocument *doc)
-{
-  QdBlock *pulse = qd_test_add_block (doc, "pulse", "Pulse");
-
-  qd_test_set_param (doc, pulse, "amplitude", "1");
-  qd_test_set_param (doc, pulse, "start", "0");
-  qd_test_set_param (doc, pulse, "width", "1");
-  return pulse;
-}
-
-/* The x0 of state i: 0, or a spread of values when @spread. */
-static char *
-x0_text (guint    i,
-         gboolean spread)
-{
-  return g_strdup_printf ("%.17g", spread ? sin (0.7 * i + 0.3) : 0.0);
-}
-
-/* ẋ1 = d − x2, ẋi = x(i−1) − x(i+1), ẋN = x(N−1), section by section
- * (as `qdevs-cli bench --model lcline` builds it). */
-static QdDocument *
-scalar_line (guint    n,
-             gboolean spread)
-{
-  QdDocument *doc = qd_document_new ();
-  g_autofree QdBlock **x = g_new0 (QdBlock *, n);
-  g_autofree QdBlock **dx = g_new0 (QdBlock *, n);
-  QdBlock *pulse = add_pulse (doc);
-
-  for (guint i = 0; i < n; i++)
-    {
-      g_autofree char *x_name = g_strdup_printf ("x%u", i + 1);
-      g_autofree char *dx_name = g_strdup_printf ("dx%u", i + 1);
-      g_autofree char *x0 = x0_text (i, spread);
-
-      dx[i] = qd_test_add_block (doc, "wsum", dx_name);
-      if (i + 1 < n)
-        qd_test_set_param (doc, dx[i], "weights", "1, -1");
-      else
-        {
-          qd_test_set_param (doc, dx[i], "n", "1");
-          qd_test_set_param (doc, dx[i], "weights", "1");
-        }
-      x[i] = qd_test_add_block (doc, "integrator", x_name);
-      qd_test_set_param (doc, x[i], "x0", x0);
-      qd_test_connect (doc, dx[i], 0, x[i], 0);
-    }
-  for (guint i = 0; i < n; i++)
-    {
-      qd_test_connect (doc, i == 0 ? pulse : x[i - 1], 0, dx[i], 0);
-      if (i + 1 < n)
-        qd_test_connect (doc, x[i + 1], 0, dx[i], 1);
-    }
-  set_settings (doc, n);
-  return doc;
-}
-
-/* The same line as four vector blocks: x = ∫ dx, dx = [d, x1..x(N−1)]
- * − [x2..xN, 0]. */
-static QdDocument *
-vector_line (guint    n,
-             gboolean spread)
-{
-  QdDocument *doc = qd_document_new ();
-  QdBlock *pulse = add_pulse (doc);
-  QdBlock *dx = qd_test_add_block (doc, "wsum", "dx");
-  QdBlock *x = qd_test_add_block (doc, "integrator", "x");
-  QdBlock *left = qd_test_add_block (doc, "index_shift", "Left");
-  QdBlock *right = qd_test_add_block (doc, "index_shift", "Right");
-  g_autofree char *size = g_strdup_printf ("%u", n);
-
-  qd_test_set_param (doc, dx, "weights", "1, -1");
-  qd_test_set_param (doc, x, "size", size);
-  if (spread)
-    {
-      GString *x0 = g_string_new (NULL);
-
-      for (guint i = 0; i < n; i++)
-        {
-          g_autofree char *value = x0_text (i, TRUE);
-
-          g_string_append_printf (x0, "%s%s", i > 0 ? ", " : "", value);
-        }
-      qd_test_set_param (doc, x, "x0", x0->str);
-      g_string_free (x0, TRUE);
-    }
-  qd_test_set_param (doc, left, "shift", "1");
-  qd_test_set_param (doc, right, "shift", "-1");
-  qd_test_connect (doc, x, 0, left, 0);
-  qd_test_connect (doc, pulse, 0, left, 1);
-  qd_test_connect (doc, x, 0, right, 0);
-  qd_test_connect (doc, left, 0, dx, 0);
-  qd_test_connect (doc, right, 0, dx, 1);
-  qd_test_connect (doc, dx, 0, x, 0);
-  set_settings (doc, n);
-  return doc;
-}
+#include "qd-block-fast-private.h"
 
 /* The same again, its left side [d, x1..x(N−1)] made as
  * Mux(d, Selector(x, 1:N−1)). */
@@ -179,7 +31,7 @@ static QdDocument *
 mux_line (guint n)
 {
   QdDocument *doc = qd_document_new ();
-  QdBlock *pulse = add_pulse (doc);
+  QdBlock *pulse = qd_test_line_pulse (doc);
   QdBlock *dx = qd_test_add_block (doc, "wsum", "dx");
   QdBlock *x = qd_test_add_block (doc, "integrator", "x");
   QdBlock *select = qd_test_add_block (doc, "selector", "Head");
@@ -199,20 +51,8 @@ mux_line (guint n)
   qd_test_connect (doc, mux, 0, dx, 0);
   qd_test_connect (doc, right, 0, dx, 1);
   qd_test_connect (doc, dx, 0, x, 0);
-  set_settings (doc, n);
+  qd_test_line_settings (doc, n);
   return doc;
-}
-
-static GArray *
-run_logged (QdDocument *doc)
-{
-  QdSimulation *sim = qd_test_compile (doc);
-  GArray *log = g_array_new (FALSE, FALSE, sizeof (Entry));
-
-  qd_simulation_set_event_log (sim, log_entry, log);
-  qd_test_run (sim);
-  qd_simulation_free (sim);
-  return log;
 }
 
 static void
@@ -220,11 +60,15 @@ compare_line (guint    n,
               gboolean spread,
               gboolean mux)
 {
-  g_autoptr(QdDocument) scalar = scalar_line (n, spread);
-  g_autoptr(QdDocument) vector = mux ? mux_line (n) : vector_line (n, spread);
-  QdSimulation *a = qd_test_compile (scalar);
-  QdSimulation *b = qd_test_compile (vector);
+  g_autoptr(QdDocument) scalar = qd_test_line_scalar (n, spread);
+  g_autoptr(QdDocument) vector = mux ? mux_line (n) : qd_test_line_vector (n, spread);
+  QdSimulation *a, *b;
   GArray *log_a, *log_b;
+
+  /* The expansion (the native blocks: test_native_line()). */
+  g_setenv ("QDEVS_VECTORS", "expand", TRUE);
+  a = qd_test_compile (scalar);
+  b = qd_test_compile (vector);
 
   /* The same flat model: the pulse, then dx1, x1, dx2, x2... */
   g_assert_cmpuint (qd_simulation_get_n_atomics (a), ==, 2 * n + 1);
@@ -262,14 +106,15 @@ compare_line (guint    n,
   qd_simulation_free (b);
 
   /* Every transition, in order, bit for bit. */
-  log_a = run_logged (scalar);
-  log_b = run_logged (vector);
+  log_a = qd_test_run_logged (scalar);
+  log_b = qd_test_run_logged (vector);
   g_assert_cmpuint (log_a->len, >, 4 * n);
   g_assert_cmpuint (log_a->len, ==, log_b->len);
-  g_assert_cmpmem (log_a->data, log_a->len * sizeof (Entry),
-                   log_b->data, log_b->len * sizeof (Entry));
+  g_assert_cmpmem (log_a->data, log_a->len * sizeof (QdTestLogEntry),
+                   log_b->data, log_b->len * sizeof (QdTestLogEntry));
   g_array_unref (log_a);
   g_array_unref (log_b);
+  g_unsetenv ("QDEVS_VECTORS");
 }
 
 static void
@@ -299,20 +144,6 @@ test_lcline_mux_selector (void)
   compare_line (1000, FALSE, TRUE);
 }
 
-static char *
-compile_error (QdDocument *doc)
-{
-  GError *error = NULL;
-  QdSimulation *sim = qd_simulation_new (doc, NULL, NULL, &error);
-  char *message;
-
-  g_assert_null (sim);
-  g_assert_nonnull (error);
-  message = g_strdup (error->message);
-  g_error_free (error);
-  return message;
-}
-
 /* Two vectors of different widths into one block: the error names it. */
 static void
 test_width_mismatch (void)
@@ -330,7 +161,7 @@ test_width_mismatch (void)
   qd_test_connect (doc, c, 0, b, 0);
   qd_test_connect (doc, a, 0, sum, 0);
   qd_test_connect (doc, b, 0, sum, 1);
-  message = compile_error (doc);
+  message = qd_test_compile_error (doc);
   g_assert_cmpstr (message, ==,
                    "/Sum: input 1 carries 3 signals but the block is 4 wide; "
                    "make the widths match (a scalar input drives every element)");
@@ -349,13 +180,13 @@ test_bad_size (void)
   qd_test_connect (doc, c, 0, x, 0);
   qd_test_set_param (doc, x, "size", "3");
   qd_test_set_param (doc, x, "x0", "1, 2");
-  first = compile_error (doc);
+  first = qd_test_compile_error (doc);
   g_assert_nonnull (strstr (first, "/States"));
   g_assert_nonnull (strstr (first, "x0 has 2 elements but the size is 3"));
 
   qd_test_set_param (doc, x, "x0", "0");
   qd_test_set_param (doc, x, "size", "2.5");
-  second = compile_error (doc);
+  second = qd_test_compile_error (doc);
   g_assert_nonnull (strstr (second, "/States"));
   g_assert_nonnull (strstr (second, "'size'"));
 }
@@ -388,7 +219,9 @@ test_broadcast_boundary (void)
   qd_test_connect (doc, k, 0, sum, 1);
   qd_test_connect (doc, sum, 0, y, 0);
   qd_test_set_final_time (doc, 1.0);
-  sim = qd_test_compile (doc);
+
+  /* Expanded: y[1], y[2] and y[3] are blocks. */
+  sim = qd_test_compile_expanded (doc);
   qd_test_run (sim);
   for (guint i = 0; i < qd_simulation_get_n_atomics (sim); i++)
     {
@@ -406,6 +239,30 @@ test_broadcast_boundary (void)
         }
     }
   g_assert_cmpuint (found, ==, 3);
+  qd_simulation_free (sim);
+
+  /* Native: y is one block (C, K, x, y, Sum and the boundary's constant:
+   * six),
+   * its elements in its element outputs. */
+  sim = qd_test_compile (doc);
+  g_assert_cmpuint (qd_simulation_get_n_atomics (sim), ==, 6);
+  qd_test_run (sim);
+  for (guint i = 0; i < qd_simulation_get_n_atomics (sim); i++)
+    {
+      QdAtomic *a = (QdAtomic *) qd_simulation_get_atomic (sim, i);
+
+      if (strcmp (a->path, "/y") == 0)
+        {
+          const QdSignal *el = qd_atomic_vector_output (a, 0);
+
+          g_assert_cmpuint (qd_atomic_vector_width (a), ==, 3);
+          g_assert_cmpfloat_with_epsilon (qd_signal_eval (&el[0], 1.0), 7.0, 1e-2);
+          g_assert_cmpfloat_with_epsilon (qd_signal_eval (&el[1], 1.0), 3.0, 1e-2);
+          g_assert_cmpfloat_with_epsilon (qd_signal_eval (&el[2], 1.0), 3.0, 1e-2);
+          found++;
+        }
+    }
+  g_assert_cmpuint (found, ==, 4);
   qd_simulation_free (sim);
 }
 
@@ -450,7 +307,7 @@ test_scalar_to_vector (void)
   qd_simulation_free (sim);
 
   qd_test_set_param (doc, select, "elements", "2:5");
-  message = compile_error (doc);
+  message = qd_test_compile_error (doc);
   g_assert_cmpstr (message, ==, "/Pick: element 4 is selected but input 1 carries 3 signals");
 }
 
@@ -458,10 +315,10 @@ test_scalar_to_vector (void)
 static void
 test_link_widths (void)
 {
-  g_autoptr(QdDocument) doc = vector_line (7, FALSE);
+  g_autoptr(QdDocument) doc = qd_test_line_vector (7, FALSE);
   QdSystem *root = qd_document_get_root (doc);
   g_autoptr(GHashTable) widths = qd_vector_link_widths (doc, root);
-  g_autoptr(QdDocument) scalar = scalar_line (3, FALSE);
+  g_autoptr(QdDocument) scalar = qd_test_line_scalar (3, FALSE);
   guint wide = 0;
 
   g_assert_nonnull (widths);
@@ -488,13 +345,13 @@ static void
 assert_same_log (QdDocument *a,
                  QdDocument *b)
 {
-  GArray *log_a = run_logged (a);
-  GArray *log_b = run_logged (b);
+  GArray *log_a = qd_test_run_logged (a);
+  GArray *log_b = qd_test_run_logged (b);
 
   g_assert_cmpuint (log_a->len, >, 10);
   g_assert_cmpuint (log_a->len, ==, log_b->len);
-  g_assert_cmpmem (log_a->data, log_a->len * sizeof (Entry),
-                   log_b->data, log_b->len * sizeof (Entry));
+  g_assert_cmpmem (log_a->data, log_a->len * sizeof (QdTestLogEntry),
+                   log_b->data, log_b->len * sizeof (QdTestLogEntry));
   g_array_unref (log_a);
   g_array_unref (log_b);
 }
@@ -503,7 +360,7 @@ static void
 assert_error (QdDocument *doc,
               const char *expected)
 {
-  g_autofree char *message = compile_error (doc);
+  g_autofree char *message = qd_test_compile_error (doc);
 
   g_assert_cmpstr (message, ==, expected);
 }
@@ -670,7 +527,7 @@ test_matrix_errors (void)
   assert_error (doc, "/M: parameter 'matrix': row 2 has 2 elements but row 1 "
                 "has 1; give every row as many");
   qd_test_set_param (doc, m, "matrix", "[1 2; 3 k]");
-  message = compile_error (doc);
+  message = qd_test_compile_error (doc);
   g_assert_true (g_str_has_prefix (message, "/M: parameter 'matrix': "));
   g_assert_nonnull (strstr (message, "'k'"));
 
@@ -686,7 +543,7 @@ test_matrix_errors (void)
         g_autofree char *text_error = NULL;
 
         qd_test_set_param (doc, m, "matrix", texts[i]);
-        text_error = compile_error (doc);
+        text_error = qd_test_compile_error (doc);
         g_test_message ("%s -> %s", texts[i], text_error);
         g_assert_true (g_str_has_prefix (text_error, "/M: parameter 'matrix': "));
       }
@@ -702,7 +559,7 @@ test_matrix_errors (void)
                 "give each element once");
   qd_test_set_param (doc, m, "file", missing);
   g_free (message);
-  message = compile_error (doc);
+  message = qd_test_compile_error (doc);
   expected = g_strdup_printf ("/M: parameter 'file': cannot read '%s'", missing);
   g_assert_true (g_str_has_prefix (message, expected));
 
@@ -1044,6 +901,8 @@ test_subsystem_ports (void)
   QdSimulation *sim;
   guint wide = 0;
 
+  /* The line without the subsystem would run natively. */
+  g_setenv ("QDEVS_VECTORS", "expand", TRUE);
   sim = qd_test_compile (grouped);
   g_assert_cmpuint (qd_simulation_get_n_atomics (sim), ==, 1 + 2 * 10);
   g_assert_cmpstr (qd_simulation_get_atomic (sim, 0)->path, ==, "/x[1]");
@@ -1051,6 +910,7 @@ test_subsystem_ports (void)
   g_assert_cmpstr (qd_simulation_get_atomic (sim, 20)->path, ==, "/Derivative/dx[10]");
   qd_simulation_free (sim);
   assert_same_log (flat, grouped);
+  g_unsetenv ("QDEVS_VECTORS");
 
   /* The canvas sees the widths across the ports, inside and out. */
   widths = qd_vector_link_widths (grouped, root);
@@ -1188,14 +1048,14 @@ test_subsystem_errors (void)
 static void
 test_expand_elements (void)
 {
-  g_autoptr(QdDocument) doc = vector_line (5, TRUE);
+  g_autoptr(QdDocument) doc = qd_test_line_vector (5, TRUE);
   g_autoptr(GPtrArray) problems = g_ptr_array_new ();
   g_autoptr(GHashTable) zero = g_hash_table_new (NULL, NULL);
-  QdDocument *flat = qd_vector_expand (doc, NULL, problems, zero);
+  QdDocument *flat = qd_vector_expand (doc, NULL, problems, zero, NULL);
   QdSystem *root;
   QdBlock *x[5] = { NULL }, *dx[5] = { NULL };
   guint n_x = 0, n_dx = 0;
-  g_autofree char *x0_last = x0_text (4, TRUE);
+  g_autofree char *x0_last = qd_test_line_x0 (4, TRUE);
 
   g_assert_nonnull (flat);
   g_assert_cmpuint (problems->len, ==, 0);
@@ -1214,7 +1074,7 @@ test_expand_elements (void)
   for (guint i = 0; i < 5; i++)
     {
       g_autofree char *name = g_strdup_printf ("x[%u]", i + 1);
-      g_autofree char *x0 = x0_text (i, TRUE);
+      g_autofree char *x0 = qd_test_line_x0 (i, TRUE);
 
       g_assert_cmpstr (x[i]->name, ==, name);
       g_assert_cmpstr (qd_block_get_param (x[i], "x0"), ==, x0);
@@ -1253,6 +1113,7 @@ test_expand_elements (void)
   g_assert_cmpstr (qd_block_get_param (x[4], "x0"), ==, x0_last);
   g_object_unref (flat);
 }
+
 
 int
 main (int    argc,

@@ -209,6 +209,19 @@ collect (QdQuantView *self,
       qd_simulation_free (sim);
       return;
     }
+  if (qd_simulation_get_block_width (sim, (guint) index) > 1)
+    {
+      /* A vector's element events interleave: one state's quantization
+       * is not among them by itself. */
+      /* TRANSLATORS: %s is a block path, %u a number of states */
+      g_autofree char *text = g_strdup_printf (_("%s is a vector of %u states run as one block; the quantization view shows a scalar Integrator."),
+                                               self->path,
+                                               qd_simulation_get_block_width (sim, (guint) index));
+
+      set_problem (self, text);
+      qd_simulation_free (sim);
+      return;
+    }
   self->block = (guint) index;
   self->t0 = qd_simulation_get_start_time (sim);
   self->t1 = qd_simulation_get_final_time (sim);

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <string.h>
+#include <math.h>
 
 #include "qd-block-type.h"
 
@@ -253,7 +254,101 @@ struct _QdBlockFastPaths
    *            A type whose eval0 may fail a block must not give it. */
   double        (*eval0_affine) (const QdEval0Affine *run,
                                  double               t);
+
+  /* Optional: native vector blocks (docs/vectors.md, "Native vector
+   * blocks"). A block of this type that is n elements wide may run as
+   * one atomic of @vector_type holding all n elements, instead of n
+   * copies of this type, when @vector_accepts says its parameters
+   * allow it (@texts: the parameters' texts in schema order, an
+   * inherited one resolved from the model's settings; the default for
+   * one not set). The compiler decides (qd-compile-vector-native.c);
+   * @vector_type is never registered: it takes over the block's
+   * QdAtomic, with this type's parameters and record, once they are
+   * evaluated and wired: @vector_type has no parameters of its own,
+   * and its state_size is one pointer, the record's first bytes, where
+   * its init puts the state it allocates (qd_atomic_alloc()). */
+  const QdBlockType *vector_type;
+  gboolean      (*vector_accepts) (const QdBlockType *type,
+                                   const char *const *texts);
 };
+
+/* ---- Native vector blocks ------------------------------------------
+ *
+ * A native vector block is an ordinary (non-static) atomic whose state
+ * holds its n elements. Its events are element events: its lambda
+ * writes one element's new segment into self->out[p] with the element's
+ * index in QdSignal.tag, and the same segment into its own array of
+ * element outputs (qd_atomic_vector_output()), where its receivers read
+ * the other elements. A receiver's input port p is bound to what drives
+ * it (qd_atomic_vector_input()); an Index Shift between them is folded
+ * into the binding: element j of the driver is element j + shift of the
+ * receiver, and the receiver's elements that the shift leaves without a
+ * driver element read the boundary, the signal on input port
+ * self->n_in / 2 + p (a connected boundary signal, a constant, or zero
+ * when unconnected). Those boundary ports double self->n_in: input
+ * ports 0 .. n_in/2 - 1 are the type's own. */
+typedef struct
+{
+  const QdSignal *elements;  /* the driver's element outputs, n of them;
+                                NULL for a scalar driver, which every
+                                element reads (self->in[port]) */
+  guint           n;         /* the driver's width (1 for a scalar) */
+  gint            shift;     /* element i reads driver element i - shift */
+} QdVectorInput;
+
+/* The elements [*@first, *@end) of a receiver @n wide that read the
+ * boundary of @input (those its shift leaves without a driver element):
+ * an event on the boundary port is theirs. */
+static inline void
+qd_vector_boundary_range (const QdVectorInput *input,
+                          guint                n,
+                          guint               *first,
+                          guint               *end)
+{
+  gint64 k = input->shift;
+
+  *first = k < 0 ? (guint) MAX ((gint64) n + k, 0) : 0;
+  *end = k > 0 ? (guint) MIN (k, (gint64) n) : k < 0 ? n : 0;
+}
+
+/* The number of elements of @self, a native vector block (0 for any
+ * other block). From init on. */
+guint     qd_atomic_vector_width  (const QdAtomic *self);
+/* The element outputs of output @port of @self, qd_atomic_vector_width()
+ * segments, zeroed at the start; written by the block. */
+QdSignal *qd_atomic_vector_output (QdAtomic       *self,
+                                   guint           port);
+/* The initial states of @self's elements when its x0 is a list (one
+ * value per element, evaluated), or NULL when its parameter x0 is one
+ * value for all. From init on. */
+const double *qd_atomic_vector_x0 (const QdAtomic *self);
+/* What drives input @port (< self->n_in / 2) of @self. From init on:
+ * the driver's element outputs exist then, even before its init. */
+void      qd_atomic_vector_input  (QdAtomic       *self,
+                                   guint           port,
+                                   QdVectorInput  *input);
+/* The time advance that brings @t exactly to @tn (t + ta == tn in
+ * double arithmetic, as the event loop computes a block's next time),
+ * so that an element scheduled at @tn by its block happens at @tn to
+ * the bit, as a scalar block's would; QD_INF for QD_INF. tn - t is
+ * exact when tn is within a factor of two of t (Sterbenz's lemma);
+ * otherwise a neighbour of it gives t + ta == tn. Inline: once per
+ * element event. */
+static inline double
+qd_vector_time_advance (double t,
+                        double tn)
+{
+  double ta;
+
+  if (tn == QD_INF)
+    return QD_INF;
+  ta = tn - t;
+  for (int k = 0; k < 8 && t + ta < tn; k++)
+    ta = nextafter (ta, QD_INF);
+  for (int k = 0; k < 8 && t + ta > tn; k++)
+    ta = nextafter (ta, -QD_INF);
+  return ta;
+}
 
 /* Defines @run, an eval0_run (QdBlockFastPaths) that calls @eval0, an
  * inline eval0 of the same file, for each block of the run. */
