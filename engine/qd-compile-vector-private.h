@@ -14,6 +14,11 @@ G_BEGIN_DECLS
  * memory, low enough that a typo ("1e12") is an error, not a crash. */
 #define QD_VECTOR_MAX_WIDTH 100000000u
 
+/* The fewest elements, all native blocks together, that make a model
+ * run its vectors natively without QDEVS_VECTORS=native
+ * (qd-compile-vector-native.c says why). */
+#define QD_VECTOR_NATIVE_MIN (1u << 18)
+
 typedef enum
 {
   KIND_PLAIN,        /* an atomic block: expanded when wide */

@@ -161,11 +161,15 @@ qd_test_run_logged (QdDocument *doc)
 QdSimulation *
 qd_test_compile_expanded (QdDocument *doc)
 {
+  g_autofree char *mode = g_strdup (g_getenv ("QDEVS_VECTORS"));
   QdSimulation *sim;
 
   g_setenv ("QDEVS_VECTORS", "expand", TRUE);
   sim = qd_test_compile (doc);
-  g_unsetenv ("QDEVS_VECTORS");
+  if (mode != NULL)
+    g_setenv ("QDEVS_VECTORS", mode, TRUE);
+  else
+    g_unsetenv ("QDEVS_VECTORS");
   return sim;
 }
 
