@@ -163,8 +163,9 @@ drag ()
 #   e2e_need COMMAND...       skips unless each command is installed
 #   e2e_display SCREEN ARGS   runs the script again (with ARGS) inside an
 #                             Xvfb of its own started with the options
-#                             SCREEN; inside, skips without a display
-#                             that answers
+#                             SCREEN, once more when that fails
+#                             (e2e_retry); inside, skips without a
+#                             display that answers
 #   e2e_built PROGRAM...      fails unless each program is built
 #   e2e_scratch PREFIX [SIG]  makes $work, removed on exit after the
 #                             editor is ended with the signal SIG (TERM)
@@ -200,6 +201,9 @@ e2e_display ()
 {
   e2e_screen=$1
   shift
+  # A display taken by another Xvfb started at the same moment (xvfb-run
+  # -a picks the first free number) is the usual first failure.
+  e2e_retry "$@"
   if [ -z "${QD_E2E_INNER:-}" ] && command -v xvfb-run >/dev/null 2>&1; then
     QD_E2E_INNER=1 exec xvfb-run -a -s "$e2e_screen" "$0" "$@"
   fi
