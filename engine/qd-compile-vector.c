@@ -271,6 +271,17 @@ eval_param (Expander      *e,
                     value);
 }
 
+/* Whether @block is inside a masked subsystem. */
+static gboolean
+in_mask (const QdBlock *block)
+{
+  for (QdSystem *system = block->parent; system != NULL && system->owner != NULL;
+       system = system->owner->parent)
+    if (system->mask != NULL)
+      return TRUE;
+  return FALSE;
+}
+
 gboolean
 qd_vector_eval_text (Expander      *e,
                      const QdBlock *block,
@@ -280,18 +291,35 @@ qd_vector_eval_text (Expander      *e,
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(QdExpr) expr = NULL;
+  g_autoptr(GPtrArray) names = NULL;
+  g_autoptr(GArray) values = NULL;
 
   if (text == NULL)
     text = "0";
+  /* Inside a masked subsystem the mask's parameters come first, as the
+   * compiler's scopes have them (a Size of "n" with n a mask
+   * parameter). */
+  if (in_mask (block))
+    {
+      /* Borrowed names: not g_ptr_array_copy(), which would give the
+       * copy the model's free function. */
+      names = g_ptr_array_sized_new (e->var_names->len);
+      for (guint i = 0; i < e->var_names->len; i++)
+        g_ptr_array_add (names, g_ptr_array_index (e->var_names, i));
+      values = g_array_copy (e->var_values);
+      qd_mask_add_scope (block, names, values);
+    }
   expr = qd_expr_parse (text, &error);
   if (expr == NULL
-      || !qd_expr_bind (expr, (const char *const *) e->var_names->pdata,
-                        e->var_names->len, &error))
+      || !qd_expr_bind (expr,
+                        (const char *const *) (names != NULL ? names : e->var_names)->pdata,
+                        (names != NULL ? names : e->var_names)->len, &error))
     {
       add_problem (e, block, _("parameter '%s': %s"), name, error->message);
       return FALSE;
     }
-  *value = qd_expr_eval (expr, (const double *) e->var_values->data);
+  *value = qd_expr_eval (expr, (const double *) (void *)
+                         (values != NULL ? values : e->var_values)->data);
   if (!isfinite (*value))
     {
       add_problem (e, block, _("parameter '%s' is not a finite number (it is %g)"),

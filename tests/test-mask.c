@@ -618,6 +618,63 @@ test_mask_with_vectors (void)
   qd_simulation_free (sim);
 }
 
+/* Elements of /Sub/x in @doc's expansion, or -1 when it does not compile. */
+static int
+count_elements (QdDocument *doc)
+{
+  g_autoptr(GError) error = NULL;
+  QdSimulation *sim = qd_simulation_new (doc, NULL, NULL, &error);
+  int n = 0;
+
+  if (sim == NULL)
+    return -1;
+  for (guint i = 0; i < qd_simulation_get_n_atomics (sim); i++)
+    if (g_str_has_prefix (qd_simulation_get_atomic (sim, i)->path, "/Sub/x["))
+      n++;
+  qd_simulation_free (sim);
+  return n;
+}
+
+/* A vector's Size may name a mask parameter: a masked subsystem drawn
+ * once gives vectors of the width its user sets. */
+static void
+test_mask_vector_size (void)
+{
+  g_autoptr(QdDocument) doc = qd_document_new ();
+  g_autoptr(GError) error = NULL;
+  QdSystem *root = qd_document_get_root (doc);
+  QdBlock *sub = qd_document_add_block (doc, root, "subsystem", "Sub", 0, 0, &error);
+  QdBlock *one, *x, *out, *scope;
+  g_autofree char *message = NULL;
+
+  g_assert_no_error (error);
+  one = qd_document_add_block (doc, sub->inner, "constant", "One", 0, 0, &error);
+  x = qd_document_add_block (doc, sub->inner, "integrator", "x", 100, 0, &error);
+  out = qd_document_add_block (doc, sub->inner, "outport", "Out", 200, 0, &error);
+  g_assert_no_error (error);
+  qd_test_set_param (doc, x, "size", "n + 1");
+  g_assert_nonnull (qd_document_connect (doc, sub->inner, one->id, 0, x->id, 0, &error));
+  g_assert_nonnull (qd_document_connect (doc, sub->inner, x->id, 0, out->id, 0, &error));
+  scope = qd_test_add_block (doc, "scope", "Scope");
+  qd_test_connect (doc, sub, 0, scope, 0);
+  qd_test_set_final_time (doc, 1);
+  g_assert_true (qd_document_set_variable (doc, "n", "7", &error));
+
+  /* Without a mask, the model variable; with one, its parameter. */
+  g_assert_cmpint (count_elements (doc), ==, 8);
+  set_mask (doc, sub, "n", "2", NULL);
+  g_assert_cmpint (count_elements (doc), ==, 3);
+  set_mask (doc, sub, "n", "K", NULL);
+  g_assert_true (qd_document_set_variable (doc, "K", "4", &error));
+  g_assert_cmpint (count_elements (doc), ==, 5);
+
+  /* A name neither defines is still the Size's error, at the block. */
+  qd_test_set_param (doc, x, "size", "m");
+  message = first_problem (doc);
+  g_assert_nonnull (strstr (message, "/Sub/x"));
+  g_assert_nonnull (strstr (message, "'size'"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -635,6 +692,7 @@ main (int    argc,
   g_test_add_func ("/mask/file/errors", test_mask_file_errors);
   g_test_add_func ("/mask/example", test_mask_example);
   g_test_add_func ("/mask/vectors", test_mask_with_vectors);
+  g_test_add_func ("/mask/vector-size", test_mask_vector_size);
   g_test_add_func ("/mask/cli-set", test_mask_cli_set);
   return g_test_run ();
 }
