@@ -107,6 +107,9 @@ typedef struct
                                    NO_SLOT */
   const double     *data;
   gssize            data_stride;
+  QdEval0Affine     run;        /* what the type's function is given,
+                                   ready but for the addresses in y and
+                                   dy, which each evaluation sets */
 } Affine;
 
 /* Derivatives copied from consecutive slots: dy[k ... k + n - 1]. */
@@ -140,12 +143,9 @@ struct _QdClassicRhs
   guint         n_affine;
   guint         n_affine_blocks;
   guint         n_to_dy;        /* blocks of affine runs writing into dy */
-  Copy         *copies;         /* the derivatives the runs do not write */
+  Copy         *copies;         /* the derivatives the runs do not write
+                                   (tested for finiteness as they go) */
   guint         n_copies;
-  Copy         *checks;         /* the stretches of dy to test for
-                                   finiteness: those no run writes (slot
-                                   unused) */
-  guint         n_checks;
   guint32      *y_needed;       /* the states read in the slots, or */
   guint         n_y_needed;
   gboolean      y_all;          /* all of them: one copy */
@@ -595,6 +595,27 @@ need_states (QdClassicRhs *self,
       need[slot + (gint64) j * stride] = 1;
 }
 
+/* @aff's QdEval0Affine, its addresses in the slots (those in y and dy
+ * change from one evaluation to the next). */
+static void
+fill_run (QdClassicRhs *self,
+          Affine       *aff)
+{
+  QdEval0Affine *run = &aff->run;
+
+  memset (run, 0, sizeof *run);
+  for (guint i = 0; i < aff->n_in; i++)
+    {
+      run->in[i] = aff->in_y[i] ? NULL : self->slots + aff->in[i];
+      run->in_stride[i] = (gssize) aff->in_stride[i];
+    }
+  run->out = aff->to_dy != NO_SLOT ? NULL : self->slots + aff->out;
+  run->data = aff->data;
+  run->data_stride = aff->data_stride;
+  run->n = aff->n;
+  run->n_in = aff->n_in;
+}
+
 /* Where the affine runs read and write (y, dy or the slots), the
  * derivatives left to copy and the states the slots need. */
 static void
@@ -605,7 +626,6 @@ place_affine (QdClassicRhs *self)
   g_autofree guint8 *covered = g_new0 (guint8, MAX (self->n, 1));
   g_autofree guint8 *need = g_new0 (guint8, MAX (self->n, 1));
   GArray *copies = g_array_new (FALSE, FALSE, sizeof (Copy));
-  GArray *checks = g_array_new (FALSE, FALSE, sizeof (Copy));
   GArray *needed = g_array_new (FALSE, FALSE, sizeof (guint32));
 
   for (guint e = 0; e < self->n_in_slots; e++)
@@ -654,6 +674,9 @@ place_affine (QdClassicRhs *self)
       self->n_to_dy += aff->n;
     }
 
+  for (guint r = 0; r < self->n_affine; r++)
+    fill_run (self, &self->affine[r]);
+
   /* The other derivatives, from consecutive slots at once. */
   for (guint k = 0; k < self->n; k++)
     {
@@ -670,19 +693,6 @@ place_affine (QdClassicRhs *self)
     }
   self->n_copies = copies->len;
   self->copies = (Copy *) g_array_free (copies, FALSE);
-  for (guint k = 0; k < self->n; k++)
-    {
-      Copy *last = checks->len > 0 ? &g_array_index (checks, Copy, checks->len - 1) : NULL;
-
-      if (covered[k])
-        continue;
-      if (last != NULL && last->k + last->n == k)
-        last->n++;
-      else
-        g_array_append_val (checks, ((Copy) { k, 0, 1 }));
-    }
-  self->n_checks = checks->len;
-  self->checks = (Copy *) g_array_free (checks, FALSE);
 
   for (guint32 k = 0; k < self->n; k++)
     if (need[k])
@@ -790,7 +800,6 @@ qd_classic_rhs_free (QdClassicRhs *self)
   g_free (self->runs);
   g_free (self->affine);
   g_free (self->copies);
-  g_free (self->checks);
   g_free (self->y_needed);
   g_free (self->in_slots);
   g_free (self->readback);
@@ -906,31 +915,40 @@ all_finite (const QdClassicRhs *self,
   return !bad;
 }
 
-/* An affine run, its slots made addresses; FALSE when it wrote
- * derivatives and one of them is not finite. */
+/* An affine run, given the addresses of this evaluation's y and dy;
+ * FALSE when it wrote derivatives and one of them is not finite. */
 static gboolean
-run_affine (QdClassicRhs *self,
-            const Affine *aff,
-            double        t,
+run_affine (Affine       *aff,
             const double *y,
-            double       *dy)
+            double       *dy,
+            double        t,
+            QdClassicRhs *self)
 {
-  QdEval0Affine run;
+  QdEval0Affine *run = &aff->run;
   double sum;
 
   for (guint i = 0; i < aff->n_in; i++)
-    {
-      run.in[i] = (aff->in_y[i] ? y : self->slots) + aff->in[i];
-      run.in_stride[i] = (gssize) aff->in_stride[i];
-    }
-  run.out = aff->to_dy != NO_SLOT ? dy + aff->to_dy : self->slots + aff->out;
-  run.data = aff->data;
-  run.data_stride = aff->data_stride;
-  run.n = aff->n;
-  run.n_in = aff->n_in;
-  sum = aff->func (&run, t);
+    if (aff->in_y[i])
+      run->in[i] = y + aff->in[i];
+  if (aff->to_dy != NO_SLOT)
+    run->out = dy + aff->to_dy;
+  sum = aff->func (run, t);
   return aff->to_dy == NO_SLOT || G_LIKELY (isfinite (sum))
-         || all_finite (self, run.out, run.n);
+         || all_finite (self, run->out, run->n);
+}
+
+/* Whether the derivatives copied one by one are all finite, when their
+ * sum is not: it may have overflowed. */
+static gboolean
+singles_finite (const QdClassicRhs *self,
+                const double       *dy)
+{
+  gboolean bad = FALSE;
+
+  for (guint e = 0; e < self->n_copies; e++)
+    if (self->copies[e].n == 1)
+      bad |= !isfinite (dy[self->copies[e].k]);
+  return !bad;
 }
 
 gboolean
@@ -940,7 +958,7 @@ qd_classic_rhs_eval (QdClassicRhs *self,
                      double       *dy)
 {
   QdSimulation *sim = self->sim;
-  double *v = self->slots;
+  double *v = self->slots, sum = 0.0;
   gboolean finite = TRUE;
 
   /* The states where the slots are read (affine runs read y). */
@@ -963,25 +981,36 @@ qd_classic_rhs_eval (QdClassicRhs *self,
       const Run *run = &self->runs[k];
 
       if (run->affine != NO_SLOT)
-        finite &= run_affine (self, &self->affine[run->affine], t, y, dy);
+        finite &= run_affine (&self->affine[run->affine], y, dy, t, self);
       else if (run->run != NULL)
         run->run (&self->eops[run->first], run->n, t, v);
       else
         for (guint r = run->first; r < run->first + run->n; r++)
           run_one (self, r, t);
     }
+  /* The runs that write derivatives have tested theirs; the others are
+   * tested as they are copied: one alone added to a sum, finite when
+   * they all are (looked at one by one only when it is not), several at
+   * once as a stretch. */
   for (guint e = 0; e < self->n_copies; e++)
     {
       const Copy *c = &self->copies[e];
 
       if (c->n == 1)
-        dy[c->k] = v[c->slot];
+        {
+          double x = v[c->slot];
+
+          dy[c->k] = x;
+          sum += x;
+        }
       else
-        memcpy (dy + c->k, v + c->slot, c->n * sizeof (double));
+        {
+          memcpy (dy + c->k, v + c->slot, c->n * sizeof (double));
+          finite &= all_finite (self, dy + c->k, c->n);
+        }
     }
-  /* The runs that write derivatives have tested theirs. */
-  for (guint e = 0; e < self->n_checks; e++)
-    finite &= all_finite (self, dy + self->checks[e].k, self->checks[e].n);
+  if (G_UNLIKELY (!isfinite (sum)))
+    finite &= singles_finite (self, dy);
   return finite;
 }
 

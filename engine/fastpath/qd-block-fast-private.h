@@ -95,6 +95,24 @@ qd_vec2_sum (QdVec2 v)
   return v[0] + v[1];
 }
 
+/* Four doubles as one value, an AVX2 register: only in functions built
+ * for AVX2 (QD_TARGET_AVX2), which eval0_affine calls when the processor
+ * has it (qd_cpu_has_avx2()). */
+typedef double QdVec4 __attribute__ ((vector_size (4 * sizeof (double))));
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define QD_HAVE_AVX2 1
+/* AVX2 alone: not FMA, whose contraction of a·b + c would change the
+ * bits. */
+#define QD_TARGET_AVX2 __attribute__ ((target ("avx2")))
+
+static inline gboolean
+qd_cpu_has_avx2 (void)
+{
+  return __builtin_cpu_supports ("avx2");
+}
+#endif
+
 struct _QdBlockFastPaths
 {
   /* Optional fused forms of the DEVS functions of QdBlockType, for blocks on the hot
