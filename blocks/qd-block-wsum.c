@@ -217,15 +217,19 @@ wsum_eval0 (QdAtomic      *self,
 QD_DEFINE_EVAL0_RUN (wsum_eval0_run, wsum_eval0)
 
 /* wsum_affine_2() for vectors of type @V of @L doubles (the lanes'
- * operations are those of double: the same bits whatever the width):
- * four vectors of sums at a time, each added to a lane of the sum of the
- * outputs, then the rest one by one. The weights 1 and −1, the
- * commonest, without their products: 1·a is a and (−1)·b is −b exactly,
- * and c + (−b) is c − b (IEEE 754), so the values are the same to the
- * bit (but for a NaN's sign, which the solver rejects anyway). The
- * vectors go through memcpy, never by value through a call, so that no
- * function of the baseline instruction set sees a wider type. */
-#define DEFINE_WSUM_AFFINE_2(name, V, L, ...)                               \
+ * operations are those of double: the same bits whatever the width),
+ * @VI the integers of their size: four vectors of sums at a time, then
+ * the rest one by one. The weights 1 and −1, the commonest, without
+ * their products: 1·a is a and (−1)·b is −b exactly, and c + (−b) is
+ * c − b (IEEE 754), so the values are the same to the bit (but for a
+ * NaN's sign, which the solver rejects anyway). The finiteness test
+ * costs no addition: x·0 is ±0 for a finite x and NaN otherwise, and
+ * the bits of those products or-ed together are ±0 or a NaN; so the
+ * loop's additions are only the sums' (a multiplication and a logical
+ * operation go where additions do not, on most processors). The vectors
+ * go through memcpy, never by value through a call, so that no function
+ * of the baseline instruction set sees a wider type. */
+#define DEFINE_WSUM_AFFINE_2(name, V, VI, L, ...)                           \
   __VA_ARGS__ static double                                                 \
   name (double       *restrict y,                                           \
         const double *restrict a,                                           \
@@ -234,8 +238,10 @@ QD_DEFINE_EVAL0_RUN (wsum_eval0_run, wsum_eval0)
         double        w1,                                                   \
         gsize         n)                                                    \
   {                                                                         \
-    V zero, v0, v1, acc[4];                                                 \
-    double sum = 0.0;                                                       \
+    V zero, v0, v1;                                                         \
+    VI acc[4];                                                              \
+    guint64 bits = 0, x0;                                                   \
+    double r;                                                               \
     gsize j = 0;                                                            \
                                                                             \
     for (int l = 0; l < (L); l++)                                           \
@@ -245,25 +251,29 @@ QD_DEFINE_EVAL0_RUN (wsum_eval0_run, wsum_eval0)
         v1[l] = w1;                                                         \
       }                                                                     \
     for (int u = 0; u < 4; u++)                                             \
-      acc[u] = zero;                                                        \
+      acc[u] = (VI) zero;                                                   \
     if (w0 == 1.0 && w1 == -1.0)                                            \
       for (; j + 4 * (L) <= n; j += 4 * (L))                                \
-        WSUM_FOUR (V, L, (zero + p) - q);                                   \
+        WSUM_FOUR (V, VI, L, (zero + p) - q);                               \
     else                                                                    \
       for (; j + 4 * (L) <= n; j += 4 * (L))                                \
-        WSUM_FOUR (V, L, (zero + v0 * p) + v1 * q);                         \
-    acc[0] = (acc[0] + acc[1]) + (acc[2] + acc[3]);                         \
+        WSUM_FOUR (V, VI, L, (zero + v0 * p) + v1 * q);                     \
+    acc[0] = (acc[0] | acc[1]) | (acc[2] | acc[3]);                         \
     for (int l = 0; l < (L); l++)                                           \
-      sum += acc[0][l];                                                     \
+      bits |= (guint64) acc[0][l];                                          \
     for (; j < n; j++)                                                      \
       {                                                                     \
         y[j] = (0.0 + w0 * a[j]) + w1 * b[j];                               \
-        sum += y[j];                                                        \
+        r = y[j] * 0.0;                                                     \
+        memcpy (&x0, &r, sizeof x0);                                        \
+        bits |= x0;                                                         \
       }                                                                     \
-    return sum;                                                             \
+    memcpy (&r, &bits, sizeof r);                                           \
+    return r;                                                               \
   }
-/* Four vectors of sums from @j on, each @X of p from @a and q from @b. */
-#define WSUM_FOUR(V, L, X)                                                  \
+/* Four vectors of sums from @j on, each @X of p from @a and q from @b,
+ * its products by 0 or-ed into @acc. */
+#define WSUM_FOUR(V, VI, L, X)                                              \
   do                                                                        \
     for (int u = 0; u < 4; u++)                                             \
       {                                                                     \
@@ -273,19 +283,19 @@ QD_DEFINE_EVAL0_RUN (wsum_eval0_run, wsum_eval0)
         memcpy (&q, b + j + u * (L), sizeof q);                             \
         x = X;                                                              \
         memcpy (y + j + u * (L), &x, sizeof x);                             \
-        acc[u] += x;                                                        \
+        acc[u] |= (VI) (x * zero);                                          \
       }                                                                     \
   while (0)
 
 /* Two inputs at consecutive places each and the same weights: the LC
  * line's sums, one vectorised loop (wsum_eval0()'s sum, the same bits),
- * returning the sum of the outputs: in SSE2's vectors of two, and where
- * the processor has them in AVX2's of four, which halve the operations
- * per value (the loop's additions, not its memory, are what it waits
- * for while the values are in the cache). */
-DEFINE_WSUM_AFFINE_2 (wsum_affine_2, QdVec2, 2)
+ * returning ±0 when the outputs are finite and NaN otherwise: in SSE2's
+ * vectors of two, and where the processor has them in AVX2's of four,
+ * which halve the operations per value (the loop's additions, not its
+ * memory, are what it waits for while the values are in the cache). */
+DEFINE_WSUM_AFFINE_2 (wsum_affine_2, QdVec2, QdVec2i, 2)
 #ifdef QD_HAVE_AVX2
-DEFINE_WSUM_AFFINE_2 (wsum_affine_2_avx2, QdVec4, 4, QD_TARGET_AVX2)
+DEFINE_WSUM_AFFINE_2 (wsum_affine_2_avx2, QdVec4, QdVec4i, 4, QD_TARGET_AVX2)
 #endif
 
 /* wsum_eval0() over a run of sums at affine places

@@ -144,8 +144,10 @@ struct _QdClassicRhs
   guint         n_affine_blocks;
   guint         n_to_dy;        /* blocks of affine runs writing into dy */
   Copy         *copies;         /* the derivatives the runs do not write
-                                   (tested for finiteness as they go) */
+                                   (tested for finiteness as they go):
+                                   first those alone, then stretches */
   guint         n_copies;
+  guint         n_singles;
   guint32      *y_needed;       /* the states read in the slots, or */
   guint         n_y_needed;
   gboolean      y_all;          /* all of them: one copy */
@@ -693,6 +695,16 @@ place_affine (QdClassicRhs *self)
     }
   self->n_copies = copies->len;
   self->copies = (Copy *) g_array_free (copies, FALSE);
+  /* Those alone first: their loop keeps its sum in a register. */
+  self->n_singles = 0;
+  for (guint e = 0; e < self->n_copies; e++)
+    if (self->copies[e].n == 1)
+      {
+        Copy c = self->copies[e];
+
+        self->copies[e] = self->copies[self->n_singles];
+        self->copies[self->n_singles++] = c;
+      }
 
   for (guint32 k = 0; k < self->n; k++)
     if (need[k])
@@ -925,15 +937,15 @@ run_affine (Affine       *aff,
             QdClassicRhs *self)
 {
   QdEval0Affine *run = &aff->run;
-  double sum;
+  double check;
 
   for (guint i = 0; i < aff->n_in; i++)
     if (aff->in_y[i])
       run->in[i] = y + aff->in[i];
   if (aff->to_dy != NO_SLOT)
     run->out = dy + aff->to_dy;
-  sum = aff->func (run, t);
-  return aff->to_dy == NO_SLOT || G_LIKELY (isfinite (sum))
+  check = aff->func (run, t);
+  return aff->to_dy == NO_SLOT || G_LIKELY (isfinite (check))
          || all_finite (self, run->out, run->n);
 }
 
@@ -945,9 +957,8 @@ singles_finite (const QdClassicRhs *self,
 {
   gboolean bad = FALSE;
 
-  for (guint e = 0; e < self->n_copies; e++)
-    if (self->copies[e].n == 1)
-      bad |= !isfinite (dy[self->copies[e].k]);
+  for (guint e = 0; e < self->n_singles; e++)
+    bad |= !isfinite (dy[self->copies[e].k]);
   return !bad;
 }
 
@@ -992,22 +1003,20 @@ qd_classic_rhs_eval (QdClassicRhs *self,
    * tested as they are copied: one alone added to a sum, finite when
    * they all are (looked at one by one only when it is not), several at
    * once as a stretch. */
-  for (guint e = 0; e < self->n_copies; e++)
+  for (guint e = 0; e < self->n_singles; e++)
+    {
+      const Copy *c = &self->copies[e];
+      double x = v[c->slot];
+
+      dy[c->k] = x;
+      sum += x;
+    }
+  for (guint e = self->n_singles; e < self->n_copies; e++)
     {
       const Copy *c = &self->copies[e];
 
-      if (c->n == 1)
-        {
-          double x = v[c->slot];
-
-          dy[c->k] = x;
-          sum += x;
-        }
-      else
-        {
-          memcpy (dy + c->k, v + c->slot, c->n * sizeof (double));
-          finite &= all_finite (self, dy + c->k, c->n);
-        }
+      memcpy (dy + c->k, v + c->slot, c->n * sizeof (double));
+      finite &= all_finite (self, dy + c->k, c->n);
     }
   if (G_UNLIKELY (!isfinite (sum)))
     finite &= singles_finite (self, dy);
