@@ -584,6 +584,67 @@ turn_round (QdClassicRhs *self)
   return TRUE;
 }
 
+/* Moves to the front of the program the blocks one at a time (of no
+ * affine run, with an eval0) that read only states, values from outside
+ * f or outputs of blocks so moved, when one of them comes after an
+ * affine run: the LC line's dx1 and dxN, then side by side, go through
+ * one call of their type's eval0_run instead of one each on either side
+ * of the run. The order stays one of dependencies: a block moved reads
+ * nothing computed after it, and keeps its place among those moved.
+ * FALSE when nothing moved. */
+static gboolean
+hoist_singles (QdClassicRhs *self)
+{
+  g_autofree guint8 *in_run = g_new0 (guint8, MAX (self->n_ops, 1));
+  g_autofree guint8 *early = g_new0 (guint8, MAX (self->n_slots, 1));
+  g_autofree guint8 *moved = g_new0 (guint8, MAX (self->n_ops, 1));
+  guint first_affine = G_MAXUINT, m = 0;
+  gboolean after = FALSE;
+  QdEval0Op *eops;
+  Op *ops;
+
+  for (guint k = 0; k < self->n_runs; k++)
+    if (self->runs[k].affine != NO_SLOT)
+      {
+        first_affine = MIN (first_affine, self->runs[k].first);
+        memset (in_run + self->runs[k].first, 1, self->runs[k].n);
+      }
+  if (first_affine == G_MAXUINT)
+    return FALSE;
+  memset (early, 1, MIN (self->n, self->n_slots));
+  for (guint e = 0; e < self->n_outside; e++)
+    early[self->outside[e].slot] = 1;
+  for (guint r = 0; r < self->n_ops; r++)
+    {
+      const QdEval0Op *e = &self->eops[r];
+      gboolean ok = !in_run[r] && self->ops[r].eval0 != NULL;
+
+      for (guint i = 0; i < e->n_in && ok; i++)
+        ok = early[e->in[i]];
+      if (!ok)
+        continue;
+      early[e->out] = moved[r] = 1;
+      after |= r > first_affine;
+    }
+  if (!after)
+    return FALSE;
+
+  eops = g_new0 (QdEval0Op, self->n_ops + PREFETCH_AHEAD);
+  ops = g_new0 (Op, MAX (self->n_ops, 1));
+  for (guint pass = 0; pass < 2; pass++)
+    for (guint r = 0; r < self->n_ops; r++)
+      if (moved[r] == (pass == 0))
+        {
+          eops[m] = self->eops[r];
+          ops[m++] = self->ops[r];
+        }
+  g_free (self->eops);
+  g_free (self->ops);
+  self->eops = eops;
+  self->ops = ops;
+  return TRUE;
+}
+
 /* Marks in @need the states that slots @slot + j @stride (j < @n) read. */
 static void
 need_states (QdClassicRhs *self,
@@ -719,7 +780,7 @@ static void
 plan_affine (QdClassicRhs *self)
 {
   find_affine (self);
-  if (turn_round (self))
+  if (turn_round (self) | hoist_singles (self))
     {
       self->n_runs = 0;
       g_free (self->runs);
@@ -842,6 +903,17 @@ qd_classic_rhs_affine_counts (const QdClassicRhs *self,
   *n_blocks = self->n_affine_blocks;
   *n_runs = self->n_affine;
   *n_to_dy = self->n_to_dy;
+}
+
+guint
+qd_classic_rhs_n_calls (const QdClassicRhs *self)
+{
+  guint calls = 0;
+
+  for (guint k = 0; k < self->n_runs; k++)
+    calls += self->runs[k].affine != NO_SLOT || self->runs[k].run != NULL
+             ? 1 : self->runs[k].n;
+  return calls;
 }
 
 /* -------------------------------------------------------------------- */

@@ -36,6 +36,7 @@ typedef struct
   guint           n_affine;   /* blocks in affine runs */
   guint           affine_runs;
   guint           to_dy;      /* of them writing the derivatives */
+  guint           calls;      /* per evaluation, to the blocks' code */
   guint64         reused;     /* end derivatives from the solver's own f */
   char           *error;      /* the run's error, or NULL */
 } Run;
@@ -85,6 +86,7 @@ run_doc (QdDocument *doc,
   qd_classic_get_affine_counts (run->sim, &run->n_affine, &run->affine_runs,
                                 &run->to_dy);
   run->reused = qd_classic_get_reused_ends (run->sim);
+  run->calls = qd_classic_get_n_calls (run->sim);
   return TRUE;
 }
 
@@ -305,6 +307,9 @@ test_lcline (gconstpointer data)
   g_assert_cmpuint (fast.n_affine, ==, 38);
   g_assert_cmpuint (fast.affine_runs, ==, 1);
   g_assert_cmpuint (fast.to_dy, ==, 38);
+  /* dx40, which reads only a state, moved next to dx1: one call for
+   * both, one for the run. */
+  g_assert_cmpuint (fast.calls, ==, 2);
   g_assert_cmpuint (fast.stats.steps, >, 10);
   /* Under RKF45 (last node 1/2) ARKStep's own f at each step's end gives
    * the segment's end derivative, but for the steps that end at a stop
