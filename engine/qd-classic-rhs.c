@@ -53,6 +53,10 @@
 
 #define NO_SLOT G_MAXUINT32
 
+#ifdef QD_HAVE_AVX2
+gboolean qd_fast_avx2_off = FALSE;
+#endif
+
 typedef double (*QdEval0Func) (QdAtomic *self, gconstpointer data, double t,
                                const double *v, const guint32 *in,
                                guint n_in);

@@ -16,8 +16,9 @@
  * LC line's sums; the same line broken by irregular blocks, with its
  * states in the opposite order to its sums (the run turned round), its
  * blocks shuffled; sums reading forwards and backwards at once feeding
- * gains; sums of the same weights other than 1 and −1; and the
- * derivatives' finiteness test and the signs of zeros on chosen states.
+ * gains; sums of the same weights other than 1 and −1; the
+ * derivatives' finiteness test and the signs of zeros on chosen states;
+ * and all of it again through the loops for processors without AVX2.
  */
 #include "qd-test-util.h"
 
@@ -607,6 +608,24 @@ test_affine_finite (void)
   qd_simulation_free (sim);
 }
 
+/* The loops for the baseline instruction set, which a processor with AVX2
+ * leaves aside: the same results (the LC line's sums, sums that
+ * multiply, gains) and the same finiteness test. */
+static void
+test_affine_baseline (void)
+{
+#ifdef QD_HAVE_AVX2
+  qd_fast_avx2_off = TRUE;
+  test_lcline ("rkf45");
+  test_affine_weighted ("rkf45");
+  test_affine_mirror ("rkf45");
+  test_affine_finite ();
+  qd_fast_avx2_off = FALSE;
+#else
+  g_test_skip ("the baseline loops are the only ones");
+#endif
+}
+
 /* ---- every example ------------------------------------------------------ */
 
 static void
@@ -685,5 +704,6 @@ main (int    argc,
         g_test_add_data_func (path, solvers[i], tests[t].func);
       }
   g_test_add_func ("/classic-fast/affine/finite", test_affine_finite);
+  g_test_add_func ("/classic-fast/affine/baseline", test_affine_baseline);
   return g_test_run ();
 }

@@ -109,10 +109,15 @@ typedef gint64 QdVec4i __attribute__ ((vector_size (4 * sizeof (gint64))));
  * bits. */
 #define QD_TARGET_AVX2 __attribute__ ((target ("avx2")))
 
+/* TRUE: the AVX2 forms are left aside, as on a processor without AVX2
+ * (for tests that hold the baseline loops to the same results; defined
+ * in qd-classic-rhs.c). */
+extern gboolean qd_fast_avx2_off;
+
 static inline gboolean
 qd_cpu_has_avx2 (void)
 {
-  return __builtin_cpu_supports ("avx2");
+  return !qd_fast_avx2_off && __builtin_cpu_supports ("avx2");
 }
 #endif
 
