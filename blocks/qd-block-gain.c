@@ -67,6 +67,56 @@ gain_eval0 (QdAtomic      *self,
 /* gain_eval0() for a run of blocks, inlined. */
 QD_DEFINE_EVAL0_RUN (gain_eval0_run, gain_eval0)
 
+/* gain_eval0() over @n gains of one k reading consecutive places, in
+ * vectors of type @V of @L doubles (the lanes' operations are those of
+ * double: the same bits whatever the width), two at a time, then the
+ * rest one by one; returns the sum of the outputs. The vectors go
+ * through memcpy, never by value through a call, so that no function of
+ * the baseline instruction set sees a wider type. */
+#define DEFINE_GAIN_AFFINE(name, V, L, ...)                                 \
+  __VA_ARGS__ static double                                                 \
+  name (double       *restrict y,                                           \
+        const double *restrict u,                                           \
+        double        k,                                                    \
+        gsize         n)                                                    \
+  {                                                                         \
+    V kv, acc[2];                                                           \
+    double sum = 0.0;                                                       \
+    gsize j = 0;                                                            \
+                                                                            \
+    for (int l = 0; l < (L); l++)                                           \
+      {                                                                     \
+        kv[l] = k;                                                          \
+        acc[0][l] = acc[1][l] = 0.0;                                        \
+      }                                                                     \
+    for (; j + 2 * (L) <= n; j += 2 * (L))                                  \
+      for (int h = 0; h < 2; h++)                                           \
+        {                                                                   \
+          V x;                                                              \
+                                                                            \
+          memcpy (&x, u + j + h * (L), sizeof x);                           \
+          x = kv * x;                                                       \
+          memcpy (y + j + h * (L), &x, sizeof x);                           \
+          acc[h] += x;                                                      \
+        }                                                                   \
+    acc[0] += acc[1];                                                       \
+    for (int l = 0; l < (L); l++)                                           \
+      sum += acc[0][l];                                                     \
+    for (; j < n; j++)                                                      \
+      {                                                                     \
+        y[j] = k * u[j];                                                    \
+        sum += y[j];                                                        \
+      }                                                                     \
+    return sum;                                                             \
+  }
+
+/* In SSE2's vectors of two, and where the processor has them in AVX2's
+ * of four. */
+DEFINE_GAIN_AFFINE (gain_affine_1, QdVec2, 2)
+#ifdef QD_HAVE_AVX2
+DEFINE_GAIN_AFFINE (gain_affine_1_avx2, QdVec4, 4, QD_TARGET_AVX2)
+#endif
+
 /* gain_eval0() over a run of gains at affine places
  * (QdBlockFastPaths.eval0_affine); one vectorised loop when the inputs
  * are consecutive and k the same. Returns the sum of the outputs. */
@@ -77,26 +127,17 @@ gain_eval0_affine (const QdEval0Affine *run,
   double *restrict y = run->out;
   const double *restrict u = run->in[0];
   gssize s = run->in_stride[0];
-  gsize n = run->n, j = 0;
   double sum = 0.0;
 
   if (s == 1 && run->data_stride == 0)
     {
-      const QdVec2 k = { run->data[0], run->data[0] };
-      QdVec2 acc0 = { 0.0, 0.0 }, acc1 = acc0;
-
-      for (; j + 4 <= n; j += 4)
-        {
-          QdVec2 x0 = k * qd_vec2_load (u + j), x1 = k * qd_vec2_load (u + j + 2);
-
-          qd_vec2_store (y + j, x0);
-          qd_vec2_store (y + j + 2, x1);
-          acc0 += x0;
-          acc1 += x1;
-        }
-      sum = qd_vec2_sum (acc0 + acc1);
+#ifdef QD_HAVE_AVX2
+      if (qd_cpu_has_avx2 ())
+        return gain_affine_1_avx2 (y, u, run->data[0], run->n);
+#endif
+      return gain_affine_1 (y, u, run->data[0], run->n);
     }
-  for (; j < n; j++)
+  for (gsize j = 0; j < run->n; j++)
     {
       y[j] = run->data[(gssize) j * run->data_stride] * u[(gssize) j * s];
       sum += y[j];

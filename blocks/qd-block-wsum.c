@@ -158,61 +158,87 @@ wsum_eval0 (QdAtomic      *self,
 /* wsum_eval0() for a run of blocks, inlined. */
 QD_DEFINE_EVAL0_RUN (wsum_eval0_run, wsum_eval0)
 
-/* Eight sums of two inputs at consecutive places, from @j on: two
- * pairs of lanes at a time, their values added to the lanes of @acc.
- * @X is the value of one pair from @a and @b at an index. */
-#define WSUM_EIGHT(X)                                                       \
-  do                                                                        \
-    {                                                                       \
-      QdVec2 x0 = X (j), x1 = X (j + 2), x2 = X (j + 4), x3 = X (j + 6);    \
+/* wsum_affine_2() for vectors of type @V of @L doubles (the lanes'
+ * operations are those of double: the same bits whatever the width),
+ * @VI the integers of their size: four vectors of sums at a time, then
+ * the rest one by one. The weights 1 and −1, the commonest, without
+ * their products: 1·a is a and (−1)·b is −b exactly, and c + (−b) is
+ * c − b (IEEE 754), so the values are the same to the bit (but for a
+ * NaN's sign, which the solver rejects anyway). The finiteness test
+ * costs no addition: x·0 is ±0 for a finite x and NaN otherwise, and
+ * the bits of those products or-ed together are ±0 or a NaN; so the
+ * loop's additions are only the sums' (a multiplication and a logical
+ * operation go where additions do not, on most processors). The vectors
+ * go through memcpy, never by value through a call, so that no function
+ * of the baseline instruction set sees a wider type. */
+#define DEFINE_WSUM_AFFINE_2(name, V, VI, L, ...)                           \
+  __VA_ARGS__ static double                                                 \
+  name (double       *restrict y,                                           \
+        const double *restrict a,                                           \
+        const double *restrict b,                                           \
+        double        w0,                                                   \
+        double        w1,                                                   \
+        gsize         n)                                                    \
+  {                                                                         \
+    V zero, v0, v1;                                                         \
+    VI acc[4];                                                              \
+    guint64 bits = 0, x0;                                                   \
+    double r;                                                               \
+    gsize j = 0;                                                            \
                                                                             \
-      qd_vec2_store (y + j, x0);                                            \
-      qd_vec2_store (y + j + 2, x1);                                        \
-      qd_vec2_store (y + j + 4, x2);                                        \
-      qd_vec2_store (y + j + 6, x3);                                        \
-      acc[0] += x0;                                                         \
-      acc[1] += x1;                                                         \
-      acc[2] += x2;                                                         \
-      acc[3] += x3;                                                         \
-    }                                                                       \
+    for (int l = 0; l < (L); l++)                                           \
+      {                                                                     \
+        zero[l] = 0.0;                                                      \
+        v0[l] = w0;                                                         \
+        v1[l] = w1;                                                         \
+      }                                                                     \
+    for (int u = 0; u < 4; u++)                                             \
+      acc[u] = (VI) zero;                                                   \
+    if (w0 == 1.0 && w1 == -1.0)                                            \
+      for (; j + 4 * (L) <= n; j += 4 * (L))                                \
+        WSUM_FOUR (V, VI, L, (zero + p) - q);                               \
+    else                                                                    \
+      for (; j + 4 * (L) <= n; j += 4 * (L))                                \
+        WSUM_FOUR (V, VI, L, (zero + v0 * p) + v1 * q);                     \
+    acc[0] = (acc[0] | acc[1]) | (acc[2] | acc[3]);                         \
+    for (int l = 0; l < (L); l++)                                           \
+      bits |= (guint64) acc[0][l];                                          \
+    for (; j < n; j++)                                                      \
+      {                                                                     \
+        y[j] = (0.0 + w0 * a[j]) + w1 * b[j];                               \
+        r = y[j] * 0.0;                                                     \
+        memcpy (&x0, &r, sizeof x0);                                        \
+        bits |= x0;                                                         \
+      }                                                                     \
+    memcpy (&r, &bits, sizeof r);                                           \
+    return r;                                                               \
+  }
+/* Four vectors of sums from @j on, each @X of p from @a and q from @b,
+ * its products by 0 or-ed into @acc. */
+#define WSUM_FOUR(V, VI, L, X)                                              \
+  do                                                                        \
+    for (int u = 0; u < 4; u++)                                             \
+      {                                                                     \
+        V p, q, x;                                                          \
+                                                                            \
+        memcpy (&p, a + j + u * (L), sizeof p);                             \
+        memcpy (&q, b + j + u * (L), sizeof q);                             \
+        x = X;                                                              \
+        memcpy (y + j + u * (L), &x, sizeof x);                             \
+        acc[u] |= (VI) (x * zero);                                          \
+      }                                                                     \
   while (0)
-#define WSUM_UNIT(k) ((zero + qd_vec2_load (a + (k))) - qd_vec2_load (b + (k)))
-#define WSUM_WEIGHED(k) \
-  ((zero + v0 * qd_vec2_load (a + (k))) + v1 * qd_vec2_load (b + (k)))
 
 /* Two inputs at consecutive places each and the same weights: the LC
  * line's sums, one vectorised loop (wsum_eval0()'s sum, the same bits),
- * returning the sum of the outputs. The weights 1 and −1, the commonest,
- * without their products: 1·a is a and (−1)·b is −b exactly, and
- * c + (−b) is c − b (IEEE 754), so the values are the same to the bit
- * (but for a NaN's sign, which the solver rejects anyway). */
-static double
-wsum_affine_2 (double       *restrict y,
-               const double *restrict a,
-               const double *restrict b,
-               double        w0,
-               double        w1,
-               gsize         n)
-{
-  const QdVec2 zero = { 0.0, 0.0 }, v0 = { w0, w0 }, v1 = { w1, w1 };
-  QdVec2 acc[4] = { zero, zero, zero, zero };
-  double sum;
-  gsize j = 0;
-
-  if (w0 == 1.0 && w1 == -1.0)
-    for (; j + 8 <= n; j += 8)
-      WSUM_EIGHT (WSUM_UNIT);
-  else
-    for (; j + 8 <= n; j += 8)
-      WSUM_EIGHT (WSUM_WEIGHED);
-  sum = qd_vec2_sum ((acc[0] + acc[1]) + (acc[2] + acc[3]));
-  for (; j < n; j++)
-    {
-      y[j] = (0.0 + w0 * a[j]) + w1 * b[j];
-      sum += y[j];
-    }
-  return sum;
-}
+ * returning ±0 when the outputs are finite and NaN otherwise: in SSE2's
+ * vectors of two, and where the processor has them in AVX2's of four,
+ * which halve the operations per value (the loop's additions, not its
+ * memory, are what it waits for while the values are in the cache). */
+DEFINE_WSUM_AFFINE_2 (wsum_affine_2, QdVec2, QdVec2i, 2)
+#ifdef QD_HAVE_AVX2
+DEFINE_WSUM_AFFINE_2 (wsum_affine_2_avx2, QdVec4, QdVec4i, 4, QD_TARGET_AVX2)
+#endif
 
 /* wsum_eval0() over a run of sums at affine places
  * (QdBlockFastPaths.eval0_affine). */
@@ -225,8 +251,15 @@ wsum_eval0_affine (const QdEval0Affine *run,
 
   if (n_in == 2 && run->data_stride == 0 && run->in_stride[0] == 1
       && run->in_stride[1] == 1)
-    return wsum_affine_2 (run->out, run->in[0], run->in[1], run->data[0],
-                          run->data[1], run->n);
+    {
+#ifdef QD_HAVE_AVX2
+      if (qd_cpu_has_avx2 ())
+        return wsum_affine_2_avx2 (run->out, run->in[0], run->in[1],
+                                   run->data[0], run->data[1], run->n);
+#endif
+      return wsum_affine_2 (run->out, run->in[0], run->in[1], run->data[0],
+                            run->data[1], run->n);
+    }
   for (gsize j = 0; j < run->n; j++)
     {
       const double *w = run->data + (gssize) j * run->data_stride;

@@ -46,6 +46,11 @@ void          qd_classic_rhs_affine_counts (const QdClassicRhs *self,
                                             guint              *n_runs,
                                             guint              *n_to_dy);
 
+/* How many calls an evaluation makes to the blocks' code: one per run
+ * of blocks of one type (eval0_run or eval0_affine), one per block
+ * alone. */
+guint         qd_classic_rhs_n_calls  (const QdClassicRhs *self);
+
 /* Whether the Integrators' outputs reach nothing but static blocks,
  * Integrators' derivatives and sinks (blocks without outputs), so that
  * a step's segments can go out without the event loop
@@ -85,6 +90,10 @@ void          qd_classic_get_affine_counts  (QdSimulation   *sim,
                                              guint          *n_blocks,
                                              guint          *n_runs,
                                              guint          *n_to_dy);
+
+/* qd_classic_rhs_n_calls() of the run's right-hand side (0 before it
+ * is set up). */
+guint         qd_classic_get_n_calls        (QdSimulation   *sim);
 
 /* Brings the outputs the last delivery left out (of static blocks that
  * feed only derivatives) up to date: before the run returns. */

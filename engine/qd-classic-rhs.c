@@ -53,6 +53,10 @@
 
 #define NO_SLOT G_MAXUINT32
 
+#ifdef QD_HAVE_AVX2
+gboolean qd_fast_avx2_off = FALSE;
+#endif
+
 typedef double (*QdEval0Func) (QdAtomic *self, gconstpointer data, double t,
                                const double *v, const guint32 *in,
                                guint n_in);
@@ -107,6 +111,9 @@ typedef struct
                                    NO_SLOT */
   const double     *data;
   gssize            data_stride;
+  QdEval0Affine     run;        /* what the type's function is given,
+                                   ready but for the addresses in y and
+                                   dy, which each evaluation sets */
 } Affine;
 
 /* Derivatives copied from consecutive slots: dy[k ... k + n - 1]. */
@@ -140,12 +147,11 @@ struct _QdClassicRhs
   guint         n_affine;
   guint         n_affine_blocks;
   guint         n_to_dy;        /* blocks of affine runs writing into dy */
-  Copy         *copies;         /* the derivatives the runs do not write */
+  Copy         *copies;         /* the derivatives the runs do not write
+                                   (tested for finiteness as they go):
+                                   first those alone, then stretches */
   guint         n_copies;
-  Copy         *checks;         /* the stretches of dy to test for
-                                   finiteness: those no run writes (slot
-                                   unused) */
-  guint         n_checks;
+  guint         n_singles;
   guint32      *y_needed;       /* the states read in the slots, or */
   guint         n_y_needed;
   gboolean      y_all;          /* all of them: one copy */
@@ -582,6 +588,67 @@ turn_round (QdClassicRhs *self)
   return TRUE;
 }
 
+/* Moves to the front of the program the blocks one at a time (of no
+ * affine run, with an eval0) that read only states, values from outside
+ * f or outputs of blocks so moved, when one of them comes after an
+ * affine run: the LC line's dx1 and dxN, then side by side, go through
+ * one call of their type's eval0_run instead of one each on either side
+ * of the run. The order stays one of dependencies: a block moved reads
+ * nothing computed after it, and keeps its place among those moved.
+ * FALSE when nothing moved. */
+static gboolean
+hoist_singles (QdClassicRhs *self)
+{
+  g_autofree guint8 *in_run = g_new0 (guint8, MAX (self->n_ops, 1));
+  g_autofree guint8 *early = g_new0 (guint8, MAX (self->n_slots, 1));
+  g_autofree guint8 *moved = g_new0 (guint8, MAX (self->n_ops, 1));
+  guint first_affine = G_MAXUINT, m = 0;
+  gboolean after = FALSE;
+  QdEval0Op *eops;
+  Op *ops;
+
+  for (guint k = 0; k < self->n_runs; k++)
+    if (self->runs[k].affine != NO_SLOT)
+      {
+        first_affine = MIN (first_affine, self->runs[k].first);
+        memset (in_run + self->runs[k].first, 1, self->runs[k].n);
+      }
+  if (first_affine == G_MAXUINT)
+    return FALSE;
+  memset (early, 1, MIN (self->n, self->n_slots));
+  for (guint e = 0; e < self->n_outside; e++)
+    early[self->outside[e].slot] = 1;
+  for (guint r = 0; r < self->n_ops; r++)
+    {
+      const QdEval0Op *e = &self->eops[r];
+      gboolean ok = !in_run[r] && self->ops[r].eval0 != NULL;
+
+      for (guint i = 0; i < e->n_in && ok; i++)
+        ok = early[e->in[i]];
+      if (!ok)
+        continue;
+      early[e->out] = moved[r] = 1;
+      after |= r > first_affine;
+    }
+  if (!after)
+    return FALSE;
+
+  eops = g_new0 (QdEval0Op, self->n_ops + PREFETCH_AHEAD);
+  ops = g_new0 (Op, MAX (self->n_ops, 1));
+  for (guint pass = 0; pass < 2; pass++)
+    for (guint r = 0; r < self->n_ops; r++)
+      if (moved[r] == (pass == 0))
+        {
+          eops[m] = self->eops[r];
+          ops[m++] = self->ops[r];
+        }
+  g_free (self->eops);
+  g_free (self->ops);
+  self->eops = eops;
+  self->ops = ops;
+  return TRUE;
+}
+
 /* Marks in @need the states that slots @slot + j @stride (j < @n) read. */
 static void
 need_states (QdClassicRhs *self,
@@ -595,6 +662,27 @@ need_states (QdClassicRhs *self,
       need[slot + (gint64) j * stride] = 1;
 }
 
+/* @aff's QdEval0Affine, its addresses in the slots (those in y and dy
+ * change from one evaluation to the next). */
+static void
+fill_run (QdClassicRhs *self,
+          Affine       *aff)
+{
+  QdEval0Affine *run = &aff->run;
+
+  memset (run, 0, sizeof *run);
+  for (guint i = 0; i < aff->n_in; i++)
+    {
+      run->in[i] = aff->in_y[i] ? NULL : self->slots + aff->in[i];
+      run->in_stride[i] = (gssize) aff->in_stride[i];
+    }
+  run->out = aff->to_dy != NO_SLOT ? NULL : self->slots + aff->out;
+  run->data = aff->data;
+  run->data_stride = aff->data_stride;
+  run->n = aff->n;
+  run->n_in = aff->n_in;
+}
+
 /* Where the affine runs read and write (y, dy or the slots), the
  * derivatives left to copy and the states the slots need. */
 static void
@@ -605,7 +693,6 @@ place_affine (QdClassicRhs *self)
   g_autofree guint8 *covered = g_new0 (guint8, MAX (self->n, 1));
   g_autofree guint8 *need = g_new0 (guint8, MAX (self->n, 1));
   GArray *copies = g_array_new (FALSE, FALSE, sizeof (Copy));
-  GArray *checks = g_array_new (FALSE, FALSE, sizeof (Copy));
   GArray *needed = g_array_new (FALSE, FALSE, sizeof (guint32));
 
   for (guint e = 0; e < self->n_in_slots; e++)
@@ -654,6 +741,9 @@ place_affine (QdClassicRhs *self)
       self->n_to_dy += aff->n;
     }
 
+  for (guint r = 0; r < self->n_affine; r++)
+    fill_run (self, &self->affine[r]);
+
   /* The other derivatives, from consecutive slots at once. */
   for (guint k = 0; k < self->n; k++)
     {
@@ -670,19 +760,16 @@ place_affine (QdClassicRhs *self)
     }
   self->n_copies = copies->len;
   self->copies = (Copy *) g_array_free (copies, FALSE);
-  for (guint k = 0; k < self->n; k++)
-    {
-      Copy *last = checks->len > 0 ? &g_array_index (checks, Copy, checks->len - 1) : NULL;
+  /* Those alone first: their loop keeps its sum in a register. */
+  self->n_singles = 0;
+  for (guint e = 0; e < self->n_copies; e++)
+    if (self->copies[e].n == 1)
+      {
+        Copy c = self->copies[e];
 
-      if (covered[k])
-        continue;
-      if (last != NULL && last->k + last->n == k)
-        last->n++;
-      else
-        g_array_append_val (checks, ((Copy) { k, 0, 1 }));
-    }
-  self->n_checks = checks->len;
-  self->checks = (Copy *) g_array_free (checks, FALSE);
+        self->copies[e] = self->copies[self->n_singles];
+        self->copies[self->n_singles++] = c;
+      }
 
   for (guint32 k = 0; k < self->n; k++)
     if (need[k])
@@ -697,7 +784,7 @@ static void
 plan_affine (QdClassicRhs *self)
 {
   find_affine (self);
-  if (turn_round (self))
+  if (turn_round (self) | hoist_singles (self))
     {
       self->n_runs = 0;
       g_free (self->runs);
@@ -790,7 +877,6 @@ qd_classic_rhs_free (QdClassicRhs *self)
   g_free (self->runs);
   g_free (self->affine);
   g_free (self->copies);
-  g_free (self->checks);
   g_free (self->y_needed);
   g_free (self->in_slots);
   g_free (self->readback);
@@ -821,6 +907,17 @@ qd_classic_rhs_affine_counts (const QdClassicRhs *self,
   *n_blocks = self->n_affine_blocks;
   *n_runs = self->n_affine;
   *n_to_dy = self->n_to_dy;
+}
+
+guint
+qd_classic_rhs_n_calls (const QdClassicRhs *self)
+{
+  guint calls = 0;
+
+  for (guint k = 0; k < self->n_runs; k++)
+    calls += self->runs[k].affine != NO_SLOT || self->runs[k].run != NULL
+             ? 1 : self->runs[k].n;
+  return calls;
 }
 
 /* -------------------------------------------------------------------- */
@@ -906,31 +1003,39 @@ all_finite (const QdClassicRhs *self,
   return !bad;
 }
 
-/* An affine run, its slots made addresses; FALSE when it wrote
- * derivatives and one of them is not finite. */
+/* An affine run, given the addresses of this evaluation's y and dy;
+ * FALSE when it wrote derivatives and one of them is not finite. */
 static gboolean
-run_affine (QdClassicRhs *self,
-            const Affine *aff,
-            double        t,
+run_affine (Affine       *aff,
             const double *y,
-            double       *dy)
+            double       *dy,
+            double        t,
+            QdClassicRhs *self)
 {
-  QdEval0Affine run;
-  double sum;
+  QdEval0Affine *run = &aff->run;
+  double check;
 
   for (guint i = 0; i < aff->n_in; i++)
-    {
-      run.in[i] = (aff->in_y[i] ? y : self->slots) + aff->in[i];
-      run.in_stride[i] = (gssize) aff->in_stride[i];
-    }
-  run.out = aff->to_dy != NO_SLOT ? dy + aff->to_dy : self->slots + aff->out;
-  run.data = aff->data;
-  run.data_stride = aff->data_stride;
-  run.n = aff->n;
-  run.n_in = aff->n_in;
-  sum = aff->func (&run, t);
-  return aff->to_dy == NO_SLOT || G_LIKELY (isfinite (sum))
-         || all_finite (self, run.out, run.n);
+    if (aff->in_y[i])
+      run->in[i] = y + aff->in[i];
+  if (aff->to_dy != NO_SLOT)
+    run->out = dy + aff->to_dy;
+  check = aff->func (run, t);
+  return aff->to_dy == NO_SLOT || G_LIKELY (isfinite (check))
+         || all_finite (self, run->out, run->n);
+}
+
+/* Whether the derivatives copied one by one are all finite, when their
+ * sum is not: it may have overflowed. */
+static gboolean
+singles_finite (const QdClassicRhs *self,
+                const double       *dy)
+{
+  gboolean bad = FALSE;
+
+  for (guint e = 0; e < self->n_singles; e++)
+    bad |= !isfinite (dy[self->copies[e].k]);
+  return !bad;
 }
 
 gboolean
@@ -940,7 +1045,7 @@ qd_classic_rhs_eval (QdClassicRhs *self,
                      double       *dy)
 {
   QdSimulation *sim = self->sim;
-  double *v = self->slots;
+  double *v = self->slots, sum = 0.0;
   gboolean finite = TRUE;
 
   /* The states where the slots are read (affine runs read y). */
@@ -963,25 +1068,34 @@ qd_classic_rhs_eval (QdClassicRhs *self,
       const Run *run = &self->runs[k];
 
       if (run->affine != NO_SLOT)
-        finite &= run_affine (self, &self->affine[run->affine], t, y, dy);
+        finite &= run_affine (&self->affine[run->affine], y, dy, t, self);
       else if (run->run != NULL)
         run->run (&self->eops[run->first], run->n, t, v);
       else
         for (guint r = run->first; r < run->first + run->n; r++)
           run_one (self, r, t);
     }
-  for (guint e = 0; e < self->n_copies; e++)
+  /* The runs that write derivatives have tested theirs; the others are
+   * tested as they are copied: one alone added to a sum, finite when
+   * they all are (looked at one by one only when it is not), several at
+   * once as a stretch. */
+  for (guint e = 0; e < self->n_singles; e++)
+    {
+      const Copy *c = &self->copies[e];
+      double x = v[c->slot];
+
+      dy[c->k] = x;
+      sum += x;
+    }
+  for (guint e = self->n_singles; e < self->n_copies; e++)
     {
       const Copy *c = &self->copies[e];
 
-      if (c->n == 1)
-        dy[c->k] = v[c->slot];
-      else
-        memcpy (dy + c->k, v + c->slot, c->n * sizeof (double));
+      memcpy (dy + c->k, v + c->slot, c->n * sizeof (double));
+      finite &= all_finite (self, dy + c->k, c->n);
     }
-  /* The runs that write derivatives have tested theirs. */
-  for (guint e = 0; e < self->n_checks; e++)
-    finite &= all_finite (self, dy + self->checks[e].k, self->checks[e].n);
+  if (G_UNLIKELY (!isfinite (sum)))
+    finite &= singles_finite (self, dy);
   return finite;
 }
 

@@ -542,8 +542,10 @@ rhs (sunrealtype  t,
   self->last_t = t;
   self->last_y = y;
   self->last_dy = ydot;
-  self->last_ok = qd_classic_rhs_eval (self->prog, t, N_VGetArrayPointer (y),
-                                       N_VGetArrayPointer (ydot));
+  /* The solver's vectors are clones of serial ones: their data without
+   * a call into the library each. */
+  self->last_ok = qd_classic_rhs_eval (self->prog, t, NV_DATA_S (y),
+                                       NV_DATA_S (ydot));
   /* Not finite: recoverable, the solver tries a smaller step. */
   return self->last_ok ? 0 : 1;
 }
@@ -1222,6 +1224,14 @@ qd_classic_get_affine_counts (QdSimulation *sim,
   *n_blocks = *n_runs = *n_to_dy = 0;
   if (self != NULL && self->prog != NULL)
     qd_classic_rhs_affine_counts (self->prog, n_blocks, n_runs, n_to_dy);
+}
+
+guint
+qd_classic_get_n_calls (QdSimulation *sim)
+{
+  QdClassic *self = sim->classic;
+
+  return self != NULL && self->prog != NULL ? qd_classic_rhs_n_calls (self->prog) : 0;
 }
 
 gboolean

@@ -16,7 +16,9 @@
  * LC line's sums; the same line broken by irregular blocks, with its
  * states in the opposite order to its sums (the run turned round), its
  * blocks shuffled; sums reading forwards and backwards at once feeding
- * gains; and the derivatives' finiteness test on chosen states.
+ * gains; sums of the same weights other than 1 and −1; the
+ * derivatives' finiteness test and the signs of zeros on chosen states;
+ * and all of it again through the loops for processors without AVX2.
  */
 #include "qd-test-util.h"
 
@@ -35,6 +37,7 @@ typedef struct
   guint           n_affine;   /* blocks in affine runs */
   guint           affine_runs;
   guint           to_dy;      /* of them writing the derivatives */
+  guint           calls;      /* per evaluation, to the blocks' code */
   guint64         reused;     /* end derivatives from the solver's own f */
   char           *error;      /* the run's error, or NULL */
 } Run;
@@ -84,6 +87,7 @@ run_doc (QdDocument *doc,
   qd_classic_get_affine_counts (run->sim, &run->n_affine, &run->affine_runs,
                                 &run->to_dy);
   run->reused = qd_classic_get_reused_ends (run->sim);
+  run->calls = qd_classic_get_n_calls (run->sim);
   return TRUE;
 }
 
@@ -196,12 +200,14 @@ typedef enum
  * @layout; Scopes on x1, xN and dx1. With @nl_at >= 0, dx(nl_at + 1) is
  * an NLFunction of the same value (a block of another type amid the
  * sums); from @weights_from on (>= 0), the sums weigh their second input
- * by −(1 + i/100), each its own. */
+ * by −(1 + i/100), each its own; the others weigh theirs by @weights
+ * (NULL: "1, -1"). */
 static QdDocument *
-lcline_document_with (guint    n,
-                      LcLayout layout,
-                      gint     nl_at,
-                      gint     weights_from)
+lcline_document_with (guint       n,
+                      LcLayout    layout,
+                      gint        nl_at,
+                      gint        weights_from,
+                      const char *weights)
 {
   QdDocument *doc = qd_document_new ();
   g_autofree QdBlock **x = g_new0 (QdBlock *, n);
@@ -261,7 +267,7 @@ lcline_document_with (guint    n,
           dx[i] = qd_test_add_block (doc, "wsum", dn);
           qd_test_set_param (doc, dx[i], "weights",
                              weights_from >= 0 && (gint) i >= weights_from
-                             ? w : "1, -1");
+                             ? w : weights != NULL ? weights : "1, -1");
         }
     }
   for (guint i = 0; i < n; i++)
@@ -281,7 +287,7 @@ lcline_document_with (guint    n,
 static QdDocument *
 lcline_document (guint n)
 {
-  return lcline_document_with (n, LC_PLAIN, -1, -1);
+  return lcline_document_with (n, LC_PLAIN, -1, -1, NULL);
 }
 
 static void
@@ -302,6 +308,9 @@ test_lcline (gconstpointer data)
   g_assert_cmpuint (fast.n_affine, ==, 38);
   g_assert_cmpuint (fast.affine_runs, ==, 1);
   g_assert_cmpuint (fast.to_dy, ==, 38);
+  /* dx40, which reads only a state, moved next to dx1: one call for
+   * both, one for the run. */
+  g_assert_cmpuint (fast.calls, ==, 2);
   g_assert_cmpuint (fast.stats.steps, >, 10);
   /* Under RKF45 (last node 1/2) ARKStep's own f at each step's end gives
    * the segment's end derivative, but for the steps that end at a stop
@@ -420,7 +429,7 @@ assert_same_affine (QdDocument *doc,
 static void
 test_affine_broken (gconstpointer data)
 {
-  g_autoptr(QdDocument) doc = lcline_document_with (40, LC_PLAIN, 20, 30);
+  g_autoptr(QdDocument) doc = lcline_document_with (40, LC_PLAIN, 20, 30, NULL);
   guint counts[3];
 
   assert_same_affine (doc, data, counts);
@@ -436,7 +445,7 @@ test_affine_broken (gconstpointer data)
 static void
 test_affine_reversed (gconstpointer data)
 {
-  g_autoptr(QdDocument) doc = lcline_document_with (40, LC_STATES_REVERSED, -1, -1);
+  g_autoptr(QdDocument) doc = lcline_document_with (40, LC_STATES_REVERSED, -1, -1, NULL);
   guint counts[3];
 
   assert_same_affine (doc, data, counts);
@@ -445,11 +454,25 @@ test_affine_reversed (gconstpointer data)
   g_assert_cmpuint (counts[2], ==, 39);
 }
 
+/* The same weights for every sum but not 1 and −1: the loop that
+ * multiplies (ẋi = 0.5 x(i−1) − 2 x(i+1), an oscillation still). */
+static void
+test_affine_weighted (gconstpointer data)
+{
+  g_autoptr(QdDocument) doc = lcline_document_with (40, LC_PLAIN, -1, -1, "0.5, -2");
+  guint counts[3];
+
+  assert_same_affine (doc, data, counts);
+  g_assert_cmpuint (counts[0], ==, 38);
+  g_assert_cmpuint (counts[1], ==, 1);
+  g_assert_cmpuint (counts[2], ==, 38);
+}
+
 /* Blocks in shuffled order: whatever runs it finds, the same results. */
 static void
 test_affine_shuffled (gconstpointer data)
 {
-  g_autoptr(QdDocument) doc = lcline_document_with (40, LC_SHUFFLED, -1, -1);
+  g_autoptr(QdDocument) doc = lcline_document_with (40, LC_SHUFFLED, -1, -1, NULL);
   guint counts[3];
 
   assert_same_affine (doc, data, counts);
@@ -522,7 +545,7 @@ test_affine_finite (void)
   g_autofree double *y = g_new (double, n);
   g_autofree double *dy = g_new (double, n);
   QdSimulation *sim;
-  guint n_affine, runs, to_dy;
+  guint n_affine, runs, to_dy, minus_zero = 0;
 
   set_solver (doc, "rkf45");
   sim = qd_simulation_new (doc, NULL, NULL, NULL);
@@ -547,6 +570,14 @@ test_affine_finite (void)
   g_assert_cmpfloat (dy[17], ==, 0.9e308);
   g_assert_cmpfloat (dy[15], ==, -0.9e308);
 
+  /* dx1 and dxN, copied one by one, finite though their sum is not. */
+  y[1] = -0.9e308;
+  y[n - 2] = 0.9e308;
+  g_assert_true (qd_simulation_eval_classic_rhs (sim, 0.5, y, dy));
+  g_assert_cmpfloat (dy[n - 1], ==, 0.9e308);
+  g_assert_cmpfloat (dy[0], >=, 0.9e308);
+  y[1] = y[n - 2] = 0.0;
+
   /* One infinite (an overflow), one NaN, one infinite state. */
   y[50] = -0.9e308;
   y[52] = 0.9e308;
@@ -559,7 +590,40 @@ test_affine_finite (void)
   g_assert_false (qd_simulation_eval_classic_rhs (sim, 0.5, y, dy));
   y[98] = 0.0;
   g_assert_true (qd_simulation_eval_classic_rhs (sim, 0.5, y, dy));
+
+  /* Zeros of both signs: the Weighted Sum's 0 + a − b, whose zero is
+   * never −0, where a − b alone gives −0 for a = −0, b = +0. */
+  for (guint i = 0; i < n; i++)
+    y[i] = (i / 2) % 2 == 0 ? -0.0 : 0.0;
+  g_assert_true (qd_simulation_eval_classic_rhs (sim, 0.5, y, dy));
+  for (guint i = 1; i + 1 < n; i++)
+    {
+      volatile double zero = 0.0;
+
+      g_assert_cmpint (signbit (dy[i]), ==, signbit ((zero + y[i - 1]) - y[i + 1]));
+      g_assert_false (signbit (dy[i]));
+      minus_zero += signbit (y[i - 1] - y[i + 1]) != 0;
+    }
+  g_assert_cmpuint (minus_zero, >=, n / 4);
   qd_simulation_free (sim);
+}
+
+/* The loops for the baseline instruction set, which a processor with AVX2
+ * leaves aside: the same results (the LC line's sums, sums that
+ * multiply, gains) and the same finiteness test. */
+static void
+test_affine_baseline (void)
+{
+#ifdef QD_HAVE_AVX2
+  qd_fast_avx2_off = TRUE;
+  test_lcline ("rkf45");
+  test_affine_weighted ("rkf45");
+  test_affine_mirror ("rkf45");
+  test_affine_finite ();
+  qd_fast_avx2_off = FALSE;
+#else
+  g_test_skip ("the baseline loops are the only ones");
+#endif
 }
 
 /* ---- every example ------------------------------------------------------ */
@@ -625,6 +689,7 @@ main (int    argc,
     { "affine/broken", test_affine_broken, 2 },
     { "affine/reversed", test_affine_reversed, 2 },
     { "affine/shuffled", test_affine_shuffled, 2 },
+    { "affine/weighted", test_affine_weighted, 2 },
     { "affine/mirror", test_affine_mirror, 2 },
   };
 
@@ -639,5 +704,6 @@ main (int    argc,
         g_test_add_data_func (path, solvers[i], tests[t].func);
       }
   g_test_add_func ("/classic-fast/affine/finite", test_affine_finite);
+  g_test_add_func ("/classic-fast/affine/baseline", test_affine_baseline);
   return g_test_run ();
 }

@@ -72,6 +72,8 @@ typedef struct
  * and no gcc vectorises well one that both stores and sums. The
  * operations are those of double, lane by lane (the same bits). */
 typedef double QdVec2 __attribute__ ((vector_size (2 * sizeof (double))));
+/* The integers of a QdVec2's size, for its bits. */
+typedef gint64 QdVec2i __attribute__ ((vector_size (2 * sizeof (gint64))));
 
 static inline QdVec2
 qd_vec2_load (const double *p)
@@ -95,6 +97,30 @@ qd_vec2_sum (QdVec2 v)
 {
   return v[0] + v[1];
 }
+
+/* Four doubles as one value, an AVX2 register: only in functions built
+ * for AVX2 (QD_TARGET_AVX2), which eval0_affine calls when the processor
+ * has it (qd_cpu_has_avx2()). */
+typedef double QdVec4 __attribute__ ((vector_size (4 * sizeof (double))));
+typedef gint64 QdVec4i __attribute__ ((vector_size (4 * sizeof (gint64))));
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define QD_HAVE_AVX2 1
+/* AVX2 alone: not FMA, whose contraction of a·b + c would change the
+ * bits. */
+#define QD_TARGET_AVX2 __attribute__ ((target ("avx2")))
+
+/* TRUE: the AVX2 forms are left aside, as on a processor without AVX2
+ * (for tests that hold the baseline loops to the same results; defined
+ * in qd-classic-rhs.c). */
+extern gboolean qd_fast_avx2_off;
+
+static inline gboolean
+qd_cpu_has_avx2 (void)
+{
+  return !qd_fast_avx2_off && __builtin_cpu_supports ("avx2");
+}
+#endif
 
 struct _QdBlockFastPaths
 {
@@ -246,12 +272,16 @@ struct _QdBlockFastPaths
    *            instead of eval0_run, with no index read per block. The
    *            same operations in the same order as eval0 for each
    *            block (the same bits); written as loops over arrays
-   *            without calls, so that they vectorise. Returns the sum
-   *            of the outputs, in any order: finite when they all are,
-   *            which is what the engine asks of derivatives (it tests
-   *            them one by one when the sum is not); summed while they
-   *            are in registers, it costs less than a pass over them.
-   *            A type whose eval0 may fail a block must not give it. */
+   *            without calls, so that they vectorise. Returns a value
+   *            that is not finite when an output is not, which is what
+   *            the engine asks of derivatives (it tests them one by one
+   *            when the value is not finite, so that a false alarm, a
+   *            sum of finite outputs that overflows, costs only time):
+   *            their sum in any order, or cheaper, the bits of their
+   *            products by 0 or-ed together (±0 or a NaN). Computed
+   *            while the outputs are in registers, it costs less than a
+   *            pass over them. A type whose eval0 may fail a block must
+   *            not give it. */
   double        (*eval0_affine) (const QdEval0Affine *run,
                                  double               t);
 
