@@ -24,6 +24,12 @@
 #include "qd-reference-line.h"
 #include "qd-reference-lcline-classic.h"
 
+/* Built for AVX2 too where the processor has it, as the engine's own
+ * loops over runs of blocks are (qd-classic-rhs.c): the ratio of the
+ * two then measures the diagram's overhead, not an instruction set. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__ ((target_clones ("avx2", "default")))
+#endif
 void
 qd_ref_lcline_rhs (double        t,
                    const double *x,
