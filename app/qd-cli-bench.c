@@ -320,11 +320,11 @@ connect (Builder     *b,
       char id[24];
 
       format_name (id, sizeof id, "l", ++b->n_ids);
-      link = qd_link_new (id, src->id, 0);
+      link = qd_link_new_from_block (id, src, 0);
       qd_system_append_link (b->root, link);
       g_hash_table_insert (b->out_links, src, link);
     }
-  qd_link_add_target (link, dst->id, dst_port);
+  qd_link_add_target_block (link, dst, dst_port);
   return TRUE;
 }
 
