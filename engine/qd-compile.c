@@ -29,9 +29,6 @@
  */
 #include <glib/gi18n-lib.h>
 #include <string.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 
 #include "qd-classic-private.h"
 #include "qd-compile-private.h"
@@ -849,9 +846,6 @@ drop_document_blocks (Compiler *c)
       else
         node->block = NULL;
     }
-#ifdef __GLIBC__
-  malloc_trim (0);
-#endif
 }
 
 /* The parameters of every block, atomic or structural, in order (which
@@ -1121,10 +1115,13 @@ build_model (Compiler *c)
 }
 
 /* The links of the systems compiled, once read (index_drivers()), freed
- * with the pages they held, so that the flat model's records reuse them:
- * in a document the caller gave up (qd_simulation_new_taking()), about a
- * third of a large model's document would otherwise stay until the end. A
- * system also held elsewhere (the history) keeps its links. */
+ * so that the flat model's records reuse their memory: in a document the
+ * caller gave up (qd_simulation_new_taking()), about a third of a large
+ * model's document would otherwise stay until the end. A system also
+ * held elsewhere (the history) keeps its links. No malloc_trim() here or
+ * after the blocks: the records take the freed chunks back, and what is
+ * left is handed back once, by qd_simulation_new_taking() (each trim
+ * consolidates the whole heap: 0.1 s at a million states). */
 static void
 drop_document_links (Compiler *c)
 {
@@ -1135,9 +1132,6 @@ drop_document_links (Compiler *c)
       if (g_atomic_int_get (&system->ref_count) == 1)
         qd_system_drop_links (system);
     }
-#ifdef __GLIBC__
-  malloc_trim (0);
-#endif
 }
 
 static QdSimulation *

@@ -1087,8 +1087,14 @@ qd_link_new_from_block (const char    *id,
                         const QdBlock *src,
                         guint          src_port)
 {
-  gsize id_size = strlen (id) + 1;
-  QdLink *link = g_malloc0 (sizeof (QdLink) + id_size);
+  gsize id_size;
+  QdLink *link;
+
+  g_return_val_if_fail (id != NULL, NULL);
+  g_return_val_if_fail (src != NULL, NULL);
+
+  id_size = strlen (id) + 1;
+  link = g_malloc0 (sizeof (QdLink) + id_size);
 
   link->ref_count = 1;
   link->id = memcpy (link + 1, id, id_size);
@@ -1100,16 +1106,21 @@ qd_link_new_from_block (const char    *id,
 
 /* A target without bend points keeps no array (points NULL), as every
  * target without bends does. */
-void
+QdLinkTarget *
 qd_link_add_target_block (QdLink        *link,
                           const QdBlock *dst,
                           guint          dst_port)
 {
-  QdLinkTarget *target = g_new0 (QdLinkTarget, 1);
+  QdLinkTarget *target;
 
+  g_return_val_if_fail (link != NULL, NULL);
+  g_return_val_if_fail (dst != NULL, NULL);
+
+  target = g_new0 (QdLinkTarget, 1);
   target->dst.block = share_again (dst->id);
   target->dst.port = dst_port;
   g_ptr_array_add (link->targets, target);
+  return target;
 }
 
 QdLink *

@@ -221,6 +221,17 @@ QD_API QdLink      *qd_link_new             (const char    *id,
 QD_API QdLinkTarget *qd_link_add_target     (QdLink        *link,
                                              const char    *dst_block,
                                              guint          dst_port);
+/* The same as qd_link_new() and qd_link_add_target() with @src's and
+ * @dst's ids, without looking the texts up in the table of shared texts:
+ * for a builder that holds the blocks (a file's loader, a large model
+ * built in code), where a million-block model would otherwise spend a
+ * look-up in a table of millions on every end of every link. */
+QD_API QdLink      *qd_link_new_from_block  (const char    *id,
+                                             const QdBlock *src,
+                                             guint          src_port);
+QD_API QdLinkTarget *qd_link_add_target_block (QdLink        *link,
+                                               const QdBlock *dst,
+                                               guint          dst_port);
 /* Both take over the caller's reference to @block or @link. */
 QD_API void         qd_system_append_block  (QdSystem      *system,
                                              QdBlock       *block);

@@ -682,7 +682,7 @@ load_link (Loader      *loader,
                          _("\"to\" must be a non-empty array of targets "
                            "({ \"block\": ..., \"port\": ... })"));
 
-  link = qd_link_new (id, src_id, src_port);
+  link = qd_link_new_from_block (id, src_block, src_port);
   qd_system_append_link (system, link);
   g_hash_table_insert (loader->link_ids, g_strdup (id), g_strdup (system_path));
 
@@ -714,7 +714,7 @@ load_link (Loader      *loader,
         }
       g_hash_table_insert (drivers, key, g_strdup (id));
 
-      target = qd_link_add_target (link, dst_id, dst_port);
+      target = qd_link_add_target_block (link, dst_block, dst_port);
       if (json_object_object_get_ex (target_json, "points", &points))
         {
           if (!json_object_is_type (points, json_type_array))

@@ -142,18 +142,10 @@ void        qd_link_target_free            (QdLinkTarget  *target);
  * of shared texts (a link names it through qd_link_new_from_block() or
  * qd_link_add_target_block(); one naming it by its text gets an equal
  * text of its own); and a link and its targets naming blocks by their
- * own id strings, without looking the texts up. Such targets share one
- * empty array of bend points: a copy built so is compiled, never
- * edited. */
+ * own id strings, without looking the texts up (qd-diagram.h). */
 QdBlock    *qd_block_new_like              (const QdBlock *like,
                                             const char    *id,
                                             const char    *name);
-QdLink     *qd_link_new_from_block         (const char    *id,
-                                            const QdBlock *src,
-                                            guint          src_port);
-void        qd_link_add_target_block       (QdLink        *link,
-                                            const QdBlock *dst,
-                                            guint          dst_port);
 /* Sets @block's name without checks or index upkeep: the name is not
  * always a separate allocation, so never g_free() it directly. */
 void        qd_block_set_name_raw          (QdBlock       *block,

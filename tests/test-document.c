@@ -1036,6 +1036,46 @@ test_model (void)
   g_object_unref (doc);
 }
 
+/* A link made from the blocks themselves (as the loader and the
+ * benchmark's builder make them) names them by the blocks' own id
+ * strings, holds its own use of them, and is the link qd_link_new()
+ * makes from the texts: found as the block's source, its target's bend
+ * points editable. */
+static void
+test_link_from_block (void)
+{
+  QdDocument *doc = qd_document_new ();
+  QdSystem *root = qd_system_new ();
+  QdBlock *a = qd_block_new ("b2", "test-source", "Source");
+  QdBlock *b = qd_block_new ("b12", "test-sink", "Sink");
+  QdLink *link = qd_link_new_from_block ("l3", a, 0);
+  QdLink *by_text = qd_link_new ("l4", "b2", 0);
+  QdLinkTarget *target = qd_link_add_target_block (link, b, 0);
+  QdPoint bend = { 150, 10 };
+
+  g_assert_true (link->src.block == a->id);
+  g_assert_true (by_text->src.block == a->id);
+  g_assert_true (target == g_ptr_array_index (link->targets, 0));
+  g_assert_true (target->dst.block == b->id);
+  g_assert_cmpuint (qd_link_target_n_points (target), ==, 0);
+  qd_link_target_append_point (target, &bend);
+  g_assert_cmpuint (qd_link_target_n_points (target), ==, 1);
+  qd_link_unref (by_text);
+
+  qd_system_append_block (root, a);
+  qd_system_append_block (root, b);
+  qd_system_append_link (root, link);
+  qd_document_take_root (doc, root);
+  g_assert_true (qd_system_find_source (root, "b2", 0) == link);
+
+  /* The link's uses of the texts outlive the blocks. */
+  qd_link_ref (link);
+  g_object_unref (doc);
+  g_assert_cmpstr (link->src.block, ==, "b2");
+  g_assert_cmpstr (target->dst.block, ==, "b12");
+  qd_link_unref (link);
+}
+
 static void
 test_take_root (void)
 {
@@ -1288,6 +1328,7 @@ main (int argc, char **argv)
   g_test_add_func ("/document/modified", test_modified);
   g_test_add_func ("/document/model", test_model);
   g_test_add_func ("/document/take-root", test_take_root);
+  g_test_add_func ("/document/link-from-block", test_link_from_block);
   g_test_add_func ("/document/remove-port-block", test_remove_port_block);
   g_test_add_func ("/document/compact-storage", test_compact_storage);
 
