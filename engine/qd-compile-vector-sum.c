@@ -524,3 +524,49 @@ qd_vector_link_computed (Expander *e,
                                 vb->elements[0], port++);
     }
 }
+
+/* A Scope's, a To CSV's or a Selector's "elements": "1, 3, 5:8" (from
+ * 1, each an expression), as element indices from 0. */
+guint *
+qd_vector_parse_elements (Expander      *e,
+                          const QdBlock *block,
+                          guint         *n)
+{
+  const char *text = qd_block_get_param_or_default (block, "elements");
+  g_auto(GStrv) parts = qd_expr_split_vector (text != NULL ? text : "");
+  g_autoptr(GArray) list = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  for (guint k = 0; parts[k] != NULL; k++)
+    {
+      g_auto(GStrv) ends = g_strsplit (parts[k], ":", 2);
+      double first, last;
+
+      if (!qd_vector_eval_text (e, block, "elements", ends[0], &first)
+          || !qd_vector_eval_text (e, block, "elements",
+                                   ends[1] != NULL ? ends[1] : ends[0], &last))
+        return NULL;
+      if (first != floor (first) || last != floor (last) || first < 1
+          || last < first || last > QD_VECTOR_MAX_WIDTH)
+        {
+          qd_vector_add_problem (e, block,
+                                 _("parameter 'elements': '%s' is not an element number "
+                                   "from 1 or a range a:b with a <= b"),
+                                 g_strstrip (parts[k]));
+          return NULL;
+        }
+      for (double j = first; j <= last; j++)
+        {
+          guint index = (guint) j - 1;
+
+          g_array_append_val (list, index);
+        }
+    }
+  if (list->len == 0)
+    {
+      qd_vector_add_problem (e, block, _("parameter 'elements' lists no element; "
+                                         "give at least one (\"1\", \"2:5\")"));
+      return NULL;
+    }
+  *n = list->len;
+  return (guint *) g_array_free (g_steal_pointer (&list), FALSE);
+}
