@@ -73,6 +73,9 @@ typedef struct
   QdBlock   *like;         /* what its elements copy: its parameters
                               without "size" (qd_vector_copy_block) */
   QdBlock   *constant;     /* an Index Shift's nonzero boundary */
+  const char *seed_param;  /* a vector of random sources: its seed
+                              parameter, or NULL (find_seed()) */
+  double     seed;         /* ... and its value */
 } VBlock;
 
 typedef struct

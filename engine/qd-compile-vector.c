@@ -482,6 +482,24 @@ classify_wiring (Expander     *e,
 
 /* The fixed widths, and what the kinds of blocks need of their
  * parameters. */
+/* A vector of random sources: its seed parameter (QD_PARAM_SEED; a
+ * type has one at most) and value, evaluated once for all its elements
+ * (reseed_element()); vb->seed_param stays NULL when there is none or it
+ * does not evaluate (a problem then names the block). */
+static void
+find_seed (Expander          *e,
+           VBlock            *vb,
+           const QdBlockType *type)
+{
+  for (guint k = 0; k < type->n_params; k++)
+    if ((type->params[k].flags & QD_PARAM_SEED) != 0)
+      {
+        if (eval_param (e, vb->block, type->params[k].name, &vb->seed))
+          vb->seed_param = type->params[k].name;
+        return;
+      }
+}
+
 static void
 classify (Expander *e,
           VBlock   *vb)
@@ -512,6 +530,7 @@ classify (Expander *e,
                      _("x0 has %u elements but the size is %u; give one "
                        "value for all or one per element"),
                      g_strv_length (vb->x0), vb->width);
+      find_seed (e, vb, type);
     }
   else if (vb->x0 != NULL)
     vb->width = g_strv_length (vb->x0);
@@ -859,30 +878,19 @@ like_block (VBlock *vb)
 }
 
 /* Element @i of a vector of random sources draws its own numbers: its
- * seed parameters (QD_PARAM_SEED) are the block's plus i, modulo 2^32,
- * so that element 1 is the scalar block and a sweep's reseeding, which
- * goes by block index, still gives every element a stream of its own. */
+ * seed (vb->seed_param) is the block's plus i, modulo 2^32, so that
+ * element 1 is the scalar block and a sweep's reseeding, which goes by
+ * block index, still gives every element a stream of its own. */
 static void
-reseed_element (Expander *e,
-                VBlock   *vb,
-                QdBlock  *block,
-                guint     i)
+reseed_element (VBlock  *vb,
+                QdBlock *block,
+                guint    i)
 {
-  const QdBlockType *type = qd_registry_lookup (vb->block->type);
+  char text[24];
 
-  for (guint k = 0; type != NULL && k < type->n_params; k++)
-    {
-      const QdParamSpec *spec = &type->params[k];
-      char text[24];
-      double seed;
-
-      if ((spec->flags & QD_PARAM_SEED) == 0
-          || !eval_param (e, vb->block, spec->name, &seed))
-        continue;
-      g_snprintf (text, sizeof text, "%" G_GUINT64_FORMAT,
-                  ((guint64) seed + i) & G_GUINT64_CONSTANT (0xffffffff));
-      qd_block_set_param_raw (block, spec->name, text);
-    }
+  g_snprintf (text, sizeof text, "%" G_GUINT64_FORMAT,
+              ((guint64) vb->seed + i) & G_GUINT64_CONSTANT (0xffffffff));
+  qd_block_set_param_raw (block, vb->seed_param, text);
 }
 
 QdBlock *
@@ -912,8 +920,8 @@ qd_vector_copy_block (Expander *e,
 
       qd_block_set_param_raw (block, "x0", piece);
     }
-  if (i > 0)
-    reseed_element (e, vb, block, i);
+  if (i > 0 && vb->seed_param != NULL)
+    reseed_element (vb, block, i);
   return block;
 }
 

@@ -847,6 +847,19 @@ test_random_elements (void)
       g_assert_cmpfloat (v2, !=, v3);
     }
   qd_simulation_free (sim);
+
+  /* A seed that does not evaluate is one problem, not one per element. */
+  {
+    g_autoptr(QdDocument) bad = qd_document_new ();
+    g_autoptr(GPtrArray) problems =
+      g_ptr_array_new_with_free_func ((GDestroyNotify) qd_problem_free);
+    g_autoptr(GError) error = NULL;
+
+    add_named_scope (bad, "Scope", "v", add_normal (bad, "N", "nosuch", "5"));
+    g_assert_null (qd_simulation_new (bad, NULL, problems, &error));
+    g_assert_cmpuint (problems->len, ==, 1);
+    g_assert_nonnull (strstr (error->message, "/N: parameter 'seed'"));
+  }
 }
 
 /* The LC line of test-vectors.c, ẋ = [d, x1..x(N−1)] − [x2..xN, 0]:
