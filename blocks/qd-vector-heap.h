@@ -7,6 +7,13 @@
  * (time, priority); without keys, by index alone. pos[i] is i's place in
  * the heap, or QD_VECTOR_HEAP_OUT, so that a changed key is moved up or
  * down in place (decrease-key), never inserted twice.
+ *
+ * Why not the event loop's QdHeap (engine/qd-heap.h): that one is the
+ * engine's private structure, which blocks do not see, and it keeps a
+ * 16-byte entry per id for its 4-ary tournament; here 8 bytes an element
+ * (place and position) over keys the vector block keeps anyway, its
+ * elements' next times, count toward the ~250 bytes per state of a
+ * native vector, and a Weighted Sum's pending elements need no key.
  */
 #pragma once
 

@@ -916,7 +916,8 @@ test_subsystem_ports (void)
   QdSimulation *sim;
   guint wide = 0;
 
-  /* The line without the subsystem would run natively. */
+  /* Expanded either way (QDEVS_VECTORS=expand): the flat line could run
+   * natively, the grouped one cannot (a subsystem). */
   g_setenv ("QDEVS_VECTORS", "expand", TRUE);
   sim = qd_test_compile (grouped);
   g_assert_cmpuint (qd_simulation_get_n_atomics (sim), ==, 1 + 2 * 10);
