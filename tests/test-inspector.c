@@ -21,6 +21,7 @@
 #include "qd-inspector.h"
 #include "qd-mask-dialog.h"
 #include "qd-messages-view.h"
+#include "qd-test-gtk-util.h"
 #include "qd-test-gui.h"
 #include "qd-test-util.h"
 #include "qd-window.h"
@@ -1044,19 +1045,11 @@ main (int    argc,
   g_autofree char *data_dir = NULL;
   int status;
 
-  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
-    {
-      g_print ("1..0 # SKIP no display (run under xvfb-run)\n");
-      return 0;
-    }
-
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
   /* The recent files list lives in the data folder: use a scratch one. */
   data_dir = g_dir_make_tmp ("qd-test-inspector-XXXXXX", NULL);
   g_setenv ("XDG_DATA_HOME", data_dir, TRUE);
-
-  gtk_test_init (&argc, &argv, NULL);
-  qd_init ();
+  if (!qd_test_gtk_init (&argc, &argv, FALSE))
+    return 0;
 
   app = qd_application_new (G_APPLICATION_NON_UNIQUE);
   g_application_register (G_APPLICATION (app), NULL, &error);
