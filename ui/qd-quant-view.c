@@ -161,6 +161,20 @@ set_problem (QdQuantView *self,
   self->problem = g_strdup (text);
 }
 
+/* A vector Integrator, run as one block or expanded into its elements:
+ * its element events interleave, and one state's quantization is not
+ * among them by itself. */
+static void
+set_vector_problem (QdQuantView *self,
+                    guint        n_states)
+{
+  /* TRANSLATORS: %s is a block path, %u a number of states */
+  g_autofree char *text = g_strdup_printf (_("%s is a vector of %u states; the quantization view shows a scalar Integrator."),
+                                           self->path, n_states);
+
+  set_problem (self, text);
+}
+
 /* The block to show for @path: an Integrator itself, or the one that
  * drives the first input of a sink (a block without outputs: a Scope). */
 static char *
@@ -190,6 +204,7 @@ collect (QdQuantView *self,
   QdSimulation *sim = qd_simulation_new (document, NULL, NULL, &error);
   Collect c = { self, sim };
   int index = -1;
+  guint n_elements = 0;
 
   if (sim == NULL)
     {
@@ -197,8 +212,21 @@ collect (QdQuantView *self,
       return;
     }
   for (guint i = 0; i < qd_simulation_get_n_atomics (sim); i++)
-    if (g_strcmp0 (qd_simulation_get_atomic (sim, i)->path, self->path) == 0)
-      index = (int) i;
+    {
+      const char *path = qd_simulation_get_atomic (sim, i)->path;
+
+      if (g_strcmp0 (path, self->path) == 0)
+        index = (int) i;
+      else if (g_str_has_prefix (path, self->path) && path[strlen (self->path)] == '['
+               && (qd_simulation_get_atomic (sim, i)->type->flags & QD_BLOCK_INTEGRATOR))
+        n_elements++;   /* an element of the vector, expanded (/x[3]) */
+    }
+  if (index < 0 && n_elements > 0)
+    {
+      set_vector_problem (self, n_elements);
+      qd_simulation_free (sim);
+      return;
+    }
   if (index < 0 || !(qd_simulation_get_atomic (sim, (guint) index)->type->flags & QD_BLOCK_INTEGRATOR))
     {
       /* TRANSLATORS: %s is a block path */
@@ -211,14 +239,7 @@ collect (QdQuantView *self,
     }
   if (qd_simulation_get_block_width (sim, (guint) index) > 1)
     {
-      /* A vector's element events interleave: one state's quantization
-       * is not among them by itself. */
-      /* TRANSLATORS: %s is a block path, %u a number of states */
-      g_autofree char *text = g_strdup_printf (_("%s is a vector of %u states run as one block; the quantization view shows a scalar Integrator."),
-                                               self->path,
-                                               qd_simulation_get_block_width (sim, (guint) index));
-
-      set_problem (self, text);
+      set_vector_problem (self, qd_simulation_get_block_width (sim, (guint) index));
       qd_simulation_free (sim);
       return;
     }
