@@ -160,18 +160,23 @@ QD_DEFINE_EVAL0_RUN (wsum_eval0_run, wsum_eval0)
 
 /* wsum_affine_2() for vectors of type @V of @L doubles (the lanes'
  * operations are those of double: the same bits whatever the width),
- * @VI the integers of their size: four vectors of sums at a time, then
- * the rest one by one. The weights 1 and −1, the commonest, without
- * their products: 1·a is a and (−1)·b is −b exactly, and c + (−b) is
- * c − b (IEEE 754), so the values are the same to the bit (but for a
- * NaN's sign, which the solver rejects anyway). The finiteness test
- * costs no addition: x·0 is ±0 for a finite x and NaN otherwise, and
- * the bits of those products or-ed together are ±0 or a NaN; so the
+ * @VI the integers of their size, @ANY (VI) whether one of its bits is
+ * set: four vectors of sums at a time, then one at a time, then, for
+ * the last n mod L, one vector ending at the last sum, which computes
+ * again sums already written (the same values: the outputs overlap
+ * nothing the run reads) rather than going one by one; fewer than L
+ * sums one by one. The weights 1 and −1, the commonest, without their
+ * products: 1·a is a and (−1)·b is −b exactly, and c + (−b) is c − b
+ * (IEEE 754), so the values are the same to the bit (but for a NaN's
+ * sign, which the solver rejects anyway). The finiteness test adds no
+ * addition: x·0 is ±0 for a finite x and NaN otherwise, and the bits of
+ * those products but the sign, or-ed together, are 0 or not; so the
  * loop's additions are only the sums' (a multiplication and a logical
- * operation go where additions do not, on most processors). The vectors
- * go through memcpy, never by value through a call, so that no function
- * of the baseline instruction set sees a wider type. */
-#define DEFINE_WSUM_AFFINE_2(name, V, VI, L, ...)                           \
+ * operation go where additions do not, on most processors). Returns 0
+ * when the outputs are finite, NaN otherwise. The vectors go through
+ * memcpy, never by value through a call, so that no function of the
+ * baseline instruction set sees a wider type. */
+#define DEFINE_WSUM_AFFINE_2(name, V, VI, L, ANY, ...)                      \
   __VA_ARGS__ static double                                                 \
   name (double       *restrict y,                                           \
         const double *restrict a,                                           \
@@ -181,63 +186,107 @@ QD_DEFINE_EVAL0_RUN (wsum_eval0_run, wsum_eval0)
         gsize         n)                                                    \
   {                                                                         \
     V zero, v0, v1;                                                         \
-    VI acc[4];                                                              \
-    guint64 bits = 0, x0;                                                   \
-    double r;                                                               \
+    VI acc0, acc1, acc2, acc3, mask;                                        \
     gsize j = 0;                                                            \
                                                                             \
+    if (n < (L))                                                            \
+      return wsum_affine_2_one_by_one (y, a, b, w0, w1, n);                 \
     for (int l = 0; l < (L); l++)                                           \
       {                                                                     \
         zero[l] = 0.0;                                                      \
         v0[l] = w0;                                                         \
         v1[l] = w1;                                                         \
+        mask[l] = G_MAXINT64;                                               \
       }                                                                     \
-    for (int u = 0; u < 4; u++)                                             \
-      acc[u] = (VI) zero;                                                   \
+    acc0 = acc1 = acc2 = acc3 = (VI) zero;                                  \
     if (w0 == 1.0 && w1 == -1.0)                                            \
-      for (; j + 4 * (L) <= n; j += 4 * (L))                                \
-        WSUM_FOUR (V, VI, L, (zero + p) - q);                               \
+      WSUM_LOOPS (V, VI, L, (zero + p) - q);                                \
     else                                                                    \
-      for (; j + 4 * (L) <= n; j += 4 * (L))                                \
-        WSUM_FOUR (V, VI, L, (zero + v0 * p) + v1 * q);                     \
-    acc[0] = (acc[0] | acc[1]) | (acc[2] | acc[3]);                         \
-    for (int l = 0; l < (L); l++)                                           \
-      bits |= (guint64) acc[0][l];                                          \
-    for (; j < n; j++)                                                      \
-      {                                                                     \
-        y[j] = (0.0 + w0 * a[j]) + w1 * b[j];                               \
-        r = y[j] * 0.0;                                                     \
-        memcpy (&x0, &r, sizeof x0);                                        \
-        bits |= x0;                                                         \
-      }                                                                     \
-    memcpy (&r, &bits, sizeof r);                                           \
-    return r;                                                               \
+      WSUM_LOOPS (V, VI, L, (zero + v0 * p) + v1 * q);                      \
+    return ANY (((acc0 | acc1) | (acc2 | acc3)) & mask) ? NAN : 0.0;        \
   }
-/* Four vectors of sums from @j on, each @X of p from @a and q from @b,
+/* One vector of sums at @j + @k @L, each @X of p from @a and q from @b,
  * its products by 0 or-ed into @acc. */
-#define WSUM_FOUR(V, VI, L, X)                                              \
+#define WSUM_ONE(V, VI, L, X, k, acc)                                       \
   do                                                                        \
-    for (int u = 0; u < 4; u++)                                             \
-      {                                                                     \
-        V p, q, x;                                                          \
+    {                                                                       \
+      V p, q, x;                                                            \
                                                                             \
-        memcpy (&p, a + j + u * (L), sizeof p);                             \
-        memcpy (&q, b + j + u * (L), sizeof q);                             \
-        x = X;                                                              \
-        memcpy (y + j + u * (L), &x, sizeof x);                             \
-        acc[u] |= (VI) (x * zero);                                          \
-      }                                                                     \
+      memcpy (&p, a + j + (k) * (L), sizeof p);                             \
+      memcpy (&q, b + j + (k) * (L), sizeof q);                             \
+      x = X;                                                                \
+      memcpy (y + j + (k) * (L), &x, sizeof x);                             \
+      acc |= (VI) (x * zero);                                               \
+    }                                                                       \
   while (0)
+/* The loops of DEFINE_WSUM_AFFINE_2, @n >= @L. */
+#define WSUM_LOOPS(V, VI, L, X)                                             \
+  do                                                                        \
+    {                                                                       \
+      for (; j + 4 * (L) <= n; j += 4 * (L))                                \
+        {                                                                   \
+          WSUM_ONE (V, VI, L, X, 0, acc0);                                  \
+          WSUM_ONE (V, VI, L, X, 1, acc1);                                  \
+          WSUM_ONE (V, VI, L, X, 2, acc2);                                  \
+          WSUM_ONE (V, VI, L, X, 3, acc3);                                  \
+        }                                                                   \
+      for (; j + (L) <= n; j += (L))                                        \
+        WSUM_ONE (V, VI, L, X, 0, acc0);                                    \
+      if (j < n)                                                            \
+        {                                                                   \
+          j = n - (L);                                                      \
+          WSUM_ONE (V, VI, L, X, 0, acc1);                                  \
+        }                                                                   \
+    }                                                                       \
+  while (0)
+
+/* Fewer sums than a vector's lanes: one by one, the same arithmetic;
+ * their sum. */
+static double
+wsum_affine_2_one_by_one (double       *restrict y,
+                          const double *restrict a,
+                          const double *restrict b,
+                          double        w0,
+                          double        w1,
+                          gsize         n)
+{
+  double sum = 0.0;
+
+  for (gsize j = 0; j < n; j++)
+    {
+      y[j] = (0.0 + w0 * a[j]) + w1 * b[j];
+      sum += y[j];
+    }
+  return sum;
+}
+
+static inline gboolean
+wsum_any_2 (QdVec2i d)
+{
+  return (d[0] | d[1]) != 0;
+}
+
+#ifdef QD_HAVE_AVX2
+/* One instruction (vptest) where the lanes one by one take several. */
+QD_TARGET_AVX2 static inline gboolean
+wsum_any_4 (QdVec4i d)
+{
+  typedef long long LL4 __attribute__ ((vector_size (4 * sizeof (long long))));
+
+  return !__builtin_ia32_ptestz256 ((LL4) d, (LL4) d);
+}
+#endif
 
 /* Two inputs at consecutive places each and the same weights: the LC
  * line's sums, one vectorised loop (wsum_eval0()'s sum, the same bits),
- * returning ±0 when the outputs are finite and NaN otherwise: in SSE2's
+ * returning 0 when the outputs are finite and NaN otherwise: in SSE2's
  * vectors of two, and where the processor has them in AVX2's of four,
  * which halve the operations per value (the loop's additions, not its
  * memory, are what it waits for while the values are in the cache). */
-DEFINE_WSUM_AFFINE_2 (wsum_affine_2, QdVec2, QdVec2i, 2)
+DEFINE_WSUM_AFFINE_2 (wsum_affine_2, QdVec2, QdVec2i, 2, wsum_any_2)
 #ifdef QD_HAVE_AVX2
-DEFINE_WSUM_AFFINE_2 (wsum_affine_2_avx2, QdVec4, QdVec4i, 4, QD_TARGET_AVX2)
+DEFINE_WSUM_AFFINE_2 (wsum_affine_2_avx2, QdVec4, QdVec4i, 4, wsum_any_4,
+                      QD_TARGET_AVX2)
 #endif
 
 /* wsum_eval0() over a run of sums at affine places

@@ -1005,7 +1005,7 @@ all_finite (const QdClassicRhs *self,
 
 /* An affine run, given the addresses of this evaluation's y and dy;
  * FALSE when it wrote derivatives and one of them is not finite. */
-static gboolean
+static inline gboolean
 run_affine (Affine       *aff,
             const double *y,
             double       *dy,
@@ -1013,9 +1013,10 @@ run_affine (Affine       *aff,
             QdClassicRhs *self)
 {
   QdEval0Affine *run = &aff->run;
+  guint n_in = aff->n_in;
   double check;
 
-  for (guint i = 0; i < aff->n_in; i++)
+  for (guint i = 0; i < n_in; i++)
     if (aff->in_y[i])
       run->in[i] = y + aff->in[i];
   if (aff->to_dy != NO_SLOT)
@@ -1038,6 +1039,32 @@ singles_finite (const QdClassicRhs *self,
   return !bad;
 }
 
+/* The blocks alone or in runs, in program order. */
+static gboolean
+run_program (QdClassicRhs *self,
+             double        t,
+             const double *y,
+             double       *dy)
+{
+  const Run *runs = self->runs;
+  guint n_runs = self->n_runs;
+  gboolean finite = TRUE;
+
+  for (guint k = 0; k < n_runs; k++)
+    {
+      const Run *run = &runs[k];
+
+      if (run->affine != NO_SLOT)
+        finite &= run_affine (&self->affine[run->affine], y, dy, t, self);
+      else if (run->run != NULL)
+        run->run (&self->eops[run->first], run->n, t, self->slots);
+      else
+        for (guint r = run->first; r < run->first + run->n; r++)
+          run_one (self, r, t);
+    }
+  return finite;
+}
+
 gboolean
 qd_classic_rhs_eval (QdClassicRhs *self,
                      double        t,
@@ -1045,17 +1072,33 @@ qd_classic_rhs_eval (QdClassicRhs *self,
                      double       *dy)
 {
   QdSimulation *sim = self->sim;
-  double *v = self->slots, sum = 0.0;
-  gboolean finite = TRUE;
+  double *restrict v = self->slots;
+  const Copy *copies = self->copies;
+  guint n_singles = self->n_singles, n_copies = self->n_copies;
+  double sum = 0.0;
+  gboolean finite;
 
-  /* The states where the slots are read (affine runs read y). */
+  /* The states where the slots are read (affine runs read y). Each loop
+   * keeps its bounds and arrays in locals: the stores into v and dy
+   * would otherwise make the compiler read them again at every value. */
   if (self->y_all)
     memcpy (v, y, self->n * sizeof (double));
   else
-    for (guint e = 0; e < self->n_y_needed; e++)
-      v[self->y_needed[e]] = y[self->y_needed[e]];
-  for (guint e = 0; e < self->n_outside; e++)
-    v[self->outside[e].slot] = qd_signal_eval (self->outside[e].signal, t);
+    {
+      const guint32 *needed = self->y_needed;
+      guint n_needed = self->n_y_needed;
+
+      for (guint e = 0; e < n_needed; e++)
+        v[needed[e]] = y[needed[e]];
+    }
+  if (self->n_outside > 0)
+    {
+      const Outside *outside = self->outside;
+      guint n_outside = self->n_outside;
+
+      for (guint e = 0; e < n_outside; e++)
+        v[outside[e].slot] = qd_signal_eval (outside[e].signal, t);
+    }
   for (guint e = 0; e < self->n_published; e++)
     {
       guint k = self->published[e];
@@ -1063,33 +1106,21 @@ qd_classic_rhs_eval (QdClassicRhs *self,
       qd_signal_set_constant (&sim->signals[sim->out_base[self->states[k]]],
                               t, y[k]);
     }
-  for (guint k = 0; k < self->n_runs; k++)
-    {
-      const Run *run = &self->runs[k];
-
-      if (run->affine != NO_SLOT)
-        finite &= run_affine (&self->affine[run->affine], y, dy, t, self);
-      else if (run->run != NULL)
-        run->run (&self->eops[run->first], run->n, t, v);
-      else
-        for (guint r = run->first; r < run->first + run->n; r++)
-          run_one (self, r, t);
-    }
+  finite = run_program (self, t, y, dy);
   /* The runs that write derivatives have tested theirs; the others are
    * tested as they are copied: one alone added to a sum, finite when
    * they all are (looked at one by one only when it is not), several at
    * once as a stretch. */
-  for (guint e = 0; e < self->n_singles; e++)
+  for (guint e = 0; e < n_singles; e++)
     {
-      const Copy *c = &self->copies[e];
-      double x = v[c->slot];
+      double x = v[copies[e].slot];
 
-      dy[c->k] = x;
+      dy[copies[e].k] = x;
       sum += x;
     }
-  for (guint e = self->n_singles; e < self->n_copies; e++)
+  for (guint e = n_singles; e < n_copies; e++)
     {
-      const Copy *c = &self->copies[e];
+      const Copy *c = &copies[e];
 
       memcpy (dy + c->k, v + c->slot, c->n * sizeof (double));
       finite &= all_finite (self, dy + c->k, c->n);

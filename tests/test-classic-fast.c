@@ -534,13 +534,14 @@ test_affine_mirror (gconstpointer data)
   g_assert_cmpuint (counts[2], ==, n);
 }
 
-/* f of the LC line (N = 100) on chosen states, through the affine run:
- * the line's values; FALSE when a derivative is infinite or NaN, TRUE
- * when they are all finite though their sum overflows. */
+/* f of the LC line of @n states on chosen states, through the affine
+ * run: the line's values; FALSE when a derivative is infinite or NaN,
+ * TRUE when they are all finite though their sum overflows. With an odd
+ * @n the run's last sums are a vector that overlaps the one before it:
+ * the same values, and a derivative there that is not finite is found. */
 static void
-test_affine_finite (void)
+check_affine_finite (guint n)
 {
-  const guint n = 100;
   g_autoptr(QdDocument) doc = lcline_document (n);
   g_autofree double *y = g_new (double, n);
   g_autofree double *dy = g_new (double, n);
@@ -605,7 +606,26 @@ test_affine_finite (void)
       minus_zero += signbit (y[i - 1] - y[i + 1]) != 0;
     }
   g_assert_cmpuint (minus_zero, >=, n / 4);
+
+  /* The run's last sum alone not finite, then all finite again. */
+  for (guint i = 0; i < n; i++)
+    y[i] = 0.5 * i - 7.0;
+  y[n - 1] = NAN;
+  g_assert_false (qd_simulation_eval_classic_rhs (sim, 0.5, y, dy));
+  y[n - 1] = -INFINITY;
+  g_assert_false (qd_simulation_eval_classic_rhs (sim, 0.5, y, dy));
+  y[n - 1] = 1.0;
+  g_assert_true (qd_simulation_eval_classic_rhs (sim, 0.5, y, dy));
+  for (guint i = 1; i + 1 < n; i++)
+    g_assert_cmpfloat (dy[i], ==, y[i - 1] - y[i + 1]);
   qd_simulation_free (sim);
+}
+
+static void
+test_affine_finite (void)
+{
+  check_affine_finite (100);
+  check_affine_finite (101);
 }
 
 /* The loops for the baseline instruction set, which a processor with AVX2
