@@ -29,6 +29,9 @@
  */
 #include <glib/gi18n-lib.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "qd-classic-private.h"
 #include "qd-compile-private.h"
@@ -1237,8 +1240,57 @@ compile_flat (QdDocument        *document,
   return sim;
 }
 
+/* @document's runs of scalar blocks as native vector blocks
+ * (qd-compile-scalar-runs.c): the expansion of the document with each
+ * run folded into vector blocks, when the native path takes it whole;
+ * NULL otherwise, and @document compiles as it is. A document given up
+ * by the caller then goes, before the native model allocates its
+ * element state: its blocks were read into the folded copy. */
+static QdDocument *
+fold_scalar_runs (QdDocument        *document,
+                  gboolean           owned,
+                  const char *const *overrides,
+                  GHashTable        *zero_inputs,
+                  GHashTable        *native)
+{
+  g_autoptr(GPtrArray) presets = g_ptr_array_new ();
+  g_autoptr(GPtrArray) problems =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) qd_problem_free);
+  g_autoptr(QdDocument) folded = qd_scalar_runs_fold (document, native,
+                                                      presets);
+  QdDocument *flat;
+  QdSystem *root;
+
+  if (folded == NULL)
+    return NULL;
+  flat = qd_vector_expand (folded, overrides, problems, zero_inputs, native);
+  for (guint i = 0; i < presets->len; i++)
+    g_hash_table_remove (native, g_ptr_array_index (presets, i));
+  /* The folded model's problems are the scalar one's, which names its
+   * blocks as drawn: that one reports them. */
+  if (flat == NULL || problems->len > 0 || g_hash_table_size (native) == 0)
+    {
+      g_clear_object (&flat);
+      g_hash_table_remove_all (native);
+      g_hash_table_remove_all (zero_inputs);
+      return NULL;
+    }
+  root = qd_document_get_root (document);
+  if (owned && G_OBJECT (document)->ref_count == 1
+      && g_atomic_int_get (&root->ref_count) == 1)
+    {
+      qd_system_drop_links (root);
+      qd_system_drop_blocks (root);
+#ifdef __GLIBC__
+      malloc_trim (0);
+#endif
+    }
+  return flat;
+}
+
 /* A document with vector signals is compiled as its expansion into
- * elements (qd-compile-vector.c). */
+ * elements (qd-compile-vector.c); one with runs of scalar blocks may be
+ * compiled as those runs folded into vector blocks. */
 QdSimulation *
 qd_compile (QdDocument        *document,
             const char *const *overrides,
@@ -1272,6 +1324,8 @@ qd_compile (QdDocument        *document,
         }
       return NULL;
     }
+  if (flat == NULL)
+    flat = fold_scalar_runs (document, owned, overrides, zero_inputs, native);
   /* Links are dropped only from a plain document given up by the caller:
    * an expansion may share systems with the document it expands. */
   sim = compile_flat (flat != NULL ? flat : document, overrides,

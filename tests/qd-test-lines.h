@@ -24,6 +24,9 @@ typedef struct
 /* The line's settings: QSS2 to t = 3, quanta 1e-6 and 1e-3. */
 void          qd_test_line_settings    (QdDocument *doc,
                                         guint       n);
+/* The model's integration method. */
+void          qd_test_line_method      (QdDocument *doc,
+                                        const char *method);
 /* d, a unit pulse of width 1. */
 QdBlock      *qd_test_line_pulse       (QdDocument *doc);
 /* The x0 of state i: 0, or a spread of values when @spread. */

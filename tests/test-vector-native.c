@@ -57,16 +57,6 @@ emitted (GArray   *log,
   return out;
 }
 
-static void
-set_method (QdDocument *doc,
-            const char *method)
-{
-  QdSettings settings = *qd_document_get_settings (doc);
-
-  settings.method = (char *) method;
-  g_assert_true (qd_document_set_settings (doc, &settings, NULL));
-}
-
 /* The vector line run natively (three blocks: the Pulse, dx and x)
  * against the same line drawn section by section: every output of every
  * element, in the same order, the same segments to the last bit; the
@@ -84,9 +74,11 @@ compare_native (guint       n,
   g_autofree guint64 *steps = g_new0 (guint64, n);
   guint64 total = 0;
 
-  set_method (scalar, method);
-  set_method (vector, method);
-  a = qd_test_compile (scalar);
+  qd_test_line_method (scalar, method);
+  qd_test_line_method (vector, method);
+  /* The line drawn section by section would run natively too
+   * (qd-compile-scalar-runs.c): compiled as drawn. */
+  a = qd_test_compile_expanded (scalar);
   b = qd_test_compile (vector);
   g_assert_cmpuint (qd_simulation_get_n_atomics (b), ==, 3);
   g_assert_cmpstr (qd_simulation_get_atomic (b, 2)->path, ==, "/x");
@@ -113,7 +105,9 @@ compare_native (guint       n,
   qd_simulation_free (b);
 
   /* With the log: every output, in order. */
+  g_setenv ("QDEVS_VECTORS", "expand", TRUE);
   log_a = qd_test_run_logged (scalar);
+  g_setenv ("QDEVS_VECTORS", "native", TRUE);
   log_b = qd_test_run_logged (vector);
   out_a = emitted (log_a, FALSE);
   out_b = emitted (log_b, TRUE);
@@ -375,11 +369,11 @@ test_native_fallback (void)
 
   /* So does a method with no native form, and a classic solver (which
    * advances the states through the scalar Integrators). */
-  set_method (plain, "LIQSS2");
+  qd_test_line_method (plain, "LIQSS2");
   a = qd_test_compile (plain);
   g_assert_cmpuint (qd_simulation_get_n_atomics (a), ==, 2 * 10 + 1);
   qd_simulation_free (a);
-  set_method (plain, "QSS2");
+  qd_test_line_method (plain, "QSS2");
   {
     QdSettings settings = *qd_document_get_settings (plain);
 
