@@ -27,15 +27,17 @@
  *    offset k >= −1 (element i reads i + k: an Index Shift of −k); the
  *    elements it shifts in read zero (a missing input), or, for k = −1,
  *    one signal from outside the run (the Index Shift's second input);
- *  - nothing outside the run reads its blocks.
+ *  - nothing outside the run reads its blocks but a Scope or To CSV
+ *    reading an Integrator: that port is bound to the element (the
+ *    native path's sinks, qd_scalar_runs_bind_sinks()), and shows the
+ *    same trace, named as drawn.
  *
  * What does not fit stays scalar, next to the runs: a model may mix
  * both. Only the root system is searched, and only when it has no
  * subsystem, no vector block and a QSS solver: the native path allows
- * neither (docs/vectors.md). A Scope or To CSV reading an element, or
- * any block outside reading one, leaves its run scalar (the native
- * blocks' elements are read only by native blocks or by sinks that show
- * a vector's elements, which a scalar Scope's ports are not).
+ * neither (docs/vectors.md). Any other block reading an element leaves
+ * its run scalar (the native blocks' elements are read only by native
+ * blocks and sinks).
  *
  * The runs are taken from QD_VECTOR_NATIVE_MIN elements in all (both
  * blocks of a unit count, as the native path counts them), or with
@@ -88,6 +90,7 @@ typedef enum
   ROLE_OTHER,
   ROLE_INTEGRATOR,   /* a scalar Integrator with a native form */
   ROLE_FEEDER,       /* a static block with a native form */
+  ROLE_SINK,         /* a Scope or To CSV: may show a run's elements */
 } Role;
 
 typedef struct
@@ -222,6 +225,11 @@ classify_block (Scan              *s,
 {
   g_autofree const char **texts = NULL;
 
+  /* A sink is a block that chooses elements to show, as the vector
+   * expansion tells them (qd-compile-vector.c). */
+  if (type != NULL && (type->flags & QD_BLOCK_STRUCTURAL) == 0
+      && block->inner == NULL && qd_block_type_find_param (type, "elements") >= 0)
+    return ROLE_SINK;
   if (type == NULL || block->inner != NULL || block->placeholder
       || type->fast == NULL || type->fast->vector_type == NULL
       || type->fast->vector_accepts == NULL)
@@ -676,7 +684,9 @@ settle_runs (Scan *s)
             RDriver d = driver (s, b, q);
             guint32 owner = d.src != 0 ? s->run_of[d.src - 1] : 0;
 
-            if (owner != 0 && owner != s->run_of[b])
+            if (owner != 0 && owner != s->run_of[b]
+                && !(s->role[b] == ROLE_SINK && s->role[d.src - 1] == ROLE_INTEGRATOR
+                     && d.port == 0))
               {
                 drop_run (s, owner - 1);
                 changed = TRUE;
@@ -698,6 +708,7 @@ typedef struct
   QdBlock   **copy;      /* the copy of each block outside the runs */
   GHashTable *native;
   GPtrArray  *presets;
+  GArray     *sinks;     /* QdRunSinkPort */
   guint       n_links;
 } Fold;
 
@@ -856,10 +867,11 @@ fold_run_links (Fold      *f,
 static QdSystem *
 fold_system (Scan       *s,
              GHashTable *native,
-             GPtrArray  *presets)
+             GPtrArray  *presets,
+             GArray     *sinks)
 {
   Fold f = { s, qd_system_new (), g_new0 (QdBlock *, MAX (s->n, 1)),
-             native, presets, 0 };
+             native, presets, sinks, 0 };
   g_autofree QdBlock **run_x = g_new0 (QdBlock *, MAX (s->runs->len, 1));
   g_autofree QdBlock **run_f = g_new0 (QdBlock *, MAX (s->runs->len, 1));
 
@@ -887,8 +899,21 @@ fold_system (Scan       *s,
         {
           RDriver d = driver (s, b, q);
 
-          if (d.src != 0)
-            fold_link (&f, f.copy[d.src - 1], d.port, f.copy[b], q);
+          if (d.src == 0)
+            continue;
+          if (s->run_of[d.src - 1] != 0)
+            {
+              /* A sink showing an element: bound once expanded
+               * (qd_scalar_runs_bind_sinks()). */
+              const Run *r = &g_array_index (s->runs, Run, s->run_of[d.src - 1] - 1);
+              QdRunSinkPort port = { f.copy[b]->id, q,
+                                     run_x[s->run_of[d.src - 1] - 1]->id,
+                                     (d.src - 1 - r->start) / 2 };
+
+              g_array_append_val (f.sinks, port);
+              continue;
+            }
+          fold_link (&f, f.copy[d.src - 1], d.port, f.copy[b], q);
         }
     }
   for (guint32 ri = 0; ri < s->runs->len; ri++)
@@ -919,7 +944,8 @@ scan_clear (Scan *s)
 QdDocument *
 qd_scalar_runs_fold (QdDocument *document,
                      GHashTable *native,
-                     GPtrArray  *presets)
+                     GPtrArray  *presets,
+                     GArray     *sinks)
 {
   const char *mode = g_getenv ("QDEVS_VECTORS");
   Scan s = { 0 };
@@ -962,7 +988,7 @@ qd_scalar_runs_fold (QdDocument *document,
           GPtrArray *vars = qd_document_get_variables (document);
 
           folded = qd_document_new ();
-          qd_document_take_root (folded, fold_system (&s, native, presets));
+          qd_document_take_root (folded, fold_system (&s, native, presets, sinks));
           qd_document_set_settings (folded, s.settings, NULL);
           for (guint i = 0; vars != NULL && i < vars->len; i++)
             {
@@ -974,4 +1000,61 @@ qd_scalar_runs_fold (QdDocument *document,
     }
   scan_clear (&s);
   return folded;
+}
+
+/* The block of @root with id @id. */
+static QdBlock *
+find_by_id (QdSystem   *root,
+            const char *id)
+{
+  for (guint i = 0; i < root->blocks->len; i++)
+    {
+      QdBlock *block = g_ptr_array_index (root->blocks, i);
+
+      if (strcmp (block->id, id) == 0)
+        return block;
+    }
+  return NULL;
+}
+
+void
+qd_scalar_runs_bind_sinks (QdDocument *flat,
+                           GHashTable *native,
+                           GArray     *sinks)
+{
+  QdSystem *root = qd_document_get_root (flat);
+
+  for (guint k = 0; k < sinks->len; k++)
+    {
+      const QdRunSinkPort *sp = &g_array_index (sinks, QdRunSinkPort, k);
+      QdBlock *sink = find_by_id (root, sp->sink);
+      QdBlock *x = find_by_id (root, sp->vector);
+      QdVectorNative *v;
+      g_autofree char *id = g_strdup_printf ("run-sink-%u", k + 1);
+      QdLink *link;
+      guint n_in = 0, n_out = 0;
+
+      if (sink == NULL || x == NULL
+          || !qd_block_count_ports (sink, &n_in, &n_out, NULL) || sp->port >= n_in)
+        continue;
+      v = g_hash_table_lookup (native, sink);
+      if (v == NULL)
+        {
+          v = g_new0 (QdVectorNative, 1);
+          v->block = sink;
+          v->n_ports = n_in;
+          v->ports = g_new0 (QdVectorPort, n_in);
+          for (guint q = 0; q < n_in; q++)
+            v->ports[q].element = -1;
+          g_hash_table_insert (native, sink, v);
+        }
+      /* The port reads element @element where the vector keeps it, and
+       * passes on only its events (qd-compile-vector-native.c,
+       * bind_sink()). */
+      v->ports[sp->port].driver = x;
+      v->ports[sp->port].element = (gint) sp->element;
+      link = qd_link_new_from_block (id, x, 0);
+      qd_link_add_target_block (link, sink, sp->port);
+      qd_system_append_link (root, link);
+    }
 }

@@ -88,9 +88,25 @@ char       *qd_vector_native_element_path (QdSimulation   *sim,
  * element names go into @native, keyed by the run's vector blocks
  * there, for qd_vector_native_emit() to take; the keys also go into
  * @presets (QdBlock*), for the caller to remove what was not taken. */
+typedef struct
+{
+  const char *sink;      /* the sink's id */
+  guint       port;
+  const char *vector;    /* the run's vector Integrator's id */
+  guint       element;   /* from 0 */
+} QdRunSinkPort;
+
+/* ... and the ports of Scopes and To CSVs that show an element of a
+ * run, left unlinked, in @sinks (QdRunSinkPort, the ids the folded
+ * document's), for qd_scalar_runs_bind_sinks() to link and bind in the
+ * folded document's expansion @flat. */
 QdDocument *qd_scalar_runs_fold  (QdDocument        *document,
                                   GHashTable        *native,
-                                  GPtrArray         *presets);
+                                  GPtrArray         *presets,
+                                  GArray            *sinks);
+void        qd_scalar_runs_bind_sinks (QdDocument   *flat,
+                                       GHashTable   *native,
+                                       GArray       *sinks);
 
 /* Frees @flat, an expansion compiled, and gives the memory of its many
  * small blocks and links back to the system at once. */

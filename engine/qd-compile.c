@@ -1256,8 +1256,9 @@ fold_scalar_runs (QdDocument        *document,
   g_autoptr(GPtrArray) presets = g_ptr_array_new ();
   g_autoptr(GPtrArray) problems =
     g_ptr_array_new_with_free_func ((GDestroyNotify) qd_problem_free);
+  g_autoptr(GArray) sinks = g_array_new (FALSE, FALSE, sizeof (QdRunSinkPort));
   g_autoptr(QdDocument) folded = qd_scalar_runs_fold (document, native,
-                                                      presets);
+                                                      presets, sinks);
   QdDocument *flat;
   QdSystem *root;
 
@@ -1275,6 +1276,7 @@ fold_scalar_runs (QdDocument        *document,
       g_hash_table_remove_all (zero_inputs);
       return NULL;
     }
+  qd_scalar_runs_bind_sinks (flat, native, sinks);
   root = qd_document_get_root (document);
   if (owned && G_OBJECT (document)->ref_count == 1
       && g_atomic_int_get (&root->ref_count) == 1)

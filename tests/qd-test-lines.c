@@ -197,3 +197,16 @@ qd_test_compile_error (QdDocument *doc)
   return message;
 }
 
+
+GArray *
+qd_test_trace_segments (QdSimulation *sim,
+                        const char   *name)
+{
+  QdTrace *trace = qd_test_find_trace (sim, name);
+  GArray *out = g_array_new (FALSE, TRUE, sizeof (QdSignal));
+
+  g_assert_nonnull (trace);
+  for (gsize k = qd_trace_get_first (trace); k < qd_trace_get_length (trace); k++)
+    g_array_append_vals (out, qd_trace_get (trace, k), 1);
+  return out;
+}

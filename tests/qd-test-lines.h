@@ -43,6 +43,9 @@ QdDocument   *qd_test_line_vector      (guint       n,
 GArray       *qd_test_run_logged       (QdDocument *doc);
 /* @doc compiled with its vectors expanded (QDEVS_VECTORS=expand). */
 QdSimulation *qd_test_compile_expanded (QdDocument *doc);
+/* The segments of trace @name of @sim (it must have it), in order. */
+GArray       *qd_test_trace_segments   (QdSimulation *sim,
+                                        const char   *name);
 /* The message of @doc's compile error (it must have one). */
 char         *qd_test_compile_error    (QdDocument *doc);
 

@@ -9,10 +9,14 @@
  * every output of every element in the same order, the same steps and
  * events. Models that must stay scalar stay so (a nonlinear function, a
  * Scope reading an element, a run broken by one Integrator's method, a
- * signal that every element reads, the Integrator before its feeder),
+ * signal that every element reads, the Integrator before its feeder);
+ * a Scope and a To CSV showing elements get the scalar compile's traces
+ * and file,
  * and a runtime error names the element's own block.
  */
 #include <string.h>
+
+#include <glib/gstdio.h>
 
 #include "qd-test-lines.h"
 #include "qd-block-fast-private.h"
@@ -217,7 +221,7 @@ test_runs_chain (void)
 
 /* Models that stay scalar, with QDEVS_VECTORS=native too: the advection
  * chain (a nonlinear function has no native form), the LC line with a
- * Scope on x5 (a scalar port reading an element), with one Integrator of
+ * Gain reading x5 (a block outside reading an element), with one Integrator of
  * another method (the runs either side read each other); and, without
  * QDEVS_VECTORS, a line below QD_VECTOR_NATIVE_MIN elements. */
 static void
@@ -228,7 +232,7 @@ test_runs_unmatched (void)
   g_autoptr(QdDocument) mixed = qd_test_line_scalar (10, FALSE);
   g_autoptr(QdDocument) small = qd_test_line_scalar (10, FALSE);
   QdBlock *prev = qd_test_add_block (advection, "constant", "Inflow");
-  QdBlock *scope = qd_test_add_block (scoped, "scope", "Scope");
+  QdBlock *gain = qd_test_add_block (scoped, "gain", "Gain");
   QdSimulation *sim;
 
   for (guint j = 0; j < 10; j++)
@@ -249,11 +253,11 @@ test_runs_unmatched (void)
   g_assert_cmpuint (qd_simulation_get_n_atomics (sim), ==, 21);
   qd_simulation_free (sim);
 
-  qd_test_connect (scoped, qd_document_find_block_by_path (scoped, "/x5"), 0, scope, 0);
+  /* A Gain reading x5. */
+  qd_test_set_param (scoped, gain, "k", "2");
+  qd_test_connect (scoped, qd_document_find_block_by_path (scoped, "/x5"), 0, gain, 0);
   sim = compile_mode (scoped, "native");
   g_assert_cmpuint (qd_simulation_get_n_atomics (sim), ==, 22);
-  qd_test_run (sim);
-  g_assert_cmpuint (qd_trace_get_length (qd_test_find_trace (sim, "/Scope/x1")), >, 1);
   qd_simulation_free (sim);
 
   qd_test_set_param (mixed, qd_document_find_block_by_path (mixed, "/x5"), "method", "QSS3");
@@ -320,6 +324,65 @@ test_runs_error_path (void)
   g_assert_cmpstr (expanded, ==, native);
 }
 
+/* A Scope on x5, the Pulse and x7, and a To CSV on x2 and x9 sampled
+ * every 0.25 s: the same traces, segment for segment, and the same file
+ * as the scalar compile's, the run native. */
+static void
+test_runs_sinks (void)
+{
+  g_autoptr(QdDocument) doc = qd_test_line_scalar (10, TRUE);
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+  QdBlock *csv = qd_test_add_block (doc, "to_csv", "CSV");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("qdevs-runs-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "out.csv", NULL);
+  const char *names[] = { "/Scope/a", "/Scope/d", "/Scope/b" };
+  const char *modes[] = { "expand", "native" };
+  QdSimulation *sims[2];
+  char *texts[2];
+
+  g_assert_no_error (error);
+  qd_test_set_param (doc, scope, "n", "3");
+  qd_test_set_param (doc, scope, "names", "a, d, b");
+  qd_test_connect (doc, qd_document_find_block_by_path (doc, "/x5"), 0, scope, 0);
+  qd_test_connect (doc, qd_document_find_block_by_path (doc, "/Pulse"), 0, scope, 1);
+  qd_test_connect (doc, qd_document_find_block_by_path (doc, "/x7"), 0, scope, 2);
+  qd_test_set_param (doc, csv, "n", "2");
+  qd_test_set_param (doc, csv, "period", "0.25");
+  qd_test_set_param (doc, csv, "file", path);
+  qd_test_connect (doc, qd_document_find_block_by_path (doc, "/x2"), 0, csv, 0);
+  qd_test_connect (doc, qd_document_find_block_by_path (doc, "/x9"), 0, csv, 1);
+  for (guint k = 0; k < 2; k++)
+    {
+      sims[k] = compile_mode (doc, modes[k]);
+      qd_test_run (sims[k]);
+      g_assert_true (g_file_get_contents (path, &texts[k], NULL, NULL));
+      g_remove (path);
+    }
+  g_assert_cmpuint (qd_simulation_get_n_atomics (sims[0]), ==, 23);
+  g_assert_cmpuint (qd_simulation_get_n_atomics (sims[1]), ==, 5);
+  g_assert_cmpuint (qd_simulation_get_integrator_steps (sims[0]), ==,
+                    qd_simulation_get_integrator_steps (sims[1]));
+  for (guint k = 0; k < G_N_ELEMENTS (names); k++)
+    {
+      g_autoptr(GArray) ta = qd_test_trace_segments (sims[0], names[k]);
+      g_autoptr(GArray) tb = qd_test_trace_segments (sims[1], names[k]);
+
+      g_assert_cmpuint (ta->len, >, 1);
+      g_assert_cmpuint (ta->len, ==, tb->len);
+      g_assert_cmpmem (ta->data, ta->len * sizeof (QdSignal),
+                       tb->data, tb->len * sizeof (QdSignal));
+    }
+  g_assert_cmpuint (strlen (texts[0]), >, 100);
+  g_assert_cmpstr (texts[0], ==, texts[1]);
+  for (guint k = 0; k < 2; k++)
+    {
+      qd_simulation_free (sims[k]);
+      g_free (texts[k]);
+    }
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -329,6 +392,7 @@ main (int    argc,
   g_setenv ("QDEVS_VECTORS", "native", TRUE);
   g_test_add_func ("/scalar-runs/line", test_runs_line);
   g_test_add_func ("/scalar-runs/chain", test_runs_chain);
+  g_test_add_func ("/scalar-runs/sinks", test_runs_sinks);
   g_test_add_func ("/scalar-runs/unmatched", test_runs_unmatched);
   g_test_add_func ("/scalar-runs/error-path", test_runs_error_path);
   return g_test_run ();

@@ -156,20 +156,6 @@ test_native_line (void)
   compare_native (1000, "QSS3", TRUE);
 }
 
-/* The segments of trace @name of @sim, in order. */
-static GArray *
-trace_segments (QdSimulation *sim,
-                const char   *name)
-{
-  QdTrace *trace = qd_test_find_trace (sim, name);
-  GArray *out = g_array_new (FALSE, TRUE, sizeof (QdSignal));
-
-  g_assert_nonnull (trace);
-  for (gsize k = qd_trace_get_first (trace); k < qd_trace_get_length (trace); k++)
-    g_array_append_vals (out, qd_trace_get (trace, k), 1);
-  return out;
-}
-
 /* A Scope showing elements of a native vector gets their events: the
  * same traces, segment for segment, as the expanded model's. */
 static void
@@ -194,8 +180,8 @@ test_native_scope (void)
   qd_test_run (b);
   for (guint k = 0; k < G_N_ELEMENTS (names); k++)
     {
-      g_autoptr(GArray) ta = trace_segments (a, names[k]);
-      g_autoptr(GArray) tb = trace_segments (b, names[k]);
+      g_autoptr(GArray) ta = qd_test_trace_segments (a, names[k]);
+      g_autoptr(GArray) tb = qd_test_trace_segments (b, names[k]);
 
       g_assert_cmpuint (ta->len, >, 1);
       g_assert_cmpuint (ta->len, ==, tb->len);
@@ -277,8 +263,8 @@ test_native_gain (void)
   for (guint i = 1; i <= 5; i++)
     {
       g_autofree char *name = g_strdup_printf ("/Scope/q[%u]", i);
-      g_autoptr(GArray) ta = trace_segments (a, name);
-      g_autoptr(GArray) tb = trace_segments (b, name);
+      g_autoptr(GArray) ta = qd_test_trace_segments (a, name);
+      g_autoptr(GArray) tb = qd_test_trace_segments (b, name);
 
       g_assert_cmpuint (ta->len, ==, tb->len);
       g_assert_cmpmem (ta->data, ta->len * sizeof (QdSignal),
