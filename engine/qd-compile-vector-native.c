@@ -48,6 +48,12 @@
  * Otherwise the model is expanded exactly as before, so that every model
  * that ran before runs the same way.
  *
+ * A model drawn as scalar blocks comes here too when it has regular runs
+ * (qd-compile-scalar-runs.c): each run folded into an Integrator of size
+ * K and its Weighted Sum, its x0 values and its element names passed in
+ * the native table (taken by qd_vector_native_emit()), so that an error
+ * names the element's own block (/x7, not /x[7]).
+ *
  * The native blocks compute each element with the scalar blocks' own
  * arithmetic (qd-integrator-input.h, qd-wsum-sum.h, qd-gain-apply.h),
  * and order their elements' events by time, then by index. Where the

@@ -1251,7 +1251,8 @@ fold_scalar_runs (QdDocument        *document,
                   gboolean           owned,
                   const char *const *overrides,
                   GHashTable        *zero_inputs,
-                  GHashTable        *native)
+                  GHashTable        *native,
+                  gboolean          *dropped)
 {
   g_autoptr(GPtrArray) presets = g_ptr_array_new ();
   g_autoptr(GPtrArray) problems =
@@ -1283,6 +1284,7 @@ fold_scalar_runs (QdDocument        *document,
     {
       qd_system_drop_links (root);
       qd_system_drop_blocks (root);
+      *dropped = TRUE;
 #ifdef __GLIBC__
       malloc_trim (0);
 #endif
@@ -1307,6 +1309,10 @@ qd_compile (QdDocument        *document,
   g_autoptr(QdDocument) flat = qd_vector_expand (document, overrides,
                                                  vector_problems, zero_inputs,
                                                  native);
+  g_autoptr(GPtrArray) fold_problems =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) qd_problem_free);
+  g_autoptr(GError) fold_error = NULL;
+  gboolean folded = FALSE, dropped = FALSE;
   QdSimulation *sim;
 
   if (vector_problems->len > 0)
@@ -1327,15 +1333,38 @@ qd_compile (QdDocument        *document,
       return NULL;
     }
   if (flat == NULL)
-    flat = fold_scalar_runs (document, owned, overrides, zero_inputs, native);
+    {
+      flat = fold_scalar_runs (document, owned, overrides, zero_inputs, native,
+                               &dropped);
+      folded = flat != NULL;
+    }
   /* Links are dropped only from a plain document given up by the caller:
    * an expansion may share systems with the document it expands. */
   sim = compile_flat (flat != NULL ? flat : document, overrides,
                       owned && flat == NULL
                       && G_OBJECT (document)->ref_count == 1,
                       flat != NULL ? zero_inputs : NULL,
-                      flat != NULL ? native : NULL, problems, error);
+                      flat != NULL ? native : NULL,
+                      folded ? fold_problems : problems,
+                      folded ? &fold_error : error);
   if (flat != NULL)
     qd_vector_release (g_steal_pointer (&flat));
+  if (folded && sim == NULL && !dropped)
+    {
+      /* A problem in a run (a bad quantum for every Integrator): the
+       * document, still whole, reports it naming the blocks as drawn. */
+      g_hash_table_remove_all (native);
+      g_hash_table_remove_all (zero_inputs);
+      return compile_flat (document, overrides, FALSE, NULL, NULL, problems,
+                           error);
+    }
+  else if (folded && sim == NULL)
+    {
+      /* The document given up is gone: the run's problems, named after
+       * the run's blocks (/x1..x1000). */
+      g_propagate_error (error, g_steal_pointer (&fold_error));
+      for (guint i = 0; problems != NULL && i < fold_problems->len; i++)
+        g_ptr_array_add (problems, g_steal_pointer (&fold_problems->pdata[i]));
+    }
   return sim;
 }

@@ -324,6 +324,45 @@ test_runs_error_path (void)
   g_assert_cmpstr (expanded, ==, native);
 }
 
+/* A bad parameter shared by a run (every Integrator's dqmin −1) is
+ * reported as the model compiled as drawn reports it, naming the first
+ * Integrator, whether the caller keeps the document or gives it up (the
+ * folded model's problem is found before the document goes). */
+static QdDocument *
+bad_quantum_line (void)
+{
+  QdDocument *doc = qd_test_line_scalar (10, FALSE);
+
+  for (guint i = 1; i <= 10; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/x%u", i);
+
+      qd_test_set_param (doc, qd_document_find_block_by_path (doc, path), "dqmin", "-1");
+    }
+  return doc;
+}
+
+static void
+test_runs_problem (void)
+{
+  g_autoptr(QdDocument) doc = bad_quantum_line ();
+  g_autofree char *kept = NULL;
+  g_autoptr(GError) error = NULL, given_error = NULL;
+  QdSimulation *sim;
+
+  kept = qd_test_compile_error (doc);
+  g_assert_true (g_str_has_prefix (kept, "/x1: "));
+  sim = qd_simulation_new_taking (g_object_ref (doc), NULL, NULL, &error);
+  g_assert_null (sim);
+  g_assert_nonnull (error);
+  /* The test holds a reference: nothing was dropped. */
+  g_assert_cmpstr (error->message, ==, kept);
+  sim = qd_simulation_new_taking (bad_quantum_line (), NULL, NULL, &given_error);
+  g_assert_null (sim);
+  g_assert_nonnull (given_error);
+  g_assert_cmpstr (given_error->message, ==, kept);
+}
+
 /* A Scope on x5, the Pulse and x7, and a To CSV on x2 and x9 sampled
  * every 0.25 s: the same traces, segment for segment, and the same file
  * as the scalar compile's, the run native. */
@@ -393,6 +432,7 @@ main (int    argc,
   g_test_add_func ("/scalar-runs/line", test_runs_line);
   g_test_add_func ("/scalar-runs/chain", test_runs_chain);
   g_test_add_func ("/scalar-runs/sinks", test_runs_sinks);
+  g_test_add_func ("/scalar-runs/problem", test_runs_problem);
   g_test_add_func ("/scalar-runs/unmatched", test_runs_unmatched);
   g_test_add_func ("/scalar-runs/error-path", test_runs_error_path);
   return g_test_run ();
