@@ -4,8 +4,8 @@
  * its own Weighted Sum or Gain, again and again) run as native vector
  * blocks (qd-compile-scalar-runs.c) gives the scalar compile's results
  * bit for bit: the LC line (QSS1 to QSS3, x0 zero or a spread, its ends
- * a Pulse and a Weighted Sum of one input) and a chain of three inputs
- * at offsets −1, 0 and 1;
+ * a Pulse and a Weighted Sum of one input), a chain of three inputs
+ * at offsets −1, 0 and 1, and a run of Gains;
  * every output of every element in the same order, the same steps and
  * events. Models that must stay scalar stay so (a nonlinear function, a
  * Scope reading an element, a run broken by one Integrator's method, a
@@ -205,6 +205,33 @@ chain_document (guint n)
   return doc;
 }
 
+/* ẋi = −x(i−1)/2 through Gains, x0 = 1, ẋ1 = −u/2 from a constant u:
+ * a run of Gains, the constant shifted in. */
+static QdDocument *
+gain_document (guint n)
+{
+  QdDocument *doc = qd_document_new ();
+  QdBlock *u = qd_test_add_block (doc, "constant", "u");
+  g_autofree QdBlock **x = g_new0 (QdBlock *, n);
+  g_autofree QdBlock **g = g_new0 (QdBlock *, n);
+
+  qd_test_set_param (doc, u, "value", "3");
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *x_name = g_strdup_printf ("x%u", i + 1);
+      g_autofree char *g_name = g_strdup_printf ("g%u", i + 1);
+
+      g[i] = qd_test_add_block (doc, "gain", g_name);
+      qd_test_set_param (doc, g[i], "k", "-0.5");
+      x[i] = qd_test_add_block (doc, "integrator", x_name);
+      qd_test_set_param (doc, x[i], "x0", "1");
+      qd_test_connect (doc, g[i], 0, x[i], 0);
+      qd_test_connect (doc, i == 0 ? u : x[i - 1], 0, g[i], 0);
+    }
+  qd_test_set_final_time (doc, 3.0);
+  return doc;
+}
+
 static void
 test_runs_chain (void)
 {
@@ -216,6 +243,13 @@ test_runs_chain (void)
 
       qd_test_line_method (doc, methods[m]);
       compare_ways (doc, 200, 1, 1, "/u1..u200");
+    }
+  for (guint m = 0; m < G_N_ELEMENTS (methods); m++)
+    {
+      g_autoptr(QdDocument) doc = gain_document (100);
+
+      qd_test_line_method (doc, methods[m]);
+      compare_ways (doc, 100, 1, 1, "/x1..x100");
     }
 }
 
