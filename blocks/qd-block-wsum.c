@@ -535,6 +535,50 @@ wsum_vector_accepts (const QdBlockType *type,
   return TRUE;
 }
 
+/* The weight of input @k in @weights (a missing one is 1), as text. */
+static const char *
+weight_text (char *const *weights,
+             guint        k)
+{
+  return k < g_strv_length ((char **) weights) ? weights[k] : "1";
+}
+
+/* A sum of fewer inputs is the longer one's when its weights are the
+ * longer one's first and the longer one's others are finite numbers:
+ * each such term adds w · (+0) = ±0 to a partial sum that started at +0
+ * (qd_wsum_sum()) and so is never −0, which leaves it as it is, bit for
+ * bit (an infinite weight would make it NaN). */
+static gboolean
+wsum_vector_fewer_inputs (const QdBlockType *type,
+                          const char *const *texts,
+                          const char *const *fewer)
+{
+  g_auto(GStrv) w = qd_expr_split_vector (texts[PARAM_WEIGHTS]);
+  g_auto(GStrv) w_fewer = qd_expr_split_vector (fewer[PARAM_WEIGHTS]);
+  double n = 0, n_fewer = 0;
+
+  if (!qd_expr_parse_literal (texts[PARAM_N], &n)
+      || !qd_expr_parse_literal (fewer[PARAM_N], &n_fewer)
+      || n_fewer >= n || n_fewer < 1 || n > 64)
+    return FALSE;
+  for (guint k = 0; k < (guint) n; k++)
+    {
+      g_autofree char *a = g_strstrip (g_strdup (weight_text (w, k)));
+      double value;
+
+      if (k < (guint) n_fewer)
+        {
+          g_autofree char *b = g_strstrip (g_strdup (weight_text (w_fewer, k)));
+
+          if (strcmp (a, b) != 0)
+            return FALSE;
+        }
+      else if (!qd_expr_parse_literal (a, &value))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 static const QdBlockFastPaths wsum_fast = {
   .cascade_accepts = wsum_cascade_accepts,
   .cascade_prepare = wsum_cascade_prepare,
@@ -546,6 +590,7 @@ static const QdBlockFastPaths wsum_fast = {
   .eval0_affine = wsum_eval0_affine,
   .vector_type = &qd_block_vector_wsum,
   .vector_accepts = wsum_vector_accepts,
+  .vector_fewer_inputs = wsum_vector_fewer_inputs,
 };
 
 /* On the canvas: the sign of each input, as on a textbook's summing

@@ -48,6 +48,12 @@
  * Otherwise the model is expanded exactly as before, so that every model
  * that ran before runs the same way.
  *
+ * A model drawn as scalar blocks comes here too when it has regular runs
+ * (qd-compile-scalar-runs.c): each run folded into an Integrator of size
+ * K and its Weighted Sum, its x0 values and its element names passed in
+ * the native table (taken by qd_vector_native_emit()), so that an error
+ * names the element's own block (/x7, not /x[7]).
+ *
  * The native blocks compute each element with the scalar blocks' own
  * arithmetic (qd-integrator-input.h, qd-wsum-sum.h, qd-gain-apply.h),
  * and order their elements' events by time, then by index. Where the
@@ -78,7 +84,20 @@ qd_vector_native_free (gpointer data)
   g_free (v->outputs);
   g_free (v->ports);
   g_free (v->x0);
+  qd_vector_names_free (v->names);
   g_free (v);
+}
+
+void
+qd_vector_names_free (QdVectorNames *names)
+{
+  if (names == NULL)
+    return;
+  g_free (names->prefix);
+  g_free (names->names);
+  if (names->chunk != NULL)
+    g_string_chunk_free (names->chunk);
+  g_free (names);
 }
 
 /* ---- Planning (the expander's side) ------------------------------- */
@@ -473,6 +492,7 @@ qd_vector_native_emit (Expander   *e,
       if (vb->width > 1)
         {
           QdVectorNative *v = g_new0 (QdVectorNative, 1);
+          QdVectorNative *preset;
 
           /* Its boundary ports read zero unless a boundary signal drives
            * them; its own ports are checked by the compiler (linked). */
@@ -480,6 +500,14 @@ qd_vector_native_emit (Expander   *e,
 
           v->block = dst;
           v->width = vb->width;
+          /* A run of scalar blocks' x0 values and element names
+           * (qd-compile-scalar-runs.c). */
+          preset = g_hash_table_lookup (native, vb->block);
+          if (preset != NULL)
+            {
+              v->x0 = g_steal_pointer (&preset->x0);
+              v->names = g_steal_pointer (&preset->names);
+            }
           if (vb->x0 != NULL)
             {
               /* The block's own x0 is then unused: one number, which
@@ -733,6 +761,12 @@ qd_vector_native_element_path (QdSimulation   *sim,
 
   if (v == NULL || sig == NULL || sig->tag >= v->width)
     return NULL;
+  /* A run of scalar blocks: the element's own block, in the root. */
+  if (v->names != NULL && v->names->names != NULL)
+    return g_strdup_printf ("/%s", v->names->names[sig->tag]);
+  if (v->names != NULL)
+    return g_strdup_printf ("/%s%" G_GUINT64_FORMAT, v->names->prefix,
+                            v->names->first + sig->tag);
   return g_strdup_printf ("%s[%u]", sim->atomics[i].path, sig->tag + 1);
 }
 

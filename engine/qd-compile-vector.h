@@ -37,6 +37,21 @@ typedef struct
   guint           n;
 } QdVectorPort;
 
+/* The names of a native vector's elements when it stands for a run of
+ * scalar blocks of the root system (qd-compile-scalar-runs.c), so that
+ * an element is named as the user drew it: element i is "@prefix" and
+ * the number @first + i when the names go so ("x1", "x2", ...), or
+ * @names[i]. */
+typedef struct
+{
+  char         *prefix;
+  guint64       first;
+  char        **names;   /* NULL when the prefix and number say it */
+  GStringChunk *chunk;   /* holds @names' texts */
+} QdVectorNames;
+
+void        qd_vector_names_free (QdVectorNames *names);
+
 /* A native vector block: made by qd_vector_expand() when every vector
  * block of the document can run so (it then fills @native: the block
  * of the copy -> its QdVectorNative, freed with qd_vector_native_free),
@@ -54,6 +69,7 @@ typedef struct
   QdVectorPort *ports;       /* the first n_in of them are the ports */
   double       *x0;          /* an x0 list's width values, or NULL */
   guint         n_ports;
+  QdVectorNames *names;      /* a run of scalar blocks', or NULL */
 } QdVectorNative;
 
 void        qd_vector_native_free (gpointer data);
@@ -64,6 +80,33 @@ void        qd_vector_native_free (gpointer data);
 char       *qd_vector_native_element_path (QdSimulation   *sim,
                                            guint           i,
                                            const QdSignal *sig);
+
+/* When the root system of @document, which has no vector signals,
+ * holds runs of scalar blocks that can run as native vector blocks
+ * (qd-compile-scalar-runs.c), a new document with each run as vector
+ * blocks, the rest copied; NULL otherwise. The runs' x0 lists and
+ * element names go into @native, keyed by the run's vector blocks
+ * there, for qd_vector_native_emit() to take; the keys also go into
+ * @presets (QdBlock*), for the caller to remove what was not taken. */
+typedef struct
+{
+  const char *sink;      /* the sink's id */
+  guint       port;
+  const char *vector;    /* the run's vector Integrator's id */
+  guint       element;   /* from 0 */
+} QdRunSinkPort;
+
+/* ... and the ports of Scopes and To CSVs that show an element of a
+ * run, left unlinked, in @sinks (QdRunSinkPort, the ids the folded
+ * document's), for qd_scalar_runs_bind_sinks() to link and bind in the
+ * folded document's expansion @flat. */
+QdDocument *qd_scalar_runs_fold  (QdDocument        *document,
+                                  GHashTable        *native,
+                                  GPtrArray         *presets,
+                                  GArray            *sinks);
+void        qd_scalar_runs_bind_sinks (QdDocument   *flat,
+                                       GHashTable   *native,
+                                       GArray       *sinks);
 
 /* Frees @flat, an expansion compiled, and gives the memory of its many
  * small blocks and links back to the system at once. */

@@ -29,6 +29,9 @@
  */
 #include <glib/gi18n-lib.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "qd-classic-private.h"
 #include "qd-compile-private.h"
@@ -1237,8 +1240,61 @@ compile_flat (QdDocument        *document,
   return sim;
 }
 
+/* @document's runs of scalar blocks as native vector blocks
+ * (qd-compile-scalar-runs.c): the expansion of the document with each
+ * run folded into vector blocks, when the native path takes it whole;
+ * NULL otherwise, and @document compiles as it is. A document given up
+ * by the caller then goes, before the native model allocates its
+ * element state: its blocks were read into the folded copy. */
+static QdDocument *
+fold_scalar_runs (QdDocument        *document,
+                  gboolean           owned,
+                  const char *const *overrides,
+                  GHashTable        *zero_inputs,
+                  GHashTable        *native,
+                  gboolean          *dropped)
+{
+  g_autoptr(GPtrArray) presets = g_ptr_array_new ();
+  g_autoptr(GPtrArray) problems =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) qd_problem_free);
+  g_autoptr(GArray) sinks = g_array_new (FALSE, FALSE, sizeof (QdRunSinkPort));
+  g_autoptr(QdDocument) folded = qd_scalar_runs_fold (document, native,
+                                                      presets, sinks);
+  QdDocument *flat;
+  QdSystem *root;
+
+  if (folded == NULL)
+    return NULL;
+  flat = qd_vector_expand (folded, overrides, problems, zero_inputs, native);
+  for (guint i = 0; i < presets->len; i++)
+    g_hash_table_remove (native, g_ptr_array_index (presets, i));
+  /* The folded model's problems are the scalar one's, which names its
+   * blocks as drawn: that one reports them. */
+  if (flat == NULL || problems->len > 0 || g_hash_table_size (native) == 0)
+    {
+      g_clear_object (&flat);
+      g_hash_table_remove_all (native);
+      g_hash_table_remove_all (zero_inputs);
+      return NULL;
+    }
+  qd_scalar_runs_bind_sinks (flat, native, sinks);
+  root = qd_document_get_root (document);
+  if (owned && G_OBJECT (document)->ref_count == 1
+      && g_atomic_int_get (&root->ref_count) == 1)
+    {
+      qd_system_drop_links (root);
+      qd_system_drop_blocks (root);
+      *dropped = TRUE;
+#ifdef __GLIBC__
+      malloc_trim (0);
+#endif
+    }
+  return flat;
+}
+
 /* A document with vector signals is compiled as its expansion into
- * elements (qd-compile-vector.c). */
+ * elements (qd-compile-vector.c); one with runs of scalar blocks may be
+ * compiled as those runs folded into vector blocks. */
 QdSimulation *
 qd_compile (QdDocument        *document,
             const char *const *overrides,
@@ -1253,6 +1309,10 @@ qd_compile (QdDocument        *document,
   g_autoptr(QdDocument) flat = qd_vector_expand (document, overrides,
                                                  vector_problems, zero_inputs,
                                                  native);
+  g_autoptr(GPtrArray) fold_problems =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) qd_problem_free);
+  g_autoptr(GError) fold_error = NULL;
+  gboolean folded = FALSE, dropped = FALSE;
   QdSimulation *sim;
 
   if (vector_problems->len > 0)
@@ -1272,14 +1332,39 @@ qd_compile (QdDocument        *document,
         }
       return NULL;
     }
+  if (flat == NULL)
+    {
+      flat = fold_scalar_runs (document, owned, overrides, zero_inputs, native,
+                               &dropped);
+      folded = flat != NULL;
+    }
   /* Links are dropped only from a plain document given up by the caller:
    * an expansion may share systems with the document it expands. */
   sim = compile_flat (flat != NULL ? flat : document, overrides,
                       owned && flat == NULL
                       && G_OBJECT (document)->ref_count == 1,
                       flat != NULL ? zero_inputs : NULL,
-                      flat != NULL ? native : NULL, problems, error);
+                      flat != NULL ? native : NULL,
+                      folded ? fold_problems : problems,
+                      folded ? &fold_error : error);
   if (flat != NULL)
     qd_vector_release (g_steal_pointer (&flat));
+  if (folded && sim == NULL && !dropped)
+    {
+      /* A problem in a run (a bad quantum for every Integrator): the
+       * document, still whole, reports it naming the blocks as drawn. */
+      g_hash_table_remove_all (native);
+      g_hash_table_remove_all (zero_inputs);
+      return compile_flat (document, overrides, FALSE, NULL, NULL, problems,
+                           error);
+    }
+  else if (folded && sim == NULL)
+    {
+      /* The document given up is gone: the run's problems, named after
+       * the run's blocks (/x1..x1000). */
+      g_propagate_error (error, g_steal_pointer (&fold_error));
+      for (guint i = 0; problems != NULL && i < fold_problems->len; i++)
+        g_ptr_array_add (problems, g_steal_pointer (&fold_problems->pdata[i]));
+    }
   return sim;
 }

@@ -64,6 +64,16 @@ qd_test_line_x0 (guint    i,
   return g_strdup_printf ("%.17g", spread ? sin (0.7 * i + 0.3) : 0.0);
 }
 
+void
+qd_test_line_method (QdDocument *doc,
+                     const char *method)
+{
+  QdSettings settings = *qd_document_get_settings (doc);
+
+  settings.method = (char *) method;
+  g_assert_true (qd_document_set_settings (doc, &settings, NULL));
+}
+
 /* ẋ1 = d − x2, ẋi = x(i−1) − x(i+1), ẋN = x(N−1), section by section
  * (as `qdevs-cli bench --model lcline` builds it). */
 QdDocument *
@@ -187,3 +197,16 @@ qd_test_compile_error (QdDocument *doc)
   return message;
 }
 
+
+GArray *
+qd_test_trace_segments (QdSimulation *sim,
+                        const char   *name)
+{
+  QdTrace *trace = qd_test_find_trace (sim, name);
+  GArray *out = g_array_new (FALSE, TRUE, sizeof (QdSignal));
+
+  g_assert_nonnull (trace);
+  for (gsize k = qd_trace_get_first (trace); k < qd_trace_get_length (trace); k++)
+    g_array_append_vals (out, qd_trace_get (trace, k), 1);
+  return out;
+}

@@ -24,6 +24,9 @@ typedef struct
 /* The line's settings: QSS2 to t = 3, quanta 1e-6 and 1e-3. */
 void          qd_test_line_settings    (QdDocument *doc,
                                         guint       n);
+/* The model's integration method. */
+void          qd_test_line_method      (QdDocument *doc,
+                                        const char *method);
 /* d, a unit pulse of width 1. */
 QdBlock      *qd_test_line_pulse       (QdDocument *doc);
 /* The x0 of state i: 0, or a spread of values when @spread. */
@@ -40,6 +43,9 @@ QdDocument   *qd_test_line_vector      (guint       n,
 GArray       *qd_test_run_logged       (QdDocument *doc);
 /* @doc compiled with its vectors expanded (QDEVS_VECTORS=expand). */
 QdSimulation *qd_test_compile_expanded (QdDocument *doc);
+/* The segments of trace @name of @sim (it must have it), in order. */
+GArray       *qd_test_trace_segments   (QdSimulation *sim,
+                                        const char   *name);
 /* The message of @doc's compile error (it must have one). */
 char         *qd_test_compile_error    (QdDocument *doc);
 

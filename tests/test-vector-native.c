@@ -57,16 +57,6 @@ emitted (GArray   *log,
   return out;
 }
 
-static void
-set_method (QdDocument *doc,
-            const char *method)
-{
-  QdSettings settings = *qd_document_get_settings (doc);
-
-  settings.method = (char *) method;
-  g_assert_true (qd_document_set_settings (doc, &settings, NULL));
-}
-
 /* The vector line run natively (three blocks: the Pulse, dx and x)
  * against the same line drawn section by section: every output of every
  * element, in the same order, the same segments to the last bit; the
@@ -84,9 +74,11 @@ compare_native (guint       n,
   g_autofree guint64 *steps = g_new0 (guint64, n);
   guint64 total = 0;
 
-  set_method (scalar, method);
-  set_method (vector, method);
-  a = qd_test_compile (scalar);
+  qd_test_line_method (scalar, method);
+  qd_test_line_method (vector, method);
+  /* The line drawn section by section would run natively too
+   * (qd-compile-scalar-runs.c): compiled as drawn. */
+  a = qd_test_compile_expanded (scalar);
   b = qd_test_compile (vector);
   g_assert_cmpuint (qd_simulation_get_n_atomics (b), ==, 3);
   g_assert_cmpstr (qd_simulation_get_atomic (b, 2)->path, ==, "/x");
@@ -113,7 +105,9 @@ compare_native (guint       n,
   qd_simulation_free (b);
 
   /* With the log: every output, in order. */
+  g_setenv ("QDEVS_VECTORS", "expand", TRUE);
   log_a = qd_test_run_logged (scalar);
+  g_setenv ("QDEVS_VECTORS", "native", TRUE);
   log_b = qd_test_run_logged (vector);
   out_a = emitted (log_a, FALSE);
   out_b = emitted (log_b, TRUE);
@@ -162,20 +156,6 @@ test_native_line (void)
   compare_native (1000, "QSS3", TRUE);
 }
 
-/* The segments of trace @name of @sim, in order. */
-static GArray *
-trace_segments (QdSimulation *sim,
-                const char   *name)
-{
-  QdTrace *trace = qd_test_find_trace (sim, name);
-  GArray *out = g_array_new (FALSE, TRUE, sizeof (QdSignal));
-
-  g_assert_nonnull (trace);
-  for (gsize k = qd_trace_get_first (trace); k < qd_trace_get_length (trace); k++)
-    g_array_append_vals (out, qd_trace_get (trace, k), 1);
-  return out;
-}
-
 /* A Scope showing elements of a native vector gets their events: the
  * same traces, segment for segment, as the expanded model's. */
 static void
@@ -200,8 +180,8 @@ test_native_scope (void)
   qd_test_run (b);
   for (guint k = 0; k < G_N_ELEMENTS (names); k++)
     {
-      g_autoptr(GArray) ta = trace_segments (a, names[k]);
-      g_autoptr(GArray) tb = trace_segments (b, names[k]);
+      g_autoptr(GArray) ta = qd_test_trace_segments (a, names[k]);
+      g_autoptr(GArray) tb = qd_test_trace_segments (b, names[k]);
 
       g_assert_cmpuint (ta->len, >, 1);
       g_assert_cmpuint (ta->len, ==, tb->len);
@@ -283,8 +263,8 @@ test_native_gain (void)
   for (guint i = 1; i <= 5; i++)
     {
       g_autofree char *name = g_strdup_printf ("/Scope/q[%u]", i);
-      g_autoptr(GArray) ta = trace_segments (a, name);
-      g_autoptr(GArray) tb = trace_segments (b, name);
+      g_autoptr(GArray) ta = qd_test_trace_segments (a, name);
+      g_autoptr(GArray) tb = qd_test_trace_segments (b, name);
 
       g_assert_cmpuint (ta->len, ==, tb->len);
       g_assert_cmpmem (ta->data, ta->len * sizeof (QdSignal),
@@ -375,11 +355,11 @@ test_native_fallback (void)
 
   /* So does a method with no native form, and a classic solver (which
    * advances the states through the scalar Integrators). */
-  set_method (plain, "LIQSS2");
+  qd_test_line_method (plain, "LIQSS2");
   a = qd_test_compile (plain);
   g_assert_cmpuint (qd_simulation_get_n_atomics (a), ==, 2 * 10 + 1);
   qd_simulation_free (a);
-  set_method (plain, "QSS2");
+  qd_test_line_method (plain, "QSS2");
   {
     QdSettings settings = *qd_document_get_settings (plain);
 

@@ -300,6 +300,14 @@ struct _QdBlockFastPaths
   const QdBlockType *vector_type;
   gboolean      (*vector_accepts) (const QdBlockType *type,
                                    const char *const *texts);
+  /* Optional: whether a block of this type with the parameter texts
+   * @fewer, which give it fewer inputs than @texts do, computes to the
+   * bit what one with @texts computes when its inputs past the fewer's
+   * read zero (qd-compile-scalar-runs.c: the ends of a run of scalar
+   * blocks, where a native vector's Index Shift reads zero). */
+  gboolean      (*vector_fewer_inputs) (const QdBlockType *type,
+                                        const char *const *texts,
+                                        const char *const *fewer);
 };
 
 /* ---- Native vector blocks ------------------------------------------
