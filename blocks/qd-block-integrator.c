@@ -449,17 +449,17 @@ integrator_init (QdAtomic *self,
 
   qd_integrator_core_init (&st->core, self->params,
                            self->params[PARAM_X0].number, t);
-  st->method_ops = st->core.ops;
-  /* A QSS method's record ends before a and u0
+  /* A QSS method's record ends with the core
    * (integrator_state_size()). */
   if (st->core.ops != &qd_integrator_qss_ops)
-    st->a = st->u0 = 0.0;
-  st->pair = NULL;
+    {
+      st->a = st->u0 = 0.0;
+      st->pair = NULL;
+    }
   if (st->core.ops->attach != NULL)
     st->core.ops->attach (st, self);
 }
 
-static const Ops excess_ops;
 static guint64 excess_lambda (QdAtomic *self,
                               double    t);
 static void    excess_dint   (QdAtomic *self,
@@ -493,20 +493,39 @@ integrator_ta (QdAtomic *self)
   return st->core.sigma;
 }
 
+/* QSS1-3: x advanced to t (from the x of tl) and its quantum, as
+ * integrator_lambda() computed them for the block whose state is @owner;
+ * integrator_dint() at the same instant takes them instead of computing
+ * them again, with the same values. One block is imminent at a time, so
+ * one per thread (a simulation runs on one) does, and the state's 128
+ * bytes stay the QSS methods' whole record: only the unfused calls (the
+ * event loop fires an integrator through integrator_fire()) use it.
+ * Valid while the owner's core.cache_valid is set (anything that changes
+ * x clears it) and t and tl are the same. */
+typedef struct
+{
+  gconstpointer owner;
+  double        x[QD_MAX_ORDER + 2];
+  double        dq;
+  double        t, tl;
+} IntegratorCache;
+
+static __thread IntegratorCache integrator_cache;
+
 static guint64
 integrator_lambda (QdAtomic *self,
                    double    t)
 {
-  Integrator *cache = self->state;
-  const Integrator *st = cache;
+  Integrator *self_st = self->state;
+  const Integrator *st = self_st;
   QdSignal *y = &self->out[0];
   double x[QD_MAX_ORDER + 2];
   Integrator settled;
 
-  if (G_UNLIKELY (st->core.ops == &excess_ops))
+  if (G_UNLIKELY (qd_integrator_marked (st)))
     return excess_lambda (self, t);
-  if (cache->pair != NULL)
-    cache->pair->req_t = t;
+  if (st->core.ops != &qd_integrator_qss_ops && self_st->pair != NULL)
+    self_st->pair->req_t = t;
   /* The q emitted must be the one dint will compute, which first draws
    * the conclusion of an unanswered output; lambda must not change the
    * state, so that is done on a copy. */
@@ -527,12 +546,15 @@ integrator_lambda (QdAtomic *self,
     {
       /* The only change to the state: dint at this t finds x and its
        * quantum ready (QSS1-3, whose requantization reads nothing else). */
-      memcpy (cache->cache_x, x, sizeof x);
-      cache->cache_dq = quantum (st, x[0]);
-      cache->cache_t = t;
-      cache->cache_tl = st->core.tl;
-      cache->core.cache_valid = TRUE;
-      qss_requantize (st, x, cache->cache_dq, y->c);
+      IntegratorCache *cache = &integrator_cache;
+
+      memcpy (cache->x, x, sizeof x);
+      cache->dq = quantum (st, x[0]);
+      cache->t = t;
+      cache->tl = st->core.tl;
+      cache->owner = st;
+      self_st->core.cache_valid = TRUE;
+      qss_requantize (st, x, cache->dq, y->c);
       return 1;
     }
   st->core.ops->requantize (st, x, quantum (st, x[0]), y->c);
@@ -546,7 +568,7 @@ integrator_dint (QdAtomic *self,
 {
   Integrator *st = self->state;
 
-  if (G_UNLIKELY (st->core.ops == &excess_ops))
+  if (G_UNLIKELY (qd_integrator_marked (st)))
     {
       excess_dint (self, t);
       return;
@@ -555,15 +577,16 @@ integrator_dint (QdAtomic *self,
     {
       /* QSS1-3: no unanswered outputs to settle, q taken from x, and x
        * and its quantum usually already computed by lambda at this t. */
-      gboolean cached = st->core.cache_valid && st->cache_t == t
-                        && st->cache_tl == st->core.tl;
+      const IntegratorCache *cache = &integrator_cache;
+      gboolean cached = st->core.cache_valid && cache->owner == st
+                        && cache->t == t && cache->tl == st->core.tl;
 
       st->core.cache_valid = FALSE;
       shift (st->core.q, st->core.n - 1, t - st->core.tl);
       if (cached)
         {
-          memcpy (st->core.x, st->cache_x, sizeof st->core.x);
-          st->core.dq = st->cache_dq;
+          memcpy (st->core.x, cache->x, sizeof st->core.x);
+          st->core.dq = cache->dq;
         }
       else
         {
@@ -622,7 +645,7 @@ integrator_dext_plain (QdAtomic       *self,
   shift (st->core.x, st->core.n, s);
   shift (st->core.q, st->core.n - 1, s);
   st->core.tl = t;
-  if (st->pair != NULL)
+  if (st->core.ops != &qd_integrator_qss_ops && st->pair != NULL)
     st->pair->dx_before = st->core.x[1];
 
   qd_signal_advance (u, t, &v);
@@ -658,11 +681,39 @@ integrator_dext (QdAtomic       *self,
 {
   Integrator *st = self->state;
 
-  if (G_UNLIKELY (st->core.ops == &excess_ops
+  if (G_UNLIKELY (qd_integrator_marked (st)
                   || (port == PORT_DERIVATIVE && has_excess (st, u->c))))
     excess_dext (self, t, e, port, u);
   else
     integrator_dext_plain (self, t, port, u);
+}
+
+/* integrator_fire() for the methods other than QSS1-4: dint alone, then
+ * its new q is the output. integrator_lambda() would compute the same q
+ * from the same x, dQ and settled estimate (requantize reads none of what
+ * dint sets before calling it, and nothing after it changes q), so doing
+ * both computed the requantization twice. Out of line, as a tail call:
+ * inlined, its registers cost the QSS steps an instruction each. */
+G_NO_INLINE static guint64
+other_fire (QdAtomic *self,
+            double    t,
+            double   *ta)
+{
+  Integrator *st = self->state;
+  QdSignal *y = &self->out[0];
+
+  if (G_UNLIKELY (qd_integrator_marked (st)))
+    return excess_fire (self, t, ta);
+  if (st->core.ops == &qd_integrator_liqss2_ops)
+    qd_integrator_liqss2_dint (st, t);
+  else
+    integrator_dint (self, t);
+  y->t = t;
+  y->tag = 0;
+  memcpy (y->c, st->core.q, sizeof y->c);
+  y->order = output_order (st, y->c);
+  *ta = st->core.sigma;
+  return 1;
 }
 
 /* lambda, dint and ta in one call (QdBlockFastPaths.fire). For QSS1-3 the
@@ -685,26 +736,7 @@ integrator_fire (QdAtomic *self,
   int n;
 
   if (st->core.ops != &qd_integrator_qss_ops)
-    {
-      if (G_UNLIKELY (st->core.ops == &excess_ops))
-        return excess_fire (self, t, ta);
-      /* The other methods: dint alone, then its new q is the output.
-       * integrator_lambda() would compute the same q from the same x, dQ
-       * and settled estimate (requantize reads none of what dint sets
-       * before calling it, and nothing after it changes q), so doing both
-       * computed the requantization twice. */
-      if (st->core.ops == &qd_integrator_liqss2_ops)
-        qd_integrator_liqss2_dint (st, t);
-      else
-        integrator_dint (self, t);
-      y = &self->out[0];
-      y->t = t;
-      y->tag = 0;
-      memcpy (y->c, st->core.q, sizeof y->c);
-      y->order = output_order (st, y->c);
-      *ta = st->core.sigma;
-      return 1;
-    }
+    return other_fire (self, t, ta);
 
   y = &self->out[0];
   n = st->core.n;
@@ -745,7 +777,7 @@ other_dext_ta (QdAtomic       *self,
   Integrator *st = self->state;
 
   /* The paths written out take derivatives of the method's order; a
-   * marked integrator (st->core.ops is excess_ops) or a derivative above the
+   * marked integrator (qd_integrator_marked()) or a derivative above the
    * order goes through integrator_dext(). */
   if (port == PORT_DERIVATIVE && u->c[3] == 0.0)
     {
@@ -858,56 +890,102 @@ qd_integrator_take_sum (QdIntegratorCore *core,
  * model, BQSS's levels) are written for x of degree n; this way they all
  * see what they were written for.
  *
- * The integrator marks the case by pointing st->core.ops at excess_ops, a
+ * The derivative and the method's table are kept in a QdIntegratorExcess
+ * (qd-integrator-private.h), allocated the first time a block gets such a
+ * derivative and kept for the run (excess_of()): the records of the many
+ * blocks that never do stay their methods' size. The integrator marks
+ * the case by pointing st->core.ops at the QdIntegratorExcess's marker, a
  * table nothing calls through: every fast path tests st->core.ops for the
  * method it writes out, so a marked integrator reaches the general
  * functions, which hand it to the functions below; they put the method's
- * table (st->method_ops) back while the method works. A run without such
+ * table (method_ops) back while the method works. A run without such
  * derivatives never comes here. */
 
 #define EXCESS_TOLERANCE 0.125
 
-static const Ops excess_ops = { NULL, NULL, NULL, NULL, NULL, NULL };
+/* The key of the simulation's table of QdIntegratorExcess by state
+ * (qd_atomic_get_shared()). */
+#define EXCESS_TABLE "qd-integrator-excess"
+
+static gpointer
+excess_table_new (QdAtomic *self)
+{
+  return g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+}
+
+/* The QdIntegratorExcess of the integrator @self, whose table is the
+ * method's (not marked): the one it had, or a new one. An allocation in
+ * the run, once per block that gets a derivative above its method's
+ * order, and a look-up each time such a derivative follows one of the
+ * method's own order; while marked, st->core.ops leads to it. */
+static QdIntegratorExcess *
+excess_of (QdAtomic *self)
+{
+  GHashTable *table = qd_atomic_get_shared (self, EXCESS_TABLE,
+                                            excess_table_new,
+                                            (GDestroyNotify) g_hash_table_unref);
+  QdIntegratorExcess *ex = g_hash_table_lookup (table, self->state);
+
+  if (ex == NULL)
+    {
+      ex = g_new0 (QdIntegratorExcess, 1);
+      g_hash_table_insert (table, self->state, ex);
+    }
+  return ex;
+}
+
+/* The QdIntegratorExcess of the marked integrator @st. */
+static inline QdIntegratorExcess *
+excess_marked (const Integrator *st)
+{
+  return (QdIntegratorExcess *) st->core.ops;
+}
 
 /* D(h), from the derivative around ex_t. */
 static double
-excess_integral (const Integrator *st,
-                 double            h)
+excess_integral (const Integrator         *st,
+                 const QdIntegratorExcess *ex,
+                 double                    h)
 {
   double d = 0.0, power = h;
 
   for (int k = 0; k <= QD_MAX_ORDER; k++, power *= h)
     if (k >= st->core.n)
-      d += st->ex_c[k] * power / (k + 1);
+      d += ex->ex_c[k] * power / (k + 1);
   return d;
 }
 
 /* The longest h with |D(h)| <= EXCESS_TOLERANCE dQ: each of the m terms
  * is given an m-th of it. */
 static double
-excess_interval (const Integrator *st)
+excess_interval (const Integrator         *st,
+                 const QdIntegratorExcess *ex)
 {
   double tol = EXCESS_TOLERANCE * st->core.dq, h = QD_INF;
   int m = 0;
 
   for (int k = st->core.n; k <= QD_MAX_ORDER; k++)
-    m += st->ex_c[k] != 0.0;
+    m += ex->ex_c[k] != 0.0;
   for (int k = st->core.n; k <= QD_MAX_ORDER; k++)
-    if (st->ex_c[k] != 0.0)
-      h = fmin (h, pow ((k + 1) * tol / (m * fabs (st->ex_c[k])),
+    if (ex->ex_c[k] != 0.0)
+      h = fmin (h, pow ((k + 1) * tol / (m * fabs (ex->ex_c[k])),
                         1.0 / (k + 1)));
   /* A NaN coefficient fails the run elsewhere; no refresh for it. */
   return h > 0.0 ? h : QD_INF;
 }
 
 /* Makes x exact at @t (the terms the method did not integrate since
- * ex_t added) and puts the method's table back. */
-static void
+ * ex_t added) and puts the method's table back; returns the
+ * QdIntegratorExcess, which stays the block's. */
+static QdIntegratorExcess *
 excess_settle (Integrator *st,
                double      t)
 {
-  st->core.x[0] += excess_integral (st, t - st->ex_t);
-  st->core.ops = st->method_ops;
+  QdIntegratorExcess *ex = excess_marked (st);
+
+  st->core.x[0] += excess_integral (st, ex, t - ex->ex_t);
+  st->core.ops = ex->method_ops;
+  return ex;
 }
 
 /* After a transition at @t with the method's table in place and ex_c
@@ -915,17 +993,19 @@ excess_settle (Integrator *st,
  * above the method's order, keeping the method's next event and
  * scheduling the refresh if it comes first. */
 static void
-excess_arm (Integrator *st,
-            double      t)
+excess_arm (Integrator         *st,
+            QdIntegratorExcess *ex,
+            double              t)
 {
   double h;
 
-  if (!has_excess (st, st->ex_c))
+  if (!has_excess (st, ex->ex_c))
     return;
-  st->ex_t = t;
-  st->core.ops = &excess_ops;
-  st->ex_due = t + st->core.sigma;
-  h = excess_interval (st);
+  ex->ex_t = t;
+  ex->method_ops = st->core.ops;
+  st->core.ops = &ex->marker;
+  ex->ex_due = t + st->core.sigma;
+  h = excess_interval (st, ex);
   if (h < st->core.sigma)
     st->core.sigma = h;
 }
@@ -939,59 +1019,66 @@ excess_dext (QdAtomic       *self,
              const QdSignal *u)
 {
   Integrator *st = self->state;
-  gboolean marked = st->core.ops == &excess_ops;
+  QdIntegratorExcess *ex = NULL;
   QdSignal v;
 
-  if (marked)
-    excess_settle (st, t);
+  if (qd_integrator_marked (st))
+    ex = excess_settle (st, t);
   integrator_dext_plain (self, t, port, u);
   if (port == PORT_DERIVATIVE)
     {
+      if (ex == NULL)
+        ex = excess_of (self);
       qd_signal_advance (u, t, &v);
-      memcpy (st->ex_c, v.c, sizeof st->ex_c);
+      memcpy (ex->ex_c, v.c, sizeof ex->ex_c);
     }
-  else if (marked)
+  else if (ex != NULL)
     /* A reset: x jumps, the derivative goes on. */
-    shift (st->ex_c, QD_MAX_ORDER, t - st->ex_t);
+    shift (ex->ex_c, QD_MAX_ORDER, t - ex->ex_t);
   else
     return;
-  excess_arm (st, t);
+  excess_arm (st, ex, t);
 }
 
 /* A marked integrator at @t: x made exact and the derivative's value and
  * derivatives at @t given to the method, as by a new input segment (the
- * method's time advance is then in st->core.sigma). Leaves the method's table
- * in place, unmarked, for a requantization to follow; excess_arm() marks
- * it again. */
-static void
+ * method's time advance is then in st->core.sigma). Leaves the method's
+ * table in place, unmarked, for a requantization to follow, and returns
+ * the QdIntegratorExcess; excess_arm() marks it again. */
+static QdIntegratorExcess *
 excess_resync (QdAtomic *self,
                double    t)
 {
   Integrator *st = self->state;
-  QdSignal seg = { .t = st->ex_t, .order = QD_MAX_ORDER };
+  QdIntegratorExcess *ex = excess_marked (st);
+  QdSignal seg = { .t = ex->ex_t, .order = QD_MAX_ORDER };
 
-  memcpy (seg.c, st->ex_c, sizeof seg.c);
+  memcpy (seg.c, ex->ex_c, sizeof seg.c);
   excess_settle (st, t);
   integrator_dext_plain (self, t, PORT_DERIVATIVE, &seg);
-  shift (st->ex_c, QD_MAX_ORDER, t - st->ex_t);
-  st->ex_t = t;
+  shift (ex->ex_c, QD_MAX_ORDER, t - ex->ex_t);
+  ex->ex_t = t;
+  return ex;
 }
 
 /* lambda of a marked integrator: nothing at a refresh; at the method's
- * own event, the q that excess_dint() will compute (on a copy: lambda
- * leaves the state as it is). */
+ * own event, the q that excess_dint() will compute (on copies of the
+ * record and of the QdIntegratorExcess: lambda leaves the state as it
+ * is). */
 static guint64
 excess_lambda (QdAtomic *self,
                double    t)
 {
+  const Integrator *st = self->state;
+  QdIntegratorExcess ex = *excess_marked (st);
   Integrator copy;
   QdAtomic view = *self;
 
-  /* Only what the record holds: a QSS method's ends early. */
-  memcpy (&copy, self->state,
-          integrator_state_size (((const Integrator *) self->state)->method_ops));
-  if (t < copy.ex_due)
+  if (t < ex.ex_due)
     return 0;
+  /* Only what the record holds: a QSS method's ends early. */
+  memcpy (&copy, st, integrator_state_size (ex.method_ops));
+  copy.core.ops = &ex.marker;
   view.state = &copy;
   excess_resync (&view, t);
   return integrator_lambda (&view, t);
@@ -1003,28 +1090,30 @@ excess_dint (QdAtomic *self,
              double    t)
 {
   Integrator *st = self->state;
-  gboolean refresh = t < st->ex_due;
+  gboolean refresh = t < excess_marked (st)->ex_due;
+  QdIntegratorExcess *ex = excess_resync (self, t);
 
-  excess_resync (self, t);
   if (!refresh)
     integrator_dint (self, t);
-  excess_arm (st, t);
+  excess_arm (st, ex, t);
 }
 
-/* fire of a marked integrator: excess_lambda(), then excess_dint(). */
-static guint64
+/* fire of a marked integrator: excess_lambda(), then excess_dint(). Out
+ * of line: inlined into integrator_fire(), the QdIntegratorExcess kept
+ * across the call took one more saved register on every QSS step. */
+G_NO_INLINE static guint64
 excess_fire (QdAtomic *self,
              double    t,
              double   *ta)
 {
   Integrator *st = self->state;
-  gboolean refresh = t < st->ex_due;
+  gboolean refresh = t < excess_marked (st)->ex_due;
+  QdIntegratorExcess *ex = excess_resync (self, t);
   guint64 mask = 0;
 
-  excess_resync (self, t);
   if (!refresh)
     mask = integrator_fire (self, t, ta);
-  excess_arm (st, t);
+  excess_arm (st, ex, t);
   *ta = st->core.sigma;
   return mask;
 }

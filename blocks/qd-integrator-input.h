@@ -45,7 +45,8 @@ typedef struct
                                     output (not kept by the fused QSS
                                     paths: the QSS methods never read it) */
   guint8  initial;               /* the initial q is still to be emitted */
-  guint8  cache_valid;           /* see Integrator.cache_x */
+  guint8  cache_valid;           /* lambda left x for dint (IntegratorCache,
+                                    qd-block-integrator.c) */
 } QdIntegratorCore;
 
 #define QD_INTEGRATOR_INPUT_BYTES 128

@@ -259,13 +259,13 @@ mliqss1_reschedule (Integrator *st)
 static inline double
 partner_t_out (const Integrator *p)
 {
-  return p->method_ops == &qd_integrator_qss_ops ? 0.0 : p->t_out;
+  return qd_integrator_method (p) == &qd_integrator_qss_ops ? 0.0 : p->t_out;
 }
 
 static inline double
 partner_q_old (const Integrator *p)
 {
-  return p->method_ops == &qd_integrator_qss_ops ? 0.0 : p->q_old;
+  return qd_integrator_method (p) == &qd_integrator_qss_ops ? 0.0 : p->q_old;
 }
 
 /* The cross-dependence on the one coupled integrator that emitted since

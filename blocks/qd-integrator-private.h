@@ -81,35 +81,15 @@ struct _Integrator
 {
   /* What every transition of QSS1-3 reads or writes comes first, in the
    * first 128 bytes (qd-integrator-input.h): ops, tl, x, q, sigma, dq,
-   * dqmin, dqrel, n, awaiting, initial, cache_valid. */
+   * dqmin, dqrel, n, awaiting, initial, cache_valid. The QSS methods
+   * (qd_integrator_qss_ops) use nothing else: their blocks' records end
+   * here (QD_INTEGRATOR_QSS_BYTES, two cache lines;
+   * integrator_state_size()). What they rarely need is kept out of line:
+   * x and its quantum as lambda computed them for a dint at the same
+   * instant (one per thread, keyed by the state: qd-block-integrator.c,
+   * IntegratorCache), and a derivative above the method's order
+   * (QdIntegratorExcess, allocated for the blocks that get one). */
   QdIntegratorCore core;
-
-  /* QSS1-3: x advanced to cache_t (from the x of tl = cache_tl) and its
-   * quantum, as lambda computed them; dint at the same instant takes them
-   * instead of computing them again. Anything that changes x clears
-   * cache_valid. */
-  double  cache_x[QD_MAX_ORDER + 2];
-  double  cache_dq;
-  double  cache_t, cache_tl;
-
-  /* mLIQSS1, mLIQSS2 (qd-integrator-mliqss.c): their pair state, or
-   * NULL for the other methods. A pointer, so that the state of every
-   * other method keeps its size. */
-  MliqssPair *pair;
-
-  /* A derivative above the method's order (qd-block-integrator.c, "Inputs
-   * above the method's order"): the method's own table while st->core.ops
-   * marks the case, the derivative as a polynomial around ex_t (where x
-   * was last made exact), and the absolute time of the method's own next
-   * event. Read only while marked. */
-  const Ops *method_ops;
-  double  ex_t;
-  double  ex_due;
-  double  ex_c[QD_MAX_ORDER + 1];
-
-  /* The QSS methods (qd_integrator_qss_ops) use nothing below: their
-   * blocks' records end here (QD_INTEGRATOR_QSS_BYTES, four cache lines
-   * instead of six; integrator_state_size()). */
 
   double  t_out;                 /* time of the last output (the methods
                                     that follow their own outputs) */
@@ -140,12 +120,52 @@ struct _Integrator
    * whether the last derivative answered the block's own output. */
   gboolean own_step;
   gboolean answered;
+
+  /* mLIQSS1, mLIQSS2 (qd-integrator-mliqss.c): their pair state, or
+   * NULL for the other methods (never read for the QSS ones, whose
+   * records end before it). */
+  MliqssPair *pair;
 };
 
-/* The part of the state the QSS methods use. */
-#define QD_INTEGRATOR_QSS_BYTES 256
+/* The part of the state the QSS methods use: the core alone, so that a
+ * large model's QSS Integrator takes two cache lines of record, not
+ * four (docs/performance.md, "Large models"). */
+#define QD_INTEGRATOR_QSS_BYTES 128
+G_STATIC_ASSERT (sizeof (QdIntegratorCore) <= QD_INTEGRATOR_INPUT_BYTES);
 G_STATIC_ASSERT (G_STRUCT_OFFSET (Integrator, t_out) == QD_INTEGRATOR_QSS_BYTES);
-G_STATIC_ASSERT (G_STRUCT_OFFSET (Integrator, cache_x) <= QD_INTEGRATOR_INPUT_BYTES);
+
+/* A derivative above the method's order (qd-block-integrator.c, "Inputs
+ * above the method's order"), out of line: most blocks never get one.
+ * While the integrator is marked, st->core.ops points at @marker (a table
+ * of NULLs that nothing calls through), which is how the functions find
+ * this; @method_ops is then the method's own table. The derivative is a
+ * polynomial around ex_t (where x was last made exact), ex_due the
+ * absolute time of the method's own next event. */
+typedef struct
+{
+  Ops         marker;
+  const Ops  *method_ops;
+  double      ex_t;
+  double      ex_due;
+  double      ex_c[QD_MAX_ORDER + 1];
+} QdIntegratorExcess;
+
+/* Whether @st is marked (an excess in progress): its table is a
+ * QdIntegratorExcess's marker, whose functions are all NULL. */
+static inline gboolean
+qd_integrator_marked (const Integrator *st)
+{
+  return st->core.ops->requantize == NULL;
+}
+
+/* The method of @st, marked or not. */
+static inline const Ops *
+qd_integrator_method (const Integrator *st)
+{
+  return qd_integrator_marked (st)
+         ? ((const QdIntegratorExcess *) st->core.ops)->method_ops
+         : st->core.ops;
+}
 
 
 /* The block emitted at t_out and is still waiting for the derivative

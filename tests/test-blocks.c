@@ -7,6 +7,8 @@
  */
 #include "qd-test-util.h"
 #include "qd-blocks-private.h"
+#include "qd-block-fast-private.h"
+#include "qd-integrator-input.h"
 
 #include <math.h>
 #include <string.h>
@@ -457,6 +459,130 @@ test_integrator_check (void)
   g_assert_no_error (error);
 }
 
+/* The index of the Integrator's method @name among its choices. */
+static int
+integrator_method_index (const char *name)
+{
+  const QdParamSpec *spec =
+    &qd_block_integrator.params[qd_block_type_find_param (&qd_block_integrator,
+                                                          "method")];
+
+  for (int i = 0; spec->choices[i] != NULL; i++)
+    if (g_str_equal (spec->choices[i], name))
+      return i;
+  g_assert_not_reached ();
+}
+
+/* The record of a QSS Integrator is the 128 bytes of its core, two cache
+ * lines: what a transition of QSS1-4 reads and writes. Lambda's x for
+ * dint, and a derivative above the method's order, are kept out of line
+ * (a large scalar model's Integrator records were a third of its
+ * memory, docs/performance.md); the other methods keep their own state
+ * after the core. */
+static void
+test_integrator_record_size (void)
+{
+  const QdParamSpec *spec =
+    &qd_block_integrator.params[qd_block_type_find_param (&qd_block_integrator,
+                                                          "method")];
+  QdParamValue params[8] = { { 0 } };
+  int method = qd_block_type_find_param (&qd_block_integrator, "method");
+
+  g_assert_cmpuint (sizeof (QdIntegratorCore), <=, 128);
+  for (int i = 0; spec->choices[i] != NULL; i++)
+    {
+      const char *name = spec->choices[i];
+      gboolean qss = g_str_equal (name, "QSS1") || g_str_equal (name, "QSS2")
+                     || g_str_equal (name, "QSS3") || g_str_equal (name, "QSS4");
+      gsize size;
+
+      params[method].number = i;
+      size = qd_block_integrator.fast->state_size (params);
+      g_test_message ("%s: %" G_GSIZE_FORMAT " bytes", name, size);
+      if (qss)
+        g_assert_cmpuint (size, ==, 128);
+      else
+        g_assert_cmpuint (size, ==, qd_block_integrator.state_size);
+      g_assert_cmpuint (size, <=, qd_block_integrator.state_size);
+    }
+  /* The other methods' state fits in two more lines and a pointer. */
+  g_assert_cmpuint (qd_block_integrator.state_size, <=, 4 * 64 + 8);
+}
+
+/* A QSS2 Integrator on a record of its instance's size (as the compiler
+ * makes it: 128 bytes): x0 = @k, derivative @k (0.5 t - 2), dQ 1e-3 @k.
+ * For @k a power of 2 every value is @k times that of k = 1, exactly, and
+ * every time the same. */
+static Harness *
+integrator_qss2_record (double k)
+{
+  Harness *h = harness_new (&qd_block_integrator, 1, 1);
+  QdSignal u = segment (0.0, 1, -2.0 * k, 0.5 * k, 0, 0);
+  double t;
+
+  set_number (h, "x0", k);
+  set_number (h, "method", integrator_method_index ("QSS2"));
+  set_number (h, "dqmin", 1e-3 * k);
+  set_number (h, "dqrel", 0.0);
+  g_free (h->atomic.state);
+  h->atomic.state = g_malloc0 (qd_block_integrator.fast->state_size (h->params));
+  h->atomic.type->init (&h->atomic, 0.0);
+  t = fire (h, 0.0);
+  deliver (h, 0, t, 0.0, &u);
+  return h;
+}
+
+/* Lambda leaves x and its quantum for dint at the same instant, one
+ * block at a time, keyed by the block (IntegratorCache,
+ * qd-block-integrator.c): when another integrator's lambda at the same
+ * time comes in between, as the debugger or a plug-in may call them,
+ * dint computes them again instead of taking the other's. Either way the
+ * step is the fused one's (the event loop's integrator_fire()) to the
+ * bit: the same output and the same state. Here b is twice a, on the
+ * same times. */
+static void
+test_integrator_lambda_cache (void)
+{
+  Harness *a = integrator_qss2_record (1.0);
+  Harness *b = integrator_qss2_record (2.0);
+  Harness *fa = integrator_qss2_record (1.0);
+  Harness *fb = integrator_qss2_record (2.0);
+  double tl = 0.0;
+
+  for (int step = 0; step < 20; step++)
+    {
+      double t = tl + a->atomic.type->ta (&a->atomic);
+      double ta_fused, tb_fused;
+
+      g_assert_cmpfloat (t, <, QD_INF);
+      g_assert_cmpfloat (tl + b->atomic.type->ta (&b->atomic), ==, t);
+      /* a's lambda, b's, then a's dint (the x kept is b's), then b's. */
+      g_assert_cmpuint (a->atomic.type->lambda (&a->atomic, t), ==, 1);
+      g_assert_cmpuint (b->atomic.type->lambda (&b->atomic, t), ==, 1);
+      a->atomic.type->dint (&a->atomic, t);
+      b->atomic.type->dint (&b->atomic, t);
+      g_assert_cmpuint (qd_block_integrator.fast->fire (&fa->atomic, t,
+                                                        &ta_fused), ==, 1);
+      g_assert_cmpuint (qd_block_integrator.fast->fire (&fb->atomic, t,
+                                                        &tb_fused), ==, 1);
+      g_assert_cmpmem (&a->out[0], sizeof (QdSignal), &fa->out[0], sizeof (QdSignal));
+      g_assert_cmpmem (&b->out[0], sizeof (QdSignal), &fb->out[0], sizeof (QdSignal));
+      g_assert_cmpmem (a->atomic.state, sizeof (QdIntegratorCore),
+                       fa->atomic.state, sizeof (QdIntegratorCore));
+      g_assert_cmpmem (b->atomic.state, sizeof (QdIntegratorCore),
+                       fb->atomic.state, sizeof (QdIntegratorCore));
+      g_assert_cmpfloat (a->atomic.type->ta (&a->atomic), ==, ta_fused);
+      g_assert_cmpfloat (b->atomic.type->ta (&b->atomic), ==, tb_fused);
+      g_assert_cmpfloat (b->out[0].c[0], ==, 2.0 * a->out[0].c[0]);
+      tl = t;
+    }
+  g_assert_cmpfloat (a->out[0].c[0], <, 1.0 - 0.01);
+  harness_free (a);
+  harness_free (b);
+  harness_free (fa);
+  harness_free (fb);
+}
+
 static void
 test_descriptors (void)
 {
@@ -516,6 +642,10 @@ main (int argc, char **argv)
   g_test_add_func ("/blocks/integrator/qss3", test_integrator_qss3);
   g_test_add_func ("/blocks/integrator/liqss1", test_integrator_liqss1);
   g_test_add_func ("/blocks/integrator/check", test_integrator_check);
+  g_test_add_func ("/blocks/integrator/record-size",
+                   test_integrator_record_size);
+  g_test_add_func ("/blocks/integrator/lambda-cache",
+                   test_integrator_lambda_cache);
   g_test_add_func ("/blocks/descriptors", test_descriptors);
 
   return g_test_run ();

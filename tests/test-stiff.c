@@ -534,9 +534,11 @@ spring_position_segments (const char *position_method,
 
 /* mLIQSS updates a pair of states together only when both run it; with
  * a coupled QSS integrator, which keeps no record of its outputs (its
- * state ends before them: the mLIQSS side reads them as never made), the
- * position under mLIQSS runs as under LIQSS of its order, segment for
- * segment. */
+ * state ends with its 128-byte core: the mLIQSS side reads them as never
+ * made), the position under mLIQSS runs as under LIQSS of its order,
+ * segment for segment. Also when the QSS1 speed gets mLIQSS2's lines, a
+ * derivative above its order, and is marked (its table then leads to its
+ * QdIntegratorExcess, where the method is: qd_integrator_method()). */
 static void
 test_mliqss_qss_partner (void)
 {
@@ -544,6 +546,7 @@ test_mliqss_qss_partner (void)
     { "mLIQSS1", "LIQSS1", "QSS1" },
     { "mLIQSS2", "LIQSS2", "QSS2" },
     { "mLIQSS2", "LIQSS2", "QSS3" },
+    { "mLIQSS2", "LIQSS2", "QSS1" },
   };
 
   for (guint k = 0; k < G_N_ELEMENTS (cases); k++)
