@@ -322,9 +322,9 @@ index_drivers (Scan *s)
     {
       QdLink *link = g_ptr_array_index (links, l);
 
-      for (guint t = 0; t < link->targets->len; t++)
+      for (guint t = 0; t < link->n_targets; t++)
         {
-          QdLinkTarget *target = g_ptr_array_index (link->targets, t);
+          QdLinkTarget *target = link->targets[t];
           guint32 d = find_block (s, target->dst.block);
 
           if (d != 0 && target->dst.port + 1 > s->in_first[d])
@@ -345,9 +345,9 @@ index_drivers (Scan *s)
       QdLink *link = g_ptr_array_index (links, l);
       guint32 src = find_block (s, link->src.block);
 
-      for (guint t = 0; src != 0 && t < link->targets->len; t++)
+      for (guint t = 0; src != 0 && t < link->n_targets; t++)
         {
-          QdLinkTarget *target = g_ptr_array_index (link->targets, t);
+          QdLinkTarget *target = link->targets[t];
           guint32 d = find_block (s, target->dst.block);
           RDriver *slot;
 

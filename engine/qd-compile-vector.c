@@ -794,9 +794,9 @@ index_drivers (Expander *e,
           QdLink *link = g_ptr_array_index (system->links, l);
           guint src = GPOINTER_TO_UINT (g_hash_table_lookup (by_id, link->src.block));
 
-          for (guint k = 0; k < link->targets->len; k++)
+          for (guint k = 0; k < link->n_targets; k++)
             {
-              QdLinkTarget *target = g_ptr_array_index (link->targets, k);
+              QdLinkTarget *target = link->targets[k];
               guint dst = GPOINTER_TO_UINT (g_hash_table_lookup (by_id, target->dst.block));
               VBlock *vb;
 

@@ -398,9 +398,9 @@ index_drivers (Compiler *c)
           g_array_append_val (found, index);
           if (src == NULL)
             continue;
-          for (guint k = 0; k < link->targets->len; k++)
+          for (guint k = 0; k < link->n_targets; k++)
             {
-              QdLinkTarget *target = g_ptr_array_index (link->targets, k);
+              QdLinkTarget *target = link->targets[k];
               Node *dst = find_in_system (c, entry, target->dst.block);
 
               index = dst != NULL ? (guint32) (dst - c->nodes) + 1 : 0;
@@ -429,9 +429,9 @@ index_drivers (Compiler *c)
 
           if (src == 0)
             continue;
-          for (guint k = 0; k < link->targets->len; k++)
+          for (guint k = 0; k < link->n_targets; k++)
             {
-              QdLinkTarget *target = g_ptr_array_index (link->targets, k);
+              QdLinkTarget *target = link->targets[k];
               guint32 dst = g_array_index (found, guint32, next++);
               Driver *d;
 

@@ -14,6 +14,7 @@
 #include "qd-diagram.h"
 #include "qd-document.h"
 #include "qd-expr.h"
+#include "qd-history.h"
 #include "qd-mask.h"
 #include "qd-registry.h"
 
@@ -158,8 +159,8 @@ qd_block_count_ports (const QdBlock *block,
       type = qd_block_get_type_info (block);
       if (type == NULL && block->placeholder)
         {
-          n_in = block->placeholder_inputs;
-          n_out = block->placeholder_outputs;
+          n_in = qd_block_placeholder_ports (block)[0];
+          n_out = qd_block_placeholder_ports (block)[1];
         }
       else if (type == NULL)
         {

@@ -31,15 +31,18 @@
  * "b1234", and there are millions of those. */
 typedef struct
 {
-  guint32 uses;       /* with UNLISTED: not in shared_texts */
+  guint32 uses;       /* with EMBEDDED: a block's id, not in shared_texts */
   char    text[];
 } SharedText;
 
-/* A text known to be unique (an element id of a vector's expansion,
- * which links name by its address: qd_link_new_from_block()) is kept
- * out of the table: adding it and taking it out again would cost two
- * lookups in a table of millions for nothing. */
-#define UNLISTED 0x80000000u
+/* A block's id is not an allocation of its own: it lives in the block's,
+ * right after the structure (block_alloc()), and is never in the table
+ * (ids are unique, and links name a block by this very text:
+ * qd_link_new_from_block()). The block counts as one of its uses, and
+ * the memory goes when the last use does: links kept in the edit history
+ * may name a block after it has gone. */
+#define EMBEDDED 0x80000000u
+#define USES_MASK (EMBEDDED - 1)
 
 G_LOCK_DEFINE_STATIC (shared_texts);
 static GHashTable *shared_texts;   /* char* (inside a SharedText), a set */
@@ -69,7 +72,7 @@ share_locked (const char *text)
   if (found != NULL)
     {
       shared = shared_text_of (found);
-      g_assert (shared->uses < UNLISTED - 1);
+      g_assert (shared->uses < USES_MASK);
       shared->uses++;
     }
   else
@@ -113,8 +116,8 @@ unshare_locked (char *text)
       g_hash_table_remove (shared_texts, text);
       g_free (shared);
     }
-  else if (shared->uses == UNLISTED)
-    g_free (shared);
+  else if (shared->uses == EMBEDDED)
+    g_free ((char *) shared - sizeof (QdBlock));
 }
 
 static void
@@ -134,22 +137,10 @@ static char *
 share_again (char *text)
 {
   G_LOCK (shared_texts);
-  g_assert ((shared_text_of (text)->uses & ~UNLISTED) < UNLISTED - 1);
+  g_assert ((shared_text_of (text)->uses & USES_MASK) < USES_MASK);
   shared_text_of (text)->uses++;
   G_UNLOCK (shared_texts);
   return text;
-}
-
-/* A shared string of @text, which no other does or will hold. */
-static char *
-share_unlisted (const char *text)
-{
-  gsize size = strlen (text) + 1;
-  SharedText *shared = g_malloc (sizeof (SharedText) + size);
-
-  shared->uses = UNLISTED | 1;
-  memcpy (shared->text, text, size);
-  return shared->text;
 }
 
 void
@@ -333,30 +324,79 @@ param_set_release (GArray *set)
     g_array_unref (set);
 }
 
-QdBlock *
-qd_block_new (const char *id,
-              const char *type,
-              const char *name)
+/* One allocation for a block, its id (a shared text of uses 1 and
+ * EMBEDDED), a placeholder's port counts and its first name (a rename
+ * moves the name out: qd_block_set_name_raw()):
+ *
+ *   QdBlock | uses, id text | pad to 4, 2 counts (placeholders) | name
+ *
+ * so that a block of a large model is one allocation, not three. */
+static QdBlock *
+block_alloc (const char *id,
+             const char *name,
+             gboolean    placeholder)
+{
+  gsize id_size = strlen (id) + 1, name_size, ports_at, name_at;
+  SharedText *shared;
+  QdBlock *block;
+
+  if (name == NULL)
+    name = "";
+  name_size = strlen (name) + 1;
+  ports_at = sizeof (QdBlock) + sizeof (SharedText) + id_size;
+  name_at = ports_at;
+  if (placeholder)
+    {
+      ports_at = (ports_at + sizeof (guint) - 1) & ~(sizeof (guint) - 1);
+      name_at = ports_at + 2 * sizeof (guint);
+    }
+  block = g_malloc0 (name_at + name_size);
+  shared = (SharedText *) (gpointer) (block + 1);
+  shared->uses = EMBEDDED | 1;
+  memcpy (shared->text, id, id_size);
+  block->id = shared->text;
+  block->name = memcpy ((char *) block + name_at, name, name_size);
+  block->placeholder = placeholder;
+  block->ref_count = 1;
+  return block;
+}
+
+/* Where block_alloc() put @block's first name. */
+static const char *
+block_inline_name (const QdBlock *block)
+{
+  if (block->placeholder)
+    return (const char *) (qd_block_placeholder_ports (block) + 2);
+  return block->id + strlen (block->id) + 1;
+}
+
+guint *
+qd_block_placeholder_ports (const QdBlock *block)
+{
+  gsize end;
+
+  g_return_val_if_fail (block != NULL, NULL);
+
+  if (!block->placeholder)
+    return NULL;
+  end = GPOINTER_TO_SIZE (block->id + strlen (block->id) + 1);
+  end = (end + sizeof (guint) - 1) & ~(sizeof (guint) - 1);
+  return GSIZE_TO_POINTER (end);
+}
+
+static QdBlock *
+block_new (const char *id,
+           const char *type,
+           const char *name,
+           gboolean    placeholder)
 {
   QdBlock *block;
-  gsize name_size;
 
   g_return_val_if_fail (id != NULL, NULL);
   g_return_val_if_fail (type != NULL, NULL);
 
-  /* The first name lives in the same allocation as the block; a rename
-   * moves it out (qd_block_set_name_raw). */
-  if (name == NULL)
-    name = "";
-  name_size = strlen (name) + 1;
-  block = g_malloc0 (sizeof (QdBlock) + name_size);
-  block->ref_count = 1;
-  /* Links name the block by this same string (see share()). */
-  G_LOCK (shared_texts);
-  block->id = share_locked (id);
-  block->type = share_locked (type);
-  G_UNLOCK (shared_texts);
-  block->name = memcpy (block + 1, name, name_size);
+  block = block_alloc (id, name, placeholder);
+  block->type = share (type);
   block->params = param_set_empty ();
   block->width = 60;
   block->height = 40;
@@ -372,18 +412,29 @@ qd_block_new (const char *id,
 }
 
 QdBlock *
+qd_block_new (const char *id,
+              const char *type,
+              const char *name)
+{
+  return block_new (id, type, name, FALSE);
+}
+
+QdBlock *
+qd_block_new_placeholder (const char *id,
+                          const char *type,
+                          const char *name)
+{
+  return block_new (id, type, name, TRUE);
+}
+
+QdBlock *
 qd_block_new_like (const QdBlock *like,
                    const char    *id,
                    const char    *name)
 {
-  gsize name_size = strlen (name) + 1;
-  QdBlock *block;
+  QdBlock *block = block_alloc (id, name, FALSE);
 
-  block = g_malloc0 (sizeof (QdBlock) + name_size);
-  block->ref_count = 1;
-  block->id = share_unlisted (id);
   block->type = share_again (like->type);
-  block->name = memcpy (block + 1, name, name_size);
   block->params = param_set_use (like->params);
   block->x = like->x;
   block->y = like->y;
@@ -395,6 +446,19 @@ qd_block_new_like (const QdBlock *like,
       block->inner->owner = block;
     }
   return block;
+}
+
+/* The last part of freeing @block, with the lock of the shared texts
+ * held: its texts, and its memory with its id's last use (which may be a
+ * link's, later). */
+static void
+block_release_locked (QdBlock *block)
+{
+  unshare_locked (block->type);
+  if (block->name != block_inline_name (block))
+    g_free (block->name);
+  block->name = NULL;
+  unshare_locked (block->id);
 }
 
 QdBlock *
@@ -423,11 +487,9 @@ qd_block_unref (QdBlock *block)
       qd_system_unref (block->inner);
     }
   param_set_release (block->params);
-  unshare (block->id);
-  unshare (block->type);
-  if (block->name != (char *) (block + 1))
-    g_free (block->name);
-  g_free (block);
+  G_LOCK (shared_texts);
+  block_release_locked (block);
+  G_UNLOCK (shared_texts);
 }
 
 void
@@ -436,7 +498,7 @@ qd_block_set_name_raw (QdBlock    *block,
 {
   char *copy = g_strdup (name != NULL ? name : "");
 
-  if (block->name != (char *) (block + 1))
+  if (block->name != block_inline_name (block))
     g_free (block->name);
   block->name = copy;
 }
@@ -558,6 +620,20 @@ qd_link_target_new (const char    *dst_block,
   return target;
 }
 
+QdLinkTarget *
+qd_link_target_new_from_block (const QdBlock *dst,
+                               guint          dst_port)
+{
+  QdLinkTarget *target;
+
+  g_return_val_if_fail (dst != NULL, NULL);
+
+  target = g_new0 (QdLinkTarget, 1);
+  target->dst.block = share_again (dst->id);
+  target->dst.port = dst_port;
+  return target;
+}
+
 guint
 qd_link_target_n_points (const QdLinkTarget *target)
 {
@@ -608,27 +684,138 @@ qd_link_target_free (QdLinkTarget *target)
   g_free (target);
 }
 
+/* A new link with @id in the same allocation (it never changes) and
+ * @src_text, a shared text of the source block, and no targets. */
+static QdLink *
+link_alloc (const char *id,
+            char       *src_text,
+            guint       src_port)
+{
+  gsize id_size = strlen (id) + 1;
+  QdLink *link = g_malloc (sizeof (QdLink) + id_size);
+
+  link->id = memcpy (link + 1, id, id_size);
+  link->src.block = src_text;
+  link->src.port = src_port;
+  link->targets = &link->one_target;
+  link->n_targets = 0;
+  link->ref_count = 1;
+  link->parent = NULL;
+  link->one_target = NULL;
+  return link;
+}
+
+/* How many targets @link's array has room for: one in the link itself,
+ * then the power of two from 2 up that @n_targets needs (kept so by
+ * growing and shrinking it). */
+static guint
+link_capacity_for (const QdLink *link,
+                   guint         n_targets)
+{
+  if (link->targets == &link->one_target)
+    return 1;
+  return MAX (2u, 1u << g_bit_storage (n_targets - 1));
+}
+
+static guint
+link_capacity (const QdLink *link)
+{
+  return link_capacity_for (link, link->n_targets);
+}
+
+/* Moves @link's targets to an array of @capacity (1: back into the
+ * link). */
+static void
+link_move_targets (QdLink *link,
+                   guint   capacity)
+{
+  QdLinkTarget **moved = capacity == 1 ? &link->one_target
+                                       : g_new (QdLinkTarget *, capacity);
+
+  memcpy (moved, link->targets, link->n_targets * sizeof *moved);
+  if (link->targets != &link->one_target)
+    g_free (link->targets);
+  link->targets = moved;
+}
+
+void
+qd_link_insert_target (QdLink       *link,
+                       guint         index,
+                       QdLinkTarget *target)
+{
+  guint capacity;
+
+  g_return_if_fail (link != NULL);
+  g_return_if_fail (target != NULL);
+  g_return_if_fail (index <= link->n_targets);
+
+  capacity = link_capacity (link);
+  if (link->n_targets == capacity)
+    link_move_targets (link, 2 * capacity);
+  memmove (link->targets + index + 1, link->targets + index,
+           (link->n_targets - index) * sizeof *link->targets);
+  link->targets[index] = target;
+  link->n_targets++;
+}
+
+QdLinkTarget *
+qd_link_steal_target (QdLink *link,
+                      guint   index)
+{
+  QdLinkTarget *target;
+  guint capacity;
+
+  g_return_val_if_fail (link != NULL, NULL);
+  g_return_val_if_fail (index < link->n_targets, NULL);
+
+  capacity = link_capacity (link);
+  target = link->targets[index];
+  link->n_targets--;
+  memmove (link->targets + index, link->targets + index + 1,
+           (link->n_targets - index) * sizeof *link->targets);
+  /* One target left goes back into the link, as it would have been
+   * built; otherwise the array shrinks with its power of two. */
+  if (link->n_targets == 1 && link->targets != &link->one_target)
+    link_move_targets (link, 1);
+  else if (link->n_targets > 1
+           && link_capacity_for (link, link->n_targets) < capacity)
+    link_move_targets (link, link_capacity_for (link, link->n_targets));
+  return target;
+}
+
+/* Frees @link's targets and their array; @link is then empty. With the
+ * lock of the shared texts held when @locked. */
+static void
+link_free_targets (QdLink   *link,
+                   gboolean  locked)
+{
+  for (guint j = 0; j < link->n_targets; j++)
+    {
+      QdLinkTarget *target = link->targets[j];
+
+      if (locked)
+        unshare_locked (target->dst.block);
+      else
+        unshare (target->dst.block);
+      if (target->points != NULL)
+        g_array_unref (target->points);
+      g_free (target);
+    }
+  if (link->targets != &link->one_target)
+    g_free (link->targets);
+  link->targets = &link->one_target;
+  link->n_targets = 0;
+}
+
 QdLink *
 qd_link_new (const char *id,
              const char *src_block,
              guint       src_port)
 {
-  QdLink *link;
-  gsize id_size;
-
   g_return_val_if_fail (id != NULL, NULL);
   g_return_val_if_fail (src_block != NULL, NULL);
 
-  /* The id never changes: it lives in the same allocation. */
-  id_size = strlen (id) + 1;
-  link = g_malloc0 (sizeof (QdLink) + id_size);
-  link->ref_count = 1;
-  link->id = memcpy (link + 1, id, id_size);
-  link->src.block = share (src_block);
-  link->src.port = src_port;
-  link->targets = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_link_target_free);
-
-  return link;
+  return link_alloc (id, share (src_block), src_port);
 }
 
 QdLinkTarget *
@@ -642,7 +829,7 @@ qd_link_add_target (QdLink     *link,
   g_return_val_if_fail (dst_block != NULL, NULL);
 
   target = qd_link_target_new (dst_block, dst_port, NULL, 0);
-  g_ptr_array_add (link->targets, target);
+  qd_link_insert_target (link, link->n_targets, target);
 
   return target;
 }
@@ -652,21 +839,10 @@ qd_link_new_from_block (const char    *id,
                         const QdBlock *src,
                         guint          src_port)
 {
-  gsize id_size;
-  QdLink *link;
-
   g_return_val_if_fail (id != NULL, NULL);
   g_return_val_if_fail (src != NULL, NULL);
 
-  id_size = strlen (id) + 1;
-  link = g_malloc0 (sizeof (QdLink) + id_size);
-
-  link->ref_count = 1;
-  link->id = memcpy (link + 1, id, id_size);
-  link->src.block = share_again (src->id);
-  link->src.port = src_port;
-  link->targets = g_ptr_array_new_with_free_func ((GDestroyNotify) qd_link_target_free);
-  return link;
+  return link_alloc (id, share_again (src->id), src_port);
 }
 
 /* A target without bend points keeps no array (points NULL), as every
@@ -681,10 +857,8 @@ qd_link_add_target_block (QdLink        *link,
   g_return_val_if_fail (link != NULL, NULL);
   g_return_val_if_fail (dst != NULL, NULL);
 
-  target = g_new0 (QdLinkTarget, 1);
-  target->dst.block = share_again (dst->id);
-  target->dst.port = dst_port;
-  g_ptr_array_add (link->targets, target);
+  target = qd_link_target_new_from_block (dst, dst_port);
+  qd_link_insert_target (link, link->n_targets, target);
   return target;
 }
 
@@ -705,7 +879,7 @@ qd_link_unref (QdLink *link)
   if (!g_atomic_int_dec_and_test (&link->ref_count))
     return;
 
-  g_ptr_array_unref (link->targets);
+  link_free_targets (link, FALSE);
   unshare (link->src.block);
   g_free (link);
 }
@@ -746,17 +920,7 @@ release_owned_links (GPtrArray *links)
 
       if (link == NULL || g_atomic_int_get (&link->ref_count) != 1)
         continue;
-      for (guint j = 0; j < link->targets->len; j++)
-        {
-          QdLinkTarget *target = g_ptr_array_index (link->targets, j);
-
-          unshare_locked (target->dst.block);
-          if (target->points != NULL)
-            g_array_unref (target->points);
-          g_free (target);
-        }
-      g_ptr_array_set_free_func (link->targets, NULL);
-      g_ptr_array_unref (link->targets);
+      link_free_targets (link, TRUE);
       unshare_locked (link->src.block);
       g_free (link);
       links->pdata[i] = NULL;
@@ -808,11 +972,7 @@ release_owned (QdSystem *system)
 
       if (block == NULL || block->params != NULL)
         continue;
-      unshare_locked (block->id);
-      unshare_locked (block->type);
-      if (block->name != (char *) (block + 1))
-        g_free (block->name);
-      g_free (block);
+      block_release_locked (block);
       blocks->pdata[i] = NULL;
     }
   G_UNLOCK (shared_texts);
@@ -1003,9 +1163,9 @@ qd_system_find_driver (QdSystem   *system,
     {
       QdLink *link = g_ptr_array_index (system->links, i);
 
-      for (guint j = 0; j < link->targets->len; j++)
+      for (guint j = 0; j < link->n_targets; j++)
         {
-          const QdLinkTarget *target = g_ptr_array_index (link->targets, j);
+          const QdLinkTarget *target = link->targets[j];
 
           if (target->dst.port == port && strcmp (target->dst.block, id) == 0)
             {
@@ -1080,7 +1240,7 @@ add_counts (const QdSystem *system,
     {
       const QdLink *link = g_ptr_array_index (system->links, i);
 
-      counts->connections += link->targets->len;
+      counts->connections += link->n_targets;
     }
 }
 

@@ -56,19 +56,22 @@ struct _QdBlock
                            * Shared by blocks with the same set: read only */
   double       x, y;      /* top-left corner, canvas units */
   double       width, height;
-  int          rotation;  /* 0, 90, 180 or 270 degrees, clockwise */
-  gboolean     flip;      /* mirrored left-right before rotation */
   QdSystem    *inner;     /* subsystem blocks only: the contents */
   QdSystem    *parent;    /* the system holding this block (weak) */
   /*< private >*/
   gint         ref_count;
+  /*< read-only >*/
+  /* Small fields packed after the rest: a model can have millions of
+   * blocks, and these 8 bytes take the place of 24. */
+  gint16       rotation;  /* 0, 90, 180 or 270 degrees, clockwise */
+  guint8       flip;      /* mirrored left-right before rotation (0 or 1) */
+  /*< private >*/
   /* A block whose type is missing (a Lua library block or a plugin not
    * installed here), loaded from a file as a placeholder: it keeps its
-   * parameters as written and the ports its links use, so that the
-   * diagram opens and saves back unchanged (qd-file.c). */
-  gboolean     placeholder;
-  guint        placeholder_inputs;
-  guint        placeholder_outputs;
+   * parameters as written and the ports its links use (counted out of
+   * the structure: qd_block_placeholder_ports()), so that the diagram
+   * opens and saves back unchanged (qd-file.c). */
+  guint8       placeholder;
 };
 
 struct _QdLinkTarget
@@ -84,19 +87,18 @@ struct _QdLinkTarget
 struct _QdLink
 {
   /*< read-only >*/
-  char        *id;        /* stable, unique in the document: "l3" */
-  QdEndpoint   src;       /* an output port */
-  GPtrArray   *targets;   /* QdLinkTarget*, one per driven input; never empty */
-  QdSystem    *parent;    /* (weak) */
+  char          *id;        /* stable, unique in the document: "l3" */
+  QdEndpoint     src;       /* an output port */
+  QdLinkTarget **targets;   /* n_targets of them, one per driven input */
+  guint          n_targets; /* never 0 in a document */
   /*< private >*/
-  gint         ref_count;
-  /* A block whose type is missing (a Lua library block or a plugin not
-   * installed here), loaded from a file as a placeholder: it keeps its
-   * parameters as written and the ports its links use, so that the
-   * diagram opens and saves back unchanged (qd-file.c). */
-  gboolean     placeholder;
-  guint        placeholder_inputs;
-  guint        placeholder_outputs;
+  gint           ref_count;
+  /*< read-only >*/
+  QdSystem      *parent;    /* (weak) */
+  /*< private >*/
+  /* The array of targets while it has one (most links of a large model):
+   * no allocation of its own. More targets move it out. */
+  QdLinkTarget  *one_target;
 };
 
 struct _QdSystem

@@ -375,14 +375,14 @@ target_edit_apply (QdEdit   *edit,
 
   if (self->insert != undo)
     {
-      g_ptr_array_insert (self->link->targets, (gint) self->index, self->target);
+      qd_link_insert_target (self->link, self->index, self->target);
       self->attached = TRUE;
       if (follow)
         qd_document_index_target (doc, self->link, self->target, TRUE);
     }
   else
     {
-      gpointer removed = g_ptr_array_steal_index (self->link->targets, self->index);
+      QdLinkTarget *removed = qd_link_steal_target (self->link, self->index);
 
       g_assert (removed == self->target);
       self->attached = FALSE;
@@ -429,7 +429,7 @@ qd_document_edit_insert_target (QdDocument   *self,
                                 QdLinkTarget *target,
                                 guint         index)
 {
-  record_target_edit (self, link, target, MIN (index, link->targets->len), TRUE);
+  record_target_edit (self, link, target, MIN (index, link->n_targets), TRUE);
 }
 
 void
@@ -437,9 +437,9 @@ qd_document_edit_remove_target (QdDocument *self,
                                 QdLink     *link,
                                 guint       index)
 {
-  g_return_if_fail (index < link->targets->len);
+  g_return_if_fail (index < link->n_targets);
 
-  record_target_edit (self, link, g_ptr_array_index (link->targets, index),
+  record_target_edit (self, link, link->targets[index],
                       index, FALSE);
 }
 
@@ -468,7 +468,7 @@ endpoint_edit_apply (QdEdit   *edit,
     endpoint = &self->link->src;
   else
     {
-      link_target = g_ptr_array_index (self->link->targets, self->target_index);
+      link_target = self->link->targets[self->target_index];
       endpoint = &link_target->dst;
     }
 
@@ -509,13 +509,12 @@ qd_document_edit_endpoint (QdDocument *self,
   EndpointEdit *edit = g_new0 (EndpointEdit, 1);
   const QdEndpoint *endpoint;
 
-  g_return_if_fail (target_index < (int) link->targets->len);
+  g_return_if_fail (target_index < (int) link->n_targets);
 
   if (target_index < 0)
     endpoint = &link->src;
   else
-    endpoint = &((QdLinkTarget *) g_ptr_array_index (link->targets,
-                                                     target_index))->dst;
+    endpoint = &((QdLinkTarget *) link->targets[target_index])->dst;
   edit->base.klass = &endpoint_edit_class;
   edit->link = qd_link_ref (link);
   edit->target_index = target_index;
@@ -534,7 +533,7 @@ points_edit_apply (QdEdit   *edit,
                    gboolean  undo)
 {
   PointsEdit *self = (PointsEdit *) edit;
-  QdLinkTarget *t = g_ptr_array_index (self->link->targets, self->index);
+  QdLinkTarget *t = self->link->targets[self->index];
   GArray *points = undo ? self->before : self->after;
 
   qd_link_target_set_points (t, (const QdPoint *) points->data, points->len);

@@ -196,15 +196,15 @@ qd_document_group (QdDocument  *self,
       guint n_targets_in = 0;
       Crossing *crossing;
 
-      for (guint j = 0; j < link->targets->len; j++)
+      for (guint j = 0; j < link->n_targets; j++)
         {
-          QdLinkTarget *target = g_ptr_array_index (link->targets, j);
+          QdLinkTarget *target = link->targets[j];
 
           if (g_hash_table_contains (selected, target->dst.block))
             n_targets_in++;
         }
 
-      if (src_in && n_targets_in == link->targets->len)
+      if (src_in && n_targets_in == link->n_targets)
         {
           g_ptr_array_add (internal, link);
           continue;
@@ -226,9 +226,9 @@ qd_document_group (QdDocument  *self,
           crossing->x = src->x;
         }
       else
-        for (guint j = 0; j < link->targets->len; j++)
+        for (guint j = 0; j < link->n_targets; j++)
           {
-            QdLinkTarget *target = g_ptr_array_index (link->targets, j);
+            QdLinkTarget *target = link->targets[j];
             QdBlock *dst = qd_system_find_block (system, target->dst.block);
 
             if (!g_hash_table_contains (selected, target->dst.block))
@@ -304,9 +304,9 @@ qd_document_group (QdDocument  *self,
                                           miny + 40.0 * (crossing->port - 1));
           QdLink *in_link = qd_link_new (link_id, port->id, 0);
 
-          for (guint j = 0; j < link->targets->len; j++)
+          for (guint j = 0; j < link->n_targets; j++)
             {
-              QdLinkTarget *target = g_ptr_array_index (link->targets, j);
+              QdLinkTarget *target = link->targets[j];
 
               if (!g_hash_table_contains (selected, target->dst.block))
                 continue;
@@ -321,9 +321,9 @@ qd_document_group (QdDocument  *self,
                                           qd_link_target_new (sub->id, crossing->port - 1,
                                                               NULL, 0),
                                           first_in);
-          for (guint j = link->targets->len; j > 0; j--)
+          for (guint j = link->n_targets; j > 0; j--)
             {
-              QdLinkTarget *target = g_ptr_array_index (link->targets, j - 1);
+              QdLinkTarget *target = link->targets[j - 1];
 
               if (g_hash_table_contains (selected, target->dst.block))
                 qd_document_edit_remove_target (self, link, j - 1);
@@ -339,28 +339,28 @@ qd_document_group (QdDocument  *self,
                                           miny + 40.0 * (crossing->port - 1));
           QdLink *out_link = qd_link_new (link_id, sub->id, crossing->port - 1);
 
-          for (guint j = 0; j < link->targets->len; j++)
+          for (guint j = 0; j < link->n_targets; j++)
             {
-              QdLinkTarget *target = g_ptr_array_index (link->targets, j);
+              QdLinkTarget *target = link->targets[j];
 
               if (g_hash_table_contains (selected, target->dst.block))
                 continue;
-              g_ptr_array_add (out_link->targets,
-                               qd_link_target_new (target->dst.block,
-                                                   target->dst.port,
-                                                   target->points != NULL
-                                                   ? (const QdPoint *) target->points->data : NULL,
-                                                   qd_link_target_n_points (target)));
+              qd_link_insert_target (out_link, out_link->n_targets,
+                                     qd_link_target_new (target->dst.block,
+                                                         target->dst.port,
+                                                         target->points != NULL
+                                                         ? (const QdPoint *) target->points->data : NULL,
+                                                         qd_link_target_n_points (target)));
             }
           qd_document_edit_insert_link (self, system, out_link, system->links->len);
           qd_link_unref (out_link);
 
           qd_document_edit_insert_target (self, link,
                                           qd_link_target_new (port->id, 0, NULL, 0),
-                                          link->targets->len);
-          for (guint j = link->targets->len; j > 0; j--)
+                                          link->n_targets);
+          for (guint j = link->n_targets; j > 0; j--)
             {
-              QdLinkTarget *target = g_ptr_array_index (link->targets, j - 1);
+              QdLinkTarget *target = link->targets[j - 1];
 
               if (!g_hash_table_contains (selected, target->dst.block)
                   && strcmp (target->dst.block, port->id) != 0)
@@ -482,9 +482,9 @@ expand (Ungroup          *u,
       return;
     }
   g_hash_table_add (seen, key);
-  for (guint i = 0; i < next->targets->len; i++)
+  for (guint i = 0; i < next->n_targets; i++)
     {
-      QdLinkTarget *target = g_ptr_array_index (next->targets, i);
+      QdLinkTarget *target = next->targets[i];
 
       expand (u, next_system, &target->dst, target->points, out, seen);
     }
@@ -512,9 +512,9 @@ rejoin_link (QdDocument *self,
 
   /* Work out every expansion before editing anything: expansions read
    * the links being edited. */
-  for (guint j = 0; j < link->targets->len; j++)
+  for (guint j = 0; j < link->n_targets; j++)
     {
-      QdLinkTarget *target = g_ptr_array_index (link->targets, j);
+      QdLinkTarget *target = link->targets[j];
       GPtrArray *dests = NULL;
 
       if (needs_expansion (u, system, &target->dst))
@@ -551,7 +551,7 @@ rejoin_link (QdDocument *self,
     }
   g_ptr_array_unref (plans);
 
-  if (link->targets->len == 0)
+  if (link->n_targets == 0)
     qd_document_edit_remove_link (self, link);
 }
 

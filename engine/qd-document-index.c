@@ -99,8 +99,8 @@ qd_document_index_link (QdDocument *self,
     g_hash_table_remove (self->link_index, link->id);
 
   qd_document_index_source (self, link, add);
-  for (guint i = 0; i < link->targets->len; i++)
-    qd_document_index_target (self, link, g_ptr_array_index (link->targets, i), add);
+  for (guint i = 0; i < link->n_targets; i++)
+    qd_document_index_target (self, link, link->targets[i], add);
 }
 
 static void

@@ -144,7 +144,7 @@ qd_document_edit_remove_target_or_link (QdDocument *self,
                                         QdLink     *link,
                                         guint       index)
 {
-  if (link->targets->len <= 1)
+  if (link->n_targets <= 1)
     qd_document_edit_remove_link (self, link);
   else
     qd_document_edit_remove_target (self, link, index);
@@ -168,13 +168,13 @@ remove_links_of (QdDocument *self,
           qd_document_edit_remove_link (self, link);
           continue;
         }
-      for (guint j = link->targets->len; j > 0; j--)
+      for (guint j = link->n_targets; j > 0; j--)
         {
-          QdLinkTarget *target = g_ptr_array_index (link->targets, j - 1);
+          QdLinkTarget *target = link->targets[j - 1];
 
           if (strcmp (target->dst.block, id) == 0 && target->dst.port >= max_in)
             {
-              gboolean last = link->targets->len == 1;
+              gboolean last = link->n_targets == 1;
 
               qd_document_edit_remove_target_or_link (self, link, j - 1);
               if (last)
@@ -976,15 +976,16 @@ qd_document_connect (QdDocument  *self,
   link = qd_document_find_source (self, src_block, src_port);
   if (link != NULL)
     qd_document_edit_insert_target (self, link,
-                                    qd_link_target_new (dst_block, dst_port,
-                                                        NULL, 0),
-                                    link->targets->len);
+                                    qd_link_target_new_from_block (dst, dst_port),
+                                    link->n_targets);
   else
     {
       char *id = qd_document_new_id (self, "l");
 
-      link = qd_link_new (id, src_block, src_port);
-      qd_link_add_target (link, dst_block, dst_port);
+      /* The ends name the blocks by the blocks' own id texts: block ids
+       * are not in the table of shared texts (qd-diagram.c). */
+      link = qd_link_new_from_block (id, src, src_port);
+      qd_link_add_target_block (link, dst, dst_port);
       qd_document_edit_insert_link (self, system, link, system->links->len);
       qd_link_unref (link);
       g_free (id);
@@ -1001,7 +1002,7 @@ qd_document_disconnect (QdDocument *self,
 {
   g_return_if_fail (QD_IS_DOCUMENT (self));
   g_return_if_fail (link != NULL && link->parent != NULL);
-  g_return_if_fail (target_index < link->targets->len);
+  g_return_if_fail (target_index < link->n_targets);
 
   qd_document_begin (self, _("Disconnect"));
   qd_document_edit_remove_target_or_link (self, link, target_index);
@@ -1032,10 +1033,10 @@ qd_document_set_link_points (QdDocument    *self,
 
   g_return_if_fail (QD_IS_DOCUMENT (self));
   g_return_if_fail (link != NULL);
-  g_return_if_fail (target_index < link->targets->len);
+  g_return_if_fail (target_index < link->n_targets);
   g_return_if_fail (points != NULL || n_points == 0);
 
-  target = g_ptr_array_index (link->targets, target_index);
+  target = link->targets[target_index];
   if (qd_link_target_n_points (target) == n_points
       && (n_points == 0
           || memcmp (target->points->data, points, n_points * sizeof (QdPoint)) == 0))

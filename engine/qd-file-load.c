@@ -17,6 +17,7 @@
 
 #include "qd-debug.h"
 #include "qd-file-private.h"
+#include "qd-history.h"
 #include "qd-mask.h"
 #include "qd-notes.h"
 #include "qd-registry.h"
@@ -457,8 +458,8 @@ load_block (Loader      *loader,
                          type_id);
   is_subsystem = type != NULL && strcmp (type->id, QD_TYPE_SUBSYSTEM) == 0;
 
-  block = qd_block_new (id, type_id, name);
-  block->placeholder = placeholder;
+  block = placeholder ? qd_block_new_placeholder (id, type_id, name)
+                      : qd_block_new (id, type_id, name);
   /* The system owns the block from here on, so an error below frees it
    * with the rest of the tree. */
   qd_system_append_block (system, block);
@@ -584,8 +585,7 @@ load_endpoint (Loader       *loader,
   /* A placeholder has the ports its links use. */
   if ((*block)->placeholder && p < QD_PLACEHOLDER_MAX_PORTS)
     {
-      guint *count = is_input ? &(*block)->placeholder_inputs
-                              : &(*block)->placeholder_outputs;
+      guint *count = qd_block_placeholder_ports (*block) + (is_input ? 0 : 1);
 
       *count = MAX (*count, (guint) p + 1);
     }

@@ -155,9 +155,9 @@ write_system (QdJsonWriter   *w,
       /* One target per line: adding a branch adds a line to the diff. */
       qd_json_writer_key (w, "to");
       qd_json_writer_begin_array (w, FALSE);
-      for (guint j = 0; j < link->targets->len; j++)
+      for (guint j = 0; j < link->n_targets; j++)
         {
-          const QdLinkTarget *target = g_ptr_array_index (link->targets, j);
+          const QdLinkTarget *target = link->targets[j];
 
           qd_json_writer_begin_object (w, TRUE);
           qd_json_writer_key (w, "block");

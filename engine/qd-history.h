@@ -135,17 +135,36 @@ QdLinkTarget *qd_link_target_new           (const char    *dst_block,
                                             guint          dst_port,
                                             const QdPoint *points,
                                             guint          n_points);
+/* The same naming block @dst by its own id text, with no bend points. */
+QdLinkTarget *qd_link_target_new_from_block (const QdBlock *dst,
+                                              guint          dst_port);
 void        qd_link_target_free            (QdLinkTarget  *target);
+/* Puts @target, which no link owns, at @index of @link's targets (at most
+ * n_targets); the link owns it then. */
+void        qd_link_insert_target          (QdLink        *link,
+                                            guint          index,
+                                            QdLinkTarget  *target);
+/* Takes target @index out of @link: the caller owns it then. */
+QdLinkTarget *qd_link_steal_target         (QdLink        *link,
+                                            guint          index);
 /* For building a large copy of a diagram quickly (qd-compile-vector.c):
  * a new block of @like's type and parameters (the same shared set, not
- * copied; a Subsystem's inside empty), its @id kept out of the table
- * of shared texts (a link names it through qd_link_new_from_block() or
- * qd_link_add_target_block(); one naming it by its text gets an equal
- * text of its own); and a link and its targets naming blocks by their
+ * copied; a Subsystem's inside empty), its @id, as every block's, in
+ * its own allocation and out of the table of shared texts (a link names
+ * it through qd_link_new_from_block() or qd_link_add_target_block(); one
+ * naming it by its text gets an equal text of its own); and a link and its targets naming blocks by their
  * own id strings, without looking the texts up (qd-diagram.h). */
 QdBlock    *qd_block_new_like              (const QdBlock *like,
                                             const char    *id,
                                             const char    *name);
+/* A block like qd_block_new()'s kept as a placeholder of a missing type
+ * (qd-file-load.c): with room for the counts of the ports its links use. */
+QdBlock    *qd_block_new_placeholder       (const char    *id,
+                                            const char    *type,
+                                            const char    *name);
+/* A placeholder's counts of inputs [0] and outputs [1]; NULL for a
+ * block that is not one. */
+guint      *qd_block_placeholder_ports     (const QdBlock *block);
 /* Sets @block's name without checks or index upkeep: the name is not
  * always a separate allocation, so never g_free() it directly. */
 void        qd_block_set_name_raw          (QdBlock       *block,

@@ -410,9 +410,9 @@ driven_width (Importer     *imp,
               QdSystem     *system,
               const QdLink *link)
 {
-  for (guint t = 0; t < link->targets->len; t++)
+  for (guint t = 0; t < link->n_targets; t++)
     {
-      const QdLinkTarget *target = g_ptr_array_index (link->targets, t);
+      const QdLinkTarget *target = link->targets[t];
       QdBlock *block = qd_system_find_block (system, target->dst.block);
       const char *width = block != NULL
                           ? g_hash_table_lookup (imp->widths, block) : NULL;

@@ -79,9 +79,9 @@ dump_system (GString  *out,
 
       g_string_append_printf (out, "%*slink %s %s:%u ->", depth * 2, "",
                               link->id, link->src.block, link->src.port);
-      for (guint j = 0; j < link->targets->len; j++)
+      for (guint j = 0; j < link->n_targets; j++)
         {
-          QdLinkTarget *target = g_ptr_array_index (link->targets, j);
+          QdLinkTarget *target = link->targets[j];
 
           g_string_append_printf (out, " %s:%u", target->dst.block,
                                   target->dst.port);

@@ -150,15 +150,15 @@ test_branch (Fixture       *f,
   click_drag (f, 300, 270, 230, 121, 0);
   g_assert_cmpuint (f->n_messages, ==, 0);
   g_assert_cmpuint (f->root->links->len, ==, 1);
-  g_assert_cmpuint (link->targets->len, ==, 2);
-  target = g_ptr_array_index (link->targets, 1);
+  g_assert_cmpuint (link->n_targets, ==, 2);
+  target = link->targets[1];
   g_assert_cmpstr (target->dst.block, ==, f->gain2->id);
   g_assert_cmpuint (target->dst.port, ==, 0);
 
   /* Ctrl-drag from the link to a free input branches it as well. */
   qd_document_undo (f->document);
   click_drag (f, 230, 120, 300, 270, QD_CANVAS_MODIFIER_CONTROL);
-  g_assert_cmpuint (link->targets->len, ==, 2);
+  g_assert_cmpuint (link->n_targets, ==, 2);
 
   qd_document_undo (f->document);
   after = text_of (f);
@@ -173,7 +173,7 @@ test_bend_drag (Fixture       *f,
   g_autofree char *after = NULL;
   g_autoptr(GArray) route = NULL;
   QdLink *link = qd_system_find_source (f->root, f->gain->id, 0);
-  QdLinkTarget *target = g_ptr_array_index (link->targets, 0);
+  QdLinkTarget *target = link->targets[0];
 
   /* Dragging the straight link down moves its middle, snapped, and keeps
    * both ends on their ports. */
@@ -627,7 +627,7 @@ test_edit_during_gesture (Fixture       *f,
   link = qd_document_connect (f->document, f->root, f->gain->id, 0,
                               f->gain2->id, 0, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (link->targets->len, ==, 2);
+  g_assert_cmpuint (link->n_targets, ==, 2);
   branch = qd_canvas_link_key (link, 1);
   route = qd_canvas_route_target (f->root, link, 1);
   /* Its own segment: down towards Gain 2, before the last step in. */
@@ -646,7 +646,7 @@ test_edit_during_gesture (Fixture       *f,
   g_assert_cmpint (qd_canvas_controller_get_mode (f->controller), ==, QD_CANVAS_MODE_IDLE);
   qd_canvas_controller_drag (f->controller, (a.x + b.x) / 2 + 60, (a.y + b.y) / 2 + 80);
   qd_canvas_controller_release (f->controller, (a.x + b.x) / 2 + 60, (a.y + b.y) / 2 + 80);
-  g_assert_cmpuint (link->targets->len, ==, 1);
+  g_assert_cmpuint (link->n_targets, ==, 1);
   g_assert_cmpstr (qd_document_get_undo_label (f->document), ==, _("Delete"));
   qd_document_undo (f->document);
   after = text_of (f);

@@ -6,6 +6,7 @@
  * checked by their exact message. The blocks used are test-only types, so
  * that the test depends on the engine alone.
  */
+#include "qd-history.h"
 #include "qd-test-util.h"
 
 #include <string.h>
@@ -294,8 +295,8 @@ test_remove_block (void)
 
   /* Removing one target of a branching link keeps the link. */
   qd_document_remove_block (c.doc, c.sink);
-  g_assert_cmpuint (c.l_gain->targets->len, ==, 1);
-  g_assert_cmpstr (((QdLinkTarget *) g_ptr_array_index (c.l_gain->targets, 0))->dst.block,
+  g_assert_cmpuint (c.l_gain->n_targets, ==, 1);
+  g_assert_cmpstr (((QdLinkTarget *) c.l_gain->targets[0])->dst.block,
                    ==, c.sum->id);
   assert_undo_redo (c.doc, before);
 
@@ -493,15 +494,15 @@ test_port_count (void)
   g_assert_true (qd_block_count_ports (c.sum, &n_in, NULL, &error));
   g_assert_cmpuint (n_in, ==, 3);
   connect (c.doc, c.src, 0, c.sum, 2);
-  g_assert_cmpuint (c.l_src->targets->len, ==, 2);
+  g_assert_cmpuint (c.l_src->n_targets, ==, 2);
 
   /* Shrinking to one input drops the links into inputs 2 and 3, in the
    * same undo step. */
   before = qd_test_dump_document (c.doc);
   g_assert_true (qd_document_set_param (c.doc, c.sum, "n", "1", &error));
   g_assert_no_error (error);
-  g_assert_cmpuint (c.l_src->targets->len, ==, 1);
-  g_assert_cmpuint (c.l_gain->targets->len, ==, 1);
+  g_assert_cmpuint (c.l_src->n_targets, ==, 1);
+  g_assert_cmpuint (c.l_gain->n_targets, ==, 1);
   g_assert_null (qd_system_find_driver (c.sum->parent, c.sum->id, 1, NULL));
   g_assert_null (qd_system_find_driver (c.sum->parent, c.sum->id, 2, NULL));
   assert_undo_redo (c.doc, before);
@@ -641,13 +642,13 @@ test_connect (void)
   before = qd_test_dump_document (c.doc);
 
   /* A second target from the same output is a branch of the same link. */
-  g_assert_cmpuint (c.l_gain->targets->len, ==, 2);
+  g_assert_cmpuint (c.l_gain->n_targets, ==, 2);
   other = add (c.doc, "test-sink", "Other", 0, 200);
   g_free (before);
   before = qd_test_dump_document (c.doc);
   link = connect (c.doc, c.src, 0, other, 0);
   g_assert_true (link == c.l_src);
-  g_assert_cmpuint (link->targets->len, ==, 2);
+  g_assert_cmpuint (link->n_targets, ==, 2);
   g_assert_cmpstr (qd_document_get_undo_label (c.doc), ==, "Connect");
   assert_undo_redo (c.doc, before);
   g_free (before);
@@ -724,7 +725,7 @@ test_disconnect (void)
   /* One target of two: the link stays. */
   before = qd_test_dump_document (c.doc);
   qd_document_disconnect (c.doc, c.l_gain, 0);
-  g_assert_cmpuint (c.l_gain->targets->len, ==, 1);
+  g_assert_cmpuint (c.l_gain->n_targets, ==, 1);
   g_assert_true (qd_document_find_link (c.doc, c.l_gain->id) == c.l_gain);
   g_assert_cmpstr (qd_document_get_undo_label (c.doc), ==, "Disconnect");
   assert_undo_redo (c.doc, before);
@@ -753,7 +754,7 @@ test_disconnect (void)
   before = qd_test_dump_document (c.doc);
   qd_document_set_link_points (c.doc, c.l_gain, 1, points, 2);
   {
-    QdLinkTarget *target = g_ptr_array_index (c.l_gain->targets, 1);
+    QdLinkTarget *target = c.l_gain->targets[1];
 
     g_assert_cmpuint (target->points->len, ==, 2);
     g_assert_cmpfloat (g_array_index (target->points, QdPoint, 1).y, ==, 60);
@@ -763,7 +764,7 @@ test_disconnect (void)
   /* Undone, the target has no bends again and keeps no array for them;
    * redone, it has them back. */
   {
-    QdLinkTarget *target = g_ptr_array_index (c.l_gain->targets, 1);
+    QdLinkTarget *target = c.l_gain->targets[1];
 
     g_assert_true (qd_document_undo (c.doc));
     g_assert_null (target->points);
@@ -1054,8 +1055,11 @@ test_link_from_block (void)
   QdPoint bend = { 150, 10 };
 
   g_assert_true (link->src.block == a->id);
-  g_assert_true (by_text->src.block == a->id);
-  g_assert_true (target == g_ptr_array_index (link->targets, 0));
+  /* A block's id lives in the block's allocation, outside the table of
+   * shared texts: a link naming it by text gets an equal text. */
+  g_assert_true (by_text->src.block != a->id);
+  g_assert_cmpstr (by_text->src.block, ==, a->id);
+  g_assert_true (target == link->targets[0]);
   g_assert_true (target->dst.block == b->id);
   g_assert_cmpuint (qd_link_target_n_points (target), ==, 0);
   qd_link_target_append_point (target, &bend);
@@ -1157,7 +1161,7 @@ test_remove_port_block (void)
   /* One port fewer: the link into the port that is gone goes too. */
   before = qd_test_dump_document (doc);
   qd_document_remove_block (doc, in2);
-  g_assert_cmpuint (((QdLink *) g_ptr_array_index (qd_document_get_root (doc)->links, 0))->targets->len,
+  g_assert_cmpuint (((QdLink *) g_ptr_array_index (qd_document_get_root (doc)->links, 0))->n_targets,
                     ==, 1);
   assert_undo_redo (doc, before);
   g_assert_nonnull (in1);
@@ -1199,7 +1203,7 @@ test_system_release (void)
   g_assert_cmpstr (kept->type, ==, "test-gain");
   g_assert_cmpstr (qd_block_get_param (kept, "w"), ==, "1, -1");
   g_assert_cmpstr (kept_link->src.block, ==, "b3");
-  g_assert_cmpstr (((QdLinkTarget *) g_ptr_array_index (kept_link->targets, 0))->dst.block, ==, "b1");
+  g_assert_cmpstr (((QdLinkTarget *) kept_link->targets[0])->dst.block, ==, "b1");
   /* The set is still in the table with its one remaining use: a new
    * block with the same value shares it, and both release it. */
   later = qd_block_new ("b9", "test-gain", "Later");
@@ -1228,11 +1232,13 @@ test_compact_storage (void)
   QdLink *long_link = qd_link_new (long_id, "b2", 0);
   GError *error = NULL;
 
-  /* Equal texts are one string, so links point at their blocks' ids. */
+  /* Equal texts are one string; a block's id is not in their table (it
+   * lives in the block's allocation), so links made by text share a copy
+   * of it between them. */
   qd_link_add_target (link, "b2", 0);
   qd_link_add_target (link, "b3", 0);
-  g_assert_true (link->src.block == a->id);
-  g_assert_true (((QdLinkTarget *) g_ptr_array_index (link->targets, 0))->dst.block == b->id);
+  g_assert_cmpstr (link->src.block, ==, a->id);
+  g_assert_true (link->targets[0]->dst.block == qd_link_add_target (long_link, "b2", 1)->dst.block);
   g_assert_true (a->type == b->type);
   g_assert_cmpstr (link->id, ==, "l4");
   g_assert_cmpstr (long_link->id, ==, long_id);
@@ -1305,6 +1311,134 @@ test_compact_storage (void)
   g_object_unref (doc);
 }
 
+/* A model has millions of blocks and links, and a document's size is a
+ * floor of a run's peak memory (docs/performance.md): a block is one
+ * allocation with its id and first name, and a link one with its id and
+ * the array of its first target. A field added to these structures moves
+ * every block or link into a larger malloc chunk (16-byte steps), so
+ * their sizes are checked here; measure rss_after_build_kb of
+ * `qdevs-cli bench --model lcline --json` before changing them. */
+static void
+test_layout (void)
+{
+  QdBlock *block = qd_block_new ("b1", "test-source", "Source");
+  QdLink *link = qd_link_new_from_block ("l2", block, 0);
+  QdLinkTarget *first, *second;
+  guint *ports;
+
+#if GLIB_SIZEOF_VOID_P == 8
+  g_assert_cmpuint (sizeof (QdBlock), ==, 88);
+  g_assert_cmpuint (sizeof (QdLink), ==, 56);
+  g_assert_cmpuint (sizeof (QdLinkTarget), ==, 24);
+#endif
+  /* The id, then the name, right after the block. */
+  g_assert_true (block->id == (char *) (block + 1) + sizeof (guint32));
+  g_assert_true (block->name == block->id + strlen (block->id) + 1);
+  g_assert_cmpstr (block->name, ==, "Source");
+  g_assert_null (qd_block_placeholder_ports (block));
+
+  /* One target: its array is inside the link; two move it out, and
+   * back when one is left. */
+  first = qd_link_add_target_block (link, block, 0);
+  g_assert_true ((char *) link->targets > (char *) link
+                 && (char *) link->targets < (char *) (link + 1));
+  second = qd_link_add_target_block (link, block, 1);
+  g_assert_false ((char *) link->targets > (char *) link
+                  && (char *) link->targets < (char *) (link + 1));
+  g_assert_cmpuint (link->n_targets, ==, 2);
+  g_assert_true (link->targets[0] == first && link->targets[1] == second);
+  g_assert_true (qd_link_steal_target (link, 0) == first);
+  g_assert_cmpuint (link->n_targets, ==, 1);
+  g_assert_true (link->targets[0] == second);
+  g_assert_true ((char *) link->targets > (char *) link
+                 && (char *) link->targets < (char *) (link + 1));
+  qd_link_insert_target (link, 0, first);
+  g_assert_true (link->targets[0] == first && link->targets[1] == second);
+  qd_link_unref (link);
+  qd_block_unref (block);
+
+  /* A placeholder's port counts sit between its id and its name. */
+  block = qd_block_new_placeholder ("b123", "missing-type", "Lost");
+  ports = qd_block_placeholder_ports (block);
+  g_assert_nonnull (ports);
+  g_assert_cmpuint (ports[0], ==, 0);
+  g_assert_cmpuint (ports[1], ==, 0);
+  ports[0] = 3;
+  ports[1] = 2;
+  g_assert_cmpstr (block->id, ==, "b123");
+  g_assert_cmpstr (block->name, ==, "Lost");
+  g_assert_cmpuint (qd_block_placeholder_ports (block)[0], ==, 3);
+  qd_block_unref (block);
+}
+
+/* A link of many targets with bend points, through the commands, a save
+ * and a load, and undo and redo of taking targets out and putting them
+ * back (the array of targets moves out of the link and back into it). */
+static void
+test_many_targets (void)
+{
+  g_autoptr(QdDocument) doc = qd_document_new ();
+  g_autoptr(QdDocument) loaded = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *data = NULL, *dump = NULL, *dump_loaded = NULL;
+  g_autofree char *dump_one = NULL, *dump_again = NULL;
+  QdSystem *root = qd_document_get_root (doc);
+  QdBlock *src;
+  QdLink *link = NULL;
+  gsize length;
+
+  src = qd_document_add_block (doc, root, "test-source", "Source", 0, 0, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < 9; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("Sink %u", i + 1);
+      QdBlock *sink = qd_document_add_block (doc, root, "test-sink", name,
+                                             200, 50.0 * i, &error);
+      QdPoint bends[3] = { { 100, 0 }, { 100, 50.0 * i }, { 150 + i, 50.0 * i } };
+
+      g_assert_no_error (error);
+      link = qd_document_connect (doc, root, src->id, 0, sink->id, 0, &error);
+      g_assert_no_error (error);
+      /* Ends named by the blocks' own id texts. */
+      g_assert_true (link->src.block == src->id);
+      g_assert_true (link->targets[i]->dst.block == sink->id);
+      if (i % 2 == 0)
+        qd_document_set_link_points (doc, link, i, bends, 1 + i % 3);
+    }
+  g_assert_cmpuint (root->links->len, ==, 1);
+  g_assert_cmpuint (link->n_targets, ==, 9);
+  g_assert_cmpuint (qd_link_target_n_points (link->targets[4]), ==, 2);
+  g_assert_cmpuint (qd_link_target_n_points (link->targets[5]), ==, 0);
+
+  dump = qd_test_dump_document (doc);
+  data = qd_document_to_data (doc, &length);
+  loaded = qd_document_load_data (data, length, "many-targets.qdevs", &error);
+  g_assert_no_error (error);
+  dump_loaded = qd_test_dump_document (loaded);
+  g_assert_cmpstr (dump_loaded, ==, dump);
+
+  /* Down to one target, from the front, the middle and the end. */
+  link = g_ptr_array_index (qd_document_get_root (loaded)->links, 0);
+  qd_document_disconnect (loaded, link, 0);
+  qd_document_disconnect (loaded, link, 3);
+  qd_document_disconnect (loaded, link, link->n_targets - 1);
+  while (link->n_targets > 1)
+    qd_document_disconnect (loaded, link, link->n_targets / 2);
+  g_assert_cmpstr (link->targets[0]->dst.block, ==,
+                   qd_document_find_block_by_path (loaded, "/Sink 2")->id);
+  dump_one = qd_test_dump_document (loaded);
+  while (qd_document_can_undo (loaded))
+    g_assert_true (qd_document_undo (loaded));
+  dump_again = qd_test_dump_document (loaded);
+  g_assert_cmpstr (dump_again, ==, dump);
+  while (qd_document_can_redo (loaded))
+    g_assert_true (qd_document_redo (loaded));
+  g_clear_pointer (&dump_again, g_free);
+  dump_again = qd_test_dump_document (loaded);
+  g_assert_cmpstr (dump_again, ==, dump_one);
+  g_assert_cmpuint (link->n_targets, ==, 1);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1331,6 +1465,8 @@ main (int argc, char **argv)
   g_test_add_func ("/document/link-from-block", test_link_from_block);
   g_test_add_func ("/document/remove-port-block", test_remove_port_block);
   g_test_add_func ("/document/compact-storage", test_compact_storage);
+  g_test_add_func ("/document/layout", test_layout);
+  g_test_add_func ("/document/many-targets", test_many_targets);
 
   return g_test_run ();
 }

@@ -145,7 +145,7 @@ count_diagram (QdDocument *document,
   *n_links = root->links->len;
   *n_targets = 0;
   for (guint i = 0; i < root->links->len; i++)
-    *n_targets += ((QdLink *) g_ptr_array_index (root->links, i))->targets->len;
+    *n_targets += ((QdLink *) g_ptr_array_index (root->links, i))->n_targets;
 }
 
 /* CPU time of the calling thread, in microseconds. The machines that run

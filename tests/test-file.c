@@ -346,11 +346,11 @@ test_roundtrip_features (void)
 
   link = qd_document_find_link (doc, "l3");
   g_assert_nonnull (link);
-  g_assert_cmpuint (link->targets->len, ==, 3);
-  target = g_ptr_array_index (link->targets, 0);
+  g_assert_cmpuint (link->n_targets, ==, 3);
+  target = link->targets[0];
   g_assert_cmpuint (target->points->len, ==, 3);
   g_assert_cmpfloat (g_array_index (target->points, QdPoint, 1).y, ==, 1e-7);
-  target = g_ptr_array_index (link->targets, 1);
+  target = link->targets[1];
   g_assert_cmpstr (target->dst.block, ==, "b8");
   g_assert_cmpuint (target->dst.port, ==, 2);
   /* A target without bends keeps no array (a large model has millions). */

@@ -110,9 +110,9 @@ connectivity (QdSystem *system)
       QdBlock *src = qd_system_find_block (system, link->src.block);
 
       g_assert_nonnull (src);
-      for (guint j = 0; j < link->targets->len; j++)
+      for (guint j = 0; j < link->n_targets; j++)
         {
-          QdLinkTarget *target = g_ptr_array_index (link->targets, j);
+          QdLinkTarget *target = link->targets[j];
           QdBlock *dst = qd_system_find_block (system, target->dst.block);
 
           g_assert_nonnull (dst);
@@ -375,7 +375,7 @@ test_port_order (void)
 
   port = qd_document_find_block_by_path (doc, "/Subsystem/In 1");
   link = qd_system_find_source (sub->inner, port->id, 0);
-  g_assert_cmpstr (((QdLinkTarget *) g_ptr_array_index (link->targets, 0))->dst.block,
+  g_assert_cmpstr (((QdLinkTarget *) link->targets[0])->dst.block,
                    ==, high->id);
   assert_connectivity (qd_document_get_root (doc),
                        "S1:0 -> Subsystem:0\n"
@@ -680,10 +680,10 @@ check_system (QdDocument *doc,
       g_assert_nonnull (src);
       g_assert_true (qd_block_count_ports (src, NULL, &n_out, NULL));
       g_assert_cmpuint (link->src.port, <, n_out);
-      g_assert_cmpuint (link->targets->len, >, 0);
-      for (guint j = 0; j < link->targets->len; j++)
+      g_assert_cmpuint (link->n_targets, >, 0);
+      for (guint j = 0; j < link->n_targets; j++)
         {
-          QdLinkTarget *target = g_ptr_array_index (link->targets, j);
+          QdLinkTarget *target = link->targets[j];
           QdBlock *dst = qd_system_find_block (system, target->dst.block);
           guint n_in;
           char *key;
@@ -757,9 +757,9 @@ flatten_target (QdSystem         *system,
               || atoi (qd_block_get_param_or_default (port, "port")) != (int) dst->port + 1)
             continue;
           link = qd_system_find_source (block->inner, port->id, 0);
-          for (guint j = 0; link != NULL && j < link->targets->len; j++)
+          for (guint j = 0; link != NULL && j < link->n_targets; j++)
             flatten_target (block->inner,
-                            &((QdLinkTarget *) g_ptr_array_index (link->targets, j))->dst,
+                            &((QdLinkTarget *) link->targets[j])->dst,
                             src, lines, seen);
         }
     }
@@ -772,9 +772,9 @@ flatten_target (QdSystem         *system,
       if (owner == NULL || port < 0)
         return;
       link = qd_system_find_source (owner->parent, owner->id, (guint) port);
-      for (guint j = 0; link != NULL && j < link->targets->len; j++)
+      for (guint j = 0; link != NULL && j < link->n_targets; j++)
         flatten_target (owner->parent,
-                        &((QdLinkTarget *) g_ptr_array_index (link->targets, j))->dst,
+                        &((QdLinkTarget *) link->targets[j])->dst,
                         src, lines, seen);
     }
   else
@@ -803,9 +803,9 @@ flatten_system (QdSystem  *system,
         continue;
       seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
       key = g_strdup_printf ("%s:%u", link->src.block, link->src.port);
-      for (guint j = 0; j < link->targets->len; j++)
+      for (guint j = 0; j < link->n_targets; j++)
         flatten_target (system,
-                        &((QdLinkTarget *) g_ptr_array_index (link->targets, j))->dst,
+                        &((QdLinkTarget *) link->targets[j])->dst,
                         key, lines, seen);
       g_free (key);
       g_hash_table_unref (seen);
@@ -887,7 +887,7 @@ random_edits (guint32 seed,
             {
               QdLink *link = g_ptr_array_index (system->links, 0);
 
-              qd_document_disconnect (doc, link, link->targets->len - 1);
+              qd_document_disconnect (doc, link, link->n_targets - 1);
             }
           break;
         case 6:

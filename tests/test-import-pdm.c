@@ -161,10 +161,10 @@ test_lotka_volterra (void)
   g_assert_cmpuint (root->links->len, ==, 5);
   link = qd_system_find_source (root, x1->id, 0);
   g_assert_nonnull (link);
-  g_assert_cmpuint (link->targets->len, ==, 3);
-  for (guint i = 0; i < link->targets->len; i++)
+  g_assert_cmpuint (link->n_targets, ==, 3);
+  for (guint i = 0; i < link->n_targets; i++)
     {
-      QdLinkTarget *target = g_ptr_array_index (link->targets, i);
+      QdLinkTarget *target = link->targets[i];
 
       /* The junction point is a bend of every branch. */
       g_assert_cmpuint (target->points->len, >=, 1);
@@ -448,7 +448,7 @@ test_subsystem (void)
   g_assert_cmpstr (find (document, "/Plant/out")->type, ==, QD_TYPE_OUTPORT);
   link = qd_system_find_source (plant->inner, integrator->id, 0);
   g_assert_nonnull (link);
-  g_assert_cmpuint (link->targets->len, ==, 2);
+  g_assert_cmpuint (link->n_targets, ==, 2);
   g_assert_nonnull (qd_system_find_driver (plant->inner,
                                            find (document, "/Plant/Gain")->id, 0, NULL));
   /* Outside: the sine drives the subsystem, whose output reaches the plot
@@ -457,7 +457,7 @@ test_subsystem (void)
   g_assert_nonnull (qd_system_find_driver (root, plant->id, 0, NULL));
   link = qd_system_find_source (root, plant->id, 0);
   g_assert_nonnull (link);
-  g_assert_cmpuint (link->targets->len, ==, 2);
+  g_assert_cmpuint (link->n_targets, ==, 2);
   g_assert_cmpuint (root->links->len, ==, 2);
 
   /* What could not be translated is kept as text and named. */

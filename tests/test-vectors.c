@@ -1107,9 +1107,9 @@ test_expand_elements (void)
       if (strcmp (link->src.block, x[0]->id) != 0)
         continue;
       g_assert_true (link->src.block == x[0]->id);
-      for (guint k = 0; k < link->targets->len; k++)
+      for (guint k = 0; k < link->n_targets; k++)
         {
-          QdLinkTarget *t = g_ptr_array_index (link->targets, k);
+          QdLinkTarget *t = link->targets[k];
 
           g_assert_true (t->dst.block == dx[0]->id || t->dst.block == dx[1]->id);
           g_assert_cmpuint (qd_link_target_n_points (t), ==, 0);

@@ -267,7 +267,7 @@ add_selection_damage (QdCanvas   *self,
     {
       QdLink *link = g_ptr_array_index (system->links, i);
 
-      for (guint t = 0; t < link->targets->len; t++)
+      for (guint t = 0; t < link->n_targets; t++)
         {
           g_autofree char *k = qd_canvas_link_key (link, t);
           g_autoptr(GArray) route = NULL;

@@ -50,13 +50,13 @@ qd_canvas_controller_delete_selection (QdCanvasController *self)
       QdLink *link = g_ptr_array_index (self->system->links, i);
       gboolean removed_link = FALSE;
 
-      for (guint t = link->targets->len; t-- > 0;)
+      for (guint t = link->n_targets; t-- > 0;)
         {
           g_autofree char *key = qd_canvas_link_key (link, t);
 
           if (g_hash_table_contains (self->selection, key))
             {
-              removed_link = link->targets->len == 1;
+              removed_link = link->n_targets == 1;
               qd_document_disconnect (self->document, link, t);
               if (removed_link)
                 break;
@@ -321,9 +321,9 @@ clone_system (const QdSystem *system,
 
       if (only != NULL && !g_hash_table_contains (only, link->src.block))
         continue;
-      for (guint t = 0; t < link->targets->len; t++)
+      for (guint t = 0; t < link->n_targets; t++)
         {
-          const QdLinkTarget *target = g_ptr_array_index (link->targets, t);
+          const QdLinkTarget *target = link->targets[t];
           QdLinkTarget *ct;
 
           if (only != NULL && !g_hash_table_contains (only, target->dst.block))
@@ -362,9 +362,9 @@ copy_links (QdCanvasController *self)
     {
       QdLink *link = g_ptr_array_index (self->system->links, i);
 
-      for (guint t = 0; t < link->targets->len; t++)
+      for (guint t = 0; t < link->n_targets; t++)
         {
-          QdLinkTarget *target = g_ptr_array_index (link->targets, t);
+          QdLinkTarget *target = link->targets[t];
           char *key = qd_canvas_link_key (link, t);
 
           if (!g_hash_table_contains (self->selection, key))
@@ -460,7 +460,7 @@ paste_points (QdCanvasController *self,
       points[k].x += offset;
       points[k].y += offset;
     }
-  qd_document_set_link_points (self->document, made, made->targets->len - 1,
+  qd_document_set_link_points (self->document, made, made->n_targets - 1,
                                points, target->points->len);
 }
 
@@ -512,9 +512,9 @@ paste_system (QdCanvasController *self,
       const QdLink *link = g_ptr_array_index (from->links, i);
       const char *src = g_hash_table_lookup (ids, link->src.block);
 
-      for (guint t = 0; t < link->targets->len; t++)
+      for (guint t = 0; t < link->n_targets; t++)
         {
-          const QdLinkTarget *target = g_ptr_array_index (link->targets, t);
+          const QdLinkTarget *target = link->targets[t];
           const char *dst = g_hash_table_lookup (ids, target->dst.block);
           QdLink *made;
 
@@ -547,9 +547,9 @@ paste_links (QdCanvasController *self,
       QdBlock *src = qd_system_find_block (self->system, link->src.block);
       QdBlock *src_was = qd_system_find_block ((QdSystem *) from, link->src.block);
 
-      for (guint t = 0; t < link->targets->len; t++)
+      for (guint t = 0; t < link->n_targets; t++)
         {
-          const QdLinkTarget *target = g_ptr_array_index (link->targets, t);
+          const QdLinkTarget *target = link->targets[t];
           QdBlock *dst = qd_system_find_block (self->system, target->dst.block);
           QdBlock *dst_was = qd_system_find_block ((QdSystem *) from, target->dst.block);
           g_autoptr(GError) local = NULL;
@@ -585,7 +585,7 @@ paste_links (QdCanvasController *self,
               continue;
             }
           paste_points (self, made, target, 0);
-          g_ptr_array_add (added, qd_canvas_link_key (made, made->targets->len - 1));
+          g_ptr_array_add (added, qd_canvas_link_key (made, made->n_targets - 1));
         }
     }
   if (added->len == 0)
@@ -670,9 +670,9 @@ qd_canvas_controller_paste (QdCanvasController  *self,
 
       if (!g_hash_table_contains (self->selection, link->src.block))
         continue;
-      for (guint t = 0; t < link->targets->len; t++)
+      for (guint t = 0; t < link->n_targets; t++)
         {
-          QdLinkTarget *target = g_ptr_array_index (link->targets, t);
+          QdLinkTarget *target = link->targets[t];
 
           if (g_hash_table_contains (self->selection, target->dst.block))
             g_hash_table_add (self->selection, qd_canvas_link_key (link, t));

@@ -57,9 +57,9 @@ start_move (QdCanvasController *self)
 
       if (!g_hash_table_contains (moving, link->src.block))
         continue;
-      for (guint t = 0; t < link->targets->len; t++)
+      for (guint t = 0; t < link->n_targets; t++)
         {
-          QdLinkTarget *target = g_ptr_array_index (link->targets, t);
+          QdLinkTarget *target = link->targets[t];
           GArray *points;
 
           if (target->points == NULL || target->points->len == 0 ||
@@ -95,9 +95,9 @@ reroute_moving (QdCanvasController *self)
       QdLink *link = g_ptr_array_index (self->system->links, i);
       gboolean source_moves = g_hash_table_contains (moving, link->src.block);
 
-      for (guint t = 0; t < link->targets->len; t++)
+      for (guint t = 0; t < link->n_targets; t++)
         {
-          QdLinkTarget *target = g_ptr_array_index (link->targets, t);
+          QdLinkTarget *target = link->targets[t];
 
           GArray *route;
           char *key;
@@ -529,7 +529,7 @@ update_rubber_band (QdCanvasController *self,
     {
       QdLink *link = g_ptr_array_index (self->system->links, i);
 
-      for (guint t = 0; t < link->targets->len; t++)
+      for (guint t = 0; t < link->n_targets; t++)
         {
           g_autoptr(GArray) route = qd_canvas_controller_get_route (self, link, t);
           gboolean inside = route->len > 0;

@@ -182,7 +182,7 @@ key_exists (QdCanvasController *self,
 
       if (strncmp (link->id, key, colon - key) == 0 &&
           link->id[colon - key] == '\0')
-        return strtoul (colon + 1, NULL, 10) < link->targets->len;
+        return strtoul (colon + 1, NULL, 10) < link->n_targets;
     }
   return FALSE;
 }
@@ -460,9 +460,9 @@ routes_of_link (QdCanvasController *self,
       for (guint i = 0; i < self->system->links->len; i++)
         {
           QdLink *l = g_ptr_array_index (self->system->links, i);
-          GPtrArray *of_link = g_ptr_array_new_full (l->targets->len, NULL);
+          GPtrArray *of_link = g_ptr_array_new_full (l->n_targets, NULL);
 
-          for (guint t = 0; t < l->targets->len; t++)
+          for (guint t = 0; t < l->n_targets; t++)
             {
               g_autofree char *key = qd_canvas_link_key (l, t);
 
@@ -560,7 +560,7 @@ add_link_keys (QdCanvasController *self,
                GHashTable         *set,
                const QdLink       *link)
 {
-  for (guint t = 0; t < link->targets->len; t++)
+  for (guint t = 0; t < link->n_targets; t++)
     g_hash_table_add (set, qd_canvas_link_key (link, t));
 }
 

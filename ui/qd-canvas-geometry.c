@@ -171,9 +171,9 @@ qd_canvas_system_bounds (const QdSystem *system,
     {
       const QdLink *link = g_ptr_array_index (system->links, i);
 
-      for (guint t = 0; t < link->targets->len; t++)
+      for (guint t = 0; t < link->n_targets; t++)
         {
-          const QdLinkTarget *target = g_ptr_array_index (link->targets, t);
+          const QdLinkTarget *target = link->targets[t];
 
           for (guint k = 0; target->points != NULL && k < target->points->len; k++)
             {
@@ -401,9 +401,9 @@ route_target (const QdSystem *system,
 
   if (area != NULL)
     *area = (QdRect) { 0, 0, -1, -1 };
-  if (target_index >= link->targets->len)
+  if (target_index >= link->n_targets)
     return g_array_new (FALSE, FALSE, sizeof (QdPoint));
-  target = g_ptr_array_index (link->targets, target_index);
+  target = link->targets[target_index];
   src = qd_system_find_block ((QdSystem *) system, link->src.block);
   dst = qd_system_find_block ((QdSystem *) system, target->dst.block);
   if (src == NULL || dst == NULL ||
@@ -454,7 +454,7 @@ qd_canvas_route_system (const QdSystem *system)
     {
       const QdLink *link = g_ptr_array_index (system->links, i);
 
-      for (guint t = 0; t < link->targets->len; t++)
+      for (guint t = 0; t < link->n_targets; t++)
         {
           GArray *route = route_target (system, link, t, laid, NULL);
 
@@ -810,7 +810,7 @@ qd_canvas_router_update (QdCanvasRouter *router,
       {
         const QdLink *link = g_ptr_array_index (system->links, i);
 
-        for (guint t = 0; t < link->targets->len; t++)
+        for (guint t = 0; t < link->n_targets; t++)
           {
             char *k = g_strdup_printf ("%s:%u", link->id, t);
             guint index = GPOINTER_TO_UINT (g_hash_table_lookup (by_key, k));
@@ -843,9 +843,9 @@ qd_canvas_router_update (QdCanvasRouter *router,
     {
       const QdLink *link = g_ptr_array_index (system->links, i);
 
-      for (guint t = 0; t < link->targets->len; t++)
+      for (guint t = 0; t < link->n_targets; t++)
         {
-          const QdLinkTarget *target = g_ptr_array_index (link->targets, t);
+          const QdLinkTarget *target = link->targets[t];
           const char *route_key = g_ptr_array_index (keys, n_keys++);
           guint index = GPOINTER_TO_UINT (g_hash_table_lookup (by_key, route_key));
           RouteState *old = index != 0 ? g_ptr_array_index (router->routes, index - 1) : NULL;
@@ -1026,7 +1026,7 @@ qd_canvas_link_junctions (const QdSystem *system,
   g_autoptr(GHashTable) table = qd_canvas_route_system (system);
   g_autoptr(GPtrArray) routes = g_ptr_array_new ();
 
-  for (guint t = 0; t < link->targets->len; t++)
+  for (guint t = 0; t < link->n_targets; t++)
     {
       g_autofree char *key = g_strdup_printf ("%s:%u", link->id, t);
       GArray *route = g_hash_table_lookup (table, key);
@@ -1217,7 +1217,7 @@ qd_canvas_hit_link (const QdSystem *system,
     {
       QdLink *link = g_ptr_array_index (system->links, i);
 
-      for (guint t = 0; t < link->targets->len; t++)
+      for (guint t = 0; t < link->n_targets; t++)
         {
           g_autofree char *key = g_strdup_printf ("%s:%u", link->id, t);
           GArray *route = g_hash_table_lookup (routes, key);

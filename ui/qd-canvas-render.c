@@ -302,9 +302,9 @@ collect_driven_inputs (const QdSystem *system)
     {
       const QdLink *link = g_ptr_array_index (system->links, i);
 
-      for (guint t = 0; t < link->targets->len; t++)
+      for (guint t = 0; t < link->n_targets; t++)
         {
-          const QdLinkTarget *target = g_ptr_array_index (link->targets, t);
+          const QdLinkTarget *target = link->targets[t];
           guint mask;
 
           if (target->dst.port >= 32)
@@ -787,7 +787,7 @@ link_is_visible (const QdSystem              *system,
 {
   gboolean shown = FALSE;
 
-  for (guint t = 0; t < link->targets->len; t++)
+  for (guint t = 0; t < link->n_targets; t++)
     {
       GArray *route = get_route (options, system, link, t);
       QdRect box;
@@ -851,7 +851,7 @@ draw_link (cairo_t                     *cr,
   if (width > 1)
     draw_vector_width (cr, all, width, options, style);
 
-  for (guint t = 0; t < link->targets->len; t++)
+  for (guint t = 0; t < link->n_targets; t++)
     {
       g_autofree char *key = qd_canvas_link_key (link, t);
       GArray *route = g_ptr_array_index (all, t);
@@ -923,7 +923,7 @@ draw_overlays (cairo_t                     *cr,
 
       cairo_set_line_join (cr, CAIRO_LINE_JOIN_MITER);
       cairo_set_line_cap (cr, CAIRO_LINE_CAP_BUTT);
-      for (guint t = 0; t < link->targets->len; t++)
+      for (guint t = 0; t < link->n_targets; t++)
         {
           g_autoptr(GArray) route = get_route (options, system, link, t);
 

@@ -142,7 +142,7 @@ draw_message (cairo_t          *cr,
 
       if (g_strcmp0 (link->src.block, block->id) != 0 || link->src.port != entry->port)
         continue;
-      for (guint k = 0; k < link->targets->len; k++)
+      for (guint k = 0; k < link->n_targets; k++)
         {
           g_autoptr(GArray) route = qd_canvas_route_target (system, link, k);
           QdPoint p;

@@ -671,9 +671,9 @@ count_links (const QdBlock *block)
     {
       const QdLink *link = g_ptr_array_index (block->parent->links, i);
 
-      for (guint k = 0; k < link->targets->len; k++)
+      for (guint k = 0; k < link->n_targets; k++)
         {
-          const QdLinkTarget *target = g_ptr_array_index (link->targets, k);
+          const QdLinkTarget *target = link->targets[k];
 
           n += strcmp (link->src.block, block->id) == 0;
           n += strcmp (target->dst.block, block->id) == 0;
