@@ -165,10 +165,12 @@ QD_DEFINE_EVAL0_RUN (wsum_eval0_run, wsum_eval0)
  * the last n mod L, one vector ending at the last sum, which computes
  * again sums already written (the same values: the outputs overlap
  * nothing the run reads) rather than going one by one; fewer than L
- * sums one by one. The weights 1 and −1, the commonest, without their
- * products: 1·a is a and (−1)·b is −b exactly, and c + (−b) is c − b
- * (IEEE 754), so the values are the same to the bit (but for a NaN's
- * sign, which the solver rejects anyway). The finiteness test adds no
+ * sums one by one; @X the sum of p and q (vectors of a and b): for the
+ * weights 1 and −1, the commonest, without their products (a loop of its
+ * own, chosen when the program is built): 1·a is a and (−1)·b is −b
+ * exactly, and c + (−b) is c − b (IEEE 754), so the values are the same
+ * to the bit (but for a NaN's sign, which the solver rejects anyway).
+ * The finiteness test adds no
  * addition: x·0 is ±0 for a finite x and NaN otherwise, and the bits of
  * those products but the sign, or-ed together, are 0 or not; so the
  * loop's additions are only the sums' (a multiplication and a logical
@@ -176,7 +178,7 @@ QD_DEFINE_EVAL0_RUN (wsum_eval0_run, wsum_eval0)
  * when the outputs are finite, NaN otherwise. The vectors go through
  * memcpy, never by value through a call, so that no function of the
  * baseline instruction set sees a wider type. */
-#define DEFINE_WSUM_AFFINE_2(name, V, VI, L, ANY, ...)                      \
+#define DEFINE_WSUM_AFFINE_2(name, V, VI, L, ANY, X, ...)                   \
   __VA_ARGS__ static double                                                 \
   name (double       *restrict y,                                           \
         const double *restrict a,                                           \
@@ -199,10 +201,9 @@ QD_DEFINE_EVAL0_RUN (wsum_eval0_run, wsum_eval0)
         mask[l] = G_MAXINT64;                                               \
       }                                                                     \
     acc0 = acc1 = acc2 = acc3 = (VI) zero;                                  \
-    if (w0 == 1.0 && w1 == -1.0)                                            \
-      WSUM_LOOPS (V, VI, L, (zero + p) - q);                                \
-    else                                                                    \
-      WSUM_LOOPS (V, VI, L, (zero + v0 * p) + v1 * q);                      \
+    (void) v0;                                                              \
+    (void) v1;                                                              \
+    WSUM_LOOPS (V, VI, L, X);                                               \
     return ANY (((acc0 | acc1) | (acc2 | acc3)) & mask) ? NAN : 0.0;        \
   }
 /* One vector of sums at @j + @k @L, each @X of p from @a and q from @b,
@@ -283,32 +284,46 @@ wsum_any_4 (QdVec4i d)
  * vectors of two, and where the processor has them in AVX2's of four,
  * which halve the operations per value (the loop's additions, not its
  * memory, are what it waits for while the values are in the cache). */
-DEFINE_WSUM_AFFINE_2 (wsum_affine_2, QdVec2, QdVec2i, 2, wsum_any_2)
+#define WSUM_WEIGHED (zero + v0 * p) + v1 * q
+#define WSUM_UNIT (zero + p) - q
+DEFINE_WSUM_AFFINE_2 (wsum_affine_2, QdVec2, QdVec2i, 2, wsum_any_2,
+                      WSUM_WEIGHED)
+DEFINE_WSUM_AFFINE_2 (wsum_affine_2_unit, QdVec2, QdVec2i, 2, wsum_any_2,
+                      WSUM_UNIT)
 #ifdef QD_HAVE_AVX2
 DEFINE_WSUM_AFFINE_2 (wsum_affine_2_avx2, QdVec4, QdVec4i, 4, wsum_any_4,
-                      QD_TARGET_AVX2)
+                      WSUM_WEIGHED, QD_TARGET_AVX2)
+DEFINE_WSUM_AFFINE_2 (wsum_affine_2_unit_avx2, QdVec4, QdVec4i, 4,
+                      wsum_any_4, WSUM_UNIT, QD_TARGET_AVX2)
 #endif
 
-/* wsum_eval0() over a run of sums at affine places
- * (QdBlockFastPaths.eval0_affine). */
+/* @loop (a DEFINE_WSUM_AFFINE_2 loop) on a QdEval0Affine: the loop
+ * inlined into the function the engine calls. */
+#define DEFINE_WSUM_AFFINE_2_RUN(name, loop, ...)                           \
+  __VA_ARGS__ static double                                                 \
+  name (const QdEval0Affine *run,                                           \
+        double               t)                                             \
+  {                                                                         \
+    return loop (run->out, run->in[0], run->in[1], run->data[0],            \
+                 run->data[1], run->n);                                     \
+  }
+DEFINE_WSUM_AFFINE_2_RUN (wsum_affine_2_run, wsum_affine_2)
+DEFINE_WSUM_AFFINE_2_RUN (wsum_affine_2_unit_run, wsum_affine_2_unit)
+#ifdef QD_HAVE_AVX2
+DEFINE_WSUM_AFFINE_2_RUN (wsum_affine_2_run_avx2, wsum_affine_2_avx2,
+                          QD_TARGET_AVX2)
+DEFINE_WSUM_AFFINE_2_RUN (wsum_affine_2_unit_run_avx2,
+                          wsum_affine_2_unit_avx2, QD_TARGET_AVX2)
+#endif
+
+/* wsum_eval0() over a run of sums at affine places, of any shape. */
 static double
-wsum_eval0_affine (const QdEval0Affine *run,
-                   double               t)
+wsum_affine_any (const QdEval0Affine *run,
+                 double               t)
 {
   guint n_in = run->n_in;
   double sum = 0.0;
 
-  if (n_in == 2 && run->data_stride == 0 && run->in_stride[0] == 1
-      && run->in_stride[1] == 1)
-    {
-#ifdef QD_HAVE_AVX2
-      if (qd_cpu_has_avx2 ())
-        return wsum_affine_2_avx2 (run->out, run->in[0], run->in[1],
-                                   run->data[0], run->data[1], run->n);
-#endif
-      return wsum_affine_2 (run->out, run->in[0], run->in[1], run->data[0],
-                            run->data[1], run->n);
-    }
   for (gsize j = 0; j < run->n; j++)
     {
       const double *w = run->data + (gssize) j * run->data_stride;
@@ -324,6 +339,36 @@ wsum_eval0_affine (const QdEval0Affine *run,
       sum += c0;
     }
   return sum;
+}
+
+/* The loop for @run's shape and the processor
+ * (QdBlockFastPaths.eval0_affine_pick): two inputs at consecutive places
+ * each and the same weights, the LC line's sums, in vectors; the rest
+ * one sum at a time. */
+static QdEval0AffineFunc
+wsum_eval0_affine_pick (const QdEval0Affine *run)
+{
+  if (run->n_in == 2 && run->data_stride == 0 && run->in_stride[0] == 1
+      && run->in_stride[1] == 1)
+    {
+      gboolean unit = run->data[0] == 1.0 && run->data[1] == -1.0;
+
+#ifdef QD_HAVE_AVX2
+      if (qd_cpu_has_avx2 ())
+        return unit ? wsum_affine_2_unit_run_avx2 : wsum_affine_2_run_avx2;
+#endif
+      return unit ? wsum_affine_2_unit_run : wsum_affine_2_run;
+    }
+  return wsum_affine_any;
+}
+
+/* wsum_eval0() over a run of sums at affine places
+ * (QdBlockFastPaths.eval0_affine). */
+static double
+wsum_eval0_affine (const QdEval0Affine *run,
+                   double               t)
+{
+  return wsum_eval0_affine_pick (run) (run, t);
 }
 
 static gconstpointer
@@ -544,6 +589,7 @@ static const QdBlockFastPaths wsum_fast = {
   .eval0_data = wsum_eval0_data,
   .eval0_run = wsum_eval0_run,
   .eval0_affine = wsum_eval0_affine,
+  .eval0_affine_pick = wsum_eval0_affine_pick,
   .vector_type = &qd_block_vector_wsum,
   .vector_accepts = wsum_vector_accepts,
 };

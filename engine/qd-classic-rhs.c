@@ -77,6 +77,9 @@ typedef struct
   guint8       publish;      /* eval0: a block on the DEVS path reads its
                                 output: write the segment too */
   guint16      data_size;    /* eval0: the bytes of its packed data, or 0 */
+  guint8       lone;         /* eval0: its output is one derivative and
+                                nothing else: in no run, written into dy
+                                (see Lone) */
   guint64      ports;        /* DEVS path: the inputs f drives */
 } Op;
 
@@ -91,13 +94,13 @@ typedef struct
   guint32        affine;
 } Run;
 
-typedef double (*QdEval0AffineFunc) (const QdEval0Affine *run, double t);
-
 /* A run of blocks of one type whose values lie at affine places (see
  * "Affine runs" below), in slots until an evaluation gives addresses. */
 typedef struct
 {
-  QdEval0AffineFunc func;
+  QdEval0AffineFunc func;       /* the type's eval0_affine, or the loop
+                                   its eval0_affine_pick chose */
+  QdEval0AffineFunc (*pick) (const QdEval0Affine *run);
   guint32           n;
   guint32           n_in;
   guint32           in[QD_EVAL0_AFFINE_MAX_IN];    /* block 0's slots */
@@ -115,6 +118,19 @@ typedef struct
                                    ready but for the addresses in y and
                                    dy, which each evaluation sets */
 } Affine;
+
+/* A block alone whose output is the derivative of state k and read by
+ * nothing else: dy[k] = its eval0, after the program (which then has
+ * all its inputs, and never reads its output), without a slot. */
+typedef struct
+{
+  QdEval0Func    eval0;
+  QdAtomic      *atomic;
+  gconstpointer  data;
+  const guint32 *in;
+  guint32        n_in;
+  guint32        k;
+} Lone;
 
 /* Derivatives copied from consecutive slots: dy[k ... k + n - 1]. */
 typedef struct
@@ -147,6 +163,10 @@ struct _QdClassicRhs
   guint         n_affine;
   guint         n_affine_blocks;
   guint         n_to_dy;        /* blocks of affine runs writing into dy */
+  Lone         *lone;
+  guint         n_lone;
+  gboolean      straight;       /* only affine runs and blocks alone, and
+                                   nothing to copy: eval_straight() */
   Copy         *copies;         /* the derivatives the runs do not write
                                    (tested for finiteness as they go):
                                    first those alone, then stretches */
@@ -399,7 +419,10 @@ find_runs (QdClassicRhs *self)
                            ? type->fast->eval0_run : NULL;
       Run *last = self->n_runs > 0 ? &self->runs[self->n_runs - 1] : NULL;
 
-      if (run != NULL && last != NULL && last->run == run)
+      if (self->ops[r].lone)
+        continue;
+      if (run != NULL && last != NULL && last->run == run
+          && last->first + last->n == r)
         last->n++;
       else
         self->runs[self->n_runs++] = (Run) { run, r, 1, NO_SLOT };
@@ -515,6 +538,7 @@ find_affine (QdClassicRhs *self)
           if (rest < r)
             g_array_append_val (runs, ((Run) { run.run, rest, r - rest, NO_SLOT }));
           aff.func = func;
+          aff.pick = self->eops[run.first].atomic->type->fast->eval0_affine_pick;
           aff.to_dy = NO_SLOT;
           g_array_append_val (affine, aff);
           g_array_append_val (runs, whole);
@@ -681,6 +705,62 @@ fill_run (QdClassicRhs *self,
   run->data_stride = aff->data_stride;
   run->n = aff->n;
   run->n_in = aff->n_in;
+  if (aff->pick != NULL)
+    aff->func = aff->pick (run);
+}
+
+/* Per slot, how many read it: blocks through their eval0 and the
+ * derivatives; and which state's derivative it is (the first one's),
+ * or NO_SLOT. */
+static void
+count_readers (QdClassicRhs *self,
+               guint32      *readers,
+               guint32      *deriv_of)
+{
+  for (guint e = 0; e < self->n_in_slots; e++)
+    readers[self->in_slots[e]]++;
+  for (guint32 s = 0; s < self->n_slots; s++)
+    deriv_of[s] = NO_SLOT;
+  for (guint k = self->n; k-- > 0;)
+    {
+      readers[self->deriv[k]]++;
+      deriv_of[self->deriv[k]] = k;
+    }
+}
+
+/* Marks the blocks of no affine run, through their eval0, whose output
+ * is one state's derivative and read by nothing else, and lists them in
+ * lone (the LC line's dx1 and dxN). FALSE when there is none. */
+static gboolean
+find_lone (QdClassicRhs *self)
+{
+  g_autofree guint32 *readers = g_new0 (guint32, MAX (self->n_slots, 1));
+  g_autofree guint32 *deriv_of = g_new (guint32, MAX (self->n_slots, 1));
+  g_autofree guint8 *in_affine = g_new0 (guint8, MAX (self->n_ops, 1));
+  GArray *lone = g_array_new (FALSE, FALSE, sizeof (Lone));
+
+  count_readers (self, readers, deriv_of);
+  for (guint k = 0; k < self->n_runs; k++)
+    if (self->runs[k].affine != NO_SLOT)
+      memset (in_affine + self->runs[k].first, 1, self->runs[k].n);
+  for (guint r = 0; r < self->n_ops; r++)
+    {
+      Op *op = &self->ops[r];
+      const QdEval0Op *e = &self->eops[r];
+      Lone l;
+
+      if (op->eval0 == NULL || op->publish || in_affine[r]
+          || readers[e->out] != 1 || deriv_of[e->out] == NO_SLOT)
+        continue;
+      op->lone = 1;
+      l = (Lone) { op->eval0, e->atomic, e->data, e->in, e->n_in,
+                   deriv_of[e->out] };
+      g_array_append_val (lone, l);
+    }
+  g_free (self->lone);
+  self->n_lone = lone->len;
+  self->lone = (Lone *) g_array_free (lone, FALSE);
+  return self->n_lone > 0;
 }
 
 /* Where the affine runs read and write (y, dy or the slots), the
@@ -695,14 +775,13 @@ place_affine (QdClassicRhs *self)
   GArray *copies = g_array_new (FALSE, FALSE, sizeof (Copy));
   GArray *needed = g_array_new (FALSE, FALSE, sizeof (guint32));
 
-  for (guint e = 0; e < self->n_in_slots; e++)
-    readers[self->in_slots[e]]++;
-  for (guint32 s = 0; s < self->n_slots; s++)
-    deriv_of[s] = NO_SLOT;
-  for (guint k = self->n; k-- > 0;)
+  count_readers (self, readers, deriv_of);
+  /* The blocks alone that write into dy read the slots. */
+  for (guint e = 0; e < self->n_lone; e++)
     {
-      readers[self->deriv[k]]++;
-      deriv_of[self->deriv[k]] = k;
+      for (guint i = 0; i < self->lone[e].n_in; i++)
+        need_states (self, need, self->lone[e].in[i], 0, 1);
+      covered[self->lone[e].k] = 1;
     }
 
   self->n_to_dy = 0;
@@ -776,6 +855,8 @@ place_affine (QdClassicRhs *self)
       g_array_append_val (needed, k);
   /* Many of them: one copy of all is cheaper. */
   self->y_all = needed->len > self->n / 4;
+  self->straight = self->n_published == 0 && self->n_copies == 0
+                   && self->n_runs == self->n_affine;
   self->n_y_needed = needed->len;
   self->y_needed = (guint32 *) g_array_free (needed, FALSE);
 }
@@ -785,6 +866,13 @@ plan_affine (QdClassicRhs *self)
 {
   find_affine (self);
   if (turn_round (self) | hoist_singles (self))
+    {
+      self->n_runs = 0;
+      g_free (self->runs);
+      find_runs (self);
+      find_affine (self);
+    }
+  if (find_lone (self))
     {
       self->n_runs = 0;
       g_free (self->runs);
@@ -876,6 +964,7 @@ qd_classic_rhs_free (QdClassicRhs *self)
   g_free (self->ops);
   g_free (self->runs);
   g_free (self->affine);
+  g_free (self->lone);
   g_free (self->copies);
   g_free (self->y_needed);
   g_free (self->in_slots);
@@ -910,9 +999,15 @@ qd_classic_rhs_affine_counts (const QdClassicRhs *self,
 }
 
 guint
+qd_classic_rhs_n_lone (const QdClassicRhs *self)
+{
+  return self->n_lone;
+}
+
+guint
 qd_classic_rhs_n_calls (const QdClassicRhs *self)
 {
-  guint calls = 0;
+  guint calls = self->n_lone;
 
   for (guint k = 0; k < self->n_runs; k++)
     calls += self->runs[k].affine != NO_SLOT || self->runs[k].run != NULL
@@ -1026,8 +1121,8 @@ run_affine (Affine       *aff,
          || all_finite (self, run->out, run->n);
 }
 
-/* Whether the derivatives copied one by one are all finite, when their
- * sum is not: it may have overflowed. */
+/* Whether the derivatives copied one by one and those of the blocks
+ * alone are all finite, when their sum is not: it may have overflowed. */
 static gboolean
 singles_finite (const QdClassicRhs *self,
                 const double       *dy)
@@ -1036,6 +1131,8 @@ singles_finite (const QdClassicRhs *self,
 
   for (guint e = 0; e < self->n_singles; e++)
     bad |= !isfinite (dy[self->copies[e].k]);
+  for (guint e = 0; e < self->n_lone; e++)
+    bad |= !isfinite (dy[self->lone[e].k]);
   return !bad;
 }
 
@@ -1065,40 +1162,91 @@ run_program (QdClassicRhs *self,
   return finite;
 }
 
-gboolean
-qd_classic_rhs_eval (QdClassicRhs *self,
-                     double        t,
-                     const double *y,
-                     double       *dy)
+/* The states where the slots are read (affine runs read y), and the
+ * values from outside f. Each loop keeps its bounds and arrays in
+ * locals: the stores into the slots would otherwise make the compiler
+ * read them again at every value. */
+static inline void
+load_slots (QdClassicRhs *self,
+            double        t,
+            const double *y)
+{
+  double *restrict v = self->slots;
+  const guint32 *needed = self->y_needed;
+  const Outside *outside = self->outside;
+  guint n_needed = self->n_y_needed, n_outside = self->n_outside;
+
+  if (G_UNLIKELY (self->y_all))
+    memcpy (v, y, self->n * sizeof (double));
+  else
+    for (guint e = 0; e < n_needed; e++)
+      v[needed[e]] = y[needed[e]];
+  for (guint e = 0; e < n_outside; e++)
+    v[outside[e].slot] = qd_signal_eval (outside[e].signal, t);
+}
+
+/* The blocks alone, after the program, into dy: their sum (finite when
+ * they all are). */
+static inline double
+run_lone (QdClassicRhs *self,
+          double        t,
+          double       *dy)
+{
+  const double *v = self->slots;
+  const Lone *lone = self->lone;
+  guint n_lone = self->n_lone;
+  double sum = 0.0;
+
+  for (guint e = 0; e < n_lone; e++)
+    {
+      double x = lone[e].eval0 (lone[e].atomic, lone[e].data, t, v,
+                                lone[e].in, lone[e].n_in);
+
+      dy[lone[e].k] = x;
+      sum += x;
+    }
+  return sum;
+}
+
+/* qd_classic_rhs_eval() of a program of affine runs and blocks alone
+ * (straight: the LC line's), with nothing to publish or to copy after:
+ * the runs' functions called one after the other, in program order,
+ * without a test per run of what kind it is. */
+G_GNUC_NO_INLINE static gboolean
+eval_straight (QdClassicRhs *self,
+               double        t,
+               const double *y,
+               double       *dy)
+{
+  Affine *affine = self->affine;
+  guint n_affine = self->n_affine;
+  gboolean finite = TRUE;
+  double sum;
+
+  load_slots (self, t, y);
+  for (guint r = 0; r < n_affine; r++)
+    finite &= run_affine (&affine[r], y, dy, t, self);
+  sum = run_lone (self, t, dy);
+  if (G_UNLIKELY (!isfinite (sum)))
+    finite &= singles_finite (self, dy);
+  return finite;
+}
+
+/* qd_classic_rhs_eval() of any program. */
+G_GNUC_NO_INLINE static gboolean
+eval_program (QdClassicRhs *self,
+              double        t,
+              const double *y,
+              double       *dy)
 {
   QdSimulation *sim = self->sim;
   double *restrict v = self->slots;
   const Copy *copies = self->copies;
   guint n_singles = self->n_singles, n_copies = self->n_copies;
-  double sum = 0.0;
+  double sum;
   gboolean finite;
 
-  /* The states where the slots are read (affine runs read y). Each loop
-   * keeps its bounds and arrays in locals: the stores into v and dy
-   * would otherwise make the compiler read them again at every value. */
-  if (self->y_all)
-    memcpy (v, y, self->n * sizeof (double));
-  else
-    {
-      const guint32 *needed = self->y_needed;
-      guint n_needed = self->n_y_needed;
-
-      for (guint e = 0; e < n_needed; e++)
-        v[needed[e]] = y[needed[e]];
-    }
-  if (self->n_outside > 0)
-    {
-      const Outside *outside = self->outside;
-      guint n_outside = self->n_outside;
-
-      for (guint e = 0; e < n_outside; e++)
-        v[outside[e].slot] = qd_signal_eval (outside[e].signal, t);
-    }
+  load_slots (self, t, y);
   for (guint e = 0; e < self->n_published; e++)
     {
       guint k = self->published[e];
@@ -1107,8 +1255,10 @@ qd_classic_rhs_eval (QdClassicRhs *self,
                               t, y[k]);
     }
   finite = run_program (self, t, y, dy);
-  /* The runs that write derivatives have tested theirs; the others are
-   * tested as they are copied: one alone added to a sum, finite when
+  sum = run_lone (self, t, dy);
+  /* The runs that write derivatives have tested theirs, the blocks alone
+   * are in the sum; the others are tested as they are copied: one alone
+   * added to the sum, finite when
    * they all are (looked at one by one only when it is not), several at
    * once as a stretch. */
   for (guint e = 0; e < n_singles; e++)
@@ -1128,6 +1278,20 @@ qd_classic_rhs_eval (QdClassicRhs *self,
   if (G_UNLIKELY (!isfinite (sum)))
     finite &= singles_finite (self, dy);
   return finite;
+}
+
+/* Either of the two, a jump: neither has to keep the other's registers
+ * (the straight one, in the LC line of 10² states, does a third of the
+ * work of an evaluation beside the loop). */
+gboolean
+qd_classic_rhs_eval (QdClassicRhs *self,
+                     double        t,
+                     const double *y,
+                     double       *dy)
+{
+  if (self->straight)
+    return eval_straight (self, t, y, dy);
+  return eval_program (self, t, y, dy);
 }
 
 /* -------------------------------------------------------------------- */
