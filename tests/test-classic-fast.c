@@ -563,6 +563,8 @@ check_affine_finite (guint n)
   g_assert_cmpint (qd_simulation_step (sim, 1, NULL), !=, QD_RUN_ERROR);
   qd_classic_get_affine_counts (sim, &n_affine, &runs, &to_dy);
   g_assert_cmpuint (n_affine, ==, n - 2);
+  /* dx1 (fed by the Pulse) and dxN, alone at the two ends. */
+  g_assert_cmpuint (qd_classic_get_n_lone (sim), ==, 2);
 
   for (guint i = 0; i < n; i++)
     y[i] = 0.25 * i - 3.0;
@@ -580,12 +582,16 @@ check_affine_finite (guint n)
   g_assert_cmpfloat (dy[17], ==, 0.9e308);
   g_assert_cmpfloat (dy[15], ==, -0.9e308);
 
-  /* dx1 and dxN, copied one by one, finite though their sum is not. */
+  /* dx1 and dxN, written into dy alone, finite though their sum is not;
+   * a NaN in the state dxN reads (and one of the run's sums). */
   y[1] = -0.9e308;
   y[n - 2] = 0.9e308;
   g_assert_true (qd_simulation_eval_classic_rhs (sim, 0.5, y, dy));
   g_assert_cmpfloat (dy[n - 1], ==, 0.9e308);
   g_assert_cmpfloat (dy[0], >=, 0.9e308);
+  y[n - 2] = NAN;
+  g_assert_false (qd_simulation_eval_classic_rhs (sim, 0.5, y, dy));
+  g_assert_true (isnan (dy[n - 1]));
   y[1] = y[n - 2] = 0.0;
 
   /* One infinite (an overflow), one NaN, one infinite state. */
