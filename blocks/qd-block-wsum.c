@@ -160,23 +160,26 @@ QD_DEFINE_EVAL0_RUN (wsum_eval0_run, wsum_eval0)
 
 /* wsum_affine_2() for vectors of type @V of @L doubles (the lanes'
  * operations are those of double: the same bits whatever the width),
- * @VI the integers of their size, @ANY (VI) whether one of its bits is
- * set: four vectors of sums at a time, then one at a time, then, for
+ * @VI the integers of their size, @FOLD (VI) its lanes or-ed together
+ * as a double: four vectors of sums at a time, then one at a time, then, for
  * the last n mod L, one vector ending at the last sum, which computes
  * again sums already written (the same values: the outputs overlap
  * nothing the run reads) rather than going one by one; fewer than L
- * sums one by one. The weights 1 and −1, the commonest, without their
- * products: 1·a is a and (−1)·b is −b exactly, and c + (−b) is c − b
- * (IEEE 754), so the values are the same to the bit (but for a NaN's
- * sign, which the solver rejects anyway). The finiteness test adds no
- * addition: x·0 is ±0 for a finite x and NaN otherwise, and the bits of
- * those products but the sign, or-ed together, are 0 or not; so the
- * loop's additions are only the sums' (a multiplication and a logical
- * operation go where additions do not, on most processors). Returns 0
- * when the outputs are finite, NaN otherwise. The vectors go through
+ * sums one by one; @X the sum of p and q (vectors of a and b): for the
+ * weights 1 and −1, the commonest, without their products (a loop of its
+ * own, chosen when the program is built): 1·a is a and (−1)·b is −b
+ * exactly, and c + (−b) is c − b (IEEE 754), so the values are the same
+ * to the bit (but for a NaN's sign, which the solver rejects anyway).
+ * The finiteness test adds no addition: x·0 is ±0 for a finite x and
+ * NaN otherwise, and the bits of those products or-ed together are
+ * those of ±0 or of a NaN; so the loop's additions are only the sums'
+ * (a multiplication and a logical operation go where additions do not,
+ * on most processors). Returns that value (±0 when the outputs are
+ * finite, a NaN otherwise), without a test and a branch of its own,
+ * which at 10² sums cost as much as a tenth of the loop. The vectors go through
  * memcpy, never by value through a call, so that no function of the
  * baseline instruction set sees a wider type. */
-#define DEFINE_WSUM_AFFINE_2(name, V, VI, L, ANY, ...)                      \
+#define DEFINE_WSUM_AFFINE_2(name, V, VI, L, FOLD, X, ...)                  \
   __VA_ARGS__ static double                                                 \
   name (double       *restrict y,                                           \
         const double *restrict a,                                           \
@@ -186,7 +189,7 @@ QD_DEFINE_EVAL0_RUN (wsum_eval0_run, wsum_eval0)
         gsize         n)                                                    \
   {                                                                         \
     V zero, v0, v1;                                                         \
-    VI acc0, acc1, acc2, acc3, mask;                                        \
+    VI acc0, acc1, acc2, acc3;                                              \
     gsize j = 0;                                                            \
                                                                             \
     if (n < (L))                                                            \
@@ -196,14 +199,12 @@ QD_DEFINE_EVAL0_RUN (wsum_eval0_run, wsum_eval0)
         zero[l] = 0.0;                                                      \
         v0[l] = w0;                                                         \
         v1[l] = w1;                                                         \
-        mask[l] = G_MAXINT64;                                               \
       }                                                                     \
     acc0 = acc1 = acc2 = acc3 = (VI) zero;                                  \
-    if (w0 == 1.0 && w1 == -1.0)                                            \
-      WSUM_LOOPS (V, VI, L, (zero + p) - q);                                \
-    else                                                                    \
-      WSUM_LOOPS (V, VI, L, (zero + v0 * p) + v1 * q);                      \
-    return ANY (((acc0 | acc1) | (acc2 | acc3)) & mask) ? NAN : 0.0;        \
+    (void) v0;                                                              \
+    (void) v1;                                                              \
+    WSUM_LOOPS (V, VI, L, X);                                               \
+    return FOLD ((acc0 | acc1) | (acc2 | acc3));                            \
   }
 /* One vector of sums at @j + @k @L, each @X of p from @a and q from @b,
  * its products by 0 or-ed into @acc. */
@@ -260,20 +261,28 @@ wsum_affine_2_one_by_one (double       *restrict y,
   return sum;
 }
 
-static inline gboolean
-wsum_any_2 (QdVec2i d)
+/* The lanes of @d or-ed together, as a double: products by 0 or-ed are
+ * ±0, or a NaN when one of them is. */
+static inline double
+wsum_fold (gint64 bits)
 {
-  return (d[0] | d[1]) != 0;
+  double x;
+
+  memcpy (&x, &bits, sizeof x);
+  return x;
+}
+
+static inline double
+wsum_fold_2 (QdVec2i d)
+{
+  return wsum_fold (d[0] | d[1]);
 }
 
 #ifdef QD_HAVE_AVX2
-/* One instruction (vptest) where the lanes one by one take several. */
-QD_TARGET_AVX2 static inline gboolean
-wsum_any_4 (QdVec4i d)
+QD_TARGET_AVX2 static inline double
+wsum_fold_4 (QdVec4i d)
 {
-  typedef long long LL4 __attribute__ ((vector_size (4 * sizeof (long long))));
-
-  return !__builtin_ia32_ptestz256 ((LL4) d, (LL4) d);
+  return wsum_fold ((d[0] | d[1]) | (d[2] | d[3]));
 }
 #endif
 
@@ -283,32 +292,46 @@ wsum_any_4 (QdVec4i d)
  * vectors of two, and where the processor has them in AVX2's of four,
  * which halve the operations per value (the loop's additions, not its
  * memory, are what it waits for while the values are in the cache). */
-DEFINE_WSUM_AFFINE_2 (wsum_affine_2, QdVec2, QdVec2i, 2, wsum_any_2)
+#define WSUM_WEIGHED (zero + v0 * p) + v1 * q
+#define WSUM_UNIT (zero + p) - q
+DEFINE_WSUM_AFFINE_2 (wsum_affine_2, QdVec2, QdVec2i, 2, wsum_fold_2,
+                      WSUM_WEIGHED)
+DEFINE_WSUM_AFFINE_2 (wsum_affine_2_unit, QdVec2, QdVec2i, 2, wsum_fold_2,
+                      WSUM_UNIT)
 #ifdef QD_HAVE_AVX2
-DEFINE_WSUM_AFFINE_2 (wsum_affine_2_avx2, QdVec4, QdVec4i, 4, wsum_any_4,
-                      QD_TARGET_AVX2)
+DEFINE_WSUM_AFFINE_2 (wsum_affine_2_avx2, QdVec4, QdVec4i, 4, wsum_fold_4,
+                      WSUM_WEIGHED, QD_TARGET_AVX2)
+DEFINE_WSUM_AFFINE_2 (wsum_affine_2_unit_avx2, QdVec4, QdVec4i, 4,
+                      wsum_fold_4, WSUM_UNIT, QD_TARGET_AVX2)
 #endif
 
-/* wsum_eval0() over a run of sums at affine places
- * (QdBlockFastPaths.eval0_affine). */
+/* @loop (a DEFINE_WSUM_AFFINE_2 loop) on a QdEval0Affine: the loop
+ * inlined into the function the engine calls. */
+#define DEFINE_WSUM_AFFINE_2_RUN(name, loop, ...)                           \
+  __VA_ARGS__ static double                                                 \
+  name (const QdEval0Affine *run,                                           \
+        double               t)                                             \
+  {                                                                         \
+    return loop (run->out, run->in[0], run->in[1], run->data[0],            \
+                 run->data[1], run->n);                                     \
+  }
+DEFINE_WSUM_AFFINE_2_RUN (wsum_affine_2_run, wsum_affine_2)
+DEFINE_WSUM_AFFINE_2_RUN (wsum_affine_2_unit_run, wsum_affine_2_unit)
+#ifdef QD_HAVE_AVX2
+DEFINE_WSUM_AFFINE_2_RUN (wsum_affine_2_run_avx2, wsum_affine_2_avx2,
+                          QD_TARGET_AVX2)
+DEFINE_WSUM_AFFINE_2_RUN (wsum_affine_2_unit_run_avx2,
+                          wsum_affine_2_unit_avx2, QD_TARGET_AVX2)
+#endif
+
+/* wsum_eval0() over a run of sums at affine places, of any shape. */
 static double
-wsum_eval0_affine (const QdEval0Affine *run,
-                   double               t)
+wsum_affine_any (const QdEval0Affine *run,
+                 double               t)
 {
   guint n_in = run->n_in;
   double sum = 0.0;
 
-  if (n_in == 2 && run->data_stride == 0 && run->in_stride[0] == 1
-      && run->in_stride[1] == 1)
-    {
-#ifdef QD_HAVE_AVX2
-      if (qd_cpu_has_avx2 ())
-        return wsum_affine_2_avx2 (run->out, run->in[0], run->in[1],
-                                   run->data[0], run->data[1], run->n);
-#endif
-      return wsum_affine_2 (run->out, run->in[0], run->in[1], run->data[0],
-                            run->data[1], run->n);
-    }
   for (gsize j = 0; j < run->n; j++)
     {
       const double *w = run->data + (gssize) j * run->data_stride;
@@ -324,6 +347,36 @@ wsum_eval0_affine (const QdEval0Affine *run,
       sum += c0;
     }
   return sum;
+}
+
+/* The loop for @run's shape and the processor
+ * (QdBlockFastPaths.eval0_affine_pick): two inputs at consecutive places
+ * each and the same weights, the LC line's sums, in vectors; the rest
+ * one sum at a time. */
+static QdEval0AffineFunc
+wsum_eval0_affine_pick (const QdEval0Affine *run)
+{
+  if (run->n_in == 2 && run->data_stride == 0 && run->in_stride[0] == 1
+      && run->in_stride[1] == 1)
+    {
+      gboolean unit = run->data[0] == 1.0 && run->data[1] == -1.0;
+
+#ifdef QD_HAVE_AVX2
+      if (qd_cpu_has_avx2 ())
+        return unit ? wsum_affine_2_unit_run_avx2 : wsum_affine_2_run_avx2;
+#endif
+      return unit ? wsum_affine_2_unit_run : wsum_affine_2_run;
+    }
+  return wsum_affine_any;
+}
+
+/* wsum_eval0() over a run of sums at affine places
+ * (QdBlockFastPaths.eval0_affine). */
+static double
+wsum_eval0_affine (const QdEval0Affine *run,
+                   double               t)
+{
+  return wsum_eval0_affine_pick (run) (run, t);
 }
 
 static gconstpointer
@@ -588,6 +641,7 @@ static const QdBlockFastPaths wsum_fast = {
   .eval0_data = wsum_eval0_data,
   .eval0_run = wsum_eval0_run,
   .eval0_affine = wsum_eval0_affine,
+  .eval0_affine_pick = wsum_eval0_affine_pick,
   .vector_type = &qd_block_vector_wsum,
   .vector_accepts = wsum_vector_accepts,
   .vector_fewer_inputs = wsum_vector_fewer_inputs,

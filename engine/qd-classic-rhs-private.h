@@ -51,6 +51,10 @@ void          qd_classic_rhs_affine_counts (const QdClassicRhs *self,
  * alone. */
 guint         qd_classic_rhs_n_calls  (const QdClassicRhs *self);
 
+/* How many blocks alone write their output, a derivative nothing else
+ * reads, straight into dy (each one of the calls). */
+guint         qd_classic_rhs_n_lone   (const QdClassicRhs *self);
+
 /* Whether the Integrators' outputs reach nothing but static blocks,
  * Integrators' derivatives and sinks (blocks without outputs), so that
  * a step's segments can go out without the event loop
@@ -94,6 +98,8 @@ void          qd_classic_get_affine_counts  (QdSimulation   *sim,
 /* qd_classic_rhs_n_calls() of the run's right-hand side (0 before it
  * is set up). */
 guint         qd_classic_get_n_calls        (QdSimulation   *sim);
+/* qd_classic_rhs_n_lone() of the run's right-hand side. */
+guint         qd_classic_get_n_lone         (QdSimulation   *sim);
 
 /* Brings the outputs the last delivery left out (of static blocks that
  * feed only derivatives) up to date: before the run returns. */

@@ -1,5 +1,5 @@
-/* qd-classic-rhs.c: a classic solver's right-hand side as a flat program,
- * and its steps delivered without the event loop
+/* qd-classic-rhs.c: a classic solver's right-hand side as a flat program
+ * (its steps' delivery without the event loop: qd-classic-deliver.c)
  *
  * The right-hand side f(t, y) of the Integrators' states runs the
  * direct-feedthrough blocks between their outputs and their derivatives
@@ -20,176 +20,27 @@
  *           when their values lie at affine places, one loop over
  *           arrays (eval0_affine, "Affine runs" below)
  *   deriv   per state, the slot of its derivative
+ *   lone    the blocks alone whose output is one derivative and no
+ *           block's input (the LC line's dx1 and dxN): after the
+ *           runs, each its eval0 straight into dy
  *
  * so an evaluation is a copy of the states the slots need, a call per
- * run of blocks reading the array where the values are, and copies of
- * the derivatives that the affine runs did not write in place. The
+ * run of blocks reading the array where the values are, one per block
+ * alone, and copies of the derivatives that neither wrote in place. The
  * blocks' own code computes every value (eval0 is the order-0 case of
  * their lambda, the same operations in the same order). A block whose
  * type has no eval0 (a plugin's, a Lua block, a Switch with a mode)
  * keeps the DEVS path: its inputs are written as segments before it
  * runs, its outputs read back after.
- *
- * The steps' segments. Each accepted step's Hermite segments are the
- * Integrators' outputs; through the event loop they cost a heap
- * operation per Integrator and a zero-time cascade through every block
- * they reach. When those blocks are only static functions, Integrators'
- * derivatives and sinks (nothing that could make an event of its own
- * out of them), qd_classic_rhs_deliver() writes the segments, runs each
- * static block's lambda once in dependency order and gives the sinks
- * their external transitions, counting the transitions as the loop
- * does. (The loop, which takes blocks by priority, may run a static
- * block twice in one cascade, its first output on an input not yet
- * updated; the counts of transitions then differ, the segments do not.)
- * A static block whose output reaches no sink (only derivatives, which
- * f computes) runs only when the run returns (qd_classic_rhs_refresh()),
- * so that whoever looks at its output then finds the last step's.
  */
 #include <math.h>
 #include <string.h>
 
-#include "qd-classic-rhs-private.h"
-#include "qd-simulation-private.h"
-
-#define NO_SLOT G_MAXUINT32
+#include "qd-classic-rhs-program.h"
 
 #ifdef QD_HAVE_AVX2
 gboolean qd_fast_avx2_off = FALSE;
 #endif
-
-typedef double (*QdEval0Func) (QdAtomic *self, gconstpointer data, double t,
-                               const double *v, const guint32 *in,
-                               guint n_in);
-typedef void (*QdEval0RunFunc) (const QdEval0Op *ops, guint n, double t,
-                                double *v);
-
-/* How far ahead an evaluation asks for a block's data (the blocks are
- * padded with as many empty ones). */
-#define PREFETCH_AHEAD 8
-
-/* One block of the program, besides its QdEval0Op. */
-typedef struct
-{
-  QdEval0Func  eval0;        /* NULL: through its DEVS functions */
-  guint32      signal;       /* its output 0 in the simulation's signals */
-  guint32      readback;     /* DEVS path: its first pair in readback */
-  guint16      n_readback;   /* DEVS path: outputs read back */
-  guint8       publish;      /* eval0: a block on the DEVS path reads its
-                                output: write the segment too */
-  guint16      data_size;    /* eval0: the bytes of its packed data, or 0 */
-  guint64      ports;        /* DEVS path: the inputs f drives */
-} Op;
-
-/* Blocks that follow each other: through their type's eval0_run in one
- * call, as an affine run (affine, an index in affine), or (neither) one
- * by one. */
-typedef struct
-{
-  QdEval0RunFunc run;
-  guint32        first;
-  guint32        n;
-  guint32        affine;
-} Run;
-
-typedef double (*QdEval0AffineFunc) (const QdEval0Affine *run, double t);
-
-/* A run of blocks of one type whose values lie at affine places (see
- * "Affine runs" below), in slots until an evaluation gives addresses. */
-typedef struct
-{
-  QdEval0AffineFunc func;
-  guint32           n;
-  guint32           n_in;
-  guint32           in[QD_EVAL0_AFFINE_MAX_IN];    /* block 0's slots */
-  gint64            in_stride[QD_EVAL0_AFFINE_MAX_IN];
-  guint8            in_y[QD_EVAL0_AFFINE_MAX_IN];  /* all in the states:
-                                                      read in y */
-  guint32           out;        /* block 0's output slot */
-  guint32           to_dy;      /* its outputs are the derivatives of the
-                                   states from this one on, and nothing
-                                   else reads them: written there; or
-                                   NO_SLOT */
-  const double     *data;
-  gssize            data_stride;
-  QdEval0Affine     run;        /* what the type's function is given,
-                                   ready but for the addresses in y and
-                                   dy, which each evaluation sets */
-} Affine;
-
-/* Derivatives copied from consecutive slots: dy[k ... k + n - 1]. */
-typedef struct
-{
-  guint32 k;
-  guint32 slot;
-  guint32 n;
-} Copy;
-
-/* A value f reads from outside itself: a signal evaluated at t. */
-typedef struct
-{
-  guint32         slot;
-  const QdSignal *signal;
-} Outside;
-
-struct _QdClassicRhs
-{
-  QdSimulation *sim;
-  guint         n;              /* states */
-  const guint  *states;         /* their Integrators (the driver's) */
-  double       *slots;
-  guint         n_slots;
-  QdEval0Op    *eops;           /* per block, padded by PREFETCH_AHEAD */
-  Op           *ops;
-  guint         n_ops;
-  Run          *runs;
-  guint         n_runs;
-  Affine       *affine;
-  guint         n_affine;
-  guint         n_affine_blocks;
-  guint         n_to_dy;        /* blocks of affine runs writing into dy */
-  Copy         *copies;         /* the derivatives the runs do not write
-                                   (tested for finiteness as they go):
-                                   first those alone, then stretches */
-  guint         n_copies;
-  guint         n_singles;
-  guint32      *y_needed;       /* the states read in the slots, or */
-  guint         n_y_needed;
-  gboolean      y_all;          /* all of them: one copy */
-  gboolean    (*finite_sum) (const double *x, gsize n);
-  guint         n_flat;
-  guint32      *in_slots;
-  guint         n_in_slots;
-  guint32      *readback;       /* pairs: signal, slot */
-  Outside      *outside;
-  guint         n_outside;
-  guint32      *published;      /* states whose segment a block on the
-                                   DEVS path reads */
-  guint         n_published;
-  guint32      *deriv;          /* per state: its derivative's slot */
-  gpointer      snapshot;       /* room for the largest state on the
-                                   DEVS path */
-  double       *packed;         /* copies of the blocks' eval0 data, in
-                                   program order */
-
-  /* The delivery without the loop (qd_classic_rhs_deliver()). */
-  gint          direct;         /* -1: not yet known */
-  guint32      *emit;           /* the static blocks the Integrators'
-                                   outputs reach, in dependency order:
-                                   first those whose outputs reach a
-                                   sink, then the others */
-  guint         n_emit;
-  guint         n_needed;       /* the first ones, each delivery's */
-  gboolean      stale;          /* the others' outputs are not yet
-                                   those of the last delivery */
-  double        t_delivered;    /* its time */
-  guint32      *sinks;          /* triples: a sink, its port, the signal
-                                   that drives it */
-  guint         n_sinks;
-  guint8       *d_internal;     /* per block: its internal and external */
-  guint32      *d_external;     /* transitions in one delivery */
-  guint64       d_transitions;  /* all of them */
-  guint64       n_delivered;    /* deliveries */
-};
 
 /* Whether the sum of @x[0 ... @n - 1] is finite, in @lanes independent
  * lanes: a loop that vectorises, one addition per value, with enough
@@ -399,7 +250,10 @@ find_runs (QdClassicRhs *self)
                            ? type->fast->eval0_run : NULL;
       Run *last = self->n_runs > 0 ? &self->runs[self->n_runs - 1] : NULL;
 
-      if (run != NULL && last != NULL && last->run == run)
+      if (self->ops[r].lone)
+        continue;
+      if (run != NULL && last != NULL && last->run == run
+          && last->first + last->n == r)
         last->n++;
       else
         self->runs[self->n_runs++] = (Run) { run, r, 1, NO_SLOT };
@@ -515,6 +369,7 @@ find_affine (QdClassicRhs *self)
           if (rest < r)
             g_array_append_val (runs, ((Run) { run.run, rest, r - rest, NO_SLOT }));
           aff.func = func;
+          aff.pick = self->eops[run.first].atomic->type->fast->eval0_affine_pick;
           aff.to_dy = NO_SLOT;
           g_array_append_val (affine, aff);
           g_array_append_val (runs, whole);
@@ -681,6 +536,62 @@ fill_run (QdClassicRhs *self,
   run->data_stride = aff->data_stride;
   run->n = aff->n;
   run->n_in = aff->n_in;
+  if (aff->pick != NULL)
+    aff->func = aff->pick (run);
+}
+
+/* Per slot, how many read it: blocks through their eval0 and the
+ * derivatives; and which state's derivative it is (the first one's),
+ * or NO_SLOT. */
+static void
+count_readers (QdClassicRhs *self,
+               guint32      *readers,
+               guint32      *deriv_of)
+{
+  for (guint e = 0; e < self->n_in_slots; e++)
+    readers[self->in_slots[e]]++;
+  for (guint32 s = 0; s < self->n_slots; s++)
+    deriv_of[s] = NO_SLOT;
+  for (guint k = self->n; k-- > 0;)
+    {
+      readers[self->deriv[k]]++;
+      deriv_of[self->deriv[k]] = k;
+    }
+}
+
+/* Marks the blocks of no affine run, through their eval0, whose output
+ * is one state's derivative and read by nothing else, and lists them in
+ * lone (the LC line's dx1 and dxN). FALSE when there is none. */
+static gboolean
+find_lone (QdClassicRhs *self)
+{
+  g_autofree guint32 *readers = g_new0 (guint32, MAX (self->n_slots, 1));
+  g_autofree guint32 *deriv_of = g_new (guint32, MAX (self->n_slots, 1));
+  g_autofree guint8 *in_affine = g_new0 (guint8, MAX (self->n_ops, 1));
+  GArray *lone = g_array_new (FALSE, FALSE, sizeof (Lone));
+
+  count_readers (self, readers, deriv_of);
+  for (guint k = 0; k < self->n_runs; k++)
+    if (self->runs[k].affine != NO_SLOT)
+      memset (in_affine + self->runs[k].first, 1, self->runs[k].n);
+  for (guint r = 0; r < self->n_ops; r++)
+    {
+      Op *op = &self->ops[r];
+      const QdEval0Op *e = &self->eops[r];
+      Lone l;
+
+      if (op->eval0 == NULL || op->publish || in_affine[r]
+          || readers[e->out] != 1 || deriv_of[e->out] == NO_SLOT)
+        continue;
+      op->lone = 1;
+      l = (Lone) { op->eval0, e->atomic, e->data, e->in, e->n_in,
+                   deriv_of[e->out] };
+      g_array_append_val (lone, l);
+    }
+  g_free (self->lone);
+  self->n_lone = lone->len;
+  self->lone = (Lone *) g_array_free (lone, FALSE);
+  return self->n_lone > 0;
 }
 
 /* Where the affine runs read and write (y, dy or the slots), the
@@ -695,14 +606,13 @@ place_affine (QdClassicRhs *self)
   GArray *copies = g_array_new (FALSE, FALSE, sizeof (Copy));
   GArray *needed = g_array_new (FALSE, FALSE, sizeof (guint32));
 
-  for (guint e = 0; e < self->n_in_slots; e++)
-    readers[self->in_slots[e]]++;
-  for (guint32 s = 0; s < self->n_slots; s++)
-    deriv_of[s] = NO_SLOT;
-  for (guint k = self->n; k-- > 0;)
+  count_readers (self, readers, deriv_of);
+  /* The blocks alone that write into dy read the slots. */
+  for (guint e = 0; e < self->n_lone; e++)
     {
-      readers[self->deriv[k]]++;
-      deriv_of[self->deriv[k]] = k;
+      for (guint i = 0; i < self->lone[e].n_in; i++)
+        need_states (self, need, self->lone[e].in[i], 0, 1);
+      covered[self->lone[e].k] = 1;
     }
 
   self->n_to_dy = 0;
@@ -776,6 +686,8 @@ place_affine (QdClassicRhs *self)
       g_array_append_val (needed, k);
   /* Many of them: one copy of all is cheaper. */
   self->y_all = needed->len > self->n / 4;
+  self->straight = self->n_published == 0 && self->n_copies == 0
+                   && self->n_runs == self->n_affine;
   self->n_y_needed = needed->len;
   self->y_needed = (guint32 *) g_array_free (needed, FALSE);
 }
@@ -785,6 +697,13 @@ plan_affine (QdClassicRhs *self)
 {
   find_affine (self);
   if (turn_round (self) | hoist_singles (self))
+    {
+      self->n_runs = 0;
+      g_free (self->runs);
+      find_runs (self);
+      find_affine (self);
+    }
+  if (find_lone (self))
     {
       self->n_runs = 0;
       g_free (self->runs);
@@ -876,6 +795,7 @@ qd_classic_rhs_free (QdClassicRhs *self)
   g_free (self->ops);
   g_free (self->runs);
   g_free (self->affine);
+  g_free (self->lone);
   g_free (self->copies);
   g_free (self->y_needed);
   g_free (self->in_slots);
@@ -910,9 +830,15 @@ qd_classic_rhs_affine_counts (const QdClassicRhs *self,
 }
 
 guint
+qd_classic_rhs_n_lone (const QdClassicRhs *self)
+{
+  return self->n_lone;
+}
+
+guint
 qd_classic_rhs_n_calls (const QdClassicRhs *self)
 {
-  guint calls = 0;
+  guint calls = self->n_lone;
 
   for (guint k = 0; k < self->n_runs; k++)
     calls += self->runs[k].affine != NO_SLOT || self->runs[k].run != NULL
@@ -1026,8 +952,8 @@ run_affine (Affine       *aff,
          || all_finite (self, run->out, run->n);
 }
 
-/* Whether the derivatives copied one by one are all finite, when their
- * sum is not: it may have overflowed. */
+/* Whether the derivatives copied one by one and those of the blocks
+ * alone are all finite, when their sum is not: it may have overflowed. */
 static gboolean
 singles_finite (const QdClassicRhs *self,
                 const double       *dy)
@@ -1036,6 +962,8 @@ singles_finite (const QdClassicRhs *self,
 
   for (guint e = 0; e < self->n_singles; e++)
     bad |= !isfinite (dy[self->copies[e].k]);
+  for (guint e = 0; e < self->n_lone; e++)
+    bad |= !isfinite (dy[self->lone[e].k]);
   return !bad;
 }
 
@@ -1065,40 +993,91 @@ run_program (QdClassicRhs *self,
   return finite;
 }
 
-gboolean
-qd_classic_rhs_eval (QdClassicRhs *self,
-                     double        t,
-                     const double *y,
-                     double       *dy)
+/* The states where the slots are read (affine runs read y), and the
+ * values from outside f. Each loop keeps its bounds and arrays in
+ * locals: the stores into the slots would otherwise make the compiler
+ * read them again at every value. */
+static inline void
+load_slots (QdClassicRhs *self,
+            double        t,
+            const double *y)
+{
+  double *restrict v = self->slots;
+  const guint32 *needed = self->y_needed;
+  const Outside *outside = self->outside;
+  guint n_needed = self->n_y_needed, n_outside = self->n_outside;
+
+  if (G_UNLIKELY (self->y_all))
+    memcpy (v, y, self->n * sizeof (double));
+  else
+    for (guint e = 0; e < n_needed; e++)
+      v[needed[e]] = y[needed[e]];
+  for (guint e = 0; e < n_outside; e++)
+    v[outside[e].slot] = qd_signal_eval (outside[e].signal, t);
+}
+
+/* The blocks alone, after the program, into dy: their sum (finite when
+ * they all are). */
+static inline double
+run_lone (QdClassicRhs *self,
+          double        t,
+          double       *dy)
+{
+  const double *v = self->slots;
+  const Lone *lone = self->lone;
+  guint n_lone = self->n_lone;
+  double sum = 0.0;
+
+  for (guint e = 0; e < n_lone; e++)
+    {
+      double x = lone[e].eval0 (lone[e].atomic, lone[e].data, t, v,
+                                lone[e].in, lone[e].n_in);
+
+      dy[lone[e].k] = x;
+      sum += x;
+    }
+  return sum;
+}
+
+/* qd_classic_rhs_eval() of a program of affine runs and blocks alone
+ * (straight: the LC line's), with nothing to publish or to copy after:
+ * the runs' functions called one after the other, in program order,
+ * without a test per run of what kind it is. */
+G_GNUC_NO_INLINE static gboolean
+eval_straight (QdClassicRhs *self,
+               double        t,
+               const double *y,
+               double       *dy)
+{
+  Affine *affine = self->affine;
+  guint n_affine = self->n_affine;
+  gboolean finite = TRUE;
+  double sum;
+
+  load_slots (self, t, y);
+  for (guint r = 0; r < n_affine; r++)
+    finite &= run_affine (&affine[r], y, dy, t, self);
+  sum = run_lone (self, t, dy);
+  if (G_UNLIKELY (!isfinite (sum)))
+    finite &= singles_finite (self, dy);
+  return finite;
+}
+
+/* qd_classic_rhs_eval() of any program. */
+G_GNUC_NO_INLINE static gboolean
+eval_program (QdClassicRhs *self,
+              double        t,
+              const double *y,
+              double       *dy)
 {
   QdSimulation *sim = self->sim;
   double *restrict v = self->slots;
   const Copy *copies = self->copies;
   guint n_singles = self->n_singles, n_copies = self->n_copies;
-  double sum = 0.0;
+  double sum;
   gboolean finite;
 
-  /* The states where the slots are read (affine runs read y). Each loop
-   * keeps its bounds and arrays in locals: the stores into v and dy
-   * would otherwise make the compiler read them again at every value. */
-  if (self->y_all)
-    memcpy (v, y, self->n * sizeof (double));
-  else
-    {
-      const guint32 *needed = self->y_needed;
-      guint n_needed = self->n_y_needed;
-
-      for (guint e = 0; e < n_needed; e++)
-        v[needed[e]] = y[needed[e]];
-    }
-  if (self->n_outside > 0)
-    {
-      const Outside *outside = self->outside;
-      guint n_outside = self->n_outside;
-
-      for (guint e = 0; e < n_outside; e++)
-        v[outside[e].slot] = qd_signal_eval (outside[e].signal, t);
-    }
+  load_slots (self, t, y);
   for (guint e = 0; e < self->n_published; e++)
     {
       guint k = self->published[e];
@@ -1107,8 +1086,10 @@ qd_classic_rhs_eval (QdClassicRhs *self,
                               t, y[k]);
     }
   finite = run_program (self, t, y, dy);
-  /* The runs that write derivatives have tested theirs; the others are
-   * tested as they are copied: one alone added to a sum, finite when
+  sum = run_lone (self, t, dy);
+  /* The runs that write derivatives have tested theirs, the blocks alone
+   * are in the sum; the others are tested as they are copied: one alone
+   * added to the sum, finite when
    * they all are (looked at one by one only when it is not), several at
    * once as a stretch. */
   for (guint e = 0; e < n_singles; e++)
@@ -1130,229 +1111,16 @@ qd_classic_rhs_eval (QdClassicRhs *self,
   return finite;
 }
 
-/* -------------------------------------------------------------------- */
-/* The steps' segments without the event loop */
-
-/* Whether block @j, a receiver of the Integrators' outputs through
- * static blocks, lets the delivery do without the loop: an Integrator's
- * derivative, a static block of one output or a sink. */
-static gboolean
-direct_receiver (QdSimulation *sim,
-                 guint         j,
-                 guint         port)
-{
-  const QdHot *h = &sim->hot[j];
-
-  if (h->is_integrator)
-    return port == 0;           /* not a reset */
-  if (h->is_static)
-    return sim->atomics[j].n_out == 1;
-  return sim->atomics[j].n_out == 0;
-}
-
-/* The static blocks the Integrators reach, in dependency order (Kahn's:
- * @indeg counts each one's links from the Integrators and from each
- * other), into self->emit; the sinks' links into self->sinks. */
-static void
-order_direct (QdClassicRhs *self,
-              guint        *indeg,
-              guint        *queue)
-{
-  QdSimulation *sim = self->sim;
-  GArray *sinks = g_array_new (FALSE, FALSE, sizeof (guint32));
-  guint head = 0, tail = 0;
-
-  for (guint k = 0; k < self->n; k++)
-    queue[tail++] = self->states[k];
-  while (head < tail)
-    {
-      guint i = queue[head++];
-
-      if (!sim->hot[i].is_integrator)
-        self->emit[self->n_emit++] = i;
-      self->d_internal[i] = 1;
-      for (guint s = sim->out_base[i]; s < sim->out_base[i + 1]; s++)
-        for (guint e = sim->fan_start[s]; e < sim->fan_start[s + 1]; e++)
-          {
-            guint j = sim->fanout[e].receiver;
-            guint32 link[3] = { j, sim->fanout[e].port, s };
-
-            self->d_external[j]++;
-            self->d_transitions++;
-            if (sim->hot[j].is_static)
-              {
-                if (--indeg[j] == 0)
-                  queue[tail++] = j;
-              }
-            else if (!sim->hot[j].is_integrator)
-              g_array_append_vals (sinks, link, 3);
-          }
-    }
-  self->d_transitions += tail;
-  self->n_sinks = sinks->len / 3;
-  self->sinks = (guint32 *) g_array_free (sinks, FALSE);
-}
-
-/* Puts first, keeping their order, the static blocks whose outputs
- * reach a sink (through others): each delivery runs them; the others
- * only feed derivatives, which f computes, and run when their outputs
- * may be looked at (qd_classic_rhs_refresh()). @mark is scratch space,
- * one byte per block. */
-static void
-sort_needed (QdClassicRhs *self,
-             guint8       *mark)
-{
-  QdSimulation *sim = self->sim;
-  g_autofree guint32 *rest = g_new (guint32, MAX (self->n_emit, 1));
-  guint n_rest = 0;
-
-  memset (mark, 0, sim->n_atomics);
-  for (guint r = self->n_emit; r-- > 0;)
-    {
-      guint i = self->emit[r];
-
-      for (guint s = sim->out_base[i]; s < sim->out_base[i + 1]; s++)
-        for (guint e = sim->fan_start[s]; e < sim->fan_start[s + 1]; e++)
-          {
-            guint j = sim->fanout[e].receiver;
-
-            if (mark[j] || (!sim->hot[j].is_static && !sim->hot[j].is_integrator))
-              mark[i] = 1;
-          }
-    }
-  for (guint r = 0; r < self->n_emit; r++)
-    {
-      guint i = self->emit[r];
-
-      if (mark[i])
-        self->emit[self->n_needed++] = i;
-      else
-        rest[n_rest++] = i;
-    }
-  memcpy (self->emit + self->n_needed, rest, n_rest * sizeof (guint32));
-}
-
-static gboolean
-find_direct (QdClassicRhs *self)
-{
-  QdSimulation *sim = self->sim;
-  guint n = sim->n_atomics;
-  g_autofree guint8 *seen = g_new0 (guint8, MAX (n, 1));
-  g_autofree guint *indeg = g_new0 (guint, MAX (n, 1));
-  g_autofree guint *queue = g_new (guint, MAX (n, 1));
-  guint head = 0, tail = 0, n_static = 0;
-
-  for (guint k = 0; k < self->n; k++)
-    {
-      seen[self->states[k]] = 1;
-      queue[tail++] = self->states[k];
-    }
-  while (head < tail)
-    {
-      guint i = queue[head++];
-
-      for (guint s = sim->out_base[i]; s < sim->out_base[i + 1]; s++)
-        for (guint e = sim->fan_start[s]; e < sim->fan_start[s + 1]; e++)
-          {
-            guint j = sim->fanout[e].receiver;
-
-            if (!direct_receiver (sim, j, sim->fanout[e].port))
-              return FALSE;
-            if (!sim->hot[j].is_static)
-              continue;
-            indeg[j]++;
-            if (!seen[j])
-              {
-                seen[j] = 1;
-                queue[tail++] = j;
-                n_static++;
-              }
-          }
-    }
-  self->emit = g_new (guint32, MAX (n_static, 1));
-  self->d_internal = g_new0 (guint8, MAX (n, 1));
-  self->d_external = g_new0 (guint32, MAX (n, 1));
-  order_direct (self, indeg, queue);
-  sort_needed (self, seen);
-  return TRUE;
-}
-
+/* Either of the two, a jump: neither has to keep the other's registers
+ * (the straight one, in the LC line of 10² states, does a third of the
+ * work of an evaluation beside the loop). */
 gboolean
-qd_classic_rhs_can_deliver (QdClassicRhs *self,
-                            gboolean      allowed)
+qd_classic_rhs_eval (QdClassicRhs *self,
+                     double        t,
+                     const double *y,
+                     double       *dy)
 {
-  if (self->direct < 0)
-    self->direct = find_direct (self);
-  /* The event log reports every transition: the loop's. */
-  return allowed && self->direct && self->sim->log_func == NULL;
-}
-
-gboolean
-qd_classic_rhs_deliver (QdClassicRhs   *self,
-                        double          t,
-                        const QdSignal *segs)
-{
-  QdSimulation *sim = self->sim;
-
-  /* Every output first, so that no transition has happened when one is
-   * not finite: the loop then makes them again and reports it. */
-  for (guint k = 0; k < self->n; k++)
-    qd_signal_advance (&segs[k], t,
-                       &sim->signals[sim->out_base[self->states[k]]]);
-  for (guint r = 0; r < self->n_needed; r++)
-    {
-      guint i = self->emit[r];
-      const double *c = sim->signals[sim->out_base[i]].c;
-
-      if (sim->hot[i].lambda (&sim->atomics[i], t) != 1
-          || !(isfinite (c[0]) && isfinite (c[1]) && isfinite (c[2])
-               && isfinite (c[3])))
-        return FALSE;
-    }
-
-  qd_simulation_direct_clock (sim, t);
-  for (guint k = 0; k < self->n_sinks; k++)
-    {
-      const guint32 *link = &self->sinks[3 * k];
-
-      qd_simulation_direct_external (sim, link[0], link[1],
-                                     &sim->signals[link[2]], t);
-    }
-  /* The blocks' counts are added when asked for
-   * (qd_classic_rhs_add_block_stats()), and the outputs that only feed
-   * derivatives computed when they may be looked at. */
-  self->stale = self->n_needed < self->n_emit;
-  self->t_delivered = t;
-  self->n_delivered++;
-  qd_simulation_direct_count (sim, self->n + self->n_emit,
-                              self->d_transitions, self->n);
-  return TRUE;
-}
-
-void
-qd_classic_rhs_refresh (QdClassicRhs *self)
-{
-  QdSimulation *sim = self->sim;
-
-  if (!self->stale)
-    return;
-  self->stale = FALSE;
-  for (guint r = self->n_needed; r < self->n_emit; r++)
-    {
-      guint i = self->emit[r];
-
-      sim->hot[i].lambda (&sim->atomics[i], self->t_delivered);
-    }
-}
-
-void
-qd_classic_rhs_add_block_stats (QdClassicRhs *self,
-                                guint         i,
-                                guint64      *internal,
-                                guint64      *external)
-{
-  if (self->direct <= 0)
-    return;
-  *internal += self->n_delivered * self->d_internal[i];
-  *external += self->n_delivered * self->d_external[i];
+  if (self->straight)
+    return eval_straight (self, t, y, dy);
+  return eval_program (self, t, y, dy);
 }

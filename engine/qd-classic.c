@@ -1234,6 +1234,14 @@ qd_classic_get_n_calls (QdSimulation *sim)
   return self != NULL && self->prog != NULL ? qd_classic_rhs_n_calls (self->prog) : 0;
 }
 
+guint
+qd_classic_get_n_lone (QdSimulation *sim)
+{
+  QdClassic *self = sim->classic;
+
+  return self != NULL && self->prog != NULL ? qd_classic_rhs_n_lone (self->prog) : 0;
+}
+
 gboolean
 qd_simulation_eval_classic_rhs (QdSimulation *sim,
                                 double        t,

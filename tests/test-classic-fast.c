@@ -38,6 +38,7 @@ typedef struct
   guint           affine_runs;
   guint           to_dy;      /* of them writing the derivatives */
   guint           calls;      /* per evaluation, to the blocks' code */
+  guint           lone;       /* blocks alone writing a derivative */
   guint64         reused;     /* end derivatives from the solver's own f */
   char           *error;      /* the run's error, or NULL */
 } Run;
@@ -88,6 +89,7 @@ run_doc (QdDocument *doc,
                                 &run->to_dy);
   run->reused = qd_classic_get_reused_ends (run->sim);
   run->calls = qd_classic_get_n_calls (run->sim);
+  run->lone = qd_classic_get_n_lone (run->sim);
   return TRUE;
 }
 
@@ -308,9 +310,10 @@ test_lcline (gconstpointer data)
   g_assert_cmpuint (fast.n_affine, ==, 38);
   g_assert_cmpuint (fast.affine_runs, ==, 1);
   g_assert_cmpuint (fast.to_dy, ==, 38);
-  /* dx40, which reads only a state, moved next to dx1: one call for
-   * both, one for the run. */
-  g_assert_cmpuint (fast.calls, ==, 2);
+  /* dx1 and dx40 alone, each straight into its derivative after the
+   * run: a call each, one for the run. */
+  g_assert_cmpuint (fast.lone, ==, 2);
+  g_assert_cmpuint (fast.calls, ==, 3);
   g_assert_cmpuint (fast.stats.steps, >, 10);
   /* Under RKF45 (last node 1/2) ARKStep's own f at each step's end gives
    * the segment's end derivative, but for the steps that end at a stop
@@ -406,7 +409,7 @@ test_mixed (gconstpointer data)
 /* ---- affine runs -------------------------------------------------------- */
 
 /* Fast against slow on @doc under @solver; the fast run's counts into
- * *@counts (n_affine, affine_runs, to_dy). */
+ * *@counts (n_affine, affine_runs, to_dy, lone). */
 static void
 assert_same_affine (QdDocument *doc,
                     const char *solver,
@@ -419,6 +422,7 @@ assert_same_affine (QdDocument *doc,
   counts[0] = fast.n_affine;
   counts[1] = fast.affine_runs;
   counts[2] = fast.to_dy;
+  counts[3] = fast.lone;
   run_clear (&fast);
   run_clear (&slow);
 }
@@ -430,12 +434,14 @@ static void
 test_affine_broken (gconstpointer data)
 {
   g_autoptr(QdDocument) doc = lcline_document_with (40, LC_PLAIN, 20, 30, NULL);
-  guint counts[3];
+  guint counts[4];
 
   assert_same_affine (doc, data, counts);
   g_assert_cmpuint (counts[0], ==, 19 + 9 + 9);
   g_assert_cmpuint (counts[1], ==, 3);
   g_assert_cmpuint (counts[2], ==, 19 + 9 + 9);
+  /* dx1, dx21 (no eval0_run of another NLFunction beside it) and dx40. */
+  g_assert_cmpuint (counts[3], ==, 3);
 }
 
 /* The states in the opposite order to the sums: the run reads them with
@@ -446,12 +452,14 @@ static void
 test_affine_reversed (gconstpointer data)
 {
   g_autoptr(QdDocument) doc = lcline_document_with (40, LC_STATES_REVERSED, -1, -1, NULL);
-  guint counts[3];
+  guint counts[4];
 
   assert_same_affine (doc, data, counts);
   g_assert_cmpuint (counts[0], ==, 39);
   g_assert_cmpuint (counts[1], ==, 1);
   g_assert_cmpuint (counts[2], ==, 39);
+  /* dx40 alone, into its derivative. */
+  g_assert_cmpuint (counts[3], ==, 1);
 }
 
 /* The same weights for every sum but not 1 and −1: the loop that
@@ -460,7 +468,7 @@ static void
 test_affine_weighted (gconstpointer data)
 {
   g_autoptr(QdDocument) doc = lcline_document_with (40, LC_PLAIN, -1, -1, "0.5, -2");
-  guint counts[3];
+  guint counts[4];
 
   assert_same_affine (doc, data, counts);
   g_assert_cmpuint (counts[0], ==, 38);
@@ -473,7 +481,7 @@ static void
 test_affine_shuffled (gconstpointer data)
 {
   g_autoptr(QdDocument) doc = lcline_document_with (40, LC_SHUFFLED, -1, -1, NULL);
-  guint counts[3];
+  guint counts[4];
 
   assert_same_affine (doc, data, counts);
   g_test_message ("shuffled: %u blocks in %u affine runs", counts[0], counts[1]);
@@ -492,7 +500,7 @@ test_affine_mirror (gconstpointer data)
   g_autofree QdBlock **s = g_new0 (QdBlock *, n);
   g_autofree QdBlock **g = g_new0 (QdBlock *, n);
   QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
-  guint counts[3];
+  guint counts[4];
 
   qd_test_set_param (doc, scope, "n", "2");
   for (guint i = 0; i < n; i++)
@@ -532,6 +540,7 @@ test_affine_mirror (gconstpointer data)
   g_assert_cmpuint (counts[0], ==, 2 * n);
   g_assert_cmpuint (counts[1], ==, 2);
   g_assert_cmpuint (counts[2], ==, n);
+  g_assert_cmpuint (counts[3], ==, 0);
 }
 
 /* f of the LC line of @n states on chosen states, through the affine
@@ -554,6 +563,8 @@ check_affine_finite (guint n)
   g_assert_cmpint (qd_simulation_step (sim, 1, NULL), !=, QD_RUN_ERROR);
   qd_classic_get_affine_counts (sim, &n_affine, &runs, &to_dy);
   g_assert_cmpuint (n_affine, ==, n - 2);
+  /* dx1 (fed by the Pulse) and dxN, alone at the two ends. */
+  g_assert_cmpuint (qd_classic_get_n_lone (sim), ==, 2);
 
   for (guint i = 0; i < n; i++)
     y[i] = 0.25 * i - 3.0;
@@ -571,12 +582,16 @@ check_affine_finite (guint n)
   g_assert_cmpfloat (dy[17], ==, 0.9e308);
   g_assert_cmpfloat (dy[15], ==, -0.9e308);
 
-  /* dx1 and dxN, copied one by one, finite though their sum is not. */
+  /* dx1 and dxN, written into dy alone, finite though their sum is not;
+   * a NaN in the state dxN reads (and one of the run's sums). */
   y[1] = -0.9e308;
   y[n - 2] = 0.9e308;
   g_assert_true (qd_simulation_eval_classic_rhs (sim, 0.5, y, dy));
   g_assert_cmpfloat (dy[n - 1], ==, 0.9e308);
   g_assert_cmpfloat (dy[0], >=, 0.9e308);
+  y[n - 2] = NAN;
+  g_assert_false (qd_simulation_eval_classic_rhs (sim, 0.5, y, dy));
+  g_assert_true (isnan (dy[n - 1]));
   y[1] = y[n - 2] = 0.0;
 
   /* One infinite (an overflow), one NaN, one infinite state. */
@@ -619,6 +634,69 @@ check_affine_finite (guint n)
   for (guint i = 1; i + 1 < n; i++)
     g_assert_cmpfloat (dy[i], ==, y[i - 1] - y[i + 1]);
   qd_simulation_free (sim);
+}
+
+/* Two states whose derivatives are blocks alone, a Weighted Sum that
+ * reads the Pulse and a Gain: ẋ1 = d − x2, ẋ2 = 1.5 x1. Written straight
+ * into dy, the same results as through the DEVS functions; a derivative
+ * that is not finite is found, two finite ones whose sum overflows are
+ * not taken for one. */
+static void
+test_lone (gconstpointer data)
+{
+  g_autoptr(QdDocument) doc = qd_document_new ();
+  QdBlock *pulse = qd_test_add_block (doc, "pulse", "Pulse");
+  QdBlock *dx1 = qd_test_add_block (doc, "wsum", "dx1");
+  QdBlock *dx2 = qd_test_add_block (doc, "gain", "dx2");
+  QdBlock *x1 = qd_test_add_block (doc, "integrator", "x1");
+  QdBlock *x2 = qd_test_add_block (doc, "integrator", "x2");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+  double y[2], dy[2];
+  Run fast, slow;
+
+  qd_test_set_param (doc, pulse, "width", "1");
+  qd_test_set_param (doc, dx1, "weights", "1, -1");
+  qd_test_set_param (doc, dx2, "k", "1.5");
+  qd_test_set_param (doc, x1, "x0", "0.25");
+  qd_test_set_param (doc, scope, "n", "2");
+  qd_test_connect (doc, pulse, 0, dx1, 0);
+  qd_test_connect (doc, x2, 0, dx1, 1);
+  qd_test_connect (doc, dx1, 0, x1, 0);
+  qd_test_connect (doc, x1, 0, dx2, 0);
+  qd_test_connect (doc, dx2, 0, x2, 0);
+  qd_test_connect (doc, x1, 0, scope, 0);
+  qd_test_connect (doc, x2, 0, scope, 1);
+  qd_test_set_final_time (doc, 5.0);
+  run_both (doc, data, &fast, &slow);
+  g_assert_cmpuint (fast.stats.steps, >, 10);
+  g_assert_cmpuint (fast.lone, ==, 2);
+  g_assert_cmpuint (fast.n_affine, ==, 0);
+  g_assert_cmpuint (fast.calls, ==, 2);
+  run_clear (&fast);
+  run_clear (&slow);
+
+  /* One step on, the solver set up and the blocks not yet ended. */
+  fast.sim = qd_simulation_new (doc, NULL, NULL, NULL);
+  g_assert_nonnull (fast.sim);
+  g_assert_cmpint (qd_simulation_step (fast.sim, 1, NULL), !=, QD_RUN_ERROR);
+  y[0] = 0.5;
+  y[1] = 2.0;
+  g_assert_true (qd_simulation_eval_classic_rhs (fast.sim, 0.5, y, dy));
+  g_assert_true (dy[0] == 1.0 - 2.0 || dy[0] == 0.0 - 2.0);
+  g_assert_cmpfloat (dy[1], ==, 0.75);
+  y[1] = NAN;
+  g_assert_false (qd_simulation_eval_classic_rhs (fast.sim, 0.5, y, dy));
+  y[1] = 2.0;
+  y[0] = 1.5e308;
+  g_assert_false (qd_simulation_eval_classic_rhs (fast.sim, 0.5, y, dy));
+  g_assert_true (isinf (dy[1]));
+  /* 0.9e308 and 1.35e308: finite, their sum is not. */
+  y[0] = 0.9e308;
+  y[1] = -0.9e308;
+  g_assert_true (qd_simulation_eval_classic_rhs (fast.sim, 0.5, y, dy));
+  g_assert_cmpfloat (dy[0], >=, 0.9e308);
+  g_assert_cmpfloat (dy[1], ==, 1.5 * 0.9e308);
+  run_clear (&fast);
 }
 
 static void
@@ -711,6 +789,7 @@ main (int    argc,
     { "affine/shuffled", test_affine_shuffled, 2 },
     { "affine/weighted", test_affine_weighted, 2 },
     { "affine/mirror", test_affine_mirror, 2 },
+    { "lone", test_lone, 2 },
   };
 
   g_test_init (&argc, &argv, NULL);

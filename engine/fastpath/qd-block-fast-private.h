@@ -66,6 +66,10 @@ typedef struct
   guint         n_in;
 } QdEval0Affine;
 
+/* QdBlockFastPaths.eval0_affine's form, and what eval0_affine_pick
+ * gives. */
+typedef double (*QdEval0AffineFunc) (const QdEval0Affine *run, double t);
+
 /* Two doubles as one value (GCC's vector extension, an SSE2 register on
  * x86-64): the loops of eval0_affine are written with them, several at
  * a time, since gcc's -O2 does not vectorise a loop of unknown length
@@ -284,6 +288,14 @@ struct _QdBlockFastPaths
    *            not give it. */
   double        (*eval0_affine) (const QdEval0Affine *run,
                                  double               t);
+  /*   eval0_affine_pick  optional, with eval0_affine: the function
+   *            eval0_affine would end in for @run (its shape, the
+   *            processor), chosen once when the program is built: the
+   *            engine then calls it directly, without eval0_affine's
+   *            tests at every evaluation. The same effect as
+   *            eval0_affine on any run of that shape (only the addresses
+   *            in run->in and run->out change between calls). */
+  QdEval0AffineFunc (*eval0_affine_pick) (const QdEval0Affine *run);
 
   /* Optional: native vector blocks (docs/vectors.md, "Native vector
    * blocks"). A block of this type that is n elements wide may run as
