@@ -14,7 +14,7 @@
  * atomically.
  *
  * This file holds the reading: the bytes of a file or descriptor (a
- * regular file, within the size limit), the JSON syntax with its errors
+ * regular file, and a large one only if it starts as a diagram), the JSON syntax with its errors
  * at line and column, and the qd_document_load*() entry points. The walk
  * of the tree that builds the document is in qd-file-load.c, the writer
  * in qd-file-write.c; qd-file-private.h lists what they share.
@@ -376,23 +376,58 @@ qd_document_load_data_full (const char  *data,
   return doc;
 }
 
-/* Reads @fd to its end, at most QD_FILE_MAX_SIZE bytes, reporting errors
- * with the strerror text only: the file name is already at the front of
- * the message. */
+/* The first byte of @data that is not blank, or -1 when all @length
+ * bytes are blank. Every diagram starts with '{'. */
+static int
+first_non_blank (const guint8 *data,
+                 gsize         length)
+{
+  for (gsize i = 0; i < length; i++)
+    if (!g_ascii_isspace (data[i]))
+      return data[i];
+  return -1;
+}
+
+static void
+set_not_diagram_error (GError     **error,
+                       const char  *display)
+{
+  g_set_error (error, QD_ERROR, QD_ERROR_IO,
+               _("%s: more than %d MiB that do not start with '{', so not a "
+                 "diagram; check that it is a .qdevs file"),
+               display, QD_FILE_PLAIN_SIZE >> 20);
+}
+
+/* Reads @fd to its end, @size_hint bytes expected (0: unknown), and
+ * beyond QD_FILE_PLAIN_SIZE bytes only if they look like a diagram. There
+ * is no other limit: a cap would make some diagram the editor saved
+ * impossible to open again (the writer has none), and a large file
+ * given by mistake that does start with '{' is refused by the loader
+ * after it, for the memory of its bytes. Errors carry the strerror text
+ * only: the file name is already at the front of the message. */
 static gboolean
 read_fd (int          fd,
          const char  *display,
+         gsize        size_hint,
          char       **contents,
          gsize       *length,
          GError     **error)
 {
-  GByteArray *bytes = g_byte_array_new ();
-  guint8 buf[65536];
+  gsize capacity = MAX (size_hint, 65536) + 1;
+  char *data = g_malloc (capacity);
+  gsize len = 0;
+  gboolean checked = FALSE;
 
   for (;;)
     {
-      gssize n = read (fd, buf, sizeof buf);
+      gssize n;
 
+      if (capacity - len < 65536 + 1)
+        {
+          capacity = capacity + capacity / 2 + 65536;
+          data = g_realloc (data, capacity);
+        }
+      n = read (fd, data + len, capacity - len - 1);
       if (n < 0 && errno == EINTR)
         continue;
       if (n < 0)
@@ -401,31 +436,34 @@ read_fd (int          fd,
 
           g_set_error (error, QD_ERROR, QD_ERROR_IO, _("%s: cannot read: %s"),
                        display, g_strerror (saved));
-          g_byte_array_unref (bytes);
+          g_free (data);
           return FALSE;
         }
       if (n == 0)
         break;
-      if (bytes->len + (gsize) n > QD_FILE_MAX_SIZE)
+      len += (gsize) n;
+      if (!checked && len > QD_FILE_PLAIN_SIZE)
         {
-          g_set_error (error, QD_ERROR, QD_ERROR_IO,
-                       _("%s: more than %d MiB, too large for a diagram; check that it is a .qdevs file"),
-                       display, QD_FILE_MAX_SIZE >> 20);
-          g_byte_array_unref (bytes);
-          return FALSE;
+          if (first_non_blank ((const guint8 *) data, len) != '{')
+            {
+              set_not_diagram_error (error, display);
+              g_free (data);
+              return FALSE;
+            }
+          checked = TRUE;
         }
-      g_byte_array_append (bytes, buf, (guint) n);
     }
 
-  *length = bytes->len;
-  g_byte_array_append (bytes, (const guint8 *) "", 1);
-  *contents = (char *) g_byte_array_free (bytes, FALSE);
+  data[len] = '\0';
+  *length = len;
+  *contents = data;
   return TRUE;
 }
 
-/* Opens and reads a file: only a regular one, and within the size limit,
- * so that a device (/dev/zero), a pipe or a folder given by mistake is
- * refused at once instead of read until memory runs out. */
+/* Opens and reads a file: only a regular one, so that a device
+ * (/dev/zero), a pipe or a folder given by mistake is refused at once
+ * instead of read until memory runs out; and a large one only if it
+ * starts as a diagram, looked at before reading the rest. */
 static gboolean
 read_file (const char  *path,
            const char  *display,
@@ -454,15 +492,22 @@ read_file (const char  *path,
       close (fd);
       return FALSE;
     }
-  if (st.st_size > QD_FILE_MAX_SIZE)
+  if (st.st_size > QD_FILE_PLAIN_SIZE)
     {
-      g_set_error (error, QD_ERROR, QD_ERROR_IO,
-                   _("%s: more than %d MiB, too large for a diagram; check that it is a .qdevs file"),
-                   display, QD_FILE_MAX_SIZE >> 20);
-      close (fd);
-      return FALSE;
+      guint8 head[4096];
+      gssize n = pread (fd, head, sizeof head, 0);
+      int first = n > 0 ? first_non_blank (head, (gsize) n) : -1;
+
+      /* All blank so far: read_fd decides on more of it. */
+      if (first >= 0 && first != '{')
+        {
+          set_not_diagram_error (error, display);
+          close (fd);
+          return FALSE;
+        }
     }
-  ok = read_fd (fd, display, contents, length, error);
+  ok = read_fd (fd, display, st.st_size > 0 ? (gsize) st.st_size : 0,
+                contents, length, error);
   close (fd);
   return ok;
 }
@@ -515,7 +560,7 @@ qd_document_load_fd_full (int          fd,
   g_return_val_if_fail (name != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (!read_fd (fd, name, &contents, &length, error))
+  if (!read_fd (fd, name, 0, &contents, &length, error))
     return NULL;
   return qd_document_load_data_full (contents, length, name, problems, error);
 }

@@ -9,6 +9,7 @@
 #include "qd-json-writer.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
@@ -884,6 +885,60 @@ test_load_missing (void)
   g_rmdir (dir);
 }
 
+/* A diagram the program saves over QD_FILE_PLAIN_SIZE opens again, from
+ * its path and from a descriptor (standard input), equal to what was
+ * saved. The bulk is a description of 64 MiB and a little, so that the
+ * test takes a second and a few hundred MB, not the millions of blocks
+ * that make such a file in real use. */
+static void
+test_load_large (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("qd-file-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "large.qdevs", NULL);
+  g_autofree char *contents = NULL, *saved = NULL, *again = NULL;
+  g_autoptr(QdDocument) doc = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *line = "A long description, line after line: ẋ = −x.\n";
+  gsize length, line_length = strlen (line);
+  GString *description;
+  struct stat st;
+  int fd;
+
+  contents = read_source_file ("data", "roundtrip-features.qdevs", &length);
+  doc = qd_document_load_data (contents, length, NAME, &error);
+  g_assert_no_error (error);
+  description = g_string_sized_new (QD_FILE_PLAIN_SIZE + 2 * line_length);
+  while (description->len <= QD_FILE_PLAIN_SIZE)
+    g_string_append_len (description, line, line_length);
+  qd_document_set_description (doc, description->str);
+  g_string_free (description, TRUE);
+  g_assert_true (qd_document_save (doc, path, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (g_stat (path, &st), ==, 0);
+  g_assert_cmpint (st.st_size, >, QD_FILE_PLAIN_SIZE);
+  saved = qd_document_to_data (doc, NULL);
+  g_clear_object (&doc);
+
+  doc = qd_document_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (doc);
+  again = qd_document_to_data (doc, NULL);
+  g_assert_true (strcmp (again, saved) == 0);
+  g_clear_object (&doc);
+  g_clear_pointer (&again, g_free);
+
+  fd = g_open (path, O_RDONLY, 0);
+  g_assert_cmpint (fd, >=, 0);
+  doc = qd_document_load_fd (fd, "<stdin>", &error);
+  close (fd);
+  g_assert_no_error (error);
+  again = qd_document_to_data (doc, NULL);
+  g_assert_true (strcmp (again, saved) == 0);
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 static guint
 count_dir_entries (const char *path)
 {
@@ -1073,6 +1128,7 @@ main (int argc, char **argv)
   g_test_add_func ("/file/truncated", test_truncated);
   g_test_add_func ("/file/load-missing", test_load_missing);
   g_test_add_func ("/file/load-problems", test_load_problems);
+  g_test_add_func ("/file/load-large", test_load_large);
   g_test_add_func ("/file/save-atomic", test_save_atomic);
   g_test_add_func ("/file/notes", test_notes);
 
