@@ -1,6 +1,7 @@
 /* qd-file-load.c: building a document from a parsed .qdevs file
  *
- * The loader walks the JSON tree and builds the document without
+ * The loader walks the JSON tree, its blocks and links one element at a
+ * time as qd-file.c reads them, and builds the document without
  * commands, checking everything on the way: a file that loads is a
  * diagram every other part of QDevs can trust (unique ids and sibling
  * names, known types and parameters, links between existing ports, one
@@ -737,8 +738,42 @@ load_link (Loader      *loader,
   return TRUE;
 }
 
+/* What loading one system's blocks and links needs besides an element. */
+typedef struct
+{
+  QdSystem    *system;
+  const char  *system_path;
+  GHashTable  *names;
+  GHashTable  *drivers;
+  GHashTable  *sources;
+} SystemLoad;
+
+static gboolean
+each_block (Loader      *loader,
+            gsize        index,
+            json_object *json,
+            gpointer     data)
+{
+  SystemLoad *s = data;
+
+  return load_block (loader, s->system, s->system_path, s->names, index, json);
+}
+
+static gboolean
+each_link (Loader      *loader,
+           gsize        index,
+           json_object *json,
+           gpointer     data)
+{
+  SystemLoad *s = data;
+
+  return load_link (loader, s->system, s->system_path, s->drivers, s->sources,
+                    index, json);
+}
+
 /* Loads the blocks of a system (each subsystem's inside at once, so that
- * its port count is known), then its links. */
+ * its port count is known), then its links, one element of the file at
+ * a time (qd_file_array_foreach). */
 static gboolean
 load_system (Loader      *loader,
              QdSystem    *system,
@@ -749,16 +784,15 @@ load_system (Loader      *loader,
   g_autoptr(GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GHashTable) drivers = NULL;
   g_autoptr(GHashTable) sources = NULL;
+  SystemLoad s = { system, system_path, names, NULL, NULL };
 
   if (blocks != NULL)
     {
       if (!json_object_is_type (blocks, json_type_array))
         return qd_file_fail (loader, QD_ERROR_FORMAT, system_path,
                              _("\"blocks\" must be an array of blocks"));
-      for (gsize i = 0; i < json_object_array_length (blocks); i++)
-        if (!load_block (loader, system, system_path, names, i,
-                         json_object_array_get_idx (blocks, i)))
-          return FALSE;
+      if (!qd_file_array_foreach (loader, blocks, each_block, &s))
+        return FALSE;
     }
 
   if (links != NULL)
@@ -768,10 +802,10 @@ load_system (Loader      *loader,
                              _("\"links\" must be an array of links"));
       drivers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
       sources = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-      for (gsize i = 0; i < json_object_array_length (links); i++)
-        if (!load_link (loader, system, system_path, drivers, sources, i,
-                        json_object_array_get_idx (links, i)))
-          return FALSE;
+      s.drivers = drivers;
+      s.sources = sources;
+      if (!qd_file_array_foreach (loader, links, each_link, &s))
+        return FALSE;
     }
 
   return TRUE;

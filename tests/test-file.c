@@ -13,6 +13,7 @@
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -939,6 +940,130 @@ test_load_large (void)
   g_rmdir (dir);
 }
 
+/* A chain of @n subsystems, each inside the one before, the innermost
+ * holding @leaf ("" for none). */
+static char *
+nested_subsystems (guint       n,
+                   const char *leaf)
+{
+  GString *s = g_string_new (HEAD "\"blocks\": [");
+
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (s, "{\"id\": \"s%u\", \"type\": \"subsystem\", "
+                            "\"name\": \"S%u\", \"blocks\": [", i, i);
+  g_string_append (s, leaf);
+  for (guint i = 0; i < n; i++)
+    g_string_append (s, "]}");
+  g_string_append (s, "]}");
+  return g_string_free (s, FALSE);
+}
+
+/* The blocks and links are read one element at a time (qd-file.c): the
+ * errors are still those of the whole file, at the same place, and a
+ * syntax error anywhere still comes before an error in what the file
+ * means. */
+static void
+test_stream_errors (void)
+{
+  g_autofree char *deep = NULL, *leaf_error = NULL;
+  g_autoptr(QdDocument) doc = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *leaf = "{\"id\": \"g\", \"type\": \"test-gain\", \"name\": \"G\"}";
+
+  /* An unknown type in the first block, a missing bracket in the last
+   * link: the syntax error is reported. */
+  assert_load_error (HEAD "\"blocks\": [{\"id\": \"a\", \"type\": \"nope\", "
+                     "\"name\": \"A\"}],\n\"links\": [{\"id\": \"l\"}}]}",
+                     QD_ERROR_SYNTAX,
+                     NAME ":2:22: JSON syntax error: expected ',' or ']' in an array");
+  /* Brackets that match in number but not in kind. */
+  assert_load_error (HEAD "\"blocks\": [{\"a\": 1]}, \"links\": []}", QD_ERROR_SYNTAX,
+                     NAME ":1:53: JSON syntax error: expected ',' or '}' in an object");
+  /* An element that ends in a letter: a number, malformed. */
+  assert_load_error (HEAD "\"blocks\": [1x]}", QD_ERROR_SYNTAX,
+                     NAME ":1:47: JSON syntax error: malformed number");
+  assert_load_error (HEAD "\"blocks\": [1, 2,]}", QD_ERROR_SYNTAX,
+                     NAME ":1:51: JSON syntax error: unexpected character ']'");
+  assert_load_error (HEAD "\"blocks\": [{\"id\": \"a\"}", QD_ERROR_SYNTAX,
+                     NAME ":1:57: JSON syntax error: unexpected end of the file; "
+                     "is the file cut short?");
+  assert_load_error (HEAD "\"blocks\": [{\"name\": \"\xff\"}]}", QD_ERROR_SYNTAX,
+                     NAME ":1:56: JSON syntax error: the text is not valid UTF-8; "
+                     "save the file as UTF-8");
+
+  /* The nesting limit counts through the subsystems: 127 of them fit
+   * with an empty innermost one (its "blocks" the 256th level), not
+   * with a block in it. */
+  deep = nested_subsystems (127, "");
+  doc = qd_document_load_data (deep, strlen (deep), NAME, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (doc);
+  g_clear_pointer (&deep, g_free);
+  deep = nested_subsystems (127, leaf);
+  leaf_error = g_strdup_printf (NAME ":1:%u: JSON syntax error: nesting deeper than "
+                                "256 levels", (guint) (strstr (deep, leaf) - deep) + 1);
+  assert_load_error (deep, QD_ERROR_SYNTAX, leaf_error);
+}
+
+/* Loading a large diagram never holds the JSON tree of the whole file:
+ * a child loads one of 20 000 blocks (some 4 MB) and its resident
+ * memory grows by a few times the file, where the tree alone took 20
+ * times it. Memory is measured in a child of its own, from its peak. */
+static void
+test_stream_memory (void)
+{
+  const guint n = 20000;
+
+  if (g_test_subprocess ())
+    {
+      const char *path = g_getenv ("QD_TEST_STREAM_FILE");
+      g_autoptr(QdDocument) doc = NULL;
+      g_autoptr(GError) error = NULL;
+      struct rusage before, after;
+      struct stat st;
+
+      g_assert_cmpint (g_stat (path, &st), ==, 0);
+      g_assert_cmpint (getrusage (RUSAGE_SELF, &before), ==, 0);
+      doc = qd_document_load (path, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (qd_document_get_root (doc)->blocks->len, ==, n);
+      g_assert_cmpuint (qd_document_get_root (doc)->links->len, ==, n - 1);
+      g_assert_cmpint (getrusage (RUSAGE_SELF, &after), ==, 0);
+      g_test_message ("file %ld kB, peak grew by %ld kB", (long) st.st_size / 1024,
+                      after.ru_maxrss - before.ru_maxrss);
+      g_assert_cmpint (after.ru_maxrss - before.ru_maxrss, <, 5 * st.st_size / 1024);
+      return;
+    }
+  else
+    {
+      g_autofree char *dir = g_dir_make_tmp ("qd-file-XXXXXX", NULL);
+      g_autofree char *path = NULL;
+      g_autoptr(GString) text = g_string_new (HEAD "\"blocks\": [\n");
+      g_autoptr(GError) error = NULL;
+
+      path = g_build_filename (dir, "chain.qdevs", NULL);
+      for (guint i = 0; i < n; i++)
+        g_string_append_printf (text, "%s{\"id\": \"b%u\", \"type\": \"test-gain\", "
+                                "\"name\": \"Gain %u\", \"position\": [%u, %u], "
+                                "\"size\": [60, 40], \"params\": {\"k\": \"%u\"}}\n",
+                                i > 0 ? "," : "", i, i, 80 * (i % 100), 60 * (i / 100), i);
+      g_string_append (text, "],\n\"links\": [\n");
+      for (guint i = 0; i + 1 < n; i++)
+        g_string_append_printf (text, "%s{\"id\": \"l%u\", \"from\": {\"block\": \"b%u\", "
+                                "\"port\": 0}, \"to\": [{\"block\": \"b%u\", \"port\": 0}]}\n",
+                                i > 0 ? "," : "", i, i, i + 1);
+      g_string_append (text, "]}\n");
+      g_file_set_contents (path, text->str, text->len, &error);
+      g_assert_no_error (error);
+      g_setenv ("QD_TEST_STREAM_FILE", path, TRUE);
+      g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
+      g_unsetenv ("QD_TEST_STREAM_FILE");
+      g_unlink (path);
+      g_rmdir (dir);
+      g_test_trap_assert_passed ();
+    }
+}
+
 static guint
 count_dir_entries (const char *path)
 {
@@ -1129,6 +1254,8 @@ main (int argc, char **argv)
   g_test_add_func ("/file/load-missing", test_load_missing);
   g_test_add_func ("/file/load-problems", test_load_problems);
   g_test_add_func ("/file/load-large", test_load_large);
+  g_test_add_func ("/file/stream/errors", test_stream_errors);
+  g_test_add_func ("/file/stream/memory", test_stream_memory);
   g_test_add_func ("/file/save-atomic", test_save_atomic);
   g_test_add_func ("/file/notes", test_notes);
 
