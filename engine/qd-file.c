@@ -446,15 +446,16 @@ parse_value (QdFileText   *t,
   return TRUE;
 }
 
-/* Past the array at *@pos by its brackets, strings and escapes: what is
- * inside is parsed when it is read (qd_file_array_foreach). */
-static gboolean
-skip_array (QdFileText *t,
-            gsize      *pos)
+/* Just after the array or object at @pos, by its brackets, strings and
+ * escapes (not checked: json-c parses what is inside later), or 0 when
+ * they do not close. */
+static gsize
+match_brackets (QdFileText *t,
+                gsize       pos)
 {
   gsize depth = 0;
 
-  for (gsize p = *pos; p < t->length; p++)
+  for (gsize p = pos; p < t->length; p++)
     {
       char c = t->data[p];
 
@@ -471,17 +472,34 @@ skip_array (QdFileText *t,
       else if (c == ']' || c == '}')
         {
           if (--depth == 0)
-            {
-              *pos = p + 1;
-              return TRUE;
-            }
+            return p + 1;
         }
       else if (c == '\0')
         break;
     }
-  /* Unbalanced: the walk from the start finds where exactly. */
-  return syntax_error (t, json_tokener_continue, t->length);
+  return 0;
 }
+
+/* Past the array at *@pos: what is inside is parsed when it is read
+ * (qd_file_array_foreach). */
+static gboolean
+skip_array (QdFileText *t,
+            gsize      *pos)
+{
+  gsize end = match_brackets (t, *pos);
+
+  /* Unbalanced: the walk from the start finds where exactly. */
+  if (end == 0)
+    return syntax_error (t, json_tokener_continue, t->length);
+  *pos = end;
+  return TRUE;
+}
+
+/* An element up to this size is parsed whole, in one call to json-c (a
+ * block, a link, a small subsystem): its tree is small, and a call per
+ * key and value costs more. Beyond it (a large subsystem), its own
+ * "blocks" and "links" are read element by element in turn. */
+#define QD_FILE_WHOLE_ELEMENT (64 << 10)
 
 typedef struct
 {
@@ -496,16 +514,16 @@ static gboolean parse_object (QdFileText   *t,
                               int           depth,
                               json_object **out);
 
-/* The next element of the array (*@done at its end): an object with its
- * own large arrays stepped over (or, validating, read), anything else as
- * json-c parses it. */
+/* The next element of the array (*@done at its end): a large object
+ * with its own large arrays stepped over (or, validating, read), anything
+ * else as json-c parses it. */
 static gboolean
 array_next (QdFileText   *t,
             ArrayReader  *r,
             json_object **element,
             gboolean     *done)
 {
-  gsize p;
+  gsize p, end;
   gboolean ok;
 
   *element = NULL;
@@ -539,7 +557,8 @@ array_next (QdFileText   *t,
     return structure_error (t, "[", p);
   r->started = TRUE;
   r->last = p;
-  if (t->data[p] == '{')
+  end = t->data[p] == '{' ? match_brackets (t, p) : 0;
+  if (t->data[p] == '{' && (end == 0 || end - p > QD_FILE_WHOLE_ELEMENT))
     ok = parse_object (t, &p, r->depth + 1, element);
   else
     ok = parse_value (t, &p, r->depth + 1, element);

@@ -1005,6 +1005,48 @@ test_stream_errors (void)
   assert_load_error (deep, QD_ERROR_SYNTAX, leaf_error);
 }
 
+/* A subsystem too large to be parsed in one piece is read element by
+ * element too: it loads, and an error deep inside it is where it is. */
+static void
+test_stream_subsystem (void)
+{
+  g_autoptr(GString) text = g_string_new (HEAD "\"blocks\": [{\"id\": \"p\", "
+                                          "\"type\": \"subsystem\", \"name\": \"Plant\", "
+                                          "\"blocks\": [");
+  g_autoptr(QdDocument) doc = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *bad = NULL, *expected = NULL;
+  const guint n = 2000;
+  QdBlock *plant;
+  gsize at;
+
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (text, "%s{\"id\": \"g%u\", \"type\": \"test-gain\", "
+                            "\"name\": \"G%u\"}", i > 0 ? ", " : "", i, i);
+  g_string_append (text, "], \"links\": [");
+  for (guint i = 0; i + 1 < n; i++)
+    g_string_append_printf (text, "%s{\"id\": \"l%u\", \"from\": {\"block\": \"g%u\", "
+                            "\"port\": 0}, \"to\": [{\"block\": \"g%u\", \"port\": 0}]}",
+                            i > 0 ? ", " : "", i, i, i + 1);
+  at = text->len;
+  g_string_append (text, "]}]}");
+  g_assert_cmpuint (text->len, >, 2 << 16);
+
+  doc = qd_document_load_data (text->str, text->len, NAME, &error);
+  g_assert_no_error (error);
+  plant = qd_document_find_block_by_path (doc, "/Plant");
+  g_assert_nonnull (plant);
+  g_assert_cmpuint (plant->inner->blocks->len, ==, n);
+  g_assert_cmpuint (plant->inner->links->len, ==, n - 1);
+  g_assert_nonnull (qd_document_find_block_by_path (doc, "/Plant/G1999"));
+
+  /* A stray character after the last link inside. */
+  bad = g_strdup_printf ("%.*sx%s", (int) at, text->str, text->str + at);
+  expected = g_strdup_printf (NAME ":1:%u: JSON syntax error: expected ',' or ']' "
+                              "in an array", (guint) at + 1);
+  assert_load_error (bad, QD_ERROR_SYNTAX, expected);
+}
+
 /* Loading a large diagram never holds the JSON tree of the whole file:
  * a child loads one of 20 000 blocks (4.4 MB) and its peak resident
  * memory grows by some 5 times the file (the bytes, the document, the
@@ -1266,6 +1308,7 @@ main (int argc, char **argv)
   g_test_add_func ("/file/load-problems", test_load_problems);
   g_test_add_func ("/file/load-large", test_load_large);
   g_test_add_func ("/file/stream/errors", test_stream_errors);
+  g_test_add_func ("/file/stream/subsystem", test_stream_subsystem);
   g_test_add_func ("/file/stream/memory", test_stream_memory);
   g_test_add_func ("/file/save-atomic", test_save_atomic);
   g_test_add_func ("/file/notes", test_notes);
