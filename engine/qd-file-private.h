@@ -27,8 +27,8 @@ typedef struct
 {
   QdFileText  *text;
   const char  *name;        /* the file, as shown in messages */
-  GHashTable  *block_ids;   /* block id -> its path (owned) */
-  GHashTable  *link_ids;    /* link id -> the path of its system (owned) */
+  GHashTable  *block_ids;   /* block id -> QdBlock* (the block's own id) */
+  GHashTable  *link_ids;    /* the link ids (each link's own) */
   GPtrArray   *problems;    /* QdProblem*: a block's problems are listed
                                here and loading goes on; NULL: the first
                                one is the error */

@@ -862,8 +862,8 @@ load_text (Loader     *loader,
       return NULL;
     }
 
-  loader->block_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  loader->link_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  loader->block_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  loader->link_ids = g_hash_table_new (g_str_hash, g_str_equal);
   doc = qd_file_load_tree (loader, json);
   g_hash_table_unref (loader->block_ids);
   g_hash_table_unref (loader->link_ids);
