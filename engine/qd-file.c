@@ -755,6 +755,10 @@ find_syntax_error (QdFileText *t)
   return t->failed;
 }
 
+static void report_syntax_error (Loader     *loader,
+                                 QdFileText *t,
+                                 char       *what);
+
 gboolean
 qd_file_array_foreach (Loader      *loader,
                        json_object *array,
@@ -783,9 +787,13 @@ qd_file_array_foreach (Loader      *loader,
       json_object *element;
       gboolean done, ok;
 
+      /* The error is said here; the file read again from the start may
+       * find an earlier one (load_text()). */
       if (!array_next (t, &r, &element, &done))
-        return qd_file_fail (loader, QD_ERROR_SYNTAX, NULL,
-                             _("JSON syntax error"));
+        {
+          report_syntax_error (loader, t, NULL);
+          return FALSE;
+        }
       if (done)
         break;
       ok = each (loader, index++, element, data);
@@ -794,7 +802,11 @@ qd_file_array_foreach (Loader      *loader,
         return FALSE;
     }
   if (r.pos != span->end)
-    return qd_file_fail (loader, QD_ERROR_SYNTAX, NULL, _("JSON syntax error"));
+    {
+      syntax_error (t, json_tokener_error_parse_unexpected, r.pos);
+      report_syntax_error (loader, t, NULL);
+      return FALSE;
+    }
   t->n_read++;
   return TRUE;
 }
