@@ -56,6 +56,10 @@ gboolean    qd_file_array_foreach (Loader      *loader,
                                    QdFileEach   each,
                                    gpointer     data);
 
+/* For tests: the size up to which an element of "blocks" or "links" is
+ * parsed in one piece (64 KiB; 0: every one member by member). */
+void        qd_file_set_whole_element (gsize size);
+
 /* qd-file-load.c */
 QdDocument *qd_file_load_tree (Loader      *loader,
                                json_object *root_json);

@@ -501,6 +501,14 @@ skip_array (QdFileText *t,
  * "blocks" and "links" are read element by element in turn. */
 #define QD_FILE_WHOLE_ELEMENT (64 << 10)
 
+static gsize whole_element = QD_FILE_WHOLE_ELEMENT;
+
+void
+qd_file_set_whole_element (gsize size)
+{
+  whole_element = size;
+}
+
 typedef struct
 {
   gsize    pos;
@@ -558,7 +566,7 @@ array_next (QdFileText   *t,
   r->started = TRUE;
   r->last = p;
   end = t->data[p] == '{' ? match_brackets (t, p) : 0;
-  if (t->data[p] == '{' && (end == 0 || end - p > QD_FILE_WHOLE_ELEMENT))
+  if (t->data[p] == '{' && (end == 0 || end - p > whole_element))
     ok = parse_object (t, &p, r->depth + 1, element);
   else
     ok = parse_value (t, &p, r->depth + 1, element);

@@ -7,6 +7,7 @@
  */
 #include "qd-test-util.h"
 #include "qd-json-writer.h"
+#include "qd-file-private.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -1047,6 +1048,82 @@ test_stream_subsystem (void)
   assert_load_error (bad, QD_ERROR_SYNTAX, expected);
 }
 
+/* Loads @data with elements parsed whole and member by member: the same
+ * document, or the same error. */
+static void
+assert_same_both_ways (const char *data,
+                       gsize       length)
+{
+  g_autoptr(GError) whole_error = NULL, pieces_error = NULL;
+  g_autoptr(QdDocument) whole = NULL, pieces = NULL;
+
+  whole = qd_document_load_data (data, length, NAME, &whole_error);
+  qd_file_set_whole_element (0);
+  pieces = qd_document_load_data (data, length, NAME, &pieces_error);
+  qd_file_set_whole_element (64 << 10);
+  if (whole == NULL)
+    {
+      g_assert_null (pieces);
+      g_assert_nonnull (pieces_error);
+      g_assert_cmpstr (pieces_error->message, ==, whole_error->message);
+    }
+  else
+    {
+      g_autofree char *a = qd_document_to_data (whole, NULL);
+      g_autofree char *b = NULL;
+
+      g_assert_no_error (pieces_error);
+      b = qd_document_to_data (pieces, NULL);
+      g_assert_cmpstr (a, ==, b);
+    }
+}
+
+/* Every element read member by member (as a large subsystem is) gives
+ * what json-c gives for it in one piece: on the examples and on copies
+ * of them cut short, missing a byte, or with one more. */
+static void
+test_stream_pieces (void)
+{
+  static const char *const extra[] = { ",", "]", "}", "x", "\xff", "\"", " 1", "[", NULL };
+  g_autofree char *dir_path = qd_test_source_path ("data", "examples", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDir) dir = g_dir_open (dir_path, 0, &error);
+  const char *name;
+  guint n = 0;
+
+  g_assert_no_error (error);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir_path, name, NULL);
+      g_autofree char *contents = NULL;
+      gsize length;
+
+      if (!g_str_has_suffix (name, QD_FILE_EXTENSION))
+        continue;
+      g_file_get_contents (path, &contents, &length, &error);
+      g_assert_no_error (error);
+      assert_same_both_ways (contents, length);
+      for (gsize at = 0; at < length; at += 41)
+        {
+          g_autofree char *shorter = g_strndup (contents, at);
+          g_autofree char *less = g_strdup_printf ("%.*s%s", (int) at, contents,
+                                                   contents + at + 1);
+
+          assert_same_both_ways (shorter, at);
+          assert_same_both_ways (less, length - 1);
+          for (guint k = 0; extra[k] != NULL; k++)
+            {
+              g_autofree char *more = g_strdup_printf ("%.*s%s%s", (int) at, contents,
+                                                       extra[k], contents + at);
+
+              assert_same_both_ways (more, strlen (more));
+              n++;
+            }
+        }
+    }
+  g_assert_cmpuint (n, >, 1000);
+}
+
 /* Loading a large diagram never holds the JSON tree of the whole file:
  * a child loads one of 20 000 blocks (4.4 MB) and its peak resident
  * memory grows by some 5 times the file (the bytes, the document, the
@@ -1309,6 +1386,7 @@ main (int argc, char **argv)
   g_test_add_func ("/file/load-large", test_load_large);
   g_test_add_func ("/file/stream/errors", test_stream_errors);
   g_test_add_func ("/file/stream/subsystem", test_stream_subsystem);
+  g_test_add_func ("/file/stream/pieces", test_stream_pieces);
   g_test_add_func ("/file/stream/memory", test_stream_memory);
   g_test_add_func ("/file/save-atomic", test_save_atomic);
   g_test_add_func ("/file/notes", test_notes);
