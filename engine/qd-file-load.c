@@ -1,6 +1,7 @@
 /* qd-file-load.c: building a document from a parsed .qdevs file
  *
- * The loader walks the JSON tree and builds the document without
+ * The loader walks the JSON tree, its blocks and links one element at a
+ * time as qd-file.c reads them, and builds the document without
  * commands, checking everything on the way: a file that loads is a
  * diagram every other part of QDevs can trust (unique ids and sibling
  * names, known types and parameters, links between existing ports, one
@@ -412,7 +413,7 @@ load_block (Loader      *loader,
   const char *type_id = NULL;
   gboolean placeholder = FALSE;
   const QdBlockType *type;
-  const char *other;
+  QdBlock *other;
   QdBlock *block;
   gboolean is_subsystem;
 
@@ -441,8 +442,13 @@ load_block (Loader      *loader,
     return qd_file_fail (loader, QD_ERROR_FORMAT, path, _("\"id\" must be a non-empty string"));
   other = g_hash_table_lookup (loader->block_ids, id);
   if (other != NULL)
-    return qd_file_fail (loader, QD_ERROR_DUPLICATE, path,
-                         _("id '%s' is already used by %s; ids must be unique"), id, other);
+    {
+      g_autofree char *other_path = qd_block_get_path (other);
+
+      return qd_file_fail (loader, QD_ERROR_DUPLICATE, path,
+                           _("id '%s' is already used by %s; ids must be unique"),
+                           id, other_path);
+    }
 
   if (!json_object_object_get_ex (json, "type", &value)
       || !get_string (value, &type_id) || type_id[0] == '\0')
@@ -464,7 +470,7 @@ load_block (Loader      *loader,
    * with the rest of the tree. */
   qd_system_append_block (system, block);
   g_hash_table_add (names, block->name);
-  g_hash_table_insert (loader->block_ids, g_strdup (id), g_strdup (path));
+  g_hash_table_insert (loader->block_ids, block->id, block);
 
   if (json_object_object_get_ex (json, "position", &value))
     {
@@ -548,7 +554,7 @@ load_endpoint (Loader       *loader,
   const char *id;
   guint64 p;
   guint n_inputs, n_outputs, n;
-  char *block_path;
+  g_autofree char *block_path = NULL;
 
   if (!json_object_is_type (json, json_type_object))
     return qd_file_fail (loader, QD_ERROR_FORMAT, where,
@@ -567,21 +573,24 @@ load_endpoint (Loader       *loader,
   *block = qd_system_find_block (system, id);
   if (*block == NULL)
     {
-      const char *elsewhere = g_hash_table_lookup (loader->block_ids, id);
+      QdBlock *other = g_hash_table_lookup (loader->block_ids, id);
 
-      if (elsewhere != NULL)
-        return qd_file_fail (loader, QD_ERROR_LINK, where,
-                             _("block '%s' is %s, not in %s; a link joins blocks of "
-                               "the same system"),
-                             id, elsewhere,
-                             system_path[0] != '\0' ? system_path : _("the top level"));
+      if (other != NULL)
+        {
+          g_autofree char *elsewhere = qd_block_get_path (other);
+
+          return qd_file_fail (loader, QD_ERROR_LINK, where,
+                               _("block '%s' is %s, not in %s; a link joins blocks of "
+                                 "the same system"),
+                               id, elsewhere,
+                               system_path[0] != '\0' ? system_path : _("the top level"));
+        }
       if (system_path[0] != '\0')
         return qd_file_fail (loader, QD_ERROR_LINK, where,
                              _("block '%s' does not exist in %s"), id, system_path);
       return qd_file_fail (loader, QD_ERROR_LINK, where, _("block '%s' does not exist"), id);
     }
 
-  block_path = g_hash_table_lookup (loader->block_ids, id);
   /* A placeholder has the ports its links use. */
   if ((*block)->placeholder && p < QD_PLACEHOLDER_MAX_PORTS)
     {
@@ -590,10 +599,14 @@ load_endpoint (Loader       *loader,
       *count = MAX (*count, (guint) p + 1);
     }
   if (!qd_block_count_ports (*block, &n_inputs, &n_outputs, &local_error))
-    return qd_file_fail (loader, local_error->code, block_path, "%s", local_error->message);
+    {
+      block_path = qd_block_get_path (*block);
+      return qd_file_fail (loader, local_error->code, block_path, "%s", local_error->message);
+    }
   n = is_input ? n_inputs : n_outputs;
   if (p >= n)
     {
+      block_path = qd_block_get_path (*block);
       if (is_input)
         return qd_file_fail (loader, QD_ERROR_LINK, where,
                              g_dngettext (GETTEXT_PACKAGE,
@@ -665,7 +678,7 @@ load_link (Loader      *loader,
   other = g_hash_table_lookup (sources, key);
   if (other != NULL)
     {
-      g_autofree char *path = g_strdup (g_hash_table_lookup (loader->block_ids, src_id));
+      g_autofree char *path = qd_block_get_path (src_block);
 
       g_free (key);
       return qd_file_fail (loader, QD_ERROR_LINK, where,
@@ -673,18 +686,22 @@ load_link (Loader      *loader,
                              "make this target another entry in that link's \"to\""),
                            src_port + 1, src_port, path, other);
     }
-  g_hash_table_insert (sources, key, g_strdup (id));
 
   if (!json_object_object_get_ex (json, "to", &to)
       || !json_object_is_type (to, json_type_array)
       || json_object_array_length (to) == 0)
-    return qd_file_fail (loader, QD_ERROR_FORMAT, where,
-                         _("\"to\" must be a non-empty array of targets "
-                           "({ \"block\": ..., \"port\": ... })"));
+    {
+      g_free (key);
+      return qd_file_fail (loader, QD_ERROR_FORMAT, where,
+                           _("\"to\" must be a non-empty array of targets "
+                             "({ \"block\": ..., \"port\": ... })"));
+    }
 
   link = qd_link_new_from_block (id, src_block, src_port);
   qd_system_append_link (system, link);
-  g_hash_table_insert (loader->link_ids, g_strdup (id), g_strdup (system_path));
+  g_hash_table_add (loader->link_ids, link->id);
+  /* The tables name the link by its own id: the element's goes. */
+  g_hash_table_insert (sources, key, link->id);
 
   for (gsize i = 0; i < json_object_array_length (to); i++)
     {
@@ -703,7 +720,7 @@ load_link (Loader      *loader,
       other = g_hash_table_lookup (drivers, key);
       if (other != NULL)
         {
-          g_autofree char *path = g_strdup (g_hash_table_lookup (loader->block_ids, dst_id));
+          g_autofree char *path = qd_block_get_path (dst_block);
           g_autofree char *by = g_strdup (other);
 
           g_free (key);
@@ -712,7 +729,7 @@ load_link (Loader      *loader,
                                  "link %s; an input takes only one link"),
                                dst_port + 1, dst_port, path, by);
         }
-      g_hash_table_insert (drivers, key, g_strdup (id));
+      g_hash_table_insert (drivers, key, link->id);
 
       target = qd_link_add_target_block (link, dst_block, dst_port);
       if (json_object_object_get_ex (target_json, "points", &points))
@@ -737,8 +754,42 @@ load_link (Loader      *loader,
   return TRUE;
 }
 
+/* What loading one system's blocks and links needs besides an element. */
+typedef struct
+{
+  QdSystem    *system;
+  const char  *system_path;
+  GHashTable  *names;
+  GHashTable  *drivers;
+  GHashTable  *sources;
+} SystemLoad;
+
+static gboolean
+each_block (Loader      *loader,
+            gsize        index,
+            json_object *json,
+            gpointer     data)
+{
+  SystemLoad *s = data;
+
+  return load_block (loader, s->system, s->system_path, s->names, index, json);
+}
+
+static gboolean
+each_link (Loader      *loader,
+           gsize        index,
+           json_object *json,
+           gpointer     data)
+{
+  SystemLoad *s = data;
+
+  return load_link (loader, s->system, s->system_path, s->drivers, s->sources,
+                    index, json);
+}
+
 /* Loads the blocks of a system (each subsystem's inside at once, so that
- * its port count is known), then its links. */
+ * its port count is known), then its links, one element of the file at
+ * a time (qd_file_array_foreach). */
 static gboolean
 load_system (Loader      *loader,
              QdSystem    *system,
@@ -749,16 +800,15 @@ load_system (Loader      *loader,
   g_autoptr(GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GHashTable) drivers = NULL;
   g_autoptr(GHashTable) sources = NULL;
+  SystemLoad s = { system, system_path, names, NULL, NULL };
 
   if (blocks != NULL)
     {
       if (!json_object_is_type (blocks, json_type_array))
         return qd_file_fail (loader, QD_ERROR_FORMAT, system_path,
                              _("\"blocks\" must be an array of blocks"));
-      for (gsize i = 0; i < json_object_array_length (blocks); i++)
-        if (!load_block (loader, system, system_path, names, i,
-                         json_object_array_get_idx (blocks, i)))
-          return FALSE;
+      if (!qd_file_array_foreach (loader, blocks, each_block, &s))
+        return FALSE;
     }
 
   if (links != NULL)
@@ -766,12 +816,12 @@ load_system (Loader      *loader,
       if (!json_object_is_type (links, json_type_array))
         return qd_file_fail (loader, QD_ERROR_FORMAT, system_path,
                              _("\"links\" must be an array of links"));
-      drivers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-      sources = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-      for (gsize i = 0; i < json_object_array_length (links); i++)
-        if (!load_link (loader, system, system_path, drivers, sources, i,
-                        json_object_array_get_idx (links, i)))
-          return FALSE;
+      drivers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      sources = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      s.drivers = drivers;
+      s.sources = sources;
+      if (!qd_file_array_foreach (loader, links, each_link, &s))
+        return FALSE;
     }
 
   return TRUE;

@@ -1,7 +1,8 @@
 /* qd-file-private.h: what the files of the .qdevs reader share
  *
  *   qd-file.c        loading: the bytes (size and UTF-8 checked), the
- *                    JSON syntax with line and column, the entry points
+ *                    JSON syntax with line and column, read piece by
+ *                    piece, the entry points
  *   qd-file-load.c   the document built from the parsed tree, checked
  *   qd-file-write.c  saving (shares nothing declared here)
  */
@@ -19,11 +20,15 @@ G_BEGIN_DECLS
  * lines to draw, bounds to cover) loses all precision or runs away. */
 #define QD_FILE_MAX_COORD 1e7
 
+/* The text being read, piece by piece (qd-file.c). */
+typedef struct _QdFileText QdFileText;
+
 typedef struct
 {
+  QdFileText  *text;
   const char  *name;        /* the file, as shown in messages */
-  GHashTable  *block_ids;   /* block id -> its path (owned) */
-  GHashTable  *link_ids;    /* link id -> the path of its system (owned) */
+  GHashTable  *block_ids;   /* block id -> QdBlock* (the block's own id) */
+  GHashTable  *link_ids;    /* the link ids (each link's own) */
   GPtrArray   *problems;    /* QdProblem*: a block's problems are listed
                                here and loading goes on; NULL: the first
                                one is the error */
@@ -36,6 +41,24 @@ gboolean    qd_file_fail (Loader     *loader,
                           const char *where,
                           const char *format,
                           ...) G_GNUC_PRINTF (4, 5);
+
+/* Calls @each on every element of @array in turn, a "blocks" or "links"
+ * array of the file read only now, element by element, each freed after
+ * @each (which must not keep it); FALSE when @each returns FALSE or the
+ * text has an error (the error set). */
+typedef gboolean (*QdFileEach) (Loader      *loader,
+                                gsize        index,
+                                json_object *element,
+                                gpointer     data);
+
+gboolean    qd_file_array_foreach (Loader      *loader,
+                                   json_object *array,
+                                   QdFileEach   each,
+                                   gpointer     data);
+
+/* For tests: the size up to which an element of "blocks" or "links" is
+ * parsed in one piece (64 KiB; 0: every one member by member). */
+void        qd_file_set_whole_element (gsize size);
 
 /* qd-file-load.c */
 QdDocument *qd_file_load_tree (Loader      *loader,

@@ -21,16 +21,19 @@ G_BEGIN_DECLS
 
 #define QD_FILE_EXTENSION ".qdevs"
 
-/* The largest diagram read, in bytes: some 200 000 blocks (a large
- * model is a few vector blocks, not millions of scalar ones). */
-#define QD_FILE_MAX_SIZE (64 << 20)
+/* A file or standard input longer than this many bytes is read only if
+ * it looks like a diagram: its first byte that is not blank is '{'. The
+ * rule is there to refuse at once what was given by mistake (a video, a
+ * disk image, /dev/zero through standard input), not to limit models:
+ * whatever the editor and qdevs-cli save opens again, however large. */
+#define QD_FILE_PLAIN_SIZE (64 << 20)
 
-/* Only a regular file of at most QD_FILE_MAX_SIZE bytes is read; a
- * folder, a device or a pipe is refused (QD_ERROR_IO). */
+/* Only a regular file is read (a folder, a device or a pipe is refused,
+ * QD_ERROR_IO), and beyond QD_FILE_PLAIN_SIZE bytes only a diagram. */
 QD_API QdDocument *qd_document_load        (const char   *path,
                                             GError      **error);
-/* Reads @fd (0: standard input) to its end, at most QD_FILE_MAX_SIZE
- * bytes; @name is used in error messages in place of a path. */
+/* Reads @fd (0: standard input) to its end, with the same rule on the
+ * size; @name is used in error messages in place of a path. */
 QD_API QdDocument *qd_document_load_fd     (int           fd,
                                             const char   *name,
                                             GError      **error);

@@ -200,9 +200,9 @@ test_csv_step_rows (void)
   g_assert_false (dir_has_prefix (tmp_dir, "rows.csv."));
 }
 
-/* A device, a pipe, a folder or a huge file given as the diagram is
- * refused at once, by the loader the editor uses too; standard input is
- * read up to the same limit. */
+/* A device, a pipe, a folder or a huge file that is not a diagram given
+ * as the diagram is refused at once, by the loader the editor uses too;
+ * standard input follows the same rule on the size. */
 static void
 test_not_regular (void)
 {
@@ -214,16 +214,17 @@ test_not_regular (void)
   QdDocument *document;
   int fd;
 
-  /* First a sparse file just over the limit (no disk used, no byte
-   * read): a loader without the checks fails here at once, where it
-   * would read /dev/zero below until memory ran out. */
+  /* First a sparse file just over the size beyond which only a diagram
+   * is read (no disk used, only its first bytes read): a loader without
+   * the checks fails here at once, where it would read /dev/zero below
+   * until memory ran out. */
   fd = g_open (huge, O_WRONLY | O_CREAT | O_TRUNC, 0644);
   g_assert_cmpint (fd, >=, 0);
-  g_assert_cmpint (ftruncate (fd, QD_FILE_MAX_SIZE + 1), ==, 0);
+  g_assert_cmpint (ftruncate (fd, QD_FILE_PLAIN_SIZE + 1), ==, 0);
   close (fd);
   run_cli (&r4, "check", huge, NULL);
   g_assert_cmpint (r4.status, ==, 1);
-  huge_error = g_strconcat (huge, ": more than 64 MiB, too large for a diagram; check that it is a .qdevs file\n", NULL);
+  huge_error = g_strconcat (huge, ": more than 64 MiB that do not start with '{', so not a diagram; check that it is a .qdevs file\n", NULL);
   g_assert_cmpstr (r4.err, ==, huge_error);
   g_unlink (huge);
 
@@ -246,7 +247,7 @@ test_not_regular (void)
 
   run_cli_input (&r5, "/dev/zero", "check", "-", NULL);
   g_assert_cmpint (r5.status, ==, 1);
-  g_assert_cmpstr (r5.err, ==, "<stdin>: more than 64 MiB, too large for a diagram; check that it is a .qdevs file\n");
+  g_assert_cmpstr (r5.err, ==, "<stdin>: more than 64 MiB that do not start with '{', so not a diagram; check that it is a .qdevs file\n");
 
   /* The loader itself refuses it: the editor gets the same message. */
   document = qd_document_load ("/dev/zero", &error);

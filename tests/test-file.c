@@ -7,11 +7,14 @@
  */
 #include "qd-test-util.h"
 #include "qd-json-writer.h"
+#include "qd-file-private.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -358,12 +361,15 @@ test_roundtrip_features (void)
   g_assert_cmpuint (qd_link_target_n_points (target), ==, 0);
 }
 
-/* The fuzzer's seeds are valid diagrams of the real block library, so
- * that it starts from inputs that reach every part of the loader. */
-static void
-test_fuzz_seeds (void)
+typedef void (*DiagramFunc) (const char *name,
+                             const char *contents,
+                             gsize       length);
+
+/* Calls @func on each file of the folder @dir_path, and returns how many. */
+static guint
+for_each_file (const char  *dir_path,
+               DiagramFunc  func)
 {
-  g_autofree char *dir_path = qd_test_source_path ("tests", "fuzz", "corpus", NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(GDir) dir = g_dir_open (dir_path, 0, &error);
   const char *name;
@@ -378,10 +384,28 @@ test_fuzz_seeds (void)
 
       g_file_get_contents (path, &contents, &length, &error);
       g_assert_no_error (error);
-      assert_canonical (contents, length, NULL, name);
+      func (name, contents, length);
       n++;
     }
-  g_assert_cmpuint (n, >=, 5);
+  return n;
+}
+
+static void
+assert_canonical_seed (const char *name,
+                       const char *contents,
+                       gsize       length)
+{
+  assert_canonical (contents, length, NULL, name);
+}
+
+/* The fuzzer's seeds are valid diagrams of the real block library, so
+ * that it starts from inputs that reach every part of the loader. */
+static void
+test_fuzz_seeds (void)
+{
+  g_autofree char *dir_path = qd_test_source_path ("tests", "fuzz", "corpus", NULL);
+
+  g_assert_cmpuint (for_each_file (dir_path, assert_canonical_seed), >=, 5);
 }
 
 /* The first ```json block of docs/file-format.md is the complete example
@@ -884,6 +908,310 @@ test_load_missing (void)
   g_rmdir (dir);
 }
 
+/* A diagram the program saves over QD_FILE_PLAIN_SIZE opens again, from
+ * its path and from a descriptor (standard input), equal to what was
+ * saved. The bulk is a description of 64 MiB and a little, so that the
+ * test takes a second and a few hundred MB, not the millions of blocks
+ * that make such a file in real use. */
+static void
+test_load_large (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("qd-file-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "large.qdevs", NULL);
+  g_autofree char *contents = NULL, *saved = NULL, *again = NULL;
+  g_autoptr(QdDocument) doc = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *line = "A long description, line after line: ẋ = −x.\n";
+  gsize length, line_length = strlen (line);
+  GString *description;
+  struct stat st;
+  int fd;
+
+  contents = read_source_file ("data", "roundtrip-features.qdevs", &length);
+  doc = qd_document_load_data (contents, length, NAME, &error);
+  g_assert_no_error (error);
+  description = g_string_sized_new (QD_FILE_PLAIN_SIZE + 2 * line_length);
+  while (description->len <= QD_FILE_PLAIN_SIZE)
+    g_string_append_len (description, line, line_length);
+  qd_document_set_description (doc, description->str);
+  g_string_free (description, TRUE);
+  g_assert_true (qd_document_save (doc, path, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (g_stat (path, &st), ==, 0);
+  g_assert_cmpint (st.st_size, >, QD_FILE_PLAIN_SIZE);
+  saved = qd_document_to_data (doc, NULL);
+  g_clear_object (&doc);
+
+  doc = qd_document_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (doc);
+  again = qd_document_to_data (doc, NULL);
+  g_assert_true (strcmp (again, saved) == 0);
+  g_clear_object (&doc);
+  g_clear_pointer (&again, g_free);
+
+  fd = g_open (path, O_RDONLY, 0);
+  g_assert_cmpint (fd, >=, 0);
+  doc = qd_document_load_fd (fd, "<stdin>", &error);
+  close (fd);
+  g_assert_no_error (error);
+  again = qd_document_to_data (doc, NULL);
+  g_assert_true (strcmp (again, saved) == 0);
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* A chain of @n subsystems, each inside the one before, the innermost
+ * holding @leaf ("" for none). */
+static char *
+nested_subsystems (guint       n,
+                   const char *leaf)
+{
+  GString *s = g_string_new (HEAD "\"blocks\": [");
+
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (s, "{\"id\": \"s%u\", \"type\": \"subsystem\", "
+                            "\"name\": \"S%u\", \"blocks\": [", i, i);
+  g_string_append (s, leaf);
+  for (guint i = 0; i < n; i++)
+    g_string_append (s, "]}");
+  g_string_append (s, "]}");
+  return g_string_free (s, FALSE);
+}
+
+/* The blocks and links are read one element at a time (qd-file.c): the
+ * errors are still those of the whole file, at the same place, and a
+ * syntax error anywhere still comes before an error in what the file
+ * means. */
+static void
+test_stream_errors (void)
+{
+  g_autofree char *deep = NULL, *leaf_error = NULL;
+  g_autoptr(QdDocument) doc = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *leaf = "{\"id\": \"g\", \"type\": \"test-gain\", \"name\": \"G\"}";
+
+  /* An unknown type in the first block, a missing bracket in the last
+   * link: the syntax error is reported. */
+  assert_load_error (HEAD "\"blocks\": [{\"id\": \"a\", \"type\": \"nope\", "
+                     "\"name\": \"A\"}],\n\"links\": [{\"id\": \"l\"}}]}",
+                     QD_ERROR_SYNTAX,
+                     NAME ":2:22: JSON syntax error: expected ',' or ']' in an array");
+  /* Brackets that match in number but not in kind. */
+  assert_load_error (HEAD "\"blocks\": [{\"a\": 1]}, \"links\": []}", QD_ERROR_SYNTAX,
+                     NAME ":1:53: JSON syntax error: expected ',' or '}' in an object");
+  /* An element that ends in a letter: a number, malformed. */
+  assert_load_error (HEAD "\"blocks\": [1x]}", QD_ERROR_SYNTAX,
+                     NAME ":1:47: JSON syntax error: malformed number");
+  assert_load_error (HEAD "\"blocks\": [1, 2,]}", QD_ERROR_SYNTAX,
+                     NAME ":1:51: JSON syntax error: unexpected character ']'");
+  assert_load_error (HEAD "\"blocks\": [{\"id\": \"a\"}", QD_ERROR_SYNTAX,
+                     NAME ":1:57: JSON syntax error: unexpected end of the file; "
+                     "is the file cut short?");
+  assert_load_error (HEAD "\"blocks\": [{\"name\": \"\xff\"}]}", QD_ERROR_SYNTAX,
+                     NAME ":1:56: JSON syntax error: the text is not valid UTF-8; "
+                     "save the file as UTF-8");
+
+  /* The nesting limit counts through the subsystems: 127 of them fit
+   * with an empty innermost one (its "blocks" the 256th level), not
+   * with a block in it. */
+  deep = nested_subsystems (127, "");
+  doc = qd_document_load_data (deep, strlen (deep), NAME, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (doc);
+  g_clear_pointer (&deep, g_free);
+  deep = nested_subsystems (127, leaf);
+  leaf_error = g_strdup_printf (NAME ":1:%u: JSON syntax error: nesting deeper than "
+                                "256 levels", (guint) (strstr (deep, leaf) - deep) + 1);
+  assert_load_error (deep, QD_ERROR_SYNTAX, leaf_error);
+}
+
+/* A subsystem too large to be parsed in one piece is read element by
+ * element too: it loads, and an error deep inside it is where it is. */
+static void
+test_stream_subsystem (void)
+{
+  g_autoptr(GString) text = g_string_new (HEAD "\"blocks\": [{\"id\": \"p\", "
+                                          "\"type\": \"subsystem\", \"name\": \"Plant\", "
+                                          "\"blocks\": [");
+  g_autoptr(QdDocument) doc = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *bad = NULL, *expected = NULL;
+  const guint n = 2000;
+  QdBlock *plant;
+  gsize at;
+
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (text, "%s{\"id\": \"g%u\", \"type\": \"test-gain\", "
+                            "\"name\": \"G%u\"}", i > 0 ? ", " : "", i, i);
+  g_string_append (text, "], \"links\": [");
+  for (guint i = 0; i + 1 < n; i++)
+    g_string_append_printf (text, "%s{\"id\": \"l%u\", \"from\": {\"block\": \"g%u\", "
+                            "\"port\": 0}, \"to\": [{\"block\": \"g%u\", \"port\": 0}]}",
+                            i > 0 ? ", " : "", i, i, i + 1);
+  at = text->len;
+  g_string_append (text, "]}]}");
+  g_assert_cmpuint (text->len, >, 2 << 16);
+
+  doc = qd_document_load_data (text->str, text->len, NAME, &error);
+  g_assert_no_error (error);
+  plant = qd_document_find_block_by_path (doc, "/Plant");
+  g_assert_nonnull (plant);
+  g_assert_cmpuint (plant->inner->blocks->len, ==, n);
+  g_assert_cmpuint (plant->inner->links->len, ==, n - 1);
+  g_assert_nonnull (qd_document_find_block_by_path (doc, "/Plant/G1999"));
+
+  /* A stray character after the last link inside. */
+  bad = g_strdup_printf ("%.*sx%s", (int) at, text->str, text->str + at);
+  expected = g_strdup_printf (NAME ":1:%u: JSON syntax error: expected ',' or ']' "
+                              "in an array", (guint) at + 1);
+  assert_load_error (bad, QD_ERROR_SYNTAX, expected);
+}
+
+/* Loads @data with elements parsed whole and member by member: the same
+ * document, or the same error. */
+static void
+assert_same_both_ways (const char *data,
+                       gsize       length)
+{
+  g_autoptr(GError) whole_error = NULL, pieces_error = NULL;
+  g_autoptr(QdDocument) whole = NULL, pieces = NULL;
+
+  whole = qd_document_load_data (data, length, NAME, &whole_error);
+  qd_file_set_whole_element (0);
+  pieces = qd_document_load_data (data, length, NAME, &pieces_error);
+  qd_file_set_whole_element (64 << 10);
+  if (whole == NULL)
+    {
+      g_assert_null (pieces);
+      g_assert_nonnull (pieces_error);
+      g_assert_cmpstr (pieces_error->message, ==, whole_error->message);
+    }
+  else
+    {
+      g_autofree char *a = qd_document_to_data (whole, NULL);
+      g_autofree char *b = NULL;
+
+      g_assert_no_error (pieces_error);
+      b = qd_document_to_data (pieces, NULL);
+      g_assert_cmpstr (a, ==, b);
+    }
+}
+
+/* @contents and copies of it cut short, missing a byte, or with one
+ * more, loaded both ways. */
+static void
+assert_damaged_same_both_ways (const char *name,
+                               const char *contents,
+                               gsize       length)
+{
+  static const char *const extra[] = { ",", "]", "}", "x", "\xff", "\"", " 1", "[", NULL };
+
+  if (!g_str_has_suffix (name, QD_FILE_EXTENSION))
+    return;
+  assert_same_both_ways (contents, length);
+  for (gsize at = 0; at < length; at += 41)
+    {
+      g_autofree char *shorter = g_strndup (contents, at);
+      g_autofree char *less = g_strdup_printf ("%.*s%s", (int) at, contents,
+                                               contents + at + 1);
+
+      assert_same_both_ways (shorter, at);
+      assert_same_both_ways (less, length - 1);
+      for (guint k = 0; extra[k] != NULL; k++)
+        {
+          g_autofree char *more = g_strdup_printf ("%.*s%s%s", (int) at, contents,
+                                                   extra[k], contents + at);
+
+          assert_same_both_ways (more, strlen (more));
+        }
+    }
+}
+
+/* Every element read member by member (as a large subsystem is) gives
+ * what json-c gives for it in one piece: on the examples and the
+ * fuzzer's seeds, and on damaged copies of them. */
+static void
+test_stream_pieces (void)
+{
+  g_autofree char *examples = qd_test_source_path ("data", "examples", NULL);
+  g_autofree char *seeds = qd_test_source_path ("tests", "fuzz", "corpus", NULL);
+
+  g_assert_cmpuint (for_each_file (examples, assert_damaged_same_both_ways), >=, 10);
+  g_assert_cmpuint (for_each_file (seeds, assert_damaged_same_both_ways), >=, 5);
+}
+
+/* Loading a large diagram never holds the JSON tree of the whole file:
+ * a child loads one of 20 000 blocks (4.4 MB) and its peak resident
+ * memory grows by some 5 times the file (the bytes, the document, the
+ * loader's tables), where it grew by 30 times with the tree. Measured in
+ * a child of its own; not under AddressSanitizer, whose quarantine keeps
+ * what the loader frees. */
+static void
+test_stream_memory (void)
+{
+  const guint n = 20000;
+
+#if defined(__SANITIZE_ADDRESS__)
+  g_test_skip ("AddressSanitizer keeps freed memory");
+  return;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  g_test_skip ("AddressSanitizer keeps freed memory");
+  return;
+#endif
+#endif
+  if (g_test_subprocess ())
+    {
+      const char *path = g_getenv ("QD_TEST_STREAM_FILE");
+      g_autoptr(QdDocument) doc = NULL;
+      g_autoptr(GError) error = NULL;
+      struct rusage before, after;
+      struct stat st;
+
+      g_assert_cmpint (g_stat (path, &st), ==, 0);
+      g_assert_cmpint (getrusage (RUSAGE_SELF, &before), ==, 0);
+      doc = qd_document_load (path, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (qd_document_get_root (doc)->blocks->len, ==, n);
+      g_assert_cmpuint (qd_document_get_root (doc)->links->len, ==, n - 1);
+      g_assert_cmpint (getrusage (RUSAGE_SELF, &after), ==, 0);
+      g_test_message ("file %ld kB, peak grew by %ld kB", (long) st.st_size / 1024,
+                      after.ru_maxrss - before.ru_maxrss);
+      g_assert_cmpint (after.ru_maxrss - before.ru_maxrss, <, 10 * st.st_size / 1024);
+      return;
+    }
+  else
+    {
+      g_autofree char *dir = g_dir_make_tmp ("qd-file-XXXXXX", NULL);
+      g_autofree char *path = NULL;
+      g_autoptr(GString) text = g_string_new (HEAD "\"blocks\": [\n");
+      g_autoptr(GError) error = NULL;
+
+      path = g_build_filename (dir, "chain.qdevs", NULL);
+      for (guint i = 0; i < n; i++)
+        g_string_append_printf (text, "%s{\"id\": \"b%u\", \"type\": \"test-gain\", "
+                                "\"name\": \"Gain %u\", \"position\": [%u, %u], "
+                                "\"size\": [60, 40], \"params\": {\"k\": \"%u\"}}\n",
+                                i > 0 ? "," : "", i, i, 80 * (i % 100), 60 * (i / 100), i);
+      g_string_append (text, "],\n\"links\": [\n");
+      for (guint i = 0; i + 1 < n; i++)
+        g_string_append_printf (text, "%s{\"id\": \"l%u\", \"from\": {\"block\": \"b%u\", "
+                                "\"port\": 0}, \"to\": [{\"block\": \"b%u\", \"port\": 0}]}\n",
+                                i > 0 ? "," : "", i, i, i + 1);
+      g_string_append (text, "]}\n");
+      g_file_set_contents (path, text->str, text->len, &error);
+      g_assert_no_error (error);
+      g_setenv ("QD_TEST_STREAM_FILE", path, TRUE);
+      g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
+      g_unsetenv ("QD_TEST_STREAM_FILE");
+      g_unlink (path);
+      g_rmdir (dir);
+      g_test_trap_assert_passed ();
+    }
+}
+
 static guint
 count_dir_entries (const char *path)
 {
@@ -1073,6 +1401,11 @@ main (int argc, char **argv)
   g_test_add_func ("/file/truncated", test_truncated);
   g_test_add_func ("/file/load-missing", test_load_missing);
   g_test_add_func ("/file/load-problems", test_load_problems);
+  g_test_add_func ("/file/load-large", test_load_large);
+  g_test_add_func ("/file/stream/errors", test_stream_errors);
+  g_test_add_func ("/file/stream/subsystem", test_stream_subsystem);
+  g_test_add_func ("/file/stream/pieces", test_stream_pieces);
+  g_test_add_func ("/file/stream/memory", test_stream_memory);
   g_test_add_func ("/file/save-atomic", test_save_atomic);
   g_test_add_func ("/file/notes", test_notes);
 
