@@ -410,15 +410,18 @@ build_lcline (Builder     *b,
       char x_name[24], dx_name[24], x0[G_ASCII_DTOSTR_BUF_SIZE];
       /* Every state but the last sees two neighbours (or d and x2). */
       gboolean two = i + 1 < n;
+      /* Rows of 1000 sections, so that a line of millions stays within
+       * the file format's coordinates and a saved one opens again. */
+      double col = 160.0 * (i % 1000), row = 120.0 * (i / 1000);
 
       format_name (x_name, sizeof x_name, "x", i + 1);
       format_name (dx_name, sizeof dx_name, "dx", i + 1);
       /* Parameters at their defaults (two inputs, x0 = 0) stay unset, as
        * the editor and the file format leave them: nothing to store. */
-      if (!(dx[i] = add_block (b, "wsum", dx_name, 200 + 160.0 * i, 0, error))
+      if (!(dx[i] = add_block (b, "wsum", dx_name, 200 + col, row, error))
           || !(two ? set_params (b, dx[i], error, "weights", "1, -1", NULL)
                    : set_params (b, dx[i], error, "n", "1", "weights", "1", NULL))
-          || !(x[i] = add_block (b, "integrator", x_name, 280 + 160.0 * i, 0, error))
+          || !(x[i] = add_block (b, "integrator", x_name, 280 + col, row, error))
           || (random_start
               && !set_params (b, x[i], error, "x0",
                               g_ascii_formatd (x0, sizeof x0, "%.17g",
