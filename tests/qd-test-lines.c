@@ -166,21 +166,53 @@ qd_test_run_logged (QdDocument *doc)
   return log;
 }
 
-/* @doc compiled expanded (QDEVS_VECTORS=expand: an element per block),
- * whatever it holds. */
+/* Sets QDEVS_VECTORS to @mode and returns its value before, to give to
+ * restore_mode(). */
+static char *
+set_mode (const char *mode)
+{
+  char *before = g_strdup (g_getenv ("QDEVS_VECTORS"));
+
+  g_setenv ("QDEVS_VECTORS", mode, TRUE);
+  return before;
+}
+
+static void
+restore_mode (char *before)
+{
+  if (before != NULL)
+    g_setenv ("QDEVS_VECTORS", before, TRUE);
+  else
+    g_unsetenv ("QDEVS_VECTORS");
+  g_free (before);
+}
+
+QdSimulation *
+qd_test_compile_mode (QdDocument *doc,
+                      const char *mode)
+{
+  char *before = set_mode (mode);
+  QdSimulation *sim = qd_test_compile (doc);
+
+  restore_mode (before);
+  return sim;
+}
+
 QdSimulation *
 qd_test_compile_expanded (QdDocument *doc)
 {
-  g_autofree char *mode = g_strdup (g_getenv ("QDEVS_VECTORS"));
-  QdSimulation *sim;
+  return qd_test_compile_mode (doc, "expand");
+}
 
-  g_setenv ("QDEVS_VECTORS", "expand", TRUE);
-  sim = qd_test_compile (doc);
-  if (mode != NULL)
-    g_setenv ("QDEVS_VECTORS", mode, TRUE);
-  else
-    g_unsetenv ("QDEVS_VECTORS");
-  return sim;
+GArray *
+qd_test_run_logged_mode (QdDocument *doc,
+                         const char *mode)
+{
+  char *before = set_mode (mode);
+  GArray *log = qd_test_run_logged (doc);
+
+  restore_mode (before);
+  return log;
 }
 
 char *

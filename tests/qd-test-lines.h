@@ -1,5 +1,6 @@
 /* qd-test-lines.h: the LC line for the vector tests (test-vectors.c,
- * test-vector-native.c): drawn section by section and as vector blocks,
+ * test-vector-native.c, test-scalar-runs.c): drawn section by section and
+ * as vector blocks,
  * run with the event log, compiled expanded
  */
 #pragma once
@@ -43,6 +44,12 @@ QdDocument   *qd_test_line_vector      (guint       n,
 GArray       *qd_test_run_logged       (QdDocument *doc);
 /* @doc compiled with its vectors expanded (QDEVS_VECTORS=expand). */
 QdSimulation *qd_test_compile_expanded (QdDocument *doc);
+/* @doc compiled, or run with the event log, with QDEVS_VECTORS set to
+ * @mode ("expand" or "native"), which then has its value before again. */
+QdSimulation *qd_test_compile_mode     (QdDocument *doc,
+                                        const char *mode);
+GArray       *qd_test_run_logged_mode  (QdDocument *doc,
+                                        const char *mode);
 /* The segments of trace @name of @sim (it must have it), in order. */
 GArray       *qd_test_trace_segments   (QdSimulation *sim,
                                         const char   *name);

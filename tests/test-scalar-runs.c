@@ -30,30 +30,6 @@ typedef struct
   QdSignal segment;
 } Output;
 
-static GArray *
-run_logged (QdDocument *doc,
-            const char *mode)
-{
-  GArray *log;
-
-  g_setenv ("QDEVS_VECTORS", mode, TRUE);
-  log = qd_test_run_logged (doc);
-  g_setenv ("QDEVS_VECTORS", "native", TRUE);
-  return log;
-}
-
-static QdSimulation *
-compile_mode (QdDocument *doc,
-              const char *mode)
-{
-  QdSimulation *sim;
-
-  g_setenv ("QDEVS_VECTORS", mode, TRUE);
-  sim = qd_test_compile (doc);
-  g_setenv ("QDEVS_VECTORS", "native", TRUE);
-  return sim;
-}
-
 /* The outputs of @log in order: @first_run is the position of the run's
  * first block, both ways; scalar, the run's blocks go two by two after
  * it; native, the run is two blocks there, the element in the tag.
@@ -99,8 +75,8 @@ compare_ways (QdDocument *doc,
               guint       x_pos,
               const char *x_path)
 {
-  QdSimulation *a = compile_mode (doc, "expand");
-  QdSimulation *b = compile_mode (doc, "native");
+  QdSimulation *a = qd_test_compile_mode (doc, "expand");
+  QdSimulation *b = qd_test_compile_mode (doc, "native");
   GArray *log_a, *log_b, *out_a, *out_b;
 
   g_assert_cmpuint (qd_simulation_get_n_atomics (a), ==, first_run + 2 * n);
@@ -128,8 +104,8 @@ compare_ways (QdDocument *doc,
   qd_simulation_free (a);
   qd_simulation_free (b);
 
-  log_a = run_logged (doc, "expand");
-  log_b = run_logged (doc, "native");
+  log_a = qd_test_run_logged_mode (doc, "expand");
+  log_b = qd_test_run_logged_mode (doc, "native");
   out_a = outputs (log_a, first_run, FALSE);
   out_b = outputs (log_b, first_run, TRUE);
   g_assert_cmpuint (out_a->len, >, 2 * n);
@@ -283,19 +259,19 @@ test_runs_unmatched (void)
       qd_test_connect (advection, u, 0, f, 1);
       prev = u;
     }
-  sim = compile_mode (advection, "native");
+  sim = qd_test_compile_mode (advection, "native");
   g_assert_cmpuint (qd_simulation_get_n_atomics (sim), ==, 21);
   qd_simulation_free (sim);
 
   /* A Gain reading x5. */
   qd_test_set_param (scoped, gain, "k", "2");
   qd_test_connect (scoped, qd_document_find_block_by_path (scoped, "/x5"), 0, gain, 0);
-  sim = compile_mode (scoped, "native");
+  sim = qd_test_compile_mode (scoped, "native");
   g_assert_cmpuint (qd_simulation_get_n_atomics (sim), ==, 22);
   qd_simulation_free (sim);
 
   qd_test_set_param (mixed, qd_document_find_block_by_path (mixed, "/x5"), "method", "QSS3");
-  sim = compile_mode (mixed, "native");
+  sim = qd_test_compile_mode (mixed, "native");
   g_assert_cmpuint (qd_simulation_get_n_atomics (sim), ==, 21);
   qd_simulation_free (sim);
 
@@ -318,7 +294,7 @@ test_runs_unmatched (void)
           qd_test_connect (doc, u, 0, f, 0);
           qd_test_connect (doc, c, 0, f, 1);
         }
-      sim = compile_mode (doc, "native");
+      sim = qd_test_compile_mode (doc, "native");
       g_assert_cmpuint (qd_simulation_get_n_atomics (sim), ==, 21);
       qd_simulation_free (sim);
     }
@@ -344,7 +320,7 @@ test_runs_error_path (void)
   qd_test_set_param (doc, qd_document_find_block_by_path (doc, "/x7"), "x0", "1.7e308");
   for (guint k = 0; k < 2; k++)
     {
-      QdSimulation *sim = compile_mode (doc, modes[k]);
+      QdSimulation *sim = qd_test_compile_mode (doc, modes[k]);
       g_autoptr(GError) error = NULL;
 
       g_assert_cmpuint (qd_simulation_get_n_atomics (sim), ==, k == 0 ? 21 : 3);
@@ -427,7 +403,7 @@ test_runs_sinks (void)
   qd_test_connect (doc, qd_document_find_block_by_path (doc, "/x9"), 0, csv, 1);
   for (guint k = 0; k < 2; k++)
     {
-      sims[k] = compile_mode (doc, modes[k]);
+      sims[k] = qd_test_compile_mode (doc, modes[k]);
       qd_test_run (sims[k]);
       g_assert_true (g_file_get_contents (path, &texts[k], NULL, NULL));
       g_remove (path);

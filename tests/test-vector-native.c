@@ -105,9 +105,7 @@ compare_native (guint       n,
   qd_simulation_free (b);
 
   /* With the log: every output, in order. */
-  g_setenv ("QDEVS_VECTORS", "expand", TRUE);
-  log_a = qd_test_run_logged (scalar);
-  g_setenv ("QDEVS_VECTORS", "native", TRUE);
+  log_a = qd_test_run_logged_mode (scalar, "expand");
   log_b = qd_test_run_logged (vector);
   out_a = emitted (log_a, FALSE);
   out_b = emitted (log_b, TRUE);
