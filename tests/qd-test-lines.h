@@ -1,7 +1,7 @@
 /* qd-test-lines.h: the LC line for the vector tests (test-vectors.c,
  * test-vector-native.c, test-scalar-runs.c): drawn section by section and
- * as vector blocks,
- * run with the event log, compiled expanded
+ * as vector blocks, run with the event log, compiled under a
+ * QDEVS_VECTORS mode
  */
 #pragma once
 
