@@ -301,6 +301,21 @@ qd_compile_block_param_text (const QdBlock *block,
   return NULL;
 }
 
+const char *
+qd_compile_block_param_text_or_default (const QdBlock     *block,
+                                        const QdBlockType *type,
+                                        const char        *name)
+{
+  const char *text = qd_compile_block_param_text (block, name);
+  int k;
+
+  if (text != NULL)
+    return text;
+  k = qd_block_type_find_param (type, name);
+  return k >= 0 && type->params[k].default_value != NULL
+         ? type->params[k].default_value : "";
+}
+
 /* How evaluating an expression in the current scope went. */
 typedef enum
 {

@@ -194,6 +194,13 @@ void         qd_compile_evaluate_variables (Compiler          *c,
                                             const char *const *overrides);
 const char  *qd_compile_block_param_text (const QdBlock     *block,
                                           const char        *name);
+/* The text of @block's parameter @name, or @type's default ("" when it
+ * has none): qd_block_get_param_or_default() without the registry's
+ * look-up (and its lock), which a million blocks would take several
+ * times each. */
+const char  *qd_compile_block_param_text_or_default (const QdBlock     *block,
+                                                     const QdBlockType *type,
+                                                     const char        *name);
 /* The caches' keys (PairKey) and values (CachedParam). */
 guint        qd_compile_pair_key_hash    (gconstpointer      key);
 gboolean     qd_compile_pair_key_equal   (gconstpointer      a,

@@ -157,28 +157,6 @@ scan_type (Scan          *s,
   return type;
 }
 
-/* The text of @block's parameter @name, or its type's default: without
- * the registry's look-up (and its lock), which a million blocks would
- * take several times each. */
-static const char *
-block_text (const QdBlock     *block,
-            const QdBlockType *type,
-            const char        *name)
-{
-  int k;
-
-  for (guint i = 0; i < block->params->len; i++)
-    {
-      const QdParam *p = &g_array_index (block->params, QdParam, i);
-
-      if (p->name == name || strcmp (p->name, name) == 0)
-        return p->value;
-    }
-  k = qd_block_type_find_param (type, name);
-  return k >= 0 && type->params[k].default_value != NULL
-         ? type->params[k].default_value : "";
-}
-
 /* @block's port counts (as qd_block_count_ports()), from its type when
  * they are fixed. */
 static gboolean
@@ -194,28 +172,6 @@ count_ports (const QdBlock     *block,
       return TRUE;
     }
   return qd_block_count_ports (block, n_in, n_out, NULL);
-}
-
-/* @block's parameter texts in schema order, an inherited method resolved
- * from the settings (as qd-compile-vector-native.c's native_capable()). */
-static const char **
-param_texts (Scan               *s,
-             const QdBlock      *block,
-             const QdBlockType  *type)
-{
-  const char **texts = g_new0 (const char *, type->n_params + 1);
-
-  for (guint k = 0; k < type->n_params; k++)
-    {
-      const QdParamSpec *spec = &type->params[k];
-      const char *text = block_text (block, type, spec->name);
-
-      if ((spec->flags & QD_PARAM_INHERIT) != 0 && text[0] == '\0'
-          && strcmp (spec->name, "method") == 0 && s->settings->method != NULL)
-        text = s->settings->method;
-      texts[k] = text;
-    }
-  return texts;
 }
 
 static Role
@@ -237,7 +193,7 @@ classify_block (Scan              *s,
   if ((type->flags & QD_BLOCK_INTEGRATOR) == 0
       && (type->flags & QD_BLOCK_FEEDTHROUGH) == 0)
     return ROLE_OTHER;
-  texts = param_texts (s, block, type);
+  texts = qd_vector_native_param_texts (block, type, s->settings);
   if (!type->fast->vector_accepts (type, texts))
     return ROLE_OTHER;
   return (type->flags & QD_BLOCK_INTEGRATOR) != 0 ? ROLE_INTEGRATOR
@@ -406,7 +362,7 @@ same_params (Scan          *s,
 
           if (skip != NULL && strcmp (p->name, skip) == 0)
             continue;
-          other = block_text (y, type, p->name);
+          other = qd_compile_block_param_text_or_default (y, type, p->name);
           if (strcmp (p->value, other) != 0)
             return FALSE;
         }
@@ -455,8 +411,8 @@ feeder_fits (Scan    *s,
     return TRUE;
   if (type->fast->vector_fewer_inputs == NULL)
     return FALSE;
-  ta = param_texts (s, a, type);
-  tb = param_texts (s, b, type);
+  ta = qd_vector_native_param_texts (a, type, s->settings);
+  tb = qd_vector_native_param_texts (b, type, s->settings);
   if (type->fast->vector_fewer_inputs (type, ta, tb))
     return TRUE;
   if (type->fast->vector_fewer_inputs (type, tb, ta))
@@ -472,7 +428,7 @@ static inline const char *
 x0_text (Scan          *s,
          const QdBlock *x)
 {
-  return block_text (x, scan_type (s, x), "x0");
+  return qd_compile_block_param_text_or_default (x, scan_type (s, x), "x0");
 }
 
 static inline guint32

@@ -122,6 +122,28 @@ driver_block (VSystem       *vs,
   return &vs->blocks[d->src - 1];
 }
 
+const char **
+qd_vector_native_param_texts (const QdBlock     *block,
+                              const QdBlockType *type,
+                              const QdSettings  *settings)
+{
+  const char **texts = g_new0 (const char *, type->n_params + 1);
+
+  for (guint k = 0; k < type->n_params; k++)
+    {
+      const QdParamSpec *spec = &type->params[k];
+      const char *text = qd_compile_block_param_text_or_default (block, type, spec->name);
+
+      /* The method is the one inherited parameter a native form asks
+       * about (the quanta make no difference to it). */
+      if ((spec->flags & QD_PARAM_INHERIT) != 0 && text[0] == '\0'
+          && strcmp (spec->name, "method") == 0 && settings->method != NULL)
+        text = settings->method;
+      texts[k] = text;
+    }
+  return texts;
+}
+
 /* Whether @vb, a plain block wider than one element, has a native form
  * that takes its parameters. */
 static gboolean
@@ -130,28 +152,12 @@ native_capable (VBlock           *vb,
 {
   const QdBlockType *type = qd_registry_lookup (vb->block->type);
   g_autofree const char **texts = NULL;
-  gboolean ok;
 
   if (type == NULL || type->fast == NULL || type->fast->vector_type == NULL
       || type->fast->vector_accepts == NULL)
     return FALSE;
-  texts = g_new0 (const char *, type->n_params + 1);
-  for (guint k = 0; k < type->n_params; k++)
-    {
-      const QdParamSpec *spec = &type->params[k];
-      const char *text = qd_block_get_param_or_default (vb->block, spec->name);
-
-      if (text == NULL)
-        text = "";
-      /* The method is the one inherited parameter a native form asks
-       * about (the quanta make no difference to it). */
-      if ((spec->flags & QD_PARAM_INHERIT) != 0 && text[0] == '\0'
-          && strcmp (spec->name, "method") == 0 && settings->method != NULL)
-        text = settings->method;
-      texts[k] = text;
-    }
-  ok = type->fast->vector_accepts (type, texts);
-  return ok;
+  texts = qd_vector_native_param_texts (vb->block, type, settings);
+  return type->fast->vector_accepts (type, texts);
 }
 
 static gboolean

@@ -166,6 +166,12 @@ gboolean   qd_vector_native_plan (Expander         *e,
 void       qd_vector_native_emit (Expander         *e,
                                   VSystem          *vs,
                                   GHashTable       *native);
+/* @block's parameter texts in schema order, defaults where unset and the
+ * inherited method resolved from @settings: what its type's
+ * vector_accepts() reads. Free the array, not its texts. */
+const char **qd_vector_native_param_texts (const QdBlock     *block,
+                                           const QdBlockType *type,
+                                           const QdSettings  *settings);
 
 /* qd-compile-vector-sum.c */
 void       qd_vector_classify_sum    (Expander *e,
