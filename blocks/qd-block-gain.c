@@ -64,8 +64,10 @@ gain_eval0 (QdAtomic      *self,
   return *(const double *) data * v[in[0]];
 }
 
-/* gain_eval0() for a run of blocks, inlined. */
+/* gain_eval0() for a run of blocks, inlined; for an affine run's extra
+ * blocks. */
 QD_DEFINE_EVAL0_RUN (gain_eval0_run, gain_eval0)
+QD_DEFINE_EVAL0_EXTRA (gain_eval0_extra, gain_eval0)
 
 /* gain_eval0() over @n gains of one k reading consecutive places, in
  * vectors of type @V of @L doubles (the lanes' operations are those of
@@ -117,9 +119,10 @@ DEFINE_GAIN_AFFINE (gain_affine_1, QdVec2, 2)
 DEFINE_GAIN_AFFINE (gain_affine_1_avx2, QdVec4, 4, QD_TARGET_AVX2)
 #endif
 
-/* gain_eval0() over a run of gains at affine places
- * (QdBlockFastPaths.eval0_affine); one vectorised loop when the inputs
- * are consecutive and k the same. Returns the sum of the outputs. */
+/* gain_eval0() over a run of gains at affine places and its extra
+ * blocks (QdBlockFastPaths.eval0_affine); one vectorised loop when the
+ * inputs are consecutive and k the same. Returns the sum of the
+ * outputs. */
 static double
 gain_eval0_affine (const QdEval0Affine *run,
                    double               t)
@@ -127,15 +130,15 @@ gain_eval0_affine (const QdEval0Affine *run,
   double *restrict y = run->out;
   const double *restrict u = run->in[0];
   gssize s = run->in_stride[0];
-  double sum = 0.0;
+  double sum = gain_eval0_extra (run, t);
 
   if (s == 1 && run->data_stride == 0)
     {
 #ifdef QD_HAVE_AVX2
       if (qd_cpu_has_avx2 ())
-        return gain_affine_1_avx2 (y, u, run->data[0], run->n);
+        return sum + gain_affine_1_avx2 (y, u, run->data[0], run->n);
 #endif
-      return gain_affine_1 (y, u, run->data[0], run->n);
+      return sum + gain_affine_1 (y, u, run->data[0], run->n);
     }
   for (gsize j = 0; j < run->n; j++)
     {

@@ -54,6 +54,7 @@ guint         qd_classic_rhs_n_calls  (const QdClassicRhs *self);
 /* How many blocks alone write their output, a derivative nothing else
  * reads, straight into dy (each one of the calls). */
 guint         qd_classic_rhs_n_lone   (const QdClassicRhs *self);
+guint         qd_classic_rhs_n_extra  (const QdClassicRhs *self);
 
 /* Whether the Integrators' outputs reach nothing but static blocks,
  * Integrators' derivatives and sinks (blocks without outputs), so that
@@ -100,6 +101,8 @@ void          qd_classic_get_affine_counts  (QdSimulation   *sim,
 guint         qd_classic_get_n_calls        (QdSimulation   *sim);
 /* qd_classic_rhs_n_lone() of the run's right-hand side. */
 guint         qd_classic_get_n_lone         (QdSimulation   *sim);
+/* qd_classic_rhs_n_extra() of the run's right-hand side. */
+guint         qd_classic_get_n_extra        (QdSimulation   *sim);
 
 /* Brings the outputs the last delivery left out (of static blocks that
  * feed only derivatives) up to date: before the run returns. */

@@ -524,11 +524,21 @@ fill_run (QdClassicRhs *self,
           Affine       *aff)
 {
   QdEval0Affine *run = &aff->run;
+  QdEval0Extra extra[QD_EVAL0_AFFINE_MAX_EXTRA];
+  guint n_extra = run->n_extra;
 
+  aff->n_y_ins = 0;
+  memcpy (extra, run->extra, sizeof extra);
   memset (run, 0, sizeof *run);
+  /* The extra blocks read the slots; dy is set at each evaluation. */
+  run->n_extra = n_extra;
+  memcpy (run->extra, extra, sizeof extra);
+  run->v = self->slots;
   for (guint i = 0; i < aff->n_in; i++)
     {
       run->in[i] = aff->in_y[i] ? NULL : self->slots + aff->in[i];
+      if (aff->in_y[i])
+        aff->y_ins[aff->n_y_ins++] = (guint8) i;
       run->in_stride[i] = (gssize) aff->in_stride[i];
     }
   run->out = aff->to_dy != NO_SLOT ? NULL : self->slots + aff->out;
@@ -594,6 +604,50 @@ find_lone (QdClassicRhs *self)
   return self->n_lone > 0;
 }
 
+/* Gives the blocks alone (find_lone()) that read only states and values
+ * from outside f to an affine run of their type, up to
+ * QD_EVAL0_AFFINE_MAX_EXTRA each, which evaluates them in its own call
+ * (QdEval0Affine.extra): the LC line's dx1, which reads the Pulse, and
+ * dxN, which has one input, then cost no call each after the program.
+ * Their inputs are in the slots before the program runs and their
+ * outputs are derivatives nothing else reads, so that where they are
+ * evaluated changes no value. */
+static void
+take_extras (QdClassicRhs *self)
+{
+  g_autofree guint8 *ready = g_new0 (guint8, MAX (self->n_slots, 1));
+  guint kept = 0;
+
+  memset (ready, 1, MIN (self->n, self->n_slots));
+  for (guint e = 0; e < self->n_outside; e++)
+    ready[self->outside[e].slot] = 1;
+  for (guint e = 0; e < self->n_lone; e++)
+    {
+      const Lone *l = &self->lone[e];
+      gboolean ok = l->n_in <= QD_EVAL0_AFFINE_MAX_IN;
+      Affine *aff = NULL;
+
+      for (guint i = 0; i < l->n_in && ok; i++)
+        ok = ready[l->in[i]];
+      for (guint r = 0; r < self->n_runs && ok && aff == NULL; r++)
+        {
+          const Run *run = &self->runs[r];
+
+          if (run->affine != NO_SLOT
+              && self->eops[run->first].atomic->type == l->atomic->type
+              && self->affine[run->affine].run.n_extra < QD_EVAL0_AFFINE_MAX_EXTRA)
+            aff = &self->affine[run->affine];
+        }
+      if (aff == NULL)
+        {
+          self->lone[kept++] = *l;
+          continue;
+        }
+      aff->run.extra[aff->run.n_extra++] = (QdEval0Extra) { l->data, l->in, l->n_in, l->k };
+    }
+  self->n_lone = kept;
+}
+
 /* Where the affine runs read and write (y, dy or the slots), the
  * derivatives left to copy and the states the slots need. */
 static void
@@ -607,14 +661,6 @@ place_affine (QdClassicRhs *self)
   GArray *needed = g_array_new (FALSE, FALSE, sizeof (guint32));
 
   count_readers (self, readers, deriv_of);
-  /* The blocks alone that write into dy read the slots. */
-  for (guint e = 0; e < self->n_lone; e++)
-    {
-      for (guint i = 0; i < self->lone[e].n_in; i++)
-        need_states (self, need, self->lone[e].in[i], 0, 1);
-      covered[self->lone[e].k] = 1;
-    }
-
   self->n_to_dy = 0;
   for (guint r = 0; r < self->n_runs; r++)
     {
@@ -651,8 +697,27 @@ place_affine (QdClassicRhs *self)
       self->n_to_dy += aff->n;
     }
 
+  take_extras (self);
+  /* The blocks alone that write into dy read the slots, alone or taken
+   * along by an affine run. */
+  for (guint e = 0; e < self->n_lone; e++)
+    {
+      for (guint i = 0; i < self->lone[e].n_in; i++)
+        need_states (self, need, self->lone[e].in[i], 0, 1);
+      covered[self->lone[e].k] = 1;
+    }
   for (guint r = 0; r < self->n_affine; r++)
-    fill_run (self, &self->affine[r]);
+    {
+      const QdEval0Affine *run = &self->affine[r].run;
+
+      for (guint e = 0; e < run->n_extra; e++)
+        {
+          for (guint i = 0; i < run->extra[e].n_in; i++)
+            need_states (self, need, run->extra[e].in[i], 0, 1);
+          covered[run->extra[e].k] = 1;
+        }
+      fill_run (self, &self->affine[r]);
+    }
 
   /* The other derivatives, from consecutive slots at once. */
   for (guint k = 0; k < self->n; k++)
@@ -688,6 +753,7 @@ place_affine (QdClassicRhs *self)
   self->y_all = needed->len > self->n / 4;
   self->straight = self->n_published == 0 && self->n_copies == 0
                    && self->n_runs == self->n_affine;
+  self->single = self->straight && self->n_affine == 1 && self->n_lone == 0;
   self->n_y_needed = needed->len;
   self->y_needed = (guint32 *) g_array_free (needed, FALSE);
 }
@@ -836,6 +902,16 @@ qd_classic_rhs_n_lone (const QdClassicRhs *self)
 }
 
 guint
+qd_classic_rhs_n_extra (const QdClassicRhs *self)
+{
+  guint n = 0;
+
+  for (guint r = 0; r < self->n_affine; r++)
+    n += self->affine[r].run.n_extra;
+  return n;
+}
+
+guint
 qd_classic_rhs_n_calls (const QdClassicRhs *self)
 {
   guint calls = self->n_lone;
@@ -929,6 +1005,20 @@ all_finite (const QdClassicRhs *self,
   return !bad;
 }
 
+/* Whether the derivatives @aff wrote, its own and its extra blocks',
+ * are all finite, when its function's value is not. */
+static gboolean
+affine_finite (const QdClassicRhs *self,
+               const Affine       *aff)
+{
+  const QdEval0Affine *run = &aff->run;
+  gboolean bad = aff->to_dy != NO_SLOT && !all_finite (self, run->out, run->n);
+
+  for (guint e = 0; e < run->n_extra; e++)
+    bad |= !isfinite (run->dy[run->extra[e].k]);
+  return !bad;
+}
+
 /* An affine run, given the addresses of this evaluation's y and dy;
  * FALSE when it wrote derivatives and one of them is not finite. */
 static inline gboolean
@@ -939,17 +1029,22 @@ run_affine (Affine       *aff,
             QdClassicRhs *self)
 {
   QdEval0Affine *run = &aff->run;
-  guint n_in = aff->n_in;
+  guint n_y_ins = aff->n_y_ins;
   double check;
 
-  for (guint i = 0; i < n_in; i++)
-    if (aff->in_y[i])
+  for (guint k = 0; k < n_y_ins; k++)
+    {
+      guint i = aff->y_ins[k];
+
       run->in[i] = y + aff->in[i];
+    }
   if (aff->to_dy != NO_SLOT)
     run->out = dy + aff->to_dy;
+  run->dy = dy;
   check = aff->func (run, t);
-  return aff->to_dy == NO_SLOT || G_LIKELY (isfinite (check))
-         || all_finite (self, run->out, run->n);
+  if ((aff->to_dy == NO_SLOT && run->n_extra == 0) || G_LIKELY (isfinite (check)))
+    return TRUE;
+  return affine_finite (self, aff);
 }
 
 /* Whether the derivatives copied one by one and those of the blocks
@@ -993,6 +1088,26 @@ run_program (QdClassicRhs *self,
   return finite;
 }
 
+/* qd_signal_eval() of @sig at @t, to the bit: for a constant segment
+ * (a source's, the commonest from outside f), c0 + s·0 without Horner's
+ * chain of three products and sums, which each evaluation would wait
+ * for. The same value: with c1 = c2 = c3 = +0 (as
+ * qd_signal_set_constant() writes them), Horner's inner terms are +0 and
+ * its last step c0 + s·(+0). Any other segment, Horner. */
+static inline double
+outside_eval (const QdSignal *sig,
+              double          t)
+{
+  guint64 c1, c2, c3;
+
+  memcpy (&c1, &sig->c[1], sizeof c1);
+  memcpy (&c2, &sig->c[2], sizeof c2);
+  memcpy (&c3, &sig->c[3], sizeof c3);
+  if ((c1 | c2 | c3) == 0)
+    return sig->c[0] + (t - sig->t) * 0.0;
+  return qd_signal_eval (sig, t);
+}
+
 /* The states where the slots are read (affine runs read y), and the
  * values from outside f. Each loop keeps its bounds and arrays in
  * locals: the stores into the slots would otherwise make the compiler
@@ -1013,7 +1128,7 @@ load_slots (QdClassicRhs *self,
     for (guint e = 0; e < n_needed; e++)
       v[needed[e]] = y[needed[e]];
   for (guint e = 0; e < n_outside; e++)
-    v[outside[e].slot] = qd_signal_eval (outside[e].signal, t);
+    v[outside[e].slot] = outside_eval (outside[e].signal, t);
 }
 
 /* The blocks alone, after the program, into dy: their sum (finite when
@@ -1111,7 +1226,21 @@ eval_program (QdClassicRhs *self,
   return finite;
 }
 
-/* Either of the two, a jump: neither has to keep the other's registers
+/* qd_classic_rhs_eval() of a program of one affine run, which takes
+ * along any block alone (the LC line's, whose first and last sums are
+ * its extra blocks): the states and values from outside into the slots,
+ * then one call. */
+G_GNUC_NO_INLINE static gboolean
+eval_single (QdClassicRhs *self,
+             double        t,
+             const double *y,
+             double       *dy)
+{
+  load_slots (self, t, y);
+  return run_affine (self->affine, y, dy, t, self);
+}
+
+/* One of the three, a jump: none has to keep another's registers
  * (the straight one, in the LC line of 10² states, does a third of the
  * work of an evaluation beside the loop). */
 gboolean
@@ -1120,6 +1249,8 @@ qd_classic_rhs_eval (QdClassicRhs *self,
                      const double *y,
                      double       *dy)
 {
+  if (self->single)
+    return eval_single (self, t, y, dy);
   if (self->straight)
     return eval_straight (self, t, y, dy);
   return eval_program (self, t, y, dy);

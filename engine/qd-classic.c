@@ -1242,6 +1242,14 @@ qd_classic_get_n_lone (QdSimulation *sim)
   return self != NULL && self->prog != NULL ? qd_classic_rhs_n_lone (self->prog) : 0;
 }
 
+guint
+qd_classic_get_n_extra (QdSimulation *sim)
+{
+  QdClassic *self = sim->classic;
+
+  return self != NULL && self->prog != NULL ? qd_classic_rhs_n_extra (self->prog) : 0;
+}
+
 gboolean
 qd_simulation_eval_classic_rhs (QdSimulation *sim,
                                 double        t,

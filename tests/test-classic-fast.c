@@ -39,6 +39,7 @@ typedef struct
   guint           to_dy;      /* of them writing the derivatives */
   guint           calls;      /* per evaluation, to the blocks' code */
   guint           lone;       /* blocks alone writing a derivative */
+  guint           extra;      /* blocks alone an affine run takes along */
   guint64         reused;     /* end derivatives from the solver's own f */
   char           *error;      /* the run's error, or NULL */
 } Run;
@@ -90,6 +91,7 @@ run_doc (QdDocument *doc,
   run->reused = qd_classic_get_reused_ends (run->sim);
   run->calls = qd_classic_get_n_calls (run->sim);
   run->lone = qd_classic_get_n_lone (run->sim);
+  run->extra = qd_classic_get_n_extra (run->sim);
   return TRUE;
 }
 
@@ -310,10 +312,11 @@ test_lcline (gconstpointer data)
   g_assert_cmpuint (fast.n_affine, ==, 38);
   g_assert_cmpuint (fast.affine_runs, ==, 1);
   g_assert_cmpuint (fast.to_dy, ==, 38);
-  /* dx1 and dx40 alone, each straight into its derivative after the
-   * run: a call each, one for the run. */
-  g_assert_cmpuint (fast.lone, ==, 2);
-  g_assert_cmpuint (fast.calls, ==, 3);
+  /* dx1 and dx40, which fit no pattern, go along with the run, each
+   * straight into its derivative: one call for all 40 sums. */
+  g_assert_cmpuint (fast.lone, ==, 0);
+  g_assert_cmpuint (fast.extra, ==, 2);
+  g_assert_cmpuint (fast.calls, ==, 1);
   g_assert_cmpuint (fast.stats.steps, >, 10);
   /* Under RKF45 (last node 1/2) ARKStep's own f at each step's end gives
    * the segment's end derivative, but for the steps that end at a stop
@@ -409,7 +412,7 @@ test_mixed (gconstpointer data)
 /* ---- affine runs -------------------------------------------------------- */
 
 /* Fast against slow on @doc under @solver; the fast run's counts into
- * *@counts (n_affine, affine_runs, to_dy, lone). */
+ * *@counts (n_affine, affine_runs, to_dy, lone, extra). */
 static void
 assert_same_affine (QdDocument *doc,
                     const char *solver,
@@ -423,6 +426,7 @@ assert_same_affine (QdDocument *doc,
   counts[1] = fast.affine_runs;
   counts[2] = fast.to_dy;
   counts[3] = fast.lone;
+  counts[4] = fast.extra;
   run_clear (&fast);
   run_clear (&slow);
 }
@@ -434,14 +438,16 @@ static void
 test_affine_broken (gconstpointer data)
 {
   g_autoptr(QdDocument) doc = lcline_document_with (40, LC_PLAIN, 20, 30, NULL);
-  guint counts[4];
+  guint counts[5];
 
   assert_same_affine (doc, data, counts);
   g_assert_cmpuint (counts[0], ==, 19 + 9 + 9);
   g_assert_cmpuint (counts[1], ==, 3);
   g_assert_cmpuint (counts[2], ==, 19 + 9 + 9);
-  /* dx1, dx21 (no eval0_run of another NLFunction beside it) and dx40. */
-  g_assert_cmpuint (counts[3], ==, 3);
+  /* dx21 alone (no eval0_run of another NLFunction beside it); dx1 and
+   * dx40 with the first run. */
+  g_assert_cmpuint (counts[3], ==, 1);
+  g_assert_cmpuint (counts[4], ==, 2);
 }
 
 /* The states in the opposite order to the sums: the run reads them with
@@ -452,14 +458,15 @@ static void
 test_affine_reversed (gconstpointer data)
 {
   g_autoptr(QdDocument) doc = lcline_document_with (40, LC_STATES_REVERSED, -1, -1, NULL);
-  guint counts[4];
+  guint counts[5];
 
   assert_same_affine (doc, data, counts);
   g_assert_cmpuint (counts[0], ==, 39);
   g_assert_cmpuint (counts[1], ==, 1);
   g_assert_cmpuint (counts[2], ==, 39);
-  /* dx40 alone, into its derivative. */
-  g_assert_cmpuint (counts[3], ==, 1);
+  /* dx40, with the run, into its derivative. */
+  g_assert_cmpuint (counts[3], ==, 0);
+  g_assert_cmpuint (counts[4], ==, 1);
 }
 
 /* The same weights for every sum but not 1 and −1: the loop that
@@ -468,7 +475,7 @@ static void
 test_affine_weighted (gconstpointer data)
 {
   g_autoptr(QdDocument) doc = lcline_document_with (40, LC_PLAIN, -1, -1, "0.5, -2");
-  guint counts[4];
+  guint counts[5];
 
   assert_same_affine (doc, data, counts);
   g_assert_cmpuint (counts[0], ==, 38);
@@ -481,11 +488,50 @@ static void
 test_affine_shuffled (gconstpointer data)
 {
   g_autoptr(QdDocument) doc = lcline_document_with (40, LC_SHUFFLED, -1, -1, NULL);
-  guint counts[4];
+  guint counts[5];
 
   assert_same_affine (doc, data, counts);
   g_test_message ("shuffled: %u blocks in %u affine runs", counts[0], counts[1]);
   g_assert_cmpuint (counts[0], <=, 38);
+}
+
+/* @n blocks of @type named @prefix1 ... @prefixN, each with @param set to
+ * @value when @param is not NULL. */
+static QdBlock **
+add_numbered (QdDocument *doc,
+              const char *type,
+              const char *prefix,
+              guint       n,
+              const char *param,
+              const char *value)
+{
+  QdBlock **blocks = g_new0 (QdBlock *, n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("%s%u", prefix, i + 1);
+
+      blocks[i] = qd_test_add_block (doc, type, name);
+      if (param != NULL)
+        qd_test_set_param (doc, blocks[i], param, value);
+    }
+  return blocks;
+}
+
+/* Integrators x1 ... xN, xi starting at 0.1 i. */
+static QdBlock **
+add_integrators (QdDocument *doc,
+                 guint       n)
+{
+  QdBlock **x = add_numbered (doc, "integrator", "x", n, NULL, NULL);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *x0 = g_strdup_printf ("%g", 0.1 * (i + 1));
+
+      qd_test_set_param (doc, x[i], "x0", x0);
+    }
+  return x;
 }
 
 /* ẋi = 0.8 (0.5 x(N+1−i) − xi): sums reading x forwards and backwards
@@ -496,35 +542,13 @@ test_affine_mirror (gconstpointer data)
 {
   const guint n = 24;
   g_autoptr(QdDocument) doc = qd_document_new ();
-  g_autofree QdBlock **x = g_new0 (QdBlock *, n);
-  g_autofree QdBlock **s = g_new0 (QdBlock *, n);
-  g_autofree QdBlock **g = g_new0 (QdBlock *, n);
   QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
-  guint counts[4];
+  g_autofree QdBlock **s = add_numbered (doc, "wsum", "s", n, "weights", "-1, 0.5");
+  g_autofree QdBlock **g = add_numbered (doc, "gain", "g", n, "k", "0.8");
+  g_autofree QdBlock **x = add_integrators (doc, n);
+  guint counts[5];
 
   qd_test_set_param (doc, scope, "n", "2");
-  for (guint i = 0; i < n; i++)
-    {
-      g_autofree char *sn = g_strdup_printf ("s%u", i + 1);
-
-      s[i] = qd_test_add_block (doc, "wsum", sn);
-      qd_test_set_param (doc, s[i], "weights", "-1, 0.5");
-    }
-  for (guint i = 0; i < n; i++)
-    {
-      g_autofree char *gn = g_strdup_printf ("g%u", i + 1);
-
-      g[i] = qd_test_add_block (doc, "gain", gn);
-      qd_test_set_param (doc, g[i], "k", "0.8");
-    }
-  for (guint i = 0; i < n; i++)
-    {
-      g_autofree char *xn = g_strdup_printf ("x%u", i + 1);
-      g_autofree char *x0 = g_strdup_printf ("%g", 0.1 * (i + 1));
-
-      x[i] = qd_test_add_block (doc, "integrator", xn);
-      qd_test_set_param (doc, x[i], "x0", x0);
-    }
   for (guint i = 0; i < n; i++)
     {
       qd_test_connect (doc, x[i], 0, s[i], 0);
@@ -541,6 +565,42 @@ test_affine_mirror (gconstpointer data)
   g_assert_cmpuint (counts[1], ==, 2);
   g_assert_cmpuint (counts[2], ==, n);
   g_assert_cmpuint (counts[3], ==, 0);
+}
+
+/* Gains taken along by their run: ẋi = 0.5 x(i+1) for i < 9 (a run of
+ * eight into the derivatives), ẋ9 = 0.5 x1 (out of the pattern, which
+ * would read x10: the run's extra block) and ẋ10 = 0.5 (x1 + x2) (its
+ * Gain reads a sum f computes: it stays alone, after the program). */
+static void
+test_affine_extra (gconstpointer data)
+{
+  const guint n = 10;
+  g_autoptr(QdDocument) doc = qd_document_new ();
+  QdBlock *sum = qd_test_add_block (doc, "wsum", "Sum");
+  QdBlock *scope = qd_test_add_block (doc, "scope", "Scope");
+  g_autofree QdBlock **g = add_numbered (doc, "gain", "g", n, "k", "0.5");
+  g_autofree QdBlock **x = add_integrators (doc, n);
+  guint counts[5];
+
+  qd_test_set_param (doc, scope, "n", "2");
+  for (guint i = 0; i < n; i++)
+    qd_test_connect (doc, g[i], 0, x[i], 0);
+  for (guint i = 0; i + 2 < n; i++)
+    qd_test_connect (doc, x[i + 1], 0, g[i], 0);
+  qd_test_connect (doc, x[0], 0, g[n - 2], 0);
+  qd_test_connect (doc, x[0], 0, sum, 0);
+  qd_test_connect (doc, x[1], 0, sum, 1);
+  qd_test_connect (doc, sum, 0, g[n - 1], 0);
+  qd_test_connect (doc, x[0], 0, scope, 0);
+  qd_test_connect (doc, x[n - 2], 0, scope, 1);
+  qd_test_set_final_time (doc, 3.0);
+
+  assert_same_affine (doc, data, counts);
+  g_assert_cmpuint (counts[0], ==, n - 2);
+  g_assert_cmpuint (counts[1], ==, 1);
+  g_assert_cmpuint (counts[2], ==, n - 2);
+  g_assert_cmpuint (counts[3], ==, 1);
+  g_assert_cmpuint (counts[4], ==, 1);
 }
 
 /* f of the LC line of @n states on chosen states, through the affine
@@ -563,8 +623,9 @@ check_affine_finite (guint n)
   g_assert_cmpint (qd_simulation_step (sim, 1, NULL), !=, QD_RUN_ERROR);
   qd_classic_get_affine_counts (sim, &n_affine, &runs, &to_dy);
   g_assert_cmpuint (n_affine, ==, n - 2);
-  /* dx1 (fed by the Pulse) and dxN, alone at the two ends. */
-  g_assert_cmpuint (qd_classic_get_n_lone (sim), ==, 2);
+  /* dx1 (fed by the Pulse) and dxN, at the two ends, with the run. */
+  g_assert_cmpuint (qd_classic_get_n_lone (sim), ==, 0);
+  g_assert_cmpuint (qd_classic_get_n_extra (sim), ==, 2);
 
   for (guint i = 0; i < n; i++)
     y[i] = 0.25 * i - 3.0;
@@ -717,6 +778,7 @@ test_affine_baseline (void)
   test_lcline ("rkf45");
   test_affine_weighted ("rkf45");
   test_affine_mirror ("rkf45");
+  test_affine_extra ("rkf45");
   test_affine_finite ();
   qd_fast_avx2_off = FALSE;
 #else
@@ -789,6 +851,7 @@ main (int    argc,
     { "affine/shuffled", test_affine_shuffled, 2 },
     { "affine/weighted", test_affine_weighted, 2 },
     { "affine/mirror", test_affine_mirror, 2 },
+    { "affine/extra", test_affine_extra, 2 },
     { "lone", test_lone, 2 },
   };
 

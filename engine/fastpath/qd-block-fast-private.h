@@ -48,13 +48,33 @@ typedef struct
 /* The most inputs of a block in an affine run (QdEval0Affine). */
 #define QD_EVAL0_AFFINE_MAX_IN 4
 
+/* The most blocks outside its pattern an affine run takes along
+ * (QdEval0Affine.extra). */
+#define QD_EVAL0_AFFINE_MAX_EXTRA 2
+
+/* One block of a run's type outside the run's pattern: its eval0 on the
+ * values v[in[0 ... n_in - 1]] (QdEval0Affine.v) with its own data, into
+ * dy[k] (QdEval0Affine.dy). */
+typedef struct
+{
+  const double  *data;
+  const guint32 *in;
+  guint32        n_in;
+  guint32        k;
+} QdEval0Extra;
+
 /* A run of @n blocks of one type in a classic solver's right-hand side
  * whose values lie at affine places (QdBlockFastPaths.eval0_affine):
  * block j's input i is in[i][j * in_stride[i]] (strides may be 0 or
  * negative), its output goes to out[j], its eval0 data (doubles) are at
  * data + j * data_stride (0: the same data for every block). No output
  * of the run is one of its inputs, and the outputs overlap nothing it
- * reads: the blocks are independent of each other. */
+ * reads: the blocks are independent of each other. Beside them, the
+ * run takes n_extra blocks of its type that fit no pattern (the LC
+ * line's first sum, which reads the Pulse, and its last, with one
+ * input), so that they cost no call of their own: their inputs are in
+ * v, their outputs go to dy (derivatives nothing else reads); they
+ * read nothing the run writes, and the run reads nothing they write. */
 typedef struct
 {
   const double *in[QD_EVAL0_AFFINE_MAX_IN];
@@ -64,6 +84,10 @@ typedef struct
   gssize        data_stride;
   guint         n;
   guint         n_in;
+  guint         n_extra;
+  QdEval0Extra  extra[QD_EVAL0_AFFINE_MAX_EXTRA];
+  const double *v;          /* the extra blocks' input values */
+  double       *dy;         /* where their outputs go */
 } QdEval0Affine;
 
 /* QdBlockFastPaths.eval0_affine's form, and what eval0_affine_pick
@@ -76,8 +100,6 @@ typedef double (*QdEval0AffineFunc) (const QdEval0Affine *run, double t);
  * and no gcc vectorises well one that both stores and sums. The
  * operations are those of double, lane by lane (the same bits). */
 typedef double QdVec2 __attribute__ ((vector_size (2 * sizeof (double))));
-/* The integers of a QdVec2's size, for its bits. */
-typedef gint64 QdVec2i __attribute__ ((vector_size (2 * sizeof (gint64))));
 
 static inline QdVec2
 qd_vec2_load (const double *p)
@@ -106,7 +128,6 @@ qd_vec2_sum (QdVec2 v)
  * for AVX2 (QD_TARGET_AVX2), which eval0_affine calls when the processor
  * has it (qd_cpu_has_avx2()). */
 typedef double QdVec4 __attribute__ ((vector_size (4 * sizeof (double))));
-typedef gint64 QdVec4i __attribute__ ((vector_size (4 * sizeof (gint64))));
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define QD_HAVE_AVX2 1
@@ -270,7 +291,9 @@ struct _QdBlockFastPaths
   /*   eval0_affine  optional, for a type with eval0_run and eval0_data
    *            of plain numbers: for j = 0 ... @run->n - 1, the eval0 of
    *            block j of a run whose values lie at affine places
-   *            (QdEval0Affine), its output into run->out[j]: the engine
+   *            (QdEval0Affine), its output into run->out[j], and the
+   *            eval0 of each of run->extra[0 ... run->n_extra - 1]
+   *            into its out (counted in the value returned): the engine
    *            finds such runs when it builds the program (the LC line's
    *            Weighted Sums, a vector block's elements), and calls this
    *            instead of eval0_run, with no index read per block. The
@@ -412,6 +435,28 @@ qd_vector_time_advance (double t,
     for (guint k = 0; k < n; k++)                                           \
       v[ops[k].out] = eval0 (ops[k].atomic, ops[k].data, t, v, ops[k].in,   \
                              ops[k].n_in);                                  \
+  }
+
+/* Defines @name, the eval0 of @run's extra blocks (QdEval0Affine.extra)
+ * through @eval0, an inline eval0 of the same file that does not look at
+ * its block (it is given none): the block's own operations. Returns the
+ * sum of their outputs, for an eval0_affine's value. */
+#define QD_DEFINE_EVAL0_EXTRA(name, eval0)                                  \
+  G_STATIC_ASSERT (QD_EVAL0_AFFINE_MAX_EXTRA == 2);                         \
+  static inline double                                                      \
+  name (const QdEval0Affine *run,                                           \
+        double               t)                                             \
+  {                                                                         \
+    const QdEval0Extra *x = run->extra;                                     \
+    const double *v = run->v;                                               \
+    double *dy = run->dy, y0 = 0.0, y1 = 0.0;                               \
+                                                                            \
+    /* Unrolled: the loop's own instructions were half the cost. */         \
+    if (run->n_extra > 0)                                                   \
+      dy[x[0].k] = y0 = eval0 (NULL, x[0].data, t, v, x[0].in, x[0].n_in);  \
+    if (run->n_extra > 1)                                                   \
+      dy[x[1].k] = y1 = eval0 (NULL, x[1].data, t, v, x[1].in, x[1].n_in);  \
+    return y0 + y1;                                                         \
   }
 
 /* The most crossing levels of one block (crossing_levels). */
