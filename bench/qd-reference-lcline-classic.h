@@ -17,7 +17,6 @@ typedef struct
   guint64 failed;      /* rejected steps */
   guint64 rhs_evals;   /* right-hand-side evaluations */
   double  cpu_s;       /* CPU time of the integration */
-  double  rhs_ns;      /* one evaluation of the hand-written RHS alone */
   char    message[128];/* why it failed, or empty */
 } QdRefClassicResult;
 
@@ -30,6 +29,50 @@ qd_ref_rhs_calls (guint   n,
 {
   return MAX (evals, 20000000 / MAX (n, 1));
 }
+
+/* States for timing one right-hand side alone: @n drawn in (−1, 1), a
+ * line on its way (the timing loops' feedback, 1e-300 dx, then leaves
+ * them as they are and never makes a subnormal number, whose arithmetic
+ * may be slower). */
+static inline void
+qd_ref_rhs_states (double *x,
+                   guint   n)
+{
+  GRand *rand = g_rand_new_with_seed (20260101);
+
+  for (guint i = 0; i < n; i++)
+    x[i] = g_rand_double_range (rand, -1.0, 1.0);
+  g_rand_free (rand);
+}
+
+/* The arrays of round @round's timings of one right-hand side alone,
+ * the same memory for the hand-written one and the diagram's: *@x
+ * (qd_ref_rhs_states()) and *@dx, each 16 (@round mod 4) bytes past a
+ * cache line, so that the rounds go through the four places malloc's
+ * 16-byte alignment may give an array (at 10² states the place alone
+ * moves the hand-written RHS's time by a fifth, which, had each its own
+ * allocation, would weigh on one side only). Returns the block to free
+ * with g_aligned_free(). */
+static inline gpointer
+qd_ref_rhs_arrays (guint     n,
+                   guint     round,
+                   double  **x,
+                   double  **dx)
+{
+  gsize pad = 2 * (round % 4), part = (n + pad + 7) / 8 * 8;
+  double *block = g_aligned_alloc0 (2 * MAX (part, 8), sizeof (double), 64);
+
+  *x = block + pad;
+  *dx = block + part + pad;
+  qd_ref_rhs_states (*x, n);
+  return block;
+}
+
+/* The hand-written RHS alone, @calls times on @x into @dx: ns per call. */
+double   qd_ref_lcline_time_rhs (double       *x,
+                                 double       *dx,
+                                 guint         n,
+                                 guint64       calls);
 
 /* f(t, x) of the line with @n states. */
 void     qd_ref_lcline_rhs     (double        t,

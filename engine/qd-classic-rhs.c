@@ -21,8 +21,10 @@
  *           arrays (eval0_affine, "Affine runs" below)
  *   deriv   per state, the slot of its derivative
  *   lone    the blocks alone whose output is one derivative and no
- *           block's input (the LC line's dx1 and dxN): after the
- *           runs, each its eval0 straight into dy
+ *           block's input: after the runs, each its eval0 straight
+ *           into dy; or, when they read only states and values from
+ *           outside, in the call of an affine run of their type, as its
+ *           extra blocks (the LC line's dx1 and dxN)
  *
  * so an evaluation is a copy of the states the slots need, a call per
  * run of blocks reading the array where the values are, one per block
