@@ -165,8 +165,8 @@ QD_DEFINE_EVAL0_EXTRA (wsum_eval0_extra, wsum_eval0)
 
 /* wsum_affine_2() for vectors of type @V of @L doubles (the lanes'
  * operations are those of double: the same bits whatever the width),
- * @FOLD (V) the sum of its lanes: four vectors of sums at a time, then
- * one at a time, then, for
+ * @VI the integers of their size, @FOLD (VI) its lanes or-ed together
+ * as a double: four vectors of sums at a time, then one at a time, then, for
  * the last n mod L, one vector ending at the last sum, which computes
  * again sums already written (the same values: the outputs overlap
  * nothing the run reads) rather than going one by one; fewer than L
@@ -175,15 +175,16 @@ QD_DEFINE_EVAL0_EXTRA (wsum_eval0_extra, wsum_eval0)
  * own, chosen when the program is built): 1·a is a and (−1)·b is −b
  * exactly, and c + (−b) is c − b (IEEE 754), so the values are the same
  * to the bit (but for a NaN's sign, which the solver rejects anyway).
- * Returns the sum of the outputs (the last vector's again), the
- * finiteness test: one addition per vector in four chains, without a
- * test and a branch of its own. It costs less than each output's
- * product by 0 or-ed together (±0 or a NaN, which needs no second look
- * when a sum overflows): two operations per vector, which at 10² sums
- * made the loop a fifth slower, where this makes it a tenth. The
- * vectors go through memcpy, never by value through a call, so that no
- * function of the baseline instruction set sees a wider type. */
-#define DEFINE_WSUM_AFFINE_2(name, V, L, FOLD, X, ...)                      \
+ * The finiteness test adds no addition: x·0 is ±0 for a finite x and
+ * NaN otherwise, and the bits of those products or-ed together are
+ * those of ±0 or of a NaN; so the loop's additions are only the sums'
+ * (a multiplication and a logical operation go where additions do not,
+ * on most processors). Returns that value (±0 when the outputs are
+ * finite, a NaN otherwise), without a test and a branch of its own,
+ * which at 10² sums cost as much as a tenth of the loop. The vectors go through
+ * memcpy, never by value through a call, so that no function of the
+ * baseline instruction set sees a wider type. */
+#define DEFINE_WSUM_AFFINE_2(name, V, VI, L, FOLD, X, ...)                  \
   __VA_ARGS__ static double                                                 \
   name (double       *restrict y,                                           \
         const double *restrict a,                                           \
@@ -192,7 +193,8 @@ QD_DEFINE_EVAL0_EXTRA (wsum_eval0_extra, wsum_eval0)
         double        w1,                                                   \
         gsize         n)                                                    \
   {                                                                         \
-    V zero, v0, v1, acc0, acc1, acc2, acc3;                                 \
+    V zero, v0, v1;                                                         \
+    VI acc0, acc1, acc2, acc3;                                              \
     gsize j = 0;                                                            \
                                                                             \
     if (n < (L))                                                            \
@@ -203,15 +205,15 @@ QD_DEFINE_EVAL0_EXTRA (wsum_eval0_extra, wsum_eval0)
         v0[l] = w0;                                                         \
         v1[l] = w1;                                                         \
       }                                                                     \
-    acc0 = acc1 = acc2 = acc3 = zero;                                       \
+    acc0 = acc1 = acc2 = acc3 = (VI) zero;                                  \
     (void) v0;                                                              \
     (void) v1;                                                              \
-    WSUM_LOOPS (V, L, X);                                                   \
-    return FOLD ((acc0 + acc1) + (acc2 + acc3));                            \
+    WSUM_LOOPS (V, VI, L, X);                                               \
+    return FOLD ((acc0 | acc1) | (acc2 | acc3));                            \
   }
 /* One vector of sums at @j + @k @L, each @X of p from @a and q from @b,
- * added into @acc. */
-#define WSUM_ONE(V, L, X, k, acc)                                           \
+ * its products by 0 or-ed into @acc. */
+#define WSUM_ONE(V, VI, L, X, k, acc)                                       \
   do                                                                        \
     {                                                                       \
       V p, q, x;                                                            \
@@ -220,26 +222,26 @@ QD_DEFINE_EVAL0_EXTRA (wsum_eval0_extra, wsum_eval0)
       memcpy (&q, b + j + (k) * (L), sizeof q);                             \
       x = X;                                                                \
       memcpy (y + j + (k) * (L), &x, sizeof x);                             \
-      acc += x;                                                             \
+      acc |= (VI) (x * zero);                                               \
     }                                                                       \
   while (0)
 /* The loops of DEFINE_WSUM_AFFINE_2, @n >= @L. */
-#define WSUM_LOOPS(V, L, X)                                                 \
+#define WSUM_LOOPS(V, VI, L, X)                                             \
   do                                                                        \
     {                                                                       \
       for (; j + 4 * (L) <= n; j += 4 * (L))                                \
         {                                                                   \
-          WSUM_ONE (V, L, X, 0, acc0);                                  \
-          WSUM_ONE (V, L, X, 1, acc1);                                  \
-          WSUM_ONE (V, L, X, 2, acc2);                                  \
-          WSUM_ONE (V, L, X, 3, acc3);                                  \
+          WSUM_ONE (V, VI, L, X, 0, acc0);                                  \
+          WSUM_ONE (V, VI, L, X, 1, acc1);                                  \
+          WSUM_ONE (V, VI, L, X, 2, acc2);                                  \
+          WSUM_ONE (V, VI, L, X, 3, acc3);                                  \
         }                                                                   \
       for (; j + (L) <= n; j += (L))                                        \
-        WSUM_ONE (V, L, X, 0, acc0);                                    \
+        WSUM_ONE (V, VI, L, X, 0, acc0);                                    \
       if (j < n)                                                            \
         {                                                                   \
           j = n - (L);                                                      \
-          WSUM_ONE (V, L, X, 0, acc1);                                  \
+          WSUM_ONE (V, VI, L, X, 0, acc1);                                  \
         }                                                                   \
     }                                                                       \
   while (0)
@@ -264,32 +266,48 @@ wsum_affine_2_one_by_one (double       *restrict y,
   return sum;
 }
 
-/* The sum of @d's lanes. */
+/* The lanes of @d or-ed together, as a double: products by 0 or-ed are
+ * ±0, or a NaN when one of them is. */
+static inline double
+wsum_fold (gint64 bits)
+{
+  double x;
+
+  memcpy (&x, &bits, sizeof x);
+  return x;
+}
+
+static inline double
+wsum_fold_2 (QdVec2i d)
+{
+  return wsum_fold (d[0] | d[1]);
+}
+
 #ifdef QD_HAVE_AVX2
 QD_TARGET_AVX2 static inline double
-wsum_fold_4 (QdVec4 d)
+wsum_fold_4 (QdVec4i d)
 {
-  return (d[0] + d[1]) + (d[2] + d[3]);
+  return wsum_fold ((d[0] | d[1]) | (d[2] | d[3]));
 }
 #endif
 
 /* Two inputs at consecutive places each and the same weights: the LC
  * line's sums, one vectorised loop (wsum_eval0()'s sum, the same bits),
- * returning the sum of the outputs: in SSE2's
+ * returning 0 when the outputs are finite and NaN otherwise: in SSE2's
  * vectors of two, and where the processor has them in AVX2's of four,
  * which halve the operations per value (the loop's additions, not its
  * memory, are what it waits for while the values are in the cache). */
 #define WSUM_WEIGHED (zero + v0 * p) + v1 * q
 #define WSUM_UNIT (zero + p) - q
-DEFINE_WSUM_AFFINE_2 (wsum_affine_2, QdVec2, 2, qd_vec2_sum,
+DEFINE_WSUM_AFFINE_2 (wsum_affine_2, QdVec2, QdVec2i, 2, wsum_fold_2,
                       WSUM_WEIGHED)
-DEFINE_WSUM_AFFINE_2 (wsum_affine_2_unit, QdVec2, 2, qd_vec2_sum,
+DEFINE_WSUM_AFFINE_2 (wsum_affine_2_unit, QdVec2, QdVec2i, 2, wsum_fold_2,
                       WSUM_UNIT)
 #ifdef QD_HAVE_AVX2
-DEFINE_WSUM_AFFINE_2 (wsum_affine_2_avx2, QdVec4, 4, wsum_fold_4,
+DEFINE_WSUM_AFFINE_2 (wsum_affine_2_avx2, QdVec4, QdVec4i, 4, wsum_fold_4,
                       WSUM_WEIGHED, QD_TARGET_AVX2)
-DEFINE_WSUM_AFFINE_2 (wsum_affine_2_unit_avx2, QdVec4, 4, wsum_fold_4,
-                      WSUM_UNIT, QD_TARGET_AVX2)
+DEFINE_WSUM_AFFINE_2 (wsum_affine_2_unit_avx2, QdVec4, QdVec4i, 4,
+                      wsum_fold_4, WSUM_UNIT, QD_TARGET_AVX2)
 #endif
 
 /* @loop (a DEFINE_WSUM_AFFINE_2 loop) on a QdEval0Affine, after its

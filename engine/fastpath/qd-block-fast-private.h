@@ -100,6 +100,8 @@ typedef double (*QdEval0AffineFunc) (const QdEval0Affine *run, double t);
  * and no gcc vectorises well one that both stores and sums. The
  * operations are those of double, lane by lane (the same bits). */
 typedef double QdVec2 __attribute__ ((vector_size (2 * sizeof (double))));
+/* The integers of a QdVec2's size, for its bits. */
+typedef gint64 QdVec2i __attribute__ ((vector_size (2 * sizeof (gint64))));
 
 static inline QdVec2
 qd_vec2_load (const double *p)
@@ -128,6 +130,7 @@ qd_vec2_sum (QdVec2 v)
  * for AVX2 (QD_TARGET_AVX2), which eval0_affine calls when the processor
  * has it (qd_cpu_has_avx2()). */
 typedef double QdVec4 __attribute__ ((vector_size (4 * sizeof (double))));
+typedef gint64 QdVec4i __attribute__ ((vector_size (4 * sizeof (gint64))));
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define QD_HAVE_AVX2 1
