@@ -454,7 +454,7 @@ qd_vector_time_advance (double t,
     const double *v = run->v;                                               \
     double *dy = run->dy, y0 = 0.0, y1 = 0.0;                               \
                                                                             \
-    /* Unrolled: the loop's own instructions were half the cost. */         \
+    /* Unrolled, two at most: 17 instructions, 26 as a loop. */            \
     if (run->n_extra > 0)                                                   \
       dy[x[0].k] = y0 = eval0 (NULL, x[0].data, t, v, x[0].in, x[0].n_in);  \
     if (run->n_extra > 1)                                                   \
