@@ -749,7 +749,7 @@ bench_one (const BenchSpec *spec,
             result->hand_result = h;
           if (arrays != NULL)
             {
-              qd_ref_rhs_states (x, spec->n);
+              qd_ref_draw_states (x, spec->n);
               hand_ns = qd_ref_lcline_time_rhs (x, dx, spec->n, calls);
             }
           rounds[1][r] = h.cpu_s;

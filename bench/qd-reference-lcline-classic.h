@@ -9,6 +9,8 @@
 
 #include <glib.h>
 
+#include "qd-reference-line.h"
+
 G_BEGIN_DECLS
 
 typedef struct
@@ -30,29 +32,16 @@ qd_ref_rhs_calls (guint   n,
   return MAX (evals, 20000000 / MAX (n, 1));
 }
 
-/* States for timing one right-hand side alone: @n drawn in (−1, 1), a
- * line on its way (the timing loops' feedback, 1e-300 dx, then leaves
- * them as they are and never makes a subnormal number, whose arithmetic
- * may be slower). */
-static inline void
-qd_ref_rhs_states (double *x,
-                   guint   n)
-{
-  GRand *rand = g_rand_new_with_seed (20260101);
-
-  for (guint i = 0; i < n; i++)
-    x[i] = g_rand_double_range (rand, -1.0, 1.0);
-  g_rand_free (rand);
-}
-
 /* The arrays of round @round's timings of one right-hand side alone,
- * the same memory for the hand-written one and the diagram's: *@x
- * (qd_ref_rhs_states()) and *@dx, each 16 (@round mod 4) bytes past a
- * cache line, so that the rounds go through the four places malloc's
- * 16-byte alignment may give an array (at 10² states the place alone
- * moves the hand-written RHS's time by a fifth, which, had each its own
- * allocation, would weigh on one side only). Returns the block to free
- * with g_aligned_free(). */
+ * the same memory for the hand-written one and the diagram's: *@x,
+ * states drawn in (−1, 1) (qd_ref_draw_states(): a line on its way, which
+ * the timing loops' feedback, 1e-300 dx, leaves as it is, never making a
+ * subnormal number, whose arithmetic may be slower), and *@dx, each
+ * 16 (@round mod 4) bytes past a cache line, so that the rounds go
+ * through the four places malloc's 16-byte alignment may give an array
+ * (at 10² states the place alone moves the hand-written RHS's time by a
+ * fifth, which, had each its own allocation, would weigh on one side
+ * only). Returns the block to free with g_aligned_free(). */
 static inline gpointer
 qd_ref_rhs_arrays (guint     n,
                    guint     round,
@@ -64,7 +53,7 @@ qd_ref_rhs_arrays (guint     n,
 
   *x = block + pad;
   *dx = block + part + pad;
-  qd_ref_rhs_states (*x, n);
+  qd_ref_draw_states (*x, n);
   return block;
 }
 

@@ -26,8 +26,21 @@ qd_ref_quantum (double x)
   return rel > QD_REF_DQMIN ? rel : QD_REF_DQMIN;
 }
 
+/* @n states into @x, drawn in (−1, 1) as app/qd-cli-bench.c's
+ * build_lcline() draws them, in order. */
+static inline void
+qd_ref_draw_states (double *x,
+                    guint   n)
+{
+  GRand *rand = g_rand_new_with_seed (QD_REF_SEED);
+
+  for (guint i = 0; i < n; i++)
+    x[i] = g_rand_double_range (rand, -1.0, 1.0);
+  g_rand_free (rand);
+}
+
 /* The @n initial states, freed with g_free(): 0, or with @random_start
- * drawn as app/qd-cli-bench.c's build_lcline() draws them, in order. */
+ * drawn (qd_ref_draw_states()). */
 static inline double *
 qd_ref_initial_states (guint    n,
                        gboolean random_start)
@@ -35,13 +48,7 @@ qd_ref_initial_states (guint    n,
   double *x = g_new0 (double, n);
 
   if (random_start)
-    {
-      GRand *rand = g_rand_new_with_seed (QD_REF_SEED);
-
-      for (guint i = 0; i < n; i++)
-        x[i] = g_rand_double_range (rand, -1.0, 1.0);
-      g_rand_free (rand);
-    }
+    qd_ref_draw_states (x, n);
   return x;
 }
 

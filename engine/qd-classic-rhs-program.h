@@ -63,8 +63,6 @@ typedef struct
   gint64            in_stride[QD_EVAL0_AFFINE_MAX_IN];
   guint8            in_y[QD_EVAL0_AFFINE_MAX_IN];  /* all in the states:
                                                       read in y */
-  guint8            y_ins[QD_EVAL0_AFFINE_MAX_IN]; /* those inputs, i */
-  guint8            n_y_ins;
   guint32           out;        /* block 0's output slot */
   guint32           to_dy;      /* its outputs are the derivatives of the
                                    states from this one on, and nothing
@@ -125,8 +123,6 @@ struct _QdClassicRhs
   guint         n_lone;
   gboolean      straight;       /* only affine runs and blocks alone, and
                                    nothing to copy: eval_straight() */
-  gboolean      single;         /* straight, one affine run and no block
-                                   alone: eval_single() */
   Copy         *copies;         /* the derivatives the runs do not write
                                    (tested for finiteness as they go):
                                    first those alone, then stretches */

@@ -526,21 +526,11 @@ fill_run (QdClassicRhs *self,
           Affine       *aff)
 {
   QdEval0Affine *run = &aff->run;
-  QdEval0Extra extra[QD_EVAL0_AFFINE_MAX_EXTRA];
-  guint n_extra = run->n_extra;
 
-  aff->n_y_ins = 0;
-  memcpy (extra, run->extra, sizeof extra);
   memset (run, 0, sizeof *run);
-  /* The extra blocks read the slots; dy is set at each evaluation. */
-  run->n_extra = n_extra;
-  memcpy (run->extra, extra, sizeof extra);
-  run->v = self->slots;
   for (guint i = 0; i < aff->n_in; i++)
     {
       run->in[i] = aff->in_y[i] ? NULL : self->slots + aff->in[i];
-      if (aff->in_y[i])
-        aff->y_ins[aff->n_y_ins++] = (guint8) i;
       run->in_stride[i] = (gssize) aff->in_stride[i];
     }
   run->out = aff->to_dy != NO_SLOT ? NULL : self->slots + aff->out;
@@ -645,6 +635,8 @@ take_extras (QdClassicRhs *self)
           self->lone[kept++] = *l;
           continue;
         }
+      /* They read the slots; dy is set at each evaluation. */
+      aff->run.v = self->slots;
       aff->run.extra[aff->run.n_extra++] = (QdEval0Extra) { l->data, l->in, l->n_in, l->k };
     }
   self->n_lone = kept;
@@ -699,6 +691,8 @@ place_affine (QdClassicRhs *self)
       self->n_to_dy += aff->n;
     }
 
+  for (guint r = 0; r < self->n_affine; r++)
+    fill_run (self, &self->affine[r]);
   take_extras (self);
   /* The blocks alone that write into dy read the slots, alone or taken
    * along by an affine run. */
@@ -718,7 +712,6 @@ place_affine (QdClassicRhs *self)
             need_states (self, need, run->extra[e].in[i], 0, 1);
           covered[run->extra[e].k] = 1;
         }
-      fill_run (self, &self->affine[r]);
     }
 
   /* The other derivatives, from consecutive slots at once. */
@@ -755,7 +748,6 @@ place_affine (QdClassicRhs *self)
   self->y_all = needed->len > self->n / 4;
   self->straight = self->n_published == 0 && self->n_copies == 0
                    && self->n_runs == self->n_affine;
-  self->single = self->straight && self->n_affine == 1 && self->n_lone == 0;
   self->n_y_needed = needed->len;
   self->y_needed = (guint32 *) g_array_free (needed, FALSE);
 }
@@ -1031,15 +1023,12 @@ run_affine (Affine       *aff,
             QdClassicRhs *self)
 {
   QdEval0Affine *run = &aff->run;
-  guint n_y_ins = aff->n_y_ins;
+  guint n_in = aff->n_in;
   double check;
 
-  for (guint k = 0; k < n_y_ins; k++)
-    {
-      guint i = aff->y_ins[k];
-
+  for (guint i = 0; i < n_in; i++)
+    if (aff->in_y[i])
       run->in[i] = y + aff->in[i];
-    }
   if (aff->to_dy != NO_SLOT)
     run->out = dy + aff->to_dy;
   run->dy = dy;
@@ -1228,21 +1217,7 @@ eval_program (QdClassicRhs *self,
   return finite;
 }
 
-/* qd_classic_rhs_eval() of a program of one affine run, which takes
- * along any block alone (the LC line's, whose first and last sums are
- * its extra blocks): the states and values from outside into the slots,
- * then one call. */
-G_GNUC_NO_INLINE static gboolean
-eval_single (QdClassicRhs *self,
-             double        t,
-             const double *y,
-             double       *dy)
-{
-  load_slots (self, t, y);
-  return run_affine (self->affine, y, dy, t, self);
-}
-
-/* One of the three, a jump: none has to keep another's registers
+/* Either of the two, a jump: neither has to keep the other's registers
  * (the straight one, in the LC line of 10² states, does a third of the
  * work of an evaluation beside the loop). */
 gboolean
@@ -1251,8 +1226,6 @@ qd_classic_rhs_eval (QdClassicRhs *self,
                      const double *y,
                      double       *dy)
 {
-  if (self->single)
-    return eval_single (self, t, y, dy);
   if (self->straight)
     return eval_straight (self, t, y, dy);
   return eval_program (self, t, y, dy);
