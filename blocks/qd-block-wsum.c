@@ -166,24 +166,24 @@ QD_DEFINE_EVAL0_EXTRA (wsum_eval0_extra, wsum_eval0)
 /* wsum_affine_2() for vectors of type @V of @L doubles (the lanes'
  * operations are those of double: the same bits whatever the width),
  * @VI the integers of their size, @FOLD (VI) its lanes or-ed together
- * as a double: four vectors of sums at a time, then one at a time, then, for
- * the last n mod L, one vector ending at the last sum, which computes
- * again sums already written (the same values: the outputs overlap
- * nothing the run reads) rather than going one by one; fewer than L
- * sums one by one; @X the sum of p and q (vectors of a and b): for the
- * weights 1 and −1, the commonest, without their products (a loop of its
- * own, chosen when the program is built): 1·a is a and (−1)·b is −b
- * exactly, and c + (−b) is c − b (IEEE 754), so the values are the same
- * to the bit (but for a NaN's sign, which the solver rejects anyway).
- * The finiteness test adds no addition: x·0 is ±0 for a finite x and
- * NaN otherwise, and the bits of those products or-ed together are
- * those of ±0 or of a NaN; so the loop's additions are only the sums'
- * (a multiplication and a logical operation go where additions do not,
- * on most processors). Returns that value (±0 when the outputs are
- * finite, a NaN otherwise), without a test and a branch of its own,
- * which at 10² sums cost as much as a tenth of the loop. The vectors go through
- * memcpy, never by value through a call, so that no function of the
- * baseline instruction set sees a wider type. */
+ * as a double: four vectors of sums at a time, then one at a time,
+ * then, for the last n mod L, one vector ending at the last sum, which
+ * computes again sums already written (the same values: the outputs
+ * overlap nothing the run reads) rather than going one by one; fewer
+ * than L sums one by one; @X the sum of p and q (vectors of a and b):
+ * for the weights 1 and −1, the commonest, without their products (a
+ * loop of its own, chosen when the program is built): 1·a is a and
+ * (−1)·b is −b exactly, and c + (−b) is c − b (IEEE 754), so the values
+ * are the same to the bit (but for a NaN's sign, which the solver
+ * rejects anyway). The finiteness test adds no addition: x·0 is ±0 for
+ * a finite x and NaN otherwise, and the bits of those products or-ed
+ * together are those of ±0 or of a NaN; so the loop's additions are
+ * only the sums' (a multiplication and a logical operation go where
+ * additions do not, on most processors). Returns that value (±0 when
+ * the outputs are finite, a NaN otherwise), without a test and a branch
+ * of its own, which at 10² sums cost as much as a tenth of the loop.
+ * The vectors go through memcpy, never by value through a call, so that
+ * no function of the baseline instruction set sees a wider type. */
 #define DEFINE_WSUM_AFFINE_2(name, V, VI, L, FOLD, X, ...)                  \
   __VA_ARGS__ static double                                                 \
   name (double       *restrict y,                                           \
@@ -297,15 +297,15 @@ wsum_fold_4 (QdVec4i d)
  * vectors of two, and where the processor has them in AVX2's of four,
  * which halve the operations per value (the loop's additions, not its
  * memory, are what it waits for while the values are in the cache). */
-#define WSUM_WEIGHED (zero + v0 * p) + v1 * q
+#define WSUM_WEIGHTED (zero + v0 * p) + v1 * q
 #define WSUM_UNIT (zero + p) - q
 DEFINE_WSUM_AFFINE_2 (wsum_affine_2, QdVec2, QdVec2i, 2, wsum_fold_2,
-                      WSUM_WEIGHED)
+                      WSUM_WEIGHTED)
 DEFINE_WSUM_AFFINE_2 (wsum_affine_2_unit, QdVec2, QdVec2i, 2, wsum_fold_2,
                       WSUM_UNIT)
 #ifdef QD_HAVE_AVX2
 DEFINE_WSUM_AFFINE_2 (wsum_affine_2_avx2, QdVec4, QdVec4i, 4, wsum_fold_4,
-                      WSUM_WEIGHED, QD_TARGET_AVX2)
+                      WSUM_WEIGHTED, QD_TARGET_AVX2)
 DEFINE_WSUM_AFFINE_2 (wsum_affine_2_unit_avx2, QdVec4, QdVec4i, 4,
                       wsum_fold_4, WSUM_UNIT, QD_TARGET_AVX2)
 #endif
@@ -317,7 +317,7 @@ DEFINE_WSUM_AFFINE_2 (wsum_affine_2_unit_avx2, QdVec4, QdVec4i, 4,
   name (const QdEval0Affine *run,                                           \
         double               t)                                             \
   {                                                                         \
-    double extra = run->n_extra > 0 ? wsum_eval0_extra (run, t) : 0.0;      \
+    double extra = wsum_eval0_extra (run, t);                               \
                                                                             \
     return extra + loop (run->out, run->in[0], run->in[1], run->data[0],    \
                          run->data[1], run->n);                             \

@@ -54,6 +54,8 @@ guint         qd_classic_rhs_n_calls  (const QdClassicRhs *self);
 /* How many blocks alone write their output, a derivative nothing else
  * reads, straight into dy (each one of the calls). */
 guint         qd_classic_rhs_n_lone   (const QdClassicRhs *self);
+/* How many such blocks the affine runs take along instead, evaluated in
+ * the runs' calls (QdEval0Affine.extra). */
 guint         qd_classic_rhs_n_extra  (const QdClassicRhs *self);
 
 /* Whether the Integrators' outputs reach nothing but static blocks,

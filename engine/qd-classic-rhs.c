@@ -352,9 +352,10 @@ find_affine (QdClassicRhs *self)
   for (guint k = 0; k < self->n_runs; k++)
     {
       Run run = self->runs[k];
-      QdEval0AffineFunc func = run.run != NULL
-                               ? self->eops[run.first].atomic->type->fast->eval0_affine
-                               : NULL;
+      const QdBlockFastPaths *fast = run.run != NULL
+                                     ? self->eops[run.first].atomic->type->fast
+                                     : NULL;
+      QdEval0AffineFunc func = fast != NULL ? fast->eval0_affine : NULL;
       guint end = run.first + run.n, r = run.first, rest = run.first;
 
       while (func != NULL && r < end)
@@ -371,7 +372,7 @@ find_affine (QdClassicRhs *self)
           if (rest < r)
             g_array_append_val (runs, ((Run) { run.run, rest, r - rest, NO_SLOT }));
           aff.func = func;
-          aff.pick = self->eops[run.first].atomic->type->fast->eval0_affine_pick;
+          aff.pick = fast->eval0_affine_pick;
           aff.to_dy = NO_SLOT;
           g_array_append_val (affine, aff);
           g_array_append_val (runs, whole);
@@ -642,6 +643,22 @@ take_extras (QdClassicRhs *self)
   self->n_lone = kept;
 }
 
+/* A block alone that writes the derivative of state @k into dy, by
+ * itself or taken along by an affine run: marks in @need the states its
+ * inputs @in read in the slots, and @k in @covered. */
+static void
+need_alone (QdClassicRhs  *self,
+            guint8        *need,
+            guint8        *covered,
+            const guint32 *in,
+            guint          n_in,
+            guint32        k)
+{
+  for (guint i = 0; i < n_in; i++)
+    need_states (self, need, in[i], 0, 1);
+  covered[k] = 1;
+}
+
 /* Where the affine runs read and write (y, dy or the slots), the
  * derivatives left to copy and the states the slots need. */
 static void
@@ -697,21 +714,15 @@ place_affine (QdClassicRhs *self)
   /* The blocks alone that write into dy read the slots, alone or taken
    * along by an affine run. */
   for (guint e = 0; e < self->n_lone; e++)
-    {
-      for (guint i = 0; i < self->lone[e].n_in; i++)
-        need_states (self, need, self->lone[e].in[i], 0, 1);
-      covered[self->lone[e].k] = 1;
-    }
+    need_alone (self, need, covered, self->lone[e].in, self->lone[e].n_in,
+                self->lone[e].k);
   for (guint r = 0; r < self->n_affine; r++)
     {
       const QdEval0Affine *run = &self->affine[r].run;
 
       for (guint e = 0; e < run->n_extra; e++)
-        {
-          for (guint i = 0; i < run->extra[e].n_in; i++)
-            need_states (self, need, run->extra[e].in[i], 0, 1);
-          covered[run->extra[e].k] = 1;
-        }
+        need_alone (self, need, covered, run->extra[e].in,
+                    run->extra[e].n_in, run->extra[e].k);
     }
 
   /* The other derivatives, from consecutive slots at once. */
@@ -752,24 +763,25 @@ place_affine (QdClassicRhs *self)
   self->y_needed = (guint32 *) g_array_free (needed, FALSE);
 }
 
+/* The runs and affine runs again, once blocks have moved in the program
+ * or been marked alone. */
+static void
+find_runs_again (QdClassicRhs *self)
+{
+  self->n_runs = 0;
+  g_free (self->runs);
+  find_runs (self);
+  find_affine (self);
+}
+
 static void
 plan_affine (QdClassicRhs *self)
 {
   find_affine (self);
   if (turn_round (self) | hoist_singles (self))
-    {
-      self->n_runs = 0;
-      g_free (self->runs);
-      find_runs (self);
-      find_affine (self);
-    }
+    find_runs_again (self);
   if (find_lone (self))
-    {
-      self->n_runs = 0;
-      g_free (self->runs);
-      find_runs (self);
-      find_affine (self);
-    }
+    find_runs_again (self);
   place_affine (self);
 }
 

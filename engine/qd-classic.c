@@ -1226,28 +1226,35 @@ qd_classic_get_affine_counts (QdSimulation *sim,
     qd_classic_rhs_affine_counts (self->prog, n_blocks, n_runs, n_to_dy);
 }
 
+/* The run's right-hand side, or NULL (under QSS, or not yet set up). */
+static const QdClassicRhs *
+prog_of (QdSimulation *sim)
+{
+  return sim->classic != NULL ? sim->classic->prog : NULL;
+}
+
 guint
 qd_classic_get_n_calls (QdSimulation *sim)
 {
-  QdClassic *self = sim->classic;
+  const QdClassicRhs *prog = prog_of (sim);
 
-  return self != NULL && self->prog != NULL ? qd_classic_rhs_n_calls (self->prog) : 0;
+  return prog != NULL ? qd_classic_rhs_n_calls (prog) : 0;
 }
 
 guint
 qd_classic_get_n_lone (QdSimulation *sim)
 {
-  QdClassic *self = sim->classic;
+  const QdClassicRhs *prog = prog_of (sim);
 
-  return self != NULL && self->prog != NULL ? qd_classic_rhs_n_lone (self->prog) : 0;
+  return prog != NULL ? qd_classic_rhs_n_lone (prog) : 0;
 }
 
 guint
 qd_classic_get_n_extra (QdSimulation *sim)
 {
-  QdClassic *self = sim->classic;
+  const QdClassicRhs *prog = prog_of (sim);
 
-  return self != NULL && self->prog != NULL ? qd_classic_rhs_n_extra (self->prog) : 0;
+  return prog != NULL ? qd_classic_rhs_n_extra (prog) : 0;
 }
 
 gboolean

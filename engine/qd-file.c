@@ -536,25 +536,16 @@ array_next (QdFileText   *t,
 
   *element = NULL;
   *done = FALSE;
-  if (!r->started)
+  /* Past the '[', or past the last element. */
+  p = skip_blank (t, r->started ? r->pos : r->pos + 1);
+  if (p < t->length && t->data[p] == ']')
     {
-      p = skip_blank (t, r->pos + 1);
-      if (p < t->length && t->data[p] == ']')
-        {
-          r->pos = p + 1;
-          *done = TRUE;
-          return TRUE;
-        }
+      r->pos = p + 1;
+      *done = TRUE;
+      return TRUE;
     }
-  else
+  if (r->started)
     {
-      p = skip_blank (t, r->pos);
-      if (p < t->length && t->data[p] == ']')
-        {
-          r->pos = p + 1;
-          *done = TRUE;
-          return TRUE;
-        }
       if (p >= t->length || t->data[p] != ',')
         return after_value_error (t, "[", r->last, p);
       p = skip_blank (t, p + 1);
@@ -786,10 +777,7 @@ qd_file_array_foreach (Loader      *loader,
       return TRUE;
     }
 
-  r.pos = span->start;
-  r.last = span->start;
-  r.depth = span->depth;
-  r.started = FALSE;
+  r = (ArrayReader) { span->start, span->start, span->depth, FALSE };
   for (;;)
     {
       json_object *element;
