@@ -83,14 +83,21 @@ typedef struct
   double   hand_rhs_ns;     /* the hand-written RHS alone, likewise */
   double   hand_rhs_min_ns;
   double   hand_cpu_min_s;  /* the hand-written run's least CPU time */
+  double   layout_rhs_ns;   /* the hand-written RHS, its layout read from
+                               memory (qd_ref_lcline_rhs_layout()), alone */
+  double   layout_rhs_min_ns;
   gboolean hand;            /* the hand-written line under RKF45 ran */
   QdRefClassicResult hand_result; /* (with --repeat, its medians) */
   double   run_ratio[2];    /* the run's CPU time over the hand-written
                                one's: the ratio of the least times, and
                                the median of the rounds' ratios */
   double   rhs_ratio[2];    /* the same for one RHS evaluation alone */
+  double   layout_ratio[2]; /* the same for the layout read from memory */
   char     message[512];
 } BenchResult;
+
+/* The figures bench_one() keeps per round (see there). */
+#define N_ROUND_FIGURES 7
 
 static const char *const models[] = { "lcline", "lcline-random", "advection", "lcline-vector", NULL };
 static const char *const default_methods[] = { "QSS1", "QSS2", "QSS3", NULL };
@@ -555,24 +562,48 @@ time_diagram_rhs (QdDocument *doc,
                   guint64     calls)
 {
   QdSimulation *sim = qd_simulation_new (doc, NULL, NULL, NULL);
-  double start, ns = 0.0;
+  double ns = 0.0;
 
   if (sim == NULL)
     return 0.0;
   if (qd_simulation_step (sim, 1, NULL) != QD_RUN_ERROR
       && qd_simulation_eval_classic_rhs (sim, 0.5, x, dx))
-    {
-      start = qd_bench_cpu_time ();
-      for (guint64 c = 0; c < calls; c++)
-        {
-          qd_simulation_eval_classic_rhs (sim, 0.5, x, dx);
-          /* Feed the result back, as the hand-written one's timing does. */
-          x[c % n] += 1e-300 * dx[(c + 1) % n];
-        }
-      ns = (qd_bench_cpu_time () - start) * 1e9 / (double) calls;
-    }
+    /* The hand-written one's timing loop. */
+    QD_BENCH_TIME_RHS (ns, qd_simulation_eval_classic_rhs (sim, 0.5, x, dx),
+                       x, dx, n, calls);
   qd_simulation_free (sim);
   return ns;
+}
+
+/* The hand-written RHS with its layout read from memory, alone, on @x
+ * into @dx: *@ns per call, 0 where the line is too short to have one.
+ * FALSE, the benchmark failed, when it does not give the hand-written
+ * RHS's values to the bit: it would then time something else. */
+static gboolean
+time_layout_rhs (double      *x,
+                 double      *dx,
+                 guint        n,
+                 guint64      calls,
+                 double      *ns,
+                 BenchResult *result)
+{
+  QdRefLineLayout layout;
+  g_autofree double *hand = g_new (double, n);
+
+  *ns = 0.0;
+  if (!qd_ref_lcline_layout (&layout, n))
+    return TRUE;
+  qd_ref_lcline_rhs (0.5, x, hand, n);
+  qd_ref_lcline_rhs_layout (&layout, x, dx);
+  if (memcmp (hand, dx, n * sizeof (double)) != 0)
+    {
+      g_snprintf (result->message, sizeof result->message,
+                  "the hand-written RHS with its layout in memory does not "
+                  "give the hand-written one's values");
+      return FALSE;
+    }
+  *ns = qd_ref_lcline_time_rhs_layout (&layout, x, dx, n, calls);
+  return TRUE;
 }
 
 /* Compiles *@doc and runs it, the @r-th time: the compiling figures and
@@ -678,17 +709,17 @@ bench_one (const BenchSpec *spec,
   g_autofree double *wall = g_new0 (double, spec->repeat);
   g_autofree double *cpu = g_new0 (double, spec->repeat);
   /* Per round: the diagram's RHS alone, the hand-written run's CPU time
-   * and RHS alone, and the two ratios. */
-  g_autofree double *round_data = g_new0 (double, 5 * spec->repeat);
-  double *rounds[5] = { round_data, round_data + spec->repeat,
-                        round_data + 2 * spec->repeat,
-                        round_data + 3 * spec->repeat,
-                        round_data + 4 * spec->repeat };
+   * and RHS alone, their two ratios, the hand-written RHS with its layout
+   * read from memory, and its ratio. */
+  g_autofree double *round_data = g_new0 (double, N_ROUND_FIGURES * spec->repeat);
+  double *rounds[N_ROUND_FIGURES];
   double start_cpu;
   gint64 start_us;
   gboolean ok;
 
   memset (result, 0, sizeof *result);
+  for (guint k = 0; k < N_ROUND_FIGURES; k++)
+    rounds[k] = round_data + k * spec->repeat;
   start_us = g_get_monotonic_time ();
   start_cpu = qd_bench_cpu_time ();
   ok = set_settings (doc, spec->method, spec->until, spec->n, &error);
@@ -755,6 +786,8 @@ bench_one (const BenchSpec *spec,
             {
               qd_ref_draw_states (x, spec->n);
               hand_ns = qd_ref_lcline_time_rhs (x, dx, spec->n, calls);
+              ok = time_layout_rhs (x, dx, spec->n, calls, &rounds[5][r], result);
+              rounds[6][r] = hand_ns > 0 ? rounds[5][r] / hand_ns : 0.0;
             }
           rounds[1][r] = h.cpu_s;
           rounds[2][r] = hand_ns;
@@ -788,6 +821,10 @@ bench_one (const BenchSpec *spec,
                              ? result->cpu_min_s / result->hand_cpu_min_s : 0.0;
       result->rhs_ratio[0] = result->hand_rhs_min_ns > 0
                              ? result->rhs_min_ns / result->hand_rhs_min_ns : 0.0;
+      result->layout_rhs_ns = qd_bench_median (rounds[5], spec->repeat, &result->layout_rhs_min_ns);
+      result->layout_ratio[1] = qd_bench_median (rounds[6], spec->repeat, &least);
+      result->layout_ratio[0] = result->hand_rhs_min_ns > 0
+                                ? result->layout_rhs_min_ns / result->hand_rhs_min_ns : 0.0;
     }
 }
 
@@ -891,6 +928,10 @@ print_classic_text (const BenchSpec   *spec,
            spec->method, h->steps, h->rhs_evals, h->cpu_s,
            result->run_ratio[1], result->run_ratio[0],
            result->hand_rhs_ns, result->rhs_ratio[1], result->rhs_ratio[0]);
+  if (result->layout_rhs_ns > 0)
+    g_print (_("    hand-written RHS with its layout read from memory: %.1f ns "
+               "(%.2f times the hand-written one, least %.2f)\n"),
+             result->layout_rhs_ns, result->layout_ratio[1], result->layout_ratio[0]);
 }
 
 static void
@@ -924,6 +965,12 @@ add_classic_json (json_object       *obj,
   json_object_object_add (obj, "run_ratio_min", json_object_new_double (result->run_ratio[0]));
   json_object_object_add (obj, "rhs_ratio", json_object_new_double (result->rhs_ratio[1]));
   json_object_object_add (obj, "rhs_ratio_min", json_object_new_double (result->rhs_ratio[0]));
+  if (result->layout_rhs_ns <= 0)
+    return;
+  json_object_object_add (obj, "layout_rhs_ns", json_object_new_double (result->layout_rhs_ns));
+  json_object_object_add (obj, "layout_rhs_ns_min", json_object_new_double (result->layout_rhs_min_ns));
+  json_object_object_add (obj, "layout_ratio", json_object_new_double (result->layout_ratio[1]));
+  json_object_object_add (obj, "layout_ratio_min", json_object_new_double (result->layout_ratio[0]));
 }
 
 static void

@@ -44,3 +44,26 @@ qd_bench_median (double *v,
   *min = v[0];
   return v[(n - 1) / 2];
 }
+
+/* The timing loop of a right-hand side alone (qdevs-cli bench): @call on
+ * @x into @dx, @calls times, each result fed back into x so that no call
+ * can be left out, sets @ns to the CPU ns per call. A macro, not a
+ * function given the right-hand side: a call through a pointer would
+ * weigh on the timings. */
+#define QD_BENCH_TIME_RHS(ns, call, x, dx, n, calls)                        \
+  G_STMT_START                                                              \
+    {                                                                       \
+      double start_ = qd_bench_cpu_time ();                                 \
+      volatile double sink_ = 0.0;                                          \
+                                                                            \
+      for (guint64 c_ = 0; c_ < (calls); c_++)                              \
+        {                                                                   \
+          call;                                                             \
+          (x)[c_ % (n)] += 1e-300 * (dx)[(c_ + 1) % (n)];                   \
+        }                                                                   \
+      sink_ = (dx)[(n) / 2];                                                \
+      (void) sink_;                                                         \
+      (ns) = (calls) > 0 ? (qd_bench_cpu_time () - start_) * 1e9            \
+                           / (double) (calls) : 0.0;                        \
+    }                                                                       \
+  G_STMT_END

@@ -24,13 +24,8 @@
 #include "qd-reference-line.h"
 #include "qd-reference-lcline-classic.h"
 
-/* Built for AVX2 too where the processor has it, as the engine's own
- * loops over runs of blocks are (qd-classic-rhs.c): the ratio of the
- * two then measures the diagram's overhead, not an instruction set. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__ ((target_clones ("avx2", "default")))
-#endif
-void
+/* Built as QD_REF_RHS_BUILD says. */
+QD_REF_RHS_BUILD void
 qd_ref_lcline_rhs (double        t,
                    const double *x,
                    double       *dx,
@@ -78,18 +73,10 @@ qd_ref_lcline_time_rhs (double  *x,
                         guint    n,
                         guint64  calls)
 {
-  double start = qd_bench_cpu_time ();
-  volatile double sink = 0.0;
+  double ns;
 
-  for (guint64 c = 0; c < calls; c++)
-    {
-      qd_ref_lcline_rhs (0.5, x, dx, n);
-      /* Feed the result back so that no call can be left out. */
-      x[c % n] += 1e-300 * dx[(c + 1) % n];
-    }
-  sink = dx[n / 2];
-  (void) sink;
-  return calls > 0 ? (qd_bench_cpu_time () - start) * 1e9 / (double) calls : 0.0;
+  QD_BENCH_TIME_RHS (ns, qd_ref_lcline_rhs (0.5, x, dx, n), x, dx, n, calls);
+  return ns;
 }
 
 /* What the spans' loop needs of CVODE or ARKStep. */

@@ -63,6 +63,50 @@ double   qd_ref_lcline_time_rhs (double       *x,
                                  guint         n,
                                  guint64       calls);
 
+/* Where an evaluation driven by data finds the line (n ≥ 3): the sums
+ * dx[out + j] = x[a + j] − x[b + j], j < n_sums, and the two ends,
+ * dx[first_k] = first_w[0]·source + first_w[1]·x[first_in] and
+ * dx[last_k] = last_w·x[last_in], the source being the Pulse's value. */
+typedef struct
+{
+  gsize   a, b, out, n_sums;
+  gsize   first_in, first_k, last_in, last_k;
+  double  first_w[2], last_w;
+  double  source;
+} QdRefLineLayout;
+
+/* @layout for the line of @n states (n ≥ 3; FALSE otherwise). */
+gboolean qd_ref_lcline_layout (QdRefLineLayout *layout,
+                               guint            n);
+
+/* How the hand-written right-hand sides are built: for AVX2 too where
+ * the processor has it, as the engine's own loops over runs of blocks
+ * are (qd-classic-rhs.c), so that the ratio of the two measures the
+ * diagram's overhead, not an instruction set; and at a place of their
+ * own, the function and its loop at 64 bytes: at 10² states where the
+ * linker happened to put the loop moved its time by 0.6 ns (9.2-9.9),
+ * and aligned it takes the lesser. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define QD_REF_RHS_BUILD                                                    \
+  __attribute__ ((target_clones ("avx2", "default"),                        \
+                  optimize ("align-loops=64"), aligned (64)))
+#else
+#define QD_REF_RHS_BUILD
+#endif
+
+/* qd_ref_lcline_rhs() at a time inside the pulse, its layout read from
+ * @layout: the same values to the bit. */
+void     qd_ref_lcline_rhs_layout (const QdRefLineLayout *layout,
+                                   const double          *x,
+                                   double                *dx);
+
+/* qd_ref_lcline_rhs_layout() alone, timed as qd_ref_lcline_time_rhs(). */
+double   qd_ref_lcline_time_rhs_layout (const QdRefLineLayout *layout,
+                                        double                *x,
+                                        double                *dx,
+                                        guint                  n,
+                                        guint64                calls);
+
 /* f(t, x) of the line with @n states. */
 void     qd_ref_lcline_rhs     (double        t,
                                 const double *x,
