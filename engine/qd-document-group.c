@@ -127,6 +127,194 @@ check_selection (QdDocument  *self,
   return TRUE;
 }
 
+/* What grouping works on: the selection's system, the selection, its
+ * extent, and the subsystem made for it. */
+typedef struct
+{
+  QdDocument *self;
+  QdSystem   *system;
+  GHashTable *selected;     /* the selected blocks' ids */
+  double      minx, miny, maxx, maxy;
+  QdBlock    *sub;
+  QdSystem   *inner;
+} Group;
+
+/* Whether @name may name a new block of @system; @error says why not. */
+static gboolean
+check_group_name (QdSystem    *system,
+                  const char  *name,
+                  GError     **error)
+{
+  char *where = qd_system_get_path (system);
+  gboolean ok;
+
+  if (where[0] == '\0')
+    {
+      g_free (where);
+      where = g_strdup ("/");
+    }
+  ok = qd_document_check_name (system, where, name, error);
+  g_free (where);
+  return ok;
+}
+
+/* @link, the @seq-th of the system, as a crossing of the selection's
+ * boundary, placed where its block inside is; NULL when it does not
+ * cross: *@internal then says whether it lies wholly inside. */
+static Crossing *
+crossing_of (const Group *g,
+             QdLink      *link,
+             guint        seq,
+             gboolean    *internal)
+{
+  gboolean src_in = g_hash_table_contains (g->selected, link->src.block);
+  guint n_targets_in = 0;
+  Crossing *crossing;
+
+  for (guint j = 0; j < link->n_targets; j++)
+    if (g_hash_table_contains (g->selected, link->targets[j]->dst.block))
+      n_targets_in++;
+  *internal = src_in && n_targets_in == link->n_targets;
+  if (*internal || (!src_in && n_targets_in == 0))
+    return NULL;
+
+  crossing = g_new0 (Crossing, 1);
+  crossing->link = link;
+  crossing->inward = !src_in;
+  crossing->seq = seq;
+  crossing->y = G_MAXDOUBLE;
+  crossing->x = G_MAXDOUBLE;
+  if (src_in)
+    {
+      QdBlock *src = qd_system_find_block (g->system, link->src.block);
+
+      crossing->y = src->y + link->src.port;
+      crossing->x = src->x;
+      return crossing;
+    }
+  for (guint j = 0; j < link->n_targets; j++)
+    {
+      QdLinkTarget *target = link->targets[j];
+      QdBlock *dst = qd_system_find_block (g->system, target->dst.block);
+
+      if (!g_hash_table_contains (g->selected, target->dst.block))
+        continue;
+      /* The port within the block breaks ties between two inputs of one
+       * block, top to bottom. */
+      if (dst->y + target->dst.port < crossing->y)
+        {
+          crossing->y = dst->y + target->dst.port;
+          crossing->x = dst->x;
+        }
+    }
+  return crossing;
+}
+
+/* An inward crossing: inside, a new Inport drives what the link drove in
+ * there; outside, the link drives the subsystem's input instead. */
+static void
+join_inward (const Group    *g,
+             const Crossing *crossing,
+             const char     *link_id)
+{
+  QdDocument *self = g->self;
+  QdLink *link = crossing->link;
+  QdBlock *port = new_port_block (self, g->inner, QD_TYPE_INPORT, "In",
+                                  crossing->port, g->minx - 80,
+                                  g->miny + 40.0 * (crossing->port - 1));
+  QdLink *in_link = qd_link_new (link_id, port->id, 0);
+  guint first_in = G_MAXUINT;
+
+  for (guint j = 0; j < link->n_targets; j++)
+    {
+      QdLinkTarget *target = link->targets[j];
+
+      if (!g_hash_table_contains (g->selected, target->dst.block))
+        continue;
+      if (first_in == G_MAXUINT)
+        first_in = j;
+      qd_link_add_target (in_link, target->dst.block, target->dst.port);
+    }
+  qd_document_edit_insert_link (self, g->inner, in_link, g->inner->links->len);
+  qd_link_unref (in_link);
+
+  qd_document_edit_insert_target (self, link,
+                                  qd_link_target_new (g->sub->id, crossing->port - 1,
+                                                      NULL, 0),
+                                  first_in);
+  for (guint j = link->n_targets; j > 0; j--)
+    if (g_hash_table_contains (g->selected, link->targets[j - 1]->dst.block))
+      qd_document_edit_remove_target (self, link, j - 1);
+}
+
+/* An outward crossing: the link goes inside with its source and ends at a
+ * new Outport; a new link from the subsystem's output drives what it
+ * drove out here, along the same points. */
+static void
+join_outward (const Group    *g,
+              const Crossing *crossing,
+              const char     *link_id)
+{
+  QdDocument *self = g->self;
+  QdLink *link = crossing->link;
+  QdBlock *port = new_port_block (self, g->inner, QD_TYPE_OUTPORT, "Out",
+                                  crossing->port, g->maxx + 40,
+                                  g->miny + 40.0 * (crossing->port - 1));
+  QdLink *out_link = qd_link_new (link_id, g->sub->id, crossing->port - 1);
+
+  for (guint j = 0; j < link->n_targets; j++)
+    {
+      QdLinkTarget *target = link->targets[j];
+
+      if (g_hash_table_contains (g->selected, target->dst.block))
+        continue;
+      qd_link_insert_target (out_link, out_link->n_targets,
+                             qd_link_target_new (target->dst.block,
+                                                 target->dst.port,
+                                                 target->points != NULL
+                                                 ? (const QdPoint *) target->points->data : NULL,
+                                                 qd_link_target_n_points (target)));
+    }
+  qd_document_edit_insert_link (self, g->system, out_link, g->system->links->len);
+  qd_link_unref (out_link);
+
+  qd_document_edit_insert_target (self, link,
+                                  qd_link_target_new (port->id, 0, NULL, 0),
+                                  link->n_targets);
+  for (guint j = link->n_targets; j > 0; j--)
+    {
+      QdLinkTarget *target = link->targets[j - 1];
+
+      if (!g_hash_table_contains (g->selected, target->dst.block)
+          && strcmp (target->dst.block, port->id) != 0)
+        qd_document_edit_remove_target (self, link, j - 1);
+    }
+  qd_link_ref (link);
+  qd_document_edit_remove_link (self, link);
+  qd_document_edit_insert_link (self, g->inner, link, g->inner->links->len);
+  qd_link_unref (link);
+}
+
+/* The subsystem for @g's selection, named @name or a free "Subsystem"
+ * name, tall enough for its ports and at the selection's centre. */
+static QdBlock *
+new_subsystem (const Group *g,
+               const char  *name,
+               guint        n_ports)
+{
+  char *chosen = name != NULL ? g_strdup (name)
+                              : qd_document_unique_name (g->system, _("Subsystem"));
+  char *id = qd_document_new_id (g->self, "b");
+  QdBlock *sub = qd_block_new (id, QD_TYPE_SUBSYSTEM, chosen);
+
+  sub->height = MAX (sub->height, 20.0 * n_ports + 20.0);
+  sub->x = (g->minx + g->maxx) / 2 - sub->width / 2;
+  sub->y = (g->miny + g->maxy) / 2 - sub->height / 2;
+  g_free (id);
+  g_free (chosen);
+  return sub;
+}
+
 QdBlock *
 qd_document_group (QdDocument  *self,
                    QdBlock    **blocks,
@@ -134,117 +322,59 @@ qd_document_group (QdDocument  *self,
                    const char  *name,
                    GError     **error)
 {
-  GHashTable *selected;
+  Group g = {
+    .self = self,
+    .minx = G_MAXDOUBLE, .miny = G_MAXDOUBLE,
+    .maxx = -G_MAXDOUBLE, .maxy = -G_MAXDOUBLE,
+  };
   GPtrArray *moved, *internal, *crossings;
-  QdSystem *system, *inner;
-  QdBlock *sub;
-  char *id, *chosen, *where;
-  double minx = G_MAXDOUBLE, miny = G_MAXDOUBLE;
-  double maxx = -G_MAXDOUBLE, maxy = -G_MAXDOUBLE;
   guint first_index = G_MAXUINT, n_in = 0, n_out = 0;
 
   g_return_val_if_fail (QD_IS_DOCUMENT (self), NULL);
   g_return_val_if_fail (blocks != NULL || n_blocks == 0, NULL);
 
-  selected = g_hash_table_new (g_str_hash, g_str_equal);
-  if (!check_selection (self, blocks, n_blocks, selected, error))
+  g.selected = g_hash_table_new (g_str_hash, g_str_equal);
+  if (!check_selection (self, blocks, n_blocks, g.selected, error)
+      || (name != NULL && !check_group_name (blocks[0]->parent, name, error)))
     {
-      g_hash_table_unref (selected);
+      g_hash_table_unref (g.selected);
       return NULL;
     }
-  system = blocks[0]->parent;
-
-  where = qd_system_get_path (system);
-  if (where[0] == '\0')
-    {
-      g_free (where);
-      where = g_strdup ("/");
-    }
-  if (name != NULL && !qd_document_check_name (system, where, name, error))
-    {
-      g_free (where);
-      g_hash_table_unref (selected);
-      return NULL;
-    }
-  g_free (where);
+  g.system = blocks[0]->parent;
 
   /* The blocks in priority order, and the place of the first one, where
    * the subsystem goes so that the flattened order changes least. */
   moved = g_ptr_array_new ();
-  for (guint i = 0; i < system->blocks->len; i++)
+  for (guint i = 0; i < g.system->blocks->len; i++)
     {
-      QdBlock *block = g_ptr_array_index (system->blocks, i);
+      QdBlock *block = g_ptr_array_index (g.system->blocks, i);
 
-      if (!g_hash_table_contains (selected, block->id))
+      if (!g_hash_table_contains (g.selected, block->id))
         continue;
       if (first_index == G_MAXUINT)
         first_index = i;
       g_ptr_array_add (moved, block);
-      minx = MIN (minx, block->x);
-      miny = MIN (miny, block->y);
-      maxx = MAX (maxx, block->x + block->width);
-      maxy = MAX (maxy, block->y + block->height);
+      g.minx = MIN (g.minx, block->x);
+      g.miny = MIN (g.miny, block->y);
+      g.maxx = MAX (g.maxx, block->x + block->width);
+      g.maxy = MAX (g.maxy, block->y + block->height);
     }
 
-  /* Sort the links: wholly inside, crossing, or not concerned. */
+  /* Sort the links: wholly inside, crossing, or not concerned; number
+   * the crossings' ports by vertical position, inputs and outputs apart. */
   internal = g_ptr_array_new ();
   crossings = g_ptr_array_new_with_free_func (g_free);
-  for (guint i = 0; i < system->links->len; i++)
+  for (guint i = 0; i < g.system->links->len; i++)
     {
-      QdLink *link = g_ptr_array_index (system->links, i);
-      gboolean src_in = g_hash_table_contains (selected, link->src.block);
-      guint n_targets_in = 0;
-      Crossing *crossing;
+      QdLink *link = g_ptr_array_index (g.system->links, i);
+      gboolean inside;
+      Crossing *crossing = crossing_of (&g, link, i, &inside);
 
-      for (guint j = 0; j < link->n_targets; j++)
-        {
-          QdLinkTarget *target = link->targets[j];
-
-          if (g_hash_table_contains (selected, target->dst.block))
-            n_targets_in++;
-        }
-
-      if (src_in && n_targets_in == link->n_targets)
-        {
-          g_ptr_array_add (internal, link);
-          continue;
-        }
-      if (!src_in && n_targets_in == 0)
-        continue;
-
-      crossing = g_new0 (Crossing, 1);
-      crossing->link = link;
-      crossing->inward = !src_in;
-      crossing->seq = i;
-      crossing->y = G_MAXDOUBLE;
-      crossing->x = G_MAXDOUBLE;
-      if (src_in)
-        {
-          QdBlock *src = qd_system_find_block (system, link->src.block);
-
-          crossing->y = src->y + link->src.port;
-          crossing->x = src->x;
-        }
-      else
-        for (guint j = 0; j < link->n_targets; j++)
-          {
-            QdLinkTarget *target = link->targets[j];
-            QdBlock *dst = qd_system_find_block (system, target->dst.block);
-
-            if (!g_hash_table_contains (selected, target->dst.block))
-              continue;
-            /* The port within the block breaks ties between two inputs
-             * of one block, top to bottom. */
-            if (dst->y + target->dst.port < crossing->y)
-              {
-                crossing->y = dst->y + target->dst.port;
-                crossing->x = dst->x;
-              }
-          }
-      g_ptr_array_add (crossings, crossing);
+      if (inside)
+        g_ptr_array_add (internal, link);
+      else if (crossing != NULL)
+        g_ptr_array_add (crossings, crossing);
     }
-
-  /* Number the ports by vertical position, inputs and outputs apart. */
   g_ptr_array_sort (crossings, compare_crossings);
   for (guint i = 0; i < crossings->len; i++)
     {
@@ -253,21 +383,11 @@ qd_document_group (QdDocument  *self,
       crossing->port = crossing->inward ? ++n_in : ++n_out;
     }
 
-  chosen = name != NULL ? g_strdup (name)
-                        : qd_document_unique_name (system, _("Subsystem"));
-  id = qd_document_new_id (self, "b");
-  sub = qd_block_new (id, QD_TYPE_SUBSYSTEM, chosen);
-  inner = sub->inner;
-  sub->height = MAX (sub->height, 20.0 * MAX (n_in, n_out) + 20.0);
-  sub->x = (minx + maxx) / 2 - sub->width / 2;
-  sub->y = (miny + maxy) / 2 - sub->height / 2;
-  g_free (id);
-  g_free (chosen);
+  g.sub = new_subsystem (&g, name, MAX (n_in, n_out));
+  g.inner = g.sub->inner;
 
   qd_document_begin (self, _("Group into Subsystem"));
-
-  qd_document_edit_insert_block (self, system, sub, first_index);
-
+  qd_document_edit_insert_block (self, g.system, g.sub, first_index);
   /* The blocks keep their ids and their coordinates. */
   for (guint i = 0; i < moved->len; i++)
     {
@@ -275,114 +395,37 @@ qd_document_group (QdDocument  *self,
 
       qd_block_ref (block);
       qd_document_edit_remove_block (self, block);
-      qd_document_edit_insert_block (self, inner, block, inner->blocks->len);
+      qd_document_edit_insert_block (self, g.inner, block, g.inner->blocks->len);
       qd_block_unref (block);
     }
-
   for (guint i = 0; i < internal->len; i++)
     {
       QdLink *link = qd_link_ref (g_ptr_array_index (internal, i));
 
       qd_document_edit_remove_link (self, link);
-      qd_document_edit_insert_link (self, inner, link, inner->links->len);
+      qd_document_edit_insert_link (self, g.inner, link, g.inner->links->len);
       qd_link_unref (link);
     }
-
   for (guint i = 0; i < crossings->len; i++)
     {
       Crossing *crossing = g_ptr_array_index (crossings, i);
-      QdLink *link = crossing->link;
       char *link_id = qd_document_new_id (self, "l");
-      guint first_in = G_MAXUINT;
 
       if (crossing->inward)
-        {
-          /* Inside: the inport drives what the link drove in here.
-           * Outside: the link drives the subsystem's input instead. */
-          QdBlock *port = new_port_block (self, inner, QD_TYPE_INPORT, "In",
-                                          crossing->port, minx - 80,
-                                          miny + 40.0 * (crossing->port - 1));
-          QdLink *in_link = qd_link_new (link_id, port->id, 0);
-
-          for (guint j = 0; j < link->n_targets; j++)
-            {
-              QdLinkTarget *target = link->targets[j];
-
-              if (!g_hash_table_contains (selected, target->dst.block))
-                continue;
-              if (first_in == G_MAXUINT)
-                first_in = j;
-              qd_link_add_target (in_link, target->dst.block, target->dst.port);
-            }
-          qd_document_edit_insert_link (self, inner, in_link, inner->links->len);
-          qd_link_unref (in_link);
-
-          qd_document_edit_insert_target (self, link,
-                                          qd_link_target_new (sub->id, crossing->port - 1,
-                                                              NULL, 0),
-                                          first_in);
-          for (guint j = link->n_targets; j > 0; j--)
-            {
-              QdLinkTarget *target = link->targets[j - 1];
-
-              if (g_hash_table_contains (selected, target->dst.block))
-                qd_document_edit_remove_target (self, link, j - 1);
-            }
-        }
+        join_inward (&g, crossing, link_id);
       else
-        {
-          /* The link goes inside with its source and ends at the outport;
-           * a new link from the subsystem's output drives what it drove
-           * out here. */
-          QdBlock *port = new_port_block (self, inner, QD_TYPE_OUTPORT, "Out",
-                                          crossing->port, maxx + 40,
-                                          miny + 40.0 * (crossing->port - 1));
-          QdLink *out_link = qd_link_new (link_id, sub->id, crossing->port - 1);
-
-          for (guint j = 0; j < link->n_targets; j++)
-            {
-              QdLinkTarget *target = link->targets[j];
-
-              if (g_hash_table_contains (selected, target->dst.block))
-                continue;
-              qd_link_insert_target (out_link, out_link->n_targets,
-                                     qd_link_target_new (target->dst.block,
-                                                         target->dst.port,
-                                                         target->points != NULL
-                                                         ? (const QdPoint *) target->points->data : NULL,
-                                                         qd_link_target_n_points (target)));
-            }
-          qd_document_edit_insert_link (self, system, out_link, system->links->len);
-          qd_link_unref (out_link);
-
-          qd_document_edit_insert_target (self, link,
-                                          qd_link_target_new (port->id, 0, NULL, 0),
-                                          link->n_targets);
-          for (guint j = link->n_targets; j > 0; j--)
-            {
-              QdLinkTarget *target = link->targets[j - 1];
-
-              if (!g_hash_table_contains (selected, target->dst.block)
-                  && strcmp (target->dst.block, port->id) != 0)
-                qd_document_edit_remove_target (self, link, j - 1);
-            }
-          qd_link_ref (link);
-          qd_document_edit_remove_link (self, link);
-          qd_document_edit_insert_link (self, inner, link, inner->links->len);
-          qd_link_unref (link);
-        }
+        join_outward (&g, crossing, link_id);
       g_free (link_id);
     }
-
   qd_document_end (self);
 
   g_ptr_array_unref (crossings);
   g_ptr_array_unref (internal);
   g_ptr_array_unref (moved);
-  g_hash_table_unref (selected);
+  g_hash_table_unref (g.selected);
   /* The system holds it now. */
-  qd_block_unref (sub);
-  return sub;
+  qd_block_unref (g.sub);
+  return g.sub;
 }
 
 /* Ungrouping */

@@ -692,6 +692,200 @@ add_segment_boxes (GArray       *boxes,
     }
 }
 
+/* What one update of the router works with (qd_canvas_router_update()). */
+typedef struct
+{
+  QdCanvasRouter *router;
+  const QdSystem *system;
+  GArray         *damage;            /* where to add what to draw again, or
+                                        NULL */
+  GHashTable     *blocks;            /* the blocks' new states, by id */
+  GHashTable     *changed_blocks;    /* the ids of blocks added, removed or
+                                        changed */
+  GArray         *changed_rects;     /* their old and new rectangles */
+  GArray         *changed_segments;  /* the boxes of segments gone or
+                                        moved */
+  GHashTable     *by_key;            /* a route's key: 1 + its old place */
+  GPtrArray      *keys;              /* the routes' keys, in link order */
+  gboolean        everything;        /* lay every route again */
+} Update;
+
+/* @state's drawn rectangle into @damage, if any. */
+static void
+damage_block (GArray           *damage,
+              const BlockState *state)
+{
+  QdRect r;
+
+  if (damage == NULL)
+    return;
+  r = block_drawn_rect (state);
+  g_array_append_val (damage, r);
+}
+
+/* Blocks added, removed or changed: their old and new rectangles. An
+ * unchanged block's state moves to the new table as it is. */
+static void
+diff_blocks (Update *u)
+{
+  QdCanvasRouter *router = u->router;
+  GHashTableIter iter;
+  gpointer key, value;
+
+  for (guint i = 0; i < u->system->blocks->len; i++)
+    {
+      const QdBlock *block = g_ptr_array_index (u->system->blocks, i);
+      BlockState now = { qd_canvas_block_rect (block), block->rotation, block->flip, FALSE,
+                         0, 0, block->name, hash_params (block) };
+      BlockState *state, *old;
+      gpointer old_key;
+
+      now.ports_ok = qd_block_count_ports (block, &now.n_in, &now.n_out, NULL);
+      if (g_hash_table_lookup_extended (router->blocks, block->id, &old_key, (gpointer *) &old) &&
+          block_state_equal (old, &now))
+        {
+          g_hash_table_steal (router->blocks, block->id);
+          g_hash_table_insert (u->blocks, old_key, old);
+          /* Routes do not depend on parameters, but a port block's
+           * drawing does. */
+          if (old->params_hash != now.params_hash)
+            damage_block (u->damage, old);
+          old->params_hash = now.params_hash;
+          continue;
+        }
+      state = g_memdup2 (&now, sizeof now);
+      state->name = g_strdup (block->name);
+      g_hash_table_insert (u->blocks, g_strdup (block->id), state);
+      old = g_hash_table_lookup (router->blocks, block->id);
+      damage_block (u->damage, state);
+      if (old != NULL)
+        damage_block (u->damage, old);
+      g_hash_table_add (u->changed_blocks, block->id);
+      g_array_append_val (u->changed_rects, state->rect);
+      if (old != NULL)
+        g_array_append_val (u->changed_rects, old->rect);
+    }
+  g_hash_table_iter_init (&iter, router->blocks);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    if (!g_hash_table_contains (u->blocks, key))
+      {
+        g_hash_table_add (u->changed_blocks, key);
+        g_array_append_val (u->changed_rects, ((BlockState *) value)->rect);
+        damage_block (u->damage, value);
+      }
+}
+
+/* The routes' keys in link order. Routes that are gone change what every
+ * later route saw. The others must keep their order, or everything is
+ * laid again (cheap to check, and no edit reorders links today). */
+static void
+diff_routes (Update *u)
+{
+  QdCanvasRouter *router = u->router;
+  g_autoptr(GHashTable) present = g_hash_table_new (g_str_hash, g_str_equal);
+  int last_index = -1;
+
+  for (guint i = 0; i < router->routes->len; i++)
+    g_hash_table_insert (u->by_key, ((RouteState *) g_ptr_array_index (router->routes, i))->key,
+                         GUINT_TO_POINTER (i + 1));
+  for (guint i = 0; i < u->system->links->len; i++)
+    {
+      const QdLink *link = g_ptr_array_index (u->system->links, i);
+
+      for (guint t = 0; t < link->n_targets; t++)
+        {
+          char *k = g_strdup_printf ("%s:%u", link->id, t);
+          guint index = GPOINTER_TO_UINT (g_hash_table_lookup (u->by_key, k));
+
+          if (index != 0)
+            {
+              if ((int) index <= last_index)
+                u->everything = TRUE;
+              last_index = index;
+            }
+          g_ptr_array_add (u->keys, k);
+          g_hash_table_add (present, k);
+        }
+    }
+  for (guint i = 0; i < router->routes->len; i++)
+    {
+      RouteState *old = g_ptr_array_index (router->routes, i);
+
+      if (!g_hash_table_contains (present, old->key))
+        {
+          add_segment_boxes (u->changed_segments, old->route);
+          add_route_damage (u->damage, old->route);
+        }
+    }
+}
+
+/* The route of target @t of @link, whose key is @route_key: its old state
+ * when nothing it depends on changed (taken from the router), or else a
+ * new one laid among the segments @laid so far (and *@count one more). */
+static RouteState *
+update_route (Update       *u,
+              const QdLink *link,
+              guint         t,
+              const char   *route_key,
+              GArray       *laid,
+              guint        *count)
+{
+  QdCanvasRouter *router = u->router;
+  const QdLinkTarget *target = link->targets[t];
+  guint index = GPOINTER_TO_UINT (g_hash_table_lookup (u->by_key, route_key));
+  RouteState *old = index != 0 ? g_ptr_array_index (router->routes, index - 1) : NULL;
+  const GArray *points = target->points != NULL && target->points->len > 0
+                         ? target->points : NULL;
+  RouteState *state;
+  gboolean same_ends, dirty;
+
+  same_ends = old != NULL && old->link == link &&
+              strcmp (old->src_block, link->src.block) == 0 &&
+              old->src_port == link->src.port &&
+              strcmp (old->dst_block, target->dst.block) == 0 &&
+              old->dst_port == target->dst.port &&
+              points_equal (old->points, points);
+  dirty = u->everything || !same_ends ||
+          g_hash_table_contains (u->changed_blocks, link->src.block) ||
+          g_hash_table_contains (u->changed_blocks, target->dst.block) ||
+          (old->area.width >= 0 &&
+           (intersects_any (&old->area, u->changed_rects) ||
+            intersects_any (&old->area, u->changed_segments)));
+  if (!dirty)
+    {
+      /* Kept as it is: the state moves to the new list. */
+      g_ptr_array_index (router->routes, index - 1) = NULL;
+      return old;
+    }
+
+  state = g_new0 (RouteState, 1);
+  state->key = g_strdup (route_key);
+  state->link = link;
+  state->src_block = g_strdup (link->src.block);
+  state->src_port = link->src.port;
+  state->dst_block = g_strdup (target->dst.block);
+  state->dst_port = target->dst.port;
+  if (points != NULL)
+    state->points = g_array_copy ((GArray *) points);
+  state->route = route_target (u->system, link, t, laid, &state->area);
+  (*count)++;
+  if (old == NULL || !points_equal (old->route, state->route))
+    {
+      if (old != NULL)
+        {
+          add_segment_boxes (u->changed_segments, old->route);
+          add_route_damage (u->damage, old->route);
+        }
+      add_segment_boxes (u->changed_segments, state->route);
+      add_route_damage (u->damage, state->route);
+    }
+  else if (old->link != link)
+    /* The same line for another link object: drawn the same, but to be
+     * safe about what it joins, drawn again. */
+    add_route_damage (u->damage, state->route);
+  return state;
+}
+
 /* A route of target @t of @link depends on its ends, its bend points,
  * the blocks whose rectangles reach into its area and the segments laid
  * before it that reach into its area; nothing else (see
@@ -708,134 +902,30 @@ qd_canvas_router_update (QdCanvasRouter *router,
 {
   GHashTable *table = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                              (GDestroyNotify) g_array_unref);
-  g_autoptr(GHashTable) blocks = NULL;
   g_autoptr(GHashTable) changed_blocks = NULL;
-  g_autoptr(GPtrArray) routes = NULL;
   g_autoptr(GHashTable) by_key = NULL;
   g_autoptr(GArray) changed_rects = NULL;
   g_autoptr(GArray) changed_segments = NULL;
   g_autoptr(GArray) laid = NULL;
   g_autoptr(GPtrArray) keys = NULL;
-  guint n_keys = 0;
-  GHashTableIter iter;
-  gpointer key, value;
-  gboolean everything = FALSE;
-  guint count = 0;
-  int last_index = -1;
+  g_autoptr(GPtrArray) routes = NULL;
+  Update u = { .router = router, .system = system, .damage = damage };
+  guint n_keys = 0, count = 0;
 
   g_return_val_if_fail (router != NULL, table);
   if (n_laid != NULL)
     *n_laid = 0;
   g_return_val_if_fail (system != NULL, table);
 
-  blocks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                  (GDestroyNotify) block_state_free);
-  changed_blocks = g_hash_table_new (g_str_hash, g_str_equal);
-  changed_rects = g_array_new (FALSE, FALSE, sizeof (QdRect));
-  changed_segments = g_array_new (FALSE, FALSE, sizeof (QdRect));
-
-  /* Blocks added, removed or changed: their old and new rectangles. An
-   * unchanged block's state moves to the new table as it is. */
-  for (guint i = 0; i < system->blocks->len; i++)
-    {
-      const QdBlock *block = g_ptr_array_index (system->blocks, i);
-      BlockState now = { qd_canvas_block_rect (block), block->rotation, block->flip, FALSE,
-                         0, 0, block->name, hash_params (block) };
-      BlockState *state, *old;
-      gpointer old_key;
-
-      now.ports_ok = qd_block_count_ports (block, &now.n_in, &now.n_out, NULL);
-      if (g_hash_table_lookup_extended (router->blocks, block->id, &old_key, (gpointer *) &old) &&
-          block_state_equal (old, &now))
-        {
-          g_hash_table_steal (router->blocks, block->id);
-          g_hash_table_insert (blocks, old_key, old);
-          /* Routes do not depend on parameters, but a port block's
-           * drawing does. */
-          if (damage != NULL && old->params_hash != now.params_hash)
-            {
-              QdRect r = block_drawn_rect (old);
-
-              g_array_append_val (damage, r);
-            }
-          old->params_hash = now.params_hash;
-          continue;
-        }
-      state = g_memdup2 (&now, sizeof now);
-      state->name = g_strdup (block->name);
-      g_hash_table_insert (blocks, g_strdup (block->id), state);
-      old = g_hash_table_lookup (router->blocks, block->id);
-      if (damage != NULL)
-        {
-          QdRect r = block_drawn_rect (state);
-
-          g_array_append_val (damage, r);
-          if (old != NULL)
-            {
-              r = block_drawn_rect (old);
-              g_array_append_val (damage, r);
-            }
-        }
-      g_hash_table_add (changed_blocks, block->id);
-      g_array_append_val (changed_rects, state->rect);
-      if (old != NULL)
-        g_array_append_val (changed_rects, old->rect);
-    }
-  g_hash_table_iter_init (&iter, router->blocks);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    if (!g_hash_table_contains (blocks, key))
-      {
-        g_hash_table_add (changed_blocks, key);
-        g_array_append_val (changed_rects, ((BlockState *) value)->rect);
-        if (damage != NULL)
-          {
-            QdRect r = block_drawn_rect (value);
-
-            g_array_append_val (damage, r);
-          }
-      }
-
-  /* Routes that are gone change what every later route saw. The others
-   * must keep their order, or everything is laid again (cheap to check,
-   * and no edit reorders links today). */
-  by_key = g_hash_table_new (g_str_hash, g_str_equal);
-  for (guint i = 0; i < router->routes->len; i++)
-    g_hash_table_insert (by_key, ((RouteState *) g_ptr_array_index (router->routes, i))->key,
-                         GUINT_TO_POINTER (i + 1));
-  keys = g_ptr_array_new_with_free_func (g_free);
-  {
-    g_autoptr(GHashTable) present = g_hash_table_new (g_str_hash, g_str_equal);
-
-    for (guint i = 0; i < system->links->len; i++)
-      {
-        const QdLink *link = g_ptr_array_index (system->links, i);
-
-        for (guint t = 0; t < link->n_targets; t++)
-          {
-            char *k = g_strdup_printf ("%s:%u", link->id, t);
-            guint index = GPOINTER_TO_UINT (g_hash_table_lookup (by_key, k));
-
-            if (index != 0)
-              {
-                if ((int) index <= last_index)
-                  everything = TRUE;
-                last_index = index;
-              }
-            g_ptr_array_add (keys, k);
-            g_hash_table_add (present, k);
-          }
-      }
-    for (guint i = 0; i < router->routes->len; i++)
-      {
-        RouteState *old = g_ptr_array_index (router->routes, i);
-
-        if (!g_hash_table_contains (present, old->key))
-          {
-            add_segment_boxes (changed_segments, old->route);
-            add_route_damage (damage, old->route);
-          }
-      }
-  }
+  u.blocks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                    (GDestroyNotify) block_state_free);
+  u.changed_blocks = changed_blocks = g_hash_table_new (g_str_hash, g_str_equal);
+  u.changed_rects = changed_rects = g_array_new (FALSE, FALSE, sizeof (QdRect));
+  u.changed_segments = changed_segments = g_array_new (FALSE, FALSE, sizeof (QdRect));
+  u.by_key = by_key = g_hash_table_new (g_str_hash, g_str_equal);
+  u.keys = keys = g_ptr_array_new_with_free_func (g_free);
+  diff_blocks (&u);
+  diff_routes (&u);
 
   routes = g_ptr_array_new_with_free_func ((GDestroyNotify) route_state_free);
   laid = g_array_new (FALSE, FALSE, sizeof (QdCanvasLaid));
@@ -845,66 +935,13 @@ qd_canvas_router_update (QdCanvasRouter *router,
 
       for (guint t = 0; t < link->n_targets; t++)
         {
-          const QdLinkTarget *target = link->targets[t];
-          const char *route_key = g_ptr_array_index (keys, n_keys++);
-          guint index = GPOINTER_TO_UINT (g_hash_table_lookup (by_key, route_key));
-          RouteState *old = index != 0 ? g_ptr_array_index (router->routes, index - 1) : NULL;
-          const GArray *points = target->points != NULL && target->points->len > 0
-                                 ? target->points : NULL;
-          RouteState *state;
-          gboolean same_ends, dirty;
-
-          same_ends = old != NULL && old->link == link &&
-                      strcmp (old->src_block, link->src.block) == 0 &&
-                      old->src_port == link->src.port &&
-                      strcmp (old->dst_block, target->dst.block) == 0 &&
-                      old->dst_port == target->dst.port &&
-                      points_equal (old->points, points);
-          dirty = everything || !same_ends ||
-                  g_hash_table_contains (changed_blocks, link->src.block) ||
-                  g_hash_table_contains (changed_blocks, target->dst.block) ||
-                  (old->area.width >= 0 &&
-                   (intersects_any (&old->area, changed_rects) ||
-                    intersects_any (&old->area, changed_segments)));
-          if (!dirty)
-            {
-              /* Kept as it is: the state moves to the new list. */
-              state = old;
-              g_ptr_array_index (router->routes, index - 1) = NULL;
-            }
-          else
-            {
-              state = g_new0 (RouteState, 1);
-              state->key = g_strdup (route_key);
-              state->link = link;
-              state->src_block = g_strdup (link->src.block);
-              state->src_port = link->src.port;
-              state->dst_block = g_strdup (target->dst.block);
-              state->dst_port = target->dst.port;
-              if (points != NULL)
-                state->points = g_array_copy ((GArray *) points);
-              state->route = route_target (system, link, t, laid, &state->area);
-              count++;
-              if (old == NULL || !points_equal (old->route, state->route))
-                {
-                  if (old != NULL)
-                    {
-                      add_segment_boxes (changed_segments, old->route);
-                      add_route_damage (damage, old->route);
-                    }
-                  add_segment_boxes (changed_segments, state->route);
-                  add_route_damage (damage, state->route);
-                }
-              else if (old->link != link)
-                /* The same line for another link object: drawn the same,
-                 * but to be safe about what it joins, drawn again. */
-                add_route_damage (damage, state->route);
-            }
+          RouteState *state = update_route (&u, link, t, g_ptr_array_index (keys, n_keys++),
+                                            laid, &count);
 
           for (guint k = 0; k + 1 < state->route->len; k++)
             {
               QdCanvasLaid l = { g_array_index (state->route, QdPoint, k),
-                         g_array_index (state->route, QdPoint, k + 1), link };
+                                 g_array_index (state->route, QdPoint, k + 1), link };
 
               g_array_append_val (laid, l);
             }
@@ -923,7 +960,7 @@ qd_canvas_router_update (QdCanvasRouter *router,
       g_hash_table_insert (router->by_key, state->key, state);
     }
   g_hash_table_unref (router->blocks);
-  router->blocks = g_steal_pointer (&blocks);
+  router->blocks = u.blocks;
   if (n_laid != NULL)
     *n_laid = count;
   return table;

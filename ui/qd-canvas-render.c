@@ -560,60 +560,54 @@ glyph_is_shown (cairo_t           *cr,
   return GPOINTER_TO_INT (known);
 }
 
-static void
-draw_block (cairo_t                     *cr,
-            const QdSystem              *system,
-            GHashTable                  *driven,
-            const QdBlock               *block,
-            const QdCanvasRenderOptions *options,
-            const QdCanvasStyle         *style)
+/* What a block shows in its middle when it has no mask: its type's
+ * glyph, a Goto's or From's tag, a port block's number (into *@owned,
+ * to free); and in *@is_port whether it is a port block. */
+static const char *
+block_glyph (const QdBlock     *block,
+             const QdBlockType *type,
+             char             **owned,
+             gboolean          *is_port)
 {
-  const QdBlockType *type = qd_block_get_type_info (block);
-  double px = 1.0 / options->zoom;
-  double x = block->x, y = block->y, w = block->width, h = block->height;
-  gboolean selected = is_selected (options, block->id);
-  gboolean is_port_block = FALSE;
-  const char *glyph = "?";
-  const char *value = NULL;
-  g_autofree char *glyph_owned = NULL;
-  /* A masked subsystem shows its own text (qd-mask.h) instead. */
-  const QdMask *mask = qd_block_get_mask (block);
-  g_autofree char *icon = qd_mask_format_icon (mask);
-  QdColor category;
-  guint n_in = 0, n_out = 0;
-  double radius = 4;
-
-  if (type != NULL)
+  *owned = NULL;
+  *is_port = FALSE;
+  if (type == NULL)
+    return "?";
+  *is_port = g_strcmp0 (type->id, QD_TYPE_INPORT) == 0 ||
+             g_strcmp0 (type->id, QD_TYPE_OUTPORT) == 0;
+  if (*is_port)
     {
-      glyph = type->glyph != NULL ? type->glyph : "";
-      qd_canvas_category_color (type->category, &category);
-      is_port_block = g_strcmp0 (type->id, QD_TYPE_INPORT) == 0 ||
-                      g_strcmp0 (type->id, QD_TYPE_OUTPORT) == 0;
+      /* Port blocks show their number, as in PowerDEVS and Simulink. */
+      *owned = g_strdup (qd_block_get_param_or_default (block, "port"));
+      return *owned != NULL ? *owned : "";
     }
-  else
-    qd_canvas_category_color (NULL, &category);
-
-  if (type != NULL && (type->flags & (QD_BLOCK_TAG_SINK | QD_BLOCK_TAG_SOURCE))
-      && type->n_params > 0)
+  if ((type->flags & (QD_BLOCK_TAG_SINK | QD_BLOCK_TAG_SOURCE)) && type->n_params > 0)
     {
       /* Goto and From show their tag, as in Simulink: the name joins them. */
       const char *tag = qd_block_get_param_or_default (block, type->params[0].name);
 
-      glyph_owned = g_strdup_printf ("[%s]", tag != NULL ? tag : "");
-      glyph = glyph_owned;
+      *owned = g_strdup_printf ("[%s]", tag != NULL ? tag : "");
+      return *owned;
     }
-  if (is_port_block)
-    {
-      /* Port blocks show their number, as in PowerDEVS and Simulink. */
-      glyph_owned = g_strdup (qd_block_get_param_or_default (block, "port"));
-      glyph = glyph_owned != NULL ? glyph_owned : "";
-      radius = MIN (w, h) / 2;
-    }
+  return type->glyph != NULL ? type->glyph : "";
+}
 
-  /* Seen from far, a corner's roundness and the shadow are below a
-   * pixel: square corners draw much faster. */
-  if (radius * options->zoom < 1.5)
-    radius = 0;
+/* A block's body: its shadow, fill, category band (@category, not for
+ * port blocks), border, the ring of a block with a problem and a
+ * subsystem's inner frame; corners of @radius. */
+static void
+draw_block_body (cairo_t                     *cr,
+                 const QdBlock               *block,
+                 const QdCanvasRenderOptions *options,
+                 const QdCanvasStyle         *style,
+                 const QdColor               *category,
+                 gboolean                     is_port_block,
+                 gboolean                     framed,
+                 double                       radius)
+{
+  double px = 1.0 / options->zoom;
+  double x = block->x, y = block->y, w = block->width, h = block->height;
+  gboolean selected = is_selected (options, block->id);
 
   /* A soft shadow lifts the block off the grid. */
   if (radius > 0)
@@ -647,7 +641,7 @@ draw_block (cairo_t                     *cr,
       cairo_arc (cr, x + w - r, y + r, r, -G_PI / 2, 0);
       cairo_line_to (cr, x + w, y + band);
       cairo_close_path (cr);
-      source_color (cr, &category, 0.9);
+      source_color (cr, category, 0.9);
       cairo_fill (cr);
     }
 
@@ -677,9 +671,7 @@ draw_block (cairo_t                     *cr,
       cairo_stroke (cr);
     }
 
-  /* A masked one is a block of its own: what is under it is looked at
-   * on purpose (Look Under Mask). */
-  if (block->inner != NULL && mask == NULL)
+  if (framed)
     {
       /* A subsystem has depth: an inner frame says "open me". */
       rounded_rect (cr, x + 3, y + 3 + MIN (3.0, h / 6), w - 6, h - 6 - MIN (3.0, h / 6), 2);
@@ -687,6 +679,40 @@ draw_block (cairo_t                     *cr,
       cairo_set_line_width (cr, 1.0 * px);
       cairo_stroke (cr);
     }
+}
+
+static void
+draw_block (cairo_t                     *cr,
+            const QdSystem              *system,
+            GHashTable                  *driven,
+            const QdBlock               *block,
+            const QdCanvasRenderOptions *options,
+            const QdCanvasStyle         *style)
+{
+  const QdBlockType *type = qd_block_get_type_info (block);
+  double px = 1.0 / options->zoom;
+  double x = block->x, y = block->y, w = block->width, h = block->height;
+  gboolean is_port_block;
+  const char *glyph, *value = NULL;
+  g_autofree char *glyph_owned = NULL;
+  /* A masked subsystem shows its own text (qd-mask.h) instead. */
+  const QdMask *mask = qd_block_get_mask (block);
+  g_autofree char *icon = qd_mask_format_icon (mask);
+  QdColor category;
+  guint n_in = 0, n_out = 0;
+  double radius;
+
+  glyph = block_glyph (block, type, &glyph_owned, &is_port_block);
+  qd_canvas_category_color (type != NULL ? type->category : NULL, &category);
+  radius = is_port_block ? MIN (w, h) / 2 : 4;
+  /* Seen from far, a corner's roundness and the shadow are below a
+   * pixel: square corners draw much faster. */
+  if (radius * options->zoom < 1.5)
+    radius = 0;
+  /* A masked one is a block of its own: what is under it is looked at
+   * on purpose (Look Under Mask); another subsystem has a frame. */
+  draw_block_body (cr, block, options, style, &category, is_port_block,
+                   block->inner != NULL && mask == NULL, radius);
 
   /* A glyph the fonts cannot show would be an empty box: the block's
    * name says more. */
@@ -716,7 +742,7 @@ draw_block (cairo_t                     *cr,
   /* The name, unless it would be unreadably small. */
   if (options->zoom * 10 >= 5 && block->name != NULL && !options->draft)
     {
-      source_color (cr, selected ? &style->accent : &style->dim_text, 1.0);
+      source_color (cr, is_selected (options, block->id) ? &style->accent : &style->dim_text, 1.0);
       draw_block_name (cr, block, 10);
     }
 

@@ -524,6 +524,164 @@ try_block (QdPlotColumns *self,
   return TRUE;
 }
 
+/* The columns for another view (or trace, or mode): all dirty, filled
+ * again from the history (left of @t_exact) and from the first piece that
+ * does not end before the view. */
+static void
+reset_view (QdPlotColumns       *self,
+            QdTrace             *trace,
+            QdPlotMode           mode,
+            double               t0,
+            double               t1,
+            guint                n_columns,
+            gsize                first,
+            gsize                length,
+            const QdTraceBucket *hist,
+            gsize                n_hist,
+            double               t_exact,
+            guint               *dirty_lo,
+            guint               *dirty_hi)
+{
+  gssize found;
+
+  if (self->trace != trace || self->mode != mode)
+    {
+      QdTrace *old = self->trace;
+
+      /* The summaries belong to one trace drawn one way. */
+      g_array_set_size (self->blocks, 0);
+      self->trace = qd_trace_ref (trace);
+      if (old != NULL)
+        qd_trace_unref (old);
+    }
+  if (self->n != n_columns || self->committed == NULL)
+    {
+      self->committed = g_renew (QdPlotColumn, self->committed, n_columns);
+      self->out = g_renew (QdPlotColumn, self->out, n_columns);
+    }
+  self->mode = mode;
+  self->t0 = t0;
+  self->t1 = t1;
+  self->n = n_columns;
+  self->valid = TRUE;
+  self->has_tail = FALSE;
+  clear_columns (self->committed, n_columns);
+  /* Skip what ends before the view: one binary search. */
+  found = qd_trace_find (trace, length, t0);
+  self->done = MAX (found, (gssize) first);
+  *dirty_lo = 0;
+  *dirty_hi = n_columns - 1;
+  if (t0 < t_exact)
+    add_history (self, hist, n_hist, t0, t_exact, dirty_lo, dirty_hi);
+}
+
+/* Commits every piece of @trace's first @length that now has a
+ * successor, widening [*@dirty_lo, *@dirty_hi] to the columns changed. */
+static void
+commit_pieces (QdPlotColumns *self,
+               QdTrace       *trace,
+               gsize          length,
+               double         t_end,
+               guint         *dirty_lo,
+               guint         *dirty_hi)
+{
+  Cursor cur;
+  Span span = { INFINITY, -INFINITY, 0 };
+  gsize block_mask = ((gsize) 1 << self->block_shift) - 1;
+  double width = (self->t1 - self->t0) / self->n;
+  QdPlotMode mode = self->mode;
+
+  cursor_init (&cur, trace, length);
+  while (self->done + 1 < length)
+    {
+      const QdSignal *seg = cursor_get (&cur, self->done);
+      const QdSignal *next, *piece;
+      QdSignal buf;
+      double end;
+
+      if (seg->t > self->t1)
+        {
+          /* Everything from here on is right of the view. */
+          self->done = length - 1;
+          break;
+        }
+      if ((self->done & block_mask) == 0
+          && try_block (self, &cur, self->done, dirty_lo, dirty_hi))
+        {
+          self->done += block_mask + 1;
+          continue;
+        }
+      next = cursor_get (&cur, self->done + 1);
+      if (mode == QD_PLOT_MODE_EXACT && seg->t >= span.lo && next->t <= span.hi)
+        {
+          double fa, fb, mn, mx;
+
+          segment_range (seg, next->t, &fa, &fb, &mn, &mx);
+          merge (&self->committed[span.k], mn, mx, fa, fb);
+          self->done++;
+          self->n_read++;
+          continue;
+        }
+      piece = piece_of (seg, next, mode, t_end, &buf, &end);
+      if (piece->t >= span.lo && end <= span.hi)
+        {
+          /* Inside the column of the piece before: no clipping, no
+           * division. */
+          double fa, fb, mn, mx;
+
+          piece_range (piece, piece->t, end, &fa, &fb, &mn, &mx);
+          merge (&self->committed[span.k], mn, mx, fa, fb);
+        }
+      else
+        {
+          guint k = add_piece (self, self->committed, piece, piece->t, end,
+                               dirty_lo, dirty_hi);
+
+          if (k != G_MAXUINT)
+            span_set (self, &span, k, width);
+          else
+            span.lo = INFINITY;
+        }
+      self->done++;
+      self->n_read++;
+    }
+  self->done_t = cursor_get (&cur, self->done)->t;
+}
+
+/* The output refreshed where the commits ([@dirty_lo, @dirty_hi]) or the
+ * previous tail changed it, then the open last piece of @trace's first
+ * @length added to it (to the output only). */
+static void
+refresh_output (QdPlotColumns *self,
+                QdTrace       *trace,
+                gsize          length,
+                double         t_end,
+                guint          dirty_lo,
+                guint          dirty_hi)
+{
+  guint n_columns = self->n, copy_lo = dirty_lo, copy_hi = dirty_hi;
+  guint lo = G_MAXUINT, hi = 0;
+  const QdSignal *piece;
+  QdSignal buf;
+  double end;
+
+  if (self->has_tail)
+    {
+      copy_lo = MIN (copy_lo, self->tail_lo);
+      copy_hi = MAX (copy_hi, self->tail_hi);
+    }
+  if (copy_lo <= copy_hi && copy_lo < n_columns)
+    memcpy (self->out + copy_lo, self->committed + copy_lo,
+            (MIN (copy_hi, n_columns - 1) - copy_lo + 1) * sizeof (QdPlotColumn));
+
+  piece = piece_of (qd_trace_get (trace, length - 1), NULL, self->mode, t_end, &buf, &end);
+  add_piece (self, self->out, piece, piece->t, end, &lo, &hi);
+  self->n_read++;
+  self->has_tail = lo <= hi;
+  self->tail_lo = lo;
+  self->tail_hi = hi;
+}
+
 const QdPlotColumn *
 qd_plot_columns_update (QdPlotColumns *self,
                         QdTrace       *trace,
@@ -533,8 +691,7 @@ qd_plot_columns_update (QdPlotColumns *self,
                         guint          n_columns,
                         double         t_end)
 {
-  guint dirty_lo = G_MAXUINT, dirty_hi = 0;
-  guint copy_lo, copy_hi, pin;
+  guint dirty_lo = G_MAXUINT, dirty_hi = 0, pin;
   const QdTraceBucket *hist;
   gsize first, length, n_hist;
   double t_exact;
@@ -552,39 +709,8 @@ qd_plot_columns_update (QdPlotColumns *self,
   self->n_read = 0;
   if (!self->valid || self->trace != trace || self->mode != mode
       || self->t0 != t0 || self->t1 != t1 || self->n != n_columns)
-    {
-      gssize found;
-
-      if (self->trace != trace || self->mode != mode)
-        {
-          QdTrace *old = self->trace;
-
-          /* The summaries belong to one trace drawn one way. */
-          g_array_set_size (self->blocks, 0);
-          self->trace = qd_trace_ref (trace);
-          if (old != NULL)
-            qd_trace_unref (old);
-        }
-      if (self->n != n_columns || self->committed == NULL)
-        {
-          self->committed = g_renew (QdPlotColumn, self->committed, n_columns);
-          self->out = g_renew (QdPlotColumn, self->out, n_columns);
-        }
-      self->mode = mode;
-      self->t0 = t0;
-      self->t1 = t1;
-      self->n = n_columns;
-      self->valid = TRUE;
-      self->has_tail = FALSE;
-      clear_columns (self->committed, n_columns);
-      /* Skip what ends before the view: one binary search. */
-      found = qd_trace_find (trace, length, t0);
-      self->done = MAX (found, (gssize) first);
-      dirty_lo = 0;
-      dirty_hi = n_columns - 1;
-      if (t0 < t_exact)
-        add_history (self, hist, n_hist, t0, t_exact, &dirty_lo, &dirty_hi);
-    }
+    reset_view (self, trace, mode, t0, t1, n_columns, first, length, hist,
+                n_hist, t_exact, &dirty_lo, &dirty_hi);
   else if (self->done < first)
     {
       /* The writer dropped pieces before they were committed: their span
@@ -597,101 +723,12 @@ qd_plot_columns_update (QdPlotColumns *self,
     {
       clear_columns (self->out, n_columns);
       self->has_tail = FALSE;
-      qd_trace_read_end (trace, pin);
-      return self->out;
     }
-
-  /* Commit every piece that now has a successor. */
-  {
-    Cursor cur;
-    Span span = { INFINITY, -INFINITY, 0 };
-    gsize block_mask = ((gsize) 1 << self->block_shift) - 1;
-    double width = (t1 - t0) / n_columns;
-
-    cursor_init (&cur, trace, length);
-    while (self->done + 1 < length)
-      {
-        const QdSignal *seg = cursor_get (&cur, self->done);
-        const QdSignal *next, *piece;
-        QdSignal buf;
-        double end;
-
-        if (seg->t > t1)
-          {
-            /* Everything from here on is right of the view. */
-            self->done = length - 1;
-            break;
-          }
-        if ((self->done & block_mask) == 0
-            && try_block (self, &cur, self->done, &dirty_lo, &dirty_hi))
-          {
-            self->done += block_mask + 1;
-            continue;
-          }
-        next = cursor_get (&cur, self->done + 1);
-        if (mode == QD_PLOT_MODE_EXACT && seg->t >= span.lo && next->t <= span.hi)
-          {
-            double fa, fb, mn, mx;
-
-            segment_range (seg, next->t, &fa, &fb, &mn, &mx);
-            merge (&self->committed[span.k], mn, mx, fa, fb);
-            self->done++;
-            self->n_read++;
-            continue;
-          }
-        piece = piece_of (seg, next, mode, t_end, &buf, &end);
-        if (piece->t >= span.lo && end <= span.hi)
-          {
-            /* Inside the column of the piece before: no clipping, no
-             * division. */
-            double fa, fb, mn, mx;
-
-            piece_range (piece, piece->t, end, &fa, &fb, &mn, &mx);
-            merge (&self->committed[span.k], mn, mx, fa, fb);
-          }
-        else
-          {
-            guint k = add_piece (self, self->committed, piece, piece->t, end,
-                                 &dirty_lo, &dirty_hi);
-
-            if (k != G_MAXUINT)
-              span_set (self, &span, k, width);
-            else
-              span.lo = INFINITY;
-          }
-        self->done++;
-        self->n_read++;
-      }
-    self->done_t = cursor_get (&cur, self->done)->t;
-  }
-
-  /* Refresh the output where the commits or the previous tail changed it. */
-  copy_lo = dirty_lo;
-  copy_hi = dirty_hi;
-  if (self->has_tail)
+  else
     {
-      copy_lo = MIN (copy_lo, self->tail_lo);
-      copy_hi = MAX (copy_hi, self->tail_hi);
+      commit_pieces (self, trace, length, t_end, &dirty_lo, &dirty_hi);
+      refresh_output (self, trace, length, t_end, dirty_lo, dirty_hi);
     }
-  if (copy_lo <= copy_hi && copy_lo < n_columns)
-    memcpy (self->out + copy_lo, self->committed + copy_lo,
-            (MIN (copy_hi, n_columns - 1) - copy_lo + 1) * sizeof (QdPlotColumn));
-
-  /* The open last piece, on the output only. */
-  {
-    QdSignal buf;
-    const QdSignal *piece;
-    double end;
-    guint lo = G_MAXUINT, hi = 0;
-
-    piece = piece_of (qd_trace_get (trace, length - 1), NULL, mode, t_end, &buf, &end);
-    add_piece (self, self->out, piece, piece->t, end, &lo, &hi);
-    self->n_read++;
-    self->has_tail = lo <= hi;
-    self->tail_lo = lo;
-    self->tail_hi = hi;
-  }
-
   qd_trace_read_end (trace, pin);
   return self->out;
 }
