@@ -1169,6 +1169,10 @@ qd_classic_run (QdClassic  *self,
   /* Whoever looks at the blocks' outputs now finds the last step's. */
   if (self->prog != NULL)
     qd_classic_rhs_refresh (self->prog);
+  /* And the clock and the counts are the run's: the steps delivered
+   * without the event loop (qd_classic_rhs_deliver()) move them without
+   * publishing them, which the loop does on its way out. */
+  qd_simulation_publish (self->sim);
   return status;
 }
 

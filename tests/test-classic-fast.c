@@ -826,6 +826,72 @@ test_examples (gconstpointer data)
   g_assert_cmpuint (direct, >=, 3);
 }
 
+/* ---- stepping ----------------------------------------------------------- */
+
+static void
+count_entry (const QdLogEntry *entry,
+             gpointer          user_data)
+{
+  (*(guint64 *) user_data)++;
+}
+
+/* qd_simulation_step() of @doc, as many solver steps as it takes, with an
+ * event log (every step through the loop) or without (the fast paths): its
+ * status, clock and counts. */
+static QdRunStatus
+step_doc (QdDocument *doc,
+          gboolean    logged,
+          double     *time,
+          guint64    *events,
+          guint64    *transitions)
+{
+  g_autoptr(GError) error = NULL;
+  QdSimulation *sim = qd_simulation_new (doc, NULL, NULL, &error);
+  guint64 logged_rows = 0;
+  QdRunStatus status;
+
+  g_assert_no_error (error);
+  if (logged)
+    qd_simulation_set_event_log (sim, count_entry, &logged_rows);
+  status = qd_simulation_step (sim, 20000, &error);
+  g_assert_no_error (error);
+  *time = qd_simulation_get_time (sim);
+  *events = qd_simulation_get_events (sim);
+  *transitions = qd_simulation_get_transitions (sim);
+  if (logged)
+    g_assert_cmpuint (logged_rows, >, *events);
+  qd_simulation_free (sim);
+  return status;
+}
+
+/* Stepping ends alike with the steps delivered directly and with every
+ * step through the event loop: the clock at the last step's events, and
+ * the counts the run's, as the loop publishes them. Forward Euler's
+ * stability example (h = 0.21 to t = 5: 24 steps, the last from 4.83 to
+ * 5): delivered directly, the clock read 4.62 and the events 48, the
+ * published values of one step before. */
+static void
+test_step_counts (void)
+{
+  g_autofree char *path = qd_test_source_path ("data", "examples",
+                                               "euler-stability.qdevs", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QdDocument) doc = qd_document_load (path, &error);
+  double t_fast, t_logged;
+  guint64 events_fast, events_logged, transitions_fast, transitions_logged;
+
+  g_assert_no_error (error);
+  g_assert_cmpint (step_doc (doc, FALSE, &t_fast, &events_fast, &transitions_fast),
+                   ==, QD_RUN_DONE);
+  g_assert_cmpint (step_doc (doc, TRUE, &t_logged, &events_logged, &transitions_logged),
+                   ==, QD_RUN_DONE);
+  g_assert_cmpfloat (t_fast, ==, t_logged);
+  g_assert_cmpfloat_with_epsilon (t_fast, 23 * 0.21, 1e-12);
+  g_assert_cmpuint (events_fast, ==, events_logged);
+  g_assert_cmpuint (events_fast, ==, 2 * 25);
+  g_assert_cmpuint (transitions_fast, ==, transitions_logged);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -867,5 +933,6 @@ main (int    argc,
       }
   g_test_add_func ("/classic-fast/affine/finite", test_affine_finite);
   g_test_add_func ("/classic-fast/affine/baseline", test_affine_baseline);
+  g_test_add_func ("/classic-fast/step-counts", test_step_counts);
   return g_test_run ();
 }
