@@ -84,6 +84,18 @@ run_ok (QdDocument *doc)
   return sim;
 }
 
+/* The bundled example @name (data/examples). */
+static QdDocument *
+example_document (const char *name)
+{
+  g_autofree char *path = qd_test_source_path ("data", "examples", name, NULL);
+  g_autoptr(GError) error = NULL;
+  QdDocument *doc = qd_document_load (path, &error);
+
+  g_assert_no_error (error);
+  return doc;
+}
+
 /* The value of the trace at @t (the segment holding it). */
 static double
 trace_value (QdTrace *trace,
@@ -368,22 +380,20 @@ test_time_events (gconstpointer data)
 static void
 test_qss_vs_bdf (void)
 {
-  g_autofree char *path = qd_test_source_path ("data", "examples",
-                                               "lotka-volterra.qdevs", NULL);
+  g_autoptr(QdDocument) doc = example_document ("lotka-volterra.qdevs");
   g_autoptr(GError) error = NULL;
-  g_autoptr(QdDocument) doc = qd_document_load (path, &error);
   QdSettings settings;
   QdSimulation *qss, *bdf;
   GPtrArray *qss_traces, *bdf_traces;
   double worst = 0.0, final_time;
 
-  g_assert_no_error (error);
   settings = *qd_document_get_settings (doc);
   final_time = settings.final_time;
   settings.method = (char *) "QSS3";
   settings.dqmin = 1e-7;
   settings.dqrel = 0.0;
   g_assert_true (qd_document_set_settings (doc, &settings, &error));
+  g_assert_no_error (error);
   qss = run_ok (doc);
   set_solver (doc, "cvode-bdf", 1e-9, 1e-11, 0.0, final_time);
   bdf = run_ok (doc);
@@ -606,15 +616,11 @@ test_division (void)
 static void
 test_stability_example (void)
 {
-  g_autofree char *path = qd_test_source_path ("data", "examples",
-                                               "euler-stability.qdevs", NULL);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(QdDocument) doc = qd_document_load (path, &error);
+  g_autoptr(QdDocument) doc = example_document ("euler-stability.qdevs");
   QdSimulation *sim;
   QdTrace *x;
   double previous = 1.0;
 
-  g_assert_no_error (error);
   g_assert_cmpstr (qd_document_get_settings (doc)->solver, ==, "euler");
   g_assert_cmpfloat (qd_document_get_settings (doc)->h, ==, 0.21);
   sim = run_ok (doc);
@@ -672,20 +678,59 @@ test_stepping (void)
   qd_simulation_free (whole);
 }
 
+/* The implicit methods with a fixed step on the transmission line
+ * example (h = 1e-11, 320 steps): its first step, from states of 0, used
+ * to end the run with Newton's iteration failing, at any h from 1e-11 to
+ * 1e-9. Against Dormand-Prince at rtol 1e-10: backward Euler within 7 %
+ * at t = 1.6 ns, the trapezoidal and midpoint rules within 3 %, and the
+ * trapezoidal rule within 0.1 % at h = 1e-12 (second order). */
+static void
+test_fixed_implicit (void)
+{
+  static const char *const methods[] = { "backward-euler", "trapezoidal",
+                                         "implicit-midpoint" };
+  static const double within[] = { 0.07, 0.03, 0.03 };
+  g_autoptr(QdDocument) doc = example_document ("transmission-line.qdevs");
+  double final_time = qd_document_get_settings (doc)->final_time;
+  double reference, value;
+  QdClassicStats stats;
+  QdSimulation *sim;
+
+  set_solver (doc, "dormand-prince", 1e-10, 1e-12, 0.0, final_time);
+  sim = run_ok (doc);
+  reference = trace_value (qd_test_find_trace (sim, "/Scope/Vout"), 1.6e-9);
+  qd_simulation_free (sim);
+  g_assert_cmpfloat (fabs (reference + 0.1819), <=, 1e-3);
+
+  for (guint m = 0; m < G_N_ELEMENTS (methods); m++)
+    {
+      set_solver (doc, methods[m], 1e-6, 1e-8, 1e-11, final_time);
+      sim = run_ok (doc);
+      g_assert_true (qd_simulation_get_classic_stats (sim, &stats));
+      g_assert_cmpuint (stats.steps, ==, 320);
+      value = trace_value (qd_test_find_trace (sim, "/Scope/Vout"), 1.6e-9);
+      g_test_message ("%s, h = 1e-11: Vout(1.6 ns) = %.6f (%.6f)", methods[m],
+                      value, reference);
+      g_assert_cmpfloat (fabs (value - reference), <=, within[m] * fabs (reference));
+      qd_simulation_free (sim);
+    }
+  set_solver (doc, "trapezoidal", 1e-6, 1e-8, 1e-12, final_time);
+  sim = run_ok (doc);
+  value = trace_value (qd_test_find_trace (sim, "/Scope/Vout"), 1.6e-9);
+  g_assert_cmpfloat (fabs (value - reference), <=, 1e-3 * fabs (reference));
+  qd_simulation_free (sim);
+}
+
 /* Stiffness: on the stiff-spring example an explicit method's steps are
  * bounded by stability, not accuracy; BDF's are not. */
 static void
 test_stiff (void)
 {
-  g_autofree char *path = qd_test_source_path ("data", "examples",
-                                               "stiff-spring.qdevs", NULL);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(QdDocument) doc = qd_document_load (path, &error);
+  g_autoptr(QdDocument) doc = example_document ("stiff-spring.qdevs");
   double final_time = qd_document_get_settings (doc)->final_time;
   QdClassicStats bdf, dp;
   QdSimulation *sim;
 
-  g_assert_no_error (error);
   set_solver (doc, "cvode-bdf", 1e-6, 1e-8, 0.0, final_time);
   sim = run_ok (doc);
   g_assert_true (qd_simulation_get_classic_stats (sim, &bdf));
@@ -763,6 +808,7 @@ main (int    argc,
   g_test_add_func ("/classic/order", test_order);
   g_test_add_func ("/classic/stepping", test_stepping);
   g_test_add_func ("/classic/stiff", test_stiff);
+  g_test_add_func ("/classic/fixed-implicit", test_fixed_implicit);
   g_test_add_func ("/classic/too-large", test_too_large);
   g_test_add_func ("/classic/file-round-trip", test_file_round_trip);
   g_test_add_func ("/classic/settings-errors", test_settings_errors);
