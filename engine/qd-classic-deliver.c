@@ -14,7 +14,10 @@
  * transitions then differ, the segments do not.) A static block whose
  * output reaches no sink (only derivatives, which f computes) runs only
  * when the run returns (qd_classic_rhs_refresh()), so that whoever looks
- * at its output then finds the last step's.
+ * at its output then finds the last step's. With an event log, every
+ * static block runs at each delivery, and the delivery reports the
+ * transitions it counts (log_delivery()): a run with a log is the run
+ * without one.
  */
 #include "qd-classic-rhs-program.h"
 
@@ -168,8 +171,59 @@ qd_classic_rhs_can_deliver (QdClassicRhs *self,
 {
   if (self->direct < 0)
     self->direct = find_direct (self);
-  /* The event log reports every transition: the loop's. */
-  return allowed && self->direct && self->sim->log_func == NULL;
+  return allowed && self->direct;
+}
+
+/* The sink's time advance after the external transition on @link (a
+ * triple of self->sinks) in the last delivery. */
+static double
+sink_ta_of (const QdClassicRhs *self,
+            guint               j,
+            guint               port,
+            guint               s)
+{
+  for (guint k = 0; k < self->n_sinks; k++)
+    {
+      const guint32 *link = &self->sinks[3 * k];
+
+      if (link[0] == j && link[1] == port && link[2] == s)
+        return self->sink_ta[k];
+    }
+  return QD_INF;
+}
+
+/* The delivery at @t to the event log, as the events it counts: each
+ * Integrator's output and internal transition, then each static block's
+ * in the order they ran, each followed by the external transitions of its
+ * receivers (static blocks: due now; sinks: their time advance;
+ * Integrators: their derivative, which the solver reads, and no event of
+ * their own). Numbered after the events before it. */
+static void
+log_delivery (QdClassicRhs *self,
+              double        t)
+{
+  QdSimulation *sim = self->sim;
+  guint64 event = sim->events;
+
+  for (guint r = 0; r < self->n + self->n_emit && sim->log_func != NULL; r++)
+    {
+      guint i = r < self->n ? self->states[r] : self->emit[r - self->n];
+      guint n_out = sim->out_base[i + 1] - sim->out_base[i];
+
+      qd_simulation_log_event (sim, ++event, i, t,
+                               (G_GUINT64_CONSTANT (1) << n_out) - 1, QD_INF);
+      for (guint s = sim->out_base[i]; s < sim->out_base[i + 1]; s++)
+        for (guint e = sim->fan_start[s]; e < sim->fan_start[s + 1]; e++)
+          {
+            guint j = sim->fanout[e].receiver, port = sim->fanout[e].port;
+            double ta = sim->hot[j].is_static ? 0.0
+                        : sim->hot[j].is_integrator ? QD_INF
+                        : sink_ta_of (self, j, port, s);
+
+            qd_simulation_log_transition (sim, QD_LOG_EXTERNAL, event, j, t,
+                                          port, &sim->signals[s], ta);
+          }
+    }
 }
 
 gboolean
@@ -178,35 +232,49 @@ qd_classic_rhs_deliver (QdClassicRhs   *self,
                         const QdSignal *segs)
 {
   QdSimulation *sim = self->sim;
+  gboolean logged = sim->log_func != NULL;
+  /* With a log every static block runs, so that each reported output is
+   * the one it gives. */
+  guint n_run = logged ? self->n_emit : self->n_needed;
 
   /* Every output first, so that no transition has happened when one is
    * not finite: the loop then makes them again and reports it. */
   for (guint k = 0; k < self->n; k++)
     qd_signal_advance (&segs[k], t,
                        &sim->signals[sim->out_base[self->states[k]]]);
-  for (guint r = 0; r < self->n_needed; r++)
+  for (guint r = 0; r < n_run; r++)
     {
       guint i = self->emit[r];
       const double *c = sim->signals[sim->out_base[i]].c;
 
+      /* Those that only feed derivatives are not looked at here, with a
+       * log or without: a value of theirs that is not finite is the
+       * right-hand side's to report. */
       if (sim->hot[i].lambda (&sim->atomics[i], t) != 1
-          || !(isfinite (c[0]) && isfinite (c[1]) && isfinite (c[2])
-               && isfinite (c[3])))
+          || (r < self->n_needed
+              && !(isfinite (c[0]) && isfinite (c[1]) && isfinite (c[2])
+                   && isfinite (c[3]))))
         return FALSE;
     }
 
   qd_simulation_direct_clock (sim, t);
+  if (logged && self->sink_ta == NULL)
+    self->sink_ta = g_new (double, MAX (self->n_sinks, 1));
   for (guint k = 0; k < self->n_sinks; k++)
     {
       const guint32 *link = &self->sinks[3 * k];
+      double ta = qd_simulation_direct_external (sim, link[0], link[1],
+                                                 &sim->signals[link[2]], t);
 
-      qd_simulation_direct_external (sim, link[0], link[1],
-                                     &sim->signals[link[2]], t);
+      if (logged)
+        self->sink_ta[k] = ta;
     }
+  if (G_UNLIKELY (logged))
+    log_delivery (self, t);
   /* The blocks' counts are added when asked for
    * (qd_classic_rhs_add_block_stats()), and the outputs that only feed
    * derivatives computed when they may be looked at. */
-  self->stale = self->n_needed < self->n_emit;
+  self->stale = n_run < self->n_emit;
   self->t_delivered = t;
   self->n_delivered++;
   qd_simulation_direct_count (sim, self->n + self->n_emit,

@@ -130,7 +130,7 @@ void          qd_simulation_direct_count    (QdSimulation   *sim,
                                              guint64         events,
                                              guint64         transitions,
                                              guint64         steps);
-void          qd_simulation_direct_external (QdSimulation   *sim,
+double        qd_simulation_direct_external (QdSimulation   *sim,
                                              guint           j,
                                              guint           port,
                                              const QdSignal *x,

@@ -161,6 +161,9 @@ struct _QdClassicRhs
   guint32      *sinks;          /* triples: a sink, its port, the signal
                                    that drives it */
   guint         n_sinks;
+  double       *sink_ta;        /* per sink link: the sink's time advance
+                                   after the last delivery, for the event
+                                   log */
   guint8       *d_internal;     /* per block: its internal and external */
   guint32      *d_external;     /* transitions in one delivery */
   guint64       d_transitions;  /* all of them */

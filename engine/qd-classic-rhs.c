@@ -879,6 +879,7 @@ qd_classic_rhs_free (QdClassicRhs *self)
   g_free (self->packed);
   g_free (self->emit);
   g_free (self->sinks);
+  g_free (self->sink_ta);
   g_free (self->d_internal);
   g_free (self->d_external);
   g_free (self);

@@ -1219,8 +1219,9 @@ qd_simulation_run_loop (QdSimulation *sim,
 }
 
 /* The external transition of the dynamic block @j on @port with @x at
- * @t, made outside the loop as fan_out() makes it but not counted. */
-void
+ * @t, made outside the loop as fan_out() makes it but not counted: the
+ * block's time advance after it. */
+double
 qd_simulation_direct_external (QdSimulation   *sim,
                                guint           j,
                                guint           port,
@@ -1232,6 +1233,7 @@ qd_simulation_direct_external (QdSimulation   *sim,
 
   schedule (sim, r, j, t, ta);
   r->tl = t;
+  return ta;
 }
 
 /* The time advance of block @i after init. A static block is passive,
