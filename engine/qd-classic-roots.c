@@ -379,3 +379,24 @@ qd_classic_roots_refresh (QdClassicRoots *self,
     }
   return changed;
 }
+
+/* The path of the watched block whose crossing function lies nearest to
+ * 0 at (@t, @y), or NULL without one: where the solver finds a root again
+ * at once, the block that switches back and forth. */
+const char *
+qd_classic_roots_nearest (QdClassicRoots *self,
+                          double          t,
+                          const double   *y)
+{
+  guint n = self->n_watch * QD_MAX_CROSSINGS, best = G_MAXUINT;
+  g_autofree double *g = g_new (double, MAX (n, 1));
+
+  if (self->n_watch == 0)
+    return NULL;
+  qd_classic_roots_eval (self, t, y, g);
+  for (guint r = 0; r < n; r++)
+    if (best == G_MAXUINT || fabs (g[r]) < fabs (g[best]))
+      best = r;
+  return self->sim->atomics[self->watch[best / QD_MAX_CROSSINGS]].path;
+}
+

@@ -48,5 +48,8 @@ guint64         qd_classic_roots_get_evals (QdClassicRoots  *self);
 /* Whether @t is where the solver last returned a root. */
 gboolean        qd_classic_roots_at_root  (QdClassicRoots   *self,
                                            double            t);
+const char     *qd_classic_roots_nearest  (QdClassicRoots   *self,
+                                           double            t,
+                                           const double     *y);
 
 G_END_DECLS

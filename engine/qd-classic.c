@@ -822,8 +822,42 @@ failure_reason (int flag)
                "infinity), even with smaller steps; the solution grows "
                "without bound or a block divides by zero");
     default:
-      return _("the solver stopped");
+      return NULL;
     }
+}
+
+/* Why the solver stopped at self->t with @flag, in words, with the block
+ * to blame where there is one. SUNDIALS stops with ILL_INPUT and "Root
+ * found at and very near t" when a crossing function is 0 again just
+ * after the restart at its root: the block switches back and forth at one
+ * level (a Relay whose on and off points are equal, in a sliding mode). */
+static char *
+failure_message (QdClassic *self,
+                 int        flag)
+{
+  const char *reason = failure_reason (flag);
+  const char *message = self->solver_message;
+
+  if (flag == CV_ILL_INPUT && self->roots != NULL && message != NULL
+      && strstr (message, "Root found at and very near") != NULL)
+    {
+      const char *path = qd_classic_roots_nearest (self->roots, self->t, self->y0);
+
+      if (path != NULL)
+        return g_strdup_printf (_("%s switches back and forth at one level at "
+                                  "t = %g (its crossing is found again at "
+                                  "once), which the solver %s cannot follow; "
+                                  "give the block a band between its levels "
+                                  "(such as a Relay's switch-on and switch-off "
+                                  "points) or run the model under QSS"),
+                                path, self->t, self->method->name);
+    }
+  if (reason != NULL)
+    return g_strdup_printf (_("the solver %s failed at t = %g: %s"),
+                            self->method->name, self->t, reason);
+  return g_strdup_printf (_("the solver %s failed at t = %g: %s"),
+                          self->method->name, self->t,
+                          message != NULL ? message : _("it stopped"));
 }
 
 /* One accepted step from t, not past @t_target; fills the segments. */
@@ -899,9 +933,9 @@ take_step (QdClassic  *self,
                    && ARK_ROOT_RETURN == CV_ROOT_RETURN);
   if (flag < 0)
     {
-      g_set_error (error, QD_ERROR, QD_ERROR_NUMERIC,
-                   _("the solver %s failed at t = %g: %s"),
-                   self->method->name, self->t, failure_reason (flag));
+      g_autofree char *message = failure_message (self, flag);
+
+      g_set_error_literal (error, QD_ERROR, QD_ERROR_NUMERIC, message);
       return FALSE;
     }
   if (t1 > t_target)

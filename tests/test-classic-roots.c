@@ -213,6 +213,41 @@ signal_document (gboolean            quartic,
   return doc;
 }
 
+/* The buck converter example with its switch always open (the PWM gate
+ * between 5 and 6): its diode's Relay, whose switch-on and switch-off
+ * points are both 0, switches back and forth at one level, and the solver
+ * finds the crossing again at once (SUNDIALS's ILL_INPUT). The run stops
+ * with the Relay named and what to do (it used to say only "the solver
+ * stopped"). */
+static void
+test_chattering (gconstpointer data)
+{
+  const char *solver = data;
+  g_autofree char *path = qd_test_source_path ("data", "examples",
+                                               "buck-converter.qdevs", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(QdDocument) doc = qd_document_load (path, &error);
+  QdSettings settings;
+  QdSimulation *sim;
+
+  g_assert_no_error (error);
+  qd_test_set_param (doc, qd_document_find_block_by_path (doc, "/PWM gate"), "offset",
+                     "5.5");
+  settings = *qd_document_get_settings (doc);
+  settings.solver = (char *) solver;
+  g_assert_true (qd_document_set_settings (doc, &settings, &error));
+  g_assert_no_error (error);
+
+  sim = qd_test_compile (doc);
+  g_assert_cmpint (qd_simulation_run (sim, &error), ==, QD_RUN_ERROR);
+  g_assert_error (error, QD_ERROR, QD_ERROR_NUMERIC);
+  g_test_message ("%s", error->message);
+  g_assert_true (g_str_has_prefix (error->message,
+                                   "/Diode resistance Rd switches back and forth"));
+  g_assert_nonnull (strstr (error->message, solver));
+  qd_simulation_free (sim);
+}
+
 /* The times the output "y" changes value after the start, into @times;
  * returns their number. */
 static guint
@@ -455,6 +490,7 @@ main (int    argc,
 
       g_test_add_data_func (path, &block_cases[i], test_block);
     }
+  g_test_add_data_func ("/classic-roots/chattering/rkf45", "rkf45", test_chattering);
   return g_test_run ();
 }
 
