@@ -135,6 +135,8 @@ struct _QdClassic
   guint64         failed_before;    /* the solver's counters before its */
   guint64         jac_before;       /* last re-initialisation */
   char           *solver_message;   /* the solver's last error text */
+  double          t_chatter;        /* the clock at the last check of the
+                                       root stops (root_stop()) */
 };
 
 QdClassic *
@@ -826,6 +828,24 @@ failure_reason (int flag)
     }
 }
 
+/* The block that switches back and forth at one level at self->t, named,
+ * and what to do; NULL when no block's crossing is near. */
+static char *
+chatter_message (QdClassic *self)
+{
+  const char *path = qd_classic_roots_nearest (self->roots, self->t, self->y0);
+
+  if (path == NULL)
+    return NULL;
+  return g_strdup_printf (_("%s switches back and forth at one level at "
+                            "t = %g (its crossing is found again at "
+                            "once), which the solver %s cannot follow; "
+                            "give the block a band between its levels "
+                            "(such as a Relay's switch-on and switch-off "
+                            "points) or run the model under QSS"),
+                          path, self->t, self->method->name);
+}
+
 /* Why the solver stopped at self->t with @flag, in words, with the block
  * to blame where there is one. SUNDIALS stops with ILL_INPUT and "Root
  * found at and very near t" when a crossing function is 0 again just
@@ -841,16 +861,10 @@ failure_message (QdClassic *self,
   if (flag == CV_ILL_INPUT && self->roots != NULL && message != NULL
       && strstr (message, "Root found at and very near") != NULL)
     {
-      const char *path = qd_classic_roots_nearest (self->roots, self->t, self->y0);
+      char *chatter = chatter_message (self);
 
-      if (path != NULL)
-        return g_strdup_printf (_("%s switches back and forth at one level at "
-                                  "t = %g (its crossing is found again at "
-                                  "once), which the solver %s cannot follow; "
-                                  "give the block a band between its levels "
-                                  "(such as a Relay's switch-on and switch-off "
-                                  "points) or run the model under QSS"),
-                                path, self->t, self->method->name);
+      if (chatter != NULL)
+        return chatter;
     }
   if (reason != NULL)
     return g_strdup_printf (_("the solver %s failed at t = %g: %s"),
@@ -979,6 +993,40 @@ fail (QdClassic  *self,
   return QD_RUN_ERROR;
 }
 
+/* A stop at a root: counted, and every CHATTER_STOPS stops the clock is
+ * held to have moved. In a sliding mode (a Relay whose two points are
+ * equal, driving its own input back across its level) the solver stops at
+ * the crossing again and again, each step shorter: SUNDIALS sometimes
+ * refuses (root_stop() is then not reached, see failure_message()), and
+ * otherwise the run goes on for ever, 170 000 stops a second with the
+ * clock still at 1.00000003 on x' = Relay(x). A run that moves less than
+ * 1e-9 of its span in CHATTER_STOPS stops ends with the block named. */
+#define CHATTER_STOPS 100000
+
+static QdRunStatus
+root_stop (QdClassic  *self,
+           GError    **error)
+{
+  QdSimulation *sim = self->sim;
+  double span = fabs (sim->final_time - sim->start_time);
+  char *message;
+
+  if (++self->stats.root_stops % CHATTER_STOPS != 0)
+    return QD_RUN_DONE;
+  if (self->stats.root_stops > CHATTER_STOPS
+      && !(self->t - self->t_chatter > 1e-9 * span)
+      && (message = chatter_message (self)) != NULL)
+    {
+      /* fail() gives the error to the simulation. */
+      GError *local = g_error_new_literal (QD_ERROR, QD_ERROR_NUMERIC, message);
+
+      g_free (message);
+      return fail (self, local, error);
+    }
+  self->t_chatter = self->t;
+  return QD_RUN_DONE;
+}
+
 /* The solver restarts at t from y0, with the pending resets. */
 static QdRunStatus
 restart_here (QdClassic  *self,
@@ -1049,7 +1097,11 @@ events_at_t (QdClassic  *self,
           || (!at_root && derivative_continuous (self))))
     return QD_RUN_DONE;
   if (self->solver_ready && self->discontinuity && at_root)
-    self->stats.root_stops++;
+    {
+      status = root_stop (self, error);
+      if (status != QD_RUN_DONE)
+        return status;
+    }
   return restart_here (self, error);
 }
 
@@ -1184,8 +1236,9 @@ run_steps (QdClassic  *self,
                * block found its crossing on. */
               for (guint k = 0; k < self->n; k++)
                 self->y0[k] = qd_signal_eval (&self->seg[k], t_next);
-              self->stats.root_stops++;
-              status = restart_here (self, error);
+              status = root_stop (self, error);
+              if (status == QD_RUN_DONE)
+                status = restart_here (self, error);
               if (status != QD_RUN_DONE)
                 return status;
             }

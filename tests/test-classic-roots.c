@@ -248,6 +248,54 @@ test_chattering (gconstpointer data)
   qd_simulation_free (sim);
 }
 
+/* A sliding mode: x' = Relay(x), the Relay giving -1 above 0 and +1
+ * below it with no band between, from x = 1. Under QSS x chatters a
+ * quantum around 0 to the end; under RKF45 the solver stops at the
+ * crossing again and again with the clock at 1 (the run went on for
+ * ever): it ends there with the Relay named. */
+static void
+test_sliding (void)
+{
+  g_autoptr(QdDocument) doc = qd_document_new ();
+  QdBlock *x = qd_test_add_block (doc, "integrator", "x");
+  QdBlock *relay = qd_test_add_block (doc, "relay", "Relay");
+  QdSettings settings = *qd_document_get_settings (doc);
+  g_autoptr(GError) error = NULL;
+  QdClassicStats stats;
+  QdSimulation *sim;
+
+  qd_test_set_param (doc, x, "x0", "1");
+  qd_test_set_param (doc, relay, "on_point", "0");
+  qd_test_set_param (doc, relay, "off_point", "0");
+  qd_test_set_param (doc, relay, "on_value", "-1");
+  qd_test_set_param (doc, relay, "off_value", "1");
+  qd_test_connect (doc, x, 0, relay, 0);
+  qd_test_connect (doc, relay, 0, x, 0);
+  settings.final_time = 3.0;
+  settings.solver = (char *) "rkf45";
+  g_assert_true (qd_document_set_settings (doc, &settings, &error));
+  g_assert_no_error (error);
+
+  sim = qd_test_compile (doc);
+  g_assert_cmpint (qd_simulation_run (sim, &error), ==, QD_RUN_ERROR);
+  g_assert_error (error, QD_ERROR, QD_ERROR_NUMERIC);
+  g_assert_true (g_str_has_prefix (error->message, "/Relay switches back and forth"));
+  g_assert_true (qd_simulation_get_classic_stats (sim, &stats));
+  g_assert_cmpuint (stats.root_stops, ==, 200000);
+  g_assert_cmpfloat (fabs (qd_simulation_get_time (sim) - 1.0), <=, 1e-6);
+  qd_simulation_free (sim);
+  g_clear_error (&error);
+
+  settings = *qd_document_get_settings (doc);
+  settings.solver = (char *) "qss";
+  g_assert_true (qd_document_set_settings (doc, &settings, &error));
+  g_assert_no_error (error);
+  sim = qd_test_compile (doc);
+  qd_test_run (sim);
+  g_assert_cmpfloat (qd_simulation_get_time (sim), ==, 3.0);
+  qd_simulation_free (sim);
+}
+
 /* The times the output "y" changes value after the start, into @times;
  * returns their number. */
 static guint
@@ -491,6 +539,7 @@ main (int    argc,
       g_test_add_data_func (path, &block_cases[i], test_block);
     }
   g_test_add_data_func ("/classic-roots/chattering/rkf45", "rkf45", test_chattering);
+  g_test_add_func ("/classic-roots/chattering/sliding", test_sliding);
   return g_test_run ();
 }
 
