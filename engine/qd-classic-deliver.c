@@ -63,7 +63,7 @@ order_direct (QdClassicRhs *self,
         for (guint e = sim->fan_start[s]; e < sim->fan_start[s + 1]; e++)
           {
             guint j = sim->fanout[e].receiver;
-            guint32 link[3] = { j, sim->fanout[e].port, s };
+            guint32 link[2] = { e, s };
 
             self->d_external[j]++;
             self->d_transitions++;
@@ -73,11 +73,11 @@ order_direct (QdClassicRhs *self,
                   queue[tail++] = j;
               }
             else if (!sim->hot[j].is_integrator)
-              g_array_append_vals (sinks, link, 3);
+              g_array_append_vals (sinks, link, 2);
           }
     }
   self->d_transitions += tail;
-  self->n_sinks = sinks->len / 3;
+  self->n_sinks = sinks->len / 2;
   self->sinks = (guint32 *) g_array_free (sinks, FALSE);
 }
 
@@ -174,24 +174,6 @@ qd_classic_rhs_can_deliver (QdClassicRhs *self,
   return allowed && self->direct;
 }
 
-/* The sink's time advance after the external transition on @link (a
- * triple of self->sinks) in the last delivery. */
-static double
-sink_ta_of (const QdClassicRhs *self,
-            guint               j,
-            guint               port,
-            guint               s)
-{
-  for (guint k = 0; k < self->n_sinks; k++)
-    {
-      const guint32 *link = &self->sinks[3 * k];
-
-      if (link[0] == j && link[1] == port && link[2] == s)
-        return self->sink_ta[k];
-    }
-  return QD_INF;
-}
-
 /* The delivery at @t to the event log, as the events it counts: each
  * Integrator's output and internal transition, then each static block's
  * in the order they ran, each followed by the external transitions of its
@@ -218,7 +200,7 @@ log_delivery (QdClassicRhs *self,
             guint j = sim->fanout[e].receiver, port = sim->fanout[e].port;
             double ta = sim->hot[j].is_static ? 0.0
                         : sim->hot[j].is_integrator ? QD_INF
-                        : sink_ta_of (self, j, port, s);
+                        : self->sink_ta[e];
 
             qd_simulation_log_transition (sim, QD_LOG_EXTERNAL, event, j, t,
                                           port, &sim->signals[s], ta);
@@ -259,15 +241,17 @@ qd_classic_rhs_deliver (QdClassicRhs   *self,
 
   qd_simulation_direct_clock (sim, t);
   if (logged && self->sink_ta == NULL)
-    self->sink_ta = g_new (double, MAX (self->n_sinks, 1));
+    self->sink_ta = g_new (double, MAX (sim->fan_start[sim->n_signals], 1));
   for (guint k = 0; k < self->n_sinks; k++)
     {
-      const guint32 *link = &self->sinks[3 * k];
-      double ta = qd_simulation_direct_external (sim, link[0], link[1],
-                                                 &sim->signals[link[2]], t);
+      guint e = self->sinks[2 * k];
+      double ta = qd_simulation_direct_external (sim, sim->fanout[e].receiver,
+                                                 sim->fanout[e].port,
+                                                 &sim->signals[self->sinks[2 * k + 1]],
+                                                 t);
 
       if (logged)
-        self->sink_ta[k] = ta;
+        self->sink_ta[e] = ta;
     }
   if (G_UNLIKELY (logged))
     log_delivery (self, t);

@@ -158,12 +158,12 @@ struct _QdClassicRhs
   gboolean      stale;          /* the others' outputs are not yet
                                    those of the last delivery */
   double        t_delivered;    /* its time */
-  guint32      *sinks;          /* triples: a sink, its port, the signal
-                                   that drives it */
+  guint32      *sinks;          /* pairs: a sink's link (its fanout
+                                   entry), the signal that drives it */
   guint         n_sinks;
-  double       *sink_ta;        /* per sink link: the sink's time advance
-                                   after the last delivery, for the event
-                                   log */
+  double       *sink_ta;        /* per fanout entry to a sink: the sink's
+                                   time advance after the last delivery,
+                                   for the event log (allocated with one) */
   guint8       *d_internal;     /* per block: its internal and external */
   guint32      *d_external;     /* transitions in one delivery */
   guint64       d_transitions;  /* all of them */

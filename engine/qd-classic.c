@@ -866,12 +866,10 @@ failure_message (QdClassic *self,
       if (chatter != NULL)
         return chatter;
     }
-  if (reason != NULL)
-    return g_strdup_printf (_("the solver %s failed at t = %g: %s"),
-                            self->method->name, self->t, reason);
+  if (reason == NULL)
+    reason = message != NULL ? message : _("it stopped");
   return g_strdup_printf (_("the solver %s failed at t = %g: %s"),
-                          self->method->name, self->t,
-                          message != NULL ? message : _("it stopped"));
+                          self->method->name, self->t, reason);
 }
 
 /* One accepted step from t, not past @t_target; fills the segments. */
